@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+# rocelab build: GNU make + pkg-config.  `make help` lists the targets.
+
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+CC        ?= cc
+BUILD     ?= build
+PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson libnftables
+OPT       ?= -O2 -g
+WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
+CPPFLAGS  += -Iharness -Iinjectors -Iprobe
+CFLAGS    += -std=gnu17 $(OPT) $(WARN) -pthread
+CPPFLAGS  += -DROCELAB_DATADIR=\"$(PREFIX)/share/rocelab\"
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS    += $(PKG_LIBS) -lm
+SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRC   := $(filter-out harness/main.c,$(wildcard harness/*.c injectors/*.c probe/*.c))
+MAIN_SRC  := harness/main.c
+TEST_SRC  := $(wildcard tests/*/*_test.c)
+TOOL_SRC  := $(wildcard tests/tools/*.c)
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+ASAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
+TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
+TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+
+.PHONY: all check unit integration demo deps bench install clean help format
+all: $(BUILD)/rocelab
+
+help:
+	@echo "make            build build/rocelab"
+	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
+	@echo "make check      install deps, run unit tests (ASan/UBSan) and virtual-lab integration tests"
+	@echo "make bench      lab up/down timings (bench <name> <value> <unit>)"
+	@echo "make deps       apt-get install what rocelab needs (idempotent)"
+	@echo "make install    install rocelab to \$$(DESTDIR)\$$(PREFIX)"
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/rocelab: $(BUILD)/obj/harness/main.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tests/%_test: tests/%_test.c $(ASAN_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN) -o $@ $^ $(LDFLAGS) $(LDLIBS) -lcriterion
+
+$(BUILD)/tools/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)
+
+deps:
+	@scripts/deps.sh
+
+# Unit tests need no root; integration tests build real namespaces and need root.
+unit: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t" >&2; ( cd tests && ../$$t --jobs 2 ); done
+
+integration: $(BUILD)/rocelab $(TOOL_BIN)
+	@tests/vlab/run.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TOOL_BIN)
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory integration
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@tests/bench/lab_bench.sh
+
+install: $(BUILD)/rocelab
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory
+	install -m 0755 $(BUILD)/rocelab $(DESTDIR)$(PREFIX)/bin/rocelab
+	install -m 0644 lab-inventory/*.yaml $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory/
+
+format:
+	clang-format -i $(wildcard harness/*.[ch] injectors/*.[ch] probe/*.[ch] tests/*/*.c)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

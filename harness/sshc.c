@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/* SSH sessions to switches over libssh, refusing any host key the lab does not know. */
+#define _GNU_SOURCE
+#include "sshc.h"
+
+#include "common.h"
+#include "vlab_sshd.h"
+
+#include <arpa/inet.h>
+#include <libssh/libssh.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sshc {
+	ssh_session s;
+};
+
+struct sshc *sshc_connect(const struct inv_switch *sw, const char *known_hosts, int timeout_s,
+			  char *err, size_t errlen)
+{
+	struct sshc *c = rl_xcalloc(1, sizeof(*c));
+	char kh[4096], key[4096];
+	int strict = 1, e = EIO;
+	long timeout = timeout_s;
+	bool process_config = false;
+	unsigned port = sw->ssh.port ? sw->ssh.port : 22;
+	ssh_key pk = NULL;
+
+	if (!known_hosts)
+		known_hosts = vlab_known_hosts_path(kh, sizeof(kh));
+	c->s = ssh_new();
+	if (!c->s) {
+		snprintf(err, errlen, "libssh: out of memory");
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	ssh_options_set(c->s, SSH_OPTIONS_HOST, inet_ntoa(sw->mgmt));
+	ssh_options_set(c->s, SSH_OPTIONS_PORT, &port);
+	ssh_options_set(c->s, SSH_OPTIONS_USER, sw->ssh.user);
+	ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT, &timeout);
+	ssh_options_set(c->s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict);
+	/* Only the lab's own known_hosts counts: not ~/.ssh, not /etc/ssh, not ssh_config. */
+	ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, known_hosts);
+	ssh_options_set(c->s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, known_hosts);
+	ssh_options_set(c->s, SSH_OPTIONS_PROCESS_CONFIG, &process_config);
+
+	if (ssh_connect(c->s) != SSH_OK) {
+		const char *m = ssh_get_error(c->s);
+
+		e = strstr(m, "refused")   ? ECONNREFUSED
+		    : strstr(m, "imeout")  ? ETIMEDOUT
+		    : strstr(m, "nreach") ? EHOSTUNREACH
+					   : EIO;
+		snprintf(err, errlen, "cannot connect to %s (%s:%u): %s", sw->name,
+			 inet_ntoa(sw->mgmt), port, m);
+		goto free_session;
+	}
+	switch (ssh_session_is_known_server(c->s)) {
+	case SSH_KNOWN_HOSTS_OK:
+		break;
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		snprintf(err, errlen,
+			 "host key of %s (%s) does not match %s: refusing to log in (if the switch "
+			 "was reinstalled, update that file)",
+			 sw->name, inet_ntoa(sw->mgmt), known_hosts);
+		e = EPERM;
+		goto disconnect;
+	default:
+		snprintf(err, errlen,
+			 "host key of %s (%s) is not in %s: refusing to log in (add it there first)",
+			 sw->name, inet_ntoa(sw->mgmt), known_hosts);
+		e = EPERM;
+		goto disconnect;
+	}
+	switch (sw->ssh.auth) {
+	case INV_AUTH_LAB_KEY:
+	case INV_AUTH_KEY_FILE: {
+		const char *path = sw->ssh.auth == INV_AUTH_LAB_KEY
+					   ? vlab_lab_key_path(key, sizeof(key))
+					   : sw->ssh.key_file;
+
+		if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL, &pk) != SSH_OK) {
+			snprintf(err, errlen, "cannot read the private key %s", path);
+			e = EACCES;
+			goto disconnect;
+		}
+		if (ssh_userauth_publickey(c->s, NULL, pk) != SSH_AUTH_SUCCESS) {
+			snprintf(err, errlen, "%s refused key %s for user %s", sw->name, path,
+				 sw->ssh.user);
+			e = EACCES;
+			goto free_key;
+		}
+		break;
+	}
+	case INV_AUTH_AGENT:
+		if (ssh_userauth_agent(c->s, NULL) != SSH_AUTH_SUCCESS) {
+			snprintf(err, errlen, "%s refused every ssh-agent key for user %s", sw->name,
+				 sw->ssh.user);
+			e = EACCES;
+			goto disconnect;
+		}
+		break;
+	default:
+		snprintf(err, errlen, "switch %s has no ssh credential", sw->name);
+		e = EACCES;
+		goto disconnect;
+	}
+	ssh_key_free(pk);
+	return c;
+free_key:
+	ssh_key_free(pk);
+disconnect:
+	ssh_disconnect(c->s);
+free_session:
+	ssh_free(c->s);
+	free(c);
+	errno = e;
+	return NULL;
+}
+
+struct buf {
+	char *p;
+	size_t len;
+};
+
+static void buf_add(struct buf *b, const char *data, size_t n)
+{
+	b->p = rl_xrealloc(b->p, b->len + n + 1, 1);
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+int sshc_exec(struct sshc *c, const char *cmd, char **out, char **errout, int timeout_ms)
+{
+	ssh_channel ch = ssh_channel_new(c->s);
+	struct buf bo = { 0 }, be = { 0 };
+	unsigned long long deadline = rl_now_ns() + (unsigned long long)timeout_ms * 1000000ULL;
+	int ret = 0;
+
+	if (!ch)
+		return -ENOMEM;
+	if (ssh_channel_open_session(ch) != SSH_OK || ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		ret = -EIO;
+		goto free_channel;
+	}
+	while (!ssh_channel_is_eof(ch)) {
+		char tmp[4096];
+		int n;
+
+		if (rl_now_ns() > deadline) {
+			ret = -ETIMEDOUT;
+			goto close_channel;
+		}
+		n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 0, 100);
+		if (n == SSH_ERROR) {
+			ret = -EIO;
+			goto close_channel;
+		}
+		if (n > 0)
+			buf_add(&bo, tmp, (size_t)n);
+		n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 1, 0);
+		if (n > 0)
+			buf_add(&be, tmp, (size_t)n);
+	}
+	/* Drain stderr that arrived with EOF. */
+	for (;;) {
+		char tmp[4096];
+		int n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 1, 0);
+
+		if (n <= 0)
+			break;
+		buf_add(&be, tmp, (size_t)n);
+	}
+	ssh_channel_send_eof(ch);
+	ret = ssh_channel_get_exit_status(ch);
+	if (ret < 0)
+		ret = -EIO;
+close_channel:
+	ssh_channel_close(ch);
+free_channel:
+	ssh_channel_free(ch);
+	if (out)
+		*out = bo.p ? bo.p : rl_xstrdup("");
+	else
+		free(bo.p);
+	if (errout)
+		*errout = be.p ? be.p : rl_xstrdup("");
+	else
+		free(be.p);
+	return ret;
+}
+
+void sshc_close(struct sshc *c)
+{
+	if (!c)
+		return;
+	ssh_disconnect(c->s);
+	ssh_free(c->s);
+	free(c);
+}

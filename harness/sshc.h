@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* libssh client for switches: strict host-key checking against the lab's known_hosts, keys or agent only. */
+#ifndef ROCELAB_SSHC_H
+#define ROCELAB_SSHC_H
+
+#include "inventory.h"
+
+struct sshc;
+
+/*
+ * Log into switch sw.  known_hosts is the file the lab owns (NULL: the
+ * virtual lab's).  A host key that is unknown or changed is refused.
+ * Returns a new session (sshc_close()) or NULL with errno set and a
+ * one-line reason in err: EACCES auth refused, EPERM host key refused,
+ * ETIMEDOUT / ECONNREFUSED / EHOSTUNREACH network.
+ */
+struct sshc *sshc_connect(const struct inv_switch *sw, const char *known_hosts, int timeout_s,
+			  char *err, size_t errlen);
+
+/*
+ * Run cmd over an exec channel.  out/errout (may be NULL) receive new
+ * NUL-terminated buffers to free().  Returns the remote exit status
+ * (0..255), or -errno (-ETIMEDOUT when it ran longer than timeout_ms).
+ */
+int sshc_exec(struct sshc *c, const char *cmd, char **out, char **errout, int timeout_ms);
+
+void sshc_close(struct sshc *c);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* 5-tuple path tracing: UDP probes with rising TTL, ICMP errors read from a raw socket. */
+#ifndef ROCELAB_TRACE_H
+#define ROCELAB_TRACE_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TRACE_MAX_HOPS 16
+
+struct trace_hop {
+	int ttl;
+	struct in_addr addr; /* who answered; 0.0.0.0 when nobody did in time */
+	bool reached;	     /* the destination answered (port unreachable) */
+	double rtt_ms;
+};
+
+struct trace_req {
+	struct in_addr src, dst;
+	uint16_t sport, dport;
+	int max_ttl;	/* default 8 */
+	int timeout_ms; /* per hop, default 300 */
+};
+
+/*
+ * Trace the path of one UDP 5-tuple from the current network namespace.
+ * Fills hops[0..*n) and returns 0 (the destination answered), -EHOSTUNREACH
+ * (it did not within max_ttl), or another -errno.  Needs CAP_NET_RAW.
+ */
+int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n);
+
+#endif

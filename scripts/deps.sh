@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Install every Debian package rocelab needs (idempotent: apt-get runs only when something is missing).
+set -euo pipefail
+
+PKGS=(
+	build-essential pkg-config
+	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev
+	libnftables-dev nftables libibverbs-dev rdma-core ibverbs-utils
+	libcriterion-dev gnuplot-nox
+	openssh-server openssh-client iproute2 procps iputils-ping
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages: ${missing[*]}; run 'make deps' as root" >&2
+	exit 2
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
