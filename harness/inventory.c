@@ -534,12 +534,31 @@ static int get_enum(struct ctx *c, yaml_node_t *v, const char *const *names, siz
 	return -EINVAL;
 }
 
+/* Switch port names may carry '/' (EOS "Ethernet1/1"); a virtual lab rejects that later. */
+static int get_port_name(struct ctx *c, yaml_node_t *v, char *buf, size_t size)
+{
+	if (get_str(c, v, buf, size, "port name"))
+		return -EINVAL;
+	for (char *p = buf; *p; p++) {
+		if (*p == '/')
+			continue;
+		if ((!rl_name_ok((char[]){ *p, 0 }, 1) || *p == ':') || (p == buf && *p == '-')) {
+			diag(c, v, "port name '%s' is not a valid name: use letters, digits, '_', "
+				   "'.', '-' and '/'",
+			     buf);
+			buf[0] = '\0';
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int port_name(struct ctx *c, yaml_node_t *v, void *o)
 {
 	struct inv_port *p = o;
 
 	p->loc = loc_of(v);
-	return get_name(c, v, p->name, sizeof(p->name), "port name");
+	return get_port_name(c, v, p->name, sizeof(p->name));
 }
 
 static int port_address(struct ctx *c, yaml_node_t *v, void *o)
@@ -562,7 +581,7 @@ static int parse_port(struct ctx *c, yaml_node_t *n)
 
 	p->loc = loc_of(n);
 	if (n->type == YAML_SCALAR_NODE)
-		return get_name(c, n, p->name, sizeof(p->name), "port name");
+		return get_port_name(c, n, p->name, sizeof(p->name));
 	return WALK(c, n, port_fields, p, "port");
 }
 
@@ -1058,7 +1077,7 @@ static void check_addresses(struct ctx *c)
 	}
 	qsort(u, n, sizeof(*u), addr_use_cmp);
 	for (size_t i = 1; i < n; i++) {
-		if (u[i].addr != u[i - 1].addr || (u[i].shared && u[i - 1].shared))
+		if (u[i].addr == 0 || u[i].addr != u[i - 1].addr || (u[i].shared && u[i - 1].shared))
 			continue;
 		struct in_addr a = { htonl(u[i].addr) };
 		/* Report at the later position; the earlier one is named. */
@@ -1131,7 +1150,10 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 	if (!root) {
 		diag_at(&c, (struct inv_loc){ 1, 1 },
 			"the inventory is empty: it needs at least 'hosts:'");
-	} else if (!WALK(&c, root, top_fields, inv, "the inventory")) {
+	} else {
+		/* Cross checks run even after errors, on what did parse: a duplicate name
+		 * is worth reporting beside the dangling links it causes. */
+		WALK(&c, root, top_fields, inv, "the inventory");
 		check_names(&c);
 		check_addresses(&c);
 		check_rails(&c);

@@ -97,6 +97,13 @@ static bool check_lab_addrs(const struct inventory *inv, const struct topo *t, F
 			ok = false;
 		}
 		for (size_t p = 0; p < sw->n_ports; p++) {
+			if (strchr(sw->ports[p].name, '/')) {
+				err_at(inv, errf, sw->ports[p].loc,
+				       "port '%s' of '%s': a virtual lab's ports are netdevs, so their "
+				       "names cannot hold '/'",
+				       sw->ports[p].name, sw->name);
+				ok = false;
+			}
 			if (sw->ports[p].has_addr && !topo_addr_is_lab(sw->ports[p].addr.addr)) {
 				err_at(inv, errf, sw->ports[p].loc,
 				       "port address of %s:%s is outside 198.18.0.0/15", sw->name,

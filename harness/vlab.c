@@ -368,6 +368,7 @@ int vlab_up(const char *inv_path, bool quiet)
 
 	if (!inv)
 		return RL_EXIT_USAGE;
+	rl_signals_install(); /* SIGINT/SIGTERM unwind the build instead of abandoning it */
 	topo = topo_build(inv, true, stderr);
 	if (!topo) {
 		ret = RL_EXIT_USAGE;
@@ -490,6 +491,7 @@ int vlab_down(bool quiet)
 		rl_err("lab down: removing namespaces needs root");
 		return RL_EXIT_SETUP;
 	}
+	rl_signals_install(); /* a signal must not stop a teardown half-way */
 	if (state_lock()) {
 		rl_err("lab down: cannot take the lab lock: %s", strerror(errno));
 		return RL_EXIT_SETUP;

@@ -8,7 +8,7 @@ PKGS=(
 	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev
 	libnftables-dev nftables libibverbs-dev rdma-core ibverbs-utils
 	libcriterion-dev gnuplot-nox
-	openssh-server openssh-client iproute2 procps iputils-ping
+	openssh-server openssh-client iproute2 procps iputils-ping jq bc
 )
 
 missing=()

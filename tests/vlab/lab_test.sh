@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: MIT
+# Foundation tests: bad inventories change nothing; the built-in lab routes, balances, serves SSH, and leaves nothing behind.
+INV="$ROOT/lab-inventory/vlab-rail.yaml"
+
+section "bad inventories are refused before anything is created"
+for f in "$ROOT"/tests/harness/inventory/bad-*.yaml; do
+	want=$(head -1 "$f" | sed 's/^# expect: //')
+	"$RL" lab up -q -i "$f" >/tmp/rl-out 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF "$f:$want" /tmp/rl-out && [ -z "$(leftovers)" ]; then
+		ok "lab up -i $(basename "$f"): exit 2 at ${want%%: *}, nothing created"
+	else
+		fail "lab up -i $(basename "$f")" "exit $rc: $(head -2 /tmp/rl-out | tr '\n' ' ') left: $(leftovers | tr '\n' ' ')"
+	fi
+done
+expect_exit 2 "lab up -i missing file: exit 2" "$RL" lab up -i /nonexistent.yaml
+expect_exit 2 "unknown option: exit 2" "$RL" lab up --frobnicate
+expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
+check "nothing was created by refused commands" test -z "$(leftovers)"
+
+section "lab up / status"
+check "lab up (built-in vlab-rail)" "$RL" lab up -q
+expect_exit 3 "a second lab up is refused with exit 3" "$RL" lab up -q
+"$RL" lab status -j >/tmp/rl-status.json
+check "status: 4 hosts" test "$(jq '.hosts|length' /tmp/rl-status.json)" = 4
+check "status: 16 RNICs with name, netdev, address" test "$(jq '[.hosts[].rnics[]|select(.name and .netdev and .address)]|length' /tmp/rl-status.json)" = 16
+check "status: 8 switches (4 rail, 4 spine)" test "$(jq -c '[.switches[].role]|group_by(.)|map(length)' /tmp/rl-status.json)" = "[4,4]"
+check "status: 32 links, all up" test "$(jq '[.links[]|select(.state=="up")]|length' /tmp/rl-status.json)" = 32
+check "status: every sshd running" test "$(jq '[.switches[]|select(.sshd=="running")]|length' /tmp/rl-status.json)" = 8
+
+section "(a) every RNIC of a host reaches every other RNIC of that host"
+pairs=0
+bad=""
+for h in 1 2 3 4; do
+	for a in 1 2 3 4; do
+		for b in 1 2 3 4; do
+			[ $a = $b ] && continue
+			pairs=$((pairs + 1))
+			ip netns exec rl-host$h ping -q -c1 -W2 -I 198.18.$a.$h 198.18.$b.$h >/dev/null 2>&1 ||
+				bad="$bad host$h:rnic$a->rnic$b"
+		done
+	done
+done
+if [ -z "$bad" ]; then ok "$pairs same-host RNIC pairs reachable"; else fail "same-host reachability" "$bad"; fi
+
+section "(b) a UDP flow host1:rnic1 -> host1:rnic2 crosses rail1, a spine, rail2"
+"$RL" trace host1:rnic1 host1:rnic2 --sport 49200 -j >/tmp/rl-trace.json
+check "trace reached host1:rnic2" test "$(jq .reached /tmp/rl-trace.json)" = true
+check "hop 1 is rail1 (in on host1:rnic1 -- rail1:swp1)" test "$(jq -r '.hops[0].device + " " + .hops[0].link' /tmp/rl-trace.json)" = "rail1 host1:rnic1 -- rail1:swp1"
+check "hop 2 is a spine" grep -q '^spine[1-4]$' <(jq -r '.hops[1].device' /tmp/rl-trace.json)
+check "hop 3 is rail2, in from that spine" grep -qE '^rail2 rail2:swp[5-8] -- spine[1-4]:swp2$' <(jq -r '.hops[2].device + " " + .hops[2].link' /tmp/rl-trace.json)
+check "hop 4 is the destination host1:rnic2" test "$(jq -r '.hops[3].port' /tmp/rl-trace.json)" = "host1:rnic2"
+check "the spine of hop 2 is the one hop 3 came from" test "$(jq -r '.hops[1].device' /tmp/rl-trace.json)" = "$(jq -r '.hops[2].link|split(" -- ")[1]|split(":")[0]' /tmp/rl-trace.json)"
+
+section "(c) 64 source ports spread over all 4 spines (ECMP, L4 hash)"
+spine_rx() { # total rx packets on the rail1-facing port (swp1) of spine $1
+	ip netns exec rl-spine$1 cat /sys/class/net/swp1/statistics/rx_packets
+}
+declare -A before
+for s in 1 2 3 4; do before[$s]=$(spine_rx $s); done
+check "64 ports x 20 datagrams sent host1:rnic1 -> host1:rnic2" ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.1.1 198.18.2.1 4791 40000 64 20
+spread=""
+all=1
+for s in 1 2 3 4; do
+	d=$(( $(spine_rx $s) - ${before[$s]} ))
+	spread="$spread spine$s:+$d"
+	[ $d -ge 20 ] || all=0
+done
+if [ $all = 1 ]; then ok "every spine carried traffic ($spread )"; else fail "ECMP spread" "$spread"; fi
+
+section "(d) libssh logs into every switch; a changed host key is refused"
+for sw in rail1 rail2 rail3 rail4 spine1 spine2 spine3 spine4; do
+	out=$("$RL" lab ssh $sw ip -br link show swp1 2>&1)
+	if [ $? -eq 0 ] && [[ "$out" == swp1* ]]; then ok "ssh $sw: ran 'ip link' in the switch namespace"; else fail "ssh $sw" "$out"; fi
+done
+expect_exit 7 "remote exit status is passed through" "$RL" lab ssh spine1 exit 7
+# Re-key rail2's sshd as a reinstalled switch would; its known_hosts entry no longer matches.
+kd="${ROCELAB_STATE_DIR:-/run/rocelab}/ssh/rail2"
+rm -f "$kd/ssh_host_ed25519_key" "$kd/ssh_host_ed25519_key.pub"
+ssh-keygen -q -t ed25519 -N '' -C rekeyed -f "$kd/ssh_host_ed25519_key" </dev/null >/dev/null
+kill -HUP "$(cat "$kd/sshd.pid.rocelab")"
+sleep 0.5
+"$RL" lab ssh rail2 true >/tmp/rl-out 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -q "does not match" /tmp/rl-out; then ok "changed host key of rail2 refused (exit 3)"; else fail "changed host key" "exit $rc: $(cat /tmp/rl-out)"; fi
+check "other switches still accepted" "$RL" lab ssh rail3 true
+
+section "SIGTERM during lab up removes what was created"
+check "lab down" "$RL" lab down -q
+"$ROOT/build/rocelab" inventory gen --hosts 16 --rnics 8 --spines 8 --name big >/tmp/rl-big.yaml
+"$RL" lab up -q -i /tmp/rl-big.yaml >/tmp/rl-out 2>&1 &
+upid=$!
+sleep 0.15
+kill -TERM $upid
+wait $upid
+rc=$?
+if [ $rc -ne 0 ] && [ -z "$(leftovers)" ]; then
+	ok "interrupted lab up (exit $rc) left nothing"
+elif [ $rc -eq 0 ]; then
+	ok "lab up finished before the signal (nothing to check)"
+	"$RL" lab down -q
+else
+	fail "interrupted lab up" "exit $rc, left: $(leftovers | tr '\n' ' ')"
+fi
+
+section "(e) lab down leaves nothing behind"
+"$RL" lab up -q >/dev/null 2>&1
+check "lab down" "$RL" lab down -q
+check "no namespace, link, sshd or state remains" test -z "$(leftovers)"
+expect_exit 3 "status with no lab: exit 3" "$RL" lab status
+check "lab down with no lab is harmless" "$RL" lab down -q

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs every virtual-lab integration test (tests/vlab/*_test.sh) and prints "N passed, N failed".
+set -u
+. "$(dirname "$0")/lib.sh"
+require_root
+if [ -n "$(leftovers)" ]; then
+	echo "a lab (or its leftovers) is up; the tests need the machine to themselves:" >&2
+	leftovers >&2
+	echo "remove it with '$RL lab down' and run again" >&2
+	exit 2
+fi
+trap '"$RL" lab down -q >/dev/null 2>&1' EXIT
+for t in "$(dirname "$0")"/*_test.sh; do
+	[ -n "${ONLY:-}" ] && [[ "$t" != *"$ONLY"* ]] && continue
+	. "$t"
+done
+summary
