@@ -2,6 +2,7 @@
 /* The rocelab command line: table-driven subcommands, results on stdout, logs on stderr. */
 #define _GNU_SOURCE
 #include "common.h"
+#include "inject.h"
 #include "inventory.h"
 #include "invgen.h"
 #include "netns.h"
@@ -252,7 +253,7 @@ static int lab_ssh(int argc, char **argv)
 		inventory_free(inv);
 		return RL_EXIT_SETUP;
 	}
-	r = sshc_exec(c, cmd, &out, &errout, 30000);
+	r = sshc_exec(c, cmd, NULL, &out, &errout, 30000);
 	fputs(out, stdout);
 	fputs(errout, stderr);
 	if (r < 0) {
@@ -618,6 +619,10 @@ static int cmd_version(int argc, char **argv)
 static const struct cmd top_cmds[] = {
 	{ "lab", cmd_lab, "bring the virtual lab up or down, show it, ssh into switches" },
 	{ "inventory", cmd_inventory, "validate or generate lab inventories" },
+	{ "inject", cmd_inject, "inject a fault (journaled, verified, reverted)" },
+	{ "revert", cmd_revert, "undo every outstanding fault of the journal" },
+	{ "faults", cmd_faults, "list outstanding faults (-j: JSON)" },
+	{ "load", cmd_load, "generate load (incast) in the virtual lab" },
 	{ "trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs" },
 	{ "version", cmd_version, "print the version" },
 	{ 0 },

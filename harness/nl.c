@@ -319,3 +319,108 @@ int nl_rule_del(const struct nsctx *c, uint32_t pref, const struct in_addr *src,
 	rtnl_rule_put(r);
 	return ret;
 }
+
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/tbf.h>
+#include <netlink/route/tc.h>
+
+int nl_qdisc_tbf(const struct nsctx *c, const char *dev, unsigned long long rate_kbit)
+{
+	struct rtnl_qdisc *q;
+	int idx = nl_ifindex(c, dev), ret;
+	unsigned long long bps = rate_kbit * 1000 / 8;
+	unsigned long long bucket = bps / 100 > 4000 ? bps / 100 : 4000; /* 10 ms, at least 4 KB */
+
+	if (idx < 0)
+		return idx;
+	if (bps > 0xffffffffULL)
+		return -ERANGE;
+	q = rtnl_qdisc_alloc();
+	if (!q)
+		return -ENOMEM;
+	rtnl_tc_set_ifindex(TC_CAST(q), idx);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	ret = rtnl_tc_set_kind(TC_CAST(q), "tbf");
+	if (ret == 0) {
+		rtnl_qdisc_tbf_set_rate(q, (int)bps, (int)bucket, 0);
+		ret = rtnl_qdisc_tbf_set_limit_by_latency(q, 50000);
+	}
+	if (ret == 0)
+		ret = rtnl_qdisc_add(c->sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	rtnl_qdisc_put(q);
+	return nl_to_errno(ret);
+}
+
+int nl_qdisc_del_root(const struct nsctx *c, const char *dev)
+{
+	struct rtnl_qdisc *q;
+	int idx = nl_ifindex(c, dev), ret;
+
+	if (idx < 0)
+		return idx;
+	q = rtnl_qdisc_alloc();
+	if (!q)
+		return -ENOMEM;
+	rtnl_tc_set_ifindex(TC_CAST(q), idx);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	ret = nl_to_errno(rtnl_qdisc_delete(c->sk, q));
+	rtnl_qdisc_put(q);
+	/* Deleting the default root qdisc is refused: nothing of ours was there. */
+	return (ret == -ENODEV || ret == -EINVAL || ret == -EIO) ? 0 : ret;
+}
+
+int nl_qdisc_root_kind(const struct nsctx *c, const char *dev, char *buf, size_t len)
+{
+	struct nl_cache *cache;
+	struct rtnl_qdisc *q;
+	int idx = nl_ifindex(c, dev), ret = -ENOENT;
+
+	if (idx < 0)
+		return idx;
+	if (rtnl_qdisc_alloc_cache(c->sk, &cache) < 0)
+		return -EIO;
+	q = rtnl_qdisc_get_by_parent(cache, idx, TC_H_ROOT);
+	if (q) {
+		snprintf(buf, len, "%s", rtnl_tc_get_kind(TC_CAST(q)));
+		rtnl_qdisc_put(q);
+		ret = 0;
+	}
+	nl_cache_free(cache);
+	return ret;
+}
+
+int nl_rule_exists(const struct nsctx *c, uint32_t pref)
+{
+	struct nl_cache *cache;
+	int found = 0;
+
+	if (rtnl_rule_alloc_cache(c->sk, AF_INET, &cache) < 0)
+		return -EIO;
+	for (struct nl_object *o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
+		if (rtnl_rule_get_prio((struct rtnl_rule *)o) == pref)
+			found = 1;
+	nl_cache_free(cache);
+	return found;
+}
+
+int nl_route_exists(const struct nsctx *c, uint32_t table, struct in_addr dst, int len)
+{
+	struct nl_cache *cache;
+	int found = 0;
+
+	if (rtnl_route_alloc_cache(c->sk, AF_INET, 0, &cache) < 0)
+		return -EIO;
+	for (struct nl_object *o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
+		struct rtnl_route *r = (struct rtnl_route *)o;
+		struct nl_addr *d = rtnl_route_get_dst(r);
+
+		if (rtnl_route_get_table(r) != table || !d ||
+		    (int)nl_addr_get_prefixlen(d) != len)
+			continue;
+		if (len == 0 || !memcmp(nl_addr_get_binary_addr(d), &dst, 4))
+			found = 1;
+	}
+	nl_cache_free(cache);
+	return found;
+}

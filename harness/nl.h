@@ -51,3 +51,14 @@ int nl_rule_del(const struct nsctx *c, uint32_t pref, const struct in_addr *src,
 		uint32_t table);
 
 #endif
+
+/* Replace dev's root qdisc with TBF at rate_kbit (50 ms of queue). */
+int nl_qdisc_tbf(const struct nsctx *c, const char *dev, unsigned long long rate_kbit);
+/* Delete dev's root qdisc; 0 when there was none of ours. */
+int nl_qdisc_del_root(const struct nsctx *c, const char *dev);
+/* Kind of dev's root qdisc ("noqueue", "tbf", ...) into buf; -ENOENT when none. */
+int nl_qdisc_root_kind(const struct nsctx *c, const char *dev, char *buf, size_t len);
+/* True when a policy rule with this pref exists. */
+int nl_rule_exists(const struct nsctx *c, uint32_t pref);
+/* True when table has a route to dst/len. */
+int nl_route_exists(const struct nsctx *c, uint32_t table, struct in_addr dst, int len);

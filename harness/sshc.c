@@ -133,7 +133,8 @@ static void buf_add(struct buf *b, const char *data, size_t n)
 	b->p[b->len] = '\0';
 }
 
-int sshc_exec(struct sshc *c, const char *cmd, char **out, char **errout, int timeout_ms)
+int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
+	      int timeout_ms)
 {
 	ssh_channel ch = ssh_channel_new(c->s);
 	struct buf bo = { 0 }, be = { 0 };
@@ -146,6 +147,16 @@ int sshc_exec(struct sshc *c, const char *cmd, char **out, char **errout, int ti
 		ret = -EIO;
 		goto free_channel;
 	}
+	for (size_t off = 0, len = input ? strlen(input) : 0; off < len;) {
+		int n = ssh_channel_write(ch, input + off, (uint32_t)(len - off));
+
+		if (n <= 0) {
+			ret = -EIO;
+			goto close_channel;
+		}
+		off += (size_t)n;
+	}
+	ssh_channel_send_eof(ch);
 	while (!ssh_channel_is_eof(ch)) {
 		char tmp[4096];
 		int n;
@@ -174,7 +185,6 @@ int sshc_exec(struct sshc *c, const char *cmd, char **out, char **errout, int ti
 			break;
 		buf_add(&be, tmp, (size_t)n);
 	}
-	ssh_channel_send_eof(ch);
 	ret = ssh_channel_get_exit_status(ch);
 	if (ret < 0)
 		ret = -EIO;

@@ -18,11 +18,13 @@ struct sshc *sshc_connect(const struct inv_switch *sw, const char *known_hosts, 
 			  char *err, size_t errlen);
 
 /*
- * Run cmd over an exec channel.  out/errout (may be NULL) receive new
- * NUL-terminated buffers to free().  Returns the remote exit status
- * (0..255), or -errno (-ETIMEDOUT when it ran longer than timeout_ms).
+ * Run cmd over an exec channel, feeding it input (NULL: nothing) on stdin.
+ * out/errout (may be NULL) receive new NUL-terminated buffers to free().
+ * Returns the remote exit status (0..255), or -errno (-ETIMEDOUT when it ran
+ * longer than timeout_ms).
  */
-int sshc_exec(struct sshc *c, const char *cmd, char **out, char **errout, int timeout_ms);
+int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
+	      int timeout_ms);
 
 void sshc_close(struct sshc *c);
 

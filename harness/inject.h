@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* The fault commands: inject (journaled, verified, reverted), revert, faults, and the incast load. */
+#ifndef ROCELAB_INJECT_H
+#define ROCELAB_INJECT_H
+
+int cmd_inject(int argc, char **argv);
+int cmd_revert(int argc, char **argv);
+int cmd_faults(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+
+#endif

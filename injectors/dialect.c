@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: MIT
+/* Per-dialect rendering of switch faults; every name in a command was validated by the inventory. */
+#define _GNU_SOURCE
+#include "dialect.h"
+
+#include "common.h"
+#include "sbuf.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROCE_PORT 4791
+
+static int unsupported(struct render_ctx *r, const char *what)
+{
+	snprintf(r->why, r->whylen, "dialect %s of switch %s cannot %s",
+		 inv_dialect_name(r->inv->switches[r->sw].dialect), r->inv->switches[r->sw].name,
+		 what);
+	return -EOPNOTSUPP;
+}
+
+static void emit(struct render_ctx *r, struct sbuf *apply, struct sbuf *input, struct sbuf *revert)
+{
+	char *a = sb_take(apply), *i = input ? sb_take(input) : NULL, *v = sb_take(revert);
+
+	fault_plan_add(r->plan, FB_SSH, r->inv->switches[r->sw].name, a, i, v);
+	free(a);
+	free(i);
+	free(v);
+}
+
+/* Ports the fault covers: the target port, or every cabled port of the switch. */
+static size_t ports_of(struct render_ctx *r, const char **out, size_t max)
+{
+	const struct inv_switch *sw = &r->inv->switches[r->sw];
+	size_t n = 0;
+
+	if (r->port) {
+		out[0] = r->port;
+		return 1;
+	}
+	for (size_t p = 0; p < sw->n_ports && n < max; p++) {
+		struct inv_endpoint ep = { INV_DEV_SWITCH, r->sw, p };
+
+		if (inventory_link_at(r->inv, &ep))
+			out[n++] = sw->ports[p].name;
+	}
+	return n;
+}
+
+static int need_port(struct render_ctx *r, const char *kind)
+{
+	if (r->port)
+		return 0;
+	snprintf(r->why, r->whylen, "%s needs a port target (switch:port), not a whole switch",
+		 kind);
+	return -EINVAL;
+}
+
+/* Addresses on each side of an ACL fault, as "a.b.c.d" strings. */
+static size_t acl_side(struct render_ctx *r, bool from, char addrs[][16], size_t max)
+{
+	const struct fault_spec *s = r->spec;
+	const struct inventory *inv = r->inv;
+	size_t n = 0;
+
+	if (!s->acl_tenants) {
+		const struct inv_endpoint *e = from ? &s->from : &s->to;
+
+		inet_ntop(AF_INET, &inv->hosts[e->dev].rnics[e->port].addr.addr, addrs[0], 16);
+		return 1;
+	}
+	const struct inv_tenant *t = &inv->tenants[from ? s->from_tenant : s->to_tenant];
+
+	for (size_t i = 0; i < t->n_members && n < max; i++) {
+		const struct inv_endpoint *e = &t->members[i];
+
+		inet_ntop(AF_INET, &inv->hosts[e->dev].rnics[e->port].addr.addr, addrs[n++], 16);
+	}
+	return n;
+}
+
+static void nft_set(struct sbuf *b, char addrs[][16], size_t n)
+{
+	if (n == 1) {
+		sb_printf(b, "%s", addrs[0]);
+		return;
+	}
+	sb_printf(b, "{ ");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(b, "%s%s", i ? ", " : "", addrs[i]);
+	sb_printf(b, " }");
+}
+
+/* ---- linux (Cumulus-like NOS; what the virtual lab runs) ----------------- */
+
+static void nft_revert(struct sbuf *v, const char *table)
+{
+	/* Idempotent: succeeds when the table is gone, whether or not it was there. */
+	sb_printf(v, "nft delete table inet %s 2>/dev/null; ! nft list table inet %s >/dev/null 2>&1",
+		  table, table);
+}
+
+static void nft_begin(struct sbuf *in, const char *table)
+{
+	sb_printf(in,
+		  "table inet %s {\n\tchain fwd {\n\t\ttype filter hook forward priority -10; "
+		  "policy accept;\n",
+		  table);
+}
+
+static int linux_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	int ret = need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "ip link set dev %s down", r->port);
+	sb_printf(&v, "ip link set dev %s up", r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int linux_acl_error(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, in = { 0 }, v = { 0 };
+	char from[64][16], to[64][16];
+	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
+
+	nft_begin(&in, r->table);
+	sb_printf(&in, "\t\t");
+	if (r->port)
+		sb_printf(&in, "iifname \"%s\" ", r->port);
+	sb_printf(&in, "ip saddr ");
+	nft_set(&in, from, nf);
+	sb_printf(&in, " ip daddr ");
+	nft_set(&in, to, nt);
+	sb_printf(&in, " udp dport %d counter drop comment \"rocelab acl-error\"\n\t}\n}\n",
+		  ROCE_PORT);
+	sb_printf(&a, "nft -f -");
+	nft_revert(&v, r->table);
+	emit(r, &a, &in, &v);
+	return 0;
+}
+
+static void ipid_expr(struct sbuf *b, const struct fault_spec *s)
+{
+	switch (s->ipid) {
+	case IPID_MOD:
+		if ((s->mod & (s->mod - 1)) == 0) {
+			sb_printf(b, "ip id & 0x%x == %u", s->mod - 1, s->rem);
+			return;
+		}
+		/* nft has no modulo: enumerate the matching IDs as a set. */
+		sb_printf(b, "ip id {");
+		for (unsigned id = s->rem, k = 0; id <= 0xffff; id += s->mod, k++)
+			sb_printf(b, "%s%s%u", k ? "," : " ", k % 16 == 15 ? "\n\t\t\t" : "", id);
+		sb_printf(b, " }");
+		return;
+	case IPID_RANGE:
+		sb_printf(b, "ip id %u-%u", s->lo, s->hi);
+		return;
+	case IPID_SET:
+		sb_printf(b, "ip id {");
+		for (size_t i = 0; i < s->n_ids; i++)
+			sb_printf(b, "%s%u", i ? ", " : " ", s->ids[i]);
+		sb_printf(b, " }");
+		return;
+	}
+}
+
+static int linux_ipid_drop(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, in = { 0 }, v = { 0 }, m = { 0 };
+	const struct fault_spec *s = r->spec;
+	char *match;
+
+	ipid_expr(&m, s);
+	if (s->roce_only)
+		sb_printf(&m, " udp dport %d", ROCE_PORT);
+	match = sb_take(&m);
+	nft_begin(&in, r->table);
+	if (!r->port) {
+		sb_printf(&in, "\t\t%s counter drop comment \"rocelab ipid-drop\"\n", match);
+	} else {
+		if (s->dir != DIR_OUT)
+			sb_printf(&in, "\t\tiifname \"%s\" %s counter drop comment \"rocelab ipid-drop in\"\n",
+				  r->port, match);
+		if (s->dir != DIR_IN)
+			sb_printf(&in, "\t\toifname \"%s\" %s counter drop comment \"rocelab ipid-drop out\"\n",
+				  r->port, match);
+	}
+	sb_printf(&in, "\t}\n}\n");
+	free(match);
+	sb_printf(&a, "nft -f -");
+	nft_revert(&v, r->table);
+	emit(r, &a, &in, &v);
+	return 0;
+}
+
+/*
+ * Emulated PFC (veth has none): the port gets a model of its line rate (HTB)
+ * whose RoCE priority class, meant to be lossless, ends in a shallow
+ * tail-drop queue.  Under incast that class drops, as a port with PFC off does.
+ */
+static int linux_pfc_misconfig(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const char *ports[256];
+	size_t n = ports_of(r, ports, 256);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf a = { 0 }, v = { 0 };
+		const char *p = ports[i];
+
+		sb_printf(&a,
+			  "tc qdisc replace dev %s root handle 1: htb default 20 && "
+			  "tc class add dev %s parent 1: classid 1:1 htb rate %llukbit && "
+			  "tc class add dev %s parent 1:1 classid 1:10 htb rate %llukbit && "
+			  "tc class add dev %s parent 1:1 classid 1:20 htb rate %llukbit && "
+			  "tc qdisc add dev %s parent 1:10 handle 10: bfifo limit %u && "
+			  "tc qdisc add dev %s parent 1:20 handle 20: bfifo limit 4000000 && "
+			  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos 0x%02x 0xe0 "
+			  "flowid 1:10",
+			  p, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p,
+			  s->shallow_bytes, p, p, s->priority << 5);
+		sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb",
+			  p, p);
+		emit(r, &a, NULL, &v);
+	}
+	r->plan->emulated = true;
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "emulated PFC: priority %d of %s is a shallow %u-byte tail-drop queue at %llu kbit/s "
+		 "(HTB+bfifo) instead of a lossless class",
+		 s->priority, r->port ? r->port : "every port", s->shallow_bytes, s->emu_rate_kbit);
+	return 0;
+}
+
+static int linux_link_degrade(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	unsigned long long burst = r->spec->rate_kbit * 1000 / 8 / 100; /* 10 ms of traffic */
+	int ret = need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	if (burst < 4000)
+		burst = 4000;
+	sb_printf(&a, "tc qdisc replace dev %s root tbf rate %llukbit burst %llu latency 50ms",
+		  r->port, r->spec->rate_kbit, burst);
+	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q tbf",
+		  r->port, r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+/* ---- SONiC ------------------------------------------------------------------ */
+
+static int sonic_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	int ret = need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "sudo config interface shutdown %s", r->port);
+	sb_printf(&v, "sudo config interface startup %s", r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int sonic_acl_error(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, in = { 0 }, v = { 0 };
+	char from[64][16], to[64][16];
+	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
+	const char *ports[256];
+	size_t np = ports_of(r, ports, 256), seq = 1;
+
+	sb_printf(&a, "sudo config acl add table %s L3 -s ingress -p ", r->table);
+	for (size_t i = 0; i < np; i++)
+		sb_printf(&a, "%s%s", i ? "," : "", ports[i]);
+	sb_printf(&a, " && sudo acl-loader update incremental /dev/stdin");
+	sb_printf(&in, "{\"acl\": {\"acl-sets\": {\"acl-set\": {\"%s\": {\"acl-entries\": "
+		       "{\"acl-entry\": {",
+		  r->table);
+	for (size_t i = 0; i < nf; i++) {
+		for (size_t j = 0; j < nt; j++, seq++) {
+			sb_printf(&in,
+				  "%s\"%zu\": {\"config\": {\"sequence-id\": %zu}, \"actions\": "
+				  "{\"config\": {\"forwarding-action\": \"DROP\"}}, \"ip\": {\"config\": "
+				  "{\"protocol\": \"IP_UDP\", \"source-ip-address\": \"%s/32\", "
+				  "\"destination-ip-address\": \"%s/32\"}}, \"transport\": {\"config\": "
+				  "{\"destination-port\": %d}}}",
+				  seq > 1 ? ", " : "", seq, seq, from[i], to[j], ROCE_PORT);
+		}
+	}
+	sb_printf(&in, "}}}}}}}\n");
+	sb_printf(&v, "sudo acl-loader delete %s; sudo config acl remove table %s; true", r->table,
+		  r->table);
+	emit(r, &a, &in, &v);
+	return 0;
+}
+
+static int sonic_pfc_misconfig(struct render_ctx *r)
+{
+	const char *ports[256];
+	size_t n;
+	int ret = 0;
+
+	n = ports_of(r, ports, 256);
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct sbuf a = { 0 }, v = { 0 };
+
+		sb_printf(&a, "sudo config interface pfc priority %s %d off", ports[i],
+			  r->spec->priority);
+		sb_printf(&v, "sudo config interface pfc priority %s %d on", ports[i],
+			  r->spec->priority);
+		emit(r, &a, NULL, &v);
+	}
+	return ret;
+}
+
+static int sonic_link_degrade(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	struct inv_endpoint ep;
+	char msg[128], spec[96];
+	int ret = need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	snprintf(spec, sizeof(spec), "%s:%s", r->inv->switches[r->sw].name, r->port);
+	inventory_endpoint(r->inv, spec, &ep, msg, sizeof(msg));
+	const struct inv_link *l = inventory_link_at(r->inv, &ep);
+
+	sb_printf(&a, "sudo config interface speed %s %llu", r->port, r->spec->rate_kbit / 1000);
+	sb_printf(&v, "sudo config interface speed %s %llu", r->port, l ? l->speed_mbps : 100000);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+/* ---- Arista EOS (CLI lines over the exec channel) ----------------------------- */
+
+static int eos_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	int ret = need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "configure\ninterface %s\nshutdown\nend", r->port);
+	sb_printf(&v, "configure\ninterface %s\nno shutdown\nend", r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int eos_acl_error(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	char from[64][16], to[64][16];
+	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
+	const char *ports[256];
+	size_t np = ports_of(r, ports, 256), seq = 10;
+
+	sb_printf(&a, "configure\nip access-list %s\n", r->table);
+	for (size_t i = 0; i < nf; i++)
+		for (size_t j = 0; j < nt; j++, seq += 10)
+			sb_printf(&a, "%zu deny udp host %s host %s eq %d\n", seq, from[i], to[j],
+				  ROCE_PORT);
+	sb_printf(&a, "%zu permit ip any any\nexit\n", seq);
+	sb_printf(&v, "configure\n");
+	for (size_t i = 0; i < np; i++) {
+		sb_printf(&a, "interface %s\nip access-group %s in\nexit\n", ports[i], r->table);
+		sb_printf(&v, "interface %s\nno ip access-group %s in\nexit\n", ports[i], r->table);
+	}
+	sb_printf(&a, "end");
+	sb_printf(&v, "no ip access-list %s\nend", r->table);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int eos_pfc_misconfig(struct render_ctx *r)
+{
+	const char *ports[256];
+	size_t n = ports_of(r, ports, 256);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf a = { 0 }, v = { 0 };
+
+		sb_printf(&a, "configure\ninterface %s\nno priority-flow-control priority %d no-drop\nend",
+			  ports[i], r->spec->priority);
+		sb_printf(&v, "configure\ninterface %s\npriority-flow-control priority %d no-drop\nend",
+			  ports[i], r->spec->priority);
+		emit(r, &a, NULL, &v);
+	}
+	return 0;
+}
+
+static int eos_link_degrade(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	unsigned long long mbps = r->spec->rate_kbit / 1000;
+	int ret = need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	if (mbps >= 1000 && mbps % 1000 == 0 && mbps > 1000)
+		sb_printf(&a, "configure\ninterface %s\nspeed %llugfull\nend", r->port, mbps / 1000);
+	else
+		sb_printf(&a, "configure\ninterface %s\nspeed %llufull\nend", r->port, mbps);
+	sb_printf(&v, "configure\ninterface %s\nspeed auto\nend", r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+/* ---- NVIDIA Cumulus NVUE ----------------------------------------------------- */
+
+static int nvue_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	int ret = need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "nv set interface %s link state down && nv config apply -y", r->port);
+	sb_printf(&v, "nv set interface %s link state up && nv config apply -y", r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int nvue_acl_error(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	char from[64][16], to[64][16];
+	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
+	const char *ports[256];
+	size_t np = ports_of(r, ports, 256), rule = 10;
+
+	sb_printf(&a, "nv set acl %s type ipv4", r->table);
+	for (size_t i = 0; i < nf; i++) {
+		for (size_t j = 0; j < nt; j++, rule += 10) {
+			sb_printf(&a,
+				  " && nv set acl %s rule %zu match ip source-ip %s/32"
+				  " && nv set acl %s rule %zu match ip dest-ip %s/32"
+				  " && nv set acl %s rule %zu match ip protocol udp"
+				  " && nv set acl %s rule %zu match ip udp dest-port %d"
+				  " && nv set acl %s rule %zu action deny",
+				  r->table, rule, from[i], r->table, rule, to[j], r->table, rule,
+				  r->table, rule, ROCE_PORT, r->table, rule);
+		}
+	}
+	sb_printf(&a, " && nv set acl %s rule %zu action permit", r->table, rule);
+	for (size_t i = 0; i < np; i++) {
+		sb_printf(&a, " && nv set interface %s acl %s inbound", ports[i], r->table);
+		sb_printf(&v, "nv unset interface %s acl %s; ", ports[i], r->table);
+	}
+	sb_printf(&a, " && nv config apply -y");
+	sb_printf(&v, "nv unset acl %s; nv config apply -y", r->table);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int nvue_pfc_misconfig(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+
+	/* NVUE configures PFC per switch priority in the qos pfc profile. */
+	sb_printf(&a, "nv unset qos pfc default-global switch-priority %d && nv config apply -y",
+		  r->spec->priority);
+	sb_printf(&v, "nv set qos pfc default-global switch-priority %d && nv config apply -y",
+		  r->spec->priority);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static int nvue_link_degrade(struct render_ctx *r)
+{
+	struct sbuf a = { 0 }, v = { 0 };
+	int ret = need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "nv set interface %s link speed %lluG && nv config apply -y", r->port,
+		  r->spec->rate_kbit / 1000000 ? r->spec->rate_kbit / 1000000 : 1);
+	sb_printf(&v, "nv set interface %s link speed auto && nv config apply -y", r->port);
+	emit(r, &a, NULL, &v);
+	return 0;
+}
+
+static const struct dialect_ops dialects[] = {
+	[INV_DIALECT_LINUX] = { .name = "linux", .link_flap = linux_link_flap,
+				.acl_error = linux_acl_error, .pfc_misconfig = linux_pfc_misconfig,
+				.ipid_drop = linux_ipid_drop, .link_degrade = linux_link_degrade },
+	/* SONiC, EOS and NVUE ACLs cannot match the IP ID field. */
+	[INV_DIALECT_SONIC] = { .name = "sonic", .link_flap = sonic_link_flap,
+				.acl_error = sonic_acl_error, .pfc_misconfig = sonic_pfc_misconfig,
+				.link_degrade = sonic_link_degrade },
+	[INV_DIALECT_EOS] = { .name = "eos", .link_flap = eos_link_flap, .acl_error = eos_acl_error,
+			      .pfc_misconfig = eos_pfc_misconfig, .link_degrade = eos_link_degrade },
+	[INV_DIALECT_NVUE] = { .name = "nvue", .link_flap = nvue_link_flap,
+			       .acl_error = nvue_acl_error, .pfc_misconfig = nvue_pfc_misconfig,
+			       .link_degrade = nvue_link_degrade },
+};
+
+const struct dialect_ops *dialect_get(enum inv_dialect d)
+{
+	return &dialects[d];
+}
+
+int dialect_render(struct render_ctx *r)
+{
+	const struct dialect_ops *o = dialect_get(r->inv->switches[r->sw].dialect);
+	int (*fn)(struct render_ctx *) = NULL;
+	const char *what = "";
+
+	switch (r->spec->kind) {
+	case FK_LINK_FLAP:
+		fn = o->link_flap, what = "flap a link";
+		break;
+	case FK_ACL_ERROR:
+		fn = o->acl_error, what = "install an ACL";
+		break;
+	case FK_PFC_MISCONFIG:
+		fn = o->pfc_misconfig, what = "change PFC";
+		break;
+	case FK_IPID_DROP:
+		fn = o->ipid_drop, what = "match the IP ID field in an ACL";
+		break;
+	case FK_LINK_DEGRADE:
+		fn = o->link_degrade, what = "degrade a link";
+		break;
+	default:
+		break;
+	}
+	if (!fn)
+		return unsupported(r, what);
+	return fn(r);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Switch dialects: render the switch-side commands of a fault for linux, SONiC, EOS and NVUE. */
+#ifndef ROCELAB_DIALECT_H
+#define ROCELAB_DIALECT_H
+
+#include "fault.h"
+
+/* Everything a dialect needs to render one fault on one switch. */
+struct render_ctx {
+	const struct inventory *inv;
+	const struct fault_spec *spec;
+	size_t sw;
+	const char *port; /* NULL: every cabled port of the switch */
+	const char *table; /* nft table / ACL name of this fault */
+	struct fault_plan *plan;
+	char *why;
+	size_t whylen;
+};
+
+struct dialect_ops {
+	const char *name;
+	int (*link_flap)(struct render_ctx *r);
+	int (*acl_error)(struct render_ctx *r);
+	int (*pfc_misconfig)(struct render_ctx *r);
+	int (*ipid_drop)(struct render_ctx *r);
+	int (*link_degrade)(struct render_ctx *r);
+};
+
+const struct dialect_ops *dialect_get(enum inv_dialect d);
+
+/* Render the switch-side actions of r->spec into r->plan; -EOPNOTSUPP if the dialect lacks it. */
+int dialect_render(struct render_ctx *r);
+
+#endif

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/* Growable string used to render switch commands and nft scripts. */
+#define _GNU_SOURCE
+#include "sbuf.h"
+
+#include "common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->p = rl_xrealloc(b->p, b->cap, 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+char *sb_take(struct sbuf *b)
+{
+	char *s = b->p ? b->p : rl_xstrdup("");
+
+	b->p = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void sb_free(struct sbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}

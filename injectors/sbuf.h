@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* A growable string for rendering commands and scripts. */
+#ifndef ROCELAB_SBUF_H
+#define ROCELAB_SBUF_H
+
+#include <stddef.h>
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Take the string (never NULL); the sbuf is empty afterwards. free() it. */
+char *sb_take(struct sbuf *b);
+void sb_free(struct sbuf *b);
+
+#endif
