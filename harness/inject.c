@@ -7,9 +7,11 @@
 #include "exec.h"
 #include "fault.h"
 #include "journal.h"
+#include "netlink_op.h"
 #include "nl.h"
 #include "proc.h"
 #include "state.h"
+#include "topo.h"
 #include "traffic.h"
 #include "vlab.h"
 
@@ -321,6 +323,7 @@ static int resolve(struct inject_args *a, const struct inventory *inv)
 
 struct injection {
 	struct inventory *inv;
+	struct topo *topo;
 	struct fault_spec *spec;
 	struct fault_plan plan;
 	struct fault_exec x;
@@ -607,7 +610,9 @@ static int apply_actions(struct injection *j)
 		int r = fault_exec_action(&j->x, &j->plan.acts[i], false, j->err, sizeof(j->err));
 
 		if (r) {
-			undo_actions(&j->x, j->plan.acts, i + 1);
+			/* A netlink op is atomic; an ssh command chain may have stopped half-way. */
+			undo_actions(&j->x, j->plan.acts,
+				     i + (j->plan.acts[i].backend == FB_SSH ? 1 : 0));
 			return r;
 		}
 	}
@@ -681,6 +686,34 @@ static void print_result(struct injection *j, bool json, const char *outcome)
 	fflush(stdout);
 }
 
+/* Capabilities that can be read without changing anything are checked before the journal. */
+static int precheck(struct injection *j)
+{
+	for (size_t i = 0; i < j->plan.n_acts; i++) {
+		const struct fault_action *a = &j->plan.acts[i];
+		char dev[32], ns[64];
+		unsigned en;
+		int r;
+
+		if (a->backend != FB_NETLINK || sscanf(a->apply, "dcb-pfc %31s", dev) != 1)
+			continue;
+		r = dcb_pfc_get(fault_exec_host_ns(&j->x, a->device, ns, sizeof(ns)), dev, &en);
+		if (r == -EOPNOTSUPP) {
+			snprintf(j->err, sizeof(j->err),
+				 "%s:%s has no DCB support (DCBNL: EOPNOTSUPP), so its PFC cannot be "
+				 "changed; on a virtual lab target a switch port, where PFC is emulated",
+				 a->device, dev);
+			return r;
+		}
+		if (r) {
+			snprintf(j->err, sizeof(j->err), "DCBNL on %s:%s: %s", a->device, dev,
+				 strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
 /* The inventory to act on: -i, or the lab that is up. */
 static struct inventory *target_inventory(const char *path, bool *virtual_lab)
 {
@@ -723,13 +756,18 @@ int cmd_inject(int argc, char **argv)
 		goto free_inv;
 	}
 	j.id = journal_next_id();
-	r = fault_plan_build(j.inv, &a.spec, j.id, &j.plan, why, sizeof(why));
+	j.topo = topo_build(j.inv, false, NULL); /* NULL for labs it cannot plan: no route restore */
+	r = fault_plan_build(j.inv, j.topo, &a.spec, j.id, &j.plan, why, sizeof(why));
 	if (r) {
 		rl_err("inject: %s", why);
 		ret = r == -EOPNOTSUPP ? RL_EXIT_SETUP : RL_EXIT_USAGE;
 		goto unlock;
 	}
 	fault_exec_init(&j.x, j.inv, j.virtual_lab);
+	if ((r = precheck(&j))) {
+		rl_err("inject: %s", j.err);
+		goto close_exec;
+	}
 	if ((r = journal_append(&j.plan, j.id))) {
 		rl_err("inject: cannot write the journal: %s", strerror(-r));
 		goto close_exec;
@@ -770,6 +808,7 @@ int cmd_inject(int argc, char **argv)
 	}
 	fault_exec_close(&j.x);
 	fault_plan_clear(&j.plan);
+	topo_free(j.topo);
 	inventory_free(j.inv);
 	return ret;
 close_exec:
@@ -777,6 +816,7 @@ close_exec:
 	fault_plan_clear(&j.plan);
 unlock:
 	state_unlock();
+	topo_free(j.topo);
 free_inv:
 	inventory_free(j.inv);
 	return ret;

@@ -105,9 +105,49 @@ static void nft_revert(struct sbuf *v, const char *table)
 static void nft_begin(struct sbuf *in, const char *table)
 {
 	sb_printf(in,
-		  "table inet %s {\n\tchain fwd {\n\t\ttype filter hook forward priority -10; "
+		  "table inet %s {\n\tchain rocelab {\n\t\ttype filter hook forward priority -10; "
 		  "policy accept;\n",
 		  table);
+}
+
+/*
+ * Admin-down flushes the IPv4 routes through a port and link-up does not bring
+ * them back; a NOS's routing daemon re-installs them, so the undo does too.
+ */
+static void linux_restore_routes(struct render_ctx *r, struct sbuf *v)
+{
+	const struct inv_switch *sw = &r->inv->switches[r->sw];
+	const struct topo_switch *ts;
+
+	if (!r->topo)
+		return;
+	ts = &r->topo->sw[r->sw];
+	for (size_t i = 0; i < ts->n_routes; i++) {
+		const struct topo_route *rt = &ts->routes[i];
+		bool mine = rt->n_nh == 0 && !strcmp(sw->ports[rt->dev_port].name, r->port);
+		char dst[24];
+
+		for (size_t k = 0; k < rt->n_nh; k++)
+			mine |= !strcmp(sw->ports[rt->nh[k].port].name, r->port);
+		if (!mine)
+			continue;
+		if (rt->len == 0)
+			snprintf(dst, sizeof(dst), "default");
+		else
+			snprintf(dst, sizeof(dst), "%s/%d", inet_ntoa(rt->dst), rt->len);
+		if (rt->n_nh == 0) {
+			sb_printf(v, " && ip route replace %s dev %s proto static scope link", dst,
+				  r->port);
+		} else if (rt->n_nh == 1) {
+			sb_printf(v, " && ip route replace %s via %s dev %s proto static", dst,
+				  inet_ntoa(rt->nh[0].gw), sw->ports[rt->nh[0].port].name);
+		} else {
+			sb_printf(v, " && ip route replace %s proto static", dst);
+			for (size_t k = 0; k < rt->n_nh; k++)
+				sb_printf(v, " nexthop via %s dev %s", inet_ntoa(rt->nh[k].gw),
+					  sw->ports[rt->nh[k].port].name);
+		}
+	}
 }
 
 static int linux_link_flap(struct render_ctx *r)
@@ -119,6 +159,7 @@ static int linux_link_flap(struct render_ctx *r)
 		return ret;
 	sb_printf(&a, "ip link set dev %s down", r->port);
 	sb_printf(&v, "ip link set dev %s up", r->port);
+	linux_restore_routes(r, &v);
 	emit(r, &a, NULL, &v);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #define ROCELAB_DIALECT_H
 
 #include "fault.h"
+#include "topo.h"
 
 /* Everything a dialect needs to render one fault on one switch. */
 struct render_ctx {
@@ -12,6 +13,7 @@ struct render_ctx {
 	size_t sw;
 	const char *port; /* NULL: every cabled port of the switch */
 	const char *table; /* nft table / ACL name of this fault */
+	const struct topo *topo; /* routed plan (may be NULL): routes to restore after a flap */
 	struct fault_plan *plan;
 	char *why;
 	size_t whylen;

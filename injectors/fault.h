@@ -4,6 +4,7 @@
 #define ROCELAB_FAULT_H
 
 #include "inventory.h"
+#include "topo.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,11 +93,13 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 				    const char *apply, const char *input, const char *revert);
 
 /*
- * Plan spec against inv for fault id.  On failure returns -EOPNOTSUPP (the
+ * Plan spec against inv for fault id; topo (may be NULL) names the routes a
+ * flap must restore.  On failure returns -EOPNOTSUPP (the
  * dialect or device cannot do it) or -EINVAL, with a one-line reason in why.
  */
-int fault_plan_build(const struct inventory *inv, const struct fault_spec *spec, unsigned id,
-		     struct fault_plan *plan, char *why, size_t whylen);
+int fault_plan_build(const struct inventory *inv, const struct topo *topo,
+		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
+		     size_t whylen);
 
 /* Port name of the spec's target (NULL for a whole switch or a host). */
 const char *fault_target_port(const struct inventory *inv, const struct fault_spec *s);

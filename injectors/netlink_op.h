@@ -13,6 +13,7 @@
  *   route-del TABLE DST/LEN | route-add TABLE DST/LEN GW DEV
  *   tbf DEV RATE_KBIT | qdisc-del DEV
  *   dcb-pfc DEV PRIORITY on|off           (DCBNL IEEE PFC; EOPNOTSUPP on veth)
+ *   noop                                  (a step that only has an undo)
  * Run op inside namespace ns ("" or NULL: the current one).  With undo set the
  * op is an undo step: state already as wanted counts as success.  Returns 0 or
  * -errno with a one-line reason in err.

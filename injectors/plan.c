@@ -111,6 +111,14 @@ static int plan_host(const struct inventory *inv, const struct fault_spec *s, st
 	inet_ntop(AF_INET, &r->gateway, gw, sizeof(gw));
 	switch (s->kind) {
 	case FK_LINK_FLAP:
+		/* Admin-down flushes the RNIC's policy route; undo puts it back after link-up. */
+		{
+			char undo[128];
+
+			snprintf(undo, sizeof(undo), "route-add %u 0.0.0.0/0 %s %s", tbl, gw,
+				 r->netdev);
+			fault_plan_add(p, FB_NETLINK, inv->hosts[s->tdev].name, "noop", NULL, undo);
+		}
 		host_op(p, inv, s->tdev, "link-down %s", "link-up %s", r->netdev);
 		return 0;
 	case FK_RNIC_ROUTE_MISSING:
@@ -135,11 +143,12 @@ static int plan_host(const struct inventory *inv, const struct fault_spec *s, st
 	}
 }
 
-int fault_plan_build(const struct inventory *inv, const struct fault_spec *spec, unsigned id,
-		     struct fault_plan *plan, char *why, size_t whylen)
+int fault_plan_build(const struct inventory *inv, const struct topo *topo,
+		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
+		     size_t whylen)
 {
 	struct render_ctx r = { .inv = inv, .spec = spec, .plan = plan, .why = why,
-				.whylen = whylen };
+				.whylen = whylen, .topo = topo };
 	int ret;
 
 	memset(plan, 0, sizeof(*plan));

@@ -41,3 +41,18 @@ require_root() {
 		exit 2
 	fi
 }
+
+# Everything a fault may change, in every namespace of the lab, in a stable text form.
+snapshot() {
+	local ns
+	for ns in $(ip netns list | awk '{print $1}' | grep '^rl-' | sort); do
+		echo "### $ns"
+		ip -n "$ns" -o link show | sed -E 's/^[0-9]+: //; s/ qlen [0-9]+//' | sort
+		ip -n "$ns" -o addr show | awk '{$1=""; print}' | sort
+		ip -n "$ns" rule show
+		ip -n "$ns" route show table all | grep -v '^local\|^broadcast' | sort
+		ip netns exec "$ns" nft list ruleset
+		tc -n "$ns" qdisc show | sort
+		tc -n "$ns" filter show 2>/dev/null | sort
+	done
+}

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: MIT
+# Fault injector tests: each kind applies, shows its effect under real traffic, reverts to an identical lab.
+STATE="${ROCELAB_STATE_DIR:-/run/rocelab}"
+journal_lines() { [ -f "$STATE/journal.jsonl" ] && wc -l <"$STATE/journal.jsonl" || echo 0; }
+nft_packets() { # total nft counter packets in namespace $1
+	ip netns exec "$1" nft list ruleset | grep -o 'counter packets [0-9]*' | awk '{s+=$3} END {print s+0}'
+}
+
+# start_hold NAME ARGS...: run 'rocelab inject ARGS --hold' in the background until it reports applied.
+start_hold() {
+	local name=$1; shift
+	"$RL" inject "$@" --hold >/tmp/rl-hold.out 2>/tmp/rl-hold.err &
+	HOLD=$!
+	for _ in $(seq 150); do
+		grep -q ': applied' /tmp/rl-hold.out 2>/dev/null && { ok "$name: applied and verified ($(sed 's/.*applied (//; s/)$//' /tmp/rl-hold.out | head -1))"; return 0; }
+		kill -0 $HOLD 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "$name: not applied" "$(cat /tmp/rl-hold.err | tail -2 | tr '\n' ' ')"
+	return 1
+}
+# stop_hold NAME: SIGTERM the holder; it must revert and exit 0, leaving the snapshot as before.
+stop_hold() {
+	kill -TERM $HOLD
+	wait $HOLD
+	local rc=$?
+	snapshot >/tmp/rl-snap.after
+	if [ $rc -eq 0 ] && diff -q /tmp/rl-snap.before /tmp/rl-snap.after >/dev/null; then
+		ok "$1: SIGTERM reverted it; lab identical to the snapshot"
+	else
+		fail "$1: revert" "exit $rc; $(diff /tmp/rl-snap.before /tmp/rl-snap.after | head -4 | tr '\n' ' ')"
+	fi
+}
+
+section "faults on the virtual lab: apply, effect under traffic, revert to the snapshot"
+"$RL" lab up -q
+snapshot >/tmp/rl-snap.before
+
+# 1. link flap of a rail uplink and of a host port (switch side, over ssh)
+expect_exit 0 "link-flap rail1:swp1 (host port) --count 1" "$RL" inject link-flap --target rail1:swp1 --period 600ms --down 200ms
+snapshot >/tmp/rl-snap.after
+check "rail1:swp1 flap restored its host route" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+expect_exit 0 "link-flap spine3:swp2 --count 1" "$RL" inject link-flap --target spine3:swp2 --period 600ms --down 200ms
+snapshot >/tmp/rl-snap.after
+check "spine3:swp2 flap restored its routes" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+if start_hold "link-flap rail1:swp5" link-flap --target rail1:swp5 --period 10s --down 8s; then
+	check "rail1:swp5 and spine1:swp1 are down" test "$(ip netns exec rl-rail1 cat /sys/class/net/swp5/operstate) $(ip netns exec rl-spine1 cat /sys/class/net/swp1/operstate)" = "down down"
+	stop_hold "link-flap rail1:swp5"
+fi
+# link flap of an RNIC (host side, over netlink), counted cycles
+expect_exit 0 "link-flap host2:rnic1 --count 2 (netlink) runs and ends" "$RL" inject link-flap --target host2:rnic1 --period 600ms --down 200ms --count 2
+check "host2:rnic1 is up again" test "$(ip netns exec rl-host2 cat /sys/class/net/rnic1/operstate)" = up
+snapshot >/tmp/rl-snap.after
+check "host2:rnic1 flap restored its policy route" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+
+# 2. IP-ID drops on one spine port
+if start_hold "ipid-drop spine2:swp1 --mod 10" ipid-drop --target spine2:swp1 --mod 10; then
+	p0=$(nft_packets rl-spine2)
+	ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.1.1 198.18.2.1 4791 42000 64 20
+	ip netns exec rl-host2 "$TOOLS/udpsend" 198.18.2.2 198.18.1.2 4791 42000 64 20
+	p1=$(nft_packets rl-spine2)
+	check "ipid-drop: spine2 counters rose under test traffic ($p0 -> $p1)" test "$p1" -gt "$p0"
+	stop_hold "ipid-drop spine2:swp1"
+fi
+
+# 3. ACL error between two RNICs on a rail switch
+if start_hold "acl-error rail2 host1:rnic2->host3:rnic2" acl-error --target rail2 --from host1:rnic2 --to host3:rnic2; then
+	p0=$(nft_packets rl-rail2)
+	ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.2.1 198.18.2.3 4791 43000 4 10
+	p1=$(nft_packets rl-rail2)
+	check "acl-error: all 40 RoCE datagrams dropped on rail2 ($p0 -> $p1)" test $((p1 - p0)) -eq 40
+	ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.2.1 198.18.2.3 4792 43000 4 10
+	check "acl-error: other UDP ports pass" test "$(nft_packets rl-rail2)" -eq "$p1"
+	stop_hold "acl-error rail2"
+fi
+
+# 4. a missing RNIC route (netlink on the host)
+if start_hold "rnic-route-missing host2:rnic3" rnic-route-missing --target host2:rnic3; then
+	# Without its policy route, host2:rnic3's traffic leaves through the wrong rail.
+	check "host2:rnic3 -> host1:rnic2 no longer leaves through rail3" test "$("$RL" trace host2:rnic3 host1:rnic2 -j | jq -r '.hops[0].device')" != rail3
+	stop_hold "rnic-route-missing host2:rnic3"
+	check "host2:rnic3 -> host1:rnic2 leaves through rail3 again" test "$("$RL" trace host2:rnic3 host1:rnic2 -j | jq -r '.hops[0].device')" = rail3
+fi
+
+# 5. link degradation (TBF both ends)
+if start_hold "link-degrade rail3:swp6 10mbit" link-degrade --target rail3:swp6 --rate 10mbit; then
+	check "TBF 10Mbit on rail3:swp6" grep -q 'tbf.*rate 10Mbit' <(tc -n rl-rail3 qdisc show dev swp6)
+	check "TBF 10Mbit on its peer spine2:swp3" grep -q 'tbf.*rate 10Mbit' <(tc -n rl-spine2 qdisc show dev swp3)
+	stop_hold "link-degrade rail3:swp6"
+fi
+
+# 6. PFC misconfiguration (emulated), revealed by incast
+if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1:swp1 --priority 3; then
+	check "output names the emulation" grep -q 'emulated PFC' /tmp/rl-hold.out
+	d0=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'dropped [0-9]*' | awk '{print $2}')
+	"$RL" load incast --to host1:rnic1 --from host2:rnic1,host3:rnic1,host4:rnic1 --for 1s >/dev/null 2>&1
+	d1=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'dropped [0-9]*' | awk '{print $2}')
+	check "incast drops in priority 3 on rail1:swp1 ($d0 -> $d1)" test "$d1" -gt "$d0"
+	stop_hold "pfc-misconfig rail1:swp1"
+fi
+
+section "crash: kill -9 during --hold, then 'rocelab revert'"
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s"; do
+	kind=${spec%% *}
+	if start_hold "$kind (to be killed)" $spec; then
+		kill -9 $HOLD
+		wait $HOLD 2>/dev/null
+		check "$kind: journal shows it outstanding after kill -9" grep -q "$kind" <("$RL" faults)
+		check "$kind: rocelab revert" "$RL" revert
+		snapshot >/tmp/rl-snap.after
+		check "$kind: lab identical to the snapshot" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+	fi
+done
+check "revert again is harmless (idempotent)" "$RL" revert
+check "no outstanding faults" grep -q 'no outstanding faults' <("$RL" faults)
+
+section "--for ends by itself"
+expect_exit 0 "ipid-drop --for 1s" "$RL" inject ipid-drop --target spine1 --range 0-32767 --roce-only --for 1s
+snapshot >/tmp/rl-snap.after
+check "lab identical after --for" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+
+section "a fault that is not on the traffic's path is not effective"
+expect_exit 3 "acl-error on rail1 for a rail2 flow: exit 3" "$RL" inject acl-error --target rail1 --from host1:rnic2 --to host3:rnic2 --hold
+cp /tmp/rl-check.out /tmp/rl-noteff.out
+check "it said why" grep -q 'not effective' /tmp/rl-noteff.out
+snapshot >/tmp/rl-snap.after
+check "lab identical after a not-effective fault" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+
+section "bad input changes nothing"
+j0=$(journal_lines)
+while IFS='|' read -r want desc args; do
+	# shellcheck disable=SC2086
+	expect_exit "$want" "$desc" "$RL" inject $args
+done <<'BAD'
+2|unknown kind|frobnicate --target rail1
+2|unknown target device|link-flap --target rail9:swp1
+2|unknown port|link-flap --target rail1:swp99
+2|target with shell characters|link-flap --target rail1;id
+2|negative duration|link-flap --target rail1:swp5 --period -1s
+2|absurd duration|link-flap --target rail1:swp5 --for 400d
+2|down longer than period|link-flap --target rail1:swp5 --period 1s --down 2s
+2|zero rate|link-degrade --target rail3:swp6 --rate 0
+2|absurd rate|link-degrade --target rail3:swp6 --rate 999tbit
+2|rate above link speed|link-degrade --target rail3:swp6 --rate 200g
+2|--rem not below --mod|ipid-drop --target spine2:swp1 --mod 10 --rem 10
+2|acl without --to|acl-error --target rail2 --from host1:rnic2
+2|acl from a switch port|acl-error --target rail2 --from rail1:swp1 --to host3:rnic2
+2|route fault on a switch|rnic-route-missing --target rail1:swp1
+2|ipid on a host|ipid-drop --target host1:rnic1 --mod 4
+2|--for and --hold|ipid-drop --target spine2 --mod 4 --for 1s --hold
+2|priority out of range|pfc-misconfig --target rail1:swp1 --priority 9
+3|DCB on a veth RNIC: unsupported|pfc-misconfig --target host1:rnic1
+BAD
+expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
+check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
+snapshot >/tmp/rl-snap.after
+check "lab unchanged by bad input" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+"$RL" lab down -q
