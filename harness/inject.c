@@ -46,6 +46,8 @@ static const char inject_help[] =
 	"  rnic-route-missing  --target HOST:RNIC\n"
 	"  link-degrade        --target SWITCH:PORT | HOST:RNIC  --rate RATE (e.g. 10mbit)\n"
 	"\n"
+	"--dry-run prints the commands each backend would run (and their undo), changing nothing.\n"
+	"\n"
 	"exit: 0 applied (and reverted, with --for/--hold); 2 bad input, nothing applied;\n"
 	"3 could not be applied or verified (reverted), or the dialect cannot do it.\n";
 
@@ -57,6 +59,7 @@ struct inject_args {
 	struct fault_spec spec;
 	const char *target, *from, *to, *from_tenant, *to_tenant;
 	bool have_mod, have_range, have_ids, have_rate, have_period, have_down;
+	bool dry_run;
 };
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -114,7 +117,7 @@ static int rate(const char *opt, const char *v, unsigned long long lo_kbit,
 
 enum {
 	O_TARGET = 256, O_FOR, O_HOLD, O_PERIOD, O_DOWN, O_COUNT, O_FROM, O_TO, O_FROMT, O_TOT,
-	O_PRIO, O_EMU, O_SHALLOW, O_MOD, O_REM, O_RANGE, O_IDS, O_ROCE, O_DIR, O_RATE,
+	O_PRIO, O_EMU, O_SHALLOW, O_MOD, O_REM, O_RANGE, O_IDS, O_ROCE, O_DIR, O_RATE, O_DRY,
 };
 
 static const struct option inject_opts[] = {
@@ -132,7 +135,8 @@ static const struct option inject_opts[] = {
 	{ "mod", required_argument, NULL, O_MOD },     { "rem", required_argument, NULL, O_REM },
 	{ "range", required_argument, NULL, O_RANGE }, { "ids", required_argument, NULL, O_IDS },
 	{ "roce-only", no_argument, NULL, O_ROCE },    { "direction", required_argument, NULL, O_DIR },
-	{ "rate", required_argument, NULL, O_RATE },   { 0 },
+	{ "rate", required_argument, NULL, O_RATE },   { "dry-run", no_argument, NULL, O_DRY },
+	{ 0 },
 };
 
 static int parse_inject(int argc, char **argv, struct inject_args *a)
@@ -206,6 +210,7 @@ static int parse_inject(int argc, char **argv, struct inject_args *a)
 			break;
 		}
 		case O_ROCE: s->roce_only = true; break;
+		case O_DRY: a->dry_run = true; break;
 		case O_DIR:
 			if (!strcmp(optarg, "in")) s->dir = DIR_IN;
 			else if (!strcmp(optarg, "out")) s->dir = DIR_OUT;
@@ -316,6 +321,19 @@ static int resolve(struct inject_args *a, const struct inventory *inv)
 					   ff ? a->to_tenant : a->from_tenant, inv->path);
 		}
 	}
+	return 0;
+}
+
+int inject_spec(int argc, char **argv, const struct inventory *inv, struct fault_spec *spec)
+{
+	struct inject_args a = { 0 };
+	int r = parse_inject(argc, argv, &a);
+
+	if (r)
+		return r < 0 ? RL_EXIT_USAGE : r;
+	if ((r = resolve(&a, inv)))
+		return r;
+	*spec = a.spec;
 	return 0;
 }
 
@@ -762,6 +780,11 @@ int cmd_inject(int argc, char **argv)
 		rl_err("inject: %s", why);
 		ret = r == -EOPNOTSUPP ? RL_EXIT_SETUP : RL_EXIT_USAGE;
 		goto unlock;
+	}
+	if (a.dry_run) {
+		fault_plan_format(&j.plan, stdout);
+		ret = RL_EXIT_OK;
+		goto close_exec;
 	}
 	fault_exec_init(&j.x, j.inv, j.virtual_lab);
 	if ((r = precheck(&j))) {

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum fault_kind {
 	FK_LINK_FLAP,
@@ -100,6 +101,9 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
 		     size_t whylen);
+
+/* Print the plan's actions as a transcript: what runs where, with its input and undo. */
+void fault_plan_format(const struct fault_plan *p, FILE *f);
 
 /* Port name of the spec's target (NULL for a whole switch or a host). */
 const char *fault_target_port(const struct inventory *inv, const struct fault_spec *s);

@@ -59,6 +59,30 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 	return a;
 }
 
+void fault_plan_format(const struct fault_plan *p, FILE *f)
+{
+	fprintf(f, "# %s %s\n", fault_kind_name(p->kind), p->target);
+	if (p->note[0])
+		fprintf(f, "# %s\n", p->note);
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct fault_action *a = &p->acts[i];
+		const char *be = a->backend == FB_SSH ? "ssh" : "netlink";
+
+		fprintf(f, "%s %s apply: %s\n", be, a->device, a->apply);
+		if (a->apply_input) {
+			const char *l = a->apply_input;
+
+			while (*l) {
+				size_t n = strcspn(l, "\n");
+
+				fprintf(f, "  | %.*s\n", (int)n, l);
+				l += n + (l[n] == '\n');
+			}
+		}
+		fprintf(f, "%s %s revert: %s\n", be, a->device, a->revert);
+	}
+}
+
 const char *fault_target_port(const struct inventory *inv, const struct fault_spec *s)
 {
 	if (s->tkind != INV_DEV_SWITCH || s->tport < 0)

@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
 	build-essential pkg-config
 	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev
-	libnftables-dev nftables libibverbs-dev rdma-core ibverbs-utils
+	nftables libibverbs-dev rdma-core ibverbs-utils
 	libcriterion-dev gnuplot-nox
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc
 )
