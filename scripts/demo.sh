@@ -24,4 +24,12 @@ for sport in 49152 49153 49154 49155 49156 49157 49158 49159; do
 done
 step "rocelab lab ssh rail1 ip route   (libssh, strict host-key checking)"
 "$RL" lab ssh rail1 ip route
+step "fault: IP-ID drops (ID mod 10 == 0) on spine2:swp1, verified by real counters, reverted after 2 s"
+"$RL" inject ipid-drop --target spine2:swp1 --mod 10 --for 2s
+step "fault: emulated PFC misconfiguration on rail1:swp1, revealed by incast, reverted after 1 s"
+"$RL" inject pfc-misconfig --target rail1:swp1 --priority 3 --for 1s
+step "fault: flap of rail1's uplink to spine1 (one 1 s cycle), routes restored"
+"$RL" inject link-flap --target rail1:swp5 --period 1s --down 500ms
+step "rocelab faults   (the journal: nothing outstanding)"
+"$RL" faults -a
 step "rocelab lab down"
