@@ -35,6 +35,18 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int rl_usage_error(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rocelab: %s%s", what ? what : "", what ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see --help)\n", stderr);
+	return RL_EXIT_USAGE;
+}
+
 static void oom(void)
 {
 	fputs("rocelab: out of memory\n", stderr);

@@ -30,32 +30,21 @@ extern enum rl_log_level rl_log_level;
 void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Log macros keep errno intact so callers can log and then return -errno. */
-#define rl_err(...)                                                                                \
+#define rl_log_keep_errno(lvl, ...)                                                                \
 	do {                                                                                       \
-		int saved_errno__ = errno;                                                         \
-		rl_log(RL_LOG_ERR, __VA_ARGS__);                                                   \
-		errno = saved_errno__;                                                             \
-	} while (0)
-#define rl_warn(...)                                                                               \
-	do {                                                                                       \
-		int saved_errno__ = errno;                                                         \
-		rl_log(RL_LOG_WARN, __VA_ARGS__);                                                  \
-		errno = saved_errno__;                                                             \
-	} while (0)
-#define rl_info(...)                                                                               \
-	do {                                                                                       \
-		int saved_errno__ = errno;                                                         \
-		rl_log(RL_LOG_INFO, __VA_ARGS__);                                                  \
-		errno = saved_errno__;                                                             \
-	} while (0)
-#define rl_dbg(...)                                                                                \
-	do {                                                                                       \
-		if (rl_log_level >= RL_LOG_DEBUG) {                                                \
+		if (rl_log_level >= (lvl)) {                                                       \
 			int saved_errno__ = errno;                                                 \
-			rl_log(RL_LOG_DEBUG, __VA_ARGS__);                                         \
+			rl_log((lvl), __VA_ARGS__);                                                \
 			errno = saved_errno__;                                                     \
 		}                                                                                  \
 	} while (0)
+#define rl_err(...)  rl_log_keep_errno(RL_LOG_ERR, __VA_ARGS__)
+#define rl_warn(...) rl_log_keep_errno(RL_LOG_WARN, __VA_ARGS__)
+#define rl_info(...) rl_log_keep_errno(RL_LOG_INFO, __VA_ARGS__)
+#define rl_dbg(...)  rl_log_keep_errno(RL_LOG_DEBUG, __VA_ARGS__)
+
+/* Print "rocelab: <what>: <message> (see --help)" and return RL_EXIT_USAGE. */
+int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -62,18 +62,7 @@ struct inject_args {
 	bool dry_run;
 };
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rocelab: inject: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return RL_EXIT_USAGE;
-}
+#define bad(...) rl_usage_error("inject", __VA_ARGS__)
 
 static int duration(const char *opt, const char *v, long long lo, long long hi, long long *out)
 {
@@ -218,14 +207,14 @@ static int parse_inject(int argc, char **argv, struct inject_args *a)
 			else return bad("--direction '%s' is not in, out or both", optarg);
 			break;
 		case O_RATE: r = rate("--rate", optarg, 8, 4000000000ULL, &s->rate_kbit); a->have_rate = true; break;
-		case ':': return bad("option '%s' needs a value (see --help)", argv[optind - 1]);
-		default: return bad("unknown option '%s' (see --help)", argv[optind - 1]);
+		case ':': return bad("option '%s' needs a value", argv[optind - 1]);
+		default: return bad("unknown option '%s'", argv[optind - 1]);
 		}
 		if (r)
 			return r;
 	}
 	if (optind >= argc)
-		return bad("give a fault kind (see --help)");
+		return bad("give a fault kind");
 	if (optind + 1 < argc)
 		return bad("unexpected argument '%s'", argv[optind + 1]);
 	if (fault_kind_parse(argv[optind], &s->kind))

@@ -42,18 +42,7 @@ struct opts {
 	bool stop_at_arg; /* options end at the first argument (lab ssh SWITCH CMD -x ...) */
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rocelab: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see --help)\n", stderr);
-	return RL_EXIT_USAGE;
-}
+#define usage_error(...) rl_usage_error(NULL, __VA_ARGS__)
 
 /* The built-in virtual lab: beside the binary in a build tree, else the installed copy. */
 static const char *default_inventory(char *buf, size_t len)
