@@ -349,6 +349,21 @@ static unsigned long long sum_after(const char *text, const char *key)
 	return total;
 }
 
+/* Run cmd on switch sw and sum the numbers that follow key in its output. */
+static int switch_counter(struct injection *j, const char *sw, const char *cmd, const char *key,
+			  unsigned long long *total)
+{
+	char *out = NULL;
+
+	if (fault_exec_ssh(&j->x, sw, cmd, NULL, &out, j->err, sizeof(j->err)) != 0) {
+		free(out);
+		return -EIO;
+	}
+	*total = sum_after(out, key);
+	free(out);
+	return 0;
+}
+
 static void sleep_ms(long long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -413,7 +428,7 @@ static int verify_link_flap(struct injection *j)
 static int verify_nft(struct injection *j, struct flow *flows, size_t n)
 {
 	const char *sw = j->inv->switches[j->spec->tdev].name;
-	char cmd[128], *out = NULL;
+	char cmd[128];
 	unsigned long long pkts;
 	int sent;
 
@@ -427,12 +442,8 @@ static int verify_nft(struct injection *j, struct flow *flows, size_t n)
 		return sent;
 	}
 	snprintf(cmd, sizeof(cmd), "nft list table inet %s", j->plan.table);
-	if (fault_exec_ssh(&j->x, sw, cmd, NULL, &out, j->err, sizeof(j->err)) != 0) {
-		free(out);
+	if (switch_counter(j, sw, cmd, "counter packets ", &pkts))
 		return -EIO;
-	}
-	pkts = sum_after(out, "counter packets ");
-	free(out);
 	if (pkts == 0) {
 		snprintf(j->err, sizeof(j->err),
 			 "the rule on %s matched none of %d test datagrams: the fault is not on their path",
@@ -482,7 +493,7 @@ static int verify_pfc(struct injection *j)
 	const char *sw = s->tkind == INV_DEV_SWITCH ? j->inv->switches[s->tdev].name : NULL;
 	struct flow f[64];
 	size_t n;
-	char cmd[128], *out = NULL;
+	char cmd[128];
 	unsigned long long drops;
 	long long sent;
 
@@ -498,12 +509,8 @@ static int verify_pfc(struct injection *j)
 	/* Incast in the misconfigured priority (DSCP class selector = priority). */
 	sent = traffic_blast(j->inv, f, n, ROCEV2_PORT, s->priority << 5, 1000, 8, 1000);
 	snprintf(cmd, sizeof(cmd), "tc -s qdisc show dev %s parent 1:10", port);
-	if (fault_exec_ssh(&j->x, sw, cmd, NULL, &out, j->err, sizeof(j->err)) != 0) {
-		free(out);
+	if (switch_counter(j, sw, cmd, "dropped ", &drops))
 		return -EIO;
-	}
-	drops = sum_after(out, "dropped ");
-	free(out);
 	if (drops == 0) {
 		snprintf(j->err, sizeof(j->err),
 			 "incast of %lld datagrams from %zu RNICs caused no drop in priority %d on %s",
