@@ -396,12 +396,14 @@ static int oper_up(struct injection *j, const struct inv_endpoint *ep, bool *up)
 static int verify_link_flap(struct injection *j)
 {
 	struct fault_spec *s = j->spec;
-	struct inv_endpoint t = { s->tkind, s->tdev, (size_t)s->tport };
-	const struct inv_link *l = inventory_link_at(j->inv, &t);
-	const struct inv_endpoint *peer = (l->a.kind == t.kind && l->a.dev == t.dev &&
-					   l->a.port == t.port) ? &l->b : &l->a;
+	struct inv_endpoint t = { s->tkind, s->tdev, (size_t)s->tport }, peer;
 	char pn[80];
 	bool up_t = true, up_p = true;
+
+	if (inventory_peer(j->inv, &t, &peer)) { /* resolve() refused uncabled targets */
+		snprintf(j->err, sizeof(j->err), "%s is not cabled", s->target);
+		return -EINVAL;
+	}
 
 	if (!j->virtual_lab && s->tkind == INV_DEV_SWITCH &&
 	    j->inv->switches[s->tdev].dialect != INV_DIALECT_LINUX) {
@@ -409,18 +411,18 @@ static int verify_link_flap(struct injection *j)
 		return 0;
 	}
 	for (int i = 0; i < 50 && (up_t || up_p); i++) {
-		if (oper_up(j, &t, &up_t) || oper_up(j, peer, &up_p))
+		if (oper_up(j, &t, &up_t) || oper_up(j, &peer, &up_p))
 			break;
 		if (up_t || up_p)
 			sleep_ms(20);
 	}
 	if (up_t || up_p) {
 		snprintf(j->err, sizeof(j->err), "%s or its peer %s is still up", s->target,
-			 inventory_endpoint_name(j->inv, peer, pn, sizeof(pn)));
+			 inventory_endpoint_name(j->inv, &peer, pn, sizeof(pn)));
 		return -EIO;
 	}
 	snprintf(j->evidence, sizeof(j->evidence), "operstate down on %s and on its peer %s",
-		 s->target, inventory_endpoint_name(j->inv, peer, pn, sizeof(pn)));
+		 s->target, inventory_endpoint_name(j->inv, &peer, pn, sizeof(pn)));
 	return 0;
 }
 

@@ -741,6 +741,23 @@ const struct inv_link *inventory_link_at(const struct inventory *inv,
 	return NULL;
 }
 
+const struct inv_endpoint *inv_link_other_end(const struct inv_link *l,
+					      const struct inv_endpoint *ep)
+{
+	return ep_eq(&l->a, ep) ? &l->b : &l->a;
+}
+
+int inventory_peer(const struct inventory *inv, const struct inv_endpoint *ep,
+		   struct inv_endpoint *peer)
+{
+	const struct inv_link *l = inventory_link_at(inv, ep);
+
+	if (!l)
+		return -ENOENT;
+	*peer = *inv_link_other_end(l, ep);
+	return 0;
+}
+
 static int get_endpoint(struct ctx *c, yaml_node_t *v, struct inv_endpoint *ep, const char *what)
 {
 	char msg[160];

@@ -139,6 +139,14 @@ int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv
 const char *inventory_endpoint_name(const struct inventory *inv, const struct inv_endpoint *ep,
 				    char *buf, size_t len);
 
+/* The end of link l that is not ep. Borrowed from l. */
+const struct inv_endpoint *inv_link_other_end(const struct inv_link *l,
+					      const struct inv_endpoint *ep);
+
+/* What ep is cabled to: 0 with *peer filled, or -ENOENT when it is uncabled. */
+int inventory_peer(const struct inventory *inv, const struct inv_endpoint *ep,
+		   struct inv_endpoint *peer);
+
 /* The link attached to an endpoint, or NULL. */
 const struct inv_link *inventory_link_at(const struct inventory *inv,
 					 const struct inv_endpoint *ep);

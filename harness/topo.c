@@ -30,12 +30,6 @@ static void err_at(const struct inventory *inv, FILE *errf, struct inv_loc l, co
 	fputc('\n', errf);
 }
 
-static struct inv_endpoint *other_end(struct inv_link *l, const struct inv_endpoint *ep)
-{
-	return (l->a.kind == ep->kind && l->a.dev == ep->dev && l->a.port == ep->port) ? &l->b
-										     : &l->a;
-}
-
 static int owner_cmp(const void *a, const void *b)
 {
 	const struct topo_owner *x = a, *y = b;
@@ -161,7 +155,7 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 
 		if (l->a.kind == INV_DEV_HOST || l->b.kind == INV_DEV_HOST) {
 			struct inv_endpoint *h = l->a.kind == INV_DEV_HOST ? &l->a : &l->b;
-			struct inv_endpoint *s = other_end(l, h);
+			const struct inv_endpoint *s = inv_link_other_end(l, h);
 			const struct inv_rnic *rn = &inv->hosts[h->dev].rnics[h->port];
 
 			t->sw[s->dev].port_addr[s->port] = (struct inv_prefix){ rn->gateway, 32 };
@@ -221,9 +215,9 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 			for (size_t p = 0; p < sw->n_ports; p++) {
 				if (ts->port_link[p] < 0)
 					continue;
-				struct inv_link *l = &((struct inventory *)inv)->links[ts->port_link[p]];
+				const struct inv_link *l = &inv->links[ts->port_link[p]];
 				struct inv_endpoint self = { INV_DEV_SWITCH, s, p };
-				struct inv_endpoint *peer = other_end(l, &self);
+				const struct inv_endpoint *peer = inv_link_other_end(l, &self);
 
 				if (peer->kind == INV_DEV_HOST) {
 					struct topo_route *r = RL_PUSH(ts->routes, ts->n_routes);
@@ -258,10 +252,9 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 				for (size_t p = 0; p < sw->n_ports; p++) {
 					if (ts->port_link[p] < 0)
 						continue;
-					struct inv_link *l =
-						&((struct inventory *)inv)->links[ts->port_link[p]];
+					const struct inv_link *l = &inv->links[ts->port_link[p]];
 					struct inv_endpoint self = { INV_DEV_SWITCH, s, p };
-					struct inv_endpoint *peer = other_end(l, &self);
+					const struct inv_endpoint *peer = inv_link_other_end(l, &self);
 
 					if (peer->kind != INV_DEV_SWITCH || peer->dev != edge->dev)
 						continue;

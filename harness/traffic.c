@@ -143,16 +143,12 @@ long long traffic_blast(const struct inventory *inv, const struct flow *flows, s
 	return total;
 }
 
-/* The RNIC cabled directly to (sw, port), or false. */
+/* What (sw, port) is cabled to. */
 static bool port_peer(const struct inventory *inv, size_t sw, size_t port, struct inv_endpoint *peer)
 {
 	struct inv_endpoint ep = { INV_DEV_SWITCH, sw, port };
-	const struct inv_link *l = inventory_link_at(inv, &ep);
 
-	if (!l)
-		return false;
-	*peer = (l->a.kind == ep.kind && l->a.dev == sw && l->a.port == port) ? l->b : l->a;
-	return true;
+	return inventory_peer(inv, &ep, peer) == 0;
 }
 
 /* RNICs cabled to switch sw. */

@@ -90,20 +90,6 @@ const char *fault_target_port(const struct inventory *inv, const struct fault_sp
 	return inv->switches[s->tdev].ports[s->tport].name;
 }
 
-/* The far end of the target's link, or NULL. */
-static const struct inv_endpoint *peer_of(const struct inventory *inv, const struct fault_spec *s)
-{
-	struct inv_endpoint ep = { s->tkind, s->tdev, (size_t)s->tport };
-	const struct inv_link *l;
-
-	if (s->tport < 0)
-		return NULL;
-	l = inventory_link_at(inv, &ep);
-	if (!l)
-		return NULL;
-	return (l->a.kind == ep.kind && l->a.dev == ep.dev && l->a.port == ep.port) ? &l->b : &l->a;
-}
-
 static void host_op(struct fault_plan *p, const struct inventory *inv, size_t host,
 		    const char *apply_fmt, const char *revert_fmt, ...)
 	__attribute__((format(printf, 4, 0)));
@@ -195,20 +181,20 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	if (ret || spec->kind != FK_LINK_DEGRADE)
 		goto out;
 	/* A degraded link is slow both ways: shape the far end too. */
-	const struct inv_endpoint *peer = peer_of(inv, spec);
+	struct inv_endpoint t = { spec->tkind, spec->tdev, (size_t)spec->tport }, peer;
 
-	if (!peer)
+	if (spec->tport < 0 || inventory_peer(inv, &t, &peer))
 		goto out;
-	if (peer->kind == INV_DEV_HOST) {
-		const struct inv_rnic *pr = &inv->hosts[peer->dev].rnics[peer->port];
+	if (peer.kind == INV_DEV_HOST) {
+		const struct inv_rnic *pr = &inv->hosts[peer.dev].rnics[peer.port];
 
-		host_op(plan, inv, peer->dev, "tbf %s %llu", "qdisc-del %s", pr->netdev,
+		host_op(plan, inv, peer.dev, "tbf %s %llu", "qdisc-del %s", pr->netdev,
 			spec->rate_kbit);
 	} else {
 		struct render_ctx pr = r;
 
-		pr.sw = peer->dev;
-		pr.port = inv->switches[peer->dev].ports[peer->port].name;
+		pr.sw = peer.dev;
+		pr.port = inv->switches[peer.dev].ports[peer.port].name;
 		ret = dialect_render(&pr);
 	}
 out:

@@ -98,20 +98,15 @@ Test(inventory, parses_builtin_virtual_lab)
 
 	/* railR port swp(4+S) connects spineS port swpR */
 	cr_assert_eq(inventory_endpoint(inv, "rail3:swp6", &ep, msg, sizeof(msg)), 0);
-	const struct inv_link *l = inventory_link_at(inv, &ep);
+	struct inv_endpoint peer;
 
-	cr_assert_not_null(l);
-	const struct inv_endpoint *peer = (l->a.kind == ep.kind && l->a.dev == ep.dev &&
-					   l->a.port == ep.port)
-						  ? &l->b
-						  : &l->a;
-
-	cr_assert_str_eq(inventory_endpoint_name(inv, peer, name, sizeof(name)), "spine2:swp3");
+	cr_assert_eq(inventory_peer(inv, &ep, &peer), 0);
+	cr_assert_str_eq(inventory_endpoint_name(inv, &peer, name, sizeof(name)), "spine2:swp3");
 
 	/* railR port swpH connects hostH:rnicR */
 	cr_assert_eq(inventory_endpoint(inv, "host2:rnic3", &ep, msg, sizeof(msg)), 0);
-	l = inventory_link_at(inv, &ep);
-	cr_assert_str_eq(inventory_endpoint_name(inv, &l->b, name, sizeof(name)), "rail3:swp2");
+	cr_assert_eq(inventory_peer(inv, &ep, &peer), 0);
+	cr_assert_str_eq(inventory_endpoint_name(inv, &peer, name, sizeof(name)), "rail3:swp2");
 
 	/* default gateway: last usable address of the RNIC's prefix */
 	struct inv_rnic *r = &inventory_host(inv, "host2")->rnics[2];
