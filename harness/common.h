@@ -46,6 +46,8 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(p
 /* Print "rocelab: <what>: <message> (see --help)" and return RL_EXIT_USAGE. */
 int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+#define ROCEV2_UDP_PORT 4791 /* IANA port of RoCEv2 */
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Allocation that never returns NULL: out of memory aborts with a message. */

@@ -438,7 +438,7 @@ static int verify_nft(struct injection *j, struct flow *flows, size_t n)
 		snprintf(j->evidence, sizeof(j->evidence), "dialect commands succeeded (no counters read)");
 		return 0;
 	}
-	sent = traffic_send(j->inv, flows, n, ROCEV2_PORT, 41000, 32, 6, 0, 64);
+	sent = traffic_send(j->inv, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64);
 	if (sent < 0) {
 		snprintf(j->err, sizeof(j->err), "cannot send test traffic: %s", strerror(-sent));
 		return sent;
@@ -509,7 +509,7 @@ static int verify_pfc(struct injection *j)
 	}
 	n = traffic_flows_across(j->inv, s->tdev, s->tport, true, f, 8);
 	/* Incast in the misconfigured priority (DSCP class selector = priority). */
-	sent = traffic_blast(j->inv, f, n, ROCEV2_PORT, s->priority << 5, 1000, 8, 1000);
+	sent = traffic_blast(j->inv, f, n, ROCEV2_UDP_PORT, s->priority << 5, 1000, 8, 1000);
 	snprintf(cmd, sizeof(cmd), "tc -s qdisc show dev %s parent 1:10", port);
 	if (switch_counter(j, sw, cmd, "dropped ", &drops))
 		return -EIO;
@@ -569,7 +569,7 @@ static int verify_qdisc(struct injection *j)
 static int verify_route(struct injection *j)
 {
 	struct fault_spec *s = j->spec;
-	unsigned tbl = 100 + (unsigned)s->tport + 1;
+	unsigned tbl = topo_host_table(s->tport);
 	char ns[64];
 	struct nsctx c;
 	int rule, route;
@@ -1068,7 +1068,7 @@ int cmd_load(int argc, char **argv)
 	}
 	rl_signals_install();
 	rl_info("load: incast %zu -> 1 (%s) for %lld ms, priority %ld", n, to, dur, prio);
-	long long sent = traffic_blast(inv, flows, n, ROCEV2_PORT, (int)prio << 5, (int)size, 8, dur);
+	long long sent = traffic_blast(inv, flows, n, ROCEV2_UDP_PORT, (int)prio << 5, (int)size, 8, dur);
 
 	if (json)
 		printf("{\"senders\": %zu, \"to\": \"%s\", \"datagrams\": %lld, \"duration_ms\": %lld}\n",

@@ -501,7 +501,7 @@ static int cmd_trace(int argc, char **argv)
 		{ "max-ttl", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'w' }, { 0 },
 	};
-	struct trace_req req = { .sport = 49152, .dport = 4791, .max_ttl = 8, .timeout_ms = 300 };
+	struct trace_req req = { .sport = 49152, .dport = ROCEV2_UDP_PORT, .max_ttl = 8, .timeout_ms = 300 };
 	struct trace_hop hops[TRACE_MAX_HOPS];
 	struct inv_endpoint from, to;
 	struct opts o = { 0 };

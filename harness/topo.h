@@ -10,6 +10,10 @@
 #define TOPO_FABRIC_POOL "198.19.0.0/17"   /* auto /31s for switch-to-switch links */
 #define TOPO_MGMT_DEFAULT "198.19.128.1/17" /* management bridge of a virtual lab */
 
+/* A host's RNIC with 0-based index i routes through table (and rule pref) 100 + i + 1. */
+#define TOPO_HOST_TABLE_BASE 100
+#define topo_host_table(i) ((unsigned)(TOPO_HOST_TABLE_BASE + (i) + 1))
+
 struct topo_nexthop {
 	struct in_addr gw;
 	size_t port; /* switch port index the next hop is reached through */

@@ -8,8 +8,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define ROCEV2_PORT 4791
-
 /* One source RNIC sending to one destination address. */
 struct flow {
 	struct inv_endpoint src; /* a host RNIC */

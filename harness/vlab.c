@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HOST_TABLE_BASE 100  /* RNIC i (1-based) routes through table and rule pref 100+i */
 #define LOCAL_RULE_PREF 1000 /* the local table moves below the per-RNIC rules */
 
 const char *vlab_ns(char *buf, size_t len, const char *device)
@@ -278,7 +277,7 @@ static int configure_hosts(struct build *b)
 
 		for (size_t r = 0; r < host->n_rnics; r++) {
 			const struct inv_rnic *rn = &host->rnics[r];
-			uint32_t tbl = HOST_TABLE_BASE + (uint32_t)r + 1;
+			uint32_t tbl = topo_host_table(r);
 			struct nl_nexthop gw = { rn->gateway, rn->netdev };
 			struct inv_endpoint ep = { INV_DEV_HOST, h, r };
 

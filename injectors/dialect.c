@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROCE_PORT 4791
-
 static int unsupported(struct render_ctx *r, const char *what)
 {
 	snprintf(r->why, r->whylen, "dialect %s of switch %s cannot %s",
@@ -179,7 +177,7 @@ static int linux_acl_error(struct render_ctx *r)
 	sb_printf(&in, " ip daddr ");
 	nft_set(&in, to, nt);
 	sb_printf(&in, " udp dport %d counter drop comment \"rocelab acl-error\"\n\t}\n}\n",
-		  ROCE_PORT);
+		  ROCEV2_UDP_PORT);
 	sb_printf(&a, "nft -f -");
 	nft_revert(&v, r->table);
 	emit(r, &a, &in, &v);
@@ -220,7 +218,7 @@ static int linux_ipid_drop(struct render_ctx *r)
 
 	ipid_expr(&m, s);
 	if (s->roce_only)
-		sb_printf(&m, " udp dport %d", ROCE_PORT);
+		sb_printf(&m, " udp dport %d", ROCEV2_UDP_PORT);
 	match = sb_take(&m);
 	nft_begin(&in, r->table);
 	if (!r->port) {
@@ -335,7 +333,7 @@ static int sonic_acl_error(struct render_ctx *r)
 				  "{\"protocol\": \"IP_UDP\", \"source-ip-address\": \"%s/32\", "
 				  "\"destination-ip-address\": \"%s/32\"}}, \"transport\": {\"config\": "
 				  "{\"destination-port\": %d}}}",
-				  seq > 1 ? ", " : "", seq, seq, from[i], to[j], ROCE_PORT);
+				  seq > 1 ? ", " : "", seq, seq, from[i], to[j], ROCEV2_UDP_PORT);
 		}
 	}
 	sb_printf(&in, "}}}}}}}\n");
@@ -410,7 +408,7 @@ static int eos_acl_error(struct render_ctx *r)
 	for (size_t i = 0; i < nf; i++)
 		for (size_t j = 0; j < nt; j++, seq += 10)
 			sb_printf(&a, "%zu deny udp host %s host %s eq %d\n", seq, from[i], to[j],
-				  ROCE_PORT);
+				  ROCEV2_UDP_PORT);
 	sb_printf(&a, "%zu permit ip any any\nexit\n", seq);
 	sb_printf(&v, "configure\n");
 	for (size_t i = 0; i < np; i++) {
@@ -490,7 +488,7 @@ static int nvue_acl_error(struct render_ctx *r)
 				  " && nv set acl %s rule %zu match ip udp dest-port %d"
 				  " && nv set acl %s rule %zu action deny",
 				  r->table, rule, from[i], r->table, rule, to[j], r->table, rule,
-				  r->table, rule, ROCE_PORT, r->table, rule);
+				  r->table, rule, ROCEV2_UDP_PORT, r->table, rule);
 		}
 	}
 	sb_printf(&a, " && nv set acl %s rule %zu action permit", r->table, rule);

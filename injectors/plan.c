@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOST_TABLE_BASE 100 /* the virtual lab's per-RNIC table/pref: 100 + index (1-based) */
 
 static const char *const kind_names[FK__COUNT] = {
 	[FK_LINK_FLAP] = "link-flap",		  [FK_ACL_ERROR] = "acl-error",
@@ -114,7 +113,7 @@ static int plan_host(const struct inventory *inv, const struct fault_spec *s, st
 		     char *why, size_t whylen)
 {
 	const struct inv_rnic *r = &inv->hosts[s->tdev].rnics[s->tport];
-	unsigned tbl = HOST_TABLE_BASE + (unsigned)s->tport + 1;
+	unsigned tbl = topo_host_table(s->tport);
 	char src[16], gw[16];
 
 	inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
