@@ -4,6 +4,7 @@
 #include "sshc.h"
 
 #include "common.h"
+#include "sbuf.h"
 #include "vlab_sshd.h"
 
 #include <arpa/inet.h>
@@ -120,24 +121,11 @@ free_session:
 	return NULL;
 }
 
-struct buf {
-	char *p;
-	size_t len;
-};
-
-static void buf_add(struct buf *b, const char *data, size_t n)
-{
-	b->p = rl_xrealloc(b->p, b->len + n + 1, 1);
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
 int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
 	      int timeout_ms)
 {
 	ssh_channel ch = ssh_channel_new(c->s);
-	struct buf bo = { 0 }, be = { 0 };
+	struct sbuf bo = { 0 }, be = { 0 };
 	unsigned long long deadline = rl_now_ns() + (unsigned long long)timeout_ms * 1000000ULL;
 	int ret = 0;
 
@@ -171,10 +159,10 @@ int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, ch
 			goto close_channel;
 		}
 		if (n > 0)
-			buf_add(&bo, tmp, (size_t)n);
+			sb_add(&bo, tmp, (size_t)n);
 		n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 1, 0);
 		if (n > 0)
-			buf_add(&be, tmp, (size_t)n);
+			sb_add(&be, tmp, (size_t)n);
 	}
 	/* Drain stderr that arrived with EOF. */
 	for (;;) {
@@ -183,7 +171,7 @@ int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, ch
 
 		if (n <= 0)
 			break;
-		buf_add(&be, tmp, (size_t)n);
+		sb_add(&be, tmp, (size_t)n);
 	}
 	ret = ssh_channel_get_exit_status(ch);
 	if (ret < 0)
@@ -193,13 +181,11 @@ close_channel:
 free_channel:
 	ssh_channel_free(ch);
 	if (out)
-		*out = bo.p ? bo.p : rl_xstrdup("");
-	else
-		free(bo.p);
+		*out = sb_take(&bo);
+	sb_free(&bo);
 	if (errout)
-		*errout = be.p ? be.p : rl_xstrdup("");
-	else
-		free(be.p);
+		*errout = sb_take(&be);
+	sb_free(&be);
 	return ret;
 }
 

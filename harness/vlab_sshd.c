@@ -6,6 +6,7 @@
 #include "common.h"
 #include "netns.h"
 #include "proc.h"
+#include "sbuf.h"
 #include "state.h"
 
 #include <arpa/inet.h>
@@ -71,8 +72,7 @@ static int read_pub(const char *path, char *buf, size_t len)
 int vlab_ssh_prepare(const struct inventory *inv)
 {
 	char dir[4096], path[4200], key[4096], pub[1024];
-	size_t kh_len = 0, kh_cap = 4096;
-	char *kh = rl_xcalloc(1, kh_cap);
+	struct sbuf kh = { 0 };
 	int ret;
 
 	state_path(dir, sizeof(dir), "ssh");
@@ -119,21 +119,15 @@ int vlab_ssh_prepare(const struct inventory *inv)
 		snprintf(path, sizeof(path), "%s/ssh_host_ed25519_key.pub", dir);
 		if ((ret = read_pub(path, hostpub, sizeof(hostpub))))
 			goto free_kh;
-		char line[1200];
-		int n = sw->ssh.port && sw->ssh.port != 22
-				? snprintf(line, sizeof(line), "[%s]:%u %s\n", inet_ntoa(sw->mgmt),
-					   sw->ssh.port, hostpub)
-				: snprintf(line, sizeof(line), "%s %s\n", inet_ntoa(sw->mgmt), hostpub);
-
-		while (kh_len + (size_t)n + 1 > kh_cap)
-			kh = rl_xrealloc(kh, kh_cap *= 2, 1);
-		memcpy(kh + kh_len, line, (size_t)n + 1);
-		kh_len += (size_t)n;
+		if (sw->ssh.port && sw->ssh.port != 22)
+			sb_printf(&kh, "[%s]:%u %s\n", inet_ntoa(sw->mgmt), sw->ssh.port, hostpub);
+		else
+			sb_printf(&kh, "%s %s\n", inet_ntoa(sw->mgmt), hostpub);
 	}
 	vlab_known_hosts_path(path, sizeof(path));
-	ret = rl_write_file(path, kh, kh_len);
+	ret = rl_write_file(path, kh.p ? kh.p : "", kh.len);
 free_kh:
-	free(kh);
+	sb_free(&kh);
 	return ret;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A growable string for rendering commands and scripts. */
+/* A growable string: rendered commands and scripts, collected command output. */
 #ifndef ROCELAB_SBUF_H
 #define ROCELAB_SBUF_H
 
@@ -11,6 +11,8 @@ struct sbuf {
 };
 
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append n bytes of data (kept NUL-terminated). */
+void sb_add(struct sbuf *b, const char *data, size_t n);
 /* Take the string (never NULL); the sbuf is empty afterwards. free() it. */
 char *sb_take(struct sbuf *b);
 void sb_free(struct sbuf *b);

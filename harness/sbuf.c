@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Growable string used to render switch commands and nft scripts. */
+/* Growable string for commands, scripts and collected output. */
 #define _GNU_SOURCE
 #include "sbuf.h"
 
@@ -7,6 +7,22 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+static void reserve(struct sbuf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->p = rl_xrealloc(b->p, b->cap, 1);
+	}
+}
+
+void sb_add(struct sbuf *b, const char *data, size_t n)
+{
+	reserve(b, n);
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
 
 void sb_printf(struct sbuf *b, const char *fmt, ...)
 {
@@ -16,10 +32,7 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->p = rl_xrealloc(b->p, b->cap, 1);
-	}
+	reserve(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
