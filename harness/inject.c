@@ -947,7 +947,7 @@ int cmd_faults(int argc, char **argv)
 	size_t n;
 	bool json = false, all = false;
 	int c;
-	json_t *arr = json_array();
+	json_t *arr;
 
 	optind = 1;
 	opterr = 0;
@@ -966,6 +966,7 @@ int cmd_faults(int argc, char **argv)
 		rl_err("faults: cannot read the journal: %s", strerror(errno));
 		return RL_EXIT_SETUP;
 	}
+	arr = json_array();
 	for (size_t i = 0; i < n; i++) {
 		if (!all && recs[i].state == JS_REVERTED)
 			continue;
