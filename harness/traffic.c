@@ -209,7 +209,9 @@ size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port
 	struct inv_endpoint under[256], others[512], peer;
 	size_t nu = 0, no = 0, n = 0, edge = sw;
 
-	if (port >= 0 && port_peer(inv, sw, (size_t)port, &peer) && peer.kind == INV_DEV_HOST) {
+	if (port >= 0 && !port_peer(inv, sw, (size_t)port, &peer))
+		return 0; /* nothing crosses an uncabled port */
+	if (port >= 0 && peer.kind == INV_DEV_HOST) {
 		/* Host port: everyone else sends to the RNIC (its egress) and it answers back. */
 		for (size_t h = 0; h < inv->n_hosts; h++)
 			for (size_t r = 0; r < inv->hosts[h].n_rnics && no < 512; r++)
