@@ -2,6 +2,7 @@
 /* The rocelab command line: table-driven subcommands, results on stdout, logs on stderr. */
 #define _GNU_SOURCE
 #include "common.h"
+#include "hostmesh.h"
 #include "inject.h"
 #include "inventory.h"
 #include "invgen.h"
@@ -613,6 +614,8 @@ static const struct cmd top_cmds[] = {
 	{ "faults", cmd_faults, "list outstanding faults (-j: JSON)" },
 	{ "load", cmd_load, "generate load (incast) in the virtual lab" },
 	{ "trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs" },
+	{ "agent", cmd_agent, "run a probing agent (hostmesh) on a host" },
+	{ "analyze", cmd_analyze, "analyze agents' records: verdicts, drop rates, latency" },
 	{ "version", cmd_version, "print the version" },
 	{ 0 },
 };

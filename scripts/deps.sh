@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
 	build-essential pkg-config
-	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev
+	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev zlib1g-dev
 	nftables libibverbs-dev rdma-core ibverbs-utils
 	libcriterion-dev gnuplot-nox
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc

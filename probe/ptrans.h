@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe transports: send and receive probes on one RNIC, with completion times and a chosen UDP source port. */
+#ifndef ROCELAB_PTRANS_H
+#define ROCELAB_PTRANS_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a timestamp came from; records and results carry it. */
+enum pt_ts {
+	PT_TS_APP,    /* clock_gettime in the agent around the system call */
+	PT_TS_KERNEL, /* SO_TIMESTAMPING software timestamp taken by the kernel */
+	PT_TS_HW,     /* RNIC completion timestamp */
+};
+const char *pt_ts_name(enum pt_ts t);
+
+struct pt_cfg {
+	const char *netdev;	/* RNIC netdev (udp: socket bound to it) */
+	const char *ibdev;	/* verbs device, "" or NULL: matched by netdev */
+	struct in_addr addr;	/* RNIC address */
+	int gid_index;		/* verbs: -1 finds the RoCEv2 IPv4 GID */
+	uint8_t tos;		/* DSCP << 2 | ECN of every probe */
+	uint32_t qkey;
+	uint32_t qpn;		/* udp: the QPN this port answers to (verbs: assigned) */
+};
+
+/* A destination: the RNIC address and the QPN that receives probes there. */
+struct pt_dst {
+	struct in_addr addr;
+	uint32_t qpn;
+};
+
+/* One received probe, valid during the callback. */
+struct pt_rx {
+	struct in_addr src;
+	uint16_t sport;
+	uint16_t ip_id;
+	uint8_t ttl, tos;
+	uint32_t src_qpn;
+	uint64_t rx_ns;	  /* ③ (CLOCK_REALTIME ns) */
+	enum pt_ts rx_ts; /* where ③ came from */
+	const uint8_t *payload;
+	size_t len;
+};
+
+/* What poll() reports back. */
+struct pt_events {
+	/* The probe sent with this cookie left at tx_ns (②) measured by ts. */
+	void (*tx_done)(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts);
+	void (*rx)(void *ctx, const struct pt_rx *rx);
+	/* A packet arrived that is not a probe (foreign, malformed, bad ICRC): a counter, never fatal. */
+	void (*bad)(void *ctx, int reason);
+};
+
+struct pt_port;
+
+/* One transport.  Every call returns 0 or -errno (and fills err where given). */
+struct pt_ops {
+	const char *name;
+	int (*open)(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen);
+	void (*close)(struct pt_port *p);
+	/* File descriptors to wait on (readable or error) before calling poll(). */
+	int (*fds)(struct pt_port *p, int *fds, int max);
+	/*
+	 * Send one probe payload to dst from UDP source port sport with IP TTL ttl.
+	 * Sets *tx_ns to the time of the send call (①..② in app time), *sport_used
+	 * to the source port the packet really carries and *ip_id to its IP ID when
+	 * the transport chooses it (else 0).  The send completion arrives later
+	 * through pt_events.tx_done with cookie.
+	 */
+	int (*send)(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
+		    const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
+		    uint16_t *ip_id);
+	/* Deliver what is pending (non-blocking). */
+	int (*poll)(struct pt_port *p, const struct pt_events *ev, void *ctx);
+	/* The QPN probes to this port must carry. */
+	uint32_t (*qpn)(struct pt_port *p);
+};
+
+extern const struct pt_ops pt_udp_ops;
+
+/* The transport called name ("udp", "verbs"), or NULL. */
+const struct pt_ops *pt_find(const char *name);
+
+/* CLOCK_REALTIME in ns: the clock of software timestamps. */
+uint64_t pt_realtime_ns(void);
+
+#endif

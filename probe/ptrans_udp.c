@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The udp probe transport: RoCEv2 UD SEND packets (BTH + DETH + payload +
+ * ICRC) built in user space and sent through a raw IPv4 socket bound to the
+ * RNIC's address and netdev, so the kernel routes them exactly like the RNIC's
+ * own traffic (per-RNIC policy routing) and the agent picks the UDP source
+ * port and IP ID of every packet.  Probes are received on a raw UDP socket
+ * bound to the netdev with a classic BPF filter (UDP 4791, probe-sized), which
+ * gives the whole IPv4 header (TTL, TOS/ECN, IP ID) and lets the ICRC be
+ * checked.  A plain UDP socket holds port 4791 so the kernel does not answer
+ * probes with ICMP port unreachable.  Timestamps: SO_TIMESTAMPING software
+ * timestamps where the kernel gives them, else clock_gettime, labelled.
+ */
+#define _GNU_SOURCE
+#include "ptrans.h"
+
+#include "common.h"
+#include "roce.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/errqueue.h>
+#include <linux/filter.h>
+#include <linux/net_tstamp.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TX_KEYS	 256 /* outstanding send completions remembered per port */
+#define PROBE_MAX 256 /* largest packet the receive filter lets through */
+
+struct pt_port {
+	int tx, rx, hold;
+	struct in_addr addr;
+	uint8_t tos;
+	uint32_t qkey, qpn;
+	uint16_t next_id;
+	uint32_t tskey;		/* SOF_TIMESTAMPING_OPT_ID key of the next send */
+	uint64_t cookies[TX_KEYS];
+	bool tx_kernel_ts;	/* the kernel accepted TX software timestamping */
+};
+
+const char *pt_ts_name(enum pt_ts t)
+{
+	switch (t) {
+	case PT_TS_KERNEL: return "kernel-software";
+	case PT_TS_HW: return "hardware";
+	default: return "clock_gettime";
+	}
+}
+
+uint64_t pt_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int fail(char *err, size_t len, const char *what, const struct pt_cfg *cfg)
+{
+	int e = errno;
+
+	snprintf(err, len, "udp transport on %s (%s): %s: %s", cfg->netdev,
+		 inet_ntoa(cfg->addr), what, strerror(e));
+	return -e;
+}
+
+static int bind_dev(int fd, const char *dev)
+{
+	return setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev, (socklen_t)strlen(dev) + 1);
+}
+
+/* Accept IPv4 without options carrying UDP to port 4791, at most PROBE_MAX bytes. */
+static int attach_filter(int fd)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 7),
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 5),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 3),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(code), .filter = code };
+
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+}
+
+static void udp_close(struct pt_port *p)
+{
+	if (!p)
+		return;
+	if (p->tx >= 0)
+		close(p->tx);
+	if (p->rx >= 0)
+		close(p->rx);
+	if (p->hold >= 0)
+		close(p->hold);
+	free(p);
+}
+
+static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
+{
+	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = cfg->addr };
+	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
+		      SOF_TIMESTAMPING_OPT_TSONLY | SOF_TIMESTAMPING_OPT_ID;
+	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+	int small = 1, r;
+
+	p->tx = p->rx = p->hold = -1;
+	p->addr = cfg->addr;
+	p->tos = cfg->tos;
+	p->qkey = cfg->qkey ? cfg->qkey : ROCE_DEFAULT_QKEY;
+	p->qpn = cfg->qpn ? cfg->qpn : 0x100;
+	p->next_id = (uint16_t)(1 + (unsigned)random() % 0xfffe);
+	if (!cfg->netdev || !*cfg->netdev || !if_nametoindex(cfg->netdev)) {
+		snprintf(err, errlen, "udp transport: no netdev '%s' in this namespace",
+			 cfg->netdev ? cfg->netdev : "");
+		free(p);
+		return -ENODEV;
+	}
+
+	/* Send: raw IPv4 with our own header (IPPROTO_RAW implies IP_HDRINCL). */
+	p->tx = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (p->tx < 0 || bind(p->tx, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    bind_dev(p->tx, cfg->netdev) < 0) {
+		r = fail(err, errlen, "raw send socket (needs CAP_NET_RAW)", cfg);
+		goto out;
+	}
+	p->tx_kernel_ts = setsockopt(p->tx, SOL_SOCKET, SO_TIMESTAMPING, &tsflags,
+				     sizeof(tsflags)) == 0;
+
+	/* Receive: raw UDP on the netdev, filtered in the kernel. */
+	p->rx = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (p->rx < 0 || bind(p->rx, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    bind_dev(p->rx, cfg->netdev) < 0 || attach_filter(p->rx) < 0) {
+		r = fail(err, errlen, "raw receive socket", cfg);
+		goto out;
+	}
+	setsockopt(p->rx, SOL_SOCKET, SO_TIMESTAMPING, &rxflags, sizeof(rxflags));
+
+	/* Hold UDP 4791 (never read, smallest buffer): no ICMP port unreachable. */
+	sa.sin_port = htons(ROCEV2_UDP_PORT);
+	p->hold = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (p->hold < 0 || bind_dev(p->hold, cfg->netdev) < 0 ||
+	    bind(p->hold, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = fail(err, errlen, "UDP port 4791 (is another agent running?)", cfg);
+		goto out;
+	}
+	setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	*out = p;
+	return 0;
+out:
+	udp_close(p);
+	return r;
+}
+
+static int udp_fds(struct pt_port *p, int *fds, int max)
+{
+	if (max < 2)
+		return -ENOSPC;
+	fds[0] = p->rx;
+	fds[1] = p->tx;
+	return 2;
+}
+
+static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
+		    const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
+		    uint16_t *ip_id)
+{
+	struct roce_ip ip = { .src = p->addr, .dst = dst->addr, .sport = sport,
+			      .dport = ROCEV2_UDP_PORT, .ttl = ttl, .tos = p->tos };
+	struct roce_ud ud = { .dst_qpn = dst->qpn, .qkey = p->qkey, .src_qpn = p->qpn,
+			      .psn = (uint32_t)cookie & 0xffffff };
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = dst->addr };
+	uint8_t pkt[PROBE_MAX];
+	ssize_t n;
+
+	/* The kernel replaces IP ID 0 with its own (and the ICRC would break): skip it. */
+	if (p->next_id == 0)
+		p->next_id = 1;
+	ip.id = p->next_id++;
+	n = roce_build_ud(pkt, sizeof(pkt), &ip, &ud, payload, len);
+	if (n < 0)
+		return (int)n;
+	if (sendto(p->tx, pkt, (size_t)n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
+	if (p->tx_kernel_ts)
+		p->cookies[p->tskey++ % TX_KEYS] = cookie;
+	*sport_used = sport;
+	*ip_id = ip.id;
+	return 0;
+}
+
+static uint64_t ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
+}
+
+static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
+{
+	for (;;) {
+		char ctrl[512];
+		struct msghdr m = { .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
+		struct scm_timestamping *tss = NULL;
+		struct sock_extended_err *ee = NULL;
+
+		if (recvmsg(p->tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING)
+				tss = (struct scm_timestamping *)CMSG_DATA(c);
+			else if ((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
+				 (c->cmsg_level == SOL_PACKET))
+				ee = (struct sock_extended_err *)CMSG_DATA(c);
+		}
+		if (tss && ee && ee->ee_origin == SO_EE_ORIGIN_TIMESTAMPING &&
+		    p->tskey - ee->ee_data <= TX_KEYS && ev->tx_done)
+			ev->tx_done(ctx, p->cookies[ee->ee_data % TX_KEYS], ts_ns(&tss->ts[0]),
+				    PT_TS_KERNEL);
+	}
+}
+
+static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
+{
+	if (p->tx_kernel_ts)
+		drain_tx(p, ev, ctx);
+	for (int budget = 256; budget > 0; budget--) {
+		uint8_t pkt[2048];
+		char ctrl[256];
+		struct iovec iov = { pkt, sizeof(pkt) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+				    .msg_controllen = sizeof(ctrl) };
+		struct roce_ip ip;
+		struct roce_ud ud;
+		struct pt_rx rx = { .rx_ts = PT_TS_APP };
+		ssize_t n = recvmsg(p->rx, &m, MSG_DONTWAIT);
+		int r;
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		rx.rx_ns = pt_realtime_ns();
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
+				const struct scm_timestamping *t = (const void *)CMSG_DATA(c);
+
+				if (t->ts[0].tv_sec) {
+					rx.rx_ns = ts_ns(&t->ts[0]);
+					rx.rx_ts = PT_TS_KERNEL;
+				}
+			}
+		}
+		r = roce_parse_ud(pkt, (size_t)n, &ip, &ud, &rx.payload, &rx.len);
+		if (!r && (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn ||
+			   ud.qkey != p->qkey))
+			r = -ENOENT; /* RoCEv2, but not for this port's probe QP */
+		if (r) {
+			if (ev->bad)
+				ev->bad(ctx, r);
+			continue;
+		}
+		rx.src = ip.src;
+		rx.sport = ip.sport;
+		rx.ip_id = ip.id;
+		rx.ttl = ip.ttl;
+		rx.tos = ip.tos;
+		rx.src_qpn = ud.src_qpn;
+		if (ev->rx)
+			ev->rx(ctx, &rx);
+	}
+	return 0;
+}
+
+static uint32_t udp_qpn(struct pt_port *p)
+{
+	return p->qpn;
+}
+
+const struct pt_ops pt_udp_ops = {
+	.name = "udp",
+	.open = udp_open,
+	.close = udp_close,
+	.fds = udp_fds,
+	.send = udp_send,
+	.poll = udp_poll,
+	.qpn = udp_qpn,
+};
+
+const struct pt_ops *pt_find(const char *name)
+{
+	static const struct pt_ops *const all[] = { &pt_udp_ops };
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/* RoCEv2 UD SEND packets: build and parse, with the invariant CRC of the InfiniBand spec (zlib crc32). */
+#include "roce.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include <zlib.h>
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put24(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+uint16_t roce_ip_checksum(const uint8_t *hdr, size_t len)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += get16(hdr + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+size_t roce_ud_packet_len(size_t len)
+{
+	return ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN + ((len + 3) & ~(size_t)3) +
+	       ROCE_ICRC_LEN;
+}
+
+/*
+ * ICRC (IBA 1.4 annex A17, RoCEv2): CRC-32 over 8 bytes of ones standing for
+ * the LRH, then the packet from the IPv4 header to the end of the payload with
+ * the variant fields masked to ones: IP TOS, TTL and header checksum, the UDP
+ * checksum, and BTH byte 4 (FECN, BECN, reserved).  On the wire the CRC goes
+ * least significant byte first, like the Ethernet FCS.
+ */
+uint32_t roce_icrc(const uint8_t *pkt, size_t len)
+{
+	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t hdr[ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN];
+	size_t ihl = (size_t)(pkt[0] & 0x0f) * 4;
+	uLong crc = crc32(0L, Z_NULL, 0);
+
+	/* Only option-less IPv4 headers reach here (roce_parse_ud checks). */
+	memcpy(hdr, pkt, sizeof(hdr));
+	hdr[1] = 0xff;			    /* TOS: DSCP and ECN */
+	hdr[8] = 0xff;			    /* TTL */
+	hdr[10] = hdr[11] = 0xff;	    /* header checksum */
+	hdr[ihl + 6] = hdr[ihl + 7] = 0xff; /* UDP checksum */
+	hdr[ihl + ROCE_UDP_LEN + 4] = 0xff; /* BTH FECN/BECN/resv6a */
+	crc = crc32(crc, ones, sizeof(ones));
+	crc = crc32(crc, hdr, sizeof(hdr));
+	crc = crc32(crc, pkt + sizeof(hdr), (uInt)(len - sizeof(hdr) - ROCE_ICRC_LEN));
+	return (uint32_t)crc;
+}
+
+ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip,
+		      const struct roce_ud *ud, const void *payload, size_t len)
+{
+	size_t total = roce_ud_packet_len(len), padded = (len + 3) & ~(size_t)3;
+	uint8_t *u = buf + ROCE_IP_LEN, *bth = u + ROCE_UDP_LEN, *deth = bth + ROCE_BTH_LEN;
+	uint32_t icrc;
+
+	if (total > cap || total > 0xffff)
+		return -ENOSPC;
+	memset(buf, 0, total);
+	buf[0] = 0x45;
+	buf[1] = ip->tos;
+	put16(buf + 2, (uint16_t)total);
+	put16(buf + 4, ip->id);
+	put16(buf + 6, 0x4000); /* DF, as RoCE stacks send */
+	buf[8] = ip->ttl;
+	buf[9] = IPPROTO_UDP;
+	memcpy(buf + 12, &ip->src, 4);
+	memcpy(buf + 16, &ip->dst, 4);
+	put16(buf + 10, roce_ip_checksum(buf, ROCE_IP_LEN));
+
+	put16(u, ip->sport);
+	put16(u + 2, ip->dport);
+	put16(u + 4, (uint16_t)(total - ROCE_IP_LEN));
+	/* UDP checksum 0: RoCEv2 relies on the ICRC. */
+
+	bth[0] = ud->opcode ? ud->opcode : ROCE_OP_UD_SEND_ONLY;
+	bth[1] = (uint8_t)(((padded - len) & 3) << 4); /* SE 0, M 0, PadCnt, TVer 0 */
+	put16(bth + 2, ud->pkey ? ud->pkey : ROCE_DEFAULT_PKEY);
+	put24(bth + 5, ud->dst_qpn & 0xffffff);
+	put24(bth + 9, ud->psn & 0xffffff);
+
+	put32(deth, ud->qkey);
+	put24(deth + 5, ud->src_qpn & 0xffffff);
+	memcpy(deth + ROCE_DETH_LEN, payload, len);
+
+	icrc = roce_icrc(buf, total);
+	for (int i = 0; i < 4; i++)
+		buf[total - 4 + (size_t)i] = (uint8_t)(icrc >> (8 * i));
+	return (ssize_t)total;
+}
+
+int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roce_ud *ud,
+		  const uint8_t **payload, size_t *plen)
+{
+	size_t ihl, ulen, pad, min = ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN +
+				      ROCE_ICRC_LEN;
+	const uint8_t *u, *bth, *deth;
+	uint32_t icrc, got = 0;
+
+	if (len < min)
+		return -EMSGSIZE;
+	ihl = (size_t)(pkt[0] & 0x0f) * 4;
+	if ((pkt[0] >> 4) != 4 || ihl != ROCE_IP_LEN || pkt[9] != IPPROTO_UDP)
+		return -EPROTO;
+	if (get16(pkt + 6) & 0x3fff) /* a fragment */
+		return -EPROTO;
+	if (get16(pkt + 2) > len || get16(pkt + 2) < min)
+		return -EMSGSIZE;
+	len = get16(pkt + 2);
+	u = pkt + ihl;
+	ulen = get16(u + 4);
+	if (ulen != len - ihl)
+		return -EMSGSIZE;
+	bth = u + ROCE_UDP_LEN;
+	deth = bth + ROCE_BTH_LEN;
+	if (get16(u + 2) != 4791 || bth[0] != ROCE_OP_UD_SEND_ONLY || (bth[1] & 0x0f) != 0)
+		return -EPROTO;
+	pad = (bth[1] >> 4) & 3;
+	if (len - min < pad)
+		return -EMSGSIZE;
+	icrc = roce_icrc(pkt, len);
+	for (int i = 0; i < 4; i++)
+		got |= (uint32_t)pkt[len - 4 + (size_t)i] << (8 * i);
+	if (got != icrc)
+		return -EBADMSG;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->tos = pkt[1];
+	ip->id = get16(pkt + 4);
+	ip->ttl = pkt[8];
+	memcpy(&ip->src, pkt + 12, 4);
+	memcpy(&ip->dst, pkt + 16, 4);
+	ip->sport = get16(u);
+	ip->dport = get16(u + 2);
+	memset(ud, 0, sizeof(*ud));
+	ud->opcode = bth[0];
+	ud->pkey = get16(bth + 2);
+	ud->fecn_becn = bth[4];
+	ud->dst_qpn = get24(bth + 5);
+	ud->psn = get24(bth + 9);
+	ud->qkey = get32(deth);
+	ud->src_qpn = get24(deth + 5);
+	*payload = deth + ROCE_DETH_LEN;
+	*plen = len - min - pad;
+	return 0;
+}
