@@ -751,6 +751,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 		struct rnic_state *rs = &a->rn[i];
 		struct pt_cfg pc = { .netdev = h->rnics[i].netdev, .ibdev = h->rnics[i].ibdev,
 				     .addr = h->rnics[i].addr.addr,
+				     .prefix_len = h->rnics[i].addr.len,
 				     .gid_index = h->rnics[i].gid_index,
 				     .tos = (uint8_t)(cfg->dscp << 2), .qpn = 0x100 + (uint32_t)i };
 		int r;

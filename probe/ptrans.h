@@ -20,6 +20,7 @@ struct pt_cfg {
 	const char *netdev;	/* RNIC netdev (udp: socket bound to it) */
 	const char *ibdev;	/* verbs device, "" or NULL: matched by netdev */
 	struct in_addr addr;	/* RNIC address */
+	int prefix_len;		/* of addr's subnet (the rail); 32 when unknown */
 	int gid_index;		/* verbs: -1 finds the RoCEv2 IPv4 GID */
 	uint8_t tos;		/* DSCP << 2 | ECN of every probe */
 	uint32_t qkey;

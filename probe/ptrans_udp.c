@@ -10,6 +10,14 @@
  * checked.  A plain UDP socket holds port 4791 so the kernel does not answer
  * probes with ICMP port unreachable.  Timestamps: SO_TIMESTAMPING software
  * timestamps where the kernel gives them, else clock_gettime, labelled.
+ *
+ * An RNIC only ever transmits on its own port, toward the next hop its route
+ * names.  A raw socket would happily loop a packet for another local address
+ * through lo, or guess the destination is on-link, when the RNIC's route is
+ * missing.  So before sending, the transport asks the kernel (RTM_GETROUTE,
+ * cached briefly) where the packet would go; unless it leaves the RNIC's
+ * netdev as unicast through a gateway (or stays in the RNIC's own subnet),
+ * the probe is not sent (-ENETUNREACH): the RNIC could not deliver it either.
  */
 #define _GNU_SOURCE
 #include "ptrans.h"
@@ -22,6 +30,8 @@
 #include <linux/errqueue.h>
 #include <linux/filter.h>
 #include <linux/net_tstamp.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +42,21 @@
 #define TX_KEYS	 256 /* outstanding send completions remembered per port */
 #define PROBE_MAX 256 /* largest packet the receive filter lets through */
 
+#define ROUTE_CACHE 64
+#define ROUTE_TTL_NS 500000000ULL
+
+struct route_ent {
+	struct in_addr dst;
+	unsigned long long checked; /* monotonic ns, 0: empty */
+	int verdict;		    /* 0 or -ENETUNREACH */
+};
+
 struct pt_port {
-	int tx, rx, hold;
+	int tx, rx, hold, nl;
+	int ifindex;
+	uint32_t mask; /* network order */
+	uint32_t nl_seq;
+	struct route_ent routes[ROUTE_CACHE];
 	struct in_addr addr;
 	uint8_t tos;
 	uint32_t qkey, qpn;
@@ -104,6 +127,8 @@ static void udp_close(struct pt_port *p)
 		close(p->rx);
 	if (p->hold >= 0)
 		close(p->hold);
+	if (p->nl >= 0)
+		close(p->nl);
 	free(p);
 }
 
@@ -116,7 +141,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int small = 1, r;
 
-	p->tx = p->rx = p->hold = -1;
+	p->tx = p->rx = p->hold = p->nl = -1;
 	p->addr = cfg->addr;
 	p->tos = cfg->tos;
 	p->qkey = cfg->qkey ? cfg->qkey : ROCE_DEFAULT_QKEY;
@@ -157,6 +182,14 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 		goto out;
 	}
 	setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	p->ifindex = (int)if_nametoindex(cfg->netdev);
+	p->mask = htonl(cfg->prefix_len > 0 && cfg->prefix_len < 32
+				? ~0u << (32 - cfg->prefix_len) : ~0u);
+	p->nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (p->nl < 0) {
+		r = fail(err, errlen, "rtnetlink socket", cfg);
+		goto out;
+	}
 	*out = p;
 	return 0;
 out:
@@ -173,6 +206,85 @@ static int udp_fds(struct pt_port *p, int *fds, int max)
 	return 2;
 }
 
+/* Would the kernel send src -> dst out of our netdev as unicast?  0 or -ENETUNREACH. */
+static int route_query(struct pt_port *p, struct in_addr dst)
+{
+	struct {
+		struct nlmsghdr n;
+		struct rtmsg r;
+		char attrs[64];
+	} req = { 0 };
+	struct rtattr *ra;
+	char buf[4096];
+	int oif = 0, type = -1;
+	bool gw = false;
+	ssize_t len;
+
+	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
+	req.n.nlmsg_type = RTM_GETROUTE;
+	req.n.nlmsg_flags = NLM_F_REQUEST;
+	req.n.nlmsg_seq = ++p->nl_seq;
+	req.r.rtm_family = AF_INET;
+	req.r.rtm_dst_len = 32;
+	req.r.rtm_src_len = 32;
+	ra = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.n.nlmsg_len));
+	ra->rta_type = RTA_DST;
+	ra->rta_len = RTA_LENGTH(4);
+	memcpy(RTA_DATA(ra), &dst, 4);
+	req.n.nlmsg_len = NLMSG_ALIGN(req.n.nlmsg_len) + RTA_ALIGN(ra->rta_len);
+	ra = (struct rtattr *)((char *)&req + req.n.nlmsg_len);
+	ra->rta_type = RTA_SRC;
+	ra->rta_len = RTA_LENGTH(4);
+	memcpy(RTA_DATA(ra), &p->addr, 4);
+	req.n.nlmsg_len += RTA_ALIGN(ra->rta_len);
+	ra = (struct rtattr *)((char *)&req + req.n.nlmsg_len);
+	ra->rta_type = RTA_OIF;
+	ra->rta_len = RTA_LENGTH(4);
+	memcpy(RTA_DATA(ra), &p->ifindex, 4);
+	req.n.nlmsg_len += RTA_ALIGN(ra->rta_len);
+	if (send(p->nl, &req, req.n.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		len = recv(p->nl, buf, sizeof(buf), 0);
+		if (len < 0)
+			return errno == EINTR ? -EINTR : -errno;
+		for (struct nlmsghdr *n = (struct nlmsghdr *)buf; NLMSG_OK(n, (unsigned)len);
+		     n = NLMSG_NEXT(n, len)) {
+			if (n->nlmsg_seq != p->nl_seq)
+				continue;
+			if (n->nlmsg_type == NLMSG_ERROR)
+				return -ENETUNREACH; /* no route at all */
+			if (n->nlmsg_type != RTM_NEWROUTE)
+				continue;
+			struct rtmsg *r = NLMSG_DATA(n);
+			int alen = (int)RTM_PAYLOAD(n);
+
+			type = r->rtm_type;
+			for (struct rtattr *a = RTM_RTA(r); RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+				if (a->rta_type == RTA_OIF)
+					memcpy(&oif, RTA_DATA(a), 4);
+				else if (a->rta_type == RTA_GATEWAY)
+					gw = true;
+			if (!gw && (dst.s_addr & p->mask) != (p->addr.s_addr & p->mask))
+				return -ENETUNREACH; /* the kernel only guessed "on-link" */
+			return type == RTN_UNICAST && oif == p->ifindex ? 0 : -ENETUNREACH;
+		}
+	}
+}
+
+static int route_check(struct pt_port *p, struct in_addr dst)
+{
+	unsigned long long now = rl_now_ns();
+	struct route_ent *e = &p->routes[(ntohl(dst.s_addr) * 2654435761u) % ROUTE_CACHE];
+
+	if (e->checked && e->dst.s_addr == dst.s_addr && now - e->checked < ROUTE_TTL_NS)
+		return e->verdict;
+	e->dst = dst;
+	e->checked = now;
+	e->verdict = route_query(p, dst);
+	return e->verdict;
+}
+
 static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
 		    const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
 		    uint16_t *ip_id)
@@ -185,6 +297,8 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 	uint8_t pkt[PROBE_MAX];
 	ssize_t n;
 
+	if (route_check(p, dst->addr))
+		return -ENETUNREACH;
 	/* The kernel replaces IP ID 0 with its own (and the ICRC would break): skip it. */
 	if (p->next_id == 0)
 		p->next_id = 1;
