@@ -8,7 +8,7 @@ BUILD     ?= build
 PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib
 OPT       ?= -O2 -g
 WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
-CPPFLAGS  += -Iharness -Iinjectors -Iprobe
+CPPFLAGS  += -Iharness -Iinjectors -Iprobe -Ireports
 CFLAGS    += -std=gnu17 $(OPT) $(WARN) -pthread
 CPPFLAGS  += -DROCELAB_DATADIR=\"$(PREFIX)/share/rocelab\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -16,7 +16,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRC   := $(filter-out harness/main.c,$(wildcard harness/*.c injectors/*.c probe/*.c))
+LIB_SRC   := $(filter-out harness/main.c,$(wildcard harness/*.c injectors/*.c probe/*.c reports/*.c))
 MAIN_SRC  := harness/main.c
 TEST_SRC  := $(wildcard tests/*/*_test.c)
 TOOL_SRC  := $(wildcard tests/tools/*.c)
@@ -85,7 +85,7 @@ install: $(BUILD)/rocelab
 	install -m 0644 lab-inventory/*.yaml $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory/
 
 format:
-	clang-format -i $(wildcard harness/*.[ch] injectors/*.[ch] probe/*.[ch] tests/*/*.c)
+	clang-format -i $(wildcard harness/*.[ch] injectors/*.[ch] probe/*.[ch] reports/*.[ch] tests/*/*.c)
 
 clean:
 	rm -rf $(BUILD)

@@ -35,15 +35,20 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+const char *rl_usage_where;
+
 int rl_usage_error(const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "rocelab: %s%s", what ? what : "", what ? ": " : "");
+	if (rl_usage_where)
+		fprintf(stderr, "%s: ", rl_usage_where);
+	else
+		fprintf(stderr, "rocelab: %s%s", what ? what : "", what ? ": " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs(" (see --help)\n", stderr);
+	fputs(rl_usage_where ? "\n" : " (see --help)\n", stderr);
 	return RL_EXIT_USAGE;
 }
 

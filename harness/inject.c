@@ -509,7 +509,7 @@ static int verify_pfc(struct injection *j)
 	}
 	n = traffic_flows_across(j->inv, s->tdev, s->tport, true, f, 8);
 	/* Incast in the misconfigured priority (DSCP class selector = priority). */
-	sent = traffic_blast(j->inv, f, n, ROCEV2_UDP_PORT, s->priority << 5, 1000, 8, 1000);
+	sent = traffic_blast(j->inv, f, n, ROCEV2_UDP_PORT, s->priority << 5, 1000, 8, 1000, 0);
 	snprintf(cmd, sizeof(cmd), "tc -s qdisc show dev %s parent 1:10", port);
 	if (switch_counter(j, sw, cmd, "dropped ", &drops))
 		return -EIO;
@@ -1069,7 +1069,7 @@ int cmd_load(int argc, char **argv)
 	}
 	rl_signals_install();
 	rl_info("load: incast %zu -> 1 (%s) for %lld ms, priority %ld", n, to, dur, prio);
-	long long sent = traffic_blast(inv, flows, n, ROCEV2_UDP_PORT, (int)prio << 5, (int)size, 8, dur);
+	long long sent = traffic_blast(inv, flows, n, ROCEV2_UDP_PORT, (int)prio << 5, (int)size, 8, dur, 0);
 
 	if (json)
 		printf("{\"senders\": %zu, \"to\": \"%s\", \"datagrams\": %lld, \"duration_ms\": %lld}\n",

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "common.h"
 #include "hostmesh.h"
+#include "runner.h"
 #include "inject.h"
 #include "inventory.h"
 #include "invgen.h"
@@ -615,6 +616,7 @@ static const struct cmd top_cmds[] = {
 	{ "load", cmd_load, "generate load (incast) in the virtual lab" },
 	{ "trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs" },
 	{ "agent", cmd_agent, "run a probing agent (hostmesh) on a host" },
+	{ "run", cmd_run, "run scenarios and grade the components under test" },
 	{ "analyze", cmd_analyze, "analyze agents' records: verdicts, drop rates, latency" },
 	{ "version", cmd_version, "print the version" },
 	{ 0 },

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A UDP socket in the flow's host namespace, bound to its RNIC address and sport. */
@@ -79,7 +80,8 @@ int traffic_send(const struct inventory *inv, const struct flow *flows, size_t n
 }
 
 long long traffic_blast(const struct inventory *inv, const struct flow *flows, size_t n,
-			uint16_t dport, int tos, int payload, int n_sports, long long duration_ms)
+			uint16_t dport, int tos, int payload, int n_sports, long long duration_ms,
+			unsigned long long pps)
 {
 	pid_t *pids = rl_xcalloc(n, sizeof(*pids));
 	int pipefd[2];
@@ -104,7 +106,8 @@ long long traffic_blast(const struct inventory *inv, const struct flow *flows, s
 			char buf[1472] = "rocelab-load";
 			int fds[64];
 			long long sent = 0;
-			unsigned long long end = rl_now_ns() + (unsigned long long)duration_ms * 1000000ULL;
+			unsigned long long start = rl_now_ns(),
+					   end = start + (unsigned long long)duration_ms * 1000000ULL;
 			struct sockaddr_in to = { .sin_family = AF_INET, .sin_addr = flows[i].dst,
 						  .sin_port = htons(dport) };
 			int ns = n_sports > 64 ? 64 : n_sports;
@@ -113,8 +116,19 @@ long long traffic_blast(const struct inventory *inv, const struct flow *flows, s
 			signal(SIGTERM, SIG_DFL);
 			for (int s = 0; s < ns; s++)
 				fds[s] = flow_socket(inv, &flows[i], (uint16_t)(50000 + 97 * i + s), tos);
-			for (unsigned k = 0; rl_now_ns() < end; k++) {
+			for (unsigned k = 0;; k++) {
 				int fd = fds[k % (unsigned)ns];
+				unsigned long long now = rl_now_ns();
+
+				if (now >= end)
+					break;
+				/* Paced: stay at pps on average, sleeping 1 ms when ahead. */
+				if (pps && (unsigned long long)sent >= (now - start) * pps / 1000000000ULL) {
+					struct timespec ms = { 0, 1000000 };
+
+					nanosleep(&ms, NULL);
+					continue;
+				}
 
 				if (fd >= 0 && sendto(fd, buf, (size_t)payload, MSG_DONTWAIT,
 						      (struct sockaddr *)&to, sizeof(to)) > 0)

@@ -24,10 +24,12 @@ int traffic_send(const struct inventory *inv, const struct flow *flows, size_t n
 
 /*
  * Send as fast as possible from every flow at once (one process per flow) for
- * duration_ms, rotating over n_sports source ports.  Returns datagrams sent, or -errno.
+ * duration_ms, rotating over n_sports source ports, at most pps datagrams per
+ * second per flow (0: as fast as possible).  Returns datagrams sent, or -errno.
  */
 long long traffic_blast(const struct inventory *inv, const struct flow *flows, size_t n,
-			uint16_t dport, int tos, int payload, int n_sports, long long duration_ms);
+			uint16_t dport, int tos, int payload, int n_sports, long long duration_ms,
+			unsigned long long pps);
 
 /*
  * Flows whose packets must cross port of switch sw (port < 0: the switch), in

@@ -63,7 +63,7 @@ struct abn {
 struct window {
 	bool used;
 	uint64_t start, end;
-	uint64_t probes, timeouts, ok, unlocalized;
+	uint64_t probes, timeouts, ok, unlocalized, ts_kernel, ts_hw;
 	struct rnic_win *rn;
 	uint32_t *peer_probes, *peer_timeouts; /* [RNIC][peer's local index] */
 	uint32_t *host_probes, *host_slow;
@@ -354,6 +354,9 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 		return;
 	}
 	w->ok++;
+	w->ts_kernel += (p->flags & (HM_F_TX_KERNEL | HM_F_RX_KERNEL)) ==
+			(HM_F_TX_KERNEL | HM_F_RX_KERNEL);
+	w->ts_hw += !!(p->flags & HM_F_HW);
 	w->net_h[hbin(p->net_ns)]++;
 	w->proc_h[hbin(p->proc_ns)]++;
 	w->host_probes[host]++;
@@ -689,10 +692,12 @@ static void close_window(struct az *a, struct window *w)
 		"{\"type\":\"window\",\"start\":%.3f,\"end\":%.3f,\"probes\":%" PRIu64
 		",\"timeouts\":%" PRIu64 ",\"rnic_drops\":%" PRIu64 ",\"switch_drops\":%" PRIu64
 		",\"rnic_drop_rate\":%.6f,\"switch_drop_rate\":%.6f,\"unlocalized\":%" PRIu64
-		",\"voted_timeouts\":%u",
+		",\"voted_timeouts\":%u,\"ok\":%" PRIu64 ",\"ts_kernel\":%" PRIu64
+		",\"ts_hw\":%" PRIu64,
 		secs(w->start), secs(w->end), w->probes, w->timeouts, rnic_drops, switch_drops,
 		w->probes ? (double)rnic_drops / w->probes : 0,
-		w->probes ? (double)switch_drops / w->probes : 0, w->unlocalized, n_t);
+		w->probes ? (double)switch_drops / w->probes : 0, w->unlocalized, n_t, w->ok,
+		w->ts_kernel, w->ts_hw);
 	print_top_votes(a, "link_votes");
 	tally(a, w, true, a->pair_s, &n_s);
 	fprintf(a->out, ",\"slow_probes\":%u", n_s);

@@ -886,6 +886,13 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 		if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
 			continue;
+		/* Send completions first: a probe's ② must be in before its ③ is taken. */
+		for (size_t s = 0; s < a.n; s++) {
+			struct rx_ctx c = { &a, s };
+			static const struct pt_events ev = { on_tx, NULL, NULL };
+
+			cfg->transport->poll_tx(a.rn[s].port, &ev, &c);
+		}
 		for (int i = 0; i < nfd; i++) {
 			if (!pfd[i].revents)
 				continue;

@@ -74,7 +74,9 @@ struct pt_ops {
 	int (*send)(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
 		    const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
 		    uint16_t *ip_id);
-	/* Deliver what is pending (non-blocking). */
+	/* Deliver pending send completions only (non-blocking). */
+	int (*poll_tx)(struct pt_port *p, const struct pt_events *ev, void *ctx);
+	/* Deliver everything pending: send completions, then received probes (non-blocking). */
 	int (*poll)(struct pt_port *p, const struct pt_events *ev, void *ctx);
 	/* The QPN probes to this port must carry. */
 	uint32_t (*qpn)(struct pt_port *p);

@@ -344,10 +344,16 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 	}
 }
 
-static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
+static int udp_poll_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 {
 	if (p->tx_kernel_ts)
 		drain_tx(p, ev, ctx);
+	return 0;
+}
+
+static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
+{
+	udp_poll_tx(p, ev, ctx);
 	for (int budget = 256; budget > 0; budget--) {
 		uint8_t pkt[2048];
 		char ctrl[256];
@@ -405,6 +411,7 @@ const struct pt_ops pt_udp_ops = {
 	.close = udp_close,
 	.fds = udp_fds,
 	.send = udp_send,
+	.poll_tx = udp_poll_tx,
 	.poll = udp_poll,
 	.qpn = udp_qpn,
 };
