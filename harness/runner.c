@@ -454,8 +454,13 @@ void runner_grade(struct scn_result *r)
 				fp++;
 			continue;
 		}
-		if (first < 0 || we < first)
-			first = we;
+		/* Detection time: when the verdict came out (window end + grace when live). */
+		double at = json_is_number(json_object_get(v, "emitted"))
+				    ? json_number_value(json_object_get(v, "emitted"))
+				    : we;
+
+		if (first < 0 || at < first)
+			first = at;
 		r->detected = true;
 		if (strcmp(cls, e->cls))
 			continue;
@@ -628,6 +633,9 @@ static void run_one(const struct scenario *s, struct scn_result *r, size_t idx, 
 			long long end = f->for_ms ? f->at_ms + f->for_ms : s->fault_ms;
 
 			if (!lf[i].pid && t >= f->at_ms) {
+				/* The fault is live from its apply on, verification included. */
+				double t_apply = now_s();
+
 				snprintf(log, sizeof(log), "%s/inject.log", r->dir);
 				if (start_fault(s, f, log, &lf[i], r)) {
 					r->verdict = RV_INVALID;
@@ -639,7 +647,7 @@ static void run_one(const struct scenario *s, struct scn_result *r, size_t idx, 
 					break;
 				}
 				if (!r->t_fault)
-					r->t_fault = now_s();
+					r->t_fault = t_apply;
 				progress(idx, total, s, "%s %s applied: %s", fault_kind_name(f->kind),
 					 f->target, r->evidence);
 			}

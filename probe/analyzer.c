@@ -5,6 +5,7 @@
 
 #include "common.h"
 #include "pathmap.h"
+#include "ptrans.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -522,9 +523,10 @@ static void verdict_head(struct az *a, const struct window *w, const char *cls,
 {
 	a->tot.verdicts++;
 	fprintf(a->out,
-		"{\"type\":\"verdict\",\"time\":%.3f,\"window\":[%.3f,%.3f],\"class\":\"%s\","
-		"\"target\":\"%s\",\"votes\":%u,\"share\":%.3f",
-		secs(w->end), secs(w->start), secs(w->end), cls, target, votes, share);
+		"{\"type\":\"verdict\",\"time\":%.3f,\"emitted\":%.3f,\"window\":[%.3f,%.3f],"
+		"\"class\":\"%s\",\"target\":\"%s\",\"votes\":%u,\"share\":%.3f",
+		secs(w->end), secs(pt_realtime_ns()), secs(w->start), secs(w->end), cls, target,
+		votes, share);
 }
 
 /*
