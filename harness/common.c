@@ -36,19 +36,21 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...)
 }
 
 const char *rl_usage_where;
+FILE *rl_usage_out;
 
 int rl_usage_error(const char *what, const char *fmt, ...)
 {
+	FILE *f = rl_usage_out ? rl_usage_out : stderr;
 	va_list ap;
 
 	if (rl_usage_where)
-		fprintf(stderr, "%s: ", rl_usage_where);
+		fprintf(f, "%s: ", rl_usage_where);
 	else
-		fprintf(stderr, "rocelab: %s%s", what ? what : "", what ? ": " : "");
+		fprintf(f, "rocelab: %s%s", what ? what : "", what ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
-	fputs(rl_usage_where ? "\n" : " (see --help)\n", stderr);
+	fputs(rl_usage_where ? "\n" : " (see --help)\n", f);
 	return RL_EXIT_USAGE;
 }
 

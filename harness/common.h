@@ -49,6 +49,7 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(p
  * instead, for options that come from a file rather than the command line.
  */
 extern const char *rl_usage_where;
+extern FILE *rl_usage_out; /* where usage errors go; NULL: stderr */
 int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define ROCEV2_UDP_PORT 4791 /* IANA port of RoCEv2 */

@@ -442,7 +442,7 @@ void runner_grade(struct scn_result *r)
 	r->time_to_detect_s = -1;
 	json_array_foreach(r->verdicts, i, v) {
 		json_t *w = json_object_get(v, "window");
-		double ws = json_real_value(json_array_get(w, 0)), we = json_real_value(json_array_get(w, 1));
+		double ws = json_number_value(json_array_get(w, 0)), we = json_number_value(json_array_get(w, 1));
 		const char *cls = json_string_value(json_object_get(v, "class"));
 		bool in_fault = r->t_fault > 0 && ws < r->t_revert && we > r->t_fault;
 
@@ -482,8 +482,8 @@ void runner_grade(struct scn_result *r)
 	if (!r->got_class[0] && r->detected) {
 		json_array_foreach(r->verdicts, i, v) {
 			json_t *w = json_object_get(v, "window");
-			double ws = json_real_value(json_array_get(w, 0));
-			double we = json_real_value(json_array_get(w, 1));
+			double ws = json_number_value(json_array_get(w, 0));
+			double we = json_number_value(json_array_get(w, 1));
 
 			if (ws < r->t_revert && we > r->t_fault) {
 				snprintf(r->got_class, sizeof(r->got_class), "%s",

@@ -323,8 +323,10 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	/* The same validation as 'rocelab inject', reported at this fault. */
 	snprintf(where, sizeof(where), "%s:%u:%u", c->path, f->loc.line, f->loc.col);
 	rl_usage_where = where;
+	rl_usage_out = c->errf;
 	r = inject_spec(f->argc, f->argv, inv, &spec);
 	rl_usage_where = NULL;
+	rl_usage_out = NULL;
 	if (r) {
 		c->nerr++;
 		return -EINVAL;

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: MIT
+# Hostmesh end to end: the agent under hostile input, the analyzer, and every CI scenario graded by 'rocelab run'.
+HM_OUT=$(mktemp -d /tmp/rl-hostmesh.XXXXXX)
+
+section "hostmesh: agent and analyzer on the virtual lab"
+"$RL" lab up -q
+"$RL" analyze --listen 198.19.128.1:4790 --window 1s -o "$HM_OUT/az.jsonl" 2>"$HM_OUT/az.log" &
+AZ=$!
+ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 100 \
+	--analyzer 198.19.128.1 --duration 4s 2>"$HM_OUT/agent.log" &
+AG=$!
+sleep 1
+# 1000 datagrams of junk (not RoCEv2) to the agent's port on host1:rnic1, from host2:rnic1.
+ip netns exec rl-host2 "$TOOLS/udpsend" 198.18.1.2 198.18.1.1 4791 40000 50 20 >/dev/null 2>&1
+sleep 0.5
+if kill -0 $AG 2>/dev/null; then ok "agent survives 1000 malformed packets on UDP 4791"; else fail "agent died under malformed packets" "$(tail -2 "$HM_OUT/agent.log")"; fi
+wait $AG; AGRC=$?
+kill -TERM $AZ; wait $AZ
+[ $AGRC -eq 0 ] && ok "agent ran its --duration and exited 0" || fail "agent exit $AGRC" "$(tail -2 "$HM_OUT/agent.log")"
+last=$(grep '"type":"agent"' "$HM_OUT/az.jsonl" | tail -1)
+mal=$(echo "$last" | jq '.malformed // 0')
+# (a burst of 1000 may overflow the socket buffer: what arrives must be counted as malformed)
+[ "${mal:-0}" -ge 500 ] && ok "junk counted as malformed ($mal of 1000 arrived), not as probes" || fail "malformed count $mal" "$last"
+tmo=$(jq -s '[.[] | select(.type=="window") | .timeouts] | add' "$HM_OUT/az.jsonl")
+probes=$(jq -s '[.[] | select(.type=="window") | .probes] | add' "$HM_OUT/az.jsonl")
+[ "${probes:-0}" -ge 500 ] && [ "${tmo:-1}" -eq 0 ] && ok "analyzer got $probes probes, none lost" || fail "probes $probes, timeouts $tmo"
+ts=$(jq -s '[.[] | select(.type=="window")] | (map(.ts_kernel) | add) == (map(.ok) | add)' "$HM_OUT/az.jsonl")
+[ "$ts" = true ] && ok "every probe carries kernel software TX and RX timestamps" || fail "timestamps not all kernel"
+tr=$(echo "$last" | jq '.traces_complete')
+[ "${tr:-0}" -ge 12 ] && ok "agent traced $tr 5-tuples to complete inventory paths" || fail "traces complete: $tr"
+nv=$(grep -c '"type":"verdict"' "$HM_OUT/az.jsonl")
+[ "$nv" -eq 0 ] && ok "no verdict on a healthy lab" || fail "$nv verdicts on a healthy lab" "$(grep verdict "$HM_OUT/az.jsonl" | head -2)"
+"$RL" lab down -q
+
+section "hostmesh: bad input changes nothing"
+expect_exit 2 "run: a bad scenario exits 2" "$RL" run -o "$HM_OUT/bad" tests/harness/scenario/bad-fault-target.yaml
+expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -o "$HM_OUT/bad" scenarios/ci/no-fault.yaml tests/harness/scenario/bad-duration.yaml
+[ -z "$(leftovers)" ] && ok "nothing was created" || fail "leftovers after bad input" "$(leftovers | head -3)"
+expect_exit 2 "agent: unknown host exits 2" "$RL" agent hostmesh --host nosuch -i lab-inventory/vlab-rail.yaml
+expect_exit 2 "analyze: bad window exits 2" "$RL" analyze --window 5parsecs --listen 198.19.128.1
+
+section "hostmesh: SIGINT during a run reverts and removes everything"
+"$RL" run -o "$HM_OUT/int" scenarios/ci/rail-uplink-flap.yaml 2>"$HM_OUT/int.log" &
+RUN=$!
+for _ in $(seq 300); do grep -q 'applied' "$HM_OUT/int.log" 2>/dev/null && break; sleep 0.1; done
+kill -INT $RUN
+wait $RUN; rc=$?
+[ $rc -ne 0 ] && ok "interrupted run exits $rc" || fail "interrupted run exited 0"
+[ -z "$(leftovers)" ] && ok "no namespace, process or state left" || fail "leftovers after SIGINT" "$(leftovers | head -3)"
+jq -e '.scenarios[0].verdict == "invalid"' "$HM_OUT/int/results.json" >/dev/null && ok "interrupted scenario reported invalid" || fail "interrupted scenario not invalid"
+
+section "hostmesh: every CI scenario (rocelab run scenarios/ci/*.yaml)"
+start=$(date +%s)
+"$RL" run -o "$HM_OUT/ci" --seed 7 scenarios/ci/*.yaml 2>"$HM_OUT/ci.log"
+rc=$?
+echo "  ($(($(date +%s) - start)) s)"
+[ $rc -eq 0 ] && ok "run exits 0: every scenario passed" || fail "run exit $rc" "$(grep -E 'fail|invalid' "$HM_OUT/ci.log" | head -4 | tr '\n' ' ')"
+R="$HM_OUT/ci/results.json"
+n=$(ls scenarios/ci/*.yaml | wc -l)
+for s in $(jq -r '.scenarios[].name' "$R"); do
+	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict) detected=\(.detected) ttd=\(.time_to_detect_s) rank=\(.rank) class_ok=\(.class_ok) fp=\(.false_positives) got=\(.got.class) \(.got.target)"' "$R")
+	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
+done
+keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives")] | all' "$R")
+[ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
+J="$HM_OUT/ci/junit.xml"
+[ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" \
+	&& ok "junit.xml: $n testcases of rocelab.ci with inventory, seed and versions" || fail "junit.xml" "$(head -8 "$J" | tr '\n' ' ')"
+[ "$(grep -o '<testcase [^>]* name="[^"]*"' "$J" | sed 's/.* name=//' | sort | uniq -d | wc -l)" -eq 0 ] && ok "junit.xml: test names are unique" || fail "duplicate junit names"
+pngs=0
+for d in "$HM_OUT"/ci/*/; do
+	[ "$(head -c 8 "$d/report.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ -s "$d/report.html" ] && pngs=$((pngs + 1))
+done
+[ $pngs -eq "$n" ] && ok "each scenario has report.png (gnuplot) and report.html" || fail "reports: $pngs of $n"
+[ -z "$(leftovers)" ] && ok "after the run: no namespace, process, nft table or state left" || fail "leftovers after run" "$(leftovers | head -3)"
+rm -rf "$HM_OUT"
