@@ -33,7 +33,7 @@ help:
 	@echo "make            build build/rocelab"
 	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
 	@echo "make check      install deps, run unit tests (ASan/UBSan) and virtual-lab integration tests"
-	@echo "make bench      lab up/down timings (bench <name> <value> <unit>)"
+	@echo "make bench      lab up/down, Hostmesh agent overhead, analyzer throughput (bench <name> <value> <unit>)"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
 	@echo "make install    install rocelab to \$$(DESTDIR)\$$(PREFIX)"
 
@@ -56,6 +56,11 @@ $(BUILD)/tools/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
+# Benchmark drivers link the library (optimized, no sanitizers).
+$(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
 deps:
 	@scripts/deps.sh
 
@@ -76,8 +81,9 @@ demo: deps
 	@scripts/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench
 	@tests/bench/lab_bench.sh
+	@tests/bench/hostmesh_bench.sh
 
 install: $(BUILD)/rocelab
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory

@@ -127,7 +127,7 @@ struct rnic_state {
 	const struct inv_rnic *r;
 	struct pt_port *port;
 	uint32_t qpn;
-	unsigned long long next_send; /* monotonic ns */
+	unsigned long long next_send; /* monotonic ns (rn[0]'s is the host's round timer) */
 	uint32_t next_id;
 	struct pending *ring;
 	size_t ring_n;
@@ -162,10 +162,12 @@ struct agent {
 	unsigned long long *born;
 	unsigned long long next_rotate;
 	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
+	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
 
 	struct trace_job jobs[MAX_JOBS];
 	double tokens;
 	unsigned long long last_refill;
+	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
 	int icmp;
 
 	struct outbuf ob;
@@ -510,6 +512,7 @@ static void rotate(struct agent *a, unsigned long long now)
 				old = s;
 		new_port(a, old, now);
 	}
+	a->trace_idle_until = 0;
 	rl_dbg("agent: rotated %d source ports", k);
 }
 
@@ -520,9 +523,13 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 {
 	struct pt_dst dst = { a->rn[d].r->addr.addr, a->rn[d].qpn };
 
+	/* Known hop count: TTL 1..hops+1 (the last reaches the destination); else all. */
+	int known = a->hops[s * a->n + d], top = known && known < a->cfg->max_ttl
+							    ? known + 1 : a->cfg->max_ttl;
+
 	*t = (struct trace_job){ .used = true, .src = (uint8_t)s, .dst = (uint8_t)d, .slot = slot,
 				 .sport = a->pool[slot], .start = now };
-	for (int ttl = 1; ttl <= a->cfg->max_ttl; ttl++) {
+	for (int ttl = 1; ttl <= top; ttl++) {
 		struct hm_payload pl = { .kind = HM_KIND_TRACE, .src = (uint8_t)s, .dst = (uint8_t)d,
 					 .ttl = (uint8_t)ttl, .nonce = a->nonce, .sport = t->sport,
 					 .t1_ns = pt_realtime_ns() };
@@ -563,11 +570,13 @@ static void finish_trace(struct agent *a, struct trace_job *t)
 	p.complete = ok;
 	for (int i = 0; i < n_hops; i++)
 		p.hops[i] = t->hops[i].s_addr;
+	a->hops[t->src * a->n + t->dst] = ok ? (uint8_t)n_hops : 0;
 	if (ok)
 		a->st.traces_complete++;
 	else /* try again sooner than a good path is refreshed */
 		a->traced[tuple_ix(a, t->src, t->dst, t->slot)] -=
 			(unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS * 3 / 4;
+	a->trace_idle_until = 0;
 	/* The slot may have been rotated while tracing: the record names the sport, so it stays true. */
 	emit(a, HM_PATH, &p, sizeof(p));
 	t->used = false;
@@ -669,8 +678,13 @@ static void run_traces(struct agent *a, unsigned long long now)
 		for (int j = 0; j < MAX_JOBS && !free_job; j++)
 			if (!a->jobs[j].used)
 				free_job = &a->jobs[j];
-		if (!free_job || !next_tuple(a, now, &s, &d, &slot))
+		if (!free_job || now < a->trace_idle_until)
 			break;
+		if (!next_tuple(a, now, &s, &d, &slot)) {
+			/* All fresh: look again in a second (rotation resets slots to "never"). */
+			a->trace_idle_until = now + 1000 * NS_PER_MS;
+			break;
+		}
 		start_trace(a, free_job, s, d, slot, now);
 		a->tokens -= 1;
 	}
@@ -759,8 +773,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 		rs->r = &h->rnics[i];
 		rs->ring_n = (size_t)(cfg->timeout_ms / cfg->interval_ms) + 8;
 		rs->ring = rl_xcalloc(rs->ring_n, sizeof(*rs->ring));
-		/* Spread the RNICs' first probes over one interval. */
-		rs->next_send = now + (unsigned long long)cfg->interval_ms * NS_PER_MS * i / a->n;
+		rs->next_send = now;
 		r = cfg->transport->open(&pc, &rs->port, err, sizeof(err));
 		if (r) {
 			rl_err("agent: %s:%s: %s", h->name, rs->r->name, err);
@@ -774,6 +787,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 	a->pool = rl_xcalloc((size_t)cfg->pool, sizeof(*a->pool));
 	a->born = rl_xcalloc((size_t)cfg->pool, sizeof(*a->born));
 	a->traced = rl_xcalloc(a->n * a->n * (size_t)cfg->pool, sizeof(*a->traced));
+	a->hops = rl_xcalloc(a->n * a->n, sizeof(*a->hops));
 	for (int k = 0; k < cfg->pool; k++)
 		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
@@ -812,6 +826,7 @@ static void teardown(struct agent *a)
 	free(a->pool);
 	free(a->born);
 	free(a->traced);
+	free(a->hops);
 	free(a->ob.buf);
 	topo_free(a->topo);
 }
@@ -833,23 +848,28 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		struct pollfd pfd[MAX_FDS];
 		size_t owner[MAX_FDS];
 		int nfd = 0, wait_ms;
-		unsigned long long now = rl_now_ns(), next = now + 20 * NS_PER_MS;
+		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS;
 
 		if (now >= end)
 			break;
-		for (size_t s = 0; s < a.n; s++) {
-			if (now >= a.rn[s].next_send) {
-				long long jit = cfg->interval_ms / 10;
+		/*
+		 * Every RNIC probes once per interval, all in the same wake-up: one
+		 * timer for the host instead of one per RNIC keeps the agent asleep
+		 * (and cheap) between rounds.  The interval is jittered by +-10%.
+		 */
+		if (now >= a.rn[0].next_send) {
+			long long jit = cfg->interval_ms / 10;
+			unsigned long long step = (unsigned long long)(cfg->interval_ms - jit +
+				(jit ? random() % (2 * jit + 1) : 0)) * NS_PER_MS;
 
+			for (size_t s = 0; s < a.n; s++)
 				send_probe(&a, s);
-				a.rn[s].next_send += (unsigned long long)(cfg->interval_ms - jit +
-					(jit ? random() % (2 * jit + 1) : 0)) * NS_PER_MS;
-				if (a.rn[s].next_send < now)
-					a.rn[s].next_send = now;
-			}
-			if (a.rn[s].next_send < next)
-				next = a.rn[s].next_send;
+			a.rn[0].next_send += step;
+			if (a.rn[0].next_send < now)
+				a.rn[0].next_send = now + step;
 		}
+		if (a.rn[0].next_send < next)
+			next = a.rn[0].next_send;
 		expire(&a, pt_realtime_ns());
 		if (a.icmp >= 0)
 			run_traces(&a, now);
@@ -886,12 +906,17 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 		if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
 			continue;
-		/* Send completions first: a probe's ② must be in before its ③ is taken. */
-		for (size_t s = 0; s < a.n; s++) {
-			struct rx_ctx c = { &a, s };
+		/*
+		 * Send completions first: a probe's ② must be in before its ③ is taken.
+		 * A completion is queued when the packet leaves, before it can arrive,
+		 * so this poll already reports it.
+		 */
+		for (int i = 0; i < nfd; i++) {
+			struct rx_ctx c = { &a, owner[i] };
 			static const struct pt_events ev = { on_tx, NULL, NULL };
 
-			cfg->transport->poll_tx(a.rn[s].port, &ev, &c);
+			if (owner[i] < a.n && (pfd[i].revents & POLLERR))
+				cfg->transport->poll_tx(a.rn[owner[i]].port, &ev, &c);
 		}
 		for (int i = 0; i < nfd; i++) {
 			if (!pfd[i].revents)
@@ -920,7 +945,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 					if (r == 0 || (r < 0 && errno != EAGAIN))
 						disconnect(&a, r == 0 ? "closed" : strerror(errno));
 				}
-			} else {
+			} else if (pfd[i].revents & POLLIN) {
 				struct rx_ctx c = { &a, owner[i] };
 				static const struct pt_events ev = { on_tx, on_rx, on_bad };
 

@@ -15,7 +15,8 @@
  * names.  A raw socket would happily loop a packet for another local address
  * through lo, or guess the destination is on-link, when the RNIC's route is
  * missing.  So before sending, the transport asks the kernel (RTM_GETROUTE,
- * cached briefly) where the packet would go; unless it leaves the RNIC's
+ * cached until a route, rule or link notification says something
+ * changed) where the packet would go; unless it leaves the RNIC's
  * netdev as unicast through a gateway (or stays in the RNIC's own subnet),
  * the probe is not sent (-ENETUNREACH): the RNIC could not deliver it either.
  */
@@ -43,7 +44,8 @@
 #define PROBE_MAX 256 /* largest packet the receive filter lets through */
 
 #define ROUTE_CACHE 64
-#define ROUTE_TTL_NS 500000000ULL
+#define ROUTE_TTL_NS 10000000000ULL /* safety net: changes are seen through notifications */
+#define ROUTE_WATCH_NS 100000000ULL /* look for route/rule/link changes this often */
 
 struct route_ent {
 	struct in_addr dst;
@@ -52,7 +54,8 @@ struct route_ent {
 };
 
 struct pt_port {
-	int tx, rx, hold, nl;
+	int tx, rx, hold, nl, watch;
+	unsigned long long watched;
 	int ifindex;
 	uint32_t mask; /* network order */
 	uint32_t nl_seq;
@@ -129,6 +132,8 @@ static void udp_close(struct pt_port *p)
 		close(p->hold);
 	if (p->nl >= 0)
 		close(p->nl);
+	if (p->watch >= 0)
+		close(p->watch);
 	free(p);
 }
 
@@ -141,7 +146,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int small = 1, r;
 
-	p->tx = p->rx = p->hold = p->nl = -1;
+	p->tx = p->rx = p->hold = p->nl = p->watch = -1;
 	p->addr = cfg->addr;
 	p->tos = cfg->tos;
 	p->qkey = cfg->qkey ? cfg->qkey : ROCE_DEFAULT_QKEY;
@@ -189,6 +194,20 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	if (p->nl < 0) {
 		r = fail(err, errlen, "rtnetlink socket", cfg);
 		goto out;
+	}
+	/* Route, rule and link changes invalidate the cached routing answers. */
+	p->watch = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (p->watch >= 0) {
+		struct sockaddr_nl snl = { .nl_family = AF_NETLINK,
+					   .nl_groups = RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE |
+							RTMGRP_LINK };
+		int big = 1 << 16;
+
+		setsockopt(p->watch, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+		if (bind(p->watch, (struct sockaddr *)&snl, sizeof(snl)) < 0) {
+			close(p->watch);
+			p->watch = -1;
+		}
 	}
 	*out = p;
 	return 0;
@@ -272,11 +291,38 @@ static int route_query(struct pt_port *p, struct in_addr dst)
 	}
 }
 
+/* Forget every cached answer when the kernel announced a change (or cannot tell us). */
+static void route_watch(struct pt_port *p, unsigned long long now)
+{
+	char buf[8192];
+	bool changed = p->watch < 0;
+
+	if (now - p->watched < ROUTE_WATCH_NS)
+		return;
+	p->watched = now;
+	for (;;) {
+		ssize_t n = recv(p->watch, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n < 0) {
+			changed |= errno == ENOBUFS; /* overrun: assume anything changed */
+			break;
+		}
+		changed = true;
+	}
+	if (changed && p->watch >= 0)
+		memset(p->routes, 0, sizeof(p->routes));
+	else if (p->watch < 0)
+		for (size_t i = 0; i < ROUTE_CACHE; i++) /* no notifications: 1 s answers */
+			if (p->routes[i].checked && now - p->routes[i].checked > ROUTE_WATCH_NS * 10)
+				p->routes[i].checked = 0;
+}
+
 static int route_check(struct pt_port *p, struct in_addr dst)
 {
 	unsigned long long now = rl_now_ns();
 	struct route_ent *e = &p->routes[(ntohl(dst.s_addr) * 2654435761u) % ROUTE_CACHE];
 
+	route_watch(p, now);
 	if (e->checked && e->dst.s_addr == dst.s_addr && now - e->checked < ROUTE_TTL_NS)
 		return e->verdict;
 	e->dst = dst;

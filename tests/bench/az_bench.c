@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Analyzer throughput on synthetic records: a 1,000-host x 8-RNIC rail
+ * cluster (8 rails, 8 spines), every RNIC probing at the paper's 10 probes/s
+ * for one 20 s window (1.6 M probe records, 16 source ports per RNIC pair),
+ * with a lossy spine link so the voting has work.  Prints bench lines.
+ */
+#define _GNU_SOURCE
+#include "analyzer.h"
+#include "common.h"
+#include "inventory.h"
+#include "sbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOSTS  1000
+#define RNICS  8
+#define SPINES 8
+#define POOL   16
+#define T0     1795200000000000000ULL
+
+static double secs(unsigned long long a, unsigned long long b)
+{
+	return (double)(b - a) / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	int hosts = argc > 1 ? atoi(argv[1]) : HOSTS;
+	struct sbuf y = { 0 };
+	struct inventory *inv;
+	struct az_cfg cfg;
+	struct az *az;
+	struct az_totals tot;
+	FILE *devnull = fopen("/dev/null", "w");
+	unsigned long long t0, t1, t2, t3, n = 0;
+	size_t len;
+	char *text;
+
+	/* The inventory, written in a known order so link indexes are arithmetic. */
+	sb_printf(&y, "lab: bench-%dx%d\nhosts:\n", hosts, RNICS);
+	for (int h = 0; h < hosts; h++) {
+		sb_printf(&y, "  - name: h%d\n    rnics:\n", h);
+		for (int r = 0; r < RNICS; r++)
+			sb_printf(&y, "      - { name: r%d, netdev: r%d, rail: %d, address: 198.%d.%d.%d/15 }\n",
+				  r, r, r + 1, 18 + (r >= 4), (r % 4) * 32 + h / 250, 1 + h % 250);
+	}
+	sb_printf(&y, "switches:\n");
+	for (int r = 0; r < RNICS; r++) {
+		sb_printf(&y, "  - name: rail%d\n    role: rail\n    rail: %d\n    dialect: linux\n"
+			  "    mgmt: 198.19.200.%d\n    ssh: { user: root, credential: lab-key }\n"
+			  "    ports: [", r + 1, r + 1, r + 1);
+		for (int p = 0; p < hosts + SPINES; p++)
+			sb_printf(&y, "%sp%d", p ? ", " : "", p);
+		sb_printf(&y, "]\n");
+	}
+	for (int s = 0; s < SPINES; s++) {
+		sb_printf(&y, "  - name: spine%d\n    role: spine\n    dialect: linux\n"
+			  "    mgmt: 198.19.201.%d\n    ssh: { user: root, credential: lab-key }\n"
+			  "    ports: [", s + 1, s + 1);
+		for (int p = 0; p < RNICS; p++)
+			sb_printf(&y, "%sp%d", p ? ", " : "", p);
+		sb_printf(&y, "]\n");
+	}
+	sb_printf(&y, "links:\n");
+	for (int h = 0; h < hosts; h++)
+		for (int r = 0; r < RNICS; r++)
+			sb_printf(&y, "  - { a: h%d:r%d, b: rail%d:p%d }\n", h, r, r + 1, h);
+	for (int r = 0; r < RNICS; r++)
+		for (int s = 0; s < SPINES; s++)
+			sb_printf(&y, "  - { a: rail%d:p%d, b: spine%d:p%d }\n", r + 1, hosts + s, s + 1, r);
+	text = sb_take(&y);
+	len = strlen(text);
+	inv = inventory_parse("bench.yaml", text, len, stderr);
+	free(text);
+	if (!inv) {
+		fprintf(stderr, "az_bench: synthetic inventory rejected\n");
+		return 1;
+	}
+	az_defaults(&cfg);
+	az = az_new(inv, &cfg, devnull);
+	t0 = rl_now_ns();
+	for (int h = 0; h < hosts; h++)
+		for (int s = 0; s < RNICS; s++)
+			for (int d = 0; d < RNICS; d++)
+				for (int k = 0; k < POOL && s != d; k++) {
+					struct hm_path p = { .t_ns = T0, .sport = (uint16_t)(50000 + k),
+							     .src = (uint8_t)s, .dst = (uint8_t)d,
+							     .n_hops = 3, .complete = 1, .n_links = 4 };
+					int sp = k % SPINES;
+
+					p.links[0] = (uint16_t)(h * RNICS + s);
+					p.links[1] = (uint16_t)(hosts * RNICS + s * SPINES + sp);
+					p.links[2] = (uint16_t)(hosts * RNICS + d * SPINES + sp);
+					p.links[3] = (uint16_t)(h * RNICS + d);
+					az_path(az, (size_t)h, &p);
+				}
+	t1 = rl_now_ns();
+	/* 20 s at 10 probes/s per RNIC; the rail3 - spine5 link drops 30% of what crosses it. */
+	for (int tick = 0; tick < 200; tick++)
+		for (int h = 0; h < hosts; h++)
+			for (int s = 0; s < RNICS; s++) {
+				unsigned x = (unsigned)(tick * 7919 + h * 104729 + s * 31);
+				int d = (int)((unsigned)(s + 1 + (int)(x % (RNICS - 1))) % RNICS), k = (int)(x / 7 % POOL);
+				bool lost = k % SPINES == 4 && (s == 2 || d == 2) && x % 10 < 3;
+				struct hm_probe p = {
+					.t_send_ns = T0 + (uint64_t)tick * 100000000ULL + (uint64_t)h * 1000,
+					.sport = (uint16_t)(50000 + k), .src = (uint8_t)s, .dst = (uint8_t)d,
+					.status = lost, .net_ns = 8000 + x % 4000, .proc_ns = 12000 + x % 9000,
+				};
+
+				az_probe(az, (size_t)h, &p);
+				n++;
+			}
+	t2 = rl_now_ns();
+	az_flush(az);
+	t3 = rl_now_ns();
+	az_totals(az, &tot);
+	printf("bench analyzer_records_per_s %.0f records/s\n", (double)n / secs(t1, t2));
+	printf("bench analyzer_window_%dx%d_analysis %.3f s\n", hosts, RNICS, secs(t2, t3));
+	printf("bench analyzer_window_%dx%d_total %.3f s\n", hosts, RNICS, secs(t1, t3));
+	printf("bench analyzer_path_records_per_s %.0f records/s\n",
+	       (double)tot.paths / secs(t0, t1));
+	fprintf(stderr, "az_bench: %llu probes, %llu paths, %llu verdicts in %llu windows\n",
+		(unsigned long long)tot.probes, (unsigned long long)tot.paths,
+		(unsigned long long)tot.verdicts, (unsigned long long)tot.windows);
+	az_free(az);
+	inventory_free(inv);
+	fclose(devnull);
+	return tot.verdicts ? 0 : 1;
+}
