@@ -33,6 +33,10 @@ void hm_agent_defaults(struct hm_agent_cfg *c);
 /* Run the agent for cfg.host of inv until the duration ends or a signal. Returns an rl_exit code. */
 int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg);
 
+/* Parse "A.B.C.D[:PORT]" (default port: the analyzer's, 4790); -EINVAL when malformed. */
+struct sockaddr_in;
+int hm_parse_addr(const char *spec, struct sockaddr_in *sa);
+
 int cmd_agent(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 

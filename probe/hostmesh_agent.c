@@ -710,7 +710,7 @@ static void emit_stats(struct agent *a)
 	emit(a, HM_STATS, &a->st, sizeof(a->st));
 }
 
-static int parse_analyzer(const char *spec, struct sockaddr_in *sa)
+int hm_parse_addr(const char *spec, struct sockaddr_in *sa)
 {
 	char host[64];
 	const char *colon = strrchr(spec, ':');
@@ -749,7 +749,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 		       "host", h->name, a->n);
 		return RL_EXIT_USAGE;
 	}
-	if (cfg->analyzer && parse_analyzer(cfg->analyzer, &a->az)) {
+	if (cfg->analyzer && hm_parse_addr(cfg->analyzer, &a->az)) {
 		rl_err("agent: --analyzer '%s' is not ADDR[:PORT] with an IPv4 address",
 		       cfg->analyzer);
 		return RL_EXIT_USAGE;

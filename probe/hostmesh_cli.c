@@ -286,27 +286,13 @@ static int replay(struct az *az, const struct inventory *inv, char **files, int 
 
 static int listen_on(const char *spec, char *err, size_t errlen)
 {
-	char host[64];
-	const char *colon = strrchr(spec, ':');
-	unsigned long port = HM_DEFAULT_PORT;
-	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in sa;
 	int fd, one = 1;
 
-	snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
-	if (colon) {
-		char *end;
-
-		port = strtoul(colon + 1, &end, 10);
-		if (*end || !port || port > 65535) {
-			snprintf(err, errlen, "--listen '%s': bad port", spec);
-			return -EINVAL;
-		}
-	}
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-		snprintf(err, errlen, "--listen '%s': give an IPv4 address", spec);
+	if (hm_parse_addr(spec, &sa)) {
+		snprintf(err, errlen, "--listen '%s': give an IPv4 address and optionally :PORT", spec);
 		return -EINVAL;
 	}
-	sa.sin_port = htons((uint16_t)port);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
