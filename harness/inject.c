@@ -730,26 +730,6 @@ static int precheck(struct injection *j)
 	return 0;
 }
 
-/* The inventory to act on: -i, or the lab that is up. */
-static struct inventory *target_inventory(const char *path, bool *virtual_lab)
-{
-	struct inventory *inv;
-
-	if (path) {
-		struct inventory *up = vlab_inventory(NULL);
-
-		inv = inventory_load(path, stderr);
-		*virtual_lab = up && inv && !strcmp(up->name, inv->name);
-		inventory_free(up);
-		return inv;
-	}
-	inv = vlab_inventory(stderr);
-	if (!inv && errno == ENOENT)
-		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
-	*virtual_lab = inv != NULL;
-	return inv;
-}
-
 int cmd_inject(int argc, char **argv)
 {
 	struct inject_args a = { 0 };
@@ -759,7 +739,7 @@ int cmd_inject(int argc, char **argv)
 
 	if (r)
 		return r < 0 ? RL_EXIT_OK : r;
-	j.inv = target_inventory(a.inv_path, &j.virtual_lab);
+	j.inv = vlab_target_inventory(a.inv_path, &j.virtual_lab);
 	if (!j.inv)
 		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	if ((r = resolve(&a, j.inv))) {
@@ -905,7 +885,7 @@ int cmd_revert(int argc, char **argv)
 	journal_free(recs, n);
 	if (journal_load(&recs, &n) < 0)
 		return RL_EXIT_SETUP;
-	inv = target_inventory(inv_path, &virtual_lab);
+	inv = vlab_target_inventory(inv_path, &virtual_lab);
 	if (!inv) {
 		for (size_t i = 0; i < n; i++)
 			if (recs[i].state != JS_REVERTED)

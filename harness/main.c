@@ -23,13 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef ROCELAB_VERSION
-#define ROCELAB_VERSION "0.1.0"
-#endif
-#ifndef ROCELAB_DATADIR
-#define ROCELAB_DATADIR "/usr/local/share/rocelab"
-#endif
-#define DEFAULT_INVENTORY "lab-inventory/vlab-rail.yaml"
 
 struct cmd {
 	const char *name;
@@ -45,22 +38,6 @@ struct opts {
 };
 
 #define usage_error(...) rl_usage_error(NULL, __VA_ARGS__)
-
-/* The built-in virtual lab: beside the binary in a build tree, else the installed copy. */
-static const char *default_inventory(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(buf, len, "%s/../%s", dirname(exe), DEFAULT_INVENTORY);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, DEFAULT_INVENTORY);
-	return buf;
-}
 
 /*
  * Parse the common options plus extra long options; unknown options are usage
@@ -140,7 +117,7 @@ static const char lab_up_help[] =
 	"usage: rocelab lab up [-i INVENTORY] [-q]\n"
 	"Build the virtual lab: a network namespace per host and switch, a veth per link,\n"
 	"ECMP routing, per-RNIC policy routing on hosts, and an sshd per switch.\n"
-	"Default inventory: the built-in " DEFAULT_INVENTORY ".\n";
+	"Default inventory: the built-in " VLAB_BUILTIN_INVENTORY ".\n";
 static const char lab_down_help[] =
 	"usage: rocelab lab down [-q]\n"
 	"Remove the lab that is up (or its leftovers): processes, namespaces, veths, the\n"
@@ -166,7 +143,7 @@ static int lab_up(int argc, char **argv)
 		return fputs(lab_up_help, stdout), 0;
 	if (optind != argc)
 		return usage_error("lab up: unexpected argument '%s'", argv[optind]);
-	return vlab_up(o.inventory ? o.inventory : default_inventory(buf, sizeof(buf)), o.quiet);
+	return vlab_up(o.inventory ? o.inventory : vlab_builtin_inventory(buf, sizeof(buf)), o.quiet);
 }
 
 static int lab_down(int argc, char **argv)

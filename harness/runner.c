@@ -33,13 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef ROCELAB_VERSION
-#define ROCELAB_VERSION "0.2.0"
-#endif
-#ifndef ROCELAB_DATADIR
-#define ROCELAB_DATADIR "/usr/local/share/rocelab"
-#endif
-#define BUILTIN_INVENTORY "lab-inventory/vlab-rail.yaml"
 #define ANALYZER_PORT 4790
 
 static const char run_help[] =
@@ -64,18 +57,6 @@ static char self_exe[PATH_MAX];
 static double now_s(void)
 {
 	return (double)pt_realtime_ns() / 1e9;
-}
-
-static const char *builtin_inventory(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-
-	snprintf(exe, sizeof(exe), "%s", self_exe);
-	snprintf(buf, len, "%s/../%s", dirname(exe), BUILTIN_INVENTORY);
-	if (access(buf, R_OK) == 0)
-		return buf;
-	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, BUILTIN_INVENTORY);
-	return buf;
 }
 
 /* Sleep ms unless interrupted; false when interrupted or a watched child died. */
@@ -763,7 +744,7 @@ int cmd_run(int argc, char **argv)
 	n = (size_t)(argc - optind);
 	first = optind; /* scenario_load runs getopt (inject's option parser) */
 	sc = rl_xcalloc(n, sizeof(*sc));
-	builtin_inventory(builtin, sizeof(builtin));
+	vlab_builtin_inventory(builtin, sizeof(builtin));
 	/* Everything is validated before anything is touched. */
 	for (size_t i = 0; i < n; i++) {
 		sc[i] = scenario_load(argv[first + (int)i], inv_override, builtin, stderr);

@@ -11,8 +11,14 @@
 #include "topo.h"
 #include "vlab_sshd.h"
 
+#ifndef ROCELAB_DATADIR
+#define ROCELAB_DATADIR "/usr/local/share/rocelab"
+#endif
+
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <libgen.h>
+#include <limits.h>
 #include <jansson.h>
 #include <linux/rtnetlink.h>
 #include <netlink/route/link.h>
@@ -692,4 +698,41 @@ int vlab_status(bool json)
 	json_decref(st);
 	inventory_free(inv);
 	return RL_EXIT_OK;
+}
+
+const char *vlab_builtin_inventory(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(buf, len, "%s/../%s", dirname(exe), VLAB_BUILTIN_INVENTORY);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, VLAB_BUILTIN_INVENTORY);
+	return buf;
+}
+
+struct inventory *vlab_target_inventory(const char *path, bool *virtual_lab)
+{
+	struct inventory *inv;
+
+	if (path) {
+		inv = inventory_load(path, stderr);
+		if (virtual_lab) {
+			struct inventory *up = vlab_inventory(NULL);
+
+			*virtual_lab = up && inv && !strcmp(up->name, inv->name);
+			inventory_free(up);
+		}
+		return inv;
+	}
+	inv = vlab_inventory(stderr);
+	if (!inv && errno == ENOENT)
+		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
+	if (virtual_lab)
+		*virtual_lab = inv != NULL;
+	return inv;
 }

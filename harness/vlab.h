@@ -28,6 +28,22 @@ bool vlab_is_up(void);
  */
 struct inventory *vlab_inventory(FILE *errf);
 
+#ifndef ROCELAB_VERSION
+#define ROCELAB_VERSION "0.2.0"
+#endif
+#define VLAB_BUILTIN_INVENTORY "lab-inventory/vlab-rail.yaml"
+
+/* Path of the built-in virtual lab: beside the binary in a build tree, else the installed copy. */
+const char *vlab_builtin_inventory(char *buf, size_t len);
+
+/*
+ * The inventory to act on: path (-i) when given, else the lab that is up
+ * (with a hint to start one or give -i).  When virtual_lab is not NULL it is
+ * set to whether that inventory is the lab that is up.  NULL + errno
+ * (EINVAL: bad inventory) on failure.
+ */
+struct inventory *vlab_target_inventory(const char *path, bool *virtual_lab);
+
 /* Namespace name of a device: "rl-<name>" into buf. */
 const char *vlab_ns(char *buf, size_t len, const char *device);
 

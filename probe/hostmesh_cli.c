@@ -39,19 +39,6 @@ static int opt_num(const char *cmd, const char *opt, const char *v, double lo, d
 	return 0;
 }
 
-/* The inventory: -i PATH, else the virtual lab that is up. */
-static struct inventory *load_inventory(const char *path)
-{
-	struct inventory *inv;
-
-	if (path)
-		return inventory_load(path, stderr);
-	inv = vlab_inventory(stderr);
-	if (!inv && errno == ENOENT)
-		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
-	return inv;
-}
-
 /* ---- agent ----------------------------------------------------------------------------- */
 
 static const char agent_help[] =
@@ -156,7 +143,7 @@ int cmd_agent(int argc, char **argv)
 		return rl_usage_error(cmd, "--host HOST is required (the host whose RNICs to probe)");
 	if (!rl_name_ok(c.host, INV_NAME_MAX))
 		return rl_usage_error(cmd, "--host '%s' is not a valid name", c.host);
-	if (!(inv = load_inventory(inv_path)))
+	if (!(inv = vlab_target_inventory(inv_path, NULL)))
 		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	rl_signals_install();
 	r = hm_agent_run(inv, &c);
@@ -425,7 +412,7 @@ int cmd_analyze(int argc, char **argv)
 		return r;
 	if (!listen_spec == (optind == argc))
 		return rl_usage_error(cmd, "give either --listen ADDR[:PORT] or record files");
-	if (!(inv = load_inventory(inv_path)))
+	if (!(inv = vlab_target_inventory(inv_path, NULL)))
 		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	if (listen_spec && (lfd = listen_on(listen_spec, err, sizeof(err))) < 0) {
 		rl_err("analyze: %s", err);
