@@ -379,8 +379,7 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING)
 				tss = (struct scm_timestamping *)CMSG_DATA(c);
-			else if ((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
-				 (c->cmsg_level == SOL_PACKET))
+			else if (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR)
 				ee = (struct sock_extended_err *)CMSG_DATA(c);
 		}
 		if (tss && ee && ee->ee_origin == SO_EE_ORIGIN_TIMESTAMPING &&
