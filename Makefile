@@ -5,7 +5,7 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
 BUILD     ?= build
-PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib
+PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs
 OPT       ?= -O2 -g
 WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
 CPPFLAGS  += -Iharness -Iinjectors -Iprobe -Ireports

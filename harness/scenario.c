@@ -219,7 +219,7 @@ static int hm_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t 
 		if (!t)
 			return -EINVAL;
 		if (!(g->transport = pt_find(t)))
-			return err_at(c, v, "hostmesh.transport '%s': known transports: udp", t);
+			return err_at(c, v, "hostmesh.transport '%s': known transports: %s", t, pt_names());
 		return 0;
 	}
 	return UNKNOWN(c, k, key, "hostmesh",

@@ -120,7 +120,7 @@ struct pending {
 	uint16_t sport, ip_id;
 	uint32_t id;
 	uint64_t t1, t2; /* ① and ② (CLOCK_REALTIME ns) */
-	bool t2_kernel;
+	bool t2_kernel, t2_hw;
 };
 
 struct rnic_state {
@@ -137,7 +137,8 @@ struct trace_job {
 	bool used;
 	uint8_t src, dst;
 	int slot;
-	uint16_t sport;
+	uint16_t sport;	     /* the pool's port (the job's key) */
+	uint16_t wire_sport; /* the port the packets really carry */
 	unsigned long long start;
 	int n_sent;
 	uint16_t ids[HM_MAX_HOPS];
@@ -334,7 +335,8 @@ static void flush_out(struct agent *a)
 /* ---- probing ------------------------------------------------------------------ */
 
 static void emit_probe(struct agent *a, size_t src, const struct pending *p, uint8_t status,
-		       uint64_t t3, uint64_t t4, bool rx_kernel, uint8_t ttl, uint8_t tos)
+		       uint64_t t3, uint64_t t4, bool rx_kernel, bool rx_hw, uint8_t ttl,
+		       uint8_t tos)
 {
 	struct hm_probe r = { .t_send_ns = p->t1, .sport = p->sport, .ip_id = p->ip_id,
 			      .src = (uint8_t)src, .dst = p->dst, .status = status,
@@ -349,6 +351,7 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 		r.proc_ns = proc > UINT32_MAX ? UINT32_MAX : (uint32_t)proc;
 		r.flags = (uint8_t)((p->t2_kernel ? HM_F_TX_KERNEL : 0) |
 				    (rx_kernel ? HM_F_RX_KERNEL : 0) |
+				    (p->t2_hw && rx_hw ? HM_F_HW : 0) |
 				    ((tos & 3) == 3 ? HM_F_ECN_CE : 0));
 	} else if (status == HM_TIMEOUT) {
 		a->st.timeouts++;
@@ -373,7 +376,7 @@ static void send_probe(struct agent *a, size_t s)
 	int r;
 
 	if (p->used) /* older than ring_n intervals: past its timeout */
-		emit_probe(a, s, p, HM_TIMEOUT, 0, 0, false, 0, 0);
+		emit_probe(a, s, p, HM_TIMEOUT, 0, 0, false, false, 0, 0);
 	*p = (struct pending){ .used = true, .dst = (uint8_t)d, .sport = pl.sport, .id = id };
 	p->t1 = pl.t1_ns = pt_realtime_ns();
 	hm_payload_encode(&pl, buf);
@@ -383,7 +386,7 @@ static void send_probe(struct agent *a, size_t s)
 	a->st.probes++;
 	if (r) {
 		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
-		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, false, 0, 0);
+		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, false, false, 0, 0);
 		p->used = false;
 		return;
 	}
@@ -400,7 +403,7 @@ static void expire(struct agent *a, uint64_t now_rt)
 			struct pending *p = &a->rn[s].ring[i];
 
 			if (p->used && now_rt - p->t1 > tmo) {
-				emit_probe(a, s, p, HM_TIMEOUT, 0, 0, false, 0, 0);
+				emit_probe(a, s, p, HM_TIMEOUT, 0, 0, false, false, 0, 0);
 				p->used = false;
 			}
 		}
@@ -421,9 +424,10 @@ static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
 	if (cookie & TRACE_COOKIE || s >= a->n)
 		return;
 	p = &a->rn[s].ring[id % a->rn[s].ring_n];
-	if (p->used && p->id == id && ts == PT_TS_KERNEL) {
+	if (p->used && p->id == id && (ts == PT_TS_KERNEL || ts == PT_TS_HW)) {
 		p->t2 = tx_ns;
-		p->t2_kernel = true;
+		p->t2_kernel = ts == PT_TS_KERNEL;
+		p->t2_hw = ts == PT_TS_HW;
 	}
 }
 
@@ -457,11 +461,14 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 		return;
 	}
 	p = &a->rn[pl.src].ring[pl.id % a->rn[pl.src].ring_n];
-	if (!p->used || p->id != pl.id || p->sport != rx->sport || p->dst != pl.dst) {
+	/* rx->sport 0: the transport cannot see the UDP header (verbs on a NIC other than rxe). */
+	if (!p->used || p->id != pl.id || (rx->sport && p->sport != rx->sport) ||
+	    p->dst != pl.dst) {
 		a->st.foreign++; /* late (already timed out), duplicated or forged */
 		return;
 	}
-	emit_probe(a, pl.src, p, HM_OK, rx->rx_ns, t4, rx->rx_ts != PT_TS_APP, rx->ttl, rx->tos);
+	emit_probe(a, pl.src, p, HM_OK, rx->rx_ns, t4, rx->rx_ts == PT_TS_KERNEL,
+		   rx->rx_ts == PT_TS_HW, rx->ttl, rx->tos);
 	p->used = false;
 }
 
@@ -540,6 +547,7 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 		if (a->cfg->transport->send(a->rn[s].port, &dst, t->sport, (uint8_t)ttl, buf,
 					    sizeof(buf), TRACE_COOKIE, &used, &ipid))
 			break;
+		t->wire_sport = used;
 		t->ids[ttl - 1] = ipid;
 		t->n_sent = ttl;
 	}
@@ -549,7 +557,7 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 
 static void finish_trace(struct agent *a, struct trace_job *t)
 {
-	struct hm_path p = { .t_ns = pt_realtime_ns(), .sport = t->sport, .src = t->src,
+	struct hm_path p = { .t_ns = pt_realtime_ns(), .sport = t->wire_sport, .src = t->src,
 			     .dst = t->dst };
 	struct inv_endpoint src = { INV_DEV_HOST, a->host, t->src }, dst = { INV_DEV_HOST, a->host,
 									 t->dst };
@@ -608,15 +616,27 @@ static void on_icmp(struct agent *a)
 		u = (const struct udphdr *)(pkt + ohl + 8 + ihl);
 		if (ntohs(u->dest) != ROCEV2_UDP_PORT)
 			continue;
+		/*
+		 * Which TTL it was: the IP ID when the transport chose it (udp); else
+		 * (verbs: the RNIC picks IDs) the TTL in the quoted probe payload,
+		 * after UDP, BTH and DETH.  Linux quotes up to 576 bytes, enough.
+		 */
+		const uint8_t *quote = (const uint8_t *)u + 8 + 12 + 8;
+		struct hm_payload pl;
+		bool have_pl = (size_t)len >= (size_t)(quote - pkt) + HM_PAYLOAD_LEN &&
+			       !hm_payload_decode(quote, HM_PAYLOAD_LEN, &pl) &&
+			       pl.kind == HM_KIND_TRACE && pl.nonce == a->nonce;
+
 		for (int j = 0; j < MAX_JOBS; j++) {
 			struct trace_job *t = &a->jobs[j];
 
-			if (!t->used || ntohs(u->source) != t->sport ||
+			if (!t->used || ntohs(u->source) != t->wire_sport ||
 			    inner->ip_src.s_addr != a->rn[t->src].r->addr.addr.s_addr ||
 			    inner->ip_dst.s_addr != a->rn[t->dst].r->addr.addr.s_addr)
 				continue;
 			for (int k = 0; k < t->n_sent; k++)
-				if (t->ids[k] && t->ids[k] == ntohs(inner->ip_id))
+				if (t->ids[k] ? t->ids[k] == ntohs(inner->ip_id)
+					      : have_pl && pl.ttl == k + 1 && pl.sport == t->sport)
 					t->hops[k] = outer->ip_src;
 		}
 	}
@@ -767,7 +787,8 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 				     .addr = h->rnics[i].addr.addr,
 				     .prefix_len = h->rnics[i].addr.len,
 				     .gid_index = h->rnics[i].gid_index,
-				     .tos = (uint8_t)(cfg->dscp << 2), .qpn = 0x100 + (uint32_t)i };
+				     .tos = (uint8_t)(cfg->dscp << 2), .qpn = 0x100 + (uint32_t)i,
+				     .sports = cfg->pool };
 		int r;
 
 		rs->r = &h->rnics[i];
@@ -780,6 +801,9 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 			return RL_EXIT_SETUP;
 		}
 		rs->qpn = cfg->transport->qpn(rs->port);
+		if (cfg->transport->describe)
+			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
+				cfg->transport->describe(rs->port, err, sizeof(err)));
 	}
 	a->icmp = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_ICMP);
 	if (a->icmp < 0)
@@ -915,7 +939,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 			struct rx_ctx c = { &a, owner[i] };
 			static const struct pt_events ev = { on_tx, NULL, NULL };
 
-			if (owner[i] < a.n && (pfd[i].revents & POLLERR))
+			if (owner[i] < a.n && pfd[i].revents)
 				cfg->transport->poll_tx(a.rn[owner[i]].port, &ev, &c);
 		}
 		for (int i = 0; i < nfd; i++) {

@@ -50,7 +50,8 @@ static const char agent_help[] =
 	"drops, traces every 5-tuple's path, and streams records to the analyzer.\n"
 	"Runs where HOST's RNICs are (in the virtual lab: 'ip netns exec rl-HOST').\n"
 	"\n"
-	"  --transport udp       probe transport (udp: RoCEv2 UD packets over raw sockets)\n"
+	"  --transport udp       probe transport: udp (RoCEv2 UD packets over raw sockets) or\n"
+	"                        verbs (UD QPs through rdma-core on the RNIC or Soft-RoCE)\n"
 	"  --interval 100ms      probe interval per RNIC\n"
 	"  --timeout 500ms       a probe not received by then is a drop\n"
 	"  --sports 16           source ports in the pool\n"
@@ -112,7 +113,7 @@ int cmd_agent(int argc, char **argv)
 		case 'T':
 			c.transport = pt_find(optarg);
 			if (!c.transport)
-				r = rl_usage_error(cmd, "--transport '%s': known transports: udp", optarg);
+				r = rl_usage_error(cmd, "--transport '%s': known transports: %s", optarg, pt_names());
 			break;
 		case 'I': r = opt_ms(cmd, "--interval", optarg, 1, 60000, &c.interval_ms); break;
 		case 't': r = opt_ms(cmd, "--timeout", optarg, 1, 60000, &c.timeout_ms); break;

@@ -25,6 +25,8 @@ struct pt_cfg {
 	uint8_t tos;		/* DSCP << 2 | ECN of every probe */
 	uint32_t qkey;
 	uint32_t qpn;		/* udp: the QPN this port answers to (verbs: assigned) */
+	int sports;		/* source ports the caller uses (verbs on rxe: UD QPs), 0: 16 */
+	bool share_port;	/* udp: UDP 4791 may be held already (by rxe in the same namespace) */
 };
 
 /* A destination: the RNIC address and the QPN that receives probes there. */
@@ -80,9 +82,18 @@ struct pt_ops {
 	int (*poll)(struct pt_port *p, const struct pt_events *ev, void *ctx);
 	/* The QPN probes to this port must carry. */
 	uint32_t (*qpn)(struct pt_port *p);
+	/* One line on what the port is (device, QPN, timestamps), for logs. */
+	const char *(*describe)(struct pt_port *p, char *buf, size_t len);
 };
 
 extern const struct pt_ops pt_udp_ops;
+extern const struct pt_ops pt_verbs_ops;
+
+/* The names of all transports, for messages: "udp, verbs". */
+const char *pt_names(void);
+
+/* rxe sends a QP's packets from UDP port 0xC000 + hash_32(QPN, 14); this computes it. */
+uint16_t pt_rxe_sport(uint32_t qpn);
 
 /* The transport called name ("udp", "verbs"), or NULL. */
 const struct pt_ops *pt_find(const char *name);

@@ -183,10 +183,15 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	p->hold = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (p->hold < 0 || bind_dev(p->hold, cfg->netdev) < 0 ||
 	    bind(p->hold, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = fail(err, errlen, "UDP port 4791 (is another agent running?)", cfg);
-		goto out;
+		if (!(cfg->share_port && errno == EADDRINUSE)) {
+			r = fail(err, errlen, "UDP port 4791 (is another agent running?)", cfg);
+			goto out;
+		}
+		close(p->hold); /* held by a RoCE stack here already: it keeps ICMP quiet */
+		p->hold = -1;
 	}
-	setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	if (p->hold >= 0)
+		setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 	p->ifindex = (int)if_nametoindex(cfg->netdev);
 	p->mask = htonl(cfg->prefix_len > 0 && cfg->prefix_len < 32
 				? ~0u << (32 - cfg->prefix_len) : ~0u);
@@ -450,8 +455,16 @@ static uint32_t udp_qpn(struct pt_port *p)
 	return p->qpn;
 }
 
+static const char *udp_describe(struct pt_port *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "udp transport on %s: QPN 0x%x, %s send timestamps",
+		 inet_ntoa(p->addr), p->qpn, p->tx_kernel_ts ? "kernel software" : "clock_gettime");
+	return buf;
+}
+
 const struct pt_ops pt_udp_ops = {
 	.name = "udp",
+	.describe = udp_describe,
 	.open = udp_open,
 	.close = udp_close,
 	.fds = udp_fds,
@@ -461,10 +474,15 @@ const struct pt_ops pt_udp_ops = {
 	.qpn = udp_qpn,
 };
 
+static const struct pt_ops *const all[] = { &pt_udp_ops, &pt_verbs_ops };
+
+const char *pt_names(void)
+{
+	return "udp, verbs";
+}
+
 const struct pt_ops *pt_find(const char *name)
 {
-	static const struct pt_ops *const all[] = { &pt_udp_ops };
-
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];

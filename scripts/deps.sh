@@ -6,7 +6,8 @@ set -euo pipefail
 PKGS=(
 	build-essential pkg-config
 	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev zlib1g-dev
-	nftables libibverbs-dev rdma-core ibverbs-utils
+	nftables libibverbs-dev rdma-core ibverbs-utils ibverbs-providers
+	qemu-system-x86 linux-image-amd64 busybox-static tshark
 	libcriterion-dev gnuplot-nox
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc
 )
