@@ -26,13 +26,14 @@ ASAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check unit integration demo deps bench install clean help format
+.PHONY: all check unit integration vm-check demo deps bench install clean help format
 all: $(BUILD)/rocelab
 
 help:
 	@echo "make            build build/rocelab"
 	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
 	@echo "make check      install deps, run unit tests (ASan/UBSan) and virtual-lab integration tests"
+	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead, analyzer throughput (bench <name> <value> <unit>)"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
 	@echo "make install    install rocelab to \$$(DESTDIR)\$$(PREFIX)"
@@ -75,6 +76,11 @@ check: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TOOL_BIN)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory integration
+
+# Tier 3: Soft-RoCE in a qemu VM (needs root: it builds namespaces inside the VM only).
+vm-check: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/probe/verbs_test
+	@tests/vm/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

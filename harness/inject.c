@@ -336,6 +336,7 @@ struct injection {
 	struct fault_exec x;
 	unsigned id;
 	bool virtual_lab;
+	double applied_at; /* wall time when the last action was applied (before verification) */
 	char evidence[512];
 	char err[512];
 };
@@ -686,6 +687,8 @@ static void print_result(struct injection *j, bool json, const char *outcome)
 		json_object_set_new(o, "kind", json_string(fault_kind_name(j->spec->kind)));
 		json_object_set_new(o, "target", json_string(j->spec->target));
 		json_object_set_new(o, "outcome", json_string(outcome));
+		if (j->applied_at > 0)
+			json_object_set_new(o, "applied_at", json_real(j->applied_at));
 		json_object_set_new(o, "evidence", json_string(j->evidence));
 		json_object_set_new(o, "emulated", json_boolean(j->plan.emulated));
 		if (j->plan.note[0])
@@ -779,6 +782,12 @@ int cmd_inject(int argc, char **argv)
 		rl_err("fault %u could not be applied: %s", j.id, j.err);
 		journal_mark(j.id, JS_REVERTED);
 		goto close_exec;
+	}
+	{
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		j.applied_at = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 	}
 	if ((r = verify(&j))) {
 		rl_err("fault %u is not effective: %s; reverting", j.id, j.err);

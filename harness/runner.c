@@ -112,6 +112,7 @@ struct live_fault {
 	pid_t pid;
 	int out; /* its stdout */
 	bool applied, done;
+	double applied_at; /* wall time the injector reported it applied, 0: not said */
 	int status;
 	char line[1024];
 };
@@ -176,6 +177,7 @@ static int start_fault(const struct scenario *s, const struct scn_fault *f, cons
 		const char *note = j ? json_string_value(json_object_get(j, "note")) : NULL;
 
 		lf->applied = outcome && !strcmp(outcome, "applied");
+		lf->applied_at = j ? json_real_value(json_object_get(j, "applied_at")) : 0;
 		if (ev)
 			snprintf(r->evidence + strlen(r->evidence),
 				 sizeof(r->evidence) - strlen(r->evidence), "%s%s",
@@ -627,8 +629,14 @@ static void run_one(const struct scenario *s, struct scn_result *r, size_t idx, 
 					ok = false;
 					break;
 				}
+				/*
+				 * Ground truth starts when the injector had applied it (its
+				 * own clock, before verification); an injector that does not
+				 * say counts from its start, the conservative end.
+				 */
 				if (!r->t_fault)
-					r->t_fault = t_apply;
+					r->t_fault = lf[i].applied_at > t_apply ? lf[i].applied_at
+										 : t_apply;
 				progress(idx, total, s, "%s %s applied: %s", fault_kind_name(f->kind),
 					 f->target, r->evidence);
 			}

@@ -28,10 +28,86 @@
 
 #define LOCAL_RULE_PREF 1000 /* the local table moves below the per-RNIC rules */
 
+const char *vlab_root_host(void)
+{
+	static char saved[INV_NAME_MAX + 2];
+	const char *h = getenv("ROCELAB_HOST_IN_ROOT_NS");
+	char path[4096], *text;
+
+	if (h && *h)
+		return h;
+	/* A lab built that way says so in its state, for every later command. */
+	text = rl_read_file(state_path(path, sizeof(path), "root-host"), NULL);
+	if (!text)
+		return NULL;
+	snprintf(saved, sizeof(saved), "%s", text);
+	saved[strcspn(saved, "\n")] = 0;
+	free(text);
+	return *saved ? saved : NULL;
+}
+
 const char *vlab_ns(char *buf, size_t len, const char *device)
 {
-	snprintf(buf, len, NETNS_PREFIX "%s", device);
+	const char *root = vlab_root_host();
+
+	if (root && !strcmp(root, device))
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, NETNS_PREFIX "%s", device);
 	return buf;
+}
+
+/* Root-host mode: only in a namespace with nothing but loopback (and what a lab of ours left). */
+static int root_host_check(const struct inventory *inv, struct nsctx *root)
+{
+	const char *h = vlab_root_host();
+	const struct inv_host *host;
+	struct nl_cache *cache;
+	int ret = 0;
+
+	if (!h)
+		return 0;
+	if (!(host = inventory_host(inv, h))) {
+		rl_err("lab up: ROCELAB_HOST_IN_ROOT_NS=%s: no such host in inventory %s", h,
+		       inv->name);
+		return -ENOENT;
+	}
+	if (rtnl_link_alloc_cache(root->sk, AF_UNSPEC, &cache) < 0)
+		return -EIO;
+	for (struct nl_object *o = nl_cache_get_first(cache); o && !ret; o = nl_cache_get_next(o)) {
+		const char *name = rtnl_link_get_name((struct rtnl_link *)o);
+
+		if (!name || !strcmp(name, "lo"))
+			continue;
+		rl_err("lab up: ROCELAB_HOST_IN_ROOT_NS=%s builds host %s in this namespace, "
+		       "which is only done in a throwaway VM without a network; this one has "
+		       "interface %s: refusing (unset ROCELAB_HOST_IN_ROOT_NS)", h, h, name);
+		ret = -EPERM;
+	}
+	nl_cache_free(cache);
+	return ret;
+}
+
+/* Undo what a root host changed in this namespace: its rules; its links die with the switches. */
+static int root_host_unconfigure(void)
+{
+	struct nsctx root;
+	int ret = 0;
+
+	char path[4096];
+
+	/* Only what a lab up recorded (after its check passed), never on the word of the environment. */
+	if (access(state_path(path, sizeof(path), "root-host"), F_OK) || nsctx_open(&root, NULL))
+		return 0;
+	for (unsigned i = 0; i < 64; i++)
+		if (nl_rule_exists(&root, topo_host_table(i)) == 1)
+			nl_rule_del(&root, topo_host_table(i), NULL, NULL, topo_host_table(i));
+	if (nl_rule_exists(&root, 0) != 1)
+		ret = nl_rule_add(&root, 0, NULL, NULL, RT_TABLE_LOCAL);
+	if (!ret && nl_rule_exists(&root, LOCAL_RULE_PREF) == 1)
+		ret = nl_rule_del(&root, LOCAL_RULE_PREF, NULL, NULL, RT_TABLE_LOCAL);
+	nsctx_close(&root);
+	return ret;
 }
 
 /* Names of our namespaces in /run/netns (rl-*); returns the count, array of strdup'd names. */
@@ -153,9 +229,9 @@ static int make_namespaces(struct build *b)
 		const char *name = host ? inv->hosts[i].name : inv->switches[i - inv->n_hosts].name;
 		struct nsctx *c = host ? &b->hns[i] : &b->sns[i - inv->n_hosts];
 
-		vlab_ns(ns, sizeof(ns), name);
-		CHECK(b, netns_add(ns), "namespace %s", ns);
-		CHECK(b, nsctx_open(c, ns), "opening namespace %s", ns);
+		if (*vlab_ns(ns, sizeof(ns), name))
+			CHECK(b, netns_add(ns), "namespace %s", ns);
+		CHECK(b, nsctx_open(c, ns), "opening namespace %s", *ns ? ns : "(root)");
 		CHECK(b, set_sysctls(b, c, sysctl_all, ARRAY_SIZE(sysctl_all), false), "%s", ns);
 		if (host) {
 			CHECK(b, set_sysctls(b, c, sysctl_host, ARRAY_SIZE(sysctl_host), false), "%s",
@@ -214,6 +290,8 @@ static int make_mgmt(struct build *b)
 
 		if (host && !inv->hosts[i].has_mgmt)
 			continue;
+		if (host && !*c->name)
+			continue; /* the root host reaches the bridge's address directly */
 		a = host ? inv->hosts[i].mgmt : inv->switches[i - inv->n_hosts].mgmt;
 		snprintf(rootname, sizeof(rootname), "rlm%c%zu", host ? 'h' : 's',
 			 host ? i : i - inv->n_hosts);
@@ -417,7 +495,13 @@ int vlab_up(const char *inv_path, bool quiet)
 		rl_err("lab up: netlink: %s", strerror(errno));
 		goto close_ns;
 	}
-	int r = build_lab(&b);
+	int r = root_host_check(inv, &b.root);
+
+	if (r == 0 && vlab_root_host())
+		r = rl_write_file(state_path(path, sizeof(path), "root-host"), vlab_root_host(),
+				  strlen(vlab_root_host()));
+	if (r == 0)
+		r = build_lab(&b);
 
 	if (r == 0 && rl_write_file(state_path(path, sizeof(path), "up"), "1\n", 2) == 0) {
 		ret = RL_EXIT_OK;
@@ -510,6 +594,11 @@ int vlab_down(bool quiet)
 		if (k > 0)
 			killed += k;
 	}
+	if (root_host_unconfigure()) {
+		rl_err("lab down: could not restore the rules of this namespace: %s",
+		       strerror(errno));
+		ret = RL_EXIT_SETUP;
+	}
 	if (delete_root_links()) {
 		rl_err("lab down: could not delete the management links: %s", strerror(errno));
 		ret = RL_EXIT_SETUP;
@@ -573,7 +662,7 @@ static json_t *status_json(const struct inventory *inv)
 		json_object_set_new(jh, "name", json_string(host->name));
 		json_object_set_new(jh, "namespace",
 				    json_string(vlab_ns(ns, sizeof(ns), host->name)));
-		json_object_set_new(jh, "present", json_boolean(netns_exists(ns)));
+		json_object_set_new(jh, "present", json_boolean(!*ns || netns_exists(ns)));
 		if (host->has_mgmt)
 			json_object_set_new(jh, "mgmt", json_string(inet_ntoa(host->mgmt)));
 		for (size_t r = 0; r < host->n_rnics; r++) {

@@ -44,7 +44,19 @@ const char *vlab_builtin_inventory(char *buf, size_t len);
  */
 struct inventory *vlab_target_inventory(const char *path, bool *virtual_lab);
 
-/* Namespace name of a device: "rl-<name>" into buf. */
+/*
+ * Namespace name of a device: "rl-<name>" into buf, or "" (the namespace
+ * rocelab runs in) for the host named by ROCELAB_HOST_IN_ROOT_NS.
+ */
 const char *vlab_ns(char *buf, size_t len, const char *device);
+
+/*
+ * The VM tier's host under test: Soft-RoCE (rxe) on the 6.1 kernel only works
+ * on netdevs of the initial namespace, so that host's RNICs are built there.
+ * ROCELAB_HOST_IN_ROOT_NS=HOST asks for it; 'lab up' refuses it unless this
+ * namespace has no interface but loopback (a throwaway VM), never on a machine
+ * with a network of its own.  NULL when not asked.
+ */
+const char *vlab_root_host(void);
 
 #endif

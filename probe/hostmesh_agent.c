@@ -126,6 +126,7 @@ struct pending {
 struct rnic_state {
 	const struct inv_rnic *r;
 	struct pt_port *port;
+	struct pt_port *tracer; /* send-only udp port for traces when port cannot set TTLs */
 	uint32_t qpn;
 	unsigned long long next_send; /* monotonic ns (rn[0]'s is the host's round timer) */
 	uint32_t next_id;
@@ -529,6 +530,8 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 			unsigned long long now)
 {
 	struct pt_dst dst = { a->rn[d].r->addr.addr, a->rn[d].qpn };
+	const struct pt_ops *tops = a->rn[s].tracer ? &pt_udp_ops : a->cfg->transport;
+	struct pt_port *tport = a->rn[s].tracer ? a->rn[s].tracer : a->rn[s].port;
 
 	/* Known hop count: TTL 1..hops+1 (the last reaches the destination); else all. */
 	int known = a->hops[s * a->n + d], top = known && known < a->cfg->max_ttl
@@ -536,6 +539,9 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 
 	*t = (struct trace_job){ .used = true, .src = (uint8_t)s, .dst = (uint8_t)d, .slot = slot,
 				 .sport = a->pool[slot], .start = now };
+	/* A tracer sends from the port the probes of this slot really use: same 5-tuple, same path. */
+	t->wire_sport = a->cfg->transport->wire_sport
+				? a->cfg->transport->wire_sport(a->rn[s].port, t->sport) : t->sport;
 	for (int ttl = 1; ttl <= top; ttl++) {
 		struct hm_payload pl = { .kind = HM_KIND_TRACE, .src = (uint8_t)s, .dst = (uint8_t)d,
 					 .ttl = (uint8_t)ttl, .nonce = a->nonce, .sport = t->sport,
@@ -544,8 +550,8 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 		uint16_t used, ipid = 0;
 
 		hm_payload_encode(&pl, buf);
-		if (a->cfg->transport->send(a->rn[s].port, &dst, t->sport, (uint8_t)ttl, buf,
-					    sizeof(buf), TRACE_COOKIE, &used, &ipid))
+		if (tops->send(tport, &dst, t->wire_sport, (uint8_t)ttl, buf, sizeof(buf),
+			       TRACE_COOKIE, &used, &ipid))
 			break;
 		t->wire_sport = used;
 		t->ids[ttl - 1] = ipid;
@@ -801,6 +807,14 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 			return RL_EXIT_SETUP;
 		}
 		rs->qpn = cfg->transport->qpn(rs->port);
+		if (!cfg->transport->traces) {
+			pc.share_port = pc.send_only = true;
+			pc.qpn = rs->qpn;
+			r = pt_udp_ops.open(&pc, &rs->tracer, err, sizeof(err));
+			if (r)
+				rl_warn("agent: %s:%s: no path tracer, paths will not be traced: %s",
+					h->name, rs->r->name, err);
+		}
 		if (cfg->transport->describe)
 			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
 				cfg->transport->describe(rs->port, err, sizeof(err)));
@@ -838,6 +852,8 @@ static void teardown(struct agent *a)
 	for (size_t i = 0; a->rn && i < a->n; i++) {
 		if (a->rn[i].port)
 			a->cfg->transport->close(a->rn[i].port);
+		if (a->rn[i].tracer)
+			pt_udp_ops.close(a->rn[i].tracer);
 		free(a->rn[i].ring);
 	}
 	free(a->rn);

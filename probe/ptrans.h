@@ -27,6 +27,7 @@ struct pt_cfg {
 	uint32_t qpn;		/* udp: the QPN this port answers to (verbs: assigned) */
 	int sports;		/* source ports the caller uses (verbs on rxe: UD QPs), 0: 16 */
 	bool share_port;	/* udp: UDP 4791 may be held already (by rxe in the same namespace) */
+	bool send_only;		/* udp: no receive path (a path tracer beside another transport) */
 };
 
 /* A destination: the RNIC address and the QPN that receives probes there. */
@@ -62,6 +63,12 @@ struct pt_port;
 /* One transport.  Every call returns 0 or -errno (and fills err where given). */
 struct pt_ops {
 	const char *name;
+	/*
+	 * Whether send() honours ttl per packet and reports the IP ID.  verbs
+	 * cannot: the kernel sets an AH's hop limit from the route.  Path traces
+	 * then go out of a send-only udp port with the same 5-tuple.
+	 */
+	bool traces;
 	int (*open)(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen);
 	void (*close)(struct pt_port *p);
 	/* File descriptors to wait on (readable or error) before calling poll(). */
@@ -80,6 +87,8 @@ struct pt_ops {
 	int (*poll_tx)(struct pt_port *p, const struct pt_events *ev, void *ctx);
 	/* Deliver everything pending: send completions, then received probes (non-blocking). */
 	int (*poll)(struct pt_port *p, const struct pt_events *ev, void *ctx);
+	/* The UDP source port send() would use for sport (NULL: sport itself). */
+	uint16_t (*wire_sport)(struct pt_port *p, uint16_t sport);
 	/* The QPN probes to this port must carry. */
 	uint32_t (*qpn)(struct pt_port *p);
 	/* One line on what the port is (device, QPN, timestamps), for logs. */

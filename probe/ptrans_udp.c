@@ -166,10 +166,12 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 		r = fail(err, errlen, "raw send socket (needs CAP_NET_RAW)", cfg);
 		goto out;
 	}
-	p->tx_kernel_ts = setsockopt(p->tx, SOL_SOCKET, SO_TIMESTAMPING, &tsflags,
+	p->tx_kernel_ts = !cfg->send_only && setsockopt(p->tx, SOL_SOCKET, SO_TIMESTAMPING, &tsflags,
 				     sizeof(tsflags)) == 0;
 
 	/* Receive: raw UDP on the netdev, filtered in the kernel. */
+	if (cfg->send_only)
+		goto no_rx;
 	p->rx = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
 	if (p->rx < 0 || bind(p->rx, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    bind_dev(p->rx, cfg->netdev) < 0 || attach_filter(p->rx) < 0) {
@@ -192,6 +194,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	}
 	if (p->hold >= 0)
 		setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+no_rx:
 	p->ifindex = (int)if_nametoindex(cfg->netdev);
 	p->mask = htonl(cfg->prefix_len > 0 && cfg->prefix_len < 32
 				? ~0u << (32 - cfg->prefix_len) : ~0u);
@@ -223,11 +226,14 @@ out:
 
 static int udp_fds(struct pt_port *p, int *fds, int max)
 {
+	int n = 0;
+
 	if (max < 2)
 		return -ENOSPC;
-	fds[0] = p->rx;
-	fds[1] = p->tx;
-	return 2;
+	if (p->rx >= 0)
+		fds[n++] = p->rx;
+	fds[n++] = p->tx;
+	return n;
 }
 
 /* Would the kernel send src -> dst out of our netdev as unicast?  0 or -ENETUNREACH. */
@@ -404,7 +410,7 @@ static int udp_poll_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 {
 	udp_poll_tx(p, ev, ctx);
-	for (int budget = 256; budget > 0; budget--) {
+	for (int budget = p->rx < 0 ? 0 : 256; budget > 0; budget--) {
 		uint8_t pkt[2048];
 		char ctrl[256];
 		struct iovec iov = { pkt, sizeof(pkt) };
@@ -464,6 +470,7 @@ static const char *udp_describe(struct pt_port *p, char *buf, size_t len)
 
 const struct pt_ops pt_udp_ops = {
 	.name = "udp",
+	.traces = true,
 	.describe = udp_describe,
 	.open = udp_open,
 	.close = udp_close,

@@ -493,6 +493,7 @@ static int pick_qp(struct pt_port *p, uint16_t sport)
 		if (p->qps[i].used < p->qps[best].used)
 			best = i;
 	p->qps[best].owner = sport;
+	p->qps[best].used = rl_now_ns(); /* taken now, even if only asked about (a trace) */
 	return best;
 }
 
@@ -539,6 +540,8 @@ static struct ibv_ah *get_ah(struct pt_port *p, struct in_addr dst, uint16_t flo
 	return e->ah;
 }
 
+static uint16_t verbs_wire_sport(struct pt_port *p, uint16_t sport);
+
 static int verbs_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
 		      const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
 		      uint16_t *ip_id)
@@ -574,7 +577,7 @@ static int verbs_send(struct pt_port *p, const struct pt_dst *dst, uint16_t spor
 	p->tx_next = slot + 1;
 	p->qps[q].inflight++;
 	p->qps[q].used = now;
-	*sport_used = p->flow_label ? (uint16_t)(0xc000 | flow) : p->qps[q].sport;
+	*sport_used = verbs_wire_sport(p, sport);
 	*ip_id = 0; /* chosen by the RNIC */
 	return 0;
 }
@@ -725,6 +728,11 @@ static int verbs_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 	return n < 0 ? n : 0;
 }
 
+static uint16_t verbs_wire_sport(struct pt_port *p, uint16_t sport)
+{
+	return p->flow_label ? (uint16_t)(0xc000 | (sport & 0x3fff)) : p->qps[pick_qp(p, sport)].sport;
+}
+
 static uint32_t verbs_qpn(struct pt_port *p)
 {
 	return p->qps[0].qp->qp_num;
@@ -747,5 +755,6 @@ const struct pt_ops pt_verbs_ops = {
 	.poll_tx = verbs_poll_tx,
 	.poll = verbs_poll,
 	.qpn = verbs_qpn,
+	.wire_sport = verbs_wire_sport,
 	.describe = verbs_describe,
 };

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The Soft-RoCE VM tier (make vm-check): boot Debian's kernel under
+# qemu -accel tcg with this machine's root read-only over 9p and build/vm
+# writable, run tests/vm/inside.sh there (rxe RNICs, verbs tests, interop,
+# the VM scenarios), then check what it wrote.  Prints its wall time.
+# usage: tests/vm/run.sh [INSIDE-SCRIPT]   (VM_TIMEOUT=seconds, default 1500)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+inside=${1:-$repo/tests/vm/inside.sh}
+out=$repo/build/vm
+t0=$(date +%s.%N)
+
+die() { echo "vm-check: $*" >&2; exit 2; }
+case "$repo" in *[[:space:]]*) die "the repository path '$repo' has a space: the kernel command line cannot carry it" ;; esac
+kver=
+for k in $(ls -v /boot/vmlinuz-*-amd64 2>/dev/null); do
+	v=${k#/boot/vmlinuz-}
+	[ -e "/lib/modules/$v/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko" ] && kver=$v
+done
+[ -n "$kver" ] || die "no Debian kernel with rdma_rxe.ko in /boot (make deps installs linux-image-amd64)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make deps installs qemu-system-x86)"
+[ -r "/boot/vmlinuz-$kver" ] || die "/boot/vmlinuz-$kver is not readable"
+
+rm -rf "$out" && mkdir -p "$out"
+tests/vm/initramfs.sh "$kver" "$repo/build/vm-initramfs.cpio.gz" || die "initramfs build failed"
+echo "vm-check: booting $kver under qemu (tcg), running $inside" >&2
+timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" qemu-system-x86_64 \
+	-accel tcg -cpu max -m 3072 -smp 2 -no-reboot -nic none \
+	-display none -monitor none -serial stdio \
+	-kernel "/boot/vmlinuz-$kver" -initrd "$repo/build/vm-initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 rocelab.run=$inside rocelab.out=$out rocelab.dir=$repo" \
+	-fsdev local,id=root,path=/,readonly=on,multidevs=remap,security_model=none \
+	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
+	-fsdev local,id=res,path="$out",security_model=none \
+	-device virtio-9p-pci,fsdev=res,mount_tag=results \
+	</dev/null 2>&1 | tee "$repo/build/vm-console.log" | sed -u 's/^/vm| /'
+qrc=${PIPESTATUS[0]}
+rc=$(sed -n 's/.*ROCELAB-VM-EXIT \([0-9]*\).*/\1/p' "$repo/build/vm-console.log" | tail -1)
+wall=$(echo "$(date +%s.%N) - $t0" | bc)
+if [ -z "$rc" ]; then
+	echo "vm-check: the VM did not finish (qemu exit $qrc); console in build/vm-console.log" >&2
+	rc=3
+fi
+# Outside the VM: tshark dissects the probe the VM captured, if tshark is here.
+if [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ] && command -v tshark >/dev/null; then
+	if tshark -r "$out/probe.pcap" -V 2>/dev/null > "$out/probe.txt" &&
+	   grep -q "InfiniBand" "$out/probe.txt" && grep -q "Base Transport Header" "$out/probe.txt" &&
+	   grep -q "Datagram Extended Transport Header" "$out/probe.txt"; then
+		echo "tshark: PASS udp-transport probe dissected as InfiniBand (BTH + DETH) over UDP 4791" >&2
+	else
+		echo "tshark: FAIL the captured probe was not dissected as InfiniBand (see build/vm/probe.txt)" >&2
+		rc=1
+	fi
+elif [ "$rc" = 0 ]; then
+	echo "tshark: not installed, dissection test skipped" >&2
+fi
+printf 'vm-check: %s in %.1f s wall (kernel %s)\n' "$([ "$rc" = 0 ] && echo passed || echo "FAILED ($rc)")" "$wall" "$kver" >&2
+exit "$rc"
