@@ -32,7 +32,7 @@ all: $(BUILD)/rocelab
 help:
 	@echo "make            build build/rocelab"
 	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
-	@echo "make check      install deps, run unit tests (ASan/UBSan) and virtual-lab integration tests"
+	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead, analyzer throughput (bench <name> <value> <unit>)"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
@@ -76,6 +76,7 @@ check: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TOOL_BIN)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory integration
+	@$(MAKE) --no-print-directory vm-check
 
 # Tier 3: Soft-RoCE in a qemu VM (needs root: it builds namespaces inside the VM only).
 vm-check: deps

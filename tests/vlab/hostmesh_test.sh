@@ -38,6 +38,23 @@ expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -
 [ -z "$(leftovers)" ] && ok "nothing was created" || fail "leftovers after bad input" "$(leftovers | head -3)"
 expect_exit 2 "agent: unknown host exits 2" "$RL" agent hostmesh --host nosuch -i lab-inventory/vlab-rail.yaml
 expect_exit 2 "analyze: bad window exits 2" "$RL" analyze --window 5parsecs --listen 198.19.128.1
+expect_exit 2 "agent: unknown transport exits 2" "$RL" agent hostmesh --host host1 --transport rdma -i lab-inventory/vlab-rail.yaml
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	"$RL" agent hostmesh --host host1 --transport verbs --duration 1s -i lab-inventory/vlab-rail.yaml >"$HM_OUT/verbs.log" 2>&1
+	rc=$?
+	[ $rc -eq 3 ] && grep -q "no RDMA devices (load the RNIC driver" "$HM_OUT/verbs.log" &&
+		ok "agent --transport verbs without an RDMA device: exit 3, says what to do" ||
+		fail "agent --transport verbs without a device: exit $rc" "$(tail -2 "$HM_OUT/verbs.log")"
+fi
+rules_before=$(ip rule show; ip -o link show | wc -l)
+ROCELAB_HOST_IN_ROOT_NS=host1 "$RL" lab up -q >"$HM_OUT/rootns.log" 2>&1
+rc=$?
+[ $rc -eq 3 ] && grep -q "only done in a throwaway VM" "$HM_OUT/rootns.log" &&
+	ok "lab up refuses a host in this (networked) namespace" ||
+	fail "ROCELAB_HOST_IN_ROOT_NS on a networked machine: exit $rc" "$(tail -2 "$HM_OUT/rootns.log")"
+[ "$rules_before" = "$(ip rule show; ip -o link show | wc -l)" ] && [ -z "$(leftovers)" ] &&
+	ok "the refusal changed no rule or link here and left nothing" ||
+	fail "the refused root-namespace lab changed something" "$(ip rule show | head -5)"
 
 section "hostmesh: SIGINT during a run reverts and removes everything"
 "$RL" run -o "$HM_OUT/int" scenarios/ci/rail-uplink-flap.yaml 2>"$HM_OUT/int.log" &

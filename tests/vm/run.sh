@@ -38,6 +38,9 @@ timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" qemu-system-x86_64 \
 	</dev/null 2>&1 | tee "$repo/build/vm-console.log" | sed -u 's/^/vm| /'
 qrc=${PIPESTATUS[0]}
 rc=$(sed -n 's/.*ROCELAB-VM-EXIT \([0-9]*\).*/\1/p' "$repo/build/vm-console.log" | tail -1)
+npass=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$repo/build/vm-console.log" | tail -1)
+nfail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$repo/build/vm-console.log" | tail -1)
+npass=${npass:-0} nfail=${nfail:-0}
 wall=$(echo "$(date +%s.%N) - $t0" | bc)
 if [ -z "$rc" ]; then
 	echo "vm-check: the VM did not finish (qemu exit $qrc); console in build/vm-console.log" >&2
@@ -49,12 +52,16 @@ if [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ] && command -v tshark >/dev/null; th
 	   grep -q "InfiniBand" "$out/probe.txt" && grep -q "Base Transport Header" "$out/probe.txt" &&
 	   grep -q "Datagram Extended Transport Header" "$out/probe.txt"; then
 		echo "tshark: PASS udp-transport probe dissected as InfiniBand (BTH + DETH) over UDP 4791" >&2
+		npass=$((npass + 1))
 	else
+		nfail=$((nfail + 1))
 		echo "tshark: FAIL the captured probe was not dissected as InfiniBand (see build/vm/probe.txt)" >&2
 		rc=1
 	fi
 elif [ "$rc" = 0 ]; then
 	echo "tshark: not installed, dissection test skipped" >&2
 fi
+[ "$rc" = 0 ] || [ "$nfail" -gt 0 ] || nfail=1
 printf 'vm-check: %s in %.1f s wall (kernel %s)\n' "$([ "$rc" = 0 ] && echo passed || echo "FAILED ($rc)")" "$wall" "$kver" >&2
+echo "vm-check: $npass passed, $nfail failed"
 exit "$rc"
