@@ -101,6 +101,17 @@ extern const struct pt_ops pt_verbs_ops;
 /* The names of all transports, for messages: "udp, verbs". */
 const char *pt_names(void);
 
+/*
+ * An RNIC's free-running completion clock mapped to CLOCK_REALTIME:
+ * ns = base_ns + ((ticks - base_ticks) & mask) / khz * 1e6.  The base moves
+ * forward once a quarter of the counter's range has passed, so a wrap of the
+ * counter is always one step (verbs transport with completion timestamps).
+ */
+struct pt_hwclock {
+	uint64_t mask, khz, base_ticks, base_ns;
+};
+uint64_t pt_hwclock_ns(struct pt_hwclock *c, uint64_t ticks);
+
 /* rxe sends a QP's packets from UDP port 0xC000 + hash_32(QPN, 14); this computes it. */
 uint16_t pt_rxe_sport(uint32_t qpn);
 

@@ -92,8 +92,7 @@ struct pt_port {
 	uint8_t tos;
 	uint32_t qkey;
 	unsigned max_inline;
-	/* Completion timestamps: realtime = base_ns + (ticks - base_ticks) * 1e6 / clock_khz. */
-	uint64_t ts_mask, clock_khz, base_ticks, base_ns;
+	struct pt_hwclock clk; /* completion timestamps; clk.khz 0: software */
 	char name[64];
 };
 
@@ -330,40 +329,39 @@ static int make_cq(struct pt_port *p, int cqe, struct ibv_cq **cq, struct ibv_cq
 		};
 
 		*cqx = ibv_create_cq_ex(p->ctx, &ca);
-		if (*cqx && (p->clock_khz || !ibv_query_rt_values_ex(p->ctx, &v))) {
+		if (*cqx && (p->clk.khz || !ibv_query_rt_values_ex(p->ctx, &v))) {
 			*cq = ibv_cq_ex_to_cq(*cqx);
-			if (!p->clock_khz) {
-				p->ts_mask = dx.completion_timestamp_mask;
-				p->clock_khz = dx.hca_core_clock;
-				p->base_ns = pt_realtime_ns();
+			if (!p->clk.khz) {
+				p->clk.mask = dx.completion_timestamp_mask;
+				p->clk.khz = dx.hca_core_clock;
+				p->clk.base_ns = pt_realtime_ns();
 				/* raw cycles come in tv_nsec (tv_sec is 0 on mlx5) */
-				p->base_ticks = (uint64_t)v.raw_clock.tv_sec * 1000000000ULL +
-						(uint64_t)v.raw_clock.tv_nsec;
+				p->clk.base_ticks = (uint64_t)v.raw_clock.tv_sec * 1000000000ULL +
+						    (uint64_t)v.raw_clock.tv_nsec;
 			}
 			return 0;
 		}
 		if (*cqx)
 			ibv_destroy_cq(ibv_cq_ex_to_cq(*cqx));
 		*cqx = NULL;
-		if (p->clock_khz) /* the send CQ has timestamps: both or neither */
+		if (p->clk.khz) /* the send CQ has timestamps: both or neither */
 			return -ENOTSUP;
 	}
 	*cq = ibv_create_cq(p->ctx, cqe, NULL, p->ch, 0);
 	return *cq ? 0 : -(errno ? errno : ENOMEM);
 }
 
-/* HCA ticks to CLOCK_REALTIME ns; the base moves forward so wrap-around is always one step. */
-static uint64_t ticks_ns(struct pt_port *p, uint64_t ticks)
+uint64_t pt_hwclock_ns(struct pt_hwclock *c, uint64_t ticks)
 {
-	uint64_t d = (ticks - p->base_ticks) & p->ts_mask;
-	uint64_t ns = d / p->clock_khz * 1000000ULL + d % p->clock_khz * 1000000ULL / p->clock_khz;
+	uint64_t d = (ticks - c->base_ticks) & c->mask;
+	uint64_t ns = d / c->khz * 1000000ULL + d % c->khz * 1000000ULL / c->khz;
 
-	if (d > p->ts_mask / 4) { /* rebase well before the counter wraps */
-		p->base_ticks = ticks;
-		p->base_ns += ns;
-		return p->base_ns;
+	if (d > c->mask / 4) { /* rebase well before the counter wraps */
+		c->base_ticks = ticks & c->mask;
+		c->base_ns += ns;
+		return c->base_ns;
 	}
-	return p->base_ns + ns;
+	return c->base_ns + ns;
 }
 
 static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
@@ -662,7 +660,7 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 				completion(p, send ? IBV_WC_SEND : IBV_WC_RECV, cqx->status,
 					   cqx->wr_id, send ? 0 : ibv_wc_read_byte_len(cqx),
 					   send ? 0 : ibv_wc_read_src_qp(cqx),
-					   ticks_ns(p, ibv_wc_read_completion_ts(cqx)), PT_TS_HW,
+					   pt_hwclock_ns(&p->clk, ibv_wc_read_completion_ts(cqx)), PT_TS_HW,
 					   ev, ctx);
 			n++;
 		} while (n < 512 && !ibv_next_poll(cqx));

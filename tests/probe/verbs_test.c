@@ -194,6 +194,31 @@ Test(verbs, rxe_source_port_formula)
 		cr_assert_geq(pt_rxe_sport(q), 0xc000);
 }
 
+Test(verbs, completion_clock_converts_and_survives_wraps)
+{
+	/* ConnectX-4: 156.25 MHz, 48-bit counter (hca_core_clock 156250 kHz). */
+	struct pt_hwclock c = { .mask = (1ULL << 48) - 1, .khz = 156250, .base_ticks = 1000,
+				.base_ns = 5000000000ULL };
+
+	cr_assert_eq(pt_hwclock_ns(&c, 1000), 5000000000ULL);
+	cr_assert_eq(pt_hwclock_ns(&c, 1000 + 156250), 5000000000ULL + 1000000, "1 ms");
+	cr_assert_eq(pt_hwclock_ns(&c, 1000 + 25), 5000000000ULL + 160, "6.4 ns a tick");
+
+	/* Just before and just after the counter wraps. */
+	c = (struct pt_hwclock){ .mask = 0xffff, .khz = 1000000, .base_ticks = 0xff00,
+				 .base_ns = 1000 };
+	cr_assert_eq(pt_hwclock_ns(&c, 0xff10), 1000 + 0x10);
+	cr_assert_eq(pt_hwclock_ns(&c, 0x0010), 1000 + 0x110, "across the wrap");
+
+	/* Steps of an eighth of the range over five wraps: time only moves forward, exactly. */
+	c = (struct pt_hwclock){ .mask = 0xffff, .khz = 1000000, .base_ticks = 0x1234,
+				 .base_ns = 0 };
+	for (uint64_t k = 1, t = 0x1234; k <= 40; k++) {
+		t = (t + 0x2000) & 0xffff;
+		cr_assert_eq(pt_hwclock_ns(&c, t), k * 0x2000, "step %llu", (unsigned long long)k);
+	}
+}
+
 /* ---- with a device --------------------------------------------------------------------- */
 
 Test(verbs, open_finds_the_gid_and_rejects_a_wrong_one)
