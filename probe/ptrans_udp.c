@@ -64,7 +64,12 @@ struct pt_port {
 	uint8_t tos;
 	uint32_t qkey, qpn;
 	uint16_t next_id;
-	uint32_t tskey;		/* SOF_TIMESTAMPING_OPT_ID key of the next send */
+	/*
+	 * Send timestamps come back with the packet itself and are matched by its
+	 * IP ID: a key counter (OPT_ID) drifts when the kernel timestamps a packet
+	 * and then fails the send (a full veth backlog: ENOBUFS).
+	 */
+	uint16_t tx_ids[TX_KEYS];
 	uint64_t cookies[TX_KEYS];
 	bool tx_kernel_ts;	/* the kernel accepted TX software timestamping */
 };
@@ -142,7 +147,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = cfg->addr };
 	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
-		      SOF_TIMESTAMPING_OPT_TSONLY | SOF_TIMESTAMPING_OPT_ID;
+		      SOF_TIMESTAMPING_OPT_ID;
 	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int small = 1, r;
 
@@ -366,7 +371,7 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 	if (sendto(p->tx, pkt, (size_t)n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
 	if (p->tx_kernel_ts)
-		p->cookies[p->tskey++ % TX_KEYS] = cookie;
+		p->tx_ids[ip.id % TX_KEYS] = ip.id, p->cookies[ip.id % TX_KEYS] = cookie;
 	*sport_used = sport;
 	*ip_id = ip.id;
 	return 0;
@@ -377,15 +382,32 @@ static uint64_t ts_ns(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
 }
 
+/* The IP ID of a looped-back sent packet (from the link-layer header on, or the IP header on). */
+static int looped_ip_id(const struct pt_port *p, const uint8_t *b, size_t n)
+{
+	for (size_t off = 0; off <= 14 && off + 20 <= n; off += 14) {
+		const uint8_t *ip = b + off;
+
+		if ((ip[0] >> 4) == 4 && ip[9] == IPPROTO_UDP && !memcmp(ip + 12, &p->addr, 4))
+			return ip[4] << 8 | ip[5];
+	}
+	return -1;
+}
+
 static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 {
 	for (;;) {
+		uint8_t pkt[128];
 		char ctrl[512];
-		struct msghdr m = { .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
+		struct iovec iov = { pkt, sizeof(pkt) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+				    .msg_controllen = sizeof(ctrl) };
 		struct scm_timestamping *tss = NULL;
 		struct sock_extended_err *ee = NULL;
+		ssize_t n = recvmsg(p->tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT);
+		int id;
 
-		if (recvmsg(p->tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		if (n < 0)
 			return;
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING)
@@ -393,10 +415,13 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 			else if (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR)
 				ee = (struct sock_extended_err *)CMSG_DATA(c);
 		}
-		if (tss && ee && ee->ee_origin == SO_EE_ORIGIN_TIMESTAMPING &&
-		    p->tskey - ee->ee_data <= TX_KEYS && ev->tx_done)
-			ev->tx_done(ctx, p->cookies[ee->ee_data % TX_KEYS], ts_ns(&tss->ts[0]),
-				    PT_TS_KERNEL);
+		if (!tss || !ee || ee->ee_origin != SO_EE_ORIGIN_TIMESTAMPING || !ev->tx_done)
+			continue;
+		id = looped_ip_id(p, pkt, (size_t)n);
+		if (id > 0 && p->tx_ids[id % TX_KEYS] == id) {
+			p->tx_ids[id % TX_KEYS] = 0;
+			ev->tx_done(ctx, p->cookies[id % TX_KEYS], ts_ns(&tss->ts[0]), PT_TS_KERNEL);
+		}
 	}
 }
 

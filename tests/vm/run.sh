@@ -33,6 +33,8 @@ timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" qemu-system-x86_64 \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3 rocelab.run=$inside rocelab.out=$out rocelab.dir=$repo" \
 	-fsdev local,id=root,path=/,readonly=on,multidevs=remap,security_model=none \
 	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
+	-fsdev local,id=repo,path="$repo",readonly=on,multidevs=remap,security_model=none \
+	-device virtio-9p-pci,fsdev=repo,mount_tag=repo \
 	-fsdev local,id=res,path="$out",security_model=none \
 	-device virtio-9p-pci,fsdev=res,mount_tag=results \
 	</dev/null 2>&1 | tee "$repo/build/vm-console.log" | sed -u 's/^/vm| /'
