@@ -93,6 +93,11 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "components", json_pack("[s]", "hostmesh"));
 	json_object_set_new(o, "transport", json_string(s->agent.transport->name));
 	json_object_set_new(o, "timestamps", json_string(r->timestamps));
+	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime). */
+	json_object_set_new(o, "timestamp_source",
+			    json_string(!strcmp(r->timestamps, "hardware") ? "hardware"
+					: !strcmp(r->timestamps, "none") || !strcmp(r->timestamps, "mixed")
+						? r->timestamps : "software"));
 	json_object_set_new(o, "probes", json_integer((json_int_t)r->probes));
 	json_object_set_new(o, "timeouts", json_integer((json_int_t)r->timeouts));
 	json_object_set_new(o, "windows", json_integer((json_int_t)json_array_size(r->windows)));

@@ -78,7 +78,7 @@ for s in $(jq -r '.scenarios[].name' "$R"); do
 	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict) detected=\(.detected) ttd=\(.time_to_detect_s) rank=\(.rank) class_ok=\(.class_ok) fp=\(.false_positives) got=\(.got.class) \(.got.target)"' "$R")
 	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
-keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives")] | all' "$R")
+keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
 J="$HM_OUT/ci/junit.xml"
 [ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" \
