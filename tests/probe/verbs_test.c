@@ -349,25 +349,33 @@ static bool capture_write(int fd, const char *path)
 	}
 }
 
+/* A udp port (answering to udp_qpn) on the first test RNIC and a verbs port on the second. */
+static void open_interop(struct rnic *ra, struct rnic *rb, uint32_t udp_qpn, struct pt_port **u,
+			 struct pt_port **v)
+{
+	struct pt_cfg cu, cv;
+	char err[512];
+
+	need_rnic(0, ra);
+	need_rnic(1, rb);
+	cu = cfg_of(ra);
+	cu.share_port = true; /* rxe holds UDP 4791 in this namespace */
+	cu.qpn = udp_qpn;
+	cv = cfg_of(rb);
+	cr_assert_eq(pt_udp_ops.open(&cu, u, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pt_verbs_ops.open(&cv, v, err, sizeof(err)), 0, "%s", err);
+}
+
 Test(verbs, udp_transport_probes_complete_on_a_real_ud_qp)
 {
 	struct rnic ra, rb;
 	struct pt_port *u = NULL, *v = NULL;
-	struct pt_cfg cu, cv;
 	static struct seen su, sv;
-	char err[512];
 	uint16_t ids[8], used;
 	const char *pcap = getenv("ROCELAB_PCAP_OUT");
 	int cap = -1;
 
-	need_rnic(0, &ra);
-	need_rnic(1, &rb);
-	cu = cfg_of(&ra);
-	cu.share_port = true; /* rxe holds UDP 4791 in this namespace */
-	cu.qpn = 0x1234;
-	cv = cfg_of(&rb);
-	cr_assert_eq(pt_udp_ops.open(&cu, &u, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(pt_verbs_ops.open(&cv, &v, err, sizeof(err)), 0, "%s", err);
+	open_interop(&ra, &rb, 0x1234, &u, &v);
 	if (pcap)
 		cap = capture_open(rb.netdev);
 	/* QPN and Q_Key "out of band": this process knows both. */
@@ -410,19 +418,10 @@ Test(verbs, real_ud_sends_parse_in_the_udp_transport)
 {
 	struct rnic ra, rb;
 	struct pt_port *u = NULL, *v = NULL;
-	struct pt_cfg cu, cv;
 	static struct seen su, sv;
-	char err[512];
 	uint16_t used[8], id;
 
-	need_rnic(0, &ra);
-	need_rnic(1, &rb);
-	cu = cfg_of(&ra);
-	cu.share_port = true;
-	cu.qpn = 0x4321;
-	cv = cfg_of(&rb);
-	cr_assert_eq(pt_udp_ops.open(&cu, &u, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(pt_verbs_ops.open(&cv, &v, err, sizeof(err)), 0, "%s", err);
+	open_interop(&ra, &rb, 0x4321, &u, &v);
 	struct pt_dst dst = { ra.addr, 0x4321 };
 
 	for (int i = 0; i < 8; i++) {
