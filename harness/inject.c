@@ -10,6 +10,7 @@
 #include "netlink_op.h"
 #include "nl.h"
 #include "proc.h"
+#include "ptrans.h"
 #include "state.h"
 #include "topo.h"
 #include "traffic.h"
@@ -783,12 +784,7 @@ int cmd_inject(int argc, char **argv)
 		journal_mark(j.id, JS_REVERTED);
 		goto close_exec;
 	}
-	{
-		struct timespec now;
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		j.applied_at = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-	}
+	j.applied_at = (double)pt_realtime_ns() / 1e9;
 	if ((r = verify(&j))) {
 		rl_err("fault %u is not effective: %s; reverting", j.id, j.err);
 		undo_actions(&j.x, j.plan.acts, j.plan.n_acts);

@@ -92,16 +92,14 @@ static int root_host_check(const struct inventory *inv, struct nsctx *root)
 static int root_host_unconfigure(void)
 {
 	struct nsctx root;
-	int ret = 0;
-
 	char path[4096];
+	int ret = 0;
 
 	/* Only what a lab up recorded (after its check passed), never on the word of the environment. */
 	if (access(state_path(path, sizeof(path), "root-host"), F_OK) || nsctx_open(&root, NULL))
 		return 0;
-	for (unsigned i = 0; i < 64; i++)
-		if (nl_rule_exists(&root, topo_host_table(i)) == 1)
-			nl_rule_del(&root, topo_host_table(i), NULL, NULL, topo_host_table(i));
+	for (unsigned i = 0; i < 64; i++) /* per-RNIC rules; absent ones fail harmlessly */
+		nl_rule_del(&root, topo_host_table(i), NULL, NULL, topo_host_table(i));
 	if (nl_rule_exists(&root, 0) != 1)
 		ret = nl_rule_add(&root, 0, NULL, NULL, RT_TABLE_LOCAL);
 	if (!ret && nl_rule_exists(&root, LOCAL_RULE_PREF) == 1)

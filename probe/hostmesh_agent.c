@@ -336,8 +336,7 @@ static void flush_out(struct agent *a)
 /* ---- probing ------------------------------------------------------------------ */
 
 static void emit_probe(struct agent *a, size_t src, const struct pending *p, uint8_t status,
-		       uint64_t t3, uint64_t t4, bool rx_kernel, bool rx_hw, uint8_t ttl,
-		       uint8_t tos)
+		       uint64_t t3, uint64_t t4, enum pt_ts rx_ts, uint8_t ttl, uint8_t tos)
 {
 	struct hm_probe r = { .t_send_ns = p->t1, .sport = p->sport, .ip_id = p->ip_id,
 			      .src = (uint8_t)src, .dst = p->dst, .status = status,
@@ -351,8 +350,8 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 		r.net_ns = net > UINT32_MAX ? UINT32_MAX : (uint32_t)net;
 		r.proc_ns = proc > UINT32_MAX ? UINT32_MAX : (uint32_t)proc;
 		r.flags = (uint8_t)((p->t2_kernel ? HM_F_TX_KERNEL : 0) |
-				    (rx_kernel ? HM_F_RX_KERNEL : 0) |
-				    (p->t2_hw && rx_hw ? HM_F_HW : 0) |
+				    (rx_ts == PT_TS_KERNEL ? HM_F_RX_KERNEL : 0) |
+				    (p->t2_hw && rx_ts == PT_TS_HW ? HM_F_HW : 0) |
 				    ((tos & 3) == 3 ? HM_F_ECN_CE : 0));
 	} else if (status == HM_TIMEOUT) {
 		a->st.timeouts++;
@@ -377,7 +376,7 @@ static void send_probe(struct agent *a, size_t s)
 	int r;
 
 	if (p->used) /* older than ring_n intervals: past its timeout */
-		emit_probe(a, s, p, HM_TIMEOUT, 0, 0, false, false, 0, 0);
+		emit_probe(a, s, p, HM_TIMEOUT, 0, 0, PT_TS_APP, 0, 0);
 	*p = (struct pending){ .used = true, .dst = (uint8_t)d, .sport = pl.sport, .id = id };
 	p->t1 = pl.t1_ns = pt_realtime_ns();
 	hm_payload_encode(&pl, buf);
@@ -387,7 +386,7 @@ static void send_probe(struct agent *a, size_t s)
 	a->st.probes++;
 	if (r) {
 		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
-		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, false, false, 0, 0);
+		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, PT_TS_APP, 0, 0);
 		p->used = false;
 		return;
 	}
@@ -404,7 +403,7 @@ static void expire(struct agent *a, uint64_t now_rt)
 			struct pending *p = &a->rn[s].ring[i];
 
 			if (p->used && now_rt - p->t1 > tmo) {
-				emit_probe(a, s, p, HM_TIMEOUT, 0, 0, false, false, 0, 0);
+				emit_probe(a, s, p, HM_TIMEOUT, 0, 0, PT_TS_APP, 0, 0);
 				p->used = false;
 			}
 		}
@@ -468,8 +467,7 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 		a->st.foreign++; /* late (already timed out), duplicated or forged */
 		return;
 	}
-	emit_probe(a, pl.src, p, HM_OK, rx->rx_ns, t4, rx->rx_ts == PT_TS_KERNEL,
-		   rx->rx_ts == PT_TS_HW, rx->ttl, rx->tos);
+	emit_probe(a, pl.src, p, HM_OK, rx->rx_ns, t4, rx->rx_ts, rx->ttl, rx->tos);
 	p->used = false;
 }
 
@@ -553,7 +551,6 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 		if (tops->send(tport, &dst, t->wire_sport, (uint8_t)ttl, buf, sizeof(buf),
 			       TRACE_COOKIE, &used, &ipid))
 			break;
-		t->wire_sport = used;
 		t->ids[ttl - 1] = ipid;
 		t->n_sent = ttl;
 	}
@@ -622,17 +619,6 @@ static void on_icmp(struct agent *a)
 		u = (const struct udphdr *)(pkt + ohl + 8 + ihl);
 		if (ntohs(u->dest) != ROCEV2_UDP_PORT)
 			continue;
-		/*
-		 * Which TTL it was: the IP ID when the transport chose it (udp); else
-		 * (verbs: the RNIC picks IDs) the TTL in the quoted probe payload,
-		 * after UDP, BTH and DETH.  Linux quotes up to 576 bytes, enough.
-		 */
-		const uint8_t *quote = (const uint8_t *)u + 8 + 12 + 8;
-		struct hm_payload pl;
-		bool have_pl = (size_t)len >= (size_t)(quote - pkt) + HM_PAYLOAD_LEN &&
-			       !hm_payload_decode(quote, HM_PAYLOAD_LEN, &pl) &&
-			       pl.kind == HM_KIND_TRACE && pl.nonce == a->nonce;
-
 		for (int j = 0; j < MAX_JOBS; j++) {
 			struct trace_job *t = &a->jobs[j];
 
@@ -641,8 +627,7 @@ static void on_icmp(struct agent *a)
 			    inner->ip_dst.s_addr != a->rn[t->dst].r->addr.addr.s_addr)
 				continue;
 			for (int k = 0; k < t->n_sent; k++)
-				if (t->ids[k] ? t->ids[k] == ntohs(inner->ip_id)
-					      : have_pl && pl.ttl == k + 1 && pl.sport == t->sport)
+				if (t->ids[k] && t->ids[k] == ntohs(inner->ip_id))
 					t->hops[k] = outer->ip_src;
 		}
 	}

@@ -146,8 +146,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 {
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = cfg->addr };
-	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
-		      SOF_TIMESTAMPING_OPT_ID;
+	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int small = 1, r;
 
@@ -370,8 +369,10 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 		return (int)n;
 	if (sendto(p->tx, pkt, (size_t)n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	if (p->tx_kernel_ts)
-		p->tx_ids[ip.id % TX_KEYS] = ip.id, p->cookies[ip.id % TX_KEYS] = cookie;
+	if (p->tx_kernel_ts) {
+		p->tx_ids[ip.id % TX_KEYS] = ip.id;
+		p->cookies[ip.id % TX_KEYS] = cookie;
+	}
 	*sport_used = sport;
 	*ip_id = ip.id;
 	return 0;
@@ -510,7 +511,13 @@ static const struct pt_ops *const all[] = { &pt_udp_ops, &pt_verbs_ops };
 
 const char *pt_names(void)
 {
-	return "udp, verbs";
+	static char names[64];
+
+	if (!names[0])
+		for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", all[i]->name);
+	return names;
 }
 
 const struct pt_ops *pt_find(const char *name)

@@ -87,7 +87,6 @@ struct pt_port {
 	unsigned tx_next;
 	uint8_t port_num;
 	int gid_index;
-	union ibv_gid sgid;
 	struct in_addr addr;
 	uint8_t tos;
 	uint32_t qkey;
@@ -230,8 +229,6 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 				     "(ibv_devices lists devices; name one with 'ibdev' in the "
 				     "inventory)", inet_ntoa(cfg->addr), cfg->netdev);
 		}
-	} else if (ctx && named && cfg->gid_index < 0) {
-		/* named device: gid found above with want = -1 */
 	}
 	if (ctx && !named && cfg->gid_index >= 0) {
 		/* matched by netdev: an inventory gid_index must agree */
@@ -313,39 +310,40 @@ static void verbs_close(struct pt_port *p)
 	free(p);
 }
 
-/* Completion timestamps when the device has a clock and a mask; 0 or -errno (then software). */
-static int make_cq(struct pt_port *p, int cqe, struct ibv_cq **cq, struct ibv_cq_ex **cqx)
+/* Start the completion clock when the device has one (clock and mask); else p->clk stays 0. */
+static void start_hwclock(struct pt_port *p, const struct ibv_device_attr_ex *dx)
 {
-	struct ibv_device_attr_ex dx = { 0 };
 	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
 
+	if (!dx->hca_core_clock || !dx->completion_timestamp_mask ||
+	    getenv("ROCELAB_VERBS_SW_TS") || ibv_query_rt_values_ex(p->ctx, &v))
+		return;
+	p->clk.mask = dx->completion_timestamp_mask;
+	p->clk.khz = dx->hca_core_clock;
+	p->clk.base_ns = pt_realtime_ns();
+	/* raw cycles come in tv_nsec (tv_sec is 0 on mlx5) */
+	p->clk.base_ticks = (uint64_t)v.raw_clock.tv_sec * 1000000000ULL +
+			    (uint64_t)v.raw_clock.tv_nsec;
+}
+
+/* A CQ with completion timestamps while the clock runs, else a plain one; 0 or -errno. */
+static int make_cq(struct pt_port *p, int cqe, struct ibv_cq **cq, struct ibv_cq_ex **cqx)
+{
 	*cqx = NULL;
-	if (!ibv_query_device_ex(p->ctx, NULL, &dx) && dx.hca_core_clock &&
-	    dx.completion_timestamp_mask && !getenv("ROCELAB_VERBS_SW_TS")) {
+	if (p->clk.khz) {
 		struct ibv_cq_init_attr_ex ca = {
 			.cqe = (uint32_t)cqe, .channel = p->ch,
 			.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | IBV_WC_EX_WITH_BYTE_LEN |
 				    IBV_WC_EX_WITH_SRC_QP,
 		};
 
-		*cqx = ibv_create_cq_ex(p->ctx, &ca);
-		if (*cqx && (p->clk.khz || !ibv_query_rt_values_ex(p->ctx, &v))) {
+		if ((*cqx = ibv_create_cq_ex(p->ctx, &ca))) {
 			*cq = ibv_cq_ex_to_cq(*cqx);
-			if (!p->clk.khz) {
-				p->clk.mask = dx.completion_timestamp_mask;
-				p->clk.khz = dx.hca_core_clock;
-				p->clk.base_ns = pt_realtime_ns();
-				/* raw cycles come in tv_nsec (tv_sec is 0 on mlx5) */
-				p->clk.base_ticks = (uint64_t)v.raw_clock.tv_sec * 1000000000ULL +
-						    (uint64_t)v.raw_clock.tv_nsec;
-			}
 			return 0;
 		}
-		if (*cqx)
-			ibv_destroy_cq(ibv_cq_ex_to_cq(*cqx));
-		*cqx = NULL;
-		if (p->clk.khz) /* the send CQ has timestamps: both or neither */
+		if (p->scq) /* the send CQ has timestamps: both or neither */
 			return -ENOTSUP;
+		memset(&p->clk, 0, sizeof(p->clk)); /* no timestamped CQ after all: software */
 	}
 	*cq = ibv_create_cq(p->ctx, cqe, NULL, p->ch, 0);
 	return *cq ? 0 : -(errno ? errno : ENOMEM);
@@ -367,7 +365,8 @@ uint64_t pt_hwclock_ns(struct pt_hwclock *c, uint64_t ticks)
 static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
 {
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
-	struct ibv_device_attr da;
+	struct ibv_device_attr_ex dx = { 0 };
+	const struct ibv_device_attr *da = &dx.orig_attr;
 	struct ibv_port_attr pa;
 	size_t bytes = (size_t)RECV_N * (GRH_LEN + MSG_MAX) + (size_t)SEND_N * MSG_MAX;
 	int r, want_qps;
@@ -383,21 +382,21 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	snprintf(p->name, sizeof(p->name), "verbs transport on %s (%s, GID %d)",
 		 ibv_get_device_name(p->ctx->device), cfg->netdev ? cfg->netdev : "?",
 		 p->gid_index);
-	ipv4_gid(&p->sgid, cfg->addr);
-	if ((r = ibv_query_device(p->ctx, &da)) || (r = ibv_query_port(p->ctx, p->port_num, &pa))) {
+	if ((r = ibv_query_device_ex(p->ctx, NULL, &dx)) ||
+	    (r = ibv_query_port(p->ctx, p->port_num, &pa))) {
 		r = failf(err, errlen, r, "%s: query device/port: %s", p->name, strerror(r));
 		goto fail;
 	}
 	if (pa.state != IBV_PORT_ACTIVE)
 		rl_warn("%s: port %u is %s (probes may fail until it is active)", p->name,
 			p->port_num, ibv_port_state_str(pa.state));
-	p->rxe = da.vendor_id == RXE_VENDOR;
-	p->flow_label = da.vendor_id == MLX_VENDOR && getenv("ROCELAB_VERBS_QP_POOL") == NULL;
+	p->rxe = da->vendor_id == RXE_VENDOR;
+	p->flow_label = da->vendor_id == MLX_VENDOR && getenv("ROCELAB_VERBS_QP_POOL") == NULL;
 	want_qps = p->flow_label ? 1 : cfg->sports > 0 ? cfg->sports : 16;
 	if (want_qps > QP_MAX)
 		want_qps = QP_MAX;
-	if (want_qps > da.max_qp - 1)
-		want_qps = da.max_qp - 1;
+	if (want_qps > da->max_qp - 1)
+		want_qps = da->max_qp - 1;
 	if (!(p->pd = ibv_alloc_pd(p->ctx)) || !(p->ch = ibv_create_comp_channel(p->ctx))) {
 		r = failf(err, errlen, errno, "%s: PD/completion channel: %s", p->name,
 			  strerror(errno));
@@ -408,6 +407,7 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 			  strerror(errno));
 		goto fail;
 	}
+	start_hwclock(p, &dx);
 	if ((r = make_cq(p, SEND_N + 16, &p->scq, &p->scqx)) ||
 	    (r = make_cq(p, RECV_N + 16, &p->rcq, &p->rcqx))) {
 		r = failf(err, errlen, -r, "%s: completion queues: %s", p->name, strerror(-r));
@@ -458,9 +458,6 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 		r = failf(err, errlen, r, "%s: arming the CQ: %s", p->name, strerror(r));
 		goto fail;
 	}
-	rl_dbg("%s: QPN 0x%x, %d QP(s), source ports from %s, %s timestamps", p->name,
-	       p->qps[0].qp->qp_num, p->n_qp, p->flow_label ? "AH flow label" : "QP number",
-	       p->scqx ? "completion" : "software");
 	*out = p;
 	return 0;
 fail:
