@@ -804,6 +804,15 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
 				cfg->transport->describe(rs->port, err, sizeof(err)));
 	}
+	for (size_t s = 0; cfg->transport->prepare && s < a->n; s++)
+		for (size_t d = 0; d < a->n; d++) {
+			struct pt_dst dst = { a->rn[d].r->addr.addr, a->rn[d].qpn };
+			int r = d == s ? 0 : cfg->transport->prepare(a->rn[s].port, &dst);
+
+			if (r)
+				rl_warn("agent: %s:%s -> %s: %s (probes will say whether it lasts)",
+					h->name, a->rn[s].r->name, a->rn[d].r->name, strerror(-r));
+		}
 	a->icmp = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_ICMP);
 	if (a->icmp < 0)
 		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(errno));

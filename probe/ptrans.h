@@ -87,6 +87,12 @@ struct pt_ops {
 	int (*poll_tx)(struct pt_port *p, const struct pt_events *ev, void *ctx);
 	/* Deliver everything pending: send completions, then received probes (non-blocking). */
 	int (*poll)(struct pt_port *p, const struct pt_events *ev, void *ctx);
+	/*
+	 * Resolve what sending to dst needs (verbs: the address handle, whose
+	 * creation waits for the kernel's route and ARP), so the first probe is
+	 * not held up in send() past its own timeout.  NULL: nothing to do.
+	 */
+	int (*prepare)(struct pt_port *p, const struct pt_dst *dst);
 	/* The UDP source port send() would use for sport (NULL: sport itself). */
 	uint16_t (*wire_sport)(struct pt_port *p, uint16_t sport);
 	/* The QPN probes to this port must carry. */

@@ -537,6 +537,13 @@ static struct ibv_ah *get_ah(struct pt_port *p, struct in_addr dst, uint16_t flo
 
 static uint16_t verbs_wire_sport(struct pt_port *p, uint16_t sport);
 
+static int verbs_prepare(struct pt_port *p, const struct pt_dst *dst)
+{
+	int r = 0;
+
+	return get_ah(p, dst->addr, 0, 64, rl_now_ns(), &r) ? 0 : r;
+}
+
 static int verbs_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
 		      const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
 		      uint16_t *ip_id)
@@ -751,5 +758,6 @@ const struct pt_ops pt_verbs_ops = {
 	.poll = verbs_poll,
 	.qpn = verbs_qpn,
 	.wire_sport = verbs_wire_sport,
+	.prepare = verbs_prepare,
 	.describe = verbs_describe,
 };
