@@ -766,10 +766,10 @@ void az_agent_stats(struct az *a, size_t host, const struct hm_stats *s)
 		"{\"type\":\"agent\",\"host\":\"%s\",\"time\":%.3f,\"probes\":%" PRIu64
 		",\"timeouts\":%" PRIu64 ",\"send_errors\":%" PRIu64 ",\"malformed\":%" PRIu64
 		",\"foreign\":%" PRIu64 ",\"dropped_records\":%" PRIu64 ",\"traces\":%" PRIu64
-		",\"traces_complete\":%" PRIu64 ",\"rss_kb\":%u}\n",
+		",\"traces_complete\":%" PRIu64 ",\"rx_overflow\":%u,\"rss_kb\":%u}\n",
 		a->inv->hosts[host].name, secs(s->t_ns), s->probes, s->timeouts, s->send_errors,
 		s->malformed, s->foreign, s->dropped_records, s->traces, s->traces_complete,
-		s->rss_kb);
+		s->rx_overflow, s->rss_kb);
 	fflush(a->out);
 }
 

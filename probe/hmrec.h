@@ -70,7 +70,8 @@ struct hm_stats {
 	uint64_t t_ns;
 	uint64_t probes, timeouts, send_errors, malformed, foreign, dropped_records;
 	uint64_t traces, traces_complete;
-	uint32_t rss_kb, reserved;
+	uint32_t rss_kb;
+	uint32_t rx_overflow; /* packets the agent's receive path dropped when full (not the network's) */
 } __attribute__((packed));
 
 #endif

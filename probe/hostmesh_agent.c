@@ -132,6 +132,7 @@ struct rnic_state {
 	uint32_t next_id;
 	struct pending *ring;
 	size_t ring_n;
+	uint32_t rx_overflow; /* last reported by the transport */
 };
 
 struct trace_job {
@@ -714,8 +715,28 @@ static uint32_t rss_kb(void)
 	return kb;
 }
 
+/* Sum the transports' receive overflows; say so once per growth, since those losses read as timeouts. */
+static void count_overflow(struct agent *a)
+{
+	uint32_t (*get)(struct pt_port *) = a->cfg->transport->rx_overflow;
+	uint32_t sum = 0;
+
+	for (size_t i = 0; get && i < a->n; i++) {
+		uint32_t v = get(a->rn[i].port);
+
+		if (v != a->rn[i].rx_overflow)
+			rl_warn("agent: %s: the receive socket was full and dropped %u packets "
+				"(%u in all): probes lost here count as timeouts",
+				a->rn[i].r->name, v - a->rn[i].rx_overflow, v);
+		a->rn[i].rx_overflow = v;
+		sum += v;
+	}
+	a->st.rx_overflow = sum;
+}
+
 static void emit_stats(struct agent *a)
 {
+	count_overflow(a);
 	a->st.t_ns = pt_realtime_ns();
 	a->st.rss_kb = rss_kb();
 	emit(a, HM_STATS, &a->st, sizeof(a->st));
@@ -998,12 +1019,12 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		}
 	}
 	rl_info("agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu traces (%llu "
-		"complete), %llu malformed, %llu foreign, %llu records dropped",
+		"complete), %llu malformed, %llu foreign, %llu records dropped, %u receive overflows",
 		inv->hosts[a.host].name, (unsigned long long)a.st.probes,
 		(unsigned long long)a.st.timeouts, (unsigned long long)a.st.send_errors,
 		(unsigned long long)a.st.traces, (unsigned long long)a.st.traces_complete,
 		(unsigned long long)a.st.malformed, (unsigned long long)a.st.foreign,
-		(unsigned long long)a.st.dropped_records);
+		(unsigned long long)a.st.dropped_records, a.st.rx_overflow);
 out:
 	teardown(&a);
 	return ret;

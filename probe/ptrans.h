@@ -95,6 +95,12 @@ struct pt_ops {
 	int (*prepare)(struct pt_port *p, const struct pt_dst *dst);
 	/* The UDP source port send() would use for sport (NULL: sport itself). */
 	uint16_t (*wire_sport)(struct pt_port *p, uint16_t sport);
+	/*
+	 * Packets the receive path dropped because it was full, since open
+	 * (udp: the socket's SO_RXQ_OVFL count).  Probes lost there are the
+	 * agent's, not the network's.  NULL: the transport cannot tell.
+	 */
+	uint32_t (*rx_overflow)(struct pt_port *p);
 	/* The QPN probes to this port must carry. */
 	uint32_t (*qpn)(struct pt_port *p);
 	/* One line on what the port is (device, QPN, timestamps), for logs. */

@@ -42,6 +42,7 @@
 
 #define TX_KEYS	 256 /* outstanding send completions remembered per port */
 #define PROBE_MAX 256 /* largest packet the receive filter lets through */
+#define RX_SOCKBUF (4 << 20) /* receive socket buffer: a burst of about 4000 probes */
 
 #define ROUTE_CACHE 64
 #define ROUTE_TTL_NS 10000000000ULL /* safety net: changes are seen through notifications */
@@ -72,6 +73,7 @@ struct pt_port {
 	uint16_t tx_ids[TX_KEYS];
 	uint64_t cookies[TX_KEYS];
 	bool tx_kernel_ts;	/* the kernel accepted TX software timestamping */
+	uint32_t rx_drops;	/* the receive socket's drop count (SO_RXQ_OVFL), last seen */
 };
 
 const char *pt_ts_name(enum pt_ts t)
@@ -148,7 +150,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = cfg->addr };
 	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
-	int small = 1, r;
+	int small = 1, one = 1, rxbuf = RX_SOCKBUF, r;
 
 	p->tx = p->rx = p->hold = p->nl = p->watch = -1;
 	p->addr = cfg->addr;
@@ -183,6 +185,13 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 		goto out;
 	}
 	setsockopt(p->rx, SOL_SOCKET, SO_TIMESTAMPING, &rxflags, sizeof(rxflags));
+	/*
+	 * A probe lost in a full socket would read as a network timeout: take a
+	 * large buffer (beyond rmem_max with CAP_NET_ADMIN) and count what is lost.
+	 */
+	if (setsockopt(p->rx, SOL_SOCKET, SO_RCVBUFFORCE, &rxbuf, sizeof(rxbuf)) < 0)
+		setsockopt(p->rx, SOL_SOCKET, SO_RCVBUF, &rxbuf, sizeof(rxbuf));
+	setsockopt(p->rx, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one));
 
 	/* Hold UDP 4791 (never read, smallest buffer): no ICMP port unreachable. */
 	sa.sin_port = htons(ROCEV2_UDP_PORT);
@@ -459,6 +468,8 @@ static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 					rx.rx_ns = ts_ns(&t->ts[0]);
 					rx.rx_ts = PT_TS_KERNEL;
 				}
+			} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+				memcpy(&p->rx_drops, CMSG_DATA(c), sizeof(p->rx_drops));
 			}
 		}
 		r = roce_parse_ud(pkt, (size_t)n, &ip, &ud, &rx.payload, &rx.len);
@@ -480,6 +491,11 @@ static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 			ev->rx(ctx, &rx);
 	}
 	return 0;
+}
+
+static uint32_t udp_rx_overflow(struct pt_port *p)
+{
+	return p->rx_drops;
 }
 
 static uint32_t udp_qpn(struct pt_port *p)
@@ -504,6 +520,7 @@ const struct pt_ops pt_udp_ops = {
 	.send = udp_send,
 	.poll_tx = udp_poll_tx,
 	.poll = udp_poll,
+	.rx_overflow = udp_rx_overflow,
 	.qpn = udp_qpn,
 };
 

@@ -19,8 +19,11 @@ kill -TERM $AZ; wait $AZ
 [ $AGRC -eq 0 ] && ok "agent ran its --duration and exited 0" || fail "agent exit $AGRC" "$(tail -2 "$HM_OUT/agent.log")"
 last=$(grep '"type":"agent"' "$HM_OUT/az.jsonl" | tail -1)
 mal=$(echo "$last" | jq '.malformed // 0')
-# (a burst of 1000 may overflow the socket buffer: what arrives must be counted as malformed)
-[ "${mal:-0}" -ge 500 ] && ok "junk counted as malformed ($mal of 1000 arrived), not as probes" || fail "malformed count $mal" "$last"
+ovf=$(echo "$last" | jq '.rx_overflow // 0')
+# Every junk datagram is counted: as malformed, or as a receive overflow when the burst filled the socket.
+[ $((mal + ovf)) -ge 950 ] && [ "$mal" -ge 500 ] &&
+	ok "junk counted as malformed ($mal) or receive overflow ($ovf) of 1000, not as probes" ||
+	fail "malformed $mal + overflow $ovf of 1000 junk datagrams" "$last"
 tmo=$(jq -s '[.[] | select(.type=="window") | .timeouts] | add' "$HM_OUT/az.jsonl")
 probes=$(jq -s '[.[] | select(.type=="window") | .probes] | add' "$HM_OUT/az.jsonl")
 [ "${probes:-0}" -ge 500 ] && [ "${tmo:-1}" -eq 0 ] && ok "analyzer got $probes probes, none lost" || fail "probes $probes, timeouts $tmo"
@@ -30,6 +33,25 @@ tr=$(echo "$last" | jq '.traces_complete')
 [ "${tr:-0}" -ge 12 ] && ok "agent traced $tr 5-tuples to complete inventory paths" || fail "traces complete: $tr"
 nv=$(grep -c '"type":"verdict"' "$HM_OUT/az.jsonl")
 [ "$nv" -eq 0 ] && ok "no verdict on a healthy lab" || fail "$nv verdicts on a healthy lab" "$(grep verdict "$HM_OUT/az.jsonl" | head -2)"
+
+# A stopped agent: its socket fills and the agent says how many packets it lost there.
+ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 0 \
+	--out "$HM_OUT/stopped.rec" --duration 3s 2>"$HM_OUT/stopped.log" &
+AG=$!
+sleep 1
+kill -STOP $AG
+ip netns exec rl-host2 "$TOOLS/udpsend" 198.18.1.2 198.18.1.1 4791 40000 20 1000 >/dev/null 2>&1
+kill -CONT $AG
+wait $AG
+last=$("$RL" analyze "$HM_OUT/stopped.rec" 2>/dev/null | grep '"type":"agent"' | tail -1)
+mal=$(echo "$last" | jq '.malformed // 0')
+ovf=$(echo "$last" | jq '.rx_overflow // 0')
+[ "${ovf:-0}" -gt 0 ] && [ $((mal + ovf)) -ge 19000 ] &&
+	ok "20000 junk datagrams to a stopped agent: $mal read, $ovf reported as receive overflow" ||
+	fail "stopped agent: malformed $mal, overflow $ovf of 20000" "$last"
+grep -q "receive socket was full" "$HM_OUT/stopped.log" &&
+	ok "the agent warns that overflowed probes count as timeouts" ||
+	fail "no overflow warning" "$(tail -3 "$HM_OUT/stopped.log")"
 "$RL" lab down -q
 
 section "hostmesh: bad input changes nothing"
