@@ -34,7 +34,7 @@ help:
 	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
-	@echo "make bench      lab up/down, Hostmesh agent overhead, analyzer throughput (bench <name> <value> <unit>)"
+	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
 	@echo "make install    install rocelab to \$$(DESTDIR)\$$(PREFIX)"
 
@@ -91,6 +91,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench
 	@tests/bench/lab_bench.sh
 	@tests/bench/hostmesh_bench.sh
+	@tests/bench/verbs_bench.sh
 
 install: $(BUILD)/rocelab
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory

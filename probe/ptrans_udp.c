@@ -74,6 +74,7 @@ struct pt_port {
 	uint64_t cookies[TX_KEYS];
 	bool tx_kernel_ts;	/* the kernel accepted TX software timestamping */
 	uint32_t rx_drops;	/* the receive socket's drop count (SO_RXQ_OVFL), last seen */
+	bool port_shared;	/* UDP 4791 is held by a RoCE stack in this namespace */
 };
 
 const char *pt_ts_name(enum pt_ts t)
@@ -198,12 +199,18 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	p->hold = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (p->hold < 0 || bind_dev(p->hold, cfg->netdev) < 0 ||
 	    bind(p->hold, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		if (!(cfg->share_port && errno == EADDRINUSE)) {
+		/*
+		 * Held by a RoCE stack here already, which keeps ICMP quiet: the caller
+		 * says so, or the kernel's Soft-RoCE is loaded (it binds 4791 at load).
+		 */
+		if (errno != EADDRINUSE ||
+		    !(cfg->share_port || access("/sys/module/rdma_rxe", F_OK) == 0)) {
 			r = fail(err, errlen, "UDP port 4791 (is another agent running?)", cfg);
 			goto out;
 		}
-		close(p->hold); /* held by a RoCE stack here already: it keeps ICMP quiet */
+		close(p->hold);
 		p->hold = -1;
+		p->port_shared = true;
 	}
 	if (p->hold >= 0)
 		setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
@@ -505,8 +512,9 @@ static uint32_t udp_qpn(struct pt_port *p)
 
 static const char *udp_describe(struct pt_port *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "udp transport on %s: QPN 0x%x, %s send timestamps",
-		 inet_ntoa(p->addr), p->qpn, p->tx_kernel_ts ? "kernel software" : "clock_gettime");
+	snprintf(buf, len, "udp transport on %s: QPN 0x%x, %s send timestamps%s",
+		 inet_ntoa(p->addr), p->qpn, p->tx_kernel_ts ? "kernel software" : "clock_gettime",
+		 p->port_shared && p->rx >= 0 ? ", UDP 4791 shared with the kernel's RoCE stack" : "");
 	return buf;
 }
 

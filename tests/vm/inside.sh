@@ -11,27 +11,17 @@ pass=0 fail=0
 step() { echo "== $*"; }
 ok() { echo "PASS $*"; pass=$((pass + 1)); }
 ko() { echo "FAIL $*"; fail=$((fail + 1)); }
-rnics=$(awk '/netdev:/ { for (i = 1; i <= NF; i++) if ($i == "netdev:") { n = $(i+1); sub(/,$/, "", n); print n } }' $inv)
+. tests/vm/rxe-lab.sh
 
 step "kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2/1024) " MiB" }' /proc/meminfo)"
-modprobe rdma_rxe || { echo "FAIL no rdma_rxe module"; exit 3; }
-mkdir -p /run/sshd
-
 step "lab up: host1 in the VM's initial namespace (rxe works only there on 6.1), fabric in namespaces"
 t=$(date +%s.%N)
-ROCELAB_HOST_IN_ROOT_NS=host1 build/rocelab lab up -i $inv || { echo "FAIL lab up"; exit 3; }
-for n in $rnics; do
-	rdma link add "rxe_$n" type rxe netdev "$n" || { echo "FAIL rdma link add rxe_$n"; exit 3; }
-done
+vm_lab_up || exit 3
+rxe_add || exit 3
 echo "lab and rxe up in $(echo "$(date +%s.%N) - $t" | bc) s"
 rdma link show
 ibv_devinfo -d rxe_rnic1 | sed -n '1,/phys_port_cnt/p'
 ibv_devinfo -d rxe_rnic1 -v 2>&1 | grep -iE "completion_timestamp|hca_core_clock|GID\[" | head -6
-# The GID table fills asynchronously after the address is there.
-for i in $(seq 50); do
-	ibv_devinfo -d rxe_rnic4 -v 2>/dev/null | grep -q "::ffff:198.18.4.1" && break
-	sleep 0.1
-done
 
 step "verbs unit and interop tests (Criterion, ASan)"
 addrs=$(awk '/netdev: rnic[12],/ { for (i = 1; i <= NF; i++) if ($i == "address:") { a = $(i+1); sub(/}$/, "", a); print a } }' $inv | paste -sd,)
@@ -59,14 +49,10 @@ else
 fi
 
 step "teardown"
-for n in $rnics; do rdma link delete "rxe_$n" || ko "rdma link delete rxe_$n"; done
+rxe_del || ko "rdma link delete"
 build/rocelab lab down || ko "lab down"
-left=$(ls /run/netns 2>/dev/null | grep -c '^rl-')
-procs=$(pgrep -f 'rocelab (agent|analyze|inject)|sshd -f /run/rocelab' | wc -l)
-rules=$(ip rule show | grep -vcE '^(0|32766|32767):')
-links=$(ip -o link show | grep -vc ' lo:')
-[ "$left$procs$rules$links" = 0000 ] && ok "nothing left (namespaces, processes, rules, links)" ||
-	ko "left behind: $left namespaces, $procs processes, $rules rules, $links links"
+left=$(vm_leftovers)
+[ -z "$left" ] && ok "nothing left (namespaces, processes, rules, links)" || ko "left behind: $left"
 rdma link show | grep -q . && ko "rxe devices left" || true
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

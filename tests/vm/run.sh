@@ -4,7 +4,9 @@
 # qemu -accel tcg with this machine's root read-only over 9p and build/vm
 # writable, run tests/vm/inside.sh there (rxe RNICs, verbs tests, interop,
 # the VM scenarios), then check what it wrote.  Prints its wall time.
-# usage: tests/vm/run.sh [INSIDE-SCRIPT]   (VM_TIMEOUT=seconds, default 1500)
+# usage: tests/vm/run.sh [INSIDE-SCRIPT]
+#   VM_TIMEOUT=seconds (default 1500); VM_ENV="NAME=VALUE ..." for the script;
+#   VM_LABEL names the run in messages (default vm-check).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -12,7 +14,8 @@ inside=${1:-$repo/tests/vm/inside.sh}
 out=$repo/build/vm
 t0=$(date +%s.%N)
 
-die() { echo "vm-check: $*" >&2; exit 2; }
+label=${VM_LABEL:-vm-check}
+die() { echo "$label: $*" >&2; exit 2; }
 case "$repo" in *[[:space:]]*) die "the repository path '$repo' has a space: the kernel command line cannot carry it" ;; esac
 kver=
 for k in $(ls -v /boot/vmlinuz-*-amd64 2>/dev/null); do
@@ -22,15 +25,21 @@ done
 [ -n "$kver" ] || die "no Debian kernel with rdma_rxe.ko in /boot (make deps installs linux-image-amd64)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing (make deps installs qemu-system-x86)"
 [ -r "/boot/vmlinuz-$kver" ] || die "/boot/vmlinuz-$kver is not readable"
+envargs=
+for e in ${VM_ENV:-}; do
+	[[ "$e" =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9._/-]*$ ]] ||
+		die "VM_ENV: '$e' is not NAME=VALUE (NAME in A-Z0-9_, VALUE in A-Za-z0-9._/-)"
+	envargs="$envargs rocelab.env=$e"
+done
 
 rm -rf "$out" && mkdir -p "$out"
 tests/vm/initramfs.sh "$kver" "$repo/build/vm-initramfs.cpio.gz" || die "initramfs build failed"
-echo "vm-check: booting $kver under qemu (tcg), running $inside" >&2
+echo "$label: booting $kver under qemu (tcg), running $inside" >&2
 timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" qemu-system-x86_64 \
 	-accel tcg -cpu max -m 3072 -smp 2 -no-reboot -nic none \
 	-display none -monitor none -serial stdio \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$repo/build/vm-initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3 rocelab.run=$inside rocelab.out=$out rocelab.dir=$repo" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 rocelab.run=$inside rocelab.out=$out rocelab.dir=$repo$envargs" \
 	-fsdev local,id=root,path=/,readonly=on,multidevs=remap,security_model=none \
 	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
 	-fsdev local,id=repo,path="$repo",readonly=on,multidevs=remap,security_model=none \
@@ -45,7 +54,7 @@ nfail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$repo/build/vm-
 npass=${npass:-0} nfail=${nfail:-0}
 wall=$(echo "$(date +%s.%N) - $t0" | bc)
 if [ -z "$rc" ]; then
-	echo "vm-check: the VM did not finish (qemu exit $qrc); console in build/vm-console.log" >&2
+	echo "$label: the VM did not finish (qemu exit $qrc); console in build/vm-console.log" >&2
 	rc=3
 fi
 # Outside the VM: tshark dissects the probe the VM captured, if tshark is here.
@@ -60,10 +69,10 @@ if [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ] && command -v tshark >/dev/null; th
 		echo "tshark: FAIL the captured probe was not dissected as InfiniBand (see build/vm/probe.txt)" >&2
 		rc=1
 	fi
-elif [ "$rc" = 0 ]; then
+elif [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ]; then
 	echo "tshark: not installed, dissection test skipped" >&2
 fi
 [ "$rc" = 0 ] || [ "$nfail" -gt 0 ] || nfail=1
-printf 'vm-check: %s in %.1f s wall (kernel %s)\n' "$([ "$rc" = 0 ] && echo passed || echo "FAILED ($rc)")" "$wall" "$kver" >&2
-echo "vm-check: $npass passed, $nfail failed"
+printf '%s: %s in %.1f s wall (kernel %s)\n' "$label" "$([ "$rc" = 0 ] && echo passed || echo "FAILED ($rc)")" "$wall" "$kver" >&2
+echo "$label: $npass passed, $nfail failed"
 exit "$rc"
