@@ -919,6 +919,13 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 
 			for (size_t s = 0; s < a.n; s++)
 				send_probe(&a, s);
+			/* Completions of what just left: no separate wake-up for them. */
+			for (size_t s = 0; s < a.n; s++) {
+				struct rx_ctx c = { &a, s };
+				static const struct pt_events ev = { on_tx, NULL, NULL };
+
+				cfg->transport->poll_tx(a.rn[s].port, &ev, &c);
+			}
 			a.rn[0].next_send += step;
 			if (a.rn[0].next_send < now)
 				a.rn[0].next_send = now + step;

@@ -83,7 +83,11 @@ struct pt_ops {
 	int (*send)(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
 		    const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
 		    uint16_t *ip_id);
-	/* Deliver pending send completions only (non-blocking). */
+	/*
+	 * Deliver pending send completions only (non-blocking).  Send completions
+	 * need not make fds() readable (verbs: only receives wake): call this
+	 * after sending, or send() runs out of slots (-ENOBUFS).
+	 */
 	int (*poll_tx)(struct pt_port *p, const struct pt_events *ev, void *ctx);
 	/* Deliver everything pending: send completions, then received probes (non-blocking). */
 	int (*poll)(struct pt_port *p, const struct pt_events *ev, void *ctx);

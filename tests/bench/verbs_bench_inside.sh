@@ -44,12 +44,11 @@ measure() {
 		def med(f): ($w | map(f) | sort) as $s | if ($s | length) == 0 then 0 else $s[($s | length) / 2 | floor] end;
 		"\($cpu) \($busy) \($rss) \(med(.net_us.p50)) \(med(.net_us.p99)) \(med(.proc_us.p50)) \($w | map(.probes) | add // 0) \($w | map(.timeouts) | add // 0)"' \
 		"$out/$t.$r.jsonl" >>"$out/$t.txt"
-	echo "  $t round $r: $(tail -1 "$out/$t.txt")"
+	tail -1 "$out/$t.txt" | awk -v t="$t" -v r="$r" '{ printf "  %s round %d: agent %.2f%%, VM busy %.2f%%, RSS %.1f MB, net p50 %d us p99 %d us, proc p50 %d us, %d probes, %d timeouts\n", t, r, $1, $2, $3 / 1024, $4, $5, $6, $7, $8 }'
 }
 
 echo "== verbs bench: $ROUNDS rounds x (udp, verbs) x $AGENT_S s, 4 RNICs at 10 probes/s each"
 vm_lab_up || exit 3
-echo "  (per round: agent CPU %, VM busy CPU %, peak RSS kB, net p50/p99 us, proc p50 us, probes, timeouts)"
 for r in $(seq "$ROUNDS"); do
 	# udp first, without rxe (rxe holds UDP 4791 in this namespace); then verbs on rxe.
 	measure udp "$r"
