@@ -21,7 +21,8 @@ last=$(grep '"type":"agent"' "$HM_OUT/az.jsonl" | tail -1)
 mal=$(echo "$last" | jq '.malformed // 0')
 ovf=$(echo "$last" | jq '.rx_overflow // 0')
 # Every junk datagram is counted: as malformed, or as a receive overflow when the burst filled the socket.
-[ $((mal + ovf)) -ge 950 ] && [ "$mal" -ge 500 ] &&
+# (the fabric's veth backlogs may drop a few of a burst on a loaded machine: hence 900)
+[ $((mal + ovf)) -ge 900 ] && [ $((mal + ovf)) -le 1000 ] && [ "$mal" -gt 0 ] &&
 	ok "junk counted as malformed ($mal) or receive overflow ($ovf) of 1000, not as probes" ||
 	fail "malformed $mal + overflow $ovf of 1000 junk datagrams" "$last"
 tmo=$(jq -s '[.[] | select(.type=="window") | .timeouts] | add' "$HM_OUT/az.jsonl")
@@ -35,20 +36,21 @@ nv=$(grep -c '"type":"verdict"' "$HM_OUT/az.jsonl")
 [ "$nv" -eq 0 ] && ok "no verdict on a healthy lab" || fail "$nv verdicts on a healthy lab" "$(grep verdict "$HM_OUT/az.jsonl" | head -2)"
 
 # A stopped agent: its socket fills and the agent says how many packets it lost there.
+# (30 bursts of 1000, so that veth backlogs keep up; the agent reads on for 5 s after)
 ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 0 \
-	--out "$HM_OUT/stopped.rec" --duration 3s 2>"$HM_OUT/stopped.log" &
+	--out "$HM_OUT/stopped.rec" --duration 6s 2>"$HM_OUT/stopped.log" &
 AG=$!
 sleep 1
 kill -STOP $AG
-ip netns exec rl-host2 "$TOOLS/udpsend" 198.18.1.2 198.18.1.1 4791 40000 20 1000 >/dev/null 2>&1
+ip netns exec rl-host2 bash -c "for p in \$(seq 40000 40029); do '$TOOLS/udpsend' 198.18.1.2 198.18.1.1 4791 \$p 1 1000; done" >/dev/null 2>&1
 kill -CONT $AG
 wait $AG
 last=$("$RL" analyze "$HM_OUT/stopped.rec" 2>/dev/null | grep '"type":"agent"' | tail -1)
 mal=$(echo "$last" | jq '.malformed // 0')
 ovf=$(echo "$last" | jq '.rx_overflow // 0')
-[ "${ovf:-0}" -gt 0 ] && [ $((mal + ovf)) -ge 19000 ] &&
-	ok "20000 junk datagrams to a stopped agent: $mal read, $ovf reported as receive overflow" ||
-	fail "stopped agent: malformed $mal, overflow $ovf of 20000" "$last"
+[ "${ovf:-0}" -gt 0 ] && [ $((mal + ovf)) -ge 27000 ] && [ $((mal + ovf)) -le 30000 ] &&
+	ok "30000 junk datagrams to a stopped agent: $mal read, $ovf reported as receive overflow" ||
+	fail "stopped agent: malformed $mal, overflow $ovf of 30000" "$last"
 grep -q "receive socket was full" "$HM_OUT/stopped.log" &&
 	ok "the agent warns that overflowed probes count as timeouts" ||
 	fail "no overflow warning" "$(tail -3 "$HM_OUT/stopped.log")"
