@@ -8,9 +8,9 @@ RL=build/rocelab
 RUNS=${RUNS:-5}
 if [ "$(id -u)" -ne 0 ]; then echo "bench: run as root" >&2; exit 2; fi
 if "$RL" lab status -j >/dev/null 2>&1; then echo "bench: a lab is up; take it down first" >&2; exit 3; fi
-trap '"$RL" lab down -q >/dev/null 2>&1 || true' EXIT
-
 big=$(mktemp --suffix=.yaml)
+trap '"$RL" lab down -q >/dev/null 2>&1 || true; rm -f "$big"' EXIT
+
 "$RL" inventory gen --hosts 16 --rnics 8 --spines 8 --name bench-16x8 >"$big"
 
 now() { date +%s.%N; }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Hostmesh end to end: the agent under hostile input, the analyzer, and every CI scenario graded by 'rocelab run'.
-HM_OUT=$(mktemp -d /tmp/rl-hostmesh.XXXXXX)
+HM_OUT=$(mktemp -d "$T"/hostmesh.XXXXXX)
 
 section "hostmesh: agent and analyzer on the virtual lab"
 "$RL" lab up -q

@@ -9,14 +9,14 @@ nft_packets() { # total nft counter packets in namespace $1
 # start_hold NAME ARGS...: run 'rocelab inject ARGS --hold' in the background until it reports applied.
 start_hold() {
 	local name=$1; shift
-	"$RL" inject "$@" --hold >/tmp/rl-hold.out 2>/tmp/rl-hold.err &
+	"$RL" inject "$@" --hold >$T/hold.out 2>$T/hold.err &
 	HOLD=$!
 	for _ in $(seq 150); do
-		grep -q ': applied' /tmp/rl-hold.out 2>/dev/null && { ok "$name: applied and verified ($(sed 's/.*applied (//; s/)$//' /tmp/rl-hold.out | head -1))"; return 0; }
+		grep -q ': applied' $T/hold.out 2>/dev/null && { ok "$name: applied and verified ($(sed 's/.*applied (//; s/)$//' $T/hold.out | head -1))"; return 0; }
 		kill -0 $HOLD 2>/dev/null || break
 		sleep 0.1
 	done
-	fail "$name: not applied" "$(cat /tmp/rl-hold.err | tail -2 | tr '\n' ' ')"
+	fail "$name: not applied" "$(cat $T/hold.err | tail -2 | tr '\n' ' ')"
 	return 1
 }
 # stop_hold NAME: SIGTERM the holder; it must revert and exit 0, leaving the snapshot as before.
@@ -24,25 +24,25 @@ stop_hold() {
 	kill -TERM $HOLD
 	wait $HOLD
 	local rc=$?
-	snapshot >/tmp/rl-snap.after
-	if [ $rc -eq 0 ] && diff -q /tmp/rl-snap.before /tmp/rl-snap.after >/dev/null; then
+	snapshot >$T/snap.after
+	if [ $rc -eq 0 ] && diff -q $T/snap.before $T/snap.after >/dev/null; then
 		ok "$1: SIGTERM reverted it; lab identical to the snapshot"
 	else
-		fail "$1: revert" "exit $rc; $(diff /tmp/rl-snap.before /tmp/rl-snap.after | head -4 | tr '\n' ' ')"
+		fail "$1: revert" "exit $rc; $(diff $T/snap.before $T/snap.after | head -4 | tr '\n' ' ')"
 	fi
 }
 
 section "faults on the virtual lab: apply, effect under traffic, revert to the snapshot"
 "$RL" lab up -q
-snapshot >/tmp/rl-snap.before
+snapshot >$T/snap.before
 
 # 1. link flap of a rail uplink and of a host port (switch side, over ssh)
 expect_exit 0 "link-flap rail1:swp1 (host port) --count 1" "$RL" inject link-flap --target rail1:swp1 --period 600ms --down 200ms
-snapshot >/tmp/rl-snap.after
-check "rail1:swp1 flap restored its host route" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+snapshot >$T/snap.after
+check "rail1:swp1 flap restored its host route" diff -q $T/snap.before $T/snap.after
 expect_exit 0 "link-flap spine3:swp2 --count 1" "$RL" inject link-flap --target spine3:swp2 --period 600ms --down 200ms
-snapshot >/tmp/rl-snap.after
-check "spine3:swp2 flap restored its routes" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+snapshot >$T/snap.after
+check "spine3:swp2 flap restored its routes" diff -q $T/snap.before $T/snap.after
 if start_hold "link-flap rail1:swp5" link-flap --target rail1:swp5 --period 10s --down 8s; then
 	check "rail1:swp5 and spine1:swp1 are down" test "$(ip netns exec rl-rail1 cat /sys/class/net/swp5/operstate) $(ip netns exec rl-spine1 cat /sys/class/net/swp1/operstate)" = "down down"
 	stop_hold "link-flap rail1:swp5"
@@ -50,8 +50,8 @@ fi
 # link flap of an RNIC (host side, over netlink), counted cycles
 expect_exit 0 "link-flap host2:rnic1 --count 2 (netlink) runs and ends" "$RL" inject link-flap --target host2:rnic1 --period 600ms --down 200ms --count 2
 check "host2:rnic1 is up again" test "$(ip netns exec rl-host2 cat /sys/class/net/rnic1/operstate)" = up
-snapshot >/tmp/rl-snap.after
-check "host2:rnic1 flap restored its policy route" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+snapshot >$T/snap.after
+check "host2:rnic1 flap restored its policy route" diff -q $T/snap.before $T/snap.after
 
 # 2. IP-ID drops on one spine port
 if start_hold "ipid-drop spine2:swp1 --mod 10" ipid-drop --target spine2:swp1 --mod 10; then
@@ -91,7 +91,7 @@ fi
 
 # 6. PFC misconfiguration (emulated), revealed by incast
 if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1:swp1 --priority 3; then
-	check "output names the emulation" grep -q 'emulated PFC' /tmp/rl-hold.out
+	check "output names the emulation" grep -q 'emulated PFC' $T/hold.out
 	d0=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'dropped [0-9]*' | awk '{print $2}')
 	"$RL" load incast --to host1:rnic1 --from host2:rnic1,host3:rnic1,host4:rnic1 --for 1s >/dev/null 2>&1
 	d1=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'dropped [0-9]*' | awk '{print $2}')
@@ -107,8 +107,8 @@ for spec in "ipid-drop --target spine2:swp1 --mod 10" "rnic-route-missing --targ
 		wait $HOLD 2>/dev/null
 		check "$kind: journal shows it outstanding after kill -9" grep -q "$kind" <("$RL" faults)
 		check "$kind: rocelab revert" "$RL" revert
-		snapshot >/tmp/rl-snap.after
-		check "$kind: lab identical to the snapshot" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+		snapshot >$T/snap.after
+		check "$kind: lab identical to the snapshot" diff -q $T/snap.before $T/snap.after
 	fi
 done
 check "revert again is harmless (idempotent)" "$RL" revert
@@ -116,15 +116,15 @@ check "no outstanding faults" grep -q 'no outstanding faults' <("$RL" faults)
 
 section "--for ends by itself"
 expect_exit 0 "ipid-drop --for 1s" "$RL" inject ipid-drop --target spine1 --range 0-32767 --roce-only --for 1s
-snapshot >/tmp/rl-snap.after
-check "lab identical after --for" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+snapshot >$T/snap.after
+check "lab identical after --for" diff -q $T/snap.before $T/snap.after
 
 section "a fault that is not on the traffic's path is not effective"
 expect_exit 3 "acl-error on rail1 for a rail2 flow: exit 3" "$RL" inject acl-error --target rail1 --from host1:rnic2 --to host3:rnic2 --hold
-cp /tmp/rl-check.out /tmp/rl-noteff.out
-check "it said why" grep -q 'not effective' /tmp/rl-noteff.out
-snapshot >/tmp/rl-snap.after
-check "lab identical after a not-effective fault" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+cp $T/check.out $T/noteff.out
+check "it said why" grep -q 'not effective' $T/noteff.out
+snapshot >$T/snap.after
+check "lab identical after a not-effective fault" diff -q $T/snap.before $T/snap.after
 
 section "bad input changes nothing"
 j0=$(journal_lines)
@@ -153,6 +153,6 @@ done <<'BAD'
 BAD
 expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
-snapshot >/tmp/rl-snap.after
-check "lab unchanged by bad input" diff -q /tmp/rl-snap.before /tmp/rl-snap.after
+snapshot >$T/snap.after
+check "lab unchanged by bad input" diff -q $T/snap.before $T/snap.after
 "$RL" lab down -q

@@ -5,12 +5,12 @@ INV="$ROOT/lab-inventory/vlab-rail.yaml"
 section "bad inventories are refused before anything is created"
 for f in "$ROOT"/tests/harness/inventory/bad-*.yaml; do
 	want=$(head -1 "$f" | sed 's/^# expect: //')
-	"$RL" lab up -q -i "$f" >/tmp/rl-out 2>&1
+	"$RL" lab up -q -i "$f" >$T/out 2>&1
 	rc=$?
-	if [ $rc -eq 2 ] && grep -qF "$f:$want" /tmp/rl-out && [ -z "$(leftovers)" ]; then
+	if [ $rc -eq 2 ] && grep -qF "$f:$want" $T/out && [ -z "$(leftovers)" ]; then
 		ok "lab up -i $(basename "$f"): exit 2 at ${want%%: *}, nothing created"
 	else
-		fail "lab up -i $(basename "$f")" "exit $rc: $(head -2 /tmp/rl-out | tr '\n' ' ') left: $(leftovers | tr '\n' ' ')"
+		fail "lab up -i $(basename "$f")" "exit $rc: $(head -2 $T/out | tr '\n' ' ') left: $(leftovers | tr '\n' ' ')"
 	fi
 done
 expect_exit 2 "lab up -i missing file: exit 2" "$RL" lab up -i /nonexistent.yaml
@@ -21,12 +21,12 @@ check "nothing was created by refused commands" test -z "$(leftovers)"
 section "lab up / status"
 check "lab up (built-in vlab-rail)" "$RL" lab up -q
 expect_exit 3 "a second lab up is refused with exit 3" "$RL" lab up -q
-"$RL" lab status -j >/tmp/rl-status.json
-check "status: 4 hosts" test "$(jq '.hosts|length' /tmp/rl-status.json)" = 4
-check "status: 16 RNICs with name, netdev, address" test "$(jq '[.hosts[].rnics[]|select(.name and .netdev and .address)]|length' /tmp/rl-status.json)" = 16
-check "status: 8 switches (4 rail, 4 spine)" test "$(jq -c '[.switches[].role]|group_by(.)|map(length)' /tmp/rl-status.json)" = "[4,4]"
-check "status: 32 links, all up" test "$(jq '[.links[]|select(.state=="up")]|length' /tmp/rl-status.json)" = 32
-check "status: every sshd running" test "$(jq '[.switches[]|select(.sshd=="running")]|length' /tmp/rl-status.json)" = 8
+"$RL" lab status -j >$T/status.json
+check "status: 4 hosts" test "$(jq '.hosts|length' $T/status.json)" = 4
+check "status: 16 RNICs with name, netdev, address" test "$(jq '[.hosts[].rnics[]|select(.name and .netdev and .address)]|length' $T/status.json)" = 16
+check "status: 8 switches (4 rail, 4 spine)" test "$(jq -c '[.switches[].role]|group_by(.)|map(length)' $T/status.json)" = "[4,4]"
+check "status: 32 links, all up" test "$(jq '[.links[]|select(.state=="up")]|length' $T/status.json)" = 32
+check "status: every sshd running" test "$(jq '[.switches[]|select(.sshd=="running")]|length' $T/status.json)" = 8
 
 section "(a) every RNIC of a host reaches every other RNIC of that host"
 pairs=0
@@ -44,13 +44,13 @@ done
 if [ -z "$bad" ]; then ok "$pairs same-host RNIC pairs reachable"; else fail "same-host reachability" "$bad"; fi
 
 section "(b) a UDP flow host1:rnic1 -> host1:rnic2 crosses rail1, a spine, rail2"
-"$RL" trace host1:rnic1 host1:rnic2 --sport 49200 -j >/tmp/rl-trace.json
-check "trace reached host1:rnic2" test "$(jq .reached /tmp/rl-trace.json)" = true
-check "hop 1 is rail1 (in on host1:rnic1 -- rail1:swp1)" test "$(jq -r '.hops[0].device + " " + .hops[0].link' /tmp/rl-trace.json)" = "rail1 host1:rnic1 -- rail1:swp1"
-check "hop 2 is a spine" grep -q '^spine[1-4]$' <(jq -r '.hops[1].device' /tmp/rl-trace.json)
-check "hop 3 is rail2, in from that spine" grep -qE '^rail2 rail2:swp[5-8] -- spine[1-4]:swp2$' <(jq -r '.hops[2].device + " " + .hops[2].link' /tmp/rl-trace.json)
-check "hop 4 is the destination host1:rnic2" test "$(jq -r '.hops[3].port' /tmp/rl-trace.json)" = "host1:rnic2"
-check "the spine of hop 2 is the one hop 3 came from" test "$(jq -r '.hops[1].device' /tmp/rl-trace.json)" = "$(jq -r '.hops[2].link|split(" -- ")[1]|split(":")[0]' /tmp/rl-trace.json)"
+"$RL" trace host1:rnic1 host1:rnic2 --sport 49200 -j >$T/trace.json
+check "trace reached host1:rnic2" test "$(jq .reached $T/trace.json)" = true
+check "hop 1 is rail1 (in on host1:rnic1 -- rail1:swp1)" test "$(jq -r '.hops[0].device + " " + .hops[0].link' $T/trace.json)" = "rail1 host1:rnic1 -- rail1:swp1"
+check "hop 2 is a spine" grep -q '^spine[1-4]$' <(jq -r '.hops[1].device' $T/trace.json)
+check "hop 3 is rail2, in from that spine" grep -qE '^rail2 rail2:swp[5-8] -- spine[1-4]:swp2$' <(jq -r '.hops[2].device + " " + .hops[2].link' $T/trace.json)
+check "hop 4 is the destination host1:rnic2" test "$(jq -r '.hops[3].port' $T/trace.json)" = "host1:rnic2"
+check "the spine of hop 2 is the one hop 3 came from" test "$(jq -r '.hops[1].device' $T/trace.json)" = "$(jq -r '.hops[2].link|split(" -- ")[1]|split(":")[0]' $T/trace.json)"
 
 section "(c) 64 source ports spread over all 4 spines (ECMP, L4 hash)"
 spine_rx() { # total rx packets on the rail1-facing port (swp1) of spine $1
@@ -80,15 +80,15 @@ rm -f "$kd/ssh_host_ed25519_key" "$kd/ssh_host_ed25519_key.pub"
 ssh-keygen -q -t ed25519 -N '' -C rekeyed -f "$kd/ssh_host_ed25519_key" </dev/null >/dev/null
 kill -HUP "$(cat "$kd/sshd.pid.rocelab")"
 sleep 0.5
-"$RL" lab ssh rail2 true >/tmp/rl-out 2>&1
+"$RL" lab ssh rail2 true >$T/out 2>&1
 rc=$?
-if [ $rc -eq 3 ] && grep -q "does not match" /tmp/rl-out; then ok "changed host key of rail2 refused (exit 3)"; else fail "changed host key" "exit $rc: $(cat /tmp/rl-out)"; fi
+if [ $rc -eq 3 ] && grep -q "does not match" $T/out; then ok "changed host key of rail2 refused (exit 3)"; else fail "changed host key" "exit $rc: $(cat $T/out)"; fi
 check "other switches still accepted" "$RL" lab ssh rail3 true
 
 section "SIGTERM during lab up removes what was created"
 check "lab down" "$RL" lab down -q
-"$ROOT/build/rocelab" inventory gen --hosts 16 --rnics 8 --spines 8 --name big >/tmp/rl-big.yaml
-"$RL" lab up -q -i /tmp/rl-big.yaml >/tmp/rl-out 2>&1 &
+"$ROOT/build/rocelab" inventory gen --hosts 16 --rnics 8 --spines 8 --name big >$T/big.yaml
+"$RL" lab up -q -i $T/big.yaml >$T/out 2>&1 &
 upid=$!
 sleep 0.15
 kill -TERM $upid
