@@ -10,12 +10,12 @@ FAILS=()
 ok() { PASSED=$((PASSED + 1)); printf '  ok   %s\n' "$1"; }
 fail() { FAILED=$((FAILED + 1)); FAILS+=("$1"); printf '  FAIL %s\n' "$1"; [ -n "${2:-}" ] && printf '       %s\n' "$2"; return 0; }
 # check "name" cmd...: passes when cmd exits 0
-check() { local n=$1; shift; if "$@" >/tmp/rl-check.out 2>&1; then ok "$n"; else fail "$n" "$(tail -3 /tmp/rl-check.out | tr '\n' ' ')"; fi; }
+check() { local n=$1; shift; if "$@" >$T/check.out 2>&1; then ok "$n"; else fail "$n" "$(tail -3 $T/check.out | tr '\n' ' ')"; fi; }
 # expect_exit CODE "name" cmd...
 expect_exit() {
 	local want=$1 n=$2; shift 2
-	"$@" >/tmp/rl-check.out 2>&1; local got=$?
-	if [ "$got" -eq "$want" ]; then ok "$n"; else fail "$n" "exit $got, want $want: $(tail -2 /tmp/rl-check.out | tr '\n' ' ')"; fi
+	"$@" >$T/check.out 2>&1; local got=$?
+	if [ "$got" -eq "$want" ]; then ok "$n"; else fail "$n" "exit $got, want $want: $(tail -2 $T/check.out | tr '\n' ' ')"; fi
 }
 section() { printf '%s\n' "== $1"; }
 
