@@ -432,6 +432,9 @@ static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
 	}
 }
 
+/* Send completions only (before any receive: a probe's ② must be in before its ③). */
+static const struct pt_events tx_events = { on_tx, NULL, NULL };
+
 static void trace_reached(struct agent *a, const struct hm_payload *pl)
 {
 	for (int j = 0; j < MAX_JOBS; j++) {
@@ -917,14 +920,12 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 			unsigned long long step = (unsigned long long)(cfg->interval_ms - jit +
 				(jit ? random() % (2 * jit + 1) : 0)) * NS_PER_MS;
 
-			for (size_t s = 0; s < a.n; s++)
-				send_probe(&a, s);
-			/* Completions of what just left: no separate wake-up for them. */
 			for (size_t s = 0; s < a.n; s++) {
 				struct rx_ctx c = { &a, s };
-				static const struct pt_events ev = { on_tx, NULL, NULL };
 
-				cfg->transport->poll_tx(a.rn[s].port, &ev, &c);
+				send_probe(&a, s);
+				/* Its send completion now: no separate wake-up for it. */
+				cfg->transport->poll_tx(a.rn[s].port, &tx_events, &c);
 			}
 			a.rn[0].next_send += step;
 			if (a.rn[0].next_send < now)
@@ -975,10 +976,9 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		 */
 		for (int i = 0; i < nfd; i++) {
 			struct rx_ctx c = { &a, owner[i] };
-			static const struct pt_events ev = { on_tx, NULL, NULL };
 
 			if (owner[i] < a.n && pfd[i].revents)
-				cfg->transport->poll_tx(a.rn[owner[i]].port, &ev, &c);
+				cfg->transport->poll_tx(a.rn[owner[i]].port, &tx_events, &c);
 		}
 		for (int i = 0; i < nfd; i++) {
 			if (!pfd[i].revents)

@@ -514,7 +514,7 @@ static const char *udp_describe(struct pt_port *p, char *buf, size_t len)
 {
 	snprintf(buf, len, "udp transport on %s: QPN 0x%x, %s send timestamps%s",
 		 inet_ntoa(p->addr), p->qpn, p->tx_kernel_ts ? "kernel software" : "clock_gettime",
-		 p->port_shared && p->rx >= 0 ? ", UDP 4791 shared with the kernel's RoCE stack" : "");
+		 p->port_shared ? ", UDP 4791 shared with the kernel's RoCE stack" : "");
 	return buf;
 }
 

@@ -326,13 +326,17 @@ static void start_hwclock(struct pt_port *p, const struct ibv_device_attr_ex *dx
 			    (uint64_t)v.raw_clock.tv_nsec;
 }
 
-/* A CQ with completion timestamps while the clock runs, else a plain one; 0 or -errno. */
-static int make_cq(struct pt_port *p, int cqe, struct ibv_cq **cq, struct ibv_cq_ex **cqx)
+/*
+ * A CQ with completion timestamps while the clock runs, else a plain one,
+ * on channel ch (NULL: never wakes anyone); 0 or -errno.
+ */
+static int make_cq(struct pt_port *p, int cqe, struct ibv_comp_channel *ch, struct ibv_cq **cq,
+		   struct ibv_cq_ex **cqx)
 {
 	*cqx = NULL;
 	if (p->clk.khz) {
 		struct ibv_cq_init_attr_ex ca = {
-			.cqe = (uint32_t)cqe, .channel = p->ch,
+			.cqe = (uint32_t)cqe, .channel = ch,
 			.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | IBV_WC_EX_WITH_BYTE_LEN |
 				    IBV_WC_EX_WITH_SRC_QP,
 		};
@@ -345,7 +349,7 @@ static int make_cq(struct pt_port *p, int cqe, struct ibv_cq **cq, struct ibv_cq
 			return -ENOTSUP;
 		memset(&p->clk, 0, sizeof(p->clk)); /* no timestamped CQ after all: software */
 	}
-	*cq = ibv_create_cq(p->ctx, cqe, NULL, p->ch, 0);
+	*cq = ibv_create_cq(p->ctx, cqe, NULL, ch, 0);
 	return *cq ? 0 : -(errno ? errno : ENOMEM);
 }
 
@@ -408,8 +412,15 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 		goto fail;
 	}
 	start_hwclock(p, &dx);
-	if ((r = make_cq(p, SEND_N + 16, &p->scq, &p->scqx)) ||
-	    (r = make_cq(p, RECV_N + 16, &p->rcq, &p->rcqx))) {
+	/*
+	 * Only receives wake the caller: the send CQ is on no channel.  Send
+	 * completions only free slots (and carry ② when the device timestamps
+	 * them), so they are taken at the next poll_tx() or poll(); a send CQ on
+	 * the channel cost one more wake-up, channel read and re-arm per probe
+	 * (make bench: vm_agent_cpu_verbs).
+	 */
+	if ((r = make_cq(p, SEND_N + 16, NULL, &p->scq, &p->scqx)) ||
+	    (r = make_cq(p, RECV_N + 16, p->ch, &p->rcq, &p->rcqx))) {
 		r = failf(err, errlen, -r, "%s: completion queues: %s", p->name, strerror(-r));
 		goto fail;
 	}
@@ -454,12 +465,6 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 				  strerror(-r));
 			goto fail;
 		}
-	/*
-	 * Only receives wake the caller.  Send completions only free slots (and
-	 * carry ② when the device timestamps them), so they are taken at the next
-	 * poll_tx() or poll(); arming the send CQ as well cost one more wake-up,
-	 * channel read and re-arm per probe (make bench: vm_agent_cpu_verbs).
-	 */
 	if ((r = ibv_req_notify_cq(p->rcq, 0))) {
 		r = failf(err, errlen, r, "%s: arming the CQ: %s", p->name, strerror(r));
 		goto fail;
@@ -697,7 +702,7 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 	}
 }
 
-/* Take the channel's events and re-arm the receive CQ, then drain: nothing is missed in between. */
+/* Take the channel's events (the receive CQ is its only CQ) and re-arm, then drain: nothing is missed in between. */
 static void rearm(struct pt_port *p)
 {
 	struct ibv_cq *cq;
@@ -705,7 +710,7 @@ static void rearm(struct pt_port *p)
 	unsigned n = 0;
 
 	while (ibv_get_cq_event(p->ch, &cq, &cq_ctx) == 0)
-		n++; /* the receive CQ's: the send CQ is never armed */
+		n++;
 	if (!n)
 		return;
 	ibv_ack_cq_events(p->rcq, n);

@@ -15,6 +15,8 @@ fail=0
 . tests/vm/rxe-lab.sh
 hz=$(getconf CLK_TCK)
 
+# CPU ticks of process PID (user + system).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # Busy CPU ticks of the whole VM (all kernel work: rxe, forwarding, softirq).
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -31,9 +33,9 @@ measure() {
 		fail=$((fail + 1))
 		return
 	fi
-	t0=$(date +%s.%N) c0=$(awk '{ print $14 + $15 }' /proc/$ag/stat) b0=$(busy)
+	t0=$(date +%s.%N) c0=$(ticks $ag) b0=$(busy)
 	sleep "$AGENT_S"
-	t1=$(date +%s.%N) c1=$(awk '{ print $14 + $15 }' /proc/$ag/stat) b1=$(busy)
+	t1=$(date +%s.%N) c1=$(ticks $ag) b1=$(busy)
 	hwm=$(awk '/VmHWM/ { print $2 }' /proc/$ag/status)
 	kill -TERM $ag
 	wait $ag || { echo "FAIL the $t agent exited $?"; fail=$((fail + 1)); }

@@ -35,13 +35,14 @@ rxe_del() {
 	return $rc
 }
 
-# Nothing of ours left: namespaces, processes, policy rules, links.  Prints what is.
+# Nothing of ours left: namespaces, processes, policy rules, links, rxe devices.  Prints what is.
 vm_leftovers() {
-	local left procs rules links
+	local left procs rules links rxe
 	left=$(ls /run/netns 2>/dev/null | grep -c '^rl-')
 	procs=$(pgrep -f 'rocelab (agent|analyze|inject)|sshd -f /run/rocelab' | wc -l)
 	rules=$(ip rule show | grep -vcE '^(0|32766|32767):')
 	links=$(ip -o link show | grep -vc ' lo:')
-	[ "$left$procs$rules$links" = 0000 ] ||
-		echo "$left namespaces, $procs processes, $rules rules, $links links"
+	rxe=$(rdma link show | grep -c .)
+	[ "$left$procs$rules$links$rxe" = 00000 ] ||
+		echo "$left namespaces, $procs processes, $rules rules, $links links, $rxe rxe devices"
 }
