@@ -95,18 +95,28 @@ unsigned long long rl_now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
-bool rl_name_ok(const char *name, size_t maxlen)
+static bool name_chars_ok(const char *name, size_t maxlen, const char *extra)
 {
 	size_t n = 0;
 
 	if (!name || !*name)
 		return false;
 	for (const char *p = name; *p; p++, n++) {
-		if (!isalnum((unsigned char)*p) && !strchr("_.:-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
 			return false;
 	}
 	/* A leading '-' could be taken for an option by a switch CLI. */
 	return n <= maxlen && name[0] != '-';
+}
+
+bool rl_name_ok(const char *name, size_t maxlen)
+{
+	return name_chars_ok(name, maxlen, "_.:-");
+}
+
+bool rl_port_name_ok(const char *name, size_t maxlen)
+{
+	return name_chars_ok(name, maxlen, "_.:-/");
 }
 
 /* Parse a non-negative decimal with an optional fraction; returns the end pointer or NULL. */

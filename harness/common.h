@@ -72,6 +72,13 @@ unsigned long long rl_now_ns(void);
 /* True when NAME is 1..maxlen characters of [A-Za-z0-9_.:-] (safe on any command line). */
 bool rl_name_ok(const char *name, size_t maxlen);
 
+/*
+ * rl_name_ok() that also admits '/', as switch port names carry it (EOS
+ * "Ethernet1/1", NVUE breakouts "swp1s0" do not, SONiC aliases "etp1/1" do).
+ * Still safe on a command line: no shell metacharacter, no leading '-'.
+ */
+bool rl_port_name_ok(const char *name, size_t maxlen);
+
 /* Parse "10s", "250ms", "1.5m", "2h" into milliseconds; -EINVAL when malformed. */
 int rl_parse_duration_ms(const char *s, long long *ms);
 

@@ -256,7 +256,7 @@ static int resolve(struct inject_args *a, const struct inventory *inv)
 	struct inv_endpoint ep;
 	char msg[160];
 
-	if (!rl_name_ok(a->target, 70))
+	if (!rl_port_name_ok(a->target, sizeof(s->target) - 2))
 		return bad("--target '%s' is not a valid name", a->target);
 	snprintf(s->target, sizeof(s->target), "%s", a->target);
 	if (!strchr(a->target, ':')) {
@@ -744,14 +744,15 @@ int cmd_inject(int argc, char **argv)
 	if (r)
 		return r < 0 ? RL_EXIT_OK : r;
 	j.inv = vlab_target_inventory(a.inv_path, &j.virtual_lab);
-	if (!j.inv)
-		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	if (!j.inv) /* a file given with -i that cannot be used is bad input */
+		return a.inv_path || errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	if ((r = resolve(&a, j.inv))) {
 		inventory_free(j.inv);
 		return r;
 	}
 	rl_signals_install();
-	if (state_lock()) {
+	/* A dry run changes nothing, so it needs no lock (and creates no state directory). */
+	if (!a.dry_run && state_lock()) {
 		rl_err("inject: cannot take the lab lock: %s", strerror(errno));
 		goto free_inv;
 	}
@@ -859,9 +860,14 @@ int cmd_revert(int argc, char **argv)
 	struct fault_exec x;
 	int c;
 
+	static const struct option lo[] = {
+		{ "inventory", required_argument, NULL, 'i' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "i:jh")) != -1) {
+	while ((c = getopt_long(argc, argv, "i:jh", lo, NULL)) != -1) {
 		if (c == 'i')
 			inv_path = optarg;
 		else if (c == 'j')
@@ -934,9 +940,14 @@ int cmd_faults(int argc, char **argv)
 	int c;
 	json_t *arr;
 
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' }, { "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "jah")) != -1) {
+	while ((c = getopt_long(argc, argv, "jah", lo, NULL)) != -1) {
 		if (c == 'j')
 			json = true;
 		else if (c == 'a')

@@ -539,16 +539,12 @@ static int get_port_name(struct ctx *c, yaml_node_t *v, char *buf, size_t size)
 {
 	if (get_str(c, v, buf, size, "port name"))
 		return -EINVAL;
-	for (char *p = buf; *p; p++) {
-		if (*p == '/')
-			continue;
-		if ((!rl_name_ok((char[]){ *p, 0 }, 1) || *p == ':') || (p == buf && *p == '-')) {
-			diag(c, v, "port name '%s' is not a valid name: use letters, digits, '_', "
-				   "'.', '-' and '/'",
-			     buf);
-			buf[0] = '\0';
-			return -EINVAL;
-		}
+	if (!rl_port_name_ok(buf, size - 1) || strchr(buf, ':')) {
+		diag(c, v, "port name '%s' is not a valid name: use letters, digits, '_', '.', '-' "
+			   "and '/'",
+		     buf);
+		buf[0] = '\0';
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -1226,4 +1222,15 @@ void inventory_free(struct inventory *inv)
 	free(inv->tenants);
 	free(inv->path);
 	free(inv);
+}
+
+struct inv_prefix inventory_management(const struct inventory *inv)
+{
+	struct inv_prefix p = inv->management;
+
+	if (p.len <= 0) {
+		inet_pton(AF_INET, INV_MGMT_DEFAULT, &p.addr);
+		p.len = INV_MGMT_DEFAULT_LEN;
+	}
+	return p;
 }

@@ -97,6 +97,13 @@ struct inv_tenant {
 	struct inv_loc loc;
 };
 
+/*
+ * The management network of a virtual lab when the inventory names none:
+ * the bridge's address (the controller, as agents and sshd see it) and prefix.
+ */
+#define INV_MGMT_DEFAULT     "198.19.128.1"
+#define INV_MGMT_DEFAULT_LEN 17
+
 struct inventory {
 	char *path;
 	char name[INV_NAME_MAX + 1];
@@ -153,5 +160,8 @@ const struct inv_link *inventory_link_at(const struct inventory *inv,
 
 const char *inv_role_name(enum inv_role r);
 const char *inv_dialect_name(enum inv_dialect d);
+
+/* The inventory's management prefix, or INV_MGMT_DEFAULT/INV_MGMT_DEFAULT_LEN. */
+struct inv_prefix inventory_management(const struct inventory *inv);
 
 #endif

@@ -4,6 +4,7 @@
 #include "invgen.h"
 
 #include "common.h"
+#include "inventory.h"
 
 int invgen_write(FILE *f, const struct invgen_opts *o)
 {
@@ -24,11 +25,12 @@ int invgen_write(FILE *f, const struct invgen_opts *o)
 		"# Rail R switch port swpH connects hostH:rnicR; rail R port swp(%d+S) connects\n"
 		"# spineS port swpR. RNIC hostH:rnicR has 198.18.R.H/24 behind gateway 198.18.R.254\n"
 		"# (the rail switch). Switch-to-switch links get /31s from 198.19.0.0/17 unless\n"
-		"# their ports name an address. Management: 198.19.128.0/17.\n"
+		"# their ports name an address. Management: the bridge %s/%d.\n"
 		"lab: %s\n"
-		"management: 198.19.128.1/17\n\n"
+		"management: %s/%d\n\n"
 		"hosts:\n",
-		o->name, H, R, S, H, o->name);
+		o->name, H, R, S, H, INV_MGMT_DEFAULT, INV_MGMT_DEFAULT_LEN, o->name,
+		INV_MGMT_DEFAULT, INV_MGMT_DEFAULT_LEN);
 	for (int h = 1; h <= H; h++) {
 		fprintf(f, "  - name: host%d\n    mgmt: 198.19.129.%d\n    rnics:\n", h, h);
 		for (int r = 1; r <= R; r++)

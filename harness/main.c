@@ -127,9 +127,10 @@ static const char lab_status_help[] =
 	"Show the lab that is up: hosts and RNICs, switches and their sshd, link states.\n"
 	"Exit 3 when no lab is up.\n";
 static const char lab_ssh_help[] =
-	"usage: rocelab lab ssh SWITCH COMMAND...\n"
+	"usage: rocelab lab ssh [-i INVENTORY] SWITCH COMMAND...\n"
 	"Run COMMAND on SWITCH over SSH (libssh, strict host-key checking against the lab's\n"
-	"known_hosts). Prints its output; exits with its exit status, or 3 if the login fails.\n";
+	"known_hosts). Prints its output; exits with its exit status, or 3 if the login fails.\n"
+	"Without -i the switch is one of the lab that is up.\n";
 
 static int lab_up(int argc, char **argv)
 {
@@ -206,12 +207,12 @@ static int lab_ssh(int argc, char **argv)
 		strcat(cmd, i > optind + 1 ? " " : "");
 		strcat(cmd, argv[i]);
 	}
-	inv = running_inventory();
+	inv = vlab_target_inventory(o.inventory, NULL);
 	if (!inv)
-		return RL_EXIT_SETUP;
+		return o.inventory ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	sw = inventory_switch(inv, argv[optind]);
 	if (!sw) {
-		rl_err("lab ssh: no switch is named '%s' in lab %s", argv[optind], inv->name);
+		rl_err("lab ssh: no switch is named '%s' in %s", argv[optind], inv->path);
 		inventory_free(inv);
 		return RL_EXIT_USAGE;
 	}
@@ -602,5 +603,7 @@ static const struct cmd top_cmds[] = {
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+		return cmd_version(argc - 1, argv + 1);
 	return dispatch(top_cmds, "", argc, argv);
 }

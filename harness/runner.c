@@ -802,9 +802,7 @@ int cmd_run(int argc, char **argv)
 		}
 		started_lab = true;
 	}
-	snprintf(mgmt, sizeof(mgmt), "%s", inet_ntoa(sc[0]->inv->management.addr));
-	if (!sc[0]->inv->management.addr.s_addr)
-		snprintf(mgmt, sizeof(mgmt), "198.19.128.1");
+	snprintf(mgmt, sizeof(mgmt), "%s", inet_ntoa(inventory_management(sc[0]->inv).addr));
 	res = rl_xcalloc(n, sizeof(*res));
 	ri.outdir = outdir;
 	ri.inventory = sc[0]->inv_path;

@@ -117,12 +117,7 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 	bool ok = true;
 
 	t->inv = inv;
-	if (inv->management.len > 0) {
-		t->mgmt = inv->management;
-	} else {
-		inet_pton(AF_INET, "198.19.128.1", &t->mgmt.addr);
-		t->mgmt.len = 17;
-	}
+	t->mgmt = inventory_management(inv);
 	t->sw = rl_xcalloc(inv->n_switches, sizeof(*t->sw));
 	for (size_t s = 0; s < inv->n_switches; s++) {
 		struct topo_switch *ts = &t->sw[s];

@@ -808,10 +808,12 @@ struct inventory *vlab_target_inventory(const char *path, bool *virtual_lab)
 
 	if (path) {
 		inv = inventory_load(path, stderr);
+		if (!inv)
+			return NULL; /* errno EINVAL (bad file) or that of the open */
 		if (virtual_lab) {
 			struct inventory *up = vlab_inventory(NULL);
 
-			*virtual_lab = up && inv && !strcmp(up->name, inv->name);
+			*virtual_lab = up && !strcmp(up->name, inv->name);
 			inventory_free(up);
 		}
 		return inv;

@@ -16,7 +16,20 @@ done
 expect_exit 2 "lab up -i missing file: exit 2" "$RL" lab up -i /nonexistent.yaml
 expect_exit 2 "unknown option: exit 2" "$RL" lab up --frobnicate
 expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
+expect_exit 2 "inject -i missing file: exit 2" "$RL" inject link-flap --target rail1:swp1 -i /nonexistent.yaml
+expect_exit 2 "inject -i a bad inventory: exit 2" "$RL" inject link-flap --target rail1:swp1 -i "$ROOT/tests/harness/inventory/bad-duplicate-host.yaml"
 check "nothing was created by refused commands" test -z "$(leftovers)"
+
+section "every command answers --help and --version"
+check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
+for c in "lab up" "lab down" "lab status" "lab ssh" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" analyze; do
+	expect_exit 0 "rocelab $c --help" "$RL" $c --help
+done
+# EOS port names carry '/': a valid fault target, planned without touching anything.
+"$RL" inject link-flap --target spine1:Ethernet1/1 -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run >$T/out 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^interface Ethernet1/1$" $T/out; then ok "inject --dry-run on EOS spine1:Ethernet1/1 plans 'interface Ethernet1/1'"; else fail "EOS port target" "exit $rc: $(head -3 $T/out | tr '\n' ' ')"; fi
+expect_exit 2 "a target with a shell metacharacter is refused" "$RL" inject link-flap --target 'spine1:Ethernet1/1;reboot' -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run
 
 section "lab up / status"
 check "lab up (built-in vlab-rail)" "$RL" lab up -q
@@ -84,6 +97,8 @@ sleep 0.5
 rc=$?
 if [ $rc -eq 3 ] && grep -q "does not match" $T/out; then ok "changed host key of rail2 refused (exit 3)"; else fail "changed host key" "exit $rc: $(cat $T/out)"; fi
 check "other switches still accepted" "$RL" lab ssh rail3 true
+check "lab ssh -i names the inventory" "$RL" lab ssh -i "$INV" rail3 true
+expect_exit 2 "lab ssh -i a missing inventory: exit 2" "$RL" lab ssh -i /nonexistent.yaml rail3 true
 
 section "SIGTERM during lab up removes what was created"
 check "lab down" "$RL" lab down -q
