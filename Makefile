@@ -8,7 +8,8 @@ BUILD     ?= build
 PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs
 OPT       ?= -O2 -g
 WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
-CPPFLAGS  += -Iharness -Iinjectors -Iprobe -Ireports
+# Includes name their layer: #include "harness/lib/common.h".
+CPPFLAGS  += -I.
 CFLAGS    += -std=gnu17 $(OPT) $(WARN) -pthread
 CPPFLAGS  += -DROCELAB_DATADIR=\"$(PREFIX)/share/rocelab\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -16,9 +17,11 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRC   := $(filter-out harness/main.c,$(wildcard harness/*.c injectors/*.c probe/*.c reports/*.c))
-MAIN_SRC  := harness/main.c
-TEST_SRC  := $(wildcard tests/*/*_test.c)
+SRC_DIRS  := harness injectors probe transport reports
+MAIN_SRC  := harness/cli/main.c
+LIB_SRC   := $(filter-out $(MAIN_SRC),$(sort $(shell find $(SRC_DIRS) -name '*.c' 2>/dev/null)))
+TEST_SRC  := $(sort $(shell find tests -name '*_test.c' -not -path 'tests/bench/*'))
+FMT_SRC   := $(sort $(shell find $(SRC_DIRS) tests -name '*.[ch]' 2>/dev/null))
 TOOL_SRC  := $(wildcard tests/tools/*.c)
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -26,7 +29,7 @@ ASAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check unit integration vm-check demo deps bench install clean help format
+.PHONY: all check unit integration vm-check demo deps bench install clean help format format-check layers
 all: $(BUILD)/rocelab
 
 help:
@@ -36,6 +39,8 @@ help:
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
+	@echo "make format     apply .clang-format; make format-check checks it (in make check)"
+	@echo "make layers     check that each folder includes only from layers below it"
 	@echo "make install    install rocelab to \$$(DESTDIR)\$$(PREFIX)"
 
 $(BUILD)/obj/%.o: %.c
@@ -46,7 +51,7 @@ $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
-$(BUILD)/rocelab: $(BUILD)/obj/harness/main.o $(LIB_OBJ)
+$(BUILD)/rocelab: $(BUILD)/obj/$(MAIN_SRC:.c=.o) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/%_test: tests/%_test.c $(ASAN_OBJ)
@@ -73,6 +78,7 @@ integration: $(BUILD)/rocelab $(TOOL_BIN)
 	@tests/vlab/run.sh
 
 check: deps
+	@$(MAKE) --no-print-directory format-check layers
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TOOL_BIN)
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory integration
@@ -99,7 +105,15 @@ install: $(BUILD)/rocelab
 	install -m 0644 lab-inventory/*.yaml $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory/
 
 format:
-	clang-format -i $(wildcard harness/*.[ch] injectors/*.[ch] probe/*.[ch] reports/*.[ch] tests/*/*.c)
+	clang-format -i $(FMT_SRC)
+
+# The project's .clang-format, checked (make format applies it).
+format-check:
+	@clang-format --dry-run --Werror $(FMT_SRC) && echo "format-check: $(words $(FMT_SRC)) files follow .clang-format"
+
+# Each folder includes only from layers below it (scripts/layers.sh lists them).
+layers:
+	@scripts/layers.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* Per-dialect rendering of switch faults; every name in a command was validated by the inventory. */
+/* Per-dialect rendering of switch faults; every name in a command was validated by the inventory.
+ */
 #define _GNU_SOURCE
-#include "dialect.h"
+#include "injectors/dialect.h"
 
-#include "common.h"
-#include "sbuf.h"
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static size_t ports_of(struct render_ctx *r, const char **out, size_t max)
 		return 1;
 	}
 	for (size_t p = 0; p < sw->n_ports && n < max; p++) {
-		struct inv_endpoint ep = { INV_DEV_SWITCH, r->sw, p };
+		struct inv_endpoint ep = {INV_DEV_SWITCH, r->sw, p};
 
 		if (inventory_link_at(r->inv, &ep))
 			out[n++] = sw->ports[p].name;
@@ -96,7 +97,8 @@ static void nft_set(struct sbuf *b, char addrs[][16], size_t n)
 static void nft_revert(struct sbuf *v, const char *table)
 {
 	/* Idempotent: succeeds when the table is gone, whether or not it was there. */
-	sb_printf(v, "nft delete table inet %s 2>/dev/null; ! nft list table inet %s >/dev/null 2>&1",
+	sb_printf(v,
+		  "nft delete table inet %s 2>/dev/null; ! nft list table inet %s >/dev/null 2>&1",
 		  table, table);
 }
 
@@ -150,7 +152,7 @@ static void linux_restore_routes(struct render_ctx *r, struct sbuf *v)
 
 static int linux_link_flap(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-flap");
 
 	if (ret)
@@ -164,7 +166,7 @@ static int linux_link_flap(struct render_ctx *r)
 
 static int linux_acl_error(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, in = { 0 }, v = { 0 };
+	struct sbuf a = {0}, in = {0}, v = {0};
 	char from[64][16], to[64][16];
 	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
 
@@ -212,7 +214,7 @@ static void ipid_expr(struct sbuf *b, const struct fault_spec *s)
 
 static int linux_ipid_drop(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, in = { 0 }, v = { 0 }, m = { 0 };
+	struct sbuf a = {0}, in = {0}, v = {0}, m = {0};
 	const struct fault_spec *s = r->spec;
 	char *match;
 
@@ -225,10 +227,14 @@ static int linux_ipid_drop(struct render_ctx *r)
 		sb_printf(&in, "\t\t%s counter drop comment \"rocelab ipid-drop\"\n", match);
 	} else {
 		if (s->dir != DIR_OUT)
-			sb_printf(&in, "\t\tiifname \"%s\" %s counter drop comment \"rocelab ipid-drop in\"\n",
-				  r->port, match);
+			sb_printf(
+			    &in,
+			    "\t\tiifname \"%s\" %s counter drop comment \"rocelab ipid-drop in\"\n",
+			    r->port, match);
 		if (s->dir != DIR_IN)
-			sb_printf(&in, "\t\toifname \"%s\" %s counter drop comment \"rocelab ipid-drop out\"\n",
+			sb_printf(&in,
+				  "\t\toifname \"%s\" %s counter drop comment \"rocelab ipid-drop "
+				  "out\"\n",
 				  r->port, match);
 	}
 	sb_printf(&in, "\t}\n}\n");
@@ -251,7 +257,7 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 	size_t n = ports_of(r, ports, 256);
 
 	for (size_t i = 0; i < n; i++) {
-		struct sbuf a = { 0 }, v = { 0 };
+		struct sbuf a = {0}, v = {0};
 		const char *p = ports[i];
 
 		sb_printf(&a,
@@ -261,25 +267,29 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 			  "tc class add dev %s parent 1:1 classid 1:20 htb rate %llukbit && "
 			  "tc qdisc add dev %s parent 1:10 handle 10: bfifo limit %u && "
 			  "tc qdisc add dev %s parent 1:20 handle 20: bfifo limit 4000000 && "
-			  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos 0x%02x 0xe0 "
+			  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos "
+			  "0x%02x 0xe0 "
 			  "flowid 1:10",
 			  p, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p,
 			  s->shallow_bytes, p, p, s->priority << 5);
-		sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb",
-			  p, p);
+		sb_printf(
+		    &v,
+		    "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb", p,
+		    p);
 		emit(r, &a, NULL, &v);
 	}
 	r->plan->emulated = true;
-	snprintf(r->plan->note, sizeof(r->plan->note),
-		 "emulated PFC: priority %d of %s is a shallow %u-byte tail-drop queue at %llu kbit/s "
-		 "(HTB+bfifo) instead of a lossless class",
-		 s->priority, r->port ? r->port : "every port", s->shallow_bytes, s->emu_rate_kbit);
+	snprintf(
+	    r->plan->note, sizeof(r->plan->note),
+	    "emulated PFC: priority %d of %s is a shallow %u-byte tail-drop queue at %llu kbit/s "
+	    "(HTB+bfifo) instead of a lossless class",
+	    s->priority, r->port ? r->port : "every port", s->shallow_bytes, s->emu_rate_kbit);
 	return 0;
 }
 
 static int linux_link_degrade(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	unsigned long long burst = r->spec->rate_kbit * 1000 / 8 / 100; /* 10 ms of traffic */
 	int ret = need_port(r, "link-degrade");
 
@@ -299,7 +309,7 @@ static int linux_link_degrade(struct render_ctx *r)
 
 static int sonic_link_flap(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-flap");
 
 	if (ret)
@@ -312,7 +322,7 @@ static int sonic_link_flap(struct render_ctx *r)
 
 static int sonic_acl_error(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, in = { 0 }, v = { 0 };
+	struct sbuf a = {0}, in = {0}, v = {0};
 	char from[64][16], to[64][16];
 	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
 	const char *ports[256];
@@ -322,18 +332,20 @@ static int sonic_acl_error(struct render_ctx *r)
 	for (size_t i = 0; i < np; i++)
 		sb_printf(&a, "%s%s", i ? "," : "", ports[i]);
 	sb_printf(&a, " && sudo acl-loader update incremental /dev/stdin");
-	sb_printf(&in, "{\"acl\": {\"acl-sets\": {\"acl-set\": {\"%s\": {\"acl-entries\": "
-		       "{\"acl-entry\": {",
+	sb_printf(&in,
+		  "{\"acl\": {\"acl-sets\": {\"acl-set\": {\"%s\": {\"acl-entries\": "
+		  "{\"acl-entry\": {",
 		  r->table);
 	for (size_t i = 0; i < nf; i++) {
 		for (size_t j = 0; j < nt; j++, seq++) {
-			sb_printf(&in,
-				  "%s\"%zu\": {\"config\": {\"sequence-id\": %zu}, \"actions\": "
-				  "{\"config\": {\"forwarding-action\": \"DROP\"}}, \"ip\": {\"config\": "
-				  "{\"protocol\": \"IP_UDP\", \"source-ip-address\": \"%s/32\", "
-				  "\"destination-ip-address\": \"%s/32\"}}, \"transport\": {\"config\": "
-				  "{\"destination-port\": %d}}}",
-				  seq > 1 ? ", " : "", seq, seq, from[i], to[j], ROCEV2_UDP_PORT);
+			sb_printf(
+			    &in,
+			    "%s\"%zu\": {\"config\": {\"sequence-id\": %zu}, \"actions\": "
+			    "{\"config\": {\"forwarding-action\": \"DROP\"}}, \"ip\": {\"config\": "
+			    "{\"protocol\": \"IP_UDP\", \"source-ip-address\": \"%s/32\", "
+			    "\"destination-ip-address\": \"%s/32\"}}, \"transport\": {\"config\": "
+			    "{\"destination-port\": %d}}}",
+			    seq > 1 ? ", " : "", seq, seq, from[i], to[j], ROCEV2_UDP_PORT);
 		}
 	}
 	sb_printf(&in, "}}}}}}}\n");
@@ -351,7 +363,7 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
 
 	n = ports_of(r, ports, 256);
 	for (size_t i = 0; i < n && !ret; i++) {
-		struct sbuf a = { 0 }, v = { 0 };
+		struct sbuf a = {0}, v = {0};
 
 		sb_printf(&a, "sudo config interface pfc priority %s %d off", ports[i],
 			  r->spec->priority);
@@ -364,7 +376,7 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
 
 static int sonic_link_degrade(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	struct inv_endpoint ep;
 	char msg[128], spec[96];
 	int ret = need_port(r, "link-degrade");
@@ -385,7 +397,7 @@ static int sonic_link_degrade(struct render_ctx *r)
 
 static int eos_link_flap(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-flap");
 
 	if (ret)
@@ -398,7 +410,7 @@ static int eos_link_flap(struct render_ctx *r)
 
 static int eos_acl_error(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	char from[64][16], to[64][16];
 	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
 	const char *ports[256];
@@ -427,11 +439,14 @@ static int eos_pfc_misconfig(struct render_ctx *r)
 	size_t n = ports_of(r, ports, 256);
 
 	for (size_t i = 0; i < n; i++) {
-		struct sbuf a = { 0 }, v = { 0 };
+		struct sbuf a = {0}, v = {0};
 
-		sb_printf(&a, "configure\ninterface %s\nno priority-flow-control priority %d no-drop\nend",
-			  ports[i], r->spec->priority);
-		sb_printf(&v, "configure\ninterface %s\npriority-flow-control priority %d no-drop\nend",
+		sb_printf(
+		    &a,
+		    "configure\ninterface %s\nno priority-flow-control priority %d no-drop\nend",
+		    ports[i], r->spec->priority);
+		sb_printf(&v,
+			  "configure\ninterface %s\npriority-flow-control priority %d no-drop\nend",
 			  ports[i], r->spec->priority);
 		emit(r, &a, NULL, &v);
 	}
@@ -440,14 +455,15 @@ static int eos_pfc_misconfig(struct render_ctx *r)
 
 static int eos_link_degrade(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	unsigned long long mbps = r->spec->rate_kbit / 1000;
 	int ret = need_port(r, "link-degrade");
 
 	if (ret)
 		return ret;
 	if (mbps >= 1000 && mbps % 1000 == 0 && mbps > 1000)
-		sb_printf(&a, "configure\ninterface %s\nspeed %llugfull\nend", r->port, mbps / 1000);
+		sb_printf(&a, "configure\ninterface %s\nspeed %llugfull\nend", r->port,
+			  mbps / 1000);
 	else
 		sb_printf(&a, "configure\ninterface %s\nspeed %llufull\nend", r->port, mbps);
 	sb_printf(&v, "configure\ninterface %s\nspeed auto\nend", r->port);
@@ -459,7 +475,7 @@ static int eos_link_degrade(struct render_ctx *r)
 
 static int nvue_link_flap(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-flap");
 
 	if (ret)
@@ -472,7 +488,7 @@ static int nvue_link_flap(struct render_ctx *r)
 
 static int nvue_acl_error(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	char from[64][16], to[64][16];
 	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
 	const char *ports[256];
@@ -504,7 +520,7 @@ static int nvue_acl_error(struct render_ctx *r)
 
 static int nvue_pfc_misconfig(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 
 	/* NVUE configures PFC per switch priority in the qos pfc profile. */
 	sb_printf(&a, "nv unset qos pfc default-global switch-priority %d && nv config apply -y",
@@ -517,7 +533,7 @@ static int nvue_pfc_misconfig(struct render_ctx *r)
 
 static int nvue_link_degrade(struct render_ctx *r)
 {
-	struct sbuf a = { 0 }, v = { 0 };
+	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-degrade");
 
 	if (ret)
@@ -530,18 +546,28 @@ static int nvue_link_degrade(struct render_ctx *r)
 }
 
 static const struct dialect_ops dialects[] = {
-	[INV_DIALECT_LINUX] = { .name = "linux", .link_flap = linux_link_flap,
-				.acl_error = linux_acl_error, .pfc_misconfig = linux_pfc_misconfig,
-				.ipid_drop = linux_ipid_drop, .link_degrade = linux_link_degrade },
-	/* SONiC, EOS and NVUE ACLs cannot match the IP ID field. */
-	[INV_DIALECT_SONIC] = { .name = "sonic", .link_flap = sonic_link_flap,
-				.acl_error = sonic_acl_error, .pfc_misconfig = sonic_pfc_misconfig,
-				.link_degrade = sonic_link_degrade },
-	[INV_DIALECT_EOS] = { .name = "eos", .link_flap = eos_link_flap, .acl_error = eos_acl_error,
-			      .pfc_misconfig = eos_pfc_misconfig, .link_degrade = eos_link_degrade },
-	[INV_DIALECT_NVUE] = { .name = "nvue", .link_flap = nvue_link_flap,
-			       .acl_error = nvue_acl_error, .pfc_misconfig = nvue_pfc_misconfig,
-			       .link_degrade = nvue_link_degrade },
+    [INV_DIALECT_LINUX] = {.name = "linux",
+			   .link_flap = linux_link_flap,
+			   .acl_error = linux_acl_error,
+			   .pfc_misconfig = linux_pfc_misconfig,
+			   .ipid_drop = linux_ipid_drop,
+			   .link_degrade = linux_link_degrade},
+    /* SONiC, EOS and NVUE ACLs cannot match the IP ID field. */
+    [INV_DIALECT_SONIC] = {.name = "sonic",
+			   .link_flap = sonic_link_flap,
+			   .acl_error = sonic_acl_error,
+			   .pfc_misconfig = sonic_pfc_misconfig,
+			   .link_degrade = sonic_link_degrade},
+    [INV_DIALECT_EOS] = {.name = "eos",
+			 .link_flap = eos_link_flap,
+			 .acl_error = eos_acl_error,
+			 .pfc_misconfig = eos_pfc_misconfig,
+			 .link_degrade = eos_link_degrade},
+    [INV_DIALECT_NVUE] = {.name = "nvue",
+			  .link_flap = nvue_link_flap,
+			  .acl_error = nvue_acl_error,
+			  .pfc_misconfig = nvue_pfc_misconfig,
+			  .link_degrade = nvue_link_degrade},
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d)

@@ -3,16 +3,16 @@
 #ifndef ROCELAB_DIALECT_H
 #define ROCELAB_DIALECT_H
 
-#include "fault.h"
-#include "topo.h"
+#include "harness/lib/topo.h"
+#include "injectors/fault.h"
 
 /* Everything a dialect needs to render one fault on one switch. */
 struct render_ctx {
 	const struct inventory *inv;
 	const struct fault_spec *spec;
 	size_t sw;
-	const char *port; /* NULL: every cabled port of the switch */
-	const char *table; /* nft table / ACL name of this fault */
+	const char *port;	 /* NULL: every cabled port of the switch */
+	const char *table;	 /* nft table / ACL name of this fault */
 	const struct topo *topo; /* routed plan (may be NULL): routes to restore after a flap */
 	struct fault_plan *plan;
 	char *why;

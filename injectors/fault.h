@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Fault kinds, the validated request for one fault, and the planned actions that apply and undo it. */
+/* Fault kinds, the validated request for one fault, and the planned actions that apply and undo it.
+ */
 #ifndef ROCELAB_FAULT_H
 #define ROCELAB_FAULT_H
 
-#include "inventory.h"
-#include "topo.h"
+#include "harness/lib/inventory.h"
+#include "harness/lib/topo.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,9 +50,9 @@ struct fault_spec {
 	size_t from_tenant, to_tenant;
 
 	/* pfc-misconfig */
-	int priority;			    /* 0..7 */
-	unsigned long long emu_rate_kbit;   /* emulated port rate (virtual lab) */
-	unsigned shallow_bytes;		    /* emulated misconfigured queue depth */
+	int priority;			  /* 0..7 */
+	unsigned long long emu_rate_kbit; /* emulated port rate (virtual lab) */
+	unsigned shallow_bytes;		  /* emulated misconfigured queue depth */
 
 	/* ipid-drop */
 	enum ipid_match ipid;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Executes host-side fault op lines over libnl (links, rules, routes, TBF) and DCBNL (PFC). */
 #define _GNU_SOURCE
-#include "netlink_op.h"
+#include "injectors/netlink_op.h"
 
-#include "common.h"
-#include "nl.h"
+#include "harness/lib/common.h"
+#include "harness/lib/nl.h"
 
 #include <arpa/inet.h>
 #include <linux/dcbnl.h>
@@ -42,17 +42,17 @@ static int dcb_valid(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-static int dcb_ieee(const char *ns, const char *dev, const struct ieee_pfc *set,
+static int dcb_ieee(struct lab *l, const char *host, const char *dev, const struct ieee_pfc *set,
 		    struct ieee_pfc *get)
 {
 	struct nsctx c;
 	struct nl_msg *m;
-	struct dcbmsg d = { .dcb_family = AF_UNSPEC,
-			    .cmd = set ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_GET };
-	struct dcb_reply reply = { 0 };
+	struct dcbmsg d = {.dcb_family = AF_UNSPEC,
+			   .cmd = set ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_GET};
+	struct dcb_reply reply = {0};
 	int ret;
 
-	if ((ret = nsctx_open(&c, ns)))
+	if ((ret = lab_nsctx(l, host, &c)))
 		return ret;
 	m = nlmsg_alloc_simple(set ? RTM_SETDCB : RTM_GETDCB, NLM_F_REQUEST | NLM_F_ACK);
 	if (!m) {
@@ -80,20 +80,21 @@ close_ns:
 	return ret;
 }
 
-int dcb_pfc_get(const char *ns, const char *dev, unsigned *pfc_en)
+int dcb_pfc_get(struct lab *l, const char *host, const char *dev, unsigned *pfc_en)
 {
-	struct ieee_pfc pfc = { 0 };
-	int ret = dcb_ieee(ns, dev, NULL, &pfc);
+	struct ieee_pfc pfc = {0};
+	int ret = dcb_ieee(l, host, dev, NULL, &pfc);
 
 	if (!ret)
 		*pfc_en = pfc.pfc_en;
 	return ret;
 }
 
-static int dcb_pfc_set(const char *ns, const char *dev, int prio, bool on, char *err, size_t len)
+static int dcb_pfc_set(struct lab *l, const char *host, const char *dev, int prio, bool on,
+		       char *err, size_t len)
 {
-	struct ieee_pfc pfc = { 0 };
-	int ret = dcb_ieee(ns, dev, NULL, &pfc);
+	struct ieee_pfc pfc = {0};
+	int ret = dcb_ieee(l, host, dev, NULL, &pfc);
 
 	if (ret == -EOPNOTSUPP) {
 		snprintf(err, len,
@@ -109,8 +110,8 @@ static int dcb_pfc_set(const char *ns, const char *dev, int prio, bool on, char 
 	if (on)
 		pfc.pfc_en |= (uint8_t)(1u << prio);
 	else
-		pfc.pfc_en &= (uint8_t)~(1u << prio);
-	ret = dcb_ieee(ns, dev, &pfc, NULL);
+		pfc.pfc_en &= (uint8_t) ~(1u << prio);
+	ret = dcb_ieee(l, host, dev, &pfc, NULL);
 	if (ret)
 		snprintf(err, len, "DCBNL set on %s: %s", dev, strerror(-ret));
 	return ret;
@@ -133,7 +134,8 @@ static int parse_prefix(const char *s, struct in_addr *a, int *len)
 	return inet_pton(AF_INET, buf, a) == 1 && *len >= 0 && *len <= 32 ? 0 : -EINVAL;
 }
 
-int netlink_op_run(const char *ns, const char *op, bool undo, char *err, size_t errlen)
+int netlink_op_run(struct lab *l, const char *host, const char *op, bool undo, char *err,
+		   size_t errlen)
 {
 	char verb[16], a1[32], a2[32], a3[32], a4[32];
 	struct nsctx c;
@@ -148,16 +150,18 @@ int netlink_op_run(const char *ns, const char *op, bool undo, char *err, size_t 
 		return -EINVAL;
 	}
 	if (!strcmp(verb, "dcb-pfc") && n == 4)
-		return dcb_pfc_set(ns, a1, atoi(a2), !strcmp(a3, "on"), err, errlen);
-	if ((ret = nsctx_open(&c, ns))) {
-		snprintf(err, errlen, "cannot enter namespace %s: %s", ns ? ns : "", strerror(-ret));
+		return dcb_pfc_set(l, host, a1, atoi(a2), !strcmp(a3, "on"), err, errlen);
+	if ((ret = lab_nsctx(l, host, &c))) {
+		snprintf(err, errlen, "%s: no netlink access on the %s lab (%s)", host,
+			 l->ops->name, strerror(-ret));
 		return ret;
 	}
 	if (!strcmp(verb, "link-down") || !strcmp(verb, "link-up")) {
 		ret = nl_link_set_up(&c, a1, !strcmp(verb, "link-up"));
 	} else if ((!strcmp(verb, "rule-del") || !strcmp(verb, "rule-add")) && n == 5 &&
 		   inet_pton(AF_INET, a2, &addr) == 1) {
-		uint32_t pref = (uint32_t)strtoul(a1, NULL, 10), tbl = (uint32_t)strtoul(a4, NULL, 10);
+		uint32_t pref = (uint32_t)strtoul(a1, NULL, 10),
+			 tbl = (uint32_t)strtoul(a4, NULL, 10);
 
 		if (!strcmp(verb, "rule-add")) {
 			ret = nl_rule_add(&c, pref, &addr, a3, tbl);
@@ -174,7 +178,7 @@ int netlink_op_run(const char *ns, const char *op, bool undo, char *err, size_t 
 			ret = 0;
 	} else if (!strcmp(verb, "route-add") && n == 5 && !parse_prefix(a2, &addr, &len) &&
 		   inet_pton(AF_INET, a3, &gw) == 1) {
-		struct nl_nexthop nh = { gw, a4 };
+		struct nl_nexthop nh = {gw, a4};
 
 		ret = nl_route_add(&c, (uint32_t)strtoul(a1, NULL, 10), addr, len, &nh, 1, NULL);
 		if (ret == -EEXIST && undo)
@@ -188,8 +192,7 @@ int netlink_op_run(const char *ns, const char *op, bool undo, char *err, size_t 
 		ret = -EINVAL;
 	}
 	if (ret && !err[0])
-		snprintf(err, errlen, "%s (in %s): %s", op, ns && *ns ? ns : "this namespace",
-			 strerror(-ret));
+		snprintf(err, errlen, "%s (on %s): %s", op, host, strerror(-ret));
 	nsctx_close(&c);
 	return ret;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The netlink fault backend: host-side fault steps as op lines, run with libnl in the host's namespace. */
+/* The netlink fault backend: host-side fault steps as op lines, run with libnl on the lab's host.
+ */
 #ifndef ROCELAB_NETLINK_OP_H
 #define ROCELAB_NETLINK_OP_H
+
+#include "harness/lab/lab.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,13 +17,14 @@
  *   tbf DEV RATE_KBIT | qdisc-del DEV
  *   dcb-pfc DEV PRIORITY on|off           (DCBNL IEEE PFC; EOPNOTSUPP on veth)
  *   noop                                  (a step that only has an undo)
- * Run op inside namespace ns ("" or NULL: the current one).  With undo set the
+ * Run op on lab host through the lab's netlink access.  With undo set the
  * op is an undo step: state already as wanted counts as success.  Returns 0 or
  * -errno with a one-line reason in err.
  */
-int netlink_op_run(const char *ns, const char *op, bool undo, char *err, size_t errlen);
+int netlink_op_run(struct lab *l, const char *host, const char *op, bool undo, char *err,
+		   size_t errlen);
 
-/* PFC enable bitmap of dev (DCBNL IEEE); -EOPNOTSUPP when the netdev has no DCB. */
-int dcb_pfc_get(const char *ns, const char *dev, unsigned *pfc_en);
+/* PFC enable bitmap of dev on host (DCBNL IEEE); -EOPNOTSUPP when the netdev has no DCB. */
+int dcb_pfc_get(struct lab *l, const char *host, const char *dev, unsigned *pfc_en);
 
 #endif

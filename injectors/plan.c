@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
-/* Turns a validated fault request into journaled actions: switch side by dialect, host side by netlink. */
+/* Turns a validated fault request into journaled actions: switch side by dialect, host side by
+ * netlink. */
 #define _GNU_SOURCE
-#include "common.h"
-#include "dialect.h"
-#include "fault.h"
-#include "sbuf.h"
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+#include "injectors/dialect.h"
+#include "injectors/fault.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
-
 static const char *const kind_names[FK__COUNT] = {
-	[FK_LINK_FLAP] = "link-flap",		  [FK_ACL_ERROR] = "acl-error",
-	[FK_PFC_MISCONFIG] = "pfc-misconfig",	  [FK_IPID_DROP] = "ipid-drop",
-	[FK_RNIC_ROUTE_MISSING] = "rnic-route-missing", [FK_LINK_DEGRADE] = "link-degrade",
+    [FK_LINK_FLAP] = "link-flap",
+    [FK_ACL_ERROR] = "acl-error",
+    [FK_PFC_MISCONFIG] = "pfc-misconfig",
+    [FK_IPID_DROP] = "ipid-drop",
+    [FK_RNIC_ROUTE_MISSING] = "rnic-route-missing",
+    [FK_LINK_DEGRADE] = "link-degrade",
 };
 
 const char *fault_kind_name(enum fault_kind k)
@@ -91,7 +94,7 @@ const char *fault_target_port(const struct inventory *inv, const struct fault_sp
 
 static void host_op(struct fault_plan *p, const struct inventory *inv, size_t host,
 		    const char *apply_fmt, const char *revert_fmt, ...)
-	__attribute__((format(printf, 4, 0)));
+    __attribute__((format(printf, 4, 0)));
 
 /* Host-side actions are netlink op lines: "<op> <args...>" (see injectors/netlink_op.c). */
 static void host_op(struct fault_plan *p, const struct inventory *inv, size_t host,
@@ -156,8 +159,8 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
 		     size_t whylen)
 {
-	struct render_ctx r = { .inv = inv, .spec = spec, .plan = plan, .why = why,
-				.whylen = whylen, .topo = topo };
+	struct render_ctx r = {
+	    .inv = inv, .spec = spec, .plan = plan, .why = why, .whylen = whylen, .topo = topo};
 	int ret;
 
 	memset(plan, 0, sizeof(*plan));
@@ -169,7 +172,8 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 		goto out;
 	}
 	if (spec->kind == FK_RNIC_ROUTE_MISSING) {
-		snprintf(why, whylen, "rnic-route-missing targets an RNIC (host:rnic), not a switch");
+		snprintf(why, whylen,
+			 "rnic-route-missing targets an RNIC (host:rnic), not a switch");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -180,7 +184,7 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	if (ret || spec->kind != FK_LINK_DEGRADE)
 		goto out;
 	/* A degraded link is slow both ways: shape the far end too. */
-	struct inv_endpoint t = { spec->tkind, spec->tdev, (size_t)spec->tport }, peer;
+	struct inv_endpoint t = {spec->tkind, spec->tdev, (size_t)spec->tport}, peer;
 
 	if (spec->tport < 0 || inventory_peer(inv, &t, &peer))
 		goto out;

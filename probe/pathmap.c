@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Mapping traceroute hops onto the inventory's links. */
-#include "pathmap.h"
+#include "probe/pathmap.h"
 
-#include "common.h"
+#include "harness/lib/common.h"
 
 #include <string.h>
 
@@ -14,14 +14,15 @@ ssize_t pathmap_link_index(const struct inventory *inv, const struct inv_endpoin
 }
 
 /* A link between switch a and device b (b's port when known, else any). */
-static ssize_t link_between(const struct inventory *inv, size_t a,
-			    const struct inv_endpoint *b, bool b_port_known)
+static ssize_t link_between(const struct inventory *inv, size_t a, const struct inv_endpoint *b,
+			    bool b_port_known)
 {
 	for (size_t i = 0; i < inv->n_links; i++) {
 		const struct inv_link *l = &inv->links[i];
 
 		for (int side = 0; side < 2; side++) {
-			const struct inv_endpoint *x = side ? &l->b : &l->a, *y = side ? &l->a : &l->b;
+			const struct inv_endpoint *x = side ? &l->b : &l->a,
+						  *y = side ? &l->a : &l->b;
 
 			if (x->kind != INV_DEV_SWITCH || x->dev != a || y->kind != b->kind ||
 			    y->dev != b->dev)
@@ -35,8 +36,8 @@ static ssize_t link_between(const struct inventory *inv, size_t a,
 
 bool pathmap_links(const struct inventory *inv, const struct topo *t,
 		   const struct inv_endpoint *src, const struct inv_endpoint *dst,
-		   const struct in_addr *hops, int n_hops, bool reached, uint16_t *links,
-		   int max, int *n_links)
+		   const struct in_addr *hops, int n_hops, bool reached, uint16_t *links, int max,
+		   int *n_links)
 {
 	struct inv_endpoint first, prev;
 	ssize_t l = pathmap_link_index(inv, src);
@@ -87,7 +88,8 @@ const char *pathmap_link_name(const struct inventory *inv, size_t link, char *bu
 		snprintf(buf, len, "link#%zu", link);
 		return buf;
 	}
-	snprintf(buf, len, "%s--%s", inventory_endpoint_name(inv, &inv->links[link].a, a, sizeof(a)),
+	snprintf(buf, len, "%s--%s",
+		 inventory_endpoint_name(inv, &inv->links[link].a, a, sizeof(a)),
 		 inventory_endpoint_name(inv, &inv->links[link].b, b, sizeof(b)));
 	return buf;
 }
@@ -123,10 +125,10 @@ uint64_t inventory_fingerprint(const struct inventory *inv)
 			h = fnv_s(h, inv->switches[s].ports[p].name);
 	}
 	for (size_t l = 0; l < inv->n_links; l++) {
-		const struct inv_endpoint *e[2] = { &inv->links[l].a, &inv->links[l].b };
+		const struct inv_endpoint *e[2] = {&inv->links[l].a, &inv->links[l].b};
 
 		for (int i = 0; i < 2; i++) {
-			uint64_t v[3] = { (uint64_t)e[i]->kind, e[i]->dev, e[i]->port };
+			uint64_t v[3] = {(uint64_t)e[i]->kind, e[i]->dev, e[i]->port};
 
 			h = fnv(h, v, sizeof(v));
 		}

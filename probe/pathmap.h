@@ -3,8 +3,8 @@
 #ifndef ROCELAB_PATHMAP_H
 #define ROCELAB_PATHMAP_H
 
-#include "inventory.h"
-#include "topo.h"
+#include "harness/lib/inventory.h"
+#include "harness/lib/topo.h"
 
 #include <stdint.h>
 
@@ -19,8 +19,8 @@
  */
 bool pathmap_links(const struct inventory *inv, const struct topo *t,
 		   const struct inv_endpoint *src, const struct inv_endpoint *dst,
-		   const struct in_addr *hops, int n_hops, bool reached, uint16_t *links,
-		   int max, int *n_links);
+		   const struct in_addr *hops, int n_hops, bool reached, uint16_t *links, int max,
+		   int *n_links);
 
 /* The link's canonical name, "a-dev:port--b-dev:port" in inventory order. */
 const char *pathmap_link_name(const struct inventory *inv, size_t link, char *buf, size_t len);

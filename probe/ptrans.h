@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe transports: send and receive probes on one RNIC, with completion times and a chosen UDP source port. */
+/* Probe transports: send and receive probes on one RNIC, with completion times and a chosen UDP
+ * source port. */
 #ifndef ROCELAB_PTRANS_H
 #define ROCELAB_PTRANS_H
 
@@ -17,17 +18,17 @@ enum pt_ts {
 const char *pt_ts_name(enum pt_ts t);
 
 struct pt_cfg {
-	const char *netdev;	/* RNIC netdev (udp: socket bound to it) */
-	const char *ibdev;	/* verbs device, "" or NULL: matched by netdev */
-	struct in_addr addr;	/* RNIC address */
-	int prefix_len;		/* of addr's subnet (the rail); 32 when unknown */
-	int gid_index;		/* verbs: -1 finds the RoCEv2 IPv4 GID */
-	uint8_t tos;		/* DSCP << 2 | ECN of every probe */
+	const char *netdev;  /* RNIC netdev (udp: socket bound to it) */
+	const char *ibdev;   /* verbs device, "" or NULL: matched by netdev */
+	struct in_addr addr; /* RNIC address */
+	int prefix_len;	     /* of addr's subnet (the rail); 32 when unknown */
+	int gid_index;	     /* verbs: -1 finds the RoCEv2 IPv4 GID */
+	uint8_t tos;	     /* DSCP << 2 | ECN of every probe */
 	uint32_t qkey;
-	uint32_t qpn;		/* udp: the QPN this port answers to (verbs: assigned) */
-	int sports;		/* source ports the caller uses (verbs on rxe: UD QPs), 0: 16 */
-	bool share_port;	/* udp: UDP 4791 may be held already (by rxe in the same namespace) */
-	bool send_only;		/* udp: no receive path (a path tracer beside another transport) */
+	uint32_t qpn;	 /* udp: the QPN this port answers to (verbs: assigned) */
+	int sports;	 /* source ports the caller uses (verbs on rxe: UD QPs), 0: 16 */
+	bool share_port; /* udp: UDP 4791 may be held already (by rxe in the same namespace) */
+	bool send_only;	 /* udp: no receive path (a path tracer beside another transport) */
 };
 
 /* A destination: the RNIC address and the QPN that receives probes there. */
@@ -54,7 +55,8 @@ struct pt_events {
 	/* The probe sent with this cookie left at tx_ns (②) measured by ts. */
 	void (*tx_done)(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts);
 	void (*rx)(void *ctx, const struct pt_rx *rx);
-	/* A packet arrived that is not a probe (foreign, malformed, bad ICRC): a counter, never fatal. */
+	/* A packet arrived that is not a probe (foreign, malformed, bad ICRC): a counter, never
+	 * fatal. */
 	void (*bad)(void *ctx, int reason);
 };
 
@@ -133,8 +135,5 @@ uint16_t pt_rxe_sport(uint32_t qpn);
 
 /* The transport called name ("udp", "verbs"), or NULL. */
 const struct pt_ops *pt_find(const char *name);
-
-/* CLOCK_REALTIME in ns: the clock of software timestamps. */
-uint64_t pt_realtime_ns(void);
 
 #endif

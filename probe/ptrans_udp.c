@@ -21,10 +21,10 @@
  * the probe is not sent (-ENETUNREACH): the RNIC could not deliver it either.
  */
 #define _GNU_SOURCE
-#include "ptrans.h"
+#include "probe/ptrans.h"
 
-#include "common.h"
-#include "roce.h"
+#include "harness/lib/common.h"
+#include "probe/roce.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -40,13 +40,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TX_KEYS	 256 /* outstanding send completions remembered per port */
-#define PROBE_MAX 256 /* largest packet the receive filter lets through */
+#define TX_KEYS	   256	     /* outstanding send completions remembered per port */
+#define PROBE_MAX  256	     /* largest packet the receive filter lets through */
 #define RX_SOCKBUF (4 << 20) /* receive socket buffer: a burst of about 4000 probes */
 
-#define ROUTE_CACHE 64
-#define ROUTE_TTL_NS 10000000000ULL /* safety net: changes are seen through notifications */
-#define ROUTE_WATCH_NS 100000000ULL /* look for route/rule/link changes this often */
+#define ROUTE_CACHE    64
+#define ROUTE_TTL_NS   10000000000ULL /* safety net: changes are seen through notifications */
+#define ROUTE_WATCH_NS 100000000ULL   /* look for route/rule/link changes this often */
 
 struct route_ent {
 	struct in_addr dst;
@@ -72,34 +72,29 @@ struct pt_port {
 	 */
 	uint16_t tx_ids[TX_KEYS];
 	uint64_t cookies[TX_KEYS];
-	bool tx_kernel_ts;	/* the kernel accepted TX software timestamping */
-	uint32_t rx_drops;	/* the receive socket's drop count (SO_RXQ_OVFL), last seen */
-	bool port_shared;	/* UDP 4791 is held by a RoCE stack in this namespace */
+	bool tx_kernel_ts; /* the kernel accepted TX software timestamping */
+	uint32_t rx_drops; /* the receive socket's drop count (SO_RXQ_OVFL), last seen */
+	bool port_shared;  /* UDP 4791 is held by a RoCE stack in this namespace */
 };
 
 const char *pt_ts_name(enum pt_ts t)
 {
 	switch (t) {
-	case PT_TS_KERNEL: return "kernel-software";
-	case PT_TS_HW: return "hardware";
-	default: return "clock_gettime";
+	case PT_TS_KERNEL:
+		return "kernel-software";
+	case PT_TS_HW:
+		return "hardware";
+	default:
+		return "clock_gettime";
 	}
-}
-
-uint64_t pt_realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 static int fail(char *err, size_t len, const char *what, const struct pt_cfg *cfg)
 {
 	int e = errno;
 
-	snprintf(err, len, "udp transport on %s (%s): %s: %s", cfg->netdev,
-		 inet_ntoa(cfg->addr), what, strerror(e));
+	snprintf(err, len, "udp transport on %s (%s): %s: %s", cfg->netdev, inet_ntoa(cfg->addr),
+		 what, strerror(e));
 	return -e;
 }
 
@@ -112,18 +107,18 @@ static int bind_dev(int fd, const char *dev)
 static int attach_filter(int fd)
 {
 	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 7),
-		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 5),
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 3),
-		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
-		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, 0xffff),
-		BPF_STMT(BPF_RET | BPF_K, 0),
+	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 7),
+	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 5),
+	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 3),
+	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
+	    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 1, 0),
+	    BPF_STMT(BPF_RET | BPF_K, 0xffff),
+	    BPF_STMT(BPF_RET | BPF_K, 0),
 	};
-	struct sock_fprog prog = { .len = ARRAY_SIZE(code), .filter = code };
+	struct sock_fprog prog = {.len = ARRAY_SIZE(code), .filter = code};
 
 	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
 }
@@ -148,7 +143,7 @@ static void udp_close(struct pt_port *p)
 static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
 {
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = cfg->addr };
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = cfg->addr};
 	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
 	int small = 1, one = 1, rxbuf = RX_SOCKBUF, r;
@@ -173,8 +168,8 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 		r = fail(err, errlen, "raw send socket (needs CAP_NET_RAW)", cfg);
 		goto out;
 	}
-	p->tx_kernel_ts = !cfg->send_only && setsockopt(p->tx, SOL_SOCKET, SO_TIMESTAMPING, &tsflags,
-				     sizeof(tsflags)) == 0;
+	p->tx_kernel_ts = !cfg->send_only && setsockopt(p->tx, SOL_SOCKET, SO_TIMESTAMPING,
+							&tsflags, sizeof(tsflags)) == 0;
 
 	/* Receive: raw UDP on the netdev, filtered in the kernel. */
 	if (cfg->send_only)
@@ -216,8 +211,8 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 		setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 no_rx:
 	p->ifindex = (int)if_nametoindex(cfg->netdev);
-	p->mask = htonl(cfg->prefix_len > 0 && cfg->prefix_len < 32
-				? ~0u << (32 - cfg->prefix_len) : ~0u);
+	p->mask = htonl(cfg->prefix_len > 0 && cfg->prefix_len < 32 ? ~0u << (32 - cfg->prefix_len)
+								    : ~0u);
 	p->nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (p->nl < 0) {
 		r = fail(err, errlen, "rtnetlink socket", cfg);
@@ -226,9 +221,9 @@ no_rx:
 	/* Route, rule and link changes invalidate the cached routing answers. */
 	p->watch = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (p->watch >= 0) {
-		struct sockaddr_nl snl = { .nl_family = AF_NETLINK,
-					   .nl_groups = RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE |
-							RTMGRP_LINK };
+		struct sockaddr_nl snl = {.nl_family = AF_NETLINK,
+					  .nl_groups =
+					      RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE | RTMGRP_LINK};
 		int big = 1 << 16;
 
 		setsockopt(p->watch, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
@@ -263,7 +258,7 @@ static int route_query(struct pt_port *p, struct in_addr dst)
 		struct nlmsghdr n;
 		struct rtmsg r;
 		char attrs[64];
-	} req = { 0 };
+	} req = {0};
 	struct rtattr *ra;
 	char buf[4096];
 	int oif = 0, type = -1;
@@ -344,7 +339,8 @@ static void route_watch(struct pt_port *p, unsigned long long now)
 		memset(p->routes, 0, sizeof(p->routes));
 	else if (p->watch < 0)
 		for (size_t i = 0; i < ROUTE_CACHE; i++) /* no notifications: 1 s answers */
-			if (p->routes[i].checked && now - p->routes[i].checked > ROUTE_WATCH_NS * 10)
+			if (p->routes[i].checked &&
+			    now - p->routes[i].checked > ROUTE_WATCH_NS * 10)
 				p->routes[i].checked = 0;
 }
 
@@ -366,11 +362,17 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 		    const void *payload, size_t len, uint64_t cookie, uint16_t *sport_used,
 		    uint16_t *ip_id)
 {
-	struct roce_ip ip = { .src = p->addr, .dst = dst->addr, .sport = sport,
-			      .dport = ROCEV2_UDP_PORT, .ttl = ttl, .tos = p->tos };
-	struct roce_ud ud = { .dst_qpn = dst->qpn, .qkey = p->qkey, .src_qpn = p->qpn,
-			      .psn = (uint32_t)cookie & 0xffffff };
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = dst->addr };
+	struct roce_ip ip = {.src = p->addr,
+			     .dst = dst->addr,
+			     .sport = sport,
+			     .dport = ROCEV2_UDP_PORT,
+			     .ttl = ttl,
+			     .tos = p->tos};
+	struct roce_ud ud = {.dst_qpn = dst->qpn,
+			     .qkey = p->qkey,
+			     .src_qpn = p->qpn,
+			     .psn = (uint32_t)cookie & 0xffffff};
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = dst->addr};
 	uint8_t pkt[PROBE_MAX];
 	ssize_t n;
 
@@ -416,9 +418,11 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 	for (;;) {
 		uint8_t pkt[128];
 		char ctrl[512];
-		struct iovec iov = { pkt, sizeof(pkt) };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-				    .msg_controllen = sizeof(ctrl) };
+		struct iovec iov = {pkt, sizeof(pkt)};
+		struct msghdr m = {.msg_iov = &iov,
+				   .msg_iovlen = 1,
+				   .msg_control = ctrl,
+				   .msg_controllen = sizeof(ctrl)};
 		struct scm_timestamping *tss = NULL;
 		struct sock_extended_err *ee = NULL;
 		ssize_t n = recvmsg(p->tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT);
@@ -437,7 +441,8 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 		id = looped_ip_id(p, pkt, (size_t)n);
 		if (id > 0 && p->tx_ids[id % TX_KEYS] == id) {
 			p->tx_ids[id % TX_KEYS] = 0;
-			ev->tx_done(ctx, p->cookies[id % TX_KEYS], ts_ns(&tss->ts[0]), PT_TS_KERNEL);
+			ev->tx_done(ctx, p->cookies[id % TX_KEYS], ts_ns(&tss->ts[0]),
+				    PT_TS_KERNEL);
 		}
 	}
 }
@@ -455,18 +460,20 @@ static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 	for (int budget = p->rx < 0 ? 0 : 256; budget > 0; budget--) {
 		uint8_t pkt[2048];
 		char ctrl[256];
-		struct iovec iov = { pkt, sizeof(pkt) };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-				    .msg_controllen = sizeof(ctrl) };
+		struct iovec iov = {pkt, sizeof(pkt)};
+		struct msghdr m = {.msg_iov = &iov,
+				   .msg_iovlen = 1,
+				   .msg_control = ctrl,
+				   .msg_controllen = sizeof(ctrl)};
 		struct roce_ip ip;
 		struct roce_ud ud;
-		struct pt_rx rx = { .rx_ts = PT_TS_APP };
+		struct pt_rx rx = {.rx_ts = PT_TS_APP};
 		ssize_t n = recvmsg(p->rx, &m, MSG_DONTWAIT);
 		int r;
 
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-		rx.rx_ns = pt_realtime_ns();
+		rx.rx_ns = rl_realtime_ns();
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
 				const struct scm_timestamping *t = (const void *)CMSG_DATA(c);
@@ -480,8 +487,8 @@ static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 			}
 		}
 		r = roce_parse_ud(pkt, (size_t)n, &ip, &ud, &rx.payload, &rx.len);
-		if (!r && (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn ||
-			   ud.qkey != p->qkey))
+		if (!r &&
+		    (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn || ud.qkey != p->qkey))
 			r = -ENOENT; /* RoCEv2, but not for this port's probe QP */
 		if (r) {
 			if (ev->bad)
@@ -519,20 +526,20 @@ static const char *udp_describe(struct pt_port *p, char *buf, size_t len)
 }
 
 const struct pt_ops pt_udp_ops = {
-	.name = "udp",
-	.traces = true,
-	.describe = udp_describe,
-	.open = udp_open,
-	.close = udp_close,
-	.fds = udp_fds,
-	.send = udp_send,
-	.poll_tx = udp_poll_tx,
-	.poll = udp_poll,
-	.rx_overflow = udp_rx_overflow,
-	.qpn = udp_qpn,
+    .name = "udp",
+    .traces = true,
+    .describe = udp_describe,
+    .open = udp_open,
+    .close = udp_close,
+    .fds = udp_fds,
+    .send = udp_send,
+    .poll_tx = udp_poll_tx,
+    .poll = udp_poll,
+    .rx_overflow = udp_rx_overflow,
+    .qpn = udp_qpn,
 };
 
-static const struct pt_ops *const all[] = { &pt_udp_ops, &pt_verbs_ops };
+static const struct pt_ops *const all[] = {&pt_udp_ops, &pt_verbs_ops};
 
 const char *pt_names(void)
 {

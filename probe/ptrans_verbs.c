@@ -24,26 +24,26 @@
  * RoCEv2 over IPv4 its last 20 are the IPv4 header (TOS/ECN, ID, TTL).
  */
 #define _GNU_SOURCE
-#include "ptrans.h"
+#include "probe/ptrans.h"
 
-#include "common.h"
-#include "roce.h"
+#include "harness/lib/common.h"
+#include "probe/roce.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <infiniband/verbs.h>
 #include <net/if.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define GRH_LEN	   40
-#define MSG_MAX	   256	/* largest probe payload */
-#define RECV_N	   256	/* receive buffers posted on the probe QP */
-#define SEND_N	   128	/* sends outstanding per port */
-#define QP_MAX	   64	/* rxe: QPs in the source port pool */
-#define AH_N	   256	/* cached address handles */
+#define MSG_MAX	   256		 /* largest probe payload */
+#define RECV_N	   256		 /* receive buffers posted on the probe QP */
+#define SEND_N	   128		 /* sends outstanding per port */
+#define QP_MAX	   64		 /* rxe: QPs in the source port pool */
+#define AH_N	   256		 /* cached address handles */
 #define AH_TTL_NS  1000000000ULL /* re-resolve an AH (route, neighbour) this often */
 #define MLX_VENDOR 0x02c9
 #define RXE_VENDOR 0xffffff
@@ -58,8 +58,8 @@ struct ah_ent {
 
 struct qp_ent {
 	struct ibv_qp *qp;
-	uint16_t sport;	      /* the UDP source port its packets carry */
-	uint16_t owner;	      /* requested source port mapped onto it, 0: none */
+	uint16_t sport; /* the UDP source port its packets carry */
+	uint16_t owner; /* requested source port mapped onto it, 0: none */
 	unsigned long long used;
 	int inflight;
 };
@@ -74,13 +74,13 @@ struct pt_port {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *ch;
-	struct ibv_cq *scq, *rcq;    /* send and receive completions, one channel */
+	struct ibv_cq *scq, *rcq;      /* send and receive completions, one channel */
 	struct ibv_cq_ex *scqx, *rcqx; /* the same, with completion timestamps, else NULL */
 	struct ibv_mr *mr;
-	uint8_t *buf;	       /* RECV_N receive slots, then SEND_N send slots */
+	uint8_t *buf; /* RECV_N receive slots, then SEND_N send slots */
 	struct qp_ent qps[QP_MAX];
 	int n_qp;
-	bool flow_label;       /* the device takes the source port from the AH flow label */
+	bool flow_label; /* the device takes the source port from the AH flow label */
 	bool rxe;
 	struct ah_ent ahs[AH_N];
 	struct tx_slot tx[SEND_N];
@@ -96,7 +96,7 @@ struct pt_port {
 };
 
 static int failf(char *err, size_t len, int e, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int failf(char *err, size_t len, int e, const char *fmt, ...)
 {
@@ -157,13 +157,14 @@ static int find_gid(struct ibv_context *ctx, const struct pt_cfg *cfg, int want,
 
 		if (want >= 0 && (int)e->gid_index == want) {
 			if (!match)
-				return failf(err, errlen, EINVAL,
-					     "%s: gid_index %d is %s %s (netdev ifindex %u), not "
-					     "RoCEv2 %s on %s: remove gid_index from the inventory "
-					     "to find it, or fix it (ibv_devinfo -v lists the table)",
-					     dev, want, gid_type_name(e->gid_type),
-					     gid_str(&e->gid, a, sizeof(a)), e->ndev_ifindex,
-					     gid_str(&g, a + 32, 32), cfg->netdev);
+				return failf(
+				    err, errlen, EINVAL,
+				    "%s: gid_index %d is %s %s (netdev ifindex %u), not "
+				    "RoCEv2 %s on %s: remove gid_index from the inventory "
+				    "to find it, or fix it (ibv_devinfo -v lists the table)",
+				    dev, want, gid_type_name(e->gid_type),
+				    gid_str(&e->gid, a, sizeof(a)), e->ndev_ifindex,
+				    gid_str(&g, a + 32, 32), cfg->netdev);
 			*port = (uint8_t)e->port_num;
 			return want;
 		}
@@ -177,13 +178,13 @@ static int find_gid(struct ibv_context *ctx, const struct pt_cfg *cfg, int want,
 			     want);
 	return failf(err, errlen, ENOENT,
 		     "%s: no RoCEv2 GID %s on %s (is the address on the netdev and RoCEv2 "
-		     "enabled? 'ibv_devinfo -v' lists the GID table)", dev,
-		     gid_str(&g, a, sizeof(a)), cfg->netdev ? cfg->netdev : "?");
+		     "enabled? 'ibv_devinfo -v' lists the GID table)",
+		     dev, gid_str(&g, a, sizeof(a)), cfg->netdev ? cfg->netdev : "?");
 }
 
 /* The device for cfg: by name, else the one with a RoCEv2 GID of the address on the netdev. */
-static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8_t *port,
-				       char *err, size_t errlen, int *ret)
+static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8_t *port, char *err,
+				       size_t errlen, int *ret)
 {
 	int n = 0;
 	struct ibv_device **list = ibv_get_device_list(&n);
@@ -194,7 +195,8 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 	if (!list || n == 0) {
 		*ret = failf(err, errlen, ENODEV,
 			     "no RDMA devices (load the RNIC driver, or for Soft-RoCE: 'rdma link "
-			     "add rxe0 type rxe netdev %s')", cfg->netdev ? cfg->netdev : "DEV");
+			     "add rxe0 type rxe netdev %s')",
+			     cfg->netdev ? cfg->netdev : "DEV");
 		goto out;
 	}
 	for (int i = 0; i < n && !ctx; i++) {
@@ -210,8 +212,8 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 					     name, strerror(errno));
 			continue;
 		}
-		*gid = find_gid(ctx, cfg, named ? cfg->gid_index : -1, port,
-				named ? err : e2, named ? errlen : sizeof(e2));
+		*gid = find_gid(ctx, cfg, named ? cfg->gid_index : -1, port, named ? err : e2,
+				named ? errlen : sizeof(e2));
 		if (*gid < 0) {
 			if (named)
 				*ret = *gid;
@@ -221,13 +223,16 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 	}
 	if (!ctx && !*ret) {
 		if (named) {
-			*ret = failf(err, errlen, ENODEV, "no RDMA device '%s' (ibv_devices lists "
-				     "them)", cfg->ibdev);
+			*ret = failf(err, errlen, ENODEV,
+				     "no RDMA device '%s' (ibv_devices lists "
+				     "them)",
+				     cfg->ibdev);
 		} else {
 			*ret = failf(err, errlen, ENODEV,
 				     "no RDMA device has a RoCEv2 GID for %s on netdev %s "
 				     "(ibv_devices lists devices; name one with 'ibdev' in the "
-				     "inventory)", inet_ntoa(cfg->addr), cfg->netdev);
+				     "inventory)",
+				     inet_ntoa(cfg->addr), cfg->netdev);
 		}
 	}
 	if (ctx && !named && cfg->gid_index >= 0) {
@@ -250,17 +255,17 @@ out:
 
 static int qp_up(struct pt_port *p, struct ibv_qp *qp, char *err, size_t errlen)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .pkey_index = 0,
-				 .port_num = p->port_num, .qkey = p->qkey };
+	struct ibv_qp_attr a = {
+	    .qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = p->port_num, .qkey = p->qkey};
 	int r;
 
-	if ((r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-					       IBV_QP_QKEY)))
+	if ((r = ibv_modify_qp(qp, &a,
+			       IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)))
 		return failf(err, errlen, r, "%s: UD QP to INIT: %s", p->name, strerror(r));
-	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTR };
+	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTR};
 	if ((r = ibv_modify_qp(qp, &a, IBV_QP_STATE)))
 		return failf(err, errlen, r, "%s: UD QP to RTR: %s", p->name, strerror(r));
-	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .sq_psn = (uint32_t)random() & 0xffffff };
+	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = (uint32_t)random() & 0xffffff};
 	if ((r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)))
 		return failf(err, errlen, r, "%s: UD QP to RTS: %s", p->name, strerror(r));
 	return 0;
@@ -278,8 +283,8 @@ static uint8_t *send_buf(struct pt_port *p, unsigned i)
 
 static int post_recv(struct pt_port *p, unsigned i)
 {
-	struct ibv_sge sge = { (uintptr_t)recv_buf(p, i), GRH_LEN + MSG_MAX, p->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_sge sge = {(uintptr_t)recv_buf(p, i), GRH_LEN + MSG_MAX, p->mr->lkey};
+	struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
 
 	return -ibv_post_recv(p->qps[0].qp, &wr, &bad);
 }
@@ -313,17 +318,17 @@ static void verbs_close(struct pt_port *p)
 /* Start the completion clock when the device has one (clock and mask); else p->clk stays 0. */
 static void start_hwclock(struct pt_port *p, const struct ibv_device_attr_ex *dx)
 {
-	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	struct ibv_values_ex v = {.comp_mask = IBV_VALUES_MASK_RAW_CLOCK};
 
 	if (!dx->hca_core_clock || !dx->completion_timestamp_mask ||
 	    getenv("ROCELAB_VERBS_SW_TS") || ibv_query_rt_values_ex(p->ctx, &v))
 		return;
 	p->clk.mask = dx->completion_timestamp_mask;
 	p->clk.khz = dx->hca_core_clock;
-	p->clk.base_ns = pt_realtime_ns();
+	p->clk.base_ns = rl_realtime_ns();
 	/* raw cycles come in tv_nsec (tv_sec is 0 on mlx5) */
-	p->clk.base_ticks = (uint64_t)v.raw_clock.tv_sec * 1000000000ULL +
-			    (uint64_t)v.raw_clock.tv_nsec;
+	p->clk.base_ticks =
+	    (uint64_t)v.raw_clock.tv_sec * 1000000000ULL + (uint64_t)v.raw_clock.tv_nsec;
 }
 
 /*
@@ -336,9 +341,10 @@ static int make_cq(struct pt_port *p, int cqe, struct ibv_comp_channel *ch, stru
 	*cqx = NULL;
 	if (p->clk.khz) {
 		struct ibv_cq_init_attr_ex ca = {
-			.cqe = (uint32_t)cqe, .channel = ch,
-			.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | IBV_WC_EX_WITH_BYTE_LEN |
-				    IBV_WC_EX_WITH_SRC_QP,
+		    .cqe = (uint32_t)cqe,
+		    .channel = ch,
+		    .wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | IBV_WC_EX_WITH_BYTE_LEN |
+				IBV_WC_EX_WITH_SRC_QP,
 		};
 
 		if ((*cqx = ibv_create_cq_ex(p->ctx, &ca))) {
@@ -369,7 +375,7 @@ uint64_t pt_hwclock_ns(struct pt_hwclock *c, uint64_t ticks)
 static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
 {
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
-	struct ibv_device_attr_ex dx = { 0 };
+	struct ibv_device_attr_ex dx = {0};
 	const struct ibv_device_attr *da = &dx.orig_attr;
 	struct ibv_port_attr pa;
 	size_t bytes = (size_t)RECV_N * (GRH_LEN + MSG_MAX) + (size_t)SEND_N * MSG_MAX;
@@ -426,15 +432,22 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	}
 	p->buf = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
 	if (!p->buf || !(p->mr = ibv_reg_mr(p->pd, p->buf, bytes, IBV_ACCESS_LOCAL_WRITE))) {
-		r = failf(err, errlen, errno ? errno : ENOMEM, "%s: registering %zu bytes: %s "
-			  "(locked memory limit: ulimit -l)", p->name, bytes, strerror(errno));
+		r = failf(err, errlen, errno ? errno : ENOMEM,
+			  "%s: registering %zu bytes: %s "
+			  "(locked memory limit: ulimit -l)",
+			  p->name, bytes, strerror(errno));
 		goto fail;
 	}
 	for (int i = 0; i < want_qps; i++) {
 		struct ibv_qp_init_attr qa = {
-			.send_cq = p->scq, .recv_cq = p->rcq, .qp_type = IBV_QPT_UD,
-			.cap = { .max_send_wr = SEND_N, .max_recv_wr = i ? 1 : RECV_N,
-				 .max_send_sge = 1, .max_recv_sge = 1, .max_inline_data = MSG_MAX },
+		    .send_cq = p->scq,
+		    .recv_cq = p->rcq,
+		    .qp_type = IBV_QPT_UD,
+		    .cap = {.max_send_wr = SEND_N,
+			    .max_recv_wr = i ? 1 : RECV_N,
+			    .max_send_sge = 1,
+			    .max_recv_sge = 1,
+			    .max_inline_data = MSG_MAX},
 		};
 		struct ibv_qp *qp = ibv_create_qp(p->pd, &qa);
 
@@ -528,9 +541,12 @@ static struct ibv_ah *get_ah(struct pt_port *p, struct in_addr dst, uint16_t flo
 		ibv_destroy_ah(e->ah);
 	memset(e, 0, sizeof(*e));
 	struct ibv_ah_attr aa = {
-		.is_global = 1, .port_num = p->port_num,
-		.grh = { .flow_label = flow, .sgid_index = (uint8_t)p->gid_index, .hop_limit = ttl,
-			 .traffic_class = p->tos },
+	    .is_global = 1,
+	    .port_num = p->port_num,
+	    .grh = {.flow_label = flow,
+		    .sgid_index = (uint8_t)p->gid_index,
+		    .hop_limit = ttl,
+		    .traffic_class = p->tos},
 	};
 
 	ipv4_gid(&aa.grh.dgid, dst);
@@ -577,16 +593,24 @@ static int verbs_send(struct pt_port *p, const struct pt_dst *dst, uint16_t spor
 	if (!(ah = get_ah(p, dst->addr, flow, ttl, now, &r)))
 		return r;
 	memcpy(send_buf(p, slot), payload, len);
-	struct ibv_sge sge = { (uintptr_t)send_buf(p, slot), (uint32_t)len, p->mr->lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = slot, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED | (len <= p->max_inline ? IBV_SEND_INLINE : 0),
-		.wr.ud = { .ah = ah, .remote_qpn = dst->qpn, .remote_qkey = p->qkey },
-	}, *bad;
+	struct ibv_sge sge = {(uintptr_t)send_buf(p, slot), (uint32_t)len, p->mr->lkey};
+	struct ibv_send_wr wr =
+			       {
+				   .wr_id = slot,
+				   .sg_list = &sge,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED |
+						 (len <= p->max_inline ? IBV_SEND_INLINE : 0),
+				   .wr.ud = {.ah = ah,
+					     .remote_qpn = dst->qpn,
+					     .remote_qkey = p->qkey},
+			       },
+			   *bad;
 
 	if ((r = ibv_post_send(p->qps[q].qp, &wr, &bad)))
 		return -r;
-	p->tx[slot] = (struct tx_slot){ .used = true, .qp = (uint8_t)q, .cookie = cookie };
+	p->tx[slot] = (struct tx_slot){.used = true, .qp = (uint8_t)q, .cookie = cookie};
 	p->tx_next = slot + 1;
 	p->qps[q].inflight++;
 	p->qps[q].used = now;
@@ -600,7 +624,7 @@ static void deliver(struct pt_port *p, unsigned slot, uint32_t byte_len, uint32_
 		    uint64_t rx_ns, enum pt_ts ts, const struct pt_events *ev, void *ctx)
 {
 	const uint8_t *b = recv_buf(p, slot), *ip = b + GRH_LEN - 20;
-	struct pt_rx rx = { .rx_ns = rx_ns, .rx_ts = ts, .src_qpn = src_qp };
+	struct pt_rx rx = {.rx_ns = rx_ns, .rx_ts = ts, .src_qpn = src_qp};
 
 	if (byte_len < GRH_LEN || (ip[0] >> 4) != 4) {
 		if (ev->bad)
@@ -661,7 +685,7 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 	int n = 0;
 
 	if (cqx) {
-		struct ibv_poll_cq_attr pa = { 0 };
+		struct ibv_poll_cq_attr pa = {0};
 		int r = ibv_start_poll(cqx, &pa);
 
 		if (r == ENOENT)
@@ -675,8 +699,8 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 				completion(p, send ? IBV_WC_SEND : IBV_WC_RECV, cqx->status,
 					   cqx->wr_id, send ? 0 : ibv_wc_read_byte_len(cqx),
 					   send ? 0 : ibv_wc_read_src_qp(cqx),
-					   pt_hwclock_ns(&p->clk, ibv_wc_read_completion_ts(cqx)), PT_TS_HW,
-					   ev, ctx);
+					   pt_hwclock_ns(&p->clk, ibv_wc_read_completion_ts(cqx)),
+					   PT_TS_HW, ev, ctx);
 			n++;
 		} while (n < 512 && !ibv_next_poll(cqx));
 		ibv_end_poll(cqx);
@@ -685,7 +709,7 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 	for (;;) {
 		struct ibv_wc wc[32];
 		int k = ibv_poll_cq(cq, ARRAY_SIZE(wc), wc);
-		uint64_t now = pt_realtime_ns();
+		uint64_t now = rl_realtime_ns();
 
 		if (k < 0)
 			return -EIO;
@@ -702,7 +726,8 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 	}
 }
 
-/* Take the channel's events (the receive CQ is its only CQ) and re-arm, then drain: nothing is missed in between. */
+/* Take the channel's events (the receive CQ is its only CQ) and re-arm, then drain: nothing is
+ * missed in between. */
 static void rearm(struct pt_port *p)
 {
 	struct ibv_cq *cq;
@@ -737,7 +762,8 @@ static int verbs_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 
 static uint16_t verbs_wire_sport(struct pt_port *p, uint16_t sport)
 {
-	return p->flow_label ? (uint16_t)(0xc000 | (sport & 0x3fff)) : p->qps[pick_qp(p, sport)].sport;
+	return p->flow_label ? (uint16_t)(0xc000 | (sport & 0x3fff))
+			     : p->qps[pick_qp(p, sport)].sport;
 }
 
 static uint32_t verbs_qpn(struct pt_port *p)
@@ -747,22 +773,22 @@ static uint32_t verbs_qpn(struct pt_port *p)
 
 static const char *verbs_describe(struct pt_port *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: QPN 0x%x, %d UD QP(s), source port per %s, %s timestamps",
-		 p->name, p->qps[0].qp->qp_num, p->n_qp, p->flow_label ? "AH flow label" : "QP",
+	snprintf(buf, len, "%s: QPN 0x%x, %d UD QP(s), source port per %s, %s timestamps", p->name,
+		 p->qps[0].qp->qp_num, p->n_qp, p->flow_label ? "AH flow label" : "QP",
 		 p->scqx ? "hardware completion" : "software (clock_gettime)");
 	return buf;
 }
 
 const struct pt_ops pt_verbs_ops = {
-	.name = "verbs",
-	.open = verbs_open,
-	.close = verbs_close,
-	.fds = verbs_fds,
-	.send = verbs_send,
-	.poll_tx = verbs_poll_tx,
-	.poll = verbs_poll,
-	.qpn = verbs_qpn,
-	.wire_sport = verbs_wire_sport,
-	.prepare = verbs_prepare,
-	.describe = verbs_describe,
+    .name = "verbs",
+    .open = verbs_open,
+    .close = verbs_close,
+    .fds = verbs_fds,
+    .send = verbs_send,
+    .poll_tx = verbs_poll_tx,
+    .poll = verbs_poll,
+    .qpn = verbs_qpn,
+    .wire_sport = verbs_wire_sport,
+    .prepare = verbs_prepare,
+    .describe = verbs_describe,
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* RoCEv2 UD SEND packets: build and parse, with the invariant CRC of the InfiniBand spec (zlib crc32). */
-#include "roce.h"
+/* RoCEv2 UD SEND packets: build and parse, with the invariant CRC of the InfiniBand spec (zlib
+ * crc32). */
+#include "probe/roce.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -54,8 +55,8 @@ uint16_t roce_ip_checksum(const uint8_t *hdr, size_t len)
 
 size_t roce_ud_packet_len(size_t len)
 {
-	return ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN + ((len + 3) & ~(size_t)3) +
-	       ROCE_ICRC_LEN;
+	return ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN +
+	       ((len + 3) & ~(size_t)3) + ROCE_ICRC_LEN;
 }
 
 /*
@@ -67,7 +68,7 @@ size_t roce_ud_packet_len(size_t len)
  */
 uint32_t roce_icrc(const uint8_t *pkt, size_t len)
 {
-	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t ones[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	uint8_t hdr[ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN];
 	size_t ihl = (size_t)(pkt[0] & 0x0f) * 4;
 	uLong crc = crc32(0L, Z_NULL, 0);
@@ -85,8 +86,8 @@ uint32_t roce_icrc(const uint8_t *pkt, size_t len)
 	return (uint32_t)crc;
 }
 
-ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip,
-		      const struct roce_ud *ud, const void *payload, size_t len)
+ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const struct roce_ud *ud,
+		      const void *payload, size_t len)
 {
 	size_t total = roce_ud_packet_len(len), padded = (len + 3) & ~(size_t)3;
 	uint8_t *u = buf + ROCE_IP_LEN, *bth = u + ROCE_UDP_LEN, *deth = bth + ROCE_BTH_LEN;
@@ -130,8 +131,8 @@ ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip,
 int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roce_ud *ud,
 		  const uint8_t **payload, size_t *plen)
 {
-	size_t ihl, ulen, pad, min = ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN +
-				      ROCE_ICRC_LEN;
+	size_t ihl, ulen, pad,
+	    min = ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN + ROCE_ICRC_LEN;
 	const uint8_t *u, *bth, *deth;
 	uint32_t icrc, got = 0;
 

@@ -33,7 +33,7 @@ struct roce_ud {
 	uint16_t pkey;
 	uint32_t dst_qpn, psn; /* 24 bits each */
 	uint32_t qkey;
-	uint32_t src_qpn; /* 24 bits */
+	uint32_t src_qpn;  /* 24 bits */
 	uint8_t fecn_becn; /* byte 4 of the BTH as received: FECN 0x80, BECN 0x40 */
 };
 
@@ -45,8 +45,8 @@ size_t roce_ud_packet_len(size_t len);
  * [0, len) into buf: header checksum, UDP checksum 0 (allowed for RoCEv2),
  * payload padded to 4 bytes, ICRC.  Returns its length, or -ENOSPC.
  */
-ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip,
-		      const struct roce_ud *ud, const void *payload, size_t len);
+ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const struct roce_ud *ud,
+		      const void *payload, size_t len);
 
 /*
  * Parse an IPv4 packet holding a RoCEv2 UD SEND: checks lengths, the UDP

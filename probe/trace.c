@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Traceroute of one exact UDP 5-tuple, matching ICMP errors by the header they quote. */
 #define _GNU_SOURCE
-#include "trace.h"
+#include "probe/trace.h"
 
-#include "common.h"
+#include "harness/lib/common.h"
 
 #include <arpa/inet.h>
 #include <netinet/ip.h>
@@ -47,10 +47,10 @@ static bool match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *r
 
 int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
 {
-	struct sockaddr_in src = { .sin_family = AF_INET, .sin_addr = req->src,
-				   .sin_port = htons(req->sport) };
-	struct sockaddr_in dst = { .sin_family = AF_INET, .sin_addr = req->dst,
-				   .sin_port = htons(req->dport) };
+	struct sockaddr_in src = {
+	    .sin_family = AF_INET, .sin_addr = req->src, .sin_port = htons(req->sport)};
+	struct sockaddr_in dst = {
+	    .sin_family = AF_INET, .sin_addr = req->dst, .sin_port = htons(req->dport)};
 	int max_ttl = req->max_ttl > 0 ? req->max_ttl : 8;
 	int timeout = req->timeout_ms > 0 ? req->timeout_ms : 300;
 	int one = 1, ret = -EHOSTUNREACH;
@@ -81,14 +81,14 @@ int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
 		h->ttl = ttl;
 		if (setsockopt(us, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl)) < 0 ||
 		    sendto(us, payload, sizeof(payload), 0, (struct sockaddr *)&dst, sizeof(dst)) <
-			    0) {
+			0) {
 			ret = -errno;
 			goto close_udp;
 		}
 		deadline = t0 + (unsigned long long)timeout * 1000000ULL;
 		for (;;) {
 			unsigned long long now = rl_now_ns();
-			struct pollfd p = { .fd = rs, .events = POLLIN };
+			struct pollfd p = {.fd = rs, .events = POLLIN};
 			uint8_t pkt[1500];
 			int type;
 

@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* results.json (jansson), junit.xml, and the incident report: gnuplot (pngcairo) timeline + HTML. */
+/* results.json (jansson), junit.xml, and the incident report: gnuplot (pngcairo) timeline + HTML.
+ */
 #define _GNU_SOURCE
-#include "report.h"
+#include "reports/report.h"
 
-#include "common.h"
-#include "proc.h"
+#include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-const char *run_verdict_name(enum run_verdict v)
-{
-	return v == RV_PASS ? "pass" : v == RV_FAIL ? "fail" : "invalid";
-}
 
 const char *report_xml_escape(const char *s, char *buf, size_t len)
 {
@@ -25,12 +21,26 @@ const char *report_xml_escape(const char *s, char *buf, size_t len)
 		const char *rep = NULL;
 
 		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		case '\n': case '\r': case '\t': rep = " "; break;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
+		case '\n':
+		case '\r':
+		case '\t':
+			rep = " ";
+			break;
 		}
 		if (rep) {
 			size_t k = strlen(rep);
@@ -66,26 +76,27 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "reason", json_string(r->reason));
 	json_object_set_new(o, "detected", json_boolean(r->detected));
 	json_object_set_new(o, "time_to_detect_s",
-			    r->time_to_detect_s >= 0 ? json_real(r->time_to_detect_s) : json_null());
+			    r->time_to_detect_s >= 0 ? json_real(r->time_to_detect_s)
+						     : json_null());
 	json_object_set_new(o, "localized", json_boolean(r->localized));
 	json_object_set_new(o, "rank", r->rank ? json_integer(r->rank) : json_null());
 	json_object_set_new(o, "class_ok", json_boolean(r->class_ok));
 	json_object_set_new(o, "false_positives", json_integer(r->false_positives));
-	json_object_set_new(o, "expected", json_pack("{s:s,s:s,s:i,s:f,s:b}", "class",
-						     s->expect.cls, "target", s->expect.target,
-						     "top_k", s->expect.top_k, "within_s",
-						     (double)s->expect.within_ms / 1e3, "silent",
-						     s->expect.silent));
-	json_object_set_new(o, "got", json_pack("{s:s,s:s}", "class", r->got_class, "target",
-						r->got_target));
+	json_object_set_new(o, "expected",
+			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", s->expect.cls, "target",
+				      s->expect.target, "top_k", s->expect.top_k, "within_s",
+				      (double)s->expect.within_ms / 1e3, "silent",
+				      s->expect.silent));
+	json_object_set_new(o, "got",
+			    json_pack("{s:s,s:s}", "class", r->got_class, "target", r->got_target));
 	for (size_t i = 0; i < s->n_faults; i++)
 		json_array_append_new(f, json_pack("{s:s,s:s}", "kind",
 						   fault_kind_name(s->faults[i].kind), "target",
 						   s->faults[i].target));
 	json_object_set_new(o, "faults", f);
-	json_object_set_new(o, "fault_window", r->t_fault > 0 ? json_pack("[f,f]", r->t_fault,
-									   r->t_revert)
-							      : json_null());
+	json_object_set_new(o, "fault_window",
+			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)
+					   : json_null());
 	json_object_set_new(o, "evidence", json_string(r->evidence));
 	json_object_set_new(o, "emulated", json_boolean(r->emulated));
 	if (r->note[0])
@@ -93,11 +104,14 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "components", json_pack("[s]", "hostmesh"));
 	json_object_set_new(o, "transport", json_string(s->agent.transport->name));
 	json_object_set_new(o, "timestamps", json_string(r->timestamps));
-	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime). */
-	json_object_set_new(o, "timestamp_source",
-			    json_string(!strcmp(r->timestamps, "hardware") ? "hardware"
-					: !strcmp(r->timestamps, "none") || !strcmp(r->timestamps, "mixed")
-						? r->timestamps : "software"));
+	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime).
+	 */
+	json_object_set_new(
+	    o, "timestamp_source",
+	    json_string(!strcmp(r->timestamps, "hardware") ? "hardware"
+			: !strcmp(r->timestamps, "none") || !strcmp(r->timestamps, "mixed")
+			    ? r->timestamps
+			    : "software"));
 	json_object_set_new(o, "probes", json_integer((json_int_t)r->probes));
 	json_object_set_new(o, "timeouts", json_integer((json_int_t)r->timeouts));
 	json_object_set_new(o, "windows", json_integer((json_int_t)json_array_size(r->windows)));
@@ -150,8 +164,10 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 		return -errno;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-	fprintf(f, "  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"time=\"%.3f\">\n", report_xml_escape(suite, a, sizeof(a)), n, fails, errs, total);
+	fprintf(f,
+		"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+		"time=\"%.3f\">\n",
+		report_xml_escape(suite, a, sizeof(a)), n, fails, errs, total);
 	fprintf(f, "    <properties>\n");
 	fprintf(f, "      <property name=\"inventory\" value=\"%s\"/>\n",
 		report_xml_escape(ri->inventory, a, sizeof(a)));
@@ -197,7 +213,8 @@ static void add_votes(struct linkvote *lv, size_t *n, size_t max, json_t *arr, b
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		const char *name = json_string_value(json_object_get(e, "link"));
 		size_t k;
 
@@ -238,8 +255,9 @@ static int write_data(struct scn_result *r, double t0)
 	if (!(f = fopen(path, "we")))
 		return -errno;
 	fprintf(f, "# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
-		"proc_p50_us proc_p99_us probes\n");
-	json_array_foreach(r->windows, i, w) {
+		   "proc_p50_us proc_p99_us probes\n");
+	json_array_foreach(r->windows, i, w)
+	{
 		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us");
 		double mid = (jnum(w, "start") + jnum(w, "end")) / 2 - t0;
 
@@ -247,8 +265,10 @@ static int write_data(struct scn_result *r, double t0)
 			100 * jnum(w, "rnic_drop_rate"), 100 * jnum(w, "switch_drop_rate"),
 			jnum(net, "p50"), jnum(net, "p99"), jnum(net, "p999"), jnum(proc, "p50"),
 			jnum(proc, "p99"), jnum(w, "probes"));
-		if (r->t_fault > 0 && jnum(w, "start") < r->t_revert && jnum(w, "end") > r->t_fault) {
-			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "link_votes"), false);
+		if (r->t_fault > 0 && jnum(w, "start") < r->t_revert &&
+		    jnum(w, "end") > r->t_fault) {
+			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "link_votes"),
+				  false);
 			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "slow_votes"), true);
 		}
 	}
@@ -268,9 +288,9 @@ static int write_data(struct scn_result *r, double t0)
 		return -errno;
 	fprintf(f, "# t_s label\n");
 	json_array_foreach(r->verdicts, i, v)
-		fprintf(f, "%.3f \"%s %s\"\n", jnum(v, "time") - t0,
-			json_string_value(json_object_get(v, "class")),
-			json_string_value(json_object_get(v, "target")));
+	    fprintf(f, "%.3f \"%s %s\"\n", jnum(v, "time") - t0,
+		    json_string_value(json_object_get(v, "class")),
+		    json_string_value(json_object_get(v, "target")));
 	fclose(f);
 	return 0;
 }
@@ -278,7 +298,7 @@ static int write_data(struct scn_result *r, double t0)
 static int plot(struct scn_result *r, double t0)
 {
 	char gp[PATH_MAX + 32], log[PATH_MAX + 32], t[512];
-	const char *argv[] = { "/usr/bin/gnuplot", gp, NULL };
+	const char *argv[] = {"/usr/bin/gnuplot", gp, NULL};
 	FILE *f;
 	int rc;
 
@@ -295,28 +315,30 @@ static int plot(struct scn_result *r, double t0)
 		r->reason[0] ? " - " : "", r->reason);
 	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", r->t_end - t0);
 	if (r->t_fault > 0)
-		fprintf(f, "set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
+		fprintf(f,
+			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
 			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
 			r->t_fault - t0, r->t_revert - t0);
 	fprintf(f, "set title 'drop rate per window (fault window shaded; verdicts marked)'\n");
 	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel 'time since start (s)'\n");
 	fprintf(f, "plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
-		"'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
-		"'verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
-		"title 'verdict (listed in report.html)'\n");
+		   "'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
+		   "'verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
+		   "title 'verdict (listed in report.html)'\n");
 	fprintf(f, "set title 'latency per window'\nset ylabel 'microseconds'\nset logscale y\n");
 	fprintf(f, "plot 'windows.dat' using 1:4 with lines lw 2 title 'network P50', "
-		"'' using 1:5 with lines lw 2 title 'network P99', "
-		"'' using 1:6 with lines title 'network P99.9', "
-		"'' using 1:7 with lines dt 2 lw 2 title 'processing P50', "
-		"'' using 1:8 with lines dt 2 title 'processing P99'\n");
+		   "'' using 1:5 with lines lw 2 title 'network P99', "
+		   "'' using 1:6 with lines title 'network P99.9', "
+		   "'' using 1:7 with lines dt 2 lw 2 title 'processing P50', "
+		   "'' using 1:8 with lines dt 2 title 'processing P99'\n");
 	fprintf(f, "unset logscale y\nunset object 1\nunset xrange\n");
 	fprintf(f, "set title 'votes per link during the fault (Algorithm 1)'\n");
 	fprintf(f, "set style data histograms\nset style histogram rowstacked\n"
-		"set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
-		"set xtics rotate by 20 right font 'Sans,8'\nset xlabel ''\nset ylabel 'abnormal probes'\n");
+		   "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
+		   "set xtics rotate by 20 right font 'Sans,8'\nset xlabel ''\nset ylabel "
+		   "'abnormal probes'\n");
 	fprintf(f, "plot 'votes.dat' using 3:xtic(2) title 'drops' lc rgb '#c03030', "
-		"'' using 4 title 'high latency' lc rgb '#3060c0'\n");
+		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	if (access(argv[0], X_OK)) {
@@ -341,10 +363,12 @@ static void html(struct scn_result *r, bool png)
 	snprintf(path, sizeof(path), "%s/report.html", r->dir);
 	if (!(f = fopen(path, "we")))
 		return;
-	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rocelab: %s</title>\n"
-		"<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left}"
-		".pass{color:#070}.fail{color:#b00}.invalid{color:#a60}</style></head><body>\n",
-		report_xml_escape(r->test_name, a, sizeof(a)));
+	fprintf(
+	    f,
+	    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rocelab: %s</title>\n"
+	    "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left}"
+	    ".pass{color:#070}.fail{color:#b00}.invalid{color:#a60}</style></head><body>\n",
+	    report_xml_escape(r->test_name, a, sizeof(a)));
 	fprintf(f, "<h1>%s: <span class=\"%s\">%s</span></h1>\n", a, run_verdict_name(r->verdict),
 		run_verdict_name(r->verdict));
 	if (r->reason[0])
@@ -353,7 +377,8 @@ static void html(struct scn_result *r, bool png)
 		fprintf(f, "<p><i>%s</i></p>\n", report_xml_escape(s->description, a, sizeof(a)));
 	fprintf(f, "<table>\n");
 	for (i = 0; i < s->n_faults; i++)
-		fprintf(f, "<tr><th>fault</th><td>%s %s</td></tr>\n", fault_kind_name(s->faults[i].kind),
+		fprintf(f, "<tr><th>fault</th><td>%s %s</td></tr>\n",
+			fault_kind_name(s->faults[i].kind),
 			report_xml_escape(s->faults[i].target, a, sizeof(a)));
 	fprintf(f, "<tr><th>evidence</th><td>%s</td></tr>\n",
 		report_xml_escape(r->evidence, a, sizeof(a)));
@@ -371,29 +396,36 @@ static void html(struct scn_result *r, bool png)
 	fprintf(f, "</td></tr>\n<tr><th>localized</th><td>%s (rank %d, class %s)</td></tr>\n",
 		r->localized ? "yes" : "no", r->rank, r->class_ok ? "right" : "wrong");
 	fprintf(f, "<tr><th>false positives</th><td>%d</td></tr>\n", r->false_positives);
-	fprintf(f, "<tr><th>probes</th><td>%llu (%llu timed out), transport %s, timestamps %s"
-		"</td></tr>\n</table>\n", r->probes, r->timeouts, s->agent.transport->name,
-		r->timestamps);
+	fprintf(f,
+		"<tr><th>probes</th><td>%llu (%llu timed out), transport %s, timestamps %s"
+		"</td></tr>\n</table>\n",
+		r->probes, r->timeouts, s->agent.transport->name, r->timestamps);
 	if (png)
-		fprintf(f, "<p><img src=\"report.png\" alt=\"incident timeline\" width=\"1200\"></p>\n");
+		fprintf(
+		    f,
+		    "<p><img src=\"report.png\" alt=\"incident timeline\" width=\"1200\"></p>\n");
 	else
-		fprintf(f, "<p>(no plot: gnuplot did not run; data in windows.dat, votes.dat)</p>\n");
+		fprintf(f,
+			"<p>(no plot: gnuplot did not run; data in windows.dat, votes.dat)</p>\n");
 	fprintf(f, "<h2>verdicts</h2>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
-		"<th>votes</th></tr>\n");
-	json_array_foreach(r->verdicts, i, v) {
+		   "<th>votes</th></tr>\n");
+	json_array_foreach(r->verdicts, i, v)
+	{
 		if (i >= 200) {
 			fprintf(f, "<tr><td colspan=4>... %zu more in analyzer.jsonl</td></tr>\n",
 				json_array_size(r->verdicts) - i);
 			break;
 		}
-		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%.0f</td></tr>\n",
-			jnum(v, "time") - r->t_start,
-			report_xml_escape(json_string_value(json_object_get(v, "class")), a, sizeof(a)),
-			report_xml_escape(json_string_value(json_object_get(v, "target")), b, sizeof(b)),
-			jnum(v, "votes"));
+		fprintf(
+		    f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%.0f</td></tr>\n",
+		    jnum(v, "time") - r->t_start,
+		    report_xml_escape(json_string_value(json_object_get(v, "class")), a, sizeof(a)),
+		    report_xml_escape(json_string_value(json_object_get(v, "target")), b,
+				      sizeof(b)),
+		    jnum(v, "votes"));
 	}
 	fprintf(f, "</table>\n<p>Files: analyzer.jsonl (windows, verdicts), agent-*.log, "
-		"inject.log, report.gp</p>\n</body></html>\n");
+		   "inject.log, report.gp</p>\n</body></html>\n");
 	fclose(f);
 }
 

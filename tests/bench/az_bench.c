@@ -6,10 +6,10 @@
  * with a lossy spine link so the voting has work.  Prints bench lines.
  */
 #define _GNU_SOURCE
-#include "analyzer.h"
-#include "common.h"
-#include "inventory.h"
-#include "sbuf.h"
+#include "harness/lib/common.h"
+#include "harness/lib/inventory.h"
+#include "harness/lib/sbuf.h"
+#include "probe/hostmesh/analyzer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ static double secs(unsigned long long a, unsigned long long b)
 int main(int argc, char **argv)
 {
 	int hosts = argc > 1 ? atoi(argv[1]) : HOSTS;
-	struct sbuf y = { 0 };
+	struct sbuf y = {0};
 	struct inventory *inv;
 	struct az_cfg cfg;
 	struct az *az;
@@ -44,22 +44,28 @@ int main(int argc, char **argv)
 	for (int h = 0; h < hosts; h++) {
 		sb_printf(&y, "  - name: h%d\n    rnics:\n", h);
 		for (int r = 0; r < RNICS; r++)
-			sb_printf(&y, "      - { name: r%d, netdev: r%d, rail: %d, address: 198.%d.%d.%d/15 }\n",
+			sb_printf(&y,
+				  "      - { name: r%d, netdev: r%d, rail: %d, address: "
+				  "198.%d.%d.%d/15 }\n",
 				  r, r, r + 1, 18 + (r >= 4), (r % 4) * 32 + h / 250, 1 + h % 250);
 	}
 	sb_printf(&y, "switches:\n");
 	for (int r = 0; r < RNICS; r++) {
-		sb_printf(&y, "  - name: rail%d\n    role: rail\n    rail: %d\n    dialect: linux\n"
+		sb_printf(&y,
+			  "  - name: rail%d\n    role: rail\n    rail: %d\n    dialect: linux\n"
 			  "    mgmt: 198.19.200.%d\n    ssh: { user: root, credential: lab-key }\n"
-			  "    ports: [", r + 1, r + 1, r + 1);
+			  "    ports: [",
+			  r + 1, r + 1, r + 1);
 		for (int p = 0; p < hosts + SPINES; p++)
 			sb_printf(&y, "%sp%d", p ? ", " : "", p);
 		sb_printf(&y, "]\n");
 	}
 	for (int s = 0; s < SPINES; s++) {
-		sb_printf(&y, "  - name: spine%d\n    role: spine\n    dialect: linux\n"
+		sb_printf(&y,
+			  "  - name: spine%d\n    role: spine\n    dialect: linux\n"
 			  "    mgmt: 198.19.201.%d\n    ssh: { user: root, credential: lab-key }\n"
-			  "    ports: [", s + 1, s + 1);
+			  "    ports: [",
+			  s + 1, s + 1);
 		for (int p = 0; p < RNICS; p++)
 			sb_printf(&y, "%sp%d", p ? ", " : "", p);
 		sb_printf(&y, "]\n");
@@ -70,7 +76,8 @@ int main(int argc, char **argv)
 			sb_printf(&y, "  - { a: h%d:r%d, b: rail%d:p%d }\n", h, r, r + 1, h);
 	for (int r = 0; r < RNICS; r++)
 		for (int s = 0; s < SPINES; s++)
-			sb_printf(&y, "  - { a: rail%d:p%d, b: spine%d:p%d }\n", r + 1, hosts + s, s + 1, r);
+			sb_printf(&y, "  - { a: rail%d:p%d, b: spine%d:p%d }\n", r + 1, hosts + s,
+				  s + 1, r);
 	text = sb_take(&y);
 	len = strlen(text);
 	inv = inventory_parse("bench.yaml", text, len, stderr);
@@ -86,9 +93,13 @@ int main(int argc, char **argv)
 		for (int s = 0; s < RNICS; s++)
 			for (int d = 0; d < RNICS; d++)
 				for (int k = 0; k < POOL && s != d; k++) {
-					struct hm_path p = { .t_ns = T0, .sport = (uint16_t)(50000 + k),
-							     .src = (uint8_t)s, .dst = (uint8_t)d,
-							     .n_hops = 3, .complete = 1, .n_links = 4 };
+					struct hm_path p = {.t_ns = T0,
+							    .sport = (uint16_t)(50000 + k),
+							    .src = (uint8_t)s,
+							    .dst = (uint8_t)d,
+							    .n_hops = 3,
+							    .complete = 1,
+							    .n_links = 4};
 					int sp = k % SPINES;
 
 					p.links[0] = (uint16_t)(h * RNICS + s);
@@ -103,12 +114,18 @@ int main(int argc, char **argv)
 		for (int h = 0; h < hosts; h++)
 			for (int s = 0; s < RNICS; s++) {
 				unsigned x = (unsigned)(tick * 7919 + h * 104729 + s * 31);
-				int d = (int)((unsigned)(s + 1 + (int)(x % (RNICS - 1))) % RNICS), k = (int)(x / 7 % POOL);
+				int d = (int)((unsigned)(s + 1 + (int)(x % (RNICS - 1))) % RNICS),
+				    k = (int)(x / 7 % POOL);
 				bool lost = k % SPINES == 4 && (s == 2 || d == 2) && x % 10 < 3;
 				struct hm_probe p = {
-					.t_send_ns = T0 + (uint64_t)tick * 100000000ULL + (uint64_t)h * 1000,
-					.sport = (uint16_t)(50000 + k), .src = (uint8_t)s, .dst = (uint8_t)d,
-					.status = lost, .net_ns = 8000 + x % 4000, .proc_ns = 12000 + x % 9000,
+				    .t_send_ns =
+					T0 + (uint64_t)tick * 100000000ULL + (uint64_t)h * 1000,
+				    .sport = (uint16_t)(50000 + k),
+				    .src = (uint8_t)s,
+				    .dst = (uint8_t)d,
+				    .status = lost,
+				    .net_ns = 8000 + x % 4000,
+				    .proc_ns = 12000 + x % 9000,
 				};
 
 				az_probe(az, (size_t)h, &p);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Dialect transcripts: for each fault kind and switch dialect, the exact commands rendered. */
 #define _GNU_SOURCE
-#include "common.h"
-#include "fault.h"
-#include "inject.h"
-#include "inventory.h"
-#include "topo.h"
-#include "dialect.h"
+#include "harness/lib/common.h"
+#include "harness/lib/inventory.h"
+#include "harness/lib/topo.h"
+#include "injectors/dialect.h"
+#include "injectors/fault.h"
+#include "injectors/inject.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -16,39 +16,40 @@
 #define LAB "injectors/dialect-lab.yaml"
 
 struct transcript_case {
-	char name[48];	 /* golden file: injectors/transcripts/<name>.txt */
-	char args[200];	 /* inject arguments */
-	int want;	 /* 0 planned, or the negative errno of fault_plan_build */
+	char name[48];	/* golden file: injectors/transcripts/<name>.txt */
+	char args[200]; /* inject arguments */
+	int want;	/* 0 planned, or the negative errno of fault_plan_build */
 };
 
 static struct transcript_case cases[] = {
-	{ "linux-link-flap", "link-flap --target sw-linux:swp3", 0 },
-	{ "linux-link-flap-host-port", "link-flap --target sw-linux:swp1", 0 },
-	{ "linux-acl-error", "acl-error --target sw-linux --from h1:rnic1 --to h2:rnic1", 0 },
-	{ "linux-pfc-misconfig", "pfc-misconfig --target sw-linux:swp1 --priority 3", 0 },
-	{ "linux-ipid-drop-mod8", "ipid-drop --target spine1:swp1 --mod 8 --rem 3 --roce-only", 0 },
-	{ "linux-ipid-drop-mod1000", "ipid-drop --target spine1 --mod 1000", 0 },
-	{ "linux-ipid-drop-range-in", "ipid-drop --target spine1:swp2 --range 100-200 --direction in", 0 },
-	{ "linux-link-degrade", "link-degrade --target sw-linux:swp3 --rate 1gbit", 0 },
-	{ "host-link-flap", "link-flap --target h1:rnic2", 0 },
-	{ "host-rnic-route-missing", "rnic-route-missing --target h2:rnic3", 0 },
-	{ "host-pfc-misconfig", "pfc-misconfig --target h1:rnic1 --priority 5", 0 },
-	{ "host-link-degrade", "link-degrade --target h1:rnic4 --rate 25g", 0 },
-	{ "sonic-link-flap", "link-flap --target sw-sonic:Ethernet8", 0 },
-	{ "sonic-acl-error", "acl-error --target sw-sonic:Ethernet0 --from h1:rnic2 --to h2:rnic2", 0 },
-	{ "sonic-pfc-misconfig", "pfc-misconfig --target sw-sonic:Ethernet4 --priority 3", 0 },
-	{ "sonic-link-degrade", "link-degrade --target sw-sonic:Ethernet8 --rate 1gbit", 0 },
-	{ "sonic-ipid-drop", "ipid-drop --target sw-sonic --mod 10", -EOPNOTSUPP },
-	{ "eos-link-flap", "link-flap --target sw-eos:Ethernet3", 0 },
-	{ "eos-acl-error", "acl-error --target sw-eos --from h1:rnic3 --to h2:rnic3", 0 },
-	{ "eos-pfc-misconfig", "pfc-misconfig --target sw-eos:Ethernet1 --priority 3", 0 },
-	{ "eos-link-degrade", "link-degrade --target sw-eos:Ethernet3 --rate 1gbit", 0 },
-	{ "eos-ipid-drop", "ipid-drop --target sw-eos:Ethernet1 --mod 10", -EOPNOTSUPP },
-	{ "nvue-link-flap", "link-flap --target sw-nvue:swp3", 0 },
-	{ "nvue-acl-error", "acl-error --target sw-nvue:swp1 --from h1:rnic4 --to h2:rnic4", 0 },
-	{ "nvue-pfc-misconfig", "pfc-misconfig --target sw-nvue:swp2 --priority 3", 0 },
-	{ "nvue-link-degrade", "link-degrade --target sw-nvue:swp3 --rate 10gbit", 0 },
-	{ "nvue-ipid-drop", "ipid-drop --target sw-nvue --mod 10", -EOPNOTSUPP },
+    {"linux-link-flap", "link-flap --target sw-linux:swp3", 0},
+    {"linux-link-flap-host-port", "link-flap --target sw-linux:swp1", 0},
+    {"linux-acl-error", "acl-error --target sw-linux --from h1:rnic1 --to h2:rnic1", 0},
+    {"linux-pfc-misconfig", "pfc-misconfig --target sw-linux:swp1 --priority 3", 0},
+    {"linux-ipid-drop-mod8", "ipid-drop --target spine1:swp1 --mod 8 --rem 3 --roce-only", 0},
+    {"linux-ipid-drop-mod1000", "ipid-drop --target spine1 --mod 1000", 0},
+    {"linux-ipid-drop-range-in", "ipid-drop --target spine1:swp2 --range 100-200 --direction in",
+     0},
+    {"linux-link-degrade", "link-degrade --target sw-linux:swp3 --rate 1gbit", 0},
+    {"host-link-flap", "link-flap --target h1:rnic2", 0},
+    {"host-rnic-route-missing", "rnic-route-missing --target h2:rnic3", 0},
+    {"host-pfc-misconfig", "pfc-misconfig --target h1:rnic1 --priority 5", 0},
+    {"host-link-degrade", "link-degrade --target h1:rnic4 --rate 25g", 0},
+    {"sonic-link-flap", "link-flap --target sw-sonic:Ethernet8", 0},
+    {"sonic-acl-error", "acl-error --target sw-sonic:Ethernet0 --from h1:rnic2 --to h2:rnic2", 0},
+    {"sonic-pfc-misconfig", "pfc-misconfig --target sw-sonic:Ethernet4 --priority 3", 0},
+    {"sonic-link-degrade", "link-degrade --target sw-sonic:Ethernet8 --rate 1gbit", 0},
+    {"sonic-ipid-drop", "ipid-drop --target sw-sonic --mod 10", -EOPNOTSUPP},
+    {"eos-link-flap", "link-flap --target sw-eos:Ethernet3", 0},
+    {"eos-acl-error", "acl-error --target sw-eos --from h1:rnic3 --to h2:rnic3", 0},
+    {"eos-pfc-misconfig", "pfc-misconfig --target sw-eos:Ethernet1 --priority 3", 0},
+    {"eos-link-degrade", "link-degrade --target sw-eos:Ethernet3 --rate 1gbit", 0},
+    {"eos-ipid-drop", "ipid-drop --target sw-eos:Ethernet1 --mod 10", -EOPNOTSUPP},
+    {"nvue-link-flap", "link-flap --target sw-nvue:swp3", 0},
+    {"nvue-acl-error", "acl-error --target sw-nvue:swp1 --from h1:rnic4 --to h2:rnic4", 0},
+    {"nvue-pfc-misconfig", "pfc-misconfig --target sw-nvue:swp2 --priority 3", 0},
+    {"nvue-link-degrade", "link-degrade --target sw-nvue:swp3 --rate 10gbit", 0},
+    {"nvue-ipid-drop", "ipid-drop --target sw-nvue --mod 10", -EOPNOTSUPP},
 };
 
 ParameterizedTestParameters(dialect, transcript)

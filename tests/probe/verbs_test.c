@@ -10,8 +10,8 @@
  * on the receiving netdev (AF_PACKET) there, for tshark to dissect.
  */
 #define _GNU_SOURCE
-#include "ptrans.h"
-#include "roce.h"
+#include "probe/ptrans.h"
+#include "probe/roce.h"
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -79,8 +79,12 @@ static void need_rnic(int i, struct rnic *r)
 
 static struct pt_cfg cfg_of(const struct rnic *r)
 {
-	return (struct pt_cfg){ .netdev = r->netdev, .addr = r->addr, .prefix_len = r->len,
-				.gid_index = -1, .tos = 26 << 2, .sports = 8 };
+	return (struct pt_cfg){.netdev = r->netdev,
+			       .addr = r->addr,
+			       .prefix_len = r->len,
+			       .gid_index = -1,
+			       .tos = 26 << 2,
+			       .sports = 8};
 }
 
 /* ---- what every callback saw ---------------------------------------------------- */
@@ -123,7 +127,7 @@ static void on_bad(void *ctx, int reason)
 	((struct seen *)ctx)->bad++;
 }
 
-static const struct pt_events events = { on_tx, on_rx, on_bad };
+static const struct pt_events events = {on_tx, on_rx, on_bad};
 
 /* Poll both ports until rx has `want` receives at `into` (or 3 s pass). */
 static void pump(const struct pt_ops *oa, struct pt_port *a, struct seen *sa,
@@ -138,9 +142,9 @@ static void pump(const struct pt_ops *oa, struct pt_port *a, struct seen *sa,
 		int ka = oa->fds(a, fa, 4), kb = ob->fds(b, fb, 4);
 
 		for (int i = 0; i < ka; i++)
-			pf[n++] = (struct pollfd){ .fd = fa[i], .events = POLLIN };
+			pf[n++] = (struct pollfd){.fd = fa[i], .events = POLLIN};
 		for (int i = 0; i < kb; i++)
-			pf[n++] = (struct pollfd){ .fd = fb[i], .events = POLLIN };
+			pf[n++] = (struct pollfd){.fd = fb[i], .events = POLLIN};
 		poll(pf, (nfds_t)n, 50);
 		oa->poll(a, &events, sa);
 		ob->poll(b, &events, sb);
@@ -162,7 +166,7 @@ static void fill(uint8_t *p, size_t n, int seed)
 
 Test(verbs, unknown_device_is_a_clear_error)
 {
-	struct pt_cfg c = { .netdev = "lo", .ibdev = "no-such-rnic", .gid_index = -1 };
+	struct pt_cfg c = {.netdev = "lo", .ibdev = "no-such-rnic", .gid_index = -1};
 	struct pt_port *p = NULL;
 	char err[512] = "";
 	int r;
@@ -176,7 +180,7 @@ Test(verbs, unknown_device_is_a_clear_error)
 
 Test(verbs, address_without_gid_is_a_clear_error)
 {
-	struct pt_cfg c = { .netdev = "lo", .gid_index = -1 };
+	struct pt_cfg c = {.netdev = "lo", .gid_index = -1};
 	struct pt_port *p = NULL;
 	char err[512] = "";
 
@@ -197,22 +201,21 @@ Test(verbs, rxe_source_port_formula)
 Test(verbs, completion_clock_converts_and_survives_wraps)
 {
 	/* ConnectX-4: 156.25 MHz, 48-bit counter (hca_core_clock 156250 kHz). */
-	struct pt_hwclock c = { .mask = (1ULL << 48) - 1, .khz = 156250, .base_ticks = 1000,
-				.base_ns = 5000000000ULL };
+	struct pt_hwclock c = {
+	    .mask = (1ULL << 48) - 1, .khz = 156250, .base_ticks = 1000, .base_ns = 5000000000ULL};
 
 	cr_assert_eq(pt_hwclock_ns(&c, 1000), 5000000000ULL);
 	cr_assert_eq(pt_hwclock_ns(&c, 1000 + 156250), 5000000000ULL + 1000000, "1 ms");
 	cr_assert_eq(pt_hwclock_ns(&c, 1000 + 25), 5000000000ULL + 160, "6.4 ns a tick");
 
 	/* Just before and just after the counter wraps. */
-	c = (struct pt_hwclock){ .mask = 0xffff, .khz = 1000000, .base_ticks = 0xff00,
-				 .base_ns = 1000 };
+	c = (struct pt_hwclock){
+	    .mask = 0xffff, .khz = 1000000, .base_ticks = 0xff00, .base_ns = 1000};
 	cr_assert_eq(pt_hwclock_ns(&c, 0xff10), 1000 + 0x10);
 	cr_assert_eq(pt_hwclock_ns(&c, 0x0010), 1000 + 0x110, "across the wrap");
 
 	/* Steps of an eighth of the range over five wraps: time only moves forward, exactly. */
-	c = (struct pt_hwclock){ .mask = 0xffff, .khz = 1000000, .base_ticks = 0x1234,
-				 .base_ns = 0 };
+	c = (struct pt_hwclock){.mask = 0xffff, .khz = 1000000, .base_ticks = 0x1234, .base_ns = 0};
 	for (uint64_t k = 1, t = 0x1234; k <= 40; k++) {
 		t = (t + 0x2000) & 0xffff;
 		cr_assert_eq(pt_hwclock_ns(&c, t), k * 0x2000, "step %llu", (unsigned long long)k);
@@ -242,7 +245,8 @@ Test(verbs, open_finds_the_gid_and_rejects_a_wrong_one)
 	/* The GID just before the right one is some other address or type. */
 	c.gid_index = gid > 0 ? gid - 1 : gid + 1;
 	p = NULL;
-	cr_assert_lt(pt_verbs_ops.open(&c, &p, err, sizeof(err)), 0, "gid %d accepted", c.gid_index);
+	cr_assert_lt(pt_verbs_ops.open(&c, &p, err, sizeof(err)), 0, "gid %d accepted",
+		     c.gid_index);
 	cr_assert_null(p);
 	cr_assert(strstr(err, "gid_index"), "%s", err);
 	cr_log_info("wrong GID: %s", err);
@@ -264,7 +268,7 @@ Test(verbs, probes_between_two_rnics_cross_the_fabric)
 	cb = cfg_of(&rb);
 	cr_assert_eq(pt_verbs_ops.open(&ca, &a, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(pt_verbs_ops.open(&cb, &b, err, sizeof(err)), 0, "%s", err);
-	struct pt_dst dst = { rb.addr, pt_verbs_ops.qpn(b) };
+	struct pt_dst dst = {rb.addr, pt_verbs_ops.qpn(b)};
 
 	for (int i = 0; i < n; i++) {
 		uint8_t pl[50];
@@ -272,7 +276,8 @@ Test(verbs, probes_between_two_rnics_cross_the_fabric)
 
 		fill(pl, sizeof(pl), i);
 		cr_assert_eq(pt_verbs_ops.send(a, &dst, (uint16_t)(50000 + i % 4), 64, pl,
-					       sizeof(pl), 1000 + (uint64_t)i, &used, &id), 0);
+					       sizeof(pl), 1000 + (uint64_t)i, &used, &id),
+			     0);
 		cr_assert_eq(id, 0, "the RNIC picks IP IDs");
 		cr_assert_geq(used, 0xc000);
 		if (i < 4)
@@ -315,9 +320,11 @@ Test(verbs, probes_between_two_rnics_cross_the_fabric)
 /* Capture the next RoCEv2 frame on netdev (AF_PACKET) and write it as a pcap file. */
 static int capture_open(const char *netdev)
 {
-	int fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK, htons(ETH_P_IP)); /* from the IP header */
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP),
-				   .sll_ifindex = (int)if_nametoindex(netdev) };
+	int fd =
+	    socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK, htons(ETH_P_IP)); /* from the IP header */
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET,
+				  .sll_protocol = htons(ETH_P_IP),
+				  .sll_ifindex = (int)if_nametoindex(netdev)};
 
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
@@ -336,8 +343,8 @@ static bool capture_write(int fd, const char *path)
 		if (n > 20 + 8 + 14 && f[9] == 17 && (f[22] << 8 | f[23]) == 4791) {
 			/* cooked IPv4 (LINKTYPE_RAW 101): the frame from its IP header on */
 			FILE *o = fopen(path, "wb");
-			uint32_t gh[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 65535, 101 };
-			uint32_t rh[4] = { (uint32_t)time(NULL), 0, (uint32_t)n, (uint32_t)n };
+			uint32_t gh[6] = {0xa1b2c3d4, 0x00040002, 0, 0, 65535, 101};
+			uint32_t rh[4] = {(uint32_t)time(NULL), 0, (uint32_t)n, (uint32_t)n};
 
 			if (!o)
 				return false;
@@ -379,14 +386,15 @@ Test(verbs, udp_transport_probes_complete_on_a_real_ud_qp)
 	if (pcap)
 		cap = capture_open(rb.netdev);
 	/* QPN and Q_Key "out of band": this process knows both. */
-	struct pt_dst dst = { rb.addr, pt_verbs_ops.qpn(v) };
+	struct pt_dst dst = {rb.addr, pt_verbs_ops.qpn(v)};
 
 	for (int i = 0; i < 8; i++) {
 		uint8_t pl[50];
 
 		fill(pl, sizeof(pl), 100 + i);
 		cr_assert_eq(pt_udp_ops.send(u, &dst, (uint16_t)(49200 + i), 64, pl, sizeof(pl),
-					     (uint64_t)i, &used, &ids[i]), 0);
+					     (uint64_t)i, &used, &ids[i]),
+			     0);
 		cr_assert_eq(used, 49200 + i);
 		cr_assert_neq(ids[i], 0);
 	}
@@ -422,14 +430,15 @@ Test(verbs, real_ud_sends_parse_in_the_udp_transport)
 	uint16_t used[8], id;
 
 	open_interop(&ra, &rb, 0x4321, &u, &v);
-	struct pt_dst dst = { ra.addr, 0x4321 };
+	struct pt_dst dst = {ra.addr, 0x4321};
 
 	for (int i = 0; i < 8; i++) {
 		uint8_t pl[50];
 
 		fill(pl, sizeof(pl), 200 + i);
 		cr_assert_eq(pt_verbs_ops.send(v, &dst, (uint16_t)(60000 + i), 64, pl, sizeof(pl),
-					       (uint64_t)i, &used[i], &id), 0);
+					       (uint64_t)i, &used[i], &id),
+			     0);
 	}
 	pump(&pt_verbs_ops, v, &sv, &pt_udp_ops, u, &su, 8);
 	cr_assert_eq(su.rx, 8, "the udp transport parsed %d of 8 rxe probes (bad: %d)", su.rx,

@@ -11,7 +11,7 @@
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_in src = { .sin_family = AF_INET }, dst = { .sin_family = AF_INET };
+	struct sockaddr_in src = {.sin_family = AF_INET}, dst = {.sin_family = AF_INET};
 	int first, nports, per, dport;
 	char payload[64] = "rocelab-test";
 

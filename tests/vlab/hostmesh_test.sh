@@ -57,8 +57,8 @@ grep -q "receive socket was full" "$HM_OUT/stopped.log" &&
 "$RL" lab down -q
 
 section "hostmesh: bad input changes nothing"
-expect_exit 2 "run: a bad scenario exits 2" "$RL" run -o "$HM_OUT/bad" tests/harness/scenario/bad-fault-target.yaml
-expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -o "$HM_OUT/bad" scenarios/ci/no-fault.yaml tests/harness/scenario/bad-duration.yaml
+expect_exit 2 "run: a bad scenario exits 2" "$RL" run -o "$HM_OUT/bad" tests/harness/run/scenario/bad-fault-target.yaml
+expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -o "$HM_OUT/bad" scenarios/ci/no-fault.yaml tests/harness/run/scenario/bad-duration.yaml
 [ -z "$(leftovers)" ] && ok "nothing was created" || fail "leftovers after bad input" "$(leftovers | head -3)"
 expect_exit 2 "agent: unknown host exits 2" "$RL" agent hostmesh --host nosuch -i lab-inventory/vlab-rail.yaml
 expect_exit 2 "analyze: bad window exits 2" "$RL" analyze --window 5parsecs --listen 198.19.128.1

@@ -3,7 +3,7 @@
 INV="$ROOT/lab-inventory/vlab-rail.yaml"
 
 section "bad inventories are refused before anything is created"
-for f in "$ROOT"/tests/harness/inventory/bad-*.yaml; do
+for f in "$ROOT"/tests/harness/lib/inventory/bad-*.yaml; do
 	want=$(head -1 "$f" | sed 's/^# expect: //')
 	"$RL" lab up -q -i "$f" >$T/out 2>&1
 	rc=$?
@@ -17,7 +17,7 @@ expect_exit 2 "lab up -i missing file: exit 2" "$RL" lab up -i /nonexistent.yaml
 expect_exit 2 "unknown option: exit 2" "$RL" lab up --frobnicate
 expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
 expect_exit 2 "inject -i missing file: exit 2" "$RL" inject link-flap --target rail1:swp1 -i /nonexistent.yaml
-expect_exit 2 "inject -i a bad inventory: exit 2" "$RL" inject link-flap --target rail1:swp1 -i "$ROOT/tests/harness/inventory/bad-duplicate-host.yaml"
+expect_exit 2 "inject -i a bad inventory: exit 2" "$RL" inject link-flap --target rail1:swp1 -i "$ROOT/tests/harness/lib/inventory/bad-duplicate-host.yaml"
 check "nothing was created by refused commands" test -z "$(leftovers)"
 
 section "every command answers --help and --version"

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* A lab: where each inventory device lives and how to run something there, whatever the lab's kind.
+ */
+#ifndef ROCELAB_LAB_H
+#define ROCELAB_LAB_H
+
+#include "harness/lib/inventory.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct lab;
+struct nsctx;
+struct sshc;
+
+/* A background process on a lab device. */
+struct lab_proc {
+	char dev[INV_NAME_MAX + 1];
+	pid_t
+	    pid; /* the local process that stands for it (the ssh client, or the process itself) */
+};
+
+/*
+ * What a lab kind implements.  A slot left NULL answers -EOPNOTSUPP through
+ * the lab_* wrappers below (as rdma-core's verbs_set_ops() fills dummies), so
+ * callers never NULL-check; capabilities a caller must know about first are
+ * asked with lab_can().  dev is an inventory device name (host or switch).
+ */
+struct lab_ops {
+	const char *name; /* "vlab", "ssh" */
+	/*
+	 * Run argv (argv[0] a command name or absolute path) on dev to completion,
+	 * input (NULL: none) on its stdin.  *out (may be NULL) receives its stdout
+	 * (free()).  Returns its exit status (0..255) or -errno, with a one-line
+	 * reason in err when it could not run.
+	 */
+	int (*exec)(struct lab *l, const char *dev, const char *const argv[], const char *input,
+		    char **out, char *err, size_t errlen);
+	/* Start argv on dev in the background, stdout and stderr to the local file log. */
+	int (*spawn)(struct lab *l, const char *dev, const char *const argv[], const char *log,
+		     struct lab_proc *p);
+	/* SIGTERM p, SIGKILL after grace_ms; its exit status, or -errno (-ECANCELED: killed). */
+	int (*stop)(struct lab *l, struct lab_proc *p, int grace_ms);
+	/* Is p still running? */
+	bool (*alive)(struct lab *l, const struct lab_proc *p);
+	/* Copy a local file to path on dev (put), or path on dev to a local file (get). */
+	int (*put)(struct lab *l, const char *dev, const char *local, const char *path);
+	int (*get)(struct lab *l, const char *dev, const char *path, const char *local);
+	/*
+	 * Optional fast paths of a lab that shares this machine's kernel: a
+	 * netlink context on dev, and entering dev's network context in this
+	 * thread (for sockets), left with leave(saved).
+	 */
+	int (*nsctx)(struct lab *l, const char *dev, struct nsctx *c);
+	int (*enter)(struct lab *l, const char *dev, int *saved);
+	void (*leave)(struct lab *l, int saved);
+	void (*close)(struct lab *l);
+};
+
+struct lab {
+	const struct lab_ops *ops;
+	const struct inventory *inv; /* borrowed */
+	char known_hosts[4096];	     /* the host keys this lab trusts */
+	char lab_key[4096];	     /* the key behind 'credential: lab-key', "" if none */
+	struct sshc **ssh;	     /* per device (hosts, then switches), opened on first use */
+	void *priv;		     /* the kind's own state */
+};
+
+/* Capabilities a caller checks before it plans on them. */
+enum lab_cap {
+	LAB_CAP_NETLINK = 1 << 0, /* nsctx(): netlink on devices from here */
+	LAB_CAP_ENTER = 1 << 1,	  /* enter()/leave(): sockets in devices' network contexts */
+};
+
+/*
+ * Open the lab that inv describes: the virtual lab when inv is the lab that
+ * is up on this machine, otherwise a lab whose switches are reached over SSH
+ * and whose hosts cannot be reached yet.  inv is borrowed and must outlive l.
+ * Returns 0 or -errno.
+ */
+int lab_open(struct lab *l, const struct inventory *inv);
+void lab_close(struct lab *l);
+
+bool lab_can(const struct lab *l, enum lab_cap cap);
+
+int lab_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
+	     char **out, char *err, size_t errlen);
+int lab_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
+	      struct lab_proc *p);
+int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms);
+bool lab_alive(struct lab *l, const struct lab_proc *p);
+int lab_put(struct lab *l, const char *dev, const char *local, const char *path);
+int lab_get(struct lab *l, const char *dev, const char *path, const char *local);
+int lab_nsctx(struct lab *l, const char *dev, struct nsctx *c);
+int lab_enter(struct lab *l, const char *dev, int *saved);
+void lab_leave(struct lab *l, int saved);
+
+/* A UDP/raw/... socket opened in dev's network context; the fd or -errno. */
+int lab_socket(struct lab *l, const char *dev, int domain, int type, int protocol);
+
+/*
+ * Run cmd, a command line in dev's own CLI (a switch dialect's, or a shell's),
+ * over SSH with the inventory's credential and the lab's known_hosts.
+ * Sessions are cached per device.  *out (may be NULL) gets its stdout.
+ * Returns the exit status or -errno, with a one-line reason in err when it
+ * is not 0.
+ */
+int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, char **out,
+	    char *err, size_t errlen);
+
+/* The SSH target of dev (a host or switch of l->inv); -ENOENT when there is none. */
+struct sshc_target;
+int lab_ssh_target(const struct lab *l, const char *dev, struct sshc_target *t);
+
+/*
+ * The inventory to act on: path (-i) when given, else that of the lab that is
+ * up (with a hint to start one or give -i).  A new object (inventory_free());
+ * NULL + errno (EINVAL: bad inventory) on failure, the problem printed.
+ */
+struct inventory *lab_target_inventory(const char *path);
+
+/* The built-in inventory (the virtual lab): beside the binary in a build tree, else installed. */
+const char *lab_builtin_inventory(char *buf, size_t len);
+
+/*
+ * Make the lab of inv (read from inv_path) reachable before a run: a virtual
+ * lab is brought up unless it is up already; a lab of another name that is up
+ * is refused.  *started says whether this call brought it up (give it back to
+ * lab_release()).  Returns an rl_exit code.
+ */
+int lab_prepare(const struct inventory *inv, const char *inv_path, bool *started);
+
+/* Undo what lab_prepare() started; an rl_exit code. */
+int lab_release(bool started);
+
+/* The lab kinds. */
+extern const struct lab_ops vlab_lab_ops;
+extern const struct lab_ops ssh_switch_lab_ops;
+
+#endif

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+/* Generates verification and load traffic from RNIC addresses, opened in the hosts' network
+ * contexts. */
+#define _GNU_SOURCE
+#include "harness/lab/traffic.h"
+
+#include "harness/lab/lab.h"
+#include "harness/lib/common.h"
+#include "harness/lib/topo.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/ip.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A UDP socket on the flow's host, bound to its RNIC address and sport. */
+static int flow_socket(struct lab *l, const struct flow *f, uint16_t sport, int tos)
+{
+	const struct inv_host *h = &l->inv->hosts[f->src.dev];
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_addr = h->rnics[f->src.port].addr.addr,
+				 .sin_port = htons(sport)};
+	int fd, one = 1, ret;
+
+	fd = lab_socket(l, h->name, AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return fd;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+static bool dst_ok(struct in_addr a)
+{
+	/* Never send anywhere but the lab's own range. */
+	return topo_addr_is_lab(a);
+}
+
+int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, uint16_t sport0,
+		 int n_sports, int pkts, int tos, int payload)
+{
+	char buf[1472] = "rocelab-verify";
+	int sent = 0;
+
+	if (payload < 16 || payload > (int)sizeof(buf))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		struct sockaddr_in to = {
+		    .sin_family = AF_INET, .sin_addr = flows[i].dst, .sin_port = htons(dport)};
+
+		if (!dst_ok(flows[i].dst))
+			return -EPERM;
+		for (int s = 0; s < n_sports; s++) {
+			int fd = flow_socket(l, &flows[i], (uint16_t)(sport0 + s), tos);
+
+			if (fd < 0)
+				return fd;
+			for (int k = 0; k < pkts; k++)
+				if (sendto(fd, buf, (size_t)payload, 0, (struct sockaddr *)&to,
+					   sizeof(to)) > 0)
+					sent++;
+			close(fd);
+		}
+	}
+	return sent;
+}
+
+long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
+			int payload, int n_sports, long long duration_ms, unsigned long long pps)
+{
+	pid_t *pids = rl_xcalloc(n, sizeof(*pids));
+	int pipefd[2];
+	long long total = 0;
+
+	if (payload < 16 || payload > 1472 || n_sports < 1)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!dst_ok(flows[i].dst)) {
+			free(pids);
+			return -EPERM;
+		}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(pids);
+		return -errno;
+	}
+	for (size_t i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			continue;
+		if (pids[i] == 0) {
+			char buf[1472] = "rocelab-load";
+			int fds[64];
+			long long sent = 0;
+			unsigned long long start = rl_now_ns(),
+					   end =
+					       start + (unsigned long long)duration_ms * 1000000ULL;
+			struct sockaddr_in to = {.sin_family = AF_INET,
+						 .sin_addr = flows[i].dst,
+						 .sin_port = htons(dport)};
+			int ns = n_sports > 64 ? 64 : n_sports;
+
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			for (int s = 0; s < ns; s++)
+				fds[s] =
+				    flow_socket(l, &flows[i], (uint16_t)(50000 + 97 * i + s), tos);
+			for (unsigned k = 0;; k++) {
+				int fd = fds[k % (unsigned)ns];
+				unsigned long long now = rl_now_ns();
+
+				if (now >= end)
+					break;
+				/* Paced: stay at pps on average, sleeping 1 ms when ahead. */
+				if (pps && (unsigned long long)sent >=
+					       (now - start) * pps / 1000000000ULL) {
+					struct timespec ms = {0, 1000000};
+
+					nanosleep(&ms, NULL);
+					continue;
+				}
+
+				if (fd >= 0 && sendto(fd, buf, (size_t)payload, MSG_DONTWAIT,
+						      (struct sockaddr *)&to, sizeof(to)) > 0)
+					sent++;
+			}
+			if (write(pipefd[1], &sent, sizeof(sent)) < 0)
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(pipefd[1]);
+	for (size_t i = 0; i < n; i++) {
+		long long s;
+
+		if (pids[i] > 0) {
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR) {
+				if (rl_interrupted)
+					kill(pids[i], SIGTERM);
+			}
+		}
+		if (read(pipefd[0], &s, sizeof(s)) == sizeof(s))
+			total += s;
+	}
+	close(pipefd[0]);
+	free(pids);
+	return total;
+}
+
+/* What (sw, port) is cabled to. */
+static bool port_peer(const struct inventory *inv, size_t sw, size_t port,
+		      struct inv_endpoint *peer)
+{
+	struct inv_endpoint ep = {INV_DEV_SWITCH, sw, port};
+
+	return inventory_peer(inv, &ep, peer) == 0;
+}
+
+/* RNICs cabled to switch sw. */
+static size_t rnics_under(const struct inventory *inv, size_t sw, struct inv_endpoint *out,
+			  size_t max)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < inv->switches[sw].n_ports && n < max; p++) {
+		struct inv_endpoint peer;
+
+		if (port_peer(inv, sw, p, &peer) && peer.kind == INV_DEV_HOST)
+			out[n++] = peer;
+	}
+	return n;
+}
+
+static bool is_edge(const struct inventory *inv, size_t sw)
+{
+	struct inv_endpoint tmp;
+
+	return rnics_under(inv, sw, &tmp, 1) > 0;
+}
+
+static struct in_addr rnic_addr(const struct inventory *inv, const struct inv_endpoint *e)
+{
+	return inv->hosts[e->dev].rnics[e->port].addr.addr;
+}
+
+/* Add flows from each of a[] to a partner in b[] (same host preferred, as Hostmesh probes). */
+static size_t pair_flows(const struct inventory *inv, const struct inv_endpoint *a, size_t na,
+			 const struct inv_endpoint *b, size_t nb, struct flow *out, size_t n,
+			 size_t max)
+{
+	for (size_t i = 0; i < na && n < max; i++) {
+		const struct inv_endpoint *best = NULL;
+
+		for (size_t j = 0; j < nb; j++) {
+			if (b[j].dev == a[i].dev && b[j].port != a[i].port) {
+				best = &b[j];
+				break;
+			}
+		}
+		if (!best && nb)
+			best = &b[i % nb];
+		if (!best || (best->dev == a[i].dev && best->port == a[i].port))
+			continue;
+		out[n].src = a[i];
+		out[n].dst = rnic_addr(inv, best);
+		n++;
+	}
+	return n;
+}
+
+size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port,
+			    bool egress_to_peer, struct flow *out, size_t max)
+{
+	struct inv_endpoint under[256], others[512], peer;
+	size_t nu = 0, no = 0, n = 0, edge = sw;
+
+	if (port >= 0 && !port_peer(inv, sw, (size_t)port, &peer))
+		return 0; /* nothing crosses an uncabled port */
+	if (port >= 0 && peer.kind == INV_DEV_HOST) {
+		/* Host port: everyone else sends to the RNIC (its egress) and it answers back. */
+		for (size_t h = 0; h < inv->n_hosts; h++)
+			for (size_t r = 0; r < inv->hosts[h].n_rnics && no < 512; r++)
+				if (!(h == peer.dev && r == peer.port))
+					others[no++] = (struct inv_endpoint){INV_DEV_HOST, h, r};
+		for (size_t i = 0; i < no && n < max; i++) {
+			out[n].src = others[i];
+			out[n++].dst = rnic_addr(inv, &peer);
+		}
+		if (!egress_to_peer)
+			n = pair_flows(inv, &peer, 1, others, no, out, n, max);
+		return n;
+	}
+	/* Fabric port or whole switch: traffic between the RNICs under one edge and the rest. */
+	if (port >= 0) {
+		edge = is_edge(inv, sw) ? sw : peer.dev;
+	} else if (!is_edge(inv, sw)) {
+		for (size_t s = 0; s < inv->n_switches; s++)
+			if (is_edge(inv, s)) {
+				edge = s;
+				break;
+			}
+	}
+	nu = rnics_under(inv, edge, under, 256);
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		for (size_t r = 0; r < inv->hosts[h].n_rnics && no < 512; r++) {
+			bool mine = false;
+
+			for (size_t i = 0; i < nu; i++)
+				mine |= under[i].dev == h && under[i].port == r;
+			if (!mine)
+				others[no++] = (struct inv_endpoint){INV_DEV_HOST, h, r};
+		}
+	}
+	/* Leaving the edge upward: port on the edge toward a spine, or the spine's port toward the
+	 * edge (inbound). */
+	bool up = port < 0 || is_edge(inv, sw);
+
+	if (!egress_to_peer || up)
+		n = pair_flows(inv, under, nu, others, no, out, n, max);
+	if (!egress_to_peer || !up)
+		n = pair_flows(inv, others, no, under, nu, out, n, max);
+	return n;
+}

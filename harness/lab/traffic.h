@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Test traffic: UDP from RNICs on lab hosts (labs that can open sockets there), flows across a
+ * port, incast. */
+#ifndef ROCELAB_TRAFFIC_H
+#define ROCELAB_TRAFFIC_H
+
+#include "harness/lab/lab.h"
+#include "harness/lib/inventory.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One source RNIC sending to one destination address. */
+struct flow {
+	struct inv_endpoint src; /* a host RNIC */
+	struct in_addr dst;
+};
+
+/*
+ * From each flow's host (lab_socket(): LAB_CAP_ENTER), send pkts datagrams of payload bytes on
+ * each of n_sports source ports starting at sport0, to dst:dport with IP TOS
+ * tos.  Returns the number sent, or -errno.
+ */
+int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, uint16_t sport0,
+		 int n_sports, int pkts, int tos, int payload);
+
+/*
+ * Send as fast as possible from every flow at once (one process per flow) for
+ * duration_ms, rotating over n_sports source ports, at most pps datagrams per
+ * second per flow (0: as fast as possible).  Returns datagrams sent, or -errno.
+ */
+long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
+			int payload, int n_sports, long long duration_ms, unsigned long long pps);
+
+/*
+ * Flows whose packets must cross port of switch sw (port < 0: the switch), in
+ * both directions where the topology allows.  With egress_to_peer set, only
+ * flows leaving through the port toward its peer (what a congested egress
+ * queue sees).  Returns how many were written to out.
+ */
+size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port,
+			    bool egress_to_peer, struct flow *out, size_t max);
+
+#endif

@@ -1,0 +1,935 @@
+// SPDX-License-Identifier: MIT
+/* The virtual lab: builds, inspects and removes it, and is the lab kind whose devices are
+ * namespaces here. */
+#define _GNU_SOURCE
+#include "harness/lab/vlab.h"
+
+#include "harness/lab/lab.h"
+
+#include "harness/lab/vlab_sshd.h"
+#include "harness/lib/common.h"
+#include "harness/lib/netns.h"
+#include "harness/lib/nl.h"
+#include "harness/lib/proc.h"
+#include "harness/lib/state.h"
+#include "harness/lib/topo.h"
+#include "harness/lib/version.h"
+
+#ifndef ROCELAB_DATADIR
+#define ROCELAB_DATADIR "/usr/local/share/rocelab"
+#endif
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/rtnetlink.h>
+#include <netlink/route/link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LOCAL_RULE_PREF 1000 /* the local table moves below the per-RNIC rules */
+
+const char *vlab_root_host(void)
+{
+	static char saved[INV_NAME_MAX + 2];
+	const char *h = getenv("ROCELAB_HOST_IN_ROOT_NS");
+	char path[4096], *text;
+
+	if (h && *h)
+		return h;
+	/* A lab built that way says so in its state, for every later command. */
+	text = rl_read_file(state_path(path, sizeof(path), "root-host"), NULL);
+	if (!text)
+		return NULL;
+	snprintf(saved, sizeof(saved), "%s", text);
+	saved[strcspn(saved, "\n")] = 0;
+	free(text);
+	return *saved ? saved : NULL;
+}
+
+/*
+ * Namespace name of a device: "rl-<name>" into buf, or "" (the namespace
+ * rocelab runs in) for the host named by ROCELAB_HOST_IN_ROOT_NS.
+ */
+static const char *vlab_ns(char *buf, size_t len, const char *device)
+{
+	const char *root = vlab_root_host();
+
+	if (root && !strcmp(root, device))
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, NETNS_PREFIX "%s", device);
+	return buf;
+}
+
+/* Root-host mode: only in a namespace with nothing but loopback (and what a lab of ours left). */
+static int root_host_check(const struct inventory *inv, struct nsctx *root)
+{
+	const char *h = vlab_root_host();
+	const struct inv_host *host;
+	struct nl_cache *cache;
+	int ret = 0;
+
+	if (!h)
+		return 0;
+	if (!(host = inventory_host(inv, h))) {
+		rl_err("lab up: ROCELAB_HOST_IN_ROOT_NS=%s: no such host in inventory %s", h,
+		       inv->name);
+		return -ENOENT;
+	}
+	if (rtnl_link_alloc_cache(root->sk, AF_UNSPEC, &cache) < 0)
+		return -EIO;
+	for (struct nl_object *o = nl_cache_get_first(cache); o && !ret; o = nl_cache_get_next(o)) {
+		const char *name = rtnl_link_get_name((struct rtnl_link *)o);
+
+		if (!name || !strcmp(name, "lo"))
+			continue;
+		rl_err("lab up: ROCELAB_HOST_IN_ROOT_NS=%s builds host %s in this namespace, "
+		       "which is only done in a throwaway VM without a network; this one has "
+		       "interface %s: refusing (unset ROCELAB_HOST_IN_ROOT_NS)",
+		       h, h, name);
+		ret = -EPERM;
+	}
+	nl_cache_free(cache);
+	return ret;
+}
+
+/* Undo what a root host changed in this namespace: its rules; its links die with the switches. */
+static int root_host_unconfigure(void)
+{
+	struct nsctx root;
+	char path[4096];
+	int ret = 0;
+
+	/* Only what a lab up recorded (after its check passed), never on the word of the
+	 * environment. */
+	if (access(state_path(path, sizeof(path), "root-host"), F_OK) || nsctx_open(&root, NULL))
+		return 0;
+	for (unsigned i = 0; i < 64; i++) /* per-RNIC rules; absent ones fail harmlessly */
+		nl_rule_del(&root, topo_host_table(i), NULL, NULL, topo_host_table(i));
+	if (nl_rule_exists(&root, 0) != 1)
+		ret = nl_rule_add(&root, 0, NULL, NULL, RT_TABLE_LOCAL);
+	if (!ret && nl_rule_exists(&root, LOCAL_RULE_PREF) == 1)
+		ret = nl_rule_del(&root, LOCAL_RULE_PREF, NULL, NULL, RT_TABLE_LOCAL);
+	nsctx_close(&root);
+	return ret;
+}
+
+/* Names of our namespaces in /run/netns (rl-*); returns the count, array of strdup'd names. */
+static size_t list_lab_ns(char ***names)
+{
+	DIR *d = opendir(NETNS_RUN_DIR);
+	struct dirent *e;
+	size_t n = 0;
+
+	*names = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, NETNS_PREFIX, strlen(NETNS_PREFIX)) != 0)
+			continue;
+		*names = rl_xrealloc(*names, n + 1, sizeof(**names));
+		(*names)[n++] = rl_xstrdup(e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+bool vlab_is_up(void)
+{
+	char path[4096], **names;
+	size_t n;
+
+	if (access(state_path(path, sizeof(path), "up"), F_OK) == 0)
+		return true;
+	n = list_lab_ns(&names);
+	free_names(names, n);
+	return n > 0;
+}
+
+struct inventory *vlab_inventory(FILE *errf)
+{
+	char path[4096];
+
+	if (access(state_path(path, sizeof(path), "up"), F_OK) != 0) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return inventory_load(state_path(path, sizeof(path), "inventory.yaml"), errf);
+}
+
+/* ---- bring-up ------------------------------------------------------- */
+
+struct build {
+	const struct inventory *inv;
+	const struct topo *topo;
+	struct nsctx root;
+	struct nsctx *hns, *sns; /* per host, per switch */
+	const char *step;	 /* what is being done, for error messages */
+};
+
+#define CHECK(b, expr, ...)                                                                        \
+	do {                                                                                       \
+		int r__ = (expr);                                                                  \
+		if (r__ < 0) {                                                                     \
+			char m__[256];                                                             \
+			snprintf(m__, sizeof(m__), __VA_ARGS__);                                   \
+			rl_err("lab up: %s: %s: %s", (b)->step, m__, strerror(-r__));              \
+			return r__;                                                                \
+		}                                                                                  \
+		if (rl_interrupted)                                                                \
+			return -EINTR;                                                             \
+	} while (0)
+
+static const char *const sysctl_all[][2] = {
+    {"net/ipv6/conf/all/disable_ipv6", "1"}, /* no IPv6 chatter on the fabric */
+    {"net/ipv6/conf/default/disable_ipv6", "1"},
+    {"net/ipv4/conf/all/rp_filter", "0"},
+    {"net/ipv4/conf/default/rp_filter", "0"},
+};
+static const char *const sysctl_switch[][2] = {
+    {"net/ipv4/ip_forward", "1"},
+    {"net/ipv4/fib_multipath_hash_policy", "1"}, /* ECMP on the L4 5-tuple */
+    {"net/ipv4/icmp_ratelimit", "0"},		 /* path tracing must not be rate-limited away */
+    {"net/ipv4/icmp_errors_use_inbound_ifaddr", "1"}, /* a hop names the link it came in on */
+};
+static const char *const sysctl_switch_optional[][2] = {
+    {"net/ipv4/icmp_msgs_per_sec", "1000000"},
+    {"net/ipv4/icmp_msgs_burst", "1000000"},
+};
+static const char *const sysctl_host[][2] = {
+    /* Same-host RNIC traffic leaves through the fabric and comes back with a local source. */
+    {"net/ipv4/conf/default/accept_local", "1"},
+    {"net/ipv4/conf/all/arp_ignore", "1"},
+    {"net/ipv4/conf/all/arp_announce", "2"},
+};
+
+static int set_sysctls(struct build *b, const struct nsctx *c, const char *const (*tbl)[2],
+		       size_t n, bool optional)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = netns_sysctl(c, tbl[i][0], tbl[i][1]);
+
+		if (r < 0 && !optional)
+			CHECK(b, r, "sysctl %s=%s in %s", tbl[i][0], tbl[i][1], c->name);
+	}
+	return 0;
+}
+
+static int make_namespaces(struct build *b)
+{
+	const struct inventory *inv = b->inv;
+	char ns[64];
+
+	b->step = "creating namespaces";
+	for (size_t i = 0; i < inv->n_hosts + inv->n_switches; i++) {
+		bool host = i < inv->n_hosts;
+		const char *name = host ? inv->hosts[i].name : inv->switches[i - inv->n_hosts].name;
+		struct nsctx *c = host ? &b->hns[i] : &b->sns[i - inv->n_hosts];
+
+		if (*vlab_ns(ns, sizeof(ns), name))
+			CHECK(b, netns_add(ns), "namespace %s", ns);
+		CHECK(b, nsctx_open(c, ns), "opening namespace %s", *ns ? ns : "(root)");
+		CHECK(b, set_sysctls(b, c, sysctl_all, ARRAY_SIZE(sysctl_all), false), "%s", ns);
+		if (host) {
+			CHECK(b, set_sysctls(b, c, sysctl_host, ARRAY_SIZE(sysctl_host), false),
+			      "%s", ns);
+		} else {
+			CHECK(b, set_sysctls(b, c, sysctl_switch, ARRAY_SIZE(sysctl_switch), false),
+			      "%s", ns);
+			set_sysctls(b, c, sysctl_switch_optional,
+				    ARRAY_SIZE(sysctl_switch_optional), true);
+		}
+		CHECK(b, nl_link_set_up(c, "lo", true), "loopback of %s", ns);
+	}
+	return 0;
+}
+
+static const char *ep_dev(const struct inventory *inv, const struct inv_endpoint *ep)
+{
+	return ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].rnics[ep->port].netdev
+					: inv->switches[ep->dev].ports[ep->port].name;
+}
+
+static struct nsctx *ep_ns(struct build *b, const struct inv_endpoint *ep)
+{
+	return ep->kind == INV_DEV_HOST ? &b->hns[ep->dev] : &b->sns[ep->dev];
+}
+
+static int make_links(struct build *b)
+{
+	const struct inventory *inv = b->inv;
+
+	b->step = "cabling links";
+	for (size_t i = 0; i < inv->n_links; i++) {
+		const struct inv_link *l = &inv->links[i];
+		const char *an = ep_dev(inv, &l->a), *bn = ep_dev(inv, &l->b);
+
+		CHECK(b, nl_veth_add(ep_ns(b, &l->a), an, ep_ns(b, &l->b), bn),
+		      "veth %s:%s -- %s:%s", ep_ns(b, &l->a)->name, an, ep_ns(b, &l->b)->name, bn);
+	}
+	return 0;
+}
+
+static int make_mgmt(struct build *b)
+{
+	const struct inventory *inv = b->inv;
+	const struct topo *t = b->topo;
+
+	b->step = "management network";
+	CHECK(b, nl_bridge_add(&b->root, VLAB_MGMT_BRIDGE), "bridge %s", VLAB_MGMT_BRIDGE);
+	CHECK(b, nl_addr_add(&b->root, VLAB_MGMT_BRIDGE, t->mgmt.addr, t->mgmt.len), "address");
+	CHECK(b, nl_link_set_up(&b->root, VLAB_MGMT_BRIDGE, true), "bridge up");
+	for (size_t i = 0; i < inv->n_hosts + inv->n_switches; i++) {
+		bool host = i < inv->n_hosts;
+		struct nsctx *c = host ? &b->hns[i] : &b->sns[i - inv->n_hosts];
+		struct in_addr a;
+		char rootname[16];
+
+		if (host && !inv->hosts[i].has_mgmt)
+			continue;
+		if (host && !*c->name)
+			continue; /* the root host reaches the bridge's address directly */
+		a = host ? inv->hosts[i].mgmt : inv->switches[i - inv->n_hosts].mgmt;
+		snprintf(rootname, sizeof(rootname), "rlm%c%zu", host ? 'h' : 's',
+			 host ? i : i - inv->n_hosts);
+		CHECK(b, nl_veth_add(c, "mgmt0", &b->root, rootname), "veth %s", rootname);
+		CHECK(b, nl_link_enslave(&b->root, VLAB_MGMT_BRIDGE, rootname), "enslave %s",
+		      rootname);
+		CHECK(b, nl_link_set_up(&b->root, rootname, true), "%s up", rootname);
+		CHECK(b, nl_link_set_up(c, "mgmt0", true), "mgmt0 up in %s", c->name);
+		CHECK(b, nl_addr_add(c, "mgmt0", a, t->mgmt.len), "mgmt address in %s", c->name);
+	}
+	return 0;
+}
+
+static int configure_switches(struct build *b)
+{
+	const struct inventory *inv = b->inv;
+
+	b->step = "configuring switches";
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		const struct inv_switch *sw = &inv->switches[s];
+		const struct topo_switch *ts = &b->topo->sw[s];
+		struct nsctx *c = &b->sns[s];
+
+		for (size_t p = 0; p < sw->n_ports; p++) {
+			if (ts->port_link[p] < 0)
+				continue; /* uncabled port: nothing to create */
+			const char *pn = sw->ports[p].name;
+
+			if (ts->port_addr[p].len == 32) {
+				char key[96];
+
+				/* A routed host port answers ARP for the rail's subnet. */
+				snprintf(key, sizeof(key), "net/ipv4/conf/%s/proxy_arp", pn);
+				CHECK(b, netns_sysctl(c, key, "1"), "%s", key);
+			}
+			CHECK(b, nl_addr_add(c, pn, ts->port_addr[p].addr, ts->port_addr[p].len),
+			      "address of %s:%s", sw->name, pn);
+			CHECK(b, nl_link_set_up(c, pn, true), "%s:%s up", sw->name, pn);
+		}
+		for (size_t r = 0; r < ts->n_routes; r++) {
+			const struct topo_route *rt = &ts->routes[r];
+			struct nl_nexthop nh[64];
+			size_t n = rt->n_nh < ARRAY_SIZE(nh) ? rt->n_nh : ARRAY_SIZE(nh);
+
+			for (size_t k = 0; k < n; k++) {
+				nh[k].gw = rt->nh[k].gw;
+				nh[k].dev = sw->ports[rt->nh[k].port].name;
+			}
+			CHECK(b,
+			      nl_route_add(c, RT_TABLE_MAIN, rt->dst, rt->len, nh, n,
+					   n ? NULL : sw->ports[rt->dev_port].name),
+			      "route %s/%d on %s", inet_ntoa(rt->dst), rt->len, sw->name);
+		}
+	}
+	return 0;
+}
+
+static int configure_hosts(struct build *b)
+{
+	const struct inventory *inv = b->inv;
+	const struct in_addr any = {0};
+
+	b->step = "configuring hosts";
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *host = &inv->hosts[h];
+		struct nsctx *c = &b->hns[h];
+
+		for (size_t r = 0; r < host->n_rnics; r++) {
+			const struct inv_rnic *rn = &host->rnics[r];
+			uint32_t tbl = topo_host_table(r);
+			struct nl_nexthop gw = {rn->gateway, rn->netdev};
+			struct inv_endpoint ep = {INV_DEV_HOST, h, r};
+
+			if (!inventory_link_at(inv, &ep))
+				continue; /* an uncabled RNIC has no netdev in the lab */
+			CHECK(b, nl_addr_add(c, rn->netdev, rn->addr.addr, rn->addr.len),
+			      "address of %s:%s", host->name, rn->name);
+			CHECK(b, nl_link_set_up(c, rn->netdev, true), "%s:%s up", host->name,
+			      rn->name);
+			CHECK(b, nl_route_add(c, tbl, any, 0, &gw, 1, NULL), "table %u on %s", tbl,
+			      host->name);
+			CHECK(b, nl_rule_add(c, tbl, &rn->addr.addr, "lo", tbl), "rule %u on %s",
+			      tbl, host->name);
+		}
+		/* Let the per-RNIC rules win over the local table for locally sent traffic. */
+		CHECK(b, nl_rule_add(c, LOCAL_RULE_PREF, NULL, NULL, RT_TABLE_LOCAL),
+		      "local rule on %s", host->name);
+		CHECK(b, nl_rule_del(c, 0, NULL, NULL, RT_TABLE_LOCAL), "pref 0 rule on %s",
+		      host->name);
+	}
+	return 0;
+}
+
+static int start_sshds(struct build *b)
+{
+	const struct inventory *inv = b->inv;
+
+	b->step = "starting sshd";
+	CHECK(b, vlab_ssh_prepare(inv), "keys and configs");
+	for (size_t s = 0; s < inv->n_switches; s++)
+		CHECK(b, vlab_sshd_start(inv, s), "sshd of %s", inv->switches[s].name);
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		const struct inv_switch *sw = &inv->switches[s];
+
+		CHECK(b, vlab_wait_tcp(sw->mgmt, sw->ssh.port ? sw->ssh.port : 22, 10000),
+		      "sshd of %s did not listen on %s (see %s/ssh/%s/sshd.log)", sw->name,
+		      inet_ntoa(sw->mgmt), state_dir(), sw->name);
+	}
+	return 0;
+}
+
+static int build_lab(struct build *b)
+{
+	int (*const steps[])(struct build *) = {
+	    make_namespaces,	make_links,	 make_mgmt,
+	    configure_switches, configure_hosts, start_sshds,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		int r = steps[i](b);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int save_inventory(const char *inv_path)
+{
+	char path[4096];
+	size_t len;
+	char *text = rl_read_file(inv_path, &len);
+	char *real = realpath(inv_path, NULL);
+	int ret;
+
+	if (!text) {
+		free(real);
+		return -errno;
+	}
+	ret = rl_write_file(state_path(path, sizeof(path), "inventory.yaml"), text, len);
+	if (!ret && real)
+		ret = rl_write_file(state_path(path, sizeof(path), "inventory.path"), real,
+				    strlen(real));
+	free(text);
+	free(real);
+	return ret;
+}
+
+int vlab_up(const char *inv_path, bool quiet)
+{
+	struct inventory *inv = inventory_load(inv_path, stderr);
+	struct topo *topo = NULL;
+	struct build b = {0};
+	unsigned long long t0 = rl_now_ns();
+	char path[4096];
+	int ret = RL_EXIT_SETUP;
+
+	if (!inv)
+		return RL_EXIT_USAGE;
+	rl_signals_install(); /* SIGINT/SIGTERM unwind the build instead of abandoning it */
+	topo = topo_build(inv, true, stderr);
+	if (!topo) {
+		ret = RL_EXIT_USAGE;
+		goto free_inv;
+	}
+	if (access(SSHD_BIN, X_OK) || access(SSH_KEYGEN_BIN, X_OK)) {
+		rl_err("lab up: OpenSSH (%s, %s) is not installed: run 'make deps' as root",
+		       SSHD_BIN, SSH_KEYGEN_BIN);
+		goto free_topo;
+	}
+	if (geteuid() != 0) {
+		rl_err("lab up: building namespaces needs root: run it as root (or with sudo)");
+		goto free_topo;
+	}
+	if (state_lock()) {
+		rl_err("lab up: cannot take the lab lock: %s", strerror(errno));
+		goto free_topo;
+	}
+	if (vlab_is_up()) {
+		rl_err("lab up: a lab is already up (or left over from a crash): see 'rocelab lab "
+		       "status', or remove it with 'rocelab lab down'");
+		goto unlock;
+	}
+	if (rl_mkdir_p(state_dir(), 0700) || save_inventory(inv_path)) {
+		rl_err("lab up: cannot write the state directory %s: %s", state_dir(),
+		       strerror(errno));
+		goto unlock;
+	}
+	if (!quiet)
+		rl_info("lab up: %s: %zu hosts, %zu switches, %zu links", inv->name, inv->n_hosts,
+			inv->n_switches, inv->n_links);
+	b.inv = inv;
+	b.topo = topo;
+	b.hns = rl_xcalloc(inv->n_hosts, sizeof(*b.hns));
+	b.sns = rl_xcalloc(inv->n_switches, sizeof(*b.sns));
+	for (size_t i = 0; i < inv->n_hosts; i++)
+		b.hns[i].fd = -1;
+	for (size_t i = 0; i < inv->n_switches; i++)
+		b.sns[i].fd = -1;
+	if (nsctx_open(&b.root, NULL)) {
+		rl_err("lab up: netlink: %s", strerror(errno));
+		goto close_ns;
+	}
+	int r = root_host_check(inv, &b.root);
+
+	if (r == 0 && vlab_root_host())
+		r = rl_write_file(state_path(path, sizeof(path), "root-host"), vlab_root_host(),
+				  strlen(vlab_root_host()));
+	if (r == 0)
+		r = build_lab(&b);
+
+	if (r == 0 && rl_write_file(state_path(path, sizeof(path), "up"), "1\n", 2) == 0) {
+		ret = RL_EXIT_OK;
+		if (!quiet)
+			rl_info("lab up: ready in %.2f s (state in %s)",
+				(double)(rl_now_ns() - t0) / 1e9, state_dir());
+	} else if (r == -EINTR) {
+		rl_err("lab up: interrupted; removing what was created");
+	} else {
+		rl_err("lab up: failed; removing what was created");
+	}
+close_ns:
+	for (size_t i = 0; i < inv->n_hosts; i++)
+		nsctx_close(&b.hns[i]);
+	for (size_t i = 0; i < inv->n_switches; i++)
+		nsctx_close(&b.sns[i]);
+	nsctx_close(&b.root);
+	free(b.hns);
+	free(b.sns);
+	if (ret != RL_EXIT_OK)
+		vlab_down(true);
+unlock:
+	state_unlock();
+free_topo:
+	topo_free(topo);
+free_inv:
+	inventory_free(inv);
+	return ret;
+}
+
+/* ---- teardown ------------------------------------------------------- */
+
+/* Delete our links in the root namespace: the mgmt bridge and the rlm* veth ends. */
+static int delete_root_links(void)
+{
+	struct nsctx root;
+	struct nl_cache *cache;
+	char **names = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	if (nsctx_open(&root, NULL))
+		return -errno;
+	if (rtnl_link_alloc_cache(root.sk, AF_UNSPEC, &cache) < 0) {
+		nsctx_close(&root);
+		return -EIO;
+	}
+	for (struct nl_object *o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
+		const char *name = rtnl_link_get_name((struct rtnl_link *)o);
+
+		if (name && (!strncmp(name, "rlm", 3) || !strcmp(name, VLAB_MGMT_BRIDGE))) {
+			names = rl_xrealloc(names, n + 1, sizeof(*names));
+			names[n++] = rl_xstrdup(name);
+		}
+	}
+	nl_cache_free(cache);
+	for (size_t i = 0; i < n; i++) {
+		int r = nl_link_del(&root, names[i]);
+
+		if (r && r != -ENODEV && !ret)
+			ret = r;
+	}
+	free_names(names, n);
+	nsctx_close(&root);
+	return ret;
+}
+
+int vlab_down(bool quiet)
+{
+	char **names;
+	size_t n;
+	int killed = 0, ret = RL_EXIT_OK;
+	unsigned long long t0 = rl_now_ns();
+
+	if (geteuid() != 0) {
+		rl_err("lab down: removing namespaces needs root");
+		return RL_EXIT_SETUP;
+	}
+	rl_signals_install(); /* a signal must not stop a teardown half-way */
+	if (state_lock()) {
+		rl_err("lab down: cannot take the lab lock: %s", strerror(errno));
+		return RL_EXIT_SETUP;
+	}
+	n = list_lab_ns(&names);
+	if (!quiet && n == 0 && !vlab_is_up())
+		rl_info("lab down: no lab is up; cleaning leftovers only");
+	for (size_t i = 0; i < n; i++) {
+		int k = netns_kill_all(names[i], 2000);
+
+		if (k > 0)
+			killed += k;
+	}
+	if (root_host_unconfigure()) {
+		rl_err("lab down: could not restore the rules of this namespace: %s",
+		       strerror(errno));
+		ret = RL_EXIT_SETUP;
+	}
+	if (delete_root_links()) {
+		rl_err("lab down: could not delete the management links: %s", strerror(errno));
+		ret = RL_EXIT_SETUP;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int r = netns_del(names[i]);
+
+		if (r) {
+			rl_err("lab down: could not remove namespace %s: %s", names[i],
+			       strerror(-r));
+			ret = RL_EXIT_SETUP;
+		}
+	}
+	free_names(names, n);
+	int r = rl_rm_rf(state_dir());
+
+	if (r) {
+		rl_err("lab down: could not remove %s: %s", state_dir(), strerror(-r));
+		ret = RL_EXIT_SETUP;
+	}
+	if (!quiet)
+		rl_info("lab down: removed %zu namespaces, stopped %d processes in %.2f s", n,
+			killed, (double)(rl_now_ns() - t0) / 1e9);
+	state_unlock();
+	return ret;
+}
+
+/* ---- status --------------------------------------------------------- */
+
+static const char *link_state(const char *ns, const char *dev)
+{
+	struct nsctx c;
+	struct nl_link_info li;
+	int r;
+
+	if (nsctx_open(&c, ns))
+		return "missing";
+	r = nl_link_info(&c, dev, &li);
+	nsctx_close(&c);
+	if (r)
+		return "missing";
+	return li.oper_up ? "up" : "down";
+}
+
+static json_t *status_json(const struct inventory *inv)
+{
+	json_t *root = json_object(), *hosts = json_array(), *sws = json_array(),
+	       *links = json_array();
+	char ns[64], buf[96], path[4096];
+	char *orig = rl_read_file(state_path(path, sizeof(path), "inventory.path"), NULL);
+
+	json_object_set_new(root, "up", json_true());
+	json_object_set_new(root, "lab", json_string(inv->name));
+	json_object_set_new(root, "inventory", json_string(orig ? orig : inv->path));
+	json_object_set_new(root, "state_dir", json_string(state_dir()));
+	free(orig);
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *host = &inv->hosts[h];
+		json_t *jh = json_object(), *rn = json_array();
+
+		json_object_set_new(jh, "name", json_string(host->name));
+		json_object_set_new(jh, "namespace",
+				    json_string(vlab_ns(ns, sizeof(ns), host->name)));
+		json_object_set_new(jh, "present", json_boolean(!*ns || netns_exists(ns)));
+		if (host->has_mgmt)
+			json_object_set_new(jh, "mgmt", json_string(inet_ntoa(host->mgmt)));
+		for (size_t r = 0; r < host->n_rnics; r++) {
+			const struct inv_rnic *x = &host->rnics[r];
+			json_t *jr = json_object();
+
+			snprintf(buf, sizeof(buf), "%s/%d", inet_ntoa(x->addr.addr), x->addr.len);
+			json_object_set_new(jr, "name", json_string(x->name));
+			json_object_set_new(jr, "netdev", json_string(x->netdev));
+			json_object_set_new(jr, "address", json_string(buf));
+			json_object_set_new(jr, "gateway", json_string(inet_ntoa(x->gateway)));
+			json_object_set_new(jr, "rail", json_integer(x->rail));
+			json_object_set_new(jr, "state", json_string(link_state(ns, x->netdev)));
+			json_array_append_new(rn, jr);
+		}
+		json_object_set_new(jh, "rnics", rn);
+		json_array_append_new(hosts, jh);
+	}
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		const struct inv_switch *sw = &inv->switches[s];
+		json_t *js = json_object();
+		pid_t pid = vlab_sshd_pid(sw->name);
+
+		json_object_set_new(js, "name", json_string(sw->name));
+		json_object_set_new(js, "role", json_string(inv_role_name(sw->role)));
+		json_object_set_new(js, "dialect", json_string(inv_dialect_name(sw->dialect)));
+		json_object_set_new(js, "namespace",
+				    json_string(vlab_ns(ns, sizeof(ns), sw->name)));
+		json_object_set_new(js, "present", json_boolean(netns_exists(ns)));
+		json_object_set_new(js, "mgmt", json_string(inet_ntoa(sw->mgmt)));
+		json_object_set_new(js, "sshd",
+				    json_string(proc_alive(pid) ? "running" : "stopped"));
+		json_array_append_new(sws, js);
+	}
+	for (size_t i = 0; i < inv->n_links; i++) {
+		const struct inv_link *l = &inv->links[i];
+		json_t *jl = json_object();
+		char an[80], bn[80], nsa[64], nsb[64];
+		const char *da = l->a.kind == INV_DEV_HOST ? inv->hosts[l->a.dev].name
+							   : inv->switches[l->a.dev].name;
+		const char *db = l->b.kind == INV_DEV_HOST ? inv->hosts[l->b.dev].name
+							   : inv->switches[l->b.dev].name;
+		const char *sa = link_state(vlab_ns(nsa, sizeof(nsa), da), ep_dev(inv, &l->a));
+		const char *sb = link_state(vlab_ns(nsb, sizeof(nsb), db), ep_dev(inv, &l->b));
+
+		json_object_set_new(jl, "a",
+				    json_string(inventory_endpoint_name(inv, &l->a, an, 80)));
+		json_object_set_new(jl, "b",
+				    json_string(inventory_endpoint_name(inv, &l->b, bn, 80)));
+		json_object_set_new(jl, "speed_mbps", json_integer((json_int_t)l->speed_mbps));
+		json_object_set_new(jl, "state",
+				    json_string(!strcmp(sa, "up") && !strcmp(sb, "up") ? "up"
+						: !strcmp(sa, "missing") || !strcmp(sb, "missing")
+						    ? "missing"
+						    : "down"));
+		json_array_append_new(links, jl);
+	}
+	json_object_set_new(root, "hosts", hosts);
+	json_object_set_new(root, "switches", sws);
+	json_object_set_new(root, "links", links);
+	return root;
+}
+
+/* The text view is rendered from the same JSON object, so both always agree. */
+static void status_print_text(json_t *st)
+{
+	size_t i, n_up = 0, n_links = json_array_size(json_object_get(st, "links"));
+	json_t *v;
+
+	printf("lab %s (inventory %s)\n", json_string_value(json_object_get(st, "lab")),
+	       json_string_value(json_object_get(st, "inventory")));
+	printf("\nHOST      RNIC     NETDEV   ADDRESS             RAIL  STATE\n");
+	json_array_foreach(json_object_get(st, "hosts"), i, v)
+	{
+		size_t j;
+		json_t *r;
+
+		json_array_foreach(json_object_get(v, "rnics"), j, r)
+		{
+			printf("%-9s %-8s %-8s %-19s %-5lld %s\n",
+			       j ? "" : json_string_value(json_object_get(v, "name")),
+			       json_string_value(json_object_get(r, "name")),
+			       json_string_value(json_object_get(r, "netdev")),
+			       json_string_value(json_object_get(r, "address")),
+			       json_integer_value(json_object_get(r, "rail")),
+			       json_string_value(json_object_get(r, "state")));
+		}
+	}
+	printf("\nSWITCH    ROLE   DIALECT  MGMT             SSHD\n");
+	json_array_foreach(json_object_get(st, "switches"), i, v)
+	{
+		printf("%-9s %-6s %-8s %-16s %s\n", json_string_value(json_object_get(v, "name")),
+		       json_string_value(json_object_get(v, "role")),
+		       json_string_value(json_object_get(v, "dialect")),
+		       json_string_value(json_object_get(v, "mgmt")),
+		       json_string_value(json_object_get(v, "sshd")));
+	}
+	json_array_foreach(json_object_get(st, "links"), i, v)
+	{
+		if (!strcmp(json_string_value(json_object_get(v, "state")), "up"))
+			n_up++;
+		else
+			printf("link %s -- %s is %s\n", json_string_value(json_object_get(v, "a")),
+			       json_string_value(json_object_get(v, "b")),
+			       json_string_value(json_object_get(v, "state")));
+	}
+	printf("\nlinks: %zu of %zu up\n", n_up, n_links);
+}
+
+int vlab_status(bool json)
+{
+	struct inventory *inv = vlab_inventory(stderr);
+	json_t *st;
+
+	if (!inv) {
+		if (json)
+			printf("{\"up\": false}\n");
+		else
+			printf("no lab is up (start one with 'rocelab lab up')\n");
+		return RL_EXIT_SETUP;
+	}
+	st = status_json(inv);
+	if (json) {
+		json_dumpf(st, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+	} else {
+		status_print_text(st);
+	}
+	json_decref(st);
+	inventory_free(inv);
+	return RL_EXIT_OK;
+}
+
+const char *vlab_builtin_inventory(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(buf, len, "%s/../%s", dirname(exe), VLAB_BUILTIN_INVENTORY);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, VLAB_BUILTIN_INVENTORY);
+	return buf;
+}
+
+struct inventory *vlab_target_inventory(const char *path)
+{
+	struct inventory *inv;
+
+	if (path)
+		return inventory_load(path,
+				      stderr); /* errno EINVAL (bad file) or that of the open */
+	inv = vlab_inventory(stderr);
+	if (!inv && errno == ENOENT)
+		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
+	return inv;
+}
+
+/* ---- the lab kind: every device a namespace of this machine ------------------------------ */
+
+static int vlab_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
+		     char **out, char *err, size_t errlen)
+{
+	char ns[64], *errout = NULL;
+	int r = proc_capture(argv, vlab_ns(ns, sizeof(ns), dev), input, out, &errout);
+
+	(void)l;
+	if (r < 0)
+		snprintf(err, errlen, "%s: cannot run %s: %s", dev, argv[0],
+			 r == -ENXIO ? "no such namespace" : strerror(-r));
+	else if (r > 0)
+		snprintf(err, errlen, "%s: %s exited %d: %.*s", dev, argv[0], r,
+			 (int)strcspn(errout, "\n"), errout);
+	free(errout);
+	return r;
+}
+
+static int vlab_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
+		      struct lab_proc *p)
+{
+	char ns[64];
+
+	(void)l;
+	p->pid = proc_spawn(argv, vlab_ns(ns, sizeof(ns), dev), log);
+	return p->pid < 0 ? (int)p->pid : 0;
+}
+
+static int vlab_stop(struct lab *l, struct lab_proc *p, int grace_ms)
+{
+	(void)l;
+	return proc_stop(p->pid, grace_ms);
+}
+
+static bool vlab_alive(struct lab *l, const struct lab_proc *p)
+{
+	(void)l;
+	return proc_alive(p->pid);
+}
+
+/* Namespaces share this machine's file system: a copy is a copy. */
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *buf = rl_read_file(from, &len);
+	int r;
+
+	if (!buf)
+		return -errno;
+	r = rl_write_file(to, buf, len);
+	free(buf);
+	return r;
+}
+
+static int vlab_put(struct lab *l, const char *dev, const char *local, const char *path)
+{
+	(void)l, (void)dev;
+	return copy_file(local, path);
+}
+
+static int vlab_get(struct lab *l, const char *dev, const char *path, const char *local)
+{
+	(void)l, (void)dev;
+	return copy_file(path, local);
+}
+
+static int vlab_nsctx(struct lab *l, const char *dev, struct nsctx *c)
+{
+	char ns[64];
+
+	(void)l;
+	return nsctx_open(c, vlab_ns(ns, sizeof(ns), dev));
+}
+
+static int vlab_enter(struct lab *l, const char *dev, int *saved)
+{
+	char ns[64];
+
+	(void)l;
+	return netns_enter_name(vlab_ns(ns, sizeof(ns), dev), saved);
+}
+
+static void vlab_leave(struct lab *l, int saved)
+{
+	(void)l;
+	netns_leave(saved);
+}
+
+const struct lab_ops vlab_lab_ops = {
+    .name = "vlab",
+    .exec = vlab_exec,
+    .spawn = vlab_spawn,
+    .stop = vlab_stop,
+    .alive = vlab_alive,
+    .put = vlab_put,
+    .get = vlab_get,
+    .nsctx = vlab_nsctx,
+    .enter = vlab_enter,
+    .leave = vlab_leave,
+};

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/* Logging, allocation, parsing and file helpers shared by every part of rocelab. */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum rl_log_level rl_log_level = RL_LOG_INFO;
+
+void rl_log(enum rl_log_level lvl, const char *fmt, ...)
+{
+	static const char *const prefix[] = {
+	    [RL_LOG_ERR] = "error: ",
+	    [RL_LOG_WARN] = "warning: ",
+	    [RL_LOG_INFO] = "",
+	    [RL_LOG_DEBUG] = "debug: ",
+	};
+	va_list ap;
+
+	if (lvl > rl_log_level)
+		return;
+	fprintf(stderr, "rocelab: %s", prefix[lvl]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *rl_usage_where;
+FILE *rl_usage_out;
+
+int rl_usage_error(const char *what, const char *fmt, ...)
+{
+	FILE *f = rl_usage_out ? rl_usage_out : stderr;
+	va_list ap;
+
+	if (rl_usage_where)
+		fprintf(f, "%s: ", rl_usage_where);
+	else
+		fprintf(f, "rocelab: %s%s", what ? what : "", what ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputs(rl_usage_where ? "\n" : " (see --help)\n", f);
+	return RL_EXIT_USAGE;
+}
+
+static void oom(void)
+{
+	fputs("rocelab: out of memory\n", stderr);
+	abort();
+}
+
+void *rl_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *rl_xrealloc(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+
+	if (!q)
+		oom();
+	return q;
+}
+
+char *rl_xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		oom();
+	return d;
+}
+
+unsigned long long rl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+unsigned long long rl_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+static bool name_chars_ok(const char *name, size_t maxlen, const char *extra)
+{
+	size_t n = 0;
+
+	if (!name || !*name)
+		return false;
+	for (const char *p = name; *p; p++, n++) {
+		if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
+			return false;
+	}
+	/* A leading '-' could be taken for an option by a switch CLI. */
+	return n <= maxlen && name[0] != '-';
+}
+
+bool rl_name_ok(const char *name, size_t maxlen)
+{
+	return name_chars_ok(name, maxlen, "_.:-");
+}
+
+bool rl_port_name_ok(const char *name, size_t maxlen)
+{
+	return name_chars_ok(name, maxlen, "_.:-/");
+}
+
+/* Parse a non-negative decimal with an optional fraction; returns the end pointer or NULL. */
+static const char *parse_number(const char *s, double *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return NULL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || !isfinite(*v))
+		return NULL;
+	return end;
+}
+
+int rl_parse_duration_ms(const char *s, long long *ms)
+{
+	static const struct {
+		const char *unit;
+		double ms;
+	} units[] = {{"ms", 1}, {"s", 1e3}, {"m", 60e3}, {"h", 3600e3}, {"", 1e3}};
+	double v;
+	const char *u = parse_number(s, &v);
+
+	if (!u)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(u, units[i].unit) == 0) {
+			double r = v * units[i].ms;
+
+			if (r > 1e15)
+				return -ERANGE;
+			*ms = llround(r);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int rl_parse_rate_mbps(const char *s, unsigned long long *mbps)
+{
+	static const struct {
+		const char *unit;
+		double mbps;
+	} units[] = {
+	    {"kbit", 1e-3}, {"k", 1e-3},   {"mbit", 1}, {"m", 1}, {"gbit", 1e3},
+	    {"g", 1e3},	    {"tbit", 1e6}, {"t", 1e6},	{"", 1},
+	};
+	double v;
+	const char *u = parse_number(s, &v);
+
+	if (!u)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcasecmp(u, units[i].unit) == 0) {
+			double r = v * units[i].mbps;
+
+			if (r > 1e9)
+				return -ERANGE;
+			*mbps = (unsigned long long)llround(r);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int rl_write_file(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto close_fd;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0)
+		ret = -errno;
+close_fd:
+	close(fd);
+	return ret;
+}
+
+char *rl_read_file(const char *path, size_t *lenp)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			buf = rl_xrealloc(buf, cap, 1);
+		}
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		free(buf);
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+int rl_mkdir_p(const char *path, unsigned mode)
+{
+	char tmp[4096];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, n + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int rl_rm_rf(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno == ENOTDIR)
+			return unlink(path) < 0 ? -errno : 0;
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		char sub[4096];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR) {
+			int r = rl_rm_rf(sub);
+
+			if (r && !ret)
+				ret = r;
+		} else if (unlink(sub) < 0 && !ret) {
+			ret = -errno;
+		}
+	}
+	closedir(d);
+	if (rmdir(path) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+volatile sig_atomic_t rl_interrupted;
+
+static void on_signal(int sig)
+{
+	rl_interrupted = sig;
+}
+
+void rl_signals_install(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	/* No SA_RESTART: blocking calls return EINTR so loops notice the request promptly. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared conventions of rocelab: error returns, logging, exit codes, small helpers. */
+#ifndef ROCELAB_COMMON_H
+#define ROCELAB_COMMON_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Error convention: int functions return 0 or -errno; pointer functions
+ * return NULL and set errno.  Messages meant for the user are logged where
+ * the failure is understood, with what went wrong and what to do.
+ */
+
+/* Process exit codes (stable interface, see README). */
+enum rl_exit {
+	RL_EXIT_OK = 0,	   /* ok / pass */
+	RL_EXIT_FAIL = 1,  /* a scenario failed */
+	RL_EXIT_USAGE = 2, /* usage or input error; nothing was changed */
+	RL_EXIT_SETUP = 3, /* lab or fault could not be set up or verified */
+};
+
+enum rl_log_level { RL_LOG_ERR, RL_LOG_WARN, RL_LOG_INFO, RL_LOG_DEBUG };
+
+extern enum rl_log_level rl_log_level;
+
+void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Log macros keep errno intact so callers can log and then return -errno. */
+#define rl_log_keep_errno(lvl, ...)                                                                \
+	do {                                                                                       \
+		if (rl_log_level >= (lvl)) {                                                       \
+			int saved_errno__ = errno;                                                 \
+			rl_log((lvl), __VA_ARGS__);                                                \
+			errno = saved_errno__;                                                     \
+		}                                                                                  \
+	} while (0)
+#define rl_err(...)  rl_log_keep_errno(RL_LOG_ERR, __VA_ARGS__)
+#define rl_warn(...) rl_log_keep_errno(RL_LOG_WARN, __VA_ARGS__)
+#define rl_info(...) rl_log_keep_errno(RL_LOG_INFO, __VA_ARGS__)
+#define rl_dbg(...)  rl_log_keep_errno(RL_LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * Print "rocelab: <what>: <message> (see --help)" and return RL_EXIT_USAGE.
+ * While rl_usage_where is set (e.g. "file.yaml:12:5"), messages start with it
+ * instead, for options that come from a file rather than the command line.
+ */
+extern const char *rl_usage_where;
+extern FILE *rl_usage_out; /* where usage errors go; NULL: stderr */
+int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define ROCEV2_UDP_PORT 4791 /* IANA port of RoCEv2 */
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that never returns NULL: out of memory aborts with a message. */
+void *rl_xcalloc(size_t n, size_t size);
+void *rl_xrealloc(void *p, size_t n, size_t size);
+char *rl_xstrdup(const char *s);
+
+/* Append one element to a growable array; returns a pointer to the zeroed new slot. */
+#define RL_PUSH(arr, n)                                                                            \
+	((arr) = rl_xrealloc((arr), (n) + 1, sizeof(*(arr))),                                      \
+	 memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
+
+/* Monotonic time in nanoseconds. */
+unsigned long long rl_now_ns(void);
+
+/* Wall-clock (CLOCK_REALTIME) nanoseconds: probe, fault and verdict times share it across hosts. */
+unsigned long long rl_realtime_ns(void);
+
+/* True when NAME is 1..maxlen characters of [A-Za-z0-9_.:-] (safe on any command line). */
+bool rl_name_ok(const char *name, size_t maxlen);
+
+/*
+ * rl_name_ok() that also admits '/', as switch port names carry it (EOS
+ * "Ethernet1/1", NVUE breakouts "swp1s0" do not, SONiC aliases "etp1/1" do).
+ * Still safe on a command line: no shell metacharacter, no leading '-'.
+ */
+bool rl_port_name_ok(const char *name, size_t maxlen);
+
+/* Parse "10s", "250ms", "1.5m", "2h" into milliseconds; -EINVAL when malformed. */
+int rl_parse_duration_ms(const char *s, long long *ms);
+
+/* Parse "100g", "25G", "10mbit", "1gbit", "400000" (Mbit/s) into Mbit/s; -EINVAL when malformed. */
+int rl_parse_rate_mbps(const char *s, unsigned long long *mbps);
+
+/* Write all of buf to path (mode 0600), fsync'ing it; -errno on failure. */
+int rl_write_file(const char *path, const char *buf, size_t len);
+
+/* Read a whole file into a new NUL-terminated buffer; free() it. NULL+errno on failure. */
+char *rl_read_file(const char *path, size_t *len);
+
+/* mkdir -p with the given mode; -errno on failure. */
+int rl_mkdir_p(const char *path, unsigned mode);
+
+/* rm -rf of a directory tree that rocelab owns; -errno on failure. */
+int rl_rm_rf(const char *path);
+
+#include <signal.h>
+/* Set by SIGINT/SIGTERM once rl_signals_install() ran; long operations poll it and unwind. */
+extern volatile sig_atomic_t rl_interrupted;
+void rl_signals_install(void);
+
+#endif

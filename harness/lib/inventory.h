@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* The lab inventory: hosts, RNICs, switches, ports, links, tenants, parsed from YAML and validated.
+ */
+#ifndef ROCELAB_INVENTORY_H
+#define ROCELAB_INVENTORY_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define INV_NAME_MAX   31 /* device, RNIC, port and tenant names */
+#define INV_NETDEV_MAX 15 /* IFNAMSIZ - 1 */
+
+/* 1-based position in the inventory file. */
+struct inv_loc {
+	unsigned line, col;
+};
+
+enum inv_auth { INV_AUTH_NONE, INV_AUTH_LAB_KEY, INV_AUTH_KEY_FILE, INV_AUTH_AGENT };
+
+/* How rocelab logs into a device: user plus a credential reference, never a password. */
+struct inv_ssh {
+	char user[INV_NAME_MAX + 1];
+	enum inv_auth auth;
+	char *key_file; /* INV_AUTH_KEY_FILE: path to the private key */
+	unsigned port;
+};
+
+struct inv_prefix {
+	struct in_addr addr;
+	int len; /* -1 when the file gave no prefix length */
+};
+
+struct inv_rnic {
+	char name[INV_NAME_MAX + 1];
+	char netdev[INV_NETDEV_MAX + 1];
+	char ibdev[INV_NAME_MAX + 1]; /* "" when not given: matched by netdev */
+	int rail;		      /* >= 1 */
+	struct inv_prefix addr;
+	struct in_addr gateway; /* default: last usable address of the prefix */
+	int gid_index;		/* -1: found by querying the GID table */
+	size_t host;		/* index of the owning host */
+	struct inv_loc loc;
+};
+
+struct inv_host {
+	char name[INV_NAME_MAX + 1];
+	struct in_addr mgmt;
+	bool has_mgmt;
+	struct inv_ssh ssh;
+	struct inv_rnic *rnics;
+	size_t n_rnics;
+	struct inv_loc loc;
+};
+
+enum inv_role { INV_ROLE_RAIL, INV_ROLE_SPINE, INV_ROLE_LEAF, INV_ROLE_TOR };
+enum inv_dialect { INV_DIALECT_LINUX, INV_DIALECT_SONIC, INV_DIALECT_EOS, INV_DIALECT_NVUE };
+
+struct inv_port {
+	char name[INV_NETDEV_MAX + 1];
+	struct inv_prefix addr; /* len == 0 and addr 0: not given (assigned by the lab) */
+	bool has_addr;
+	struct inv_loc loc;
+};
+
+struct inv_switch {
+	char name[INV_NAME_MAX + 1];
+	enum inv_role role;
+	enum inv_dialect dialect;
+	int rail; /* rail index for rail switches, 0 when not given */
+	struct in_addr mgmt;
+	struct inv_ssh ssh;
+	struct inv_port *ports;
+	size_t n_ports;
+	struct inv_loc loc;
+};
+
+enum inv_dev_kind { INV_DEV_HOST, INV_DEV_SWITCH };
+
+/* One end of a link: a host's RNIC or a switch's port. */
+struct inv_endpoint {
+	enum inv_dev_kind kind;
+	size_t dev;  /* index into hosts[] or switches[] */
+	size_t port; /* index into rnics[] or ports[] */
+};
+
+struct inv_link {
+	struct inv_endpoint a, b;
+	unsigned long long speed_mbps;
+	struct inv_loc loc;
+};
+
+struct inv_tenant {
+	char name[INV_NAME_MAX + 1];
+	struct inv_endpoint *members; /* host RNICs */
+	size_t n_members;
+	struct inv_loc loc;
+};
+
+/*
+ * The management network of a virtual lab when the inventory names none:
+ * the bridge's address (the controller, as agents and sshd see it) and prefix.
+ */
+#define INV_MGMT_DEFAULT     "198.19.128.1"
+#define INV_MGMT_DEFAULT_LEN 17
+
+struct inventory {
+	char *path;
+	char name[INV_NAME_MAX + 1];
+	struct inv_prefix management; /* management bridge address of a virtual lab */
+	struct inv_host *hosts;
+	size_t n_hosts;
+	struct inv_switch *switches;
+	size_t n_switches;
+	struct inv_link *links;
+	size_t n_links;
+	struct inv_tenant *tenants;
+	size_t n_tenants;
+};
+
+/*
+ * Parse and validate an inventory file.  Every problem found is printed to
+ * errf as "file:line:col: message".  Returns a new inventory (free with
+ * inventory_free()) or NULL with errno set: EINVAL for bad input, or the
+ * error that kept the file from being read.
+ */
+struct inventory *inventory_load(const char *path, FILE *errf);
+
+/* Same as inventory_load() on an in-memory text; path is used in messages only. */
+struct inventory *inventory_parse(const char *path, const char *text, size_t len, FILE *errf);
+
+void inventory_free(struct inventory *inv);
+
+/* Lookups; return NULL when absent.  Results are borrowed from inv. */
+struct inv_host *inventory_host(const struct inventory *inv, const char *name);
+struct inv_switch *inventory_switch(const struct inventory *inv, const char *name);
+
+/*
+ * Resolve "device:port" (or "device" alone when allow_bare) to an endpoint.
+ * Returns 0, or -ENOENT with a message in msg (size msglen) saying what is unknown.
+ */
+int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv_endpoint *ep,
+		       char *msg, size_t msglen);
+
+/* "host1:rnic1" / "rail1:swp1" for an endpoint; returns buf. */
+const char *inventory_endpoint_name(const struct inventory *inv, const struct inv_endpoint *ep,
+				    char *buf, size_t len);
+
+/* The end of link l that is not ep. Borrowed from l. */
+const struct inv_endpoint *inv_link_other_end(const struct inv_link *l,
+					      const struct inv_endpoint *ep);
+
+/* What ep is cabled to: 0 with *peer filled, or -ENOENT when it is uncabled. */
+int inventory_peer(const struct inventory *inv, const struct inv_endpoint *ep,
+		   struct inv_endpoint *peer);
+
+/* The link attached to an endpoint, or NULL. */
+const struct inv_link *inventory_link_at(const struct inventory *inv,
+					 const struct inv_endpoint *ep);
+
+const char *inv_role_name(enum inv_role r);
+const char *inv_dialect_name(enum inv_dialect d);
+
+/* The inventory's management prefix, or INV_MGMT_DEFAULT/INV_MGMT_DEFAULT_LEN. */
+struct inv_prefix inventory_management(const struct inventory *inv);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/* SSH sessions to lab devices over libssh, refusing any host key the lab does not know. */
+#define _GNU_SOURCE
+#include "harness/lib/sshc.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+
+#include <arpa/inet.h>
+#include <libssh/libssh.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sshc {
+	ssh_session s;
+};
+
+struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen)
+{
+	struct sshc *c = rl_xcalloc(1, sizeof(*c));
+	const char *known_hosts = t->known_hosts;
+	char addr[INET_ADDRSTRLEN];
+	int strict = 1, e = EIO;
+	long timeout = timeout_s;
+	bool process_config = false;
+	unsigned port = t->ssh->port ? t->ssh->port : 22;
+	ssh_key pk = NULL;
+
+	inet_ntop(AF_INET, &t->addr, addr, sizeof(addr));
+	c->s = ssh_new();
+	if (!c->s) {
+		snprintf(err, errlen, "libssh: out of memory");
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	ssh_options_set(c->s, SSH_OPTIONS_HOST, addr);
+	ssh_options_set(c->s, SSH_OPTIONS_PORT, &port);
+	ssh_options_set(c->s, SSH_OPTIONS_USER, t->ssh->user);
+	ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT, &timeout);
+	ssh_options_set(c->s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict);
+	/* Only the lab's own known_hosts counts: not ~/.ssh, not /etc/ssh, not ssh_config. */
+	ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, known_hosts);
+	ssh_options_set(c->s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, known_hosts);
+	ssh_options_set(c->s, SSH_OPTIONS_PROCESS_CONFIG, &process_config);
+
+	if (ssh_connect(c->s) != SSH_OK) {
+		const char *m = ssh_get_error(c->s);
+
+		e = strstr(m, "refused")  ? ECONNREFUSED
+		    : strstr(m, "imeout") ? ETIMEDOUT
+		    : strstr(m, "nreach") ? EHOSTUNREACH
+					  : EIO;
+		snprintf(err, errlen, "cannot connect to %s (%s:%u): %s", t->name, addr, port, m);
+		goto free_session;
+	}
+	switch (ssh_session_is_known_server(c->s)) {
+	case SSH_KNOWN_HOSTS_OK:
+		break;
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		snprintf(err, errlen,
+			 "host key of %s (%s) does not match %s: refusing to log in (if the switch "
+			 "was reinstalled, update that file)",
+			 t->name, addr, known_hosts);
+		e = EPERM;
+		goto disconnect;
+	default:
+		snprintf(
+		    err, errlen,
+		    "host key of %s (%s) is not in %s: refusing to log in (add it there first)",
+		    t->name, addr, known_hosts);
+		e = EPERM;
+		goto disconnect;
+	}
+	switch (t->ssh->auth) {
+	case INV_AUTH_LAB_KEY:
+	case INV_AUTH_KEY_FILE: {
+		const char *path = t->ssh->auth == INV_AUTH_LAB_KEY ? t->lab_key : t->ssh->key_file;
+
+		if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL, &pk) != SSH_OK) {
+			snprintf(err, errlen, "cannot read the private key %s", path);
+			e = EACCES;
+			goto disconnect;
+		}
+		if (ssh_userauth_publickey(c->s, NULL, pk) != SSH_AUTH_SUCCESS) {
+			snprintf(err, errlen, "%s refused key %s for user %s", t->name, path,
+				 t->ssh->user);
+			e = EACCES;
+			goto free_key;
+		}
+		break;
+	}
+	case INV_AUTH_AGENT:
+		if (ssh_userauth_agent(c->s, NULL) != SSH_AUTH_SUCCESS) {
+			snprintf(err, errlen, "%s refused every ssh-agent key for user %s", t->name,
+				 t->ssh->user);
+			e = EACCES;
+			goto disconnect;
+		}
+		break;
+	default:
+		snprintf(err, errlen, "%s has no ssh credential", t->name);
+		e = EACCES;
+		goto disconnect;
+	}
+	ssh_key_free(pk);
+	return c;
+free_key:
+	ssh_key_free(pk);
+disconnect:
+	ssh_disconnect(c->s);
+free_session:
+	ssh_free(c->s);
+	free(c);
+	errno = e;
+	return NULL;
+}
+
+int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
+	      int timeout_ms)
+{
+	ssh_channel ch = ssh_channel_new(c->s);
+	struct sbuf bo = {0}, be = {0};
+	unsigned long long deadline = rl_now_ns() + (unsigned long long)timeout_ms * 1000000ULL;
+	int ret = 0;
+
+	if (!ch)
+		return -ENOMEM;
+	if (ssh_channel_open_session(ch) != SSH_OK || ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		ret = -EIO;
+		goto free_channel;
+	}
+	for (size_t off = 0, len = input ? strlen(input) : 0; off < len;) {
+		int n = ssh_channel_write(ch, input + off, (uint32_t)(len - off));
+
+		if (n <= 0) {
+			ret = -EIO;
+			goto close_channel;
+		}
+		off += (size_t)n;
+	}
+	ssh_channel_send_eof(ch);
+	while (!ssh_channel_is_eof(ch)) {
+		char tmp[4096];
+		int n;
+
+		if (rl_now_ns() > deadline) {
+			ret = -ETIMEDOUT;
+			goto close_channel;
+		}
+		n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 0, 100);
+		if (n == SSH_ERROR) {
+			ret = -EIO;
+			goto close_channel;
+		}
+		if (n > 0)
+			sb_add(&bo, tmp, (size_t)n);
+		n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 1, 0);
+		if (n > 0)
+			sb_add(&be, tmp, (size_t)n);
+	}
+	/* Drain stderr that arrived with EOF. */
+	for (;;) {
+		char tmp[4096];
+		int n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 1, 0);
+
+		if (n <= 0)
+			break;
+		sb_add(&be, tmp, (size_t)n);
+	}
+	ret = ssh_channel_get_exit_status(ch);
+	if (ret < 0)
+		ret = -EIO;
+close_channel:
+	ssh_channel_close(ch);
+free_channel:
+	ssh_channel_free(ch);
+	if (out)
+		*out = sb_take(&bo);
+	sb_free(&bo);
+	if (errout)
+		*errout = sb_take(&be);
+	sb_free(&be);
+	return ret;
+}
+
+void sshc_close(struct sshc *c)
+{
+	if (!c)
+		return;
+	ssh_disconnect(c->s);
+	ssh_free(c->s);
+	free(c);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* libssh client for lab devices: strict host-key checking against the lab's known_hosts, keys or
+ * agent only. */
+#ifndef ROCELAB_SSHC_H
+#define ROCELAB_SSHC_H
+
+#include "harness/lib/inventory.h"
+
+struct sshc;
+
+/* Where to log in: any lab device, host or switch, with its inventory credential. */
+struct sshc_target {
+	const char *name;	   /* the inventory device, for messages */
+	struct in_addr addr;	   /* its management address */
+	const struct inv_ssh *ssh; /* user, port, credential reference */
+	const char *known_hosts;   /* the file the lab owns: the only host keys trusted */
+	const char *lab_key;	   /* private key behind 'credential: lab-key' (NULL: none) */
+};
+
+/*
+ * Log into t.  A host key that is unknown or changed is refused.
+ * Returns a new session (sshc_close()) or NULL with errno set and a
+ * one-line reason in err: EACCES auth refused, EPERM host key refused,
+ * ETIMEDOUT / ECONNREFUSED / EHOSTUNREACH network.
+ */
+struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen);
+
+/*
+ * Run cmd over an exec channel, feeding it input (NULL: nothing) on stdin.
+ * out/errout (may be NULL) receive new NUL-terminated buffers to free().
+ * Returns the remote exit status (0..255), or -errno (-ETIMEDOUT when it ran
+ * longer than timeout_ms).
+ */
+int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
+	      int timeout_ms);
+
+void sshc_close(struct sshc *c);
+
+#endif

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/* Locates the lab state directory and serialises commands that change the lab. */
+#define _GNU_SOURCE
+#include "harness/lib/state.h"
+
+#include "harness/lib/common.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static int lock_fd = -1;
+
+const char *state_dir(void)
+{
+	const char *d = getenv("ROCELAB_STATE_DIR");
+
+	return d && *d ? d : STATE_DIR_DEFAULT;
+}
+
+char *state_path(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/%s", state_dir(), rel);
+	return buf;
+}
+
+int state_lock(void)
+{
+	char path[4096];
+
+	if (lock_fd >= 0)
+		return 0;
+	/* The lock sits beside the state directory so that removing the directory keeps it. */
+	snprintf(path, sizeof(path), "%s.lock", state_dir());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock_fd < 0)
+		return -errno;
+	if (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK) {
+			rl_info("waiting for another rocelab command to finish with the lab...");
+			if (flock(lock_fd, LOCK_EX) == 0)
+				return 0;
+		}
+		int e = errno;
+
+		close(lock_fd);
+		lock_fd = -1;
+		return -e;
+	}
+	return 0;
+}
+
+void state_unlock(void)
+{
+	if (lock_fd >= 0) {
+		close(lock_fd);
+		lock_fd = -1;
+	}
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* The lab state directory: where the running lab, its keys, sshd files and the fault journal live.
+ */
+#ifndef ROCELAB_STATE_H
+#define ROCELAB_STATE_H
+
+#include <stddef.h>
+
+#define STATE_DIR_DEFAULT "/run/rocelab"
+
+/* The state directory ($ROCELAB_STATE_DIR or /run/rocelab). Borrowed string. */
+const char *state_dir(void);
+
+/* state_dir()/rel into buf; returns buf. */
+char *state_path(char *buf, size_t len, const char *rel);
+
+/* Take the machine-wide lab lock (serialises up/down/inject/revert); -errno on failure. */
+int state_lock(void);
+void state_unlock(void);
+
+#endif

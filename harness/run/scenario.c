@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: MIT
+/* Scenario parser (libyaml document API): every error names file:line:col and what to write
+ * instead. */
+#define _GNU_SOURCE
+#include "harness/run/scenario.h"
+
+#include "harness/lib/common.h"
+#include "injectors/inject.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct sctx {
+	const char *path;
+	yaml_document_t *doc;
+	FILE *errf;
+	int nerr;
+	struct scenario *s;
+};
+
+__attribute__((format(printf, 3, 4))) static int err_at(struct sctx *c, const yaml_node_t *n,
+							const char *fmt, ...)
+{
+	va_list ap;
+
+	c->nerr++;
+	if (c->errf) {
+		fprintf(c->errf, "%s:%zu:%zu: ", c->path, n->start_mark.line + 1,
+			n->start_mark.column + 1);
+		va_start(ap, fmt);
+		vfprintf(c->errf, fmt, ap);
+		va_end(ap);
+		fputc('\n', c->errf);
+	}
+	return -EINVAL;
+}
+
+static yaml_node_t *nd(struct sctx *c, int i)
+{
+	return yaml_document_get_node(c->doc, i);
+}
+
+static const char *str(struct sctx *c, yaml_node_t *n, const char *what)
+{
+	if (n->type != YAML_SCALAR_NODE) {
+		err_at(c, n, "%s must be a single value", what);
+		return NULL;
+	}
+	return (const char *)n->data.scalar.value;
+}
+
+static int copy(struct sctx *c, yaml_node_t *n, char *buf, size_t len, const char *what)
+{
+	const char *v = str(c, n, what);
+
+	if (!v)
+		return -EINVAL;
+	if (strlen(v) >= len)
+		return err_at(c, n, "%s is too long (at most %zu characters)", what, len - 1);
+	strcpy(buf, v);
+	return 0;
+}
+
+static int dur(struct sctx *c, yaml_node_t *n, long long lo, long long hi, long long *ms,
+	       const char *what)
+{
+	const char *v = str(c, n, what);
+
+	if (!v)
+		return -EINVAL;
+	if (rl_parse_duration_ms(v, ms) || *ms < lo || *ms > hi)
+		return err_at(c, n,
+			      "%s '%s': give a duration from %lld ms to %lld s (e.g. 500ms, "
+			      "20s)",
+			      what, v, lo, hi / 1000);
+	return 0;
+}
+
+static int num(struct sctx *c, yaml_node_t *n, double lo, double hi, double *out, const char *what)
+{
+	const char *v = str(c, n, what);
+	char *end;
+
+	if (!v)
+		return -EINVAL;
+	errno = 0;
+	*out = strtod(v, &end);
+	if (errno || end == v || *end || *out < lo || *out > hi)
+		return err_at(c, n, "%s '%s': give a number from %g to %g", what, v, lo, hi);
+	return 0;
+}
+
+/*
+ * Walk a mapping: fn(c, key, value, obj) for each pair; keys must be
+ * scalars, unknown keys are reported by fn, duplicates here.
+ */
+typedef int (*pair_fn)(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *obj);
+
+static int each_pair(struct sctx *c, yaml_node_t *map, pair_fn fn, void *obj, const char *what)
+{
+	int ret = 0;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return err_at(c, map, "%s must be a mapping (key: value)", what);
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = nd(c, p->key), *v = nd(c, p->value);
+		const char *ks = str(c, k, "a key");
+
+		if (!ks) {
+			ret = -EINVAL;
+			continue;
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *qk = nd(c, q->key);
+
+			if (qk->type == YAML_SCALAR_NODE &&
+			    !strcmp((const char *)qk->data.scalar.value, ks)) {
+				ret = err_at(c, k, "duplicate key '%s' in %s (first at line %zu)",
+					     ks, what, qk->start_mark.line + 1);
+				ks = NULL;
+				break;
+			}
+		}
+		if (ks && fn(c, ks, k, v, obj))
+			ret = -EINVAL;
+	}
+	return ret;
+}
+
+#define UNKNOWN(c, k, key, what, list)                                                             \
+	err_at((c), (k), "unknown key '%s' in %s (expected one of: %s)", (key), (what), (list))
+
+/* ---- phases ------------------------------------------------------------------------ */
+
+static int phase_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct scenario *s = o;
+
+	if (!strcmp(key, "baseline"))
+		return dur(c, v, 0, 3600000, &s->baseline_ms, "phases.baseline");
+	if (!strcmp(key, "fault"))
+		return dur(c, v, 1000, 3600000, &s->fault_ms, "phases.fault");
+	if (!strcmp(key, "recovery"))
+		return dur(c, v, 0, 3600000, &s->recovery_ms, "phases.recovery");
+	return UNKNOWN(c, k, key, "phases", "baseline, fault, recovery");
+}
+
+/* ---- hostmesh parameters -------------------------------------------------------------- */
+
+static int hm_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct scenario *s = o;
+	struct hm_agent_cfg *g = &s->agent;
+	struct az_cfg *z = &s->analyzer;
+	long long ms;
+	double x;
+	int r;
+
+	if (!strcmp(key, "interval"))
+		return dur(c, v, 1, 60000, &g->interval_ms, "hostmesh.interval");
+	if (!strcmp(key, "timeout"))
+		return dur(c, v, 1, 60000, &g->timeout_ms, "hostmesh.timeout");
+	if (!strcmp(key, "rotate"))
+		return dur(c, v, 100, 86400000, &g->rotate_ms, "hostmesh.rotate");
+	if (!strcmp(key, "trace-refresh"))
+		return dur(c, v, 100, 86400000, &g->trace_refresh_ms, "hostmesh.trace-refresh");
+	if (!strcmp(key, "trace-timeout"))
+		return dur(c, v, 10, 10000, &g->trace_timeout_ms, "hostmesh.trace-timeout");
+	if (!strcmp(key, "window"))
+		return dur(c, v, 100, 3600000, &z->window_ms, "hostmesh.window");
+	if (!strcmp(key, "rnic-hold"))
+		return dur(c, v, 0, 86400000, &z->rnic_hold_ms, "hostmesh.rnic-hold");
+	if (!strcmp(key, "slow")) {
+		r = dur(c, v, 0, 60000, &ms, "hostmesh.slow");
+		z->slow_us = ms * 1000;
+		return r;
+	}
+	if (!strcmp(key, "proc")) {
+		r = dur(c, v, 0, 60000, &ms, "hostmesh.proc");
+		z->proc_us = ms * 1000;
+		return r;
+	}
+	if (!strcmp(key, "trace-rate"))
+		return num(c, v, 0, 1000, &g->trace_rate, "hostmesh.trace-rate");
+	if (!strcmp(key, "rnic-threshold"))
+		return num(c, v, 0, 1, &z->rnic_threshold, "hostmesh.rnic-threshold");
+	if (!strcmp(key, "min-share"))
+		return num(c, v, 0, 1, &z->min_share, "hostmesh.min-share");
+	if (!strcmp(key, "sports")) {
+		r = num(c, v, 1, 1024, &x, "hostmesh.sports");
+		g->pool = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "max-ttl")) {
+		r = num(c, v, 2, HM_MAX_HOPS, &x, "hostmesh.max-ttl");
+		g->max_ttl = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "dscp")) {
+		r = num(c, v, 0, 63, &x, "hostmesh.dscp");
+		g->dscp = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "min-votes")) {
+		r = num(c, v, 1, 1e6, &x, "hostmesh.min-votes");
+		z->min_votes = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "seed")) {
+		r = num(c, v, 0, 4294967295.0, &x, "hostmesh.seed");
+		g->seed = (unsigned)x;
+		return r;
+	}
+	if (!strcmp(key, "transport")) {
+		const char *t = str(c, v, "hostmesh.transport");
+
+		if (!t)
+			return -EINVAL;
+		if (!(g->transport = pt_find(t)))
+			return err_at(c, v, "hostmesh.transport '%s': known transports: %s", t,
+				      pt_names());
+		return 0;
+	}
+	return UNKNOWN(
+	    c, k, key, "hostmesh",
+	    "interval, timeout, sports, rotate, trace-rate, trace-refresh, trace-timeout, "
+	    "max-ttl, dscp, transport, seed, window, rnic-threshold, rnic-hold, "
+	    "min-votes, min-share, slow, proc");
+}
+
+/* ---- faults ---------------------------------------------------------------------------- */
+
+static const char *const fault_opts[] = {
+    "period",  "down", "count", "from",	 "to",	"from-tenant", "to-tenant", "priority", "emu-rate",
+    "shallow", "mod",  "rem",	"range", "ids", "roce-only",   "direction", "rate",
+};
+
+static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct scn_fault *f = o;
+	const char *val;
+	char opt[40];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fault_opts) && strcmp(key, fault_opts[i]); i++)
+		;
+	if (i == ARRAY_SIZE(fault_opts))
+		return UNKNOWN(
+		    c, k, key, "fault options",
+		    "period, down, count, from, to, from-tenant, to-tenant, priority, "
+		    "emu-rate, shallow, mod, rem, range, ids, roce-only, direction, rate");
+	if (!(val = str(c, v, "a fault option")))
+		return -EINVAL;
+	if (f->argc + 2 >= (int)ARRAY_SIZE(f->argv) - 1)
+		return err_at(c, k, "too many fault options");
+	snprintf(opt, sizeof(opt), "--%s", key);
+	if (!strcmp(key, "roce-only")) {
+		if (strcmp(val, "true") && strcmp(val, "false"))
+			return err_at(c, v, "roce-only is true or false, not '%s'", val);
+		if (!strcmp(val, "true"))
+			f->argv[f->argc++] = rl_xstrdup(opt);
+		return 0;
+	}
+	f->argv[f->argc++] = rl_xstrdup(opt);
+	f->argv[f->argc++] = rl_xstrdup(val);
+	return 0;
+}
+
+struct fault_tmp {
+	struct scn_fault *f;
+	yaml_node_t *kind, *target, *options;
+};
+
+static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct fault_tmp *t = o;
+
+	if (!strcmp(key, "kind"))
+		t->kind = v;
+	else if (!strcmp(key, "target"))
+		t->target = v;
+	else if (!strcmp(key, "options"))
+		t->options = v;
+	else if (!strcmp(key, "at"))
+		return dur(c, v, 0, 3600000, &t->f->at_ms, "fault 'at'");
+	else if (!strcmp(key, "for"))
+		return dur(c, v, 1000, 3600000, &t->f->for_ms, "fault 'for'");
+	else
+		return UNKNOWN(c, k, key, "a fault", "kind, target, at, for, options");
+	return 0;
+}
+
+static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
+{
+	struct scenario *s = c->s;
+	struct scn_fault *f = RL_PUSH(s->faults, s->n_faults);
+	struct fault_tmp t = {.f = f};
+	struct fault_spec spec = {0};
+	char where[PATH_MAX + 32];
+	const char *kind;
+	int r;
+
+	f->loc =
+	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
+	if (each_pair(c, n, fault_pair, &t, "a fault"))
+		return -EINVAL;
+	if (!t.kind || !t.target)
+		return err_at(c, n,
+			      "a fault needs 'kind' and 'target' (e.g. kind: link-flap, "
+			      "target: rail2:swp6)");
+	if (!(kind = str(c, t.kind, "fault kind")) ||
+	    copy(c, t.target, f->target, sizeof(f->target), "fault target"))
+		return -EINVAL;
+	if (fault_kind_parse(kind, &f->kind))
+		return err_at(c, t.kind,
+			      "unknown fault kind '%s' (link-flap, acl-error, "
+			      "pfc-misconfig, ipid-drop, rnic-route-missing, link-degrade)",
+			      kind);
+	f->argv[f->argc++] = rl_xstrdup("inject");
+	f->argv[f->argc++] = rl_xstrdup(kind);
+	f->argv[f->argc++] = rl_xstrdup("--target");
+	f->argv[f->argc++] = rl_xstrdup(f->target);
+	f->argv[f->argc++] = rl_xstrdup("--hold");
+	if (t.options && each_pair(c, t.options, fault_opt_pair, f, "fault options"))
+		return -EINVAL;
+	/* The same validation as 'rocelab inject', reported at this fault. */
+	snprintf(where, sizeof(where), "%s:%u:%u", c->path, f->loc.line, f->loc.col);
+	rl_usage_where = where;
+	rl_usage_out = c->errf;
+	r = inject_spec(f->argc, f->argv, inv, &spec);
+	rl_usage_where = NULL;
+	rl_usage_out = NULL;
+	if (r) {
+		c->nerr++;
+		return -EINVAL;
+	}
+	if (f->at_ms >= s->fault_ms && s->fault_ms)
+		return err_at(c, n, "fault starts at %lld ms, after the fault phase (%lld ms) ends",
+			      f->at_ms, s->fault_ms);
+	return 0;
+}
+
+/* ---- load ----------------------------------------------------------------------------- */
+
+static int check_rnic(struct sctx *c, yaml_node_t *n, const struct inventory *inv, const char *spec,
+		      bool want_rnic)
+{
+	struct inv_endpoint ep;
+	char msg[160];
+
+	if (inventory_endpoint(inv, spec, &ep, msg, sizeof(msg)))
+		return err_at(c, n, "%s", msg);
+	if (want_rnic != (ep.kind == INV_DEV_HOST))
+		return err_at(c, n, "'%s' must be %s", spec,
+			      want_rnic ? "a HOST:RNIC" : "a SWITCH:PORT");
+	return 0;
+}
+
+struct load_tmp {
+	struct scn_load *l;
+	const struct inventory *inv;
+	yaml_node_t *kind;
+};
+
+static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct load_tmp *t = o;
+	struct scn_load *l = t->l;
+	double x;
+	int r;
+
+	if (!strcmp(key, "kind")) {
+		t->kind = v;
+		return 0;
+	}
+	if (!strcmp(key, "to"))
+		return copy(c, v, l->to, sizeof(l->to), "load 'to'") ||
+		       check_rnic(c, v, t->inv, l->to, true);
+	if (!strcmp(key, "across"))
+		return copy(c, v, l->across, sizeof(l->across), "load 'across'") ||
+		       check_rnic(c, v, t->inv, l->across, false);
+	if (!strcmp(key, "from")) {
+		if (v->type != YAML_SEQUENCE_NODE)
+			return err_at(c, v, "load 'from' is a list of HOST:RNIC");
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top; it++) {
+			yaml_node_t *e = nd(c, *it);
+
+			if (l->n_from == ARRAY_SIZE(l->from))
+				return err_at(c, e, "at most %zu senders", ARRAY_SIZE(l->from));
+			if (copy(c, e, l->from[l->n_from], sizeof(l->from[0]), "a sender") ||
+			    check_rnic(c, e, t->inv, l->from[l->n_from], true))
+				return -EINVAL;
+			l->n_from++;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "rate")) {
+		const char *s = str(c, v, "load rate");
+
+		if (!s)
+			return -EINVAL;
+		if (rl_parse_rate_mbps(s, &l->rate_mbps) || !l->rate_mbps || l->rate_mbps > 100000)
+			return err_at(c, v, "load rate '%s': give e.g. 200mbit or 1gbit", s);
+		return 0;
+	}
+	if (!strcmp(key, "priority")) {
+		r = num(c, v, 0, 7, &x, "load priority");
+		l->priority = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "size")) {
+		r = num(c, v, 64, 1472, &x, "load size");
+		l->size = (int)x;
+		return r;
+	}
+	return UNKNOWN(c, k, key, "a load", "kind, to, from, across, rate, priority, size");
+}
+
+static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
+{
+	struct scenario *s = c->s;
+	struct scn_load *l = RL_PUSH(s->loads, s->n_loads);
+	struct load_tmp t = {.l = l, .inv = inv};
+	const char *kind;
+
+	l->priority = 3;
+	l->size = 1000;
+	l->rate_mbps = 100;
+	l->loc =
+	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
+	if (each_pair(c, n, load_pair, &t, "a load"))
+		return -EINVAL;
+	if (!t.kind || !(kind = str(c, t.kind, "load kind")))
+		return err_at(c, n, "a load needs 'kind: incast' or 'kind: stream'");
+	if (!strcmp(kind, "incast")) {
+		l->kind = LOAD_INCAST;
+		if (!l->to[0] || !l->n_from)
+			return err_at(
+			    c, n, "an incast needs 'to: HOST:RNIC' and 'from: [HOST:RNIC, ...]'");
+	} else if (!strcmp(kind, "stream")) {
+		l->kind = LOAD_STREAM;
+		if (!l->across[0])
+			return err_at(c, n, "a stream needs 'across: SWITCH:PORT'");
+	} else {
+		return err_at(c, t.kind, "unknown load kind '%s' (incast, stream)", kind);
+	}
+	return 0;
+}
+
+/* ---- expectations --------------------------------------------------------------------- */
+
+static const char *const classes[] = {"rnic", "switch-link", "switch", "congestion",
+				      "host-processing"};
+
+static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct scn_expect *e = o;
+	double x;
+	int r;
+
+	if (!strcmp(key, "class")) {
+		if (copy(c, v, e->cls, sizeof(e->cls), "expect.class"))
+			return -EINVAL;
+		for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+			if (!strcmp(e->cls, classes[i]))
+				return 0;
+		return err_at(c, v,
+			      "expect.class '%s': one of rnic, switch-link, switch, "
+			      "congestion, host-processing",
+			      e->cls);
+	}
+	if (!strcmp(key, "target"))
+		return copy(c, v, e->target, sizeof(e->target), "expect.target");
+	if (!strcmp(key, "within"))
+		return dur(c, v, 100, 3600000, &e->within_ms, "expect.within");
+	if (!strcmp(key, "top-k")) {
+		r = num(c, v, 1, 100, &x, "expect.top-k");
+		e->top_k = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "max-false-positives")) {
+		r = num(c, v, 0, 1e6, &x, "expect.max-false-positives");
+		e->max_false_positives = (int)x;
+		return r;
+	}
+	if (!strcmp(key, "silent")) {
+		const char *b = str(c, v, "expect.silent");
+
+		if (!b || (strcmp(b, "true") && strcmp(b, "false")))
+			return err_at(c, v, "expect.silent is true or false");
+		e->silent = !strcmp(b, "true");
+		return 0;
+	}
+	return UNKNOWN(c, k, key, "expect",
+		       "class, target, within, top-k, max-false-positives, silent");
+}
+
+/* ---- top level ------------------------------------------------------------------------- */
+
+struct top_tmp {
+	yaml_node_t *faults, *load, *expect, *hostmesh, *components;
+	const char *inventory;
+	yaml_node_t *inventory_node;
+};
+
+static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct top_tmp *t = o;
+	struct scenario *s = c->s;
+	const char *x;
+
+	if (!strcmp(key, "name")) {
+		if (copy(c, v, s->name, sizeof(s->name), "name"))
+			return -EINVAL;
+		if (!rl_name_ok(s->name, SCN_NAME_MAX) || strchr(s->name, ':'))
+			return err_at(c, v,
+				      "name '%s': use letters, digits, '_', '.' and '-' (it "
+				      "names files)",
+				      s->name);
+		return 0;
+	}
+	if (!strcmp(key, "suite")) {
+		if (copy(c, v, s->suite, sizeof(s->suite), "suite"))
+			return -EINVAL;
+		if (!rl_name_ok(s->suite, SCN_NAME_MAX))
+			return err_at(c, v, "suite '%s': use letters, digits, '_', '.' and '-'",
+				      s->suite);
+		return 0;
+	}
+	if (!strcmp(key, "description")) {
+		if (!(x = str(c, v, "description")))
+			return -EINVAL;
+		s->description = rl_xstrdup(x);
+		return 0;
+	}
+	if (!strcmp(key, "inventory")) {
+		t->inventory = str(c, v, "inventory");
+		t->inventory_node = v;
+		return t->inventory ? 0 : -EINVAL;
+	}
+	if (!strcmp(key, "phases"))
+		return each_pair(c, v, phase_pair, s, "phases");
+	if (!strcmp(key, "components"))
+		t->components = v;
+	else if (!strcmp(key, "hostmesh"))
+		t->hostmesh = v;
+	else if (!strcmp(key, "faults"))
+		t->faults = v;
+	else if (!strcmp(key, "load"))
+		t->load = v;
+	else if (!strcmp(key, "expect"))
+		t->expect = v;
+	else
+		return UNKNOWN(c, k, key, "a scenario",
+			       "name, suite, description, inventory, phases, components, hostmesh, "
+			       "faults, load, expect");
+	return 0;
+}
+
+static int parse_components(struct sctx *c, yaml_node_t *n)
+{
+	if (n->type != YAML_SEQUENCE_NODE)
+		return err_at(c, n, "components is a list (e.g. [hostmesh])");
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *e = nd(c, *it);
+		const char *v = str(c, e, "a component");
+
+		if (!v)
+			return -EINVAL;
+		if (strcmp(v, "hostmesh"))
+			return err_at(c, e,
+				      "component '%s' is not available; this rocelab runs: "
+				      "hostmesh",
+				      v);
+	}
+	return 0;
+}
+
+static char *resolve_inventory(const char *scn_path, const char *inv)
+{
+	char dir[PATH_MAX], out[PATH_MAX * 2];
+
+	if (inv[0] == '/')
+		return rl_xstrdup(inv);
+	snprintf(dir, sizeof(dir), "%s", scn_path);
+	snprintf(out, sizeof(out), "%s/%s", dirname(dir), inv);
+	return rl_xstrdup(out);
+}
+
+static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override,
+		     const char *builtin)
+{
+	struct scenario *s = c->s;
+	struct top_tmp t = {0};
+
+	if (!root)
+		return err_at(c, &(yaml_node_t){0}, "empty scenario");
+	if (each_pair(c, root, top_pair, &t, "a scenario"))
+		return -EINVAL;
+	if (!s->name[0])
+		return err_at(c, root, "a scenario needs 'name'");
+	if (t.components && parse_components(c, t.components))
+		return -EINVAL;
+	if (t.hostmesh && each_pair(c, t.hostmesh, hm_pair, s, "hostmesh"))
+		return -EINVAL;
+	if (s->agent.timeout_ms / s->agent.interval_ms > 4096)
+		return err_at(c, t.hostmesh, "hostmesh.timeout is more than 4096 intervals");
+	if (s->analyzer.grace_ms < s->agent.timeout_ms + 500)
+		s->analyzer.grace_ms = s->agent.timeout_ms + 1000;
+	s->inv_path = inv_override ? rl_xstrdup(inv_override)
+		      : t.inventory && strcmp(t.inventory, "builtin")
+			  ? resolve_inventory(s->path, t.inventory)
+			  : rl_xstrdup(builtin);
+	s->inv = inventory_load(s->inv_path, c->errf);
+	if (!s->inv) {
+		if (t.inventory_node)
+			err_at(c, t.inventory_node, "inventory '%s' cannot be used (see above)",
+			       s->inv_path);
+		else
+			c->nerr++;
+		return -EINVAL;
+	}
+	if (t.faults) {
+		if (t.faults->type != YAML_SEQUENCE_NODE)
+			return err_at(c, t.faults, "faults is a list of {kind, target, ...}");
+		for (yaml_node_item_t *it = t.faults->data.sequence.items.start;
+		     it < t.faults->data.sequence.items.top; it++)
+			parse_fault(c, nd(c, *it), s->inv);
+	}
+	if (t.load) {
+		if (t.load->type != YAML_SEQUENCE_NODE)
+			return err_at(c, t.load, "load is a list of {kind: incast|stream, ...}");
+		for (yaml_node_item_t *it = t.load->data.sequence.items.start;
+		     it < t.load->data.sequence.items.top; it++)
+			parse_load(c, nd(c, *it), s->inv);
+	}
+	if (!t.expect)
+		return err_at(c, root,
+			      "a scenario needs 'expect' (class and target of the "
+			      "verdict, or 'silent: true')");
+	if (each_pair(c, t.expect, expect_pair, &s->expect, "expect"))
+		return -EINVAL;
+	if (c->nerr)
+		return -EINVAL;
+	if (s->expect.silent && s->n_faults)
+		return err_at(c, t.expect, "expect.silent is for scenarios without faults");
+	if (!s->expect.silent && !s->expect.cls[0])
+		return err_at(c, t.expect, "expect needs 'class' (or 'silent: true')");
+	if (!s->expect.silent && !s->n_faults)
+		return err_at(c, t.expect,
+			      "expect names a verdict but the scenario has no fault; "
+			      "use 'silent: true'");
+	if (!s->expect.target[0] && s->n_faults)
+		snprintf(s->expect.target, sizeof(s->expect.target), "%s", s->faults[0].target);
+	if (!s->expect.within_ms)
+		s->expect.within_ms = s->fault_ms;
+	return 0;
+}
+
+struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
+			       FILE *errf)
+{
+	struct scenario *s = rl_xcalloc(1, sizeof(*s));
+	struct sctx c = {.path = path, .errf = errf, .s = s};
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	size_t len;
+	char *text = rl_read_file(path, &len);
+	char dir[PATH_MAX];
+	int r;
+
+	s->path = rl_xstrdup(path);
+	hm_agent_defaults(&s->agent);
+	az_defaults(&s->analyzer);
+	s->baseline_ms = 10000;
+	s->fault_ms = 20000;
+	s->recovery_ms = 10000;
+	s->expect.top_k = 1;
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(s->suite, sizeof(s->suite), "%.*s", SCN_NAME_MAX, basename(dirname(dir)));
+	if (!rl_name_ok(s->suite, SCN_NAME_MAX))
+		snprintf(s->suite, sizeof(s->suite), "scenarios");
+	if (!text) {
+		if (errf)
+			fprintf(errf, "%s: cannot read: %s\n", path, strerror(errno));
+		scenario_free(s);
+		errno = EINVAL;
+		return NULL;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		if (errf)
+			fprintf(errf, "%s:%zu:%zu: YAML: %s\n", path, parser.problem_mark.line + 1,
+				parser.problem_mark.column + 1,
+				parser.problem ? parser.problem : "syntax error");
+		yaml_parser_delete(&parser);
+		free(text);
+		scenario_free(s);
+		errno = EINVAL;
+		return NULL;
+	}
+	c.doc = &doc;
+	r = parse_doc(&c, yaml_document_get_root_node(&doc), inv_override, builtin);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	free(text);
+	if (r || c.nerr) {
+		scenario_free(s);
+		errno = EINVAL;
+		return NULL;
+	}
+	return s;
+}
+
+void scenario_free(struct scenario *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_faults; i++)
+		for (int k = 0; k < s->faults[i].argc; k++)
+			free(s->faults[i].argv[k]);
+	free(s->faults);
+	free(s->loads);
+	free(s->description);
+	free(s->inv_path);
+	inventory_free(s->inv);
+	free(s->path);
+	free(s);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* Scenario files: phases, components, faults, load and expectations, validated with file:line:col.
+ */
+#ifndef ROCELAB_SCENARIO_H
+#define ROCELAB_SCENARIO_H
+
+#include "harness/lib/inventory.h"
+#include "injectors/fault.h"
+#include "probe/hostmesh/analyzer.h"
+#include "probe/hostmesh/hostmesh.h"
+
+#include <stdio.h>
+
+#define SCN_NAME_MAX 63
+#define SCN_MAX_OPTS 24
+
+/* One fault: the inject command line it becomes, and where it was written. */
+struct scn_fault {
+	enum fault_kind kind;
+	char target[72];
+	long long at_ms;  /* after the fault phase starts */
+	long long for_ms; /* 0: until the fault phase ends */
+	int argc;	  /* "inject" KIND --target T [--opt value]... */
+	char *argv[SCN_MAX_OPTS * 2 + 6];
+	struct inv_loc loc;
+};
+
+enum scn_load_kind { LOAD_INCAST, LOAD_STREAM };
+
+struct scn_load {
+	enum scn_load_kind kind;
+	char to[72];	   /* incast: the receiving RNIC */
+	char from[16][72]; /* incast: senders */
+	size_t n_from;
+	char across[72];	      /* stream: SWITCH:PORT the load leaves through */
+	unsigned long long rate_mbps; /* total offered rate */
+	int priority, size;
+	struct inv_loc loc;
+};
+
+struct scn_expect {
+	bool silent;		 /* no verdict at all (a no-fault scenario) */
+	char cls[24];		 /* rnic | switch-link | switch | congestion | host-processing */
+	char target[72];	 /* default: the first fault's target */
+	long long within_ms;	 /* detect within this long after the fault starts */
+	int top_k;		 /* localized when the target ranks within top_k: 1 */
+	int max_false_positives; /* verdicts in baseline and settled recovery: 0 */
+};
+
+struct scenario {
+	char *path;
+	char *inv_path;	       /* the inventory it runs on */
+	struct inventory *inv; /* loaded and validated */
+	char name[SCN_NAME_MAX + 1];
+	char suite[SCN_NAME_MAX + 1];
+	char *description;
+	long long baseline_ms, fault_ms, recovery_ms;
+	struct hm_agent_cfg agent;
+	struct az_cfg analyzer;
+	struct scn_fault *faults;
+	size_t n_faults;
+	struct scn_load *loads;
+	size_t n_loads;
+	struct scn_expect expect;
+};
+
+/*
+ * Parse and validate a scenario and load its inventory: inv_override (-i)
+ * if given, else the scenario's 'inventory' (relative to the scenario's
+ * directory), else builtin.  Fault targets and options are checked against
+ * that inventory exactly as 'rocelab inject' checks them.  Errors go to errf
+ * as path:line:col.  NULL + errno EINVAL on bad input.
+ */
+struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
+			       FILE *errf);
+
+void scenario_free(struct scenario *s);
+
+#endif

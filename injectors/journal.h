@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* The fault journal: every fault and its undo, fsync'd before it is applied, so a crash loses
+ * nothing. */
+#ifndef ROCELAB_JOURNAL_H
+#define ROCELAB_JOURNAL_H
+
+#include "injectors/fault.h"
+
+#include <sys/types.h>
+
+enum journal_state { JS_PLANNED, JS_APPLIED, JS_REVERTED };
+
+struct journal_rec {
+	unsigned id;
+	char kind[32];
+	char target[72];
+	char time[32];
+	char note[256];
+	pid_t pid; /* the rocelab process that applied it */
+	enum journal_state state;
+	struct fault_action *acts;
+	size_t n_acts;
+};
+
+/* state_dir()/journal.jsonl */
+char *journal_path(char *buf, size_t len);
+
+/* Append the plan as record id (state planned) and fsync; -errno on failure. */
+int journal_append(const struct fault_plan *p, unsigned id);
+/* Append a state change for id and fsync. */
+int journal_mark(unsigned id, enum journal_state st);
+
+/* Every record, oldest first, with its latest state. Caller frees with journal_free(). */
+int journal_load(struct journal_rec **recs, size_t *n);
+void journal_free(struct journal_rec *recs, size_t n);
+
+/* One more than the highest id in the journal. */
+unsigned journal_next_id(void);
+
+const char *journal_state_name(enum journal_state s);
+
+#endif

@@ -1,0 +1,1072 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Hostmesh agent (APNet'24 §3.3): every RNIC of the host probes a randomly
+ * chosen other RNIC of the same host every interval, from a random source
+ * port of a rotating pool, so ECMP spreads the probes over every rail, spine
+ * and link of a rail-optimized fabric.  Per probe it measures the one-way
+ * network latency ③-② and the end-host processing delay (④-①)-(③-②); a
+ * probe not received within the timeout is a one-way drop.  Every 5-tuple in
+ * use is traced (same 5-tuple, rising TTL, ICMP time exceeded), within a
+ * trace budget, and its hops are mapped to inventory links.  Results stream
+ * as compact records (hmrec.h) to the analyzer.
+ *
+ * One thread and one poll loop serve all RNICs (the paper uses two threads
+ * per RNIC); the work per probe is a few system calls, so one loop keeps the
+ * overhead lowest and the timestamps comparable.
+ */
+#define _GNU_SOURCE
+#include "probe/hostmesh/hostmesh.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/topo.h"
+#include "probe/hostmesh/hmrec.h"
+#include "probe/pathmap.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/ip.h>
+#include <netinet/ip_icmp.h>
+#include <netinet/udp.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MAX_JOBS     8
+#define MAX_FDS	     64
+#define NS_PER_MS    1000000ULL
+#define TRACE_COOKIE (1ULL << 63)
+
+void hm_agent_defaults(struct hm_agent_cfg *c)
+{
+	*c = (struct hm_agent_cfg){
+	    .transport = &pt_udp_ops,
+	    .interval_ms = 100,
+	    .timeout_ms = 500,
+	    .pool = 16,
+	    .rotate_ms = 60000,
+	    .trace_rate = 2,
+	    .trace_refresh_ms = 60000,
+	    .trace_timeout_ms = 300,
+	    .max_ttl = 6,
+	    .dscp = 26,
+	    .buffer_bytes = 1 << 20,
+	};
+}
+
+/* ---- payload --------------------------------------------------------------- */
+
+static void le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void le32(uint8_t *p, uint32_t v)
+{
+	le16(p, (uint16_t)v);
+	le16(p + 2, (uint16_t)(v >> 16));
+}
+
+static uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return rd16(p) | (uint32_t)rd16(p + 2) << 16;
+}
+
+void hm_payload_encode(const struct hm_payload *p, uint8_t out[HM_PAYLOAD_LEN])
+{
+	memset(out, 0, HM_PAYLOAD_LEN);
+	le32(out, HM_PAYLOAD_MAGIC);
+	out[4] = HM_VERSION;
+	out[5] = p->kind;
+	out[6] = p->src;
+	out[7] = p->dst;
+	le32(out + 8, p->nonce);
+	le32(out + 12, p->id);
+	out[16] = p->ttl;
+	le16(out + 18, p->sport);
+	le32(out + 20, (uint32_t)p->t1_ns);
+	le32(out + 24, (uint32_t)(p->t1_ns >> 32));
+}
+
+int hm_payload_decode(const uint8_t *b, size_t len, struct hm_payload *p)
+{
+	if (len < HM_PAYLOAD_LEN || rd32(b) != HM_PAYLOAD_MAGIC || b[4] != HM_VERSION ||
+	    b[5] > HM_KIND_TRACE)
+		return -EPROTO;
+	p->kind = b[5];
+	p->src = b[6];
+	p->dst = b[7];
+	p->nonce = rd32(b + 8);
+	p->id = rd32(b + 12);
+	p->ttl = b[16];
+	p->sport = rd16(b + 18);
+	p->t1_ns = rd32(b + 20) | (uint64_t)rd32(b + 24) << 32;
+	return 0;
+}
+
+/* ---- state ----------------------------------------------------------------- */
+
+struct pending {
+	bool used;
+	uint8_t dst;
+	uint16_t sport, ip_id;
+	uint32_t id;
+	uint64_t t1, t2; /* ① and ② (CLOCK_REALTIME ns) */
+	bool t2_kernel, t2_hw;
+};
+
+struct rnic_state {
+	const struct inv_rnic *r;
+	struct pt_port *port;
+	struct pt_port *tracer; /* send-only udp port for traces when port cannot set TTLs */
+	uint32_t qpn;
+	unsigned long long next_send; /* monotonic ns (rn[0]'s is the host's round timer) */
+	uint32_t next_id;
+	struct pending *ring;
+	size_t ring_n;
+	uint32_t rx_overflow; /* last reported by the transport */
+};
+
+struct trace_job {
+	bool used;
+	uint8_t src, dst;
+	int slot;
+	uint16_t sport;	     /* the pool's port (the job's key) */
+	uint16_t wire_sport; /* the port the packets really carry */
+	unsigned long long start;
+	int n_sent;
+	uint16_t ids[HM_MAX_HOPS];
+	struct in_addr hops[HM_MAX_HOPS];
+	int reached_ttl; /* smallest TTL that reached the destination, 0: none */
+};
+
+struct outbuf {
+	uint8_t *buf;
+	size_t cap, start, end, frame;
+};
+
+struct agent {
+	const struct inventory *inv;
+	const struct hm_agent_cfg *cfg;
+	struct topo *topo;
+	size_t host, n;
+	struct rnic_state *rn;
+	uint32_t nonce;
+
+	uint16_t *pool;
+	unsigned long long *born;
+	unsigned long long next_rotate;
+	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
+	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
+
+	struct trace_job jobs[MAX_JOBS];
+	double tokens;
+	unsigned long long last_refill;
+	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
+	int icmp;
+
+	struct outbuf ob;
+	int conn, outfd;
+	bool connecting, connected;
+	unsigned long long next_connect;
+	struct sockaddr_in az;
+
+	struct hm_stats st;
+	unsigned long long next_stats;
+};
+
+static size_t tuple_ix(const struct agent *a, size_t s, size_t d, int slot)
+{
+	return (s * a->n + d) * (size_t)a->cfg->pool + (size_t)slot;
+}
+
+/* ---- record output ---------------------------------------------------------- */
+
+static void ob_compact(struct outbuf *o)
+{
+	if (!o->start)
+		return;
+	memmove(o->buf, o->buf + o->start, o->end - o->start);
+	o->end -= o->start;
+	o->frame -= o->start;
+	o->start = 0;
+}
+
+/* After sending up to start, move frame to the frame that holds start. */
+static void ob_advance(struct outbuf *o)
+{
+	while (o->frame < o->start) {
+		struct hm_frame h;
+
+		memcpy(&h, o->buf + o->frame, sizeof(h));
+		if (o->frame + sizeof(h) + h.len > o->start)
+			break;
+		o->frame += sizeof(h) + h.len;
+	}
+}
+
+static void flush_out(struct agent *a);
+
+static void emit(struct agent *a, uint16_t type, const void *body, uint16_t len)
+{
+	struct outbuf *o = &a->ob;
+	struct hm_frame h = {type, len};
+
+	if (o->end + sizeof(h) + len > o->cap)
+		ob_compact(o);
+	if (o->end + sizeof(h) + len > o->cap) {
+		a->st.dropped_records++;
+		return;
+	}
+	memcpy(o->buf + o->end, &h, sizeof(h));
+	memcpy(o->buf + o->end + sizeof(h), body, len);
+	o->end += sizeof(h) + len;
+	if (a->outfd >= 0)
+		flush_out(a);
+}
+
+static void hello(struct agent *a, int fd)
+{
+	struct {
+		struct hm_frame h;
+		struct hm_hello b;
+	} __attribute__((packed)) m = {{HM_HELLO, sizeof(struct hm_hello)}};
+	size_t off = 0;
+
+	m.b.magic = HM_MAGIC;
+	m.b.version = HM_VERSION;
+	m.b.n_rnics = (uint8_t)a->n;
+	m.b.transport = strcmp(a->cfg->transport->name, "udp") ? 1 : 0;
+	snprintf(m.b.host, sizeof(m.b.host), "%s", a->inv->hosts[a->host].name);
+	m.b.inv_fingerprint = inventory_fingerprint(a->inv);
+	m.b.interval_us = (uint32_t)(a->cfg->interval_ms * 1000);
+	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
+	while (off < sizeof(m)) {
+		ssize_t w = write(fd, (char *)&m + off, sizeof(m) - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			if (errno == EAGAIN) {
+				struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+				if (poll(&p, 1, 1000) > 0)
+					continue;
+			}
+			return;
+		}
+		off += (size_t)w;
+	}
+}
+
+static void disconnect(struct agent *a, const char *why)
+{
+	struct outbuf *o = &a->ob;
+
+	if (a->connected)
+		rl_warn("agent: lost the analyzer (%s); buffering records, retrying", why);
+	close(a->conn);
+	a->conn = -1;
+	a->connected = a->connecting = false;
+	a->next_connect = rl_now_ns() + 1000 * NS_PER_MS;
+	/* A frame cut in the middle is dropped: the next connection starts clean. */
+	if (o->start > o->frame) {
+		struct hm_frame h;
+
+		memcpy(&h, o->buf + o->frame, sizeof(h));
+		o->start = o->frame = o->frame + sizeof(h) + h.len;
+		a->st.dropped_records++;
+	}
+}
+
+static void try_connect(struct agent *a)
+{
+	if (a->conn >= 0 || !a->cfg->analyzer || rl_now_ns() < a->next_connect)
+		return;
+	a->conn = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (a->conn < 0)
+		return;
+	if (connect(a->conn, (struct sockaddr *)&a->az, sizeof(a->az)) == 0) {
+		a->connected = true;
+		hello(a, a->conn);
+	} else if (errno == EINPROGRESS) {
+		a->connecting = true;
+	} else {
+		disconnect(a, strerror(errno));
+	}
+}
+
+static void flush_out(struct agent *a)
+{
+	struct outbuf *o = &a->ob;
+	int fd = a->outfd >= 0 ? a->outfd : a->connected ? a->conn : -1;
+
+	while (fd >= 0 && o->start < o->end) {
+		ssize_t w = a->outfd >= 0 ? write(fd, o->buf + o->start, o->end - o->start)
+					  : send(fd, o->buf + o->start, o->end - o->start,
+						 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			break;
+		if (w < 0) {
+			if (a->outfd >= 0) {
+				rl_err("agent: writing records: %s", strerror(errno));
+				a->outfd = -1;
+			} else {
+				disconnect(a, strerror(errno));
+			}
+			return;
+		}
+		o->start += (size_t)w;
+		ob_advance(o);
+	}
+	if (o->start == o->end)
+		o->start = o->end = o->frame = 0;
+}
+
+/* ---- probing ------------------------------------------------------------------ */
+
+static void emit_probe(struct agent *a, size_t src, const struct pending *p, uint8_t status,
+		       uint64_t t3, uint64_t t4, enum pt_ts rx_ts, uint8_t ttl, uint8_t tos)
+{
+	struct hm_probe r = {.t_send_ns = p->t1,
+			     .sport = p->sport,
+			     .ip_id = p->ip_id,
+			     .src = (uint8_t)src,
+			     .dst = p->dst,
+			     .status = status,
+			     .ttl = ttl,
+			     .tos = tos};
+
+	if (status == HM_OK) {
+		uint64_t net = t3 > p->t2 ? t3 - p->t2 : 0;
+		uint64_t total = t4 > p->t1 ? t4 - p->t1 : 0;
+		uint64_t proc = total > net ? total - net : 0;
+
+		r.net_ns = net > UINT32_MAX ? UINT32_MAX : (uint32_t)net;
+		r.proc_ns = proc > UINT32_MAX ? UINT32_MAX : (uint32_t)proc;
+		r.flags = (uint8_t)((p->t2_kernel ? HM_F_TX_KERNEL : 0) |
+				    (rx_ts == PT_TS_KERNEL ? HM_F_RX_KERNEL : 0) |
+				    (p->t2_hw && rx_ts == PT_TS_HW ? HM_F_HW : 0) |
+				    ((tos & 3) == 3 ? HM_F_ECN_CE : 0));
+	} else if (status == HM_TIMEOUT) {
+		a->st.timeouts++;
+	} else {
+		a->st.send_errors++;
+	}
+	emit(a, HM_PROBE, &r, sizeof(r));
+}
+
+static void send_probe(struct agent *a, size_t s)
+{
+	struct rnic_state *rs = &a->rn[s];
+	size_t d = (s + 1 + (size_t)random() % (a->n - 1)) % a->n;
+	int slot = (int)((unsigned)random() % (unsigned)a->cfg->pool);
+	uint32_t id = rs->next_id++;
+	struct pending *p = &rs->ring[id % rs->ring_n];
+	struct hm_payload pl = {.kind = HM_KIND_PROBE,
+				.src = (uint8_t)s,
+				.dst = (uint8_t)d,
+				.nonce = a->nonce,
+				.id = id,
+				.sport = a->pool[slot]};
+	struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
+	uint8_t buf[HM_PAYLOAD_LEN];
+	uint16_t used = 0, ipid = 0;
+	int r;
+
+	if (p->used) /* older than ring_n intervals: past its timeout */
+		emit_probe(a, s, p, HM_TIMEOUT, 0, 0, PT_TS_APP, 0, 0);
+	*p = (struct pending){.used = true, .dst = (uint8_t)d, .sport = pl.sport, .id = id};
+	p->t1 = pl.t1_ns = rl_realtime_ns();
+	hm_payload_encode(&pl, buf);
+	p->t2 = rl_realtime_ns();
+	r = a->cfg->transport->send(rs->port, &dst, pl.sport, 64, buf, sizeof(buf),
+				    (uint64_t)s << 40 | id, &used, &ipid);
+	a->st.probes++;
+	if (r) {
+		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
+		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, PT_TS_APP, 0, 0);
+		p->used = false;
+		return;
+	}
+	p->sport = used;
+	p->ip_id = ipid;
+}
+
+static void expire(struct agent *a, uint64_t now_rt)
+{
+	uint64_t tmo = (uint64_t)a->cfg->timeout_ms * NS_PER_MS;
+
+	for (size_t s = 0; s < a->n; s++)
+		for (size_t i = 0; i < a->rn[s].ring_n; i++) {
+			struct pending *p = &a->rn[s].ring[i];
+
+			if (p->used && now_rt - p->t1 > tmo) {
+				emit_probe(a, s, p, HM_TIMEOUT, 0, 0, PT_TS_APP, 0, 0);
+				p->used = false;
+			}
+		}
+}
+
+struct rx_ctx {
+	struct agent *a;
+	size_t rnic;
+};
+
+static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
+{
+	struct agent *a = ((struct rx_ctx *)ctx)->a;
+	size_t s = (size_t)(cookie >> 40);
+	uint32_t id = (uint32_t)cookie;
+	struct pending *p;
+
+	if (cookie & TRACE_COOKIE || s >= a->n)
+		return;
+	p = &a->rn[s].ring[id % a->rn[s].ring_n];
+	if (p->used && p->id == id && (ts == PT_TS_KERNEL || ts == PT_TS_HW)) {
+		p->t2 = tx_ns;
+		p->t2_kernel = ts == PT_TS_KERNEL;
+		p->t2_hw = ts == PT_TS_HW;
+	}
+}
+
+/* Send completions only (before any receive: a probe's ② must be in before its ③). */
+static const struct pt_events tx_events = {on_tx, NULL, NULL};
+
+static void trace_reached(struct agent *a, const struct hm_payload *pl)
+{
+	for (int j = 0; j < MAX_JOBS; j++) {
+		struct trace_job *t = &a->jobs[j];
+
+		if (t->used && t->src == pl->src && t->dst == pl->dst && t->sport == pl->sport &&
+		    (!t->reached_ttl || pl->ttl < t->reached_ttl))
+			t->reached_ttl = pl->ttl;
+	}
+}
+
+static void on_rx(void *ctx, const struct pt_rx *rx)
+{
+	struct rx_ctx *c = ctx;
+	struct agent *a = c->a;
+	struct hm_payload pl;
+	struct pending *p;
+	uint64_t t4 = rl_realtime_ns();
+
+	if (hm_payload_decode(rx->payload, rx->len, &pl) || pl.nonce != a->nonce ||
+	    pl.src >= a->n || pl.dst != c->rnic ||
+	    a->rn[pl.src].r->addr.addr.s_addr != rx->src.s_addr) {
+		a->st.foreign++;
+		return;
+	}
+	if (pl.kind == HM_KIND_TRACE) {
+		trace_reached(a, &pl);
+		return;
+	}
+	p = &a->rn[pl.src].ring[pl.id % a->rn[pl.src].ring_n];
+	/* rx->sport 0: the transport cannot see the UDP header (verbs on a NIC other than rxe). */
+	if (!p->used || p->id != pl.id || (rx->sport && p->sport != rx->sport) ||
+	    p->dst != pl.dst) {
+		a->st.foreign++; /* late (already timed out), duplicated or forged */
+		return;
+	}
+	emit_probe(a, pl.src, p, HM_OK, rx->rx_ns, t4, rx->rx_ts, rx->ttl, rx->tos);
+	p->used = false;
+}
+
+static void on_bad(void *ctx, int reason)
+{
+	struct agent *a = ((struct rx_ctx *)ctx)->a;
+
+	if (reason == -ENOENT)
+		a->st.foreign++;
+	else
+		a->st.malformed++;
+}
+
+/* ---- source port pool ---------------------------------------------------------- */
+
+static bool in_pool(const struct agent *a, uint16_t port)
+{
+	for (int i = 0; i < a->cfg->pool; i++)
+		if (a->pool[i] == port)
+			return true;
+	return false;
+}
+
+static void new_port(struct agent *a, int slot, unsigned long long now)
+{
+	uint16_t p;
+
+	do
+		p = (uint16_t)(49152 + (unsigned)random() % 16384);
+	while (in_pool(a, p));
+	a->pool[slot] = p;
+	a->born[slot] = now;
+	for (size_t s = 0; s < a->n; s++)
+		for (size_t d = 0; d < a->n; d++)
+			a->traced[tuple_ix(a, s, d, slot)] = 0;
+}
+
+/* Replace the oldest quarter of the pool, so 5-tuple specific faults show over time. */
+static void rotate(struct agent *a, unsigned long long now)
+{
+	int k = a->cfg->pool / 4 ? a->cfg->pool / 4 : 1;
+
+	for (int i = 0; i < k; i++) {
+		int old = 0;
+
+		for (int s = 1; s < a->cfg->pool; s++)
+			if (a->born[s] < a->born[old])
+				old = s;
+		new_port(a, old, now);
+	}
+	a->trace_idle_until = 0;
+	rl_dbg("agent: rotated %d source ports", k);
+}
+
+/* ---- path tracing ---------------------------------------------------------------- */
+
+static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d, int slot,
+			unsigned long long now)
+{
+	struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
+	const struct pt_ops *tops = a->rn[s].tracer ? &pt_udp_ops : a->cfg->transport;
+	struct pt_port *tport = a->rn[s].tracer ? a->rn[s].tracer : a->rn[s].port;
+
+	/* Known hop count: TTL 1..hops+1 (the last reaches the destination); else all. */
+	int known = a->hops[s * a->n + d],
+	    top = known && known < a->cfg->max_ttl ? known + 1 : a->cfg->max_ttl;
+
+	*t = (struct trace_job){.used = true,
+				.src = (uint8_t)s,
+				.dst = (uint8_t)d,
+				.slot = slot,
+				.sport = a->pool[slot],
+				.start = now};
+	/* A tracer sends from the port the probes of this slot really use: same 5-tuple, same path.
+	 */
+	t->wire_sport = a->cfg->transport->wire_sport
+			    ? a->cfg->transport->wire_sport(a->rn[s].port, t->sport)
+			    : t->sport;
+	for (int ttl = 1; ttl <= top; ttl++) {
+		struct hm_payload pl = {.kind = HM_KIND_TRACE,
+					.src = (uint8_t)s,
+					.dst = (uint8_t)d,
+					.ttl = (uint8_t)ttl,
+					.nonce = a->nonce,
+					.sport = t->sport,
+					.t1_ns = rl_realtime_ns()};
+		uint8_t buf[HM_PAYLOAD_LEN];
+		uint16_t used, ipid = 0;
+
+		hm_payload_encode(&pl, buf);
+		if (tops->send(tport, &dst, t->wire_sport, (uint8_t)ttl, buf, sizeof(buf),
+			       TRACE_COOKIE, &used, &ipid))
+			break;
+		t->ids[ttl - 1] = ipid;
+		t->n_sent = ttl;
+	}
+	a->traced[tuple_ix(a, s, d, slot)] = now;
+	a->st.traces++;
+}
+
+static void finish_trace(struct agent *a, struct trace_job *t)
+{
+	struct hm_path p = {
+	    .t_ns = rl_realtime_ns(), .sport = t->wire_sport, .src = t->src, .dst = t->dst};
+	struct inv_endpoint src = {INV_DEV_HOST, a->host, t->src},
+			    dst = {INV_DEV_HOST, a->host, t->dst};
+	int n_hops = t->reached_ttl ? t->reached_ttl - 1 : t->n_sent, n_links = 0;
+	uint16_t links[HM_MAX_LINKS] = {0};
+	bool ok;
+
+	if (n_hops > HM_MAX_HOPS)
+		n_hops = HM_MAX_HOPS;
+	if (!t->reached_ttl) /* keep the answered prefix */
+		while (n_hops > 0 && !t->hops[n_hops - 1].s_addr)
+			n_hops--;
+	ok = pathmap_links(a->inv, a->topo, &src, &dst, t->hops, n_hops, t->reached_ttl > 0, links,
+			   HM_MAX_LINKS, &n_links);
+	memcpy(p.links, links, sizeof(links));
+	p.n_hops = (uint8_t)n_hops;
+	p.n_links = (uint8_t)n_links;
+	p.complete = ok;
+	for (int i = 0; i < n_hops; i++)
+		p.hops[i] = t->hops[i].s_addr;
+	a->hops[t->src * a->n + t->dst] = ok ? (uint8_t)n_hops : 0;
+	if (ok)
+		a->st.traces_complete++;
+	else /* try again sooner than a good path is refreshed */
+		a->traced[tuple_ix(a, t->src, t->dst, t->slot)] -=
+		    (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS * 3 / 4;
+	a->trace_idle_until = 0;
+	/* The slot may have been rotated while tracing: the record names the sport, so it stays
+	 * true. */
+	emit(a, HM_PATH, &p, sizeof(p));
+	t->used = false;
+}
+
+static void on_icmp(struct agent *a)
+{
+	for (int budget = 64; budget > 0; budget--) {
+		uint8_t pkt[1500];
+		ssize_t len = recv(a->icmp, pkt, sizeof(pkt), MSG_DONTWAIT);
+		const struct ip *outer, *inner;
+		const struct icmphdr *ic;
+		const struct udphdr *u;
+		size_t ohl, ihl;
+
+		if (len < 0)
+			return;
+		outer = (const struct ip *)pkt;
+		ohl = (size_t)outer->ip_hl * 4;
+		if ((size_t)len < ohl + 8 + 20 + 8)
+			continue;
+		ic = (const struct icmphdr *)(pkt + ohl);
+		if (ic->type != ICMP_TIME_EXCEEDED)
+			continue;
+		inner = (const struct ip *)(pkt + ohl + 8);
+		ihl = (size_t)inner->ip_hl * 4;
+		if (inner->ip_p != IPPROTO_UDP || (size_t)len < ohl + 8 + ihl + 8)
+			continue;
+		u = (const struct udphdr *)(pkt + ohl + 8 + ihl);
+		if (ntohs(u->dest) != ROCEV2_UDP_PORT)
+			continue;
+		for (int j = 0; j < MAX_JOBS; j++) {
+			struct trace_job *t = &a->jobs[j];
+
+			if (!t->used || ntohs(u->source) != t->wire_sport ||
+			    inner->ip_src.s_addr != a->rn[t->src].r->addr.addr.s_addr ||
+			    inner->ip_dst.s_addr != a->rn[t->dst].r->addr.addr.s_addr)
+				continue;
+			for (int k = 0; k < t->n_sent; k++)
+				if (t->ids[k] && t->ids[k] == ntohs(inner->ip_id))
+					t->hops[k] = outer->ip_src;
+		}
+	}
+}
+
+/* Pick the tuple most in need of a trace: never traced first, then the stalest. */
+static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size_t *pd, int *pslot)
+{
+	unsigned long long refresh = (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
+	unsigned long long best = ULLONG_MAX;
+	bool found = false;
+
+	for (size_t s = 0; s < a->n; s++)
+		for (size_t d = 0; d < a->n; d++) {
+			if (s == d)
+				continue;
+			for (int k = 0; k < a->cfg->pool; k++) {
+				unsigned long long t = a->traced[tuple_ix(a, s, d, k)];
+				bool busy = false;
+
+				if (t && now - t < refresh)
+					continue;
+				for (int j = 0; j < MAX_JOBS; j++)
+					busy |= a->jobs[j].used && a->jobs[j].src == s &&
+						a->jobs[j].dst == d && a->jobs[j].slot == k;
+				if (!busy && t < best) {
+					best = t;
+					*ps = s, *pd = d, *pslot = k;
+					found = true;
+				}
+			}
+		}
+	return found;
+}
+
+static void run_traces(struct agent *a, unsigned long long now)
+{
+	unsigned long long tmo = (unsigned long long)a->cfg->trace_timeout_ms * NS_PER_MS;
+
+	for (int j = 0; j < MAX_JOBS; j++) {
+		struct trace_job *t = &a->jobs[j];
+		bool all = t->used && t->reached_ttl > 0;
+
+		for (int k = 0; all && k < t->reached_ttl - 1; k++)
+			all = t->hops[k].s_addr != 0;
+		if (t->used && (all || now - t->start > tmo))
+			finish_trace(a, t);
+	}
+	a->tokens += a->cfg->trace_rate * (double)(now - a->last_refill) / 1e9;
+	if (a->tokens > (a->cfg->trace_rate > 1 ? a->cfg->trace_rate : 1))
+		a->tokens = a->cfg->trace_rate > 1 ? a->cfg->trace_rate : 1;
+	a->last_refill = now;
+	while (a->tokens >= 1) {
+		struct trace_job *free_job = NULL;
+		size_t s, d;
+		int slot;
+
+		for (int j = 0; j < MAX_JOBS && !free_job; j++)
+			if (!a->jobs[j].used)
+				free_job = &a->jobs[j];
+		if (!free_job || now < a->trace_idle_until)
+			break;
+		if (!next_tuple(a, now, &s, &d, &slot)) {
+			/* All fresh: look again in a second (rotation resets slots to "never"). */
+			a->trace_idle_until = now + 1000 * NS_PER_MS;
+			break;
+		}
+		start_trace(a, free_job, s, d, slot, now);
+		a->tokens -= 1;
+	}
+}
+
+/* ---- main loop ------------------------------------------------------------------- */
+
+static uint32_t rss_kb(void)
+{
+	char *s = rl_read_file("/proc/self/status", NULL), *p;
+	uint32_t kb = 0;
+
+	if (s && (p = strstr(s, "VmHWM:")))
+		kb = (uint32_t)strtoul(p + 6, NULL, 10);
+	free(s);
+	return kb;
+}
+
+/* Sum the transports' receive overflows; say so once per growth, since those losses read as
+ * timeouts. */
+static void count_overflow(struct agent *a)
+{
+	uint32_t (*get)(struct pt_port *) = a->cfg->transport->rx_overflow;
+	uint32_t sum = 0;
+
+	for (size_t i = 0; get && i < a->n; i++) {
+		uint32_t v = get(a->rn[i].port);
+
+		if (v != a->rn[i].rx_overflow)
+			rl_warn("agent: %s: the receive socket was full and dropped %u packets "
+				"(%u in all): probes lost here count as timeouts",
+				a->rn[i].r->name, v - a->rn[i].rx_overflow, v);
+		a->rn[i].rx_overflow = v;
+		sum += v;
+	}
+	a->st.rx_overflow = sum;
+}
+
+static void emit_stats(struct agent *a)
+{
+	count_overflow(a);
+	a->st.t_ns = rl_realtime_ns();
+	a->st.rss_kb = rss_kb();
+	emit(a, HM_STATS, &a->st, sizeof(a->st));
+}
+
+int hm_parse_addr(const char *spec, struct sockaddr_in *sa)
+{
+	char host[64];
+	const char *colon = strrchr(spec, ':');
+	unsigned long port = HM_DEFAULT_PORT;
+
+	snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+	if (colon) {
+		char *end;
+
+		port = strtoul(colon + 1, &end, 10);
+		if (*end || port == 0 || port > 65535)
+			return -EINVAL;
+	}
+	*sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -EINVAL;
+}
+
+static int setup(struct agent *a, const struct inventory *inv, const struct hm_agent_cfg *cfg)
+{
+	const struct inv_host *h;
+	unsigned long long now = rl_now_ns();
+	char err[256];
+
+	a->inv = inv;
+	a->cfg = cfg;
+	a->conn = a->outfd = a->icmp = -1;
+	h = inventory_host(inv, cfg->host);
+	if (!h) {
+		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
+		return RL_EXIT_USAGE;
+	}
+	a->host = (size_t)(h - inv->hosts);
+	a->n = h->n_rnics;
+	if (a->n < 2 || a->n > 64) {
+		rl_err("agent: host %s has %zu RNICs; Hostmesh probes between 2 to 64 RNICs of one "
+		       "host",
+		       h->name, a->n);
+		return RL_EXIT_USAGE;
+	}
+	if (cfg->analyzer && hm_parse_addr(cfg->analyzer, &a->az)) {
+		rl_err("agent: --analyzer '%s' is not ADDR[:PORT] with an IPv4 address",
+		       cfg->analyzer);
+		return RL_EXIT_USAGE;
+	}
+	a->topo = topo_build(inv, false, NULL);
+	if (!a->topo)
+		rl_warn("agent: inventory %s has no routed plan; paths cannot be mapped to links",
+			inv->name);
+	srandom(cfg->seed ? cfg->seed : (unsigned)(now ^ (unsigned long long)getpid()));
+	a->nonce = (uint32_t)random() ^ (uint32_t)(now >> 7);
+	a->rn = rl_xcalloc(a->n, sizeof(*a->rn));
+	for (size_t i = 0; i < a->n; i++) {
+		struct rnic_state *rs = &a->rn[i];
+		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
+				    .ibdev = h->rnics[i].ibdev,
+				    .addr = h->rnics[i].addr.addr,
+				    .prefix_len = h->rnics[i].addr.len,
+				    .gid_index = h->rnics[i].gid_index,
+				    .tos = (uint8_t)(cfg->dscp << 2),
+				    .qpn = 0x100 + (uint32_t)i,
+				    .sports = cfg->pool};
+		int r;
+
+		rs->r = &h->rnics[i];
+		rs->ring_n = (size_t)(cfg->timeout_ms / cfg->interval_ms) + 8;
+		rs->ring = rl_xcalloc(rs->ring_n, sizeof(*rs->ring));
+		rs->next_send = now;
+		r = cfg->transport->open(&pc, &rs->port, err, sizeof(err));
+		if (r) {
+			rl_err("agent: %s:%s: %s", h->name, rs->r->name, err);
+			return RL_EXIT_SETUP;
+		}
+		rs->qpn = cfg->transport->qpn(rs->port);
+		if (!cfg->transport->traces) {
+			pc.share_port = pc.send_only = true;
+			pc.qpn = rs->qpn;
+			r = pt_udp_ops.open(&pc, &rs->tracer, err, sizeof(err));
+			if (r)
+				rl_warn(
+				    "agent: %s:%s: no path tracer, paths will not be traced: %s",
+				    h->name, rs->r->name, err);
+		}
+		if (cfg->transport->describe)
+			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
+				cfg->transport->describe(rs->port, err, sizeof(err)));
+	}
+	for (size_t s = 0; cfg->transport->prepare && s < a->n; s++)
+		for (size_t d = 0; d < a->n; d++) {
+			struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
+			int r = d == s ? 0 : cfg->transport->prepare(a->rn[s].port, &dst);
+
+			if (r)
+				rl_warn("agent: %s:%s -> %s: %s (probes will say whether it lasts)",
+					h->name, a->rn[s].r->name, a->rn[d].r->name, strerror(-r));
+		}
+	a->icmp = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_ICMP);
+	if (a->icmp < 0)
+		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced",
+			strerror(errno));
+	a->pool = rl_xcalloc((size_t)cfg->pool, sizeof(*a->pool));
+	a->born = rl_xcalloc((size_t)cfg->pool, sizeof(*a->born));
+	a->traced = rl_xcalloc(a->n * a->n * (size_t)cfg->pool, sizeof(*a->traced));
+	a->hops = rl_xcalloc(a->n * a->n, sizeof(*a->hops));
+	for (int k = 0; k < cfg->pool; k++)
+		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
+	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
+	a->last_refill = now;
+	a->tokens = 1;
+	a->ob.cap = cfg->buffer_bytes;
+	a->ob.buf = rl_xcalloc(1, a->ob.cap);
+	if (cfg->out) {
+		a->outfd = strcmp(cfg->out, "-")
+			       ? open(cfg->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
+			       : dup(STDOUT_FILENO);
+		if (a->outfd < 0) {
+			rl_err("agent: cannot write records to %s: %s", cfg->out, strerror(errno));
+			return RL_EXIT_SETUP;
+		}
+		hello(a, a->outfd);
+	}
+	a->next_stats = now + 5000 * NS_PER_MS;
+	return 0;
+}
+
+static void teardown(struct agent *a)
+{
+	for (size_t i = 0; a->rn && i < a->n; i++) {
+		if (a->rn[i].port)
+			a->cfg->transport->close(a->rn[i].port);
+		if (a->rn[i].tracer)
+			pt_udp_ops.close(a->rn[i].tracer);
+		free(a->rn[i].ring);
+	}
+	free(a->rn);
+	if (a->icmp >= 0)
+		close(a->icmp);
+	if (a->conn >= 0)
+		close(a->conn);
+	if (a->outfd >= 0)
+		close(a->outfd);
+	free(a->pool);
+	free(a->born);
+	free(a->traced);
+	free(a->hops);
+	free(a->ob.buf);
+	topo_free(a->topo);
+}
+
+int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
+{
+	struct agent a = {0};
+	unsigned long long start = rl_now_ns(), end;
+	int ret = setup(&a, inv, cfg);
+
+	if (ret)
+		goto out;
+	end = cfg->duration_ms ? start + (unsigned long long)cfg->duration_ms * NS_PER_MS
+			       : ULLONG_MAX;
+	rl_info("agent: %s: probing %zu RNICs every %lld ms (timeout %lld ms, %d source ports, "
+		"%s transport)",
+		inv->hosts[a.host].name, a.n, cfg->interval_ms, cfg->timeout_ms, cfg->pool,
+		cfg->transport->name);
+	while (!rl_interrupted) {
+		struct pollfd pfd[MAX_FDS];
+		size_t owner[MAX_FDS];
+		int nfd = 0, wait_ms;
+		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS;
+
+		if (now >= end)
+			break;
+		/*
+		 * Every RNIC probes once per interval, all in the same wake-up: one
+		 * timer for the host instead of one per RNIC keeps the agent asleep
+		 * (and cheap) between rounds.  The interval is jittered by +-10%.
+		 */
+		if (now >= a.rn[0].next_send) {
+			long long jit = cfg->interval_ms / 10;
+			unsigned long long step =
+			    (unsigned long long)(cfg->interval_ms - jit +
+						 (jit ? random() % (2 * jit + 1) : 0)) *
+			    NS_PER_MS;
+
+			for (size_t s = 0; s < a.n; s++) {
+				struct rx_ctx c = {&a, s};
+
+				send_probe(&a, s);
+				/* Its send completion now: no separate wake-up for it. */
+				cfg->transport->poll_tx(a.rn[s].port, &tx_events, &c);
+			}
+			a.rn[0].next_send += step;
+			if (a.rn[0].next_send < now)
+				a.rn[0].next_send = now + step;
+		}
+		if (a.rn[0].next_send < next)
+			next = a.rn[0].next_send;
+		expire(&a, rl_realtime_ns());
+		if (a.icmp >= 0)
+			run_traces(&a, now);
+		if (now >= a.next_rotate) {
+			rotate(&a, now);
+			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
+		}
+		if (now >= a.next_stats) {
+			emit_stats(&a);
+			a.next_stats = now + 5000 * NS_PER_MS;
+		}
+		try_connect(&a);
+		if (a.connected)
+			flush_out(&a);
+
+		for (size_t s = 0; s < a.n; s++) {
+			int fds[4], k = cfg->transport->fds(a.rn[s].port, fds, 4);
+
+			for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
+				pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+				owner[nfd++] = s;
+			}
+		}
+		if (a.icmp >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = a.icmp, .events = POLLIN};
+			owner[nfd++] = SIZE_MAX;
+		}
+		if (a.conn >= 0) {
+			pfd[nfd] = (struct pollfd){
+			    .fd = a.conn,
+			    .events =
+				(short)(POLLIN |
+					(a.connecting || a.ob.end > a.ob.start ? POLLOUT : 0))};
+			owner[nfd++] = SIZE_MAX - 1;
+		}
+		wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
+		if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
+			continue;
+		/*
+		 * Send completions first: a probe's ② must be in before its ③ is taken.
+		 * A completion is queued when the packet leaves, before it can arrive,
+		 * so this poll already reports it.
+		 */
+		for (int i = 0; i < nfd; i++) {
+			struct rx_ctx c = {&a, owner[i]};
+
+			if (owner[i] < a.n && pfd[i].revents)
+				cfg->transport->poll_tx(a.rn[owner[i]].port, &tx_events, &c);
+		}
+		for (int i = 0; i < nfd; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (owner[i] == SIZE_MAX) {
+				on_icmp(&a);
+			} else if (owner[i] == SIZE_MAX - 1) {
+				if (a.connecting &&
+				    (pfd[i].revents & (POLLOUT | POLLERR | POLLHUP))) {
+					int e = 0;
+					socklen_t l = sizeof(e);
+
+					getsockopt(a.conn, SOL_SOCKET, SO_ERROR, &e, &l);
+					a.connecting = false;
+					if (e) {
+						errno = e;
+						disconnect(&a, strerror(e));
+						continue;
+					}
+					a.connected = true;
+					rl_info("agent: streaming to the analyzer at %s",
+						cfg->analyzer);
+					hello(&a, a.conn);
+				} else if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+					char junk[256];
+					ssize_t r = recv(a.conn, junk, sizeof(junk), MSG_DONTWAIT);
+
+					if (r == 0 || (r < 0 && errno != EAGAIN))
+						disconnect(&a, r == 0 ? "closed" : strerror(errno));
+				}
+			} else if (pfd[i].revents & POLLIN) {
+				struct rx_ctx c = {&a, owner[i]};
+				static const struct pt_events ev = {on_tx, on_rx, on_bad};
+
+				cfg->transport->poll(a.rn[owner[i]].port, &ev, &c);
+			}
+		}
+	}
+	/* Last words: the probes still in flight are not judged; stats and buffered records go out.
+	 */
+	emit_stats(&a);
+	for (int tries = 0; tries < 20 && a.ob.start < a.ob.end && a.connected; tries++) {
+		flush_out(&a);
+		if (a.ob.start < a.ob.end) {
+			struct pollfd p = {.fd = a.conn, .events = POLLOUT};
+
+			poll(&p, 1, 50);
+		}
+	}
+	rl_info(
+	    "agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu traces (%llu "
+	    "complete), %llu malformed, %llu foreign, %llu records dropped, %u receive overflows",
+	    inv->hosts[a.host].name, (unsigned long long)a.st.probes,
+	    (unsigned long long)a.st.timeouts, (unsigned long long)a.st.send_errors,
+	    (unsigned long long)a.st.traces, (unsigned long long)a.st.traces_complete,
+	    (unsigned long long)a.st.malformed, (unsigned long long)a.st.foreign,
+	    (unsigned long long)a.st.dropped_records, a.st.rx_overflow);
+out:
+	teardown(&a);
+	return ret;
+}

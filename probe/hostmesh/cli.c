@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: MIT
+/* rocelab agent hostmesh / rocelab analyze: options, inventory, and the analyzer's record intake.
+ */
+#define _GNU_SOURCE
+#include "harness/lab/lab.h"
+#include "harness/lib/common.h"
+#include "probe/hostmesh/analyzer.h"
+#include "probe/hostmesh/hmrec.h"
+#include "probe/hostmesh/hostmesh.h"
+#include "probe/pathmap.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int opt_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
+		  long long *out)
+{
+	if (rl_parse_duration_ms(v, out) || *out < lo || *out > hi)
+		return rl_usage_error(cmd,
+				      "%s '%s': give a duration from %lld ms to %lld s "
+				      "(e.g. 100ms, 20s)",
+				      opt, v, lo, hi / 1000);
+	return 0;
+}
+
+static int opt_num(const char *cmd, const char *opt, const char *v, double lo, double hi,
+		   double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	if (errno || end == v || *end || *out < lo || *out > hi)
+		return rl_usage_error(cmd, "%s '%s': give a number from %g to %g", opt, v, lo, hi);
+	return 0;
+}
+
+/* ---- agent ----------------------------------------------------------------------------- */
+
+static const char agent_help[] =
+    "usage: rocelab agent hostmesh --host HOST [-i INVENTORY] [options]\n"
+    "\n"
+    "Probe between the RNICs of HOST (Hostmesh, APNet'24): every RNIC probes a random\n"
+    "other RNIC of the host each interval from a random source port of a rotating pool,\n"
+    "measures one-way network latency and end-host processing delay, counts one-way\n"
+    "drops, traces every 5-tuple's path, and streams records to the analyzer.\n"
+    "Runs where HOST's RNICs are ('rocelab run' starts it there through the lab).\n"
+    "\n"
+    "  --transport udp       probe transport: udp (RoCEv2 UD packets over raw sockets) or\n"
+    "                        verbs (UD QPs through rdma-core on the RNIC or Soft-RoCE)\n"
+    "  --interval 100ms      probe interval per RNIC\n"
+    "  --timeout 500ms       a probe not received by then is a drop\n"
+    "  --sports 16           source ports in the pool\n"
+    "  --rotate 60s          replace a quarter of the pool this often\n"
+    "  --trace-rate 2        path traces per second at most (switch ICMP budget)\n"
+    "  --trace-refresh 60s   re-trace each 5-tuple this often\n"
+    "  --trace-timeout 300ms wait for ICMP answers per trace\n"
+    "  --max-ttl 6           hops traced at most\n"
+    "  --dscp 26             DSCP of probes (26: PFC priority 3)\n"
+    "  --analyzer ADDR[:PORT] stream records to a 'rocelab analyze --listen' (port 4790)\n"
+    "  --out FILE|-          write records to FILE (for 'rocelab analyze FILE')\n"
+    "  --duration D          stop after D (default: at SIGINT/SIGTERM)\n"
+    "  --seed N              random seed (reproducible port pools)\n"
+    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened.\n";
+
+int cmd_agent(int argc, char **argv)
+{
+	static const struct option lo[] = {
+	    {"host", required_argument, NULL, 'H'},
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"transport", required_argument, NULL, 'T'},
+	    {"interval", required_argument, NULL, 'I'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"sports", required_argument, NULL, 'p'},
+	    {"rotate", required_argument, NULL, 'r'},
+	    {"trace-rate", required_argument, NULL, 'R'},
+	    {"trace-refresh", required_argument, NULL, 'F'},
+	    {"trace-timeout", required_argument, NULL, 'W'},
+	    {"max-ttl", required_argument, NULL, 'L'},
+	    {"dscp", required_argument, NULL, 'D'},
+	    {"analyzer", required_argument, NULL, 'a'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"seed", required_argument, NULL, 's'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static const char *const cmd = "agent hostmesh";
+	struct hm_agent_cfg c;
+	const char *inv_path = NULL;
+	struct inventory *inv;
+	double x;
+	int o, r = 0;
+
+	hm_agent_defaults(&c);
+	if (argc < 2 || strcmp(argv[1], "hostmesh")) {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+			return fputs(agent_help, stdout), 0;
+		return rl_usage_error("agent", "the agent to run is 'hostmesh'");
+	}
+	argc--, argv++;
+	optind = 1;
+	opterr = 0;
+	while (!r && (o = getopt_long(argc, argv, "i:vh", lo, NULL)) != -1) {
+		switch (o) {
+		case 'H':
+			c.host = optarg;
+			break;
+		case 'i':
+			inv_path = optarg;
+			break;
+		case 'T':
+			c.transport = pt_find(optarg);
+			if (!c.transport)
+				r = rl_usage_error(cmd, "--transport '%s': known transports: %s",
+						   optarg, pt_names());
+			break;
+		case 'I':
+			r = opt_ms(cmd, "--interval", optarg, 1, 60000, &c.interval_ms);
+			break;
+		case 't':
+			r = opt_ms(cmd, "--timeout", optarg, 1, 60000, &c.timeout_ms);
+			break;
+		case 'p':
+			r = opt_num(cmd, "--sports", optarg, 1, 1024, &x), c.pool = (int)x;
+			break;
+		case 'r':
+			r = opt_ms(cmd, "--rotate", optarg, 100, 86400000, &c.rotate_ms);
+			break;
+		case 'R':
+			r = opt_num(cmd, "--trace-rate", optarg, 0, 1000, &c.trace_rate);
+			break;
+		case 'F':
+			r = opt_ms(cmd, "--trace-refresh", optarg, 100, 86400000,
+				   &c.trace_refresh_ms);
+			break;
+		case 'W':
+			r = opt_ms(cmd, "--trace-timeout", optarg, 10, 10000, &c.trace_timeout_ms);
+			break;
+		case 'L':
+			r = opt_num(cmd, "--max-ttl", optarg, 2, HM_MAX_HOPS, &x),
+			c.max_ttl = (int)x;
+			break;
+		case 'D':
+			r = opt_num(cmd, "--dscp", optarg, 0, 63, &x), c.dscp = (int)x;
+			break;
+		case 'a':
+			c.analyzer = optarg;
+			break;
+		case 'o':
+			c.out = optarg;
+			break;
+		case 'd':
+			r = opt_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, &c.duration_ms);
+			break;
+		case 's':
+			r = opt_num(cmd, "--seed", optarg, 0, 4294967295.0, &x),
+			c.seed = (unsigned)x;
+			break;
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			break;
+		case 'h':
+			return fputs(agent_help, stdout), 0;
+		case ':':
+			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (r)
+		return r;
+	if (optind != argc)
+		return rl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (c.timeout_ms / c.interval_ms > 4096)
+		return rl_usage_error(cmd, "--timeout is more than 4096 intervals");
+	if (!c.host)
+		return rl_usage_error(cmd,
+				      "--host HOST is required (the host whose RNICs to probe)");
+	if (!rl_name_ok(c.host, INV_NAME_MAX))
+		return rl_usage_error(cmd, "--host '%s' is not a valid name", c.host);
+	if (!(inv = lab_target_inventory(inv_path)))
+		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	rl_signals_install();
+	r = hm_agent_run(inv, &c);
+	inventory_free(inv);
+	return r;
+}
+
+/* ---- analyzer ------------------------------------------------------------------------------ */
+
+static const char analyze_help[] =
+    "usage: rocelab analyze [-i INVENTORY] (--listen ADDR[:PORT] | FILE...) [options]\n"
+    "\n"
+    "Analyze Hostmesh records per window: RNIC anomalies, Algorithm 1 voting over links\n"
+    "and switches for drops and for high network latency, drop rates and latency\n"
+    "percentiles.  Writes JSON lines (window, verdict, agent) to stdout or -o FILE.\n"
+    "\n"
+    "  --listen ADDR[:PORT]   take agents' record streams over TCP (port 4790)\n"
+    "  FILE...                read record files written by 'agent --out'\n"
+    "  --window 20s           analysis window\n"
+    "  --rnic-threshold 0.1   timeout share that makes an RNIC anomalous\n"
+    "  --rnic-hold 60s        an anomalous RNIC's timeouts stay RNIC problems this long\n"
+    "  --min-votes 5          abnormal probes needed before voting\n"
+    "  --min-share 0.5        share of abnormal probes the top suspect must be on\n"
+    "  --slow 1ms             network latency that counts as high\n"
+    "  --proc 5ms             host-processing verdict when most probes exceed it\n"
+    "  --grace 1500ms         close a window this long after its end (> the probe timeout)\n"
+    "  --duration D           stop listening after D (default: at SIGINT/SIGTERM)\n"
+    "  -o FILE                JSON lines here (default stdout)\n"
+    "exit: 0 done; 2 bad options or records from another inventory; 3 cannot listen.\n";
+
+struct conn {
+	int fd;
+	int host; /* -1 until the hello */
+	uint8_t buf[65536];
+	size_t len;
+	char peer[48];
+};
+
+/* Frames in c->buf; returns -1 when the stream is not a Hostmesh stream of this inventory. */
+static int take_frames(struct az *az, const struct inventory *inv, struct conn *c)
+{
+	size_t off = 0;
+
+	while (c->len - off >= sizeof(struct hm_frame)) {
+		struct hm_frame h;
+		const uint8_t *body;
+
+		memcpy(&h, c->buf + off, sizeof(h));
+		if (c->len - off < sizeof(h) + h.len)
+			break;
+		body = c->buf + off + sizeof(h);
+		off += sizeof(h) + h.len;
+		if (h.type == HM_HELLO && h.len >= sizeof(struct hm_hello)) {
+			struct hm_hello m;
+
+			memcpy(&m, body, sizeof(m));
+			m.host[sizeof(m.host) - 1] = '\0';
+			if (m.magic != HM_MAGIC || m.version != HM_VERSION) {
+				rl_err("analyze: %s: not a Hostmesh record stream (version %u)",
+				       c->peer, m.version);
+				return -1;
+			}
+			c->host = az_host_index(az, m.host);
+			if (c->host < 0 || m.inv_fingerprint != inventory_fingerprint(inv)) {
+				rl_err(
+				    "analyze: %s: agent of host '%s' uses another inventory than "
+				    "'%s'; give both the same -i",
+				    c->peer, m.host, inv->name);
+				return -1;
+			}
+			rl_info("analyze: agent %s (%s, %u RNICs) connected", m.host, c->peer,
+				m.n_rnics);
+		} else if (c->host < 0) {
+			rl_err("analyze: %s: records before the hello; dropping the stream",
+			       c->peer);
+			return -1;
+		} else if (h.type == HM_PROBE && h.len >= sizeof(struct hm_probe)) {
+			struct hm_probe p;
+
+			memcpy(&p, body, sizeof(p));
+			az_probe(az, (size_t)c->host, &p);
+		} else if (h.type == HM_PATH && h.len >= sizeof(struct hm_path)) {
+			struct hm_path p;
+
+			memcpy(&p, body, sizeof(p));
+			az_path(az, (size_t)c->host, &p);
+		} else if (h.type == HM_STATS && h.len >= sizeof(struct hm_stats)) {
+			struct hm_stats s;
+
+			memcpy(&s, body, sizeof(s));
+			az_agent_stats(az, (size_t)c->host, &s);
+		}
+		/* other frame types: skipped by length */
+	}
+	memmove(c->buf, c->buf + off, c->len - off);
+	c->len -= off;
+	return 0;
+}
+
+static int replay(struct az *az, const struct inventory *inv, char **files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct conn *c = rl_xcalloc(1, sizeof(*c));
+		int fd = strcmp(files[i], "-") ? open(files[i], O_RDONLY | O_CLOEXEC) : dup(0);
+		ssize_t r;
+
+		c->host = -1;
+		snprintf(c->peer, sizeof(c->peer), "%.47s", files[i]);
+		if (fd < 0) {
+			rl_err("analyze: cannot read %s: %s", files[i], strerror(errno));
+			free(c);
+			return RL_EXIT_USAGE;
+		}
+		while ((r = read(fd, c->buf + c->len, sizeof(c->buf) - c->len)) > 0) {
+			c->len += (size_t)r;
+			if (take_frames(az, inv, c)) {
+				close(fd);
+				free(c);
+				return RL_EXIT_USAGE;
+			}
+		}
+		close(fd);
+		if (c->len)
+			rl_warn("analyze: %s ends in a cut frame (%zu bytes ignored)", files[i],
+				c->len);
+		free(c);
+	}
+	az_flush(az);
+	return 0;
+}
+
+static int listen_on(const char *spec, char *err, size_t errlen)
+{
+	struct sockaddr_in sa;
+	int fd, one = 1;
+
+	if (hm_parse_addr(spec, &sa)) {
+		snprintf(err, errlen, "--listen '%s': give an IPv4 address and optionally :PORT",
+			 spec);
+		return -EINVAL;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 256) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot listen on %s: %s", spec, strerror(e));
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static int serve(struct az *az, const struct inventory *inv, int lfd, long long duration_ms)
+{
+	struct conn **cs = NULL;
+	size_t n = 0;
+	unsigned long long end =
+	    duration_ms ? rl_now_ns() + (unsigned long long)duration_ms * 1000000ULL : ULLONG_MAX;
+
+	while (!rl_interrupted && rl_now_ns() < end) {
+		struct pollfd *p = rl_xcalloc(n + 1, sizeof(*p));
+
+		p[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
+		for (size_t i = 0; i < n; i++)
+			p[i + 1] = (struct pollfd){.fd = cs[i]->fd, .events = POLLIN};
+		if (poll(p, (nfds_t)n + 1, 200) > 0) {
+			if (p[0].revents & POLLIN) {
+				struct sockaddr_in sa;
+				socklen_t sl = sizeof(sa);
+				int fd = accept4(lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC);
+
+				if (fd >= 0) {
+					struct conn *c = rl_xcalloc(1, sizeof(*c));
+
+					c->fd = fd;
+					c->host = -1;
+					snprintf(c->peer, sizeof(c->peer), "%s:%u",
+						 inet_ntoa(sa.sin_addr), ntohs(sa.sin_port));
+					*RL_PUSH(cs, n) = c;
+				}
+			}
+			for (size_t i = 0, k = 1; i < n; k++) {
+				struct conn *c = cs[i];
+				ssize_t r = 0;
+
+				if (p[k].revents)
+					r = read(c->fd, c->buf + c->len, sizeof(c->buf) - c->len);
+				if (p[k].revents &&
+				    (r <= 0 || (c->len += (size_t)r, take_frames(az, inv, c)))) {
+					if (r == 0 && c->host >= 0)
+						rl_info("analyze: agent %s disconnected",
+							inv->hosts[c->host].name);
+					close(c->fd);
+					free(c);
+					cs[i] = cs[--n];
+					continue;
+				}
+				i++;
+			}
+		}
+		free(p);
+		az_tick(az, rl_realtime_ns());
+	}
+	for (size_t i = 0; i < n; i++) {
+		close(cs[i]->fd);
+		free(cs[i]);
+	}
+	free(cs);
+	az_flush(az);
+	return 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	static const struct option lo[] = {
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"listen", required_argument, NULL, 'l'},
+	    {"window", required_argument, NULL, 'w'},
+	    {"rnic-threshold", required_argument, NULL, 'T'},
+	    {"rnic-hold", required_argument, NULL, 'H'},
+	    {"min-votes", required_argument, NULL, 'V'},
+	    {"min-share", required_argument, NULL, 'S'},
+	    {"slow", required_argument, NULL, 's'},
+	    {"proc", required_argument, NULL, 'P'},
+	    {"grace", required_argument, NULL, 'g'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static const char *const cmd = "analyze";
+	const char *inv_path = NULL, *listen_spec = NULL, *out_path = NULL;
+	long long duration = 0, v;
+	struct az_cfg cfg;
+	struct inventory *inv;
+	FILE *out = stdout;
+	struct az *az;
+	char err[160];
+	double x;
+	int o, r = 0, lfd = -1;
+
+	az_defaults(&cfg);
+	optind = 1;
+	opterr = 0;
+	while (!r && (o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
+		switch (o) {
+		case 'i':
+			inv_path = optarg;
+			break;
+		case 'l':
+			listen_spec = optarg;
+			break;
+		case 'w':
+			r = opt_ms(cmd, "--window", optarg, 100, 3600000, &cfg.window_ms);
+			break;
+		case 'T':
+			r = opt_num(cmd, "--rnic-threshold", optarg, 0, 1, &cfg.rnic_threshold);
+			break;
+		case 'H':
+			r = opt_ms(cmd, "--rnic-hold", optarg, 0, 86400000, &cfg.rnic_hold_ms);
+			break;
+		case 'V':
+			r = opt_num(cmd, "--min-votes", optarg, 1, 1e6, &x), cfg.min_votes = (int)x;
+			break;
+		case 'S':
+			r = opt_num(cmd, "--min-share", optarg, 0, 1, &cfg.min_share);
+			break;
+		case 's':
+			r = opt_ms(cmd, "--slow", optarg, 0, 60000, &v), cfg.slow_us = v * 1000;
+			break;
+		case 'P':
+			r = opt_ms(cmd, "--proc", optarg, 0, 60000, &v), cfg.proc_us = v * 1000;
+			break;
+		case 'g':
+			r = opt_ms(cmd, "--grace", optarg, 0, 600000, &cfg.grace_ms);
+			break;
+		case 'd':
+			r = opt_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, &duration);
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			break;
+		case 'h':
+			return fputs(analyze_help, stdout), 0;
+		case ':':
+			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (r)
+		return r;
+	if (!listen_spec == (optind == argc))
+		return rl_usage_error(cmd, "give either --listen ADDR[:PORT] or record files");
+	if (!(inv = lab_target_inventory(inv_path)))
+		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	if (listen_spec && (lfd = listen_on(listen_spec, err, sizeof(err))) < 0) {
+		rl_err("analyze: %s", err);
+		inventory_free(inv);
+		return lfd == -EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	}
+	if (out_path && !(out = fopen(out_path, "we"))) {
+		rl_err("analyze: cannot write %s: %s", out_path, strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		inventory_free(inv);
+		return RL_EXIT_SETUP;
+	}
+	az = az_new(inv, &cfg, out);
+	rl_signals_install();
+	if (lfd >= 0) {
+		rl_info("analyze: listening on %s (window %lld ms)", listen_spec, cfg.window_ms);
+		r = serve(az, inv, lfd, duration);
+		close(lfd);
+	} else {
+		r = replay(az, inv, argv + optind, argc - optind);
+	}
+	az_free(az);
+	if (out != stdout)
+		fclose(out);
+	inventory_free(inv);
+	return r;
+}

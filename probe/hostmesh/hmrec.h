@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hostmesh records: what an agent streams to the analyzer (TCP or a file).
+ * A stream is a sequence of frames {u16 type, u16 length, body}; the first is
+ * a hello.  Little-endian, fixed-size bodies; unknown types are skipped by
+ * length, so old analyzers read newer agents.
+ */
+#ifndef ROCELAB_HMREC_H
+#define ROCELAB_HMREC_H
+
+#include <stdint.h>
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "hostmesh records are little-endian; add byte swapping for this target"
+#endif
+
+#define HM_MAGIC	0x4d484c52u /* "RLHM" */
+#define HM_VERSION	1
+#define HM_MAX_HOPS	8
+#define HM_MAX_LINKS	(HM_MAX_HOPS + 2)
+#define HM_DEFAULT_PORT 4790 /* analyzer TCP port */
+
+enum hm_type { HM_HELLO = 1, HM_PROBE = 2, HM_PATH = 3, HM_STATS = 4 };
+
+struct hm_frame {
+	uint16_t type, len;
+} __attribute__((packed));
+
+struct hm_hello {
+	uint32_t magic;
+	uint16_t version;
+	uint8_t n_rnics;
+	uint8_t transport; /* 0 udp, 1 verbs */
+	char host[32];
+	uint64_t inv_fingerprint;
+	uint32_t interval_us, timeout_us;
+} __attribute__((packed));
+
+enum hm_status { HM_OK = 0, HM_TIMEOUT = 1, HM_SEND_ERROR = 2 };
+
+/* Flags of a probe record. */
+#define HM_F_TX_KERNEL 0x01 /* ② is a kernel software timestamp (else clock_gettime) */
+#define HM_F_RX_KERNEL 0x02 /* ③ likewise */
+#define HM_F_HW	       0x04 /* ② and ③ are RNIC completion timestamps */
+#define HM_F_ECN_CE    0x08 /* received with ECN CE */
+
+/* One probe: sent at t_send (①, CLOCK_REALTIME), its fate and its delays. */
+struct hm_probe {
+	uint64_t t_send_ns;
+	uint32_t net_ns;  /* ③ - ② */
+	uint32_t proc_ns; /* (④ - ①) - (③ - ②) */
+	uint16_t sport, ip_id;
+	uint8_t src, dst; /* RNIC indexes of the agent's host (inventory order) */
+	uint8_t status, flags;
+	uint8_t ttl, tos; /* as received */
+	uint16_t reserved;
+} __attribute__((packed));
+
+/* The path of one 5-tuple (src RNIC, dst RNIC, sport; UDP 4791) as last traced. */
+struct hm_path {
+	uint64_t t_ns;
+	uint16_t sport;
+	uint8_t src, dst;
+	uint8_t n_hops, complete, n_links, reserved;
+	uint32_t hops[HM_MAX_HOPS];   /* hop addresses (network order), 0: no answer */
+	uint16_t links[HM_MAX_LINKS]; /* inventory link indexes, source RNIC first */
+} __attribute__((packed));
+
+struct hm_stats {
+	uint64_t t_ns;
+	uint64_t probes, timeouts, send_errors, malformed, foreign, dropped_records;
+	uint64_t traces, traces_complete;
+	uint32_t rss_kb;
+	uint32_t rx_overflow; /* packets the agent's receive path dropped when full (not the
+				 network's) */
+} __attribute__((packed));
+
+#endif

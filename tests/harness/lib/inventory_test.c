@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the inventory parser, validator, generator and the routed plan (topo). */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "harness/lib/inventory.h"
+#include "harness/lib/invgen.h"
+#include "harness/lib/topo.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <criterion/parameterized.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tests run from tests/ (see the Makefile's unit target). */
+#define FIXTURES "harness/lib/inventory"
+#define VLAB	 "../lab-inventory/vlab-rail.yaml"
+#define EXAMPLE	 "../lab-inventory/example-lab.yaml"
+
+struct bad_case {
+	char path[128];
+};
+
+ParameterizedTestParameters(inventory, rejects_bad_input)
+{
+	glob_t g;
+	struct bad_case *cases;
+
+	if (glob(FIXTURES "/bad-*.yaml", 0, NULL, &g) != 0) {
+		fprintf(stderr, "no bad-*.yaml fixtures under tests/" FIXTURES "\n");
+		abort();
+	}
+	cases = cr_malloc(g.gl_pathc * sizeof(*cases));
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		snprintf(cases[i].path, sizeof(cases[i].path), "%s", g.gl_pathv[i]);
+	size_t n = g.gl_pathc;
+
+	globfree(&g);
+	return cr_make_param_array(struct bad_case, cases, n);
+}
+
+/*
+ * Each fixture's first line is "# expect: LINE:COL: message": the parser (or,
+ * for fixtures marked "# virtual", the virtual-lab plan) must report exactly
+ * that, and must not hand back an inventory.
+ */
+ParameterizedTest(struct bad_case *c, inventory, rejects_bad_input)
+{
+	size_t len;
+	char *text = rl_read_file(c->path, &len);
+	char *out = NULL, want[1024];
+	size_t outlen = 0;
+	FILE *errf = open_memstream(&out, &outlen);
+
+	cr_assert_not_null(text, "cannot read %s", c->path);
+	cr_assert(strncmp(text, "# expect: ", 10) == 0, "%s lacks its '# expect:' line", c->path);
+	char *nl = strchr(text, '\n');
+
+	snprintf(want, sizeof(want), "%s:%.*s\n", c->path, (int)(nl - text - 10), text + 10);
+
+	struct inventory *inv = inventory_parse(c->path, text, len, errf);
+
+	if (strstr(text, "\n# virtual\n")) {
+		cr_assert_not_null(inv, "%s must parse; only the virtual-lab plan rejects it",
+				   c->path);
+		struct topo *t = topo_build(inv, true, errf);
+
+		cr_assert_null(t, "topo_build accepted %s", c->path);
+		cr_assert_eq(errno, EINVAL);
+	} else {
+		cr_assert_null(inv, "%s was accepted", c->path);
+		cr_assert_eq(errno, EINVAL);
+	}
+	fclose(errf);
+	cr_assert(strstr(out, want) != NULL, "%s:\nwant: %sgot:\n%s", c->path, want, out);
+	inventory_free(inv);
+	free(out);
+	free(text);
+}
+
+Test(inventory, parses_builtin_virtual_lab)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr);
+	size_t rnics = 0;
+	struct inv_endpoint ep;
+	char msg[128], name[64];
+
+	cr_assert_not_null(inv);
+	cr_assert_str_eq(inv->name, "vlab-rail");
+	cr_assert_eq(inv->n_hosts, 4);
+	cr_assert_eq(inv->n_switches, 8);
+	cr_assert_eq(inv->n_links, 32);
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		rnics += inv->hosts[h].n_rnics;
+	cr_assert_eq(rnics, 16);
+
+	/* railR port swp(4+S) connects spineS port swpR */
+	cr_assert_eq(inventory_endpoint(inv, "rail3:swp6", &ep, msg, sizeof(msg)), 0);
+	struct inv_endpoint peer;
+
+	cr_assert_eq(inventory_peer(inv, &ep, &peer), 0);
+	cr_assert_str_eq(inventory_endpoint_name(inv, &peer, name, sizeof(name)), "spine2:swp3");
+
+	/* railR port swpH connects hostH:rnicR */
+	cr_assert_eq(inventory_endpoint(inv, "host2:rnic3", &ep, msg, sizeof(msg)), 0);
+	cr_assert_eq(inventory_peer(inv, &ep, &peer), 0);
+	cr_assert_str_eq(inventory_endpoint_name(inv, &peer, name, sizeof(name)), "rail3:swp2");
+
+	/* default gateway: last usable address of the RNIC's prefix */
+	struct inv_rnic *r = &inventory_host(inv, "host2")->rnics[2];
+
+	cr_assert_str_eq(inet_ntoa(r->gateway), "198.18.3.254");
+	cr_assert_str_eq(inet_ntoa(r->addr.addr), "198.18.3.2");
+	cr_assert_eq(r->addr.len, 24);
+	cr_assert_eq(r->rail, 3);
+	cr_assert_eq(inventory_switch(inv, "rail1")->ssh.auth, INV_AUTH_LAB_KEY);
+	inventory_free(inv);
+}
+
+Test(inventory, endpoint_errors_say_what_is_unknown)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr);
+	struct inv_endpoint ep;
+	char msg[128];
+
+	cr_assert_not_null(inv);
+	cr_assert_eq(inventory_endpoint(inv, "rail9:swp1", &ep, msg, sizeof(msg)), -ENOENT);
+	cr_assert_str_eq(msg, "no host or switch is named 'rail9'");
+	cr_assert_eq(inventory_endpoint(inv, "rail1:swp99", &ep, msg, sizeof(msg)), -ENOENT);
+	cr_assert_str_eq(msg, "switch 'rail1' has no port 'swp99'");
+	cr_assert_eq(inventory_endpoint(inv, "host1", &ep, msg, sizeof(msg)), -EINVAL);
+	cr_assert_eq(inventory_endpoint(inv, "host1:rnic1:x", &ep, msg, sizeof(msg)), -EINVAL);
+	inventory_free(inv);
+}
+
+Test(inventory, parses_documented_real_lab_example)
+{
+	struct inventory *inv = inventory_load(EXAMPLE, stderr);
+
+	cr_assert_not_null(inv);
+	cr_assert_eq(inv->hosts[0].n_rnics, 8);
+	cr_assert_eq(inventory_switch(inv, "rail1")->dialect, INV_DIALECT_SONIC);
+	cr_assert_eq(inventory_switch(inv, "spine1")->dialect, INV_DIALECT_EOS);
+	cr_assert_eq(inventory_switch(inv, "spine1")->ssh.auth, INV_AUTH_AGENT);
+	cr_assert_eq(inventory_switch(inv, "rail1")->ssh.auth, INV_AUTH_KEY_FILE);
+	cr_assert_gt(inv->n_tenants, 0);
+	struct topo *t = topo_build(inv, false, stderr);
+
+	cr_assert_not_null(t, "a real lab must plan without the virtual-lab range checks");
+	topo_free(t);
+	/* ... and it is not a virtual lab: its addresses are outside 198.18.0.0/15. */
+	t = topo_build(inv, true, NULL);
+	cr_assert_null(t);
+	inventory_free(inv);
+}
+
+Test(inventory, generated_large_lab_is_valid)
+{
+	struct invgen_opts o = {
+	    .name = "big", .hosts = 16, .rnics = 8, .spines = 8, .speed = "400g"};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(invgen_write(f, &o), 0);
+	fclose(f);
+	struct inventory *inv = inventory_parse("gen.yaml", text, len, stderr);
+
+	cr_assert_not_null(inv);
+	cr_assert_eq(inv->n_hosts, 16);
+	cr_assert_eq(inv->n_switches, 16);
+	cr_assert_eq(inv->n_links, 16 * 8 + 8 * 8);
+	cr_assert_eq(inv->links[0].speed_mbps, 400000);
+	struct topo *t = topo_build(inv, true, stderr);
+
+	cr_assert_not_null(t);
+	topo_free(t);
+	inventory_free(inv);
+	free(text);
+}
+
+Test(inventory, generator_rejects_out_of_range)
+{
+	struct invgen_opts o = {.name = "x", .hosts = 251, .rnics = 4, .spines = 4, .speed = "1g"};
+
+	cr_assert_eq(invgen_write(stdout, &o), -EINVAL);
+}
+
+/* ---- topo ---- */
+
+Test(topo, plans_ecmp_and_host_routes)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr);
+	struct topo *t = topo_build(inv, true, stderr);
+	struct inv_switch *rail1 = inventory_switch(inv, "rail1");
+	const struct topo_switch *ts = &t->sw[rail1 - inv->switches];
+	size_t hostroutes = 0, defaults = 0;
+
+	cr_assert_not_null(t);
+	cr_assert(ts->edge);
+	for (size_t r = 0; r < ts->n_routes; r++) {
+		if (ts->routes[r].len == 32 && ts->routes[r].n_nh == 0)
+			hostroutes++;
+		if (ts->routes[r].len == 0) {
+			defaults++;
+			cr_assert_eq(ts->routes[r].n_nh, 4, "rail1 must spread over all 4 spines");
+		}
+	}
+	cr_assert_eq(hostroutes, 4);
+	cr_assert_eq(defaults, 1);
+
+	const struct topo_switch *sp = &t->sw[inventory_switch(inv, "spine2") - inv->switches];
+
+	cr_assert_not(sp->edge);
+	cr_assert_eq(sp->n_routes, 16, "one route per RNIC in the lab");
+	for (size_t r = 0; r < sp->n_routes; r++)
+		cr_assert_eq(sp->routes[r].n_nh, 1);
+	topo_free(t);
+	inventory_free(inv);
+}
+
+Test(topo, maps_hop_addresses_to_ports)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr);
+	struct topo *t = topo_build(inv, true, stderr);
+	struct inv_endpoint ep;
+	struct in_addr a;
+	bool any;
+	char name[64];
+
+	cr_assert_not_null(t);
+	inet_pton(AF_INET, "198.18.1.254", &a);
+	cr_assert_eq(topo_owner(t, a, &ep, &any), 0);
+	cr_assert(any, "a rail gateway is shared by all host ports");
+	cr_assert_str_eq(inv->switches[ep.dev].name, "rail1");
+
+	inet_pton(AF_INET, "198.18.2.3", &a);
+	cr_assert_eq(topo_owner(t, a, &ep, &any), 0);
+	cr_assert_not(any);
+	cr_assert_str_eq(inventory_endpoint_name(inv, &ep, name, sizeof(name)), "host3:rnic2");
+
+	/* Fabric /31s: the switch side of each port answers with its own address. */
+	size_t s = (size_t)(inventory_switch(inv, "spine3") - inv->switches);
+	struct inv_prefix p = t->sw[s].port_addr[0];
+
+	cr_assert_eq(p.len, 31);
+	cr_assert(topo_addr_is_lab(p.addr));
+	cr_assert_eq(topo_owner(t, p.addr, &ep, &any), 0);
+	cr_assert_str_eq(inventory_endpoint_name(inv, &ep, name, sizeof(name)), "spine3:swp1");
+
+	inet_pton(AF_INET, "10.1.2.3", &a);
+	cr_assert_eq(topo_owner(t, a, &ep, &any), -ENOENT);
+	cr_assert_not(topo_addr_is_lab(a));
+	topo_free(t);
+	inventory_free(inv);
+}

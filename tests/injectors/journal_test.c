@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the fault journal: append, mark, a crash mid-line, reload. */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "harness/lib/state.h"
+#include "injectors/journal.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/rocelab-journal-test.XXXXXX";
+
+static void setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	setenv("ROCELAB_STATE_DIR", dir, 1);
+}
+
+static void teardown(void)
+{
+	rl_rm_rf(dir);
+}
+
+TestSuite(journal, .init = setup, .fini = teardown);
+
+/* A plan of two actions, the second with stdin, as 'inject' journals it. */
+static void plan(struct fault_plan *p, enum fault_kind k, const char *target)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = k;
+	snprintf(p->target, sizeof(p->target), "%s", target);
+	fault_plan_add(p, FB_NETLINK, "host1", "link-down rnic1", NULL, "link-up rnic1");
+	fault_plan_add(p, FB_SSH, "rail1", "nft -f -", "table inet rocelab_f1 {}\n",
+		       "nft delete table inet rocelab_f1");
+	snprintf(p->note, sizeof(p->note), "emulated: nothing");
+}
+
+static void append_raw(const char *text)
+{
+	char path[4096];
+	int fd = open(journal_path(path, sizeof(path)), O_WRONLY | O_APPEND);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+Test(journal, empty_journal_loads_nothing)
+{
+	struct journal_rec *r;
+	size_t n = 7;
+
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 0);
+	cr_assert_eq(journal_next_id(), 1);
+}
+
+Test(journal, append_mark_reload)
+{
+	struct fault_plan a, b;
+	struct journal_rec *r;
+	size_t n;
+
+	plan(&a, FK_LINK_FLAP, "host1:rnic1");
+	plan(&b, FK_ACL_ERROR, "spine1:Ethernet1/1");
+	cr_assert_eq(journal_append(&a, 1), 0);
+	cr_assert_eq(journal_append(&b, 2), 0);
+	cr_assert_eq(journal_mark(1, JS_APPLIED), 0);
+	cr_assert_eq(journal_mark(2, JS_APPLIED), 0);
+	cr_assert_eq(journal_mark(2, JS_REVERTED), 0);
+	cr_assert_eq(journal_mark(99, JS_REVERTED), 0, "a mark of an unknown id is harmless");
+
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(r[0].id, 1);
+	cr_assert_str_eq(r[0].kind, "link-flap");
+	cr_assert_str_eq(r[0].target, "host1:rnic1");
+	cr_assert_eq(r[0].state, JS_APPLIED);
+	cr_assert_eq(r[0].pid, getpid());
+	cr_assert_str_eq(r[0].note, "emulated: nothing");
+	cr_assert_eq(r[0].n_acts, 2);
+	cr_assert_eq(r[0].acts[0].backend, FB_NETLINK);
+	cr_assert_str_eq(r[0].acts[0].device, "host1");
+	cr_assert_str_eq(r[0].acts[0].revert, "link-up rnic1");
+	cr_assert_null(r[0].acts[0].apply_input);
+	cr_assert_eq(r[0].acts[1].backend, FB_SSH);
+	cr_assert_str_eq(r[0].acts[1].apply_input, "table inet rocelab_f1 {}\n");
+	cr_assert_str_eq(r[1].target, "spine1:Ethernet1/1");
+	cr_assert_eq(r[1].state, JS_REVERTED);
+	cr_assert_eq(journal_next_id(), 3);
+	journal_free(r, n);
+	fault_plan_clear(&a);
+	fault_plan_clear(&b);
+}
+
+Test(journal, a_crash_mid_line_loses_only_that_line)
+{
+	struct fault_plan a, b;
+	struct journal_rec *r;
+	size_t n;
+
+	plan(&a, FK_IPID_DROP, "spine2:swp1");
+	cr_assert_eq(journal_append(&a, 1), 0);
+	/* kill -9 while the next record was being written: a torn line without its newline */
+	append_raw("{\"id\": 2, \"event\": \"planned\", \"kind\": \"link-fl");
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 1, "the record before the torn line stands");
+	cr_assert_eq(r[0].state, JS_PLANNED, "planned and never marked: revert undoes it");
+	journal_free(r, n);
+
+	/* The next fault after the crash is journaled on a line of its own, not glued to the tear.
+	 */
+	plan(&b, FK_LINK_DEGRADE, "rail3:swp7");
+	cr_assert_eq(journal_append(&b, journal_next_id()), 0);
+	cr_assert_eq(journal_mark(1, JS_REVERTED), 0);
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(r[0].state, JS_REVERTED);
+	cr_assert_str_eq(r[1].kind, "link-degrade");
+	cr_assert_eq(r[1].id, 2);
+	journal_free(r, n);
+	fault_plan_clear(&a);
+	fault_plan_clear(&b);
+}

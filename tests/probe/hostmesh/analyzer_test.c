@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/* The analyzer on synthetic records over the built-in virtual lab: each fault pattern, its verdict.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/inventory.h"
+#include "probe/hostmesh/analyzer.h"
+#include "probe/pathmap.h"
+
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VLAB "../lab-inventory/vlab-rail.yaml"
+#define T0   1795200000000000000ULL /* a window boundary */
+#define SEC  1000000000ULL
+
+static struct inventory *inv;
+
+static void setup(void)
+{
+	inv = inventory_load(VLAB, stderr);
+	cr_assert_not_null(inv);
+}
+
+static void teardown(void)
+{
+	inventory_free(inv);
+}
+
+static uint16_t link_at(const char *ep)
+{
+	struct inv_endpoint e;
+	char msg[128];
+
+	cr_assert_eq(inventory_endpoint(inv, ep, &e, msg, sizeof(msg)), 0, "%s", msg);
+	return (uint16_t)pathmap_link_index(inv, &e);
+}
+
+/* The path host:rnicS -> railS -> spineK -> railD -> host:rnicD (all 1-based names). */
+static void mkpath(struct hm_path *p, int host, int s, int d, int k)
+{
+	char a[32];
+
+	memset(p, 0, sizeof(*p));
+	p->src = (uint8_t)(s - 1);
+	p->dst = (uint8_t)(d - 1);
+	p->sport = (uint16_t)(50000 + k);
+	p->complete = 1;
+	p->n_links = 4;
+	p->n_hops = 3;
+	snprintf(a, sizeof(a), "host%d:rnic%d", host, s);
+	p->links[0] = link_at(a);
+	snprintf(a, sizeof(a), "rail%d:swp%d", s, 4 + k);
+	p->links[1] = link_at(a);
+	snprintf(a, sizeof(a), "rail%d:swp%d", d, 4 + k);
+	p->links[2] = link_at(a);
+	snprintf(a, sizeof(a), "host%d:rnic%d", host, d);
+	p->links[3] = link_at(a);
+}
+
+/* What happens to a probe: 0 ok, 1 timeout, 2 slow. */
+typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
+
+/* Feed `windows` 2-s windows of probes: every pair, every spine, 3 probes each. */
+static char *run(fate_fn fate, int windows)
+{
+	struct az_cfg cfg;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct az *az;
+
+	az_defaults(&cfg);
+	cfg.window_ms = 2000;
+	cfg.rnic_hold_ms = 4000;
+	cfg.min_votes = 3; /* the ACL pattern gives 3 abnormal probes a window */
+	az = az_new(inv, &cfg, f);
+	for (int h = 1; h <= 4; h++)
+		for (int s = 1; s <= 4; s++)
+			for (int d = 1; d <= 4; d++)
+				for (int k = 1; k <= 4 && s != d; k++) {
+					struct hm_path p;
+
+					mkpath(&p, h, s, d, k);
+					p.t_ns = T0;
+					az_path(az, (size_t)h - 1, &p);
+				}
+	for (int w = 0; w < windows; w++)
+		for (int i = 0; i < 3; i++)
+			for (int h = 1; h <= 4; h++)
+				for (int s = 1; s <= 4; s++)
+					for (int d = 1; d <= 4; d++)
+						for (int k = 1; k <= 4 && s != d; k++) {
+							int x = fate(h, s, d, k, i);
+							struct hm_probe p = {
+							    .t_send_ns =
+								T0 + (uint64_t)w * 2 * SEC +
+								(uint64_t)(i + 1) * SEC / 4,
+							    .sport = (uint16_t)(50000 + k),
+							    .src = (uint8_t)(s - 1),
+							    .dst = (uint8_t)(d - 1),
+							    .status = x == 1,
+							    .net_ns = x == 2 ? 30000000 : 12000,
+							    .proc_ns = 15000,
+							};
+							az_probe(az, (size_t)h - 1, &p);
+						}
+	az_flush(az);
+	az_free(az);
+	fclose(f);
+	return out;
+}
+
+struct seen {
+	int verdicts, rnic, link, sw, congestion;
+	char first_target[160], first_class[32];
+	bool unique;
+};
+
+static struct seen scan(const char *out)
+{
+	struct seen s = {0};
+	const char *line = out;
+
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		json_t *j = json_loadb(line, nl ? (size_t)(nl - line) : strlen(line), 0, NULL);
+		const char *type = json_string_value(json_object_get(j, "type"));
+
+		cr_assert_not_null(j, "not JSON: %.80s", line);
+		if (type && !strcmp(type, "verdict")) {
+			const char *cls = json_string_value(json_object_get(j, "class"));
+
+			if (!s.verdicts++) {
+				snprintf(s.first_target, sizeof(s.first_target), "%s",
+					 json_string_value(json_object_get(j, "target")));
+				snprintf(s.first_class, sizeof(s.first_class), "%s", cls);
+				s.unique = json_is_true(json_object_get(j, "unique"));
+			}
+			s.rnic += !strcmp(cls, "rnic");
+			s.link += !strcmp(cls, "switch-link");
+			s.sw += !strcmp(cls, "switch");
+			s.congestion += !strcmp(cls, "congestion");
+		}
+		json_decref(j);
+		line = nl ? nl + 1 : NULL;
+	}
+	return s;
+}
+
+static int healthy(int h, int s, int d, int k, int i)
+{
+	(void)h, (void)s, (void)d, (void)k, (void)i;
+	return 0;
+}
+
+/* spine2 lost its link to rail2: everything it forwards toward rail2 is dropped. */
+static int uplink_down(int h, int s, int d, int k, int i)
+{
+	(void)h, (void)s, (void)i;
+	return k == 2 && d == 2;
+}
+
+static int rnic_dead(int h, int s, int d, int k, int i)
+{
+	(void)k, (void)i;
+	return h == 1 && (s == 2 || d == 2);
+}
+
+static int acl_pair(int h, int s, int d, int k, int i)
+{
+	(void)i;
+	return h == 1 && s == 1 && d == 2 && k == 2;
+}
+
+static int congested(int h, int s, int d, int k, int i)
+{
+	(void)h, (void)d, (void)i;
+	return k == 3 && s == 3 ? 2 : 0;
+}
+
+TestSuite(analyzer, .init = setup, .fini = teardown);
+
+Test(analyzer, silent_on_a_healthy_fabric)
+{
+	char *out = run(healthy, 3);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.verdicts, 0, "%s", out);
+	cr_assert(strstr(out, "\"type\":\"window\""));
+	free(out);
+}
+
+Test(analyzer, uplink_fault_is_that_link_not_the_rnics)
+{
+	char *out = run(uplink_down, 2);
+	struct seen s = scan(out);
+
+	/* Every rail2 RNIC loses a quarter of its probes: the paper's rule alone would blame them.
+	 */
+	cr_assert_eq(s.rnic, 0, "%s", out);
+	cr_assert_eq(s.link, 2, "%s", out);
+	cr_assert_str_eq(s.first_target, "rail2:swp6--spine2:swp2");
+	cr_assert(s.unique);
+	free(out);
+}
+
+Test(analyzer, dead_rnic_is_blamed_alone)
+{
+	char *out = run(rnic_dead, 2);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.rnic, 2, "one verdict per window, for host1:rnic2 only:\n%s", out);
+	cr_assert_str_eq(s.first_target, "host1:rnic2");
+	cr_assert_eq(s.link + s.sw, 0, "its timeouts are RNIC problems:\n%s", out);
+	free(out);
+}
+
+Test(analyzer, pair_acl_is_the_switch_the_good_probes_avoid)
+{
+	char *out = run(acl_pair, 2);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.sw, 2, "%s", out);
+	cr_assert_str_eq(s.first_class, "switch");
+	cr_assert_str_eq(s.first_target, "spine2");
+	cr_assert_eq(s.rnic, 0);
+	free(out);
+}
+
+Test(analyzer, high_latency_is_a_congestion_hotspot)
+{
+	char *out = run(congested, 2);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.congestion, 2, "%s", out);
+	cr_assert_str_eq(s.first_target, "rail3:swp7--spine3:swp3");
+	cr_assert_eq(s.rnic + s.link + s.sw, 0);
+	free(out);
+}
+
+Test(analyzer, ignores_records_it_cannot_place)
+{
+	struct az_cfg cfg;
+	struct az_totals t;
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+	struct az *az;
+	struct hm_path p;
+	struct hm_probe bad = {.t_send_ns = T0, .src = 1, .dst = 1};
+
+	az_defaults(&cfg);
+	az = az_new(inv, &cfg, f);
+	mkpath(&p, 1, 1, 2, 1);
+	p.links[2] = 60000; /* no such link */
+	az_path(az, 0, &p);
+	az_probe(az, 0, &bad); /* to itself */
+	bad.dst = 9;
+	az_probe(az, 0, &bad);	/* no such RNIC */
+	az_probe(az, 99, &bad); /* no such host */
+	az_totals(az, &t);
+	cr_assert_eq(t.probes, 0);
+	cr_assert_eq(t.paths, 0);
+	cr_assert_eq(t.unknown_rnic, 3);
+	az_free(az);
+	fclose(f);
+	free(out);
+}
