@@ -473,12 +473,19 @@ static unsigned long long json_sum(json_t *v, const char *key)
 	return total;
 }
 
+/*
+ * Sleep ms, or less when SIGINT/SIGTERM comes.  In slices: a signal held
+ * while an ssh command ran arrives before nanosleep starts, not during it.
+ */
 static void sleep_ms(long long ms)
 {
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	unsigned long long end = rl_now_ns() + (unsigned long long)ms * 1000000ULL;
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !rl_interrupted)
-		;
+	for (unsigned long long now; !rl_interrupted && (now = rl_now_ns()) < end;) {
+		unsigned long long left = end - now < 100000000ULL ? end - now : 100000000ULL;
+
+		nanosleep(&(struct timespec){0, (long)left}, NULL);
+	}
 }
 
 /* The device name and netdev of a link end. */
@@ -499,7 +506,7 @@ static bool end_readable(const struct inventory *inv, const struct inv_endpoint 
 /* Link state of a netdev as its kernel sees it: 'ip -j link show dev X'. */
 static int oper_up(struct injection *j, const struct inv_endpoint *ep, bool *up)
 {
-	const char *dev, *netdev;
+	const char *dev, *netdev, *op;
 	json_t *v;
 
 	end_names(j->inv, ep, &dev, &netdev);
@@ -507,8 +514,13 @@ static int oper_up(struct injection *j, const struct inv_endpoint *ep, bool *up)
 		      (const char *const[]){"ip", "-j", "link", "show", "dev", netdev, NULL});
 	if (!v)
 		return -EIO;
-	*up = strcmp(json_string_value(json_object_get(json_array_get(v, 0), "operstate")) ?: "",
-		     "DOWN") != 0;
+	/*
+	 * The kernel's netif_oper_up(): UP or UNKNOWN carries traffic.  Anything
+	 * else is down: a veth without carrier reads LOWERLAYERDOWN before
+	 * Linux 6.12 (its iflink is the peer) and DOWN after.
+	 */
+	op = json_string_value(json_object_get(json_array_get(v, 0), "operstate")) ?: "";
+	*up = !strcmp(op, "UP") || !strcmp(op, "UNKNOWN");
 	json_decref(v);
 	return 0;
 }

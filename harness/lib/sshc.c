@@ -8,6 +8,8 @@
 
 #include <arpa/inet.h>
 #include <libssh/libssh.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +17,7 @@ struct sshc {
 	ssh_session s;
 };
 
-struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen)
+static struct sshc *do_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen)
 {
 	struct sshc *c = rl_xcalloc(1, sizeof(*c));
 	const char *known_hosts = t->known_hosts;
@@ -117,8 +119,8 @@ free_session:
 	return NULL;
 }
 
-int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
-	      int timeout_ms)
+static int do_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
+		   int timeout_ms)
 {
 	ssh_channel ch = ssh_channel_new(c->s);
 	struct sbuf bo = {0}, be = {0};
@@ -183,6 +185,48 @@ free_channel:
 		*errout = sb_take(&be);
 	sb_free(&be);
 	return ret;
+}
+
+/*
+ * SIGINT and SIGTERM wait while libssh talks to a device.  A signal that
+ * interrupted its poll left the session in error until its timeout ran out
+ * (10 s under qemu), and a command cut in half leaves a device half-changed.
+ * Both calls are bounded by their timeouts; the signal arrives on return.
+ */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen)
+{
+	sigset_t old;
+	struct sshc *c;
+	int e;
+
+	hold_signals(&old);
+	c = do_connect(t, timeout_s, err, errlen);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return c;
+}
+
+int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
+	      int timeout_ms)
+{
+	sigset_t old;
+	int r;
+
+	hold_signals(&old);
+	r = do_exec(c, cmd, input, out, errout, timeout_ms);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 void sshc_close(struct sshc *c)

@@ -21,7 +21,8 @@ struct sshc_target {
  * Log into t.  A host key that is unknown or changed is refused.
  * Returns a new session (sshc_close()) or NULL with errno set and a
  * one-line reason in err: EACCES auth refused, EPERM host key refused,
- * ETIMEDOUT / ECONNREFUSED / EHOSTUNREACH network.
+ * ETIMEDOUT / ECONNREFUSED / EHOSTUNREACH network.  SIGINT and SIGTERM
+ * are held until it returns (both calls here are bounded by their timeouts).
  */
 struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen);
 
