@@ -17,7 +17,4 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n);
  * warns). */
 int report_incident(const struct run_info *ri, struct scn_result *r);
 
-/* XML-escape s into buf. */
-const char *report_xml_escape(const char *s, char *buf, size_t len);
-
 #endif

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 LAYERS=(
 	harness/lib      # ground floor: common, inventory, topology, netns, netlink, processes, ssh
 	harness/lab      # the lab interface and its kinds, traffic
+	harness/component # the component interface: component_ops, verdicts, metrics
 	injectors        # faults: kinds, plans, dialects, journal, verification, the fault commands
 	probe            # probe transports, packets, tracer, path mapping
 	probe/hostmesh   # the Hostmesh monitor

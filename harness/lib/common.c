@@ -141,28 +141,39 @@ static const char *parse_number(const char *s, double *v)
 	return end;
 }
 
-int rl_parse_duration_ms(const char *s, long long *ms)
+/* A duration in units of one 'scale' ms; us: also take microseconds. */
+static int parse_duration(const char *s, double scale, bool us, long long *out)
 {
 	static const struct {
 		const char *unit;
 		double ms;
-	} units[] = {{"ms", 1}, {"s", 1e3}, {"m", 60e3}, {"h", 3600e3}, {"", 1e3}};
+	} units[] = {{"ms", 1}, {"s", 1e3}, {"m", 60e3}, {"h", 3600e3}, {"", 1e3}, {"us", 1e-3}};
 	double v;
 	const char *u = parse_number(s, &v);
 
 	if (!u)
 		return -EINVAL;
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units) - !us; i++) {
 		if (strcmp(u, units[i].unit) == 0) {
-			double r = v * units[i].ms;
+			double r = v * units[i].ms / scale;
 
 			if (r > 1e15)
 				return -ERANGE;
-			*ms = llround(r);
+			*out = llround(r);
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+int rl_parse_duration_ms(const char *s, long long *ms)
+{
+	return parse_duration(s, 1, false, ms);
+}
+
+int rl_parse_duration_us(const char *s, long long *us)
+{
+	return parse_duration(s, 1e-3, true, us);
 }
 
 int rl_parse_rate_mbps(const char *s, unsigned long long *mbps)
@@ -323,4 +334,49 @@ void rl_signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+const char *rl_xml_escape(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; s && *s && o + 7 < len; s++) {
+		const char *rep = NULL;
+
+		switch (*s) {
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
+		case '\\':
+			rep = "&#92;";
+			break;
+		case '\n':
+		case '\r':
+		case '\t':
+			rep = " ";
+			break;
+		}
+		if (rep) {
+			size_t k = strlen(rep);
+
+			memcpy(buf + o, rep, k);
+			o += k;
+		} else if ((unsigned char)*s >= 0x20) {
+			buf[o++] = *s;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
 }

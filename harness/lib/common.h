@@ -84,6 +84,8 @@ bool rl_port_name_ok(const char *name, size_t maxlen);
 
 /* Parse "10s", "250ms", "1.5m", "2h" into milliseconds; -EINVAL when malformed. */
 int rl_parse_duration_ms(const char *s, long long *ms);
+/* The same in microseconds, which also takes "us" ("500us", "1.5ms"). */
+int rl_parse_duration_us(const char *s, long long *us);
 
 /* Parse "100g", "25G", "10mbit", "1gbit", "400000" (Mbit/s) into Mbit/s; -EINVAL when malformed. */
 int rl_parse_rate_mbps(const char *s, unsigned long long *mbps);
@@ -104,5 +106,8 @@ int rl_rm_rf(const char *path);
 /* Set by SIGINT/SIGTERM once rl_signals_install() ran; long operations poll it and unwind. */
 extern volatile sig_atomic_t rl_interrupted;
 void rl_signals_install(void);
+
+/* XML/HTML-escape s into buf (also safe inside gnuplot's double quotes); control characters go. */
+const char *rl_xml_escape(const char *s, char *buf, size_t len);
 
 #endif

@@ -4,34 +4,39 @@
 #ifndef ROCELAB_RUNNER_H
 #define ROCELAB_RUNNER_H
 
+#include "harness/run/grade.h"
 #include "harness/run/scenario.h"
 
 #include <jansson.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 
-enum run_verdict { RV_PASS, RV_FAIL, RV_INVALID };
-const char *run_verdict_name(enum run_verdict v);
+/* One component in one scenario: what it observed and its grade. */
+struct comp_result {
+	const struct scn_component *sc;
+	void *state; /* its ops' own, until released */
+	bool started;
+	struct comp_obs obs;
+	struct grade g;
+};
 
 /* What the runner learned about one scenario. */
 struct scn_result {
 	const struct scenario *s;
 	char test_name[96]; /* unique within the run */
-	enum run_verdict verdict;
-	char reason[320]; /* one line */
-	bool detected, localized, class_ok;
-	double time_to_detect_s; /* -1: not detected */
-	int rank;		 /* of the true target, 0: not among the suspects */
-	int false_positives;
-	char got_class[24];
-	char got_target[160];
+	/*
+	 * The scenario's grade: the worst of its components'; the detection
+	 * figures are those of the first component graded on verdicts.
+	 */
+	struct grade g;
 	double t_start, t_fault, t_revert, t_end; /* CLOCK_REALTIME seconds; t_fault 0: no fault */
+	double t_inject;			  /* the first injector started */
 	char evidence[320];
 	char note[256]; /* what was emulated */
 	bool emulated;
-	char timestamps[24]; /* kernel-software | clock_gettime | hardware | mixed */
-	unsigned long long probes, timeouts;
-	json_t *windows, *verdicts, *agents; /* parsed analyzer output (owned) */
-	char dir[4096];			     /* OUTDIR/<name> */
+	struct comp_result *comps; /* one per s->comps */
+	size_t n_comps;
+	char dir[4096]; /* OUTDIR/<name> */
 };
 
 struct run_info {
@@ -53,15 +58,23 @@ struct run_sink {
 
 int cmd_run(int argc, char **argv, const struct run_sink *sink);
 
-/*
- * Grade one scenario from the analyzer's verdicts (r->verdicts, r->windows)
- * and the fault window in r; fills the grading fields of r.  Exposed for
- * unit tests.
- */
-void runner_grade(struct scn_result *r);
+/* How to run: rocelab itself (the fault holder is 'SELF inject ... --hold -j'), seeds, where. */
+struct run_opts {
+	const char *self_exe;
+	unsigned seed;
+	struct in_addr mgmt; /* where the controller is on the management network */
+};
 
-/* Does a verdict target (a link "a--b", a switch, an RNIC) name truth (an endpoint, switch or
- * link)? */
-bool runner_target_matches(const char *candidate, const char *truth);
+/*
+ * Run scenarios on a lab that is ready, each through its phases, into
+ * res[n] (res[i].dir and test_name set by the caller).  The engine of
+ * 'rocelab run', and what tests drive with a fake lab.
+ */
+void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const struct run_opts *o,
+		const struct run_info *ri, const struct run_sink *sink, struct scn_result *res);
+void runner_result_free(struct scn_result *r);
+
+/* Grade r from its components' observations (after they were collected). */
+void runner_grade(struct scn_result *r);
 
 #endif

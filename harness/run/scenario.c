@@ -5,6 +5,7 @@
 #include "harness/run/scenario.h"
 
 #include "harness/lib/common.h"
+#include "harness/run/registry.h"
 #include "injectors/inject.h"
 
 #include <libgen.h>
@@ -149,87 +150,71 @@ static int phase_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node
 	return UNKNOWN(c, k, key, "phases", "baseline, fault, recovery");
 }
 
-/* ---- hostmesh parameters -------------------------------------------------------------- */
+/* ---- components -------------------------------------------------------------------------- */
 
-static int hm_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+struct comp_tmp {
+	struct scn_component *c;
+	yaml_node_t *expect;
+};
+
+/* One parameter of a component, through its option table. */
+static int comp_param_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
 {
-	struct scenario *s = o;
-	struct hm_agent_cfg *g = &s->agent;
-	struct az_cfg *z = &s->analyzer;
-	long long ms;
-	double x;
-	int r;
+	struct comp_tmp *t = o;
+	const struct component_ops *ops = t->c->ops;
+	const struct opt_desc *d = opt_find(ops->params, key);
+	char err[320], names[512];
+	const char *val;
 
-	if (!strcmp(key, "interval"))
-		return dur(c, v, 1, 60000, &g->interval_ms, "hostmesh.interval");
-	if (!strcmp(key, "timeout"))
-		return dur(c, v, 1, 60000, &g->timeout_ms, "hostmesh.timeout");
-	if (!strcmp(key, "rotate"))
-		return dur(c, v, 100, 86400000, &g->rotate_ms, "hostmesh.rotate");
-	if (!strcmp(key, "trace-refresh"))
-		return dur(c, v, 100, 86400000, &g->trace_refresh_ms, "hostmesh.trace-refresh");
-	if (!strcmp(key, "trace-timeout"))
-		return dur(c, v, 10, 10000, &g->trace_timeout_ms, "hostmesh.trace-timeout");
-	if (!strcmp(key, "window"))
-		return dur(c, v, 100, 3600000, &z->window_ms, "hostmesh.window");
-	if (!strcmp(key, "rnic-hold"))
-		return dur(c, v, 0, 86400000, &z->rnic_hold_ms, "hostmesh.rnic-hold");
-	if (!strcmp(key, "slow")) {
-		r = dur(c, v, 0, 60000, &ms, "hostmesh.slow");
-		z->slow_us = ms * 1000;
-		return r;
-	}
-	if (!strcmp(key, "proc")) {
-		r = dur(c, v, 0, 60000, &ms, "hostmesh.proc");
-		z->proc_us = ms * 1000;
-		return r;
-	}
-	if (!strcmp(key, "trace-rate"))
-		return num(c, v, 0, 1000, &g->trace_rate, "hostmesh.trace-rate");
-	if (!strcmp(key, "rnic-threshold"))
-		return num(c, v, 0, 1, &z->rnic_threshold, "hostmesh.rnic-threshold");
-	if (!strcmp(key, "min-share"))
-		return num(c, v, 0, 1, &z->min_share, "hostmesh.min-share");
-	if (!strcmp(key, "sports")) {
-		r = num(c, v, 1, 1024, &x, "hostmesh.sports");
-		g->pool = (int)x;
-		return r;
-	}
-	if (!strcmp(key, "max-ttl")) {
-		r = num(c, v, 2, HM_MAX_HOPS, &x, "hostmesh.max-ttl");
-		g->max_ttl = (int)x;
-		return r;
-	}
-	if (!strcmp(key, "dscp")) {
-		r = num(c, v, 0, 63, &x, "hostmesh.dscp");
-		g->dscp = (int)x;
-		return r;
-	}
-	if (!strcmp(key, "min-votes")) {
-		r = num(c, v, 1, 1e6, &x, "hostmesh.min-votes");
-		z->min_votes = (int)x;
-		return r;
-	}
-	if (!strcmp(key, "seed")) {
-		r = num(c, v, 0, 4294967295.0, &x, "hostmesh.seed");
-		g->seed = (unsigned)x;
-		return r;
-	}
-	if (!strcmp(key, "transport")) {
-		const char *t = str(c, v, "hostmesh.transport");
-
-		if (!t)
-			return -EINVAL;
-		if (!(g->transport = pt_find(t)))
-			return err_at(c, v, "hostmesh.transport '%s': known transports: %s", t,
-				      pt_names());
+	if (!strcmp(key, "expect")) {
+		t->expect = v;
 		return 0;
 	}
-	return UNKNOWN(
-	    c, k, key, "hostmesh",
-	    "interval, timeout, sports, rotate, trace-rate, trace-refresh, trace-timeout, "
-	    "max-ttl, dscp, transport, seed, window, rnic-threshold, rnic-hold, "
-	    "min-votes, min-share, slow, proc");
+	if (!d)
+		return err_at(c, k, "unknown key '%s' in %s (expected one of: %s, expect)", key,
+			      ops->name, opt_names(ops->params, names, sizeof(names)));
+	if (!(val = str(c, v, key)))
+		return -EINVAL;
+	if (opt_set(d, t->c->cfg, val, err, sizeof(err)))
+		return err_at(c, v, "%s.%s", ops->name, err);
+	return 0;
+}
+
+/* A component by name, with its defaults; its parameters (a mapping) if given. */
+static struct scn_component *add_component(struct sctx *c, yaml_node_t *name_node, yaml_node_t *map,
+					   yaml_node_t **expect)
+{
+	struct scenario *s = c->s;
+	const char *name = str(c, name_node, "a component");
+	const struct component_ops *ops;
+	struct scn_component *sc;
+	struct comp_tmp t = {0};
+	char names[256];
+
+	if (!name)
+		return NULL;
+	if (!(ops = component_find(name))) {
+		err_at(c, name_node, "component '%s' is not available; this rocelab runs: %s", name,
+		       component_names(names, sizeof(names)));
+		return NULL;
+	}
+	for (size_t i = 0; i < s->n_comps; i++)
+		if (s->comps[i].ops == ops) {
+			err_at(c, name_node, "component '%s' is listed twice", name);
+			return NULL;
+		}
+	sc = RL_PUSH(s->comps, s->n_comps);
+	sc->ops = ops;
+	sc->cfg = rl_xcalloc(1, ops->cfg_size);
+	sc->loc = (struct inv_loc){(unsigned)name_node->start_mark.line + 1,
+				   (unsigned)name_node->start_mark.column + 1};
+	ops->defaults(sc->cfg);
+	t.c = sc;
+	if (map && !(map->type == YAML_SCALAR_NODE && !map->data.scalar.length) &&
+	    each_pair(c, map, comp_param_pair, &t, ops->name))
+		return NULL;
+	*expect = t.expect;
+	return sc;
 }
 
 /* ---- faults ---------------------------------------------------------------------------- */
@@ -457,6 +442,47 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 static const char *const classes[] = {"rnic", "switch-link", "switch", "congestion",
 				      "host-processing"};
 
+/* NAME: ">= 0.9" (also >, <=, <, ==) */
+static int metric_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	static const struct {
+		const char *op;
+		enum metric_op mop;
+	} ops[] = {{">=", MOP_GE}, {"<=", MOP_LE}, {"==", MOP_EQ}, {">", MOP_GT}, {"<", MOP_LT}};
+	struct scn_expect *e = o;
+	struct metric_expect *x;
+	const char *val = str(c, v, "a metric expectation");
+	char *end;
+	size_t i;
+
+	if (!val)
+		return -EINVAL;
+	if (e->n_metrics == SCN_MAX_METRICS)
+		return err_at(c, k, "at most %d metric expectations", SCN_MAX_METRICS);
+	if (strlen(key) >= sizeof(x->name) || !rl_name_ok(key, sizeof(x->name) - 1))
+		return err_at(c, k, "metric name '%s': use letters, digits, '_', '.' and '-'", key);
+	x = &e->metrics[e->n_metrics];
+	for (i = 0; i < ARRAY_SIZE(ops) && strncmp(val, ops[i].op, strlen(ops[i].op)); i++)
+		;
+	if (i < ARRAY_SIZE(ops)) {
+		errno = 0;
+		x->value = strtod(val + strlen(ops[i].op), &end);
+	}
+	if (i == ARRAY_SIZE(ops) || errno || end == val + strlen(ops[i].op) || *end ||
+	    strlen(val) >= sizeof(x->text))
+		return err_at(c, v,
+			      "expect.metrics.%s '%s': give a comparison such as \">= 0.9\" "
+			      "(>=, >, <=, <, ==)",
+			      key, val);
+	snprintf(x->name, sizeof(x->name), "%s", key);
+	snprintf(x->text, sizeof(x->text), "%s", val);
+	x->op = ops[i].mop;
+	x->loc =
+	    (struct inv_loc){(unsigned)v->start_mark.line + 1, (unsigned)v->start_mark.column + 1};
+	e->n_metrics++;
+	return 0;
+}
+
 static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
 {
 	struct scn_expect *e = o;
@@ -488,6 +514,8 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		e->max_false_positives = (int)x;
 		return r;
 	}
+	if (!strcmp(key, "metrics"))
+		return each_pair(c, v, metric_pair, e, "expect.metrics");
 	if (!strcmp(key, "silent")) {
 		const char *b = str(c, v, "expect.silent");
 
@@ -497,13 +525,15 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		return 0;
 	}
 	return UNKNOWN(c, k, key, "expect",
-		       "class, target, within, top-k, max-false-positives, silent");
+		       "class, target, within, top-k, max-false-positives, silent, metrics");
 }
 
 /* ---- top level ------------------------------------------------------------------------- */
 
 struct top_tmp {
-	yaml_node_t *faults, *load, *expect, *hostmesh, *components;
+	yaml_node_t *faults, *load, *expect, *components;
+	yaml_node_t *legacy[8], *legacy_key[8]; /* 'NAME:' sections beside 'components: [NAME]' */
+	size_t n_legacy;
 	const char *inventory;
 	yaml_node_t *inventory_node;
 };
@@ -547,37 +577,100 @@ static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t
 		return each_pair(c, v, phase_pair, s, "phases");
 	if (!strcmp(key, "components"))
 		t->components = v;
-	else if (!strcmp(key, "hostmesh"))
-		t->hostmesh = v;
-	else if (!strcmp(key, "faults"))
+	else if (component_find(key) && t->n_legacy < ARRAY_SIZE(t->legacy)) {
+		t->legacy_key[t->n_legacy] = k;
+		t->legacy[t->n_legacy++] = v;
+	} else if (!strcmp(key, "faults"))
 		t->faults = v;
 	else if (!strcmp(key, "load"))
 		t->load = v;
 	else if (!strcmp(key, "expect"))
 		t->expect = v;
-	else
-		return UNKNOWN(c, k, key, "a scenario",
-			       "name, suite, description, inventory, phases, components, hostmesh, "
-			       "faults, load, expect");
+	else {
+		char names[256];
+
+		return err_at(c, k,
+			      "unknown key '%s' in a scenario (expected one of: name, suite, "
+			      "description, inventory, phases, components, faults, load, expect; "
+			      "components: %s)",
+			      key, component_names(names, sizeof(names)));
+	}
 	return 0;
 }
 
-static int parse_components(struct sctx *c, yaml_node_t *n)
+/* The parameters section of a component listed by name: 'hostmesh:' at the top level. */
+static yaml_node_t *legacy_params(struct top_tmp *t, const char *name, yaml_node_t **key)
 {
-	if (n->type != YAML_SEQUENCE_NODE)
-		return err_at(c, n, "components is a list (e.g. [hostmesh])");
-	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
-	     it++) {
-		yaml_node_t *e = nd(c, *it);
-		const char *v = str(c, e, "a component");
+	for (size_t i = 0; i < t->n_legacy; i++)
+		if (t->legacy_key[i] &&
+		    !strcmp((const char *)t->legacy_key[i]->data.scalar.value, name)) {
+			*key = t->legacy_key[i];
+			t->legacy_key[i] = NULL;
+			return t->legacy[i];
+		}
+	return NULL;
+}
 
-		if (!v)
+/*
+ * components: { hostmesh: { interval: 20ms, expect: {...} }, ... }, or the
+ * older form 'components: [hostmesh]' with a top-level 'hostmesh:' section.
+ * Without 'components', Hostmesh runs with its defaults.
+ */
+static int parse_components(struct sctx *c, struct top_tmp *t, yaml_node_t **expects)
+{
+	yaml_node_t *n = t->components, *key;
+
+	if (!n) {
+		yaml_node_t name = {.type = YAML_SCALAR_NODE};
+
+		name.data.scalar.value = (yaml_char_t *)"hostmesh";
+		name.data.scalar.length = 8;
+		if (!add_component(c, &name, legacy_params(t, "hostmesh", &key), &expects[0]))
 			return -EINVAL;
-		if (strcmp(v, "hostmesh"))
-			return err_at(c, e,
-				      "component '%s' is not available; this rocelab runs: "
-				      "hostmesh",
-				      v);
+	} else if (n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++) {
+			yaml_node_t *e = nd(c, *it);
+			const char *v = str(c, e, "a component");
+
+			if (!v || !add_component(c, e, legacy_params(t, v, &key),
+						 &expects[c->s->n_comps]))
+				return -EINVAL;
+		}
+	} else if (n->type == YAML_MAPPING_NODE) {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top; p++)
+			if (!add_component(c, nd(c, p->key), nd(c, p->value),
+					   &expects[c->s->n_comps]))
+				return -EINVAL;
+	} else {
+		return err_at(c, n,
+			      "components is a mapping from component to its parameters (e.g. "
+			      "components: { hostmesh: { interval: 20ms } })");
+	}
+	if (!c->s->n_comps)
+		return err_at(c, n, "components is empty: name at least one (e.g. hostmesh)");
+	for (size_t i = 0; i < t->n_legacy; i++)
+		if (t->legacy_key[i]) {
+			const char *name = (const char *)t->legacy_key[i]->data.scalar.value;
+
+			return err_at(c, t->legacy_key[i],
+				      n && n->type == YAML_MAPPING_NODE
+					  ? "'%s:' parameters go under components (write "
+					    "components: { %s: {...} })"
+					  : "'%s:' has parameters for a component that is not "
+					    "listed in components (add %s to it)",
+				      name, name);
+		}
+	for (size_t i = 0; i < c->s->n_comps; i++) {
+		struct scn_component *sc = &c->s->comps[i];
+		char err[320];
+
+		if (sc->ops->check && sc->ops->check(sc->cfg, err, sizeof(err)))
+			return err_at(c,
+				      &(yaml_node_t){.start_mark = {.line = sc->loc.line - 1,
+								    .column = sc->loc.col - 1}},
+				      "%s", err);
 	}
 	return 0;
 }
@@ -593,11 +686,32 @@ static char *resolve_inventory(const char *scn_path, const char *inv)
 	return rl_xstrdup(out);
 }
 
+/* Defaults and consistency of one expectation, reported at where it was written. */
+static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at)
+{
+	struct scenario *s = c->s;
+
+	if (e->silent && s->n_faults)
+		return err_at(c, at, "expect.silent is for scenarios without faults");
+	if (!e->silent && !e->cls[0] && !e->n_metrics)
+		return err_at(c, at, "expect needs 'class' (or 'silent: true', or 'metrics')");
+	if (!e->silent && e->cls[0] && !s->n_faults)
+		return err_at(c, at,
+			      "expect names a verdict but the scenario has no fault; "
+			      "use 'silent: true'");
+	if (!e->target[0] && s->n_faults)
+		snprintf(e->target, sizeof(e->target), "%s", s->faults[0].target);
+	if (!e->within_ms)
+		e->within_ms = s->fault_ms;
+	return 0;
+}
+
 static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override,
 		     const char *builtin)
 {
 	struct scenario *s = c->s;
 	struct top_tmp t = {0};
+	yaml_node_t *expects[16] = {0};
 
 	if (!root)
 		return err_at(c, &(yaml_node_t){0}, "empty scenario");
@@ -605,14 +719,8 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 		return -EINVAL;
 	if (!s->name[0])
 		return err_at(c, root, "a scenario needs 'name'");
-	if (t.components && parse_components(c, t.components))
+	if (parse_components(c, &t, expects))
 		return -EINVAL;
-	if (t.hostmesh && each_pair(c, t.hostmesh, hm_pair, s, "hostmesh"))
-		return -EINVAL;
-	if (s->agent.timeout_ms / s->agent.interval_ms > 4096)
-		return err_at(c, t.hostmesh, "hostmesh.timeout is more than 4096 intervals");
-	if (s->analyzer.grace_ms < s->agent.timeout_ms + 500)
-		s->analyzer.grace_ms = s->agent.timeout_ms + 1000;
 	s->inv_path = inv_override ? rl_xstrdup(inv_override)
 		      : t.inventory && strcmp(t.inventory, "builtin")
 			  ? resolve_inventory(s->path, t.inventory)
@@ -640,26 +748,35 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 		     it < t.load->data.sequence.items.top; it++)
 			parse_load(c, nd(c, *it), s->inv);
 	}
-	if (!t.expect)
-		return err_at(c, root,
-			      "a scenario needs 'expect' (class and target of the "
-			      "verdict, or 'silent: true')");
-	if (each_pair(c, t.expect, expect_pair, &s->expect, "expect"))
+	/* The scenario's expectation holds for every component without its own. */
+	if (t.expect && each_pair(c, t.expect, expect_pair, &s->expect, "expect"))
 		return -EINVAL;
+	for (size_t i = 0; i < s->n_comps; i++) {
+		struct scn_component *sc = &s->comps[i];
+
+		if (expects[i]) {
+			sc->expect.top_k = 1;
+			if (each_pair(c, expects[i], expect_pair, &sc->expect, "expect"))
+				return -EINVAL;
+		} else if (!t.expect) {
+			return err_at(c, root,
+				      "a scenario needs 'expect' (class and target of the "
+				      "verdict, or 'silent: true'), for all components or in "
+				      "components.%s.expect",
+				      sc->ops->name);
+		} else {
+			sc->expect = s->expect;
+		}
+	}
 	if (c->nerr)
 		return -EINVAL;
-	if (s->expect.silent && s->n_faults)
-		return err_at(c, t.expect, "expect.silent is for scenarios without faults");
-	if (!s->expect.silent && !s->expect.cls[0])
-		return err_at(c, t.expect, "expect needs 'class' (or 'silent: true')");
-	if (!s->expect.silent && !s->n_faults)
-		return err_at(c, t.expect,
-			      "expect names a verdict but the scenario has no fault; "
-			      "use 'silent: true'");
-	if (!s->expect.target[0] && s->n_faults)
-		snprintf(s->expect.target, sizeof(s->expect.target), "%s", s->faults[0].target);
-	if (!s->expect.within_ms)
-		s->expect.within_ms = s->fault_ms;
+	if (t.expect && finish_expect(c, &s->expect, t.expect))
+		return -EINVAL;
+	for (size_t i = 0; i < s->n_comps; i++)
+		if (finish_expect(c, &s->comps[i].expect, expects[i] ? expects[i] : t.expect))
+			return -EINVAL;
+	if (!t.expect)
+		s->expect = s->comps[0].expect;
 	return 0;
 }
 
@@ -676,8 +793,6 @@ struct scenario *scenario_load(const char *path, const char *inv_override, const
 	int r;
 
 	s->path = rl_xstrdup(path);
-	hm_agent_defaults(&s->agent);
-	az_defaults(&s->analyzer);
 	s->baseline_ms = 10000;
 	s->fault_ms = 20000;
 	s->recovery_ms = 10000;
@@ -728,6 +843,9 @@ void scenario_free(struct scenario *s)
 			free(s->faults[i].argv[k]);
 	free(s->faults);
 	free(s->loads);
+	for (size_t i = 0; i < s->n_comps; i++)
+		free(s->comps[i].cfg);
+	free(s->comps);
 	free(s->description);
 	free(s->inv_path);
 	inventory_free(s->inv);

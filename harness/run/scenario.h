@@ -4,10 +4,9 @@
 #ifndef ROCELAB_SCENARIO_H
 #define ROCELAB_SCENARIO_H
 
+#include "harness/component/component.h"
 #include "harness/lib/inventory.h"
 #include "injectors/fault.h"
-#include "probe/hostmesh/analyzer.h"
-#include "probe/hostmesh/hostmesh.h"
 
 #include <stdio.h>
 
@@ -38,6 +37,19 @@ struct scn_load {
 	struct inv_loc loc;
 };
 
+enum metric_op { MOP_GE, MOP_GT, MOP_LE, MOP_LT, MOP_EQ };
+
+/* expect: metrics: { goodput-vs-optimal: ">= 0.9" } */
+struct metric_expect {
+	char name[48];
+	enum metric_op op;
+	double value;
+	char text[32]; /* as written */
+	struct inv_loc loc;
+};
+
+#define SCN_MAX_METRICS 16
+
 struct scn_expect {
 	bool silent;		 /* no verdict at all (a no-fault scenario) */
 	char cls[24];		 /* rnic | switch-link | switch | congestion | host-processing */
@@ -45,6 +57,16 @@ struct scn_expect {
 	long long within_ms;	 /* detect within this long after the fault starts */
 	int top_k;		 /* localized when the target ranks within top_k: 1 */
 	int max_false_positives; /* verdicts in baseline and settled recovery: 0 */
+	struct metric_expect metrics[SCN_MAX_METRICS];
+	size_t n_metrics;
+};
+
+/* A component under test, its parameters and what is expected of it. */
+struct scn_component {
+	const struct component_ops *ops;
+	void *cfg;		  /* ops->cfg_size bytes */
+	struct scn_expect expect; /* its own, else the scenario's */
+	struct inv_loc loc;
 };
 
 struct scenario {
@@ -55,13 +77,13 @@ struct scenario {
 	char suite[SCN_NAME_MAX + 1];
 	char *description;
 	long long baseline_ms, fault_ms, recovery_ms;
-	struct hm_agent_cfg agent;
-	struct az_cfg analyzer;
+	struct scn_component *comps; /* at least one */
+	size_t n_comps;
 	struct scn_fault *faults;
 	size_t n_faults;
 	struct scn_load *loads;
 	size_t n_loads;
-	struct scn_expect expect;
+	struct scn_expect expect; /* the scenario's: each component's unless it has its own */
 };
 
 /*

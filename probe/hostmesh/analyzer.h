@@ -10,6 +10,7 @@
 #define ROCELAB_ANALYZER_H
 
 #include "harness/lib/inventory.h"
+#include "harness/lib/opt.h"
 #include "probe/hostmesh/hmrec.h"
 
 #include <stdint.h>
@@ -30,6 +31,9 @@ struct az_cfg {
 };
 
 void az_defaults(struct az_cfg *c);
+
+/* The analyzer's parameters (params.c). */
+extern const struct opt_desc az_opts[];
 
 struct az;
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "harness/lab/lab.h"
 #include "harness/lib/common.h"
+#include "harness/lib/opt.h"
 #include "probe/hostmesh/analyzer.h"
 #include "probe/hostmesh/hmrec.h"
 #include "probe/hostmesh/hostmesh.h"
@@ -30,80 +31,64 @@ static int opt_ms(const char *cmd, const char *opt, const char *v, long long lo,
 	return 0;
 }
 
-static int opt_num(const char *cmd, const char *opt, const char *v, double lo, double hi,
-		   double *out)
-{
-	char *end;
+/* getopt values of the parameter tables' options start here. */
+#define OPT_BASE 0x200
 
-	errno = 0;
-	*out = strtod(v, &end);
-	if (errno || end == v || *end || *out < lo || *out > hi)
-		return rl_usage_error(cmd, "%s '%s': give a number from %g to %g", opt, v, lo, hi);
+/* Set a parameter from its table (o is getopt's value). */
+static int table_opt(const char *cmd, const struct opt_desc *tab, int o, void *obj)
+{
+	char err[256];
+
+	if (opt_set(&tab[o - OPT_BASE], obj, optarg, err, sizeof(err)))
+		return rl_usage_error(cmd, "--%s", err);
 	return 0;
 }
 
 /* ---- agent ----------------------------------------------------------------------------- */
 
-static const char agent_help[] =
-    "usage: rocelab agent hostmesh --host HOST [-i INVENTORY] [options]\n"
-    "\n"
-    "Probe between the RNICs of HOST (Hostmesh, APNet'24): every RNIC probes a random\n"
-    "other RNIC of the host each interval from a random source port of a rotating pool,\n"
-    "measures one-way network latency and end-host processing delay, counts one-way\n"
-    "drops, traces every 5-tuple's path, and streams records to the analyzer.\n"
-    "Runs where HOST's RNICs are ('rocelab run' starts it there through the lab).\n"
-    "\n"
-    "  --transport udp       probe transport: udp (RoCEv2 UD packets over raw sockets) or\n"
-    "                        verbs (UD QPs through rdma-core on the RNIC or Soft-RoCE)\n"
-    "  --interval 100ms      probe interval per RNIC\n"
-    "  --timeout 500ms       a probe not received by then is a drop\n"
-    "  --sports 16           source ports in the pool\n"
-    "  --rotate 60s          replace a quarter of the pool this often\n"
-    "  --trace-rate 2        path traces per second at most (switch ICMP budget)\n"
-    "  --trace-refresh 60s   re-trace each 5-tuple this often\n"
-    "  --trace-timeout 300ms wait for ICMP answers per trace\n"
-    "  --max-ttl 6           hops traced at most\n"
-    "  --dscp 26             DSCP of probes (26: PFC priority 3)\n"
-    "  --analyzer ADDR[:PORT] stream records to a 'rocelab analyze --listen' (port 4790)\n"
-    "  --out FILE|-          write records to FILE (for 'rocelab analyze FILE')\n"
-    "  --duration D          stop after D (default: at SIGINT/SIGTERM)\n"
-    "  --seed N              random seed (reproducible port pools)\n"
-    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened.\n";
+static void agent_help(void)
+{
+	struct hm_agent_cfg d;
+
+	hm_agent_defaults(&d);
+	fputs("usage: rocelab agent hostmesh --host HOST [-i INVENTORY] [options]\n"
+	      "\n"
+	      "Probe between the RNICs of HOST (Hostmesh, APNet'24): every RNIC probes a random\n"
+	      "other RNIC of the host each interval from a random source port of a rotating pool,\n"
+	      "measures one-way network latency and end-host processing delay, counts one-way\n"
+	      "drops, traces every 5-tuple's path, and streams records to the analyzer.\n"
+	      "Runs where HOST's RNICs are ('rocelab run' starts it there through the lab).\n"
+	      "\n",
+	      stdout);
+	opt_help(hm_agent_opts, &d, stdout);
+	fputs(
+	    "  --analyzer ADDR[:PORT] stream records to a 'rocelab analyze --listen' (port 4790)\n"
+	    "  --out FILE|-           write records to FILE (for 'rocelab analyze FILE')\n"
+	    "  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
+	    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened.\n",
+	    stdout);
+}
 
 int cmd_agent(int argc, char **argv)
 {
-	static const struct option lo[] = {
-	    {"host", required_argument, NULL, 'H'},
-	    {"inventory", required_argument, NULL, 'i'},
-	    {"transport", required_argument, NULL, 'T'},
-	    {"interval", required_argument, NULL, 'I'},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"sports", required_argument, NULL, 'p'},
-	    {"rotate", required_argument, NULL, 'r'},
-	    {"trace-rate", required_argument, NULL, 'R'},
-	    {"trace-refresh", required_argument, NULL, 'F'},
-	    {"trace-timeout", required_argument, NULL, 'W'},
-	    {"max-ttl", required_argument, NULL, 'L'},
-	    {"dscp", required_argument, NULL, 'D'},
-	    {"analyzer", required_argument, NULL, 'a'},
-	    {"out", required_argument, NULL, 'o'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"seed", required_argument, NULL, 's'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {0},
+	static const struct option own[] = {
+	    {"host", required_argument, NULL, 'H'},	{"inventory", required_argument, NULL, 'i'},
+	    {"analyzer", required_argument, NULL, 'a'}, {"out", required_argument, NULL, 'o'},
+	    {"duration", required_argument, NULL, 'd'}, {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},		{0},
 	};
+	struct option lo[40];
 	static const char *const cmd = "agent hostmesh";
 	struct hm_agent_cfg c;
 	const char *inv_path = NULL;
 	struct inventory *inv;
-	double x;
 	int o, r = 0;
 
 	hm_agent_defaults(&c);
+	opt_longopts(hm_agent_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	if (argc < 2 || strcmp(argv[1], "hostmesh")) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-			return fputs(agent_help, stdout), 0;
+			return agent_help(), 0;
 		return rl_usage_error("agent", "the agent to run is 'hostmesh'");
 	}
 	argc--, argv++;
@@ -117,41 +102,6 @@ int cmd_agent(int argc, char **argv)
 		case 'i':
 			inv_path = optarg;
 			break;
-		case 'T':
-			c.transport = pt_find(optarg);
-			if (!c.transport)
-				r = rl_usage_error(cmd, "--transport '%s': known transports: %s",
-						   optarg, pt_names());
-			break;
-		case 'I':
-			r = opt_ms(cmd, "--interval", optarg, 1, 60000, &c.interval_ms);
-			break;
-		case 't':
-			r = opt_ms(cmd, "--timeout", optarg, 1, 60000, &c.timeout_ms);
-			break;
-		case 'p':
-			r = opt_num(cmd, "--sports", optarg, 1, 1024, &x), c.pool = (int)x;
-			break;
-		case 'r':
-			r = opt_ms(cmd, "--rotate", optarg, 100, 86400000, &c.rotate_ms);
-			break;
-		case 'R':
-			r = opt_num(cmd, "--trace-rate", optarg, 0, 1000, &c.trace_rate);
-			break;
-		case 'F':
-			r = opt_ms(cmd, "--trace-refresh", optarg, 100, 86400000,
-				   &c.trace_refresh_ms);
-			break;
-		case 'W':
-			r = opt_ms(cmd, "--trace-timeout", optarg, 10, 10000, &c.trace_timeout_ms);
-			break;
-		case 'L':
-			r = opt_num(cmd, "--max-ttl", optarg, 2, HM_MAX_HOPS, &x),
-			c.max_ttl = (int)x;
-			break;
-		case 'D':
-			r = opt_num(cmd, "--dscp", optarg, 0, 63, &x), c.dscp = (int)x;
-			break;
 		case 'a':
 			c.analyzer = optarg;
 			break;
@@ -161,18 +111,18 @@ int cmd_agent(int argc, char **argv)
 		case 'd':
 			r = opt_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, &c.duration_ms);
 			break;
-		case 's':
-			r = opt_num(cmd, "--seed", optarg, 0, 4294967295.0, &x),
-			c.seed = (unsigned)x;
-			break;
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
 			break;
 		case 'h':
-			return fputs(agent_help, stdout), 0;
+			return agent_help(), 0;
 		case ':':
 			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
+			if (o >= OPT_BASE) {
+				r = table_opt(cmd, hm_agent_opts, o, &c);
+				break;
+			}
 			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -197,26 +147,26 @@ int cmd_agent(int argc, char **argv)
 
 /* ---- analyzer ------------------------------------------------------------------------------ */
 
-static const char analyze_help[] =
-    "usage: rocelab analyze [-i INVENTORY] (--listen ADDR[:PORT] | FILE...) [options]\n"
-    "\n"
-    "Analyze Hostmesh records per window: RNIC anomalies, Algorithm 1 voting over links\n"
-    "and switches for drops and for high network latency, drop rates and latency\n"
-    "percentiles.  Writes JSON lines (window, verdict, agent) to stdout or -o FILE.\n"
-    "\n"
-    "  --listen ADDR[:PORT]   take agents' record streams over TCP (port 4790)\n"
-    "  FILE...                read record files written by 'agent --out'\n"
-    "  --window 20s           analysis window\n"
-    "  --rnic-threshold 0.1   timeout share that makes an RNIC anomalous\n"
-    "  --rnic-hold 60s        an anomalous RNIC's timeouts stay RNIC problems this long\n"
-    "  --min-votes 5          abnormal probes needed before voting\n"
-    "  --min-share 0.5        share of abnormal probes the top suspect must be on\n"
-    "  --slow 1ms             network latency that counts as high\n"
-    "  --proc 5ms             host-processing verdict when most probes exceed it\n"
-    "  --grace 1500ms         close a window this long after its end (> the probe timeout)\n"
-    "  --duration D           stop listening after D (default: at SIGINT/SIGTERM)\n"
-    "  -o FILE                JSON lines here (default stdout)\n"
-    "exit: 0 done; 2 bad options or records from another inventory; 3 cannot listen.\n";
+static void analyze_help(void)
+{
+	struct az_cfg d;
+
+	az_defaults(&d);
+	fputs("usage: rocelab analyze [-i INVENTORY] (--listen ADDR[:PORT] | FILE...) [options]\n"
+	      "\n"
+	      "Analyze Hostmesh records per window: RNIC anomalies, Algorithm 1 voting over links\n"
+	      "and switches for drops and for high network latency, drop rates and latency\n"
+	      "percentiles.  Writes JSON lines (window, verdict, agent) to stdout or -o FILE.\n"
+	      "\n"
+	      "  --listen ADDR[:PORT]   take agents' record streams over TCP (port 4790)\n"
+	      "  FILE...                read record files written by 'agent --out'\n",
+	      stdout);
+	opt_help(az_opts, &d, stdout);
+	fputs("  --duration D           stop listening after D (default: at SIGINT/SIGTERM)\n"
+	      "  -o FILE                JSON lines here (default stdout)\n"
+	      "exit: 0 done; 2 bad options or records from another inventory; 3 cannot listen.\n",
+	      stdout);
+}
 
 struct conn {
 	int fd;
@@ -405,35 +355,28 @@ static int serve(struct az *az, const struct inventory *inv, int lfd, long long 
 
 int cmd_analyze(int argc, char **argv)
 {
-	static const struct option lo[] = {
+	static const struct option own[] = {
 	    {"inventory", required_argument, NULL, 'i'},
 	    {"listen", required_argument, NULL, 'l'},
-	    {"window", required_argument, NULL, 'w'},
-	    {"rnic-threshold", required_argument, NULL, 'T'},
-	    {"rnic-hold", required_argument, NULL, 'H'},
-	    {"min-votes", required_argument, NULL, 'V'},
-	    {"min-share", required_argument, NULL, 'S'},
-	    {"slow", required_argument, NULL, 's'},
-	    {"proc", required_argument, NULL, 'P'},
-	    {"grace", required_argument, NULL, 'g'},
 	    {"duration", required_argument, NULL, 'd'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
+	struct option lo[32];
 	static const char *const cmd = "analyze";
 	const char *inv_path = NULL, *listen_spec = NULL, *out_path = NULL;
-	long long duration = 0, v;
+	long long duration = 0;
 	struct az_cfg cfg;
 	struct inventory *inv;
 	FILE *out = stdout;
 	struct az *az;
 	char err[160];
-	double x;
 	int o, r = 0, lfd = -1;
 
 	az_defaults(&cfg);
+	opt_longopts(az_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	optind = 1;
 	opterr = 0;
 	while (!r && (o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
@@ -443,30 +386,6 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case 'l':
 			listen_spec = optarg;
-			break;
-		case 'w':
-			r = opt_ms(cmd, "--window", optarg, 100, 3600000, &cfg.window_ms);
-			break;
-		case 'T':
-			r = opt_num(cmd, "--rnic-threshold", optarg, 0, 1, &cfg.rnic_threshold);
-			break;
-		case 'H':
-			r = opt_ms(cmd, "--rnic-hold", optarg, 0, 86400000, &cfg.rnic_hold_ms);
-			break;
-		case 'V':
-			r = opt_num(cmd, "--min-votes", optarg, 1, 1e6, &x), cfg.min_votes = (int)x;
-			break;
-		case 'S':
-			r = opt_num(cmd, "--min-share", optarg, 0, 1, &cfg.min_share);
-			break;
-		case 's':
-			r = opt_ms(cmd, "--slow", optarg, 0, 60000, &v), cfg.slow_us = v * 1000;
-			break;
-		case 'P':
-			r = opt_ms(cmd, "--proc", optarg, 0, 60000, &v), cfg.proc_us = v * 1000;
-			break;
-		case 'g':
-			r = opt_ms(cmd, "--grace", optarg, 0, 600000, &cfg.grace_ms);
 			break;
 		case 'd':
 			r = opt_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, &duration);
@@ -478,10 +397,14 @@ int cmd_analyze(int argc, char **argv)
 			rl_log_level = RL_LOG_DEBUG;
 			break;
 		case 'h':
-			return fputs(analyze_help, stdout), 0;
+			return analyze_help(), 0;
 		case ':':
 			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
+			if (o >= OPT_BASE) {
+				r = table_opt(cmd, az_opts, o, &cfg);
+				break;
+			}
 			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 		}
 	}

@@ -4,6 +4,7 @@
 #define ROCELAB_HOSTMESH_H
 
 #include "harness/lib/inventory.h"
+#include "harness/lib/opt.h"
 #include "probe/ptrans.h"
 
 #include <stdint.h>
@@ -29,6 +30,9 @@ struct hm_agent_cfg {
 };
 
 void hm_agent_defaults(struct hm_agent_cfg *c);
+
+/* The agent's parameters (params.c): its command line, the scenario's hostmesh section. */
+extern const struct opt_desc hm_agent_opts[];
 
 /* Run the agent for cfg.host of inv until the duration ends or a signal. Returns an rl_exit code.
  */

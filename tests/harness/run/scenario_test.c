@@ -2,6 +2,7 @@
 /* Scenario files (every error at file:line:col) and the grader. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/run/grade.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
 #include "reports/report.h"
@@ -77,37 +78,40 @@ Test(scenario, ci_scenarios_are_valid)
 
 Test(grader, targets)
 {
-	cr_assert(runner_target_matches("rail2:swp6--spine2:swp2", "rail2:swp6"));
-	cr_assert(runner_target_matches("rail2:swp6--spine2:swp2", "spine2:swp2"));
-	cr_assert(runner_target_matches("rail2:swp6--spine2:swp2", "rail2:swp6--spine2:swp2"));
-	cr_assert_not(runner_target_matches("rail2:swp6--spine2:swp2", "rail2:swp"));
-	cr_assert_not(runner_target_matches("rail2:swp6--spine2:swp2", "spine2"));
-	cr_assert(runner_target_matches("spine2", "spine2"));
-	cr_assert_not(runner_target_matches("spine22", "spine2"));
-	cr_assert(runner_target_matches("host1:rnic2", "host1:rnic2"));
+	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "rail2:swp6"));
+	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "spine2:swp2"));
+	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "rail2:swp6--spine2:swp2"));
+	cr_assert_not(grade_target_matches("rail2:swp6--spine2:swp2", "rail2:swp"));
+	cr_assert_not(grade_target_matches("rail2:swp6--spine2:swp2", "spine2"));
+	cr_assert(grade_target_matches("spine2", "spine2"));
+	cr_assert_not(grade_target_matches("spine22", "spine2"));
+	cr_assert(grade_target_matches("host1:rnic2", "host1:rnic2"));
 }
 
-static struct scn_result graded(const char *scn, const char *verdicts)
+/* Grade verdicts (JSON, as a monitor writes them) against a scenario's first component. */
+static struct grade graded_at(const char *scn, const char *verdicts, double t_fault)
 {
-	struct scn_result r = {0};
+	struct grade g = {0};
 	struct scenario *s = scenario_load(scn, NULL, VLAB, stderr);
+	struct comp_obs obs = {0};
+	struct comp_times t = {100, t_fault, t_fault, 120, 130};
+	json_t *arr = json_loads(verdicts, 0, NULL), *v;
+	size_t i;
 
 	cr_assert_not_null(s);
-	r.s = s;
-	r.t_start = 100;
-	r.t_fault = 110;
-	r.t_revert = 120;
-	r.t_end = 130;
-	r.verdicts = json_loads(verdicts, 0, NULL);
-	cr_assert_not_null(r.verdicts);
-	runner_grade(&r);
-	return r;
+	cr_assert_not_null(arr);
+	json_array_foreach(arr, i, v) cr_assert_eq(verdict_from_json(v, comp_obs_verdict(&obs)), 0);
+	grade_component(&s->comps[0].expect, &obs, &t,
+			(double)s->comps[0].ops->settle_ms(s->comps[0].cfg) / 1e3, &g);
+	comp_obs_clear(&obs);
+	json_decref(arr);
+	scenario_free(s);
+	return g;
 }
 
-static void done(struct scn_result *r)
+static struct grade graded(const char *scn, const char *verdicts)
 {
-	json_decref(r->verdicts);
-	scenario_free((struct scenario *)r->s);
+	return graded_at(scn, verdicts, 110);
 }
 
 #define V(t0, cls, target, sus)                                                                    \
@@ -116,7 +120,7 @@ static void done(struct scn_result *r)
 
 Test(grader, pass_rank_and_time)
 {
-	struct scn_result r =
+	struct grade r =
 	    graded("../scenarios/ci/rail-uplink-flap.yaml",
 		   "[" V(112, "switch-link", "rail2:swp6--spine2:swp2",
 			 "[{\"target\":\"rail2:swp6--spine2:swp2\",\"votes\":9,\"good\":0},"
@@ -127,12 +131,11 @@ Test(grader, pass_rank_and_time)
 	cr_assert_eq(r.rank, 1);
 	cr_assert_float_eq(r.time_to_detect_s, 2.0, 1e-9);
 	cr_assert_eq(r.false_positives, 0);
-	done(&r);
 }
 
 Test(grader, a_tie_at_the_top_is_not_rank_1)
 {
-	struct scn_result r =
+	struct grade r =
 	    graded("../scenarios/ci/rail-uplink-flap.yaml",
 		   "[" V(112, "switch-link", "rail4:swp6--spine2:swp4",
 			 "[{\"target\":\"rail4:swp6--spine2:swp4\",\"votes\":9,\"good\":0},"
@@ -141,12 +144,11 @@ Test(grader, a_tie_at_the_top_is_not_rank_1)
 	cr_assert_eq(r.verdict, RV_FAIL);
 	cr_assert_eq(r.rank, 2);
 	cr_assert(strstr(r.reason, "top-1"), "%s", r.reason);
-	done(&r);
 }
 
 Test(grader, wrong_class_and_false_positives)
 {
-	struct scn_result r =
+	struct grade r =
 	    graded("../scenarios/ci/rnic-flap.yaml",
 		   "[" V(104, "rnic", "host3:rnic1", "[]") "," V(114, "switch", "rail2", "[]") "]");
 
@@ -154,34 +156,130 @@ Test(grader, wrong_class_and_false_positives)
 	cr_assert(r.detected);
 	cr_assert_not(r.class_ok);
 	cr_assert_eq(r.false_positives, 1, "the baseline verdict");
-	done(&r);
 	r = graded("../scenarios/ci/rnic-flap.yaml", "[" V(114, "rnic", "host1:rnic2", "[]") "," V(
 							 128, "rnic", "host1:rnic2", "[]") "]");
 	cr_assert_eq(r.false_positives, 1, "a verdict after recovery settled");
 	cr_assert_eq(r.verdict, RV_FAIL);
 	cr_assert(strstr(r.reason, "false positive"), "%s", r.reason);
-	done(&r);
 }
 
 Test(grader, silent_scenario)
 {
-	struct scn_result r = graded("../scenarios/ci/no-fault.yaml", "[]");
+	struct grade r = graded_at("../scenarios/ci/no-fault.yaml", "[]", 0);
 
-	r.t_fault = 0;
-	runner_grade(&r);
 	cr_assert_eq(r.verdict, RV_PASS);
-	done(&r);
-	r = graded("../scenarios/ci/no-fault.yaml", "[" V(105, "congestion", "x--y", "[]") "]");
-	r.t_fault = 0;
-	runner_grade(&r);
+	r = graded_at("../scenarios/ci/no-fault.yaml", "[" V(105, "congestion", "x--y", "[]") "]",
+		      0);
 	cr_assert_eq(r.verdict, RV_FAIL);
-	done(&r);
+}
+
+/* A window that ends while the injector logs in judged a lab being changed. */
+Test(grader, the_injectors_own_work_is_not_a_false_positive)
+{
+	struct scenario *s = scenario_load("../scenarios/ci/rnic-flap.yaml", NULL, VLAB, stderr);
+	struct comp_obs obs = {0};
+	struct comp_times t = {100, 108, 110, 120, 130};
+	struct grade g = {0};
+	struct verdict *v;
+
+	cr_assert_not_null(s);
+	v = comp_obs_verdict(&obs);
+	*v =
+	    (struct verdict){.win = {107, 109}, .time = 109, .cls = "congestion", .target = "a--b"};
+	v = comp_obs_verdict(&obs);
+	*v = (struct verdict){
+	    .win = {110, 112}, .time = 112, .cls = "rnic", .target = "host1:rnic2"};
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	cr_assert_eq(g.false_positives, 0);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	t.t_inject = 109.5; /* the same verdict before the injector started: a false positive */
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	cr_assert_eq(g.false_positives, 1);
+	comp_obs_clear(&obs);
+	scenario_free(s);
+}
+
+/* Data-path components are graded on figures. */
+Test(grader, metrics_against_expectations)
+{
+	struct scn_expect e = {.n_metrics = 2};
+	struct comp_obs obs = {0};
+	struct comp_times t = {100, 108, 110, 120, 130};
+	struct grade g = {0};
+
+	e.metrics[0] = (struct metric_expect){"goodput-vs-optimal", MOP_GE, 0.9, ">= 0.9"};
+	e.metrics[1] = (struct metric_expect){"reorder-degree", MOP_LT, 3, "< 3"};
+	comp_obs_metric(&obs, "goodput-vs-optimal", 0.95, "ratio");
+	comp_obs_metric(&obs, "reorder-degree", 1, "packets");
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	obs.metrics[0].value = 0.5;
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert_str_eq(g.reason, "goodput-vs-optimal = 0.5 ratio, expected >= 0.9");
+	comp_obs_clear(&obs);
+	comp_obs_metric(&obs, "reorder-degree", 1, "packets");
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_str_eq(g.reason, "metric goodput-vs-optimal was not reported");
+	comp_obs_clear(&obs);
+}
+
+/* The one key table: what verdict_to_json writes, verdict_from_json reads back. */
+Test(grader, verdict_json_round_trip)
+{
+	struct verdict v = {.time = 12.5,
+			    .emitted = 13,
+			    .win = {10.5, 12.5},
+			    .cls = "switch-link",
+			    .target = "a:1--b:2",
+			    .votes = 9,
+			    .n_sus = 2};
+	struct verdict w;
+	json_t *j;
+
+	v.sus[0] = (struct suspect){"a:1--b:2", 9, 0};
+	v.sus[1] = (struct suspect){"h:r1--a:3", 3, 4};
+	j = verdict_to_json(&v);
+	cr_assert_eq(verdict_from_json(j, &w), 0);
+	cr_assert(w.time == v.time && w.emitted == v.emitted && w.win[0] == v.win[0] &&
+		  w.win[1] == v.win[1] && w.votes == 9 && w.n_sus == 2);
+	cr_assert_str_eq(w.cls, v.cls);
+	cr_assert_str_eq(w.target, v.target);
+	for (size_t i = 0; i < 2; i++) {
+		cr_assert_str_eq(w.sus[i].target, v.sus[i].target);
+		cr_assert(w.sus[i].votes == v.sus[i].votes && w.sus[i].good == v.sus[i].good);
+	}
+	json_object_del(j, "class");
+	cr_assert_eq(verdict_from_json(j, &w), -EINVAL, "a renamed key fails loudly");
+	json_decref(j);
 }
 
 Test(report, xml_escape)
 {
 	char b[64];
 
-	cr_assert_str_eq(report_xml_escape("a<b>&\"c'\n", b, sizeof(b)),
+	cr_assert_str_eq(rl_xml_escape("a<b>&\"c'\n", b, sizeof(b)),
 			 "a&lt;b&gt;&amp;&quot;c&apos; ");
+}
+
+Test(scenario, components_map_form)
+{
+	struct scenario *s =
+	    scenario_load(FIXTURES "/good-components-map.yaml", NULL, VLAB, stderr);
+	const struct opt_desc *d;
+	char buf[32];
+
+	cr_assert_not_null(s);
+	cr_assert_eq(s->n_comps, 1);
+	cr_assert_str_eq(s->comps[0].ops->name, "hostmesh");
+	d = opt_find(s->comps[0].ops->params, "interval");
+	cr_assert_str_eq(opt_value(d, s->comps[0].cfg, buf, sizeof(buf)), "20ms");
+	d = opt_find(s->comps[0].ops->params, "slow");
+	cr_assert_str_eq(opt_value(d, s->comps[0].cfg, buf, sizeof(buf)), "500us");
+	cr_assert_str_eq(s->comps[0].expect.cls, "switch-link");
+	cr_assert_str_eq(s->comps[0].expect.target, "rail2:swp6", "defaults to the fault's target");
+	cr_assert_eq(s->comps[0].expect.within_ms, 4000);
+	cr_assert_eq(s->comps[0].expect.n_metrics, 1);
+	cr_assert_eq(s->comps[0].expect.metrics[0].op, MOP_GE);
+	scenario_free(s);
 }

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A component under test: a monitor (Hostmesh, R-Pingmesh) that emits
+ * verdicts, or a data-path component (MP-RDMA, Eunomia) that emits metrics.
+ * Each is one component_ops table, registered by name (harness/run/registry.c);
+ * the runner starts it through the lab, stops it, collects what it saw, the
+ * grader grades that against the injected truth, and the reports ask it for
+ * its own section.  Nothing outside its folder knows its parameters.
+ */
+#ifndef ROCELAB_COMPONENT_H
+#define ROCELAB_COMPONENT_H
+
+#include "harness/lab/lab.h"
+#include "harness/lib/opt.h"
+
+#include <jansson.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* ---- what components report ---------------------------------------------------------- */
+
+#define VERDICT_SUSPECTS 8
+
+struct suspect {
+	char target[160]; /* a link "a:p--b:q", a switch, an RNIC "host:rnic" */
+	long long votes;  /* abnormal probes on it */
+	long long good;	  /* normal probes on it (a tie-breaker: fewer is worse) */
+};
+
+/* A monitor's verdict: what it blames for which window, and on what evidence. */
+struct verdict {
+	double time;	/* when it happened in the monitor's view (its window's end) */
+	double emitted; /* when the monitor said so (0: not said; grading uses time) */
+	double win[2];	/* the window judged, CLOCK_REALTIME seconds */
+	char cls[24];	/* rnic | switch-link | switch | congestion | host-processing */
+	char target[160];
+	long long votes;
+	struct suspect sus[VERDICT_SUSPECTS]; /* best first */
+	size_t n_sus;
+};
+
+/* The one key table for verdicts in JSON, both ways.  -EINVAL when a key is missing. */
+int verdict_from_json(const json_t *o, struct verdict *v);
+json_t *verdict_to_json(const struct verdict *v);
+
+/* A figure a data-path component measured, graded against 'expect: metrics:'. */
+struct metric {
+	char name[48]; /* goodput-vs-optimal, reorder-degree, ... */
+	double value;
+	char unit[16];
+};
+
+/* What a component observed during one scenario. */
+struct comp_obs {
+	struct verdict *verdicts;
+	size_t n_verdicts;
+	struct metric *metrics;
+	size_t n_metrics;
+	json_t *section; /* its own part of results.json (owned; NULL: none) */
+};
+
+void comp_obs_clear(struct comp_obs *o);
+struct verdict *comp_obs_verdict(struct comp_obs *o); /* appends a zeroed one */
+void comp_obs_metric(struct comp_obs *o, const char *name, double value, const char *unit);
+
+/* ---- what the runner gives them -------------------------------------------------------- */
+
+struct comp_env {
+	struct lab *lab;
+	const struct inventory *inv;
+	const char *inv_path;
+	const char *self_exe; /* rocelab itself, for parts that run as its subcommands */
+	const char *dir;      /* OUTDIR/<scenario>: the component's logs and files */
+	struct in_addr mgmt;  /* the controller on the management network */
+	unsigned seed;
+};
+
+/*
+ * The scenario's clock: CLOCK_REALTIME seconds; t_fault 0 when nothing was
+ * injected.  t_inject: when the first injector started (its login and
+ * checks), t_fault: when its fault took effect.
+ */
+struct comp_times {
+	double t_start, t_inject, t_fault, t_revert, t_end;
+};
+
+/* The incident report's hooks: files go to dir, the plot to dir/png. */
+struct comp_report {
+	const char *dir;
+	const char *png;   /* file name in dir */
+	const char *title; /* "scenario: verdict - reason" */
+	const struct comp_times *t;
+	const struct comp_obs *obs;
+	FILE *html; /* the report's body: the component writes its <h2> section */
+};
+
+struct component_ops {
+	const char *name;
+	const char *summary;
+	/* Its parameters: the scenario's components.<name> map. */
+	const struct opt_desc *params;
+	size_t cfg_size;
+	void (*defaults)(void *cfg);
+	/* After parsing: checks across parameters, derived values.  -EINVAL + err. */
+	int (*check)(void *cfg, char *err, size_t errlen);
+	/* How long after a fault ends its verdicts may still be about it (ms). */
+	long long (*settle_ms)(const void *cfg);
+	/* How long after the recovery phase to wait for its last results (ms). */
+	long long (*drain_ms)(const void *cfg);
+
+	/* Start on the lab; a line saying what runs into what (for progress). */
+	int (*start)(const struct comp_env *e, const void *cfg, void **state, char *what,
+		     size_t whatlen);
+	/* false with a reason when a part of it died. */
+	bool (*alive)(void *state, char *why, size_t whylen);
+	void (*stop)(void *state);
+	int (*collect)(void *state, const struct comp_times *t, struct comp_obs *obs);
+	/* Optional, after collect: data files, its plot and its HTML section; -errno (-ENOENT: no
+	 * gnuplot). */
+	int (*report)(void *state, const struct comp_report *r);
+	void (*release)(void *state);
+};
+
+#endif

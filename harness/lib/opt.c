@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/* The option schema: one table per config struct for getopt, YAML and child argv. */
+#define _GNU_SOURCE
+#include "harness/lib/opt.h"
+
+#include "harness/lib/common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(obj, d) ((char *)(obj) + (d)->off)
+
+const struct opt_desc *opt_find(const struct opt_desc *tab, const char *name)
+{
+	for (; tab->type != OPT_END; tab++)
+		if (!strcmp(tab->name, name))
+			return tab;
+	return NULL;
+}
+
+static int parse_num(const char *v, double *x)
+{
+	char *end;
+
+	errno = 0;
+	*x = strtod(v, &end);
+	return errno || end == v || *end || !isfinite(*x) ? -EINVAL : 0;
+}
+
+int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_t errlen)
+{
+	void *f = FIELD(obj, d);
+	long long t;
+	double x;
+
+	switch (d->type) {
+	case OPT_MS:
+	case OPT_US:
+		if ((d->type == OPT_MS ? rl_parse_duration_ms(v, &t)
+				       : rl_parse_duration_us(v, &t)) ||
+		    (d->type == OPT_MS ? (double)t : (double)t / 1e3) < d->lo ||
+		    (d->type == OPT_MS ? (double)t : (double)t / 1e3) > d->hi)
+			goto bad_duration;
+		*(long long *)f = t;
+		return 0;
+	case OPT_INT:
+	case OPT_UINT:
+		if (parse_num(v, &x) || x < d->lo || x > d->hi || x != floor(x))
+			goto bad_number;
+		if (d->type == OPT_INT)
+			*(int *)f = (int)x;
+		else
+			*(unsigned *)f = (unsigned)x;
+		return 0;
+	case OPT_DOUBLE:
+		if (parse_num(v, &x) || x < d->lo || x > d->hi)
+			goto bad_number;
+		*(double *)f = x;
+		return 0;
+	case OPT_CUSTOM:
+		return d->parse(v, f, err, errlen);
+	case OPT_END:
+		break;
+	}
+	snprintf(err, errlen, "%s: not an option", d->name);
+	return -EINVAL;
+bad_duration:
+	if (d->hi >= 1000)
+		snprintf(err, errlen, "%s '%s': give a duration from %g ms to %g s (e.g. %s)",
+			 d->name, v, d->lo, d->hi / 1000,
+			 d->type == OPT_US ? "500us, 2ms" : "500ms, 20s");
+	else
+		snprintf(err, errlen, "%s '%s': give a duration from %g ms to %g ms", d->name, v,
+			 d->lo, d->hi);
+	return -EINVAL;
+bad_number:
+	snprintf(err, errlen, "%s '%s': give %s from %g to %g", d->name, v,
+		 d->type == OPT_DOUBLE ? "a number" : "a whole number", d->lo, d->hi);
+	return -EINVAL;
+}
+
+const char *opt_value(const struct opt_desc *d, const void *obj, char *buf, size_t len)
+{
+	const void *f = (const char *)obj + d->off;
+
+	switch (d->type) {
+	case OPT_MS:
+		snprintf(buf, len, "%lldms", *(const long long *)f);
+		break;
+	case OPT_US:
+		snprintf(buf, len, "%lldus", *(const long long *)f);
+		break;
+	case OPT_INT:
+		snprintf(buf, len, "%d", *(const int *)f);
+		break;
+	case OPT_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)f);
+		break;
+	case OPT_DOUBLE:
+		snprintf(buf, len, "%.17g", *(const double *)f);
+		break;
+	case OPT_CUSTOM:
+		return d->print(f, buf, len);
+	case OPT_END:
+		buf[0] = '\0';
+		break;
+	}
+	return buf;
+}
+
+const char *opt_names(const struct opt_desc *tab, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (; tab->type != OPT_END && o < len; tab++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", tab->name);
+	return buf;
+}
+
+/* A default as a person writes it: 500ms, 20s, 1ms. */
+static const char *human(const struct opt_desc *d, const void *obj, char *buf, size_t len)
+{
+	long long v;
+
+	if (d->type != OPT_MS && d->type != OPT_US)
+		return d->type == OPT_DOUBLE
+			   ? (snprintf(buf, len, "%g",
+				       *(const double *)((const char *)obj + d->off)),
+			      buf)
+			   : opt_value(d, obj, buf, len);
+	v = *(const long long *)((const char *)obj + d->off);
+	if (d->type == OPT_US && v % 1000)
+		snprintf(buf, len, "%lldus", v);
+	else if ((v = d->type == OPT_US ? v / 1000 : v) && v % 1000 == 0)
+		snprintf(buf, len, "%llds", v / 1000);
+	else
+		snprintf(buf, len, "%lldms", v);
+	return buf;
+}
+
+void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f)
+{
+	char v[64], left[96];
+
+	for (; tab->type != OPT_END; tab++) {
+		snprintf(left, sizeof(left), "--%s %s", tab->name,
+			 human(tab, defaults, v, sizeof(v)));
+		fprintf(f, "  %-22s %s\n", left, tab->help);
+	}
+}
+
+size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *extra,
+		    struct option *out, size_t max)
+{
+	size_t n = 0;
+
+	for (; extra && extra->name && n + 1 < max; extra++)
+		out[n++] = *extra;
+	for (int i = 0; tab[i].type != OPT_END && n + 1 < max; i++)
+		out[n++] = (struct option){tab[i].name, required_argument, NULL, base + i};
+	out[n] = (struct option){0};
+	return n;
+}
+
+int opt_argv(const struct opt_desc *tab, const void *obj, const char **argv, size_t *n, size_t max,
+	     struct opt_store *store)
+{
+	char v[128];
+
+	for (; tab->type != OPT_END; tab++) {
+		if (*n + 3 > max)
+			return -E2BIG;
+		store->s = rl_xrealloc(store->s, store->n + 2, sizeof(*store->s));
+		if (asprintf(&store->s[store->n], "--%s", tab->name) < 0)
+			return -ENOMEM;
+		store->s[store->n + 1] = rl_xstrdup(opt_value(tab, obj, v, sizeof(v)));
+		argv[(*n)++] = store->s[store->n++];
+		argv[(*n)++] = store->s[store->n++];
+	}
+	argv[*n] = NULL;
+	return 0;
+}
+
+void opt_store_free(struct opt_store *store)
+{
+	for (size_t i = 0; i < store->n; i++)
+		free(store->s[i]);
+	free(store->s);
+	store->s = NULL;
+	store->n = 0;
+}

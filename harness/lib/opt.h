@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One option schema per config struct: a table of {name, type, range,
+ * offset, help} drives the command line (getopt_long), the scenario's YAML
+ * and the argv handed to child processes, so each parameter is spelled once.
+ * "interval" is --interval on the command line and interval: in YAML.
+ */
+#ifndef ROCELAB_OPT_H
+#define ROCELAB_OPT_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_END,
+	OPT_MS,	    /* long long, a duration in milliseconds ("500ms", "20s") */
+	OPT_US,	    /* long long, a duration kept in microseconds ("500us", "1ms") */
+	OPT_INT,    /* int */
+	OPT_UINT,   /* unsigned */
+	OPT_DOUBLE, /* double */
+	OPT_CUSTOM, /* parse and print given */
+};
+
+struct opt_desc {
+	const char *name;
+	enum opt_type type;
+	double lo, hi; /* OPT_MS, OPT_US: milliseconds */
+	size_t off;    /* offsetof() in the config struct */
+	const char *help;
+	/* OPT_CUSTOM: 0 or -EINVAL with a message in err */
+	int (*parse)(const char *v, void *field, char *err, size_t errlen);
+	const char *(*print)(const void *field, char *buf, size_t len);
+};
+
+#define OPT_TABLE_END                                                                              \
+	{                                                                                          \
+		.type = OPT_END                                                                    \
+	}
+
+const struct opt_desc *opt_find(const struct opt_desc *tab, const char *name);
+
+/* Set one option from its text; -EINVAL with what to give instead in err. */
+int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_t errlen);
+
+/* The option's value as text that opt_set takes back. */
+const char *opt_value(const struct opt_desc *d, const void *obj, char *buf, size_t len);
+
+/* "interval, timeout, ..." */
+const char *opt_names(const struct opt_desc *tab, char *buf, size_t len);
+
+/* Help lines "  --name DEFAULT   help" from the values in defaults. */
+void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f);
+
+/*
+ * Long options for getopt_long: one per table entry, val = base + index,
+ * after the entries of extra (the command's own options, ending {0}).
+ */
+size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *extra,
+		    struct option *out, size_t max);
+
+/*
+ * Child argv: "--name value" for each option, appended at argv[*n] (strings
+ * owned by store, freed with opt_argv_free).  -E2BIG when max is too small.
+ */
+struct opt_store {
+	char **s;
+	size_t n;
+};
+int opt_argv(const struct opt_desc *tab, const void *obj, const char **argv, size_t *n, size_t max,
+	     struct opt_store *store);
+void opt_store_free(struct opt_store *store);
+
+#endif

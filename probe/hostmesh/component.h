@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Hostmesh as a component under test (component.c) and its incident report section (report.c). */
+#ifndef ROCELAB_HOSTMESH_COMPONENT_H
+#define ROCELAB_HOSTMESH_COMPONENT_H
+
+#include "harness/component/component.h"
+#include "probe/hostmesh/analyzer.h"
+#include "probe/hostmesh/hostmesh.h"
+
+/* components.hostmesh in a scenario. */
+struct hm_params {
+	struct hm_agent_cfg agent;
+	struct az_cfg az;
+};
+
+/* One scenario's Hostmesh: the analyzer here, an agent on every host through the lab. */
+struct hm_state {
+	const struct hm_params *cfg;
+	struct lab *lab;
+	pid_t analyzer;
+	struct lab_proc *agents;
+	size_t n;
+	char out[4200];	 /* analyzer.jsonl */
+	json_t *windows; /* the analyzer's windows, for the report */
+};
+
+int hm_report(void *state, const struct comp_report *r);
+
+extern const struct component_ops hostmesh_component;
+
+#endif

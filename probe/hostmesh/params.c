@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Hostmesh's parameters, spelled once: the agent's and the analyzer's option
+ * tables drive their command lines, the scenario's hostmesh section and the
+ * argv the runner hands them.
+ */
+#include "harness/lib/opt.h"
+#include "probe/hostmesh/analyzer.h"
+#include "probe/hostmesh/hostmesh.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+
+static int parse_transport(const char *v, void *field, char *err, size_t errlen)
+{
+	const struct pt_ops *t = pt_find(v);
+
+	if (!t) {
+		snprintf(err, errlen, "transport '%s': known transports: %s", v, pt_names());
+		return -EINVAL;
+	}
+	*(const struct pt_ops **)field = t;
+	return 0;
+}
+
+static const char *print_transport(const void *field, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", (*(const struct pt_ops *const *)field)->name);
+	return buf;
+}
+
+#define AG(f) offsetof(struct hm_agent_cfg, f)
+
+const struct opt_desc hm_agent_opts[] = {
+    {"transport", OPT_CUSTOM, 0, 0, AG(transport),
+     "probe transport: udp (RoCEv2 UD packets over raw sockets) or verbs (UD QPs through "
+     "rdma-core)",
+     parse_transport, print_transport},
+    {"interval", OPT_MS, 1, 60000, AG(interval_ms), "probe interval per RNIC"},
+    {"timeout", OPT_MS, 1, 60000, AG(timeout_ms), "a probe not received by then is a drop"},
+    {"sports", OPT_INT, 1, 1024, AG(pool), "source ports in the pool"},
+    {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms), "replace a quarter of the pool this often"},
+    {"trace-rate", OPT_DOUBLE, 0, 1000, AG(trace_rate),
+     "path traces per second at most (switch ICMP budget)"},
+    {"trace-refresh", OPT_MS, 100, 86400000, AG(trace_refresh_ms),
+     "re-trace each 5-tuple this often"},
+    {"trace-timeout", OPT_MS, 10, 10000, AG(trace_timeout_ms), "wait for ICMP answers per trace"},
+    {"max-ttl", OPT_INT, 2, HM_MAX_HOPS, AG(max_ttl), "hops traced at most"},
+    {"dscp", OPT_INT, 0, 63, AG(dscp), "DSCP of probes (26: PFC priority 3)"},
+    {"seed", OPT_UINT, 0, 4294967295.0, AG(seed), "random seed (reproducible port pools)"},
+    OPT_TABLE_END,
+};
+
+#define AZ(f) offsetof(struct az_cfg, f)
+
+const struct opt_desc az_opts[] = {
+    {"window", OPT_MS, 100, 3600000, AZ(window_ms), "analysis window"},
+    {"rnic-threshold", OPT_DOUBLE, 0, 1, AZ(rnic_threshold),
+     "timeout share that makes an RNIC anomalous"},
+    {"rnic-hold", OPT_MS, 0, 86400000, AZ(rnic_hold_ms),
+     "an anomalous RNIC's timeouts stay RNIC problems this long"},
+    {"min-votes", OPT_INT, 1, 1e6, AZ(min_votes), "abnormal probes needed before voting"},
+    {"min-share", OPT_DOUBLE, 0, 1, AZ(min_share),
+     "share of abnormal probes the top suspect must be on"},
+    {"slow", OPT_US, 0, 60000, AZ(slow_us), "network latency that counts as high"},
+    {"proc", OPT_US, 0, 60000, AZ(proc_us), "host-processing verdict when most probes exceed it"},
+    {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
+     "close a window this long after its end (> the probe timeout)"},
+    OPT_TABLE_END,
+};

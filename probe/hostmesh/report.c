@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Hostmesh's part of the incident report: drop rates and latency per window,
+ * votes per link during the fault (gnuplot, pngcairo), and its HTML section.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "harness/lib/proc.h"
+#include "probe/hostmesh/component.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static double jnum(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+struct linkvote {
+	char name[160];
+	double votes, slow;
+};
+
+static void add_votes(struct linkvote *lv, size_t *n, size_t max, json_t *arr, bool slow)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+	{
+		const char *name = json_string_value(json_object_get(e, "link"));
+		size_t k;
+
+		if (!name)
+			continue;
+		for (k = 0; k < *n && strcmp(lv[k].name, name); k++)
+			;
+		if (k == *n) {
+			if (*n == max)
+				continue;
+			snprintf(lv[k].name, sizeof(lv[k].name), "%s", name);
+			(*n)++;
+		}
+		if (slow)
+			lv[k].slow += jnum(e, "votes");
+		else
+			lv[k].votes += jnum(e, "votes");
+	}
+}
+
+static int vote_cmp(const void *a, const void *b)
+{
+	const struct linkvote *x = a, *y = b;
+	double vx = x->votes + x->slow, vy = y->votes + y->slow;
+
+	return vx > vy ? -1 : vx < vy;
+}
+
+static int write_data(const struct hm_state *st, const struct comp_report *r)
+{
+	const struct comp_times *t = r->t;
+	double t0 = t->t_start;
+	char path[PATH_MAX + 32];
+	struct linkvote lv[64];
+	size_t nlv = 0, i;
+	json_t *w;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/windows.dat", r->dir);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
+		   "proc_p50_us proc_p99_us probes\n");
+	json_array_foreach(st->windows, i, w)
+	{
+		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us");
+		double mid = (jnum(w, "start") + jnum(w, "end")) / 2 - t0;
+
+		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.0f\n", mid,
+			100 * jnum(w, "rnic_drop_rate"), 100 * jnum(w, "switch_drop_rate"),
+			jnum(net, "p50"), jnum(net, "p99"), jnum(net, "p999"), jnum(proc, "p50"),
+			jnum(proc, "p99"), jnum(w, "probes"));
+		if (t->t_fault > 0 && jnum(w, "start") < t->t_revert &&
+		    jnum(w, "end") > t->t_fault) {
+			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "link_votes"),
+				  false);
+			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "slow_votes"), true);
+		}
+	}
+	fclose(f);
+	qsort(lv, nlv, sizeof(*lv), vote_cmp);
+	snprintf(path, sizeof(path), "%s/votes.dat", r->dir);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# rank link drop_votes high_latency_votes (fault window)\n");
+	for (i = 0; i < nlv && i < 8; i++)
+		fprintf(f, "%zu \"%s\" %.0f %.0f\n", i, lv[i].name, lv[i].votes, lv[i].slow);
+	if (!nlv)
+		fprintf(f, "0 \"(no votes)\" 0 0\n");
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/verdicts.dat", r->dir);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# t_s label\n");
+	for (i = 0; i < r->obs->n_verdicts; i++)
+		fprintf(f, "%.3f \"%s %s\"\n", r->obs->verdicts[i].time - t0,
+			r->obs->verdicts[i].cls, r->obs->verdicts[i].target);
+	fclose(f);
+	return 0;
+}
+
+static int plot(const struct comp_report *r)
+{
+	const struct comp_times *t = r->t;
+	double t0 = t->t_start;
+	char gp[PATH_MAX + 32], log[PATH_MAX + 32], title[1024];
+	const char *argv[] = {"/usr/bin/gnuplot", gp, NULL};
+	FILE *f;
+	int rc;
+
+	snprintf(gp, sizeof(gp), "%s/report.gp", r->dir);
+	snprintf(log, sizeof(log), "%s/gnuplot.log", r->dir);
+	if (!(f = fopen(gp, "we")))
+		return -errno;
+	fprintf(f, "# rocelab incident report, Hostmesh (run: gnuplot report.gp)\n");
+	fprintf(f, "set terminal pngcairo size 1200,1000 font 'Sans,10'\n");
+	fprintf(f, "cd '%s'\nset output '%s'\n", r->dir, r->png);
+	fprintf(f, "set multiplot layout 3,1 title \"%s\" font 'Sans,13'\n",
+		rl_xml_escape(r->title, title, sizeof(title)));
+	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
+	if (t->t_fault > 0)
+		fprintf(f,
+			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
+			t->t_fault - t0, t->t_revert - t0);
+	fprintf(f, "set title 'drop rate per window (fault window shaded; verdicts marked)'\n");
+	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel 'time since start (s)'\n");
+	fprintf(f, "plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
+		   "'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
+		   "'verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
+		   "title 'verdict (listed in report.html)'\n");
+	fprintf(f, "set title 'latency per window'\nset ylabel 'microseconds'\nset logscale y\n");
+	fprintf(f, "plot 'windows.dat' using 1:4 with lines lw 2 title 'network P50', "
+		   "'' using 1:5 with lines lw 2 title 'network P99', "
+		   "'' using 1:6 with lines title 'network P99.9', "
+		   "'' using 1:7 with lines dt 2 lw 2 title 'processing P50', "
+		   "'' using 1:8 with lines dt 2 title 'processing P99'\n");
+	fprintf(f, "unset logscale y\nunset object 1\nunset xrange\n");
+	fprintf(f, "set title 'votes per link during the fault (Algorithm 1)'\n");
+	fprintf(f, "set style data histograms\nset style histogram rowstacked\n"
+		   "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
+		   "set xtics rotate by 20 right font 'Sans,8'\nset xlabel ''\nset ylabel "
+		   "'abnormal probes'\n");
+	fprintf(f, "plot 'votes.dat' using 3:xtic(2) title 'drops' lc rgb '#c03030', "
+		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
+	fprintf(f, "unset multiplot\n");
+	fclose(f);
+	if (access(argv[0], X_OK)) {
+		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,
+			r->png);
+		return -ENOENT;
+	}
+	rc = proc_run(argv, NULL, log);
+	if (rc)
+		rl_warn("run: gnuplot failed (%d), see %s", rc, log);
+	return rc ? -EIO : 0;
+}
+
+static void html(const struct hm_state *st, const struct comp_report *r, bool png)
+{
+	const json_t *sec = r->obs->section;
+	FILE *f = r->html;
+	char a[1024], b[1024];
+
+	fprintf(f, "<h2>hostmesh</h2>\n<table>\n");
+	fprintf(f,
+		"<tr><th>probes</th><td>%lld (%lld timed out), transport %s, timestamps %s"
+		"</td></tr>\n</table>\n",
+		(long long)json_integer_value(json_object_get(sec, "probes")),
+		(long long)json_integer_value(json_object_get(sec, "timeouts")),
+		st->cfg->agent.transport->name,
+		json_string_value(json_object_get(sec, "timestamps")) ?: "none");
+	if (png)
+		fprintf(f, "<p><img src=\"%s\" alt=\"incident timeline\" width=\"1200\"></p>\n",
+			rl_xml_escape(r->png, a, sizeof(a)));
+	else
+		fprintf(f,
+			"<p>(no plot: gnuplot did not run; data in windows.dat, votes.dat)</p>\n");
+	fprintf(f, "<h3>verdicts</h3>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
+		   "<th>votes</th></tr>\n");
+	for (size_t i = 0; i < r->obs->n_verdicts; i++) {
+		const struct verdict *v = &r->obs->verdicts[i];
+
+		if (i >= 200) {
+			fprintf(f, "<tr><td colspan=4>... %zu more in analyzer.jsonl</td></tr>\n",
+				r->obs->n_verdicts - i);
+			break;
+		}
+		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%lld</td></tr>\n",
+			v->time - r->t->t_start, rl_xml_escape(v->cls, a, sizeof(a)),
+			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
+	}
+	fprintf(f, "</table>\n<p>Files: analyzer.jsonl (windows, verdicts), agent-*.log, "
+		   "report.gp</p>\n");
+}
+
+int hm_report(void *state, const struct comp_report *r)
+{
+	const struct hm_state *st = state;
+	int ret = write_data(st, r);
+
+	if (!ret)
+		ret = plot(r);
+	html(st, r, ret == 0);
+	return ret;
+}

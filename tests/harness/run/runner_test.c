@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The runner's phase machine, driven through a fake lab (no namespaces, no
+ * root) with a test-only component registered here: nothing in the runner,
+ * the scenario parser, the grader or the reports knows it.  The fault holder
+ * is a script that stands in for 'rocelab inject --hold -j'.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "harness/run/registry.h"
+#include "harness/run/runner.h"
+#include "harness/run/scenario.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DIR  "harness/run/runner"
+#define VLAB "../lab-inventory/vlab-rail.yaml"
+
+/* ---- a fake lab: it records what it was asked ----------------------------------------- */
+
+static struct fake {
+	int spawned, stopped, execs, alive_calls;
+	int die_after; /* alive() says no after this many calls (0: never) */
+	char last_argv0[64];
+} fake;
+
+static int fake_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
+		     char **out, char *err, size_t errlen)
+{
+	(void)l, (void)dev, (void)argv, (void)input, (void)out, (void)err, (void)errlen;
+	fake.execs++;
+	return -EOPNOTSUPP;
+}
+
+static int fake_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
+		      struct lab_proc *p)
+{
+	(void)l, (void)log;
+	snprintf(p->dev, sizeof(p->dev), "%s", dev);
+	snprintf(fake.last_argv0, sizeof(fake.last_argv0), "%s", argv[0]);
+	p->pid = 100000 + ++fake.spawned;
+	return 0;
+}
+
+static int fake_stop(struct lab *l, struct lab_proc *p, int grace_ms)
+{
+	(void)l, (void)grace_ms;
+	p->pid = 0;
+	fake.stopped++;
+	return 0;
+}
+
+static bool fake_alive(struct lab *l, const struct lab_proc *p)
+{
+	(void)l, (void)p;
+	return !fake.die_after || ++fake.alive_calls < fake.die_after;
+}
+
+static const struct lab_ops fake_ops = {
+    .name = "fake",
+    .exec = fake_exec,
+    .spawn = fake_spawn,
+    .stop = fake_stop,
+    .alive = fake_alive,
+};
+
+/* ---- the test-only component ------------------------------------------------------------ */
+
+/* test-echo: one part per host; says switch-link on the fault's first link 'after' in. */
+struct echo_cfg {
+	long long after_ms; /* 0: no verdict */
+	int baseline_verdicts;
+	double goodput;
+};
+
+static const struct opt_desc echo_params[] = {
+    {"after", OPT_MS, 0, 60000, offsetof(struct echo_cfg, after_ms), "verdict this long in"},
+    {"baseline-verdicts", OPT_INT, 0, 10, offsetof(struct echo_cfg, baseline_verdicts),
+     "verdicts in the baseline"},
+    {"goodput", OPT_DOUBLE, 0, 1, offsetof(struct echo_cfg, goodput), "goodput-vs-optimal"},
+    OPT_TABLE_END,
+};
+
+struct echo_state {
+	const struct echo_cfg *cfg;
+	struct lab *lab;
+	struct lab_proc parts[16];
+	size_t n;
+	const char *target;
+};
+
+static void echo_defaults(void *cfg)
+{
+	*(struct echo_cfg *)cfg = (struct echo_cfg){.goodput = 1};
+}
+
+static long long echo_settle(const void *cfg)
+{
+	(void)cfg;
+	return 100;
+}
+
+static int echo_start(const struct comp_env *e, const void *cfg, void **state, char *what,
+		      size_t whatlen)
+{
+	struct echo_state *st = calloc(1, sizeof(*st));
+	const char *argv[] = {"echo-part", NULL};
+
+	*state = st;
+	st->cfg = cfg;
+	st->lab = e->lab;
+	st->target = "rail1:swp5--spine1:swp1";
+	for (size_t h = 0; h < e->inv->n_hosts && h < 16; h++, st->n++) {
+		int r = lab_spawn(e->lab, e->inv->hosts[h].name, argv, "/dev/null", &st->parts[h]);
+
+		if (r)
+			return r;
+	}
+	snprintf(what, whatlen, "%zu parts", st->n);
+	return 0;
+}
+
+static bool echo_alive(void *state, char *why, size_t whylen)
+{
+	struct echo_state *st = state;
+
+	for (size_t i = 0; i < st->n; i++)
+		if (!lab_alive(st->lab, &st->parts[i])) {
+			snprintf(why, whylen, "the echo part on %s exited early", st->parts[i].dev);
+			return false;
+		}
+	return true;
+}
+
+static void echo_stop(void *state)
+{
+	struct echo_state *st = state;
+
+	for (size_t i = 0; i < st->n; i++)
+		lab_stop(st->lab, &st->parts[i], 100);
+}
+
+static int echo_collect(void *state, const struct comp_times *t, struct comp_obs *obs)
+{
+	struct echo_state *st = state;
+
+	for (int i = 0; i < st->cfg->baseline_verdicts; i++) {
+		struct verdict *v = comp_obs_verdict(obs);
+
+		*v = (struct verdict){.win = {t->t_start, t->t_start + 0.1},
+				      .time = t->t_start + 0.1,
+				      .cls = "congestion"};
+		snprintf(v->target, sizeof(v->target), "%s", st->target);
+	}
+	if (t->t_fault > 0 && st->cfg->after_ms) {
+		double at = t->t_fault + (double)st->cfg->after_ms / 1e3;
+		struct verdict *v = comp_obs_verdict(obs);
+
+		*v = (struct verdict){
+		    .win = {at - 0.2, at}, .time = at, .cls = "switch-link", .n_sus = 1};
+		snprintf(v->target, sizeof(v->target), "%s", st->target);
+		v->sus[0] = (struct suspect){.votes = 5};
+		snprintf(v->sus[0].target, sizeof(v->sus[0].target), "%s", st->target);
+	}
+	comp_obs_metric(obs, "goodput-vs-optimal", st->cfg->goodput, "ratio");
+	obs->section = json_pack("{s:i}", "parts", (int)st->n);
+	return 0;
+}
+
+static void echo_release(void *state)
+{
+	free(state);
+}
+
+static const struct component_ops echo_component = {
+    .name = "test-echo",
+    .summary = "test-only: verdicts and metrics on cue",
+    .params = echo_params,
+    .cfg_size = sizeof(struct echo_cfg),
+    .defaults = echo_defaults,
+    .settle_ms = echo_settle,
+    .start = echo_start,
+    .alive = echo_alive,
+    .stop = echo_stop,
+    .collect = echo_collect,
+    .release = echo_release,
+};
+
+/* ---- the runs ---------------------------------------------------------------------------- */
+
+static char outdir[] = "/tmp/rl-runner-test-XXXXXX";
+
+static void setup(void)
+{
+	memset(&fake, 0, sizeof(fake));
+	cr_assert_eq(component_register(&echo_component), 0);
+	cr_assert_not_null(mkdtemp(outdir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", outdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(runner, .init = setup, .fini = teardown);
+
+/* Run one scenario file on the fake lab; the caller frees with finish(). */
+static struct scn_result run(const char *file, struct scenario **sp)
+{
+	char self[PATH_MAX];
+	struct scenario *s = scenario_load(file, NULL, VLAB, stderr);
+	struct run_opts o = {.self_exe = self, .seed = 7};
+	struct run_info ri = {.outdir = outdir, .version = "test"};
+	struct scn_result r = {0};
+	struct lab lab = {.ops = &fake_ops};
+
+	cr_assert_not_null(s, "%s", file);
+	cr_assert(realpath(DIR "/fake-inject.sh", self));
+	lab.inv = s->inv;
+	inet_aton("198.19.128.1", &o.mgmt);
+	snprintf(r.test_name, sizeof(r.test_name), "%s", s->name);
+	snprintf(r.dir, sizeof(r.dir), "%s/%s", outdir, s->name);
+	runner_run(&lab, &s, 1, &o, &ri, NULL, &r);
+	*sp = s;
+	return r;
+}
+
+static void finish(struct scn_result *r, struct scenario *s)
+{
+	runner_result_free(r);
+	scenario_free(s);
+}
+
+Test(runner, phases_fault_window_and_grade_of_a_registered_component)
+{
+	struct scenario *s;
+	struct scn_result r = run(DIR "/echo-flap.yaml", &s);
+	size_t hosts = s->inv->n_hosts;
+
+	cr_assert_eq(r.g.verdict, RV_PASS, "%s", r.g.reason);
+	cr_assert(r.g.detected && r.g.localized && r.g.class_ok);
+	cr_assert_float_eq(r.g.time_to_detect_s, 0.3, 1e-6);
+	/* The fault held through the fault phase, after the baseline. */
+	cr_assert_gt(r.t_fault, r.t_start + 0.19);
+	cr_assert_geq(r.t_fault, r.t_inject);
+	cr_assert_float_eq(r.t_revert - r.t_fault, 1.0, 0.3);
+	cr_assert(strstr(r.evidence, "fake injector: inject ") && strstr(r.evidence, "link-flap") &&
+		      strstr(r.evidence, "--target rail1:swp5") && strstr(r.evidence, "--hold"),
+		  "%s", r.evidence);
+	/* Every part started on the lab and stopped; nothing ran outside it. */
+	cr_assert_eq(fake.spawned, (int)hosts);
+	cr_assert_eq(fake.stopped, (int)hosts);
+	cr_assert_eq(fake.execs, 0);
+	cr_assert_str_eq(fake.last_argv0, "echo-part");
+	cr_assert_eq(r.n_comps, 1);
+	cr_assert_eq(r.comps[0].obs.n_metrics, 1);
+	cr_assert_eq(json_integer_value(json_object_get(r.comps[0].obs.section, "parts")),
+		     (json_int_t)hosts);
+	finish(&r, s);
+}
+
+Test(runner, a_late_verdict_and_a_low_figure_fail_with_the_first_reason)
+{
+	struct scenario *s;
+	struct scn_result r = run(DIR "/echo-slow.yaml", &s);
+
+	cr_assert_eq(r.g.verdict, RV_FAIL);
+	cr_assert(strstr(r.g.reason, "detected after 0.8 s, later than 0.5 s"), "%s", r.g.reason);
+	finish(&r, s);
+}
+
+Test(runner, verdicts_without_a_fault_are_false_positives)
+{
+	struct scenario *s;
+	struct scn_result r = run(DIR "/echo-silent.yaml", &s);
+
+	cr_assert_eq(r.g.verdict, RV_FAIL);
+	cr_assert_eq(r.g.false_positives, 1);
+	cr_assert_eq(r.t_fault, 0);
+	finish(&r, s);
+}
+
+Test(runner, a_part_that_dies_makes_the_scenario_invalid_and_still_stops_all)
+{
+	struct scenario *s;
+	struct scn_result r;
+
+	fake.die_after = 3;
+	r = run(DIR "/echo-flap.yaml", &s);
+	cr_assert_eq(r.g.verdict, RV_INVALID);
+	cr_assert(strstr(r.g.reason, "exited early"), "%s", r.g.reason);
+	cr_assert_eq(fake.stopped, fake.spawned);
+	finish(&r, s);
+}
