@@ -42,6 +42,7 @@ static void add_votes(struct linkvote *lv, size_t *n, size_t max, json_t *arr, b
 		if (k == *n) {
 			if (*n == max)
 				continue;
+			lv[k] = (struct linkvote){0}; /* counts start at zero, not stack garbage */
 			snprintf(lv[k].name, sizeof(lv[k].name), "%s", name);
 			(*n)++;
 		}
@@ -131,6 +132,8 @@ static int plot(const struct comp_report *r)
 	fprintf(f, "cd '%s'\nset output '%s'\n", r->dir, r->png);
 	fprintf(f, "set multiplot layout 3,1 title \"%s\" font 'Sans,13'\n",
 		rl_xml_escape(r->title, title, sizeof(title)));
+	/* The same plot area in every panel, so their time axes line up. */
+	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
 	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
 	if (t->t_fault > 0)
 		fprintf(f,
