@@ -223,7 +223,7 @@ static FILE *html_head(struct scn_result *r)
 
 int report_incident(const struct run_info *ri, struct scn_result *r)
 {
-	struct comp_times t = {r->t_start, r->t_inject, r->t_fault, r->t_revert, r->t_end};
+	struct comp_times t = runner_times(r);
 	char title[512], png[160];
 	int ret = 0;
 	FILE *f;

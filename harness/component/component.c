@@ -90,17 +90,13 @@ void comp_obs_clear(struct comp_obs *o)
 
 struct verdict *comp_obs_verdict(struct comp_obs *o)
 {
-	struct verdict *v = RL_PUSH(o->verdicts, o->n_verdicts);
-
-	memset(v, 0, sizeof(*v));
-	return v;
+	return RL_PUSH(o->verdicts, o->n_verdicts); /* zeroed */
 }
 
 void comp_obs_metric(struct comp_obs *o, const char *name, double value, const char *unit)
 {
 	struct metric *m = RL_PUSH(o->metrics, o->n_metrics);
 
-	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->unit, sizeof(m->unit), "%s", unit);
 	m->value = value;

@@ -102,6 +102,7 @@ struct component_ops {
 	const struct opt_desc *params;
 	size_t cfg_size;
 	void (*defaults)(void *cfg);
+	/* Optional (NULL: none): check, drain_ms, report, release.  The rest are required. */
 	/* After parsing: checks across parameters, derived values.  -EINVAL + err. */
 	int (*check)(void *cfg, char *err, size_t errlen);
 	/* How long after a fault ends its verdicts may still be about it (ms). */

@@ -37,14 +37,18 @@ int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_
 
 	switch (d->type) {
 	case OPT_MS:
-	case OPT_US:
-		if ((d->type == OPT_MS ? rl_parse_duration_ms(v, &t)
-				       : rl_parse_duration_us(v, &t)) ||
-		    (d->type == OPT_MS ? (double)t : (double)t / 1e3) < d->lo ||
-		    (d->type == OPT_MS ? (double)t : (double)t / 1e3) > d->hi)
+	case OPT_US: {
+		bool us = d->type == OPT_US;
+		double ms;
+
+		if (us ? rl_parse_duration_us(v, &t) : rl_parse_duration_ms(v, &t))
+			goto bad_duration;
+		ms = us ? (double)t / 1e3 : (double)t;
+		if (ms < d->lo || ms > d->hi)
 			goto bad_duration;
 		*(long long *)f = t;
 		return 0;
+	}
 	case OPT_INT:
 	case OPT_UINT:
 		if (parse_num(v, &x) || x < d->lo || x > d->hi || x != floor(x))
@@ -123,15 +127,16 @@ const char *opt_names(const struct opt_desc *tab, char *buf, size_t len)
 /* A default as a person writes it: 500ms, 20s, 1ms. */
 static const char *human(const struct opt_desc *d, const void *obj, char *buf, size_t len)
 {
+	const void *f = (const char *)obj + d->off;
 	long long v;
 
+	if (d->type == OPT_DOUBLE) { /* opt_value's %.17g is for round trips, not for people */
+		snprintf(buf, len, "%g", *(const double *)f);
+		return buf;
+	}
 	if (d->type != OPT_MS && d->type != OPT_US)
-		return d->type == OPT_DOUBLE
-			   ? (snprintf(buf, len, "%g",
-				       *(const double *)((const char *)obj + d->off)),
-			      buf)
-			   : opt_value(d, obj, buf, len);
-	v = *(const long long *)((const char *)obj + d->off);
+		return opt_value(d, obj, buf, len);
+	v = *(const long long *)f;
 	if (d->type == OPT_US && v % 1000)
 		snprintf(buf, len, "%lldus", v);
 	else if ((v = d->type == OPT_US ? v / 1000 : v) && v % 1000 == 0)

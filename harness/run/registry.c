@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct component_ops *table[16] = {
+static const struct component_ops *table[COMPONENTS_MAX] = {
     &hostmesh_component,
 };
 

@@ -248,10 +248,14 @@ static void stop_load(pid_t pid)
 
 /* ---- grading ------------------------------------------------------------------------- */
 
+struct comp_times runner_times(const struct scn_result *r)
+{
+	return (struct comp_times){r->t_start, r->t_inject, r->t_fault, r->t_revert, r->t_end};
+}
+
 void runner_grade(struct scn_result *r)
 {
-	struct comp_times t = {r->t_start, r->t_inject ? r->t_inject : r->t_fault, r->t_fault,
-			       r->t_revert, r->t_end};
+	struct comp_times t = runner_times(r);
 	const struct grade *headline = NULL;
 	bool invalid = r->g.verdict == RV_INVALID;
 
@@ -471,7 +475,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			r->comps[i].sc->ops->stop(r->comps[i].state);
 	r->t_end = now_s();
 	{
-		struct comp_times ct = {r->t_start, r->t_inject, r->t_fault, r->t_revert, r->t_end};
+		struct comp_times ct = runner_times(r);
 
 		for (size_t i = 0; i < r->n_comps; i++)
 			if (r->comps[i].started)

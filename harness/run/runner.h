@@ -74,6 +74,9 @@ void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const str
 		const struct run_info *ri, const struct run_sink *sink, struct scn_result *res);
 void runner_result_free(struct scn_result *r);
 
+/* r's clock as components, the grader and the reports see it. */
+struct comp_times runner_times(const struct scn_result *r);
+
 /* Grade r from its components' observations (after they were collected). */
 void runner_grade(struct scn_result *r);
 

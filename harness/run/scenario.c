@@ -711,7 +711,7 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 {
 	struct scenario *s = c->s;
 	struct top_tmp t = {0};
-	yaml_node_t *expects[16] = {0};
+	yaml_node_t *expects[COMPONENTS_MAX] = {0}; /* add_component refuses a repeat */
 
 	if (!root)
 		return err_at(c, &(yaml_node_t){0}, "empty scenario");
@@ -764,17 +764,19 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 				      "verdict, or 'silent: true'), for all components or in "
 				      "components.%s.expect",
 				      sc->ops->name);
-		} else {
-			sc->expect = s->expect;
 		}
 	}
 	if (c->nerr)
 		return -EINVAL;
 	if (t.expect && finish_expect(c, &s->expect, t.expect))
 		return -EINVAL;
-	for (size_t i = 0; i < s->n_comps; i++)
-		if (finish_expect(c, &s->comps[i].expect, expects[i] ? expects[i] : t.expect))
+	/* The scenario's expectation, finished, holds for components without their own. */
+	for (size_t i = 0; i < s->n_comps; i++) {
+		if (!expects[i])
+			s->comps[i].expect = s->expect;
+		else if (finish_expect(c, &s->comps[i].expect, expects[i]))
 			return -EINVAL;
+	}
 	if (!t.expect)
 		s->expect = s->comps[0].expect;
 	return 0;

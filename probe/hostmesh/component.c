@@ -97,8 +97,10 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	argv[n++] = an;
 	argv[n++] = "-o";
 	argv[n++] = st->out;
-	if (opt_argv(az_opts, &p->az, argv, &n, ARRAY_SIZE(argv), &store))
+	if (opt_argv(az_opts, &p->az, argv, &n, ARRAY_SIZE(argv), &store)) {
+		opt_store_free(&store);
 		return -E2BIG;
+	}
 	st->analyzer = proc_spawn(argv, NULL, log);
 	opt_store_free(&store);
 	if (st->analyzer < 0) {
@@ -123,6 +125,7 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 		argv[n++] = "--analyzer";
 		argv[n++] = an;
 		if (opt_argv(hm_agent_opts, &p->agent, argv, &n, ARRAY_SIZE(argv) - 2, &store)) {
+			opt_store_free(&store);
 			r = -E2BIG;
 			break;
 		}
