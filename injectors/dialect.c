@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int unsupported(struct render_ctx *r, const char *what)
+int dialect_unsupported(struct render_ctx *r, const char *what)
 {
 	snprintf(r->why, r->whylen, "dialect %s of switch %s cannot %s",
 		 inv_dialect_name(r->inv->switches[r->sw].dialect), r->inv->switches[r->sw].name,
@@ -201,12 +201,12 @@ static void ipid_expr(struct sbuf *b, const struct fault_spec *s)
 		sb_printf(b, " }");
 		return;
 	case IPID_RANGE:
-		sb_printf(b, "ip id %u-%u", s->lo, s->hi);
+		sb_printf(b, "ip id %u-%u", s->range.lo, s->range.hi);
 		return;
 	case IPID_SET:
 		sb_printf(b, "ip id {");
-		for (size_t i = 0; i < s->n_ids; i++)
-			sb_printf(b, "%s%u", i ? ", " : " ", s->ids[i]);
+		for (size_t i = 0; i < s->ids.n; i++)
+			sb_printf(b, "%s%u", i ? ", " : " ", s->ids.v[i]);
 		sb_printf(b, " }");
 		return;
 	}
@@ -573,34 +573,4 @@ static const struct dialect_ops dialects[] = {
 const struct dialect_ops *dialect_get(enum inv_dialect d)
 {
 	return &dialects[d];
-}
-
-int dialect_render(struct render_ctx *r)
-{
-	const struct dialect_ops *o = dialect_get(r->inv->switches[r->sw].dialect);
-	int (*fn)(struct render_ctx *) = NULL;
-	const char *what = "";
-
-	switch (r->spec->kind) {
-	case FK_LINK_FLAP:
-		fn = o->link_flap, what = "flap a link";
-		break;
-	case FK_ACL_ERROR:
-		fn = o->acl_error, what = "install an ACL";
-		break;
-	case FK_PFC_MISCONFIG:
-		fn = o->pfc_misconfig, what = "change PFC";
-		break;
-	case FK_IPID_DROP:
-		fn = o->ipid_drop, what = "match the IP ID field in an ACL";
-		break;
-	case FK_LINK_DEGRADE:
-		fn = o->link_degrade, what = "degrade a link";
-		break;
-	default:
-		break;
-	}
-	if (!fn)
-		return unsupported(r, what);
-	return fn(r);
 }

@@ -19,6 +19,7 @@ struct render_ctx {
 	size_t whylen;
 };
 
+/* A kind's switch side in each dialect; a kind's render picks its function (NULL: unsupported). */
 struct dialect_ops {
 	const char *name;
 	int (*link_flap)(struct render_ctx *r);
@@ -30,7 +31,7 @@ struct dialect_ops {
 
 const struct dialect_ops *dialect_get(enum inv_dialect d);
 
-/* Render the switch-side actions of r->spec into r->plan; -EOPNOTSUPP if the dialect lacks it. */
-int dialect_render(struct render_ctx *r);
+/* A dialect without a kind's function: -EOPNOTSUPP, "dialect D of switch S cannot WHAT". */
+int dialect_unsupported(struct render_ctx *r, const char *what);
 
 #endif

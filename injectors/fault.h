@@ -5,66 +5,155 @@
 #define ROCELAB_FAULT_H
 
 #include "harness/lib/inventory.h"
+#include "harness/lib/opt.h"
 #include "harness/lib/topo.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
-enum fault_kind {
-	FK_LINK_FLAP,
-	FK_ACL_ERROR,
-	FK_PFC_MISCONFIG,
-	FK_IPID_DROP,
-	FK_RNIC_ROUTE_MISSING,
-	FK_LINK_DEGRADE,
-	FK__COUNT,
-};
-
-const char *fault_kind_name(enum fault_kind k);
-int fault_kind_parse(const char *s, enum fault_kind *k); /* -EINVAL when unknown */
+struct fault_kind_ops;
+struct fault_plan;
+struct fault_run;
+struct dialect_ops;
+struct render_ctx;
 
 enum ipid_match { IPID_MOD, IPID_RANGE, IPID_SET };
 enum direction { DIR_BOTH, DIR_IN, DIR_OUT };
 
-#define FAULT_MAX_IDS 64
+#define FAULT_MAX_IDS  64
+#define FAULT_NAME_MAX 72
 
-/* A fault request after validation: names resolved against the inventory. */
+struct ipid_range {
+	unsigned lo, hi;
+	bool set;
+};
+
+struct ipid_set {
+	unsigned v[FAULT_MAX_IDS];
+	size_t n;
+};
+
+/*
+ * A typed fault: its kind, the options as given (each kind's option table
+ * points into this struct), then the names resolved against the inventory.
+ */
 struct fault_spec {
-	enum fault_kind kind;
-	char target[72];
-	/* resolved target: a switch port, a whole switch, or a host RNIC */
-	enum inv_dev_kind tkind;
-	size_t tdev;
-	ssize_t tport; /* -1: the whole switch */
+	const struct fault_kind_ops *kind;
 
-	/* timing */
+	/* common options: --target, --for, --hold */
+	char target[FAULT_NAME_MAX];
 	long long for_ms; /* 0: not given */
 	bool hold;
-	long long period_ms, down_ms; /* link-flap */
-	int count;		      /* link-flap cycles, 0: until --for/--hold ends */
+
+	/* link-flap */
+	long long period_ms, down_ms;
+	int count; /* cycles, 0: one, or until --for/--hold ends */
 
 	/* acl-error: RNIC to RNIC, or tenant to tenant */
-	bool acl_tenants;
-	struct inv_endpoint from, to;
-	size_t from_tenant, to_tenant;
+	char from_name[FAULT_NAME_MAX], to_name[FAULT_NAME_MAX];
+	char from_tenant_name[FAULT_NAME_MAX], to_tenant_name[FAULT_NAME_MAX];
 
 	/* pfc-misconfig */
 	int priority;			  /* 0..7 */
 	unsigned long long emu_rate_kbit; /* emulated port rate (virtual lab) */
 	unsigned shallow_bytes;		  /* emulated misconfigured queue depth */
 
-	/* ipid-drop */
-	enum ipid_match ipid;
-	unsigned mod, rem, lo, hi;
-	unsigned ids[FAULT_MAX_IDS];
-	size_t n_ids;
+	/* ipid-drop: one of mod (with rem), range, ids */
+	unsigned mod, rem;
+	struct ipid_range range;
+	struct ipid_set ids;
 	bool roce_only;
 	enum direction dir;
 
 	/* link-degrade */
 	unsigned long long rate_kbit;
+
+	/* ---- resolved by fault_spec_resolve ---- */
+	/* the target: a switch port, a whole switch, or a host RNIC */
+	enum inv_dev_kind tkind;
+	size_t tdev;
+	ssize_t tport; /* -1: the whole switch */
+	enum ipid_match ipid;
+	bool acl_tenants;
+	struct inv_endpoint from, to;
+	size_t from_tenant, to_tenant;
 };
+
+/* Target forms a kind takes. */
+enum fault_target_form {
+	FT_PORT = 1 << 0,   /* SWITCH:PORT */
+	FT_SWITCH = 1 << 1, /* a whole SWITCH */
+	FT_RNIC = 1 << 2,   /* HOST:RNIC */
+};
+
+/*
+ * One fault kind: one file under injectors/kinds/ and one entry in the table
+ * of injectors/kinds/kinds.c.  Switch-side commands are rendered by the
+ * dialect functions (injectors/dialect.c) the kind's render picks.
+ */
+struct fault_kind_ops {
+	const char *name;
+	const char *usage;	     /* its target forms and options, for 'inject --help' */
+	unsigned targets;	     /* FT_* */
+	const char *example;	     /* a target of the right form, for error messages */
+	const struct opt_desc *opts; /* its options, offsets in struct fault_spec */
+	void (*defaults)(struct fault_spec *s);
+	/* The options together, before the inventory is read: 0 or -EINVAL, why. */
+	int (*check)(const struct fault_spec *s, char *why, size_t whylen);
+	/* Its names against the inventory, once the target is resolved. */
+	int (*resolve)(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen);
+	/* Host side (FT_RNIC targets): netlink op lines into r->plan (r->sw, r->port unset). */
+	int (*plan_host)(struct render_ctx *r);
+	/* Switch side: the dialect's function for this kind, or -EOPNOTSUPP. */
+	int (*render)(const struct dialect_ops *d, struct render_ctx *r);
+	/* What can be read without changing anything, before the journal. */
+	int (*precheck)(struct fault_run *f);
+	/* Is it in effect?  Reads state back through the lab, sets evidence or err. */
+	int (*verify)(struct fault_run *f);
+	/* While live and applied: NULL holds it; link-flap cycles. Returns at the end. */
+	void (*live)(struct fault_run *f);
+};
+
+/* The common options: target, for, hold. */
+extern const struct opt_desc fault_common_opts[];
+
+/* OPT_CUSTOM rate in kbit/s ("10mbit", "500kbit", "25g"), lo..hi in kbit/s. */
+int fault_opt_rate_parse(const struct opt_desc *d, const char *v, void *field, char *err,
+			 size_t errlen);
+const char *fault_opt_rate_print(const void *field, char *buf, size_t len);
+
+/* A spec of kind k with its defaults. */
+void fault_spec_init(struct fault_spec *s, const struct fault_kind_ops *k);
+
+/* The option name of kind k (common or its own), or NULL. */
+const struct opt_desc *fault_opt_find(const struct fault_kind_ops *k, const char *name);
+
+/*
+ * Set option name of s's kind from text (OPT_BOOL: NULL is true); -EINVAL with
+ * what to write instead in why ("period '1x': give a duration ...", or the
+ * kind's options when it has no such option).
+ */
+int fault_spec_set(struct fault_spec *s, const char *name, const char *value, char *why,
+		   size_t whylen);
+
+/* The options together (before the inventory): --for/--hold, then the kind's check. */
+int fault_spec_check(struct fault_spec *s, char *why, size_t whylen);
+
+/* The target alone against inv (its form must be one the kind takes). */
+int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s, char *why,
+			      size_t whylen);
+
+/* The target, then the kind's names, against inv; nothing is touched. 0 or -EINVAL, why. */
+int fault_spec_resolve(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen);
+
+/*
+ * "KIND --target T [--opt value]..." for 'rocelab inject', only the options
+ * that differ from the kind's defaults; strings owned by store.
+ */
+int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, size_t max,
+		    struct opt_store *store);
 
 enum fault_backend { FB_SSH, FB_NETLINK };
 
@@ -78,7 +167,7 @@ struct fault_action {
 };
 
 struct fault_plan {
-	enum fault_kind kind;
+	const struct fault_kind_ops *kind;
 	char target[72];
 	char table[32]; /* nft table / ACL name of this fault ("rocelab_f<id>") */
 	struct fault_action *acts;
@@ -102,6 +191,10 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
 		     size_t whylen);
+
+/* A host-side netlink action: apply and revert op lines from one argument list. */
+void fault_plan_host_op(struct fault_plan *p, const char *host, const char *apply_fmt,
+			const char *revert_fmt, ...) __attribute__((format(printf, 4, 0)));
 
 /* Print the plan's actions as a transcript: what runs where, with its input and undo. */
 void fault_plan_format(const struct fault_plan *p, FILE *f);

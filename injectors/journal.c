@@ -70,7 +70,7 @@ int journal_append(const struct fault_plan *p, unsigned id)
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "event", json_string("planned"));
 	json_object_set_new(o, "time", json_string(ts));
-	json_object_set_new(o, "kind", json_string(fault_kind_name(p->kind)));
+	json_object_set_new(o, "kind", json_string(p->kind->name));
 	json_object_set_new(o, "target", json_string(p->target));
 	json_object_set_new(o, "pid", json_integer(getpid()));
 	if (p->note[0])

@@ -7,34 +7,9 @@
 #include "injectors/dialect.h"
 #include "injectors/fault.h"
 
-#include <arpa/inet.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const kind_names[FK__COUNT] = {
-    [FK_LINK_FLAP] = "link-flap",
-    [FK_ACL_ERROR] = "acl-error",
-    [FK_PFC_MISCONFIG] = "pfc-misconfig",
-    [FK_IPID_DROP] = "ipid-drop",
-    [FK_RNIC_ROUTE_MISSING] = "rnic-route-missing",
-    [FK_LINK_DEGRADE] = "link-degrade",
-};
-
-const char *fault_kind_name(enum fault_kind k)
-{
-	return k < FK__COUNT ? kind_names[k] : "?";
-}
-
-int fault_kind_parse(const char *s, enum fault_kind *k)
-{
-	for (int i = 0; i < FK__COUNT; i++) {
-		if (!strcmp(s, kind_names[i])) {
-			*k = (enum fault_kind)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
 
 void fault_plan_clear(struct fault_plan *p)
 {
@@ -63,7 +38,7 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 
 void fault_plan_format(const struct fault_plan *p, FILE *f)
 {
-	fprintf(f, "# %s %s\n", fault_kind_name(p->kind), p->target);
+	fprintf(f, "# %s %s\n", p->kind->name, p->target);
 	if (p->note[0])
 		fprintf(f, "# %s\n", p->note);
 	for (size_t i = 0; i < p->n_acts; i++) {
@@ -92,13 +67,9 @@ const char *fault_target_port(const struct inventory *inv, const struct fault_sp
 	return inv->switches[s->tdev].ports[s->tport].name;
 }
 
-static void host_op(struct fault_plan *p, const struct inventory *inv, size_t host,
-		    const char *apply_fmt, const char *revert_fmt, ...)
-    __attribute__((format(printf, 4, 0)));
-
 /* Host-side actions are netlink op lines: "<op> <args...>" (see injectors/netlink_op.c). */
-static void host_op(struct fault_plan *p, const struct inventory *inv, size_t host,
-		    const char *apply_fmt, const char *revert_fmt, ...)
+void fault_plan_host_op(struct fault_plan *p, const char *host, const char *apply_fmt,
+			const char *revert_fmt, ...)
 {
 	char apply[256], revert[256];
 	va_list ap;
@@ -109,50 +80,7 @@ static void host_op(struct fault_plan *p, const struct inventory *inv, size_t ho
 	va_start(ap, revert_fmt);
 	vsnprintf(revert, sizeof(revert), revert_fmt, ap);
 	va_end(ap);
-	fault_plan_add(p, FB_NETLINK, inv->hosts[host].name, apply, NULL, revert);
-}
-
-static int plan_host(const struct inventory *inv, const struct fault_spec *s, struct fault_plan *p,
-		     char *why, size_t whylen)
-{
-	const struct inv_rnic *r = &inv->hosts[s->tdev].rnics[s->tport];
-	unsigned tbl = topo_host_table(s->tport);
-	char src[16], gw[16];
-
-	inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
-	inet_ntop(AF_INET, &r->gateway, gw, sizeof(gw));
-	switch (s->kind) {
-	case FK_LINK_FLAP:
-		/* Admin-down flushes the RNIC's policy route; undo puts it back after link-up. */
-		{
-			char undo[128];
-
-			snprintf(undo, sizeof(undo), "route-add %u 0.0.0.0/0 %s %s", tbl, gw,
-				 r->netdev);
-			fault_plan_add(p, FB_NETLINK, inv->hosts[s->tdev].name, "noop", NULL, undo);
-		}
-		host_op(p, inv, s->tdev, "link-down %s", "link-up %s", r->netdev);
-		return 0;
-	case FK_RNIC_ROUTE_MISSING:
-		/* Undo runs in reverse: the route comes back before the rule that uses it. */
-		host_op(p, inv, s->tdev, "rule-del %u %s lo %u", "rule-add %u %s lo %u", tbl, src,
-			tbl);
-		/* Both formats read the same arguments; %.0s skips what apply does not need. */
-		host_op(p, inv, s->tdev, "route-del %u 0.0.0.0/0%.0s%.0s",
-			"route-add %u 0.0.0.0/0 %s %s", tbl, gw, r->netdev);
-		return 0;
-	case FK_PFC_MISCONFIG:
-		host_op(p, inv, s->tdev, "dcb-pfc %s %d off", "dcb-pfc %s %d on", r->netdev,
-			s->priority);
-		return 0;
-	case FK_LINK_DEGRADE:
-		host_op(p, inv, s->tdev, "tbf %s %llu", "qdisc-del %s", r->netdev, s->rate_kbit);
-		return 0;
-	default:
-		snprintf(why, whylen, "%s targets a switch (switch or switch:port), not an RNIC",
-			 fault_kind_name(s->kind));
-		return -EINVAL;
-	}
+	fault_plan_add(p, FB_NETLINK, host, apply, NULL, revert);
 }
 
 int fault_plan_build(const struct inventory *inv, const struct topo *topo,
@@ -167,40 +95,14 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	plan->kind = spec->kind;
 	snprintf(plan->target, sizeof(plan->target), "%s", spec->target);
 	snprintf(plan->table, sizeof(plan->table), "rocelab_f%u", id);
-	if (spec->tkind == INV_DEV_HOST) {
-		ret = plan_host(inv, spec, plan, why, whylen);
-		goto out;
-	}
-	if (spec->kind == FK_RNIC_ROUTE_MISSING) {
-		snprintf(why, whylen,
-			 "rnic-route-missing targets an RNIC (host:rnic), not a switch");
-		ret = -EINVAL;
-		goto out;
-	}
-	r.sw = spec->tdev;
-	r.port = fault_target_port(inv, spec);
 	r.table = plan->table;
-	ret = dialect_render(&r);
-	if (ret || spec->kind != FK_LINK_DEGRADE)
-		goto out;
-	/* A degraded link is slow both ways: shape the far end too. */
-	struct inv_endpoint t = {spec->tkind, spec->tdev, (size_t)spec->tport}, peer;
-
-	if (spec->tport < 0 || inventory_peer(inv, &t, &peer))
-		goto out;
-	if (peer.kind == INV_DEV_HOST) {
-		const struct inv_rnic *pr = &inv->hosts[peer.dev].rnics[peer.port];
-
-		host_op(plan, inv, peer.dev, "tbf %s %llu", "qdisc-del %s", pr->netdev,
-			spec->rate_kbit);
+	if (spec->tkind == INV_DEV_HOST) { /* resolve admitted RNIC targets only with plan_host */
+		ret = spec->kind->plan_host(&r);
 	} else {
-		struct render_ctx pr = r;
-
-		pr.sw = peer.dev;
-		pr.port = inv->switches[peer.dev].ports[peer.port].name;
-		ret = dialect_render(&pr);
+		r.sw = spec->tdev;
+		r.port = fault_target_port(inv, spec);
+		ret = spec->kind->render(dialect_get(inv->switches[r.sw].dialect), &r);
 	}
-out:
 	if (ret)
 		fault_plan_clear(plan);
 	return ret;

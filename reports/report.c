@@ -49,9 +49,9 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "got",
 			    json_pack("{s:s,s:s}", "class", g->got_class, "target", g->got_target));
 	for (size_t i = 0; i < s->n_faults; i++)
-		json_array_append_new(f, json_pack("{s:s,s:s}", "kind",
-						   fault_kind_name(s->faults[i].kind), "target",
-						   s->faults[i].target));
+		json_array_append_new(f,
+				      json_pack("{s:s,s:s}", "kind", s->faults[i].spec.kind->name,
+						"target", s->faults[i].spec.target));
 	json_object_set_new(o, "faults", f);
 	json_object_set_new(o, "fault_window",
 			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)
@@ -186,9 +186,8 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, "<p><i>%s</i></p>\n", rl_xml_escape(s->description, a, sizeof(a)));
 	fprintf(f, "<table>\n");
 	for (size_t i = 0; i < s->n_faults; i++)
-		fprintf(f, "<tr><th>fault</th><td>%s %s</td></tr>\n",
-			fault_kind_name(s->faults[i].kind),
-			rl_xml_escape(s->faults[i].target, a, sizeof(a)));
+		fprintf(f, "<tr><th>fault</th><td>%s %s</td></tr>\n", s->faults[i].spec.kind->name,
+			rl_xml_escape(s->faults[i].spec.target, a, sizeof(a)));
 	fprintf(f, "<tr><th>evidence</th><td>%s</td></tr>\n",
 		rl_xml_escape(r->evidence, a, sizeof(a)));
 	if (r->emulated)

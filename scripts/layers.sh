@@ -10,7 +10,9 @@ LAYERS=(
 	harness/lib      # ground floor: common, inventory, topology, netns, netlink, processes, ssh
 	harness/lab      # the lab interface and its kinds, traffic
 	harness/component # the component interface: component_ops, verdicts, metrics
-	injectors        # faults: kinds, plans, dialects, journal, verification, the fault commands
+	injectors        # faults: typed specs, plans, dialects, journal, reading effects back
+	injectors/kinds  # one file per fault kind, and their table by name
+	injectors/cmd    # the fault commands: inject, revert, faults, load
 	probe            # probe transports, packets, tracer, path mapping
 	probe/hostmesh   # the Hostmesh monitor
 	transport        # MP-RDMA, Eunomia

@@ -6,12 +6,13 @@
 #include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
 #include "harness/lib/invgen.h"
+#include "harness/lib/out.h"
 #include "harness/lib/sshc.h"
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
 #include "harness/lib/version.h"
 #include "harness/run/runner.h"
-#include "injectors/inject.h"
+#include "injectors/cmd/inject.h"
 #include "probe/hostmesh/hostmesh.h"
 #include "probe/trace.h"
 #include "reports/report.h"
@@ -296,23 +297,27 @@ static int inv_check(int argc, char **argv)
 		struct topo *t = inv ? topo_build(inv, check_virtual, stderr) : NULL;
 		size_t nr = 0;
 
-		if (!inv || !t) {
+		struct out out;
+
+		out_init(&out, stdout, o.json ? OUT_JSON_LINES : OUT_TEXT);
+		out_open_object(&out, NULL);
+		out_string(&out, PRINT_JSON, "file", NULL, argv[i]);
+		out_bool(&out, PRINT_JSON, "valid", NULL, inv && t);
+		if (!inv || !t) { /* the loader said what and where on stderr */
 			ret = RL_EXIT_USAGE;
-			if (o.json)
-				printf("{\"file\": \"%s\", \"valid\": false}\n", argv[i]);
+			out_close(&out);
 			inventory_free(inv);
 			continue;
 		}
 		for (size_t h = 0; h < inv->n_hosts; h++)
 			nr += inv->hosts[h].n_rnics;
-		if (o.json)
-			printf(
-			    "{\"file\": \"%s\", \"valid\": true, \"lab\": \"%s\", \"hosts\": %zu, "
-			    "\"rnics\": %zu, \"switches\": %zu, \"links\": %zu}\n",
-			    argv[i], inv->name, inv->n_hosts, nr, inv->n_switches, inv->n_links);
-		else
-			printf("%s: ok: lab %s, %zu hosts, %zu RNICs, %zu switches, %zu links\n",
-			       argv[i], inv->name, inv->n_hosts, nr, inv->n_switches, inv->n_links);
+		out_text(&out, "%s: ok: ", argv[i]);
+		out_string(&out, PRINT_ANY, "lab", "lab %s", inv->name);
+		out_uint(&out, PRINT_ANY, "hosts", ", %llu hosts", inv->n_hosts);
+		out_uint(&out, PRINT_ANY, "rnics", ", %llu RNICs", nr);
+		out_uint(&out, PRINT_ANY, "switches", ", %llu switches", inv->n_switches);
+		out_uint(&out, PRINT_ANY, "links", ", %llu links\n", inv->n_links);
+		out_close(&out);
 		topo_free(t);
 		inventory_free(inv);
 	}
@@ -435,20 +440,22 @@ static int trace_opt(int c, const char *arg, void *ctx)
 	return 1;
 }
 
-/* Name the device (and inbound link) behind a hop address. */
+/* What stands behind a hop address: its device, the port facing us and that port's link. */
+struct hop_names {
+	const char *device;
+	char port[80], link[170];
+};
+
 static void describe_hop(const struct inventory *inv, const struct topo *t,
-			 const struct trace_hop *h, struct inv_endpoint *prev, json_t *jh)
+			 const struct trace_hop *h, struct inv_endpoint *prev, struct hop_names *hn)
 {
 	struct inv_endpoint ep;
 	bool any;
-	char name[80];
 
+	*hn = (struct hop_names){0};
 	if (!h->addr.s_addr || topo_owner(t, h->addr, &ep, &any))
 		return;
-	const char *dev =
-	    ep.kind == INV_DEV_HOST ? inv->hosts[ep.dev].name : inv->switches[ep.dev].name;
-
-	json_object_set_new(jh, "device", json_string(dev));
+	hn->device = ep.kind == INV_DEV_HOST ? inv->hosts[ep.dev].name : inv->switches[ep.dev].name;
 	if (any) {
 		/* A shared gateway: the port is the one facing the previous hop. */
 		for (size_t i = 0; i < inv->n_links; i++) {
@@ -469,14 +476,11 @@ static void describe_hop(const struct inventory *inv, const struct topo *t,
 		const struct inv_link *l = inventory_link_at(inv, &ep);
 		char an[80], bn[80];
 
-		json_object_set_new(jh, "port",
-				    json_string(inventory_endpoint_name(inv, &ep, name, 80)));
-		if (l) {
-			snprintf(name, sizeof(name), "%s -- %s",
+		inventory_endpoint_name(inv, &ep, hn->port, sizeof(hn->port));
+		if (l)
+			snprintf(hn->link, sizeof(hn->link), "%s -- %s",
 				 inventory_endpoint_name(inv, &l->a, an, 80),
 				 inventory_endpoint_name(inv, &l->b, bn, 80));
-			json_object_set_new(jh, "link", json_string(name));
-		}
 	}
 	*prev = ep;
 }
@@ -541,50 +545,44 @@ static int cmd_trace(int argc, char **argv)
 	}
 	lab_close(&lab);
 
-	json_t *res = json_object(), *jh = json_array();
 	struct inv_endpoint prev = from;
+	struct out out;
 
-	json_object_set_new(res, "from", json_string(argv[optind]));
-	json_object_set_new(res, "to", json_string(argv[optind + 1]));
-	json_object_set_new(res, "sport", json_integer(req.sport));
-	json_object_set_new(res, "dport", json_integer(req.dport));
-	json_object_set_new(res, "reached", json_boolean(r == 0));
+	out_init(&out, stdout, o.json ? OUT_JSON : OUT_TEXT);
+	out_open_object(&out, NULL);
+	out_string(&out, PRINT_ANY, "from", "trace %s", argv[optind]);
+	out_string(&out, PRINT_ANY, "to", " -> %s", argv[optind + 1]);
+	out_uint(&out, PRINT_ANY, "sport", " udp sport %llu", req.sport);
+	out_uint(&out, PRINT_ANY, "dport", " dport %llu\n", req.dport);
+	out_bool(&out, PRINT_JSON, "reached", NULL, r == 0);
+	out_open_array(&out, "hops");
 	for (int i = 0; i < n; i++) {
-		json_t *h = json_object();
+		struct hop_names hn;
 
-		json_object_set_new(h, "ttl", json_integer(hops[i].ttl));
-		json_object_set_new(h, "address",
-				    hops[i].addr.s_addr ? json_string(inet_ntoa(hops[i].addr))
-							: json_null());
-		json_object_set_new(h, "rtt_ms", json_real(hops[i].rtt_ms));
-		describe_hop(inv, t, &hops[i], &prev, h);
-		json_array_append_new(jh, h);
+		describe_hop(inv, t, &hops[i], &prev, &hn);
+		out_open_object(&out, NULL);
+		out_int(&out, PRINT_ANY, "ttl", "%2lld", hops[i].ttl);
+		if (hops[i].addr.s_addr)
+			out_string(&out, PRINT_ANY, "address", "  %-15s", inet_ntoa(hops[i].addr));
+		else
+			out_null(&out, "address"), out_text(&out, "  %-15s", "*");
+		out_float(&out, PRINT_JSON, "rtt_ms", NULL, 3, hops[i].rtt_ms);
+		if (hn.device)
+			out_string(&out, PRINT_ANY, "device", " %-8s", hn.device);
+		else
+			out_text(&out, " %-8s", "?");
+		if (hn.port[0])
+			out_string(&out, PRINT_JSON, "port", NULL, hn.port);
+		if (hn.link[0])
+			out_string(&out, PRINT_ANY, "link", " %s", hn.link);
+		else
+			out_text(&out, " ");
+		out_text(&out, "\n");
+		out_close(&out);
 	}
-	json_object_set_new(res, "hops", jh);
-	if (o.json) {
-		json_dumpf(res, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
-	} else {
-		size_t i;
-		json_t *h;
-
-		printf("trace %s -> %s udp sport %u dport %u\n", argv[optind], argv[optind + 1],
-		       req.sport, req.dport);
-		json_array_foreach(jh, i, h)
-		{
-			json_t *a = json_object_get(h, "address"), *l = json_object_get(h, "link");
-
-			printf("%2lld  %-15s %-8s %s\n",
-			       json_integer_value(json_object_get(h, "ttl")),
-			       a ? json_string_value(a) : "*",
-			       json_object_get(h, "device")
-				   ? json_string_value(json_object_get(h, "device"))
-				   : "?",
-			       l ? json_string_value(l) : "");
-		}
-		printf("%s\n", r == 0 ? "reached" : "not reached");
-	}
-	json_decref(res);
+	out_close(&out);
+	out_text(&out, "%s\n", r == 0 ? "reached" : "not reached");
+	out_close(&out);
 	topo_free(t);
 	inventory_free(inv);
 	return r == 0 ? RL_EXIT_OK : RL_EXIT_FAIL;

@@ -10,6 +10,7 @@
 #include "harness/lib/common.h"
 #include "harness/lib/netns.h"
 #include "harness/lib/nl.h"
+#include "harness/lib/out.h"
 #include "harness/lib/proc.h"
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
@@ -786,10 +787,13 @@ int vlab_status(bool json)
 	json_t *st;
 
 	if (!inv) {
-		if (json)
-			printf("{\"up\": false}\n");
-		else
-			printf("no lab is up (start one with 'rocelab lab up')\n");
+		struct out o;
+
+		out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
+		out_open_object(&o, NULL);
+		out_bool(&o, PRINT_JSON, "up", NULL, false);
+		out_text(&o, "no lab is up (start one with 'rocelab lab up')\n");
+		out_close(&o);
 		return RL_EXIT_SETUP;
 	}
 	st = status_json(inv);

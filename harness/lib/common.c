@@ -35,22 +35,15 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-const char *rl_usage_where;
-FILE *rl_usage_out;
-
 int rl_usage_error(const char *what, const char *fmt, ...)
 {
-	FILE *f = rl_usage_out ? rl_usage_out : stderr;
 	va_list ap;
 
-	if (rl_usage_where)
-		fprintf(f, "%s: ", rl_usage_where);
-	else
-		fprintf(f, "rocelab: %s%s", what ? what : "", what ? ": " : "");
+	fprintf(stderr, "rocelab: %s%s", what ? what : "", what ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs(rl_usage_where ? "\n" : " (see --help)\n", f);
+	fputs(" (see --help)\n", stderr);
 	return RL_EXIT_USAGE;
 }
 

@@ -43,13 +43,7 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(p
 #define rl_info(...) rl_log_keep_errno(RL_LOG_INFO, __VA_ARGS__)
 #define rl_dbg(...)  rl_log_keep_errno(RL_LOG_DEBUG, __VA_ARGS__)
 
-/*
- * Print "rocelab: <what>: <message> (see --help)" and return RL_EXIT_USAGE.
- * While rl_usage_where is set (e.g. "file.yaml:12:5"), messages start with it
- * instead, for options that come from a file rather than the command line.
- */
-extern const char *rl_usage_where;
-extern FILE *rl_usage_out; /* where usage errors go; NULL: stderr */
+/* Print "rocelab: <what>: <message> (see --help)" and return RL_EXIT_USAGE. */
 int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define ROCEV2_UDP_PORT 4791 /* IANA port of RoCEv2 */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,8 +64,23 @@ int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_
 			goto bad_number;
 		*(double *)f = x;
 		return 0;
+	case OPT_BOOL:
+		if (v && strcmp(v, "true") && strcmp(v, "false")) {
+			snprintf(err, errlen, "%s '%s': give true or false", d->name, v);
+			return -EINVAL;
+		}
+		*(bool *)f = !v || !strcmp(v, "true");
+		return 0;
+	case OPT_STR:
+		if (strlen(v) >= d->size || !*v) {
+			snprintf(err, errlen, "%s '%.40s': give a name of 1 to %zu characters",
+				 d->name, v, d->size - 1);
+			return -EINVAL;
+		}
+		snprintf(f, d->size, "%s", v);
+		return 0;
 	case OPT_CUSTOM:
-		return d->parse(v, f, err, errlen);
+		return d->parse(d, v, f, err, errlen);
 	case OPT_END:
 		break;
 	}
@@ -104,6 +120,12 @@ const char *opt_value(const struct opt_desc *d, const void *obj, char *buf, size
 		break;
 	case OPT_DOUBLE:
 		snprintf(buf, len, "%.17g", *(const double *)f);
+		break;
+	case OPT_BOOL:
+		snprintf(buf, len, "%s", *(const bool *)f ? "true" : "false");
+		break;
+	case OPT_STR:
+		snprintf(buf, len, "%s", (const char *)f);
 		break;
 	case OPT_CUSTOM:
 		return d->print(f, buf, len);
@@ -146,13 +168,42 @@ static const char *human(const struct opt_desc *d, const void *obj, char *buf, s
 	return buf;
 }
 
+/* A default outside the option's range (0 for "--mod 2..") or empty means "not given". */
+static bool unset(const struct opt_desc *d, const void *obj)
+{
+	const void *f = (const char *)obj + d->off;
+	char buf[64];
+
+	switch (d->type) {
+	case OPT_MS:
+	case OPT_US:
+		return *(const long long *)f == 0 && d->lo > 0;
+	case OPT_INT:
+		return *(const int *)f < d->lo;
+	case OPT_UINT:
+		return *(const unsigned *)f < d->lo;
+	case OPT_CUSTOM:
+		return !*opt_value(d, obj, buf, sizeof(buf));
+	default:
+		return false;
+	}
+}
+
 void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f)
 {
 	char v[64], left[96];
 
 	for (; tab->type != OPT_END; tab++) {
-		snprintf(left, sizeof(left), "--%s %s", tab->name,
-			 human(tab, defaults, v, sizeof(v)));
+		if (tab->type == OPT_BOOL)
+			snprintf(left, sizeof(left), "--%s", tab->name);
+		else if (tab->type == OPT_STR && !*((const char *)defaults + tab->off))
+			snprintf(left, sizeof(left), "--%s NAME", tab->name);
+		else if (unset(tab, defaults))
+			snprintf(left, sizeof(left), "--%s %s", tab->name,
+				 tab->type == OPT_MS || tab->type == OPT_US ? "DURATION" : "VALUE");
+		else
+			snprintf(left, sizeof(left), "--%s %s", tab->name,
+				 human(tab, defaults, v, sizeof(v)));
 		fprintf(f, "  %-22s %s\n", left, tab->help);
 	}
 }
@@ -165,24 +216,33 @@ size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *e
 	for (; extra && extra->name && n + 1 < max; extra++)
 		out[n++] = *extra;
 	for (int i = 0; tab[i].type != OPT_END && n + 1 < max; i++)
-		out[n++] = (struct option){tab[i].name, required_argument, NULL, base + i};
+		out[n++] = (struct option){
+		    tab[i].name, tab[i].type == OPT_BOOL ? no_argument : required_argument, NULL,
+		    base + i};
 	out[n] = (struct option){0};
 	return n;
 }
 
-int opt_argv(const struct opt_desc *tab, const void *obj, const char **argv, size_t *n, size_t max,
-	     struct opt_store *store)
+int opt_argv(const struct opt_desc *tab, const void *obj, const void *defaults, const char **argv,
+	     size_t *n, size_t max, struct opt_store *store)
 {
-	char v[128];
+	char v[128], dv[128];
 
 	for (; tab->type != OPT_END; tab++) {
+		opt_value(tab, obj, v, sizeof(v));
+		if (defaults && !strcmp(v, opt_value(tab, defaults, dv, sizeof(dv))))
+			continue;
+		if (tab->type == OPT_BOOL && !*(const bool *)((const char *)obj + tab->off))
+			continue;
 		if (*n + 3 > max)
 			return -E2BIG;
 		store->s = rl_xrealloc(store->s, store->n + 2, sizeof(*store->s));
 		if (asprintf(&store->s[store->n], "--%s", tab->name) < 0)
 			return -ENOMEM;
-		store->s[store->n + 1] = rl_xstrdup(opt_value(tab, obj, v, sizeof(v)));
 		argv[(*n)++] = store->s[store->n++];
+		if (tab->type == OPT_BOOL)
+			continue;
+		store->s[store->n] = rl_xstrdup(v);
 		argv[(*n)++] = store->s[store->n++];
 	}
 	argv[*n] = NULL;

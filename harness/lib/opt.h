@@ -19,18 +19,22 @@ enum opt_type {
 	OPT_INT,    /* int */
 	OPT_UINT,   /* unsigned */
 	OPT_DOUBLE, /* double */
+	OPT_BOOL,   /* bool: a flag on the command line, true/false in YAML */
+	OPT_STR,    /* char[size]: a name, checked later by whoever resolves it */
 	OPT_CUSTOM, /* parse and print given */
 };
 
 struct opt_desc {
 	const char *name;
 	enum opt_type type;
-	double lo, hi; /* OPT_MS, OPT_US: milliseconds */
+	double lo, hi; /* OPT_MS, OPT_US: milliseconds; OPT_CUSTOM: the parser's to use */
 	size_t off;    /* offsetof() in the config struct */
 	const char *help;
 	/* OPT_CUSTOM: 0 or -EINVAL with a message in err */
-	int (*parse)(const char *v, void *field, char *err, size_t errlen);
+	int (*parse)(const struct opt_desc *d, const char *v, void *field, char *err,
+		     size_t errlen);
 	const char *(*print)(const void *field, char *buf, size_t len);
+	size_t size; /* OPT_STR: sizeof the char array */
 };
 
 #define OPT_TABLE_END                                                                              \
@@ -40,7 +44,7 @@ struct opt_desc {
 
 const struct opt_desc *opt_find(const struct opt_desc *tab, const char *name);
 
-/* Set one option from its text; -EINVAL with what to give instead in err. */
+/* Set one option from its text (OPT_BOOL: NULL is true); -EINVAL with what to give in err. */
 int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_t errlen);
 
 /* The option's value as text that opt_set takes back. */
@@ -60,15 +64,17 @@ size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *e
 		    struct option *out, size_t max);
 
 /*
- * Child argv: "--name value" for each option, appended at argv[*n] (strings
- * owned by store, freed with opt_argv_free).  -E2BIG when max is too small.
+ * Child argv: "--name value" for each option ("--name" for a true OPT_BOOL,
+ * nothing for a false one), appended at argv[*n]; with defaults, only the
+ * options whose value differs from it.  Strings are owned by store, freed
+ * with opt_store_free.  -E2BIG when max is too small.
  */
 struct opt_store {
 	char **s;
 	size_t n;
 };
-int opt_argv(const struct opt_desc *tab, const void *obj, const char **argv, size_t *n, size_t max,
-	     struct opt_store *store);
+int opt_argv(const struct opt_desc *tab, const void *obj, const void *defaults, const char **argv,
+	     size_t *n, size_t max, struct opt_store *store);
 void opt_store_free(struct opt_store *store);
 
 #endif

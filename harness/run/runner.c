@@ -98,18 +98,26 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 		       const char *logpath, struct live_fault *lf, struct scn_result *r)
 {
 	const char *argv[SCN_MAX_OPTS * 2 + 12];
-	int n = 0, p[2], logfd;
-	size_t len = 0;
+	struct opt_store store = {0};
+	size_t n = 0, len = 0;
+	int p[2], logfd;
 
+	/* The spec back as the argv of 'rocelab inject': written from the kind's option table. */
 	argv[n++] = self_exe;
-	for (int i = 0; i < f->argc; i++)
-		argv[n++] = f->argv[i];
+	argv[n++] = "inject";
+	if (fault_spec_argv(&f->spec, argv, &n, ARRAY_SIZE(argv) - 6, &store)) {
+		opt_store_free(&store);
+		return -E2BIG;
+	}
+	argv[n++] = "--hold";
 	argv[n++] = "-j";
 	argv[n++] = "-i";
 	argv[n++] = s->inv_path;
 	argv[n] = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		opt_store_free(&store);
 		return -errno;
+	}
 	logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	lf->pid = fork();
 	if (lf->pid == 0) {
@@ -121,6 +129,7 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 		execv(self_exe, (char *const *)argv);
 		_exit(127);
 	}
+	opt_store_free(&store);
 	close(p[1]);
 	if (logfd >= 0)
 		close(logfd);
@@ -409,7 +418,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					invalid(r,
 						"fault %s %s could not be applied or verified (see "
 						"%s/inject.log)",
-						fault_kind_name(f->kind), f->target, s->name);
+						f->spec.kind->name, f->spec.target, s->name);
 					ok = false;
 					break;
 				}
@@ -423,8 +432,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					r->t_fault =
 					    lf[i].applied_at > t_apply ? lf[i].applied_at : t_apply;
 				}
-				progress(idx, total, s, "%s %s applied: %s",
-					 fault_kind_name(f->kind), f->target, r->evidence);
+				progress(idx, total, s, "%s %s applied: %s", f->spec.kind->name,
+					 f->spec.target, r->evidence);
 			}
 			if (lf[i].pid && !lf[i].done && t >= end) {
 				if (end_fault(&lf[i]))
@@ -432,10 +441,10 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					    r,
 					    "fault %s %s was not reverted cleanly (run 'rocelab "
 					    "revert')",
-					    fault_kind_name(f->kind), f->target);
+					    f->spec.kind->name, f->spec.target);
 				r->t_revert = now_s();
-				progress(idx, total, s, "%s %s reverted", fault_kind_name(f->kind),
-					 f->target);
+				progress(idx, total, s, "%s %s reverted", f->spec.kind->name,
+					 f->spec.target);
 			}
 			pending |= !lf[i].done;
 		}

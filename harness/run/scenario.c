@@ -6,7 +6,6 @@
 
 #include "harness/lib/common.h"
 #include "harness/run/registry.h"
-#include "injectors/inject.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -219,42 +218,6 @@ static struct scn_component *add_component(struct sctx *c, yaml_node_t *name_nod
 
 /* ---- faults ---------------------------------------------------------------------------- */
 
-static const char *const fault_opts[] = {
-    "period",  "down", "count", "from",	 "to",	"from-tenant", "to-tenant", "priority", "emu-rate",
-    "shallow", "mod",  "rem",	"range", "ids", "roce-only",   "direction", "rate",
-};
-
-static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
-{
-	struct scn_fault *f = o;
-	const char *val;
-	char opt[40];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(fault_opts) && strcmp(key, fault_opts[i]); i++)
-		;
-	if (i == ARRAY_SIZE(fault_opts))
-		return UNKNOWN(
-		    c, k, key, "fault options",
-		    "period, down, count, from, to, from-tenant, to-tenant, priority, "
-		    "emu-rate, shallow, mod, rem, range, ids, roce-only, direction, rate");
-	if (!(val = str(c, v, "a fault option")))
-		return -EINVAL;
-	if (f->argc + 2 >= (int)ARRAY_SIZE(f->argv) - 1)
-		return err_at(c, k, "too many fault options");
-	snprintf(opt, sizeof(opt), "--%s", key);
-	if (!strcmp(key, "roce-only")) {
-		if (strcmp(val, "true") && strcmp(val, "false"))
-			return err_at(c, v, "roce-only is true or false, not '%s'", val);
-		if (!strcmp(val, "true"))
-			f->argv[f->argc++] = rl_xstrdup(opt);
-		return 0;
-	}
-	f->argv[f->argc++] = rl_xstrdup(opt);
-	f->argv[f->argc++] = rl_xstrdup(val);
-	return 0;
-}
-
 struct fault_tmp {
 	struct scn_fault *f;
 	yaml_node_t *kind, *target, *options;
@@ -279,15 +242,36 @@ static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node
 	return 0;
 }
 
+/* A fault option through the kind's own table: the same names as 'inject --NAME'. */
+static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct fault_spec *s = o;
+	const char *val;
+	char why[512];
+
+	if (!opt_find(s->kind->opts, key)) {
+		char names[256], what[64];
+
+		if (s->kind->opts[0].type == OPT_END)
+			return err_at(c, k, "%s takes no options ('%s')", s->kind->name, key);
+		snprintf(what, sizeof(what), "the options of %s", s->kind->name);
+		return UNKNOWN(c, k, key, what, opt_names(s->kind->opts, names, sizeof(names)));
+	}
+	if (!(val = str(c, v, "a fault option")))
+		return -EINVAL;
+	if (fault_spec_set(s, key, val, why, sizeof(why)))
+		return err_at(c, v, "%s", why);
+	return 0;
+}
+
 static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
 {
 	struct scenario *s = c->s;
 	struct scn_fault *f = RL_PUSH(s->faults, s->n_faults);
 	struct fault_tmp t = {.f = f};
-	struct fault_spec spec = {0};
-	char where[PATH_MAX + 32];
-	const char *kind;
-	int r;
+	const struct fault_kind_ops *k;
+	const char *kind, *target;
+	char why[512], names[256];
 
 	f->loc =
 	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
@@ -297,32 +281,23 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 		return err_at(c, n,
 			      "a fault needs 'kind' and 'target' (e.g. kind: link-flap, "
 			      "target: rail2:swp6)");
-	if (!(kind = str(c, t.kind, "fault kind")) ||
-	    copy(c, t.target, f->target, sizeof(f->target), "fault target"))
+	if (!(kind = str(c, t.kind, "fault kind")) || !(target = str(c, t.target, "fault target")))
 		return -EINVAL;
-	if (fault_kind_parse(kind, &f->kind))
-		return err_at(c, t.kind,
-			      "unknown fault kind '%s' (link-flap, acl-error, "
-			      "pfc-misconfig, ipid-drop, rnic-route-missing, link-degrade)",
-			      kind);
-	f->argv[f->argc++] = rl_xstrdup("inject");
-	f->argv[f->argc++] = rl_xstrdup(kind);
-	f->argv[f->argc++] = rl_xstrdup("--target");
-	f->argv[f->argc++] = rl_xstrdup(f->target);
-	f->argv[f->argc++] = rl_xstrdup("--hold");
-	if (t.options && each_pair(c, t.options, fault_opt_pair, f, "fault options"))
+	if (!(k = fault_kind_find(kind)))
+		return err_at(c, t.kind, "unknown fault kind '%s' (%s)", kind,
+			      fault_kind_names(names, sizeof(names)));
+	fault_spec_init(&f->spec, k);
+	if (fault_spec_set(&f->spec, "target", target, why, sizeof(why)))
+		return err_at(c, t.target, "%s", why);
+	if (t.options && each_pair(c, t.options, fault_opt_pair, &f->spec, "fault options"))
 		return -EINVAL;
-	/* The same validation as 'rocelab inject', reported at this fault. */
-	snprintf(where, sizeof(where), "%s:%u:%u", c->path, f->loc.line, f->loc.col);
-	rl_usage_where = where;
-	rl_usage_out = c->errf;
-	r = inject_spec(f->argc, f->argv, inv, &spec);
-	rl_usage_where = NULL;
-	rl_usage_out = NULL;
-	if (r) {
-		c->nerr++;
-		return -EINVAL;
-	}
+	/* The same checks as 'rocelab inject', reported at this fault. */
+	if (fault_spec_check(&f->spec, why, sizeof(why)))
+		return err_at(c, t.options ? t.options : n, "%s", why);
+	if (fault_spec_resolve_target(inv, &f->spec, why, sizeof(why)))
+		return err_at(c, t.target, "%s", why);
+	if (k->resolve && k->resolve(inv, &f->spec, why, sizeof(why)))
+		return err_at(c, t.options ? t.options : n, "%s", why);
 	if (f->at_ms >= s->fault_ms && s->fault_ms)
 		return err_at(c, n, "fault starts at %lld ms, after the fault phase (%lld ms) ends",
 			      f->at_ms, s->fault_ms);
@@ -700,7 +675,7 @@ static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at)
 			      "expect names a verdict but the scenario has no fault; "
 			      "use 'silent: true'");
 	if (!e->target[0] && s->n_faults)
-		snprintf(e->target, sizeof(e->target), "%s", s->faults[0].target);
+		snprintf(e->target, sizeof(e->target), "%s", s->faults[0].spec.target);
 	if (!e->within_ms)
 		e->within_ms = s->fault_ms;
 	return 0;
@@ -840,9 +815,6 @@ void scenario_free(struct scenario *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n_faults; i++)
-		for (int k = 0; k < s->faults[i].argc; k++)
-			free(s->faults[i].argv[k]);
 	free(s->faults);
 	free(s->loads);
 	for (size_t i = 0; i < s->n_comps; i++)

@@ -6,21 +6,18 @@
 
 #include "harness/component/component.h"
 #include "harness/lib/inventory.h"
-#include "injectors/fault.h"
+#include "injectors/kinds/kinds.h"
 
 #include <stdio.h>
 
 #define SCN_NAME_MAX 63
 #define SCN_MAX_OPTS 24
 
-/* One fault: the inject command line it becomes, and where it was written. */
+/* One fault: its typed spec (resolved against the inventory), when, and where it was written. */
 struct scn_fault {
-	enum fault_kind kind;
-	char target[72];
+	struct fault_spec spec;
 	long long at_ms;  /* after the fault phase starts */
 	long long for_ms; /* 0: until the fault phase ends */
-	int argc;	  /* "inject" KIND --target T [--opt value]... */
-	char *argv[SCN_MAX_OPTS * 2 + 6];
 	struct inv_loc loc;
 };
 

@@ -4,6 +4,7 @@
 #include "probe/hostmesh/analyzer.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/out.h"
 #include "probe/pathmap.h"
 #include "probe/ptrans.h"
 
@@ -79,6 +80,7 @@ struct az {
 	const struct inventory *inv;
 	struct az_cfg cfg;
 	FILE *out;
+	struct out o; /* one JSON record per line on out */
 	size_t n_rnics, max_per_host;
 	size_t *base;	 /* per host: global index of its first RNIC */
 	uint64_t *until; /* per RNIC: realtime ns its timeouts stay RNIC problems */
@@ -515,27 +517,41 @@ static const char *elem_name(const struct az *a, bool link, size_t id, char *buf
 	return buf;
 }
 
-static void print_suspects(const struct az *a, bool link, const struct cand *c, size_t n)
+static void print_suspects(struct az *a, const char *key, bool link, const struct cand *c, size_t n)
 {
 	char name[160];
 
-	fputs("[", a->out);
-	for (size_t i = 0; i < n && i < SUSPECTS; i++)
-		fprintf(a->out, "%s{\"target\":\"%s\",\"kind\":\"%s\",\"votes\":%u,\"good\":%u}",
-			i ? "," : "", elem_name(a, link, c[i].id, name, sizeof(name)),
-			link ? "link" : "switch", c[i].votes, c[i].good);
-	fputs("]", a->out);
+	out_open_array(&a->o, key);
+	for (size_t i = 0; i < n && i < SUSPECTS; i++) {
+		out_open_object(&a->o, NULL);
+		out_string(&a->o, PRINT_JSON, "target", NULL,
+			   elem_name(a, link, c[i].id, name, sizeof(name)));
+		out_string(&a->o, PRINT_JSON, "kind", NULL, link ? "link" : "switch");
+		out_uint(&a->o, PRINT_JSON, "votes", NULL, c[i].votes);
+		out_uint(&a->o, PRINT_JSON, "good", NULL, c[i].good);
+		out_close(&a->o);
+	}
+	out_close(&a->o);
 }
 
 static void verdict_head(struct az *a, const struct window *w, const char *cls, const char *target,
 			 uint32_t votes, double share)
 {
+	struct out *o = &a->o;
+
 	a->tot.verdicts++;
-	fprintf(a->out,
-		"{\"type\":\"verdict\",\"time\":%.3f,\"emitted\":%.3f,\"window\":[%.3f,%.3f],"
-		"\"class\":\"%s\",\"target\":\"%s\",\"votes\":%u,\"share\":%.3f",
-		secs(w->end), secs(rl_realtime_ns()), secs(w->start), secs(w->end), cls, target,
-		votes, share);
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "verdict");
+	out_float(o, PRINT_JSON, "time", NULL, 3, secs(w->end));
+	out_float(o, PRINT_JSON, "emitted", NULL, 3, secs(rl_realtime_ns()));
+	out_open_array(o, "window");
+	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->start));
+	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->end));
+	out_close(o);
+	out_string(o, PRINT_JSON, "class", NULL, cls);
+	out_string(o, PRINT_JSON, "target", NULL, target);
+	out_uint(o, PRINT_JSON, "votes", NULL, votes);
+	out_float(o, PRINT_JSON, "share", NULL, 3, share);
 }
 
 /*
@@ -572,12 +588,11 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 		     : link ? "switch-link"
 			    : "switch",
 		     elem_name(a, link, top->id, name, sizeof(name)), top->votes, share);
-	fprintf(a->out, ",\"unique\":%s,\"abnormal\":%u,\"suspects\":",
-		unique_top(top, link ? kl : ks) ? "true" : "false", total);
-	print_suspects(a, link, top, link ? kl : ks);
-	fputs(",\"switch_suspects\":", a->out);
-	print_suspects(a, false, cs, ks);
-	fputs("}\n", a->out);
+	out_bool(&a->o, PRINT_JSON, "unique", NULL, unique_top(top, link ? kl : ks));
+	out_uint(&a->o, PRINT_JSON, "abnormal", NULL, total);
+	print_suspects(a, "suspects", link, top, link ? kl : ks);
+	print_suspects(a, "switch_suspects", false, cs, ks);
+	out_close(&a->o);
 out:
 	free(cl);
 	free(cs);
@@ -640,11 +655,15 @@ static void print_top_votes(struct az *a, const char *key)
 	size_t k = rank(a->votes_l, a->good_l, a->inv->n_links, cl);
 	char name[160];
 
-	fprintf(a->out, ",\"%s\":[", key);
-	for (size_t i = 0; i < k && i < 10; i++)
-		fprintf(a->out, "%s{\"link\":\"%s\",\"votes\":%u}", i ? "," : "",
-			pathmap_link_name(a->inv, cl[i].id, name, sizeof(name)), cl[i].votes);
-	fputs("]", a->out);
+	out_open_array(&a->o, key);
+	for (size_t i = 0; i < k && i < 10; i++) {
+		out_open_object(&a->o, NULL);
+		out_string(&a->o, PRINT_JSON, "link", NULL,
+			   pathmap_link_name(a->inv, cl[i].id, name, sizeof(name)));
+		out_uint(&a->o, PRINT_JSON, "votes", NULL, cl[i].votes);
+		out_close(&a->o);
+	}
+	out_close(&a->o);
 	free(cl);
 }
 
@@ -693,8 +712,9 @@ static void close_window(struct az *a, struct window *w)
 				a->until[g] = w->end + hold;
 			verdict_head(a, w, "rnic", rnic_name(a, g, name, sizeof(name)), r->timeouts,
 				     (double)r->timeouts / r->probes);
-			fprintf(a->out, ",\"probes\":%u,\"timeouts\":%u}\n", r->probes,
-				r->timeouts);
+			out_uint(&a->o, PRINT_JSON, "probes", NULL, r->probes);
+			out_uint(&a->o, PRINT_JSON, "timeouts", NULL, r->timeouts);
+			out_close(&a->o);
 		}
 	}
 	for (size_t i = 0; i < w->n_abn; i++) {
@@ -712,32 +732,40 @@ static void close_window(struct az *a, struct window *w)
 	tally(a, w, false, a->pair_t, &n_t);
 	if (n_t >= (uint32_t)a->cfg.min_votes)
 		vote_verdict(a, w, false, n_t);
-	fprintf(a->out,
-		"{\"type\":\"window\",\"start\":%.3f,\"end\":%.3f,\"probes\":%" PRIu64
-		",\"timeouts\":%" PRIu64 ",\"rnic_drops\":%" PRIu64 ",\"switch_drops\":%" PRIu64
-		",\"rnic_drop_rate\":%.6f,\"switch_drop_rate\":%.6f,\"unlocalized\":%" PRIu64
-		",\"voted_timeouts\":%u,\"ok\":%" PRIu64 ",\"ts_kernel\":%" PRIu64
-		",\"ts_hw\":%" PRIu64,
-		secs(w->start), secs(w->end), w->probes, w->timeouts, rnic_drops, switch_drops,
-		w->probes ? (double)rnic_drops / w->probes : 0,
-		w->probes ? (double)switch_drops / w->probes : 0, w->unlocalized, n_t, w->ok,
-		w->ts_kernel, w->ts_hw);
-	print_top_votes(a, "link_votes");
-	tally(a, w, true, a->pair_s, &n_s);
-	fprintf(a->out, ",\"slow_probes\":%u", n_s);
-	print_top_votes(a, "slow_votes");
-	fputs(",\"net_us\":{", a->out);
+	struct out *o = &a->o;
 	static const double q[] = {0.5, 0.9, 0.99, 0.999};
 	static const char *const qn[] = {"p50", "p90", "p99", "p999"};
 
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "window");
+	out_float(o, PRINT_JSON, "start", NULL, 3, secs(w->start));
+	out_float(o, PRINT_JSON, "end", NULL, 3, secs(w->end));
+	out_uint(o, PRINT_JSON, "probes", NULL, w->probes);
+	out_uint(o, PRINT_JSON, "timeouts", NULL, w->timeouts);
+	out_uint(o, PRINT_JSON, "rnic_drops", NULL, rnic_drops);
+	out_uint(o, PRINT_JSON, "switch_drops", NULL, switch_drops);
+	out_float(o, PRINT_JSON, "rnic_drop_rate", NULL, 6,
+		  w->probes ? (double)rnic_drops / w->probes : 0);
+	out_float(o, PRINT_JSON, "switch_drop_rate", NULL, 6,
+		  w->probes ? (double)switch_drops / w->probes : 0);
+	out_uint(o, PRINT_JSON, "unlocalized", NULL, w->unlocalized);
+	out_uint(o, PRINT_JSON, "voted_timeouts", NULL, n_t);
+	out_uint(o, PRINT_JSON, "ok", NULL, w->ok);
+	out_uint(o, PRINT_JSON, "ts_kernel", NULL, w->ts_kernel);
+	out_uint(o, PRINT_JSON, "ts_hw", NULL, w->ts_hw);
+	print_top_votes(a, "link_votes");
+	tally(a, w, true, a->pair_s, &n_s);
+	out_uint(o, PRINT_JSON, "slow_probes", NULL, n_s);
+	print_top_votes(a, "slow_votes");
+	out_open_object(o, "net_us");
 	for (int i = 0; i < 4; i++)
-		fprintf(a->out, "%s\"%s\":%.1f", i ? "," : "", qn[i],
-			hpct(w->net_h, w->ok, q[i]) / 1e3);
-	fputs("},\"proc_us\":{", a->out);
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hpct(w->net_h, w->ok, q[i]) / 1e3);
+	out_close(o);
+	out_open_object(o, "proc_us");
 	for (int i = 0; i < 4; i++)
-		fprintf(a->out, "%s\"%s\":%.1f", i ? "," : "", qn[i],
-			hpct(w->proc_h, w->ok, q[i]) / 1e3);
-	fputs("}}\n", a->out);
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hpct(w->proc_h, w->ok, q[i]) / 1e3);
+	out_close(o);
+	out_close(o);
 	if (n_s >= (uint32_t)a->cfg.min_votes)
 		vote_verdict(a, w, true, n_s);
 	/* 3. Hosts whose processing delay is high on most probes. */
@@ -745,7 +773,7 @@ static void close_window(struct az *a, struct window *w)
 		if (w->host_probes[h] >= 10 && w->host_slow[h] * 2 > w->host_probes[h]) {
 			verdict_head(a, w, "host-processing", a->inv->hosts[h].name,
 				     w->host_slow[h], (double)w->host_slow[h] / w->host_probes[h]);
-			fputs("}\n", a->out);
+			out_close(&a->o);
 		}
 	fflush(a->out);
 	w->used = false;
@@ -786,14 +814,23 @@ void az_agent_stats(struct az *a, size_t host, const struct hm_stats *s)
 {
 	if (host >= a->inv->n_hosts)
 		return;
-	fprintf(a->out,
-		"{\"type\":\"agent\",\"host\":\"%s\",\"time\":%.3f,\"probes\":%" PRIu64
-		",\"timeouts\":%" PRIu64 ",\"send_errors\":%" PRIu64 ",\"malformed\":%" PRIu64
-		",\"foreign\":%" PRIu64 ",\"dropped_records\":%" PRIu64 ",\"traces\":%" PRIu64
-		",\"traces_complete\":%" PRIu64 ",\"rx_overflow\":%u,\"rss_kb\":%u}\n",
-		a->inv->hosts[host].name, secs(s->t_ns), s->probes, s->timeouts, s->send_errors,
-		s->malformed, s->foreign, s->dropped_records, s->traces, s->traces_complete,
-		s->rx_overflow, s->rss_kb);
+	struct out *o = &a->o;
+
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "agent");
+	out_string(o, PRINT_JSON, "host", NULL, a->inv->hosts[host].name);
+	out_float(o, PRINT_JSON, "time", NULL, 3, secs(s->t_ns));
+	out_uint(o, PRINT_JSON, "probes", NULL, s->probes);
+	out_uint(o, PRINT_JSON, "timeouts", NULL, s->timeouts);
+	out_uint(o, PRINT_JSON, "send_errors", NULL, s->send_errors);
+	out_uint(o, PRINT_JSON, "malformed", NULL, s->malformed);
+	out_uint(o, PRINT_JSON, "foreign", NULL, s->foreign);
+	out_uint(o, PRINT_JSON, "dropped_records", NULL, s->dropped_records);
+	out_uint(o, PRINT_JSON, "traces", NULL, s->traces);
+	out_uint(o, PRINT_JSON, "traces_complete", NULL, s->traces_complete);
+	out_uint(o, PRINT_JSON, "rx_overflow", NULL, s->rx_overflow);
+	out_uint(o, PRINT_JSON, "rss_kb", NULL, s->rss_kb);
+	out_close(o);
 	fflush(a->out);
 }
 
@@ -806,6 +843,7 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->inv = inv;
 	a->cfg = *cfg;
 	a->out = out;
+	out_init(&a->o, out, OUT_JSON_LINES);
 	a->base = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->base));
 	for (size_t h = 0; h < inv->n_hosts; h++) {
 		a->base[h] = a->n_rnics;

@@ -97,7 +97,7 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	argv[n++] = an;
 	argv[n++] = "-o";
 	argv[n++] = st->out;
-	if (opt_argv(az_opts, &p->az, argv, &n, ARRAY_SIZE(argv), &store)) {
+	if (opt_argv(az_opts, &p->az, NULL, argv, &n, ARRAY_SIZE(argv), &store)) {
 		opt_store_free(&store);
 		return -E2BIG;
 	}
@@ -124,7 +124,8 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 		argv[n++] = e->inv_path;
 		argv[n++] = "--analyzer";
 		argv[n++] = an;
-		if (opt_argv(hm_agent_opts, &p->agent, argv, &n, ARRAY_SIZE(argv) - 2, &store)) {
+		if (opt_argv(hm_agent_opts, &p->agent, NULL, argv, &n, ARRAY_SIZE(argv) - 2,
+			     &store)) {
 			opt_store_free(&store);
 			r = -E2BIG;
 			break;

@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-static int parse_transport(const char *v, void *field, char *err, size_t errlen)
+static int parse_transport(const struct opt_desc *d, const char *v, void *field, char *err,
+			   size_t errlen)
 {
 	const struct pt_ops *t = pt_find(v);
 
+	(void)d;
 	if (!t) {
 		snprintf(err, errlen, "transport '%s': known transports: %s", v, pt_names());
 		return -EINVAL;

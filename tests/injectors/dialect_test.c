@@ -6,7 +6,7 @@
 #include "harness/lib/topo.h"
 #include "injectors/dialect.h"
 #include "injectors/fault.h"
-#include "injectors/inject.h"
+#include "injectors/kinds/kinds.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -64,17 +64,21 @@ ParameterizedTest(struct transcript_case *c, dialect, transcript)
 	struct topo *topo = topo_build(inv, false, stderr);
 	struct fault_spec spec;
 	struct fault_plan plan;
-	char *argv[32], buf[200], why[256], path[128];
-	int argc = 0;
+	char buf[200], why[256], path[128], *save = NULL;
 
 	cr_assert_not_null(inv);
 	cr_assert_not_null(topo);
 	snprintf(buf, sizeof(buf), "%s", c->args);
-	argv[argc++] = "inject";
-	for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	cr_assert_eq(inject_spec(argc, argv, inv, &spec), 0, "%s: inject_spec refused it", c->name);
+	fault_spec_init(&spec, fault_kind_find(strtok_r(buf, " ", &save)));
+	for (char *t = strtok_r(NULL, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		const struct opt_desc *d = fault_opt_find(spec.kind, t + 2);
+		const char *v = d && d->type == OPT_BOOL ? NULL : strtok_r(NULL, " ", &save);
+
+		cr_assert_eq(fault_spec_set(&spec, t + 2, v, why, sizeof(why)), 0, "%s: %s",
+			     c->name, why);
+	}
+	cr_assert_eq(fault_spec_check(&spec, why, sizeof(why)), 0, "%s: %s", c->name, why);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s: %s", c->name, why);
 
 	int r = fault_plan_build(inv, topo, &spec, 7, &plan, why, sizeof(why));
 

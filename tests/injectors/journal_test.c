@@ -4,6 +4,7 @@
 #include "harness/lib/common.h"
 #include "harness/lib/state.h"
 #include "injectors/journal.h"
+#include "injectors/kinds/kinds.h"
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -27,7 +28,7 @@ static void teardown(void)
 TestSuite(journal, .init = setup, .fini = teardown);
 
 /* A plan of two actions, the second with stdin, as 'inject' journals it. */
-static void plan(struct fault_plan *p, enum fault_kind k, const char *target)
+static void plan(struct fault_plan *p, const struct fault_kind_ops *k, const char *target)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = k;
@@ -64,8 +65,8 @@ Test(journal, append_mark_reload)
 	struct journal_rec *r;
 	size_t n;
 
-	plan(&a, FK_LINK_FLAP, "host1:rnic1");
-	plan(&b, FK_ACL_ERROR, "spine1:Ethernet1/1");
+	plan(&a, &fk_link_flap, "host1:rnic1");
+	plan(&b, &fk_acl_error, "spine1:Ethernet1/1");
 	cr_assert_eq(journal_append(&a, 1), 0);
 	cr_assert_eq(journal_append(&b, 2), 0);
 	cr_assert_eq(journal_mark(1, JS_APPLIED), 0);
@@ -102,7 +103,7 @@ Test(journal, a_crash_mid_line_loses_only_that_line)
 	struct journal_rec *r;
 	size_t n;
 
-	plan(&a, FK_IPID_DROP, "spine2:swp1");
+	plan(&a, &fk_ipid_drop, "spine2:swp1");
 	cr_assert_eq(journal_append(&a, 1), 0);
 	/* kill -9 while the next record was being written: a torn line without its newline */
 	append_raw("{\"id\": 2, \"event\": \"planned\", \"kind\": \"link-fl");
@@ -113,7 +114,7 @@ Test(journal, a_crash_mid_line_loses_only_that_line)
 
 	/* The next fault after the crash is journaled on a line of its own, not glued to the tear.
 	 */
-	plan(&b, FK_LINK_DEGRADE, "rail3:swp7");
+	plan(&b, &fk_link_degrade, "rail3:swp7");
 	cr_assert_eq(journal_append(&b, journal_next_id()), 0);
 	cr_assert_eq(journal_mark(1, JS_REVERTED), 0);
 	cr_assert_eq(journal_load(&r, &n), 0);

@@ -70,7 +70,7 @@ Test(opt, argv_round_trip)
 	char err[160];
 	int o;
 
-	cr_assert_eq(opt_argv(tab, &a, argv, &n, 32, &st), 0);
+	cr_assert_eq(opt_argv(tab, &a, NULL, argv, &n, 32, &st), 0);
 	cr_assert_eq(n, 11);
 	opt_longopts(tab, 0x200, NULL, lo, 16);
 	optind = 1;
@@ -81,7 +81,7 @@ Test(opt, argv_round_trip)
 	cr_assert(a.ms == b.ms && a.us == b.us && a.n == b.n && a.seed == b.seed &&
 		  a.share == b.share);
 	opt_store_free(&st);
-	cr_assert_eq(opt_argv(tab, &a, argv, &n, 4, &st), -E2BIG);
+	cr_assert_eq(opt_argv(tab, &a, NULL, argv, &n, 4, &st), -E2BIG);
 	opt_store_free(&st);
 }
 

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: MIT
+/* rocelab inject/revert/faults/load: validate, journal, apply, verify with real evidence, revert.
+ */
+#define _GNU_SOURCE
+#include "injectors/cmd/inject.h"
+
+#include "harness/lab/lab.h"
+#include "harness/lab/traffic.h"
+#include "harness/lib/common.h"
+#include "harness/lib/nl.h"
+#include "harness/lib/out.h"
+#include "harness/lib/proc.h"
+#include "harness/lib/state.h"
+#include "harness/lib/topo.h"
+#include "injectors/effect.h"
+#include "injectors/exec.h"
+#include "injectors/fault.h"
+#include "injectors/journal.h"
+#include "injectors/kinds/kinds.h"
+#include "injectors/netlink_op.h"
+
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char inject_head[] =
+    "usage: rocelab inject KIND --target TARGET [--for DURATION | --hold] [options] [-i INV] [-j]\n"
+    "\n"
+    "Apply a fault, verify it took effect with real evidence, and revert it: after\n"
+    "--for DURATION, at SIGINT/SIGTERM with --hold, or by 'rocelab revert' when neither\n"
+    "is given. Every fault is journaled (fsync) before it is applied.\n"
+    "Without -i the inventory is that of the lab that is up.\n"
+    "\n"
+    "kinds and their options:\n";
+
+static const char inject_tail[] =
+    "\n"
+    "--dry-run prints the commands each backend would run (and their undo), changing nothing.\n"
+    "In a scenario, a fault's options are the same names without dashes.\n"
+    "\n"
+    "exit: 0 applied (and reverted, with --for/--hold); 2 bad input, nothing applied;\n"
+    "3 could not be applied or verified (reverted), or the dialect cannot do it.\n";
+
+/* The help is made from the kinds' own tables: usage line, then each option with its default. */
+static void inject_help(void)
+{
+	const struct fault_kind_ops *k;
+
+	fputs(inject_head, stdout);
+	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
+		struct fault_spec d;
+		const char *u = k->usage;
+
+		fault_spec_init(&d, k);
+		for (bool first = true; *u; first = false) {
+			size_t n = strcspn(u, "\n");
+
+			printf("  %-19s %.*s\n", first ? k->name : "", (int)n, u);
+			u += n + (u[n] == '\n');
+		}
+		for (const struct opt_desc *o = k->opts; o->type != OPT_END; o++) {
+			char line[256];
+			FILE *m = fmemopen(line, sizeof(line), "w");
+
+			opt_help((const struct opt_desc[]){*o, OPT_TABLE_END}, &d, m);
+			fclose(m);
+			printf("%22s%s", "", line + 2);
+		}
+	}
+	fputs(inject_tail, stdout);
+}
+
+/* ---- option parsing: the kinds' option tables drive getopt -------------------------- */
+
+struct inject_args {
+	const char *inv_path;
+	bool json, dry_run;
+	struct fault_spec spec;
+};
+
+#define bad(...) rl_usage_error("inject", __VA_ARGS__)
+
+enum { O_DRY = 256, O_COMMON = 0x200, O_KIND = 0x300 };
+
+static const struct option own_opts[] = {
+    {"inventory", required_argument, NULL, 'i'},
+    {"json", no_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"dry-run", no_argument, NULL, O_DRY},
+    {0},
+};
+
+#define MAX_LONGOPTS 96
+
+/* The kind named on the command line: getopt over every kind's options, keeping the operand. */
+static const char *find_kind(int argc, char **argv)
+{
+	struct option lo[MAX_LONGOPTS];
+	size_t n = opt_longopts(fault_common_opts, O_COMMON, own_opts, lo, MAX_LONGOPTS);
+	const struct fault_kind_ops *k;
+
+	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
+		struct option more[32];
+		size_t m = opt_longopts(k->opts, O_KIND, NULL, more, 32);
+
+		for (size_t j = 0; j < m && n + 1 < MAX_LONGOPTS; j++) {
+			bool dup = false;
+
+			for (size_t x = 0; x < n; x++)
+				dup |= !strcmp(lo[x].name, more[j].name);
+			if (!dup)
+				lo[n++] = more[j];
+		}
+	}
+	lo[n] = (struct option){0};
+	optind = 0;
+	opterr = 0;
+	while (getopt_long(argc, argv, "i:jhv", lo, NULL) != -1)
+		;
+	return optind < argc ? argv[optind] : NULL;
+}
+
+/* "--mod" of "--mod=3": which kind has it, for the error. */
+static const char *kind_with_opt(const char *arg, char *name, size_t len)
+{
+	const struct fault_kind_ops *k;
+
+	snprintf(name, len, "%s", arg + strspn(arg, "-"));
+	name[strcspn(name, "=")] = '\0';
+	for (size_t i = 0; (k = fault_kind_at(i)); i++)
+		if (opt_find(k->opts, name))
+			return k->name;
+	return NULL;
+}
+
+static int parse_inject(int argc, char **argv, struct inject_args *a)
+{
+	struct fault_spec *s = &a->spec;
+	struct option base[MAX_LONGOPTS], lo[MAX_LONGOPTS];
+	const struct fault_kind_ops *k;
+	const char *kname;
+	char why[512], names[256];
+	int c;
+
+	for (int i = 1; i < argc; i++) /* help needs no kind */
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			inject_help();
+			return -1;
+		}
+	kname = find_kind(argc, argv);
+	if (!kname)
+		return bad("give a fault kind: %s", fault_kind_names(names, sizeof(names)));
+	if (!(k = fault_kind_find(kname)))
+		return bad("unknown fault kind '%s': one of %s", kname,
+			   fault_kind_names(names, sizeof(names)));
+	fault_spec_init(s, k);
+	opt_longopts(fault_common_opts, O_COMMON, own_opts, base, MAX_LONGOPTS);
+	opt_longopts(k->opts, O_KIND, base, lo, MAX_LONGOPTS);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:jhv", lo, NULL)) != -1) {
+		const struct opt_desc *d = NULL;
+
+		switch (c) {
+		case 'i':
+			a->inv_path = optarg;
+			continue;
+		case 'j':
+			a->json = true;
+			continue;
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			continue;
+		case O_DRY:
+			a->dry_run = true;
+			continue;
+		case ':':
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		case '?': {
+			const char *other = kind_with_opt(argv[optind - 1], why, sizeof(why));
+
+			if (other && strcmp(other, k->name))
+				return bad("%s is an option of %s, not of %s (its options: %s)",
+					   argv[optind - 1], other, k->name,
+					   k->opts[0].type == OPT_END
+					       ? "none"
+					       : opt_names(k->opts, names, sizeof(names)));
+			return bad("unknown option '%s'", argv[optind - 1]);
+		}
+		default:
+			if (c >= O_KIND)
+				d = &k->opts[c - O_KIND];
+			else if (c >= O_COMMON)
+				d = &fault_common_opts[c - O_COMMON];
+			if (!d)
+				return bad("unknown option '%s'", argv[optind - 1]);
+			if (opt_set(d, s, d->type == OPT_BOOL ? NULL : optarg, why, sizeof(why)))
+				return bad("--%s", why);
+		}
+	}
+	if (optind + 1 < argc)
+		return bad("unexpected argument '%s'", argv[optind + 1]);
+	if (fault_spec_check(s, why, sizeof(why)))
+		return bad("%s", why);
+	return 0;
+}
+
+/* ---- apply / verify / revert -------------------------------------------------- */
+
+struct injection {
+	struct fault_run run; /* what the kind's hooks see */
+	struct inventory *inv;
+	struct topo *topo;
+	struct fault_plan plan;
+	struct lab lab;
+	double applied_at; /* wall time when the first action took effect (before verification) */
+};
+
+/* Undo actions [0, n) in reverse order; every undo is idempotent. Returns 0 if all worked. */
+static int undo_actions(struct lab *l, const struct fault_action *acts, size_t n)
+{
+	char err[512];
+	int ret = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		int r = fault_exec_action(l, &acts[i], true, err, sizeof(err));
+
+		if (r) {
+			rl_err("revert: %s", err);
+			ret = r;
+		}
+	}
+	return ret;
+}
+
+static int apply_actions(struct injection *j)
+{
+	struct fault_run *f = &j->run;
+
+	for (size_t i = 0; i < j->plan.n_acts; i++) {
+		int r = fault_exec_action(&j->lab, &j->plan.acts[i], false, f->err, sizeof(f->err));
+
+		/*
+		 * The fault is live from its first action on: a degraded link end
+		 * slows probes while the other end's login is still under way.
+		 */
+		if (!r && !j->applied_at)
+			j->applied_at = (double)rl_realtime_ns() / 1e9;
+
+		if (r) {
+			/* A netlink op is atomic; an ssh command chain may have stopped half-way.
+			 */
+			undo_actions(&j->lab, j->plan.acts,
+				     i + (j->plan.acts[i].backend == FB_SSH ? 1 : 0));
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int finish_revert(struct injection *j)
+{
+	int r;
+
+	state_lock();
+	r = undo_actions(&j->lab, j->plan.acts, j->plan.n_acts);
+	if (!r)
+		journal_mark(j->run.id, JS_REVERTED);
+	state_unlock();
+	if (r)
+		rl_err("fault %u could not be fully reverted: run 'rocelab revert'", j->run.id);
+	else
+		rl_info("fault %u reverted", j->run.id);
+	return r;
+}
+
+static void print_result(struct injection *j, bool json, const char *outcome)
+{
+	const struct fault_spec *s = j->run.spec;
+	struct out o;
+
+	out_init(&o, stdout, json ? OUT_JSON_LINES : OUT_TEXT);
+	out_open_object(&o, NULL);
+	out_uint(&o, PRINT_ANY, "id", "fault %llu", j->run.id);
+	out_string(&o, PRINT_ANY, "kind", " %s", s->kind->name);
+	out_string(&o, PRINT_ANY, "target", " %s", s->target);
+	out_string(&o, PRINT_ANY, "outcome", ": %s", outcome);
+	if (j->applied_at > 0)
+		out_float(&o, PRINT_JSON, "applied_at", NULL, 6, j->applied_at);
+	out_string(&o, PRINT_ANY, "evidence", " (%s)\n", j->run.evidence);
+	out_bool(&o, PRINT_JSON, "emulated", NULL, j->plan.emulated);
+	if (j->plan.note[0])
+		out_string(&o, PRINT_ANY, "note", "  %s\n", j->plan.note);
+	out_close(&o);
+	fflush(stdout);
+}
+
+/* Capabilities that can be read without changing anything are checked before the journal. */
+static int precheck(struct injection *j)
+{
+	const struct fault_spec *s = j->run.spec;
+
+	if (s->tkind == INV_DEV_HOST && !lab_can(&j->lab, LAB_CAP_NETLINK)) {
+		snprintf(j->run.err, sizeof(j->run.err),
+			 "%s: host faults on the %s lab are not supported yet (hosts are reached "
+			 "over netlink on the virtual lab only)",
+			 j->inv->hosts[s->tdev].name, j->lab.ops->name);
+		return -EOPNOTSUPP;
+	}
+	return s->kind->precheck ? s->kind->precheck(&j->run) : 0;
+}
+
+/* Until --for, a signal with --hold, or the kind's own course (a flap's cycles) ends it. */
+static int stay_live(struct injection *j)
+{
+	const struct fault_spec *s = j->run.spec;
+
+	if (s->kind->live) {
+		s->kind->live(&j->run);
+	} else if (s->hold) {
+		rl_info("fault %u held; SIGINT or SIGTERM reverts it", j->run.id);
+		while (!rl_interrupted)
+			pause();
+	} else if (s->for_ms) {
+		fault_sleep_ms(s->for_ms);
+	} else {
+		rl_info("fault %u stays until 'rocelab revert'", j->run.id);
+		return RL_EXIT_OK;
+	}
+	return finish_revert(j) ? RL_EXIT_SETUP : RL_EXIT_OK;
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	struct inject_args a = {0};
+	struct injection j = {.run = {.spec = &a.spec, .lab = &j.lab, .plan = &j.plan}};
+	char why[512];
+	int r = parse_inject(argc, argv, &a), ret = RL_EXIT_SETUP;
+
+	if (r)
+		return r < 0 ? RL_EXIT_OK : r;
+	j.inv = lab_target_inventory(a.inv_path);
+	if (!j.inv) /* a file given with -i that cannot be used is bad input */
+		return a.inv_path || errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	j.run.inv = j.inv;
+	if (fault_spec_resolve(j.inv, &a.spec, why, sizeof(why))) {
+		inventory_free(j.inv);
+		return bad("%s", why);
+	}
+	rl_signals_install();
+	/* A dry run changes nothing, so it needs no lock (and creates no state directory). */
+	if (!a.dry_run && state_lock()) {
+		rl_err("inject: cannot take the lab lock: %s", strerror(errno));
+		goto free_inv;
+	}
+	j.run.id = journal_next_id();
+	j.topo =
+	    topo_build(j.inv, false, NULL); /* NULL for labs it cannot plan: no route restore */
+	r = fault_plan_build(j.inv, j.topo, &a.spec, j.run.id, &j.plan, why, sizeof(why));
+	if (r) {
+		rl_err("inject: %s", why);
+		ret = r == -EOPNOTSUPP ? RL_EXIT_SETUP : RL_EXIT_USAGE;
+		goto unlock;
+	}
+	if (a.dry_run) {
+		fault_plan_format(&j.plan, stdout);
+		ret = RL_EXIT_OK;
+		goto close_exec;
+	}
+	lab_open(&j.lab, j.inv);
+	if ((r = precheck(&j))) {
+		rl_err("inject: %s", j.run.err);
+		goto close_exec;
+	}
+	if ((r = journal_append(&j.plan, j.run.id))) {
+		rl_err("inject: cannot write the journal: %s", strerror(-r));
+		goto close_exec;
+	}
+	if (j.plan.emulated)
+		rl_info("fault %u: %s", j.run.id, j.plan.note);
+	if ((r = apply_actions(&j))) {
+		rl_err("fault %u could not be applied: %s", j.run.id, j.run.err);
+		journal_mark(j.run.id, JS_REVERTED);
+		goto close_exec;
+	}
+	if ((r = a.spec.kind->verify(&j.run))) {
+		rl_err("fault %u is not effective: %s; reverting", j.run.id, j.run.err);
+		undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
+		journal_mark(j.run.id, JS_REVERTED);
+		print_result(&j, a.json, "not-effective");
+		goto close_exec;
+	}
+	journal_mark(j.run.id, JS_APPLIED);
+	state_unlock();
+	print_result(&j, a.json, "applied");
+	ret = stay_live(&j);
+	lab_close(&j.lab);
+	fault_plan_clear(&j.plan);
+	topo_free(j.topo);
+	inventory_free(j.inv);
+	return ret;
+close_exec:
+	lab_close(&j.lab);
+	fault_plan_clear(&j.plan);
+unlock:
+	state_unlock();
+	topo_free(j.topo);
+free_inv:
+	inventory_free(j.inv);
+	return ret;
+}
+
+/* ---- revert / faults ---------------------------------------------------------- */
+
+/* Is pid a live rocelab process other than us? */
+static bool live_holder(pid_t pid)
+{
+	char path[64], buf[256] = "";
+	FILE *f;
+
+	if (pid <= 0 || pid == getpid() || !proc_alive(pid))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, "rocelab") != NULL;
+}
+
+static void print_reverted(bool json, size_t undone, size_t failed)
+{
+	struct out o;
+
+	out_init(&o, stdout, json ? OUT_JSON_LINES : OUT_TEXT);
+	out_open_object(&o, NULL);
+	if (!json && !undone && !failed)
+		out_text(&o, "nothing to revert\n");
+	else {
+		out_uint(&o, PRINT_ANY, "reverted", "%llu fault(s) reverted", undone);
+		out_uint(&o, PRINT_ANY, "failed", ", %llu failed\n", failed);
+	}
+	out_close(&o);
+}
+
+int cmd_revert(int argc, char **argv)
+{
+	struct journal_rec *recs;
+	size_t n, undone = 0, failed = 0;
+	bool json = false;
+	const char *inv_path = NULL;
+	struct inventory *inv;
+	struct lab lab;
+	int c;
+
+	static const struct option lo[] = {
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "i:jh", lo, NULL)) != -1) {
+		if (c == 'i')
+			inv_path = optarg;
+		else if (c == 'j')
+			json = true;
+		else if (c == 'h')
+			return fputs("usage: rocelab revert [-i INVENTORY] [-j]\n"
+				     "Undo every outstanding fault of the journal, newest first. "
+				     "Idempotent.\n",
+				     stdout),
+			       0;
+		else
+			return bad("revert: unknown option '%s'", argv[optind - 1]);
+	}
+	if (journal_load(&recs, &n) < 0) {
+		rl_err("revert: cannot read the journal: %s", strerror(errno));
+		return RL_EXIT_SETUP;
+	}
+	/* Faults still held by a live 'inject' are ended by it, so it cannot re-apply them. */
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid)) {
+			rl_info("revert: stopping rocelab process %d that holds fault %u",
+				recs[i].pid, recs[i].id);
+			kill(recs[i].pid, SIGTERM);
+			for (int k = 0; k < 500 && proc_alive(recs[i].pid); k++)
+				usleep(20000);
+		}
+	}
+	journal_free(recs, n);
+	if (journal_load(&recs, &n) < 0)
+		return RL_EXIT_SETUP;
+	inv = lab_target_inventory(inv_path);
+	if (!inv) {
+		for (size_t i = 0; i < n; i++)
+			if (recs[i].state != JS_REVERTED)
+				failed++;
+		journal_free(recs, n);
+		if (!failed) {
+			print_reverted(json, 0, 0);
+			return RL_EXIT_OK;
+		}
+		return RL_EXIT_SETUP;
+	}
+	state_lock();
+	lab_open(&lab, inv);
+	for (size_t i = n; i-- > 0;) {
+		if (recs[i].state == JS_REVERTED)
+			continue;
+		if (undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
+			journal_mark(recs[i].id, JS_REVERTED);
+			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
+				recs[i].target);
+			undone++;
+		} else {
+			failed++;
+		}
+	}
+	lab_close(&lab);
+	state_unlock();
+	print_reverted(json, undone, failed);
+	journal_free(recs, n);
+	inventory_free(inv);
+	return failed ? RL_EXIT_SETUP : RL_EXIT_OK;
+}
+
+int cmd_faults(int argc, char **argv)
+{
+	struct out o;
+	size_t shown = 0;
+	struct journal_rec *recs;
+	size_t n;
+	bool json = false, all = false;
+	int c;
+
+	static const struct option lo[] = {
+	    {"json", no_argument, NULL, 'j'},
+	    {"all", no_argument, NULL, 'a'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jah", lo, NULL)) != -1) {
+		if (c == 'j')
+			json = true;
+		else if (c == 'a')
+			all = true;
+		else if (c == 'h')
+			return fputs("usage: rocelab faults [-a] [-j]\nList outstanding faults of "
+				     "the "
+				     "journal (-a: every fault, reverted ones too).\n",
+				     stdout),
+			       0;
+		else
+			return bad("faults: unknown option '%s'", argv[optind - 1]);
+	}
+	if (journal_load(&recs, &n) < 0) {
+		rl_err("faults: cannot read the journal: %s", strerror(errno));
+		return RL_EXIT_SETUP;
+	}
+	out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
+	out_open_array(&o, NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!all && recs[i].state == JS_REVERTED)
+			continue;
+		shown++;
+		out_open_object(&o, NULL);
+		out_uint(&o, PRINT_ANY, "id", "%3llu", recs[i].id);
+		out_string(&o, PRINT_ANY, "kind", "  %-19s", recs[i].kind);
+		out_string(&o, PRINT_ANY, "target", " %-14s", recs[i].target);
+		out_string(&o, PRINT_ANY, "state", " %-9s", journal_state_name(recs[i].state));
+		out_string(&o, PRINT_ANY, "time", " %s", recs[i].time);
+		out_int(&o, PRINT_JSON, "pid", NULL, recs[i].pid);
+		out_bool(&o, PRINT_JSON, "held", NULL,
+			 recs[i].state != JS_REVERTED && live_holder(recs[i].pid));
+		if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid))
+			out_text(&o, "  (held)");
+		out_text(&o, "\n");
+		out_close(&o);
+	}
+	if (!shown)
+		out_text(&o, "no outstanding faults\n");
+	out_close(&o);
+	journal_free(recs, n);
+	return RL_EXIT_OK;
+}
+
+/* ---- load ------------------------------------------------------------------------ */
+
+struct load_args {
+	char to[72], from[1024];
+	long long for_ms;
+	int priority, size;
+};
+
+#define LA(f) offsetof(struct load_args, f)
+
+static const struct opt_desc load_opts[] = {
+    {.name = "to", .type = OPT_STR, .off = LA(to), .size = 72, .help = "the receiving RNIC"},
+    {.name = "from",
+     .type = OPT_STR,
+     .off = LA(from),
+     .size = 1024,
+     .help = "senders, HOST:RNIC[,HOST:RNIC...]"},
+    {"for", OPT_MS, 10, 3600000, LA(for_ms), "how long"},
+    {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
+    {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
+    OPT_TABLE_END,
+};
+
+int cmd_load(int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	struct load_args la = {.for_ms = 5000, .priority = 3, .size = 1000}, def = la;
+	const char *to = la.to, *from = la.from;
+	bool json = false;
+	struct inventory *inv;
+	struct lab lab;
+	struct inv_endpoint dst;
+	struct flow flows[64];
+	struct option lo[16];
+	size_t n = 0;
+	char msg[160], buf[1024], *save = NULL;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	if (argc < 2 || strcmp(argv[1], "incast") != 0) {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+			goto help;
+		return bad("load: the only load is 'incast' (see rocelab load --help)");
+	}
+	argv++, argc--;
+	opt_longopts(load_opts, O_COMMON, own, lo, ARRAY_SIZE(lo));
+	while ((c = getopt_long(argc, argv, ":jh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			goto help;
+		case ':':
+			return bad("load: option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (c < O_COMMON)
+				return bad("load: unknown option '%s'", argv[optind - 1]);
+			if (opt_set(&load_opts[c - O_COMMON], &la, optarg, msg, sizeof(msg)))
+				return bad("load: --%s", msg);
+		}
+	}
+	if (!*to || !*from)
+		return bad("load incast needs --to HOST:RNIC and --from HOST:RNIC[,HOST:RNIC...]");
+	if (!(inv = lab_target_inventory(NULL)))
+		return RL_EXIT_SETUP;
+	if (inventory_endpoint(inv, to, &dst, msg, sizeof(msg)) || dst.kind != INV_DEV_HOST) {
+		inventory_free(inv);
+		return bad("--to: %s", dst.kind != INV_DEV_HOST ? "must be an RNIC" : msg);
+	}
+	snprintf(buf, sizeof(buf), "%s", from);
+	for (char *t = strtok_r(buf, ",", &save); t && n < 64; t = strtok_r(NULL, ",", &save)) {
+		if (inventory_endpoint(inv, t, &flows[n].src, msg, sizeof(msg)) ||
+		    flows[n].src.kind != INV_DEV_HOST) {
+			inventory_free(inv);
+			return bad("--from %s: %s", t, msg);
+		}
+		flows[n++].dst = inv->hosts[dst.dev].rnics[dst.port].addr.addr;
+	}
+	rl_signals_install();
+	rl_info("load: incast %zu -> 1 (%s) for %lld ms, priority %d", n, to, la.for_ms,
+		la.priority);
+	lab_open(&lab, inv);
+	long long sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5, la.size,
+				       8, la.for_ms, 0);
+
+	lab_close(&lab);
+
+	struct out o;
+
+	out_init(&o, stdout, json ? OUT_JSON_LINES : OUT_TEXT);
+	out_open_object(&o, NULL);
+	out_uint(&o, PRINT_ANY, "senders", "incast: %llu senders", n);
+	out_string(&o, PRINT_ANY, "to", " -> %s", to);
+	out_int(&o, PRINT_ANY, "datagrams", ": %lld datagrams", sent);
+	out_int(&o, PRINT_ANY, "duration_ms", " in %lld ms\n", la.for_ms);
+	out_close(&o);
+	inventory_free(inv);
+	return sent < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
+help:
+	fputs("usage: rocelab load incast --to HOST:RNIC --from HOST:RNIC[,...] [options] [-j]\n"
+	      "Blast UDP 4791 from every --from RNIC to one RNIC at once (virtual lab), marked "
+	      "with\nthe priority's DSCP class, so congestion and PFC faults show.\n\n",
+	      stdout);
+	opt_help(load_opts, &def, stdout);
+	return RL_EXIT_OK;
+}

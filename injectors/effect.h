@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fault being applied: what a kind's precheck, verify and live hooks see,
+ * and the helpers they read state with (JSON through the lab's exec, as
+ * kernel selftests read 'ip -j', 'nft -j' and 'tc -j -s').
+ */
+#ifndef ROCELAB_EFFECT_H
+#define ROCELAB_EFFECT_H
+
+#include "harness/lab/lab.h"
+#include "harness/lab/traffic.h"
+#include "injectors/fault.h"
+
+#include <jansson.h>
+
+struct fault_run {
+	const struct inventory *inv;
+	const struct fault_spec *spec;
+	const struct fault_plan *plan;
+	struct lab *lab;
+	unsigned id;
+	char evidence[512];
+	char err[512];
+};
+
+/* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */
+json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[]);
+
+/* Sum every "key": N anywhere inside v (nft counters, tc drops). */
+unsigned long long fault_json_sum(json_t *v, const char *key);
+
+/* Sleep ms, or less when SIGINT/SIGTERM comes. */
+void fault_sleep_ms(long long ms);
+
+/* The device name and netdev of a link end. */
+void fault_end_names(const struct inventory *inv, const struct inv_endpoint *ep, const char **dev,
+		     const char **netdev);
+
+/* Can state on this end be read back with iproute2 (a host, or a Linux-dialect switch)? */
+bool fault_end_readable(const struct inventory *inv, const struct inv_endpoint *ep);
+
+/* The target as a link end (a port or an RNIC), and its peer; -EINVAL with err if uncabled. */
+int fault_target_ends(struct fault_run *f, struct inv_endpoint *t, struct inv_endpoint *peer);
+
+/*
+ * Send test datagrams along flows (which must cross the target switch) and
+ * read the fault's nft counters there: evidence when they matched.
+ */
+int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n);
+
+/* Apply (undo false) or undo the plan's actions, in order or in reverse; logs failures. */
+void fault_run_actions(struct fault_run *f, bool undo);
+
+#endif

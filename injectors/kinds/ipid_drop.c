@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipid-drop: a switch drops the packets whose IPv4 ID matches (id % mod ==
+ * rem, a range, or a set), as the papers' gray failures that hit some flows.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/kinds/kinds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+static int parse_range(const struct opt_desc *d, const char *v, void *field, char *err,
+		       size_t errlen)
+{
+	struct ipid_range *r = field;
+	unsigned lo, hi;
+	char tail;
+
+	if (sscanf(v, "%u-%u%c", &lo, &hi, &tail) != 2 || lo > hi || hi > 65535) {
+		snprintf(err, errlen, "%s '%s': give A-B with 0 <= A <= B <= 65535", d->name, v);
+		return -EINVAL;
+	}
+	*r = (struct ipid_range){lo, hi, true};
+	return 0;
+}
+
+static const char *print_range(const void *field, char *buf, size_t len)
+{
+	const struct ipid_range *r = field;
+
+	if (r->set)
+		snprintf(buf, len, "%u-%u", r->lo, r->hi);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+static int parse_ids(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
+{
+	struct ipid_set ids = {0};
+	const char *p = v;
+
+	while (*p) {
+		char *end;
+		unsigned long x;
+
+		errno = 0;
+		x = strtoul(p, &end, 10);
+		if (errno || end == p || x > 65535 || (*end && *end != ',')) {
+			snprintf(err, errlen, "%s '%s': give IDs from 0 to 65535, comma-separated",
+				 d->name, v);
+			return -EINVAL;
+		}
+		if (ids.n == FAULT_MAX_IDS) {
+			snprintf(err, errlen, "%s: at most %d IDs", d->name, FAULT_MAX_IDS);
+			return -EINVAL;
+		}
+		ids.v[ids.n++] = (unsigned)x;
+		p = end + (*end == ',');
+	}
+	if (!ids.n) {
+		snprintf(err, errlen, "%s: give at least one ID", d->name);
+		return -EINVAL;
+	}
+	*(struct ipid_set *)field = ids;
+	return 0;
+}
+
+static const char *print_ids(const void *field, char *buf, size_t len)
+{
+	const struct ipid_set *ids = field;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ids->n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u", i ? "," : "", ids->v[i]);
+	return buf;
+}
+
+static int parse_dir(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+	    [DIR_BOTH] = "both", [DIR_IN] = "in", [DIR_OUT] = "out"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(v, names[i])) {
+			*(enum direction *)field = (enum direction)i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "%s '%s': give in, out or both", d->name, v);
+	return -EINVAL;
+}
+
+static const char *print_dir(const void *field, char *buf, size_t len)
+{
+	enum direction dir = *(const enum direction *)field;
+
+	snprintf(buf, len, "%s", dir == DIR_IN ? "in" : dir == DIR_OUT ? "out" : "both");
+	return buf;
+}
+
+static const struct opt_desc opts[] = {
+    {"mod", OPT_UINT, 2, 65536, FS(mod), "drop IDs with id % mod == rem"},
+    {"rem", OPT_UINT, 0, 65535, FS(rem), "the remainder (below mod)"},
+    {"range", OPT_CUSTOM, 0, 0, FS(range), "drop IDs A-B", parse_range, print_range},
+    {"ids", OPT_CUSTOM, 0, 0, FS(ids), "drop these IDs (a,b,...)", parse_ids, print_ids},
+    {"roce-only", OPT_BOOL, 0, 0, FS(roce_only), "only RoCEv2 (UDP 4791)"},
+    {"direction", OPT_CUSTOM, 0, 0, FS(dir), "in, out or both, on a port target", parse_dir,
+     print_dir},
+    OPT_TABLE_END,
+};
+
+static int check(const struct fault_spec *s, char *why, size_t whylen)
+{
+	int given = (s->mod != 0) + s->range.set + (s->ids.n != 0);
+
+	if (given != 1) {
+		snprintf(why, whylen, "ipid-drop needs one of mod (with rem), range or ids");
+		return -EINVAL;
+	}
+	if (s->mod && s->rem >= s->mod) {
+		snprintf(why, whylen, "rem %u must be smaller than mod %u", s->rem, s->mod);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen)
+{
+	(void)inv, (void)why, (void)whylen;
+	s->ipid = s->range.set ? IPID_RANGE : s->ids.n ? IPID_SET : IPID_MOD;
+	return 0;
+}
+
+static int render(const struct dialect_ops *d, struct render_ctx *r)
+{
+	return d->ipid_drop ? d->ipid_drop(r)
+			    : dialect_unsupported(r, "match the IP ID field in an ACL");
+}
+
+static int verify(struct fault_run *f)
+{
+	struct flow fl[64];
+	size_t n = traffic_flows_across(f->inv, f->spec->tdev, f->spec->tport, false, fl, 64);
+
+	return fault_verify_nft(f, fl, n);
+}
+
+const struct fault_kind_ops fk_ipid_drop = {
+    .name = "ipid-drop",
+    .usage = "--target SWITCH[:PORT], and one of --mod (with --rem), --range, --ids",
+    .targets = FT_PORT | FT_SWITCH,
+    .example = "spine2:swp1",
+    .opts = opts,
+    .check = check,
+    .resolve = resolve,
+    .render = render,
+    .verify = verify,
+};

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * link-flap: a switch port or an RNIC goes down for --down out of every
+ * --period, --count times (or until --for/--hold ends).  A flap starts with
+ * its down phase.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/kinds/kinds.h"
+
+#include <arpa/inet.h>
+#include <limits.h>
+#include <string.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+static const struct opt_desc opts[] = {
+    {"period", OPT_MS, 100, 3600000, FS(period_ms), "one down-and-up cycle"},
+    {"down", OPT_MS, 50, 3600000, FS(down_ms), "down part of each cycle"},
+    {"count", OPT_INT, 0, 100000, FS(count), "cycles; 0: one, or until --for/--hold ends"},
+    OPT_TABLE_END,
+};
+
+static void defaults(struct fault_spec *s)
+{
+	s->period_ms = 10000;
+	s->down_ms = 5000;
+}
+
+static int check(const struct fault_spec *s, char *why, size_t whylen)
+{
+	if (s->down_ms < s->period_ms)
+		return 0;
+	snprintf(why, whylen, "down (%lldms) must be shorter than period (%lldms)", s->down_ms,
+		 s->period_ms);
+	return -EINVAL;
+}
+
+static int plan_host(struct render_ctx *rc)
+{
+	const struct inventory *inv = rc->inv;
+	const struct fault_spec *s = rc->spec;
+	struct fault_plan *p = rc->plan;
+	const struct inv_rnic *r = &inv->hosts[s->tdev].rnics[s->tport];
+	const char *host = inv->hosts[s->tdev].name;
+	char gw[16];
+
+	inet_ntop(AF_INET, &r->gateway, gw, sizeof(gw));
+	/* Admin-down flushes the RNIC's policy route; undo puts it back after link-up. */
+	fault_plan_host_op(p, host, "noop", "route-add %u 0.0.0.0/0 %s %s",
+			   topo_host_table(s->tport), gw, r->netdev);
+	fault_plan_host_op(p, host, "link-down %s", "link-up %s", r->netdev);
+	return 0;
+}
+
+static int render(const struct dialect_ops *d, struct render_ctx *r)
+{
+	return d->link_flap ? d->link_flap(r) : dialect_unsupported(r, "flap a link");
+}
+
+/* Link state of a netdev as its kernel sees it: 'ip -j link show dev X'. */
+static int oper_up(struct fault_run *f, const struct inv_endpoint *ep, bool *up)
+{
+	const char *dev, *netdev, *op;
+	json_t *v;
+
+	fault_end_names(f->inv, ep, &dev, &netdev);
+	v = fault_read_json(f, dev,
+			    (const char *const[]){"ip", "-j", "link", "show", "dev", netdev, NULL});
+	if (!v)
+		return -EIO;
+	/*
+	 * The kernel's netif_oper_up(): UP or UNKNOWN carries traffic.  Anything
+	 * else is down: a veth without carrier reads LOWERLAYERDOWN before
+	 * Linux 6.12 (its iflink is the peer) and DOWN after.
+	 */
+	op = json_string_value(json_object_get(json_array_get(v, 0), "operstate")) ?: "";
+	*up = !strcmp(op, "UP") || !strcmp(op, "UNKNOWN");
+	json_decref(v);
+	return 0;
+}
+
+static int verify(struct fault_run *f)
+{
+	struct inv_endpoint t, peer;
+	char pn[80];
+	bool up_t = true, up_p = true;
+
+	if (fault_target_ends(f, &t, &peer))
+		return -EINVAL;
+	if (!fault_end_readable(f->inv, &t) || !fault_end_readable(f->inv, &peer)) {
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "dialect commands succeeded (state not read back)");
+		return 0;
+	}
+	for (int i = 0; i < 50 && (up_t || up_p); i++) {
+		if (oper_up(f, &t, &up_t) || oper_up(f, &peer, &up_p))
+			return -EIO;
+		if (up_t || up_p)
+			fault_sleep_ms(20);
+	}
+	inventory_endpoint_name(f->inv, &peer, pn, sizeof(pn));
+	if (up_t || up_p) {
+		snprintf(f->err, sizeof(f->err), "%s or its peer %s is still up", f->spec->target,
+			 pn);
+		return -EIO;
+	}
+	snprintf(f->evidence, sizeof(f->evidence), "operstate down on %s and on its peer %s",
+		 f->spec->target, pn);
+	return 0;
+}
+
+/* Flap until the count, --for or a signal ends it; the first down phase is already applied. */
+static void live(struct fault_run *f)
+{
+	const struct fault_spec *s = f->spec;
+	unsigned long long end =
+	    s->for_ms ? rl_now_ns() + (unsigned long long)s->for_ms * 1000000ULL : ULLONG_MAX;
+	int cycles = s->count ? s->count : (s->for_ms || s->hold) ? INT_MAX : 1;
+
+	for (int c = 1; !rl_interrupted; c++) {
+		fault_sleep_ms(s->down_ms);
+		fault_run_actions(f, true);
+		if (c >= cycles || rl_interrupted || rl_now_ns() >= end)
+			break;
+		rl_info("flap %u: cycle %d up", f->id, c);
+		fault_sleep_ms(s->period_ms - s->down_ms);
+		if (rl_interrupted || rl_now_ns() >= end)
+			break;
+		fault_run_actions(f, false);
+	}
+}
+
+const struct fault_kind_ops fk_link_flap = {
+    .name = "link-flap",
+    .usage = "--target SWITCH:PORT | HOST:RNIC   (a flap starts with its down phase)",
+    .targets = FT_PORT | FT_RNIC,
+    .example = "rail2:swp6",
+    .opts = opts,
+    .defaults = defaults,
+    .check = check,
+    .plan_host = plan_host,
+    .render = render,
+    .verify = verify,
+    .live = live,
+};

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pfc-misconfig: PFC off for one priority, on an RNIC (DCBNL) or a switch
+ * port.  On the virtual lab's Linux switches PFC is emulated: the priority's
+ * queue becomes a shallow tail-drop queue (see linux_pfc_misconfig).
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/kinds/kinds.h"
+#include "injectors/netlink_op.h"
+
+#include <string.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+static const struct opt_desc opts[] = {
+    {"priority", OPT_INT, 0, 7, FS(priority), "the priority whose PFC is turned off"},
+    {"emu-rate", OPT_CUSTOM, 1000, 10000000, FS(emu_rate_kbit),
+     "emulated: the port's modelled line rate (virtual lab)", fault_opt_rate_parse,
+     fault_opt_rate_print},
+    {"shallow", OPT_UINT, 1500, 1000000, FS(shallow_bytes),
+     "emulated: bytes of the misconfigured queue (virtual lab)"},
+    OPT_TABLE_END,
+};
+
+static void defaults(struct fault_spec *s)
+{
+	s->priority = 3;
+	s->emu_rate_kbit = 100000;
+	s->shallow_bytes = 6000;
+}
+
+static int plan_host(struct render_ctx *rc)
+{
+	const struct inventory *inv = rc->inv;
+	const struct fault_spec *s = rc->spec;
+	struct fault_plan *p = rc->plan;
+	fault_plan_host_op(p, inv->hosts[s->tdev].name, "dcb-pfc %s %d off", "dcb-pfc %s %d on",
+			   inv->hosts[s->tdev].rnics[s->tport].netdev, s->priority);
+	return 0;
+}
+
+static int render(const struct dialect_ops *d, struct render_ctx *r)
+{
+	return d->pfc_misconfig ? d->pfc_misconfig(r) : dialect_unsupported(r, "change PFC");
+}
+
+/* An RNIC without DCB cannot have its PFC changed: say so before the journal. */
+static int precheck(struct fault_run *f)
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_host *h = &f->inv->hosts[s->tdev];
+	const char *netdev;
+	unsigned en;
+	int r;
+
+	if (s->tkind != INV_DEV_HOST)
+		return 0;
+	netdev = h->rnics[s->tport].netdev;
+	r = dcb_pfc_get(f->lab, h->name, netdev, &en);
+	if (r == -EOPNOTSUPP)
+		snprintf(f->err, sizeof(f->err),
+			 "%s:%s has no DCB support (DCBNL: EOPNOTSUPP), so its PFC cannot be "
+			 "changed; on a virtual lab target a switch port, where PFC is emulated",
+			 h->name, netdev);
+	else if (r)
+		snprintf(f->err, sizeof(f->err), "DCBNL on %s:%s: %s", h->name, netdev,
+			 strerror(-r));
+	return r;
+}
+
+/* Incast in the misconfigured priority must tail-drop in the emulated queue. */
+static int verify(struct fault_run *f)
+{
+	const struct fault_spec *s = f->spec;
+	const char *port = fault_target_port(f->inv, s);
+	const struct inv_switch *sw =
+	    s->tkind == INV_DEV_SWITCH ? &f->inv->switches[s->tdev] : NULL;
+	struct flow fl[64];
+	unsigned long long drops;
+	long long sent;
+	json_t *v;
+	size_t n;
+
+	if (!sw || !lab_can(f->lab, LAB_CAP_ENTER) || sw->dialect != INV_DIALECT_LINUX) {
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "dialect commands succeeded (no counters read)");
+		return 0;
+	}
+	if (!port) {
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "emulated shallow queues installed on every port of %s", sw->name);
+		return 0;
+	}
+	n = traffic_flows_across(f->inv, s->tdev, s->tport, true, fl, 8);
+	/* DSCP class selector = priority. */
+	sent = traffic_blast(f->lab, fl, n, ROCEV2_UDP_PORT, s->priority << 5, 1000, 8, 1000, 0);
+	v = fault_read_json(f, sw->name,
+			    (const char *const[]){"tc", "-j", "-s", "qdisc", "show", "dev", port,
+						  "parent", "1:10", NULL});
+	if (!v)
+		return -EIO;
+	drops = fault_json_sum(v, "drops");
+	json_decref(v);
+	if (drops == 0) {
+		snprintf(
+		    f->err, sizeof(f->err),
+		    "incast of %lld datagrams from %zu RNICs caused no drop in priority %d on %s",
+		    sent, n, s->priority, s->target);
+		return -EIO;
+	}
+	snprintf(f->evidence, sizeof(f->evidence),
+		 "incast from %zu RNICs (%lld datagrams): priority %d of %s tail-dropped %llu "
+		 "(emulated)",
+		 n, sent, s->priority, s->target, drops);
+	return 0;
+}
+
+const struct fault_kind_ops fk_pfc_misconfig = {
+    .name = "pfc-misconfig",
+    .usage = "--target SWITCH[:PORT] | HOST:RNIC   (emulated on the virtual lab)",
+    .targets = FT_PORT | FT_SWITCH | FT_RNIC,
+    .example = "rail1:swp1",
+    .opts = opts,
+    .defaults = defaults,
+    .plan_host = plan_host,
+    .render = render,
+    .precheck = precheck,
+    .verify = verify,
+};

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A fault as typed options: set from the command line or a scenario through
+ * the kind's option table, checked, resolved against the inventory, and
+ * written back as the argv of 'rocelab inject'.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "injectors/fault.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+const struct opt_desc fault_common_opts[] = {
+    {.name = "target",
+     .type = OPT_STR,
+     .off = FS(target),
+     .size = sizeof(((struct fault_spec *)0)->target),
+     .help = "SWITCH:PORT, SWITCH or HOST:RNIC, as the kind takes"},
+    {.name = "for",
+     .type = OPT_MS,
+     .lo = 1,
+     .hi = 86400000,
+     .off = FS(for_ms),
+     .help = "revert after this long"},
+    {.name = "hold", .type = OPT_BOOL, .off = FS(hold), .help = "revert at SIGINT or SIGTERM"},
+    OPT_TABLE_END,
+};
+
+int fault_opt_rate_parse(const struct opt_desc *d, const char *v, void *field, char *err,
+			 size_t errlen)
+{
+	unsigned long long mbps, kbit;
+	double x;
+	char *end;
+
+	/* Mbit/s with kbit precision: "500kbit" is 0.5 Mbit/s. */
+	if (rl_parse_rate_mbps(v, &mbps)) {
+		snprintf(err, errlen, "%s '%s': give a rate (e.g. 10mbit, 1gbit, 500kbit)", d->name,
+			 v);
+		return -EINVAL;
+	}
+	x = strtod(v, &end);
+	kbit = !strncasecmp(end, "k", 1) ? (unsigned long long)x : mbps * 1000;
+	if ((double)kbit < d->lo || (double)kbit > d->hi) {
+		snprintf(err, errlen, "%s '%s': give a rate from %.0fkbit to %.0fgbit", d->name, v,
+			 d->lo, d->hi / 1e6);
+		return -EINVAL;
+	}
+	*(unsigned long long *)field = kbit;
+	return 0;
+}
+
+/* As a person writes it ("100mbit"); empty when not given. */
+const char *fault_opt_rate_print(const void *field, char *buf, size_t len)
+{
+	unsigned long long k = *(const unsigned long long *)field;
+
+	if (!k)
+		buf[0] = '\0';
+	else if (k % 1000000 == 0)
+		snprintf(buf, len, "%llugbit", k / 1000000);
+	else if (k % 1000 == 0)
+		snprintf(buf, len, "%llumbit", k / 1000);
+	else
+		snprintf(buf, len, "%llukbit", k);
+	return buf;
+}
+
+void fault_spec_init(struct fault_spec *s, const struct fault_kind_ops *k)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = k;
+	s->tport = -1;
+	if (k->defaults)
+		k->defaults(s);
+}
+
+const struct opt_desc *fault_opt_find(const struct fault_kind_ops *k, const char *name)
+{
+	const struct opt_desc *d = opt_find(fault_common_opts, name);
+
+	return d ? d : opt_find(k->opts, name);
+}
+
+int fault_spec_set(struct fault_spec *s, const char *name, const char *value, char *why,
+		   size_t whylen)
+{
+	const struct opt_desc *d = fault_opt_find(s->kind, name);
+	char names[256];
+
+	if (!d) {
+		if (s->kind->opts[0].type == OPT_END)
+			snprintf(why, whylen, "%s takes no option '%s'", s->kind->name, name);
+		else
+			snprintf(why, whylen, "%s has no option '%s' (its options: %s)",
+				 s->kind->name, name,
+				 opt_names(s->kind->opts, names, sizeof(names)));
+		return -EINVAL;
+	}
+	if (!value && d->type != OPT_BOOL) {
+		snprintf(why, whylen, "option '%s' needs a value", name);
+		return -EINVAL;
+	}
+	return opt_set(d, s, value, why, whylen);
+}
+
+int fault_spec_check(struct fault_spec *s, char *why, size_t whylen)
+{
+	if (!s->target[0]) {
+		snprintf(why, whylen, "%s needs a target (e.g. %s)", s->kind->name,
+			 s->kind->example);
+		return -EINVAL;
+	}
+	if (s->for_ms && s->hold) {
+		snprintf(why, whylen, "give 'for' or 'hold', not both");
+		return -EINVAL;
+	}
+	return s->kind->check ? s->kind->check(s, why, whylen) : 0;
+}
+
+/* "SWITCH:PORT or HOST:RNIC" for the forms a kind takes. */
+static const char *forms(unsigned t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", t & FT_PORT ? "SWITCH:PORT" : "",
+		 t & FT_PORT && t & (FT_SWITCH | FT_RNIC) ? ", " : "",
+		 t & FT_SWITCH ? "SWITCH" : "", t & FT_SWITCH && t & FT_RNIC ? ", " : "",
+		 t & FT_RNIC ? "HOST:RNIC" : "");
+	return buf;
+}
+
+int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s, char *why,
+			      size_t whylen)
+{
+	const struct fault_kind_ops *k = s->kind;
+	struct inv_endpoint ep;
+	char msg[160], f[64];
+	unsigned form;
+
+	if (!rl_port_name_ok(s->target, sizeof(s->target) - 2)) {
+		snprintf(why, whylen, "target '%s' is not a valid name", s->target);
+		return -EINVAL;
+	}
+	if (!strchr(s->target, ':')) {
+		struct inv_switch *sw = inventory_switch(inv, s->target);
+
+		if (!sw) {
+			if (inventory_host(inv, s->target))
+				snprintf(why, whylen,
+					 "target '%s' is a host: give one of its RNICs (%s:rnicN)",
+					 s->target, s->target);
+			else
+				snprintf(why, whylen, "target: no switch is named '%s' in %s",
+					 s->target, inv->path);
+			return -EINVAL;
+		}
+		s->tkind = INV_DEV_SWITCH;
+		s->tdev = (size_t)(sw - inv->switches);
+		s->tport = -1;
+		form = FT_SWITCH;
+	} else {
+		if (inventory_endpoint(inv, s->target, &ep, msg, sizeof(msg))) {
+			snprintf(why, whylen, "target: %s", msg);
+			return -EINVAL;
+		}
+		s->tkind = ep.kind;
+		s->tdev = ep.dev;
+		s->tport = (ssize_t)ep.port;
+		if (!inventory_link_at(inv, &ep)) {
+			snprintf(why, whylen, "target %s is not cabled to anything", s->target);
+			return -EINVAL;
+		}
+		form = ep.kind == INV_DEV_HOST ? FT_RNIC : FT_PORT;
+	}
+	if (!(k->targets & form)) {
+		snprintf(why, whylen, "%s targets %s, and %s is %s", k->name,
+			 forms(k->targets, f, sizeof(f)), s->target,
+			 form == FT_RNIC     ? "an RNIC"
+			 : form == FT_SWITCH ? "a whole switch"
+					     : "a switch port");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int fault_spec_resolve(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen)
+{
+	int r = fault_spec_resolve_target(inv, s, why, whylen);
+
+	if (r)
+		return r;
+	return s->kind->resolve ? s->kind->resolve(inv, s, why, whylen) : 0;
+}
+
+int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, size_t max,
+		    struct opt_store *store)
+{
+	struct fault_spec d;
+	int r;
+
+	if (*n + 2 > max)
+		return -E2BIG;
+	fault_spec_init(&d, s->kind);
+	argv[(*n)++] = s->kind->name;
+	if ((r = opt_argv(fault_common_opts, s, &d, argv, n, max, store)))
+		return r;
+	return opt_argv(s->kind->opts, s, &d, argv, n, max, store);
+}

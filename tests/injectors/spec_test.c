@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/* Typed fault specs: each kind's option table drives YAML, the CLI and the child argv alike. */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "harness/lib/inventory.h"
+#include "injectors/fault.h"
+#include "injectors/kinds/kinds.h"
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <string.h>
+
+#define LAB "injectors/dialect-lab.yaml"
+
+/* Every kind's options, set to non-default values, written as argv and read back. */
+Test(spec, argv_round_trip_for_every_kind)
+{
+	static const char *const vals[][2] = {
+	    {"period", "3s"},	    {"down", "250ms"},	  {"count", "4"},
+	    {"from", "h1:rnic1"},   {"to", "h2:rnic1"},	  {"priority", "5"},
+	    {"emu-rate", "25mbit"}, {"shallow", "9000"},  {"mod", "1000"},
+	    {"rem", "7"},	    {"range", "10-20"},	  {"ids", "1,2,65535"},
+	    {"roce-only", "true"},  {"direction", "out"}, {"rate", "500kbit"},
+	    {"from-tenant", "a"},   {"to-tenant", "b"},
+	};
+	const struct fault_kind_ops *k;
+
+	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
+		struct fault_spec a, b;
+		struct opt_store st = {0};
+		const char *argv[64];
+		size_t n = 0;
+		char why[256], va[128], vb[128];
+
+		fault_spec_init(&a, k);
+		cr_assert_eq(fault_spec_set(&a, "target", "sw-linux:swp3", why, sizeof(why)), 0);
+		for (size_t v = 0; v < ARRAY_SIZE(vals); v++)
+			if (opt_find(k->opts, vals[v][0]))
+				cr_assert_eq(
+				    fault_spec_set(&a, vals[v][0], vals[v][1], why, sizeof(why)), 0,
+				    "%s %s: %s", k->name, vals[v][0], why);
+		cr_assert_eq(fault_spec_argv(&a, argv, &n, ARRAY_SIZE(argv), &st), 0);
+		cr_assert_str_eq(argv[0], k->name);
+		fault_spec_init(&b, k);
+		for (size_t x = 1; x < n; x++) {
+			const struct opt_desc *d = fault_opt_find(k, argv[x] + 2);
+
+			cr_assert_not_null(d, "%s: argv has unknown %s", k->name, argv[x]);
+			cr_assert_eq(fault_spec_set(&b, d->name,
+						    d->type == OPT_BOOL ? NULL : argv[++x], why,
+						    sizeof(why)),
+				     0, "%s: %s", k->name, why);
+		}
+		for (const struct opt_desc *d = k->opts; d->type != OPT_END; d++)
+			cr_assert_str_eq(opt_value(d, &b, vb, sizeof(vb)),
+					 opt_value(d, &a, va, sizeof(va)), "%s --%s", k->name,
+					 d->name);
+		cr_assert_str_eq(b.target, a.target);
+		opt_store_free(&st);
+	}
+}
+
+/* A kind's defaults give no option at all: the child argv is KIND --target T. */
+Test(spec, defaults_are_not_written)
+{
+	struct fault_spec s;
+	struct opt_store st = {0};
+	const char *argv[16];
+	size_t n = 0;
+	char why[256];
+
+	fault_spec_init(&s, fault_kind_find("pfc-misconfig"));
+	fault_spec_set(&s, "target", "rail1:swp1", why, sizeof(why));
+	cr_assert_eq(fault_spec_argv(&s, argv, &n, 16, &st), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_str_eq(argv[1], "--target");
+	opt_store_free(&st);
+}
+
+/* getopt finds the kind over the union of the kinds' options: a name means one arity. */
+Test(spec, option_names_mean_the_same_in_every_kind)
+{
+	const struct fault_kind_ops *a, *b;
+
+	for (size_t i = 0; (a = fault_kind_at(i)); i++) {
+		cr_assert_not_null(a->verify, "%s has no verification", a->name);
+		cr_assert(a->targets & FT_RNIC ? a->plan_host != NULL : 1, "%s", a->name);
+		cr_assert(a->targets & (FT_PORT | FT_SWITCH) ? a->render != NULL : 1, "%s",
+			  a->name);
+		for (const struct opt_desc *d = a->opts; d->type != OPT_END; d++) {
+			cr_assert_null(opt_find(fault_common_opts, d->name), "%s", d->name);
+			for (size_t j = 0; (b = fault_kind_at(j)); j++) {
+				const struct opt_desc *e = opt_find(b->opts, d->name);
+
+				cr_assert(!e || (e->type == OPT_BOOL) == (d->type == OPT_BOOL),
+					  "--%s of %s and %s", d->name, a->name, b->name);
+			}
+		}
+	}
+}
+
+struct bad_case {
+	char args[120];
+	char why[160];
+};
+
+static struct bad_case bad[] = {
+    {"link-flap target=sw-linux:swp3 mod=3",
+     "link-flap has no option 'mod' (its options: period, down, count)"},
+    {"rnic-route-missing target=sw-linux:swp1",
+     "rnic-route-missing targets HOST:RNIC, and sw-linux:swp1 is a switch port"},
+    {"link-flap target=sw-linux", "link-flap targets SWITCH:PORT, HOST:RNIC, and sw-linux is a "
+				  "whole switch"},
+    {"ipid-drop target=h1:rnic1 mod=4",
+     "ipid-drop targets SWITCH:PORT, SWITCH, and h1:rnic1 is an RNIC"},
+    {"ipid-drop target=spine1 mod=4 range=1-2",
+     "ipid-drop needs one of mod (with rem), range or ids"},
+    {"ipid-drop target=spine1 mod=8 rem=8", "rem 8 must be smaller than mod 8"},
+    {"ipid-drop target=spine1 direction=sideways", "direction 'sideways': give in, out or both"},
+    {"link-flap target=sw-linux:swp3 period=1s down=1s",
+     "down (1000ms) must be shorter than period (1000ms)"},
+    {"link-degrade target=sw-linux:swp3 rate=200g",
+     "rate must be below the link's speed (100000 Mbit/s) to degrade it"},
+    {"acl-error target=sw-linux from=h1:rnic1 to=sw-linux:swp1",
+     "to: 'sw-linux:swp1' must be an RNIC (host:rnic)"},
+    {"acl-error target=sw-linux from-tenant=nobody to-tenant=nobody",
+     "no tenant is named 'nobody' in injectors/dialect-lab.yaml"},
+    {"link-flap target=sw-linux:swp3;id", "target 'sw-linux:swp3;id' is not a valid name"},
+};
+
+ParameterizedTestParameters(spec, bad_input)
+{
+	return cr_make_param_array(struct bad_case, bad, ARRAY_SIZE(bad));
+}
+
+/* Each refusal says what to write; the first one met is the one reported. */
+ParameterizedTest(struct bad_case *c, spec, bad_input)
+{
+	struct inventory *inv = inventory_load(LAB, stderr);
+	char buf[120], why[256] = "", *save = NULL;
+	struct fault_spec s;
+	int r = 0;
+
+	cr_assert_not_null(inv);
+	snprintf(buf, sizeof(buf), "%s", c->args);
+	fault_spec_init(&s, fault_kind_find(strtok_r(buf, " ", &save)));
+	for (char *t = strtok_r(NULL, " ", &save); t && !r; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		*eq = '\0';
+		r = fault_spec_set(&s, t, eq + 1, why, sizeof(why));
+	}
+	if (!r)
+		r = fault_spec_check(&s, why, sizeof(why));
+	if (!r)
+		r = fault_spec_resolve(inv, &s, why, sizeof(why));
+	cr_assert_eq(r, -EINVAL, "%s: accepted", c->args);
+	cr_assert_str_eq(why, c->why);
+	inventory_free(inv);
+}
