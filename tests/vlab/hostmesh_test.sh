@@ -4,6 +4,7 @@ HM_OUT=$(mktemp -d "$T"/hostmesh.XXXXXX)
 
 section "hostmesh: agent and analyzer on the virtual lab"
 "$RL" lab up -q
+defer '"$RL" lab down -q'
 "$RL" analyze --listen 198.19.128.1:4790 --window 1s -o "$HM_OUT/az.jsonl" 2>"$HM_OUT/az.log" &
 AZ=$!
 ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 100 \
@@ -69,6 +70,8 @@ if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 	[ $rc -eq 3 ] && grep -q "no RDMA devices (load the RNIC driver" "$HM_OUT/verbs.log" &&
 		ok "agent --transport verbs without an RDMA device: exit 3, says what to do" ||
 		fail "agent --transport verbs without a device: exit $rc" "$(tail -2 "$HM_OUT/verbs.log")"
+else
+	skip "agent --transport verbs without an RDMA device" "this machine has $(ls /sys/class/infiniband | wc -l) RDMA device(s)"
 fi
 rules_before=$(ip rule show; ip -o link show | wc -l)
 ROCELAB_HOST_IN_ROOT_NS=host1 "$RL" lab up -q >"$HM_OUT/rootns.log" 2>&1

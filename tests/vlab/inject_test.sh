@@ -34,6 +34,7 @@ stop_hold() {
 
 section "faults on the virtual lab: apply, effect under traffic, revert to the snapshot"
 "$RL" lab up -q
+defer '"$RL" lab down -q'; defer '"$RL" revert'
 snapshot >$T/snap.before
 
 # 1. link flap of a rail uplink and of a host port (switch side, over ssh)

@@ -33,6 +33,7 @@ expect_exit 2 "a target with a shell metacharacter is refused" "$RL" inject link
 
 section "lab up / status"
 check "lab up (built-in vlab-rail)" "$RL" lab up -q
+defer '"$RL" lab down -q'
 expect_exit 3 "a second lab up is refused with exit 3" "$RL" lab up -q
 "$RL" lab status -j >$T/status.json
 check "status: 4 hosts" test "$(jq '.hosts|length' $T/status.json)" = 4

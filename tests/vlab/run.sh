@@ -10,12 +10,7 @@ if [ -n "$(leftovers)" ]; then
 	echo "remove it with '$RL lab down' and run again" >&2
 	exit 2
 fi
-# Scratch files of the tests (lib.sh's check output too); removed with the lab at exit.
-T=$(mktemp -d /tmp/rocelab-vlab.XXXXXX)
-export T
-trap '"$RL" lab down -q >/dev/null 2>&1; rm -rf "$T"' EXIT
-for t in "$(dirname "$0")"/*_test.sh; do
-	[ -n "${ONLY:-}" ] && [[ "$t" != *"$ONLY"* ]] && continue
-	. "$t"
-done
+# Whatever a test leaves up comes down at exit (after the tests' own deferred cleanups).
+trap 'run_deferred; "$RL" lab down -q >/dev/null 2>&1; rm -rf "$T"' EXIT
+run_tests "$(dirname "$0")"
 summary

@@ -7,17 +7,18 @@
 set -uo pipefail
 out=build/vm
 inv=lab-inventory/vm-rail.yaml
-pass=0 fail=0
-step() { echo "== $*"; }
-ok() { echo "PASS $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL $*"; fail=$((fail + 1)); }
+SUITE=vm-check
+. tests/lib.sh
 . tests/vm/rxe-lab.sh
+step() { section "$*"; }
 
 step "kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2/1024) " MiB" }' /proc/meminfo)"
 step "lab up: host1 in the VM's initial namespace (rxe works only there on 6.1), fabric in namespaces"
 t=$(date +%s.%N)
 vm_lab_up || exit 3
+defer build/rocelab lab down
 rxe_add || exit 3
+defer rxe_del
 echo "lab and rxe up in $(echo "$(date +%s.%N) - $t" | bc) s"
 rdma link show
 ibv_devinfo -d rxe_rnic1 | sed -n '1,/phys_port_cnt/p'
@@ -30,28 +31,27 @@ echo "ROCELAB_TEST_RNICS=$ROCELAB_TEST_RNICS"
 if (cd tests && ROCELAB_PCAP_OUT="../$out/probe.pcap" ../build/tests/probe/verbs_test --jobs 1 --verbose 2>&1); then
 	ok "verbs_test"
 else
-	ko "verbs_test"
+	fail "verbs_test"
 fi
 grep -q . "$out/probe.pcap" 2>/dev/null && echo "captured probe: $out/probe.pcap"
 
 step "Hostmesh scenarios over the verbs transport"
 build/rocelab run -o $out scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml
 rc=$?
-[ $rc = 0 ] && ok "scenarios (rocelab run exit 0)" || ko "scenarios (rocelab run exit $rc)"
+[ $rc = 0 ] && ok "scenarios (rocelab run exit 0)" || fail "scenarios (rocelab run exit $rc)"
 if [ -f $out/results.json ]; then
 	jq -r '.scenarios[] | "  \(.name): \(.verdict) (\(.reason)) transport=\(.transport) timestamps=\(.timestamp_source)/\(.timestamps) ttd=\(.time_to_detect_s // "-") rank=\(.rank // "-") probes=\(.probes)"' $out/results.json
 	# rxe has no completion clock: software timestamps, and results must say so.
 	bad=$(jq '[.scenarios[] | select(.transport != "verbs" or .timestamp_source != "software")] | length' $out/results.json)
 	[ "$bad" = 0 ] && ok "every scenario ran over verbs, with software timestamps reported as such" ||
-		ko "$bad scenarios not over verbs or without software timestamps"
+		fail "$bad scenarios not over verbs or without software timestamps"
 else
-	ko "no $out/results.json"
+	fail "no $out/results.json"
 fi
 
 step "teardown"
-rxe_del || ko "rdma link delete"
-build/rocelab lab down || ko "lab down"
+check "rdma link delete" rxe_del
+check "lab down" build/rocelab lab down
 left=$(vm_leftovers)
-[ -z "$left" ] && ok "nothing left (namespaces, processes, rules, links, rxe devices)" || ko "left behind: $left"
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+[ -z "$left" ] && ok "nothing left (namespaces, processes, rules, links, rxe devices)" || fail "left behind: $left"
+summary

@@ -49,9 +49,11 @@ timeout --foreground -k 10 "${VM_TIMEOUT:-1500}" qemu-system-x86_64 \
 	</dev/null 2>&1 | tee "$repo/build/vm-console.log" | sed -u 's/^/vm| /'
 qrc=${PIPESTATUS[0]}
 rc=$(sed -n 's/.*ROCELAB-VM-EXIT \([0-9]*\).*/\1/p' "$repo/build/vm-console.log" | tail -1)
-npass=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$repo/build/vm-console.log" | tail -1)
-nfail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$repo/build/vm-console.log" | tail -1)
-npass=${npass:-0} nfail=${nfail:-0}
+# The inside script's summary: "[SUITE: ]N passed, N failed[, N skipped]" (tests/lib.sh).
+counts=$(sed -En 's/^([a-z-]+: )?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\2 \3 \5/p' \
+	"$repo/build/vm-console.log" | tail -1)
+read -r npass nfail nskip <<<"${counts:-0 0 0}"
+npass=${npass:-0} nfail=${nfail:-0} nskip=${nskip:-0}
 wall=$(echo "$(date +%s.%N) - $t0" | bc)
 if [ -z "$rc" ]; then
 	echo "$label: the VM did not finish (qemu exit $qrc); console in build/vm-console.log" >&2
@@ -70,9 +72,10 @@ if [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ] && command -v tshark >/dev/null; th
 		rc=1
 	fi
 elif [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ]; then
-	echo "tshark: not installed, dissection test skipped" >&2
+	echo "tshark: SKIP not installed, the captured probe is not dissected" >&2
+	nskip=$((nskip + 1))
 fi
 [ "$rc" = 0 ] || [ "$nfail" -gt 0 ] || nfail=1
 printf '%s: %s in %.1f s wall (kernel %s)\n' "$label" "$([ "$rc" = 0 ] && echo passed || echo "FAILED ($rc)")" "$wall" "$kver" >&2
-echo "$label: $npass passed, $nfail failed"
+echo "$label: $npass passed, $nfail failed, $nskip skipped"
 exit "$rc"

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+# The shell test library of the integration tiers (tests/vlab on this machine, tests/vm inside
+# the VM): checks that count, SKIP for what this machine lacks, cleanups that run when each
+# test file ends (or at exit), and one summary line "SUITE: N passed, N failed, N skipped".
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RL="$ROOT/build/rocelab"
+TOOLS="$ROOT/build/tools"
+SUITE=${SUITE:-integration}
+PASSED=0
+FAILED=0
+SKIPPED=0
+FAILS=()
+DEFERRED=()
+# Scratch files (check output too); made here unless the caller has one.
+if [ -z "${T:-}" ]; then
+	T=$(mktemp -d /tmp/rocelab-test.XXXXXX)
+	OWN_T=1
+fi
+export T
+
+ok() { PASSED=$((PASSED + 1)); printf '  ok   %s\n' "$1"; }
+fail() { FAILED=$((FAILED + 1)); FAILS+=("$1"); printf '  FAIL %s\n' "$1"; [ -n "${2:-}" ] && printf '       %s\n' "$2"; return 0; }
+# skip "name" "why": not run here (a tool or device this machine lacks); counted, never a pass.
+skip() { SKIPPED=$((SKIPPED + 1)); printf '  skip %s (%s)\n' "$1" "$2"; }
+# check "name" cmd...: passes when cmd exits 0
+check() { local n=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$n"; else fail "$n" "$(tail -3 "$T/check.out" | tr '\n' ' ')"; fi; }
+# expect_exit CODE "name" cmd...
+expect_exit() {
+	local want=$1 n=$2; shift 2
+	"$@" >"$T/check.out" 2>&1; local got=$?
+	if [ "$got" -eq "$want" ]; then ok "$n"; else fail "$n" "exit $got, want $want: $(tail -2 "$T/check.out" | tr '\n' ' ')"; fi
+}
+section() { printf '%s\n' "== $1"; }
+
+# defer CMD...: run CMD (quietly) when the current test file ends, last registered first.
+defer() { DEFERRED+=("$*"); }
+run_deferred() {
+	local i
+	for ((i = ${#DEFERRED[@]} - 1; i >= 0; i--)); do
+		eval "${DEFERRED[$i]}" >/dev/null 2>&1
+	done
+	DEFERRED=()
+}
+
+# run_tests DIR: each DIR/*_test.sh in this shell (ONLY=substring picks some), its cleanups after it.
+run_tests() {
+	local t
+	for t in "$1"/*_test.sh; do
+		[ -n "${ONLY:-}" ] && [[ "$t" != *"$ONLY"* ]] && continue
+		# shellcheck disable=SC1090
+		. "$t"
+		run_deferred
+	done
+}
+
+summary() {
+	echo
+	if [ "$FAILED" -gt 0 ]; then printf 'failed: %s\n' "${FAILS[@]}"; fi
+	echo "$SUITE: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+	[ "$FAILED" -eq 0 ]
+}
+
+require_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "integration tests build network namespaces: run them as root" >&2
+		exit 2
+	fi
+}
+
+# At exit: pending cleanups, then scratch files this library made.
+trap 'run_deferred; [ -n "${OWN_T:-}" ] && rm -rf "$T"' EXIT
