@@ -22,7 +22,6 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <jansson.h>
 #include <libgen.h>
 #include <limits.h>
 #include <linux/rtnetlink.h>
@@ -652,158 +651,117 @@ static const char *link_state(const char *ns, const char *dev)
 	return li.oper_up ? "up" : "down";
 }
 
-static json_t *status_json(const struct inventory *inv)
+/* A link is up when both ends are; missing when either netdev is gone. */
+static const char *link_ends_state(const struct inventory *inv, const struct inv_link *l)
 {
-	json_t *root = json_object(), *hosts = json_array(), *sws = json_array(),
-	       *links = json_array();
-	char ns[64], buf[96], path[4096];
-	char *orig = rl_read_file(state_path(path, sizeof(path), "inventory.path"), NULL);
+	char nsa[64], nsb[64];
+	const char *da =
+	    l->a.kind == INV_DEV_HOST ? inv->hosts[l->a.dev].name : inv->switches[l->a.dev].name;
+	const char *db =
+	    l->b.kind == INV_DEV_HOST ? inv->hosts[l->b.dev].name : inv->switches[l->b.dev].name;
+	const char *sa = link_state(vlab_ns(nsa, sizeof(nsa), da), ep_dev(inv, &l->a));
+	const char *sb = link_state(vlab_ns(nsb, sizeof(nsb), db), ep_dev(inv, &l->b));
 
-	json_object_set_new(root, "up", json_true());
-	json_object_set_new(root, "lab", json_string(inv->name));
-	json_object_set_new(root, "inventory", json_string(orig ? orig : inv->path));
-	json_object_set_new(root, "state_dir", json_string(state_dir()));
-	free(orig);
-	for (size_t h = 0; h < inv->n_hosts; h++) {
-		const struct inv_host *host = &inv->hosts[h];
-		json_t *jh = json_object(), *rn = json_array();
-
-		json_object_set_new(jh, "name", json_string(host->name));
-		json_object_set_new(jh, "namespace",
-				    json_string(vlab_ns(ns, sizeof(ns), host->name)));
-		json_object_set_new(jh, "present", json_boolean(!*ns || netns_exists(ns)));
-		if (host->has_mgmt)
-			json_object_set_new(jh, "mgmt", json_string(inet_ntoa(host->mgmt)));
-		for (size_t r = 0; r < host->n_rnics; r++) {
-			const struct inv_rnic *x = &host->rnics[r];
-			json_t *jr = json_object();
-
-			snprintf(buf, sizeof(buf), "%s/%d", inet_ntoa(x->addr.addr), x->addr.len);
-			json_object_set_new(jr, "name", json_string(x->name));
-			json_object_set_new(jr, "netdev", json_string(x->netdev));
-			json_object_set_new(jr, "address", json_string(buf));
-			json_object_set_new(jr, "gateway", json_string(inet_ntoa(x->gateway)));
-			json_object_set_new(jr, "rail", json_integer(x->rail));
-			json_object_set_new(jr, "state", json_string(link_state(ns, x->netdev)));
-			json_array_append_new(rn, jr);
-		}
-		json_object_set_new(jh, "rnics", rn);
-		json_array_append_new(hosts, jh);
-	}
-	for (size_t s = 0; s < inv->n_switches; s++) {
-		const struct inv_switch *sw = &inv->switches[s];
-		json_t *js = json_object();
-		pid_t pid = vlab_sshd_pid(sw->name);
-
-		json_object_set_new(js, "name", json_string(sw->name));
-		json_object_set_new(js, "role", json_string(inv_role_name(sw->role)));
-		json_object_set_new(js, "dialect", json_string(inv_dialect_name(sw->dialect)));
-		json_object_set_new(js, "namespace",
-				    json_string(vlab_ns(ns, sizeof(ns), sw->name)));
-		json_object_set_new(js, "present", json_boolean(netns_exists(ns)));
-		json_object_set_new(js, "mgmt", json_string(inet_ntoa(sw->mgmt)));
-		json_object_set_new(js, "sshd",
-				    json_string(proc_alive(pid) ? "running" : "stopped"));
-		json_array_append_new(sws, js);
-	}
-	for (size_t i = 0; i < inv->n_links; i++) {
-		const struct inv_link *l = &inv->links[i];
-		json_t *jl = json_object();
-		char an[80], bn[80], nsa[64], nsb[64];
-		const char *da = l->a.kind == INV_DEV_HOST ? inv->hosts[l->a.dev].name
-							   : inv->switches[l->a.dev].name;
-		const char *db = l->b.kind == INV_DEV_HOST ? inv->hosts[l->b.dev].name
-							   : inv->switches[l->b.dev].name;
-		const char *sa = link_state(vlab_ns(nsa, sizeof(nsa), da), ep_dev(inv, &l->a));
-		const char *sb = link_state(vlab_ns(nsb, sizeof(nsb), db), ep_dev(inv, &l->b));
-
-		json_object_set_new(jl, "a",
-				    json_string(inventory_endpoint_name(inv, &l->a, an, 80)));
-		json_object_set_new(jl, "b",
-				    json_string(inventory_endpoint_name(inv, &l->b, bn, 80)));
-		json_object_set_new(jl, "speed_mbps", json_integer((json_int_t)l->speed_mbps));
-		json_object_set_new(jl, "state",
-				    json_string(!strcmp(sa, "up") && !strcmp(sb, "up") ? "up"
-						: !strcmp(sa, "missing") || !strcmp(sb, "missing")
-						    ? "missing"
-						    : "down"));
-		json_array_append_new(links, jl);
-	}
-	json_object_set_new(root, "hosts", hosts);
-	json_object_set_new(root, "switches", sws);
-	json_object_set_new(root, "links", links);
-	return root;
+	if (!strcmp(sa, "up") && !strcmp(sb, "up"))
+		return "up";
+	return !strcmp(sa, "missing") || !strcmp(sb, "missing") ? "missing" : "down";
 }
 
-/* The text view is rendered from the same JSON object, so both always agree. */
-static void status_print_text(json_t *st)
+/* One pass for both views: JSON gets every field, text the tables a person reads. */
+static void status_print(struct out *o, const struct inventory *inv)
 {
-	size_t i, n_up = 0, n_links = json_array_size(json_object_get(st, "links"));
-	json_t *v;
+	char ns[64], buf[96], path[4096];
+	char *orig = rl_read_file(state_path(path, sizeof(path), "inventory.path"), NULL);
+	size_t n_up = 0;
 
-	printf("lab %s (inventory %s)\n", json_string_value(json_object_get(st, "lab")),
-	       json_string_value(json_object_get(st, "inventory")));
-	printf("\nHOST      RNIC     NETDEV   ADDRESS             RAIL  STATE\n");
-	json_array_foreach(json_object_get(st, "hosts"), i, v)
-	{
-		size_t j;
-		json_t *r;
+	out_open_object(o, NULL);
+	out_bool(o, PRINT_JSON, "up", NULL, true);
+	out_string(o, PRINT_ANY, "lab", "lab %s", inv->name);
+	out_string(o, PRINT_ANY, "inventory", " (inventory %s)\n", orig ? orig : inv->path);
+	out_string(o, PRINT_JSON, "state_dir", NULL, state_dir());
+	free(orig);
+	out_text(o, "\nHOST      RNIC     NETDEV   ADDRESS             RAIL  STATE\n");
+	out_open_array(o, "hosts");
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *host = &inv->hosts[h];
 
-		json_array_foreach(json_object_get(v, "rnics"), j, r)
-		{
-			printf("%-9s %-8s %-8s %-19s %-5lld %s\n",
-			       j ? "" : json_string_value(json_object_get(v, "name")),
-			       json_string_value(json_object_get(r, "name")),
-			       json_string_value(json_object_get(r, "netdev")),
-			       json_string_value(json_object_get(r, "address")),
-			       json_integer_value(json_object_get(r, "rail")),
-			       json_string_value(json_object_get(r, "state")));
+		out_open_object(o, NULL);
+		out_string(o, PRINT_JSON, "name", NULL, host->name);
+		out_string(o, PRINT_JSON, "namespace", NULL, vlab_ns(ns, sizeof(ns), host->name));
+		out_bool(o, PRINT_JSON, "present", NULL, !*ns || netns_exists(ns));
+		if (host->has_mgmt)
+			out_string(o, PRINT_JSON, "mgmt", NULL, inet_ntoa(host->mgmt));
+		out_open_array(o, "rnics");
+		for (size_t r = 0; r < host->n_rnics; r++) {
+			const struct inv_rnic *x = &host->rnics[r];
+
+			snprintf(buf, sizeof(buf), "%s/%d", inet_ntoa(x->addr.addr), x->addr.len);
+			out_open_object(o, NULL);
+			out_text(o, "%-9s ", r ? "" : host->name);
+			out_string(o, PRINT_ANY, "name", "%-8s ", x->name);
+			out_string(o, PRINT_ANY, "netdev", "%-8s ", x->netdev);
+			out_string(o, PRINT_ANY, "address", "%-19s ", buf);
+			out_string(o, PRINT_JSON, "gateway", NULL, inet_ntoa(x->gateway));
+			out_int(o, PRINT_ANY, "rail", "%-5lld ", x->rail);
+			out_string(o, PRINT_ANY, "state", "%s\n", link_state(ns, x->netdev));
+			out_close(o);
 		}
+		out_close(o);
+		out_close(o);
 	}
-	printf("\nSWITCH    ROLE   DIALECT  MGMT             SSHD\n");
-	json_array_foreach(json_object_get(st, "switches"), i, v)
-	{
-		printf("%-9s %-6s %-8s %-16s %s\n", json_string_value(json_object_get(v, "name")),
-		       json_string_value(json_object_get(v, "role")),
-		       json_string_value(json_object_get(v, "dialect")),
-		       json_string_value(json_object_get(v, "mgmt")),
-		       json_string_value(json_object_get(v, "sshd")));
+	out_close(o);
+	out_text(o, "\nSWITCH    ROLE   DIALECT  MGMT             SSHD\n");
+	out_open_array(o, "switches");
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		const struct inv_switch *sw = &inv->switches[s];
+
+		out_open_object(o, NULL);
+		out_string(o, PRINT_ANY, "name", "%-9s ", sw->name);
+		out_string(o, PRINT_ANY, "role", "%-6s ", inv_role_name(sw->role));
+		out_string(o, PRINT_ANY, "dialect", "%-8s ", inv_dialect_name(sw->dialect));
+		out_string(o, PRINT_JSON, "namespace", NULL, vlab_ns(ns, sizeof(ns), sw->name));
+		out_bool(o, PRINT_JSON, "present", NULL, netns_exists(ns));
+		out_string(o, PRINT_ANY, "mgmt", "%-16s ", inet_ntoa(sw->mgmt));
+		out_string(o, PRINT_ANY, "sshd", "%s\n",
+			   proc_alive(vlab_sshd_pid(sw->name)) ? "running" : "stopped");
+		out_close(o);
 	}
-	json_array_foreach(json_object_get(st, "links"), i, v)
-	{
-		if (!strcmp(json_string_value(json_object_get(v, "state")), "up"))
-			n_up++;
-		else
-			printf("link %s -- %s is %s\n", json_string_value(json_object_get(v, "a")),
-			       json_string_value(json_object_get(v, "b")),
-			       json_string_value(json_object_get(v, "state")));
+	out_close(o);
+	out_open_array(o, "links");
+	for (size_t i = 0; i < inv->n_links; i++) {
+		const struct inv_link *l = &inv->links[i];
+		const char *st = link_ends_state(inv, l);
+		enum out_what w =
+		    strcmp(st, "up") ? PRINT_ANY : PRINT_JSON; /* text: what is not up */
+		char an[80], bn[80];
+
+		n_up += w == PRINT_JSON;
+		out_open_object(o, NULL);
+		out_string(o, w, "a", "link %s", inventory_endpoint_name(inv, &l->a, an, 80));
+		out_string(o, w, "b", " -- %s", inventory_endpoint_name(inv, &l->b, bn, 80));
+		out_uint(o, PRINT_JSON, "speed_mbps", NULL, l->speed_mbps);
+		out_string(o, w, "state", " is %s\n", st);
+		out_close(o);
 	}
-	printf("\nlinks: %zu of %zu up\n", n_up, n_links);
+	out_close(o);
+	out_text(o, "\nlinks: %zu of %zu up\n", n_up, inv->n_links);
+	out_close(o);
 }
 
 int vlab_status(bool json)
 {
 	struct inventory *inv = vlab_inventory(stderr);
-	json_t *st;
+	struct out o;
 
+	out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
 	if (!inv) {
-		struct out o;
-
-		out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
 		out_open_object(&o, NULL);
 		out_bool(&o, PRINT_JSON, "up", NULL, false);
 		out_text(&o, "no lab is up (start one with 'rocelab lab up')\n");
 		out_close(&o);
 		return RL_EXIT_SETUP;
 	}
-	st = status_json(inv);
-	if (json) {
-		json_dumpf(st, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
-	} else {
-		status_print_text(st);
-	}
-	json_decref(st);
+	status_print(&o, inv);
 	inventory_free(inv);
 	return RL_EXIT_OK;
 }
