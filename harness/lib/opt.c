@@ -146,8 +146,7 @@ const char *opt_names(const struct opt_desc *tab, char *buf, size_t len)
 	return buf;
 }
 
-/* A default as a person writes it: 500ms, 20s, 1ms. */
-static const char *human(const struct opt_desc *d, const void *obj, char *buf, size_t len)
+const char *opt_human(const struct opt_desc *d, const void *obj, char *buf, size_t len)
 {
 	const void *f = (const char *)obj + d->off;
 	long long v;
@@ -203,7 +202,7 @@ void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f)
 				 tab->type == OPT_MS || tab->type == OPT_US ? "DURATION" : "VALUE");
 		else
 			snprintf(left, sizeof(left), "--%s %s", tab->name,
-				 human(tab, defaults, v, sizeof(v)));
+				 opt_human(tab, defaults, v, sizeof(v)));
 		fprintf(f, "  %-22s %s\n", left, tab->help);
 	}
 }

@@ -50,6 +50,9 @@ int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_
 /* The option's value as text that opt_set takes back. */
 const char *opt_value(const struct opt_desc *d, const void *obj, char *buf, size_t len);
 
+/* The value as a person writes it (500ms, 20s, 0.1), for help and plans. */
+const char *opt_human(const struct opt_desc *d, const void *obj, char *buf, size_t len);
+
 /* "interval, timeout, ..." */
 const char *opt_names(const struct opt_desc *tab, char *buf, size_t len);
 

@@ -35,7 +35,8 @@
 #include <unistd.h>
 
 static const char run_help[] =
-    "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] SCENARIO...\n"
+    "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
+    "SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
     "test (e.g. Hostmesh's analyzer and an agent per host), run baseline, inject and\n"
@@ -49,8 +50,12 @@ static const char run_help[] =
     "                 and logs (default: rocelab-results)\n"
     "  --seed N       seed of the agents' source-port pools (default: from the clock)\n"
     "  --keep-lab     leave a lab this run brought up running\n"
+    "  -n, --dry-run  resolve and validate every scenario and print what it would do\n"
+    "                 (components, each fault's commands per device and their undo,\n"
+    "                 load, expectation), touching nothing\n"
     "exit: 0 all passed; 1 a scenario failed; 2 bad input (nothing started);\n"
-    "3 a scenario was invalid (its fault or lab could not be set up or verified).\n";
+    "3 a scenario was invalid (its fault or lab could not be set up or verified),\n"
+    "or with --dry-run a fault that this lab's dialects cannot do.\n";
 
 static double now_s(void)
 {
@@ -542,6 +547,101 @@ void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const str
 
 /* ---- the command ---------------------------------------------------------------------- */
 
+/* " name=value" for each parameter of a component. */
+static void print_params(const struct opt_desc *tab, const void *cfg)
+{
+	char v[128];
+
+	for (; tab->type != OPT_END; tab++)
+		printf(" %s=%s", tab->name, opt_human(tab, cfg, v, sizeof(v)));
+}
+
+static const char *ms_text(long long ms, char *buf, size_t len)
+{
+	if (ms % 1000)
+		snprintf(buf, len, "%lldms", ms);
+	else
+		snprintf(buf, len, "%llds", ms / 1000);
+	return buf;
+}
+
+/*
+ * What a scenario would do, resolved against its inventory, touching
+ * nothing: phases, components and their parameters, each fault's plan
+ * (device, backend, command, undo) at its time, the load, the expectation.
+ * Returns -EOPNOTSUPP when a fault cannot be planned on this lab's dialects.
+ */
+static int dry_run(const struct scenario *s)
+{
+	struct topo *topo = topo_build(s->inv, false, NULL);
+	char a[32], b[32], c[32], why[256];
+	int ret = 0;
+
+	printf("scenario %s (%s) on lab %s (%s)\n", s->name, s->path, s->inv->name, s->inv_path);
+	printf("  phases: baseline %s, fault %s, recovery %s\n",
+	       ms_text(s->baseline_ms, a, sizeof(a)), ms_text(s->fault_ms, b, sizeof(b)),
+	       ms_text(s->recovery_ms, c, sizeof(c)));
+	for (size_t i = 0; i < s->n_comps; i++) {
+		printf("  component %s:", s->comps[i].ops->name);
+		print_params(s->comps[i].ops->params, s->comps[i].cfg);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < s->n_faults; i++) {
+		const struct scn_fault *f = &s->faults[i];
+		struct fault_plan plan;
+		struct opt_store st = {0};
+		const char *argv[64];
+		size_t n = 0;
+
+		printf("  fault %zu at +%s for %s: rocelab inject", i + 1,
+		       ms_text(f->at_ms, a, sizeof(a)),
+		       f->for_ms ? ms_text(f->for_ms, b, sizeof(b))
+				 : "the rest of the fault phase");
+		if (!fault_spec_argv(&f->spec, argv, &n, ARRAY_SIZE(argv), &st))
+			for (size_t k = 0; k < n; k++)
+				printf(" %s", argv[k]);
+		opt_store_free(&st);
+		putchar('\n');
+		/* Table names get the journal's ids when the faults are applied. */
+		if (fault_plan_build(s->inv, topo, &f->spec, (unsigned)i + 1, &plan, why,
+				     sizeof(why))) {
+			printf("    cannot be planned: %s\n", why);
+			ret = -EOPNOTSUPP;
+			continue;
+		}
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		fault_plan_format(&plan, m);
+		fclose(m);
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+			printf("    %s\n", line);
+		free(text);
+		fault_plan_clear(&plan);
+	}
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct scn_load *l = &s->loads[i];
+
+		if (l->kind == LOAD_INCAST)
+			printf("  load incast to %s from %zu RNIC(s), priority %d\n", l->to,
+			       l->n_from, l->priority);
+		else
+			printf("  load stream across %s at %llu Mbit/s, priority %d\n", l->across,
+			       l->rate_mbps, l->priority);
+	}
+	if (s->expect.silent)
+		printf("  expect: no verdict at all\n");
+	else
+		printf(
+		    "  expect: %s on %s within %s, in the top %d, at most %d false positive(s)\n",
+		    s->expect.cls[0] ? s->expect.cls : "a verdict", s->expect.target,
+		    ms_text(s->expect.within_ms, a, sizeof(a)), s->expect.top_k,
+		    s->expect.max_false_positives);
+	topo_free(topo);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv, const struct run_sink *sink)
 {
 	static const struct option lo[] = {
@@ -549,6 +649,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"output", required_argument, NULL, 'o'},
 	    {"seed", required_argument, NULL, 's'},
 	    {"keep-lab", no_argument, NULL, 'k'},
+	    {"dry-run", no_argument, NULL, 'n'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -560,7 +661,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	struct run_info ri = {.version = ROCELAB_VERSION};
 	struct run_opts ro = {.self_exe = self_exe};
 	struct lab lab;
-	bool keep = false, started_lab = false;
+	bool keep = false, started_lab = false, dry = false;
 	unsigned seed = (unsigned)time(NULL);
 	int o, bad = 0, ret = RL_EXIT_OK, first;
 	size_t n;
@@ -573,10 +674,13 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	self_exe[k] = '\0';
 	optind = 1;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":i:o:nvh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'i':
 			inv_override = optarg;
+			break;
+		case 'n':
+			dry = true;
 			break;
 		case 'o':
 			outdir = optarg;
@@ -607,7 +711,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	if (optind == argc)
 		return rl_usage_error("run", "give at least one SCENARIO file");
 	n = (size_t)(argc - optind);
-	first = optind; /* scenario_load runs getopt (inject's option parser) */
+	first = optind;
 	ro.seed = seed;
 	sc = rl_xcalloc(n, sizeof(*sc));
 	lab_builtin_inventory(builtin, sizeof(builtin));
@@ -624,6 +728,12 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	if (bad) {
 		rl_err("run: %d scenario file(s) have errors; nothing was started", bad);
 		ret = RL_EXIT_USAGE;
+		goto free_sc;
+	}
+	if (dry) {
+		for (size_t i = 0; i < n; i++)
+			if (dry_run(sc[i]))
+				ret = RL_EXIT_SETUP;
 		goto free_sc;
 	}
 	if (rl_mkdir_p(outdir, 0755)) {

@@ -18,15 +18,15 @@ static int plan_host(struct render_ctx *rc)
 	const struct inv_rnic *r = &inv->hosts[s->tdev].rnics[s->tport];
 	const char *host = inv->hosts[s->tdev].name;
 	unsigned tbl = topo_host_table(s->tport);
-	char src[16], gw[16];
+	char src[16], gw[16], apply[64], undo[128];
 
 	inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
 	inet_ntop(AF_INET, &r->gateway, gw, sizeof(gw));
 	/* Undo runs in reverse: the route comes back before the rule that uses it. */
 	fault_plan_host_op(p, host, "rule-del %u %s lo %u", "rule-add %u %s lo %u", tbl, src, tbl);
-	/* Both formats read the same arguments; %.0s skips what apply does not need. */
-	fault_plan_host_op(p, host, "route-del %u 0.0.0.0/0%.0s%.0s",
-			   "route-add %u 0.0.0.0/0 %s %s", tbl, gw, r->netdev);
+	snprintf(apply, sizeof(apply), "route-del %u 0.0.0.0/0", tbl);
+	snprintf(undo, sizeof(undo), "route-add %u 0.0.0.0/0 %s %s", tbl, gw, r->netdev);
+	fault_plan_add(p, FB_NETLINK, host, apply, NULL, undo);
 	return 0;
 }
 

@@ -125,3 +125,24 @@ check "lab down" "$RL" lab down -q
 check "no namespace, link, sshd or state remains" test -z "$(leftovers)"
 expect_exit 3 "status with no lab: exit 3" "$RL" lab status
 check "lab down with no lab is harmless" "$RL" lab down -q
+
+section "run --dry-run resolves and plans, touching nothing"
+"$RL" run --dry-run -o "$T/dry" scenarios/ci/*.yaml >"$T/dry.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "dry run of every CI scenario: exit 0" || fail "dry run: exit $rc" "$(tail -2 "$T/dry.out" | tr '\n' ' ')"
+check "a plan for every CI scenario" test "$(grep -c '^scenario ' "$T/dry.out")" = "$(ls scenarios/ci/*.yaml | wc -l)"
+check "the ipid-drop plan shows its nft rule and its undo" grep -q 'ssh spine2 revert: nft delete table inet rocelab_f1' "$T/dry.out"
+check "a host fault is planned as netlink ops" grep -q 'netlink host2 apply: rule-del 103' "$T/dry.out"
+check "nothing was created (no lab, no state, no output folder)" sh -c "test -z \"\$1\" && ! test -e \"\$2\"" _ "$(leftovers)" "$T/dry"
+cat >"$T/sonic.yaml" <<'EOF2'
+name: sonic-faults
+faults:
+  - { kind: link-flap, target: "rail1:Ethernet0" }
+  - { kind: ipid-drop, target: rail1, options: { mod: 10 } }
+expect: { class: switch-link }
+EOF2
+"$RL" run --dry-run -i "$ROOT/lab-inventory/example-lab.yaml" "$T/sonic.yaml" >"$T/dry.out" 2>&1
+rc=$?
+[ $rc -eq 3 ] && ok "dry run on a SONiC lab: a fault SONiC cannot do exits 3" || fail "dry run on SONiC: exit $rc, want 3"
+check "it says why" grep -q 'cannot be planned: dialect sonic of switch rail1 cannot match the IP ID' "$T/dry.out"
+check "the flap is planned in SONiC's own commands" grep -q 'sudo config interface shutdown Ethernet0' "$T/dry.out"
