@@ -2,6 +2,7 @@
 /* The rocelab command line: table-driven subcommands, results on stdout, logs on stderr. */
 #define _GNU_SOURCE
 #include "harness/lab/lab.h"
+#include "harness/lab/trust.h"
 #include "harness/lab/vlab.h"
 #include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
@@ -188,6 +189,66 @@ static struct inventory *running_inventory(void)
 	return inv;
 }
 
+static const char lab_trust_help[] =
+    "usage: rocelab lab trust [-i INVENTORY] [--known-hosts FILE] [--yes] [-j]\n"
+    "Read the host key of every device the lab reaches over SSH and print its type,\n"
+    "SHA256 fingerprint and state against the lab's known_hosts: known, new, or CHANGED.\n"
+    "With --yes, new keys are added; nothing is written while any device is unreachable\n"
+    "or has a key other than the one on file (exit 3).  known_hosts: the virtual lab's\n"
+    "own while it is up, else $ROCELAB_LIB_DIR/known_hosts (default /var/lib/rocelab).\n"
+    "Without -i the lab is the one that is up.\n";
+
+struct trust_opts {
+	bool yes;
+	const char *known_hosts;
+};
+
+static int trust_opt(int c, const char *arg, void *ctx)
+{
+	struct trust_opts *t = ctx;
+
+	if (c == 'y')
+		t->yes = true;
+	else if (c == 'K')
+		t->known_hosts = arg;
+	else
+		return -1;
+	return 0;
+}
+
+static int lab_trust_cmd(int argc, char **argv)
+{
+	static const struct option extra[] = {
+	    {"yes", no_argument, NULL, 'y'},
+	    {"known-hosts", required_argument, NULL, 'K'},
+	    {0},
+	};
+	struct trust_opts to = {0};
+	struct opts o = {0};
+	struct inventory *inv;
+	struct lab lab;
+	int r = parse_opts(argc, argv, &o, extra, trust_opt, &to);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(lab_trust_help, stdout), 0;
+	if (optind != argc)
+		return usage_error("lab trust: unexpected argument '%s'", argv[optind]);
+	if (to.known_hosts && strlen(to.known_hosts) >= sizeof(lab.known_hosts))
+		return usage_error("lab trust: --known-hosts path too long");
+	inv = lab_target_inventory(o.inventory);
+	if (!inv)
+		return o.inventory ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	lab_open(&lab, inv);
+	if (to.known_hosts)
+		snprintf(lab.known_hosts, sizeof(lab.known_hosts), "%s", to.known_hosts);
+	r = lab_trust(&lab, to.yes, o.json);
+	lab_close(&lab);
+	inventory_free(inv);
+	return r;
+}
+
 static int lab_ssh(int argc, char **argv)
 {
 	struct opts o = {.stop_at_arg = true};
@@ -248,6 +309,7 @@ static const struct cmd lab_cmds[] = {
     {"down", lab_down, "remove the virtual lab and everything of it"},
     {"status", lab_status, "show the lab that is up (-j: JSON)"},
     {"ssh", lab_ssh, "run a command on a switch over SSH"},
+    {"trust", lab_trust_cmd, "show the SSH host keys of a lab's devices; record new ones"},
     {0},
 };
 

@@ -10,6 +10,7 @@
 #include "harness/lib/netns.h"
 #include "harness/lib/sbuf.h"
 #include "harness/lib/sshc.h"
+#include "harness/lib/state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,13 @@ int lab_open(struct lab *l, const struct inventory *inv)
 	l->inv = inv;
 	l->ops = virtual ? &vlab_lab_ops : &ssh_switch_lab_ops;
 	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
-	vlab_known_hosts_path(l->known_hosts, sizeof(l->known_hosts));
-	if (virtual)
+	/* The virtual lab's sshd keys live and die with it; a real lab's are kept. */
+	if (virtual) {
+		vlab_known_hosts_path(l->known_hosts, sizeof(l->known_hosts));
 		vlab_lab_key_path(l->lab_key, sizeof(l->lab_key));
+	} else {
+		state_lib_path(l->known_hosts, sizeof(l->known_hosts), "known_hosts");
+	}
 	return 0;
 }
 

@@ -17,44 +17,65 @@ struct sshc {
 	ssh_session s;
 };
 
+/*
+ * A session to t, connected but not logged in, that trusts only
+ * t->known_hosts.  NULL with a reason in err and errno (ECONNREFUSED,
+ * ETIMEDOUT, EHOSTUNREACH, EIO).
+ */
+static ssh_session session_open(const struct sshc_target *t, int timeout_s, char *err,
+				size_t errlen)
+{
+	ssh_session s = ssh_new();
+	char addr[INET_ADDRSTRLEN];
+	int strict = 1;
+	long timeout = timeout_s;
+	bool process_config = false;
+	unsigned port = t->ssh->port ? t->ssh->port : 22;
+
+	inet_ntop(AF_INET, &t->addr, addr, sizeof(addr));
+	if (!s) {
+		snprintf(err, errlen, "libssh: out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	ssh_options_set(s, SSH_OPTIONS_HOST, addr);
+	ssh_options_set(s, SSH_OPTIONS_PORT, &port);
+	ssh_options_set(s, SSH_OPTIONS_USER, t->ssh->user);
+	ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeout);
+	ssh_options_set(s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict);
+	/* Only the lab's own known_hosts counts: not ~/.ssh, not /etc/ssh, not ssh_config. */
+	ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, t->known_hosts);
+	ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, t->known_hosts);
+	ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &process_config);
+	if (ssh_connect(s) != SSH_OK) {
+		const char *m = ssh_get_error(s);
+
+		errno = strstr(m, "refused")  ? ECONNREFUSED
+			: strstr(m, "imeout") ? ETIMEDOUT
+			: strstr(m, "nreach") ? EHOSTUNREACH
+					      : EIO;
+		snprintf(err, errlen, "cannot connect to %s (%s:%u): %s", t->name, addr, port, m);
+		ssh_free(s);
+		return NULL;
+	}
+	return s;
+}
+
 static struct sshc *do_connect(const struct sshc_target *t, int timeout_s, char *err, size_t errlen)
 {
 	struct sshc *c = rl_xcalloc(1, sizeof(*c));
 	const char *known_hosts = t->known_hosts;
 	char addr[INET_ADDRSTRLEN];
-	int strict = 1, e = EIO;
-	long timeout = timeout_s;
-	bool process_config = false;
-	unsigned port = t->ssh->port ? t->ssh->port : 22;
+	int e = EIO;
 	ssh_key pk = NULL;
 
 	inet_ntop(AF_INET, &t->addr, addr, sizeof(addr));
-	c->s = ssh_new();
+	c->s = session_open(t, timeout_s, err, errlen);
 	if (!c->s) {
-		snprintf(err, errlen, "libssh: out of memory");
+		e = errno;
 		free(c);
-		errno = ENOMEM;
+		errno = e;
 		return NULL;
-	}
-	ssh_options_set(c->s, SSH_OPTIONS_HOST, addr);
-	ssh_options_set(c->s, SSH_OPTIONS_PORT, &port);
-	ssh_options_set(c->s, SSH_OPTIONS_USER, t->ssh->user);
-	ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT, &timeout);
-	ssh_options_set(c->s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict);
-	/* Only the lab's own known_hosts counts: not ~/.ssh, not /etc/ssh, not ssh_config. */
-	ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, known_hosts);
-	ssh_options_set(c->s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, known_hosts);
-	ssh_options_set(c->s, SSH_OPTIONS_PROCESS_CONFIG, &process_config);
-
-	if (ssh_connect(c->s) != SSH_OK) {
-		const char *m = ssh_get_error(c->s);
-
-		e = strstr(m, "refused")  ? ECONNREFUSED
-		    : strstr(m, "imeout") ? ETIMEDOUT
-		    : strstr(m, "nreach") ? EHOSTUNREACH
-					  : EIO;
-		snprintf(err, errlen, "cannot connect to %s (%s:%u): %s", t->name, addr, port, m);
-		goto free_session;
 	}
 	switch (ssh_session_is_known_server(c->s)) {
 	case SSH_KNOWN_HOSTS_OK:
@@ -112,7 +133,6 @@ free_key:
 	ssh_key_free(pk);
 disconnect:
 	ssh_disconnect(c->s);
-free_session:
 	ssh_free(c->s);
 	free(c);
 	errno = e;
@@ -225,6 +245,70 @@ int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, ch
 
 	hold_signals(&old);
 	r = do_exec(c, cmd, input, out, errout, timeout_ms);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+static int do_host_key(const struct sshc_target *t, int timeout_s, bool record,
+		       struct sshc_host_key *k, char *err, size_t errlen)
+{
+	ssh_session s = session_open(t, timeout_s, err, errlen);
+	ssh_key key = NULL;
+	unsigned char *hash = NULL;
+	size_t hlen = 0;
+	char *fp;
+	int ret = 0;
+
+	if (!s)
+		return -errno;
+	if (ssh_get_server_publickey(s, &key) != SSH_OK ||
+	    ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen) != 0 ||
+	    !(fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen))) {
+		snprintf(err, errlen, "%s sent no host key libssh can read", t->name);
+		ret = -EPROTO;
+		goto out;
+	}
+	snprintf(k->fingerprint, sizeof(k->fingerprint), "%s", fp);
+	ssh_string_free_char(fp);
+	snprintf(k->type, sizeof(k->type), "%s", ssh_key_type_to_char(ssh_key_type(key)));
+	switch (ssh_session_is_known_server(s)) {
+	case SSH_KNOWN_HOSTS_OK:
+		k->state = SSHC_KEY_KNOWN;
+		break;
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		k->state = SSHC_KEY_CHANGED;
+		break;
+	case SSH_KNOWN_HOSTS_UNKNOWN:
+	case SSH_KNOWN_HOSTS_NOT_FOUND:
+		k->state = SSHC_KEY_NEW;
+		break;
+	default:
+		snprintf(err, errlen, "cannot read %s: %s", t->known_hosts, ssh_get_error(s));
+		ret = -EIO;
+		goto out;
+	}
+	if (record && k->state == SSHC_KEY_NEW && ssh_session_update_known_hosts(s) != SSH_OK) {
+		snprintf(err, errlen, "cannot add %s's key to %s: %s", t->name, t->known_hosts,
+			 ssh_get_error(s));
+		ret = -EIO;
+	}
+out:
+	ssh_clean_pubkey_hash(&hash);
+	ssh_key_free(key);
+	ssh_disconnect(s);
+	ssh_free(s);
+	return ret;
+}
+
+int sshc_host_key(const struct sshc_target *t, int timeout_s, bool record, struct sshc_host_key *k,
+		  char *err, size_t errlen)
+{
+	sigset_t old;
+	int r;
+
+	hold_signals(&old);
+	r = do_host_key(t, timeout_s, record, k, err, errlen);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return r;
 }

@@ -6,6 +6,8 @@
 
 #include "harness/lib/inventory.h"
 
+#include <stdbool.h>
+
 struct sshc;
 
 /* Where to log in: any lab device, host or switch, with its inventory credential. */
@@ -36,5 +38,26 @@ int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, ch
 	      int timeout_ms);
 
 void sshc_close(struct sshc *c);
+
+enum sshc_key_state {
+	SSHC_KEY_KNOWN,	  /* in known_hosts, the same key */
+	SSHC_KEY_NEW,	  /* not in known_hosts */
+	SSHC_KEY_CHANGED, /* known_hosts has another key for this address */
+};
+
+struct sshc_host_key {
+	char type[24];	      /* ssh-ed25519, ecdsa-sha2-nistp256, ... */
+	char fingerprint[80]; /* SHA256:... as ssh-keygen -l prints it */
+	enum sshc_key_state state;
+};
+
+/*
+ * Connect to t without logging in and read its host key: its type,
+ * fingerprint and how it stands against t->known_hosts.  With record, a
+ * new key is appended to t->known_hosts (a changed one never is).
+ * 0, or -errno with a one-line reason in err.
+ */
+int sshc_host_key(const struct sshc_target *t, int timeout_s, bool record, struct sshc_host_key *k,
+		  char *err, size_t errlen);
 
 #endif

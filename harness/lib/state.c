@@ -13,16 +13,33 @@
 
 static int lock_fd = -1;
 
+/* $var when set and not empty, else def. */
+static const char *env_dir(const char *var, const char *def)
+{
+	const char *d = getenv(var);
+
+	return d && *d ? d : def;
+}
+
 const char *state_dir(void)
 {
-	const char *d = getenv("ROCELAB_STATE_DIR");
-
-	return d && *d ? d : STATE_DIR_DEFAULT;
+	return env_dir("ROCELAB_STATE_DIR", STATE_DIR_DEFAULT);
 }
 
 char *state_path(char *buf, size_t len, const char *rel)
 {
 	snprintf(buf, len, "%s/%s", state_dir(), rel);
+	return buf;
+}
+
+const char *state_lib_dir(void)
+{
+	return env_dir("ROCELAB_LIB_DIR", STATE_LIB_DIR_DEFAULT);
+}
+
+char *state_lib_path(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/%s", state_lib_dir(), rel);
 	return buf;
 }
 

@@ -14,6 +14,17 @@ const char *state_dir(void);
 /* state_dir()/rel into buf; returns buf. */
 char *state_path(char *buf, size_t len, const char *rel);
 
+#define STATE_LIB_DIR_DEFAULT "/var/lib/rocelab"
+
+/*
+ * Persistent state ($ROCELAB_LIB_DIR or /var/lib/rocelab): what must outlive
+ * a reboot, such as the host keys of a real lab.  Borrowed string.
+ */
+const char *state_lib_dir(void);
+
+/* state_lib_dir()/rel into buf; returns buf. */
+char *state_lib_path(char *buf, size_t len, const char *rel);
+
 /* Take the machine-wide lab lock (serialises up/down/inject/revert); -errno on failure. */
 int state_lock(void);
 void state_unlock(void);

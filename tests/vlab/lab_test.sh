@@ -22,7 +22,7 @@ check "nothing was created by refused commands" test -z "$(leftovers)"
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
-for c in "lab up" "lab down" "lab status" "lab ssh" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" analyze; do
+for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" analyze; do
 	expect_exit 0 "rocelab $c --help" "$RL" $c --help
 done
 # EOS port names carry '/': a valid fault target, planned without touching anything.
@@ -100,6 +100,33 @@ if [ $rc -eq 3 ] && grep -q "does not match" $T/out; then ok "changed host key o
 check "other switches still accepted" "$RL" lab ssh rail3 true
 check "lab ssh -i names the inventory" "$RL" lab ssh -i "$INV" rail3 true
 expect_exit 2 "lab ssh -i a missing inventory: exit 2" "$RL" lab ssh -i /nonexistent.yaml rail3 true
+
+section "lab trust: host keys shown, recorded only with --yes, a changed key refused"
+"$RL" lab trust -j >"$T/trust.json" 2>"$T/trust.err"
+rc=$?
+[ $rc -eq 3 ] && [ "$(jq -c '[.devices[] | select(.state != "known") | .device + " " + .state]' "$T/trust.json")" = '["rail2 CHANGED"]' ] &&
+	ok "the lab's own known_hosts: 7 keys known, re-keyed rail2 CHANGED, exit 3" ||
+	fail "lab trust: exit $rc" "$(jq -c '[.devices[] | .device + " " + .state]' "$T/trust.json")"
+want=$(ssh-keygen -lf "${ROCELAB_STATE_DIR:-/run/rocelab}/ssh/rail1/ssh_host_ed25519_key.pub" | awk '{print $2}')
+check "rail1's fingerprint is what ssh-keygen -l says of its key ($want)" \
+	test "$(jq -r '.devices[] | select(.device == "rail1") | .fingerprint' "$T/trust.json")" = "$want"
+KH="$T/kh/known_hosts"
+"$RL" lab trust --known-hosts "$KH" >"$T/trust.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' new$' "$T/trust.out")" = 8 ] && [ ! -e "$KH" ] &&
+	ok "an empty known_hosts: 8 new keys shown, nothing written without --yes" || fail "lab trust without --yes: exit $rc" "$(tail -2 "$T/trust.out")"
+"$RL" lab trust --known-hosts "$KH" --yes >"$T/trust.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$KH")" = 8 ] && grep -q '^8 new key(s) written' "$T/trust.out" &&
+	ok "--yes writes the 8 keys" || fail "lab trust --yes: exit $rc" "$(tail -2 "$T/trust.out")"
+check "then all 8 are known" test "$("$RL" lab trust --known-hosts "$KH" | grep -c ' known$')" = 8
+k1=$(sed -n 1p "$KH" | awk '{print $3}')
+k2=$(sed -n 2p "$KH" | awk '{print $3}')
+awk -v a="$k1" -v b="$k2" 'NR == 1 { $3 = b } NR == 2 { $3 = a } { print }' "$KH" >"$KH.new" && mv "$KH.new" "$KH"
+sum=$(md5sum <"$KH")
+expect_exit 3 "two swapped keys: exit 3" "$RL" lab trust --known-hosts "$KH" --yes
+check "both named CHANGED" test "$(grep -c ' CHANGED$' "$T/check.out")" = 2
+check "known_hosts untouched" test "$sum" = "$(md5sum <"$KH")"
 
 section "SIGTERM during lab up removes what was created"
 check "lab down" "$RL" lab down -q
