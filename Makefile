@@ -5,7 +5,7 @@ PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
 BUILD     ?= build
-PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs
+PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs libcrypto
 OPT       ?= -O2 -g
 WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
 # Includes name their layer: #include "harness/lib/common.h".

@@ -20,9 +20,26 @@ const char *journal_state_name(enum journal_state s)
 	return state_names[s];
 }
 
+static char j_dir[4096], j_inv[4096], j_sha[65];
+
+void journal_use(const char *dir, const char *inv_path, const char *inv_sha256)
+{
+	snprintf(j_dir, sizeof(j_dir), "%s", dir);
+	snprintf(j_inv, sizeof(j_inv), "%s", inv_path ? inv_path : "");
+	snprintf(j_sha, sizeof(j_sha), "%s", inv_sha256 ? inv_sha256 : "");
+}
+
+static const char *journal_dir(void)
+{
+	return j_dir[0] ? j_dir : state_dir();
+}
+
 char *journal_path(char *buf, size_t len)
 {
-	return state_path(buf, len, "journal.jsonl");
+	/* A folder that long is refused when the journal is opened, not cut silently. */
+	if ((size_t)snprintf(buf, len, "%s/journal.jsonl", journal_dir()) >= len)
+		buf[0] = '\0';
+	return buf;
 }
 
 static int append_json(json_t *o)
@@ -34,7 +51,7 @@ static int append_json(json_t *o)
 
 	if (!line)
 		return -ENOMEM;
-	if ((ret = rl_mkdir_p(state_dir(), 0700))) {
+	if ((ret = rl_mkdir_p(journal_dir(), 0700))) {
 		free(line);
 		return ret;
 	}
@@ -73,6 +90,10 @@ int journal_append(const struct fault_plan *p, unsigned id)
 	json_object_set_new(o, "kind", json_string(p->kind->name));
 	json_object_set_new(o, "target", json_string(p->target));
 	json_object_set_new(o, "pid", json_integer(getpid()));
+	if (j_inv[0]) {
+		json_object_set_new(o, "inventory", json_string(j_inv));
+		json_object_set_new(o, "inventory_sha256", json_string(j_sha));
+	}
 	if (p->note[0])
 		json_object_set_new(o, "note", json_string(p->note));
 	for (size_t i = 0; i < p->n_acts; i++) {
@@ -141,6 +162,9 @@ int journal_load(struct journal_rec **recs, size_t *n)
 			snprintf(r->time, sizeof(r->time), "%s", str(o, "time"));
 			snprintf(r->note, sizeof(r->note), "%s", str(o, "note"));
 			r->pid = (pid_t)json_integer_value(json_object_get(o, "pid"));
+			r->inventory = rl_xstrdup(str(o, "inventory"));
+			snprintf(r->inv_sha256, sizeof(r->inv_sha256), "%s",
+				 str(o, "inventory_sha256"));
 			json_array_foreach(json_object_get(o, "actions"), i, ja)
 			{
 				struct fault_action *a = RL_PUSH(r->acts, r->n_acts);
@@ -174,6 +198,7 @@ void journal_free(struct journal_rec *recs, size_t n)
 		struct fault_plan p = {.acts = recs[i].acts, .n_acts = recs[i].n_acts};
 
 		fault_plan_clear(&p);
+		free(recs[i].inventory);
 	}
 	free(recs);
 }

@@ -16,13 +16,22 @@ struct journal_rec {
 	char target[72];
 	char time[32];
 	char note[256];
-	pid_t pid; /* the rocelab process that applied it */
+	pid_t pid;	     /* the rocelab process that applied it */
+	char *inventory;     /* the inventory it was planned on ("" in older journals) */
+	char inv_sha256[65]; /* that file's SHA-256 then */
 	enum journal_state state;
 	struct fault_action *acts;
 	size_t n_acts;
 };
 
-/* state_dir()/journal.jsonl */
+/*
+ * Where the journal is, and what new records name as their inventory: dir
+ * is the lab's state (lab.state: the virtual lab's tmpfs, a real lab's
+ * persistent folder).  Until called: state_dir(), no inventory.
+ */
+void journal_use(const char *dir, const char *inv_path, const char *inv_sha256);
+
+/* <dir>/journal.jsonl */
 char *journal_path(char *buf, size_t len);
 
 /* Append the plan as record id (state planned) and fsync; -errno on failure. */

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
 	build-essential pkg-config
-	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev zlib1g-dev
+	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev zlib1g-dev libssl-dev
 	nftables libibverbs-dev rdma-core ibverbs-utils ibverbs-providers
 	qemu-system-x86 linux-image-amd64 busybox-static tshark
 	libcriterion-dev gnuplot-nox clang-format

@@ -45,8 +45,10 @@ int lab_open(struct lab *l, const struct inventory *inv)
 	if (virtual) {
 		vlab_known_hosts_path(l->known_hosts, sizeof(l->known_hosts));
 		vlab_lab_key_path(l->lab_key, sizeof(l->lab_key));
+		snprintf(l->state, sizeof(l->state), "%s", state_dir());
 	} else {
 		state_lib_path(l->known_hosts, sizeof(l->known_hosts), "known_hosts");
+		snprintf(l->state, sizeof(l->state), "%s", state_lib_dir());
 	}
 	return 0;
 }
@@ -259,6 +261,11 @@ const struct lab_ops ssh_switch_lab_ops = {
 struct inventory *lab_target_inventory(const char *path)
 {
 	return vlab_target_inventory(path);
+}
+
+bool lab_virtual_is_up(void)
+{
+	return vlab_is_up();
 }
 
 const char *lab_builtin_inventory(char *buf, size_t len)

@@ -62,6 +62,8 @@ struct lab {
 	const struct lab_ops *ops;
 	const struct inventory *inv; /* borrowed */
 	char known_hosts[4096];	     /* the host keys this lab trusts */
+	char state[4096];	     /* its fault journal's folder: the virtual lab's tmpfs, else
+					persistent ($ROCELAB_LIB_DIR) */
 	char lab_key[4096];	     /* the key behind 'credential: lab-key', "" if none */
 	struct sshc **ssh;	     /* per device (hosts, then switches), opened on first use */
 	void *priv;		     /* the kind's own state */
@@ -119,6 +121,9 @@ int lab_ssh_target(const struct lab *l, const char *dev, struct sshc_target *t);
  * NULL + errno (EINVAL: bad inventory) on failure, the problem printed.
  */
 struct inventory *lab_target_inventory(const char *path);
+
+/* Is the virtual lab up on this machine? */
+bool lab_virtual_is_up(void);
 
 /* The built-in inventory (the virtual lab): beside the binary in a build tree, else installed. */
 const char *lab_builtin_inventory(char *buf, size_t len);

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -372,4 +373,23 @@ const char *rl_xml_escape(const char *s, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+int rl_sha256_file(const char *path, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	size_t len;
+	char *data = rl_read_file(path, &len);
+	int ok;
+
+	if (!data)
+		return -errno;
+	ok = EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	free(data);
+	if (!ok || mdlen != 32)
+		return -EIO;
+	for (unsigned i = 0; i < mdlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	return 0;
 }

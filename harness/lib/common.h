@@ -93,6 +93,9 @@ char *rl_read_file(const char *path, size_t *len);
 /* mkdir -p with the given mode; -errno on failure. */
 int rl_mkdir_p(const char *path, unsigned mode);
 
+/* SHA-256 of a file's bytes as 64 hex digits (OpenSSL's libcrypto); -errno on failure. */
+int rl_sha256_file(const char *path, char hex[65]);
+
 /* rm -rf of a directory tree that rocelab owns; -errno on failure. */
 int rl_rm_rf(const char *path);
 

@@ -337,6 +337,17 @@ static int stay_live(struct injection *j)
 	return finish_revert(j) ? RL_EXIT_SETUP : RL_EXIT_OK;
 }
 
+/* The lab's own journal for new records: where it lives, and the inventory (path, SHA-256). */
+static void use_journal_of(const struct lab *l, const char *inv_path)
+{
+	char abs[PATH_MAX], sha[65] = "";
+
+	if (!realpath(inv_path, abs))
+		snprintf(abs, sizeof(abs), "%s", inv_path);
+	rl_sha256_file(abs, sha);
+	journal_use(l->state, abs, sha);
+}
+
 int cmd_inject(int argc, char **argv)
 {
 	struct inject_args a = {0};
@@ -360,6 +371,8 @@ int cmd_inject(int argc, char **argv)
 		rl_err("inject: cannot take the lab lock: %s", strerror(errno));
 		goto free_inv;
 	}
+	lab_open(&j.lab, j.inv);
+	use_journal_of(&j.lab, j.inv->path);
 	j.run.id = journal_next_id();
 	j.topo =
 	    topo_build(j.inv, false, NULL); /* NULL for labs it cannot plan: no route restore */
@@ -367,14 +380,13 @@ int cmd_inject(int argc, char **argv)
 	if (r) {
 		rl_err("inject: %s", why);
 		ret = r == -EOPNOTSUPP ? RL_EXIT_SETUP : RL_EXIT_USAGE;
-		goto unlock;
+		goto close_exec;
 	}
 	if (a.dry_run) {
 		fault_plan_format(&j.plan, stdout);
 		ret = RL_EXIT_OK;
 		goto close_exec;
 	}
-	lab_open(&j.lab, j.inv);
 	if ((r = precheck(&j))) {
 		rl_err("inject: %s", j.run.err);
 		goto close_exec;
@@ -409,7 +421,6 @@ int cmd_inject(int argc, char **argv)
 close_exec:
 	lab_close(&j.lab);
 	fault_plan_clear(&j.plan);
-unlock:
 	state_unlock();
 	topo_free(j.topo);
 free_inv:
@@ -453,14 +464,120 @@ static void print_reverted(bool json, size_t undone, size_t failed)
 	out_close(&o);
 }
 
-int cmd_revert(int argc, char **argv)
+/* Stop the live 'inject' processes holding outstanding faults: they revert them, and cannot
+ * re-apply them. */
+static void stop_holders(void)
 {
 	struct journal_rec *recs;
-	size_t n, undone = 0, failed = 0;
-	bool json = false;
-	const char *inv_path = NULL;
-	struct inventory *inv;
+	size_t n;
+
+	if (journal_load(&recs, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid)) {
+			rl_info("revert: stopping rocelab process %d that holds fault %u",
+				recs[i].pid, recs[i].id);
+			kill(recs[i].pid, SIGTERM);
+			for (int k = 0; k < 500 && proc_alive(recs[i].pid); k++)
+				usleep(20000);
+		}
+	}
+	journal_free(recs, n);
+}
+
+/*
+ * The inventory the outstanding faults of the journal in use were planned
+ * on, if that file is still what it was then.  NULL with *none when nothing
+ * is outstanding; NULL and an error said otherwise.
+ */
+static struct inventory *recorded_inventory(const struct journal_rec *recs, size_t n, bool *none)
+{
+	const struct journal_rec *first = NULL;
+	char sha[65];
+
+	*none = false;
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].state == JS_REVERTED)
+			continue;
+		if (!first) {
+			first = &recs[i];
+		} else if (strcmp(first->inventory, recs[i].inventory)) {
+			rl_err("revert: outstanding faults %u and %u were planned on different "
+			       "inventories (%s, %s): give -i for each",
+			       first->id, recs[i].id, first->inventory, recs[i].inventory);
+			return NULL;
+		}
+	}
+	if (!first) {
+		*none = true;
+		return NULL;
+	}
+	if (!first->inventory[0]) {
+		rl_err("revert: fault %u names no inventory: give -i INVENTORY", first->id);
+		return NULL;
+	}
+	if (rl_sha256_file(first->inventory, sha)) {
+		rl_err("revert: cannot read %s, the inventory of fault %u: %s", first->inventory,
+		       first->id, strerror(errno));
+		return NULL;
+	}
+	if (strcmp(sha, first->inv_sha256)) {
+		rl_err("revert: %s has changed since fault %u was applied: check it, then give "
+		       "-i %s to revert with it as it is",
+		       first->inventory, first->id, first->inventory);
+		return NULL;
+	}
+	return inventory_load(first->inventory, stderr);
+}
+
+/*
+ * Revert every outstanding fault of the journal in use on inv's lab (NULL:
+ * the inventory its faults recorded), newest first.  Adds to the counts;
+ * -1 when the lab to revert on cannot be had.
+ */
+static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
+{
+	struct journal_rec *recs;
+	struct inventory *own = NULL;
 	struct lab lab;
+	size_t n;
+	bool none;
+
+	stop_holders();
+	if (journal_load(&recs, &n) < 0) {
+		rl_err("revert: cannot read the journal: %s", strerror(errno));
+		return -1;
+	}
+	if (!inv && !(inv = own = recorded_inventory(recs, n, &none))) {
+		journal_free(recs, n);
+		return none ? 0 : -1;
+	}
+	state_lock();
+	lab_open(&lab, inv);
+	for (size_t i = n; i-- > 0;) {
+		if (recs[i].state == JS_REVERTED)
+			continue;
+		if (undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
+			journal_mark(recs[i].id, JS_REVERTED);
+			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
+				recs[i].target);
+			(*undone)++;
+		} else {
+			(*failed)++;
+		}
+	}
+	lab_close(&lab);
+	state_unlock();
+	journal_free(recs, n);
+	inventory_free(own);
+	return 0;
+}
+
+int cmd_revert(int argc, char **argv)
+{
+	size_t undone = 0, failed = 0;
+	bool json = false, broken = false;
+	const char *inv_path = NULL;
 	int c;
 
 	static const struct option lo[] = {
@@ -478,63 +595,38 @@ int cmd_revert(int argc, char **argv)
 		else if (c == 'j')
 			json = true;
 		else if (c == 'h')
-			return fputs("usage: rocelab revert [-i INVENTORY] [-j]\n"
-				     "Undo every outstanding fault of the journal, newest first. "
-				     "Idempotent.\n",
-				     stdout),
+			return fputs(
+				   "usage: rocelab revert [-i INVENTORY] [-j]\n"
+				   "Undo every outstanding fault, newest first. Idempotent.\n"
+				   "With -i, the faults of that inventory's lab. Without, those "
+				   "of\n"
+				   "the virtual lab that is up, and those of real labs kept in\n"
+				   "$ROCELAB_LIB_DIR (default /var/lib/rocelab), each on the\n"
+				   "inventory it was applied with, if that file has not changed.\n",
+				   stdout),
 			       0;
 		else
 			return bad("revert: unknown option '%s'", argv[optind - 1]);
 	}
-	if (journal_load(&recs, &n) < 0) {
-		rl_err("revert: cannot read the journal: %s", strerror(errno));
-		return RL_EXIT_SETUP;
+	if (inv_path || lab_virtual_is_up()) {
+		struct inventory *inv = lab_target_inventory(inv_path);
+		struct lab lab;
+
+		if (!inv)
+			return inv_path ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+		lab_open(&lab, inv);
+		journal_use(lab.state, NULL, NULL);
+		lab_close(&lab);
+		broken |= revert_journal(inv, &undone, &failed) < 0;
+		inventory_free(inv);
 	}
-	/* Faults still held by a live 'inject' are ended by it, so it cannot re-apply them. */
-	for (size_t i = 0; i < n; i++) {
-		if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid)) {
-			rl_info("revert: stopping rocelab process %d that holds fault %u",
-				recs[i].pid, recs[i].id);
-			kill(recs[i].pid, SIGTERM);
-			for (int k = 0; k < 500 && proc_alive(recs[i].pid); k++)
-				usleep(20000);
-		}
+	if (!inv_path && strcmp(state_lib_dir(), state_dir())) {
+		/* Real labs' faults, in a journal that outlives a reboot of this machine. */
+		journal_use(state_lib_dir(), NULL, NULL);
+		broken |= revert_journal(NULL, &undone, &failed) < 0;
 	}
-	journal_free(recs, n);
-	if (journal_load(&recs, &n) < 0)
-		return RL_EXIT_SETUP;
-	inv = lab_target_inventory(inv_path);
-	if (!inv) {
-		for (size_t i = 0; i < n; i++)
-			if (recs[i].state != JS_REVERTED)
-				failed++;
-		journal_free(recs, n);
-		if (!failed) {
-			print_reverted(json, 0, 0);
-			return RL_EXIT_OK;
-		}
-		return RL_EXIT_SETUP;
-	}
-	state_lock();
-	lab_open(&lab, inv);
-	for (size_t i = n; i-- > 0;) {
-		if (recs[i].state == JS_REVERTED)
-			continue;
-		if (undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
-			journal_mark(recs[i].id, JS_REVERTED);
-			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
-				recs[i].target);
-			undone++;
-		} else {
-			failed++;
-		}
-	}
-	lab_close(&lab);
-	state_unlock();
 	print_reverted(json, undone, failed);
-	journal_free(recs, n);
-	inventory_free(inv);
-	return failed ? RL_EXIT_SETUP : RL_EXIT_OK;
+	return failed || broken ? RL_EXIT_SETUP : RL_EXIT_OK;
 }
 
 int cmd_faults(int argc, char **argv)
@@ -561,42 +653,51 @@ int cmd_faults(int argc, char **argv)
 		else if (c == 'a')
 			all = true;
 		else if (c == 'h')
-			return fputs("usage: rocelab faults [-a] [-j]\nList outstanding faults of "
-				     "the "
-				     "journal (-a: every fault, reverted ones too).\n",
+			return fputs("usage: rocelab faults [-a] [-j]\nList the outstanding faults "
+				     "of the virtual lab's journal and of real labs' (kept in "
+				     "$ROCELAB_LIB_DIR);\n-a: every fault, reverted ones too.\n",
 				     stdout),
 			       0;
 		else
 			return bad("faults: unknown option '%s'", argv[optind - 1]);
 	}
-	if (journal_load(&recs, &n) < 0) {
-		rl_err("faults: cannot read the journal: %s", strerror(errno));
-		return RL_EXIT_SETUP;
-	}
 	out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
 	out_open_array(&o, NULL);
-	for (size_t i = 0; i < n; i++) {
-		if (!all && recs[i].state == JS_REVERTED)
-			continue;
-		shown++;
-		out_open_object(&o, NULL);
-		out_uint(&o, PRINT_ANY, "id", "%3llu", recs[i].id);
-		out_string(&o, PRINT_ANY, "kind", "  %-19s", recs[i].kind);
-		out_string(&o, PRINT_ANY, "target", " %-14s", recs[i].target);
-		out_string(&o, PRINT_ANY, "state", " %-9s", journal_state_name(recs[i].state));
-		out_string(&o, PRINT_ANY, "time", " %s", recs[i].time);
-		out_int(&o, PRINT_JSON, "pid", NULL, recs[i].pid);
-		out_bool(&o, PRINT_JSON, "held", NULL,
-			 recs[i].state != JS_REVERTED && live_holder(recs[i].pid));
-		if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid))
-			out_text(&o, "  (held)");
-		out_text(&o, "\n");
-		out_close(&o);
+	/* The virtual lab's journal, then real labs' (persistent). */
+	for (int d = 0; d < 2; d++) {
+		if (d && !strcmp(state_lib_dir(), state_dir()))
+			break;
+		journal_use(d ? state_lib_dir() : state_dir(), NULL, NULL);
+		if (journal_load(&recs, &n) < 0) {
+			rl_err("faults: cannot read the journal: %s", strerror(errno));
+			return RL_EXIT_SETUP;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (!all && recs[i].state == JS_REVERTED)
+				continue;
+			shown++;
+			out_open_object(&o, NULL);
+			out_uint(&o, PRINT_ANY, "id", "%3llu", recs[i].id);
+			out_string(&o, PRINT_ANY, "kind", "  %-19s", recs[i].kind);
+			out_string(&o, PRINT_ANY, "target", " %-14s", recs[i].target);
+			out_string(&o, PRINT_ANY, "state", " %-9s",
+				   journal_state_name(recs[i].state));
+			out_string(&o, PRINT_ANY, "time", " %s", recs[i].time);
+			out_int(&o, PRINT_JSON, "pid", NULL, recs[i].pid);
+			if (recs[i].inventory[0])
+				out_string(&o, PRINT_JSON, "inventory", NULL, recs[i].inventory);
+			out_bool(&o, PRINT_JSON, "held", NULL,
+				 recs[i].state != JS_REVERTED && live_holder(recs[i].pid));
+			if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid))
+				out_text(&o, "  (held)");
+			out_text(&o, "\n");
+			out_close(&o);
+		}
+		journal_free(recs, n);
 	}
 	if (!shown)
 		out_text(&o, "no outstanding faults\n");
 	out_close(&o);
-	journal_free(recs, n);
 	return RL_EXIT_OK;
 }
 

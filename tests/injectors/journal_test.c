@@ -126,3 +126,32 @@ Test(journal, a_crash_mid_line_loses_only_that_line)
 	fault_plan_clear(&a);
 	fault_plan_clear(&b);
 }
+
+/* A real lab's journal: in the folder the lab names, each record naming its inventory. */
+Test(journal, a_lab_folder_and_its_inventory)
+{
+	char lib[4200], inv[4200], sha[65];
+	struct fault_plan p;
+	struct journal_rec *r;
+	size_t n;
+
+	snprintf(lib, sizeof(lib), "%s/lib", dir);
+	snprintf(inv, sizeof(inv), "%s/lab.yaml", dir);
+	cr_assert_eq(rl_write_file(inv, "lab: x\n", 7), 0);
+	cr_assert_eq(rl_sha256_file(inv, sha), 0);
+	/* sha256sum of "lab: x\n" */
+	cr_assert_str_eq(sha, "89fb6281f54bf992f2ce707225a4e93cd9fd79bec95114afaf83e01b089b671b");
+	journal_use(lib, inv, sha);
+	plan(&p, &fk_ipid_drop, "spine2:swp1");
+	cr_assert_eq(journal_append(&p, journal_next_id()), 0);
+	cr_assert_eq(access(lib, F_OK), 0, "the lab's folder is made");
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(r[0].inventory, inv);
+	cr_assert_str_eq(r[0].inv_sha256, sha);
+	journal_free(r, n);
+	journal_use(dir, NULL, NULL);
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 0, "the state folder's journal is another one");
+	fault_plan_clear(&p);
+}
