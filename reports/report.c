@@ -98,6 +98,7 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 	json_object_set_new(root, "rocelab", json_string(ri->version));
 	json_object_set_new(root, "versions", json_string(versions(ver, sizeof(ver), ri->version)));
 	json_object_set_new(root, "inventory", json_string(ri->inventory));
+	json_object_set_new(root, "lab_kind", json_string(ri->lab_kind ? ri->lab_kind : ""));
 	json_object_set_new(root, "seed", json_integer(ri->seed));
 	json_object_set_new(root, "started", json_real(ri->started));
 	json_object_set_new(root, "scenarios", arr);
@@ -136,6 +137,8 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 	fprintf(f, "    <properties>\n");
 	fprintf(f, "      <property name=\"inventory\" value=\"%s\"/>\n",
 		rl_xml_escape(ri->inventory, a, sizeof(a)));
+	fprintf(f, "      <property name=\"lab_kind\" value=\"%s\"/>\n",
+		rl_xml_escape(ri->lab_kind ? ri->lab_kind : "", a, sizeof(a)));
 	fprintf(f, "      <property name=\"seed\" value=\"%u\"/>\n", ri->seed);
 	fprintf(f, "      <property name=\"versions\" value=\"%s\"/>\n",
 		rl_xml_escape(versions(ver, sizeof(ver), ri->version), a, sizeof(a)));

@@ -749,6 +749,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	res = rl_xcalloc(n, sizeof(*res));
 	ri.outdir = outdir;
 	ri.inventory = sc[0]->inv_path;
+	ri.lab_kind = lab.ops->name;
 	ri.seed = seed;
 	ri.started = now_s();
 	for (size_t i = 0; i < n; i++) {

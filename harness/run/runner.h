@@ -42,6 +42,7 @@ struct scn_result {
 struct run_info {
 	const char *outdir;
 	const char *inventory;
+	const char *lab_kind; /* the lab_ops that ran it: "vlab" (namespaces here) or "ssh" */
 	unsigned seed;
 	const char *version;
 	double started;
