@@ -62,14 +62,6 @@ void fault_sleep_ms(long long ms)
 	}
 }
 
-void fault_end_names(const struct inventory *inv, const struct inv_endpoint *ep, const char **dev,
-		     const char **netdev)
-{
-	*dev = ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].name : inv->switches[ep->dev].name;
-	*netdev = ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].rnics[ep->port].netdev
-					   : inv->switches[ep->dev].ports[ep->port].name;
-}
-
 bool fault_end_readable(const struct inventory *inv, const struct inv_endpoint *ep)
 {
 	return ep->kind == INV_DEV_HOST || inv->switches[ep->dev].dialect == INV_DIALECT_LINUX;

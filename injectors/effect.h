@@ -32,10 +32,6 @@ unsigned long long fault_json_sum(json_t *v, const char *key);
 /* Sleep ms, or less when SIGINT/SIGTERM comes. */
 void fault_sleep_ms(long long ms);
 
-/* The device name and netdev of a link end. */
-void fault_end_names(const struct inventory *inv, const struct inv_endpoint *ep, const char **dev,
-		     const char **netdev);
-
 /* Can state on this end be read back with iproute2 (a host, or a Linux-dialect switch)? */
 bool fault_end_readable(const struct inventory *inv, const struct inv_endpoint *ep);
 

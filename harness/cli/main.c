@@ -517,7 +517,7 @@ static void describe_hop(const struct inventory *inv, const struct topo *t,
 	*hn = (struct hop_names){0};
 	if (!h->addr.s_addr || topo_owner(t, h->addr, &ep, &any))
 		return;
-	hn->device = ep.kind == INV_DEV_HOST ? inv->hosts[ep.dev].name : inv->switches[ep.dev].name;
+	hn->device = inventory_device_name(inv, &ep);
 	if (any) {
 		/* A shared gateway: the port is the one facing the previous hop. */
 		for (size_t i = 0; i < inv->n_links; i++) {

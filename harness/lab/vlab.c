@@ -255,12 +255,6 @@ static int make_namespaces(struct build *b)
 	return 0;
 }
 
-static const char *ep_dev(const struct inventory *inv, const struct inv_endpoint *ep)
-{
-	return ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].rnics[ep->port].netdev
-					: inv->switches[ep->dev].ports[ep->port].name;
-}
-
 static struct nsctx *ep_ns(struct build *b, const struct inv_endpoint *ep)
 {
 	return ep->kind == INV_DEV_HOST ? &b->hns[ep->dev] : &b->sns[ep->dev];
@@ -273,7 +267,7 @@ static int make_links(struct build *b)
 	b->step = "cabling links";
 	for (size_t i = 0; i < inv->n_links; i++) {
 		const struct inv_link *l = &inv->links[i];
-		const char *an = ep_dev(inv, &l->a), *bn = ep_dev(inv, &l->b);
+		const char *an = inventory_netdev(inv, &l->a), *bn = inventory_netdev(inv, &l->b);
 
 		CHECK(b, nl_veth_add(ep_ns(b, &l->a), an, ep_ns(b, &l->b), bn),
 		      "veth %s:%s -- %s:%s", ep_ns(b, &l->a)->name, an, ep_ns(b, &l->b)->name, bn);
@@ -655,12 +649,10 @@ static const char *link_state(const char *ns, const char *dev)
 static const char *link_ends_state(const struct inventory *inv, const struct inv_link *l)
 {
 	char nsa[64], nsb[64];
-	const char *da =
-	    l->a.kind == INV_DEV_HOST ? inv->hosts[l->a.dev].name : inv->switches[l->a.dev].name;
-	const char *db =
-	    l->b.kind == INV_DEV_HOST ? inv->hosts[l->b.dev].name : inv->switches[l->b.dev].name;
-	const char *sa = link_state(vlab_ns(nsa, sizeof(nsa), da), ep_dev(inv, &l->a));
-	const char *sb = link_state(vlab_ns(nsb, sizeof(nsb), db), ep_dev(inv, &l->b));
+	const char *sa = link_state(vlab_ns(nsa, sizeof(nsa), inventory_device_name(inv, &l->a)),
+				    inventory_netdev(inv, &l->a));
+	const char *sb = link_state(vlab_ns(nsb, sizeof(nsb), inventory_device_name(inv, &l->b)),
+				    inventory_netdev(inv, &l->b));
 
 	if (!strcmp(sa, "up") && !strcmp(sb, "up"))
 		return "up";

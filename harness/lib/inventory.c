@@ -715,6 +715,17 @@ int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv
 	return -ENOENT;
 }
 
+const char *inventory_device_name(const struct inventory *inv, const struct inv_endpoint *ep)
+{
+	return ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].name : inv->switches[ep->dev].name;
+}
+
+const char *inventory_netdev(const struct inventory *inv, const struct inv_endpoint *ep)
+{
+	return ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].rnics[ep->port].netdev
+					: inv->switches[ep->dev].ports[ep->port].name;
+}
+
 const char *inventory_endpoint_name(const struct inventory *inv, const struct inv_endpoint *ep,
 				    char *buf, size_t len)
 {

@@ -143,6 +143,12 @@ struct inv_switch *inventory_switch(const struct inventory *inv, const char *nam
 int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv_endpoint *ep,
 		       char *msg, size_t msglen);
 
+/* The device an endpoint is on: "host1", "rail1". Borrowed from inv. */
+const char *inventory_device_name(const struct inventory *inv, const struct inv_endpoint *ep);
+
+/* The endpoint's netdev: the RNIC's netdev, or the switch port's name. Borrowed from inv. */
+const char *inventory_netdev(const struct inventory *inv, const struct inv_endpoint *ep);
+
 /* "host1:rnic1" / "rail1:swp1" for an endpoint; returns buf. */
 const char *inventory_endpoint_name(const struct inventory *inv, const struct inv_endpoint *ep,
 				    char *buf, size_t len);

@@ -61,7 +61,7 @@ static int plan_host(struct render_ctx *r)
 	if (inventory_peer(r->inv, &t, &peer) || peer.kind != INV_DEV_SWITCH)
 		return 0;
 	pr.sw = peer.dev;
-	pr.port = r->inv->switches[peer.dev].ports[peer.port].name;
+	pr.port = inventory_netdev(r->inv, &peer);
 	return render_one(dialect_get(r->inv->switches[peer.dev].dialect), &pr);
 }
 
@@ -80,7 +80,7 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 		return 0;
 	}
 	pr.sw = peer.dev;
-	pr.port = r->inv->switches[peer.dev].ports[peer.port].name;
+	pr.port = inventory_netdev(r->inv, &peer);
 	return render_one(dialect_get(r->inv->switches[peer.dev].dialect), &pr);
 }
 
@@ -96,7 +96,8 @@ static int tbf_present(struct fault_run *f, const struct inv_endpoint *ep, bool 
 		*present = true;
 		return 0;
 	}
-	fault_end_names(f->inv, ep, &dev, &netdev);
+	dev = inventory_device_name(f->inv, ep);
+	netdev = inventory_netdev(f->inv, ep);
 	v = fault_read_json(
 	    f, dev,
 	    (const char *const[]){"tc", "-j", "qdisc", "show", "dev", netdev, "root", NULL});

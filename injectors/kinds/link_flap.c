@@ -66,7 +66,8 @@ static int oper_up(struct fault_run *f, const struct inv_endpoint *ep, bool *up)
 	const char *dev, *netdev, *op;
 	json_t *v;
 
-	fault_end_names(f->inv, ep, &dev, &netdev);
+	dev = inventory_device_name(f->inv, ep);
+	netdev = inventory_netdev(f->inv, ep);
 	v = fault_read_json(f, dev,
 			    (const char *const[]){"ip", "-j", "link", "show", "dev", netdev, NULL});
 	if (!v)
