@@ -79,6 +79,14 @@ int fault_target_ends(struct fault_run *f, struct inv_endpoint *t, struct inv_en
 	return 0;
 }
 
+bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw)
+{
+	if (sw && lab_can(f->lab, LAB_CAP_ENTER) && sw->dialect == INV_DIALECT_LINUX)
+		return true;
+	snprintf(f->evidence, sizeof(f->evidence), "dialect commands succeeded (no counters read)");
+	return false;
+}
+
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 {
 	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
@@ -86,12 +94,8 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 	json_t *v;
 	int sent;
 
-	/* Only a lab that can send test traffic, across a switch whose counters it can read. */
-	if (!lab_can(f->lab, LAB_CAP_ENTER) || sw->dialect != INV_DIALECT_LINUX) {
-		snprintf(f->evidence, sizeof(f->evidence),
-			 "dialect commands succeeded (no counters read)");
+	if (!fault_counters_readable(f, sw))
 		return 0;
-	}
 	sent = traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64);
 	if (sent < 0) {
 		snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s", strerror(-sent));
@@ -116,14 +120,31 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 	return 0;
 }
 
+int fault_undo_actions(struct lab *l, const struct fault_action *acts, size_t n)
+{
+	char err[512];
+	int ret = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		int r = fault_exec_action(l, &acts[i], true, err, sizeof(err));
+
+		if (r) {
+			rl_err("revert: %s", err);
+			ret = r;
+		}
+	}
+	return ret;
+}
+
 void fault_run_actions(struct fault_run *f, bool undo)
 {
 	char err[512];
 
-	for (size_t k = 0; k < f->plan->n_acts; k++) {
-		size_t i = undo ? f->plan->n_acts - 1 - k : k;
-
-		if (fault_exec_action(f->lab, &f->plan->acts[i], undo, err, sizeof(err)))
-			rl_warn("fault %u: %s", f->id, err);
+	if (undo) {
+		fault_undo_actions(f->lab, f->plan->acts, f->plan->n_acts);
+		return;
 	}
+	for (size_t i = 0; i < f->plan->n_acts; i++)
+		if (fault_exec_action(f->lab, &f->plan->acts[i], false, err, sizeof(err)))
+			rl_warn("fault %u: %s", f->id, err);
 }

@@ -39,10 +39,20 @@ bool fault_end_readable(const struct inventory *inv, const struct inv_endpoint *
 int fault_target_ends(struct fault_run *f, struct inv_endpoint *t, struct inv_endpoint *peer);
 
 /*
+ * Can this lab send test traffic across sw and read its counters (a Linux
+ * switch of a lab it can enter)?  Otherwise verification takes the
+ * dialect's word and sets f->evidence to say so.
+ */
+bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw);
+
+/*
  * Send test datagrams along flows (which must cross the target switch) and
  * read the fault's nft counters there: evidence when they matched.
  */
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n);
+
+/* Undo actions [0, n) newest first (each undo is idempotent); 0 if all worked, logs failures. */
+int fault_undo_actions(struct lab *l, const struct fault_action *acts, size_t n);
 
 /* Apply (undo false) or undo the plan's actions, in order or in reverse; logs failures. */
 void fault_run_actions(struct fault_run *f, bool undo);

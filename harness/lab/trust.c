@@ -19,6 +19,7 @@
 
 struct seen {
 	const char *name;
+	struct sshc_target t;
 	struct sshc_host_key key;
 	int err; /* 0, or -errno: not reached */
 };
@@ -45,12 +46,11 @@ static size_t ssh_devices(struct lab *l, const char **names, size_t max)
 	return n;
 }
 
-static void print_key(struct out *o, const struct sshc_target *t, const struct seen *s,
-		      const char *why)
+static void print_key(struct out *o, const struct seen *s, const char *why)
 {
 	char addr[INET_ADDRSTRLEN];
 
-	inet_ntop(AF_INET, &t->addr, addr, sizeof(addr));
+	inet_ntop(AF_INET, &s->t.addr, addr, sizeof(addr));
 	out_open_object(o, NULL);
 	out_string(o, PRINT_ANY, "device", "%-10s", s->name);
 	out_string(o, PRINT_ANY, "address", " %-15s", addr);
@@ -90,12 +90,10 @@ int lab_trust(struct lab *l, bool yes, bool json)
 	out_open_array(&o, "devices");
 	/* First every key is read: nothing is written unless all of them can be trusted. */
 	for (size_t i = 0; i < n; i++) {
-		struct sshc_target t;
-
 		seen[i].name = names[i];
-		lab_ssh_target(l, names[i], &t);
-		seen[i].err = sshc_host_key(&t, 10, false, &seen[i].key, err, sizeof(err));
-		print_key(&o, &t, &seen[i], err);
+		lab_ssh_target(l, names[i], &seen[i].t);
+		seen[i].err = sshc_host_key(&seen[i].t, 10, false, &seen[i].key, err, sizeof(err));
+		print_key(&o, &seen[i], err);
 		n_new += !seen[i].err && seen[i].key.state == SSHC_KEY_NEW;
 		n_bad += seen[i].err || seen[i].key.state == SSHC_KEY_CHANGED;
 	}
@@ -118,13 +116,11 @@ int lab_trust(struct lab *l, bool yes, bool json)
 		ret = RL_EXIT_SETUP;
 	} else if (n_new) {
 		for (size_t i = 0; i < n && !ret; i++) {
-			struct sshc_target t;
 			struct sshc_host_key k;
 
 			if (seen[i].key.state != SSHC_KEY_NEW)
 				continue;
-			lab_ssh_target(l, names[i], &t);
-			if (sshc_host_key(&t, 10, true, &k, err, sizeof(err))) {
+			if (sshc_host_key(&seen[i].t, 10, true, &k, err, sizeof(err))) {
 				rl_err("lab trust: %s", err);
 				ret = RL_EXIT_SETUP;
 			} else if (strcmp(k.fingerprint, seen[i].key.fingerprint)) {

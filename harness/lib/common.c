@@ -165,6 +165,15 @@ int rl_parse_duration_ms(const char *s, long long *ms)
 	return parse_duration(s, 1, false, ms);
 }
 
+const char *rl_format_duration_ms(long long ms, char *buf, size_t len)
+{
+	if (ms && ms % 1000 == 0)
+		snprintf(buf, len, "%llds", ms / 1000);
+	else
+		snprintf(buf, len, "%lldms", ms);
+	return buf;
+}
+
 int rl_parse_duration_us(const char *s, long long *us)
 {
 	return parse_duration(s, 1e-3, true, us);

@@ -80,6 +80,8 @@ bool rl_port_name_ok(const char *name, size_t maxlen);
 int rl_parse_duration_ms(const char *s, long long *ms);
 /* The same in microseconds, which also takes "us" ("500us", "1.5ms"). */
 int rl_parse_duration_us(const char *s, long long *us);
+/* A duration as a person writes it and rl_parse_duration_ms takes back: "20s", "1500ms". */
+const char *rl_format_duration_ms(long long ms, char *buf, size_t len);
 
 /* Parse "100g", "25G", "10mbit", "1gbit", "400000" (Mbit/s) into Mbit/s; -EINVAL when malformed. */
 int rl_parse_rate_mbps(const char *s, unsigned long long *mbps);

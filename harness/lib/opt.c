@@ -158,13 +158,11 @@ const char *opt_human(const struct opt_desc *d, const void *obj, char *buf, size
 	if (d->type != OPT_MS && d->type != OPT_US)
 		return opt_value(d, obj, buf, len);
 	v = *(const long long *)f;
-	if (d->type == OPT_US && v % 1000)
+	if (d->type == OPT_US && v % 1000) {
 		snprintf(buf, len, "%lldus", v);
-	else if ((v = d->type == OPT_US ? v / 1000 : v) && v % 1000 == 0)
-		snprintf(buf, len, "%llds", v / 1000);
-	else
-		snprintf(buf, len, "%lldms", v);
-	return buf;
+		return buf;
+	}
+	return rl_format_duration_ms(d->type == OPT_US ? v / 1000 : v, buf, len);
 }
 
 /* A default outside the option's range (0 for "--mod 2..") or empty means "not given". */
@@ -188,7 +186,7 @@ static bool unset(const struct opt_desc *d, const void *obj)
 	}
 }
 
-void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f)
+void opt_help(const struct opt_desc *tab, const void *defaults, int indent, FILE *f)
 {
 	char v[64], left[96];
 
@@ -203,7 +201,7 @@ void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f)
 		else
 			snprintf(left, sizeof(left), "--%s %s", tab->name,
 				 opt_human(tab, defaults, v, sizeof(v)));
-		fprintf(f, "  %-22s %s\n", left, tab->help);
+		fprintf(f, "%*s%-22s %s\n", indent, "", left, tab->help);
 	}
 }
 

@@ -56,8 +56,8 @@ const char *opt_human(const struct opt_desc *d, const void *obj, char *buf, size
 /* "interval, timeout, ..." */
 const char *opt_names(const struct opt_desc *tab, char *buf, size_t len);
 
-/* Help lines "  --name DEFAULT   help" from the values in defaults. */
-void opt_help(const struct opt_desc *tab, const void *defaults, FILE *f);
+/* Help lines "--name DEFAULT   help", indent spaces in, from the values in defaults. */
+void opt_help(const struct opt_desc *tab, const void *defaults, int indent, FILE *f);
 
 /*
  * Long options for getopt_long: one per table entry, val = base + index,

@@ -556,15 +556,6 @@ static void print_params(const struct opt_desc *tab, const void *cfg)
 		printf(" %s=%s", tab->name, opt_human(tab, cfg, v, sizeof(v)));
 }
 
-static const char *ms_text(long long ms, char *buf, size_t len)
-{
-	if (ms % 1000)
-		snprintf(buf, len, "%lldms", ms);
-	else
-		snprintf(buf, len, "%llds", ms / 1000);
-	return buf;
-}
-
 /*
  * What a scenario would do, resolved against its inventory, touching
  * nothing: phases, components and their parameters, each fault's plan
@@ -579,8 +570,9 @@ static int dry_run(const struct scenario *s)
 
 	printf("scenario %s (%s) on lab %s (%s)\n", s->name, s->path, s->inv->name, s->inv_path);
 	printf("  phases: baseline %s, fault %s, recovery %s\n",
-	       ms_text(s->baseline_ms, a, sizeof(a)), ms_text(s->fault_ms, b, sizeof(b)),
-	       ms_text(s->recovery_ms, c, sizeof(c)));
+	       rl_format_duration_ms(s->baseline_ms, a, sizeof(a)),
+	       rl_format_duration_ms(s->fault_ms, b, sizeof(b)),
+	       rl_format_duration_ms(s->recovery_ms, c, sizeof(c)));
 	for (size_t i = 0; i < s->n_comps; i++) {
 		printf("  component %s:", s->comps[i].ops->name);
 		print_params(s->comps[i].ops->params, s->comps[i].cfg);
@@ -594,8 +586,8 @@ static int dry_run(const struct scenario *s)
 		size_t n = 0;
 
 		printf("  fault %zu at +%s for %s: rocelab inject", i + 1,
-		       ms_text(f->at_ms, a, sizeof(a)),
-		       f->for_ms ? ms_text(f->for_ms, b, sizeof(b))
+		       rl_format_duration_ms(f->at_ms, a, sizeof(a)),
+		       f->for_ms ? rl_format_duration_ms(f->for_ms, b, sizeof(b))
 				 : "the rest of the fault phase");
 		if (!fault_spec_argv(&f->spec, argv, &n, ARRAY_SIZE(argv), &st))
 			for (size_t k = 0; k < n; k++)
@@ -636,7 +628,7 @@ static int dry_run(const struct scenario *s)
 		printf(
 		    "  expect: %s on %s within %s, in the top %d, at most %d false positive(s)\n",
 		    s->expect.cls[0] ? s->expect.cls : "a verdict", s->expect.target,
-		    ms_text(s->expect.within_ms, a, sizeof(a)), s->expect.top_k,
+		    rl_format_duration_ms(s->expect.within_ms, a, sizeof(a)), s->expect.top_k,
 		    s->expect.max_false_positives);
 	topo_free(topo);
 	return ret;

@@ -64,14 +64,7 @@ static void inject_help(void)
 			printf("  %-19s %.*s\n", first ? k->name : "", (int)n, u);
 			u += n + (u[n] == '\n');
 		}
-		for (const struct opt_desc *o = k->opts; o->type != OPT_END; o++) {
-			char line[256];
-			FILE *m = fmemopen(line, sizeof(line), "w");
-
-			opt_help((const struct opt_desc[]){*o, OPT_TABLE_END}, &d, m);
-			fclose(m);
-			printf("%22s%s", "", line + 2);
-		}
+		opt_help(k->opts, &d, 22, stdout);
 	}
 	fputs(inject_tail, stdout);
 }
@@ -223,23 +216,6 @@ struct injection {
 	double applied_at; /* wall time when the first action took effect (before verification) */
 };
 
-/* Undo actions [0, n) in reverse order; every undo is idempotent. Returns 0 if all worked. */
-static int undo_actions(struct lab *l, const struct fault_action *acts, size_t n)
-{
-	char err[512];
-	int ret = 0;
-
-	for (size_t i = n; i-- > 0;) {
-		int r = fault_exec_action(l, &acts[i], true, err, sizeof(err));
-
-		if (r) {
-			rl_err("revert: %s", err);
-			ret = r;
-		}
-	}
-	return ret;
-}
-
 static int apply_actions(struct injection *j)
 {
 	struct fault_run *f = &j->run;
@@ -257,8 +233,8 @@ static int apply_actions(struct injection *j)
 		if (r) {
 			/* A netlink op is atomic; an ssh command chain may have stopped half-way.
 			 */
-			undo_actions(&j->lab, j->plan.acts,
-				     i + (j->plan.acts[i].backend == FB_SSH ? 1 : 0));
+			fault_undo_actions(&j->lab, j->plan.acts,
+					   i + (j->plan.acts[i].backend == FB_SSH ? 1 : 0));
 			return r;
 		}
 	}
@@ -270,7 +246,7 @@ static int finish_revert(struct injection *j)
 	int r;
 
 	state_lock();
-	r = undo_actions(&j->lab, j->plan.acts, j->plan.n_acts);
+	r = fault_undo_actions(&j->lab, j->plan.acts, j->plan.n_acts);
 	if (!r)
 		journal_mark(j->run.id, JS_REVERTED);
 	state_unlock();
@@ -404,7 +380,7 @@ int cmd_inject(int argc, char **argv)
 	}
 	if ((r = a.spec.kind->verify(&j.run))) {
 		rl_err("fault %u is not effective: %s; reverting", j.run.id, j.run.err);
-		undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
+		fault_undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
 		journal_mark(j.run.id, JS_REVERTED);
 		print_result(&j, a.json, "not-effective");
 		goto close_exec;
@@ -531,9 +507,9 @@ static struct inventory *recorded_inventory(const struct journal_rec *recs, size
 }
 
 /*
- * Revert every outstanding fault of the journal in use on inv's lab (NULL:
- * the inventory its faults recorded), newest first.  Adds to the counts;
- * -1 when the lab to revert on cannot be had.
+ * Revert every outstanding fault, newest first: of inv's lab's journal, or
+ * (inv NULL) of the persistent journal, on the inventory its faults
+ * recorded.  Adds to the counts; -1 when the lab to revert on cannot be had.
  */
 static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 {
@@ -543,21 +519,31 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 	size_t n;
 	bool none;
 
+	if (inv) {
+		lab_open(&lab, inv);
+		journal_use(lab.state, NULL, NULL);
+	} else { /* real labs' faults, in a journal that outlives a reboot of this machine */
+		journal_use(state_lib_dir(), NULL, NULL);
+	}
 	stop_holders();
 	if (journal_load(&recs, &n) < 0) {
 		rl_err("revert: cannot read the journal: %s", strerror(errno));
+		if (inv)
+			lab_close(&lab);
 		return -1;
 	}
-	if (!inv && !(inv = own = recorded_inventory(recs, n, &none))) {
-		journal_free(recs, n);
-		return none ? 0 : -1;
+	if (!inv) {
+		if (!(inv = own = recorded_inventory(recs, n, &none))) {
+			journal_free(recs, n);
+			return none ? 0 : -1;
+		}
+		lab_open(&lab, inv);
 	}
 	state_lock();
-	lab_open(&lab, inv);
 	for (size_t i = n; i-- > 0;) {
 		if (recs[i].state == JS_REVERTED)
 			continue;
-		if (undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
+		if (fault_undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
 			journal_mark(recs[i].id, JS_REVERTED);
 			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
 				recs[i].target);
@@ -610,21 +596,14 @@ int cmd_revert(int argc, char **argv)
 	}
 	if (inv_path || lab_virtual_is_up()) {
 		struct inventory *inv = lab_target_inventory(inv_path);
-		struct lab lab;
 
 		if (!inv)
 			return inv_path ? RL_EXIT_USAGE : RL_EXIT_SETUP;
-		lab_open(&lab, inv);
-		journal_use(lab.state, NULL, NULL);
-		lab_close(&lab);
 		broken |= revert_journal(inv, &undone, &failed) < 0;
 		inventory_free(inv);
 	}
-	if (!inv_path && strcmp(state_lib_dir(), state_dir())) {
-		/* Real labs' faults, in a journal that outlives a reboot of this machine. */
-		journal_use(state_lib_dir(), NULL, NULL);
+	if (!inv_path && strcmp(state_lib_dir(), state_dir()))
 		broken |= revert_journal(NULL, &undone, &failed) < 0;
-	}
 	print_reverted(json, undone, failed);
 	return failed || broken ? RL_EXIT_SETUP : RL_EXIT_OK;
 }
@@ -635,7 +614,7 @@ int cmd_faults(int argc, char **argv)
 	size_t shown = 0;
 	struct journal_rec *recs;
 	size_t n;
-	bool json = false, all = false;
+	bool json = false, all = false, held;
 	int c;
 
 	static const struct option lo[] = {
@@ -686,9 +665,9 @@ int cmd_faults(int argc, char **argv)
 			out_int(&o, PRINT_JSON, "pid", NULL, recs[i].pid);
 			if (recs[i].inventory[0])
 				out_string(&o, PRINT_JSON, "inventory", NULL, recs[i].inventory);
-			out_bool(&o, PRINT_JSON, "held", NULL,
-				 recs[i].state != JS_REVERTED && live_holder(recs[i].pid));
-			if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid))
+			held = recs[i].state != JS_REVERTED && live_holder(recs[i].pid);
+			out_bool(&o, PRINT_JSON, "held", NULL, held);
+			if (held)
 				out_text(&o, "  (held)");
 			out_text(&o, "\n");
 			out_close(&o);
@@ -810,6 +789,6 @@ help:
 	      "Blast UDP 4791 from every --from RNIC to one RNIC at once (virtual lab), marked "
 	      "with\nthe priority's DSCP class, so congestion and PFC faults show.\n\n",
 	      stdout);
-	opt_help(load_opts, &def, stdout);
+	opt_help(load_opts, &def, 2, stdout);
 	return RL_EXIT_OK;
 }

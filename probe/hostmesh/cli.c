@@ -60,7 +60,7 @@ static void agent_help(void)
 	      "Runs where HOST's RNICs are ('rocelab run' starts it there through the lab).\n"
 	      "\n",
 	      stdout);
-	opt_help(hm_agent_opts, &d, stdout);
+	opt_help(hm_agent_opts, &d, 2, stdout);
 	fputs(
 	    "  --analyzer ADDR[:PORT] stream records to a 'rocelab analyze --listen' (port 4790)\n"
 	    "  --out FILE|-           write records to FILE (for 'rocelab analyze FILE')\n"
@@ -161,7 +161,7 @@ static void analyze_help(void)
 	      "  --listen ADDR[:PORT]   take agents' record streams over TCP (port 4790)\n"
 	      "  FILE...                read record files written by 'agent --out'\n",
 	      stdout);
-	opt_help(az_opts, &d, stdout);
+	opt_help(az_opts, &d, 2, stdout);
 	fputs("  --duration D           stop listening after D (default: at SIGINT/SIGTERM)\n"
 	      "  -o FILE                JSON lines here (default stdout)\n"
 	      "exit: 0 done; 2 bad options or records from another inventory; 3 cannot listen.\n",

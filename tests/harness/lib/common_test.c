@@ -59,3 +59,18 @@ Test(common, rates)
 	cr_assert_eq(rl_parse_rate_mbps("-5g", &m), -EINVAL);
 	cr_assert_eq(rl_parse_rate_mbps("5 g", &m), -EINVAL);
 }
+
+/* What rl_format_duration_ms writes, rl_parse_duration_ms reads back. */
+Test(common, durations_format_and_parse_back)
+{
+	static const long long v[] = {0, 1, 250, 1000, 1500, 20000, 86400000};
+	static const char *const want[] = {"0ms", "1ms", "250ms", "1s", "1500ms", "20s", "86400s"};
+	char buf[32];
+	long long back;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		cr_assert_str_eq(rl_format_duration_ms(v[i], buf, sizeof(buf)), want[i]);
+		cr_assert_eq(rl_parse_duration_ms(buf, &back), 0);
+		cr_assert_eq(back, v[i]);
+	}
+}
