@@ -5,6 +5,7 @@
 #include "injectors/exec.h"
 
 #include "harness/lib/common.h"
+#include "injectors/host_cmd.h"
 #include "injectors/netlink_op.h"
 
 int fault_exec_action(struct lab *l, const struct fault_action *a, bool undo, char *err,
@@ -15,8 +16,11 @@ int fault_exec_action(struct lab *l, const struct fault_action *a, bool undo, ch
 	err[0] = '\0';
 	rl_dbg("%s %s on %s: %s", undo ? "revert" : "apply",
 	       a->backend == FB_SSH ? "ssh" : "netlink", a->device, undo ? a->revert : a->apply);
-	if (a->backend == FB_NETLINK)
+	/* Host ops go over netlink where the lab shares this kernel, else as ip/tc/dcb commands. */
+	if (a->backend == FB_NETLINK && lab_can(l, LAB_CAP_NETLINK))
 		return netlink_op_run(l, a->device, undo ? a->revert : a->apply, undo, err, errlen);
+	if (a->backend == FB_NETLINK)
+		return host_op_exec(l, a->device, undo ? a->revert : a->apply, undo, err, errlen);
 	ret = lab_cli(l, a->device, undo ? a->revert : a->apply, undo ? NULL : a->apply_input, NULL,
 		      err, errlen);
 	return ret > 0 ? -EIO : ret;

@@ -110,6 +110,12 @@ struct fault_kind_ops {
 	int (*render)(const struct dialect_ops *d, struct render_ctx *r);
 	/* What can be read without changing anything, before the journal. */
 	int (*precheck)(struct fault_run *f);
+	/*
+	 * Optional, on labs whose hosts rocelab did not lay out (no netlink
+	 * access: a lab of kind ssh): read the host and replace p's actions with
+	 * what is found there, to be restored exactly as found.
+	 */
+	int (*discover)(struct fault_run *f, struct fault_plan *p);
 	/* Is it in effect?  Reads state back through the lab, sets evidence or err. */
 	int (*verify)(struct fault_run *f);
 	/* While live and applied: NULL holds it; link-flap cycles. Returns at the end. */
@@ -172,6 +178,7 @@ struct fault_plan {
 	char table[32]; /* nft table / ACL name of this fault ("rocelab_f<id>") */
 	struct fault_action *acts;
 	size_t n_acts;
+	bool host_cmds; /* host ops run as ip/tc/dcb commands over SSH (a lab of kind ssh) */
 	bool emulated;	/* part of the fault is emulated on the virtual lab */
 	char note[256]; /* what is emulated, shown in output and journal */
 };

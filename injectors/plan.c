@@ -6,6 +6,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/fault.h"
+#include "injectors/host_cmd.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -43,9 +44,12 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		fprintf(f, "# %s\n", p->note);
 	for (size_t i = 0; i < p->n_acts; i++) {
 		const struct fault_action *a = &p->acts[i];
-		const char *be = a->backend == FB_SSH ? "ssh" : "netlink";
+		bool cmds = a->backend == FB_NETLINK && p->host_cmds;
+		const char *be = a->backend == FB_SSH || cmds ? "ssh" : "netlink";
+		char apply[512], revert[512];
 
-		fprintf(f, "%s %s apply: %s\n", be, a->device, a->apply);
+		fprintf(f, "%s %s apply: %s\n", be, a->device,
+			cmds ? host_op_text(a->apply, apply, sizeof(apply)) : a->apply);
 		if (a->apply_input) {
 			const char *l = a->apply_input;
 
@@ -56,7 +60,8 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 				l += n + (l[n] == '\n');
 			}
 		}
-		fprintf(f, "%s %s revert: %s\n", be, a->device, a->revert);
+		fprintf(f, "%s %s revert: %s\n", be, a->device,
+			cmds ? host_op_text(a->revert, revert, sizeof(revert)) : a->revert);
 	}
 }
 
@@ -93,6 +98,7 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 
 	memset(plan, 0, sizeof(*plan));
 	plan->kind = spec->kind;
+	plan->host_cmds = inv->kind == INV_LAB_SSH;
 	snprintf(plan->target, sizeof(plan->target), "%s", spec->target);
 	snprintf(plan->table, sizeof(plan->table), "rocelab_f%u", id);
 	r.table = plan->table;

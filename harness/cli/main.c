@@ -117,10 +117,13 @@ static int dispatch(const struct cmd *tbl, const char *what, int argc, char **ar
 /* ---- lab ------------------------------------------------------------- */
 
 static const char lab_up_help[] =
-    "usage: rocelab lab up [-i INVENTORY] [-q]\n"
+    "usage: rocelab lab up [-i INVENTORY] [--remote] [-q]\n"
     "Build the virtual lab: a network namespace per host and switch, a veth per link,\n"
     "ECMP routing, per-RNIC policy routing on hosts, and an sshd per switch.\n"
-    "Default inventory: the built-in " VLAB_BUILTIN_INVENTORY ".\n";
+    "Default inventory: the built-in " VLAB_BUILTIN_INVENTORY ".\n"
+    "--remote   an sshd in every host namespace too, and the lab written as an inventory\n"
+    "           of kind ssh ('lab status' names it): run with it, rocelab reaches every\n"
+    "           host and switch over SSH only, as on a real lab\n";
 static const char lab_down_help[] =
     "usage: rocelab lab down [-q]\n"
     "Remove the lab that is up (or its leftovers): processes, namespaces, veths, the\n"
@@ -135,11 +138,20 @@ static const char lab_ssh_help[] =
     "known_hosts). Prints its output; exits with its exit status, or 3 if the login fails.\n"
     "Without -i the switch is one of the lab that is up.\n";
 
+static int set_flag(int c, const char *arg, void *ctx)
+{
+	(void)c, (void)arg;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 static int lab_up(int argc, char **argv)
 {
+	static const struct option extra[] = {{"remote", no_argument, NULL, 'R'}, {0}};
 	struct opts o = {0};
 	char buf[PATH_MAX];
-	int r = parse_opts(argc, argv, &o, NULL, NULL, NULL);
+	bool remote = false;
+	int r = parse_opts(argc, argv, &o, extra, set_flag, &remote);
 
 	if (r)
 		return r;
@@ -148,7 +160,7 @@ static int lab_up(int argc, char **argv)
 	if (optind != argc)
 		return usage_error("lab up: unexpected argument '%s'", argv[optind]);
 	return vlab_up(o.inventory ? o.inventory : vlab_builtin_inventory(buf, sizeof(buf)),
-		       o.quiet);
+		       o.quiet, remote);
 }
 
 static int lab_down(int argc, char **argv)

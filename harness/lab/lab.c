@@ -11,6 +11,7 @@
 #include "harness/lib/sbuf.h"
 #include "harness/lib/sshc.h"
 #include "harness/lib/state.h"
+#include "harness/lib/version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,14 @@ static ssize_t dev_index(const struct lab *l, const char *dev)
 
 int lab_open(struct lab *l, const struct inventory *inv)
 {
-	struct inventory *up = vlab_is_up() ? vlab_inventory(NULL) : NULL;
+	struct inventory *up =
+	    inv->kind == INV_LAB_VIRTUAL && vlab_is_up() ? vlab_inventory(NULL) : NULL;
 	bool virtual = up && !strcmp(up->name, inv->name);
 
 	inventory_free(up);
 	memset(l, 0, sizeof(*l));
 	l->inv = inv;
-	l->ops = virtual ? &vlab_lab_ops : &ssh_switch_lab_ops;
+	l->ops = virtual ? &vlab_lab_ops : &ssh_lab_ops;
 	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
 	/* The virtual lab's sshd keys live and die with it; a real lab's are kept. */
 	if (virtual) {
@@ -51,6 +53,33 @@ int lab_open(struct lab *l, const struct inventory *inv)
 		snprintf(l->state, sizeof(l->state), "%s", state_lib_dir());
 	}
 	return 0;
+}
+
+/* This machine is the device: its sockets are opened where the process is. */
+static int here_enter(struct lab *l, const char *dev, int *saved)
+{
+	(void)l, (void)dev;
+	*saved = -1;
+	return 0;
+}
+
+static void here_leave(struct lab *l, int saved)
+{
+	(void)l, (void)saved;
+}
+
+static const struct lab_ops here_lab_ops = {
+    .name = "here",
+    .enter = here_enter,
+    .leave = here_leave,
+};
+
+void lab_open_here(struct lab *l, const struct inventory *inv)
+{
+	memset(l, 0, sizeof(*l));
+	l->inv = inv;
+	l->ops = &here_lab_ops;
+	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
 }
 
 void lab_close(struct lab *l)
@@ -99,6 +128,7 @@ int lab_spawn(struct lab *l, const char *dev, const char *const argv[], const ch
 	if (!l->ops->spawn)
 		return unsupported(l, "start processes there", dev, NULL, 0);
 	snprintf(p->dev, sizeof(p->dev), "%s", dev);
+	snprintf(p->log, sizeof(p->log), "%s", log);
 	return l->ops->spawn(l, dev, argv, log, p);
 }
 
@@ -132,6 +162,20 @@ int lab_get(struct lab *l, const char *dev, const char *path, const char *local)
 	if (!l->ops->get)
 		return unsupported(l, "send files", dev, NULL, 0);
 	return l->ops->get(l, dev, path, local);
+}
+
+const char *lab_program(struct lab *l, const char *dev, const char *self)
+{
+	return l->ops->program ? l->ops->program(l, dev, self) : self;
+}
+
+int lab_share(struct lab *l, const char *dev, const char *local, char *path, size_t len)
+{
+	if (!l->ops->share) {
+		snprintf(path, len, "%s", local);
+		return 0;
+	}
+	return l->ops->share(l, dev, local, path, len);
 }
 
 int lab_nsctx(struct lab *l, const char *dev, struct nsctx *c)
@@ -185,33 +229,47 @@ int lab_ssh_target(const struct lab *l, const char *dev, struct sshc_target *t)
 	return 0;
 }
 
-int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, char **out,
-	    char *err, size_t errlen)
+/* dev's SSH session, opened on first use; NULL with a reason in err. */
+static struct sshc *session(struct lab *l, const char *dev, char *err, size_t errlen)
 {
 	ssize_t i = dev_index(l, dev);
 	struct sshc_target t;
+
+	if (i < 0 || lab_ssh_target(l, dev, &t)) {
+		snprintf(err, errlen, "%s: no such device with a management address in %s", dev,
+			 l->inv->path);
+		errno = ENOENT;
+		return NULL;
+	}
+	if (!l->ssh[i])
+		l->ssh[i] = sshc_connect(&t, SSH_LOGIN_TIMEOUT_S, err, errlen);
+	return l->ssh[i];
+}
+
+int lab_login(struct lab *l, const char *dev, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	return session(l, dev, err, errlen) ? 0 : -errno;
+}
+
+int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, char **out,
+	    char *err, size_t errlen)
+{
+	struct sshc *c;
 	char *errout = NULL;
 	int ret;
 
 	if (out)
 		*out = NULL;
 	err[0] = '\0';
-	if (i < 0 || lab_ssh_target(l, dev, &t)) {
-		snprintf(err, errlen, "%s: no such device with a management address in %s", dev,
-			 l->inv->path);
-		return -ENOENT;
-	}
-	if (!l->ssh[i]) {
-		l->ssh[i] = sshc_connect(&t, SSH_LOGIN_TIMEOUT_S, err, errlen);
-		if (!l->ssh[i])
-			return -errno;
-	}
-	ret = sshc_exec(l->ssh[i], cmd, input, out, &errout, SSH_CMD_TIMEOUT_MS);
+	if (!(c = session(l, dev, err, errlen)))
+		return -errno;
+	ret = sshc_exec(c, cmd, input, out, &errout, SSH_CMD_TIMEOUT_MS);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: ssh: %s", dev, strerror(-ret));
 		/* A broken session is not reused. */
-		sshc_close(l->ssh[i]);
-		l->ssh[i] = NULL;
+		sshc_close(c);
+		l->ssh[dev_index(l, dev)] = NULL;
 	} else if (ret > 0) {
 		errout[strcspn(errout, "\n")] = '\0';
 		snprintf(err, errlen, "%s: '%.120s' exited %d%s%.200s", dev, cmd, ret,
@@ -221,40 +279,75 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 	return ret;
 }
 
-/* ---- the SSH lab (switches now; hosts come with their agents over SSH) ----------------- */
+#define CLOCK_SKEW_MAX_S 1.0
 
-/* argv as one POSIX shell command line, every word single-quoted. */
-static char *shell_join(const char *const argv[])
+/* The host's clock against ours, from the midpoint of one 'date' round trip. */
+static int clock_skew(struct lab *l, const char *host, double *skew, char *err, size_t errlen)
 {
-	struct sbuf b = {0};
+	double t0 = (double)rl_realtime_ns() / 1e9, t1, there;
+	char *out = NULL;
+	int r = lab_exec(l, host, (const char *const[]){"date", "+%s.%N", NULL}, NULL, &out, err,
+			 errlen);
 
-	for (size_t i = 0; argv[i]; i++) {
-		sb_add(&b, i ? " '" : "'", i ? 2 : 1);
-		for (const char *p = argv[i]; *p; p++) {
-			if (*p == '\'')
-				sb_add(&b, "'\\''", 4);
-			else
-				sb_add(&b, p, 1);
-		}
-		sb_add(&b, "'", 1);
+	t1 = (double)rl_realtime_ns() / 1e9;
+	if (!r && (!out || sscanf(out, "%lf", &there) != 1)) {
+		snprintf(err, errlen, "%s: 'date +%%s.%%N' gave no time", host);
+		r = -EIO;
 	}
-	return sb_take(&b);
+	free(out);
+	if (!r)
+		*skew = there - (t0 + t1) / 2;
+	return r > 0 ? -EIO : r;
 }
 
-static int ssh_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
-		    char **out, char *err, size_t errlen)
+int lab_preflight(struct lab *l, const char *self)
 {
-	char *cmd = shell_join(argv);
-	int r = lab_cli(l, dev, cmd, input, out, err, errlen);
+	const struct inventory *inv = l->inv;
+	char err[512], want[64];
+	int bad = 0;
 
-	free(cmd);
-	return r;
+	if (l->ops == &vlab_lab_ops)
+		return 0; /* built by rocelab lab up, checked as it was built */
+	snprintf(want, sizeof(want), "rocelab %s", ROCELAB_VERSION);
+	for (size_t i = 0; i < inv->n_switches; i++)
+		if (lab_login(l, inv->switches[i].name, err, sizeof(err))) {
+			rl_err("pre-flight: %s", err);
+			bad++;
+		}
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const char *host = inv->hosts[h].name, *prog = lab_program(l, host, self);
+		char *out = NULL;
+		double skew = 0;
+		int r = lab_exec(l, host, (const char *const[]){prog, "version", NULL}, NULL, &out,
+				 err, sizeof(err));
+
+		if (out)
+			out[strcspn(out, "\n")] = '\0';
+		if (r) {
+			rl_err("pre-flight: %s%s", err,
+			       r == 127 ? " (install rocelab there, or give its path as 'rocelab:' "
+					  "in the inventory)"
+					: "");
+			bad++;
+		} else if (strcmp(out ? out : "", want)) {
+			rl_err("pre-flight: %s runs '%s', this is '%s': install the same version",
+			       host, out ? out : "", want);
+			bad++;
+		} else if (clock_skew(l, host, &skew, err, sizeof(err))) {
+			rl_err("pre-flight: %s", err);
+			bad++;
+		} else if (skew > CLOCK_SKEW_MAX_S || skew < -CLOCK_SKEW_MAX_S) {
+			rl_err("pre-flight: %s's clock is %+.3f s off this machine's (more than "
+			       "%.1f s): time-to-detect would be wrong; synchronise it (NTP/PTP)",
+			       host, skew, CLOCK_SKEW_MAX_S);
+			bad++;
+		} else {
+			fprintf(stderr, "pre-flight: %s: %s, clock %+.3f s\n", host, out, skew);
+		}
+		free(out);
+	}
+	return bad ? -EHOSTUNREACH : 0;
 }
-
-const struct lab_ops ssh_switch_lab_ops = {
-    .name = "ssh",
-    .exec = ssh_exec,
-};
 
 /* ---- which lab, and bringing it up -------------------------------------------------------- */
 
@@ -276,6 +369,11 @@ const char *lab_builtin_inventory(char *buf, size_t len)
 int lab_prepare(const struct inventory *inv, const char *inv_path, bool *started)
 {
 	*started = false;
+	if (inv->kind == INV_LAB_SSH) {
+		fprintf(stderr, "run: %s is a lab reached over SSH: nothing is brought up\n",
+			inv->name);
+		return RL_EXIT_OK;
+	}
 	if (vlab_is_up()) {
 		struct inventory *up = vlab_inventory(NULL);
 		bool same = up && !strcmp(up->name, inv->name);
@@ -291,7 +389,7 @@ int lab_prepare(const struct inventory *inv, const char *inv_path, bool *started
 		return RL_EXIT_OK;
 	}
 	fprintf(stderr, "run: bringing up the virtual lab %s\n", inv->name);
-	if (vlab_up(inv_path, true))
+	if (vlab_up(inv_path, true, false))
 		return RL_EXIT_SETUP;
 	*started = true;
 	return RL_EXIT_OK;

@@ -17,8 +17,9 @@ struct sshc;
 /* A background process on a lab device. */
 struct lab_proc {
 	char dev[INV_NAME_MAX + 1];
-	pid_t
-	    pid; /* the local process that stands for it (the ssh client, or the process itself) */
+	pid_t pid;	/* the process (on dev: its process group on an SSH lab) */
+	char log[4096]; /* the local log file */
+	char rlog[256]; /* its log on dev while it runs ("" : written locally) */
 };
 
 /*
@@ -47,6 +48,10 @@ struct lab_ops {
 	/* Copy a local file to path on dev (put), or path on dev to a local file (get). */
 	int (*put)(struct lab *l, const char *dev, const char *local, const char *path);
 	int (*get)(struct lab *l, const char *dev, const char *path, const char *local);
+	/* The rocelab binary to run on dev; self is this one. */
+	const char *(*program)(struct lab *l, const char *dev, const char *self);
+	/* A path on dev with the content of the local file (copied there if need be). */
+	int (*share)(struct lab *l, const char *dev, const char *local, char *path, size_t len);
 	/*
 	 * Optional fast paths of a lab that shares this machine's kernel: a
 	 * netlink context on dev, and entering dev's network context in this
@@ -77,12 +82,18 @@ enum lab_cap {
 
 /*
  * Open the lab that inv describes: the virtual lab when inv is the lab that
- * is up on this machine, otherwise a lab whose switches are reached over SSH
- * and whose hosts cannot be reached yet.  inv is borrowed and must outlive l.
- * Returns 0 or -errno.
+ * is up on this machine, otherwise the SSH lab, whose hosts and switches are
+ * reached over SSH at their mgmt addresses.  inv is borrowed and must outlive
+ * l.  Returns 0 or -errno.
  */
 int lab_open(struct lab *l, const struct inventory *inv);
 void lab_close(struct lab *l);
+
+/*
+ * A lab where this process runs on the device itself (a rocelab subcommand
+ * started on a host): sockets open here, whatever the device named.
+ */
+void lab_open_here(struct lab *l, const struct inventory *inv);
 
 bool lab_can(const struct lab *l, enum lab_cap cap);
 
@@ -94,6 +105,8 @@ int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms);
 bool lab_alive(struct lab *l, const struct lab_proc *p);
 int lab_put(struct lab *l, const char *dev, const char *local, const char *path);
 int lab_get(struct lab *l, const char *dev, const char *path, const char *local);
+const char *lab_program(struct lab *l, const char *dev, const char *self);
+int lab_share(struct lab *l, const char *dev, const char *local, char *path, size_t len);
 int lab_nsctx(struct lab *l, const char *dev, struct nsctx *c);
 int lab_enter(struct lab *l, const char *dev, int *saved);
 void lab_leave(struct lab *l, int saved);
@@ -110,6 +123,17 @@ int lab_socket(struct lab *l, const char *dev, int domain, int type, int protoco
  */
 int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, char **out,
 	    char *err, size_t errlen);
+
+/* Log into dev over SSH (the session is kept for lab_cli()); 0 or -errno, err says why. */
+int lab_login(struct lab *l, const char *dev, char *err, size_t errlen);
+
+/*
+ * Before a run on a lab rocelab did not build: every switch can be logged
+ * into; every host runs this rocelab version (self: this binary) and has a
+ * clock within a second of this machine's.  Each problem is printed, naming
+ * the device.  0, or -EHOSTUNREACH when any check failed.
+ */
+int lab_preflight(struct lab *l, const char *self);
 
 /* The SSH target of dev (a host or switch of l->inv); -ENOENT when there is none. */
 struct sshc_target;
@@ -141,6 +165,6 @@ int lab_release(bool started);
 
 /* The lab kinds. */
 extern const struct lab_ops vlab_lab_ops;
-extern const struct lab_ops ssh_switch_lab_ops;
+extern const struct lab_ops ssh_lab_ops;
 
 #endif

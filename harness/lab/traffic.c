@@ -111,9 +111,15 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 
 			signal(SIGINT, SIG_DFL);
 			signal(SIGTERM, SIG_DFL);
-			for (int s = 0; s < ns; s++)
+			for (int s = 0; s < ns; s++) {
 				fds[s] =
 				    flow_socket(l, &flows[i], (uint16_t)(50000 + 97 * i + s), tos);
+				if (fds[s] < 0)
+					rl_warn(
+					    "load: flow %zu to %s: no socket on source port %d: %s",
+					    i, inet_ntoa(flows[i].dst), 50000 + 97 * (int)i + s,
+					    strerror(-fds[s]));
+			}
 			for (unsigned k = 0;; k++) {
 				int fd = fds[k % (unsigned)ns];
 				unsigned long long now = rl_now_ns();

@@ -176,6 +176,7 @@ struct build {
 	struct nsctx root;
 	struct nsctx *hns, *sns; /* per host, per switch */
 	const char *step;	 /* what is being done, for error messages */
+	bool remote;		 /* an sshd in every host namespace too */
 };
 
 #define CHECK(b, expr, ...)                                                                        \
@@ -391,18 +392,69 @@ static int start_sshds(struct build *b)
 {
 	const struct inventory *inv = b->inv;
 
-	b->step = "starting sshd";
-	CHECK(b, vlab_ssh_prepare(inv), "keys and configs");
-	for (size_t s = 0; s < inv->n_switches; s++)
-		CHECK(b, vlab_sshd_start(inv, s), "sshd of %s", inv->switches[s].name);
-	for (size_t s = 0; s < inv->n_switches; s++) {
-		const struct inv_switch *sw = &inv->switches[s];
+	size_t n = vlab_sshd_count(inv, b->remote);
+	struct vlab_sshd_dev d;
 
-		CHECK(b, vlab_wait_tcp(sw->mgmt, sw->ssh.port ? sw->ssh.port : 22, 10000),
-		      "sshd of %s did not listen on %s (see %s/ssh/%s/sshd.log)", sw->name,
-		      inet_ntoa(sw->mgmt), state_dir(), sw->name);
+	b->step = "starting sshd";
+	CHECK(b, vlab_ssh_prepare(inv, b->remote), "keys and configs");
+	for (size_t i = 0; i < n; i++) {
+		vlab_sshd_dev(inv, i, &d);
+		CHECK(b, vlab_sshd_start(inv, i), "sshd of %s", d.name);
+	}
+	for (size_t i = 0; i < n; i++) {
+		vlab_sshd_dev(inv, i, &d);
+		CHECK(b, vlab_wait_tcp(d.mgmt, d.port, 10000),
+		      "sshd of %s did not listen on %s (see %s/ssh/%s/sshd.log)", d.name,
+		      inet_ntoa(d.mgmt), state_dir(), d.name);
 	}
 	return 0;
+}
+
+char *vlab_ssh_inventory_path(char *buf, size_t len)
+{
+	return state_path(buf, len, "ssh-inventory.yaml");
+}
+
+/*
+ * The lab that is up as a lab of kind ssh: the same devices, every one
+ * reached over SSH with the lab key, hosts running this rocelab binary, the
+ * analyzer on the management bridge.
+ */
+static int write_ssh_inventory(struct inventory *inv)
+{
+	char path[4096], key[4096], self[PATH_MAX] = "", name[INV_NAME_MAX + 1];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	FILE *f;
+	int r;
+
+	self[k > 0 ? k : 0] = '\0';
+	vlab_lab_key_path(key, sizeof(key));
+	snprintf(name, sizeof(name), "%.27s-ssh", inv->name);
+	snprintf(inv->name, sizeof(inv->name), "%s", name);
+	inv->kind = INV_LAB_SSH;
+	inv->controller = inventory_management(inv).addr;
+	for (size_t i = 0; i < inv->n_hosts + inv->n_switches; i++) {
+		struct inv_ssh *ssh =
+		    i < inv->n_hosts ? &inv->hosts[i].ssh : &inv->switches[i - inv->n_hosts].ssh;
+
+		if (i < inv->n_hosts) {
+			if (!ssh->user[0])
+				snprintf(ssh->user, sizeof(ssh->user), "root");
+			snprintf(inv->hosts[i].rocelab, sizeof(inv->hosts[i].rocelab), "%s", self);
+		}
+		free(ssh->key_file);
+		ssh->auth = INV_AUTH_KEY_FILE;
+		ssh->key_file = rl_xstrdup(key);
+	}
+	f = fopen(vlab_ssh_inventory_path(path, sizeof(path)), "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "# The virtual lab that is up, as a lab reached over SSH only (written by\n"
+		   "# 'rocelab lab up --remote'; it goes with 'rocelab lab down').\n");
+	r = inventory_write(inv, f);
+	if (fclose(f) && !r)
+		r = -errno;
+	return r;
 }
 
 static int build_lab(struct build *b)
@@ -442,7 +494,7 @@ static int save_inventory(const char *inv_path)
 	return ret;
 }
 
-int vlab_up(const char *inv_path, bool quiet)
+int vlab_up(const char *inv_path, bool quiet, bool remote)
 {
 	struct inventory *inv = inventory_load(inv_path, stderr);
 	struct topo *topo = NULL;
@@ -487,6 +539,7 @@ int vlab_up(const char *inv_path, bool quiet)
 			inv->n_switches, inv->n_links);
 	b.inv = inv;
 	b.topo = topo;
+	b.remote = remote;
 	b.hns = rl_xcalloc(inv->n_hosts, sizeof(*b.hns));
 	b.sns = rl_xcalloc(inv->n_switches, sizeof(*b.sns));
 	for (size_t i = 0; i < inv->n_hosts; i++)
@@ -504,6 +557,9 @@ int vlab_up(const char *inv_path, bool quiet)
 				  strlen(vlab_root_host()));
 	if (r == 0)
 		r = build_lab(&b);
+	if (r == 0 && remote && (r = write_ssh_inventory(inv)))
+		rl_err("lab up: cannot write %s: %s", vlab_ssh_inventory_path(path, sizeof(path)),
+		       strerror(-r));
 
 	if (r == 0 && rl_write_file(state_path(path, sizeof(path), "up"), "1\n", 2) == 0) {
 		ret = RL_EXIT_OK;
@@ -672,6 +728,8 @@ static void status_print(struct out *o, const struct inventory *inv)
 	out_string(o, PRINT_ANY, "inventory", " (inventory %s)\n", orig ? orig : inv->path);
 	out_string(o, PRINT_JSON, "state_dir", NULL, state_dir());
 	free(orig);
+	if (!access(vlab_ssh_inventory_path(path, sizeof(path)), R_OK))
+		out_string(o, PRINT_ANY, "ssh_inventory", "as a lab reached over SSH: %s\n", path);
 	out_text(o, "\nHOST      RNIC     NETDEV   ADDRESS             RAIL  STATE\n");
 	out_open_array(o, "hosts");
 	for (size_t h = 0; h < inv->n_hosts; h++) {

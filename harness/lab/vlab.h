@@ -12,7 +12,10 @@
 #define VLAB_MGMT_BRIDGE "rl-mgmt"
 
 /* Bring the lab of inv_path up. Returns an rl_exit code. */
-int vlab_up(const char *inv_path, bool quiet);
+int vlab_up(const char *inv_path, bool quiet, bool remote);
+
+/* Where 'lab up --remote' writes the lab as an inventory of kind ssh. */
+char *vlab_ssh_inventory_path(char *buf, size_t len);
 
 /* Remove everything of the lab (namespaces, processes, veths, bridge, state). Returns an rl_exit
  * code. */

@@ -5,6 +5,8 @@
 
 #include "harness/lib/inventory.h"
 
+#include <stdbool.h>
+
 #include <sys/types.h>
 
 #define SSHD_BIN       "/usr/sbin/sshd"
@@ -15,11 +17,23 @@ char *vlab_lab_key_path(char *buf, size_t len);
 char *vlab_known_hosts_path(char *buf, size_t len);
 char *vlab_sshd_dir(char *buf, size_t len, const char *sw);
 
-/* Generate the lab key, each switch's host key and sshd_config, and known_hosts. */
-int vlab_ssh_prepare(const struct inventory *inv);
+/*
+ * The devices with an sshd: every switch, then (with hosts) every host with
+ * a management address.  Device i of vlab_sshd_count(): 0 with d filled.
+ */
+struct vlab_sshd_dev {
+	const char *name, *user;
+	struct in_addr mgmt;
+	unsigned port;
+};
+size_t vlab_sshd_count(const struct inventory *inv, bool hosts);
+void vlab_sshd_dev(const struct inventory *inv, size_t i, struct vlab_sshd_dev *d);
 
-/* Start sshd for switch sw inside its namespace; returns its pid or -errno. */
-pid_t vlab_sshd_start(const struct inventory *inv, size_t sw);
+/* Generate the lab key, each device's host key and sshd_config, and known_hosts. */
+int vlab_ssh_prepare(const struct inventory *inv, bool hosts);
+
+/* Start sshd for device i (vlab_sshd_dev()) inside its namespace; returns its pid or -errno. */
+pid_t vlab_sshd_start(const struct inventory *inv, size_t i);
 
 /* Wait until addr:port accepts TCP connections (from the current namespace). */
 int vlab_wait_tcp(struct in_addr addr, unsigned port, int timeout_ms);

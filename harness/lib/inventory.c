@@ -6,6 +6,7 @@
 #include "harness/lib/common.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,6 +461,27 @@ static int host_ssh(struct ctx *c, yaml_node_t *v, void *o)
 	return parse_ssh(c, v, &((struct inv_host *)o)->ssh);
 }
 
+/* An absolute path of plain characters: it reaches a remote shell's command line. */
+static int host_rocelab(struct ctx *c, yaml_node_t *v, void *o)
+{
+	struct inv_host *h = o;
+	const char *p;
+
+	if (get_str(c, v, h->rocelab, sizeof(h->rocelab), "rocelab path"))
+		return -EINVAL;
+	for (p = h->rocelab; *p && (isalnum((unsigned char)*p) || strchr("/._-+", *p)); p++)
+		;
+	if (h->rocelab[0] != '/' || *p || strstr(h->rocelab, "..")) {
+		diag(c, v,
+		     "rocelab path '%s' must be an absolute path of letters, digits and '/._-+' "
+		     "(the rocelab binary on that host)",
+		     h->rocelab);
+		h->rocelab[0] = '\0';
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int host_rnics(struct ctx *c, yaml_node_t *v, void *o)
 {
 	c->host = o;
@@ -474,10 +496,8 @@ static int host_rnics(struct ctx *c, yaml_node_t *v, void *o)
 }
 
 static const struct field host_fields[] = {
-    {"name", true, host_name},
-    {"mgmt", false, host_mgmt},
-    {"ssh", false, host_ssh},
-    {"rnics", true, host_rnics},
+    {"name", true, host_name},	      {"mgmt", false, host_mgmt},  {"ssh", false, host_ssh},
+    {"rocelab", false, host_rocelab}, {"rnics", true, host_rnics},
 };
 
 static int parse_host(struct ctx *c, yaml_node_t *n)
@@ -919,6 +939,38 @@ static int top_lab(struct ctx *c, yaml_node_t *v, void *o)
 	return get_name(c, v, ((struct inventory *)o)->name, INV_NAME_MAX + 1, "lab name");
 }
 
+static const char *const lab_kind_names[] = {
+    [INV_LAB_VIRTUAL] = "virtual",
+    [INV_LAB_SSH] = "ssh",
+};
+
+const char *inv_lab_kind_name(enum inv_lab_kind k)
+{
+	return (size_t)k < ARRAY_SIZE(lab_kind_names) ? lab_kind_names[k] : "?";
+}
+
+static int top_kind(struct ctx *c, yaml_node_t *v, void *o)
+{
+	const char *s = scalar(c, v, "kind");
+
+	for (size_t i = 0; s && i < ARRAY_SIZE(lab_kind_names); i++)
+		if (!strcmp(s, lab_kind_names[i])) {
+			((struct inventory *)o)->kind = (enum inv_lab_kind)i;
+			return 0;
+		}
+	if (s)
+		diag(c, v,
+		     "kind '%s' is not one of: virtual (rocelab builds it on this machine), ssh (a "
+		     "standing lab reached over SSH)",
+		     s);
+	return -EINVAL;
+}
+
+static int top_controller(struct ctx *c, yaml_node_t *v, void *o)
+{
+	return get_addr(c, v, &((struct inventory *)o)->controller, "controller address");
+}
+
 static int top_management(struct ctx *c, yaml_node_t *v, void *o)
 {
 	struct inventory *inv = o;
@@ -958,9 +1010,14 @@ static int top_tenants(struct ctx *c, yaml_node_t *v, void *o)
 
 /* Order matters: links and tenants refer to hosts and switches. */
 static const struct field top_fields[] = {
-    {"lab", false, top_lab},	 {"management", false, top_management},
-    {"hosts", true, top_hosts},	 {"switches", false, top_switches},
-    {"links", false, top_links}, {"tenants", false, top_tenants},
+    {"lab", false, top_lab},
+    {"kind", false, top_kind},
+    {"controller", false, top_controller},
+    {"management", false, top_management},
+    {"hosts", true, top_hosts},
+    {"switches", false, top_switches},
+    {"links", false, top_links},
+    {"tenants", false, top_tenants},
 };
 
 /* ---- cross checks ----------------------------------------------------- */
@@ -1130,6 +1187,29 @@ static void check_addresses(struct ctx *c)
 	free(u);
 }
 
+/* An SSH lab reaches every host at its mgmt address, and its hosts reach the controller. */
+static void check_ssh_lab(struct ctx *c, yaml_node_t *root)
+{
+	struct inventory *inv = c->inv;
+
+	if (inv->kind != INV_LAB_SSH)
+		return;
+	if (!inv->controller.s_addr)
+		diag(c, root,
+		     "a lab of kind ssh needs 'controller: ADDRESS', the address its hosts reach "
+		     "this "
+		     "machine at (the analyzer listens there)");
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *host = &inv->hosts[h];
+
+		if (!host->has_mgmt || !host->ssh.user[0])
+			diag_at(c, host->loc,
+				"host '%s' of a lab of kind ssh needs 'mgmt:' and 'ssh: { user, "
+				"credential }': rocelab reaches its hosts over SSH",
+				host->name);
+	}
+}
+
 static void check_rails(struct ctx *c)
 {
 	struct inventory *inv = c->inv;
@@ -1191,6 +1271,7 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 		check_names(&c);
 		check_addresses(&c);
 		check_rails(&c);
+		check_ssh_lab(&c, root);
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
@@ -1216,6 +1297,125 @@ struct inventory *inventory_load(const char *path, FILE *errf)
 	inv = inventory_parse(path, text, len, errf);
 	free(text);
 	return inv;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+/* A YAML double-quoted scalar. */
+static void write_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_ssh(FILE *f, const struct inv_ssh *s)
+{
+	fprintf(f, "    ssh: { user: %s, credential: ", s->user);
+	switch (s->auth) {
+	case INV_AUTH_KEY_FILE: {
+		char cred[4200];
+
+		snprintf(cred, sizeof(cred), "key:%s", s->key_file);
+		write_quoted(f, cred);
+		break;
+	}
+	case INV_AUTH_AGENT:
+		fputs("agent", f);
+		break;
+	default:
+		fputs("lab-key", f);
+	}
+	if (s->port)
+		fprintf(f, ", port: %u", s->port);
+	fputs(" }\n", f);
+}
+
+static void write_endpoint(FILE *f, const struct inventory *inv, const struct inv_endpoint *ep)
+{
+	char buf[2 * INV_NAME_MAX + 2];
+
+	fputs(inventory_endpoint_name(inv, ep, buf, sizeof(buf)), f);
+}
+
+int inventory_write(const struct inventory *inv, FILE *f)
+{
+	fprintf(f, "lab: %s\nkind: %s\n", inv->name, inv_lab_kind_name(inv->kind));
+	if (inv->controller.s_addr)
+		fprintf(f, "controller: %s\n", inet_ntoa(inv->controller));
+	if (inv->management.len > 0)
+		fprintf(f, "management: %s/%d\n", inet_ntoa(inv->management.addr),
+			inv->management.len);
+	fputs("\nhosts:\n", f);
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *host = &inv->hosts[h];
+
+		fprintf(f, "  - name: %s\n", host->name);
+		if (host->has_mgmt)
+			fprintf(f, "    mgmt: %s\n", inet_ntoa(host->mgmt));
+		if (host->ssh.user[0])
+			write_ssh(f, &host->ssh);
+		if (host->rocelab[0])
+			fprintf(f, "    rocelab: %s\n", host->rocelab);
+		fputs("    rnics:\n", f);
+		for (size_t i = 0; i < host->n_rnics; i++) {
+			const struct inv_rnic *r = &host->rnics[i];
+
+			fprintf(f, "      - { name: %s, netdev: %s, rail: %d, address: %s/%d",
+				r->name, r->netdev, r->rail, inet_ntoa(r->addr.addr), r->addr.len);
+			fprintf(f, ", gateway: %s", inet_ntoa(r->gateway));
+			if (r->ibdev[0])
+				fprintf(f, ", ibdev: %s", r->ibdev);
+			if (r->gid_index >= 0)
+				fprintf(f, ", gid_index: %d", r->gid_index);
+			fputs(" }\n", f);
+		}
+	}
+	fputs(inv->n_switches ? "\nswitches:\n" : "", f);
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		const struct inv_switch *sw = &inv->switches[s];
+
+		fprintf(f, "  - name: %s\n    role: %s\n    dialect: %s\n", sw->name,
+			inv_role_name(sw->role), inv_dialect_name(sw->dialect));
+		if (sw->rail)
+			fprintf(f, "    rail: %d\n", sw->rail);
+		fprintf(f, "    mgmt: %s\n", inet_ntoa(sw->mgmt));
+		write_ssh(f, &sw->ssh);
+		fputs("    ports:\n", f);
+		for (size_t p = 0; p < sw->n_ports; p++) {
+			const struct inv_port *pt = &sw->ports[p];
+
+			if (pt->has_addr)
+				fprintf(f, "      - { name: %s, address: %s/%d }\n", pt->name,
+					inet_ntoa(pt->addr.addr), pt->addr.len);
+			else
+				fprintf(f, "      - %s\n", pt->name);
+		}
+	}
+	fputs(inv->n_links ? "\nlinks:\n" : "", f);
+	for (size_t i = 0; i < inv->n_links; i++) {
+		fputs("  - { a: ", f);
+		write_endpoint(f, inv, &inv->links[i].a);
+		fputs(", b: ", f);
+		write_endpoint(f, inv, &inv->links[i].b);
+		fprintf(f, ", speed: %llumbit }\n", inv->links[i].speed_mbps);
+	}
+	fputs(inv->n_tenants ? "\ntenants:\n" : "", f);
+	for (size_t t = 0; t < inv->n_tenants; t++) {
+		const struct inv_tenant *tn = &inv->tenants[t];
+
+		fprintf(f, "  - name: %s\n    members: [", tn->name);
+		for (size_t m = 0; m < tn->n_members; m++) {
+			fputs(m ? ", " : "", f);
+			write_endpoint(f, inv, &tn->members[m]);
+		}
+		fputs("]\n", f);
+	}
+	return ferror(f) ? -EIO : 0;
 }
 
 static void ssh_free(struct inv_ssh *s)

@@ -49,6 +49,7 @@ struct inv_host {
 	struct in_addr mgmt;
 	bool has_mgmt;
 	struct inv_ssh ssh;
+	char rocelab[256]; /* the rocelab binary on the host (SSH labs); "" : "rocelab" on PATH */
 	struct inv_rnic *rnics;
 	size_t n_rnics;
 	struct inv_loc loc;
@@ -105,9 +106,18 @@ struct inv_tenant {
 #define INV_MGMT_DEFAULT     "198.19.128.1"
 #define INV_MGMT_DEFAULT_LEN 17
 
+/*
+ * What a lab is: one rocelab builds on this machine (namespaces), or a
+ * standing lab whose hosts and switches are reached over SSH at their mgmt
+ * addresses, where rocelab brings nothing up and takes nothing down.
+ */
+enum inv_lab_kind { INV_LAB_VIRTUAL, INV_LAB_SSH };
+
 struct inventory {
 	char *path;
 	char name[INV_NAME_MAX + 1];
+	enum inv_lab_kind kind;
+	struct in_addr controller;    /* SSH labs: where hosts reach this machine (the analyzer) */
 	struct inv_prefix management; /* management bridge address of a virtual lab */
 	struct inv_host *hosts;
 	size_t n_hosts;
@@ -131,6 +141,12 @@ struct inventory *inventory_load(const char *path, FILE *errf);
 struct inventory *inventory_parse(const char *path, const char *text, size_t len, FILE *errf);
 
 void inventory_free(struct inventory *inv);
+
+/*
+ * Write inv as inventory YAML to f (every value explicit, defaults filled
+ * in), so that inventory_load() of it gives the same lab.  0 or -errno.
+ */
+int inventory_write(const struct inventory *inv, FILE *f);
 
 /* Lookups; return NULL when absent.  Results are borrowed from inv. */
 struct inv_host *inventory_host(const struct inventory *inv, const char *name);
@@ -166,6 +182,7 @@ const struct inv_link *inventory_link_at(const struct inventory *inv,
 					 const struct inv_endpoint *ep);
 
 const char *inv_role_name(enum inv_role r);
+const char *inv_lab_kind_name(enum inv_lab_kind k);
 const char *inv_dialect_name(enum inv_dialect d);
 
 /* The inventory's management prefix, or INV_MGMT_DEFAULT/INV_MGMT_DEFAULT_LEN. */

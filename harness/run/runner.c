@@ -194,38 +194,108 @@ static int end_fault(struct live_fault *lf)
 
 /* ---- load -------------------------------------------------------------------------- */
 
-static pid_t start_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
-			long long ms, const char *logpath)
-{
-	struct flow flows[256];
-	size_t n = 0;
+/* A running load: a local process group, or senders on the hosts of a lab reached over SSH. */
+struct load_run {
 	pid_t pid;
+	struct lab_proc senders[32];
+	size_t n_senders;
+};
+
+/* The flows of load l. */
+static size_t load_flows(const struct scenario *s, const struct scn_load *l, struct flow *flows,
+			 size_t max)
+{
+	size_t n = 0;
+	char msg[160];
 
 	if (l->kind == LOAD_INCAST) {
 		struct inv_endpoint to;
-		char msg[160];
 
 		inventory_endpoint(s->inv, l->to, &to, msg, sizeof(msg));
-		for (size_t i = 0; i < l->n_from && n < ARRAY_SIZE(flows); i++) {
+		for (size_t i = 0; i < l->n_from && n < max; i++) {
 			inventory_endpoint(s->inv, l->from[i], &flows[n].src, msg, sizeof(msg));
 			flows[n++].dst = s->inv->hosts[to.dev].rnics[to.port].addr.addr;
 		}
 	} else {
 		struct inv_endpoint at;
-		char msg[160];
 
 		inventory_endpoint(s->inv, l->across, &at, msg, sizeof(msg));
-		n = traffic_flows_across(s->inv, at.dev, (ssize_t)at.port, true, flows,
-					 ARRAY_SIZE(flows));
+		n = traffic_flows_across(s->inv, at.dev, (ssize_t)at.port, true, flows, max);
 	}
+	return n;
+}
+
+/* On each sending host, 'rocelab load send' with that host's flows. */
+static int start_remote_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
+			     const struct flow *flows, size_t n, unsigned long long pps,
+			     long long ms, const char *logpath, const struct run_opts *o,
+			     struct load_run *lr)
+{
+	for (size_t h = 0; h < s->inv->n_hosts && lr->n_senders < ARRAY_SIZE(lr->senders); h++) {
+		const char *host = s->inv->hosts[h].name;
+		char list[2048] = "", inv_there[PATH_MAX], num[4][24], log[PATH_MAX + 64];
+		size_t len = 0;
+		int r;
+
+		for (size_t i = 0; i < n; i++)
+			if (flows[i].src.dev == h && len < sizeof(list))
+				len += (size_t)snprintf(
+				    list + len, sizeof(list) - len, "%s%s:%s", len ? "," : "",
+				    s->inv->hosts[h].rnics[flows[i].src.port].name,
+				    inet_ntoa(flows[i].dst));
+		if (!len)
+			continue;
+		if ((r = lab_share(lab, host, s->inv_path, inv_there, sizeof(inv_there))))
+			return r;
+		snprintf(num[0], sizeof(num[0]), "%lldms", ms);
+		snprintf(num[1], sizeof(num[1]), "%llu", pps ? pps : 1);
+		snprintf(num[2], sizeof(num[2]), "%d", l->priority);
+		snprintf(num[3], sizeof(num[3]), "%d", l->size);
+		snprintf(log, sizeof(log), "%.4000s.%s", logpath, host);
+		const char *argv[] = {lab_program(lab, host, o->self_exe),
+				      "load",
+				      "send",
+				      "-i",
+				      inv_there,
+				      "--host",
+				      host,
+				      "--flows",
+				      list,
+				      "--for",
+				      num[0],
+				      "--pps",
+				      num[1],
+				      "--priority",
+				      num[2],
+				      "--size",
+				      num[3],
+				      NULL};
+
+		if ((r = lab_spawn(lab, host, argv, log, &lr->senders[lr->n_senders])))
+			return r;
+		lr->n_senders++;
+	}
+	return 0;
+}
+
+static int start_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
+		      long long ms, const char *logpath, const struct run_opts *o,
+		      struct load_run *lr)
+{
+	struct flow flows[256];
+	size_t n = load_flows(s, l, flows, ARRAY_SIZE(flows));
+	/* pps per flow from the total rate: bits / (8 * (payload + 28 bytes of headers)) */
+	unsigned long long pps =
+	    n ? l->rate_mbps * 1000000ULL / 8 / (unsigned)(l->size + 28) / n : 0;
+	pid_t pid;
+
 	if (!n)
 		return -ENOENT;
+	if (!lab_can(lab, LAB_CAP_ENTER))
+		return start_remote_load(lab, s, l, flows, n, pps, ms, logpath, o, lr);
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		/* pps per flow from the total rate: bits / (8 * (payload + 28 bytes of headers)) */
-		unsigned long long pps =
-		    l->rate_mbps * 1000000ULL / 8 / (unsigned)(l->size + 28) / n;
 		long long sent;
 
 		setpgid(0, 0);
@@ -248,16 +318,21 @@ static pid_t start_load(struct lab *lab, const struct scenario *s, const struct 
 	}
 	if (pid > 0)
 		setpgid(pid, pid);
-	return pid;
+	lr->pid = pid;
+	return pid < 0 ? -errno : 0;
 }
 
-static void stop_load(pid_t pid)
+static void stop_load(struct lab *lab, struct load_run *lr)
 {
-	if (pid <= 0)
+	for (size_t i = 0; i < lr->n_senders; i++)
+		lab_stop(lab, &lr->senders[i], 2000);
+	lr->n_senders = 0;
+	if (lr->pid <= 0)
 		return;
-	kill(-pid, SIGTERM);
-	proc_stop(pid, 2000);
-	kill(-pid, SIGKILL);
+	kill(-lr->pid, SIGTERM);
+	proc_stop(lr->pid, 2000);
+	kill(-lr->pid, SIGKILL);
+	lr->pid = 0;
 }
 
 /* ---- grading ------------------------------------------------------------------------- */
@@ -378,7 +453,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		    size_t total, const struct run_opts *o)
 {
 	char log[PATH_MAX + 64], why[320] = "", what[512];
-	pid_t load_pids[8] = {0};
+	struct load_run loads[8] = {0};
 	struct live_fault *lf = rl_xcalloc(s->n_faults + 1, sizeof(*lf));
 	unsigned long long fault_start;
 	long long drain = 0;
@@ -459,10 +534,11 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		 * busy 2-core machine slowed probes while the injector was still
 		 * logging in, and that window graded as a baseline false positive.
 		 */
-		for (size_t l = 0;
-		     ok && !loads_started && l < s->n_loads && l < ARRAY_SIZE(load_pids); l++) {
+		for (size_t l = 0; ok && !loads_started && l < s->n_loads && l < ARRAY_SIZE(loads);
+		     l++) {
 			snprintf(log, sizeof(log), "%s/load.log", r->dir);
-			load_pids[l] = start_load(lab, s, &s->loads[l], s->fault_ms - t, log);
+			if (start_load(lab, s, &s->loads[l], s->fault_ms - t, log, o, &loads[l]))
+				rl_warn("%s: load %zu could not start (see %s)", s->name, l, log);
 		}
 		loads_started = true;
 		if (!pending && t >= s->fault_ms)
@@ -478,8 +554,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			end_fault(&lf[i]);
 			r->t_revert = now_s();
 		}
-	for (size_t l = 0; l < ARRAY_SIZE(load_pids); l++)
-		stop_load(load_pids[l]);
+	for (size_t l = 0; l < ARRAY_SIZE(loads); l++)
+		stop_load(lab, &loads[l]);
 	if (ok) {
 		progress(idx, total, s, "recovery %.1f s", (double)s->recovery_ms / 1e3);
 		ok = wait_ms(s->recovery_ms + drain, r, why, sizeof(why));
@@ -736,8 +812,18 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	rl_signals_install();
 	if ((ret = lab_prepare(sc[0]->inv, sc[0]->inv_path, &started_lab)))
 		goto free_sc;
-	ro.mgmt = inventory_management(sc[0]->inv).addr;
+	/* Where agents reach the analyzer: a standing lab says; a virtual one is its bridge. */
+	ro.mgmt = sc[0]->inv->kind == INV_LAB_SSH ? sc[0]->inv->controller
+						  : inventory_management(sc[0]->inv).addr;
 	lab_open(&lab, sc[0]->inv);
+	if (lab_preflight(&lab, self_exe)) {
+		rl_err("run: pre-flight checks of %s failed; nothing was changed",
+		       sc[0]->inv->name);
+		lab_close(&lab);
+		lab_release(started_lab);
+		ret = RL_EXIT_SETUP;
+		goto free_sc;
+	}
 	res = rl_xcalloc(n, sizeof(*res));
 	ri.outdir = outdir;
 	ri.inventory = sc[0]->inv_path;

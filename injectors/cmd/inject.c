@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -283,14 +284,11 @@ static int precheck(struct injection *j)
 {
 	const struct fault_spec *s = j->run.spec;
 
-	if (s->tkind == INV_DEV_HOST && !lab_can(&j->lab, LAB_CAP_NETLINK)) {
-		snprintf(j->run.err, sizeof(j->run.err),
-			 "%s: host faults on the %s lab are not supported yet (hosts are reached "
-			 "over netlink on the virtual lab only)",
-			 j->inv->hosts[s->tdev].name, j->lab.ops->name);
-		return -EOPNOTSUPP;
-	}
-	return s->kind->precheck ? s->kind->precheck(&j->run) : 0;
+	int r = s->kind->precheck ? s->kind->precheck(&j->run) : 0;
+
+	if (!r && s->kind->discover && !lab_can(&j->lab, LAB_CAP_NETLINK))
+		r = s->kind->discover(&j->run, &j->plan);
+	return r;
 }
 
 /* Until --for, a signal with --hold, or the kind's own course (a flap's cycles) ends it. */
@@ -686,6 +684,9 @@ struct load_args {
 	char to[72], from[1024];
 	long long for_ms;
 	int priority, size;
+	/* load send */
+	char inv[PATH_MAX], host[INV_NAME_MAX + 1], flows[2048];
+	int pps;
 };
 
 #define LA(f) offsetof(struct load_args, f)
@@ -702,6 +703,105 @@ static const struct opt_desc load_opts[] = {
     {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
     OPT_TABLE_END,
 };
+
+static const struct opt_desc send_opts[] = {
+    {.name = "inventory",
+     .type = OPT_STR,
+     .off = LA(inv),
+     .size = PATH_MAX,
+     .help = "the lab's inventory"},
+    {.name = "host",
+     .type = OPT_STR,
+     .off = LA(host),
+     .size = INV_NAME_MAX + 1,
+     .help = "the host this runs on"},
+    {.name = "flows",
+     .type = OPT_STR,
+     .off = LA(flows),
+     .size = 2048,
+     .help = "RNIC:ADDRESS[,RNIC:ADDRESS...], each from one of its RNICs"},
+    {"for", OPT_MS, 10, 3600000, LA(for_ms), "how long"},
+    {"pps", OPT_INT, 1, 10000000, LA(pps), "datagrams per second per flow"},
+    {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
+    {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
+    OPT_TABLE_END,
+};
+
+/*
+ * 'load send', run on a host of a lab reached over SSH by 'rocelab run': the
+ * flows from this host's RNICs, sent from here.
+ */
+static int load_send(int argc, char **argv)
+{
+	static const struct option own[] = {{"help", no_argument, NULL, 'h'}, {0}};
+	struct load_args la = {.for_ms = 5000, .priority = 3, .size = 1000, .pps = 1000}, def = la;
+	struct option lo[16];
+	struct flow flows[64];
+	struct inventory *inv;
+	const struct inv_host *h;
+	struct lab lab;
+	char msg[160], given[2048], *save = NULL;
+	size_t n = 0;
+	long long sent;
+	int c;
+
+	opt_longopts(send_opts, O_COMMON, own, lo, ARRAY_SIZE(lo));
+	while ((c = getopt_long(argc, argv, ":i:h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			fputs("usage: rocelab load send -i INVENTORY --host HOST --flows "
+			      "RNIC:ADDRESS[,...] [options]\n"
+			      "Send UDP 4791 from this host's RNICs (what 'rocelab run' starts on "
+			      "each sending host of a lab reached over SSH).\n\n",
+			      stdout);
+			opt_help(send_opts, &def, 2, stdout);
+			return RL_EXIT_OK;
+		}
+		if (c == 'i')
+			snprintf(la.inv, sizeof(la.inv), "%s", optarg);
+		else if (c == ':')
+			return bad("load send: option '%s' needs a value", argv[optind - 1]);
+		else if (c < O_COMMON)
+			return bad("load send: unknown option '%s'", argv[optind - 1]);
+		else if (opt_set(&send_opts[c - O_COMMON], &la, optarg, msg, sizeof(msg)))
+			return bad("load send: --%s", msg);
+	}
+	if (!la.inv[0] || !la.host[0] || !la.flows[0])
+		return bad("load send needs -i INVENTORY, --host HOST and --flows RNIC:ADDRESS");
+	if (!(inv = inventory_load(la.inv, stderr)))
+		return RL_EXIT_USAGE;
+	if (!(h = inventory_host(inv, la.host))) {
+		inventory_free(inv);
+		return bad("load send: --host %s is not a host of %s", la.host, la.inv);
+	}
+	snprintf(given, sizeof(given), "%s", la.flows);
+	for (char *t = strtok_r(la.flows, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(t, ':');
+		size_t r;
+
+		if (colon)
+			*colon = '\0';
+		for (r = 0; r < h->n_rnics && strcmp(h->rnics[r].name, t); r++)
+			;
+		if (!colon || r == h->n_rnics || n == ARRAY_SIZE(flows) ||
+		    inet_pton(AF_INET, colon + 1, &flows[n].dst) != 1) {
+			inventory_free(inv);
+			return bad(
+			    "load send: --flows: '%s' is not RNIC:ADDRESS with an RNIC of %s", t,
+			    la.host);
+		}
+		flows[n++].src = (struct inv_endpoint){INV_DEV_HOST, (size_t)(h - inv->hosts), r};
+	}
+	rl_signals_install();
+	setpriority(PRIO_PROCESS, 0, 19); /* as the virtual lab's load: never before the agents */
+	lab_open_here(&lab, inv);
+	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5, la.size, 8,
+			     la.for_ms, (unsigned long long)la.pps);
+	lab_close(&lab);
+	fprintf(stderr, "load: %zu flows from %s (%s), %d pps each: %lld datagrams sent\n", n,
+		la.host, given, la.pps, sent);
+	inventory_free(inv);
+	return sent < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
+}
 
 int cmd_load(int argc, char **argv)
 {
@@ -724,6 +824,8 @@ int cmd_load(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
+	if (argc >= 2 && !strcmp(argv[1], "send"))
+		return load_send(argc - 1, argv + 1);
 	if (argc < 2 || strcmp(argv[1], "incast") != 0) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 			goto help;

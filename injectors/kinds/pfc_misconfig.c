@@ -59,11 +59,22 @@ static int precheck(struct fault_run *f)
 	if (s->tkind != INV_DEV_HOST)
 		return 0;
 	netdev = h->rnics[s->tport].netdev;
-	r = dcb_pfc_get(f->lab, h->name, netdev, &en);
+	if (lab_can(f->lab, LAB_CAP_NETLINK)) {
+		r = dcb_pfc_get(f->lab, h->name, netdev, &en);
+	} else { /* iproute2's dcb on the host */
+		r = lab_exec(f->lab, h->name,
+			     (const char *const[]){"dcb", "pfc", "show", "dev", netdev, NULL}, NULL,
+			     NULL, f->err, sizeof(f->err));
+		if (r > 0)
+			r = strstr(f->err, "Operation not supported") ? -EOPNOTSUPP : -EIO;
+		if (r && r != -EOPNOTSUPP)
+			return r; /* f->err says what dcb said */
+	}
 	if (r == -EOPNOTSUPP)
 		snprintf(f->err, sizeof(f->err),
 			 "%s:%s has no DCB support (DCBNL: EOPNOTSUPP), so its PFC cannot be "
-			 "changed; on a virtual lab target a switch port, where PFC is emulated",
+			 "changed; target a switch port instead (on a virtual lab PFC is emulated "
+			 "there)",
 			 h->name, netdev);
 	else if (r)
 		snprintf(f->err, sizeof(f->err), "DCBNL on %s:%s: %s", h->name, netdev,

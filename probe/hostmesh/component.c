@@ -113,15 +113,23 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	st->agents = rl_xcalloc(st->n, sizeof(*st->agents));
 	for (size_t h = 0; h < st->n && !r; h++) {
 		const char *host = e->inv->hosts[h].name;
+		char inv_there[PATH_MAX];
 
+		/* On a lab reached over SSH: the host's rocelab, a copy of the inventory. */
+		r = lab_share(e->lab, host, e->inv_path, inv_there, sizeof(inv_there));
+		if (r) {
+			snprintf(what, whatlen, "cannot copy the inventory to %s: %s", host,
+				 strerror(-r));
+			break;
+		}
 		n = 0;
-		argv[n++] = e->self_exe;
+		argv[n++] = lab_program(e->lab, host, e->self_exe);
 		argv[n++] = "agent";
 		argv[n++] = "hostmesh";
 		argv[n++] = "--host";
 		argv[n++] = host;
 		argv[n++] = "-i";
-		argv[n++] = e->inv_path;
+		argv[n++] = inv_there;
 		argv[n++] = "--analyzer";
 		argv[n++] = an;
 		if (opt_argv(hm_agent_opts, &p->agent, NULL, argv, &n, ARRAY_SIZE(argv) - 2,

@@ -256,3 +256,51 @@ Test(topo, maps_hop_addresses_to_ports)
 	topo_free(t);
 	inventory_free(inv);
 }
+
+/* What inventory_write() writes reads back as the same lab, and writes the same text again. */
+static void round_trip(const char *path)
+{
+	struct inventory *inv = inventory_load(path, stderr), *again;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	FILE *f;
+
+	cr_assert_not_null(inv);
+	f = open_memstream(&a, &alen);
+	cr_assert_eq(inventory_write(inv, f), 0);
+	fclose(f);
+	again = inventory_parse("written", a, alen, stderr);
+	cr_assert_not_null(again, "%s written back does not parse:\n%s", path, a);
+	cr_assert_str_eq(again->name, inv->name);
+	cr_assert_eq(again->kind, inv->kind);
+	cr_assert_eq(again->n_links, inv->n_links);
+	cr_assert_eq(again->n_tenants, inv->n_tenants);
+	f = open_memstream(&b, &blen);
+	cr_assert_eq(inventory_write(again, f), 0);
+	fclose(f);
+	cr_assert_str_eq(a, b);
+	inventory_free(again);
+	inventory_free(inv);
+	free(a);
+	free(b);
+}
+
+Test(inventory, written_inventories_read_back)
+{
+	round_trip(VLAB);
+	round_trip(EXAMPLE);
+}
+
+Test(inventory, ssh_lab_keys)
+{
+	struct inventory *inv = inventory_load(EXAMPLE, stderr);
+
+	cr_assert_not_null(inv);
+	cr_assert_eq(inv->kind, INV_LAB_SSH);
+	cr_assert_str_eq(inet_ntoa(inv->controller), "10.10.0.1");
+	cr_assert_str_eq(inv->hosts[0].rocelab, "/usr/local/bin/rocelab");
+	inventory_free(inv);
+	inv = inventory_load(VLAB, stderr);
+	cr_assert_eq(inv->kind, INV_LAB_VIRTUAL);
+	inventory_free(inv);
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The SSH lab: every host and switch reached at its inventory mgmt address
+ * with its credential (lab_cli()).  Commands run in a POSIX shell with every
+ * word quoted; background processes run in their own session on the device,
+ * with their log in a run folder there that is fetched when they stop and
+ * removed when the lab is closed.
+ */
+#define _GNU_SOURCE
+#include "harness/lab/lab.h"
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RUN_DIR_FMT "/tmp/rocelab-run.%d"
+
+#define ALIVE_EVERY_NS 1000000000ULL /* a process is asked after at most once a second */
+
+struct alive_seen {
+	char dev[INV_NAME_MAX + 1];
+	pid_t pid;
+	unsigned long long at;
+};
+
+struct ssh_priv {
+	struct alive_seen seen[64];
+	bool *made;	 /* per device (hosts, then switches): its run folder exists */
+	unsigned n_logs; /* remote log files named so far */
+	char dir[64];	 /* the run folder on every device */
+};
+
+static struct ssh_priv *priv(struct lab *l)
+{
+	struct ssh_priv *p = l->priv;
+
+	if (!p) {
+		p = l->priv = rl_xcalloc(1, sizeof(*p));
+		p->made = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->made));
+		snprintf(p->dir, sizeof(p->dir), RUN_DIR_FMT, (int)getpid());
+	}
+	return p;
+}
+
+static ssize_t dev_index(const struct lab *l, const char *dev)
+{
+	const struct inv_host *h = inventory_host(l->inv, dev);
+	const struct inv_switch *s = h ? NULL : inventory_switch(l->inv, dev);
+
+	if (h)
+		return h - l->inv->hosts;
+	return s ? (ssize_t)l->inv->n_hosts + (s - l->inv->switches) : -1;
+}
+
+static void add_quoted(struct sbuf *b, const char *w)
+{
+	sb_add(b, "'", 1);
+	for (const char *p = w; *p; p++) {
+		if (*p == '\'')
+			sb_add(b, "'\\''", 4);
+		else
+			sb_add(b, p, 1);
+	}
+	sb_add(b, "'", 1);
+}
+
+/* argv as one POSIX shell command line, every word single-quoted. */
+static void add_argv(struct sbuf *b, const char *const argv[])
+{
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			sb_add(b, " ", 1);
+		add_quoted(b, argv[i]);
+	}
+}
+
+static int run(struct lab *l, const char *dev, struct sbuf *cmd, const char *input, char **out,
+	       char *err, size_t errlen)
+{
+	char *c = sb_take(cmd);
+	int r = lab_cli(l, dev, c ? c : "", input, out, err, errlen);
+
+	free(c);
+	return r;
+}
+
+static int ssh_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
+		    char **out, char *err, size_t errlen)
+{
+	struct sbuf b = {0};
+
+	add_argv(&b, argv);
+	return run(l, dev, &b, input, out, err, errlen);
+}
+
+/* "umask 077 && mkdir -p DIR && " once per device (the first time is enough). */
+static void add_run_dir(struct lab *l, struct sbuf *b)
+{
+	sb_printf(b, "umask 077 && mkdir -p '%s' && ", priv(l)->dir);
+}
+
+static void made_run_dir(struct lab *l, const char *dev)
+{
+	ssize_t i = dev_index(l, dev);
+
+	if (i >= 0)
+		priv(l)->made[i] = true;
+}
+
+static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
+		     struct lab_proc *p)
+{
+	struct ssh_priv *sp = priv(l);
+	char err[512], *out = NULL, *end;
+	struct sbuf b = {0};
+	long pid;
+	int r;
+
+	(void)log;
+	snprintf(p->rlog, sizeof(p->rlog), "%s/%s.%u.log", sp->dir, dev, ++sp->n_logs);
+	add_run_dir(l, &b);
+	/* Its own session: stopped as a process group, deaf to the SSH channel's end. */
+	sb_printf(&b, "{ setsid ");
+	add_argv(&b, argv);
+	sb_printf(&b, " </dev/null >'%s' 2>&1 & echo $!; }", p->rlog);
+	r = run(l, dev, &b, NULL, &out, err, sizeof(err));
+	if (!r)
+		made_run_dir(l, dev);
+	pid = r ? 0 : strtol(out ? out : "", &end, 10);
+	free(out);
+	if (r || pid <= 1) {
+		rl_err("%s", r ? err : "could not start a process there (no pid)");
+		p->rlog[0] = '\0';
+		return r < 0 ? r : -EIO;
+	}
+	p->pid = (pid_t)pid;
+	return 0;
+}
+
+/* Fetch p's log into its local file and remove it on the device. */
+static void fetch_log(struct lab *l, struct lab_proc *p)
+{
+	char err[512], *out = NULL;
+	struct sbuf b = {0};
+
+	if (!p->rlog[0])
+		return;
+	sb_printf(&b, "cat '%s' && rm -f '%s'", p->rlog, p->rlog);
+	if (run(l, p->dev, &b, NULL, &out, err, sizeof(err)) == 0 && p->log[0])
+		rl_write_file(p->log, out ? out : "", out ? strlen(out) : 0);
+	else
+		rl_warn("the log of process %d on %s could not be fetched: %s", (int)p->pid, p->dev,
+			err);
+	free(out);
+	p->rlog[0] = '\0';
+}
+
+static int ssh_stop(struct lab *l, struct lab_proc *p, int grace_ms)
+{
+	char err[512], *out = NULL;
+	struct sbuf b = {0};
+	bool killed;
+	int r;
+
+	sb_printf(&b,
+		  "p=%d; kill -TERM -- -$p 2>/dev/null || exit 0; i=0; "
+		  "while kill -0 -- -$p 2>/dev/null; do i=$((i+1)); "
+		  "if [ $i -gt %d ]; then kill -KILL -- -$p; echo killed; exit 0; fi; "
+		  "sleep 0.05; done",
+		  (int)p->pid, grace_ms / 50);
+	r = run(l, p->dev, &b, NULL, &out, err, sizeof(err));
+	killed = out && strstr(out, "killed");
+	free(out);
+	if (r)
+		rl_warn("%s", err);
+	fetch_log(l, p);
+	return r ? (r < 0 ? r : -EIO) : killed ? -ECANCELED : 0;
+}
+
+static bool ssh_alive(struct lab *l, const struct lab_proc *p)
+{
+	struct ssh_priv *sp = priv(l);
+	struct alive_seen *a = &sp->seen[(size_t)p->pid % ARRAY_SIZE(sp->seen)];
+	unsigned long long now = rl_now_ns();
+	char err[512];
+	struct sbuf b = {0};
+
+	/* Callers poll often; one SSH round trip a second per process is enough. */
+	if (a->pid == p->pid && !strcmp(a->dev, p->dev) && now - a->at < ALIVE_EVERY_NS)
+		return true;
+	sb_printf(&b, "kill -0 -- -%d", (int)p->pid);
+	if (run(l, p->dev, &b, NULL, NULL, err, sizeof(err)) != 0)
+		return false;
+	*a = (struct alive_seen){.pid = p->pid, .at = now};
+	snprintf(a->dev, sizeof(a->dev), "%s", p->dev);
+	return true;
+}
+
+static int ssh_put(struct lab *l, const char *dev, const char *local, const char *path)
+{
+	char err[512], *text = rl_read_file(local, NULL), *copy = rl_xstrdup(path);
+	struct sbuf b = {0};
+	int r;
+
+	if (!text) {
+		r = -errno;
+		goto out;
+	}
+	add_run_dir(l, &b);
+	sb_printf(&b, "mkdir -p ");
+	add_quoted(&b, dirname(copy));
+	sb_printf(&b, " && cat >");
+	add_quoted(&b, path);
+	r = run(l, dev, &b, text, NULL, err, sizeof(err));
+	if (!r)
+		made_run_dir(l, dev);
+	else
+		rl_err("%s", err);
+out:
+	free(copy);
+	free(text);
+	return r > 0 ? -EIO : r;
+}
+
+static int ssh_get(struct lab *l, const char *dev, const char *path, const char *local)
+{
+	const char *argv[] = {"cat", path, NULL};
+	char err[512], *out = NULL;
+	int r = ssh_exec(l, dev, argv, NULL, &out, err, sizeof(err));
+
+	if (!r)
+		r = rl_write_file(local, out ? out : "", out ? strlen(out) : 0);
+	else
+		rl_err("%s", err);
+	free(out);
+	return r > 0 ? -EIO : r;
+}
+
+static const char *ssh_program(struct lab *l, const char *dev, const char *self)
+{
+	const struct inv_host *h = inventory_host(l->inv, dev);
+
+	(void)self;
+	return h && h->rocelab[0] ? h->rocelab : "rocelab";
+}
+
+static int ssh_share(struct lab *l, const char *dev, const char *local, char *path, size_t len)
+{
+	char *copy = rl_xstrdup(local);
+
+	snprintf(path, len, "%s/%s", priv(l)->dir, basename(copy));
+	free(copy);
+	return ssh_put(l, dev, local, path);
+}
+
+/* Every run folder goes: what ran there has been stopped and its logs fetched. */
+static void ssh_close(struct lab *l)
+{
+	struct ssh_priv *p = l->priv;
+
+	for (size_t i = 0; p && i < l->inv->n_hosts + l->inv->n_switches; i++) {
+		const char *dev = i < l->inv->n_hosts ? l->inv->hosts[i].name
+						      : l->inv->switches[i - l->inv->n_hosts].name;
+		const char *argv[] = {"rm", "-rf", p->dir, NULL};
+		char err[512];
+
+		if (p->made[i] && ssh_exec(l, dev, argv, NULL, NULL, err, sizeof(err)))
+			rl_warn("%s", err);
+	}
+	if (p)
+		free(p->made);
+	free(p);
+	l->priv = NULL;
+}
+
+const struct lab_ops ssh_lab_ops = {
+    .name = "ssh",
+    .exec = ssh_exec,
+    .spawn = ssh_spawn,
+    .stop = ssh_stop,
+    .alive = ssh_alive,
+    .put = ssh_put,
+    .get = ssh_get,
+    .program = ssh_program,
+    .share = ssh_share,
+    .close = ssh_close,
+};

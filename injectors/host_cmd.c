@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* Renders host op lines as ip/tc/dcb commands and runs them through the lab's exec. */
+#define _GNU_SOURCE
+#include "injectors/host_cmd.h"
+
+#include "harness/lib/common.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Split op into words in place; returns how many. */
+static size_t split(char *s, char *w[], size_t max)
+{
+	size_t n = 0;
+
+	for (char *save = NULL, *t = strtok_r(s, " ", &save); t && n < max;
+	     t = strtok_r(NULL, " ", &save))
+		w[n++] = t;
+	return n;
+}
+
+struct cmd {
+	const char **argv;
+	size_t n;
+	char *buf;
+	size_t len, used;
+	bool overflow;
+};
+
+static void word(struct cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void word(struct cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (c->n + 1 >= HOST_CMD_MAX_WORDS || c->used >= c->len) {
+		c->overflow = true;
+		return;
+	}
+	va_start(ap, fmt);
+	k = vsnprintf(c->buf + c->used, c->len - c->used, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= c->len - c->used) {
+		c->overflow = true;
+		return;
+	}
+	c->argv[c->n++] = c->buf + c->used;
+	c->used += (size_t)k + 1;
+}
+
+static void words(struct cmd *c, const char *const *w)
+{
+	for (; *w; w++)
+		word(c, "%s", *w);
+}
+
+int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST_CMD_MAX_WORDS],
+		    char *err, size_t errlen)
+{
+	char copy[512], *w[HOST_CMD_MAX_WORDS];
+	size_t n;
+	struct cmd c = {.argv = argv, .buf = buf, .len = len};
+	const char *v;
+
+	snprintf(copy, sizeof(copy), "%s", op);
+	n = split(copy, w, ARRAY_SIZE(w));
+	v = n ? w[0] : "";
+	if (n == 1 && !strcmp(v, "noop")) {
+		/* nothing to run */
+	} else if ((!strcmp(v, "link-down") || !strcmp(v, "link-up")) && n == 2) {
+		words(&c, (const char *const[]){"ip", "link", "set", "dev", w[1],
+						!strcmp(v, "link-up") ? "up" : "down", NULL});
+	} else if ((!strcmp(v, "rule-del") || !strcmp(v, "rule-add")) && n == 5) {
+		words(&c,
+		      (const char *const[]){"ip", "rule", v + 5, "pref", w[1], "from", w[2], NULL});
+		if (strcmp(w[3], "-"))
+			words(&c, (const char *const[]){"iif", w[3], NULL});
+		words(&c, (const char *const[]){"table", w[4], NULL});
+	} else if (!strcmp(v, "route-del") && n == 3) {
+		words(&c, (const char *const[]){"ip", "route", "del", w[2], "table", w[1], NULL});
+	} else if (!strcmp(v, "route-add") && n == 5) {
+		words(&c, (const char *const[]){"ip", "route", "add", w[2], NULL});
+		if (strcmp(w[3], "-"))
+			words(&c, (const char *const[]){"via", w[3], NULL});
+		/* As nl_route_add() writes it. */
+		words(&c,
+		      (const char *const[]){"dev", w[4], "table", w[1], "proto", "static", NULL});
+	} else if (!strcmp(v, "tbf") && n == 3) {
+		/* As nl_qdisc_tbf(): a 10 ms bucket of at least 4 KB, 50 ms of queue. */
+		unsigned long long kbit = strtoull(w[2], NULL, 10), bps = kbit * 1000 / 8;
+
+		words(&c, (const char *const[]){"tc", "qdisc", "replace", "dev", w[1], "root",
+						"handle", "1:", "tbf", NULL});
+		word(&c, "rate");
+		word(&c, "%llukbit", kbit);
+		word(&c, "burst");
+		word(&c, "%llub", bps / 100 > 4000 ? bps / 100 : 4000);
+		words(&c, (const char *const[]){"latency", "50ms", NULL});
+	} else if (!strcmp(v, "qdisc-del") && n == 2) {
+		words(&c, (const char *const[]){"tc", "qdisc", "del", "dev", w[1], "root", NULL});
+	} else if (!strcmp(v, "dcb-pfc") && n == 4) {
+		words(&c,
+		      (const char *const[]){"dcb", "pfc", "set", "dev", w[1], "prio-pfc", NULL});
+		word(&c, "%s:%s", w[2], w[3]);
+	} else if (!strcmp(v, "ip") && n > 1) {
+		for (size_t i = 0; i < n; i++)
+			word(&c, "%s", w[i]);
+	} else {
+		snprintf(err, errlen, "unknown or malformed host op '%s'", op);
+		return -EINVAL;
+	}
+	if (c.overflow) {
+		snprintf(err, errlen, "host op '%.200s' is too long", op);
+		return -E2BIG;
+	}
+	argv[c.n] = NULL;
+	return 0;
+}
+
+const char *host_op_text(const char *op, char *buf, size_t len)
+{
+	char words_buf[512], err[256];
+	const char *argv[HOST_CMD_MAX_WORDS];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (host_op_command(op, words_buf, sizeof(words_buf), argv, err, sizeof(err))) {
+		snprintf(buf, len, "%s", op);
+		return buf;
+	}
+	if (!argv[0])
+		snprintf(buf, len, "(nothing)");
+	for (size_t i = 0; argv[i] && used < len; i++) {
+		int k = snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+
+		used += k > 0 ? (size_t)k : 0;
+	}
+	return buf;
+}
+
+/* What iproute2 says when the state an undo wants is there already. */
+static bool already(const char *err)
+{
+	static const char *const said[] = {
+	    "File exists",
+	    "No such process",
+	    "No such file or directory",
+	    "Cannot find device",
+	    "Cannot delete qdisc with handle of zero",
+	    "FIB table does not exist",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(said); i++)
+		if (strstr(err, said[i]))
+			return true;
+	return false;
+}
+
+int host_op_exec(struct lab *l, const char *host, const char *op, bool undo, char *err,
+		 size_t errlen)
+{
+	char buf[512];
+	const char *argv[HOST_CMD_MAX_WORDS];
+	int r = host_op_command(op, buf, sizeof(buf), argv, err, errlen);
+
+	if (r || !argv[0])
+		return r;
+	r = lab_exec(l, host, argv, NULL, NULL, err, errlen);
+	if (r > 0 && undo && already(err)) {
+		err[0] = '\0';
+		return 0;
+	}
+	if (r > 0 && strstr(err, "Operation not supported"))
+		return -EOPNOTSUPP;
+	return r > 0 ? -EIO : r;
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of host op lines rendered as iproute2 commands (labs reached over SSH). */
+#define _GNU_SOURCE
+#include "injectors/host_cmd.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+static const char *text(const char *op)
+{
+	static char buf[512];
+
+	return host_op_text(op, buf, sizeof(buf));
+}
+
+Test(host_cmd, every_op_is_an_iproute2_command)
+{
+	cr_assert_str_eq(text("link-down rnic2"), "ip link set dev rnic2 down");
+	cr_assert_str_eq(text("link-up rnic2"), "ip link set dev rnic2 up");
+	cr_assert_str_eq(text("rule-del 102 198.18.2.1 lo 102"),
+			 "ip rule del pref 102 from 198.18.2.1 iif lo table 102");
+	cr_assert_str_eq(text("rule-add 102 198.18.2.1 - 102"),
+			 "ip rule add pref 102 from 198.18.2.1 table 102");
+	cr_assert_str_eq(text("route-del 102 0.0.0.0/0"), "ip route del 0.0.0.0/0 table 102");
+	cr_assert_str_eq(
+	    text("route-add 102 0.0.0.0/0 198.18.2.254 rnic2"),
+	    "ip route add 0.0.0.0/0 via 198.18.2.254 dev rnic2 table 102 proto static");
+	/* The same bucket as nl_qdisc_tbf(): 10 ms of the rate, at least 4000 bytes. */
+	cr_assert_str_eq(text("tbf rnic1 50000"), "tc qdisc replace dev rnic1 root handle 1: tbf "
+						  "rate 50000kbit burst 62500b latency 50ms");
+	cr_assert_str_eq(text("tbf rnic1 1000"), "tc qdisc replace dev rnic1 root handle 1: tbf "
+						 "rate 1000kbit burst 4000b latency 50ms");
+	cr_assert_str_eq(text("qdisc-del rnic1"), "tc qdisc del dev rnic1 root");
+	cr_assert_str_eq(text("dcb-pfc ens1np0 3 off"), "dcb pfc set dev ens1np0 prio-pfc 3:off");
+	cr_assert_str_eq(text("ip route del default table 101 via 10.0.0.1"),
+			 "ip route del default table 101 via 10.0.0.1");
+	cr_assert_str_eq(text("noop"), "(nothing)");
+}
+
+Test(host_cmd, malformed_ops_are_refused)
+{
+	char buf[512], err[256];
+	const char *argv[HOST_CMD_MAX_WORDS];
+
+	cr_assert_eq(host_op_command("link-down", buf, sizeof(buf), argv, err, sizeof(err)),
+		     -EINVAL);
+	cr_assert(strstr(err, "malformed host op 'link-down'"));
+	cr_assert_eq(host_op_command("reboot now", buf, sizeof(buf), argv, err, sizeof(err)),
+		     -EINVAL);
+	cr_assert_eq(host_op_command("link-up rnic1", buf, sizeof(buf), argv, err, sizeof(err)), 0);
+	cr_assert_str_eq(argv[0], "ip");
+	cr_assert_null(argv[6]);
+}

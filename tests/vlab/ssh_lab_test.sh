@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+# The virtual lab driven as a real lab (issue 11): 'lab up --remote' puts an sshd in every host
+# namespace and writes the lab as an inventory of kind ssh; with it rocelab reaches hosts and
+# switches over SSH only (ip/tc/dcb host commands, agents and load started there), and the whole
+# CI suite must pass as it does on the namespace lab.
+section "a lab reached over SSH only: lab up --remote, pre-flight, host faults, the CI suite"
+export ROCELAB_LIB_DIR="$T/sshlib"
+defer 'unset ROCELAB_LIB_DIR'
+"$RL" lab up --remote -q
+defer '"$RL" lab down -q'
+defer 'ROCELAB_LIB_DIR="$T/sshlib" "$RL" revert -q >/dev/null 2>&1'
+SI=$("$RL" lab status -j | jq -r '.ssh_inventory // empty')
+check "lab status -j names the inventory of kind ssh" test -s "$SI"
+check "it is a valid inventory of kind ssh whose hosts are reached over SSH" \
+	sh -c '"$0" inventory check "$1" >/dev/null && grep -q "^kind: ssh" "$1" && [ "$(grep -c "credential: \"key:" "$1")" -eq 12 ]' "$RL" "$SI"
+check "lab trust --yes records the keys of 4 hosts and 8 switches" \
+	sh -c '"$0" lab trust -i "$1" --yes | grep -q "^12 new key(s) written"' "$RL" "$SI"
+
+snapshot >"$T/ssh.before"
+# Pre-flight: a host that does not answer stops the run before anything is touched.
+sed 's/mgmt: 198\.19\.129\.4$/mgmt: 198.19.129.99/' "$SI" >"$T/unreachable.yaml"
+expect_exit 3 "a run with host4 unreachable exits 3 at pre-flight" \
+	"$RL" run -i "$T/unreachable.yaml" -o "$T/unreach" scenarios/ci/rnic-flap.yaml
+cp "$T/check.out" "$T/unreach.out"
+check "the error names host4" grep -q "pre-flight: host4" "$T/unreach.out"
+check "the other hosts passed: rocelab version and clock skew" grep -q "pre-flight: host1: rocelab .*, clock [-+]" "$T/unreach.out"
+# A host whose rocelab is missing is named too.
+sed '0,/rocelab: \//s|rocelab: /.*|rocelab: /nonexistent/rocelab|' "$SI" >"$T/norocelab.yaml"
+expect_exit 3 "a host without rocelab: exit 3 at pre-flight" \
+	"$RL" run -i "$T/norocelab.yaml" -o "$T/norocelab" scenarios/ci/rnic-flap.yaml
+cp "$T/check.out" "$T/norocelab.out"
+check "it says where to install it" grep -q "host1: .*install rocelab there" "$T/norocelab.out"
+snapshot >"$T/ssh.after"
+check "nothing was touched" diff -q "$T/ssh.before" "$T/ssh.after"
+
+# Host faults as ip/tc/dcb commands over SSH, read back as JSON, restored as found.
+check "dry run: host steps are SSH commands" \
+	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --dry-run | grep -q "^ssh host2 apply: ip rule del pref 103 from 198.18.3.2"' "$RL" "$SI"
+check "rnic-route-missing: the rules and routes found on host2 are removed, then restored" \
+	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --for 1s -j | jq -e ".outcome == \"applied\""' "$RL" "$SI"
+check "link-flap of an RNIC over SSH" \
+	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j | jq -e ".outcome == \"applied\""' "$RL" "$SI"
+check "link-degrade of an RNIC over SSH (tc on the host, the switch peer shaped too)" \
+	sh -c '"$0" inject link-degrade --target host3:rnic1 --rate 50mbit --for 1s -i "$1" -j | jq -e ".outcome == \"applied\" and (.evidence | test(\"both ends\"))"' "$RL" "$SI"
+expect_exit 3 "pfc-misconfig of an RNIC without DCB (veth): exit 3 before the journal" \
+	"$RL" inject pfc-misconfig --target host3:rnic1 --for 1s -i "$SI"
+cp "$T/check.out" "$T/nodcb.out"
+check "it says the RNIC has no DCB" grep -q "host3:rnic1 has no DCB support" "$T/nodcb.out"
+snapshot >"$T/ssh.after"
+check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
+
+# The whole CI suite, unchanged, on the lab reached over SSH.
+start=$(date +%s)
+"$RL" run -i "$SI" -o "$T/sshci" --seed 7 scenarios/ci/*.yaml 2>"$T/sshci.log"
+rc=$?
+echo "  ($(($(date +%s) - start)) s)"
+R="$T/sshci/results.json"
+[ $rc -eq 0 ] && ok "the CI suite over SSH: run exits 0" || fail "run exit $rc" "$(grep -E 'FAIL|INVALID|error' "$T/sshci.log" | head -4 | tr '\n' ' ')"
+for s in $(jq -r '.scenarios[].name' "$R"); do
+	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict) detected=\(.detected) ttd=\(.time_to_detect_s) fp=\(.false_positives) got=\(.got.class) \(.got.target)"' "$R")
+	[[ "$line" == pass* ]] && ok "over SSH: $s: $line" || fail "over SSH: $s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
+done
+check "results.json records the lab kind ssh" jq -e '.lab_kind == "ssh"' "$R"
+check "every agent's log came back from its host" sh -c '[ "$(ls "$1"/*/agent-host*.log | wc -l)" -eq $((4 * $(ls scenarios/ci/*.yaml | wc -l))) ]' sh "$T/sshci"
+check "load ran on the sending hosts (pfc-incast)" sh -c 'grep -l "datagrams sent" "$1"/pfc-incast/load.log.host* >/dev/null' sh "$T/sshci"
+STATE="${ROCELAB_STATE_DIR:-/run/rocelab}"
+for h in host1 host2 host3 host4; do
+	check "$h was reached through its sshd" grep -q "Accepted publickey for root" "$STATE/ssh/$h/sshd.log"
+done
+check "no agent, load or run folder is left on the hosts" sh -c '! pgrep -f "rocelab (agent|load) " && ! ls -d /tmp/rocelab-run.* 2>/dev/null'
+"$RL" lab down -q
