@@ -20,8 +20,7 @@
 #define SSH_LOGIN_TIMEOUT_S 10
 #define SSH_CMD_TIMEOUT_MS  30000
 
-/* Index of dev among the lab's devices (hosts, then switches), or -1. */
-static ssize_t dev_index(const struct lab *l, const char *dev)
+ssize_t lab_dev_index(const struct lab *l, const char *dev)
 {
 	const struct inv_host *h = inventory_host(l->inv, dev);
 	const struct inv_switch *s;
@@ -232,7 +231,7 @@ int lab_ssh_target(const struct lab *l, const char *dev, struct sshc_target *t)
 /* dev's SSH session, opened on first use; NULL with a reason in err. */
 static struct sshc *session(struct lab *l, const char *dev, char *err, size_t errlen)
 {
-	ssize_t i = dev_index(l, dev);
+	ssize_t i = lab_dev_index(l, dev);
 	struct sshc_target t;
 
 	if (i < 0 || lab_ssh_target(l, dev, &t)) {
@@ -269,7 +268,7 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 		snprintf(err, errlen, "%s: ssh: %s", dev, strerror(-ret));
 		/* A broken session is not reused. */
 		sshc_close(c);
-		l->ssh[dev_index(l, dev)] = NULL;
+		l->ssh[lab_dev_index(l, dev)] = NULL;
 	} else if (ret > 0) {
 		errout[strcspn(errout, "\n")] = '\0';
 		snprintf(err, errlen, "%s: '%.120s' exited %d%s%.200s", dev, cmd, ret,

@@ -74,6 +74,9 @@ struct lab {
 	void *priv;		     /* the kind's own state */
 };
 
+/* Index of dev among l's devices (hosts, then switches), or -1: per-device state. */
+ssize_t lab_dev_index(const struct lab *l, const char *dev);
+
 /* Capabilities a caller checks before it plans on them. */
 enum lab_cap {
 	LAB_CAP_NETLINK = 1 << 0, /* nsctx(): netlink on devices from here */

@@ -45,16 +45,6 @@ static struct ssh_priv *priv(struct lab *l)
 	return p;
 }
 
-static ssize_t dev_index(const struct lab *l, const char *dev)
-{
-	const struct inv_host *h = inventory_host(l->inv, dev);
-	const struct inv_switch *s = h ? NULL : inventory_switch(l->inv, dev);
-
-	if (h)
-		return h - l->inv->hosts;
-	return s ? (ssize_t)l->inv->n_hosts + (s - l->inv->switches) : -1;
-}
-
 static void add_quoted(struct sbuf *b, const char *w)
 {
 	sb_add(b, "'", 1);
@@ -104,7 +94,7 @@ static void add_run_dir(struct lab *l, struct sbuf *b)
 
 static void made_run_dir(struct lab *l, const char *dev)
 {
-	ssize_t i = dev_index(l, dev);
+	ssize_t i = lab_dev_index(l, dev);
 
 	if (i >= 0)
 		priv(l)->made[i] = true;
