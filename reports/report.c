@@ -48,10 +48,15 @@ static json_t *scenario_json(const struct scn_result *r)
 				      s->expect.silent));
 	json_object_set_new(o, "got",
 			    json_pack("{s:s,s:s}", "class", g->got_class, "target", g->got_target));
-	for (size_t i = 0; i < s->n_faults; i++)
-		json_array_append_new(f,
-				      json_pack("{s:s,s:s}", "kind", s->faults[i].spec.kind->name,
-						"target", s->faults[i].spec.target));
+	for (size_t i = 0; i < s->n_faults; i++) {
+		json_t *x = json_pack("{s:s,s:s}", "kind", s->faults[i].spec.kind->name, "target",
+				      s->faults[i].spec.target);
+
+		/* A target given by role: how it was asked for (the run's seed picked it). */
+		if (s->faults[i].role[0])
+			json_object_set_new(x, "role", json_string(s->faults[i].role));
+		json_array_append_new(f, x);
+	}
 	json_object_set_new(o, "faults", f);
 	json_object_set_new(o, "fault_window",
 			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)

@@ -13,6 +13,8 @@
 #include "harness/lib/state.h"
 #include "harness/lib/version.h"
 
+#include <arpa/inet.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -299,14 +301,149 @@ static int clock_skew(struct lab *l, const char *host, double *skew, char *err, 
 	return r > 0 ? -EIO : r;
 }
 
+/* Run argv on host and parse its stdout as JSON; NULL with why. */
+static json_t *exec_json(struct lab *l, const char *host, const char *const argv[], char *why,
+			 size_t whylen)
+{
+	char *out = NULL, err[384];
+	json_t *j = NULL;
+	int r = lab_exec(l, host, argv, NULL, &out, err, sizeof(err));
+
+	if (r)
+		snprintf(why, whylen, "cannot read %s: %s", host, err);
+	else if (!(j = json_loads(out ? out : "", 0, NULL)) || !json_is_array(j))
+		snprintf(why, whylen, "%s: '%s %s' did not answer in JSON", host, argv[0], argv[2]);
+	free(out);
+	if (j && !json_is_array(j)) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* Where a probe from r goes to check its routing: an RNIC of another host and rail if any. */
+static const char *probe_dst(const struct inventory *inv, const struct inv_rnic *r, char *buf)
+{
+	const struct inv_rnic *best = NULL;
+
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		for (size_t k = 0; h != r->host && k < inv->hosts[h].n_rnics; k++) {
+			const struct inv_rnic *x = &inv->hosts[h].rnics[k];
+
+			if (!best || (best->rail == r->rail && x->rail != r->rail))
+				best = x;
+		}
+	return inet_ntop(AF_INET, best ? &best->addr.addr : &r->gateway, buf, INET_ADDRSTRLEN);
+}
+
+/* One RNIC against the host's 'ip -j addr' (links): up, with its address; 0 or -1 with why. */
+static int rnic_as_inventory(const struct inventory *inv, const struct inv_rnic *r, json_t *links,
+			     char *why, size_t whylen)
+{
+	const char *host = inv->hosts[r->host].name, *state;
+	char addr[INET_ADDRSTRLEN];
+	json_t *link = NULL, *ai;
+	size_t i;
+
+	inet_ntop(AF_INET, &r->addr.addr, addr, sizeof(addr));
+	json_array_foreach(
+	    links, i, link) if (!strcmp(json_string_value(json_object_get(link, "ifname")) ?: "",
+					r->netdev)) break;
+	if (i == json_array_size(links)) {
+		snprintf(why, whylen, "%s:%s: %s has no interface %s", host, r->name, host,
+			 r->netdev);
+		return -1;
+	}
+	state = json_string_value(json_object_get(link, "operstate")) ?: "?";
+	if (strcmp(state, "UP")) {
+		snprintf(why, whylen, "%s:%s: the link of %s is %s, not UP", host, r->name,
+			 r->netdev, state);
+		return -1;
+	}
+	json_array_foreach(json_object_get(link, "addr_info"), i, ai)
+	{
+		const char *local = json_string_value(json_object_get(ai, "local"));
+
+		if (local && !strcmp(local, addr) &&
+		    (r->addr.len < 0 ||
+		     json_integer_value(json_object_get(ai, "prefixlen")) == r->addr.len))
+			return 0;
+	}
+	snprintf(why, whylen, "%s:%s: %s does not have %s/%d", host, r->name, r->netdev, addr,
+		 r->addr.len);
+	return -1;
+}
+
+int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
+{
+	const struct inventory *inv = l->inv;
+	size_t n_ok = 0, bad = 0;
+	char one[512];
+
+	why[0] = '\0';
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *host = &inv->hosts[h];
+		json_t *links = exec_json(l, host->name,
+					  (const char *const[]){"ip", "-j", "addr", "show", NULL},
+					  one, sizeof(one));
+
+		for (size_t k = 0; k < host->n_rnics; k++) {
+			const struct inv_rnic *r = &host->rnics[k];
+			char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+			const char *dev;
+			json_t *route;
+			bool ok;
+
+			if (!links || rnic_as_inventory(inv, r, links, one, sizeof(one)))
+				goto failed;
+			/* Traffic from the RNIC's address must leave by it: its rule and routes. */
+			inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
+			route = exec_json(l, host->name,
+					  (const char *const[]){"ip", "-j", "route", "get",
+								probe_dst(inv, r, dst), "from", src,
+								NULL},
+					  one, sizeof(one));
+			dev = route ? json_string_value(
+					  json_object_get(json_array_get(route, 0), "dev"))
+				    : NULL;
+			ok = dev && !strcmp(dev, r->netdev);
+			if (route && !ok)
+				snprintf(one, sizeof(one),
+					 "%s:%s: traffic from %s to %s leaves %s by %s, not %s (a "
+					 "policy rule or route is missing)",
+					 host->name, r->name, src, dst, host->name,
+					 dev ? dev : "nothing", r->netdev);
+			json_decref(route);
+			if (ok) {
+				n_ok++;
+				continue;
+			}
+		failed:
+			rl_err("%s: %s", when, one);
+			if (!bad++)
+				snprintf(why, whylen, "%s: %s", when, one);
+			if (!links)
+				break; /* the host could not be read at all: one line for it */
+		}
+		json_decref(links);
+	}
+	if (bad)
+		return -EHOSTUNREACH;
+	fprintf(stderr,
+		"%s: %zu RNIC(s) up with their addresses, each one's traffic leaving by it\n", when,
+		n_ok);
+	return 0;
+}
+
 int lab_preflight(struct lab *l, const char *self)
 {
 	const struct inventory *inv = l->inv;
 	char err[512], want[64];
 	int bad = 0;
 
+	/* A virtual lab was checked as rocelab built it: only its RNICs are checked again. */
 	if (l->ops == &vlab_lab_ops)
-		return 0; /* built by rocelab lab up, checked as it was built */
+		return lab_health(l, "pre-flight", err, sizeof(err));
 	snprintf(want, sizeof(want), "rocelab %s", ROCELAB_VERSION);
 	for (size_t i = 0; i < inv->n_switches; i++)
 		if (lab_login(l, inv->switches[i].name, err, sizeof(err))) {
@@ -345,6 +482,8 @@ int lab_preflight(struct lab *l, const char *self)
 		}
 		free(out);
 	}
+	if (!bad && lab_health(l, "pre-flight", err, sizeof(err)))
+		bad++;
 	return bad ? -EHOSTUNREACH : 0;
 }
 

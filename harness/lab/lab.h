@@ -133,10 +133,20 @@ int lab_login(struct lab *l, const char *dev, char *err, size_t errlen);
 /*
  * Before a run on a lab rocelab did not build: every switch can be logged
  * into; every host runs this rocelab version (self: this binary) and has a
- * clock within a second of this machine's.  Each problem is printed, naming
- * the device.  0, or -EHOSTUNREACH when any check failed.
+ * clock within a second of this machine's; then lab_health().  On a virtual
+ * lab, lab_health() alone.  Each problem is printed, naming the device.  0,
+ * or -EHOSTUNREACH when any check failed.
  */
 int lab_preflight(struct lab *l, const char *self);
+
+/*
+ * Is every host as the inventory says: each RNIC's link UP with its address,
+ * and traffic from that address to an RNIC of another host leaving by that
+ * RNIC (its policy rule and routes)?  Read with 'ip -j' through the lab.
+ * Problems are printed as "WHEN: HOST:RNIC: ..."; the first also goes to why.
+ * 0, or -EHOSTUNREACH.
+ */
+int lab_health(struct lab *l, const char *when, char *why, size_t whylen);
 
 /* The SSH target of dev (a host or switch of l->inv); -ENOENT when there is none. */
 struct sshc_target;

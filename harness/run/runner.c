@@ -36,7 +36,7 @@
 
 static const char run_help[] =
     "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
-    "SCENARIO...\n"
+    "[--recover] SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
     "test (e.g. Hostmesh's analyzer and an agent per host), run baseline, inject and\n"
@@ -48,11 +48,19 @@ static const char run_help[] =
     "                 else the built-in virtual lab)\n"
     "  -o OUTDIR      results.json, junit.xml, OUTDIR/<scenario>/report.{png,html}\n"
     "                 and logs (default: rocelab-results)\n"
-    "  --seed N       seed of the agents' source-port pools (default: from the clock)\n"
+    "  --seed N       seed of the targets given by role and of the agents' source-port\n"
+    "                 pools (default: from the clock; results.json records it)\n"
     "  --keep-lab     leave a lab this run brought up running\n"
+    "  --recover      when the pre-flight or a post-flight check finds the lab not as\n"
+    "                 its inventory says, revert the journal ('rocelab revert') and\n"
+    "                 check again (default: stop; the scenario is invalid)\n"
     "  -n, --dry-run  resolve and validate every scenario and print what it would do\n"
-    "                 (components, each fault's commands per device and their undo,\n"
-    "                 load, expectation), touching nothing\n"
+    "                 (targets picked, components, each fault's commands per device\n"
+    "                 and their undo, load, expectation), touching nothing\n"
+    "\n"
+    "Before the first scenario (pre-flight) and after each (post-flight), every host's\n"
+    "RNICs must be up with their addresses, and traffic from each must leave by it.\n"
+    "\n"
     "exit: 0 all passed; 1 a scenario failed; 2 bad input (nothing started);\n"
     "3 a scenario was invalid (its fault or lab could not be set up or verified),\n"
     "or with --dry-run a fault that this lab's dialects cannot do.\n";
@@ -604,18 +612,73 @@ void runner_result_free(struct scn_result *r)
 	r->n_comps = 0;
 }
 
+int runner_recover(struct lab *lab, const char *self, const char *inv_path, const char *when,
+		   char *why, size_t whylen)
+{
+	int r;
+
+	fprintf(stderr, "%s: --recover: reverting the journal ('rocelab revert -i %s')\n", when,
+		inv_path);
+	r = proc_run((const char *const[]){self, "revert", "-i", inv_path, NULL}, NULL, NULL);
+	if (r)
+		rl_err("%s: rocelab revert exited %d", when, r);
+	if (lab_health(lab, when, why, whylen))
+		return -EHOSTUNREACH;
+	fprintf(stderr, "%s: the lab is as its inventory says again\n", when);
+	return 0;
+}
+
+/*
+ * After a scenario: is the lab still as its inventory says?  If not, the
+ * scenario is invalid; with --recover the journal is reverted and the lab
+ * checked again.  Returns false when the lab is not fit for more scenarios
+ * (why says what was found).
+ */
+static bool postflight(struct lab *lab, const struct scenario *s, struct scn_result *r,
+		       const struct run_opts *o, char *why, size_t whylen)
+{
+	char again[512];
+
+	if (!lab_health(lab, "post-flight", why, whylen))
+		return true;
+	invalid(r, "%s", why);
+	/* Even when the scenario had already failed otherwise, the lab's state is what matters. */
+	if (strcmp(r->g.reason, why))
+		snprintf(r->g.reason + strlen(r->g.reason),
+			 sizeof(r->g.reason) - strlen(r->g.reason), "; %s", why);
+	if (!o->recover)
+		return false;
+	if (runner_recover(lab, o->self_exe, s->inv_path, "post-flight", again, sizeof(again))) {
+		snprintf(why, whylen, "%.400s (still after --recover)", again);
+		return false;
+	}
+	return true;
+}
+
 void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const struct run_opts *o,
 		const struct run_info *ri, const struct run_sink *sink, struct scn_result *res)
 {
+	char unfit[512] = "", why[512];
+
 	for (size_t i = 0; i < n; i++) {
 		res[i].s = sc[i];
 		res[i].g.time_to_detect_s = -1;
-		if (rl_interrupted) {
+		if (rl_interrupted || unfit[0]) {
 			res[i].g.verdict = RV_INVALID;
-			snprintf(res[i].g.reason, sizeof(res[i].g.reason), "not run: interrupted");
+			snprintf(res[i].g.reason, sizeof(res[i].g.reason), "not run: %s",
+				 rl_interrupted ? "interrupted" : unfit);
 			continue;
 		}
 		run_one(lab, sc[i], &res[i], i, n, o);
+		if (o->postflight && !rl_interrupted &&
+		    !postflight(lab, sc[i], &res[i], o, why, sizeof(why))) {
+			snprintf(unfit, sizeof(unfit), "%s", why);
+			if (i + 1 < n)
+				rl_err("run: the lab failed post-flight checks; the remaining %zu "
+				       "scenario(s) are not run%s",
+				       n - i - 1,
+				       o->recover ? "" : " (--recover reverts the journal first)");
+		}
 		if (sink && sink->scenario_done)
 			sink->scenario_done(ri, &res[i]);
 	}
@@ -630,6 +693,39 @@ static void print_params(const struct opt_desc *tab, const void *cfg)
 
 	for (; tab->type != OPT_END; tab++)
 		printf(" %s=%s", tab->name, opt_human(tab, cfg, v, sizeof(v)));
+}
+
+/*
+ * A plan's transcript, indented; a long input (an nft set of thousands of IP
+ * IDs) shows its first and last lines and how many there are.
+ */
+static void print_plan(char *text)
+{
+	enum { HEAD = 8, TAIL = 2 };
+	char *lines[TAIL];
+	size_t run = 0;
+
+	for (char *line = strtok(text, "\n"), *next; line; line = next) {
+		bool input = line[0] == ' ' && strstr(line, "| ") == line + strspn(line, " ");
+
+		next = strtok(NULL, "\n");
+		if (!input) {
+			printf("    %s\n", line);
+			continue;
+		}
+		if (run < HEAD)
+			printf("    %s\n", line);
+		else
+			lines[(run - HEAD) % TAIL] = line;
+		run++;
+		if (next && next[0] == ' ' && strstr(next, "| ") == next + strspn(next, " "))
+			continue;
+		if (run > HEAD + TAIL)
+			printf("      | ... (%zu lines in all)\n", run);
+		for (size_t i = run > HEAD + TAIL ? run - TAIL : HEAD; i < run && run > HEAD; i++)
+			printf("    %s\n", lines[(i - HEAD) % TAIL]);
+		run = 0;
+	}
 }
 
 /*
@@ -670,6 +766,8 @@ static int dry_run(const struct scenario *s)
 				printf(" %s", argv[k]);
 		opt_store_free(&st);
 		putchar('\n');
+		if (f->role[0])
+			printf("    target %s, picked with seed %u\n", f->role, s->seed);
 		/* Table names get the journal's ids when the faults are applied. */
 		if (fault_plan_build(s->inv, topo, &f->spec, (unsigned)i + 1, &plan, why,
 				     sizeof(why))) {
@@ -683,18 +781,20 @@ static int dry_run(const struct scenario *s)
 
 		fault_plan_format(&plan, m);
 		fclose(m);
-		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
-			printf("    %s\n", line);
+		print_plan(text);
 		free(text);
 		fault_plan_clear(&plan);
 	}
 	for (size_t i = 0; i < s->n_loads; i++) {
 		const struct scn_load *l = &s->loads[i];
 
-		if (l->kind == LOAD_INCAST)
-			printf("  load incast to %s from %zu RNIC(s), priority %d\n", l->to,
-			       l->n_from, l->priority);
-		else
+		if (l->kind == LOAD_INCAST) {
+			printf("  load incast to %s at %llu Mbit/s, priority %d, from", l->to,
+			       l->rate_mbps, l->priority);
+			for (size_t k = 0; k < l->n_from; k++)
+				printf("%s %s", k ? "," : "", l->from[k]);
+			putchar('\n');
+		} else
 			printf("  load stream across %s at %llu Mbit/s, priority %d\n", l->across,
 			       l->rate_mbps, l->priority);
 	}
@@ -718,6 +818,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"seed", required_argument, NULL, 's'},
 	    {"keep-lab", no_argument, NULL, 'k'},
 	    {"dry-run", no_argument, NULL, 'n'},
+	    {"recover", no_argument, NULL, 'r'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -729,7 +830,8 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	struct run_info ri = {.version = ROCELAB_VERSION};
 	struct run_opts ro = {.self_exe = self_exe};
 	struct lab lab;
-	bool keep = false, started_lab = false, dry = false;
+	bool keep = false, started_lab = false, dry = false, recover = false;
+	char why[512];
 	unsigned seed = (unsigned)time(NULL);
 	int o, bad = 0, ret = RL_EXIT_OK, first;
 	size_t n;
@@ -749,6 +851,9 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 			break;
 		case 'n':
 			dry = true;
+			break;
+		case 'r':
+			recover = true;
 			break;
 		case 'o':
 			outdir = optarg;
@@ -785,7 +890,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	lab_builtin_inventory(builtin, sizeof(builtin));
 	/* Everything is validated before anything is touched. */
 	for (size_t i = 0; i < n; i++) {
-		sc[i] = scenario_load(argv[first + (int)i], inv_override, builtin, stderr);
+		sc[i] = scenario_load(argv[first + (int)i], inv_override, builtin, seed, stderr);
 		bad += !sc[i];
 		if (sc[i] && i && strcmp(sc[i]->inv->name, sc[0]->inv->name)) {
 			rl_err("run: %s uses inventory '%s' but %s uses '%s'; run them separately",
@@ -816,7 +921,11 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	ro.mgmt = sc[0]->inv->kind == INV_LAB_SSH ? sc[0]->inv->controller
 						  : inventory_management(sc[0]->inv).addr;
 	lab_open(&lab, sc[0]->inv);
-	if (lab_preflight(&lab, self_exe)) {
+	ro.postflight = true;
+	ro.recover = recover;
+	if (lab_preflight(&lab, self_exe) &&
+	    (!recover ||
+	     runner_recover(&lab, self_exe, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
 		rl_err("run: pre-flight checks of %s failed; nothing was changed",
 		       sc[0]->inv->name);
 		lab_close(&lab);

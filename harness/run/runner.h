@@ -64,7 +64,16 @@ struct run_opts {
 	const char *self_exe;
 	unsigned seed;
 	struct in_addr mgmt; /* where the controller is on the management network */
+	bool postflight;     /* check the lab after each scenario (lab_health()) */
+	bool recover;	     /* when a check fails: revert the journal and check again */
 };
+
+/*
+ * 'rocelab revert -i INV' (self: this binary), then lab_health() again: 0 when
+ * the lab is as its inventory says afterwards, else -EHOSTUNREACH with why.
+ */
+int runner_recover(struct lab *lab, const char *self, const char *inv_path, const char *when,
+		   char *why, size_t whylen);
 
 /*
  * Run scenarios on a lab that is ready, each through its phases, into

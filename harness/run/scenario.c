@@ -5,6 +5,7 @@
 #include "harness/run/scenario.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/roles.h"
 #include "harness/run/registry.h"
 
 #include <libgen.h>
@@ -19,6 +20,9 @@ struct sctx {
 	FILE *errf;
 	int nerr;
 	struct scenario *s;
+	struct role_rng rng; /* role targets, from the run's seed and the scenario's name */
+	int fault_rail;	     /* the rail of the first fault's target, for 'rail: fault' */
+	char first_target[FAULT_NAME_MAX]; /* the first fault's target, for 'across: fault' */
 };
 
 __attribute__((format(printf, 3, 4))) static int err_at(struct sctx *c, const yaml_node_t *n,
@@ -216,11 +220,80 @@ static struct scn_component *add_component(struct sctx *c, yaml_node_t *name_nod
 	return sc;
 }
 
+/* ---- targets by role -------------------------------------------------------------------- */
+
+struct role_tmp {
+	struct role_sel *sel;
+	const struct inventory *inv;
+};
+
+static int role_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct role_tmp *t = o;
+	const char *val;
+	char why[256];
+
+	(void)k;
+	if (!strcmp(key, "role"))
+		return 0;
+	if (!(val = str(c, v, key)))
+		return -EINVAL;
+	if (role_set(t->sel, t->inv, key, val, why, sizeof(why)))
+		return err_at(c, k, "%s", why);
+	return 0;
+}
+
+/*
+ * { role: KIND, ... } at n, resolved with the scenario's generator: up to max
+ * names into out (more than one only where a count is allowed).  Returns how
+ * many, or -EINVAL after reporting at n.  written gets the selector's text.
+ */
+static int pick(struct sctx *c, yaml_node_t *n, struct role_picks *picks, unsigned max,
+		bool (*usable)(const char *, void *, char *, size_t), void *arg,
+		char out[][ROLE_NAME_MAX], char *written, size_t wlen)
+{
+	const struct inventory *inv = c->s->inv;
+	struct role_sel sel;
+	struct role_tmp t = {.sel = &sel, .inv = inv};
+	yaml_node_t *role = NULL;
+	const char *kind;
+	char why[512];
+
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = nd(c, p->key);
+
+		if (k->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)k->data.scalar.value, "role"))
+			role = nd(c, p->value);
+	}
+	if (!role)
+		return err_at(c, n,
+			      "a target by role needs 'role' (rnic, rail-uplink, spine-port, "
+			      "switch), e.g. { role: rail-uplink, rail: any }");
+	if (!(kind = str(c, role, "role")))
+		return -EINVAL;
+	if (role_kind_parse(kind, &sel.kind, why, sizeof(why)))
+		return err_at(c, role, "%s", why);
+	role_sel_init(&sel, sel.kind);
+	if (each_pair(c, n, role_pair, &t, "a target by role"))
+		return -EINVAL;
+	if (sel.count > max)
+		return err_at(c, n, "count: %u: only load 'from' picks more than one", sel.count);
+	picks->fault_rail = c->fault_rail;
+	if (role_resolve(inv, &sel, picks, &c->rng, usable, arg, out, why, sizeof(why)))
+		return err_at(c, n, "%s", why);
+	if (written)
+		role_format(&sel, inv, written, wlen);
+	return (int)sel.count;
+}
+
 /* ---- faults ---------------------------------------------------------------------------- */
 
 struct fault_tmp {
 	struct scn_fault *f;
 	yaml_node_t *kind, *target, *options;
+	struct role_picks picks;
 };
 
 static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
@@ -245,9 +318,10 @@ static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node
 /* A fault option through the kind's own table: the same names as 'inject --NAME'. */
 static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
 {
-	struct fault_spec *s = o;
+	struct fault_tmp *t = o;
+	struct fault_spec *s = &t->f->spec;
+	char why[512], picked[1][ROLE_NAME_MAX];
 	const char *val;
-	char why[512];
 
 	if (!opt_find(s->kind->opts, key)) {
 		char names[256], what[64];
@@ -257,11 +331,39 @@ static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_
 		snprintf(what, sizeof(what), "the options of %s", s->kind->name);
 		return UNKNOWN(c, k, key, what, opt_names(s->kind->opts, names, sizeof(names)));
 	}
-	if (!(val = str(c, v, "a fault option")))
+	if (v->type == YAML_MAPPING_NODE) {
+		if (pick(c, v, &t->picks, 1, NULL, NULL, picked, NULL, 0) < 0)
+			return -EINVAL;
+		val = picked[0];
+	} else if (!(val = str(c, v, "a fault option"))) {
 		return -EINVAL;
+	} else {
+		role_note(c->s->inv, &t->picks, val);
+	}
 	if (fault_spec_set(s, key, val, why, sizeof(why)))
 		return err_at(c, v, "%s", why);
 	return 0;
+}
+
+/* Can a fault of spec's kind and options be injected at name on this lab? */
+struct fault_try {
+	const struct inventory *inv;
+	const struct fault_spec *spec;
+};
+
+static bool fault_usable(const char *name, void *arg, char *why, size_t whylen)
+{
+	const struct fault_try *t = arg;
+	struct fault_spec s = *t->spec;
+	struct fault_plan plan = {0};
+	int r;
+
+	if (fault_spec_set(&s, "target", name, why, whylen) || fault_spec_check(&s, why, whylen) ||
+	    fault_spec_resolve(t->inv, &s, why, whylen))
+		return false;
+	r = fault_plan_build(t->inv, NULL, &s, 1, &plan, why, whylen);
+	fault_plan_clear(&plan);
+	return !r;
 }
 
 static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
@@ -271,7 +373,7 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	struct fault_tmp t = {.f = f};
 	const struct fault_kind_ops *k;
 	const char *kind, *target;
-	char why[512], names[256];
+	char why[512], names[256], picked[1][ROLE_NAME_MAX];
 
 	f->loc =
 	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
@@ -280,17 +382,28 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	if (!t.kind || !t.target)
 		return err_at(c, n,
 			      "a fault needs 'kind' and 'target' (e.g. kind: link-flap, "
-			      "target: rail2:swp6)");
-	if (!(kind = str(c, t.kind, "fault kind")) || !(target = str(c, t.target, "fault target")))
+			      "target: rail2:swp6 or target: { role: rail-uplink })");
+	if (!(kind = str(c, t.kind, "fault kind")))
 		return -EINVAL;
 	if (!(k = fault_kind_find(kind)))
 		return err_at(c, t.kind, "unknown fault kind '%s' (%s)", kind,
 			      fault_kind_names(names, sizeof(names)));
 	fault_spec_init(&f->spec, k);
+	/* Options first: a target by role is picked among those this fault can be injected at. */
+	if (t.options && each_pair(c, t.options, fault_opt_pair, &t, "fault options"))
+		return -EINVAL;
+	if (t.target->type == YAML_MAPPING_NODE) {
+		struct fault_try try = {.inv = inv, .spec = &f->spec};
+
+		if (pick(c, t.target, &t.picks, 1, fault_usable, &try, picked, f->role,
+			 sizeof(f->role)) < 0)
+			return -EINVAL;
+		target = picked[0];
+	} else if (!(target = str(c, t.target, "fault target"))) {
+		return -EINVAL;
+	}
 	if (fault_spec_set(&f->spec, "target", target, why, sizeof(why)))
 		return err_at(c, t.target, "%s", why);
-	if (t.options && each_pair(c, t.options, fault_opt_pair, &f->spec, "fault options"))
-		return -EINVAL;
 	/* The same checks as 'rocelab inject', reported at this fault. */
 	if (fault_spec_check(&f->spec, why, sizeof(why)))
 		return err_at(c, t.options ? t.options : n, "%s", why);
@@ -298,6 +411,10 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 		return err_at(c, t.target, "%s", why);
 	if (k->resolve && k->resolve(inv, &f->spec, why, sizeof(why)))
 		return err_at(c, t.options ? t.options : n, "%s", why);
+	if (s->n_faults == 1) {
+		c->fault_rail = role_rail_of(inv, f->spec.target);
+		snprintf(c->first_target, sizeof(c->first_target), "%s", f->spec.target);
+	}
 	if (f->at_ms >= s->fault_ms && s->fault_ms)
 		return err_at(c, n, "fault starts at %lld ms, after the fault phase (%lld ms) ends",
 			      f->at_ms, s->fault_ms);
@@ -323,7 +440,8 @@ static int check_rnic(struct sctx *c, yaml_node_t *n, const struct inventory *in
 struct load_tmp {
 	struct scn_load *l;
 	const struct inventory *inv;
-	yaml_node_t *kind;
+	yaml_node_t *kind, *to, *from, *across;
+	struct role_picks picks;
 };
 
 static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
@@ -337,28 +455,13 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 		t->kind = v;
 		return 0;
 	}
+	/* Endpoints after the walk: 'to' first, so 'from' can pick relative to it. */
 	if (!strcmp(key, "to"))
-		return copy(c, v, l->to, sizeof(l->to), "load 'to'") ||
-		       check_rnic(c, v, t->inv, l->to, true);
+		return t->to = v, 0;
 	if (!strcmp(key, "across"))
-		return copy(c, v, l->across, sizeof(l->across), "load 'across'") ||
-		       check_rnic(c, v, t->inv, l->across, false);
-	if (!strcmp(key, "from")) {
-		if (v->type != YAML_SEQUENCE_NODE)
-			return err_at(c, v, "load 'from' is a list of HOST:RNIC");
-		for (yaml_node_item_t *it = v->data.sequence.items.start;
-		     it < v->data.sequence.items.top; it++) {
-			yaml_node_t *e = nd(c, *it);
-
-			if (l->n_from == ARRAY_SIZE(l->from))
-				return err_at(c, e, "at most %zu senders", ARRAY_SIZE(l->from));
-			if (copy(c, e, l->from[l->n_from], sizeof(l->from[0]), "a sender") ||
-			    check_rnic(c, e, t->inv, l->from[l->n_from], true))
-				return -EINVAL;
-			l->n_from++;
-		}
-		return 0;
-	}
+		return t->across = v, 0;
+	if (!strcmp(key, "from"))
+		return t->from = v, 0;
 	if (!strcmp(key, "rate")) {
 		const char *s = str(c, v, "load rate");
 
@@ -381,6 +484,91 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 	return UNKNOWN(c, k, key, "a load", "kind, to, from, across, rate, priority, size");
 }
 
+/*
+ * One endpoint of a load at n into out: a name (HOST:RNIC when rnic, else
+ * SWITCH:PORT; 'fault' for the first fault's target) or { role: ... }, up to
+ * max of them.  Returns how many, or -EINVAL after reporting.
+ */
+static int load_endpoint(struct sctx *c, struct load_tmp *t, yaml_node_t *n, bool rnic,
+			 unsigned max, char out[][ROLE_NAME_MAX], const char *what)
+{
+	const char *v;
+	int got = 1;
+
+	if (n->type == YAML_MAPPING_NODE) {
+		if ((got = pick(c, n, &t->picks, max, NULL, NULL, out, NULL, 0)) < 0)
+			return -EINVAL;
+	} else {
+		if (!(v = str(c, n, what)))
+			return -EINVAL;
+		if (!rnic && !strcmp(v, "fault")) {
+			if (!c->first_target[0])
+				return err_at(c, n,
+					      c->s->n_faults
+						  ? "%s 'fault': the first fault has errors"
+						  : "%s 'fault' names the first fault's "
+						    "target, but the scenario has no fault",
+					      what);
+			v = c->first_target;
+		}
+		if (strlen(v) >= ROLE_NAME_MAX)
+			return err_at(c, n, "%s is too long (at most %d characters)", what,
+				      ROLE_NAME_MAX - 1);
+		snprintf(out[0], ROLE_NAME_MAX, "%s", v);
+		role_note(t->inv, &t->picks, v);
+	}
+	for (int i = 0; i < got; i++)
+		if (check_rnic(c, n, t->inv, out[i], rnic))
+			return -EINVAL;
+	return got;
+}
+
+_Static_assert(sizeof(((struct scn_load *)0)->from[0]) == ROLE_NAME_MAX, "a sender is a name");
+
+static int load_endpoints(struct sctx *c, struct load_tmp *t)
+{
+	struct scn_load *l = t->l;
+	char out[ROLE_PICKS][ROLE_NAME_MAX];
+	int got;
+
+	if (t->to) {
+		if (load_endpoint(c, t, t->to, true, 1, out, "load 'to'") < 0)
+			return -EINVAL;
+		snprintf(l->to, sizeof(l->to), "%s", out[0]);
+	}
+	if (t->across) {
+		if (load_endpoint(c, t, t->across, false, 1, out, "load 'across'") < 0)
+			return -EINVAL;
+		snprintf(l->across, sizeof(l->across), "%s", out[0]);
+	}
+	if (!t->from)
+		return 0;
+	if (t->from->type == YAML_MAPPING_NODE) {
+		if ((got = load_endpoint(c, t, t->from, true, ARRAY_SIZE(l->from), out,
+					 "load 'from'")) < 0)
+			return -EINVAL;
+		for (int i = 0; i < got; i++)
+			memcpy(l->from[l->n_from++], out[i], sizeof(l->from[0]));
+		return 0;
+	}
+	if (t->from->type != YAML_SEQUENCE_NODE)
+		return err_at(c, t->from,
+			      "load 'from' is a list of HOST:RNIC, or { role: rnic, count: N }");
+	for (yaml_node_item_t *it = t->from->data.sequence.items.start;
+	     it < t->from->data.sequence.items.top; it++) {
+		yaml_node_t *e = nd(c, *it);
+
+		if ((got = load_endpoint(c, t, e, true, ARRAY_SIZE(l->from) - l->n_from, out,
+					 "a sender")) < 0)
+			return -EINVAL;
+		if (l->n_from + (size_t)got > ARRAY_SIZE(l->from))
+			return err_at(c, e, "at most %zu senders", ARRAY_SIZE(l->from));
+		for (int i = 0; i < got; i++)
+			memcpy(l->from[l->n_from++], out[i], sizeof(l->from[0]));
+	}
+	return 0;
+}
+
 static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
 {
 	struct scenario *s = c->s;
@@ -393,7 +581,7 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 	l->rate_mbps = 100;
 	l->loc =
 	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
-	if (each_pair(c, n, load_pair, &t, "a load"))
+	if (each_pair(c, n, load_pair, &t, "a load") || load_endpoints(c, &t))
 		return -EINVAL;
 	if (!t.kind || !(kind = str(c, t.kind, "load kind")))
 		return err_at(c, n, "a load needs 'kind: incast' or 'kind: stream'");
@@ -709,6 +897,7 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 			c->nerr++;
 		return -EINVAL;
 	}
+	role_rng_init(&c->rng, s->seed, s->name);
 	if (t.faults) {
 		if (t.faults->type != YAML_SEQUENCE_NODE)
 			return err_at(c, t.faults, "faults is a list of {kind, target, ...}");
@@ -758,7 +947,7 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 }
 
 struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
-			       FILE *errf)
+			       unsigned seed, FILE *errf)
 {
 	struct scenario *s = rl_xcalloc(1, sizeof(*s));
 	struct sctx c = {.path = path, .errf = errf, .s = s};
@@ -770,6 +959,7 @@ struct scenario *scenario_load(const char *path, const char *inv_override, const
 	int r;
 
 	s->path = rl_xstrdup(path);
+	s->seed = seed;
 	s->baseline_ms = 10000;
 	s->fault_ms = 20000;
 	s->recovery_ms = 10000;

@@ -18,6 +18,7 @@ struct scn_fault {
 	struct fault_spec spec;
 	long long at_ms;  /* after the fault phase starts */
 	long long for_ms; /* 0: until the fault phase ends */
+	char role[160];	  /* the target as written by role ("{ role: rnic }"), "" : by name */
 	struct inv_loc loc;
 };
 
@@ -72,6 +73,7 @@ struct scenario {
 	struct inventory *inv; /* loaded and validated */
 	char name[SCN_NAME_MAX + 1];
 	char suite[SCN_NAME_MAX + 1];
+	unsigned seed; /* targets by role were picked with it */
 	char *description;
 	long long baseline_ms, fault_ms, recovery_ms;
 	struct scn_component *comps; /* at least one */
@@ -87,11 +89,14 @@ struct scenario {
  * Parse and validate a scenario and load its inventory: inv_override (-i)
  * if given, else the scenario's 'inventory' (relative to the scenario's
  * directory), else builtin.  Fault targets and options are checked against
- * that inventory exactly as 'rocelab inject' checks them.  Errors go to errf
- * as path:line:col.  NULL + errno EINVAL on bad input.
+ * that inventory exactly as 'rocelab inject' checks them.  Targets, options
+ * and load endpoints given by role ({ role: rail-uplink, ... }) are picked
+ * from the inventory with seed and the scenario's name: the same seed picks
+ * the same ones.  Errors go to errf as path:line:col.  NULL + errno EINVAL on
+ * bad input.
  */
 struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
-			       FILE *errf);
+			       unsigned seed, FILE *errf);
 
 void scenario_free(struct scenario *s);
 

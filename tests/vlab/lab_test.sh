@@ -154,12 +154,34 @@ expect_exit 3 "status with no lab: exit 3" "$RL" lab status
 check "lab down with no lab is harmless" "$RL" lab down -q
 
 section "run --dry-run resolves and plans, touching nothing"
-"$RL" run --dry-run -o "$T/dry" scenarios/ci/*.yaml >"$T/dry.out" 2>&1
+"$RL" run --dry-run --seed 7 -o "$T/dry" scenarios/ci/*.yaml >"$T/dry.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "dry run of every CI scenario: exit 0" || fail "dry run: exit $rc" "$(tail -2 "$T/dry.out" | tr '\n' ' ')"
 check "a plan for every CI scenario" test "$(grep -c '^scenario ' "$T/dry.out")" = "$(ls scenarios/ci/*.yaml | wc -l)"
-check "the ipid-drop plan shows its nft rule and its undo" grep -q 'ssh spine2 revert: nft delete table inet rocelab_f1' "$T/dry.out"
-check "a host fault is planned as netlink ops" grep -q 'netlink host2 apply: rule-del 103' "$T/dry.out"
+check "the ipid-drop plan shows its nft rule and its undo" grep -q 'ssh spine3 revert: nft delete table inet rocelab_f1' "$T/dry.out"
+check "a host fault is planned as netlink ops" grep -q 'netlink host1 apply: rule-del 102' "$T/dry.out"
+check "targets by role say what was asked and the seed" grep -q 'target { role: spine-port }, picked with seed 7' "$T/dry.out"
+"$RL" run --dry-run --seed 7 scenarios/ci/*.yaml >"$T/dry2.out" 2>&1
+check "the same seed picks the same targets" cmp -s "$T/dry.out" "$T/dry2.out"
+# The CI suite is portable: the same files plan on the example real lab
+# (SONiC and NVUE rails, an EOS and a Linux spine, hosts over SSH).
+"$RL" run --dry-run --seed 7 -i "$ROOT/lab-inventory/example-lab.yaml" scenarios/ci/*.yaml >"$T/real.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "dry run of the CI suite on example-lab: exit 0" || fail "dry run on example-lab: exit $rc" "$(grep -m3 -i 'cannot\|error\|yaml:' "$T/real.out" | tr '\n' ' ')"
+check "a plan for every CI scenario on example-lab" test "$(grep -c '^scenario ' "$T/real.out")" = "$(ls scenarios/ci/*.yaml | wc -l)"
+check "SONiC commands" grep -q 'ssh rail[1-4] apply: sudo config interface shutdown Ethernet' "$T/real.out"
+check "NVUE commands" grep -q 'ssh rail[5-8] apply: nv set interface swp' "$T/real.out"
+check "EOS commands" grep -q 'ssh spine1 apply: configure' "$T/real.out"
+check "host faults as commands over SSH" grep -q 'ssh gpu-node0[12] apply: ip rule del pref' "$T/real.out"
+check "ipid-drop lands on the one spine that can match IP IDs" grep -q 'inject ipid-drop --target spine2:eth' "$T/real.out"
+bad=0
+for seed in 1 2 3 4 5 6 8 9; do
+	"$RL" run --dry-run --seed $seed -i "$ROOT/lab-inventory/example-lab.yaml" scenarios/ci/*.yaml >/dev/null 2>"$T/real.err" || {
+		bad=1
+		fail "CI suite on example-lab, seed $seed" "$(head -2 "$T/real.err" | tr '\n' ' ')"
+	}
+done
+[ $bad -eq 0 ] && ok "the CI suite plans on example-lab with 8 more seeds"
 check "nothing was created (no lab, no state, no output folder)" sh -c "test -z \"\$1\" && ! test -e \"\$2\"" _ "$(leftovers)" "$T/dry"
 cat >"$T/sonic.yaml" <<'EOF2'
 name: sonic-faults

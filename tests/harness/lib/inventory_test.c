@@ -143,6 +143,8 @@ Test(inventory, parses_documented_real_lab_example)
 	cr_assert_eq(inv->hosts[0].n_rnics, 8);
 	cr_assert_eq(inventory_switch(inv, "rail1")->dialect, INV_DIALECT_SONIC);
 	cr_assert_eq(inventory_switch(inv, "spine1")->dialect, INV_DIALECT_EOS);
+	cr_assert_eq(inventory_switch(inv, "rail5")->dialect, INV_DIALECT_NVUE);
+	cr_assert_eq(inventory_switch(inv, "spine2")->dialect, INV_DIALECT_LINUX);
 	cr_assert_eq(inventory_switch(inv, "spine1")->ssh.auth, INV_AUTH_AGENT);
 	cr_assert_eq(inventory_switch(inv, "rail1")->ssh.auth, INV_AUTH_KEY_FILE);
 	cr_assert_gt(inv->n_tenants, 0);

@@ -216,7 +216,7 @@ TestSuite(runner, .init = setup, .fini = teardown);
 static struct scn_result run(const char *file, struct scenario **sp)
 {
 	char self[PATH_MAX];
-	struct scenario *s = scenario_load(file, NULL, VLAB, stderr);
+	struct scenario *s = scenario_load(file, NULL, VLAB, 7, stderr);
 	struct run_opts o = {.self_exe = self, .seed = 7};
 	struct run_info ri = {.outdir = outdir, .version = "test"};
 	struct scn_result r = {0};

@@ -2,6 +2,7 @@
 /* Scenario files (every error at file:line:col) and the grader. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/roles.h"
 #include "harness/run/grade.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
@@ -49,7 +50,7 @@ ParameterizedTest(struct bad_case *c, scenario, rejects_bad_input)
 	cr_assert(strncmp(text, "# expect: ", 10) == 0, "%s lacks '# expect:'", c->path);
 	nl = strchr(text, '\n');
 	snprintf(want, sizeof(want), "%s:%.*s\n", c->path, (int)(nl - text - 10), text + 10);
-	s = scenario_load(c->path, NULL, VLAB, errf);
+	s = scenario_load(c->path, NULL, VLAB, 7, errf);
 	fclose(errf);
 	cr_assert_null(s, "%s was accepted", c->path);
 	cr_assert(strstr(out, want), "%s:\nwant: %sgot:  %s", c->path, want, out);
@@ -57,23 +58,124 @@ ParameterizedTest(struct bad_case *c, scenario, rejects_bad_input)
 	free(text);
 }
 
+#define EXAMPLE "../lab-inventory/example-lab.yaml"
+
+/* The CI suite is portable: it resolves on the virtual lab and on the example real lab, any seed.
+ */
 Test(scenario, ci_scenarios_are_valid)
 {
+	const char *invs[] = {VLAB, EXAMPLE};
 	glob_t g;
 
 	cr_assert_eq(glob("../scenarios/ci/*.yaml", 0, NULL, &g), 0);
 	cr_assert_geq(g.gl_pathc, 8);
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		struct scenario *s = scenario_load(g.gl_pathv[i], NULL, VLAB, stderr);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(invs); k++)
+			for (unsigned seed = 1; seed <= 16; seed++) {
+				struct scenario *s =
+				    scenario_load(g.gl_pathv[i], invs[k], VLAB, seed, stderr);
 
-		cr_assert_not_null(s, "%s", g.gl_pathv[i]);
-		cr_assert_str_eq(s->suite, "ci");
-		cr_assert_leq(s->baseline_ms + s->fault_ms + s->recovery_ms, 60000,
-			      "%s: CI scenarios stay under 60 s", g.gl_pathv[i]);
-		cr_assert(s->expect.silent || s->expect.target[0]);
+				cr_assert_not_null(s, "%s on %s, seed %u", g.gl_pathv[i], invs[k],
+						   seed);
+				cr_assert_str_eq(s->suite, "ci");
+				cr_assert_leq(s->baseline_ms + s->fault_ms + s->recovery_ms, 60000,
+					      "%s: CI scenarios stay under 60 s", g.gl_pathv[i]);
+				cr_assert(s->expect.silent || s->expect.target[0]);
+				for (size_t f = 0; f < s->n_faults; f++)
+					cr_assert(s->faults[f].role[0],
+						  "%s: CI faults are given by role", g.gl_pathv[i]);
+				scenario_free(s);
+			}
+	globfree(&g);
+}
+
+static struct scenario *ci(const char *name, const char *inv, unsigned seed)
+{
+	char path[128];
+	struct scenario *s;
+
+	snprintf(path, sizeof(path), "../scenarios/ci/%s.yaml", name);
+	s = scenario_load(path, inv, VLAB, seed, stderr);
+	cr_assert_not_null(s, "%s", path);
+	return s;
+}
+
+/* The same seed picks the same targets; seeds differ in what they pick; the expectation follows. */
+Test(scenario, roles_are_picked_with_the_seed)
+{
+	char seen[16][72];
+	size_t n_seen = 0;
+
+	for (unsigned seed = 1; seed <= 16; seed++) {
+		struct scenario *a = ci("rail-uplink-flap", NULL, seed);
+		struct scenario *b = ci("rail-uplink-flap", NULL, seed);
+		const char *t = a->faults[0].spec.target;
+		size_t i;
+
+		cr_assert_str_eq(t, b->faults[0].spec.target, "seed %u picks one target", seed);
+		cr_assert_str_eq(a->expect.target, t, "the expected target is the picked one");
+		cr_assert_str_eq(a->comps[0].expect.target, t);
+		cr_assert(!strncmp(t, "rail", 4) && strstr(t, ":swp"), "%s is a rail uplink", t);
+		cr_assert_geq(atoi(strstr(t, ":swp") + 4), 5, "%s faces a spine (swp5..8)", t);
+		cr_assert_str_eq(a->faults[0].role, "{ role: rail-uplink }");
+		for (i = 0; i < n_seen && strcmp(seen[i], t); i++)
+			;
+		if (i == n_seen)
+			snprintf(seen[n_seen++], sizeof(seen[0]), "%s", t);
+		scenario_free(a);
+		scenario_free(b);
+	}
+	cr_assert_geq(n_seen, 4, "16 seeds pick %zu different uplinks of 16", n_seen);
+}
+
+/* 'same', 'other' and 'fault' hold in what is picked. */
+Test(scenario, roles_relate_to_earlier_picks)
+{
+	for (unsigned seed = 1; seed <= 16; seed++) {
+		struct scenario *s = ci("acl-error", NULL, seed);
+		const struct fault_spec *f = &s->faults[0].spec;
+		struct scenario *p;
+		int rail;
+
+		cr_assert_eq(s->inv->switches[f->tdev].role, INV_ROLE_SPINE);
+		cr_assert_eq(f->from.dev, f->to.dev, "from and to on one host");
+		cr_assert_neq(s->inv->hosts[f->from.dev].rnics[f->from.port].rail,
+			      s->inv->hosts[f->to.dev].rnics[f->to.port].rail, "on two rails");
+		scenario_free(s);
+
+		p = ci("pfc-incast", NULL, seed);
+		rail = role_rail_of(p->inv, p->faults[0].spec.target);
+		cr_assert_gt(rail, 0);
+		cr_assert_eq(role_rail_of(p->inv, p->loads[0].to), rail,
+			     "the incast's victim is behind the misconfigured port");
+		cr_assert_eq(p->loads[0].n_from, 6);
+		for (size_t i = 0; i < p->loads[0].n_from; i++) {
+			cr_assert_neq(role_rail_of(p->inv, p->loads[0].from[i]), rail);
+			cr_assert(strncmp(p->loads[0].from[i], p->loads[0].to,
+					  strchr(p->loads[0].to, ':') - p->loads[0].to + 1),
+				  "sender %s is on another host than %s", p->loads[0].from[i],
+				  p->loads[0].to);
+			for (size_t j = 0; j < i; j++)
+				cr_assert_str_neq(p->loads[0].from[i], p->loads[0].from[j]);
+		}
+		scenario_free(p);
+
+		p = ci("link-degrade", NULL, seed);
+		cr_assert_str_eq(p->loads[0].across, p->faults[0].spec.target, "across: fault");
+		scenario_free(p);
+	}
+}
+
+/* On the example lab only its Linux spine can drop IP IDs: a role picks among what can. */
+Test(scenario, roles_pick_what_the_lab_can_inject)
+{
+	for (unsigned seed = 1; seed <= 16; seed++) {
+		struct scenario *s = ci("ipid-drop", EXAMPLE, seed);
+
+		cr_assert(!strncmp(s->faults[0].spec.target, "spine2:", 7), "seed %u: %s", seed,
+			  s->faults[0].spec.target);
 		scenario_free(s);
 	}
-	globfree(&g);
 }
 
 Test(grader, targets)
@@ -92,7 +194,7 @@ Test(grader, targets)
 static struct grade graded_at(const char *scn, const char *verdicts, double t_fault)
 {
 	struct grade g = {0};
-	struct scenario *s = scenario_load(scn, NULL, VLAB, stderr);
+	struct scenario *s = scenario_load(scn, NULL, VLAB, 7, stderr);
 	struct comp_obs obs = {0};
 	struct comp_times t = {100, t_fault, t_fault, 120, 130};
 	json_t *arr = json_loads(verdicts, 0, NULL), *v;
@@ -121,7 +223,7 @@ static struct grade graded(const char *scn, const char *verdicts)
 Test(grader, pass_rank_and_time)
 {
 	struct grade r =
-	    graded("../scenarios/ci/rail-uplink-flap.yaml",
+	    graded(FIXTURES "/good-uplink-flap.yaml",
 		   "[" V(112, "switch-link", "rail2:swp6--spine2:swp2",
 			 "[{\"target\":\"rail2:swp6--spine2:swp2\",\"votes\":9,\"good\":0},"
 			 "{\"target\":\"host1:rnic2--rail2:swp1\",\"votes\":3,\"good\":4}]") "]");
@@ -136,7 +238,7 @@ Test(grader, pass_rank_and_time)
 Test(grader, a_tie_at_the_top_is_not_rank_1)
 {
 	struct grade r =
-	    graded("../scenarios/ci/rail-uplink-flap.yaml",
+	    graded(FIXTURES "/good-uplink-flap.yaml",
 		   "[" V(112, "switch-link", "rail4:swp6--spine2:swp4",
 			 "[{\"target\":\"rail4:swp6--spine2:swp4\",\"votes\":9,\"good\":0},"
 			 "{\"target\":\"rail2:swp6--spine2:swp2\",\"votes\":9,\"good\":0}]") "]");
@@ -149,15 +251,15 @@ Test(grader, a_tie_at_the_top_is_not_rank_1)
 Test(grader, wrong_class_and_false_positives)
 {
 	struct grade r =
-	    graded("../scenarios/ci/rnic-flap.yaml",
+	    graded(FIXTURES "/good-rnic-flap.yaml",
 		   "[" V(104, "rnic", "host3:rnic1", "[]") "," V(114, "switch", "rail2", "[]") "]");
 
 	cr_assert_eq(r.verdict, RV_FAIL);
 	cr_assert(r.detected);
 	cr_assert_not(r.class_ok);
 	cr_assert_eq(r.false_positives, 1, "the baseline verdict");
-	r = graded("../scenarios/ci/rnic-flap.yaml", "[" V(114, "rnic", "host1:rnic2", "[]") "," V(
-							 128, "rnic", "host1:rnic2", "[]") "]");
+	r = graded(FIXTURES "/good-rnic-flap.yaml", "[" V(114, "rnic", "host1:rnic2", "[]") "," V(
+							128, "rnic", "host1:rnic2", "[]") "]");
 	cr_assert_eq(r.false_positives, 1, "a verdict after recovery settled");
 	cr_assert_eq(r.verdict, RV_FAIL);
 	cr_assert(strstr(r.reason, "false positive"), "%s", r.reason);
@@ -176,7 +278,7 @@ Test(grader, silent_scenario)
 /* A window that ends while the injector logs in judged a lab being changed. */
 Test(grader, the_injectors_own_work_is_not_a_false_positive)
 {
-	struct scenario *s = scenario_load("../scenarios/ci/rnic-flap.yaml", NULL, VLAB, stderr);
+	struct scenario *s = scenario_load(FIXTURES "/good-rnic-flap.yaml", NULL, VLAB, 7, stderr);
 	struct comp_obs obs = {0};
 	struct comp_times t = {100, 108, 110, 120, 130};
 	struct grade g = {0};
@@ -265,7 +367,7 @@ Test(report, xml_escape)
 Test(scenario, components_map_form)
 {
 	struct scenario *s =
-	    scenario_load(FIXTURES "/good-components-map.yaml", NULL, VLAB, stderr);
+	    scenario_load(FIXTURES "/good-components-map.yaml", NULL, VLAB, 7, stderr);
 	const struct opt_desc *d;
 	char buf[32];
 

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+# Pre-flight and post-flight: a lab not as its inventory says stops the run (invalid, exit 3), and --recover reverts the journal and checks again.
+NF="$ROOT/scenarios/ci/no-fault.yaml"
+
+# A fault whose injector died (kill -9): in the lab and in the journal, reverted by nobody.
+orphan_fault() {
+	"$RL" inject rnic-route-missing --target host2:rnic3 --hold >/dev/null 2>&1 &
+	local p=$!
+	sleep 3
+	kill -9 $p 2>/dev/null
+	wait $p 2>/dev/null
+}
+
+"$RL" lab up -q >/dev/null 2>&1 || fail "lab up"
+defer "$RL" lab down -q
+
+section "pre-flight: a fault left behind stops the run before anything starts"
+orphan_fault
+check "the orphaned fault is outstanding in the journal" sh -c '"$0" faults | grep -q "rnic-route-missing  host2:rnic3"' "$RL"
+expect_exit 3 "run on a lab with a leftover fault: exit 3" "$RL" run -o "$T/pf1" --seed 7 "$NF"
+cp "$T/check.out" "$T/pf1.out"
+check "it names the RNIC and what is wrong" grep -q "pre-flight: host2:rnic3: traffic from 198.18.3.2 to .* leaves host2 by rnic[124], not rnic3" "$T/pf1.out"
+check "nothing ran: no scenario folder" test ! -e "$T/pf1/no-fault"
+check "nothing was changed: the fault is still outstanding" sh -c '"$0" faults | grep -q "rnic-route-missing  host2:rnic3"' "$RL"
+
+section "pre-flight with --recover: the journal is reverted, the lab checked again, the run goes on"
+"$RL" run -o "$T/pf2" --seed 7 --recover "$NF" >"$T/pf2.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "run --recover: exit 0" || fail "run --recover: exit $rc" "$(grep -m3 'flight' "$T/pf2.out" | tr '\n' ' ')"
+check "it says it reverted and that the lab is right again" grep -q "pre-flight: the lab is as its inventory says again" "$T/pf2.out"
+check "the journal has nothing outstanding" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
+check "the post-flight check passed" grep -q "post-flight: 16 RNIC(s) up" "$T/pf2.out"
+
+section "post-flight: a lab broken during a scenario makes it invalid and stops the run"
+(sleep 6; ip -n rl-host3 addr del 198.18.2.3/24 dev rnic2) &
+"$RL" run -o "$T/pf3" --seed 7 "$NF" "$NF" >"$T/pf3.out" 2>&1
+rc=$?
+wait
+[ $rc -eq 3 ] && ok "run with the lab broken mid-scenario: exit 3" || fail "post-flight: exit $rc, want 3" "$(tail -3 "$T/pf3.out" | tr '\n' ' ')"
+check "the scenario is invalid with the post-flight reason" \
+	jq -e '.scenarios[0].verdict == "invalid" and (.scenarios[0].reason | test("post-flight: host3:rnic2: rnic2 does not have 198.18.2.3/24"))' "$T/pf3/results.json"
+check "the next scenario did not run" jq -e '.scenarios[1].verdict == "invalid" and (.scenarios[1].reason | startswith("not run: post-flight"))' "$T/pf3/results.json"
+"$RL" lab down -q
+"$RL" lab up -q >/dev/null 2>&1 || fail "lab up again"
+
+section "post-flight with --recover: a fault left behind mid-run is reverted and the run goes on"
+(sleep 6; orphan_fault) &
+"$RL" run -o "$T/pf4" --seed 7 --recover "$NF" "$NF" >"$T/pf4.out" 2>&1
+rc=$?
+wait
+[ $rc -eq 3 ] && ok "run --recover with a fault left mid-scenario: exit 3 (one invalid)" || fail "post-flight --recover: exit $rc, want 3" "$(tail -3 "$T/pf4.out" | tr '\n' ' ')"
+check "the first scenario is invalid: the lab was not right after it" \
+	jq -e '.scenarios[0].verdict == "invalid" and (.scenarios[0].reason | test("post-flight: host2:rnic3"))' "$T/pf4/results.json"
+check "the journal was reverted and the lab checked again" grep -q "post-flight: the lab is as its inventory says again" "$T/pf4.out"
+check "the second scenario ran and passed" jq -e '.scenarios[1].verdict == "pass"' "$T/pf4/results.json"
+check "the journal has nothing outstanding" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
