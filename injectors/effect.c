@@ -11,19 +11,7 @@
 
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[])
 {
-	char *out = NULL;
-	json_error_t je;
-	json_t *v = NULL;
-	int r = lab_exec(f->lab, dev, argv, NULL, &out, f->err, sizeof(f->err));
-
-	if (r == 0) {
-		v = json_loads(out, JSON_DECODE_ANY, &je);
-		if (!v)
-			snprintf(f->err, sizeof(f->err), "%s: '%s' gave no JSON: %s", dev, argv[0],
-				 je.text);
-	}
-	free(out);
-	return v;
+	return lab_exec_json(f->lab, dev, argv, f->err, sizeof(f->err));
 }
 
 unsigned long long fault_json_sum(json_t *v, const char *key)

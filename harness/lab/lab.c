@@ -301,19 +301,31 @@ static int clock_skew(struct lab *l, const char *host, double *skew, char *err, 
 	return r > 0 ? -EIO : r;
 }
 
-/* Run argv on host and parse its stdout as JSON; NULL with why. */
-static json_t *exec_json(struct lab *l, const char *host, const char *const argv[], char *why,
+json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], char *err,
+		      size_t errlen)
+{
+	char *out = NULL;
+	json_error_t je;
+	json_t *v = NULL;
+
+	if (lab_exec(l, dev, argv, NULL, &out, err, errlen) == 0 &&
+	    !(v = json_loads(out ? out : "", JSON_DECODE_ANY, &je)))
+		snprintf(err, errlen, "%s: '%s' gave no JSON: %s", dev, argv[0], je.text);
+	free(out);
+	return v;
+}
+
+/* A JSON list a host prints (ip -j ...); NULL with why. */
+static json_t *host_list(struct lab *l, const char *host, const char *const argv[], char *why,
 			 size_t whylen)
 {
-	char *out = NULL, err[384];
-	json_t *j = NULL;
-	int r = lab_exec(l, host, argv, NULL, &out, err, sizeof(err));
+	char err[384];
+	json_t *j = lab_exec_json(l, host, argv, err, sizeof(err));
 
-	if (r)
+	if (!j)
 		snprintf(why, whylen, "cannot read %s: %s", host, err);
-	else if (!(j = json_loads(out ? out : "", 0, NULL)) || !json_is_array(j))
+	else if (!json_is_array(j))
 		snprintf(why, whylen, "%s: '%s %s' did not answer in JSON", host, argv[0], argv[2]);
-	free(out);
 	if (j && !json_is_array(j)) {
 		json_decref(j);
 		j = NULL;
@@ -383,7 +395,7 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 	why[0] = '\0';
 	for (size_t h = 0; h < inv->n_hosts; h++) {
 		const struct inv_host *host = &inv->hosts[h];
-		json_t *links = exec_json(l, host->name,
+		json_t *links = host_list(l, host->name,
 					  (const char *const[]){"ip", "-j", "addr", "show", NULL},
 					  one, sizeof(one));
 
@@ -398,7 +410,7 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 				goto failed;
 			/* Traffic from the RNIC's address must leave by it: its rule and routes. */
 			inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
-			route = exec_json(l, host->name,
+			route = host_list(l, host->name,
 					  (const char *const[]){"ip", "-j", "route", "get",
 								probe_dst(inv, r, dst), "from", src,
 								NULL},

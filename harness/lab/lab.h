@@ -6,6 +6,7 @@
 
 #include "harness/lib/inventory.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -102,6 +103,12 @@ bool lab_can(const struct lab *l, enum lab_cap cap);
 
 int lab_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
 	     char **out, char *err, size_t errlen);
+/*
+ * Run argv on dev (ip -j, tc -j ...) and parse what it prints as JSON.
+ * Returns a new reference (json_decref() it), or NULL with err saying why.
+ */
+json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], char *err,
+		      size_t errlen);
 int lab_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
 	      struct lab_proc *p);
 int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms);

@@ -642,7 +642,7 @@ static bool postflight(struct lab *lab, const struct scenario *s, struct scn_res
 	if (!lab_health(lab, "post-flight", why, whylen))
 		return true;
 	invalid(r, "%s", why);
-	/* Even when the scenario had already failed otherwise, the lab's state is what matters. */
+	/* Already invalid for another reason (invalid() kept it): the lab's state is added. */
 	if (strcmp(r->g.reason, why))
 		snprintf(r->g.reason + strlen(r->g.reason),
 			 sizeof(r->g.reason) - strlen(r->g.reason), "; %s", why);
@@ -699,6 +699,11 @@ static void print_params(const struct opt_desc *tab, const void *cfg)
  * A plan's transcript, indented; a long input (an nft set of thousands of IP
  * IDs) shows its first and last lines and how many there are.
  */
+static bool plan_input(const char *line)
+{
+	return line && line[0] == ' ' && strstr(line, "| ") == line + strspn(line, " ");
+}
+
 static void print_plan(char *text)
 {
 	enum { HEAD = 8, TAIL = 2 };
@@ -706,10 +711,8 @@ static void print_plan(char *text)
 	size_t run = 0;
 
 	for (char *line = strtok(text, "\n"), *next; line; line = next) {
-		bool input = line[0] == ' ' && strstr(line, "| ") == line + strspn(line, " ");
-
 		next = strtok(NULL, "\n");
-		if (!input) {
+		if (!plan_input(line)) {
 			printf("    %s\n", line);
 			continue;
 		}
@@ -718,7 +721,7 @@ static void print_plan(char *text)
 		else
 			lines[(run - HEAD) % TAIL] = line;
 		run++;
-		if (next && next[0] == ' ' && strstr(next, "| ") == next + strspn(next, " "))
+		if (plan_input(next))
 			continue;
 		if (run > HEAD + TAIL)
 			printf("      | ... (%zu lines in all)\n", run);
