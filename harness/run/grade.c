@@ -70,8 +70,12 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			 * switch is seconds of CPU under qemu) judged a lab being
 			 * changed: neither a detection nor a false positive.
 			 */
-			if (t->t_fault <= 0 || we <= t->t_inject || ws >= t->t_revert + settle)
-				g->false_positives++;
+			if (t->t_fault <= 0 || we <= t->t_inject || ws >= t->t_revert + settle) {
+				if (!g->false_positives++)
+					snprintf(g->fp_first, sizeof(g->fp_first),
+						 "%s %.60s in [%.1f, %.1f] s", v->cls, v->target,
+						 ws - t->t_start, we - t->t_start);
+			}
 			continue;
 		}
 		if (first < 0 || at < first)
@@ -139,7 +143,7 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 	g->detected = g->localized = g->class_ok = false;
 	g->rank = g->false_positives = 0;
 	g->time_to_detect_s = -1;
-	g->got_class[0] = g->got_target[0] = '\0';
+	g->got_class[0] = g->got_target[0] = g->fp_first[0] = '\0';
 	detection(e, obs, t, settle_s, g);
 	if (was == RV_INVALID)
 		return;
@@ -161,8 +165,10 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 			fail(g, "%s ranked %s among %s suspects (top-%d expected)", e->target,
 			     g->rank ? "low" : "nowhere", e->cls, e->top_k);
 		else if (g->false_positives > e->max_false_positives)
-			fail(g, "%d false positive(s) outside the fault (at most %d allowed)",
-			     g->false_positives, e->max_false_positives);
+			fail(
+			    g,
+			    "%d false positive(s) outside the fault (at most %d allowed), first %s",
+			    g->false_positives, e->max_false_positives, g->fp_first);
 		if (g->verdict == RV_FAIL && g->rank > 1 && !g->localized && g->class_ok)
 			snprintf(g->reason + strlen(g->reason),
 				 sizeof(g->reason) - strlen(g->reason), " (rank %d)", g->rank);

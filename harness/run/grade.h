@@ -21,6 +21,7 @@ struct grade {
 	double time_to_detect_s; /* -1: not detected */
 	int rank;		 /* of the true target, 0: not among the suspects */
 	int false_positives;
+	char fp_first[200]; /* the first false positive: "class target [ws, we] s" */
 	char got_class[24];
 	char got_target[160];
 };

@@ -53,6 +53,7 @@ void hm_agent_defaults(struct hm_agent_cfg *c)
 	    .max_ttl = 6,
 	    .dscp = 26,
 	    .buffer_bytes = 1 << 20,
+	    .orphan_ms = 30000,
 	};
 }
 
@@ -404,10 +405,24 @@ static void send_probe(struct agent *a, size_t s)
 	p->ip_id = ipid;
 }
 
+static void drain(struct agent *a);
+
+/*
+ * Probes unanswered for the timeout are drops.  What arrived while the agent
+ * was not looking is read first: an agent descheduled on a busy host found
+ * its answers waiting in the socket, and had counted them lost.
+ */
 static void expire(struct agent *a, uint64_t now_rt)
 {
 	uint64_t tmo = (uint64_t)a->cfg->timeout_ms * NS_PER_MS;
+	bool due = false;
 
+	for (size_t s = 0; s < a->n && !due; s++)
+		for (size_t i = 0; i < a->rn[s].ring_n && !due; i++)
+			due = a->rn[s].ring[i].used && now_rt - a->rn[s].ring[i].t1 > tmo;
+	if (!due)
+		return;
+	drain(a);
 	for (size_t s = 0; s < a->n; s++)
 		for (size_t i = 0; i < a->rn[s].ring_n; i++) {
 			struct pending *p = &a->rn[s].ring[i];
@@ -492,6 +507,19 @@ static void on_bad(void *ctx, int reason)
 		a->st.foreign++;
 	else
 		a->st.malformed++;
+}
+
+/* Everything queued on every port, send completions first; never waits. */
+static void drain(struct agent *a)
+{
+	static const struct pt_events ev = {on_tx, on_rx, on_bad};
+
+	for (size_t s = 0; s < a->n; s++) {
+		struct rx_ctx c = {a, s};
+
+		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+		a->cfg->transport->poll(a->rn[s].port, &ev, &c);
+	}
 }
 
 /* ---- source port pool ---------------------------------------------------------- */
@@ -917,7 +945,7 @@ static void teardown(struct agent *a)
 int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 {
 	struct agent a = {0};
-	unsigned long long start = rl_now_ns(), end;
+	unsigned long long start = rl_now_ns(), end, seen_analyzer = start;
 	int ret = setup(&a, inv, cfg);
 
 	if (ret)
@@ -975,6 +1003,20 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		try_connect(&a);
 		if (a.connected)
 			flush_out(&a);
+		/*
+		 * Started on a host over SSH, the agent is on its own: a run killed
+		 * with -9 cannot stop it.  Its analyzer gone that long, it stops itself.
+		 */
+		if (a.connected || !cfg->analyzer || !cfg->orphan_ms)
+			seen_analyzer = now;
+		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {
+			rl_err(
+			    "agent: no analyzer at %s for %lld s: the run that started this agent "
+			    "is gone; exiting",
+			    cfg->analyzer, cfg->orphan_ms / 1000);
+			ret = RL_EXIT_SETUP;
+			break;
+		}
 
 		for (size_t s = 0; s < a.n; s++) {
 			int fds[4], k = cfg->transport->fds(a.rn[s].port, fds, 4);

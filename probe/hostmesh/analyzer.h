@@ -24,6 +24,7 @@ struct az_cfg {
 	int min_votes;		/* abnormal probes needed before voting: 5 */
 	double min_share;	/* the top suspect must be on this share of them: 0.5 */
 	long long slow_us;	/* network latency that counts as high: 1000 us */
+	long long slow_span_ms; /* a hotspot's slow probes span this much send time: 300 ms */
 	long long proc_us;	/* host-processing verdict when most probes exceed it: 5000 us */
 	long long grace_ms;	/* a window closes this long after its end: timeout + 1 s */
 	size_t max_abnormal;	/* abnormal probes kept per window: 1,000,000 */

@@ -65,17 +65,25 @@ static void agent_help(void)
 	    "  --analyzer ADDR[:PORT] stream records to a 'rocelab analyze --listen' (port 4790)\n"
 	    "  --out FILE|-           write records to FILE (for 'rocelab analyze FILE')\n"
 	    "  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
-	    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened.\n",
+	    "  --orphan-after D       with --analyzer: exit when it has been unreachable for D\n"
+	    "                         (default 30s; 0: never), as when the run was killed\n"
+	    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened, or the analyzer was\n"
+	    "gone for --orphan-after.\n",
 	    stdout);
 }
 
 int cmd_agent(int argc, char **argv)
 {
 	static const struct option own[] = {
-	    {"host", required_argument, NULL, 'H'},	{"inventory", required_argument, NULL, 'i'},
-	    {"analyzer", required_argument, NULL, 'a'}, {"out", required_argument, NULL, 'o'},
-	    {"duration", required_argument, NULL, 'd'}, {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},		{0},
+	    {"host", required_argument, NULL, 'H'},
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"analyzer", required_argument, NULL, 'a'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"orphan-after", required_argument, NULL, 'O'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	struct option lo[40];
 	static const char *const cmd = "agent hostmesh";
@@ -110,6 +118,9 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case 'd':
 			r = opt_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, &c.duration_ms);
+			break;
+		case 'O':
+			r = opt_ms(cmd, "--orphan-after", optarg, 0, 86400000LL, &c.orphan_ms);
 			break;
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;

@@ -26,6 +26,7 @@ struct hm_agent_cfg {
 	const char *analyzer;	    /* ADDR[:PORT] to stream records to, or NULL */
 	const char *out;	    /* file to write records to ("-": stdout), or NULL */
 	size_t buffer_bytes;	    /* record buffer while the analyzer is away: 1 MiB */
+	long long orphan_ms;	    /* exit after this long without the analyzer: 30 s (0: never) */
 	unsigned seed;
 };
 

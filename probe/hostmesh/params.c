@@ -66,6 +66,9 @@ const struct opt_desc az_opts[] = {
     {"min-share", OPT_DOUBLE, 0, 1, AZ(min_share),
      "share of abnormal probes the top suspect must be on"},
     {"slow", OPT_US, 0, 60000, AZ(slow_us), "network latency that counts as high"},
+    {"slow-span", OPT_MS, 0, 3600000, AZ(slow_span_ms),
+     "a congestion hotspot's slow probes are sent over at least this long (a scheduling "
+     "stall delays a burst)"},
     {"proc", OPT_US, 0, 60000, AZ(proc_us), "host-processing verdict when most probes exceed it"},
     {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
      "close a window this long after its end (> the probe timeout)"},

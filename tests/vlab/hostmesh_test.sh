@@ -55,6 +55,15 @@ ovf=$(echo "$last" | jq '.rx_overflow // 0')
 grep -q "receive socket was full" "$HM_OUT/stopped.log" &&
 	ok "the agent warns that overflowed probes count as timeouts" ||
 	fail "no overflow warning" "$(tail -3 "$HM_OUT/stopped.log")"
+# An agent whose analyzer is gone (its run killed with -9) stops itself.
+start=$(date +%s%N)
+ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 0 \
+	--analyzer 198.19.128.1:4799 --orphan-after 2s --duration 60s 2>"$HM_OUT/orphan.log"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc -eq 3 ] && [ $ms -lt 10000 ] && grep -q "no analyzer at 198.19.128.1:4799 for 2 s: the run that started this agent is gone; exiting" "$HM_OUT/orphan.log" &&
+	ok "an agent without its analyzer for --orphan-after 2s exits 3 by itself ($ms ms)" ||
+	fail "orphaned agent: exit $rc after $ms ms" "$(tail -2 "$HM_OUT/orphan.log" | tr '\n' ' ')"
 "$RL" lab down -q
 
 section "hostmesh: bad input changes nothing"

@@ -263,6 +263,8 @@ Test(grader, wrong_class_and_false_positives)
 	cr_assert_eq(r.false_positives, 1, "a verdict after recovery settled");
 	cr_assert_eq(r.verdict, RV_FAIL);
 	cr_assert(strstr(r.reason, "false positive"), "%s", r.reason);
+	cr_assert(strstr(r.reason, "first rnic host1:rnic2 in [28.0, 28.0] s"),
+		  "the reason names the first one and when, from the run's start: %s", r.reason);
 }
 
 Test(grader, silent_scenario)

@@ -240,6 +240,22 @@ Test(analyzer, high_latency_is_a_congestion_hotspot)
 	free(out);
 }
 
+/* The same link's probes slow in one instant only: a stall, not a queue that stays full. */
+static int stalled(int h, int s, int d, int k, int i)
+{
+	return i == 1 ? congested(h, s, d, k, i) : 0;
+}
+
+Test(analyzer, a_burst_of_slow_probes_is_not_congestion)
+{
+	char *out = run(stalled, 2);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.verdicts, 0, "12 slow probes a window, all sent at once: %s", out);
+	cr_assert(strstr(out, "\"slow_probes\":12"), "they were counted: %s", out);
+	free(out);
+}
+
 Test(analyzer, ignores_records_it_cannot_place)
 {
 	struct az_cfg cfg;
