@@ -92,7 +92,9 @@ void lab_close(struct lab *l)
 	for (size_t i = 0; l->ssh && i < l->inv->n_hosts + l->inv->n_switches; i++)
 		sshc_close(l->ssh[i]);
 	free(l->ssh);
+	free(l->clock_skew);
 	l->ssh = NULL;
+	l->clock_skew = NULL;
 	l->ops = NULL;
 }
 
@@ -457,6 +459,8 @@ int lab_preflight(struct lab *l, const char *self)
 	if (l->ops == &vlab_lab_ops)
 		return lab_health(l, "pre-flight", err, sizeof(err));
 	snprintf(want, sizeof(want), "rocelab %s", ROCELAB_VERSION);
+	free(l->clock_skew);
+	l->clock_skew = rl_xcalloc(inv->n_hosts + 1, sizeof(*l->clock_skew));
 	for (size_t i = 0; i < inv->n_switches; i++)
 		if (lab_login(l, inv->switches[i].name, err, sizeof(err))) {
 			rl_err("pre-flight: %s", err);
@@ -492,6 +496,7 @@ int lab_preflight(struct lab *l, const char *self)
 		} else {
 			fprintf(stderr, "pre-flight: %s: %s, clock %+.3f s\n", host, out, skew);
 		}
+		l->clock_skew[h] = skew;
 		free(out);
 	}
 	if (!bad && lab_health(l, "pre-flight", err, sizeof(err)))

@@ -72,6 +72,8 @@ struct lab {
 					persistent ($ROCELAB_LIB_DIR) */
 	char lab_key[4096];	     /* the key behind 'credential: lab-key', "" if none */
 	struct sshc **ssh;	     /* per device (hosts, then switches), opened on first use */
+	double *clock_skew;	     /* per host: its clock minus ours (s), measured at pre-flight;
+					NULL: not measured (a virtual lab shares this clock) */
 	void *priv;		     /* the kind's own state */
 };
 

@@ -869,7 +869,7 @@ static int vlab_spawn(struct lab *l, const char *dev, const char *const argv[], 
 	char ns[64];
 
 	(void)l;
-	p->pid = proc_spawn(argv, vlab_ns(ns, sizeof(ns), dev), log);
+	p->pid = proc_spawn_tied(argv, vlab_ns(ns, sizeof(ns), dev), log);
 	return p->pid < 0 ? (int)p->pid : 0;
 }
 

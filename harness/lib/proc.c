@@ -13,16 +13,28 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 /* In the child: enter ns, wire stdio, exec. Never returns. */
-static void child_exec(const char *const argv[], const char *ns, const char *logpath, bool session)
+void proc_tie_to_parent(pid_t parent)
+{
+	/* SIGTERM when the spawning thread dies; it may have died already. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(125);
+}
+
+static void child_exec(const char *const argv[], const char *ns, const char *logpath, bool session,
+		       pid_t tied_to)
 {
 	int saved, fd;
 
+	if (tied_to)
+		proc_tie_to_parent(tied_to);
 	if (session)
 		setsid();
 	if (ns && *ns && netns_enter_name(ns, &saved) < 0)
@@ -69,7 +81,7 @@ int proc_run(const char *const argv[], const char *ns, const char *logpath)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child_exec(argv, ns, logpath, false);
+		child_exec(argv, ns, logpath, false, 0);
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
@@ -187,15 +199,25 @@ int proc_stop(pid_t pid, int grace_ms)
 	return -ECANCELED;
 }
 
-pid_t proc_spawn(const char *const argv[], const char *ns, const char *logpath)
+static pid_t spawn(const char *const argv[], const char *ns, const char *logpath, bool tied)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		child_exec(argv, ns, logpath, true);
+		child_exec(argv, ns, logpath, true, tied ? parent : 0);
 	return pid;
+}
+
+pid_t proc_spawn(const char *const argv[], const char *ns, const char *logpath)
+{
+	return spawn(argv, ns, logpath, false);
+}
+
+pid_t proc_spawn_tied(const char *const argv[], const char *ns, const char *logpath)
+{
+	return spawn(argv, ns, logpath, true);
 }
 
 static int ns_inode(const char *path, ino_t *ino, dev_t *dev)

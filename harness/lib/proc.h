@@ -31,6 +31,16 @@ int proc_stop(pid_t pid, int grace_ms);
 /* Start argv in ns as a new session leader; returns its pid or -errno. */
 pid_t proc_spawn(const char *const argv[], const char *ns, const char *logpath);
 
+/*
+ * proc_spawn(), tied to this process: SIGTERM when it dies, even by SIGKILL,
+ * so that a run killed with -9 leaves no analyzer, agent or injector behind
+ * (injectors revert on SIGTERM).  Not for daemons that outlive the command.
+ */
+pid_t proc_spawn_tied(const char *const argv[], const char *ns, const char *logpath);
+
+/* In a forked child: SIGTERM when parent dies (exits 125 if it already has). */
+void proc_tie_to_parent(pid_t parent);
+
 /* pids of the processes whose network namespace is ns; returns the count (array: free()). */
 int netns_pids(const char *ns, pid_t **pids);
 

@@ -17,6 +17,7 @@
 #include "harness/lib/state.h"
 #include "harness/lib/version.h"
 #include "harness/run/scenario.h"
+#include "injectors/links.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -114,6 +115,7 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 	struct opt_store store = {0};
 	size_t n = 0, len = 0;
 	int p[2], logfd;
+	pid_t parent;
 
 	/* The spec back as the argv of 'rocelab inject': written from the kind's option table. */
 	argv[n++] = self_exe;
@@ -132,8 +134,11 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 		return -errno;
 	}
 	logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	parent = getpid();
 	lf->pid = fork();
 	if (lf->pid == 0) {
+		/* A run killed with -9: the injector gets SIGTERM and reverts its fault. */
+		proc_tie_to_parent(parent);
 		dup2(p[1], STDOUT_FILENO);
 		if (logfd >= 0)
 			dup2(logfd, STDERR_FILENO);
@@ -612,6 +617,16 @@ void runner_result_free(struct scn_result *r)
 	r->n_comps = 0;
 }
 
+/* The lab as its inventory says: RNICs up, addressed and routed; every link up at its switches. */
+static int lab_fit(struct lab *lab, const char *when, char *why, size_t whylen)
+{
+	char more[512];
+	int r = lab_health(lab, when, why, whylen);
+	int k = links_check(lab, when, r ? more : why, r ? sizeof(more) : whylen);
+
+	return r ? r : k;
+}
+
 int runner_recover(struct lab *lab, const char *self, const char *inv_path, const char *when,
 		   char *why, size_t whylen)
 {
@@ -622,7 +637,7 @@ int runner_recover(struct lab *lab, const char *self, const char *inv_path, cons
 	r = proc_run((const char *const[]){self, "revert", "-i", inv_path, NULL}, NULL, NULL);
 	if (r)
 		rl_err("%s: rocelab revert exited %d", when, r);
-	if (lab_health(lab, when, why, whylen))
+	if (lab_fit(lab, when, why, whylen))
 		return -EHOSTUNREACH;
 	fprintf(stderr, "%s: the lab is as its inventory says again\n", when);
 	return 0;
@@ -639,7 +654,7 @@ static bool postflight(struct lab *lab, const struct scenario *s, struct scn_res
 {
 	char again[512];
 
-	if (!lab_health(lab, "post-flight", why, whylen))
+	if (!lab_fit(lab, "post-flight", why, whylen))
 		return true;
 	invalid(r, "%s", why);
 	/* Already invalid for another reason (invalid() kept it): the lab's state is added. */
@@ -926,7 +941,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	lab_open(&lab, sc[0]->inv);
 	ro.postflight = true;
 	ro.recover = recover;
-	if (lab_preflight(&lab, self_exe) &&
+	if ((lab_preflight(&lab, self_exe) || links_check(&lab, "pre-flight", why, sizeof(why))) &&
 	    (!recover ||
 	     runner_recover(&lab, self_exe, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
 		rl_err("run: pre-flight checks of %s failed; nothing was changed",
@@ -940,6 +955,8 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	ri.outdir = outdir;
 	ri.inventory = sc[0]->inv_path;
 	ri.lab_kind = lab.ops->name;
+	ri.inv = sc[0]->inv;
+	ri.clock_skew = lab.clock_skew;
 	ri.seed = seed;
 	ri.started = now_s();
 	for (size_t i = 0; i < n; i++) {

@@ -46,6 +46,8 @@ struct run_info {
 	unsigned seed;
 	const char *version;
 	double started;
+	const struct inventory *inv;
+	const double *clock_skew; /* per host of inv, measured at pre-flight; NULL: not measured */
 };
 
 /*

@@ -101,7 +101,7 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 		opt_store_free(&store);
 		return -E2BIG;
 	}
-	st->analyzer = proc_spawn(argv, NULL, log);
+	st->analyzer = proc_spawn_tied(argv, NULL, log);
 	opt_store_free(&store);
 	if (st->analyzer < 0) {
 		snprintf(what, whatlen, "cannot start the analyzer: %s", strerror(-st->analyzer));

@@ -43,6 +43,19 @@ check "the next scenario did not run" jq -e '.scenarios[1].verdict == "invalid" 
 "$RL" lab down -q
 "$RL" lab up -q >/dev/null 2>&1 || fail "lab up again"
 
+section "post-flight: a switch link left down (read in the switch's dialect) stops the run"
+(sleep 6; ip -n rl-spine2 link set swp3 down) &
+"$RL" run -o "$T/pf5" --seed 7 "$NF" "$NF" >"$T/pf5.out" 2>&1
+rc=$?
+wait
+[ $rc -eq 3 ] && ok "run with a spine port downed mid-scenario: exit 3" || fail "link post-flight: exit $rc, want 3" "$(tail -3 "$T/pf5.out" | tr '\n' ' ')"
+check "the scenario is invalid, naming the link and what the switch says" \
+	jq -e '.scenarios[0].verdict == "invalid" and (.scenarios[0].reason | test("post-flight: link rail3:swp6--spine2:swp3 is down at (rail3:swp6|spine2:swp3) \\((rail3|spine2) says [A-Z]+\\)"))' "$T/pf5/results.json"
+check "the pre-flight had read every link up" grep -q "^pre-flight: 32 link(s) up at their switch ports" "$T/pf5.out"
+ip -n rl-spine2 link set swp3 up
+"$RL" lab down -q
+"$RL" lab up -q >/dev/null 2>&1 || fail "lab up again"
+
 section "post-flight with --recover: a fault left behind mid-run is reverted and the run goes on"
 (sleep 6; orphan_fault) &
 "$RL" run -o "$T/pf4" --seed 7 --recover "$NF" "$NF" >"$T/pf4.out" 2>&1

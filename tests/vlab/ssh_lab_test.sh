@@ -61,6 +61,7 @@ for s in $(jq -r '.scenarios[].name' "$R"); do
 	[[ "$line" == pass* ]] && ok "over SSH: $s: $line" || fail "over SSH: $s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
 check "results.json records the lab kind ssh" jq -e '.lab_kind == "ssh"' "$R"
+check "results.json records each host's clock skew, measured at pre-flight" jq -e '(.clock_skew_s | keys) == ["host1","host2","host3","host4"] and ([.clock_skew_s[] | fabs] | max) < 1' "$R"
 check "every agent's log came back from its host" sh -c '[ "$(ls "$1"/*/agent-host*.log | wc -l)" -eq $((4 * $(ls scenarios/ci/*.yaml | wc -l))) ]' sh "$T/sshci"
 check "load ran on the sending hosts (pfc-incast)" sh -c 'grep -l "datagrams sent" "$1"/pfc-incast/load.log.host* >/dev/null' sh "$T/sshci"
 STATE="${ROCELAB_STATE_DIR:-/run/rocelab}"
@@ -68,4 +69,26 @@ for h in host1 host2 host3 host4; do
 	check "$h was reached through its sshd" grep -q "Accepted publickey for root" "$STATE/ssh/$h/sshd.log"
 done
 check "no agent, load or run folder is left on the hosts" sh -c '! pgrep -f "rocelab (agent|load) " && ! ls -d /tmp/rocelab-run.* 2>/dev/null'
+check "pre-flight read every switch's links over SSH" grep -q "^pre-flight: 32 link(s) up at their switch ports" "$T/sshci.log"
+
+# A run killed with -9 mid-fault: the kernel tells its injector (SIGTERM), which reverts;
+# the agents on the hosts find their analyzer gone and stop themselves (30 s).
+snapshot >"$T/kill.before"
+"$RL" run -i "$SI" -o "$T/killed" --seed 7 scenarios/ci/rnic-route-missing.yaml >"$T/killed.log" 2>&1 &
+pid=$!
+for _ in $(seq 400); do grep -q "rnic-route-missing .* applied" "$T/killed.log" && break; sleep 0.1; done
+check "the fault was applied over SSH" grep -q "rnic-route-missing .* applied" "$T/killed.log"
+kill -9 $pid
+wait $pid 2>/dev/null
+start=$(date +%s)
+for _ in $(seq 100); do pgrep -f "rocelab (agent|inject|analyze|load) " >/dev/null || break; sleep 0.5; done
+left=$(pgrep -af "rocelab (agent|inject|analyze|load) ")
+[ -z "$left" ] && ok "after kill -9 of the run: no analyzer, injector or agent left ($(($(date +%s) - start)) s)" ||
+	fail "after kill -9 of the run, still running" "$left"
+check "the injector reverted its fault: nothing outstanding in the journal" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
+check "an agent says why it stopped" sh -c 'grep -l "the run that started this agent is gone" /tmp/rocelab-run.*/host*.log >/dev/null' sh
+# Its run folder stays on each host, with the agents' logs: nobody fetched them.
+rm -rf /tmp/rocelab-run.*
+snapshot >"$T/kill.after"
+check "every host is as it was before the killed run" diff -q "$T/kill.before" "$T/kill.after"
 "$RL" lab down -q
