@@ -79,10 +79,11 @@ struct comp_env {
 /*
  * The scenario's clock: CLOCK_REALTIME seconds; t_fault 0 when nothing was
  * injected.  t_inject: when the first injector started (its login and
- * checks), t_fault: when its fault took effect.
+ * checks), t_fault: when its fault took effect.  t_stop: when the components
+ * began to be stopped (0: not known).
  */
 struct comp_times {
-	double t_start, t_inject, t_fault, t_revert, t_end;
+	double t_start, t_inject, t_fault, t_revert, t_end, t_stop;
 };
 
 /* The incident report's hooks: files go to dir, the plot to dir/png. */

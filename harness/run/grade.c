@@ -68,8 +68,12 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			 * Baseline, or recovery once in-flight probes have settled.  A
 			 * window that ends while the injector works (an SSH login to a
 			 * switch is seconds of CPU under qemu) judged a lab being
-			 * changed: neither a detection nor a false positive.
+			 * changed: neither a detection nor a false positive.  Nor is
+			 * one that ends once the monitor is being stopped (agents on
+			 * hosts stopped one by one over SSH, their logs fetched).
 			 */
+			if (t->t_stop > 0 && we > t->t_stop)
+				continue;
 			if (t->t_fault <= 0 || we <= t->t_inject || ws >= t->t_revert + settle) {
 				if (!g->false_positives++)
 					snprintf(g->fp_first, sizeof(g->fp_first),

@@ -29,7 +29,7 @@ struct grade {
 /*
  * Grade what one component observed.  Verdicts count as false positives in
  * the baseline (before the injector started) and once recovery has settled
- * (settle_s after the revert);
+ * (settle_s after the revert) until the components are being stopped;
  * metrics are checked against expect.metrics.  t->t_fault 0: nothing was
  * injected.
  */

@@ -352,7 +352,8 @@ static void stop_load(struct lab *lab, struct load_run *lr)
 
 struct comp_times runner_times(const struct scn_result *r)
 {
-	return (struct comp_times){r->t_start, r->t_inject, r->t_fault, r->t_revert, r->t_end};
+	return (struct comp_times){r->t_start,	r->t_inject, r->t_fault,
+				   r->t_revert, r->t_end,    r->t_stop};
 }
 
 void runner_grade(struct scn_result *r)
@@ -573,6 +574,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		progress(idx, total, s, "recovery %.1f s", (double)s->recovery_ms / 1e3);
 		ok = wait_ms(s->recovery_ms + drain, r, why, sizeof(why));
 	}
+	r->t_stop = now_s();
 	for (size_t i = 0; i < r->n_comps; i++)
 		if (r->comps[i].started)
 			r->comps[i].sc->ops->stop(r->comps[i].state);

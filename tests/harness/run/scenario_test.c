@@ -303,6 +303,32 @@ Test(grader, the_injectors_own_work_is_not_a_false_positive)
 	scenario_free(s);
 }
 
+/* A window that ends once the monitor is being stopped judged a monitor going away. */
+Test(grader, the_teardown_is_not_a_false_positive)
+{
+	struct scenario *s = scenario_load(FIXTURES "/good-rnic-flap.yaml", NULL, VLAB, 7, stderr);
+	struct comp_obs obs = {0};
+	struct comp_times t = {100, 108, 110, 120, 135, 0};
+	struct grade g = {0};
+	struct verdict *v;
+
+	cr_assert_not_null(s);
+	v = comp_obs_verdict(&obs);
+	*v = (struct verdict){
+	    .win = {110, 112}, .time = 112, .cls = "rnic", .target = "host1:rnic2"};
+	v = comp_obs_verdict(&obs);
+	*v = (struct verdict){
+	    .win = {130, 132}, .time = 132, .cls = "congestion", .target = "rail3"};
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	cr_assert_eq(g.false_positives, 1, "t_stop not known: a recovery verdict");
+	t.t_stop = 131; /* the agents were being stopped when that window ended */
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	cr_assert_eq(g.false_positives, 0);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	comp_obs_clear(&obs);
+	scenario_free(s);
+}
+
 /* Data-path components are graded on figures. */
 Test(grader, metrics_against_expectations)
 {
