@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -468,18 +469,30 @@ int lab_preflight(struct lab *l, const char *self)
 		}
 	for (size_t h = 0; h < inv->n_hosts; h++) {
 		const char *host = inv->hosts[h].name, *prog = lab_program(l, host, self);
-		char *out = NULL;
+		bool copy = !strcmp(inv->hosts[h].rocelab, INV_ROCELAB_COPY);
+		char *out = NULL, there[PATH_MAX];
 		double skew = 0;
-		int r = lab_exec(l, host, (const char *const[]){prog, "version", NULL}, NULL, &out,
-				 err, sizeof(err));
+		int r;
+
+		/* 'rocelab: copy': this binary goes there for the run, then answers like any. */
+		if (copy && lab_share(l, host, self, there, sizeof(there))) {
+			rl_err("pre-flight: cannot copy %s to %s (see above)", self, host);
+			bad++;
+			continue;
+		}
+		r = lab_exec(l, host, (const char *const[]){prog, "version", NULL}, NULL, &out, err,
+			     sizeof(err));
 
 		if (out)
 			out[strcspn(out, "\n")] = '\0';
 		if (r) {
 			rl_err("pre-flight: %s%s", err,
-			       r == 127 ? " (install rocelab there, or give its path as 'rocelab:' "
-					  "in the inventory)"
-					: "");
+			       r == 127 && copy
+				   ? " (the copy of rocelab does not start there: install "
+				     "the libraries it links, see README)"
+			       : r == 127 ? " (install rocelab there, give its path as 'rocelab:' "
+					    "in the inventory, or 'rocelab: copy')"
+					  : "");
 			bad++;
 		} else if (strcmp(out ? out : "", want)) {
 			rl_err("pre-flight: %s runs '%s', this is '%s': install the same version",
@@ -494,7 +507,8 @@ int lab_preflight(struct lab *l, const char *self)
 			       host, skew, CLOCK_SKEW_MAX_S);
 			bad++;
 		} else {
-			fprintf(stderr, "pre-flight: %s: %s, clock %+.3f s\n", host, out, skew);
+			fprintf(stderr, "pre-flight: %s: %s%s, clock %+.3f s\n", host, out,
+				copy ? " (copied there)" : "", skew);
 		}
 		l->clock_skew[h] = skew;
 		free(out);

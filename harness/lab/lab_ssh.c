@@ -12,8 +12,11 @@
 #include "harness/lib/sbuf.h"
 
 #include <libgen.h>
+#include <limits.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define RUN_DIR_FMT "/tmp/rocelab-run.%d"
@@ -28,9 +31,10 @@ struct alive_seen {
 
 struct ssh_priv {
 	struct alive_seen seen[64];
-	bool *made;	 /* per device (hosts, then switches): its run folder exists */
-	unsigned n_logs; /* remote log files named so far */
-	char dir[64];	 /* the run folder on every device */
+	bool *made;	     /* per device (hosts, then switches): its run folder exists */
+	unsigned n_logs;     /* remote log files named so far */
+	char dir[64];	     /* the run folder on every device */
+	char copy[PATH_MAX]; /* where 'rocelab: copy' hosts run this binary */
 };
 
 static struct ssh_priv *priv(struct lab *l)
@@ -189,21 +193,33 @@ static bool ssh_alive(struct lab *l, const struct lab_proc *p)
 	return true;
 }
 
+/*
+ * A file to dev, byte for byte (a binary too: base64 over the channel, decoded
+ * there by coreutils), executable there when it is here.
+ */
 static int ssh_put(struct lab *l, const char *dev, const char *local, const char *path)
 {
-	char err[512], *text = rl_read_file(local, NULL), *copy = rl_xstrdup(path);
+	size_t len = 0;
+	char err[512], *data = rl_read_file(local, &len), *copy = rl_xstrdup(path), *text = NULL;
 	struct sbuf b = {0};
+	struct stat st;
 	int r;
 
-	if (!text) {
+	if (!data) {
 		r = -errno;
 		goto out;
 	}
+	text = rl_xcalloc(4 * ((len + 2) / 3) + 1, 1);
+	EVP_EncodeBlock((unsigned char *)text, (const unsigned char *)data, (int)len);
 	add_run_dir(l, &b);
 	sb_printf(&b, "mkdir -p ");
 	add_quoted(&b, dirname(copy));
-	sb_printf(&b, " && cat >");
+	sb_printf(&b, " && base64 -d >");
 	add_quoted(&b, path);
+	if (stat(local, &st) == 0 && (st.st_mode & S_IXUSR)) {
+		sb_printf(&b, " && chmod 700 ");
+		add_quoted(&b, path);
+	}
 	r = run(l, dev, &b, text, NULL, err, sizeof(err));
 	if (!r)
 		made_run_dir(l, dev);
@@ -212,6 +228,7 @@ static int ssh_put(struct lab *l, const char *dev, const char *local, const char
 out:
 	free(copy);
 	free(text);
+	free(data);
 	return r > 0 ? -EIO : r;
 }
 
@@ -232,8 +249,15 @@ static int ssh_get(struct lab *l, const char *dev, const char *path, const char 
 static const char *ssh_program(struct lab *l, const char *dev, const char *self)
 {
 	const struct inv_host *h = inventory_host(l->inv, dev);
+	struct ssh_priv *p = priv(l);
+	char *copy;
 
-	(void)self;
+	if (h && !strcmp(h->rocelab, INV_ROCELAB_COPY)) { /* put there by lab_install_self() */
+		copy = rl_xstrdup(self);
+		snprintf(p->copy, sizeof(p->copy), "%s/%s", p->dir, basename(copy));
+		free(copy);
+		return p->copy;
+	}
 	return h && h->rocelab[0] ? h->rocelab : "rocelab";
 }
 

@@ -471,10 +471,13 @@ static int host_rocelab(struct ctx *c, yaml_node_t *v, void *o)
 		return -EINVAL;
 	for (p = h->rocelab; *p && (isalnum((unsigned char)*p) || strchr("/._-+", *p)); p++)
 		;
+	if (!strcmp(h->rocelab, INV_ROCELAB_COPY))
+		return 0;
 	if (h->rocelab[0] != '/' || *p || strstr(h->rocelab, "..")) {
 		diag(c, v,
 		     "rocelab path '%s' must be an absolute path of letters, digits and '/._-+' "
-		     "(the rocelab binary on that host)",
+		     "(the rocelab binary on that host), or 'copy' (this one, copied there for "
+		     "the run)",
 		     h->rocelab);
 		h->rocelab[0] = '\0';
 		return -EINVAL;

@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define INV_NAME_MAX   31 /* device, RNIC, port and tenant names */
-#define INV_NETDEV_MAX 15 /* IFNAMSIZ - 1 */
+#define INV_NAME_MAX	 31	/* device, RNIC, port and tenant names */
+#define INV_ROCELAB_COPY "copy" /* host 'rocelab: copy' */
+#define INV_NETDEV_MAX	 15	/* IFNAMSIZ - 1 */
 
 /* 1-based position in the inventory file. */
 struct inv_loc {
@@ -49,7 +50,8 @@ struct inv_host {
 	struct in_addr mgmt;
 	bool has_mgmt;
 	struct inv_ssh ssh;
-	char rocelab[256]; /* the rocelab binary on the host (SSH labs); "" : "rocelab" on PATH */
+	char rocelab[256]; /* the rocelab binary on the host (SSH labs); "" : "rocelab" on PATH;
+			      INV_ROCELAB_COPY: this one, copied there for the run */
 	struct inv_rnic *rnics;
 	size_t n_rnics;
 	struct inv_loc loc;

@@ -30,6 +30,17 @@ expect_exit 3 "a host without rocelab: exit 3 at pre-flight" \
 	"$RL" run -i "$T/norocelab.yaml" -o "$T/norocelab" scenarios/ci/rnic-flap.yaml
 cp "$T/check.out" "$T/norocelab.out"
 check "it says where to install it" grep -q "host1: .*install rocelab there" "$T/norocelab.out"
+# 'rocelab: copy': this binary is copied to the host over SSH for the run, then checked there.
+sed '0,/rocelab: \//s|rocelab: /.*|rocelab: copy|' "$SI" >"$T/copy.yaml"
+check "an inventory whose host1 takes a copy of rocelab is valid" "$RL" inventory check "$T/copy.yaml"
+(sleep 8; pgrep -af "^/tmp/rocelab-run\.[0-9]+/rocelab agent hostmesh --host host1 " >"$T/copy.ps") &
+"$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 scenarios/ci/no-fault.yaml >"$T/copy.out" 2>&1
+rc=$?
+wait
+[ $rc -eq 0 ] && ok "no-fault with host1's rocelab copied there: exit 0" || fail "run with rocelab: copy: exit $rc" "$(grep -m3 -E 'error|flight' "$T/copy.out" | tr '\n' ' ')"
+check "pre-flight ran the copy on host1: same version" grep -q "^pre-flight: host1: rocelab .* (copied there), clock" "$T/copy.out"
+check "host1's agent ran from the copy in the run folder" test -s "$T/copy.ps"
+check "the copy went with the run folder" sh -c '! ls -d /tmp/rocelab-run.* 2>/dev/null'
 snapshot >"$T/ssh.after"
 check "nothing was touched" diff -q "$T/ssh.before" "$T/ssh.after"
 
