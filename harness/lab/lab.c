@@ -149,8 +149,9 @@ int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	return r;
 }
 
-bool lab_alive(struct lab *l, const struct lab_proc *p)
+bool lab_alive(struct lab *l, struct lab_proc *p)
 {
+	p->why[0] = '\0';
 	return p->pid > 0 && l->ops->alive && l->ops->alive(l, p);
 }
 

@@ -21,6 +21,7 @@ struct lab_proc {
 	pid_t pid;	/* the process (on dev: its process group on an SSH lab) */
 	char log[4096]; /* the local log file */
 	char rlog[256]; /* its log on dev while it runs ("" : written locally) */
+	char why[200];	/* set when lab_alive() could not ask dev at all (host lost) */
 };
 
 /*
@@ -45,7 +46,7 @@ struct lab_ops {
 	/* SIGTERM p, SIGKILL after grace_ms; its exit status, or -errno (-ECANCELED: killed). */
 	int (*stop)(struct lab *l, struct lab_proc *p, int grace_ms);
 	/* Is p still running? */
-	bool (*alive)(struct lab *l, const struct lab_proc *p);
+	bool (*alive)(struct lab *l, struct lab_proc *p);
 	/* Copy a local file to path on dev (put), or path on dev to a local file (get). */
 	int (*put)(struct lab *l, const char *dev, const char *local, const char *path);
 	int (*get)(struct lab *l, const char *dev, const char *path, const char *local);
@@ -114,7 +115,8 @@ json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], 
 int lab_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
 	      struct lab_proc *p);
 int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms);
-bool lab_alive(struct lab *l, const struct lab_proc *p);
+/* Is p running?  false with p->why set when its device could not be asked. */
+bool lab_alive(struct lab *l, struct lab_proc *p);
 int lab_put(struct lab *l, const char *dev, const char *local, const char *path);
 int lab_get(struct lab *l, const char *dev, const char *path, const char *local);
 const char *lab_program(struct lab *l, const char *dev, const char *self);

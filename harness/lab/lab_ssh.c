@@ -174,19 +174,23 @@ static int ssh_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	return r ? (r < 0 ? r : -EIO) : killed ? -ECANCELED : 0;
 }
 
-static bool ssh_alive(struct lab *l, const struct lab_proc *p)
+static bool ssh_alive(struct lab *l, struct lab_proc *p)
 {
 	struct ssh_priv *sp = priv(l);
 	struct alive_seen *a = &sp->seen[(size_t)p->pid % ARRAY_SIZE(sp->seen)];
 	unsigned long long now = rl_now_ns();
 	char err[512];
 	struct sbuf b = {0};
+	int r;
 
 	/* Callers poll often; one SSH round trip a second per process is enough. */
 	if (a->pid == p->pid && !strcmp(a->dev, p->dev) && now - a->at < ALIVE_EVERY_NS)
 		return true;
 	sb_printf(&b, "kill -0 -- -%d", (int)p->pid);
-	if (run(l, p->dev, &b, NULL, NULL, err, sizeof(err)) != 0)
+	r = run(l, p->dev, &b, NULL, NULL, err, sizeof(err));
+	if (r < 0) /* not an answer: the host is lost, not (yet) the process */
+		snprintf(p->why, sizeof(p->why), "%.190s", err);
+	if (r)
 		return false;
 	*a = (struct alive_seen){.pid = p->pid, .at = now};
 	snprintf(a->dev, sizeof(a->dev), "%s", p->dev);

@@ -879,7 +879,7 @@ static int vlab_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	return proc_stop(p->pid, grace_ms);
 }
 
-static bool vlab_alive(struct lab *l, const struct lab_proc *p)
+static bool vlab_alive(struct lab *l, struct lab_proc *p)
 {
 	(void)l;
 	return proc_alive(p->pid);

@@ -168,8 +168,12 @@ static bool alive(void *state, char *why, size_t whylen)
 	}
 	for (size_t i = 0; i < st->n; i++)
 		if (st->agents[i].pid > 0 && !lab_alive(st->lab, &st->agents[i])) {
-			snprintf(why, whylen, "the agent on %s exited early; see its log",
-				 st->agents[i].dev);
+			if (st->agents[i].why[0])
+				snprintf(why, whylen, "lost %s mid-run: %s", st->agents[i].dev,
+					 st->agents[i].why);
+			else
+				snprintf(why, whylen, "the agent on %s exited early; see its log",
+					 st->agents[i].dev);
 			return false;
 		}
 	return true;

@@ -33,7 +33,7 @@ check "it says where to install it" grep -q "host1: .*install rocelab there" "$T
 # 'rocelab: copy': this binary is copied to the host over SSH for the run, then checked there.
 sed '0,/rocelab: \//s|rocelab: /.*|rocelab: copy|' "$SI" >"$T/copy.yaml"
 check "an inventory whose host1 takes a copy of rocelab is valid" "$RL" inventory check "$T/copy.yaml"
-(sleep 8; pgrep -af "^/tmp/rocelab-run\.[0-9]+/rocelab agent hostmesh --host host1 " >"$T/copy.ps") &
+(for _ in $(seq 200); do pgrep -af "^/tmp/rocelab-run\.[0-9]+/rocelab agent hostmesh --host host1 " >"$T/copy.ps" && break; sleep 0.1; done) &
 "$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 scenarios/ci/no-fault.yaml >"$T/copy.out" 2>&1
 rc=$?
 wait
@@ -102,4 +102,25 @@ check "an agent says why it stopped" sh -c 'grep -l "the run that started this a
 rm -rf /tmp/rocelab-run.*
 snapshot >"$T/kill.after"
 check "every host is as it was before the killed run" diff -q "$T/kill.before" "$T/kill.after"
+
+# A host that drops off mid-run (its management link down): the scenario is invalid, naming the
+# host; what could not be reverted there stays in the journal for 'rocelab revert'.
+"$RL" run -i "$SI" -o "$T/drop" --seed 7 scenarios/ci/rnic-route-missing.yaml >"$T/drop.log" 2>&1 &
+pid=$!
+for _ in $(seq 400); do grep -q "rnic-route-missing .* applied" "$T/drop.log" && break; sleep 0.1; done
+sleep 2
+ip -n rl-host1 link set mgmt0 down
+wait $pid
+rc=$?
+[ $rc -eq 3 ] && ok "run with host1 lost mid-fault: exit 3" || fail "host lost mid-run: exit $rc, want 3" "$(tail -3 "$T/drop.log" | tr '\n' ' ')"
+check "the scenario is invalid: host1 was lost" \
+	jq -e '.scenarios[0].verdict == "invalid" and (.scenarios[0].reason | test("lost host1 mid-run: "))' "$T/drop/results.json"
+check "the fault on host1 is outstanding in the journal" sh -c '"$0" faults | grep -q "rnic-route-missing  host1:rnic2"' "$RL"
+ip -n rl-host1 link set mgmt0 up
+check "host1 back: revert reverts it" sh -c '"$0" revert | grep -q "^1 fault(s) reverted"' "$RL"
+for _ in $(seq 100); do pgrep -f "rocelab (agent|inject|analyze|load) " >/dev/null || break; sleep 0.5; done
+check "host1's agent stopped without its analyzer" sh -c '! pgrep -f "rocelab (agent|inject|analyze|load) "'
+rm -rf /tmp/rocelab-run.*
+snapshot >"$T/drop.after"
+check "every host is as it was before" diff -q "$T/kill.before" "$T/drop.after"
 "$RL" lab down -q

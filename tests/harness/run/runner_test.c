@@ -55,7 +55,7 @@ static int fake_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	return 0;
 }
 
-static bool fake_alive(struct lab *l, const struct lab_proc *p)
+static bool fake_alive(struct lab *l, struct lab_proc *p)
 {
 	(void)l, (void)p;
 	return !fake.die_after || ++fake.alive_calls < fake.die_after;
