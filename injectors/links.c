@@ -102,7 +102,6 @@ static int parse_json(const struct inv_switch *sw, const char *out, struct port_
 	json_t *root = json_loads(out, JSON_DECODE_ANY, &je), *v, *x;
 	const char *name;
 	size_t i;
-	int ret = 0;
 
 	if (!root) {
 		snprintf(err, errlen, "%s: its port states are not JSON: %s (line %d)", sw->name,
@@ -160,7 +159,7 @@ static int parse_json(const struct inv_switch *sw, const char *out, struct port_
 		goto bad;
 	}
 	json_decref(root);
-	return ret;
+	return 0;
 bad:
 	snprintf(err, errlen, "%s: its port states are not in %s's format", sw->name,
 		 inv_dialect_name(sw->dialect));
@@ -213,9 +212,7 @@ int links_check(struct lab *l, const char *when, char *why, size_t whylen)
 		free(st[s]);
 		st[s] = NULL;
 		snprintf(one, sizeof(one), "cannot read the links of %s: %s", sw->name, err);
-		rl_err("%s: %s", when, one);
-		if (!bad++)
-			snprintf(why, whylen, "%s: %s", when, one);
+		lab_problem(when, one, why, whylen, &bad);
 	}
 	for (size_t i = 0; i < inv->n_links; i++) {
 		const struct inv_link *k = &inv->links[i];
@@ -247,9 +244,7 @@ int links_check(struct lab *l, const char *when, char *why, size_t whylen)
 					 sw->name, sw->ports[ep->port].name,
 					 inventory_endpoint_name(inv, &k->a, an, sizeof(an)),
 					 inventory_endpoint_name(inv, &k->b, bn, sizeof(bn)));
-			rl_err("%s: %s", when, one);
-			if (!bad++)
-				snprintf(why, whylen, "%s: %s", when, one);
+			lab_problem(when, one, why, whylen, &bad);
 		}
 		n_up += ok;
 	}

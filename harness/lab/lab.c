@@ -390,6 +390,13 @@ static int rnic_as_inventory(const struct inventory *inv, const struct inv_rnic 
 	return -1;
 }
 
+void lab_problem(const char *when, const char *what, char *why, size_t whylen, size_t *bad)
+{
+	rl_err("%s: %s", when, what);
+	if (!(*bad)++)
+		snprintf(why, whylen, "%s: %s", when, what);
+}
+
 int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 {
 	const struct inventory *inv = l->inv;
@@ -435,9 +442,7 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 				continue;
 			}
 		failed:
-			rl_err("%s: %s", when, one);
-			if (!bad++)
-				snprintf(why, whylen, "%s: %s", when, one);
+			lab_problem(when, one, why, whylen, &bad);
 			if (!links)
 				break; /* the host could not be read at all: one line for it */
 		}

@@ -151,6 +151,12 @@ int lab_login(struct lab *l, const char *dev, char *err, size_t errlen);
 int lab_preflight(struct lab *l, const char *self);
 
 /*
+ * One problem of a check: printed as "WHEN: WHAT"; the first one (*bad 0)
+ * also goes to why.  Counts it in *bad.
+ */
+void lab_problem(const char *when, const char *what, char *why, size_t whylen, size_t *bad);
+
+/*
  * Is every host as the inventory says: each RNIC's link UP with its address,
  * and traffic from that address to an RNIC of another host leaving by that
  * RNIC (its policy rule and routes)?  Read with 'ip -j' through the lab.

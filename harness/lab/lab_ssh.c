@@ -250,16 +250,22 @@ static int ssh_get(struct lab *l, const char *dev, const char *path, const char 
 	return r > 0 ? -EIO : r;
 }
 
+/* Where ssh_share() puts local on a device: the run folder, under its own name. */
+static void shared_path(struct lab *l, const char *local, char *path, size_t len)
+{
+	char *copy = rl_xstrdup(local);
+
+	snprintf(path, len, "%s/%s", priv(l)->dir, basename(copy));
+	free(copy);
+}
+
 static const char *ssh_program(struct lab *l, const char *dev, const char *self)
 {
 	const struct inv_host *h = inventory_host(l->inv, dev);
 	struct ssh_priv *p = priv(l);
-	char *copy;
 
-	if (h && !strcmp(h->rocelab, INV_ROCELAB_COPY)) { /* put there by lab_install_self() */
-		copy = rl_xstrdup(self);
-		snprintf(p->copy, sizeof(p->copy), "%s/%s", p->dir, basename(copy));
-		free(copy);
+	if (h && !strcmp(h->rocelab, INV_ROCELAB_COPY)) { /* shared there at pre-flight */
+		shared_path(l, self, p->copy, sizeof(p->copy));
 		return p->copy;
 	}
 	return h && h->rocelab[0] ? h->rocelab : "rocelab";
@@ -267,10 +273,7 @@ static const char *ssh_program(struct lab *l, const char *dev, const char *self)
 
 static int ssh_share(struct lab *l, const char *dev, const char *local, char *path, size_t len)
 {
-	char *copy = rl_xstrdup(local);
-
-	snprintf(path, len, "%s/%s", priv(l)->dir, basename(copy));
-	free(copy);
+	shared_path(l, local, path, len);
 	return ssh_put(l, dev, local, path);
 }
 

@@ -85,15 +85,25 @@ check "pre-flight read every switch's links over SSH" grep -q "^pre-flight: 32 l
 # A run killed with -9 mid-fault: the kernel tells its injector (SIGTERM), which reverts;
 # the agents on the hosts find their analyzer gone and stop themselves (30 s).
 snapshot >"$T/kill.before"
+# Up to 40 s for rnic-route-missing to be applied by the run logging to $1.
+until_applied() {
+	for _ in $(seq 400); do grep -q "rnic-route-missing .* applied" "$1" && break; sleep 0.1; done
+}
+# The run's analyzer, injectors, agents and load senders still running (their command lines).
+ours_running() { pgrep -af "rocelab (agent|inject|analyze|load) "; }
+# Up to 50 s for all of them to be gone.
+until_ours_gone() {
+	for _ in $(seq 100); do ours_running >/dev/null || break; sleep 0.5; done
+}
 "$RL" run -i "$SI" -o "$T/killed" --seed 7 scenarios/ci/rnic-route-missing.yaml >"$T/killed.log" 2>&1 &
 pid=$!
-for _ in $(seq 400); do grep -q "rnic-route-missing .* applied" "$T/killed.log" && break; sleep 0.1; done
+until_applied "$T/killed.log"
 check "the fault was applied over SSH" grep -q "rnic-route-missing .* applied" "$T/killed.log"
 kill -9 $pid
 wait $pid 2>/dev/null
 start=$(date +%s)
-for _ in $(seq 100); do pgrep -f "rocelab (agent|inject|analyze|load) " >/dev/null || break; sleep 0.5; done
-left=$(pgrep -af "rocelab (agent|inject|analyze|load) ")
+until_ours_gone
+left=$(ours_running)
 [ -z "$left" ] && ok "after kill -9 of the run: no analyzer, injector or agent left ($(($(date +%s) - start)) s)" ||
 	fail "after kill -9 of the run, still running" "$left"
 check "the injector reverted its fault: nothing outstanding in the journal" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
@@ -107,7 +117,7 @@ check "every host is as it was before the killed run" diff -q "$T/kill.before" "
 # host; what could not be reverted there stays in the journal for 'rocelab revert'.
 "$RL" run -i "$SI" -o "$T/drop" --seed 7 scenarios/ci/rnic-route-missing.yaml >"$T/drop.log" 2>&1 &
 pid=$!
-for _ in $(seq 400); do grep -q "rnic-route-missing .* applied" "$T/drop.log" && break; sleep 0.1; done
+until_applied "$T/drop.log"
 sleep 2
 ip -n rl-host1 link set mgmt0 down
 wait $pid
@@ -118,7 +128,7 @@ check "the scenario is invalid: host1 was lost" \
 check "the fault on host1 is outstanding in the journal" sh -c '"$0" faults | grep -q "rnic-route-missing  host1:rnic2"' "$RL"
 ip -n rl-host1 link set mgmt0 up
 check "host1 back: revert reverts it" sh -c '"$0" revert | grep -q "^1 fault(s) reverted"' "$RL"
-for _ in $(seq 100); do pgrep -f "rocelab (agent|inject|analyze|load) " >/dev/null || break; sleep 0.5; done
+until_ours_gone
 check "host1's agent stopped without its analyzer" sh -c '! pgrep -f "rocelab (agent|inject|analyze|load) "'
 rm -rf /tmp/rocelab-run.*
 snapshot >"$T/drop.after"
