@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Dispatches fault actions to the lab: the ssh backend (switch dialect commands) or the netlink
- * backend. */
+/* Dispatches fault actions to the lab: switch dialect commands over SSH, host op lines by netlink
+ * or as ip/tc/dcb commands over SSH. */
 #define _GNU_SOURCE
 #include "injectors/exec.h"
 
@@ -15,11 +15,12 @@ int fault_exec_action(struct lab *l, const struct fault_action *a, bool undo, ch
 
 	err[0] = '\0';
 	rl_dbg("%s %s on %s: %s", undo ? "revert" : "apply",
-	       a->backend == FB_SSH ? "ssh" : "netlink", a->device, undo ? a->revert : a->apply);
+	       a->backend == FB_SSH || !lab_can(l, LAB_CAP_NETLINK) ? "ssh" : "netlink", a->device,
+	       undo ? a->revert : a->apply);
 	/* Host ops go over netlink where the lab shares this kernel, else as ip/tc/dcb commands. */
-	if (a->backend == FB_NETLINK && lab_can(l, LAB_CAP_NETLINK))
+	if (a->backend == FB_HOST && lab_can(l, LAB_CAP_NETLINK))
 		return netlink_op_run(l, a->device, undo ? a->revert : a->apply, undo, err, errlen);
-	if (a->backend == FB_NETLINK)
+	if (a->backend == FB_HOST)
 		return host_op_exec(l, a->device, undo ? a->revert : a->apply, undo, err, errlen);
 	ret = lab_cli(l, a->device, undo ? a->revert : a->apply, undo ? NULL : a->apply_input, NULL,
 		      err, errlen);

@@ -161,13 +161,14 @@ int fault_spec_resolve(const struct inventory *inv, struct fault_spec *s, char *
 int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, size_t max,
 		    struct opt_store *store);
 
-enum fault_backend { FB_SSH, FB_NETLINK };
+/* FB_SSH: a switch's CLI over SSH; FB_HOST: a host op line, by netlink or as ip/tc/dcb over SSH. */
+enum fault_backend { FB_SSH, FB_HOST };
 
 /* One step of a fault on one device: how to apply it and how to undo it. */
 struct fault_action {
 	enum fault_backend backend;
 	char device[INV_NAME_MAX + 1];
-	char *apply;	   /* ssh: a command line; netlink: an op line (see netlink_op.h) */
+	char *apply;	   /* ssh: a command line; host: an op line (see netlink_op.h) */
 	char *apply_input; /* ssh: stdin of apply (e.g. an nft script), or NULL */
 	char *revert;	   /* must be idempotent: it also runs after a crash */
 };
@@ -202,6 +203,9 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 /* A host-side netlink action: apply and revert op lines from one argument list. */
 void fault_plan_host_op(struct fault_plan *p, const char *host, const char *apply_fmt,
 			const char *revert_fmt, ...) __attribute__((format(printf, 4, 0)));
+
+/* How an action of p reaches its device: "ssh" or "netlink". */
+const char *fault_action_via(const struct fault_plan *p, const struct fault_action *a);
 
 /* Print the plan's actions as a transcript: what runs where, with its input and undo. */
 void fault_plan_format(const struct fault_plan *p, FILE *f);

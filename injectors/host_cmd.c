@@ -149,6 +149,7 @@ static bool already(const char *err)
 	    "Cannot find device",
 	    "Cannot delete qdisc with handle of zero",
 	    "FIB table does not exist",
+	    "address already assigned",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(said); i++)

@@ -100,8 +100,10 @@ int journal_append(const struct fault_plan *p, unsigned id)
 		const struct fault_action *a = &p->acts[i];
 		json_t *ja = json_object();
 
-		json_object_set_new(ja, "backend",
-				    json_string(a->backend == FB_SSH ? "ssh" : "netlink"));
+		/* How it ran; a host op line runs by netlink or as commands, as its lab can. */
+		json_object_set_new(ja, "backend", json_string(fault_action_via(p, a)));
+		if (a->backend == FB_HOST)
+			json_object_set_new(ja, "host_op", json_true());
 		json_object_set_new(ja, "device", json_string(a->device));
 		json_object_set_new(ja, "apply", json_string(a->apply));
 		if (a->apply_input)
@@ -170,8 +172,10 @@ int journal_load(struct journal_rec **recs, size_t *n)
 				struct fault_action *a = RL_PUSH(r->acts, r->n_acts);
 				const char *in = json_string_value(json_object_get(ja, "input"));
 
-				a->backend =
-				    !strcmp(str(ja, "backend"), "ssh") ? FB_SSH : FB_NETLINK;
+				a->backend = json_is_true(json_object_get(ja, "host_op")) ||
+						     strcmp(str(ja, "backend"), "ssh")
+						 ? FB_HOST
+						 : FB_SSH;
 				snprintf(a->device, sizeof(a->device), "%s", str(ja, "device"));
 				a->apply = rl_xstrdup(str(ja, "apply"));
 				a->apply_input = in ? rl_xstrdup(in) : NULL;

@@ -37,6 +37,11 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 	return a;
 }
 
+const char *fault_action_via(const struct fault_plan *p, const struct fault_action *a)
+{
+	return a->backend == FB_SSH || p->host_cmds ? "ssh" : "netlink";
+}
+
 void fault_plan_format(const struct fault_plan *p, FILE *f)
 {
 	fprintf(f, "# %s %s\n", p->kind->name, p->target);
@@ -44,8 +49,8 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		fprintf(f, "# %s\n", p->note);
 	for (size_t i = 0; i < p->n_acts; i++) {
 		const struct fault_action *a = &p->acts[i];
-		bool cmds = a->backend == FB_NETLINK && p->host_cmds;
-		const char *be = a->backend == FB_SSH || cmds ? "ssh" : "netlink";
+		bool cmds = a->backend == FB_HOST && p->host_cmds;
+		const char *be = fault_action_via(p, a);
 		char apply[512], revert[512];
 
 		fprintf(f, "%s %s apply: %s\n", be, a->device,
@@ -85,7 +90,7 @@ void fault_plan_host_op(struct fault_plan *p, const char *host, const char *appl
 	va_start(ap, revert_fmt);
 	vsnprintf(revert, sizeof(revert), revert_fmt, ap);
 	va_end(ap);
-	fault_plan_add(p, FB_NETLINK, host, apply, NULL, revert);
+	fault_plan_add(p, FB_HOST, host, apply, NULL, revert);
 }
 
 int fault_plan_build(const struct inventory *inv, const struct topo *topo,

@@ -6,8 +6,10 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/effect.h"
+#include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"
 
 #include <arpa/inet.h>
@@ -52,6 +54,141 @@ static int plan_host(struct render_ctx *rc)
 	fault_plan_host_op(p, host, "noop", "route-add %u 0.0.0.0/0 %s %s",
 			   topo_host_table(s->tport), gw, r->netdev);
 	fault_plan_host_op(p, host, "link-down %s", "link-up %s", r->netdev);
+	if (p->host_cmds)
+		snprintf(p->note, sizeof(p->note),
+			 "shown as rocelab lays hosts out: the routes through %s that link-down "
+			 "flushes are read from %s when applied, and restored as found",
+			 r->netdev, host);
+	return 0;
+}
+
+/*
+ * The routes through the RNIC's netdev that admin-down flushes, read from a
+ * host whose routing rocelab did not lay out: every table, IPv4 and IPv6.
+ * The kernel puts back its own (proto kernel, the local table, RA-learned)
+ * when the link comes up; the others come back from the journal, as found.
+ */
+static int found_routes(struct fault_run *f, struct fault_plan *found, const char *host,
+			const char *netdev, bool v6)
+{
+	const char *argv[] = {"ip",  v6 ? "-6" : "-4", "-j", "route", "show", "table", "all",
+			      "dev", netdev,	       NULL};
+	json_t *routes = fault_read_json(f, host, argv), *x;
+	char bad[64] = "", tbl[16], proto[16];
+	size_t i;
+	int r = 0;
+
+	if (!routes)
+		return -EIO;
+	json_array_foreach(routes, i, x)
+	{
+		struct sbuf add = {0};
+
+		if (json_object_get(x, "type") ||
+		    (host_found_word(x, "protocol", proto, sizeof(proto)) &&
+		     (!strcmp(proto, "kernel") || !strcmp(proto, "ra"))))
+			continue; /* the kernel's own: back with the link */
+		if (!host_found_word(x, "table", tbl, sizeof(tbl)))
+			snprintf(tbl, sizeof(tbl), "main");
+		json_object_set_new(x, "dev", json_string(netdev)); /* 'dev' filtered: not shown */
+		/* A multipath route has no single device: 'dev' does not list it, and it stays. */
+		if (!host_found_keys(x, host_route_keys, bad, sizeof(bad)) ||
+		    host_route_cmd(x, tbl, v6, true, &add)) {
+			snprintf(
+			    f->err, sizeof(f->err),
+			    "%s: a route through %s has an attribute rocelab cannot restore as "
+			    "found ('%s'): it would be lost when the link goes down",
+			    host, netdev, bad[0] ? bad : "?");
+			r = -EOPNOTSUPP;
+		} else {
+			fault_plan_add(found, FB_HOST, host, "noop", NULL, add.p);
+		}
+		sb_free(&add);
+		if (r)
+			break;
+	}
+	json_decref(routes);
+	return r;
+}
+
+/*
+ * The static IPv6 addresses of netdev, which admin-down removes (unless
+ * keep_addr_on_down): put back after link-up.  Link-local and autoconfigured
+ * ones the kernel makes again.
+ */
+static int found_addrs(struct fault_run *f, struct fault_plan *found, const char *host,
+		       const char *netdev)
+{
+	static const char *const flags[] = {"nodad", "noprefixroute", "home", "mngtmpaddr"};
+	const char *argv[] = {"ip", "-6", "-j", "addr", "show", "dev", netdev, NULL};
+	json_t *links = fault_read_json(f, host, argv), *a;
+	size_t i;
+	int r = 0;
+
+	if (!links)
+		return -EIO;
+	json_array_foreach(json_object_get(json_array_get(links, 0), "addr_info"), i, a)
+	{
+		char addr[64], len[8];
+		struct sbuf add = {0};
+
+		if (!host_found_word(a, "scope", addr, sizeof(addr)) || strcmp(addr, "global") ||
+		    json_is_true(json_object_get(a, "dynamic")))
+			continue;
+		if (!host_found_word(a, "local", addr, sizeof(addr)) ||
+		    !host_found_word(a, "prefixlen", len, sizeof(len))) {
+			snprintf(f->err, sizeof(f->err),
+				 "%s: an IPv6 address of %s that rocelab cannot read back", host,
+				 netdev);
+			r = -EOPNOTSUPP;
+			break;
+		}
+		sb_printf(&add, "ip -6 addr add %s/%s dev %s", addr, len, netdev);
+		for (size_t k = 0; k < ARRAY_SIZE(flags); k++)
+			if (json_is_true(json_object_get(a, flags[k])))
+				sb_printf(&add, " %s", flags[k]);
+		fault_plan_add(found, FB_HOST, host, "noop", NULL, add.p);
+		sb_free(&add);
+	}
+	json_decref(links);
+	return r;
+}
+
+static int discover(struct fault_run *f, struct fault_plan *p)
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_host *h;
+	const char *netdev;
+	struct fault_plan found = {0};
+	char down[64], up[64];
+	size_t n_routes;
+	int r;
+
+	if (s->tkind != INV_DEV_HOST)
+		return 0; /* a switch port: its dialect's commands stand */
+	h = &f->inv->hosts[s->tdev];
+	netdev = h->rnics[s->tport].netdev;
+	r = found_routes(f, &found, h->name, netdev, false);
+	if (!r)
+		r = found_routes(f, &found, h->name, netdev, true);
+	n_routes = found.n_acts;
+	if (!r)
+		r = found_addrs(f, &found, h->name, netdev);
+	if (r) {
+		fault_plan_clear(&found);
+		return r;
+	}
+	/* Undo runs in reverse: the link comes up, then its addresses, then its routes. */
+	snprintf(down, sizeof(down), "link-down %s", netdev);
+	snprintf(up, sizeof(up), "link-up %s", netdev);
+	fault_plan_add(&found, FB_HOST, h->name, down, NULL, up);
+	fault_plan_clear(p);
+	p->acts = found.acts;
+	p->n_acts = found.n_acts;
+	snprintf(p->note, sizeof(p->note),
+		 "%zu route(s) through %s and %zu IPv6 address(es) as found on %s, restored after "
+		 "link-up",
+		 n_routes, netdev, found.n_acts - 1 - n_routes, h->name);
 	return 0;
 }
 
@@ -144,6 +281,7 @@ const struct fault_kind_ops fk_link_flap = {
     .check = check,
     .plan_host = plan_host,
     .render = render,
+    .discover = discover,
     .verify = verify,
     .live = live,
 };

@@ -10,10 +10,10 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/effect.h"
+#include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,97 +45,8 @@ static int plan_host(struct render_ctx *rc)
 	return 0;
 }
 
-/* A value from 'ip -j' that can stand as one word of an op line. */
-static const char *word(json_t *o, const char *key, char *buf, size_t len)
-{
-	json_t *v = json_object_get(o, key);
-	const char *p;
-
-	if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	else if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else
-		return NULL;
-	for (p = buf; *p && (isalnum((unsigned char)*p) || strchr(".:/_-", *p)); p++)
-		;
-	return *p || !buf[0] ? NULL : buf;
-}
-
-/* Keys of a found rule or route that rocelab can restore as found; any other refuses. */
-static bool only_keys(json_t *o, const char *const *known, char *bad, size_t len)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach(o, k, v)
-	{
-		size_t i;
-
-		for (i = 0; known[i] && strcmp(known[i], k); i++)
-			;
-		if (!known[i]) {
-			snprintf(bad, len, "%s", k);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* "ip rule add|del ..." words for a found rule into b. */
-static int rule_words(json_t *r, struct sbuf *b, const char *verb)
-{
-	static const char *const sel[][2] = {{"src", "from"},	    {"iif", "iif"},
-					     {"oif", "oif"},	    {"fwmark", "fwmark"},
-					     {"protocol", "proto"}, {"table", "table"}};
-	char v[64], len[16];
-
-	if (!word(r, "priority", v, sizeof(v)))
-		return -EINVAL;
-	sb_printf(b, "ip rule %s pref %s", verb, v);
-	for (size_t i = 0; i < ARRAY_SIZE(sel); i++) {
-		if (!json_object_get(r, sel[i][0]))
-			continue;
-		if (!word(r, sel[i][0], v, sizeof(v)))
-			return -EINVAL;
-		sb_printf(b, " %s %s", sel[i][1], v);
-		if (!strcmp(sel[i][0], "src") && word(r, "srclen", len, sizeof(len)))
-			sb_printf(b, "/%s", len);
-	}
-	return 0;
-}
-
-/* "ip route add|del ..." words for a found route of table tbl into b. */
-static int route_words(json_t *r, const char *tbl, struct sbuf *b, bool add)
-{
-	static const char *const opt[][2] = {{"gateway", "via"},    {"dev", "dev"},
-					     {"protocol", "proto"}, {"scope", "scope"},
-					     {"prefsrc", "src"},    {"metric", "metric"}};
-	char v[64];
-
-	if (!word(r, "dst", v, sizeof(v)))
-		return -EINVAL;
-	sb_printf(b, "ip route %s %s table %s", add ? "add" : "del", v, tbl);
-	for (size_t i = 0; i < ARRAY_SIZE(opt); i++) {
-		/* A delete names the route only: destination, gateway, device, metric. */
-		if (!json_object_get(r, opt[i][0]) ||
-		    (!add && i >= 2 && strcmp(opt[i][0], "metric")))
-			continue;
-		if (!word(r, opt[i][0], v, sizeof(v)))
-			return -EINVAL;
-		sb_printf(b, " %s %s", opt[i][1], v);
-	}
-	if (add && json_array_size(json_object_get(r, "flags")))
-		sb_printf(b, " onlink"); /* the one route flag a user sets */
-	return 0;
-}
-
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
-	static const char *const rule_keys[] = {"priority", "src",	"srclen", "iif",   "oif",
-						"fwmark",   "protocol", "table",  "flags", NULL};
-	static const char *const route_keys[] = {"dst",	    "gateway", "dev",	"protocol", "scope",
-						 "prefsrc", "metric",  "flags", "type",	    NULL};
 	const struct fault_spec *s = f->spec;
 	const struct inv_host *h = &f->inv->hosts[s->tdev];
 	const struct inv_rnic *rn = &h->rnics[s->tport];
@@ -158,8 +69,9 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 
 		if (!rs || strcmp(rs, src))
 			continue;
-		if (!only_keys(x, rule_keys, bad, sizeof(bad)) || rule_words(x, &del, "del") ||
-		    rule_words(x, &add, "add") || !word(x, "table", tbl, sizeof(tbl))) {
+		if (!host_found_keys(x, host_rule_keys, bad, sizeof(bad)) ||
+		    host_rule_cmd(x, "del", &del) || host_rule_cmd(x, "add", &add) ||
+		    !host_found_word(x, "table", tbl, sizeof(tbl))) {
 			snprintf(
 			    f->err, sizeof(f->err),
 			    "%s: a rule from %s has a selector rocelab cannot restore as found "
@@ -170,7 +82,7 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 			r = -EOPNOTSUPP;
 			break;
 		}
-		fault_plan_add(&found, FB_NETLINK, h->name, del.p, NULL, add.p);
+		fault_plan_add(&found, FB_HOST, h->name, del.p, NULL, add.p);
 		sb_free(&del);
 		sb_free(&add);
 		/* The routes of its own table go too; main, local and default stay. */
@@ -199,16 +111,16 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		{
 			struct sbuf del = {0}, add = {0};
 
-			if (!only_keys(x, route_keys, bad, sizeof(bad)) ||
-			    route_words(x, tables[t], &del, false) ||
-			    route_words(x, tables[t], &add, true)) {
+			if (!host_found_keys(x, host_route_keys, bad, sizeof(bad)) ||
+			    host_route_cmd(x, tables[t], false, false, &del) ||
+			    host_route_cmd(x, tables[t], false, true, &add)) {
 				snprintf(f->err, sizeof(f->err),
 					 "%s: a route of table %s has an attribute rocelab cannot "
 					 "restore as found ('%s')",
 					 h->name, tables[t], bad[0] ? bad : "?");
 				r = -EOPNOTSUPP;
 			} else {
-				fault_plan_add(&found, FB_NETLINK, h->name, del.p, NULL, add.p);
+				fault_plan_add(&found, FB_HOST, h->name, del.p, NULL, add.p);
 			}
 			sb_free(&del);
 			sb_free(&add);

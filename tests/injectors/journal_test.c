@@ -33,7 +33,7 @@ static void plan(struct fault_plan *p, const struct fault_kind_ops *k, const cha
 	memset(p, 0, sizeof(*p));
 	p->kind = k;
 	snprintf(p->target, sizeof(p->target), "%s", target);
-	fault_plan_add(p, FB_NETLINK, "host1", "link-down rnic1", NULL, "link-up rnic1");
+	fault_plan_add(p, FB_HOST, "host1", "link-down rnic1", NULL, "link-up rnic1");
 	fault_plan_add(p, FB_SSH, "rail1", "nft -f -", "table inet rocelab_f1 {}\n",
 		       "nft delete table inet rocelab_f1");
 	snprintf(p->note, sizeof(p->note), "emulated: nothing");
@@ -83,7 +83,7 @@ Test(journal, append_mark_reload)
 	cr_assert_eq(r[0].pid, getpid());
 	cr_assert_str_eq(r[0].note, "emulated: nothing");
 	cr_assert_eq(r[0].n_acts, 2);
-	cr_assert_eq(r[0].acts[0].backend, FB_NETLINK);
+	cr_assert_eq(r[0].acts[0].backend, FB_HOST);
 	cr_assert_str_eq(r[0].acts[0].device, "host1");
 	cr_assert_str_eq(r[0].acts[0].revert, "link-up rnic1");
 	cr_assert_null(r[0].acts[0].apply_input);
@@ -154,4 +154,28 @@ Test(journal, a_lab_folder_and_its_inventory)
 	cr_assert_eq(journal_load(&r, &n), 0);
 	cr_assert_eq(n, 0, "the state folder's journal is another one");
 	fault_plan_clear(&p);
+}
+
+/* On a lab reached over SSH, host op lines run there as commands: journaled as ssh host ops. */
+Test(journal, host_ops_over_ssh_are_labelled_so)
+{
+	struct fault_plan a;
+	struct journal_rec *r;
+	char path[4096], *text;
+	size_t n;
+
+	plan(&a, &fk_link_flap, "host1:rnic1");
+	a.host_cmds = true;
+	cr_assert_eq(journal_append(&a, 1), 0);
+	text = rl_read_file(journal_path(path, sizeof(path)), NULL);
+	cr_assert_not_null(text);
+	cr_assert_not_null(
+	    strstr(text, "\"backend\":\"ssh\",\"host_op\":true,\"device\":\"host1\""), "%s", text);
+	cr_assert_null(strstr(text, "netlink"), "nothing ran by netlink: %s", text);
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(r[0].acts[0].backend, FB_HOST, "still a host op line to revert");
+	cr_assert_eq(r[0].acts[1].backend, FB_SSH);
+	free(text);
+	journal_free(r, n);
+	fault_plan_clear(&a);
 }

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rules and routes as found on a host ('ip -j rule', 'ip -j route'), as the
+ * iproute2 commands that delete them and put them back exactly as found.
+ * For labs whose routing rocelab did not lay out itself.
+ */
+#ifndef ROCELAB_HOST_FOUND_H
+#define ROCELAB_HOST_FOUND_H
+
+#include "harness/lib/sbuf.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The keys of 'ip -j rule' and 'ip -j route' objects that the commands below restore. */
+extern const char *const host_rule_keys[], *const host_route_keys[];
+
+/* A value of o (integer or string) that can stand as one word of a command; NULL if not. */
+const char *host_found_word(json_t *o, const char *key, char *buf, size_t len);
+
+/* true when o has only known keys; else false with the first other key in bad. */
+bool host_found_keys(json_t *o, const char *const *known, char *bad, size_t len);
+
+/* "ip rule VERB ..." selecting found rule r into b; -EINVAL if a value cannot be a word. */
+int host_rule_cmd(json_t *r, const char *verb, struct sbuf *b);
+
+/*
+ * "ip [-6] route add|del DST table TBL ..." for found route r of table tbl
+ * into b: a delete names the route (destination, gateway, device, metric), an
+ * add restores it (protocol, scope, source, preference, onlink too).
+ */
+int host_route_cmd(json_t *r, const char *tbl, bool v6, bool add, struct sbuf *b);
+
+#endif
