@@ -106,13 +106,22 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 	json_object_set_new(root, "inventory", json_string(ri->inventory));
 	json_object_set_new(root, "lab_kind", json_string(ri->lab_kind ? ri->lab_kind : ""));
 	json_object_set_new(root, "seed", json_integer(ri->seed));
-	if (ri->clock_skew && ri->inv) { /* what the time-to-detect figures carry */
-		json_t *sk = json_object();
+	if (ri->clock && ri->inv) { /* what the time-to-detect figures carry, and took off */
+		json_t *sk = json_object(), *within = json_object(), *off = json_object();
 
-		for (size_t h = 0; h < ri->inv->n_hosts; h++)
-			json_object_set_new(sk, ri->inv->hosts[h].name,
-					    json_real(round(ri->clock_skew[h] * 1e6) / 1e6));
+		for (size_t h = 0; h < ri->inv->n_hosts; h++) {
+			const char *name = ri->inv->hosts[h].name;
+
+			json_object_set_new(sk, name,
+					    json_real(round(ri->clock[h].skew * 1e6) / 1e6));
+			json_object_set_new(within, name,
+					    json_real(round(ri->clock[h].within * 1e6) / 1e6));
+			json_object_set_new(off, name,
+					    json_real(round(ri->clock[h].offset * 1e6) / 1e6));
+		}
 		json_object_set_new(root, "clock_skew_s", sk);
+		json_object_set_new(root, "clock_skew_within_s", within);
+		json_object_set_new(root, "clock_corrected_s", off);
 	}
 	json_object_set_new(root, "started", json_real(ri->started));
 	json_object_set_new(root, "scenarios", arr);

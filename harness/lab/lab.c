@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,9 +94,9 @@ void lab_close(struct lab *l)
 	for (size_t i = 0; l->ssh && i < l->inv->n_hosts + l->inv->n_switches; i++)
 		sshc_close(l->ssh[i]);
 	free(l->ssh);
-	free(l->clock_skew);
+	free(l->clock);
 	l->ssh = NULL;
-	l->clock_skew = NULL;
+	l->clock = NULL;
 	l->ops = NULL;
 }
 
@@ -172,6 +173,18 @@ int lab_get(struct lab *l, const char *dev, const char *path, const char *local)
 const char *lab_program(struct lab *l, const char *dev, const char *self)
 {
 	return l->ops->program ? l->ops->program(l, dev, self) : self;
+}
+
+int lab_sweep(struct lab *l, const char *when)
+{
+	int n = 0;
+
+	for (size_t h = 0; l->ops->sweep && h < l->inv->n_hosts; h++) {
+		int r = l->ops->sweep(l, l->inv->hosts[h].name, when);
+
+		n += r > 0 ? r : 0;
+	}
+	return n;
 }
 
 int lab_share(struct lab *l, const char *dev, const char *local, char *path, size_t len)
@@ -286,23 +299,36 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 
 #define CLOCK_SKEW_MAX_S 1.0
 
-/* The host's clock against ours, from the midpoint of one 'date' round trip. */
-static int clock_skew(struct lab *l, const char *host, double *skew, char *err, size_t errlen)
+/*
+ * The host's clock against ours: the midpoint of a 'date' round trip, of the
+ * quickest of three (NTP's choice: the least queueing); ±half of it in *rtt_half.
+ */
+static int clock_skew(struct lab *l, const char *host, double *skew, double *rtt_half, char *err,
+		      size_t errlen)
 {
-	double t0 = (double)rl_realtime_ns() / 1e9, t1, there;
-	char *out = NULL;
-	int r = lab_exec(l, host, (const char *const[]){"date", "+%s.%N", NULL}, NULL, &out, err,
-			 errlen);
+	double best = -1;
 
-	t1 = (double)rl_realtime_ns() / 1e9;
-	if (!r && (!out || sscanf(out, "%lf", &there) != 1)) {
-		snprintf(err, errlen, "%s: 'date +%%s.%%N' gave no time", host);
-		r = -EIO;
+	for (int i = 0; i < 3; i++) {
+		double t0 = (double)rl_realtime_ns() / 1e9, t1, there;
+		char *out = NULL;
+		int r = lab_exec(l, host, (const char *const[]){"date", "+%s.%N", NULL}, NULL, &out,
+				 err, errlen);
+
+		t1 = (double)rl_realtime_ns() / 1e9;
+		if (!r && (!out || sscanf(out, "%lf", &there) != 1)) {
+			snprintf(err, errlen, "%s: 'date +%%s.%%N' gave no time", host);
+			r = -EIO;
+		}
+		free(out);
+		if (r)
+			return r > 0 ? -EIO : r;
+		if (best < 0 || t1 - t0 < best) {
+			best = t1 - t0;
+			*skew = there - (t0 + t1) / 2;
+		}
 	}
-	free(out);
-	if (!r)
-		*skew = there - (t0 + t1) / 2;
-	return r > 0 ? -EIO : r;
+	*rtt_half = best / 2;
+	return 0;
 }
 
 json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], char *err,
@@ -466,8 +492,8 @@ int lab_preflight(struct lab *l, const char *self)
 	if (l->ops == &vlab_lab_ops)
 		return lab_health(l, "pre-flight", err, sizeof(err));
 	snprintf(want, sizeof(want), "rocelab %s", ROCELAB_VERSION);
-	free(l->clock_skew);
-	l->clock_skew = rl_xcalloc(inv->n_hosts + 1, sizeof(*l->clock_skew));
+	free(l->clock);
+	l->clock = rl_xcalloc(inv->n_hosts + 1, sizeof(*l->clock));
 	for (size_t i = 0; i < inv->n_switches; i++)
 		if (lab_login(l, inv->switches[i].name, err, sizeof(err))) {
 			rl_err("pre-flight: %s", err);
@@ -477,7 +503,7 @@ int lab_preflight(struct lab *l, const char *self)
 		const char *host = inv->hosts[h].name, *prog = lab_program(l, host, self);
 		bool copy = !strcmp(inv->hosts[h].rocelab, INV_ROCELAB_COPY);
 		char *out = NULL, there[PATH_MAX];
-		double skew = 0;
+		double skew = 0, within = 0;
 		int r;
 
 		/* 'rocelab: copy': this binary goes there for the run, then answers like any. */
@@ -504,7 +530,7 @@ int lab_preflight(struct lab *l, const char *self)
 			rl_err("pre-flight: %s runs '%s', this is '%s': install the same version",
 			       host, out ? out : "", want);
 			bad++;
-		} else if (clock_skew(l, host, &skew, err, sizeof(err))) {
+		} else if (clock_skew(l, host, &skew, &within, err, sizeof(err))) {
 			rl_err("pre-flight: %s", err);
 			bad++;
 		} else if (skew > CLOCK_SKEW_MAX_S || skew < -CLOCK_SKEW_MAX_S) {
@@ -513,10 +539,14 @@ int lab_preflight(struct lab *l, const char *self)
 			       host, skew, CLOCK_SKEW_MAX_S);
 			bad++;
 		} else {
-			fprintf(stderr, "pre-flight: %s: %s%s, clock %+.3f s\n", host, out,
-				copy ? " (copied there)" : "", skew);
+			fprintf(stderr, "pre-flight: %s: %s%s, clock %+.3f s (±%.3f)%s\n", host,
+				out, copy ? " (copied there)" : "", skew, within,
+				fabs(skew) > within ? ": its record times are corrected" : "");
+			if (l->ops->sweep)
+				l->ops->sweep(l, host, "pre-flight");
 		}
-		l->clock_skew[h] = skew;
+		l->clock[h] = (struct lab_clock){
+		    .skew = skew, .within = within, .offset = fabs(skew) > within ? skew : 0};
 		free(out);
 	}
 	if (!bad && lab_health(l, "pre-flight", err, sizeof(err)))

@@ -55,6 +55,12 @@ struct lab_ops {
 	/* A path on dev with the content of the local file (copied there if need be). */
 	int (*share)(struct lab *l, const char *dev, const char *local, char *path, size_t len);
 	/*
+	 * Optional: remove what runs of this machine that have ended left on dev
+	 * (a run killed with -9); each removal printed as "WHEN: DEV: ...".  How
+	 * many, or -errno.
+	 */
+	int (*sweep)(struct lab *l, const char *dev, const char *when);
+	/*
 	 * Optional fast paths of a lab that shares this machine's kernel: a
 	 * netlink context on dev, and entering dev's network context in this
 	 * thread (for sockets), left with leave(saved).
@@ -65,6 +71,14 @@ struct lab_ops {
 	void (*close)(struct lab *l);
 };
 
+/* A host's clock against this machine's, from pre-flight (seconds). */
+struct lab_clock {
+	double skew;   /* its clock minus ours: the midpoint of the quickest 'date' round trip */
+	double within; /* ± that much: half that round trip */
+	double offset; /* what its records' times are corrected by: skew, or 0 when |skew| is
+			  within the measurement's own error (no better than no correction) */
+};
+
 struct lab {
 	const struct lab_ops *ops;
 	const struct inventory *inv; /* borrowed */
@@ -73,8 +87,8 @@ struct lab {
 					persistent ($ROCELAB_LIB_DIR) */
 	char lab_key[4096];	     /* the key behind 'credential: lab-key', "" if none */
 	struct sshc **ssh;	     /* per device (hosts, then switches), opened on first use */
-	double *clock_skew;	     /* per host: its clock minus ours (s), measured at pre-flight;
-					NULL: not measured (a virtual lab shares this clock) */
+	struct lab_clock *clock;     /* per host, measured at pre-flight; NULL: not measured (a
+					virtual lab shares this clock) */
 	void *priv;		     /* the kind's own state */
 };
 
@@ -121,6 +135,8 @@ int lab_put(struct lab *l, const char *dev, const char *local, const char *path)
 int lab_get(struct lab *l, const char *dev, const char *path, const char *local);
 const char *lab_program(struct lab *l, const char *dev, const char *self);
 int lab_share(struct lab *l, const char *dev, const char *local, char *path, size_t len);
+/* What ended runs left on every host (none on a lab without sweep); how many removed. */
+int lab_sweep(struct lab *l, const char *when);
 int lab_nsctx(struct lab *l, const char *dev, struct nsctx *c);
 int lab_enter(struct lab *l, const char *dev, int *saved);
 void lab_leave(struct lab *l, int saved);
@@ -144,7 +160,7 @@ int lab_login(struct lab *l, const char *dev, char *err, size_t errlen);
 /*
  * Before a run on a lab rocelab did not build: every switch can be logged
  * into; every host runs this rocelab version (self: this binary) and has a
- * clock within a second of this machine's; then lab_health().  On a virtual
+ * clock within a second of this machine's (l->clock); then lab_health().  On a virtual
  * lab, lab_health() alone.  Each problem is printed, naming the device.  0,
  * or -EHOSTUNREACH when any check failed.
  */

@@ -4,7 +4,10 @@
  * with its credential (lab_cli()).  Commands run in a POSIX shell with every
  * word quoted; background processes run in their own session on the device,
  * with their log in a run folder there that is fetched when they stop and
- * removed when the lab is closed.
+ * removed when the lab is closed.  A run folder names its run (this
+ * machine, pid, start time) in its file 'owner'; one whose run is gone
+ * without closing its lab (kill -9, a crash) is swept by the next run's
+ * pre-flight or by 'rocelab revert'.
  */
 #define _GNU_SOURCE
 #include "harness/lab/lab.h"
@@ -34,8 +37,46 @@ struct ssh_priv {
 	bool *made;	     /* per device (hosts, then switches): its run folder exists */
 	unsigned n_logs;     /* remote log files named so far */
 	char dir[64];	     /* the run folder on every device */
+	char owner[128];     /* "<machine-id> <pid> <start time>": this run, in DIR/owner */
 	char copy[PATH_MAX]; /* where 'rocelab: copy' hosts run this binary */
 };
+
+/* This machine's id (systemd's /etc/machine-id, else the hostname). */
+static void machine_id(char *buf, size_t len)
+{
+	char *id = rl_read_file("/etc/machine-id", NULL);
+
+	if (!id || !id[0]) {
+		free(id);
+		id = rl_xcalloc(1, 256);
+		gethostname(id, 255);
+	}
+	id[strcspn(id, " \n")] = '\0';
+	snprintf(buf, len, "%s", id);
+	free(id);
+}
+
+/* "<machine-id> <pid> <start time>" of process pid here, or "" when it is not running. */
+static void run_owner(pid_t pid, char *buf, size_t len)
+{
+	char path[64], mid[64], *stat, *c, *save = NULL, *w = NULL;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(stat = rl_read_file(path, NULL)))
+		return;
+	/* Field 22 (starttime), counted after the command name's closing parenthesis (field 2). */
+	if ((c = strrchr(stat, ')'))) {
+		w = strtok_r(c + 1, " ", &save);
+		for (int field = 3; w && field < 22; field++)
+			w = strtok_r(NULL, " ", &save);
+	}
+	if (w) {
+		machine_id(mid, sizeof(mid));
+		snprintf(buf, len, "%s %d %s", mid, (int)pid, w);
+	}
+	free(stat);
+}
 
 static struct ssh_priv *priv(struct lab *l)
 {
@@ -45,6 +86,7 @@ static struct ssh_priv *priv(struct lab *l)
 		p = l->priv = rl_xcalloc(1, sizeof(*p));
 		p->made = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->made));
 		snprintf(p->dir, sizeof(p->dir), RUN_DIR_FMT, (int)getpid());
+		run_owner(getpid(), p->owner, sizeof(p->owner));
 	}
 	return p;
 }
@@ -90,10 +132,13 @@ static int ssh_exec(struct lab *l, const char *dev, const char *const argv[], co
 	return run(l, dev, &b, input, out, err, errlen);
 }
 
-/* "umask 077 && mkdir -p DIR && " once per device (the first time is enough). */
+/* "umask 077 && mkdir -p DIR && (its owner) && " once per device (the first time is enough). */
 static void add_run_dir(struct lab *l, struct sbuf *b)
 {
-	sb_printf(b, "umask 077 && mkdir -p '%s' && ", priv(l)->dir);
+	struct ssh_priv *p = priv(l);
+
+	sb_printf(b, "umask 077 && mkdir -p '%s' && echo '%s' >'%s/owner' && ", p->dir, p->owner,
+		  p->dir);
 }
 
 static void made_run_dir(struct lab *l, const char *dev)
@@ -277,6 +322,53 @@ static int ssh_share(struct lab *l, const char *dev, const char *local, char *pa
 	return ssh_put(l, dev, local, path);
 }
 
+/*
+ * The run folders on dev whose run was on this machine and has ended (its
+ * pid gone, or another process's now): what a run killed with -9 left.
+ * Those of runs still going, or of other machines, stay.
+ */
+static int ssh_sweep(struct lab *l, const char *dev, const char *when)
+{
+	static const char list[] = "for d in /tmp/rocelab-run.*; do [ -f \"$d/owner\" ] && "
+				   "printf '%s %s\\n' \"$d\" \"$(cat \"$d/owner\")\"; done; exit 0";
+	char err[512], mid[64], *out = NULL, *save = NULL;
+	int r = ssh_exec(l, dev, (const char *const[]){"sh", "-c", list, NULL}, NULL, &out, err,
+			 sizeof(err)),
+	    n = 0;
+
+	if (r) {
+		rl_warn("%s: %s: run folders not swept: %s", when, dev, err);
+		free(out);
+		return r < 0 ? r : -EIO;
+	}
+	machine_id(mid, sizeof(mid));
+	for (char *line = strtok_r(out ? out : (char[]){""}, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char dir[64], m[64], recorded[128], now[128];
+		int pid, k = 0;
+		unsigned long long start;
+
+		if (sscanf(line, "%63s %63s %d %llu%n", dir, m, &pid, &start, &k) != 4 || line[k] ||
+		    strcmp(m, mid) || pid <= 0)
+			continue;
+		snprintf(recorded, sizeof(recorded), "%s %d %llu", m, pid, start);
+		run_owner(pid, now, sizeof(now));
+		if (!strcmp(now, recorded) ||
+		    strspn(dir, "/tmprocelab-run.0123456789") != strlen(dir))
+			continue; /* its run goes on */
+		if (ssh_exec(l, dev, (const char *const[]){"rm", "-rf", dir, NULL}, NULL, NULL, err,
+			     sizeof(err))) {
+			rl_warn("%s: %s: %s", when, dev, err);
+			continue;
+		}
+		fprintf(stderr, "%s: %s: removed %s, left by run %d that has ended\n", when, dev,
+			dir, pid);
+		n++;
+	}
+	free(out);
+	return n;
+}
+
 /* Every run folder goes: what ran there has been stopped and its logs fetched. */
 static void ssh_close(struct lab *l)
 {
@@ -307,5 +399,6 @@ const struct lab_ops ssh_lab_ops = {
     .get = ssh_get,
     .program = ssh_program,
     .share = ssh_share,
+    .sweep = ssh_sweep,
     .close = ssh_close,
 };

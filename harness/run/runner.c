@@ -958,7 +958,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	ri.inventory = sc[0]->inv_path;
 	ri.lab_kind = lab.ops->name;
 	ri.inv = sc[0]->inv;
-	ri.clock_skew = lab.clock_skew;
+	ri.clock = lab.clock;
 	ri.seed = seed;
 	ri.started = now_s();
 	for (size_t i = 0; i < n; i++) {

@@ -48,7 +48,7 @@ struct run_info {
 	const char *version;
 	double started;
 	const struct inventory *inv;
-	const double *clock_skew; /* per host of inv, measured at pre-flight; NULL: not measured */
+	const struct lab_clock *clock; /* per host of inv, from pre-flight; NULL: not measured */
 };
 
 /*

@@ -550,6 +550,7 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 			(*failed)++;
 		}
 	}
+	lab_sweep(&lab, "revert"); /* and what runs killed with -9 left on the hosts */
 	lab_close(&lab);
 	state_unlock();
 	journal_free(recs, n);

@@ -337,10 +337,16 @@ static void flush_out(struct agent *a)
 
 /* ---- probing ------------------------------------------------------------------ */
 
+/* A time for a record: on the analyzer's clock (the run measured this host's offset). */
+static uint64_t rec_time(const struct agent *a, uint64_t t)
+{
+	return t - (uint64_t)a->cfg->clock_offset_ns;
+}
+
 static void emit_probe(struct agent *a, size_t src, const struct pending *p, uint8_t status,
 		       uint64_t t3, uint64_t t4, enum pt_ts rx_ts, uint8_t ttl, uint8_t tos)
 {
-	struct hm_probe r = {.t_send_ns = p->t1,
+	struct hm_probe r = {.t_send_ns = rec_time(a, p->t1),
 			     .sport = p->sport,
 			     .ip_id = p->ip_id,
 			     .src = (uint8_t)src,
@@ -611,8 +617,10 @@ static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d
 
 static void finish_trace(struct agent *a, struct trace_job *t)
 {
-	struct hm_path p = {
-	    .t_ns = rl_realtime_ns(), .sport = t->wire_sport, .src = t->src, .dst = t->dst};
+	struct hm_path p = {.t_ns = rec_time(a, rl_realtime_ns()),
+			    .sport = t->wire_sport,
+			    .src = t->src,
+			    .dst = t->dst};
 	struct inv_endpoint src = {INV_DEV_HOST, a->host, t->src},
 			    dst = {INV_DEV_HOST, a->host, t->dst};
 	int n_hops = t->reached_ttl ? t->reached_ttl - 1 : t->n_sent, n_links = 0;
@@ -788,7 +796,7 @@ static void count_overflow(struct agent *a)
 static void emit_stats(struct agent *a)
 {
 	count_overflow(a);
-	a->st.t_ns = rl_realtime_ns();
+	a->st.t_ns = rec_time(a, rl_realtime_ns());
 	a->st.rss_kb = rss_kb();
 	emit(a, HM_STATS, &a->st, sizeof(a->st));
 }

@@ -67,6 +67,8 @@ static void agent_help(void)
 	    "  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
 	    "  --orphan-after D       with --analyzer: exit when it has been unreachable for D\n"
 	    "                         (default 30s; 0: never), as when the run was killed\n"
+	    "  --clock-offset S       this host's clock minus the analyzer's, in seconds: taken\n"
+	    "                         off the times in records ('rocelab run' measures it)\n"
 	    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened, or the analyzer was\n"
 	    "gone for --orphan-after.\n",
 	    stdout);
@@ -82,6 +84,7 @@ int cmd_agent(int argc, char **argv)
 	    {"duration", required_argument, NULL, 'd'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"orphan-after", required_argument, NULL, 'O'},
+	    {"clock-offset", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
@@ -122,6 +125,18 @@ int cmd_agent(int argc, char **argv)
 		case 'O':
 			r = opt_ms(cmd, "--orphan-after", optarg, 0, 86400000LL, &c.orphan_ms);
 			break;
+		case 'C': {
+			char *end;
+			double off = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(off >= -3600 && off <= 3600))
+				return rl_usage_error(cmd,
+						      "--clock-offset: '%s' is not seconds in "
+						      "[-3600, 3600] (e.g. 0.012 or -0.4)",
+						      optarg);
+			c.clock_offset_ns = (long long)(off * 1e9);
+			break;
+		}
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
 			break;

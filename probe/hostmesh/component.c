@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,7 +76,8 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	const struct hm_params *p = cfg;
 	struct hm_state *st = rl_xcalloc(1, sizeof(*st));
 	const char *argv[80];
-	char an[64], log[PATH_MAX + 64], seed[16];
+	char an[64], log[PATH_MAX + 64], seed[16], off[32];
+	double max_off = 0;
 	struct opt_store store = {0};
 	size_t n = 0;
 	int r = 0;
@@ -143,6 +145,13 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 			 (p->agent.seed ? p->agent.seed : e->seed) + (unsigned)h);
 		argv[n++] = "--seed";
 		argv[n++] = seed;
+		/* Its clock as measured at pre-flight: record times on this machine's clock. */
+		if (e->lab->clock && e->lab->clock[h].offset) {
+			snprintf(off, sizeof(off), "%.6f", e->lab->clock[h].offset);
+			argv[n++] = "--clock-offset";
+			argv[n++] = off;
+			max_off = fmax(max_off, fabs(e->lab->clock[h].offset));
+		}
 		argv[n] = NULL;
 		snprintf(log, sizeof(log), "%s/agent-%s.log", e->dir, host);
 		r = lab_spawn(e->lab, host, argv, log, &st->agents[h]);
@@ -154,6 +163,18 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	if (!r)
 		snprintf(what, whatlen, "%zu agents, analyzer window %.1f s", st->n,
 			 (double)p->az.window_ms / 1e3);
+	if (!r && e->lab->clock) {
+		size_t used = strlen(what);
+
+		if (max_off)
+			snprintf(what + used, whatlen - used,
+				 ", record times on this machine's clock (host offsets up to %.3f "
+				 "s taken off)",
+				 max_off);
+		else
+			snprintf(what + used, whatlen - used,
+				 ", host clocks as this machine's (within measurement)");
+	}
 	return r;
 }
 

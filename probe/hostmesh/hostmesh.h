@@ -27,6 +27,8 @@ struct hm_agent_cfg {
 	const char *out;	    /* file to write records to ("-": stdout), or NULL */
 	size_t buffer_bytes;	    /* record buffer while the analyzer is away: 1 MiB */
 	long long orphan_ms;	    /* exit after this long without the analyzer: 30 s (0: never) */
+	long long clock_offset_ns;  /* this host's clock minus the analyzer's: taken off the
+				       times in records (0) */
 	unsigned seed;
 };
 

@@ -55,6 +55,14 @@ ovf=$(echo "$last" | jq '.rx_overflow // 0')
 grep -q "receive socket was full" "$HM_OUT/stopped.log" &&
 	ok "the agent warns that overflowed probes count as timeouts" ||
 	fail "no overflow warning" "$(tail -3 "$HM_OUT/stopped.log")"
+# A host whose clock is off the controller's: the agent takes the offset off its records' times.
+ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 0 \
+	--clock-offset 3000.5 --out "$HM_OUT/offset.rec" --duration 2s 2>"$HM_OUT/offset.log"
+t=$("$RL" analyze "$HM_OUT/offset.rec" 2>/dev/null | grep '"type":"agent"' | tail -1 | jq '.time')
+d=$(echo "${t:-0} $(date +%s.%N)" | awk '{printf "%.0f", $2 - $1}')
+[ "$d" -ge 2995 ] && [ "$d" -le 3010 ] &&
+	ok "agent --clock-offset 3000.5: its record times are 50 min and half a second back ($d s)" ||
+	fail "agent --clock-offset: record time $t, $d s before now" "$(tail -2 "$HM_OUT/offset.log")"
 # An agent whose analyzer is gone (its run killed with -9) stops itself.
 start=$(date +%s%N)
 ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 0 \
@@ -72,6 +80,7 @@ expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -
 [ -z "$(leftovers)" ] && ok "nothing was created" || fail "leftovers after bad input" "$(leftovers | head -3)"
 expect_exit 2 "agent: unknown host exits 2" "$RL" agent hostmesh --host nosuch -i lab-inventory/vlab-rail.yaml
 expect_exit 2 "analyze: bad window exits 2" "$RL" analyze --window 5parsecs --listen 198.19.128.1
+expect_exit 2 "agent: a clock offset that is not seconds exits 2" "$RL" agent hostmesh --host host1 --clock-offset 2h -i lab-inventory/vlab-rail.yaml
 expect_exit 2 "agent: unknown transport exits 2" "$RL" agent hostmesh --host host1 --transport rdma -i lab-inventory/vlab-rail.yaml
 if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 	"$RL" agent hostmesh --host host1 --transport verbs --duration 1s -i lab-inventory/vlab-rail.yaml >"$HM_OUT/verbs.log" 2>&1

@@ -8,7 +8,7 @@ export ROCELAB_LIB_DIR="$T/sshlib"
 defer 'unset ROCELAB_LIB_DIR'
 "$RL" lab up --remote -q
 defer '"$RL" lab down -q'
-defer 'ROCELAB_LIB_DIR="$T/sshlib" "$RL" revert -q >/dev/null 2>&1'
+defer 'ROCELAB_LIB_DIR="$T/sshlib" "$RL" revert >/dev/null 2>&1'
 SI=$("$RL" lab status -j | jq -r '.ssh_inventory // empty')
 check "lab status -j names the inventory of kind ssh" test -s "$SI"
 check "it is a valid inventory of kind ssh whose hosts are reached over SSH" \
@@ -34,12 +34,20 @@ check "it says where to install it" grep -q "host1: .*install rocelab there" "$T
 sed '0,/rocelab: \//s|rocelab: /.*|rocelab: copy|' "$SI" >"$T/copy.yaml"
 check "an inventory whose host1 takes a copy of rocelab is valid" "$RL" inventory check "$T/copy.yaml"
 (for _ in $(seq 200); do pgrep -af "^/tmp/rocelab-run\.[0-9]+/rocelab agent hostmesh --host host1 " >"$T/copy.ps" && break; sleep 0.1; done) &
+# Run folders an earlier run of this machine left (killed with -9), and one of another machine's.
+mkdir -p /tmp/rocelab-run.999999 /tmp/rocelab-run.999998
+echo "$(cat /etc/machine-id) 999999 4242" >/tmp/rocelab-run.999999/owner
+echo "0123456789abcdef0123456789abcdef 999998 4242" >/tmp/rocelab-run.999998/owner
 "$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 scenarios/ci/no-fault.yaml >"$T/copy.out" 2>&1
 rc=$?
 wait
 [ $rc -eq 0 ] && ok "no-fault with host1's rocelab copied there: exit 0" || fail "run with rocelab: copy: exit $rc" "$(grep -m3 -E 'error|flight' "$T/copy.out" | tr '\n' ' ')"
 check "pre-flight ran the copy on host1: same version" grep -q "^pre-flight: host1: rocelab .* (copied there), clock" "$T/copy.out"
 check "host1's agent ran from the copy in the run folder" test -s "$T/copy.ps"
+check "pre-flight swept the run folder an ended run of this machine left" \
+	grep -q "^pre-flight: host1: removed /tmp/rocelab-run.999999, left by run 999999 that has ended" "$T/copy.out"
+check "another machine's run folder stays" test -f /tmp/rocelab-run.999998/owner
+rm -rf /tmp/rocelab-run.999998
 check "the copy went with the run folder" sh -c '! ls -d /tmp/rocelab-run.* 2>/dev/null'
 snapshot >"$T/ssh.after"
 check "nothing was touched" diff -q "$T/ssh.before" "$T/ssh.after"
@@ -49,8 +57,29 @@ check "dry run: host steps are SSH commands" \
 	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --dry-run | grep -q "^ssh host2 apply: ip rule del pref 103 from 198.18.3.2"' "$RL" "$SI"
 check "rnic-route-missing: the rules and routes found on host2 are removed, then restored" \
 	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --for 1s -j | jq -e ".outcome == \"applied\""' "$RL" "$SI"
+# Routes and an IPv6 address rocelab did not lay out, which admin-down flushes: read, journaled,
+# and put back after link-up.
+N="ip -n rl-host1"
+$N route add 198.18.250.0/24 dev rnic2 table 250 proto static
+$N route add 198.18.251.0/24 dev rnic2 metric 7
+ip netns exec rl-host1 sysctl -qw net.ipv6.conf.rnic2.disable_ipv6=0
+$N -6 addr add 2001:db8:250::1/64 dev rnic2 nodad
+$N -6 route add 2001:db8:251::/64 via 2001:db8:250::fe dev rnic2
+sleep 2 # the link-local address's DAD
+rnic2_state() { $N route show table all dev rnic2; $N -6 route show table all dev rnic2; $N -6 addr show dev rnic2; }
+rnic2_state >"$T/flap.before"
 check "link-flap of an RNIC over SSH" \
-	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j | jq -e ".outcome == \"applied\""' "$RL" "$SI"
+	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j >"$2" && jq -e ".outcome == \"applied\"" "$2"' "$RL" "$SI" "$T/flap.json"
+check "it found 4 routes through rnic2 and 1 IPv6 address on host1" \
+	jq -e '.note == "4 route(s) through rnic2 and 1 IPv6 address(es) as found on host1, restored after link-up"' "$T/flap.json"
+check "the journal says they ran over SSH, as host ops" \
+	sh -c 'grep "\"link-flap\"" "$1/journal.jsonl" | tail -1 | jq -e "[.actions[] | .backend == \"ssh\" and .host_op] | all"' sh "$ROCELAB_LIB_DIR"
+sleep 1
+rnic2_state >"$T/flap.after"
+check "after the flap every route and address of rnic2 is as found" diff "$T/flap.before" "$T/flap.after"
+$N route del 198.18.250.0/24 table 250
+$N route del 198.18.251.0/24
+ip netns exec rl-host1 sysctl -qw net.ipv6.conf.rnic2.disable_ipv6=1
 check "link-degrade of an RNIC over SSH (tc on the host, the switch peer shaped too)" \
 	sh -c '"$0" inject link-degrade --target host3:rnic1 --rate 50mbit --for 1s -i "$1" -j | jq -e ".outcome == \"applied\" and (.evidence | test(\"both ends\"))"' "$RL" "$SI"
 expect_exit 3 "pfc-misconfig of an RNIC without DCB (veth): exit 3 before the journal" \
@@ -60,9 +89,13 @@ check "it says the RNIC has no DCB" grep -q "host3:rnic1 has no DCB support" "$T
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 
-# The whole CI suite, unchanged, on the lab reached over SSH.
+# The whole CI suite, unchanged, on the lab reached over SSH. The run cannot enter a namespace:
+# in a mount namespace of its own, /run/netns is an empty tmpfs (and no RNIC is in this one for
+# netlink to act on); whatever it reaches, it reaches over SSH.
 start=$(date +%s)
-"$RL" run -i "$SI" -o "$T/sshci" --seed 7 scenarios/ci/*.yaml 2>"$T/sshci.log"
+unshare -m --propagation private sh -c 'mount -t tmpfs rocelab-no-netns /run/netns &&
+	ls /run/netns >"$0" && exec "$@"' "$T/sshci.netns" \
+	"$RL" run -i "$SI" -o "$T/sshci" --seed 7 scenarios/ci/*.yaml 2>"$T/sshci.log"
 rc=$?
 echo "  ($(($(date +%s) - start)) s)"
 R="$T/sshci/results.json"
@@ -72,7 +105,10 @@ for s in $(jq -r '.scenarios[].name' "$R"); do
 	[[ "$line" == pass* ]] && ok "over SSH: $s: $line" || fail "over SSH: $s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
 check "results.json records the lab kind ssh" jq -e '.lab_kind == "ssh"' "$R"
+check "the run saw no network namespace to enter" sh -c '[ -f "$1" ] && [ ! -s "$1" ]' sh "$T/sshci.netns"
 check "results.json records each host's clock skew, measured at pre-flight" jq -e '(.clock_skew_s | keys) == ["host1","host2","host3","host4"] and ([.clock_skew_s[] | fabs] | max) < 1' "$R"
+check "a host's record times are corrected only when its skew is beyond its measurement's error" \
+	jq -e '.clock_skew_s as $s | .clock_skew_within_s as $w | [.clock_corrected_s | to_entries[] | if ($s[.key] | fabs) > $w[.key] then .value == $s[.key] else .value == 0 end] | length == 4 and all' "$R"
 check "every agent's log came back from its host" sh -c '[ "$(ls "$1"/*/agent-host*.log | wc -l)" -eq $((4 * $(ls scenarios/ci/*.yaml | wc -l))) ]' sh "$T/sshci"
 check "load ran on the sending hosts (pfc-incast)" sh -c 'grep -l "datagrams sent" "$1"/pfc-incast/load.log.host* >/dev/null' sh "$T/sshci"
 STATE="${ROCELAB_STATE_DIR:-/run/rocelab}"
@@ -108,8 +144,10 @@ left=$(ours_running)
 	fail "after kill -9 of the run, still running" "$left"
 check "the injector reverted its fault: nothing outstanding in the journal" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
 check "an agent says why it stopped" sh -c 'grep -l "the run that started this agent is gone" /tmp/rocelab-run.*/host*.log >/dev/null' sh
-# Its run folder stays on each host, with the agents' logs: nobody fetched them.
-rm -rf /tmp/rocelab-run.*
+# Its run folder stays on each host, with the agents' logs, until revert (or a run) sweeps it.
+check "revert removes the run folder the killed run left" \
+	sh -c '"$0" revert -i "$1" 2>&1 | grep -q "^revert: host1: removed /tmp/rocelab-run.$2, left by run $2 that has ended"' "$RL" "$SI" "$pid"
+check "no run folder is left" sh -c '! ls -d /tmp/rocelab-run.* 2>/dev/null'
 snapshot >"$T/kill.after"
 check "every host is as it was before the killed run" diff -q "$T/kill.before" "$T/kill.after"
 
@@ -130,7 +168,7 @@ ip -n rl-host1 link set mgmt0 up
 check "host1 back: revert reverts it" sh -c '"$0" revert | grep -q "^1 fault(s) reverted"' "$RL"
 until_ours_gone
 check "host1's agent stopped without its analyzer" sh -c '! pgrep -f "rocelab (agent|inject|analyze|load) "'
-rm -rf /tmp/rocelab-run.*
+check "no run folder is left" sh -c '! ls -d /tmp/rocelab-run.* 2>/dev/null'
 snapshot >"$T/drop.after"
 check "every host is as it was before" diff -q "$T/kill.before" "$T/drop.after"
 "$RL" lab down -q
