@@ -8,6 +8,7 @@
 #include "harness/lib/sbuf.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,38 +321,108 @@ static int sonic_link_flap(struct render_ctx *r)
 	return 0;
 }
 
+void dialect_sonic_acl_name(const char *table, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; table[i] && i + 1 < len; i++)
+		buf[i] = (char)toupper((unsigned char)table[i]);
+	buf[i] = '\0';
+}
+
+/*
+ * An L3 ingress table on the ports, and one ACL_RULE per denied pair written
+ * to CONFIG_DB as acl-loader would write it, without acl-loader.  Checked
+ * against sonic-net/sonic-utilities:
+ *  - config/main.py 'config acl add table NAME TYPE -p PORTS -s STAGE' sets
+ *    ACL_TABLE|NAME; 'config acl remove table' deletes only that row, not
+ *    its rules, so the undo deletes the rules first.
+ *  - acl_loader/main.py: convert_rules() upper-cases acl-set names (a
+ *    lower-case table never matched); incremental_update() deletes every
+ *    other dataplane rule on the switch; deny_rule() adds DEFAULT_RULE DROP
+ *    (all IPv4) to L3 tables.  None of that is wanted here.
+ *    convert_rule_to_db_schema() names the fields: PRIORITY (10000 - seq),
+ *    PACKET_ACTION, ETHER_TYPE 2048 for L3, IP_PROTOCOL, SRC_IP, DST_IP,
+ *    L4_DST_PORT.
+ *  - read back: read_acl_object_status_info(), STATE_DB
+ *    ACL_TABLE_TABLE|NAME and ACL_RULE_TABLE|NAME|RULE status "Active".
+ */
 static int sonic_acl_error(struct render_ctx *r)
 {
-	struct sbuf a = {0}, in = {0}, v = {0};
-	char from[64][16], to[64][16];
+	struct sbuf a = {0}, v = {0}, ra = {0}, rv = {0};
+	char from[64][16], to[64][16], name[32];
 	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
 	const char *ports[256];
 	size_t np = ports_of(r, ports, 256), seq = 1;
 
-	sb_printf(&a, "sudo config acl add table %s L3 -s ingress -p ", r->table);
+	dialect_sonic_acl_name(r->table, name, sizeof(name));
+	sb_printf(&a, "sudo config acl add table %s L3 -s ingress -p ", name);
 	for (size_t i = 0; i < np; i++)
 		sb_printf(&a, "%s%s", i ? "," : "", ports[i]);
-	sb_printf(&a, " && sudo acl-loader update incremental /dev/stdin");
-	sb_printf(&in,
-		  "{\"acl\": {\"acl-sets\": {\"acl-set\": {\"%s\": {\"acl-entries\": "
-		  "{\"acl-entry\": {",
-		  r->table);
+	sb_printf(&v, "sudo config acl remove table %s; true", name);
+	emit(r, &a, NULL, &v);
+	sb_printf(&rv, "sudo sonic-db-cli CONFIG_DB DEL");
 	for (size_t i = 0; i < nf; i++) {
 		for (size_t j = 0; j < nt; j++, seq++) {
-			sb_printf(
-			    &in,
-			    "%s\"%zu\": {\"config\": {\"sequence-id\": %zu}, \"actions\": "
-			    "{\"config\": {\"forwarding-action\": \"DROP\"}}, \"ip\": {\"config\": "
-			    "{\"protocol\": \"IP_UDP\", \"source-ip-address\": \"%s/32\", "
-			    "\"destination-ip-address\": \"%s/32\"}}, \"transport\": {\"config\": "
-			    "{\"destination-port\": %d}}}",
-			    seq > 1 ? ", " : "", seq, seq, from[i], to[j], ROCEV2_UDP_PORT);
+			sb_printf(&ra,
+				  "%ssudo sonic-db-cli CONFIG_DB HSET 'ACL_RULE|%s|RULE_%zu' "
+				  "PRIORITY %zu PACKET_ACTION DROP ETHER_TYPE 2048 IP_PROTOCOL 17 "
+				  "SRC_IP %s/32 DST_IP %s/32 L4_DST_PORT %d",
+				  seq > 1 ? " && " : "", name, seq, 10000 - seq, from[i], to[j],
+				  ROCEV2_UDP_PORT);
+			sb_printf(&rv, " 'ACL_RULE|%s|RULE_%zu'", name, seq);
 		}
 	}
-	sb_printf(&in, "}}}}}}}\n");
-	sb_printf(&v, "sudo acl-loader delete %s; sudo config acl remove table %s; true", r->table,
-		  r->table);
-	emit(r, &a, &in, &v);
+	sb_printf(&rv, " >/dev/null");
+	emit(r, &ra, NULL, &rv);
+	return 0;
+}
+
+size_t dialect_sonic_acl_status_cmd(const struct fault_plan *p, struct sbuf *cmd)
+{
+	char name[32];
+	size_t rules = 0;
+
+	dialect_sonic_acl_name(p->table, name, sizeof(name));
+	sb_printf(cmd, "for k in 'ACL_TABLE_TABLE|%s'", name);
+	for (size_t i = 0; i < p->n_acts; i++)
+		for (const char *a = p->acts[i].apply; (a = strstr(a, "HSET 'ACL_RULE|"));
+		     a += 5, rules++)
+			sb_printf(cmd, " 'ACL_RULE_TABLE|%.*s'", (int)strcspn(a + 15, "'"), a + 15);
+	sb_printf(cmd, "; do printf '%%s=%%s\\n' \"$k\" \"$(sonic-db-cli STATE_DB HGET \"$k\" "
+		       "status)\"; done");
+	return rules;
+}
+
+int dialect_sonic_acl_status(char *out, const char *dev, const struct fault_plan *p, size_t rules,
+			     char *evidence, size_t elen, char *err, size_t errlen)
+{
+	char name[32], *save = NULL;
+	size_t active = 0;
+
+	dialect_sonic_acl_name(p->table, name, sizeof(name));
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *st = strchr(l, '=');
+
+		if (!st || !st[1]) {
+			continue; /* no status: a SONiC that does not keep it */
+		} else if (!strcmp(st + 1, "Active")) {
+			active++;
+		} else {
+			snprintf(err, errlen, "STATE_DB on %s: %.*s is '%.40s', not Active", dev,
+				 (int)(st - l), l, st + 1);
+			return -EIO;
+		}
+	}
+	if (active == rules + 1)
+		snprintf(evidence, elen,
+			 "STATE_DB on %s (sonic-db-cli): table %s and its %zu rule(s) Active", dev,
+			 name, rules);
+	else
+		snprintf(evidence, elen,
+			 "CONFIG_DB written on %s; STATE_DB has no ACL status for %zu of %zu "
+			 "(a SONiC before it kept one): not read back",
+			 dev, rules + 1 - active, rules + 1);
 	return 0;
 }
 

@@ -34,4 +34,20 @@ const struct dialect_ops *dialect_get(enum inv_dialect d);
 /* A dialect without a kind's function: -EOPNOTSUPP, "dialect D of switch S cannot WHAT". */
 int dialect_unsupported(struct render_ctx *r, const char *what);
 
+/* SONiC's name for a fault's ACL table: upper case, as acl-loader names acl-sets. */
+void dialect_sonic_acl_name(const char *table, char *buf, size_t len);
+
+/*
+ * Reading a SONiC acl-error back: the shell command into cmd that prints
+ * "KEY=STATUS" for the plan's table and each of its rules from STATE_DB
+ * (ACL_TABLE_TABLE|NAME, ACL_RULE_TABLE|NAME|RULE_n: orchagent's "Active" or
+ * "Inactive"); returns how many rules.  Then its output judged: -EIO with
+ * err when one is not Active, else 0 with evidence (saying so when this
+ * SONiC keeps no status).  out is split in place.
+ */
+struct sbuf;
+size_t dialect_sonic_acl_status_cmd(const struct fault_plan *p, struct sbuf *cmd);
+int dialect_sonic_acl_status(char *out, const char *dev, const struct fault_plan *p, size_t rules,
+			     char *evidence, size_t elen, char *err, size_t errlen);
+
 #endif

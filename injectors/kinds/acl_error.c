@@ -2,6 +2,7 @@
 /* acl-error: a switch ACL denies RoCEv2 (UDP 4791) from one RNIC or tenant to another. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
@@ -86,6 +87,27 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	return d->acl_error ? d->acl_error(r) : dialect_unsupported(r, "install an ACL");
 }
 
+/* SONiC: orchagent's word on the table and each rule, from STATE_DB (see dialect.c). */
+static int verify_sonic(struct fault_run *f)
+{
+	const char *dev = f->inv->switches[f->spec->tdev].name;
+	char err[512], *out = NULL;
+	struct sbuf cmd = {0};
+	size_t rules = dialect_sonic_acl_status_cmd(f->plan, &cmd);
+	int r = lab_cli(f->lab, dev, cmd.p, NULL, &out, err, sizeof(err));
+
+	free(cmd.p);
+	if (r) {
+		snprintf(f->err, sizeof(f->err), "%s", err);
+		free(out);
+		return r < 0 ? r : -EIO;
+	}
+	r = dialect_sonic_acl_status(out ? out : (char[]){""}, dev, f->plan, rules, f->evidence,
+				     sizeof(f->evidence), f->err, sizeof(f->err));
+	free(out);
+	return r;
+}
+
 /* Every denied pair must be dropped where the ACL is: test datagrams, then its counters. */
 static int verify(struct fault_run *f)
 {
@@ -110,6 +132,8 @@ static int verify(struct fault_run *f)
 						  .addr.addr;
 			}
 	}
+	if (inv->switches[s->tdev].dialect == INV_DIALECT_SONIC)
+		return verify_sonic(f);
 	return fault_verify_nft(f, fl, n);
 }
 

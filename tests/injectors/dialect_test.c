@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
+#include "harness/lib/sbuf.h"
 #include "harness/lib/topo.h"
 #include "injectors/dialect.h"
 #include "injectors/fault.h"
@@ -117,4 +118,142 @@ Test(dialect, every_dialect_has_an_ops_table)
 		cr_assert_not_null(o->link_flap);
 		cr_assert_not_null(o->acl_error);
 	}
+}
+
+/* A rendered command's words after "... HSET" or "... DEL": into w[], how many. */
+static size_t words_after(const char *cmd, const char *verb, char w[][64], size_t max)
+{
+	const char *p = strstr(cmd, verb);
+	size_t n = 0;
+	int k;
+
+	cr_assert_not_null(p, "no %s in '%s'", verb, cmd);
+	for (p += strlen(verb); n < max && sscanf(p, " %63s%n", w[n], &k) == 1; p += k)
+		if (strcmp(w[n], ">/dev/null"))
+			n++;
+	return n;
+}
+
+/*
+ * SONiC acl-error against sonic-utilities' own grammar, not against an earlier
+ * output: acl_loader/main.py convert_rule_to_db_schema() writes ACL_RULE|TABLE|
+ * RULE_<seq> with these fields and PRIORITY = max_priority (10000) - seq, an L3
+ * table's ETHER_TYPE 2048; convert_rules() names tables in upper case; min
+ * priority (1) is its DEFAULT_RULE, which rocelab must not add, nor run
+ * 'acl-loader update' (it deletes every other dataplane rule).  config/main.py
+ * 'config acl add table NAME TYPE -s STAGE -p PORTS'.
+ */
+Test(dialect, sonic_acl_error_is_acl_loaders_schema_without_acl_loader)
+{
+	static const char *const fields[] = {"PRIORITY",    "PACKET_ACTION", "ETHER_TYPE",
+					     "IP_PROTOCOL", "SRC_IP",	     "DST_IP",
+					     "L4_DST_PORT"};
+	struct inventory *inv = inventory_load("../lab-inventory/example-lab.yaml", stderr);
+	struct fault_spec spec;
+	struct fault_plan plan;
+	char why[256], w[80][64], keys[40][64], name[32];
+	size_t n_keys = 0;
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&spec, fault_kind_find("acl-error"));
+	cr_assert_eq(fault_spec_set(&spec, "target", "rail1", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&spec, "from-tenant", "team-a", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_set(&spec, "to-tenant", "team-b", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 12, &plan, why, sizeof(why)), 0, "%s", why);
+	dialect_sonic_acl_name(plan.table, name, sizeof(name));
+	cr_assert_str_eq(name, "ROCELAB_F12");
+	cr_assert_eq(plan.n_acts, 2);
+	cr_assert_str_eq(plan.acts[0].apply,
+			 "sudo config acl add table ROCELAB_F12 L3 -s ingress -p "
+			 "Ethernet0,Ethernet4,Ethernet248,Ethernet252");
+	for (size_t i = 0; i < plan.n_acts; i++) {
+		cr_assert_null(strstr(plan.acts[i].apply, "acl-loader"));
+		cr_assert_null(strstr(plan.acts[i].apply, "DEFAULT_RULE"));
+	}
+	/* 4 x 4 RNICs: one rule each, every field one acl-loader writes. */
+	for (const char *p = plan.acts[1].apply; (p = strstr(p, "HSET ")); p += 5) {
+		char one[1024];
+		size_t n, seq;
+
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, "&"), p);
+		n = words_after(one, "HSET", w, 80);
+		cr_assert_eq(sscanf(w[0], "'ACL_RULE|ROCELAB_F12|RULE_%zu'", &seq), 1, "%s", w[0]);
+		snprintf(keys[n_keys++], sizeof(keys[0]), "%s", w[0]);
+		cr_assert_eq(n % 2, 1, "field-value pairs: %s", one);
+		for (size_t f = 1; f < n; f += 2) {
+			size_t k;
+
+			for (k = 0; k < ARRAY_SIZE(fields) && strcmp(fields[k], w[f]); k++)
+				;
+			cr_assert_lt(k, ARRAY_SIZE(fields), "%s is no acl-loader field", w[f]);
+			if (!strcmp(w[f], "PRIORITY"))
+				cr_assert_eq(strtoul(w[f + 1], NULL, 10), 10000 - seq);
+			if (!strcmp(w[f], "ETHER_TYPE"))
+				cr_assert_str_eq(w[f + 1], "2048");
+		}
+	}
+	cr_assert_eq(n_keys, 16);
+	/* The undo deletes exactly the rules, before the table goes (reverse order). */
+	cr_assert_eq(words_after(plan.acts[1].revert, "CONFIG_DB DEL", w, 80), n_keys);
+	for (size_t i = 0; i < n_keys; i++)
+		cr_assert_str_eq(w[i], keys[i]);
+	cr_assert_str_eq(plan.acts[0].revert, "sudo config acl remove table ROCELAB_F12; true");
+	fault_plan_clear(&plan);
+	inventory_free(inv);
+}
+
+/* The plan of one SONiC acl-error on the dialect lab (fault 7: ROCELAB_F7, one rule). */
+static void sonic_acl_plan(struct inventory **inv, struct fault_plan *plan)
+{
+	struct fault_spec spec;
+	char why[256];
+
+	*inv = inventory_load(LAB, stderr);
+	cr_assert_not_null(*inv);
+	fault_spec_init(&spec, fault_kind_find("acl-error"));
+	cr_assert_eq(fault_spec_set(&spec, "target", "sw-sonic:Ethernet0", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_set(&spec, "from", "h1:rnic2", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_set(&spec, "to", "h2:rnic2", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(*inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(*inv, NULL, &spec, 7, plan, why, sizeof(why)), 0, "%s", why);
+}
+
+/*
+ * Read back from STATE_DB as acl-loader's read_acl_object_status_info() does;
+ * "Active"/"Inactive" are what sonic-swss aclorch writes there.
+ */
+Test(dialect, sonic_acl_error_is_read_back_from_state_db)
+{
+	struct inventory *inv;
+	struct fault_plan plan;
+	struct sbuf cmd = {0};
+	char ev[256] = "", err[256] = "";
+	char ok[] = "ACL_TABLE_TABLE|ROCELAB_F7=Active\nACL_RULE_TABLE|ROCELAB_F7|RULE_1=Active\n";
+	char bad[] =
+	    "ACL_TABLE_TABLE|ROCELAB_F7=Active\nACL_RULE_TABLE|ROCELAB_F7|RULE_1=Inactive\n";
+	char old[] = "ACL_TABLE_TABLE|ROCELAB_F7=\nACL_RULE_TABLE|ROCELAB_F7|RULE_1=\n";
+
+	sonic_acl_plan(&inv, &plan);
+	cr_assert_eq(dialect_sonic_acl_status_cmd(&plan, &cmd), 1);
+	cr_assert_str_eq(cmd.p, "for k in 'ACL_TABLE_TABLE|ROCELAB_F7' "
+				"'ACL_RULE_TABLE|ROCELAB_F7|RULE_1'; do printf '%s=%s\\n' \"$k\" "
+				"\"$(sonic-db-cli STATE_DB HGET \"$k\" status)\"; done");
+	cr_assert_eq(
+	    dialect_sonic_acl_status(ok, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
+	    0);
+	cr_assert_str_eq(ev, "STATE_DB on sw-sonic (sonic-db-cli): table ROCELAB_F7 and its 1 "
+			     "rule(s) Active");
+	cr_assert_eq(
+	    dialect_sonic_acl_status(bad, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
+	    -EIO);
+	cr_assert_str_eq(err, "STATE_DB on sw-sonic: ACL_RULE_TABLE|ROCELAB_F7|RULE_1 is "
+			      "'Inactive', not Active");
+	cr_assert_eq(
+	    dialect_sonic_acl_status(old, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
+	    0);
+	cr_assert_not_null(strstr(ev, "no ACL status for 2 of 2"), "%s", ev);
+	free(cmd.p);
+	fault_plan_clear(&plan);
+	inventory_free(inv);
 }
