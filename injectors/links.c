@@ -194,6 +194,62 @@ static int read_switch(struct lab *l, const struct inv_switch *sw, struct port_s
 	return r > 0 ? -EIO : r;
 }
 
+const char *links_source(enum inv_dialect d)
+{
+	switch (d) {
+	case INV_DIALECT_SONIC:
+		return "sonic-db-cli APPL_DB PORT_TABLE oper_status";
+	case INV_DIALECT_EOS:
+		return "show interfaces status | json";
+	case INV_DIALECT_NVUE:
+		return "nv show interface -o json";
+	case INV_DIALECT_LINUX:
+		break;
+	}
+	return "ip -j link show";
+}
+
+int links_port(struct lab *l, const struct inv_endpoint *ep, struct port_state *ps, char *err,
+	       size_t errlen)
+{
+	const struct inventory *inv = l->inv;
+	struct port_state *st;
+	int r;
+
+	err[0] = '\0';
+	*ps = (struct port_state){0};
+	if (ep->kind == INV_DEV_HOST) { /* as a one-port linux switch */
+		const struct inv_host *h = &inv->hosts[ep->dev];
+		struct inv_port port = {0};
+		struct inv_switch one = {
+		    .dialect = INV_DIALECT_LINUX, .ports = &port, .n_ports = 1};
+		const char *argv[] = {"ip", "-j", "link", "show", "dev", h->rnics[ep->port].netdev,
+				      NULL};
+		char *out = NULL;
+
+		snprintf(one.name, sizeof(one.name), "%s", h->name);
+		snprintf(port.name, sizeof(port.name), "%s", h->rnics[ep->port].netdev);
+		r = lab_exec(l, h->name, argv, NULL, &out, err, errlen);
+		if (!r)
+			r = links_parse(&one, out, ps, err, errlen);
+		free(out);
+	} else {
+		const struct inv_switch *sw = &inv->switches[ep->dev];
+
+		st = rl_xcalloc(sw->n_ports + 1, sizeof(*st));
+		r = read_switch(l, sw, st, err, errlen);
+		*ps = st[ep->port];
+		free(st);
+	}
+	if (!r && !ps->seen) {
+		snprintf(err, errlen, "%s does not show its port in what it printed",
+			 ep->kind == INV_DEV_HOST ? inv->hosts[ep->dev].name
+						  : inv->switches[ep->dev].name);
+		r = -ENOENT;
+	}
+	return r > 0 ? -EIO : r;
+}
+
 int links_check(struct lab *l, const char *when, char *why, size_t whylen)
 {
 	const struct inventory *inv = l->inv;

@@ -33,6 +33,19 @@ char *links_command(const struct inv_switch *sw, const char *const **argv);
 int links_parse(const struct inv_switch *sw, const char *out, struct port_state *st, char *err,
 		size_t errlen);
 
+/* What links_command() reads, for evidence: "ip -j link show", "show interfaces status | json"...
+ */
+const char *links_source(enum inv_dialect d);
+
+/*
+ * The link state of one inventory endpoint, read now through the lab: a
+ * switch port in its switch's dialect, an RNIC with 'ip -j link show dev'
+ * on its host.  0, or -errno with err (a port the device does not show:
+ * -ENOENT).
+ */
+int links_port(struct lab *l, const struct inv_endpoint *ep, struct port_state *ps, char *err,
+	       size_t errlen);
+
 /*
  * Read every switch's ports and check that each end of each inventory link
  * on a switch is up.  Every problem is printed as "WHEN: ..."; the first one

