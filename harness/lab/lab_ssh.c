@@ -344,17 +344,20 @@ static int ssh_sweep(struct lab *l, const char *dev, const char *when)
 	machine_id(mid, sizeof(mid));
 	for (char *line = strtok_r(out ? out : (char[]){""}, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char dir[64], m[64], recorded[128], now[128];
-		int pid, k = 0;
+		char dir[64], m[64], recorded[128], now[128], ours[64];
+		int pid, dpid = 0, k = 0;
 		unsigned long long start;
 
 		if (sscanf(line, "%63s %63s %d %llu%n", dir, m, &pid, &start, &k) != 4 || line[k] ||
-		    strcmp(m, mid) || pid <= 0)
+		    strcmp(m, mid) || pid <= 0 || sscanf(dir, RUN_DIR_FMT, &dpid) != 1)
+			continue;
+		/* Only a folder named exactly as a run's reaches rm (the host printed it). */
+		snprintf(ours, sizeof(ours), RUN_DIR_FMT, dpid);
+		if (strcmp(ours, dir))
 			continue;
 		snprintf(recorded, sizeof(recorded), "%s %d %llu", m, pid, start);
 		run_owner(pid, now, sizeof(now));
-		if (!strcmp(now, recorded) ||
-		    strspn(dir, "/tmprocelab-run.0123456789") != strlen(dir))
+		if (!strcmp(now, recorded))
 			continue; /* its run goes on */
 		if (ssh_exec(l, dev, (const char *const[]){"rm", "-rf", dir, NULL}, NULL, NULL, err,
 			     sizeof(err))) {
