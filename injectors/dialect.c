@@ -380,15 +380,16 @@ static int sonic_acl_error(struct render_ctx *r)
 
 size_t dialect_sonic_acl_status_cmd(const struct fault_plan *p, struct sbuf *cmd)
 {
+	static const char hset[] = "HSET 'ACL_RULE|"; /* as sonic_acl_error() writes each rule */
+	const size_t k = sizeof(hset) - 1;
 	char name[32];
 	size_t rules = 0;
 
 	dialect_sonic_acl_name(p->table, name, sizeof(name));
 	sb_printf(cmd, "for k in 'ACL_TABLE_TABLE|%s'", name);
 	for (size_t i = 0; i < p->n_acts; i++)
-		for (const char *a = p->acts[i].apply; (a = strstr(a, "HSET 'ACL_RULE|"));
-		     a += 5, rules++)
-			sb_printf(cmd, " 'ACL_RULE_TABLE|%.*s'", (int)strcspn(a + 15, "'"), a + 15);
+		for (const char *a = p->acts[i].apply; (a = strstr(a, hset)); a += k, rules++)
+			sb_printf(cmd, " 'ACL_RULE_TABLE|%.*s'", (int)strcspn(a + k, "'"), a + k);
 	sb_printf(cmd, "; do printf '%%s=%%s\\n' \"$k\" \"$(sonic-db-cli STATE_DB HGET \"$k\" "
 		       "status)\"; done");
 	return rules;

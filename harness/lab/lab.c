@@ -299,6 +299,13 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 
 #define CLOCK_SKEW_MAX_S 1.0
 
+/* A skew is taken off only when it is beyond its own measurement's error. */
+static struct lab_clock lab_clock_of(double skew, double within)
+{
+	return (struct lab_clock){
+	    .skew = skew, .within = within, .offset = fabs(skew) > within ? skew : 0};
+}
+
 /*
  * The host's clock against ours: the midpoint of a 'date' round trip, of the
  * quickest of three (NTP's choice: the least queueing); ±half of it in *rtt_half.
@@ -541,12 +548,13 @@ int lab_preflight(struct lab *l, const char *self)
 		} else {
 			fprintf(stderr, "pre-flight: %s: %s%s, clock %+.3f s (±%.3f)%s\n", host,
 				out, copy ? " (copied there)" : "", skew, within,
-				fabs(skew) > within ? ": its record times are corrected" : "");
+				lab_clock_of(skew, within).offset
+				    ? ": its record times are corrected"
+				    : "");
 			if (l->ops->sweep)
 				l->ops->sweep(l, host, "pre-flight");
 		}
-		l->clock[h] = (struct lab_clock){
-		    .skew = skew, .within = within, .offset = fabs(skew) > within ? skew : 0};
+		l->clock[h] = lab_clock_of(skew, within);
 		free(out);
 	}
 	if (!bad && lab_health(l, "pre-flight", err, sizeof(err)))

@@ -56,10 +56,11 @@ static void machine_id(char *buf, size_t len)
 	free(id);
 }
 
-/* "<machine-id> <pid> <start time>" of process pid here, or "" when it is not running. */
-static void run_owner(pid_t pid, char *buf, size_t len)
+/* "<mid> <pid> <start time>" of process pid here (mid: machine_id()), or "" when it is not running.
+ */
+static void run_owner(const char *mid, pid_t pid, char *buf, size_t len)
 {
-	char path[64], mid[64], *stat, *c, *save = NULL, *w = NULL;
+	char path[64], *stat, *c, *save = NULL, *w = NULL;
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -71,22 +72,22 @@ static void run_owner(pid_t pid, char *buf, size_t len)
 		for (int field = 3; w && field < 22; field++)
 			w = strtok_r(NULL, " ", &save);
 	}
-	if (w) {
-		machine_id(mid, sizeof(mid));
+	if (w)
 		snprintf(buf, len, "%s %d %s", mid, (int)pid, w);
-	}
 	free(stat);
 }
 
 static struct ssh_priv *priv(struct lab *l)
 {
 	struct ssh_priv *p = l->priv;
+	char mid[64];
 
 	if (!p) {
 		p = l->priv = rl_xcalloc(1, sizeof(*p));
 		p->made = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->made));
 		snprintf(p->dir, sizeof(p->dir), RUN_DIR_FMT, (int)getpid());
-		run_owner(getpid(), p->owner, sizeof(p->owner));
+		machine_id(mid, sizeof(mid));
+		run_owner(mid, getpid(), p->owner, sizeof(p->owner));
 	}
 	return p;
 }
@@ -356,7 +357,7 @@ static int ssh_sweep(struct lab *l, const char *dev, const char *when)
 		if (strcmp(ours, dir))
 			continue;
 		snprintf(recorded, sizeof(recorded), "%s %d %llu", m, pid, start);
-		run_owner(pid, now, sizeof(now));
+		run_owner(mid, pid, now, sizeof(now));
 		if (!strcmp(now, recorded))
 			continue; /* its run goes on */
 		if (ssh_exec(l, dev, (const char *const[]){"rm", "-rf", dir, NULL}, NULL, NULL, err,

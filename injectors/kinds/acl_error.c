@@ -116,6 +116,8 @@ static int verify(struct fault_run *f)
 	struct flow fl[64];
 	size_t n = 0;
 
+	if (inv->switches[s->tdev].dialect == INV_DIALECT_SONIC)
+		return verify_sonic(f);
 	if (!s->acl_tenants) {
 		fl[0].src = s->from;
 		fl[0].dst = inv->hosts[s->to.dev].rnics[s->to.port].addr.addr;
@@ -132,8 +134,6 @@ static int verify(struct fault_run *f)
 						  .addr.addr;
 			}
 	}
-	if (inv->switches[s->tdev].dialect == INV_DIALECT_SONIC)
-		return verify_sonic(f);
 	return fault_verify_nft(f, fl, n);
 }
 

@@ -255,19 +255,17 @@ static int precheck(struct fault_run *f)
 static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
-	struct port_state st[2] = {{.up = true}, {.up = true}};
-	bool nos = false;
-	char said[400] = "";
+	struct port_state st[2];
+	bool nos;
+	char said[400];
 	unsigned long long end;
 	int r;
 
 	if (fault_target_ends(f, &ends[0], &ends[1]))
 		return -EINVAL;
-	for (int e = 0; e < 2; e++)
-		nos |= ends[e].kind == INV_DEV_SWITCH &&
-		       f->inv->switches[ends[e].dev].dialect != INV_DIALECT_LINUX;
+	nos = !fault_end_readable(f->inv, &ends[0]) || !fault_end_readable(f->inv, &ends[1]);
 	end = rl_now_ns() + (nos ? 10000 : 1000) * 1000000ULL;
-	while (st[0].up || st[1].up) {
+	for (;;) {
 		if ((r = read_ends(f, ends, st, said, sizeof(said))))
 			return r;
 		if (!st[0].up && !st[1].up)
