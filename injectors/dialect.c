@@ -6,9 +6,11 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/readback.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,14 +22,39 @@ int dialect_unsupported(struct render_ctx *r, const char *what)
 	return -EOPNOTSUPP;
 }
 
-static void emit(struct render_ctx *r, struct sbuf *apply, struct sbuf *input, struct sbuf *revert)
+static struct fault_action *emit(struct render_ctx *r, struct sbuf *apply, struct sbuf *input,
+				 struct sbuf *revert)
 {
 	char *a = sb_take(apply), *i = input ? sb_take(input) : NULL, *v = sb_take(revert);
+	struct fault_action *act =
+	    fault_plan_add(r->plan, FB_SSH, r->inv->switches[r->sw].name, a, i, v);
 
-	fault_plan_add(r->plan, FB_SSH, r->inv->switches[r->sw].name, a, i, v);
 	free(a);
 	free(i);
 	free(v);
+	return act;
+}
+
+/* An action's read-back: the command, parsed by "PARSER PORT". */
+static void read_port(struct fault_action *a, const char *parser, const char *port,
+		      const char *cmd_fmt, ...) __attribute__((format(printf, 4, 5)));
+static void read_port(struct fault_action *a, const char *parser, const char *port,
+		      const char *cmd_fmt, ...)
+{
+	char cmd[160], as[96];
+	va_list ap;
+
+	va_start(ap, cmd_fmt);
+	vsnprintf(cmd, sizeof(cmd), cmd_fmt, ap);
+	va_end(ap);
+	snprintf(as, sizeof(as), "%s %s", parser, port);
+	fault_action_read(a, cmd, as);
+}
+
+/* The kernel's own root qdisc comes back when ours is deleted: read it before and after. */
+static void read_tc_root(struct fault_action *a, const char *port)
+{
+	read_port(a, "tc-root", port, "tc -j qdisc show dev %s root", port);
 }
 
 /* Ports the fault covers: the target port, or every cabled port of the switch. */
@@ -277,7 +304,7 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 		    &v,
 		    "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb", p,
 		    p);
-		emit(r, &a, NULL, &v);
+		read_tc_root(emit(r, &a, NULL, &v), p);
 	}
 	r->plan->emulated = true;
 	snprintf(
@@ -302,7 +329,7 @@ static int linux_link_degrade(struct render_ctx *r)
 		  r->port, r->spec->rate_kbit, burst);
 	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q tbf",
 		  r->port, r->port);
-	emit(r, &a, NULL, &v);
+	read_tc_root(emit(r, &a, NULL, &v), r->port);
 	return 0;
 }
 
@@ -427,23 +454,32 @@ int dialect_sonic_acl_status(char *out, const char *dev, const struct fault_plan
 	return 0;
 }
 
+/*
+ * Checked against sonic-net/sonic-utilities: config/main.py 'config
+ * interface pfc priority <interface_name> <priority> <on|off>' runs 'pfc
+ * config priority STATUS PORT PRIO'; pfc/main.py configPfcPrio() edits
+ * CONFIG_DB PORT_QOS_MAP|PORT pfc_enable and exits 0 without a change when
+ * the priority is not enabled ("Priority N is not enabled on PORT") or the
+ * port has no entry ("Cannot find interface").  So the state is read
+ * first ('show pfc priority PORT', showPfcPrio()): a priority that is not
+ * lossless is refused before anything changes, and 'on' restores it as found.
+ */
 static int sonic_pfc_misconfig(struct render_ctx *r)
 {
 	const char *ports[256];
-	size_t n;
-	int ret = 0;
+	size_t n = ports_of(r, ports, 256);
 
-	n = ports_of(r, ports, 256);
-	for (size_t i = 0; i < n && !ret; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct sbuf a = {0}, v = {0};
 
 		sb_printf(&a, "sudo config interface pfc priority %s %d off", ports[i],
 			  r->spec->priority);
 		sb_printf(&v, "sudo config interface pfc priority %s %d on", ports[i],
 			  r->spec->priority);
-		emit(r, &a, NULL, &v);
+		read_port(emit(r, &a, NULL, &v), "sonic-pfc", ports[i], "show pfc priority %s",
+			  ports[i]);
 	}
-	return ret;
+	return 0;
 }
 
 static int sonic_link_degrade(struct render_ctx *r)
@@ -520,7 +556,8 @@ static int eos_pfc_misconfig(struct render_ctx *r)
 		sb_printf(&v,
 			  "configure\ninterface %s\npriority-flow-control priority %d no-drop\nend",
 			  ports[i], r->spec->priority);
-		emit(r, &a, NULL, &v);
+		read_port(emit(r, &a, NULL, &v), "eos-pfc", ports[i],
+			  "show running-config interfaces %s", ports[i]);
 	}
 	return 0;
 }
@@ -590,16 +627,76 @@ static int nvue_acl_error(struct render_ctx *r)
 	return 0;
 }
 
+/* What 'nv config show -o commands' says of PFC: every line naming it. */
+#define NVUE_PFC_READ "nv config show -o commands | { grep ' qos pfc ' || true; }"
+
+void dialect_nvue_pfc(struct fault_action *a, const char *port, int prio, const char *table,
+		      const char *found)
+{
+	char pr[24], cp[64];
+	struct readback rb;
+	struct sbuf ap = {0}, v = {0};
+	if (!found) { /* not read yet (a dry run): as a port on the default profile shows it */
+		snprintf(cp, sizeof(cp), "nv set qos pfc default-global switch-priority %d", prio);
+		found = cp;
+	}
+	if (readback_parse(a->read_as, found, &rb, pr, sizeof(pr)))
+		return;
+	readback_nvue_profile_copy(found, rb.profile, table, &ap);
+	if (rb.lossless & ~(1u << prio)) {
+		sb_printf(&ap, "nv set qos pfc %s switch-priority %s && ", table,
+			  readback_prios(rb.lossless & ~(1u << prio), pr, sizeof(pr)));
+	} else { /* prio was its only one: the profile keeps it, with PFC off both ways */
+		sb_printf(&ap,
+			  "nv set qos pfc %s switch-priority %d && nv set qos pfc %s rx disable && "
+			  "nv set qos pfc %s tx disable && ",
+			  table, prio, table, table);
+	}
+	sb_printf(&ap, "nv set interface %s qos pfc profile %s && nv config apply -y", port, table);
+	if (rb.bound)
+		sb_printf(&v, "nv set interface %s qos pfc profile %s", port, rb.profile);
+	else
+		sb_printf(&v, "nv unset interface %s qos pfc", port);
+	sb_printf(&v, "; nv unset qos pfc %s; nv config apply -y", table);
+	fault_action_set(&a->apply, ap.p);
+	fault_action_set(&a->revert, v.p);
+	sb_free(&ap);
+	sb_free(&v);
+}
+
+/*
+ * PFC off for one priority on the target ports only: NVUE sets PFC per
+ * profile ('nv set qos pfc PROFILE switch-priority ...'), and a port takes
+ * its own with 'nv set interface PORT qos pfc profile PROFILE' (NVUE
+ * reference, Set and Unset Commands / QoS; Cumulus Linux user guide,
+ * Quality of Service / PFC).  So the port's profile is read, copied as
+ * rocelab_f<id> without the priority and bound to the port; the undo binds
+ * the port back to what it had (or to none) and deletes the copy.  The
+ * switch's default-global profile, which every other port uses, is never
+ * changed.
+ */
 static int nvue_pfc_misconfig(struct render_ctx *r)
 {
-	struct sbuf a = {0}, v = {0};
+	const char *ports[256];
+	size_t n = ports_of(r, ports, 256);
 
-	/* NVUE configures PFC per switch priority in the qos pfc profile. */
-	sb_printf(&a, "nv unset qos pfc default-global switch-priority %d && nv config apply -y",
-		  r->spec->priority);
-	sb_printf(&v, "nv set qos pfc default-global switch-priority %d && nv config apply -y",
-		  r->spec->priority);
-	emit(r, &a, NULL, &v);
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf a = {0}, v = {0};
+		struct fault_action *act;
+		char table[48];
+
+		/* one profile per port: each copies its port's own */
+		snprintf(table, sizeof(table), n > 1 ? "%s_%zu" : "%s", r->table, i);
+		sb_printf(&a, "-");
+		sb_printf(&v, "-");
+		act = emit(r, &a, NULL, &v);
+		read_port(act, "nvue-pfc", ports[i], "%s", NVUE_PFC_READ);
+		dialect_nvue_pfc(act, ports[i], r->spec->priority, table, NULL);
+	}
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a port on default-global with priority %d alone; when applied, the "
+		 "profile each port has is read and copied without it",
+		 r->spec->priority);
 	return 0;
 }
 

@@ -50,4 +50,14 @@ size_t dialect_sonic_acl_status_cmd(const struct fault_plan *p, struct sbuf *cmd
 int dialect_sonic_acl_status(char *out, const char *dev, const struct fault_plan *p, size_t rules,
 			     char *evidence, size_t elen, char *err, size_t errlen);
 
+/*
+ * NVUE pfc-misconfig of one port from what its read found (NULL: not read
+ * yet, as a port on the default profile shows): a's apply copies the
+ * port's profile as table without prio and binds the port to it; its
+ * revert binds the port back as found.
+ */
+struct fault_action;
+void dialect_nvue_pfc(struct fault_action *a, const char *port, int prio, const char *table,
+		      const char *found);
+
 #endif

@@ -6,6 +6,7 @@
 #include "harness/lib/common.h"
 #include "injectors/exec.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -135,4 +136,90 @@ void fault_run_actions(struct fault_run *f, bool undo)
 	for (size_t i = 0; i < f->plan->n_acts; i++)
 		if (fault_exec_action(f->lab, &f->plan->acts[i], false, err, sizeof(err)))
 			rl_warn("fault %u: %s", f->id, err);
+}
+
+int fault_read_now(struct lab *l, const struct fault_action *a, char **out, struct readback *rb,
+		   char *err, size_t errlen)
+{
+	char *o = NULL;
+	int r = lab_cli(l, a->device, a->read, NULL, &o, err, errlen);
+
+	if (r) {
+		char why[384];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "'%s' on %s: %s", a->read, a->device,
+			 r > 0 ? (why[0] ? why : "it failed") : why);
+		free(o);
+		return r > 0 ? -EIO : r;
+	}
+	r = readback_parse(a->read_as, o, rb, err, errlen);
+	if (r || !out)
+		free(o);
+	else
+		*out = o;
+	return r;
+}
+
+int fault_read_found(struct lab *l, struct fault_plan *p, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->n_acts; i++) {
+		struct fault_action *a = &p->acts[i];
+		struct readback rb;
+		char *out = NULL;
+		int r;
+
+		if (!a->read)
+			continue;
+		if ((r = fault_read_now(l, a, &out, &rb, err, errlen)))
+			return r;
+		free(a->found);
+		a->found = out;
+		rl_info("read on %s before the fault: %s (%s)", a->device, rb.canon, a->read);
+	}
+	return 0;
+}
+
+size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, char *said, size_t len)
+{
+	size_t drift = 0, used = said && len ? strlen(said) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fault_action *a = &acts[i];
+		struct readback before, after;
+		char err[512], line[600];
+
+		if (!a->read || !a->found ||
+		    readback_parse(a->read_as, a->found, &before, err, sizeof(err)))
+			continue;
+		if (fault_read_now(l, a, NULL, &after, err, sizeof(err)))
+			snprintf(line, sizeof(line), "%s: not read back after the revert: %s",
+				 a->device, err);
+		else if (strcmp(before.canon, after.canon))
+			snprintf(line, sizeof(line),
+				 "%s (%s): '%s' before the fault, '%s' after its revert", a->device,
+				 a->read, before.canon, after.canon);
+		else
+			continue;
+		drift++;
+		rl_warn("drift: %s", line);
+		if (said && used + 3 < len) {
+			int k = snprintf(said + used, len - used, "%s%s", used ? "; " : "", line);
+
+			used += k > 0 && (size_t)k < len - used ? (size_t)k : len - used - 1;
+		}
+	}
+	return drift;
+}
+
+bool fault_tc_root_free(struct fault_run *f, const struct fault_action *a,
+			const struct readback *rb, const char *what)
+{
+	if (!strcmp(rb->handle, "0:"))
+		return true;
+	snprintf(f->err, sizeof(f->err),
+		 "%s:%s has a root qdisc of its own (%s, '%s'): %s would replace it and its undo "
+		 "would not give it back; remove it or target another port",
+		 a->device, strchr(a->read_as, ' ') + 1, rb->canon, a->read, what);
+	return false;
 }

@@ -10,6 +10,7 @@
 #include "harness/lab/lab.h"
 #include "harness/lab/traffic.h"
 #include "injectors/fault.h"
+#include "injectors/readback.h"
 
 #include <jansson.h>
 
@@ -56,5 +57,31 @@ int fault_undo_actions(struct lab *l, const struct fault_action *acts, size_t n)
 
 /* Apply (undo false) or undo the plan's actions, in order or in reverse; logs failures. */
 void fault_run_actions(struct fault_run *f, bool undo);
+
+/* Read a's state on its device now, parsed as its read_as says; -errno with err. */
+int fault_read_now(struct lab *l, const struct fault_action *a, char **out, struct readback *rb,
+		   char *err, size_t errlen);
+
+/*
+ * Before the journal: run each action's read and keep what it printed in
+ * found (its state as found, journaled, and what the revert must give back).
+ * -errno with err when one cannot be read or parsed: nothing has changed.
+ */
+int fault_read_found(struct lab *l, struct fault_plan *p, char *err, size_t errlen);
+
+/*
+ * A tc-root read found the kernel's own root qdisc (handle 0:), which
+ * deleting ours gives back?  Else false with f->err: what would replace it.
+ */
+bool fault_tc_root_free(struct fault_run *f, const struct fault_action *a,
+			const struct readback *rb, const char *what);
+
+/*
+ * After a revert: read each action's state again.  Each one that differs
+ * from what was found is drift, printed as a warning and added to said
+ * ("rail1 Ethernet4: lossless 3,4 before, lossless 4 after"); how many.
+ */
+size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, char *said,
+		   size_t len);
 
 #endif

@@ -111,9 +111,10 @@ struct fault_kind_ops {
 	/* What can be read without changing anything, before the journal. */
 	int (*precheck)(struct fault_run *f);
 	/*
-	 * Optional, on labs whose hosts rocelab did not lay out (no netlink
-	 * access: a lab of kind ssh): read the host and replace p's actions with
-	 * what is found there, to be restored exactly as found.
+	 * Optional, after each action's read (fault.h: found) and precheck:
+	 * replace or refuse p's actions by what is found there, to be restored
+	 * exactly as found (a host rocelab did not lay out, a switch port's
+	 * PFC profile).  Nothing has changed yet.
 	 */
 	int (*discover)(struct fault_run *f, struct fault_plan *p);
 	/* Is it in effect?  Reads state back through the lab, sets evidence or err. */
@@ -171,6 +172,16 @@ struct fault_action {
 	char *apply;	   /* ssh: a command line; host: an op line (see netlink_op.h) */
 	char *apply_input; /* ssh: stdin of apply (e.g. an nft script), or NULL */
 	char *revert;	   /* must be idempotent: it also runs after a crash */
+	/*
+	 * Read-back (optional, switch actions): a command in the device's CLI
+	 * that prints the state apply changes, the parser that reads it
+	 * (injectors/readback.h: "sonic-pfc", "eos-pfc", "nvue-pfc", "tc-root"),
+	 * and what it printed before apply: journaled, and compared with a read
+	 * after the revert (a difference is drift).
+	 */
+	char *read;
+	char *read_as;
+	char *found;
 };
 
 struct fault_plan {
@@ -190,6 +201,15 @@ void fault_plan_clear(struct fault_plan *p);
 /* Add an action; strings are copied. Returns the new action. */
 struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be, const char *dev,
 				    const char *apply, const char *input, const char *revert);
+
+/* Remove action i of p (later ones move up). */
+void fault_plan_remove(struct fault_plan *p, size_t i);
+
+/* Give a its read-back: the command and the parser (strings are copied). */
+void fault_action_read(struct fault_action *a, const char *cmd, const char *as);
+
+/* Replace a string of an action (apply, revert, found ...) with a copy of v (may be NULL). */
+void fault_action_set(char **field, const char *v);
 
 /*
  * Plan spec against inv for fault id; topo (may be NULL) names the routes a

@@ -109,6 +109,12 @@ int journal_append(const struct fault_plan *p, unsigned id)
 		if (a->apply_input)
 			json_object_set_new(ja, "input", json_string(a->apply_input));
 		json_object_set_new(ja, "revert", json_string(a->revert));
+		if (a->read) {
+			json_object_set_new(ja, "read", json_string(a->read));
+			json_object_set_new(ja, "read_as", json_string(a->read_as));
+			json_object_set_new(ja, "found",
+					    a->found ? json_string(a->found) : json_null());
+		}
 		json_array_append_new(acts, ja);
 	}
 	json_object_set_new(o, "actions", acts);
@@ -180,6 +186,14 @@ int journal_load(struct journal_rec **recs, size_t *n)
 				a->apply = rl_xstrdup(str(ja, "apply"));
 				a->apply_input = in ? rl_xstrdup(in) : NULL;
 				a->revert = rl_xstrdup(str(ja, "revert"));
+				a->read = a->read_as = a->found = NULL;
+				if (json_string_value(json_object_get(ja, "read"))) {
+					const char *fd =
+					    json_string_value(json_object_get(ja, "found"));
+
+					fault_action_read(a, str(ja, "read"), str(ja, "read_as"));
+					a->found = fd ? rl_xstrdup(fd) : NULL;
+				}
 			}
 		} else {
 			for (size_t i = 0; i < *n; i++)

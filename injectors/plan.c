@@ -14,11 +14,8 @@
 
 void fault_plan_clear(struct fault_plan *p)
 {
-	for (size_t i = 0; i < p->n_acts; i++) {
-		free(p->acts[i].apply);
-		free(p->acts[i].apply_input);
-		free(p->acts[i].revert);
-	}
+	while (p->n_acts)
+		fault_plan_remove(p, p->n_acts - 1);
 	free(p->acts);
 	p->acts = NULL;
 	p->n_acts = 0;
@@ -34,7 +31,34 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 	a->apply = rl_xstrdup(apply);
 	a->apply_input = input ? rl_xstrdup(input) : NULL;
 	a->revert = rl_xstrdup(revert);
+	a->read = a->read_as = a->found = NULL;
 	return a;
+}
+
+void fault_plan_remove(struct fault_plan *p, size_t i)
+{
+	struct fault_action *a = &p->acts[i];
+
+	free(a->apply);
+	free(a->apply_input);
+	free(a->revert);
+	free(a->read);
+	free(a->read_as);
+	free(a->found);
+	memmove(a, a + 1, (p->n_acts - i - 1) * sizeof(*a));
+	p->n_acts--;
+}
+
+void fault_action_set(char **field, const char *v)
+{
+	free(*field);
+	*field = v ? rl_xstrdup(v) : NULL;
+}
+
+void fault_action_read(struct fault_action *a, const char *cmd, const char *as)
+{
+	fault_action_set(&a->read, cmd);
+	fault_action_set(&a->read_as, as);
 }
 
 const char *fault_action_via(const struct fault_plan *p, const struct fault_action *a)
@@ -53,6 +77,8 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		const char *be = fault_action_via(p, a);
 		char apply[512], revert[512];
 
+		if (a->read)
+			fprintf(f, "%s %s read: %s\n", be, a->device, a->read);
 		fprintf(f, "%s %s apply: %s\n", be, a->device,
 			cmds ? host_op_text(a->apply, apply, sizeof(apply)) : a->apply);
 		if (a->apply_input) {
@@ -67,6 +93,12 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		}
 		fprintf(f, "%s %s revert: %s\n", be, a->device,
 			cmds ? host_op_text(a->revert, revert, sizeof(revert)) : a->revert);
+		if (a->read)
+			fprintf(
+			    f,
+			    "%s %s read: the same, after the revert: what differs from the first "
+			    "read is drift\n",
+			    be, a->device);
 	}
 }
 

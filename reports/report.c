@@ -66,6 +66,8 @@ static json_t *scenario_json(const struct scn_result *r)
 		json_object_set_new(o, "injector_started", json_real(r->t_inject));
 	json_object_set_new(o, "evidence", json_string(r->evidence));
 	json_object_set_new(o, "emulated", json_boolean(r->emulated));
+	/* read back after the revert: what did not come back as it was found */
+	json_object_set_new(o, "drift", r->drift[0] ? json_string(r->drift) : json_null());
 	if (r->note[0])
 		json_object_set_new(o, "emulated_note", json_string(r->note));
 	json_object_set_new(o, "duration_s", json_real(r->t_end - r->t_start));

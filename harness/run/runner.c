@@ -194,14 +194,39 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 	return lf->applied ? 0 : -EIO;
 }
 
-/* SIGTERM the holder: it reverts and exits 0. */
-static int end_fault(struct live_fault *lf)
+/*
+ * SIGTERM the holder: it reverts, reads back what it changed and exits 0.
+ * Its last line says what did not come back as found (drift): kept in r.
+ */
+static int end_fault(struct live_fault *lf, struct scn_result *r)
 {
+	char rest[2048];
+	size_t len = 0;
+	ssize_t k;
+
 	if (lf->pid <= 0 || lf->done)
 		return lf->status;
 	lf->status = proc_stop(lf->pid, 60000);
 	lf->done = true;
+	while (len < sizeof(rest) - 1 &&
+	       (k = read(lf->out, rest + len, sizeof(rest) - 1 - len)) > 0)
+		len += (size_t)k;
+	rest[len] = '\0';
 	close(lf->out);
+	for (char *l = rest, *nl; *l; l = nl + 1) {
+		json_t *j;
+		const char *d;
+
+		if (!(nl = strchr(l, '\n')))
+			break;
+		*nl = '\0';
+		j = json_loads(l, 0, NULL);
+		d = json_string_value(json_object_get(j, "drift"));
+		if (d && d[0])
+			snprintf(r->drift + strlen(r->drift), sizeof(r->drift) - strlen(r->drift),
+				 "%s%s", r->drift[0] ? "; " : "", d);
+		json_decref(j);
+	}
 	return lf->status;
 }
 
@@ -530,7 +555,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					 f->spec.target, r->evidence);
 			}
 			if (lf[i].pid && !lf[i].done && t >= end) {
-				if (end_fault(&lf[i]))
+				if (end_fault(&lf[i], r))
 					invalid(
 					    r,
 					    "fault %s %s was not reverted cleanly (run 'rocelab "
@@ -565,11 +590,13 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	/* Whatever happened: every fault reverts, the load stops. */
 	for (size_t i = 0; i < s->n_faults; i++)
 		if (lf[i].pid && !lf[i].done) {
-			end_fault(&lf[i]);
+			end_fault(&lf[i], r);
 			r->t_revert = now_s();
 		}
 	for (size_t l = 0; l < ARRAY_SIZE(loads); l++)
 		stop_load(lab, &loads[l]);
+	if (r->drift[0])
+		rl_warn("%s: not as found after the revert (drift): %s", s->name, r->drift);
 	if (ok) {
 		progress(idx, total, s, "recovery %.1f s", (double)s->recovery_ms / 1e3);
 		ok = wait_ms(s->recovery_ms + drain, r, why, sizeof(why));

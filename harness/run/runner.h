@@ -35,6 +35,7 @@ struct scn_result {
 	char evidence[320];
 	char note[256]; /* what was emulated */
 	bool emulated;
+	char drift[512]; /* what its faults' reverts did not give back as found ("": none) */
 	struct comp_result *comps; /* one per s->comps */
 	size_t n_comps;
 	char dir[4096]; /* OUTDIR/<name> */

@@ -215,7 +215,30 @@ struct injection {
 	struct fault_plan plan;
 	struct lab lab;
 	double applied_at; /* wall time when the first action took effect (before verification) */
+	bool json;
 };
+
+/*
+ * After an undo: each read-back state compared with what was found, a
+ * difference printed (and, with --json, a line {"id", "reverted", "drift"}).
+ */
+static void report_drift(struct injection *j, bool reverted)
+{
+	char said[1024] = "";
+	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, said, sizeof(said));
+	struct out o;
+
+	if (!j->json)
+		return;
+	out_init(&o, stdout, OUT_JSON_LINES);
+	out_open_object(&o, NULL);
+	out_uint(&o, PRINT_JSON, "id", NULL, j->run.id);
+	out_bool(&o, PRINT_JSON, "reverted", NULL, reverted);
+	out_uint(&o, PRINT_JSON, "drift_count", NULL, n);
+	out_string(&o, PRINT_JSON, "drift", NULL, said);
+	out_close(&o);
+	fflush(stdout);
+}
 
 static int apply_actions(struct injection *j)
 {
@@ -255,6 +278,7 @@ static int finish_revert(struct injection *j)
 		rl_err("fault %u could not be fully reverted: run 'rocelab revert'", j->run.id);
 	else
 		rl_info("fault %u reverted", j->run.id);
+	report_drift(j, !r);
 	return r;
 }
 
@@ -284,9 +308,20 @@ static int precheck(struct injection *j)
 {
 	const struct fault_spec *s = j->run.spec;
 
-	int r = s->kind->precheck ? s->kind->precheck(&j->run) : 0;
+	int r = fault_read_found(&j->lab, &j->plan, j->run.err, sizeof(j->run.err));
 
-	if (!r && s->kind->discover && !lab_can(&j->lab, LAB_CAP_NETLINK))
+	if (r) {
+		char why[400];
+
+		snprintf(why, sizeof(why), "%.399s", j->run.err);
+		snprintf(j->run.err, sizeof(j->run.err),
+			 "cannot read the state the fault changes, so nothing was changed: %s",
+			 why);
+		return r;
+	}
+	if (s->kind->precheck)
+		r = s->kind->precheck(&j->run);
+	if (!r && s->kind->discover)
 		r = s->kind->discover(&j->run, &j->plan);
 	return r;
 }
@@ -335,6 +370,7 @@ int cmd_inject(int argc, char **argv)
 	if (!j.inv) /* a file given with -i that cannot be used is bad input */
 		return a.inv_path || errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	j.run.inv = j.inv;
+	j.json = a.json;
 	if (fault_spec_resolve(j.inv, &a.spec, why, sizeof(why))) {
 		inventory_free(j.inv);
 		return bad("%s", why);
@@ -374,6 +410,7 @@ int cmd_inject(int argc, char **argv)
 	if ((r = apply_actions(&j))) {
 		rl_err("fault %u could not be applied: %s", j.run.id, j.run.err);
 		journal_mark(j.run.id, JS_REVERTED);
+		report_drift(&j, true);
 		goto close_exec;
 	}
 	if ((r = a.spec.kind->verify(&j.run))) {
@@ -381,6 +418,7 @@ int cmd_inject(int argc, char **argv)
 		fault_undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
 		journal_mark(j.run.id, JS_REVERTED);
 		print_result(&j, a.json, "not-effective");
+		report_drift(&j, true);
 		goto close_exec;
 	}
 	journal_mark(j.run.id, JS_APPLIED);
@@ -545,6 +583,7 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 			journal_mark(recs[i].id, JS_REVERTED);
 			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
 				recs[i].target);
+			fault_drift(&lab, recs[i].acts, recs[i].n_acts, NULL, 0);
 			(*undone)++;
 		} else {
 			(*failed)++;

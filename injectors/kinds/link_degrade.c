@@ -109,6 +109,26 @@ static int tbf_present(struct fault_run *f, const struct inv_endpoint *ep, bool 
 	return 0;
 }
 
+/* A Linux switch end whose root qdisc is not the kernel's own would lose it to the TBF. */
+static int discover(struct fault_run *f, struct fault_plan *p)
+{
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct fault_action *a = &p->acts[i];
+		struct readback rb;
+		char err[256];
+
+		if (!a->read || !a->found)
+			continue;
+		if (readback_parse(a->read_as, a->found, &rb, err, sizeof(err))) {
+			snprintf(f->err, sizeof(f->err), "%s: %s", a->device, err);
+			return -EIO;
+		}
+		if (!fault_tc_root_free(f, a, &rb, "the TBF"))
+			return -EBUSY;
+	}
+	return 0;
+}
+
 static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
@@ -142,5 +162,6 @@ const struct fault_kind_ops fk_link_degrade = {
     .resolve = resolve,
     .plan_host = plan_host,
     .render = render,
+    .discover = discover,
     .verify = verify,
 };

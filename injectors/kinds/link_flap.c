@@ -165,8 +165,8 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	size_t n_routes;
 	int r;
 
-	if (s->tkind != INV_DEV_HOST)
-		return 0; /* a switch port: its dialect's commands stand */
+	if (s->tkind != INV_DEV_HOST || lab_can(f->lab, LAB_CAP_NETLINK))
+		return 0; /* a switch port, or hosts rocelab laid out: the plan stands */
 	h = &f->inv->hosts[s->tdev];
 	netdev = h->rnics[s->tport].netdev;
 	r = found_routes(f, &found, h->name, netdev, false);

@@ -82,6 +82,127 @@ static int precheck(struct fault_run *f)
 	return r;
 }
 
+/* The port an action reads: the argument of its read_as ("sonic-pfc Ethernet4"). */
+static const char *read_port(const struct fault_action *a)
+{
+	return strchr(a->read_as, ' ') + 1;
+}
+
+/*
+ * With each switch port's state as found: a priority that is not lossless
+ * there has no PFC to turn off (refused for a port, left out of a whole
+ * switch), a port with a root qdisc of its own would lose it to the
+ * emulation (refused), and NVUE copies the profile the port has.
+ */
+static int discover(struct fault_run *f, struct fault_plan *p)
+{
+	const struct fault_spec *s = f->spec;
+	size_t left_out = 0;
+
+	if (s->tkind != INV_DEV_SWITCH)
+		return 0;
+	for (size_t i = 0; i < p->n_acts;) {
+		struct fault_action *a = &p->acts[i];
+		const char *port;
+		struct readback rb;
+		char err[256], table[48] = "";
+		const char *prof;
+
+		if (!a->read || !a->found) {
+			i++;
+			continue;
+		}
+		port = read_port(a);
+		if (readback_parse(a->read_as, a->found, &rb, err, sizeof(err))) {
+			snprintf(f->err, sizeof(f->err), "%s: %s", a->device, err);
+			return -EIO;
+		}
+		if (!strncmp(a->read_as, "tc-root ", 8)) {
+			if (!fault_tc_root_free(f, a, &rb, "the emulated PFC"))
+				return -EBUSY;
+			i++;
+			continue;
+		}
+		if (!readback_lossless(&rb, s->priority)) {
+			if (s->tport >= 0) {
+				snprintf(f->err, sizeof(f->err),
+					 "priority %d is not lossless on %s:%s before the fault "
+					 "('%s': %s): there is no PFC to turn off",
+					 s->priority, a->device, port, a->read, rb.canon);
+				return -EALREADY;
+			}
+			rl_info("pfc-misconfig: %s:%s left out: priority %d is not lossless there "
+				"(%s)",
+				a->device, port, s->priority, rb.canon);
+			fault_plan_remove(p, i);
+			left_out++;
+			continue;
+		}
+		if (!strncmp(a->read_as, "nvue-pfc ", 9) &&
+		    (prof = strstr(a->apply, " qos pfc profile "))) {
+			snprintf(table, sizeof(table), "%.*s", (int)strcspn(prof + 17, " "),
+				 prof + 17);
+			dialect_nvue_pfc(a, port, s->priority, table, a->found);
+		}
+		i++;
+	}
+	if (!p->n_acts) {
+		snprintf(
+		    f->err, sizeof(f->err),
+		    "priority %d is lossless on none of %s's ports: there is no PFC to turn off",
+		    s->priority, s->target);
+		return -EALREADY;
+	}
+	if (left_out)
+		snprintf(p->note + strlen(p->note), sizeof(p->note) - strlen(p->note),
+			 "%s%zu port(s) left out where priority %d is not lossless",
+			 p->note[0] ? "; " : "", left_out, s->priority);
+	return 0;
+}
+
+/*
+ * Each port read back as its NOS shows it: the priority is no longer
+ * lossless.  "'show pfc priority Ethernet4' on rail1: lossless 4".
+ */
+static int verify_read(struct fault_run *f)
+{
+	const struct fault_plan *p = f->plan;
+	size_t ports = 0, used = 0;
+
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct fault_action *a = &p->acts[i];
+		struct readback rb;
+		char err[400];
+		int k;
+
+		if (!a->read)
+			continue;
+		if (fault_read_now(f->lab, a, NULL, &rb, err, sizeof(err))) {
+			snprintf(f->err, sizeof(f->err), "reading back: %s", err);
+			return -EIO;
+		}
+		if (!strncmp(a->read_as, "tc-root ", 8)
+			? strcmp(rb.qdisc, "htb")
+			: readback_lossless(&rb, f->spec->priority)) {
+			snprintf(f->err, sizeof(f->err), "'%s' on %s still says %s", a->read,
+				 a->device, rb.canon);
+			return -EIO;
+		}
+		if (ports++ < 2) {
+			k = snprintf(f->evidence + used, sizeof(f->evidence) - used,
+				     "%s'%s' on %s: %s", used ? "; " : "", a->read, a->device,
+				     rb.canon);
+			used += k > 0 && (size_t)k < sizeof(f->evidence) - used
+				    ? (size_t)k
+				    : sizeof(f->evidence) - used - 1;
+		}
+	}
+	if (ports > 2)
+		snprintf(f->evidence + used, sizeof(f->evidence) - used, "; and %zu more port(s)",
+			 ports - 2);
+	return 0;
+}
+
 /* Incast in the misconfigured priority must tail-drop in the emulated queue. */
 static int verify(struct fault_run *f)
 {
@@ -95,6 +216,8 @@ static int verify(struct fault_run *f)
 	json_t *v;
 	size_t n;
 
+	if (sw && (sw->dialect != INV_DIALECT_LINUX || !lab_can(f->lab, LAB_CAP_ENTER)))
+		return verify_read(f); /* a NOS, or a Linux switch no test traffic reaches */
 	if (!fault_counters_readable(f, sw))
 		return 0;
 	if (!port) {
@@ -136,5 +259,6 @@ const struct fault_kind_ops fk_pfc_misconfig = {
     .plan_host = plan_host,
     .render = render,
     .precheck = precheck,
+    .discover = discover,
     .verify = verify,
 };

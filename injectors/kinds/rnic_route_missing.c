@@ -56,6 +56,9 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	struct fault_plan found = {0};
 	int r = 0;
 
+	if (lab_can(f->lab, LAB_CAP_NETLINK))
+		return 0; /* hosts rocelab laid out: the plan stands */
+
 	inet_ntop(AF_INET, &rn->addr.addr, src, sizeof(src));
 	rules =
 	    fault_read_json(f, h->name, (const char *const[]){"ip", "-j", "rule", "show", NULL});

@@ -257,3 +257,98 @@ Test(dialect, sonic_acl_error_is_read_back_from_state_db)
 	fault_plan_clear(&plan);
 	inventory_free(inv);
 }
+
+/* The plan of pfc-misconfig --priority 3 on target (a port of the dialect lab), fault 7. */
+static void pfc_plan(struct inventory **inv, const char *target, struct fault_plan *plan)
+{
+	struct fault_spec spec;
+	char why[256];
+
+	*inv = inventory_load(LAB, stderr);
+	cr_assert_not_null(*inv);
+	fault_spec_init(&spec, fault_kind_find("pfc-misconfig"));
+	cr_assert_eq(fault_spec_set(&spec, "target", target, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_resolve(*inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(*inv, NULL, &spec, 7, plan, why, sizeof(why)), 0, "%s", why);
+}
+
+/*
+ * Every dialect reads the port's PFC before pfc-misconfig and names only the
+ * target port: no other port of the switch, and never NVUE's switch-wide
+ * default-global profile.
+ */
+Test(dialect, pfc_misconfig_reads_first_and_touches_only_the_target)
+{
+	static const struct {
+		const char *target, *port, *others[2], *read_as;
+	} c[] = {
+	    {"sw-linux:swp1", "swp1", {"swp2", "swp3"}, "tc-root swp1"},
+	    {"sw-sonic:Ethernet4", "Ethernet4", {"Ethernet0", "Ethernet8"}, "sonic-pfc Ethernet4"},
+	    {"sw-eos:Ethernet2", "Ethernet2", {"Ethernet1", "Ethernet3"}, "eos-pfc Ethernet2"},
+	    {"sw-nvue:swp2", "swp2", {"swp1", "swp3"}, "nvue-pfc swp2"},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct inventory *inv;
+		struct fault_plan plan;
+
+		pfc_plan(&inv, c[i].target, &plan);
+		cr_assert_eq(plan.n_acts, 1, "%s", c[i].target);
+		cr_assert_not_null(plan.acts[0].read, "%s has no read-back", c[i].target);
+		cr_assert_str_eq(plan.acts[0].read_as, c[i].read_as);
+		for (int k = 0; k < 2; k++) {
+			char w[16];
+
+			snprintf(w, sizeof(w), "%s ", c[i].others[k]);
+			cr_assert_null(strstr(plan.acts[0].apply, w), "%s: apply names %s: %s",
+				       c[i].target, c[i].others[k], plan.acts[0].apply);
+			cr_assert_null(strstr(plan.acts[0].revert, w), "%s: undo names %s",
+				       c[i].target, c[i].others[k]);
+		}
+		cr_assert(strstr(plan.acts[0].apply, c[i].port), "%s", plan.acts[0].apply);
+		cr_assert_null(strstr(plan.acts[0].apply, "default-global"), "%s", c[i].target);
+		cr_assert_null(strstr(plan.acts[0].revert, "default-global"), "%s", c[i].target);
+		fault_plan_clear(&plan);
+		inventory_free(inv);
+	}
+}
+
+/*
+ * SONiC pfc-misconfig against sonic-utilities' grammar: config/main.py
+ * 'config interface pfc priority <interface_name> <priority> <on|off>'
+ * (click arguments in that order, priority a choice of 0..7), and the read
+ * 'show pfc priority [INTERFACE]' (pfc/main.py showPrio).  EOS against the
+ * EOS User Manual's interface configuration mode: '[no]
+ * priority-flow-control priority N no-drop' under 'interface PORT'.
+ */
+Test(dialect, pfc_misconfig_is_the_noss_own_grammar)
+{
+	struct inventory *inv;
+	struct fault_plan plan;
+	char w[8][64];
+
+	pfc_plan(&inv, "sw-sonic:Ethernet4", &plan);
+	cr_assert_eq(words_after(plan.acts[0].apply, "sudo config interface pfc priority", w, 8),
+		     3);
+	cr_assert_str_eq(w[0], "Ethernet4");
+	cr_assert_str_eq(w[1], "3");
+	cr_assert_str_eq(w[2], "off");
+	cr_assert_eq(words_after(plan.acts[0].revert, "sudo config interface pfc priority", w, 8),
+		     3);
+	cr_assert_str_eq(w[2], "on");
+	cr_assert_eq(words_after(plan.acts[0].read, "show pfc priority", w, 8), 1);
+	cr_assert_str_eq(w[0], "Ethernet4");
+	fault_plan_clear(&plan);
+	inventory_free(inv);
+
+	pfc_plan(&inv, "sw-eos:Ethernet2", &plan);
+	cr_assert_str_eq(plan.acts[0].apply,
+			 "configure\ninterface Ethernet2\nno priority-flow-control priority 3 "
+			 "no-drop\nend");
+	cr_assert_str_eq(plan.acts[0].revert,
+			 "configure\ninterface Ethernet2\npriority-flow-control priority 3 "
+			 "no-drop\nend");
+	cr_assert_str_eq(plan.acts[0].read, "show running-config interfaces Ethernet2");
+	fault_plan_clear(&plan);
+	inventory_free(inv);
+}

@@ -132,6 +132,7 @@ done
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
 check "results.json records the lab kind (vlab: namespaces on this machine)" jq -e '.lab_kind == "vlab"' "$R"
+check "results.json: every fault's revert read back as found (drift null)" jq -e '[.scenarios[] | has("drift") and .drift == null] | all' "$R"
 J="$HM_OUT/ci/junit.xml"
 [ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" && grep -q 'property name="lab_kind" value="vlab"' "$J" \
 	&& ok "junit.xml: $n testcases of rocelab.ci with inventory, seed and versions" || fail "junit.xml" "$(head -8 "$J" | tr '\n' ' ')"

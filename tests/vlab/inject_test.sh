@@ -105,11 +105,25 @@ if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1
 	"$RL" load incast --to host1:rnic1 --from host2:rnic1,host3:rnic1,host4:rnic1 --for 1s >/dev/null 2>&1
 	d1=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'dropped [0-9]*' | awk '{print $2}')
 	check "incast drops in priority 3 on rail1:swp1 ($d0 -> $d1)" test "$d1" -gt "$d0"
+	check "the root qdisc of rail1:swp1 was read before and journaled as found" \
+		sh -c 'grep "pfc-misconfig" "$1" | tail -1 | jq -e ".actions[0].read_as == \"tc-root swp1\" and (.actions[0].found | fromjson | .[0].kind == \"noqueue\")"' sh "$STATE/journal.jsonl"
 	stop_hold "pfc-misconfig rail1:swp1"
+	check "its revert read rail1:swp1 back as found: no drift" sh -c '! grep -q "drift" "$1"' sh $T/hold.err
 fi
 
+section "read before the fault: a port whose root qdisc is not the kernel's own is refused"
+tc -n rl-rail1 qdisc add dev swp2 root handle 7: htb
+j0=$(journal_lines)
+expect_exit 3 "pfc-misconfig on rail1:swp2 with an htb root qdisc of its own: exit 3" "$RL" inject pfc-misconfig --target rail1:swp2 --for 1s
+cp $T/check.out $T/busy.out
+check "it names what it read and what to do" grep -q "root qdisc htb 7:.*remove it or target another port" $T/busy.out
+expect_exit 3 "link-degrade of that link: exit 3 too" "$RL" inject link-degrade --target rail1:swp2 --rate 10mbit --for 1s
+check "nothing journaled" test "$(journal_lines)" = "$j0"
+check "the htb qdisc is still there, untouched" grep -q "qdisc htb 7: root" <(tc -n rl-rail1 qdisc show dev swp2 root)
+tc -n rl-rail1 qdisc del dev swp2 root
+
 section "crash: kill -9 during --hold, then 'rocelab revert'"
-for spec in "ipid-drop --target spine2:swp1 --mod 10" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s"; do
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit"; do
 	kind=${spec%% *}
 	if start_hold "$kind (to be killed)" $spec; then
 		kill -9 $HOLD
@@ -121,6 +135,18 @@ for spec in "ipid-drop --target spine2:swp1 --mod 10" "rnic-route-missing --targ
 	fi
 done
 check "revert again is harmless (idempotent)" "$RL" revert
+
+section "drift: a state that does not come back as found is reported"
+if start_hold "pfc-misconfig (to be killed; its journal then says another root qdisc was found)" pfc-misconfig --target rail1:swp1; then
+	kill -9 $HOLD
+	wait $HOLD 2>/dev/null
+	# What was found is what the revert must give back: say it was fq_codel, and noqueue comes back.
+	sed -i '/pfc-misconfig/s/\\"kind\\":\\"noqueue\\"/\\"kind\\":\\"fq_codel\\"/' "$STATE/journal.jsonl"
+	"$RL" revert >$T/drift.out 2>&1
+	check "revert reports the drift, naming the read and both states" grep -q "drift: rail1 (tc -j qdisc show dev swp1 root): 'root qdisc fq_codel 0:' before the fault, 'root qdisc noqueue 0:' after its revert" $T/drift.out
+	snapshot >$T/snap.after
+	check "lab identical to the snapshot (the drift was only in the journal)" diff -q $T/snap.before $T/snap.after
+fi
 check "no outstanding faults" grep -q 'no outstanding faults' <("$RL" faults)
 
 section "--for ends by itself"

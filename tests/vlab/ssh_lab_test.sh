@@ -105,6 +105,7 @@ for s in $(jq -r '.scenarios[].name' "$R"); do
 	[[ "$line" == pass* ]] && ok "over SSH: $s: $line" || fail "over SSH: $s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
 check "results.json records the lab kind ssh" jq -e '.lab_kind == "ssh"' "$R"
+check "over SSH, every fault's revert read back as found (drift null)" jq -e '[.scenarios[] | has("drift") and .drift == null] | all' "$R"
 check "the run saw no network namespace to enter" sh -c '[ -f "$1" ] && [ ! -s "$1" ]' sh "$T/sshci.netns"
 check "results.json records each host's clock skew, measured at pre-flight" jq -e '(.clock_skew_s | keys) == ["host1","host2","host3","host4"] and ([.clock_skew_s[] | fabs] | max) < 1' "$R"
 check "a host's record times are corrected only when its skew is beyond its measurement's error" \

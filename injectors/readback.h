@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a switch's state back in its own words: the parsers behind a
+ * fault action's read (fault.h), each named by its read_as, "PARSER ARG"
+ * ("sonic-pfc Ethernet4", "eos-pfc Ethernet1", "nvue-pfc swp2", "tc-root
+ * swp1").  What they return is compared before the fault and after its
+ * revert; a difference is drift.
+ */
+#ifndef ROCELAB_READBACK_H
+#define ROCELAB_READBACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sbuf;
+
+struct readback {
+	/* *-pfc */
+	unsigned lossless; /* bit p: priority p is lossless (PFC enabled) on the port */
+	bool pfc_on;	   /* the port's PFC itself (EOS 'priority-flow-control on', NVUE rx/tx) */
+	char profile[64];  /* nvue: the port's PFC profile */
+	bool bound;	   /* nvue: the port names its own profile (else default-global) */
+	/* tc-root */
+	char qdisc[24], handle[16];
+	/* what it says, in one line: compared for drift, shown as evidence */
+	char canon[192];
+};
+
+/*
+ * Parse out, what read printed, as read_as says; 0, or -EINVAL with err
+ * saying what was not in the NOS's format.
+ */
+int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
+		   size_t errlen);
+
+/* Is priority prio lossless on the port (PFC on and the priority enabled)? */
+bool readback_lossless(const struct readback *rb, int prio);
+
+/*
+ * NVUE: the attributes ("KEY VALUE") of PFC profile name in what
+ * 'nv config show -o commands' printed, but its switch-priority, rx and tx,
+ * one "nv set qos pfc NEW KEY VALUE && " each into sb.
+ */
+void readback_nvue_profile_copy(const char *out, const char *name, const char *newname,
+				struct sbuf *sb);
+
+/* "3,4" or "none" for a priority mask. */
+const char *readback_prios(unsigned mask, char *buf, size_t len);
+
+#endif
