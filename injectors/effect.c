@@ -72,7 +72,10 @@ bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw)
 {
 	if (sw && lab_can(f->lab, LAB_CAP_ENTER) && sw->dialect == INV_DIALECT_LINUX)
 		return true;
-	snprintf(f->evidence, sizeof(f->evidence), "dialect commands succeeded (no counters read)");
+	snprintf(f->evidence, sizeof(f->evidence),
+		 "%s%s: its commands exited 0; not read back there (no read-back for this kind "
+		 "and dialect yet, no test traffic counters)",
+		 sw ? "dialect " : "host", sw ? inv_dialect_name(sw->dialect) : "");
 	return false;
 }
 

@@ -185,7 +185,8 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 			snprintf(r->evidence + strlen(r->evidence),
 				 sizeof(r->evidence) - strlen(r->evidence), "%s%s",
 				 r->evidence[0] ? "; " : "", ev);
-		if (note) {
+		/* A note says what was emulated only when the injector says it was. */
+		if (note && json_is_true(json_object_get(j, "emulated"))) {
 			snprintf(r->note, sizeof(r->note), "%s", note);
 			r->emulated = true;
 		}

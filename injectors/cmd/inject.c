@@ -220,7 +220,8 @@ struct injection {
 
 /*
  * After an undo: each read-back state compared with what was found, a
- * difference printed (and, with --json, a line {"id", "reverted", "drift"}).
+ * difference warned (and with --json, a second line {"id", "reverted",
+ * "drift_count", "drift"}: only then, so that the verdict stays the one line).
  */
 static void report_drift(struct injection *j, bool reverted)
 {
@@ -228,7 +229,7 @@ static void report_drift(struct injection *j, bool reverted)
 	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, said, sizeof(said));
 	struct out o;
 
-	if (!j->json)
+	if (!j->json || !n)
 		return;
 	out_init(&o, stdout, OUT_JSON_LINES);
 	out_open_object(&o, NULL);
