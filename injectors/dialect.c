@@ -482,22 +482,27 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
 	return 0;
 }
 
+/*
+ * A port speed, in Mbit/s as CONFIG_DB PORT|X speed holds it: config/main.py
+ * 'config interface speed <interface_name> <interface_speed>' runs
+ * 'portconfig -p PORT -s SPEED' (sonic-net/sonic-utilities).  Read before:
+ * the port's configured speed and autoneg from CONFIG_DB; the undo sets the
+ * speed found (dialect_speed_revert).
+ */
 static int sonic_link_degrade(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
-	struct inv_endpoint ep;
-	char msg[128], spec[96];
 	int ret = need_port(r, "link-degrade");
 
 	if (ret)
 		return ret;
-	snprintf(spec, sizeof(spec), "%s:%s", r->inv->switches[r->sw].name, r->port);
-	inventory_endpoint(r->inv, spec, &ep, msg, sizeof(msg));
-	const struct inv_link *l = inventory_link_at(r->inv, &ep);
-
 	sb_printf(&a, "sudo config interface speed %s %llu", r->port, r->spec->rate_kbit / 1000);
-	sb_printf(&v, "sudo config interface speed %s %llu", r->port, l ? l->speed_mbps : 100000);
-	emit(r, &a, NULL, &v);
+	sb_printf(&v, "-");
+	read_port(emit(r, &a, NULL, &v), "sonic-speed", r->port,
+		  "sonic-db-cli CONFIG_DB HGET 'PORT|%s' speed; sonic-db-cli CONFIG_DB HGET "
+		  "'PORT|%s' autoneg",
+		  r->port, r->port);
+	dialect_speed_revert(&r->plan->acts[r->plan->n_acts - 1], r->port, NULL);
 	return 0;
 }
 
@@ -562,6 +567,12 @@ static int eos_pfc_misconfig(struct render_ctx *r)
 	return 0;
 }
 
+/*
+ * EOS interface configuration mode 'speed' (EOS User Manual, Ethernet
+ * Ports): <N>gfull from 10G up, 1000full below; 'no speed' is its default.
+ * Read before: the port's 'speed' line in its running-config; the undo
+ * writes that line back, or 'no speed' when there was none.
+ */
 static int eos_link_degrade(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
@@ -570,13 +581,15 @@ static int eos_link_degrade(struct render_ctx *r)
 
 	if (ret)
 		return ret;
-	if (mbps >= 1000 && mbps % 1000 == 0 && mbps > 1000)
+	if (mbps > 1000)
 		sb_printf(&a, "configure\ninterface %s\nspeed %llugfull\nend", r->port,
 			  mbps / 1000);
 	else
 		sb_printf(&a, "configure\ninterface %s\nspeed %llufull\nend", r->port, mbps);
-	sb_printf(&v, "configure\ninterface %s\nspeed auto\nend", r->port);
-	emit(r, &a, NULL, &v);
+	sb_printf(&v, "-");
+	read_port(emit(r, &a, NULL, &v), "eos-speed", r->port, "show running-config interfaces %s",
+		  r->port);
+	dialect_speed_revert(&r->plan->acts[r->plan->n_acts - 1], r->port, NULL);
 	return 0;
 }
 
@@ -700,6 +713,12 @@ static int nvue_pfc_misconfig(struct render_ctx *r)
 	return 0;
 }
 
+/*
+ * NVUE 'nv set interface <interface-id> link speed' (NVUE reference,
+ * Set and Unset Commands / Interface: 1G, 10G, 25G, 40G, 50G, 100G, 200G,
+ * 400G, 800G, auto).  Read before: what 'nv config show -o commands' sets
+ * of the port's link speed; the undo sets it back, or unsets it.
+ */
 static int nvue_link_degrade(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
@@ -708,10 +727,76 @@ static int nvue_link_degrade(struct render_ctx *r)
 	if (ret)
 		return ret;
 	sb_printf(&a, "nv set interface %s link speed %lluG && nv config apply -y", r->port,
-		  r->spec->rate_kbit / 1000000 ? r->spec->rate_kbit / 1000000 : 1);
-	sb_printf(&v, "nv set interface %s link speed auto && nv config apply -y", r->port);
-	emit(r, &a, NULL, &v);
+		  r->spec->rate_kbit / 1000000);
+	sb_printf(&v, "-");
+	read_port(emit(r, &a, NULL, &v), "nvue-speed", r->port, "%s",
+		  "nv config show -o commands | { grep ' link speed ' || true; }");
+	dialect_speed_revert(&r->plan->acts[r->plan->n_acts - 1], r->port, NULL);
 	return 0;
+}
+
+static const unsigned port_speeds[] = {1000,   10000,  25000,  40000, 50000,
+				       100000, 200000, 400000, 800000};
+
+int dialect_port_speed(const struct inventory *inv, const struct inv_endpoint ends[2],
+		       unsigned long long rate_kbit, char *why, size_t whylen)
+{
+	const char *nos = NULL;
+	char list[128] = "";
+	size_t used = 0;
+
+	for (int e = 0; e < 2; e++)
+		if (ends[e].kind == INV_DEV_SWITCH &&
+		    inv->switches[ends[e].dev].dialect != INV_DIALECT_LINUX)
+			nos = inv->switches[ends[e].dev].name;
+	if (!nos)
+		return 0; /* shaped with a TBF at any rate */
+	for (size_t i = 0; i < ARRAY_SIZE(port_speeds); i++) {
+		if (rate_kbit == port_speeds[i] * 1000ULL)
+			return (int)port_speeds[i];
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%uG", i ? ", " : "",
+					 port_speeds[i] / 1000);
+	}
+	snprintf(
+	    why, whylen,
+	    "link-degrade on %s's port is a port speed that both ends take, not a shaper: give "
+	    "--rate one of %s below the link's speed (a TBF of any rate needs Linux switches)",
+	    nos, list);
+	return -EOPNOTSUPP;
+}
+
+void dialect_speed_revert(struct fault_action *a, const char *port, const char *found)
+{
+	struct readback rb;
+	struct sbuf v = {0};
+	char err[160];
+	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
+
+	if (!strncmp(a->read_as, "sonic-speed ", 12)) {
+		if (known && rb.speed[0])
+			sb_printf(&v, "sudo config interface speed %s %s", port, rb.speed);
+		else
+			sb_printf(&v, "sudo config interface speed %s <speed as read>", port);
+	} else if (!strncmp(a->read_as, "eos-speed ", 10)) {
+		sb_printf(&v, "configure\ninterface %s\n", port);
+		if (!found)
+			sb_printf(&v, "<speed as read, or no speed>\nend");
+		else if (known && rb.speed[0])
+			sb_printf(&v, "speed %s\nend", rb.speed);
+		else
+			sb_printf(&v, "no speed\nend");
+	} else {
+		if (!found)
+			sb_printf(&v, "nv set interface %s link speed <speed as read, or unset>",
+				  port);
+		else if (known && rb.speed[0])
+			sb_printf(&v, "nv set interface %s link speed %s", port, rb.speed);
+		else
+			sb_printf(&v, "nv unset interface %s link speed", port);
+		sb_printf(&v, " && nv config apply -y");
+	}
+	fault_action_set(&a->revert, v.p);
+	sb_free(&v);
 }
 
 static const struct dialect_ops dialects[] = {

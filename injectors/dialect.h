@@ -60,4 +60,20 @@ struct fault_action;
 void dialect_nvue_pfc(struct fault_action *a, const char *port, int prio, const char *table,
 		      const char *found);
 
+/*
+ * link-degrade across ends[2]: 0 when both are shaped (TBF on Linux ends
+ * and RNICs), else the port speed in Mbit/s that rate_kbit names (a
+ * switch port runs at a speed both ends take), or -EOPNOTSUPP with why
+ * listing the speeds.
+ */
+int dialect_port_speed(const struct inventory *inv, const struct inv_endpoint ends[2],
+		       unsigned long long rate_kbit, char *why, size_t whylen);
+
+/*
+ * A port-speed action's undo from what its read found: the speed as read
+ * (or the NOS's default when none was set).  found NULL (not read yet, a
+ * dry run): an undo that says it restores what is read.
+ */
+void dialect_speed_revert(struct fault_action *a, const char *port, const char *found);
+
 #endif

@@ -297,6 +297,93 @@ void readback_nvue_profile_copy(const char *out, const char *name, const char *n
 }
 
 /*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET PORT|P speed' then '... autoneg', one
+ * value a line (an empty line: the field is not set).  CONFIG_DB PORT speed
+ * is in Mbit/s (sonic-utilities config/main.py 'config interface speed',
+ * scripts/portconfig); autoneg "on"/"off".
+ */
+static int sonic_speed(const char *port, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	if ((l = next_line(&s, &n)) && n) {
+		if (n >= sizeof(rb->speed) || strspn(l, "0123456789") != n) {
+			snprintf(err, errlen, "CONFIG_DB PORT|%s speed '%.*s' is not Mbit/s", port,
+				 (int)(n < 40 ? n : 40), l);
+			return -EINVAL;
+		}
+		snprintf(rb->speed, sizeof(rb->speed), "%.*s", (int)n, l);
+	}
+	if ((l = next_line(&s, &n)) && n)
+		snprintf(rb->autoneg, sizeof(rb->autoneg), "%.*s",
+			 (int)(n < sizeof(rb->autoneg) ? n : sizeof(rb->autoneg) - 1), l);
+	snprintf(rb->canon, sizeof(rb->canon), "speed %s, autoneg %s",
+		 rb->speed[0] ? rb->speed : "not set", rb->autoneg[0] ? rb->autoneg : "not set");
+	return 0;
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': the block's 'speed ...' line
+ * ('speed 100gfull', 'speed 100g-2', 'speed forced 40gfull'); none: the
+ * port's default.
+ */
+static int eos_speed(const char *port, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+	bool in = false, seen = false;
+	char head[96];
+
+	snprintf(head, sizeof(head), "interface %s", port);
+	while ((l = next_line(&s, &n))) {
+		if (n && !isspace((unsigned char)l[0])) {
+			in = line_is(l, n, head);
+			seen |= in;
+			continue;
+		}
+		while (n && isspace((unsigned char)*l))
+			l++, n--;
+		if (in && n > 6 && n < sizeof(rb->speed) + 6 && !strncmp(l, "speed ", 6))
+			snprintf(rb->speed, sizeof(rb->speed), "%.*s", (int)(n - 6), l + 6);
+	}
+	if (!seen) {
+		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
+			 head);
+		return -EINVAL;
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "speed %s", rb->speed[0] ? rb->speed : "default");
+	return 0;
+}
+
+/* NVUE: 'nv set interface LIST link speed X' lines of 'nv config show -o commands'. */
+static int nvue_speed(const char *port, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	(void)err;
+	(void)errlen;
+	while ((l = next_line(&s, &n))) {
+		char w[7][64];
+		int k = 0;
+
+		while (k < 7 && word(l, n, k, w[k], sizeof(w[k])))
+			k++;
+		if (k == 7 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
+		    !strcmp(w[2], "interface") && !strcmp(w[4], "link") && !strcmp(w[5], "speed") &&
+		    nvue_has(w[3], port))
+			snprintf(rb->speed, sizeof(rb->speed), "%.31s", w[6]);
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "link speed %s",
+		 rb->speed[0] ? rb->speed : "not set (auto)");
+	return 0;
+}
+
+/*
  * 'tc -j qdisc show dev D root' (iproute2): the root qdisc.  The kernel's
  * own default has handle 0: (noqueue on veth, fq_codel, mq...); a qdisc
  * someone added has another.
@@ -328,10 +415,9 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 		int (*parse)(const char *arg, const char *out, struct readback *rb, char *err,
 			     size_t errlen);
 	} parsers[] = {
-	    {"sonic-pfc", sonic_pfc},
-	    {"eos-pfc", eos_pfc},
-	    {"nvue-pfc", nvue_pfc},
-	    {"tc-root", tc_root},
+	    {"sonic-pfc", sonic_pfc},	{"eos-pfc", eos_pfc},	      {"nvue-pfc", nvue_pfc},
+	    {"tc-root", tc_root},	{"sonic-speed", sonic_speed}, {"eos-speed", eos_speed},
+	    {"nvue-speed", nvue_speed},
 	};
 	size_t k = strcspn(read_as, " ");
 

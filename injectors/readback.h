@@ -3,8 +3,8 @@
  * Reading a switch's state back in its own words: the parsers behind a
  * fault action's read (fault.h), each named by its read_as, "PARSER ARG"
  * ("sonic-pfc Ethernet4", "eos-pfc Ethernet1", "nvue-pfc swp2", "tc-root
- * swp1").  What they return is compared before the fault and after its
- * revert; a difference is drift.
+ * swp1", "sonic-speed Ethernet0", "eos-speed Ethernet1", "nvue-speed swp1").  What they return is
+ * compared before the fault and after its revert; a difference is drift.
  */
 #ifndef ROCELAB_READBACK_H
 #define ROCELAB_READBACK_H
@@ -20,6 +20,9 @@ struct readback {
 	bool pfc_on;	   /* the port's PFC itself (EOS 'priority-flow-control on', NVUE rx/tx) */
 	char profile[64];  /* nvue: the port's PFC profile */
 	bool bound;	   /* nvue: the port names its own profile (else default-global) */
+	/* *-speed: the port's configured speed as its NOS writes it ("": none set) */
+	char speed[32];
+	char autoneg[16]; /* sonic: CONFIG_DB autoneg ("": not set) */
 	/* tc-root */
 	char qdisc[24], handle[16];
 	/* what it says, in one line: compared for drift, shown as evidence */

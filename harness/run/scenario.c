@@ -290,10 +290,24 @@ static int pick(struct sctx *c, yaml_node_t *n, struct role_picks *picks, unsign
 
 /* ---- faults ---------------------------------------------------------------------------- */
 
+#define FAULT_ALTS 4
+
+/*
+ * An option given as a list: alternatives, the first that the target can
+ * take ('rate: [10mbit, 10g]': a TBF where both ends are Linux, a port
+ * speed where one is a NOS switch).
+ */
+struct fault_alts {
+	char key[32];
+	char val[FAULT_ALTS][64];
+	size_t n;
+};
+
 struct fault_tmp {
 	struct scn_fault *f;
 	yaml_node_t *kind, *target, *options;
 	struct role_picks picks;
+	struct fault_alts alts;
 };
 
 static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
@@ -331,7 +345,31 @@ static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_
 		snprintf(what, sizeof(what), "the options of %s", s->kind->name);
 		return UNKNOWN(c, k, key, what, opt_names(s->kind->opts, names, sizeof(names)));
 	}
-	if (v->type == YAML_MAPPING_NODE) {
+	if (v->type == YAML_SEQUENCE_NODE) {
+		yaml_node_item_t *it = v->data.sequence.items.start;
+		size_t n = (size_t)(v->data.sequence.items.top - it);
+
+		if (t->alts.n)
+			return err_at(c, k, "only one option can list alternatives ('%s' does)",
+				      t->alts.key);
+		if (n < 1 || n > FAULT_ALTS)
+			return err_at(c, v,
+				      "'%s': give 1 to %d alternatives, the first the target "
+				      "takes is used",
+				      key, FAULT_ALTS);
+		snprintf(t->alts.key, sizeof(t->alts.key), "%s", key);
+		for (; it < v->data.sequence.items.top; it++) {
+			struct fault_spec scratch = *s;
+			yaml_node_t *x = nd(c, *it);
+
+			if (!(val = str(c, x, "an alternative")))
+				return -EINVAL;
+			if (fault_spec_set(&scratch, key, val, why, sizeof(why)))
+				return err_at(c, x, "%s", why);
+			snprintf(t->alts.val[t->alts.n++], sizeof(t->alts.val[0]), "%s", val);
+		}
+		val = t->alts.val[0];
+	} else if (v->type == YAML_MAPPING_NODE) {
 		if (pick(c, v, &t->picks, 1, NULL, NULL, picked, NULL, 0) < 0)
 			return -EINVAL;
 		val = picked[0];
@@ -349,21 +387,42 @@ static int fault_opt_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_
 struct fault_try {
 	const struct inventory *inv;
 	const struct fault_spec *spec;
+	const struct fault_alts *alts;
 };
 
-static bool fault_usable(const char *name, void *arg, char *why, size_t whylen)
+static bool fault_plans(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen)
 {
-	const struct fault_try *t = arg;
-	struct fault_spec s = *t->spec;
 	struct fault_plan plan = {0};
 	int r;
 
-	if (fault_spec_set(&s, "target", name, why, whylen) || fault_spec_check(&s, why, whylen) ||
-	    fault_spec_resolve(t->inv, &s, why, whylen))
+	if (fault_spec_check(s, why, whylen) || fault_spec_resolve(inv, s, why, whylen))
 		return false;
-	r = fault_plan_build(t->inv, NULL, &s, 1, &plan, why, whylen);
+	r = fault_plan_build(inv, NULL, s, 1, &plan, why, whylen);
 	fault_plan_clear(&plan);
 	return !r;
+}
+
+/* The first alternative (or the option as given) with which target plans; -1: none. */
+static int fault_alt(const struct fault_try *t, const char *target, char *why, size_t whylen)
+{
+	size_t n = t->alts->n ? t->alts->n : 1;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fault_spec s = *t->spec;
+
+		if (fault_spec_set(&s, "target", target, why, whylen))
+			return -1;
+		if (t->alts->n && fault_spec_set(&s, t->alts->key, t->alts->val[i], why, whylen))
+			return -1;
+		if (fault_plans(t->inv, &s, why, whylen))
+			return (int)i;
+	}
+	return -1;
+}
+
+static bool fault_usable(const char *name, void *arg, char *why, size_t whylen)
+{
+	return fault_alt(arg, name, why, whylen) >= 0;
 }
 
 static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
@@ -393,7 +452,7 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	if (t.options && each_pair(c, t.options, fault_opt_pair, &t, "fault options"))
 		return -EINVAL;
 	if (t.target->type == YAML_MAPPING_NODE) {
-		struct fault_try try = {.inv = inv, .spec = &f->spec};
+		struct fault_try try = {.inv = inv, .spec = &f->spec, .alts = &t.alts};
 
 		if (pick(c, t.target, &t.picks, 1, fault_usable, &try, picked, f->role,
 			 sizeof(f->role)) < 0)
@@ -404,6 +463,12 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	}
 	if (fault_spec_set(&f->spec, "target", target, why, sizeof(why)))
 		return err_at(c, t.target, "%s", why);
+	if (t.alts.n) { /* the first alternative this target takes (none: the first, to say why) */
+		struct fault_try try = {.inv = inv, .spec = &f->spec, .alts = &t.alts};
+		int a = fault_alt(&try, target, why, sizeof(why));
+
+		fault_spec_set(&f->spec, t.alts.key, t.alts.val[a < 0 ? 0 : a], why, sizeof(why));
+	}
 	/* The same checks as 'rocelab inject', reported at this fault. */
 	if (fault_spec_check(&f->spec, why, sizeof(why)))
 		return err_at(c, t.options ? t.options : n, "%s", why);

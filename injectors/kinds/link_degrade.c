@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* link-degrade: a link runs at --rate, both ways: its target end and the far end are shaped. */
+/*
+ * link-degrade: a link runs at --rate, both ways.  Linux ends (switch ports,
+ * RNICs) get a TBF at the rate; a NOS switch port gets a port speed, so the
+ * rate must be one both ends can take, and the far end is set to the same.
+ */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/links.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define FS(f) offsetof(struct fault_spec, f)
@@ -45,6 +51,30 @@ static void shape_rnic(const struct inventory *inv, const struct inv_endpoint *e
 			   inv->hosts[ep->dev].rnics[ep->port].netdev, s->rate_kbit);
 }
 
+/*
+ * On a NOS end the rate must be a port speed: refused before anything is
+ * planned when it is not, and the choice said in the plan's note.
+ */
+static int speed_of_link(struct render_ctx *r, const struct inv_endpoint *t)
+{
+	struct inv_endpoint ends[2] = {*t, *t};
+	char a[80], b[80];
+	int mbps;
+
+	if (inventory_peer(r->inv, t, &ends[1]))
+		return 0;
+	mbps = dialect_port_speed(r->inv, ends, r->spec->rate_kbit, r->why, r->whylen);
+	if (mbps <= 0)
+		return mbps;
+	inventory_endpoint_name(r->inv, &ends[0], a, sizeof(a));
+	inventory_endpoint_name(r->inv, &ends[1], b, sizeof(b));
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "port speed %dG on both ends, %.48s and %.48s (a switch port set in its dialect, "
+		 "an RNIC or Linux end shaped to it; undo: the speed read before)",
+		 mbps / 1000, a, b);
+	return 0;
+}
+
 static int render_one(const struct dialect_ops *d, struct render_ctx *r)
 {
 	return d->link_degrade ? d->link_degrade(r) : dialect_unsupported(r, "degrade a link");
@@ -56,7 +86,10 @@ static int plan_host(struct render_ctx *r)
 	const struct fault_spec *s = r->spec;
 	struct inv_endpoint t = {s->tkind, s->tdev, (size_t)s->tport}, peer;
 	struct render_ctx pr = *r;
+	int ret = speed_of_link(r, &t);
 
+	if (ret)
+		return ret;
 	shape_rnic(r->inv, &t, s, r->plan);
 	if (inventory_peer(r->inv, &t, &peer) || peer.kind != INV_DEV_SWITCH)
 		return 0;
@@ -71,8 +104,10 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	const struct fault_spec *s = r->spec;
 	struct inv_endpoint t = {s->tkind, s->tdev, (size_t)s->tport}, peer;
 	struct render_ctx pr = *r;
-	int ret = render_one(d, r);
+	int ret = speed_of_link(r, &t);
 
+	if (!ret)
+		ret = render_one(d, r);
 	if (ret || inventory_peer(r->inv, &t, &peer))
 		return ret;
 	if (peer.kind == INV_DEV_HOST) {
@@ -109,52 +144,168 @@ static int tbf_present(struct fault_run *f, const struct inv_endpoint *ep, bool 
 	return 0;
 }
 
-/* A Linux switch end whose root qdisc is not the kernel's own would lose it to the TBF. */
+/* A port speed as a NOS writes it ("100000", "100gfull", "100g-2", "100G") in Mbit/s; 0: none. */
+static unsigned long long speed_mbps(const char *w)
+{
+	char *end;
+	unsigned long long v;
+
+	w += strcspn(w, "0123456789");
+	v = strtoull(w, &end, 10);
+	return *end == 'g' || *end == 'G' ? v * 1000 : v;
+}
+
+/*
+ * With each end as found: a Linux end whose root qdisc is not the kernel's
+ * own would lose it to the TBF; a NOS port needs a speed to go back to, no
+ * autoneg that would ignore a fixed speed, and a speed above the rate; its
+ * undo becomes the speed found.
+ */
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
+	unsigned long long want = f->spec->rate_kbit / 1000;
+
 	for (size_t i = 0; i < p->n_acts; i++) {
-		const struct fault_action *a = &p->acts[i];
+		struct fault_action *a = &p->acts[i];
+		const char *port;
 		struct readback rb;
 		char err[256];
 
 		if (!a->read || !a->found)
 			continue;
+		port = strchr(a->read_as, ' ') + 1;
 		if (readback_parse(a->read_as, a->found, &rb, err, sizeof(err))) {
 			snprintf(f->err, sizeof(f->err), "%s: %s", a->device, err);
 			return -EIO;
 		}
-		if (!fault_tc_root_free(f, a, &rb, "the TBF"))
-			return -EBUSY;
+		if (!strncmp(a->read_as, "tc-root ", 8)) {
+			if (!fault_tc_root_free(f, a, &rb, "the TBF"))
+				return -EBUSY;
+			continue;
+		}
+		if (!strncmp(a->read_as, "sonic-speed ", 12) &&
+		    (!rb.speed[0] || !strcmp(rb.autoneg, "on"))) {
+			snprintf(f->err, sizeof(f->err), "%s:%s: %s ('%s'): %s", a->device, port,
+				 rb.canon, a->read,
+				 rb.speed[0] ? "with autoneg on a fixed speed is not used; turn "
+					       "autoneg off there or degrade another link"
+					     : "no speed to restore after the fault");
+			return -EOPNOTSUPP;
+		}
+		if (speed_mbps(rb.speed) && speed_mbps(rb.speed) <= want) {
+			snprintf(f->err, sizeof(f->err),
+				 "%s:%s runs at %s already ('%s'): %lluG would not degrade it",
+				 a->device, port, rb.canon, a->read, want / 1000);
+			return -EALREADY;
+		}
+		dialect_speed_revert(a, port, a->found);
 	}
+	return 0;
+}
+
+/*
+ * NOS ends: each reads back at the speed, and the link comes back up at it
+ * (a speed change renegotiates: the link goes down and up, said in the
+ * evidence).  "" when the link has no NOS end.
+ */
+static int verify_speed(struct fault_run *f, char *said, size_t len)
+{
+	const struct fault_plan *p = f->plan;
+	unsigned long long want = f->spec->rate_kbit / 1000, end;
+	struct inv_endpoint ends[2];
+	struct port_state st[2];
+	size_t used = 0;
+	bool any = false;
+
+	said[0] = '\0';
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct fault_action *a = &p->acts[i];
+		struct readback rb;
+		char err[400];
+		int k;
+
+		if (!a->read || !strstr(a->read_as, "-speed "))
+			continue;
+		any = true;
+		if (fault_read_now(f->lab, a, NULL, &rb, err, sizeof(err))) {
+			snprintf(f->err, sizeof(f->err), "reading back: %.400s", err);
+			return -EIO;
+		}
+		if (speed_mbps(rb.speed) != want) {
+			snprintf(f->err, sizeof(f->err), "'%s' on %s says %s, not %lluG", a->read,
+				 a->device, rb.canon, want / 1000);
+			return -EIO;
+		}
+		k = snprintf(said + used, len - used, "'%s' on %s: %s; ", a->read, a->device,
+			     rb.canon);
+		used += k > 0 && (size_t)k < len - used ? (size_t)k : 0;
+	}
+	if (!any)
+		return 0;
+	if (fault_target_ends(f, &ends[0], &ends[1]))
+		return -EINVAL;
+	/* Renegotiation at the new speed takes a NOS port some seconds. */
+	for (end = rl_now_ns() + 20000000000ULL;; fault_sleep_ms(500)) {
+		char e0[400];
+
+		for (int e = 0; e < 2; e++)
+			if (links_port(f->lab, &ends[e], &st[e], e0, sizeof(e0))) {
+				snprintf(f->err, sizeof(f->err), "reading the link: %.400s", e0);
+				return -EIO;
+			}
+		if (st[0].up && st[1].up)
+			break;
+		if (rl_now_ns() >= end || rl_interrupted) {
+			snprintf(f->err, sizeof(f->err),
+				 "the link did not come back up at %lluG within 20 s of the speed "
+				 "change (%s %s, the far end %s): one end may not take that speed",
+				 want / 1000, f->spec->target, st[0].word, st[1].word);
+			return -EIO;
+		}
+	}
+	snprintf(said + used, len - used,
+		 "the link renegotiated (down and up) and is up at %lluG on both ends",
+		 want / 1000);
 	return 0;
 }
 
 static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
-	size_t found = 0;
+	size_t found = 0, shaped = 0;
+	char said[384];
+	int r;
 
 	if (fault_target_ends(f, &ends[0], &ends[1]))
 		return -EINVAL;
+	if ((r = verify_speed(f, said, sizeof(said))))
+		return r;
 	for (size_t k = 0; k < 2; k++) {
 		bool present;
 
 		if (tbf_present(f, &ends[k], &present))
 			return -EIO;
 		found += present;
+		shaped += fault_end_readable(f->inv, &ends[k]);
 	}
 	if (found != 2) {
 		snprintf(f->err, sizeof(f->err), "TBF present on %zu of 2 link ends", found);
 		return -EIO;
 	}
-	snprintf(f->evidence, sizeof(f->evidence), "TBF %llu kbit/s present on both ends of %s",
-		 f->spec->rate_kbit, f->spec->target);
+	if (!said[0])
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "TBF %llu kbit/s present on both ends of %s", f->spec->rate_kbit,
+			 f->spec->target);
+	else
+		snprintf(f->evidence, sizeof(f->evidence), "%s%s", said,
+			 shaped ? "; the Linux end shaped by a TBF at that rate" : "");
 	return 0;
 }
 
 const struct fault_kind_ops fk_link_degrade = {
     .name = "link-degrade",
-    .usage = "--target SWITCH:PORT | HOST:RNIC, and --rate",
+    .usage = "--target SWITCH:PORT | HOST:RNIC, and --rate (a port speed, 1G..800G, where a "
+	     "switch NOS runs an end)",
     .targets = FT_PORT | FT_RNIC,
     .example = "rail3:swp6",
     .opts = opts,

@@ -40,6 +40,9 @@ static struct transcript_case cases[] = {
     {"sonic-acl-error", "acl-error --target sw-sonic:Ethernet0 --from h1:rnic2 --to h2:rnic2", 0},
     {"sonic-pfc-misconfig", "pfc-misconfig --target sw-sonic:Ethernet4 --priority 3", 0},
     {"sonic-link-degrade", "link-degrade --target sw-sonic:Ethernet8 --rate 1gbit", 0},
+    {"sonic-link-degrade-500m", "link-degrade --target sw-sonic:Ethernet8 --rate 500mbit",
+     -EOPNOTSUPP},
+    {"host-link-degrade-to-sonic-3g", "link-degrade --target h1:rnic2 --rate 3gbit", -EOPNOTSUPP},
     {"sonic-ipid-drop", "ipid-drop --target sw-sonic --mod 10", -EOPNOTSUPP},
     {"eos-link-flap", "link-flap --target sw-eos:Ethernet3", 0},
     {"eos-acl-error", "acl-error --target sw-eos --from h1:rnic3 --to h2:rnic3", 0},
@@ -350,5 +353,73 @@ Test(dialect, pfc_misconfig_is_the_noss_own_grammar)
 			 "no-drop\nend");
 	cr_assert_str_eq(plan.acts[0].read, "show running-config interfaces Ethernet2");
 	fault_plan_clear(&plan);
+	inventory_free(inv);
+}
+
+/*
+ * link-degrade on a NOS port is a port speed, the same on both ends, each in
+ * its own grammar: sonic-utilities config/main.py 'config interface speed
+ * <interface_name> <interface_speed>' (Mbit/s, as CONFIG_DB PORT speed);
+ * EOS 'speed <N>gfull' in interface mode; NVUE 'nv set interface <id> link
+ * speed <N>G'.  Each reads the port's speed first; the undo is that speed.
+ */
+Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
+{
+	struct inventory *inv = inventory_load(LAB, stderr);
+	struct fault_spec spec;
+	struct fault_plan plan;
+	char why[256], w[8][64];
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&spec, fault_kind_find("link-degrade"));
+	cr_assert_eq(fault_spec_set(&spec, "target", "sw-sonic:Ethernet8", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_set(&spec, "rate", "25g", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(plan.n_acts, 2);
+	cr_assert_eq(words_after(plan.acts[0].apply, "sudo config interface speed", w, 8), 2);
+	cr_assert_str_eq(w[0], "Ethernet8");
+	cr_assert_str_eq(w[1], "25000");
+	cr_assert_str_eq(plan.acts[0].read_as, "sonic-speed Ethernet8");
+	/* its peer, spine1:swp2, is a Linux switch: a TBF at the same rate */
+	cr_assert_str_eq(plan.acts[1].apply,
+			 "tc qdisc replace dev swp2 root tbf rate 25000000kbit burst 31250000 "
+			 "latency 50ms");
+	cr_assert(strstr(plan.note, "port speed 25G on both ends"), "%s", plan.note);
+
+	/* the undo, once read: the speed as found */
+	dialect_speed_revert(&plan.acts[0], "Ethernet8", "400000\noff\n");
+	cr_assert_str_eq(plan.acts[0].revert, "sudo config interface speed Ethernet8 400000");
+	fault_plan_clear(&plan);
+
+	cr_assert_eq(fault_spec_set(&spec, "target", "sw-eos:Ethernet1", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0, "%s", why);
+	cr_assert_str_eq(plan.acts[0].apply, "configure\ninterface Ethernet1\nspeed 25gfull\nend");
+	dialect_speed_revert(&plan.acts[0], "Ethernet1", "interface Ethernet1\n   mtu 9214\n");
+	cr_assert_str_eq(plan.acts[0].revert, "configure\ninterface Ethernet1\nno speed\nend");
+	dialect_speed_revert(&plan.acts[0], "Ethernet1",
+			     "interface Ethernet1\n   speed 100g-2\n   mtu 9214\n");
+	cr_assert_str_eq(plan.acts[0].revert, "configure\ninterface Ethernet1\nspeed 100g-2\nend");
+	fault_plan_clear(&plan);
+
+	cr_assert_eq(fault_spec_set(&spec, "target", "sw-nvue:swp1", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0, "%s", why);
+	cr_assert_str_eq(plan.acts[0].apply,
+			 "nv set interface swp1 link speed 25G && nv config apply -y");
+	cr_assert_str_eq(plan.acts[1].apply, "tbf rnic4 25000000", "its RNIC peer: a TBF");
+	dialect_speed_revert(&plan.acts[0], "swp1", "nv set interface swp1-3 link speed 100G\n");
+	cr_assert_str_eq(plan.acts[0].revert,
+			 "nv set interface swp1 link speed 100G && nv config apply -y");
+	dialect_speed_revert(&plan.acts[0], "swp1", "");
+	cr_assert_str_eq(plan.acts[0].revert,
+			 "nv unset interface swp1 link speed && nv config apply -y");
+	fault_plan_clear(&plan);
+
+	/* a rate no port speed matches is refused, with the speeds to pick from */
+	cr_assert_eq(fault_spec_set(&spec, "rate", "500mbit", why, sizeof(why)), 0);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), -EOPNOTSUPP);
+	cr_assert(strstr(why, "not a shaper") && strstr(why, "1G, 10G, 25G"), "%s", why);
 	inventory_free(inv);
 }

@@ -235,3 +235,43 @@ Test(readback, priority_masks_print_as_lists)
 	cr_assert_str_eq(readback_prios(0, b, sizeof(b)), "none");
 	cr_assert_str_eq(readback_prios(0xff, b, sizeof(b)), "0,1,2,3,4,5,6,7");
 }
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET PORT|P speed' and '... autoneg', one
+ * value a line, an empty line for a field not set; PORT speed in Mbit/s
+ * (sonic-utilities doc/Command-Reference.md, 'config interface speed').
+ */
+Test(readback, sonic_port_speed_and_autoneg_from_config_db)
+{
+	struct readback rb = parse_ok("sonic-speed Ethernet0", "400000\n\n");
+
+	cr_assert_str_eq(rb.speed, "400000");
+	cr_assert_str_eq(rb.canon, "speed 400000, autoneg not set");
+	rb = parse_ok("sonic-speed Ethernet0", "100000\non\n");
+	cr_assert_str_eq(rb.autoneg, "on");
+	rb = parse_ok("sonic-speed Ethernet0", "\n\n");
+	cr_assert_str_eq(rb.speed, "");
+	parse_bad("sonic-speed Ethernet0", "100G\n", "is not Mbit/s");
+}
+
+/* EOS: the 'speed' line of the port's running-config block, as eos_port above has it. */
+Test(readback, eos_speed_from_the_running_config)
+{
+	struct readback rb = parse_ok("eos-speed Ethernet1", eos_port);
+
+	cr_assert_str_eq(rb.speed, "100g-2");
+	cr_assert_str_eq(rb.canon, "speed 100g-2");
+	rb = parse_ok("eos-speed Ethernet1", "interface Ethernet1\n   mtu 9214\n");
+	cr_assert_str_eq(rb.canon, "speed default");
+}
+
+/* NVUE: 'nv set interface LIST link speed X' (NVUE reference, Interface; inferred as above). */
+Test(readback, nvue_speed_from_the_applied_commands)
+{
+	struct readback rb =
+	    parse_ok("nvue-speed swp2", "nv set interface swp1-4 link speed 100G\n");
+
+	cr_assert_str_eq(rb.speed, "100G");
+	rb = parse_ok("nvue-speed swp9", "nv set interface swp1-4 link speed 100G\n");
+	cr_assert_str_eq(rb.canon, "link speed not set (auto)");
+}

@@ -178,6 +178,25 @@ Test(scenario, roles_pick_what_the_lab_can_inject)
 	}
 }
 
+/*
+ * An option listed as alternatives takes the first the picked target can:
+ * a 10 Mbit/s TBF on the virtual lab's Linux switches, a 10G port speed on
+ * the example lab's NOS links (SONiC, NVUE, EOS).
+ */
+Test(scenario, option_alternatives_take_the_first_the_target_can)
+{
+	for (unsigned seed = 1; seed <= 8; seed++) {
+		struct scenario *v = ci("link-degrade", NULL, seed),
+				*e = ci("link-degrade", EXAMPLE, seed);
+
+		cr_assert_eq(v->faults[0].spec.rate_kbit, 10000ULL, "vlab, seed %u", seed);
+		cr_assert_eq(e->faults[0].spec.rate_kbit, 10000000ULL, "example-lab, seed %u: %s",
+			     seed, e->faults[0].spec.target);
+		scenario_free(v);
+		scenario_free(e);
+	}
+}
+
 Test(grader, targets)
 {
 	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "rail2:swp6"));
