@@ -72,10 +72,18 @@ bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw)
 {
 	if (sw && lab_can(f->lab, LAB_CAP_ENTER) && sw->dialect == INV_DIALECT_LINUX)
 		return true;
-	snprintf(f->evidence, sizeof(f->evidence),
-		 "%s%s: its commands exited 0; not read back there (no read-back for this kind "
-		 "and dialect yet, no test traffic counters)",
-		 sw ? "dialect " : "host", sw ? inv_dialect_name(sw->dialect) : "");
+	if (!sw)
+		snprintf(f->evidence, sizeof(f->evidence), "its commands exited 0; not read back");
+	else if (sw->dialect == INV_DIALECT_LINUX)
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "its commands exited 0 on %s; no counters read: this lab cannot send test "
+			 "traffic across it",
+			 sw->name);
+	else
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "its commands exited 0 on %s; not read back: %s has no read-back for this "
+			 "kind yet",
+			 sw->name, inv_dialect_name(sw->dialect));
 	return false;
 }
 
@@ -215,14 +223,25 @@ size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, cha
 	return drift;
 }
 
-bool fault_tc_root_free(struct fault_run *f, const struct fault_action *a,
-			const struct readback *rb, const char *what)
+const char *fault_read_port(const struct fault_action *a)
 {
-	if (!strcmp(rb->handle, "0:"))
-		return true;
+	return strchr(a->read_as, ' ') + 1;
+}
+
+int fault_found(struct fault_run *f, const struct fault_action *a, struct readback *rb,
+		const char *what)
+{
+	char err[256];
+
+	if (readback_parse(a->read_as, a->found, rb, err, sizeof(err))) {
+		snprintf(f->err, sizeof(f->err), "%s: %s", a->device, err);
+		return -EIO;
+	}
+	if (strncmp(a->read_as, "tc-root ", 8) || !strcmp(rb->handle, "0:"))
+		return 0;
 	snprintf(f->err, sizeof(f->err),
 		 "%s:%s has a root qdisc of its own (%s, '%s'): %s would replace it and its undo "
 		 "would not give it back; remove it or target another port",
-		 a->device, strchr(a->read_as, ' ') + 1, rb->canon, a->read, what);
-	return false;
+		 a->device, fault_read_port(a), rb->canon, a->read, what);
+	return -EBUSY;
 }

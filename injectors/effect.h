@@ -69,12 +69,17 @@ int fault_read_now(struct lab *l, const struct fault_action *a, char **out, stru
  */
 int fault_read_found(struct lab *l, struct fault_plan *p, char *err, size_t errlen);
 
+/* The port an action's read is of: the argument of its read_as ("sonic-pfc Ethernet4"). */
+const char *fault_read_port(const struct fault_action *a);
+
 /*
- * A tc-root read found the kernel's own root qdisc (handle 0:), which
- * deleting ours gives back?  Else false with f->err: what would replace it.
+ * What a's read found, parsed into rb: 0; -EIO with f->err when it does not
+ * parse; -EBUSY with f->err when a tc-root read found a root qdisc other
+ * than the kernel's own (handle 0:), which what (the TBF, the emulated PFC)
+ * would replace and its undo would not give back.
  */
-bool fault_tc_root_free(struct fault_run *f, const struct fault_action *a,
-			const struct readback *rb, const char *what);
+int fault_found(struct fault_run *f, const struct fault_action *a, struct readback *rb,
+		const char *what);
 
 /*
  * After a revert: read each action's state again.  Each one that differs

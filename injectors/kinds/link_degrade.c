@@ -169,20 +169,15 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		struct fault_action *a = &p->acts[i];
 		const char *port;
 		struct readback rb;
-		char err[256];
+		int r;
 
 		if (!a->read || !a->found)
 			continue;
-		port = strchr(a->read_as, ' ') + 1;
-		if (readback_parse(a->read_as, a->found, &rb, err, sizeof(err))) {
-			snprintf(f->err, sizeof(f->err), "%s: %s", a->device, err);
-			return -EIO;
-		}
-		if (!strncmp(a->read_as, "tc-root ", 8)) {
-			if (!fault_tc_root_free(f, a, &rb, "the TBF"))
-				return -EBUSY;
+		if ((r = fault_found(f, a, &rb, "the TBF")))
+			return r;
+		if (!strncmp(a->read_as, "tc-root ", 8))
 			continue;
-		}
+		port = fault_read_port(a);
 		if (!strncmp(a->read_as, "sonic-speed ", 12) &&
 		    (!rb.speed[0] || !strcmp(rb.autoneg, "on"))) {
 			snprintf(f->err, sizeof(f->err), "%s:%s: %s ('%s'): %s", a->device, port,

@@ -82,12 +82,6 @@ static int precheck(struct fault_run *f)
 	return r;
 }
 
-/* The port an action reads: the argument of its read_as ("sonic-pfc Ethernet4"). */
-static const char *read_port(const struct fault_action *a)
-{
-	return strchr(a->read_as, ' ') + 1;
-}
-
 /*
  * With each switch port's state as found: a priority that is not lossless
  * there has no PFC to turn off (refused for a port, left out of a whole
@@ -105,24 +99,21 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		struct fault_action *a = &p->acts[i];
 		const char *port;
 		struct readback rb;
-		char err[256], table[48] = "";
+		char table[48] = "";
 		const char *prof;
+		int r;
 
 		if (!a->read || !a->found) {
 			i++;
 			continue;
 		}
-		port = read_port(a);
-		if (readback_parse(a->read_as, a->found, &rb, err, sizeof(err))) {
-			snprintf(f->err, sizeof(f->err), "%s: %s", a->device, err);
-			return -EIO;
-		}
+		if ((r = fault_found(f, a, &rb, "the emulated PFC")))
+			return r;
 		if (!strncmp(a->read_as, "tc-root ", 8)) {
-			if (!fault_tc_root_free(f, a, &rb, "the emulated PFC"))
-				return -EBUSY;
 			i++;
 			continue;
 		}
+		port = fault_read_port(a);
 		if (!readback_lossless(&rb, s->priority)) {
 			if (s->tport >= 0) {
 				snprintf(f->err, sizeof(f->err),
