@@ -36,10 +36,11 @@ static struct fault_action *emit(struct render_ctx *r, struct sbuf *apply, struc
 }
 
 /* An action's read-back: the command, parsed by "PARSER PORT". */
-static void read_port(struct fault_action *a, const char *parser, const char *port,
-		      const char *cmd_fmt, ...) __attribute__((format(printf, 4, 5)));
-static void read_port(struct fault_action *a, const char *parser, const char *port,
-		      const char *cmd_fmt, ...)
+static struct fault_action *read_port(struct fault_action *a, const char *parser, const char *port,
+				      const char *cmd_fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static struct fault_action *read_port(struct fault_action *a, const char *parser, const char *port,
+				      const char *cmd_fmt, ...)
 {
 	char cmd[160], as[96];
 	va_list ap;
@@ -49,6 +50,7 @@ static void read_port(struct fault_action *a, const char *parser, const char *po
 	va_end(ap);
 	snprintf(as, sizeof(as), "%s %s", parser, port);
 	fault_action_read(a, cmd, as);
+	return a;
 }
 
 /* The kernel's own root qdisc comes back when ours is deleted: read it before and after. */
@@ -491,6 +493,7 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
  */
 static int sonic_link_degrade(struct render_ctx *r)
 {
+	struct fault_action *act;
 	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-degrade");
 
@@ -498,11 +501,11 @@ static int sonic_link_degrade(struct render_ctx *r)
 		return ret;
 	sb_printf(&a, "sudo config interface speed %s %llu", r->port, r->spec->rate_kbit / 1000);
 	sb_printf(&v, "-");
-	read_port(emit(r, &a, NULL, &v), "sonic-speed", r->port,
-		  "sonic-db-cli CONFIG_DB HGET 'PORT|%s' speed; sonic-db-cli CONFIG_DB HGET "
-		  "'PORT|%s' autoneg",
-		  r->port, r->port);
-	dialect_speed_revert(&r->plan->acts[r->plan->n_acts - 1], r->port, NULL);
+	act = read_port(emit(r, &a, NULL, &v), "sonic-speed", r->port,
+			"sonic-db-cli CONFIG_DB HGET 'PORT|%s' speed; sonic-db-cli CONFIG_DB HGET "
+			"'PORT|%s' autoneg",
+			r->port, r->port);
+	dialect_speed_revert(act, r->port, NULL);
 	return 0;
 }
 
@@ -575,6 +578,7 @@ static int eos_pfc_misconfig(struct render_ctx *r)
  */
 static int eos_link_degrade(struct render_ctx *r)
 {
+	struct fault_action *act;
 	struct sbuf a = {0}, v = {0};
 	unsigned long long mbps = r->spec->rate_kbit / 1000;
 	int ret = need_port(r, "link-degrade");
@@ -587,9 +591,9 @@ static int eos_link_degrade(struct render_ctx *r)
 	else
 		sb_printf(&a, "configure\ninterface %s\nspeed %llufull\nend", r->port, mbps);
 	sb_printf(&v, "-");
-	read_port(emit(r, &a, NULL, &v), "eos-speed", r->port, "show running-config interfaces %s",
-		  r->port);
-	dialect_speed_revert(&r->plan->acts[r->plan->n_acts - 1], r->port, NULL);
+	act = read_port(emit(r, &a, NULL, &v), "eos-speed", r->port,
+			"show running-config interfaces %s", r->port);
+	dialect_speed_revert(act, r->port, NULL);
 	return 0;
 }
 
@@ -646,15 +650,15 @@ static int nvue_acl_error(struct render_ctx *r)
 void dialect_nvue_pfc(struct fault_action *a, const char *port, int prio, const char *table,
 		      const char *found)
 {
-	char pr[24], cp[64];
+	char pr[24], cp[64], err[160];
 	struct readback rb;
 	struct sbuf ap = {0}, v = {0};
 	if (!found) { /* not read yet (a dry run): as a port on the default profile shows it */
 		snprintf(cp, sizeof(cp), "nv set qos pfc default-global switch-priority %d", prio);
 		found = cp;
 	}
-	if (readback_parse(a->read_as, found, &rb, pr, sizeof(pr)))
-		return;
+	if (readback_parse(a->read_as, found, &rb, err, sizeof(err)))
+		return; /* nvue-pfc parses any text: not reached */
 	readback_nvue_profile_copy(found, rb.profile, table, &ap);
 	if (rb.lossless & ~(1u << prio)) {
 		sb_printf(&ap, "nv set qos pfc %s switch-priority %s && ", table,
@@ -721,6 +725,7 @@ static int nvue_pfc_misconfig(struct render_ctx *r)
  */
 static int nvue_link_degrade(struct render_ctx *r)
 {
+	struct fault_action *act;
 	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-degrade");
 
@@ -729,9 +734,9 @@ static int nvue_link_degrade(struct render_ctx *r)
 	sb_printf(&a, "nv set interface %s link speed %lluG && nv config apply -y", r->port,
 		  r->spec->rate_kbit / 1000000);
 	sb_printf(&v, "-");
-	read_port(emit(r, &a, NULL, &v), "nvue-speed", r->port, "%s",
-		  "nv config show -o commands | { grep ' link speed ' || true; }");
-	dialect_speed_revert(&r->plan->acts[r->plan->n_acts - 1], r->port, NULL);
+	act = read_port(emit(r, &a, NULL, &v), "nvue-speed", r->port, "%s",
+			"nv config show -o commands | { grep ' link speed ' || true; }");
+	dialect_speed_revert(act, r->port, NULL);
 	return 0;
 }
 

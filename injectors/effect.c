@@ -4,6 +4,7 @@
 #include "injectors/effect.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 #include "injectors/exec.h"
 
 #include <stdlib.h>
@@ -191,9 +192,19 @@ int fault_read_found(struct lab *l, struct fault_plan *p, char *err, size_t errl
 	return 0;
 }
 
-size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, char *said, size_t len)
+int fault_reread(struct fault_run *f, const struct fault_action *a, struct readback *rb)
 {
-	size_t drift = 0, used = said && len ? strlen(said) : 0;
+	char err[400];
+
+	if (!fault_read_now(f->lab, a, NULL, rb, err, sizeof(err)))
+		return 0;
+	snprintf(f->err, sizeof(f->err), "reading back: %s", err);
+	return -EIO;
+}
+
+size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, struct sbuf *said)
+{
+	size_t drift = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct fault_action *a = &acts[i];
@@ -214,11 +225,8 @@ size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, cha
 			continue;
 		drift++;
 		rl_warn("drift: %s", line);
-		if (said && used + 3 < len) {
-			int k = snprintf(said + used, len - used, "%s%s", used ? "; " : "", line);
-
-			used += k > 0 && (size_t)k < len - used ? (size_t)k : len - used - 1;
-		}
+		if (said)
+			sb_printf(said, "%s%s", said->len ? "; " : "", line);
 	}
 	return drift;
 }

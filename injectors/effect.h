@@ -81,12 +81,16 @@ const char *fault_read_port(const struct fault_action *a);
 int fault_found(struct fault_run *f, const struct fault_action *a, struct readback *rb,
 		const char *what);
 
+/* Read a's state again through f's lab; -EIO with f->err ("reading back: ..."). */
+int fault_reread(struct fault_run *f, const struct fault_action *a, struct readback *rb);
+
 /*
  * After a revert: read each action's state again.  Each one that differs
  * from what was found is drift, printed as a warning and added to said
- * ("rail1 Ethernet4: lossless 3,4 before, lossless 4 after"); how many.
+ * (may be NULL; "rail1 (show pfc priority Ethernet4): 'lossless 3,4' before
+ * the fault, 'lossless 4' after its revert", "; " between); how many.
  */
-size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, char *said,
-		   size_t len);
+struct sbuf;
+size_t fault_drift(struct lab *l, const struct fault_action *acts, size_t n, struct sbuf *said);
 
 #endif

@@ -186,7 +186,6 @@ int journal_load(struct journal_rec **recs, size_t *n)
 				a->apply = rl_xstrdup(str(ja, "apply"));
 				a->apply_input = in ? rl_xstrdup(in) : NULL;
 				a->revert = rl_xstrdup(str(ja, "revert"));
-				a->read = a->read_as = a->found = NULL;
 				if (json_string_value(json_object_get(ja, "read"))) {
 					const char *fd =
 					    json_string_value(json_object_get(ja, "found"));

@@ -31,7 +31,6 @@ struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be,
 	a->apply = rl_xstrdup(apply);
 	a->apply_input = input ? rl_xstrdup(input) : NULL;
 	a->revert = rl_xstrdup(revert);
-	a->read = a->read_as = a->found = NULL;
 	return a;
 }
 

@@ -82,27 +82,62 @@ static bool line_is(const char *l, size_t n, const char *s)
 	return n == strlen(s) && !strncmp(l, s, n);
 }
 
-/* Word k (0-based, space separated) of a line into buf; false when there is none. */
-static bool word(const char *l, size_t n, int k, char *buf, size_t len)
+#define WORD_MAX 64
+
+/* The first max words (space separated) of a line into w[], in one pass; how many. */
+static int words(const char *l, size_t n, char w[][WORD_MAX], int max)
 {
 	size_t i = 0;
+	int k = 0;
 
-	for (int w = 0;; w++) {
-		size_t b, e;
+	while (k < max) {
+		size_t b;
 
 		while (i < n && isspace((unsigned char)l[i]))
 			i++;
 		if (i >= n)
-			return false;
+			break;
 		b = i;
 		while (i < n && !isspace((unsigned char)l[i]))
 			i++;
-		e = i;
-		if (w == k) {
-			snprintf(buf, len, "%.*s", (int)(e - b), l + b);
-			return true;
+		snprintf(w[k++], WORD_MAX, "%.*s", (int)(i - b), l + b);
+	}
+	return k;
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': each line of the port's block
+ * (indented under "interface PORT"), trimmed and NUL-terminated, to line();
+ * -EINVAL with err when the output has no such block.
+ */
+static int eos_block(const char *port, const char *out, struct readback *rb,
+		     void (*line)(const char *l, struct readback *rb), char *err, size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+	bool in = false, seen = false;
+	char head[96];
+
+	snprintf(head, sizeof(head), "interface %s", port);
+	while ((l = next_line(&s, &n))) {
+		char copy[128];
+
+		if (n && !isspace((unsigned char)l[0])) {
+			in = line_is(l, n, head);
+			seen |= in;
+			continue;
+		}
+		while (n && isspace((unsigned char)*l))
+			l++, n--;
+		if (in && n < sizeof(copy)) {
+			snprintf(copy, sizeof(copy), "%.*s", (int)n, l);
+			line(copy, rb);
 		}
 	}
+	if (seen)
+		return 0;
+	snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port, head);
+	return -EINVAL;
 }
 
 /*
@@ -121,28 +156,26 @@ static int sonic_pfc(const char *port, const char *out, struct readback *rb, cha
 
 	rb->pfc_on = true;
 	while ((l = next_line(&s, &n))) {
-		char w0[64], w1[32];
-		int m;
+		char w[2][WORD_MAX], pr[24];
+		int k = words(l, n, w, 2), m = 0;
 
-		if (!word(l, n, 0, w0, sizeof(w0)))
+		if (!k)
 			continue;
-		if (!strcmp(w0, "Cannot") && strstr(l, "find interface")) {
+		if (!strcmp(w[0], "Cannot") && strstr(l, "find interface")) {
 			snprintf(rb->canon, sizeof(rb->canon),
 				 "lossless none (no PORT_QOS_MAP entry for %s)", port);
 			return 0;
 		}
-		if (strcmp(w0, port))
+		if (strcmp(w[0], port))
 			continue;
-		if (!word(l, n, 1, w1, sizeof(w1)) || !strcmp(w1, "N/A")) {
-			m = 0;
-		} else if ((m = prio_list(w1, strlen(w1))) < 0) {
+		if (k == 2 && strcmp(w[1], "N/A") && (m = prio_list(w[1], strlen(w[1]))) < 0) {
 			snprintf(err, errlen, "'show pfc priority %s': '%s' is not a priority list",
-				 port, w1);
+				 port, w[1]);
 			return -EINVAL;
 		}
 		rb->lossless = (unsigned)m;
 		snprintf(rb->canon, sizeof(rb->canon), "lossless %s",
-			 readback_prios(rb->lossless, w1, sizeof(w1)));
+			 readback_prios(rb->lossless, pr, sizeof(pr)));
 		return 0;
 	}
 	snprintf(err, errlen, "'show pfc priority %s' printed no row for %s", port, port);
@@ -155,43 +188,27 @@ static int sonic_pfc(const char *port, const char *out, struct readback *rb, cha
  * EOS: '... mode on') and one 'priority-flow-control priority N no-drop' per
  * lossless priority (Arista EOS User Manual, Data Center Bridging).
  */
+static void eos_pfc_line(const char *l, struct readback *rb)
+{
+	unsigned p;
+	char tail[16];
+
+	if (!strcmp(l, "priority-flow-control on") || !strcmp(l, "priority-flow-control mode on"))
+		rb->pfc_on = true;
+	else if (sscanf(l, "priority-flow-control priority %u %15s", &p, tail) == 2 && p < 8 &&
+		 !strcmp(tail, "no-drop"))
+		rb->lossless |= 1u << p;
+}
+
 static int eos_pfc(const char *port, const char *out, struct readback *rb, char *err, size_t errlen)
 {
-	const char *l, *s = out;
-	size_t n;
-	bool in = false, seen = false;
-	char head[96], pr[24];
+	char pr[24];
+	int r = eos_block(port, out, rb, eos_pfc_line, err, errlen);
 
-	snprintf(head, sizeof(head), "interface %s", port);
-	while ((l = next_line(&s, &n))) {
-		unsigned p;
-		char tail[16];
-
-		if (n && !isspace((unsigned char)l[0])) {
-			in = line_is(l, n, head);
-			seen |= in;
-			continue;
-		}
-		if (!in)
-			continue;
-		while (n && isspace((unsigned char)*l))
-			l++, n--;
-		if (line_is(l, n, "priority-flow-control on") ||
-		    line_is(l, n, "priority-flow-control mode on"))
-			rb->pfc_on = true;
-		else if (n < 64 &&
-			 sscanf(l, "priority-flow-control priority %u %15s", &p, tail) == 2 &&
-			 p < 8 && !strcmp(tail, "no-drop"))
-			rb->lossless |= 1u << p;
-	}
-	if (!seen) {
-		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
-			 head);
-		return -EINVAL;
-	}
-	snprintf(rb->canon, sizeof(rb->canon), "priority-flow-control %s, no-drop %s",
-		 rb->pfc_on ? "on" : "off", readback_prios(rb->lossless, pr, sizeof(pr)));
-	return 0;
+	if (!r)
+		snprintf(rb->canon, sizeof(rb->canon), "priority-flow-control %s, no-drop %s",
+			 rb->pfc_on ? "on" : "off", readback_prios(rb->lossless, pr, sizeof(pr)));
+	return r;
 }
 
 /* Is port in an NVUE interface list ("swp1", "swp1-4,swp6")? */
@@ -236,11 +253,9 @@ static int nvue_pfc(const char *port, const char *out, struct readback *rb, char
 	(void)errlen;
 	snprintf(rb->profile, sizeof(rb->profile), "default-global");
 	while ((l = next_line(&s, &n))) {
-		char w[8][64];
-		int k = 0;
+		char w[8][WORD_MAX];
+		int k = words(l, n, w, 8);
 
-		while (k < 8 && word(l, n, k, w[k], sizeof(w[k])))
-			k++;
 		if (k == 8 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
 		    !strcmp(w[2], "interface") && !strcmp(w[4], "qos") && !strcmp(w[5], "pfc") &&
 		    !strcmp(w[6], "profile") && nvue_has(w[3], port)) {
@@ -249,11 +264,9 @@ static int nvue_pfc(const char *port, const char *out, struct readback *rb, char
 		}
 	}
 	for (s = out; (l = next_line(&s, &n));) {
-		char w[7][64];
-		int k = 0, m;
+		char w[7][WORD_MAX];
+		int k = words(l, n, w, 7), m;
 
-		while (k < 7 && word(l, n, k, w[k], sizeof(w[k])))
-			k++;
 		if (k != 7 || strcmp(w[0], "nv") || strcmp(w[1], "set") || strcmp(w[2], "qos") ||
 		    strcmp(w[3], "pfc") || strcmp(w[4], rb->profile))
 			continue;
@@ -279,11 +292,9 @@ void readback_nvue_profile_copy(const char *out, const char *name, const char *n
 	size_t n;
 
 	while ((l = next_line(&s, &n))) {
-		char w[6][64];
-		int k = 0;
+		char w[6][WORD_MAX];
+		int k = words(l, n, w, 6);
 
-		while (k < 6 && word(l, n, k, w[k], sizeof(w[k])))
-			k++;
 		if (k < 6 || strcmp(w[0], "nv") || strcmp(w[1], "set") || strcmp(w[2], "qos") ||
 		    strcmp(w[3], "pfc") || strcmp(w[4], name) || !strcmp(w[5], "switch-priority") ||
 		    !strcmp(w[5], "rx") || !strcmp(w[5], "tx"))
@@ -329,33 +340,21 @@ static int sonic_speed(const char *port, const char *out, struct readback *rb, c
  * ('speed 100gfull', 'speed 100g-2', 'speed forced 40gfull'); none: the
  * port's default.
  */
+static void eos_speed_line(const char *l, struct readback *rb)
+{
+	if (!strncmp(l, "speed ", 6) && l[6] && strlen(l + 6) < sizeof(rb->speed))
+		snprintf(rb->speed, sizeof(rb->speed), "%s", l + 6);
+}
+
 static int eos_speed(const char *port, const char *out, struct readback *rb, char *err,
 		     size_t errlen)
 {
-	const char *l, *s = out;
-	size_t n;
-	bool in = false, seen = false;
-	char head[96];
+	int r = eos_block(port, out, rb, eos_speed_line, err, errlen);
 
-	snprintf(head, sizeof(head), "interface %s", port);
-	while ((l = next_line(&s, &n))) {
-		if (n && !isspace((unsigned char)l[0])) {
-			in = line_is(l, n, head);
-			seen |= in;
-			continue;
-		}
-		while (n && isspace((unsigned char)*l))
-			l++, n--;
-		if (in && n > 6 && n < sizeof(rb->speed) + 6 && !strncmp(l, "speed ", 6))
-			snprintf(rb->speed, sizeof(rb->speed), "%.*s", (int)(n - 6), l + 6);
-	}
-	if (!seen) {
-		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
-			 head);
-		return -EINVAL;
-	}
-	snprintf(rb->canon, sizeof(rb->canon), "speed %s", rb->speed[0] ? rb->speed : "default");
-	return 0;
+	if (!r)
+		snprintf(rb->canon, sizeof(rb->canon), "speed %s",
+			 rb->speed[0] ? rb->speed : "default");
+	return r;
 }
 
 /* NVUE: 'nv set interface LIST link speed X' lines of 'nv config show -o commands'. */
@@ -368,11 +367,9 @@ static int nvue_speed(const char *port, const char *out, struct readback *rb, ch
 	(void)err;
 	(void)errlen;
 	while ((l = next_line(&s, &n))) {
-		char w[7][64];
-		int k = 0;
+		char w[7][WORD_MAX];
+		int k = words(l, n, w, 7);
 
-		while (k < 7 && word(l, n, k, w[k], sizeof(w[k])))
-			k++;
 		if (k == 7 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
 		    !strcmp(w[2], "interface") && !strcmp(w[4], "link") && !strcmp(w[5], "speed") &&
 		    nvue_has(w[3], port))

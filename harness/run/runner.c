@@ -14,6 +14,7 @@
 #include "harness/lab/traffic.h"
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
+#include "harness/lib/sbuf.h"
 #include "harness/lib/state.h"
 #include "harness/lib/version.h"
 #include "harness/run/scenario.h"
@@ -201,20 +202,19 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
  */
 static int end_fault(struct live_fault *lf, struct scn_result *r)
 {
-	char rest[2048];
-	size_t len = 0;
+	struct sbuf rest = {0};
+	char buf[1024];
 	ssize_t k;
 
 	if (lf->pid <= 0 || lf->done)
 		return lf->status;
 	lf->status = proc_stop(lf->pid, 60000);
 	lf->done = true;
-	while (len < sizeof(rest) - 1 &&
-	       (k = read(lf->out, rest + len, sizeof(rest) - 1 - len)) > 0)
-		len += (size_t)k;
-	rest[len] = '\0';
+	while ((k = read(lf->out, buf, sizeof(buf))) > 0) /* it has exited: up to EOF */
+		sb_add(&rest, buf, (size_t)k);
+	sb_add(&rest, "", 1);
 	close(lf->out);
-	for (char *l = rest, *nl; *l; l = nl + 1) {
+	for (char *l = rest.p, *nl; *l; l = nl + 1) {
 		json_t *j;
 		const char *d;
 
@@ -228,6 +228,7 @@ static int end_fault(struct live_fault *lf, struct scn_result *r)
 				 "%s%s", r->drift[0] ? "; " : "", d);
 		json_decref(j);
 	}
+	sb_free(&rest);
 	return lf->status;
 }
 

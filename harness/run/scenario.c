@@ -433,6 +433,7 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	const struct fault_kind_ops *k;
 	const char *kind, *target;
 	char why[512], names[256], picked[1][ROLE_NAME_MAX];
+	struct fault_try try = {.inv = inv, .spec = &f->spec, .alts = &t.alts};
 
 	f->loc =
 	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
@@ -452,8 +453,6 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	if (t.options && each_pair(c, t.options, fault_opt_pair, &t, "fault options"))
 		return -EINVAL;
 	if (t.target->type == YAML_MAPPING_NODE) {
-		struct fault_try try = {.inv = inv, .spec = &f->spec, .alts = &t.alts};
-
 		if (pick(c, t.target, &t.picks, 1, fault_usable, &try, picked, f->role,
 			 sizeof(f->role)) < 0)
 			return -EINVAL;
@@ -464,7 +463,6 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	if (fault_spec_set(&f->spec, "target", target, why, sizeof(why)))
 		return err_at(c, t.target, "%s", why);
 	if (t.alts.n) { /* the first alternative this target takes (none: the first, to say why) */
-		struct fault_try try = {.inv = inv, .spec = &f->spec, .alts = &t.alts};
 		int a = fault_alt(&try, target, why, sizeof(why));
 
 		fault_spec_set(&f->spec, t.alts.key, t.alts.val[a < 0 ? 0 : a], why, sizeof(why));

@@ -10,6 +10,7 @@
 #include "harness/lib/nl.h"
 #include "harness/lib/out.h"
 #include "harness/lib/proc.h"
+#include "harness/lib/sbuf.h"
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
 #include "injectors/effect.h"
@@ -225,20 +226,23 @@ struct injection {
  */
 static void report_drift(struct injection *j, bool reverted)
 {
-	char said[1024] = "";
-	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, said, sizeof(said));
+	struct sbuf said = {0};
+	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, &said);
 	struct out o;
 
-	if (!j->json || !n)
+	if (!j->json || !n) {
+		sb_free(&said);
 		return;
+	}
 	out_init(&o, stdout, OUT_JSON_LINES);
 	out_open_object(&o, NULL);
 	out_uint(&o, PRINT_JSON, "id", NULL, j->run.id);
 	out_bool(&o, PRINT_JSON, "reverted", NULL, reverted);
 	out_uint(&o, PRINT_JSON, "drift_count", NULL, n);
-	out_string(&o, PRINT_JSON, "drift", NULL, said);
+	out_string(&o, PRINT_JSON, "drift", NULL, said.p);
 	out_close(&o);
 	fflush(stdout);
+	sb_free(&said);
 }
 
 static int apply_actions(struct injection *j)
@@ -584,7 +588,7 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 			journal_mark(recs[i].id, JS_REVERTED);
 			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
 				recs[i].target);
-			fault_drift(&lab, recs[i].acts, recs[i].n_acts, NULL, 0);
+			fault_drift(&lab, recs[i].acts, recs[i].n_acts, NULL);
 			(*undone)++;
 		} else {
 			(*failed)++;

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
@@ -201,39 +202,31 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 /*
  * NOS ends: each reads back at the speed, and the link comes back up at it
  * (a speed change renegotiates: the link goes down and up, said in the
- * evidence).  "" when the link has no NOS end.
+ * evidence) into said; nothing when the link has no NOS end.
  */
-static int verify_speed(struct fault_run *f, char *said, size_t len)
+static int verify_speed(struct fault_run *f, struct sbuf *said)
 {
 	const struct fault_plan *p = f->plan;
 	unsigned long long want = f->spec->rate_kbit / 1000, end;
 	struct inv_endpoint ends[2];
 	struct port_state st[2];
-	size_t used = 0;
 	bool any = false;
 
-	said[0] = '\0';
 	for (size_t i = 0; i < p->n_acts; i++) {
 		const struct fault_action *a = &p->acts[i];
 		struct readback rb;
-		char err[400];
-		int k;
 
 		if (!a->read || !strstr(a->read_as, "-speed "))
 			continue;
 		any = true;
-		if (fault_read_now(f->lab, a, NULL, &rb, err, sizeof(err))) {
-			snprintf(f->err, sizeof(f->err), "reading back: %.400s", err);
+		if (fault_reread(f, a, &rb))
 			return -EIO;
-		}
 		if (speed_mbps(rb.speed) != want) {
 			snprintf(f->err, sizeof(f->err), "'%s' on %s says %s, not %lluG", a->read,
 				 a->device, rb.canon, want / 1000);
 			return -EIO;
 		}
-		k = snprintf(said + used, len - used, "'%s' on %s: %s; ", a->read, a->device,
-			     rb.canon);
-		used += k > 0 && (size_t)k < len - used ? (size_t)k : 0;
+		sb_printf(said, "'%s' on %s: %s; ", a->read, a->device, rb.canon);
 	}
 	if (!any)
 		return 0;
@@ -258,9 +251,8 @@ static int verify_speed(struct fault_run *f, char *said, size_t len)
 			return -EIO;
 		}
 	}
-	snprintf(said + used, len - used,
-		 "the link renegotiated (down and up) and is up at %lluG on both ends",
-		 want / 1000);
+	sb_printf(said, "the link renegotiated (down and up) and is up at %lluG on both ends",
+		  want / 1000);
 	return 0;
 }
 
@@ -268,33 +260,35 @@ static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
 	size_t found = 0, shaped = 0;
-	char said[384];
+	struct sbuf said = {0};
 	int r;
 
 	if (fault_target_ends(f, &ends[0], &ends[1]))
 		return -EINVAL;
-	if ((r = verify_speed(f, said, sizeof(said))))
-		return r;
+	if ((r = verify_speed(f, &said)))
+		goto out;
 	for (size_t k = 0; k < 2; k++) {
 		bool present;
 
-		if (tbf_present(f, &ends[k], &present))
-			return -EIO;
+		if ((r = tbf_present(f, &ends[k], &present)))
+			goto out;
 		found += present;
 		shaped += fault_end_readable(f->inv, &ends[k]);
 	}
 	if (found != 2) {
 		snprintf(f->err, sizeof(f->err), "TBF present on %zu of 2 link ends", found);
-		return -EIO;
-	}
-	if (!said[0])
+		r = -EIO;
+	} else if (!said.len) {
 		snprintf(f->evidence, sizeof(f->evidence),
 			 "TBF %llu kbit/s present on both ends of %s", f->spec->rate_kbit,
 			 f->spec->target);
-	else
-		snprintf(f->evidence, sizeof(f->evidence), "%s%s", said,
+	} else {
+		snprintf(f->evidence, sizeof(f->evidence), "%s%s", said.p,
 			 shaped ? "; the Linux end shaped by a TBF at that rate" : "");
-	return 0;
+	}
+out:
+	sb_free(&said);
+	return r;
 }
 
 const struct fault_kind_ops fk_link_degrade = {

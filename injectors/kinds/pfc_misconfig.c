@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
@@ -158,40 +159,35 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 static int verify_read(struct fault_run *f)
 {
 	const struct fault_plan *p = f->plan;
-	size_t ports = 0, used = 0;
+	struct sbuf ev = {0};
+	size_t ports = 0;
+	int r = 0;
 
-	for (size_t i = 0; i < p->n_acts; i++) {
+	for (size_t i = 0; i < p->n_acts && !r; i++) {
 		const struct fault_action *a = &p->acts[i];
 		struct readback rb;
-		char err[400];
-		int k;
 
 		if (!a->read)
 			continue;
-		if (fault_read_now(f->lab, a, NULL, &rb, err, sizeof(err))) {
-			snprintf(f->err, sizeof(f->err), "reading back: %s", err);
-			return -EIO;
-		}
+		if ((r = fault_reread(f, a, &rb)))
+			break;
 		if (!strncmp(a->read_as, "tc-root ", 8)
 			? strcmp(rb.qdisc, "htb")
 			: readback_lossless(&rb, f->spec->priority)) {
 			snprintf(f->err, sizeof(f->err), "'%s' on %s still says %s", a->read,
 				 a->device, rb.canon);
-			return -EIO;
-		}
-		if (ports++ < 2) {
-			k = snprintf(f->evidence + used, sizeof(f->evidence) - used,
-				     "%s'%s' on %s: %s", used ? "; " : "", a->read, a->device,
-				     rb.canon);
-			used += k > 0 && (size_t)k < sizeof(f->evidence) - used
-				    ? (size_t)k
-				    : sizeof(f->evidence) - used - 1;
+			r = -EIO;
+		} else if (ports++ < 2) {
+			sb_printf(&ev, "%s'%s' on %s: %s", ev.len ? "; " : "", a->read, a->device,
+				  rb.canon);
 		}
 	}
 	if (ports > 2)
-		snprintf(f->evidence + used, sizeof(f->evidence) - used, "; and %zu more port(s)",
-			 ports - 2);
-	return 0;
+		sb_printf(&ev, "; and %zu more port(s)", ports - 2);
+	if (!r)
+		snprintf(f->evidence, sizeof(f->evidence), "%s", ev.p ? ev.p : "");
+	sb_free(&ev);
+	return r;
 }
 
 /* Incast in the misconfigured priority must tail-drop in the emulated queue. */
