@@ -161,6 +161,5 @@ const struct fault_kind_ops fk_ipid_drop = {
     .check = check,
     .resolve = resolve,
     .render = render,
-    .discover = fault_found_free,
     .verify = verify,
 };
