@@ -9,15 +9,17 @@
 #include "probe/ptrans.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_PER_MS   1000000ULL
-#define MAX_WINDOWS 8
-#define NGRP	    8
-#define NO_LINK	    0xffff
-#define HBINS	    896 /* log-linear histogram: 32 sub-buckets per power of two */
-#define SUSPECTS    5
+#define NS_PER_MS    1000000ULL
+#define MAX_WINDOWS  8
+#define NGRP	     8
+#define NO_LINK	     0xffff
+#define HBINS	     896 /* log-linear histogram: 32 sub-buckets per power of two */
+#define SUSPECTS     5
+#define BASE_WINDOWS 31 /* healthy windows whose p99 make the lab's tail, at most */
 
 void az_defaults(struct az_cfg *c)
 {
@@ -30,6 +32,9 @@ void az_defaults(struct az_cfg *c)
 	    .min_share = 0.5,
 	    .slow_us = 1000,
 	    .slow_span_ms = 300,
+	    .slow_alpha = 1e-6,
+	    .slow_tail = 2,
+	    .slow_memory_ms = 60000,
 	    .proc_us = 5000,
 	    .grace_ms = 1500,
 	    .max_abnormal = 1000000,
@@ -75,6 +80,8 @@ struct window {
 	size_t n_abn, cap_abn;
 	uint64_t *good;
 	size_t n_good, cap_good;
+	uint32_t *fast_l; /* good probes (under the slow threshold) on a known path, per link */
+	uint64_t n_fast;
 	uint32_t net_h[HBINS], proc_h[HBINS];
 };
 
@@ -91,6 +98,21 @@ struct az {
 	struct window win[MAX_WINDOWS];
 	/* scratch of a window's analysis */
 	uint32_t *votes_l, *good_l, *votes_s, *good_s;
+	uint32_t *fast_l, *fast_s; /* good probes on a known path through each element */
+	uint64_t n_fast;
+	/*
+	 * The healthy baseline: windows without any verdict.  Per element its
+	 * slow and all probes, their weight halved every slow_memory_ms; for the
+	 * lab the p99 network latency of the last healthy windows.
+	 */
+	uint64_t *base_slow_l, *base_all_l, *base_slow_s, *base_all_s;
+	uint64_t base_age_ms;
+	uint32_t *pend; /* the last healthy window's slow_l, fast_l, slow_s, fast_s */
+	bool pending;
+	double pend_p99; /* its p99 network latency; < 0: too few probes */
+	double base_p99[BASE_WINDOWS];
+	size_t n_p99, next_p99;
+	uint64_t slow_ns; /* the slow threshold now */
 	uint8_t *pair_t, *pair_s, *bad_rnic;
 	size_t *order;
 	struct az_totals tot;
@@ -233,7 +255,7 @@ static void win_reset(struct az *a, struct window *w, uint64_t start)
 {
 	struct rnic_win *rn = w->rn;
 	uint32_t *hp = w->host_probes, *hs = w->host_slow, *pp = w->peer_probes,
-		 *pt = w->peer_timeouts;
+		 *pt = w->peer_timeouts, *fl = w->fast_l;
 	struct abn *abn = w->abn;
 	uint64_t *good = w->good;
 	size_t ca = w->cap_abn, cg = w->cap_good;
@@ -243,6 +265,7 @@ static void win_reset(struct az *a, struct window *w, uint64_t start)
 	memset(pt, 0, a->n_rnics * a->max_per_host * sizeof(*pt));
 	memset(hp, 0, a->inv->n_hosts * sizeof(*hp));
 	memset(hs, 0, a->inv->n_hosts * sizeof(*hs));
+	memset(fl, 0, a->inv->n_links * sizeof(*fl));
 	*w = (struct window){.used = true,
 			     .start = start,
 			     .end = start + (uint64_t)a->cfg.window_ms * NS_PER_MS,
@@ -254,7 +277,8 @@ static void win_reset(struct az *a, struct window *w, uint64_t start)
 			     .abn = abn,
 			     .cap_abn = ca,
 			     .good = good,
-			     .cap_good = cg};
+			     .cap_good = cg,
+			     .fast_l = fl};
 }
 
 static void close_window(struct az *a, struct window *w);
@@ -376,9 +400,12 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 	w->host_probes[host]++;
 	if ((long long)p->proc_ns > a->cfg.proc_us * 1000)
 		w->host_slow[host]++;
-	if ((long long)p->net_ns > a->cfg.slow_us * 1000) {
+	if (p->net_ns > a->slow_ns) {
 		add_abn(w, a->cfg.max_abnormal, (uint32_t)gs, p->dst, true, p->t_send_ns, e);
 	} else if (known) {
+		w->n_fast++;
+		for (int j = 0; j < e->n_links; j++)
+			w->fast_l[e->links[j]]++;
 		if (w->n_good == w->cap_good && w->cap_good < a->cfg.max_good) {
 			w->cap_good = w->cap_good ? w->cap_good * 2 : 4096;
 			w->good = rl_xrealloc(w->good, w->cap_good, sizeof(*w->good));
@@ -517,6 +544,198 @@ static uint32_t slow_span_ms(const struct az *a, const struct window *w, bool li
 	return hi >= lo ? hi - lo : 0;
 }
 
+/* ---- latency hotspots against the lab's own baseline ------------------------------------ */
+
+/*
+ * log P(X >= k) for X ~ Binomial(n, p): how likely an element carrying n
+ * probes shows k or more slow ones by chance when each is slow with
+ * probability p.  Only the upper tail is asked for; at or below the mean it
+ * is taken as 1.  Above the mean the terms fall geometrically, so the sum
+ * stops after a few dozen of them.
+ */
+static double binom_log_sf(uint64_t k, uint64_t n, double p)
+{
+	double r = 1, sum = 1, odds;
+
+	if (k == 0 || p >= 1 || (double)k <= p * (double)n)
+		return 0;
+	if (k > n || p <= 0)
+		return -INFINITY;
+	odds = p / (1 - p);
+	for (uint64_t j = k; j < n; j++) {
+		r *= (double)(n - j) / (double)(j + 1) * odds;
+		sum += r;
+		if (r < sum * 1e-17)
+			break;
+	}
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+	       (double)k * log(p) + (double)(n - k) * log1p(-p) + log(sum);
+}
+
+/*
+ * The good probes of a window through each link and switch.  A path enters
+ * and leaves each switch on it by one link each, so a switch's count is half
+ * the counts of its links.
+ */
+static void count_fast(struct az *a, const struct window *w)
+{
+	memcpy(a->fast_l, w->fast_l, a->inv->n_links * sizeof(uint32_t));
+	memset(a->fast_s, 0, a->inv->n_switches * sizeof(uint32_t));
+	a->n_fast = w->n_fast;
+	for (size_t i = 0; i < a->inv->n_links; i++) {
+		const struct inv_link *l = &a->inv->links[i];
+
+		if (l->a.kind == INV_DEV_SWITCH)
+			a->fast_s[l->a.dev] += w->fast_l[i];
+		if (l->b.kind == INV_DEV_SWITCH)
+			a->fast_s[l->b.dev] += w->fast_l[i];
+	}
+	for (size_t i = 0; i < a->inv->n_switches; i++)
+		a->fast_s[i] /= 2;
+}
+
+struct hotspot {
+	uint64_t slow, all;  /* the element's probes in the window */
+	double ref, log10_p; /* the share chance explains; how likely its slow ones are */
+};
+
+/*
+ * Is a suspect's slow share more than chance explains?  Its probes are set
+ * against two references and the larger one is taken:
+ *  - the rest of the fabric in the same window.  A scheduling stall of the
+ *    machine (or of a host) slows every element alike.  The CI suite over
+ *    SSH on the 2-core machine drew a congestion verdict, no fault live, on
+ *    a rail switch: it is on half of all paths, so half of a stall's slow
+ *    probes crossed it, which met min-share.  Against the rest its share was
+ *    what everyone's was.
+ *  - the element's own healthy windows: an element that is always a little
+ *    slower than the rest is not a hotspot today.
+ * A reference share carries a Jeffreys prior (half a slow probe in one more
+ * probe), so that "no slow probe among the few seen" does not read as
+ * "never slow".  The test is one-sided binomial: P(X >= slow) for
+ * X ~ Binomial(all, ref) must be at most slow_alpha.  A real hotspot is far
+ * below it (link-degrade: hundreds of slow probes of an element against a
+ * fabric with next to none, log10 p under -100).
+ */
+static bool hotspot(const struct az *a, bool link, size_t id, uint32_t total, struct hotspot *h)
+{
+	const uint32_t *votes = link ? a->votes_l : a->votes_s,
+		       *fast = link ? a->fast_l : a->fast_s;
+	const uint64_t *bs = link ? a->base_slow_l : a->base_slow_s,
+		       *ba = link ? a->base_all_l : a->base_all_s;
+	uint64_t rest_all, rest_slow;
+
+	h->slow = votes[id];
+	h->all = (uint64_t)votes[id] + fast[id];
+	rest_all = total + a->n_fast - h->all;
+	rest_slow = total - h->slow;
+	h->ref = rest_all ? (rest_slow + 0.5) / ((double)rest_all + 1) : 0;
+	if (ba[id] && (bs[id] + 0.5) / ((double)ba[id] + 1) > h->ref)
+		h->ref = (bs[id] + 0.5) / ((double)ba[id] + 1);
+	h->log10_p = h->ref > 0 ? binom_log_sf(h->slow, h->all, h->ref) / log(10) : -INFINITY;
+	return h->log10_p <= log10(a->cfg.slow_alpha);
+}
+
+static int dbl_cmp(const void *pa, const void *pb)
+{
+	double x = *(const double *)pa, y = *(const double *)pb;
+
+	return x < y ? -1 : x > y;
+}
+
+static void base_clear(struct az *a)
+{
+	memset(a->base_slow_l, 0, a->inv->n_links * sizeof(uint64_t));
+	memset(a->base_all_l, 0, a->inv->n_links * sizeof(uint64_t));
+	memset(a->base_slow_s, 0, a->inv->n_switches * sizeof(uint64_t));
+	memset(a->base_all_s, 0, a->inv->n_switches * sizeof(uint64_t));
+	a->base_age_ms = 0;
+}
+
+/*
+ * The slow threshold: the paper's 1 ms floor, unless the lab's healthy tail
+ * is above it (a busier lab on a 2-core machine has a p99.9 of 2-3.5 ms).
+ * The tail is slow_tail times the median of the last healthy windows' p99:
+ * a p99.9, or the tail of one window, would follow the scheduling stalls,
+ * which slow a percent of a window's probes by tens of milliseconds, and
+ * then hide every hotspot for as long as it is remembered.
+ */
+static void slow_threshold(struct az *a, double p99)
+{
+	size_t keep = (size_t)(a->cfg.slow_memory_ms / a->cfg.window_ms);
+	double v[BASE_WINDOWS], tail;
+	uint64_t ns;
+
+	keep = keep < 3 ? 3 : keep > BASE_WINDOWS ? BASE_WINDOWS : keep;
+	if (p99 >= 0) {
+		a->base_p99[a->next_p99] = p99;
+		a->next_p99 = (a->next_p99 + 1) % keep;
+		a->n_p99 += a->n_p99 < keep;
+	}
+	ns = (uint64_t)a->cfg.slow_us * 1000;
+	if (a->n_p99 >= 3) {
+		memcpy(v, a->base_p99, a->n_p99 * sizeof(*v));
+		qsort(v, a->n_p99, sizeof(*v), dbl_cmp);
+		tail = a->cfg.slow_tail * v[a->n_p99 / 2];
+		if (tail > (double)ns)
+			ns = (uint64_t)tail;
+	}
+	/* Per-element slow shares are of one threshold: they restart when it moves by a quarter. */
+	if ((double)ns > 1.25 * (double)a->slow_ns || (double)ns * 1.25 < (double)a->slow_ns) {
+		a->slow_ns = ns;
+		base_clear(a);
+	}
+}
+
+/* The pending healthy window joins the baseline. */
+static void baseline_add(struct az *a)
+{
+	size_t nl = a->inv->n_links, ns = a->inv->n_switches;
+	const uint32_t *slow_l = a->pend, *fast_l = slow_l + nl, *slow_s = fast_l + nl,
+		       *fast_s = slow_s + ns;
+
+	for (size_t i = 0; i < nl; i++) {
+		a->base_slow_l[i] += slow_l[i];
+		a->base_all_l[i] += (uint64_t)slow_l[i] + fast_l[i];
+	}
+	for (size_t i = 0; i < ns; i++) {
+		a->base_slow_s[i] += slow_s[i];
+		a->base_all_s[i] += (uint64_t)slow_s[i] + fast_s[i];
+	}
+	a->base_age_ms += (uint64_t)a->cfg.window_ms;
+	for (; a->base_age_ms >= (uint64_t)a->cfg.slow_memory_ms;
+	     a->base_age_ms -= (uint64_t)a->cfg.slow_memory_ms) {
+		for (size_t i = 0; i < nl; i++)
+			a->base_slow_l[i] /= 2, a->base_all_l[i] /= 2;
+		for (size_t i = 0; i < ns; i++)
+			a->base_slow_s[i] /= 2, a->base_all_s[i] /= 2;
+	}
+	slow_threshold(a, a->pend_p99);
+}
+
+/*
+ * A window without verdicts joins the healthy baseline one window late,
+ * when the next one has none either.  A fault's onset window, whose few
+ * slow probes span too little time for a verdict, is followed by verdicts
+ * and stays out: over SSH, the link-degrade onset's 9 slow probes of 200
+ * had raised that link's own reference share from 0.06% to 1.1%.
+ */
+static void baseline_hold(struct az *a, const struct window *w, bool healthy)
+{
+	size_t nl = a->inv->n_links, ns = a->inv->n_switches;
+
+	if (healthy && a->pending)
+		baseline_add(a);
+	a->pending = healthy;
+	if (!healthy)
+		return;
+	memcpy(a->pend, a->votes_l, nl * sizeof(uint32_t));
+	memcpy(a->pend + nl, a->fast_l, nl * sizeof(uint32_t));
+	memcpy(a->pend + 2 * nl, a->votes_s, ns * sizeof(uint32_t));
+	memcpy(a->pend + 2 * nl + ns, a->fast_s, ns * sizeof(uint32_t));
+	a->pend_p99 = w->ok >= 100 ? hpct(w->net_h, w->ok, 0.99) : -1;
+}
+
 struct cand {
 	size_t id;
 	uint32_t votes, good;
@@ -609,6 +828,7 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 	bool link = unique_top(cl, kl) || !unique_top(cs, ks);
 	const struct cand *top = link ? cl : cs;
 	char name[160];
+	struct hotspot hs;
 	double share;
 
 	if ((link ? kl : ks) == 0)
@@ -632,6 +852,8 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 	 */
 	if (slow && slow_span_ms(a, w, link, top->id) < (uint32_t)a->cfg.slow_span_ms)
 		goto out;
+	if (slow && !hotspot(a, link, top->id, total, &hs))
+		goto out;
 	verdict_head(a, w,
 		     slow   ? "congestion"
 		     : link ? "switch-link"
@@ -639,6 +861,12 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 		     elem_name(a, link, top->id, name, sizeof(name)), top->votes, share);
 	out_bool(&a->o, PRINT_JSON, "unique", NULL, unique_top(top, link ? kl : ks));
 	out_uint(&a->o, PRINT_JSON, "abnormal", NULL, total);
+	if (slow) {
+		out_uint(&a->o, PRINT_JSON, "probes", NULL, hs.all);
+		out_float(&a->o, PRINT_JSON, "reference_share", NULL, 6, hs.ref);
+		out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1,
+			  isfinite(hs.log10_p) ? hs.log10_p : -999);
+	}
 	print_suspects(a, "suspects", link, top, link ? kl : ks);
 	print_suspects(a, "switch_suspects", false, cs, ks);
 	out_close(&a->o);
@@ -736,6 +964,7 @@ static void close_window(struct az *a, struct window *w)
 {
 	uint64_t rnic_drops = 0, switch_drops = 0, hold = (uint64_t)a->cfg.rnic_hold_ms * NS_PER_MS;
 	uint32_t n_t = 0, n_s = 0;
+	uint64_t verdicts = a->tot.verdicts;
 	char name[160];
 
 	a->tot.windows++;
@@ -802,7 +1031,9 @@ static void close_window(struct az *a, struct window *w)
 	out_uint(o, PRINT_JSON, "ts_hw", NULL, w->ts_hw);
 	print_top_votes(a, "link_votes");
 	tally(a, w, true, a->pair_s, &n_s);
+	count_fast(a, w);
 	out_uint(o, PRINT_JSON, "slow_probes", NULL, n_s);
+	out_float(o, PRINT_JSON, "slow_threshold_us", NULL, 1, (double)a->slow_ns / 1e3);
 	print_top_votes(a, "slow_votes");
 	out_open_object(o, "net_us");
 	for (int i = 0; i < 4; i++)
@@ -822,6 +1053,7 @@ static void close_window(struct az *a, struct window *w)
 				     w->host_slow[h], (double)w->host_slow[h] / w->host_probes[h]);
 			out_close(&a->o);
 		}
+	baseline_hold(a, w, a->tot.verdicts == verdicts);
 	fflush(a->out);
 	w->used = false;
 }
@@ -912,11 +1144,20 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 		    rl_xcalloc(a->n_rnics * a->max_per_host + 1, sizeof(uint32_t));
 		a->win[i].host_probes = rl_xcalloc(inv->n_hosts + 1, sizeof(uint32_t));
 		a->win[i].host_slow = rl_xcalloc(inv->n_hosts + 1, sizeof(uint32_t));
+		a->win[i].fast_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
 	}
 	a->votes_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
 	a->good_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
 	a->votes_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
 	a->good_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
+	a->fast_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
+	a->fast_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
+	a->base_slow_l = rl_xcalloc(inv->n_links + 1, sizeof(uint64_t));
+	a->base_all_l = rl_xcalloc(inv->n_links + 1, sizeof(uint64_t));
+	a->base_slow_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint64_t));
+	a->base_all_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint64_t));
+	a->pend = rl_xcalloc(2 * (inv->n_links + inv->n_switches) + 1, sizeof(uint32_t));
+	a->slow_ns = (uint64_t)cfg->slow_us * 1000;
 	a->pair_t = rl_xcalloc(a->n_rnics * a->max_per_host + 1, 1);
 	a->pair_s = rl_xcalloc(a->n_rnics * a->max_per_host + 1, 1);
 	a->bad_rnic = rl_xcalloc(a->n_rnics + 1, 1);
@@ -934,6 +1175,7 @@ void az_free(struct az *a)
 		free(a->win[i].peer_timeouts);
 		free(a->win[i].host_probes);
 		free(a->win[i].host_slow);
+		free(a->win[i].fast_l);
 		free(a->win[i].abn);
 		free(a->win[i].good);
 	}
@@ -944,6 +1186,13 @@ void az_free(struct az *a)
 	free(a->good_l);
 	free(a->votes_s);
 	free(a->good_s);
+	free(a->fast_l);
+	free(a->fast_s);
+	free(a->base_slow_l);
+	free(a->base_all_l);
+	free(a->base_slow_s);
+	free(a->base_all_s);
+	free(a->pend);
 	free(a->pair_t);
 	free(a->pair_s);
 	free(a->bad_rnic);

@@ -17,18 +17,21 @@
 #include <stdio.h>
 
 struct az_cfg {
-	long long window_ms;	/* analysis window: 20 s */
-	double rnic_threshold;	/* timeout share that makes an RNIC anomalous: 0.10 */
-	long long rnic_hold_ms; /* its timeouts stay RNIC problems this long: 60 s */
-	int rnic_min_probes;	/* probes an RNIC needs in a window to be judged: 10 */
-	int min_votes;		/* abnormal probes needed before voting: 5 */
-	double min_share;	/* the top suspect must be on this share of them: 0.5 */
-	long long slow_us;	/* network latency that counts as high: 1000 us */
-	long long slow_span_ms; /* a hotspot's slow probes span this much send time: 300 ms */
-	long long proc_us;	/* host-processing verdict when most probes exceed it: 5000 us */
-	long long grace_ms;	/* a window closes this long after its end: timeout + 1 s */
-	size_t max_abnormal;	/* abnormal probes kept per window: 1,000,000 */
-	size_t max_good;	/* good-probe path references kept per window: 16,000,000 */
+	long long window_ms;	  /* analysis window: 20 s */
+	double rnic_threshold;	  /* timeout share that makes an RNIC anomalous: 0.10 */
+	long long rnic_hold_ms;	  /* its timeouts stay RNIC problems this long: 60 s */
+	int rnic_min_probes;	  /* probes an RNIC needs in a window to be judged: 10 */
+	int min_votes;		  /* abnormal probes needed before voting: 5 */
+	double min_share;	  /* the top suspect must be on this share of them: 0.5 */
+	long long slow_us;	  /* network latency that counts as high, at least: 1000 us */
+	long long slow_span_ms;	  /* a hotspot's slow probes span this much send time: 300 ms */
+	double slow_alpha;	  /* a hotspot's slow share is this unlikely by chance: 1e-6 */
+	double slow_tail;	  /* and above this many times the healthy windows' p99: 2 */
+	long long slow_memory_ms; /* the healthy baseline halves its weight this often: 60 s */
+	long long proc_us;	  /* host-processing verdict when most probes exceed it: 5000 us */
+	long long grace_ms;	  /* a window closes this long after its end: timeout + 1 s */
+	size_t max_abnormal;	  /* abnormal probes kept per window: 1,000,000 */
+	size_t max_good;	  /* good-probe path references kept per window: 16,000,000 */
 };
 
 void az_defaults(struct az_cfg *c);

@@ -69,6 +69,14 @@ const struct opt_desc az_opts[] = {
     {"slow-span", OPT_MS, 0, 3600000, AZ(slow_span_ms),
      "a congestion hotspot's slow probes are sent over at least this long (a scheduling "
      "stall delays a burst)"},
+    {"slow-alpha", OPT_DOUBLE, 1e-300, 1, AZ(slow_alpha),
+     "a hotspot's slow share, against the rest of the fabric's and its own healthy one, is "
+     "at most this likely by chance (one-sided binomial test)"},
+    {"slow-tail", OPT_DOUBLE, 0, 1000, AZ(slow_tail),
+     "high latency is also above this many times the median p99 of the last healthy windows "
+     "(0: the 'slow' floor alone)"},
+    {"slow-memory", OPT_MS, 100, 86400000, AZ(slow_memory_ms),
+     "the healthy latency baseline halves its weight this often"},
     {"proc", OPT_US, 0, 60000, AZ(proc_us), "host-processing verdict when most probes exceed it"},
     {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
      "close a window this long after its end (> the probe timeout)"},

@@ -11,6 +11,7 @@ if [ -n "$(leftovers)" ]; then
 	exit 2
 fi
 # Whatever a test leaves up comes down at exit (after the tests' own deferred cleanups).
-trap 'run_deferred; "$RL" lab down -q >/dev/null 2>&1; rm -rf "$T"' EXIT
+# KEEP=DIR keeps the tests' files (results, analyzer output, logs) there for a look afterwards.
+trap 'run_deferred; "$RL" lab down -q >/dev/null 2>&1; [ -z "${KEEP:-}" ] || cp -a "$T" "$KEEP"; rm -rf "$T"' EXIT
 run_tests "$(dirname "$0")"
 summary

@@ -2,6 +2,7 @@
 /* The analyzer on synthetic records over the built-in virtual lab: each fault pattern, its verdict.
  */
 #define _GNU_SOURCE
+#include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
 #include "probe/hostmesh/analyzer.h"
 #include "probe/pathmap.h"
@@ -59,11 +60,13 @@ static void mkpath(struct hm_path *p, int host, int s, int d, int k)
 	p->links[3] = link_at(a);
 }
 
-/* What happens to a probe: 0 ok, 1 timeout, 2 slow. */
+static int now_w; /* the window being fed */
+
+/* What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms. */
 typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
 
 /* Feed `windows` 2-s windows of probes: every pair, every spine, 3 probes each. */
-static char *run(fate_fn fate, int windows)
+static char *run_cfg(fate_fn fate, int windows, double alpha)
 {
 	struct az_cfg cfg;
 	char *out = NULL;
@@ -72,6 +75,8 @@ static char *run(fate_fn fate, int windows)
 	struct az *az;
 
 	az_defaults(&cfg);
+	if (alpha)
+		cfg.slow_alpha = alpha;
 	cfg.window_ms = 2000;
 	cfg.rnic_hold_ms = 4000;
 	cfg.min_votes = 3; /* the ACL pattern gives 3 abnormal probes a window */
@@ -86,8 +91,8 @@ static char *run(fate_fn fate, int windows)
 					p.t_ns = T0;
 					az_path(az, (size_t)h - 1, &p);
 				}
-	for (int w = 0; w < windows; w++)
-		for (int i = 0; i < 3; i++)
+	for (int w = 0; w < windows; w++) {
+		for (int i = 0; i < 3 && (now_w = w, 1); i++)
 			for (int h = 1; h <= 4; h++)
 				for (int s = 1; s <= 4; s++)
 					for (int d = 1; d <= 4; d++)
@@ -101,15 +106,25 @@ static char *run(fate_fn fate, int windows)
 							    .src = (uint8_t)(s - 1),
 							    .dst = (uint8_t)(d - 1),
 							    .status = x == 1,
-							    .net_ns = x == 2 ? 30000000 : 12000,
+							    .net_ns = x == 2   ? 30000000
+								      : x == 3 ? 2000000
+									       : 12000,
 							    .proc_ns = 15000,
 							};
 							az_probe(az, (size_t)h - 1, &p);
 						}
+		/* The analyzer closes a window 1.5 s after its end, while the next one fills. */
+		az_tick(az, T0 + (uint64_t)(w + 1) * 2 * SEC + 1600000000ULL);
+	}
 	az_flush(az);
 	az_free(az);
 	fclose(f);
 	return out;
+}
+
+static char *run(fate_fn fate, int windows)
+{
+	return run_cfg(fate, windows, 0);
 }
 
 struct seen {
@@ -282,5 +297,92 @@ Test(analyzer, ignores_records_it_cannot_place)
 	cr_assert_eq(t.unknown_rnic, 3);
 	az_free(az);
 	fclose(f);
+	free(out);
+}
+
+/*
+ * Eight slow probes a window, spread over it: the machine is busy.  No link
+ * stands out, and the rail switch that is on half of all paths is on five of
+ * them, which meets min-share; against the rest of the fabric its slow share
+ * is everyone's.
+ */
+static int busy_machine(int h, int s, int d, int k, int i)
+{
+	static const int slow[][5] = {
+	    {1, 1, 2, 1, 0}, {2, 3, 1, 2, 1}, {3, 1, 4, 3, 2},
+	    {4, 2, 1, 4, 0}, {1, 3, 4, 1, 1}, {2, 2, 4, 2, 2},
+	};
+
+	for (size_t j = 0; j < ARRAY_SIZE(slow); j++)
+		if (slow[j][0] == h && slow[j][1] == s && slow[j][2] == d && slow[j][3] == k &&
+		    slow[j][4] == i)
+			return 2;
+	return 0;
+}
+
+Test(analyzer, slowness_everywhere_is_not_a_hotspot)
+{
+	char *out = run_cfg(busy_machine, 3, 1.0);
+	struct seen s = scan(out);
+
+	cr_assert_gt(s.congestion, 0,
+		     "without the test against the rest of the fabric, the "
+		     "busy machine is read as congestion: %s",
+		     out);
+	free(out);
+	out = run(busy_machine, 3);
+	s = scan(out);
+	cr_assert_eq(s.verdicts, 0, "%s", out);
+	free(out);
+}
+
+/*
+ * A busier lab: every probe takes 2 ms; from the fifth window a hotspot on
+ * spine3-rail3.  A healthy window joins the baseline when the next one is
+ * healthy too: the third window's closing raises the threshold.
+ */
+static int busy_lab(int h, int s, int d, int k, int i)
+{
+	return now_w >= 4 && congested(h, s, d, k, i) ? 2 : 3;
+}
+
+Test(analyzer, a_busier_lab_raises_the_slow_threshold_to_its_healthy_tail)
+{
+	char *out = run(busy_lab, 6);
+	struct seen s = scan(out);
+	const char *t = out;
+
+	for (int w = 0; w < 6; w++) {
+		t = strstr(t, "\"slow_threshold_us\":");
+		cr_assert_not_null(t);
+		t += strlen("\"slow_threshold_us\":");
+		if (w < 4)
+			cr_assert(!strncmp(t, "1000.0,", 7), "the paper's floor first: %s", out);
+		else
+			cr_assert(!strncmp(t, "4030.", 5),
+				  "then twice the healthy windows' p99 of 2 ms: %s", out);
+	}
+	cr_assert_eq(s.congestion, 2, "the hotspot of windows 5 and 6 alone: %s", out);
+	cr_assert_str_eq(s.first_target, "rail3:swp7--spine3:swp3");
+	cr_assert_eq(s.verdicts, 2);
+	free(out);
+}
+
+/* Three healthy windows, the onset (its slow probes in one instant), then the hotspot. */
+static int onset(int h, int s, int d, int k, int i)
+{
+	return now_w < 3 ? 0 : now_w == 3 ? stalled(h, s, d, k, i) : congested(h, s, d, k, i);
+}
+
+Test(analyzer, a_fault_onset_stays_out_of_the_healthy_baseline)
+{
+	char *out = run(onset, 6);
+	struct seen s = scan(out);
+	const char *r = strstr(out, "\"reference_share\":");
+
+	cr_assert_eq(s.congestion, 2, "the onset is no verdict, the hotspot is: %s", out);
+	cr_assert_not_null(r);
+	/* with the onset window in, the link's own share would be 12.5 of 217 probes */
+	cr_assert_lt(strtod(r + strlen("\"reference_share\":"), NULL), 0.005, "%s", out);
 	free(out);
 }
