@@ -42,15 +42,36 @@ static struct fault_action *read_port(struct fault_action *a, const char *parser
 static struct fault_action *read_port(struct fault_action *a, const char *parser, const char *port,
 				      const char *cmd_fmt, ...)
 {
-	char cmd[160], as[96];
+	struct sbuf as = {0};
+	char cmd[192];
 	va_list ap;
 
 	va_start(ap, cmd_fmt);
 	vsnprintf(cmd, sizeof(cmd), cmd_fmt, ap);
 	va_end(ap);
-	snprintf(as, sizeof(as), "%s %s", parser, port);
-	fault_action_read(a, cmd, as);
+	sb_printf(&as, "%s %s", parser, port);
+	fault_action_read(a, cmd, as.p);
+	sb_free(&as);
 	return a;
+}
+
+/* An ACL fault's read: "PARSER TABLE PORT,PORT" (the ports it binds). */
+static void read_acl(struct fault_action *a, const char *parser, const char *table,
+		     const char **ports, size_t np, const char *cmd)
+{
+	struct sbuf arg = {0};
+
+	sb_printf(&arg, "%s ", table);
+	for (size_t i = 0; i < np; i++)
+		sb_printf(&arg, "%s%s", i ? "," : "", ports[i]);
+	read_port(a, parser, arg.p, "%s", cmd);
+	sb_free(&arg);
+}
+
+/* A Linux switch's nft tables: the fault's own must not be there before, nor after its revert. */
+static void read_nft_tables(struct fault_action *a, const char *table)
+{
+	read_port(a, "nft-tables", table, "nft -j list tables");
 }
 
 /* The kernel's own root qdisc comes back when ours is deleted: read it before and after. */
@@ -190,7 +211,7 @@ static int linux_link_flap(struct render_ctx *r)
 	sb_printf(&a, "ip link set dev %s down", r->port);
 	sb_printf(&v, "ip link set dev %s up", r->port);
 	linux_restore_routes(r, &v);
-	emit(r, &a, NULL, &v);
+	read_port(emit(r, &a, NULL, &v), "ip-link", r->port, "ip -j link show dev %s", r->port);
 	return 0;
 }
 
@@ -212,7 +233,7 @@ static int linux_acl_error(struct render_ctx *r)
 		  ROCEV2_UDP_PORT);
 	sb_printf(&a, "nft -f -");
 	nft_revert(&v, r->table);
-	emit(r, &a, &in, &v);
+	read_nft_tables(emit(r, &a, &in, &v), r->table);
 	return 0;
 }
 
@@ -271,7 +292,7 @@ static int linux_ipid_drop(struct render_ctx *r)
 	free(match);
 	sb_printf(&a, "nft -f -");
 	nft_revert(&v, r->table);
-	emit(r, &a, &in, &v);
+	read_nft_tables(emit(r, &a, &in, &v), r->table);
 	return 0;
 }
 
@@ -337,6 +358,12 @@ static int linux_link_degrade(struct render_ctx *r)
 
 /* ---- SONiC ------------------------------------------------------------------ */
 
+/*
+ * config/main.py 'config interface shutdown|startup <interface_name>'
+ * writes CONFIG_DB PORT|P admin_status down|up (sonic-net/sonic-utilities,
+ * and its tests check exactly that field).  Read before: that field; a port
+ * not configured up is refused (link_flap.c), so 'startup' gives it back.
+ */
 static int sonic_link_flap(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
@@ -346,7 +373,8 @@ static int sonic_link_flap(struct render_ctx *r)
 		return ret;
 	sb_printf(&a, "sudo config interface shutdown %s", r->port);
 	sb_printf(&v, "sudo config interface startup %s", r->port);
-	emit(r, &a, NULL, &v);
+	read_port(emit(r, &a, NULL, &v), "sonic-admin", r->port,
+		  "sonic-db-cli CONFIG_DB HGET 'PORT|%s' admin_status", r->port);
 	return 0;
 }
 
@@ -389,7 +417,9 @@ static int sonic_acl_error(struct render_ctx *r)
 	for (size_t i = 0; i < np; i++)
 		sb_printf(&a, "%s%s", i ? "," : "", ports[i]);
 	sb_printf(&v, "sudo config acl remove table %s; true", name);
-	emit(r, &a, NULL, &v);
+	read_port(emit(r, &a, NULL, &v), "sonic-acl", name,
+		  "sonic-db-cli CONFIG_DB KEYS 'ACL_TABLE|*'; sonic-db-cli CONFIG_DB KEYS "
+		  "'ACL_RULE|*'");
 	sb_printf(&rv, "sudo sonic-db-cli CONFIG_DB DEL");
 	for (size_t i = 0; i < nf; i++) {
 		for (size_t j = 0; j < nt; j++, seq++) {
@@ -520,7 +550,8 @@ static int eos_link_flap(struct render_ctx *r)
 		return ret;
 	sb_printf(&a, "configure\ninterface %s\nshutdown\nend", r->port);
 	sb_printf(&v, "configure\ninterface %s\nno shutdown\nend", r->port);
-	emit(r, &a, NULL, &v);
+	read_port(emit(r, &a, NULL, &v), "eos-shut", r->port, "show running-config interfaces %s",
+		  r->port);
 	return 0;
 }
 
@@ -545,7 +576,7 @@ static int eos_acl_error(struct render_ctx *r)
 	}
 	sb_printf(&a, "end");
 	sb_printf(&v, "no ip access-list %s\nend", r->table);
-	emit(r, &a, NULL, &v);
+	read_acl(emit(r, &a, NULL, &v), "eos-acl", r->table, ports, np, "show running-config");
 	return 0;
 }
 
@@ -599,16 +630,25 @@ static int eos_link_degrade(struct render_ctx *r)
 
 /* ---- NVIDIA Cumulus NVUE ----------------------------------------------------- */
 
+/*
+ * 'nv set interface P link state down|up' (NVUE reference, Interfaces).
+ * Read before: the port's 'link state' in the applied configuration; the
+ * undo sets what was there, or unsets it when nothing was
+ * (dialect_nvue_state_revert).
+ */
 static int nvue_link_flap(struct render_ctx *r)
 {
+	struct fault_action *act;
 	struct sbuf a = {0}, v = {0};
 	int ret = need_port(r, "link-flap");
 
 	if (ret)
 		return ret;
 	sb_printf(&a, "nv set interface %s link state down && nv config apply -y", r->port);
-	sb_printf(&v, "nv set interface %s link state up && nv config apply -y", r->port);
-	emit(r, &a, NULL, &v);
+	sb_printf(&v, "-");
+	act = read_port(emit(r, &a, NULL, &v), "nvue-state", r->port,
+			"nv config show -o commands | { grep ' link state ' || true; }");
+	dialect_nvue_state_revert(act, r->port, NULL);
 	return 0;
 }
 
@@ -640,7 +680,9 @@ static int nvue_acl_error(struct render_ctx *r)
 	}
 	sb_printf(&a, " && nv config apply -y");
 	sb_printf(&v, "nv unset acl %s; nv config apply -y", r->table);
-	emit(r, &a, NULL, &v);
+	read_acl(emit(r, &a, NULL, &v), "nvue-acl", r->table, ports, np,
+		 "nv config show -o commands | { grep -E '^nv set (acl |interface [^ ]+ acl )' "
+		 "|| true; }");
 	return 0;
 }
 
@@ -800,6 +842,22 @@ void dialect_speed_revert(struct fault_action *a, const char *port, const char *
 			sb_printf(&v, "nv unset interface %s link speed", port);
 		sb_printf(&v, " && nv config apply -y");
 	}
+	fault_action_set(&a->revert, v.p);
+	sb_free(&v);
+}
+
+void dialect_nvue_state_revert(struct fault_action *a, const char *port, const char *found)
+{
+	struct readback rb;
+	struct sbuf v = {0};
+	char err[160];
+
+	/* not read yet (a dry run): as a port with no link state set shows it */
+	if (found && !readback_parse(a->read_as, found, &rb, err, sizeof(err)) && rb.admin[0])
+		sb_printf(&v, "nv set interface %s link state %s", port, rb.admin);
+	else
+		sb_printf(&v, "nv unset interface %s link state", port);
+	sb_printf(&v, " && nv config apply -y");
 	fault_action_set(&a->revert, v.p);
 	sb_free(&v);
 }

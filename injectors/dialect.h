@@ -74,6 +74,12 @@ int dialect_port_speed(const struct inventory *inv, const struct inv_endpoint en
  * (or the NOS's default when none was set).  found NULL (not read yet, a
  * dry run): an undo that says it restores what is read.
  */
+/*
+ * NVUE link-flap's undo from what its read found: the port's 'link state'
+ * as it was, or unset when none was set (also when found is NULL: a dry run).
+ */
+void dialect_nvue_state_revert(struct fault_action *a, const char *port, const char *found);
+
 void dialect_speed_revert(struct fault_action *a, const char *port, const char *found);
 
 #endif

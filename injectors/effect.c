@@ -88,6 +88,43 @@ bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw)
 	return false;
 }
 
+/* The fault's table is there, bound on every port it names ("eos-acl T P1,P2"). */
+static bool table_took(const struct fault_run *f, const struct fault_action *a,
+		       const struct readback *rb)
+{
+	const char *ports = strchr(fault_read_port(a), ' ');
+	unsigned want = 1;
+
+	(void)f;
+	if (!rb->exists)
+		return false;
+	if (!ports)
+		return true;
+	for (const char *c = ports; (c = strchr(c, ',')); c++)
+		want++;
+	return rb->n_bound >= want;
+}
+
+/* No test traffic can cross the switch: its own reads say whether the table is in place. */
+static int verify_table_read(struct fault_run *f)
+{
+	size_t left;
+	int r;
+
+	for (size_t i = 0; i < f->plan->n_acts; i++) {
+		if (!f->plan->acts[i].read)
+			continue;
+		if ((r = fault_verify_reads(f, table_took)))
+			return r;
+		left = sizeof(f->evidence) - strlen(f->evidence);
+		snprintf(f->evidence + strlen(f->evidence), left,
+			 "; no counters read: test traffic crosses only Linux switches of a lab "
+			 "rocelab can enter");
+		return 0;
+	}
+	return 0; /* f->evidence says why it was not read back */
+}
+
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 {
 	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
@@ -96,7 +133,7 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 	int sent;
 
 	if (!fault_counters_readable(f, sw))
-		return 0;
+		return verify_table_read(f);
 	sent = traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64);
 	if (sent < 0) {
 		snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s", strerror(-sent));
@@ -153,8 +190,17 @@ void fault_run_actions(struct fault_run *f, bool undo)
 int fault_read_now(struct lab *l, const struct fault_action *a, char **out, struct readback *rb,
 		   char *err, size_t errlen)
 {
+	const struct inv_switch *sw = inventory_switch(l->inv, a->device);
 	char *o = NULL;
-	int r = lab_cli(l, a->device, a->read, NULL, &o, err, errlen);
+	/*
+	 * A host's or a Linux switch's read is a shell command line: run where
+	 * the device is (its namespace on the virtual lab, without an SSH
+	 * round trip); a NOS's is in its own CLI, over SSH.
+	 */
+	int r = a->backend == FB_HOST || (sw && sw->dialect == INV_DIALECT_LINUX)
+		    ? lab_exec(l, a->device, (const char *const[]){"sh", "-c", a->read, NULL}, NULL,
+			       &o, err, errlen)
+		    : lab_cli(l, a->device, a->read, NULL, &o, err, errlen);
 
 	if (r) {
 		char why[384];
@@ -252,4 +298,69 @@ int fault_found(struct fault_run *f, const struct fault_action *a, struct readba
 		 "would not give it back; remove it or target another port",
 		 a->device, fault_read_port(a), rb->canon, a->read, what);
 	return -EBUSY;
+}
+
+int fault_verify_reads(struct fault_run *f,
+		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
+				    const struct readback *rb))
+{
+	const struct fault_plan *p = f->plan;
+	struct sbuf ev = {0};
+	size_t reads = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < p->n_acts && !r; i++) {
+		const struct fault_action *a = &p->acts[i];
+		struct readback rb;
+
+		if (!a->read)
+			continue;
+		if ((r = fault_reread(f, a, &rb)))
+			break;
+		if (!took(f, a, &rb)) {
+			snprintf(f->err, sizeof(f->err), "'%s' on %s still says %s", a->read,
+				 a->device, rb.canon);
+			r = -EIO;
+		} else if (reads++ < 2) {
+			sb_printf(&ev, "%s'%s' on %s: %s", ev.len ? "; " : "", a->read, a->device,
+				  rb.canon);
+		}
+	}
+	if (reads > 2)
+		sb_printf(&ev, "; and %zu more", reads - 2);
+	if (!r)
+		snprintf(f->evidence, sizeof(f->evidence), "%s", ev.p ? ev.p : "");
+	sb_free(&ev);
+	return r;
+}
+
+int fault_found_free(struct fault_run *f, struct fault_plan *p)
+{
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct fault_action *a = &p->acts[i];
+		struct readback rb;
+		int r;
+
+		if (!a->read || !a->found)
+			continue;
+		if ((r = fault_found(f, a, &rb, "the fault")))
+			return r;
+		if (rb.exists) {
+			snprintf(f->err, sizeof(f->err),
+				 "%s already has the fault's own table %.*s ('%s': %s): left by "
+				 "a run that was not reverted? 'rocelab revert' undoes what the "
+				 "journal holds; else remove it by hand",
+				 a->device, (int)strcspn(fault_read_port(a), " "),
+				 fault_read_port(a), a->read, rb.canon);
+			return -EBUSY;
+		}
+		if (rb.clash[0]) {
+			snprintf(f->err, sizeof(f->err),
+				 "%s: %s ('%s'): the fault's ACL would replace it, and its undo "
+				 "would not give it back; remove it or target another port",
+				 a->device, rb.clash, a->read);
+			return -EBUSY;
+		}
+	}
+	return 0;
 }

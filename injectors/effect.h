@@ -48,7 +48,9 @@ bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw);
 
 /*
  * Send test datagrams along flows (which must cross the target switch) and
- * read the fault's nft counters there: evidence when they matched.
+ * read the fault's nft counters there: evidence when they matched.  Where
+ * no test traffic can cross it, the switch's own reads of the fault's
+ * table (fault_verify_reads) are the evidence.
  */
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n);
 
@@ -83,6 +85,23 @@ int fault_found(struct fault_run *f, const struct fault_action *a, struct readba
 
 /* Read a's state again through f's lab; -EIO with f->err ("reading back: ..."). */
 int fault_reread(struct fault_run *f, const struct fault_action *a, struct readback *rb);
+
+/*
+ * Read each action's state again, after apply: took() says whether it
+ * shows the fault.  0 with evidence naming the reads ("'show pfc priority
+ * Ethernet4' on rail1: lossless 4; ..."), or -EIO with f->err naming the
+ * one that does not ("... still says ...").
+ */
+int fault_verify_reads(struct fault_run *f,
+		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
+				    const struct readback *rb));
+
+/*
+ * An ACL or nft fault, with each action's state as found: -EBUSY with
+ * f->err when the fault's own table is there already, or when its ACL
+ * would replace one the port has (EOS: one per interface and direction).
+ */
+int fault_found_free(struct fault_run *f, struct fault_plan *p);
 
 /*
  * After a revert: read each action's state again.  Each one that differs

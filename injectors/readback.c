@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,11 +78,6 @@ static const char *next_line(const char **s, size_t *n)
 	return l;
 }
 
-static bool line_is(const char *l, size_t n, const char *s)
-{
-	return n == strlen(s) && !strncmp(l, s, n);
-}
-
 #define WORD_MAX 64
 
 /* The first max words (space separated) of a line into w[], in one pass; how many. */
@@ -106,37 +102,67 @@ static int words(const char *l, size_t n, char w[][WORD_MAX], int max)
 }
 
 /*
- * EOS 'show running-config interfaces PORT': each line of the port's block
- * (indented under "interface PORT"), trimmed and NUL-terminated, to line();
- * -EINVAL with err when the output has no such block.
+ * EOS 'show running-config': each top-level line (a block's header, line
+ * NULL) and each line indented under one, trimmed and NUL-terminated, to fn.
  */
-static int eos_block(const char *port, const char *out, struct readback *rb,
-		     void (*line)(const char *l, struct readback *rb), char *err, size_t errlen)
+static void eos_walk(const char *out, void (*fn)(const char *head, const char *line, void *ctx),
+		     void *ctx)
 {
 	const char *l, *s = out;
+	char head[128] = "";
 	size_t n;
-	bool in = false, seen = false;
-	char head[96];
 
-	snprintf(head, sizeof(head), "interface %s", port);
 	while ((l = next_line(&s, &n))) {
 		char copy[128];
 
 		if (n && !isspace((unsigned char)l[0])) {
-			in = line_is(l, n, head);
-			seen |= in;
+			snprintf(head, sizeof(head), "%.*s", (int)(n < 127 ? n : 127), l);
+			fn(head, NULL, ctx);
 			continue;
 		}
 		while (n && isspace((unsigned char)*l))
 			l++, n--;
-		if (in && n < sizeof(copy)) {
+		if (n && n < sizeof(copy)) {
 			snprintf(copy, sizeof(copy), "%.*s", (int)n, l);
-			line(copy, rb);
+			fn(head, copy, ctx);
 		}
 	}
-	if (seen)
+}
+
+struct eos_block_ctx {
+	char head[96];
+	struct readback *rb;
+	void (*line)(const char *l, struct readback *rb);
+	bool seen;
+};
+
+static void eos_block_line(const char *head, const char *line, void *ctx)
+{
+	struct eos_block_ctx *c = ctx;
+
+	if (strcmp(head, c->head))
+		return;
+	if (!line)
+		c->seen = true;
+	else
+		c->line(line, c->rb);
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': each line of the port's block
+ * (indented under "interface PORT") to line(); -EINVAL with err when the
+ * output has no such block.
+ */
+static int eos_block(const char *port, const char *out, struct readback *rb,
+		     void (*line)(const char *l, struct readback *rb), char *err, size_t errlen)
+{
+	struct eos_block_ctx c = {.rb = rb, .line = line};
+
+	snprintf(c.head, sizeof(c.head), "interface %s", port);
+	eos_walk(out, eos_block_line, &c);
+	if (c.seen)
 		return 0;
-	snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port, head);
+	snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port, c.head);
 	return -EINVAL;
 }
 
@@ -357,24 +383,38 @@ static int eos_speed(const char *port, const char *out, struct readback *rb, cha
 	return r;
 }
 
-/* NVUE: 'nv set interface LIST link speed X' lines of 'nv config show -o commands'. */
-static int nvue_speed(const char *port, const char *out, struct readback *rb, char *err,
-		      size_t errlen)
+/*
+ * NVUE: the last 'nv set interface LIST link ATTR X' line of 'nv config
+ * show -o commands' whose LIST holds port: X into val ("": none).
+ */
+static void nvue_link_attr(const char *port, const char *out, const char *attr, char *val,
+			   size_t len)
 {
 	const char *l, *s = out;
 	size_t n;
 
-	(void)err;
-	(void)errlen;
 	while ((l = next_line(&s, &n))) {
 		char w[7][WORD_MAX];
 		int k = words(l, n, w, 7);
 
 		if (k == 7 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
-		    !strcmp(w[2], "interface") && !strcmp(w[4], "link") && !strcmp(w[5], "speed") &&
-		    nvue_has(w[3], port))
-			snprintf(rb->speed, sizeof(rb->speed), "%.31s", w[6]);
+		    !strcmp(w[2], "interface") && !strcmp(w[4], "link") && !strcmp(w[5], attr) &&
+		    nvue_has(w[3], port)) {
+			size_t m = strlen(w[6]) < len ? strlen(w[6]) : len - 1;
+
+			memcpy(val, w[6], m);
+			val[m] = '\0';
+		}
 	}
+}
+
+/* NVUE: 'nv set interface LIST link speed X'; none: auto. */
+static int nvue_speed(const char *port, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	nvue_link_attr(port, out, "speed", rb->speed, sizeof(rb->speed));
 	snprintf(rb->canon, sizeof(rb->canon), "link speed %s",
 		 rb->speed[0] ? rb->speed : "not set (auto)");
 	return 0;
@@ -404,6 +444,341 @@ static int tc_root(const char *dev, const char *out, struct readback *rb, char *
 	return 0;
 }
 
+/* Is port one of the comma-separated names of list? */
+static bool in_list(const char *list, const char *port)
+{
+	size_t pl = strlen(port);
+
+	for (const char *it = list; *it;) {
+		size_t n = strcspn(it, ",");
+
+		if (n == pl && !strncmp(it, port, n))
+			return true;
+		it += n + (it[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * canon = head + items + tail; items that do not fit are cut, with an
+ * FNV-1a hash of all of them, so that two readings still differ in canon
+ * when they differ at all.
+ */
+static void canon_list(struct readback *rb, const char *head, const char *items, const char *tail)
+{
+	size_t fixed = strlen(head) + strlen(tail), room = sizeof(rb->canon) - 1;
+	uint32_t h = 2166136261u;
+
+	if (fixed + strlen(items) <= room) {
+		snprintf(rb->canon, sizeof(rb->canon), "%s%s%s", head, items, tail);
+		return;
+	}
+	for (const char *c = items; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	snprintf(rb->canon, sizeof(rb->canon), "%s%.*s... (fnv %08x)%s", head,
+		 (int)(room > fixed + 24 ? room - fixed - 24 : 0), items, h, tail);
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET PORT|P admin_status', what 'config
+ * interface shutdown/startup P' writes ("down"/"up": sonic-utilities
+ * config/main.py, checked by its tests as CONFIG_DB PORT|Ethernet0
+ * admin_status); an empty line: not set.
+ */
+static int sonic_admin(const char *port, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	if ((l = next_line(&s, &n)) && n) {
+		if (n >= sizeof(rb->admin) || strspn(l, "abcdefghijklmnopqrstuvwxyz") != n) {
+			snprintf(err, errlen, "CONFIG_DB PORT|%s admin_status '%.*s' is not a word",
+				 port, (int)(n < 40 ? n : 40), l);
+			return -EINVAL;
+		}
+		snprintf(rb->admin, sizeof(rb->admin), "%.*s", (int)n, l);
+	}
+	rb->up = !strcmp(rb->admin, "up");
+	snprintf(rb->canon, sizeof(rb->canon), "admin_status %s",
+		 rb->admin[0] ? rb->admin : "not set");
+	return 0;
+}
+
+/* EOS: a 'shutdown' line in the port's block (EOS User Manual, Ethernet Ports). */
+static void eos_shut_line(const char *l, struct readback *rb)
+{
+	if (!strcmp(l, "shutdown"))
+		snprintf(rb->admin, sizeof(rb->admin), "down");
+}
+
+static int eos_shut(const char *port, const char *out, struct readback *rb, char *err,
+		    size_t errlen)
+{
+	int r = eos_block(port, out, rb, eos_shut_line, err, errlen);
+
+	rb->up = !rb->admin[0];
+	if (!r)
+		snprintf(rb->canon, sizeof(rb->canon), "%s", rb->up ? "no shutdown" : "shutdown");
+	return r;
+}
+
+/* NVUE: 'nv set interface LIST link state up|down'; none: up (its default). */
+static int nvue_state(const char *port, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	nvue_link_attr(port, out, "state", rb->admin, sizeof(rb->admin));
+	rb->up = strcmp(rb->admin, "down") != 0;
+	snprintf(rb->canon, sizeof(rb->canon), "link state %s",
+		 rb->admin[0] ? rb->admin : "not set (up)");
+	return 0;
+}
+
+/*
+ * 'ip -j link show dev D' (iproute2): administratively up when its flags
+ * hold "UP" (IFF_UP); the operstate is the link's, not what a flap sets.
+ */
+static int ip_link(const char *dev, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *v = json_loads(out, 0, &je),
+	       *flags = json_object_get(json_array_get(v, 0), "flags"), *x;
+	size_t i;
+
+	if (!json_is_array(flags)) {
+		snprintf(err, errlen, "'ip -j link show dev %s' printed no link with flags", dev);
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_array_foreach(flags, i, x) rb->up |= !strcmp(json_string_value(x) ?: "", "UP");
+	snprintf(rb->admin, sizeof(rb->admin), "%s", rb->up ? "up" : "down");
+	snprintf(rb->canon, sizeof(rb->canon), "admin %s", rb->admin);
+	json_decref(v);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB KEYS ACL_TABLE|*' then '... ACL_RULE|*',
+ * one key a line, as sonic-mgmt's ACL tests read them (tests/acl, 'keys
+ * "ACL_RULE|*" | xargs sonic-db-cli CONFIG_DB del').  The tables (sorted),
+ * how many rules, and whether the fault's own table is there.
+ */
+static int sonic_acl(const char *name, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	const char *l, *s = out;
+	char **tables = NULL, tail[96];
+	size_t n, nt = 0, rules = 0, nl = strlen(name);
+	struct sbuf items = {0};
+
+	(void)err;
+	(void)errlen;
+	while ((l = next_line(&s, &n))) {
+		if (n > 10 && !strncmp(l, "ACL_TABLE|", 10)) {
+			char **t = RL_PUSH(tables, nt);
+
+			*t = rl_xstrdup(l + 10);
+			(*t)[n - 10] = '\0';
+			rb->exists |= n - 10 == nl && !strncmp(l + 10, name, nl);
+		} else if (n > 9 && !strncmp(l, "ACL_RULE|", 9)) {
+			rules++;
+			rb->exists |= n > 9 + nl && !strncmp(l + 9, name, nl) && l[9 + nl] == '|';
+		}
+	}
+	if (nt)
+		qsort(tables, nt, sizeof(*tables), cmp_str);
+	for (size_t i = 0; i < nt; i++) {
+		sb_printf(&items, "%s%s", i ? ", " : "", tables[i]);
+		free(tables[i]);
+	}
+	free(tables);
+	snprintf(tail, sizeof(tail), "; %zu rule(s); %s %s", rules, name,
+		 rb->exists ? "there" : "not there");
+	canon_list(rb, nt ? "ACL tables " : "no ACL tables", items.p ? items.p : "", tail);
+	sb_free(&items);
+	return 0;
+}
+
+struct eos_acl_ctx {
+	const char *name, *ports;
+	struct readback *rb;
+	struct sbuf groups; /* "PORT NAME, ..." */
+	size_t seen;
+};
+
+/*
+ * EOS: 'ip access-list NAME' at the top, 'ip access-group NAME in' in an
+ * interface's block (EOS User Manual, Access Control Lists: one IPv4 ACL
+ * per interface and direction, so a second replaces the first).
+ */
+static void eos_acl_line(const char *head, const char *line, void *ctx)
+{
+	struct eos_acl_ctx *c = ctx;
+	char acl[WORD_MAX + 16];
+	const char *port = !strncmp(head, "interface ", 10) ? head + 10 : NULL;
+
+	snprintf(acl, sizeof(acl), "ip access-list %s", c->name);
+	if (!line) {
+		c->rb->exists |= !strcmp(head, acl);
+		c->seen += port && in_list(c->ports, port);
+		return;
+	}
+	if (!port || !in_list(c->ports, port) || strncmp(line, "ip access-group ", 16))
+		return;
+	size_t n = strcspn(line + 16, " ");
+
+	if (strcmp(line + 16 + n, " in"))
+		return;
+	if (n == strlen(c->name) && !strncmp(line + 16, c->name, n))
+		c->rb->n_bound++;
+	else if (!c->rb->clash[0])
+		snprintf(c->rb->clash, sizeof(c->rb->clash), "%s has 'ip access-group %.*s in'",
+			 port, (int)n, line + 16);
+	sb_printf(&c->groups, "%s%s %.*s", c->groups.len ? ", " : "", port, (int)n, line + 16);
+}
+
+static int eos_acl(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	char name[WORD_MAX], tail[96];
+	struct eos_acl_ctx c = {.name = name, .rb = rb};
+	size_t k = strcspn(arg, " "), want = 0;
+
+	snprintf(name, sizeof(name), "%.*s", (int)k, arg);
+	c.ports = arg + k + (arg[k] == ' ');
+	for (const char *p = c.ports; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+		want++;
+	eos_walk(out, eos_acl_line, &c);
+	if (c.seen < want) {
+		snprintf(err, errlen,
+			 "'show running-config' has an 'interface' block for %zu of the %zu "
+			 "port(s) %s",
+			 c.seen, want, c.ports);
+		sb_free(&c.groups);
+		return -EINVAL;
+	}
+	snprintf(tail, sizeof(tail), "; ip access-list %s %s", name,
+		 rb->exists ? "there" : "not there");
+	canon_list(rb, c.groups.len ? "ip access-group in: " : "no ip access-group in",
+		   c.groups.p ? c.groups.p : "", tail);
+	sb_free(&c.groups);
+	return 0;
+}
+
+/*
+ * NVUE: 'nv set acl NAME ...' and 'nv set interface LIST acl NAME
+ * inbound|outbound' lines of 'nv config show -o commands' (NVUE reference,
+ * ACLs: an interface's ACLs are a set, each bound on its own).
+ */
+static int nvue_acl(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	char name[WORD_MAX], tail[96];
+	size_t k = strcspn(arg, " ");
+	const char *ports = arg + k + (arg[k] == ' '), *l, *s = out;
+	struct sbuf items = {0};
+	size_t n;
+
+	(void)err;
+	(void)errlen;
+	snprintf(name, sizeof(name), "%.*s", (int)k, arg);
+	while ((l = next_line(&s, &n))) {
+		char w[7][WORD_MAX];
+		int c = words(l, n, w, 7);
+
+		if (c < 4 || strcmp(w[0], "nv") || strcmp(w[1], "set"))
+			continue;
+		if (!strcmp(w[2], "acl") && !strcmp(w[3], name)) {
+			rb->exists = true;
+			continue;
+		}
+		if (c != 7 || strcmp(w[2], "interface") || strcmp(w[4], "acl"))
+			continue;
+		for (const char *p = ports; *p;) {
+			size_t pn = strcspn(p, ",");
+			char port[WORD_MAX];
+
+			snprintf(port, sizeof(port), "%.*s", (int)pn, p);
+			p += pn + (p[pn] == ',');
+			if (!nvue_has(w[3], port))
+				continue;
+			if (!strcmp(w[5], name))
+				rb->n_bound++;
+			sb_printf(&items, "%s%s %s %s", items.len ? ", " : "", port, w[5], w[6]);
+		}
+	}
+	snprintf(tail, sizeof(tail), "; acl %s %s", name, rb->exists ? "there" : "not there");
+	canon_list(rb, items.len ? "acls: " : "no acls on its port(s)", items.p ? items.p : "",
+		   tail);
+	sb_free(&items);
+	return 0;
+}
+
+/* 'nft -j list tables' (nftables JSON, libnftables-json(5)): the tables, in order. */
+static int nft_tables(const char *name, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	json_error_t je;
+	json_t *v = json_loads(out, 0, &je), *list = json_object_get(v, "nftables"), *x;
+	struct sbuf items = {0};
+	char tail[96];
+	size_t i;
+
+	if (!json_is_array(list)) {
+		snprintf(err, errlen, "'nft -j list tables' printed no nftables array");
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_array_foreach(list, i, x)
+	{
+		json_t *t = json_object_get(x, "table");
+		const char *fam = json_string_value(json_object_get(t, "family")),
+			   *tn = json_string_value(json_object_get(t, "name"));
+
+		if (!fam || !tn)
+			continue;
+		rb->exists |= !strcmp(fam, "inet") && !strcmp(tn, name);
+		sb_printf(&items, "%s%s %s", items.len ? ", " : "", fam, tn);
+	}
+	json_decref(v);
+	snprintf(tail, sizeof(tail), "; inet %s %s", name, rb->exists ? "there" : "not there");
+	canon_list(rb, items.len ? "nft tables " : "no nft tables", items.p ? items.p : "", tail);
+	sb_free(&items);
+	return 0;
+}
+
+/*
+ * 'dcb -j pfc show dev D prio-pfc' (iproute2 dcb/dcb_pfc.c: a "prio_pfc"
+ * JSON array of 8 on/off values, printed with print_on_off: JSON booleans;
+ * "on"/"off" strings are taken too).
+ */
+static int dcb_pfc(const char *dev, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *v = json_loads(out, 0, &je), *a = json_object_get(v, "prio_pfc"), *x;
+	char pr[24];
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) != 8) {
+		snprintf(err, errlen, "'dcb -j pfc show dev %s prio-pfc' printed no prio_pfc of 8",
+			 dev);
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_array_foreach(a, i, x) if (json_is_true(x) || !strcmp(json_string_value(x) ?: "",
+								   "on")) rb->lossless |= 1u << i;
+	json_decref(v);
+	rb->pfc_on = true;
+	snprintf(rb->canon, sizeof(rb->canon), "prio-pfc on for %s",
+		 readback_prios(rb->lossless, pr, sizeof(pr)));
+	return 0;
+}
+
 int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
 		   size_t errlen)
 {
@@ -414,7 +789,10 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 	} parsers[] = {
 	    {"sonic-pfc", sonic_pfc},	{"eos-pfc", eos_pfc},	      {"nvue-pfc", nvue_pfc},
 	    {"tc-root", tc_root},	{"sonic-speed", sonic_speed}, {"eos-speed", eos_speed},
-	    {"nvue-speed", nvue_speed},
+	    {"nvue-speed", nvue_speed}, {"sonic-admin", sonic_admin}, {"eos-shut", eos_shut},
+	    {"nvue-state", nvue_state}, {"ip-link", ip_link},	      {"sonic-acl", sonic_acl},
+	    {"eos-acl", eos_acl},	{"nvue-acl", nvue_acl},	      {"nft-tables", nft_tables},
+	    {"dcb-pfc", dcb_pfc},
 	};
 	size_t k = strcspn(read_as, " ");
 

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading a switch's state back in its own words: the parsers behind a
- * fault action's read (fault.h), each named by its read_as, "PARSER ARG"
- * ("sonic-pfc Ethernet4", "eos-pfc Ethernet1", "nvue-pfc swp2", "tc-root
- * swp1", "sonic-speed Ethernet0", "eos-speed Ethernet1", "nvue-speed swp1").  What they return is
- * compared before the fault and after its revert; a difference is drift.
+ * Reading a device's state back in its own words: the parsers behind a
+ * fault action's read (fault.h), each named by its read_as, "PARSER ARG":
+ * - PFC: "sonic-pfc Ethernet4", "eos-pfc Ethernet1", "nvue-pfc swp2",
+ *   "dcb-pfc ens1np0" (an RNIC);
+ * - port speed: "sonic-speed Ethernet0", "eos-speed Ethernet1", "nvue-speed swp1";
+ * - admin state: "sonic-admin Ethernet0", "eos-shut Ethernet1", "nvue-state
+ *   swp1", "ip-link swp1" (a Linux switch port or an RNIC's netdev);
+ * - ACLs: "sonic-acl NAME", "eos-acl NAME PORT,PORT", "nvue-acl NAME
+ *   PORT,PORT", "nft-tables NAME" (NAME: the fault's own table);
+ * - "tc-root swp1": the root qdisc.
+ * What they return is compared before the fault and after its revert; a
+ * difference is drift.
  */
 #ifndef ROCELAB_READBACK_H
 #define ROCELAB_READBACK_H
@@ -25,6 +32,13 @@ struct readback {
 	char autoneg[16]; /* sonic: CONFIG_DB autoneg ("": not set) */
 	/* tc-root */
 	char qdisc[24], handle[16];
+	/* admin state: *-admin, eos-shut, nvue-state, ip-link */
+	bool up;	/* administratively up (what a flap takes down) */
+	char admin[16]; /* as the NOS writes it ("up", "down"; "": not set) */
+	/* ACLs: is the fault's own table there already; what else would clash */
+	bool exists;
+	unsigned n_bound; /* ports that name the fault's table (eos, nvue) */
+	char clash[128];  /* eos: "Ethernet1 has ip access-group X in" */
 	/* what it says, in one line: compared for drift, shown as evidence */
 	char canon[192];
 };

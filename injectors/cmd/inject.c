@@ -312,10 +312,12 @@ static void print_result(struct injection *j, bool json, const char *outcome)
 static int precheck(struct injection *j)
 {
 	const struct fault_spec *s = j->run.spec;
+	int r = s->kind->precheck ? s->kind->precheck(&j->run) : 0;
 
-	int r = fault_read_found(&j->lab, &j->plan, j->run.err, sizeof(j->run.err));
-
-	if (r) {
+	if (r)
+		return r;
+	/* after the kind's precheck, which says better why a device cannot be read */
+	if ((r = fault_read_found(&j->lab, &j->plan, j->run.err, sizeof(j->run.err)))) {
 		char why[400];
 
 		snprintf(why, sizeof(why), "%.399s", j->run.err);
@@ -324,11 +326,7 @@ static int precheck(struct injection *j)
 			 why);
 		return r;
 	}
-	if (s->kind->precheck)
-		r = s->kind->precheck(&j->run);
-	if (!r && s->kind->discover)
-		r = s->kind->discover(&j->run, &j->plan);
-	return r;
+	return s->kind->discover ? s->kind->discover(&j->run, &j->plan) : 0;
 }
 
 /* Until --for, a signal with --hold, or the kind's own course (a flap's cycles) ends it. */

@@ -147,5 +147,6 @@ const struct fault_kind_ops fk_acl_error = {
     .check = check,
     .resolve = resolve,
     .render = render,
+    .discover = fault_found_free,
     .verify = verify,
 };

@@ -161,5 +161,6 @@ const struct fault_kind_ops fk_ipid_drop = {
     .check = check,
     .resolve = resolve,
     .render = render,
+    .discover = fault_found_free,
     .verify = verify,
 };

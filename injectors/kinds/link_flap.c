@@ -41,6 +41,16 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 	return -EINVAL;
 }
 
+/* An RNIC's netdev: administratively up before the flap, down during it, up after. */
+static void read_admin(struct fault_action *a, const char *netdev)
+{
+	char cmd[96], as[64];
+
+	snprintf(cmd, sizeof(cmd), "ip -j link show dev %s", netdev);
+	snprintf(as, sizeof(as), "ip-link %s", netdev);
+	fault_action_read(a, cmd, as);
+}
+
 static int plan_host(struct render_ctx *rc)
 {
 	const struct inventory *inv = rc->inv;
@@ -55,6 +65,7 @@ static int plan_host(struct render_ctx *rc)
 	fault_plan_host_op(p, host, "noop", "route-add %u 0.0.0.0/0 %s %s",
 			   topo_host_table(s->tport), gw, r->netdev);
 	fault_plan_host_op(p, host, "link-down %s", "link-up %s", r->netdev);
+	read_admin(&p->acts[p->n_acts - 1], r->netdev);
 	if (p->host_cmds)
 		snprintf(p->note, sizeof(p->note),
 			 "shown as rocelab lays hosts out: the routes through %s that link-down "
@@ -155,18 +166,48 @@ static int found_addrs(struct fault_run *f, struct fault_plan *found, const char
 	return r;
 }
 
+/*
+ * The target as its device read it before the flap: administratively up
+ * (a port configured down has nothing to flap, and its undo would not
+ * leave it so); NVUE's undo becomes the link state found.
+ */
+static int judge_found(struct fault_run *f, struct fault_plan *p)
+{
+	for (size_t i = 0; i < p->n_acts; i++) {
+		struct fault_action *a = &p->acts[i];
+		struct readback rb;
+		int r;
+
+		if (!a->read || !a->found)
+			continue;
+		if ((r = fault_found(f, a, &rb, "the flap")))
+			return r;
+		if (!rb.up) {
+			snprintf(f->err, sizeof(f->err),
+				 "%s:%s is not administratively up before the flap ('%s': %s); "
+				 "bring it up first",
+				 a->device, fault_read_port(a), a->read, rb.canon);
+			return -EALREADY;
+		}
+		if (!strncmp(a->read_as, "nvue-state ", 11))
+			dialect_nvue_state_revert(a, fault_read_port(a), a->found);
+	}
+	return 0;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	const struct fault_spec *s = f->spec;
 	const struct inv_host *h;
 	const char *netdev;
 	struct fault_plan found = {0};
-	char down[64], up[64];
+	struct fault_action *down;
+	char down_op[64], up_op[64];
 	size_t n_routes;
-	int r;
+	int r = judge_found(f, p);
 
-	if (s->tkind != INV_DEV_HOST || lab_can(f->lab, LAB_CAP_NETLINK))
-		return 0; /* a switch port, or hosts rocelab laid out: the plan stands */
+	if (r || s->tkind != INV_DEV_HOST || lab_can(f->lab, LAB_CAP_NETLINK))
+		return r; /* a switch port, or hosts rocelab laid out: the plan stands */
 	h = &f->inv->hosts[s->tdev];
 	netdev = h->rnics[s->tport].netdev;
 	r = found_routes(f, &found, h->name, netdev, false);
@@ -180,9 +221,14 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		return r;
 	}
 	/* Undo runs in reverse: the link comes up, then its addresses, then its routes. */
-	snprintf(down, sizeof(down), "link-down %s", netdev);
-	snprintf(up, sizeof(up), "link-up %s", netdev);
-	fault_plan_add(&found, FB_HOST, h->name, down, NULL, up);
+	snprintf(down_op, sizeof(down_op), "link-down %s", netdev);
+	snprintf(up_op, sizeof(up_op), "link-up %s", netdev);
+	down = fault_plan_add(&found, FB_HOST, h->name, down_op, NULL, up_op);
+	for (size_t i = 0; i < p->n_acts; i++) /* the read, and what it found, go along */
+		if (p->acts[i].read) {
+			fault_action_read(down, p->acts[i].read, p->acts[i].read_as);
+			fault_action_set(&down->found, p->acts[i].found);
+		}
 	fault_plan_clear(p);
 	p->acts = found.acts;
 	p->n_acts = found.n_acts;
@@ -251,6 +297,14 @@ static int precheck(struct fault_run *f)
 	return 0;
 }
 
+static bool admin_down(const struct fault_run *f, const struct fault_action *a,
+		       const struct readback *rb)
+{
+	(void)f;
+	(void)a;
+	return !rb->up;
+}
+
 /* Both ends read down; a NOS takes its time, and each read is an SSH round trip. */
 static int verify(struct fault_run *f)
 {
@@ -277,7 +331,10 @@ static int verify(struct fault_run *f)
 		}
 		fault_sleep_ms(nos ? 250 : 20);
 	}
-	snprintf(f->evidence, sizeof(f->evidence), "down: %s", said);
+	if ((r = fault_verify_reads(f, admin_down)))
+		return r;
+	snprintf(f->evidence + strlen(f->evidence), sizeof(f->evidence) - strlen(f->evidence),
+		 "%slink down: %s", f->evidence[0] ? "; " : "", said);
 	return 0;
 }
 

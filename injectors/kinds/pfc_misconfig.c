@@ -33,13 +33,20 @@ static void defaults(struct fault_spec *s)
 	s->shallow_bytes = 6000;
 }
 
+/* The RNIC's PFC as DCBNL has it, read before (a priority not lossless is refused) and after. */
 static int plan_host(struct render_ctx *rc)
 {
 	const struct inventory *inv = rc->inv;
 	const struct fault_spec *s = rc->spec;
 	struct fault_plan *p = rc->plan;
+	const char *netdev = inv->hosts[s->tdev].rnics[s->tport].netdev;
+	char cmd[96], as[64];
+
 	fault_plan_host_op(p, inv->hosts[s->tdev].name, "dcb-pfc %s %d off", "dcb-pfc %s %d on",
-			   inv->hosts[s->tdev].rnics[s->tport].netdev, s->priority);
+			   netdev, s->priority);
+	snprintf(cmd, sizeof(cmd), "dcb -j pfc show dev %s prio-pfc", netdev);
+	snprintf(as, sizeof(as), "dcb-pfc %s", netdev);
+	fault_action_read(&p->acts[p->n_acts - 1], cmd, as);
 	return 0;
 }
 
@@ -84,9 +91,9 @@ static int precheck(struct fault_run *f)
 }
 
 /*
- * With each switch port's state as found: a priority that is not lossless
- * there has no PFC to turn off (refused for a port, left out of a whole
- * switch), a port with a root qdisc of its own would lose it to the
+ * With each switch port's (or the RNIC's) state as found: a priority that
+ * is not lossless there has no PFC to turn off (refused for a port or an
+ * RNIC, left out of a whole switch), a port with a root qdisc of its own would lose it to the
  * emulation (refused), and NVUE copies the profile the port has.
  */
 static int discover(struct fault_run *f, struct fault_plan *p)
@@ -94,8 +101,6 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	const struct fault_spec *s = f->spec;
 	size_t left_out = 0;
 
-	if (s->tkind != INV_DEV_SWITCH)
-		return 0;
 	for (size_t i = 0; i < p->n_acts;) {
 		struct fault_action *a = &p->acts[i];
 		const char *port;
@@ -152,42 +157,12 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	return 0;
 }
 
-/*
- * Each port read back as its NOS shows it: the priority is no longer
- * lossless.  "'show pfc priority Ethernet4' on rail1: lossless 4".
- */
-static int verify_read(struct fault_run *f)
+/* The priority is no longer lossless (an emulated port: its HTB is in place). */
+static bool pfc_took(const struct fault_run *f, const struct fault_action *a,
+		     const struct readback *rb)
 {
-	const struct fault_plan *p = f->plan;
-	struct sbuf ev = {0};
-	size_t ports = 0;
-	int r = 0;
-
-	for (size_t i = 0; i < p->n_acts && !r; i++) {
-		const struct fault_action *a = &p->acts[i];
-		struct readback rb;
-
-		if (!a->read)
-			continue;
-		if ((r = fault_reread(f, a, &rb)))
-			break;
-		if (!strncmp(a->read_as, "tc-root ", 8)
-			? strcmp(rb.qdisc, "htb")
-			: readback_lossless(&rb, f->spec->priority)) {
-			snprintf(f->err, sizeof(f->err), "'%s' on %s still says %s", a->read,
-				 a->device, rb.canon);
-			r = -EIO;
-		} else if (ports++ < 2) {
-			sb_printf(&ev, "%s'%s' on %s: %s", ev.len ? "; " : "", a->read, a->device,
-				  rb.canon);
-		}
-	}
-	if (ports > 2)
-		sb_printf(&ev, "; and %zu more port(s)", ports - 2);
-	if (!r)
-		snprintf(f->evidence, sizeof(f->evidence), "%s", ev.p ? ev.p : "");
-	sb_free(&ev);
-	return r;
+	return !strncmp(a->read_as, "tc-root ", 8) ? !strcmp(rb->qdisc, "htb")
+						   : !readback_lossless(rb, f->spec->priority);
 }
 
 /* Incast in the misconfigured priority must tail-drop in the emulated queue. */
@@ -203,8 +178,9 @@ static int verify(struct fault_run *f)
 	json_t *v;
 	size_t n;
 
-	if (sw && (sw->dialect != INV_DIALECT_LINUX || !lab_can(f->lab, LAB_CAP_ENTER)))
-		return verify_read(f); /* a NOS, or a Linux switch no test traffic reaches */
+	/* an RNIC, a NOS, or a Linux switch no test traffic reaches: as they read it */
+	if (!sw || sw->dialect != INV_DIALECT_LINUX || !lab_can(f->lab, LAB_CAP_ENTER))
+		return fault_verify_reads(f, pfc_took);
 	if (!fault_counters_readable(f, sw))
 		return 0;
 	if (!port) {

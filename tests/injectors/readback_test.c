@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/kinds/kinds.h"
 #include "injectors/readback.h"
 
 #include <criterion/criterion.h>
@@ -274,4 +276,333 @@ Test(readback, nvue_speed_from_the_applied_commands)
 	cr_assert_str_eq(rb.speed, "100G");
 	rb = parse_ok("nvue-speed swp9", "nv set interface swp1-4 link speed 100G\n");
 	cr_assert_str_eq(rb.canon, "link speed not set (auto)");
+}
+
+/* ---- admin state: what a link flap changes ---------------------------------- */
+
+/*
+ * SONiC 'sonic-db-cli CONFIG_DB HGET PORT|P admin_status': the value alone
+ * (redis HGET), "up"/"down" as config/main.py shutdown/startup write it
+ * (sonic-net/sonic-utilities tests: 'config interface shutdown Ethernet0'
+ * leaves PORT|Ethernet0 admin_status "down"); an empty line: not set.
+ */
+Test(readback, sonic_admin_status_from_config_db)
+{
+	struct readback rb = parse_ok("sonic-admin Ethernet0", "up\n");
+
+	cr_assert(rb.up);
+	cr_assert_str_eq(rb.canon, "admin_status up");
+	rb = parse_ok("sonic-admin Ethernet0", "down\n");
+	cr_assert(!rb.up);
+	rb = parse_ok("sonic-admin Ethernet0", "\n");
+	cr_assert(!rb.up);
+	cr_assert_str_eq(rb.canon, "admin_status not set");
+	parse_bad("sonic-admin Ethernet0", "(error) WRONGTYPE\n", "is not a word");
+}
+
+/* EOS running-config: 'shutdown' in the interface block (EOS User Manual, Ethernet Ports). */
+Test(readback, eos_shutdown_line_in_the_running_config)
+{
+	static const char shut[] = "interface Ethernet1\n"
+				   "   description rail1\n"
+				   "   shutdown\n"
+				   "   mtu 9214\n";
+	struct readback rb = parse_ok("eos-shut Ethernet1", eos_port);
+
+	cr_assert(rb.up);
+	cr_assert_str_eq(rb.canon, "no shutdown");
+	rb = parse_ok("eos-shut Ethernet1", shut);
+	cr_assert(!rb.up);
+	cr_assert_str_eq(rb.canon, "shutdown");
+	parse_bad("eos-shut Ethernet2", shut, "has no 'interface Ethernet2'");
+}
+
+/* NVUE 'nv config show -o commands': 'nv set interface LIST link state up|down'. */
+Test(readback, nvue_link_state_set_unset_and_in_a_range)
+{
+	struct readback rb = parse_ok("nvue-state swp3", "");
+
+	cr_assert(rb.up);
+	cr_assert_str_eq(rb.canon, "link state not set (up)");
+	rb = parse_ok("nvue-state swp3", "nv set interface swp1-4 link state down\n");
+	cr_assert(!rb.up);
+	cr_assert_str_eq(rb.canon, "link state down");
+	rb = parse_ok("nvue-state swp3", "nv set interface swp5 link state down\n"
+					 "nv set interface swp3 link state up\n");
+	cr_assert(rb.up);
+	cr_assert_str_eq(rb.admin, "up");
+}
+
+/* The undo of an NVUE flap gives back the link state found, or unsets it. */
+Test(readback, nvue_flap_undo_is_the_link_state_found)
+{
+	struct fault_action a = {0};
+
+	fault_action_read(&a, "nv config show -o commands", "nvue-state swp3");
+	dialect_nvue_state_revert(&a, "swp3", "");
+	cr_assert_str_eq(a.revert, "nv unset interface swp3 link state && nv config apply -y");
+	dialect_nvue_state_revert(&a, "swp3", "nv set interface swp3 link state up\n");
+	cr_assert_str_eq(a.revert, "nv set interface swp3 link state up && nv config apply -y");
+	free(a.revert);
+	free(a.read);
+	free(a.read_as);
+}
+
+/*
+ * 'ip -j link show dev swp1' as iproute2 6.1 (Debian 12) prints it for a
+ * veth, captured up and then down: IFF_UP is the "UP" flag.
+ */
+static const char ip_up[] =
+    "[{\"ifindex\":3,\"link\":\"swp1p\",\"ifname\":\"swp1\",\"flags\":[\"BROADCAST\","
+    "\"MULTICAST\",\"UP\",\"LOWER_UP\"],\"mtu\":1500,\"qdisc\":\"noqueue\",\"operstate\":"
+    "\"UP\",\"linkmode\":\"DEFAULT\",\"group\":\"default\",\"txqlen\":1000,\"link_type\":"
+    "\"ether\",\"address\":\"f6:f3:46:d7:87:cd\",\"broadcast\":\"ff:ff:ff:ff:ff:ff\"}]\n";
+static const char ip_down[] =
+    "[{\"ifindex\":3,\"link\":\"swp1p\",\"ifname\":\"swp1\",\"flags\":[\"BROADCAST\","
+    "\"MULTICAST\"],\"mtu\":1500,\"qdisc\":\"noqueue\",\"operstate\":\"DOWN\",\"linkmode\":"
+    "\"DEFAULT\",\"group\":\"default\",\"txqlen\":1000,\"link_type\":\"ether\",\"address\":"
+    "\"f6:f3:46:d7:87:cd\",\"broadcast\":\"ff:ff:ff:ff:ff:ff\"}]\n";
+
+Test(readback, ip_link_admin_state_is_the_up_flag)
+{
+	struct readback rb = parse_ok("ip-link swp1", ip_up);
+
+	cr_assert(rb.up);
+	cr_assert_str_eq(rb.canon, "admin up");
+	rb = parse_ok("ip-link swp1", ip_down);
+	cr_assert(!rb.up);
+	cr_assert_str_eq(rb.canon, "admin down");
+	parse_bad("ip-link swp1", "[]", "printed no link");
+}
+
+/* ---- ACLs: the fault's own table, and what it must not replace -------------- */
+
+/*
+ * SONiC 'sonic-db-cli CONFIG_DB KEYS ACL_TABLE|*' and '... ACL_RULE|*': one
+ * key a line, as sonic-mgmt's ACL tests pipe them to xargs (tests/acl).
+ * Table names as sonic-utilities' default config has them (DATAACL,
+ * EVERFLOW).
+ */
+static const char sonic_keys[] = "ACL_TABLE|EVERFLOW\n"
+				 "ACL_TABLE|DATAACL\n"
+				 "ACL_RULE|DATAACL|RULE_1\n"
+				 "ACL_RULE|DATAACL|RULE_2\n";
+
+Test(readback, sonic_acl_keys_name_the_tables_and_count_rules)
+{
+	struct readback rb = parse_ok("sonic-acl ROCELAB_F1", sonic_keys);
+
+	cr_assert(!rb.exists);
+	cr_assert_str_eq(rb.canon, "ACL tables DATAACL, EVERFLOW; 2 rule(s); ROCELAB_F1 not there");
+	rb = parse_ok("sonic-acl ROCELAB_F1", "ACL_RULE|ROCELAB_F1|RULE_1\n");
+	cr_assert(rb.exists, "a rule left without its table is the table's name in use");
+	rb = parse_ok("sonic-acl ROCELAB_F1", "");
+	cr_assert_str_eq(rb.canon, "no ACL tables; 0 rule(s); ROCELAB_F1 not there");
+	rb = parse_ok("sonic-acl ROCELAB_F1", "ACL_TABLE|ROCELAB_F10\n");
+	cr_assert(!rb.exists, "another table's name starting the same is not ours");
+}
+
+/* Many tables: canon is cut, with a hash of them all, so a change still shows. */
+Test(readback, a_long_list_is_cut_but_still_differs)
+{
+	struct sbuf a = {0}, b = {0};
+	struct readback ra, rb;
+
+	for (int i = 0; i < 40; i++) {
+		sb_printf(&a, "ACL_TABLE|TABLE_%02d\n", i);
+		sb_printf(&b, "ACL_TABLE|TABLE_%02d\n", i == 39 ? 99 : i);
+	}
+	ra = parse_ok("sonic-acl X", a.p);
+	rb = parse_ok("sonic-acl X", b.p);
+	cr_assert(strstr(ra.canon, "(fnv "), "%s", ra.canon);
+	cr_assert_str_neq(ra.canon, rb.canon);
+	cr_assert(strstr(ra.canon, "; 0 rule(s); X not there"), "%s", ra.canon);
+	sb_free(&a);
+	sb_free(&b);
+}
+
+/*
+ * EOS 'show running-config': 'ip access-list NAME' blocks at the top and
+ * 'ip access-group NAME in' under an interface (EOS User Manual, ACLs:
+ * "ip access-group", one IPv4 ACL per interface and direction).
+ */
+static const char eos_conf[] = "hostname spine1\n"
+			       "!\n"
+			       "ip access-list MGMT\n"
+			       "   10 permit ip 10.0.0.0/8 any\n"
+			       "!\n"
+			       "interface Ethernet1/1\n"
+			       "   no switchport\n"
+			       "   ip address 10.200.0.1/31\n"
+			       "!\n"
+			       "interface Ethernet1/2\n"
+			       "   no switchport\n"
+			       "   ip access-group MGMT in\n"
+			       "!\n"
+			       "interface Management1\n"
+			       "   ip access-group MGMT in\n"
+			       "!\n"
+			       "end\n";
+
+Test(readback, eos_acl_sees_a_group_it_would_replace)
+{
+	struct readback rb = parse_ok("eos-acl rocelab_f1 Ethernet1/1", eos_conf);
+
+	cr_assert(!rb.exists && !rb.clash[0]);
+	cr_assert_str_eq(rb.canon, "no ip access-group in; ip access-list rocelab_f1 not there");
+	rb = parse_ok("eos-acl rocelab_f1 Ethernet1/1,Ethernet1/2", eos_conf);
+	cr_assert_str_eq(rb.clash, "Ethernet1/2 has 'ip access-group MGMT in'");
+	cr_assert_str_eq(
+	    rb.canon, "ip access-group in: Ethernet1/2 MGMT; ip access-list rocelab_f1 not there");
+	parse_bad("eos-acl rocelab_f1 Ethernet1/9", eos_conf, "for 0 of the 1 port(s)");
+}
+
+Test(readback, eos_acl_applied_is_bound_on_each_port)
+{
+	static const char applied[] = "ip access-list rocelab_f1\n"
+				      "   10 deny udp host 10.101.0.1 host 10.101.0.2 eq 4791\n"
+				      "   20 permit ip any any\n"
+				      "!\n"
+				      "interface Ethernet1/1\n"
+				      "   ip access-group rocelab_f1 in\n"
+				      "!\n"
+				      "interface Ethernet1/3\n"
+				      "   ip access-group rocelab_f1 in\n";
+	struct readback rb = parse_ok("eos-acl rocelab_f1 Ethernet1/1,Ethernet1/3", applied);
+
+	cr_assert(rb.exists);
+	cr_assert_eq(rb.n_bound, 2);
+	cr_assert(!rb.clash[0]);
+}
+
+/* NVUE 'nv config show -o commands': 'nv set acl NAME ...', 'nv set interface L acl NAME inbound'.
+ */
+Test(readback, nvue_acls_bound_to_the_ports)
+{
+	static const char conf[] = "nv set acl MGMT type ipv4\n"
+				   "nv set acl MGMT rule 10 action permit\n"
+				   "nv set interface swp1-4 acl MGMT inbound\n"
+				   "nv set acl rocelab_f1 type ipv4\n"
+				   "nv set interface swp3 acl rocelab_f1 inbound\n";
+	struct readback rb = parse_ok("nvue-acl rocelab_f1 swp3", "");
+
+	cr_assert(!rb.exists);
+	cr_assert_str_eq(rb.canon, "no acls on its port(s); acl rocelab_f1 not there");
+	rb = parse_ok("nvue-acl rocelab_f1 swp3", conf);
+	cr_assert(rb.exists);
+	cr_assert_eq(rb.n_bound, 1);
+	cr_assert_str_eq(rb.canon,
+			 "acls: swp3 MGMT inbound, swp3 rocelab_f1 inbound; acl rocelab_f1 there");
+}
+
+/*
+ * 'nft -j list tables' as nftables 1.0.6 (Debian 12) prints it, captured
+ * with three tables (libnftables-json(5): a metainfo object, then one
+ * "table" object each).
+ */
+static const char nft_list[] =
+    "{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\", \"release_name\": \"Lester Gooch "
+    "#5\", \"json_schema_version\": 1}}, {\"table\": {\"family\": \"inet\", \"name\": "
+    "\"filter\", \"handle\": 1}}, {\"table\": {\"family\": \"inet\", \"name\": "
+    "\"rocelab_f1\", \"handle\": 2}}, {\"table\": {\"family\": \"ip\", \"name\": \"nat\", "
+    "\"handle\": 3}}]}\n";
+
+Test(readback, nft_tables_in_order_and_the_faults_own)
+{
+	struct readback rb = parse_ok("nft-tables rocelab_f1", nft_list);
+
+	cr_assert(rb.exists);
+	cr_assert_str_eq(rb.canon,
+			 "nft tables inet filter, inet rocelab_f1, ip nat; inet rocelab_f1 there");
+	rb = parse_ok("nft-tables rocelab_f2", nft_list);
+	cr_assert(!rb.exists);
+	parse_bad("nft-tables rocelab_f1", "Error: syntax error", "no nftables array");
+}
+
+/*
+ * 'dcb -j pfc show dev D prio-pfc' (iproute2 dcb/dcb_pfc.c,
+ * dcb_pfc_print_prio_pfc: dcb_print_named_array "prio_pfc" of
+ * dcb_print_array_on_off, JSON booleans).
+ */
+Test(readback, dcb_prio_pfc_of_an_rnic)
+{
+	struct readback rb = parse_ok(
+	    "dcb-pfc ens1np0", "{\"prio_pfc\":[false,false,false,true,false,false,false,false]}\n");
+
+	cr_assert(readback_lossless(&rb, 3) && !readback_lossless(&rb, 4));
+	cr_assert_str_eq(rb.canon, "prio-pfc on for 3");
+	rb = parse_ok("dcb-pfc ens1np0", "{\"prio_pfc\":[\"off\",\"off\",\"off\",\"on\",\"on\","
+					 "\"off\",\"off\",\"off\"]}");
+	cr_assert_eq(rb.lossless, (1u << 3) | (1u << 4));
+	parse_bad("dcb-pfc ens1np0", "{\"prio_pfc\":[true]}", "printed no prio_pfc of 8");
+}
+
+/* ---- what a kind makes of what it found, before anything changes ------------ */
+
+/* One action on dev with its read, as fault_read_found() leaves it. */
+static struct fault_action *found_action(struct fault_plan *p, const char *dev, const char *as,
+					 const char *found)
+{
+	struct fault_action *a = fault_plan_add(p, FB_SSH, dev, "apply", NULL, "revert");
+
+	fault_action_read(a, "the read", as);
+	fault_action_set(&a->found, found);
+	return a;
+}
+
+Test(readback, an_acl_that_would_replace_one_or_a_table_left_behind_is_refused)
+{
+	struct fault_plan p = {0};
+	struct fault_run f = {0};
+
+	found_action(&p, "spine1", "eos-acl rocelab_f1 Ethernet1/1", eos_conf);
+	cr_assert_eq(fault_found_free(&f, &p), 0, "%s", f.err);
+	fault_plan_clear(&p);
+
+	found_action(&p, "spine1", "eos-acl rocelab_f1 Ethernet1/1,Ethernet1/2", eos_conf);
+	cr_assert_eq(fault_found_free(&f, &p), -EBUSY);
+	cr_assert(strstr(f.err, "Ethernet1/2 has 'ip access-group MGMT in'") &&
+		      strstr(f.err, "would replace it"),
+		  "%s", f.err);
+	fault_plan_clear(&p);
+
+	found_action(&p, "spine2", "nft-tables rocelab_f1", nft_list);
+	cr_assert_eq(fault_found_free(&f, &p), -EBUSY);
+	cr_assert(strstr(f.err, "spine2 already has the fault's own table rocelab_f1 "), "%s",
+		  f.err);
+	cr_assert(strstr(f.err, "rocelab revert"), "%s", f.err);
+	fault_plan_clear(&p);
+}
+
+Test(readback, a_port_configured_down_is_not_flapped_and_nvue_undo_follows_what_was_found)
+{
+	struct fault_spec s = {.tkind = INV_DEV_SWITCH};
+	struct fault_plan p = {0};
+	struct fault_run f = {.spec = &s};
+	struct fault_action *a;
+
+	found_action(&p, "rail1", "sonic-admin Ethernet8", "down\n");
+	cr_assert_eq(fk_link_flap.discover(&f, &p), -EALREADY);
+	cr_assert(strstr(f.err, "rail1:Ethernet8 is not administratively up before the flap") &&
+		      strstr(f.err, "admin_status down"),
+		  "%s", f.err);
+	fault_plan_clear(&p);
+
+	a = found_action(&p, "rail5", "nvue-state swp3", "nv set interface swp3 link state up\n");
+	cr_assert_eq(fk_link_flap.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert, "nv set interface swp3 link state up && nv config apply -y");
+	fault_plan_clear(&p);
+}
+
+Test(readback, pfc_on_an_rnic_whose_priority_is_not_lossless_is_refused)
+{
+	struct fault_spec s = {.tkind = INV_DEV_HOST, .tport = 0, .priority = 3};
+	struct fault_plan p = {0};
+	struct fault_run f = {.spec = &s};
+
+	found_action(&p, "gpu-node01", "dcb-pfc ens1np0",
+		     "{\"prio_pfc\":[false,false,false,false,true,false,false,false]}");
+	cr_assert_eq(fk_pfc_misconfig.discover(&f, &p), -EALREADY);
+	cr_assert(strstr(f.err, "priority 3 is not lossless on gpu-node01:ens1np0"), "%s", f.err);
+	fault_plan_clear(&p);
 }

@@ -46,7 +46,7 @@ snapshot >$T/snap.after
 check "spine3:swp2 flap restored its routes" diff -q $T/snap.before $T/snap.after
 if start_hold "link-flap rail1:swp5" link-flap --target rail1:swp5 --period 10s --down 8s; then
 	check "rail1:swp5 and spine1:swp1 are down" test "$(ip netns exec rl-rail1 cat /sys/class/net/swp5/operstate) $(ip netns exec rl-spine1 cat /sys/class/net/swp1/operstate)" = "down down"
-	check "its evidence is each end's state as its device read it" grep -q "applied (down: rail1:swp5 DOWN (ip -j link show on rail1), spine1:swp1 [A-Z]* (ip -j link show on spine1))" $T/hold.out
+	check "its evidence is each end's state as its device read it" grep -q "applied ('ip -j link show dev swp5' on rail1: admin down; link down: rail1:swp5 DOWN (ip -j link show on rail1), spine1:swp1 [A-Z]* (ip -j link show on spine1))" $T/hold.out
 	n=$(journal_lines)
 	expect_exit 3 "a flap of the same link from its other end, down already: exit 3" \
 		"$RL" inject link-flap --target spine1:swp1 --period 600ms --down 200ms
@@ -58,6 +58,10 @@ if start_hold "link-flap rail1:swp5" link-flap --target rail1:swp5 --period 10s 
 fi
 # link flap of an RNIC (host side, over netlink), counted cycles
 expect_exit 0 "link-flap host2:rnic1 --count 2 (netlink) runs and ends" "$RL" inject link-flap --target host2:rnic1 --period 600ms --down 200ms --count 2
+cp $T/check.out $T/hostflap.out
+check "its evidence reads the RNIC's admin state in the host's namespace" \
+	grep -q "applied ('ip -j link show dev rnic1' on host2: admin down; link down: host2:rnic1 DOWN" $T/hostflap.out
+check "the host flap reads no drift after its revert" sh -c "! grep -q 'drift:' $T/hostflap.out"
 check "host2:rnic1 is up again" test "$(ip netns exec rl-host2 cat /sys/class/net/rnic1/operstate)" = up
 snapshot >$T/snap.after
 check "host2:rnic1 flap restored its policy route" diff -q $T/snap.before $T/snap.after
