@@ -356,6 +356,17 @@ static int linux_link_degrade(struct render_ctx *r)
 	return 0;
 }
 
+/* The command that shows the ACL's counters, for the plan to print (dialect_acl_counters()). */
+static void plan_counters(struct render_ctx *r, enum inv_dialect d)
+{
+	struct sbuf cmd = {0}, as = {0};
+
+	if (!dialect_acl_counters(d, r->table, &cmd, &as))
+		snprintf(r->plan->counters, sizeof(r->plan->counters), "%s", cmd.p);
+	sb_free(&cmd);
+	sb_free(&as);
+}
+
 /* ---- SONiC ------------------------------------------------------------------ */
 
 /*
@@ -434,7 +445,28 @@ static int sonic_acl_error(struct render_ctx *r)
 	}
 	sb_printf(&rv, " >/dev/null");
 	emit(r, &ra, NULL, &rv);
+	plan_counters(r, INV_DIALECT_SONIC);
 	return 0;
+}
+
+int dialect_acl_counters(enum inv_dialect d, const char *table, struct sbuf *cmd,
+			 struct sbuf *read_as)
+{
+	char name[32];
+
+	switch (d) {
+	case INV_DIALECT_SONIC: /* sonic-utilities scripts/aclshow: -a shows rules at 0 too */
+		dialect_sonic_acl_name(table, name, sizeof(name));
+		sb_printf(cmd, "aclshow -a -t %s", name);
+		sb_printf(read_as, "sonic-aclshow %s", name);
+		return 0;
+	case INV_DIALECT_EOS: /* counted per entry: eos_acl_error() sets 'counters per-entry' */
+		sb_printf(cmd, "show ip access-lists %s", table);
+		sb_printf(read_as, "eos-acl-counters %s", table);
+		return 0;
+	default:
+		return -ENOTSUP;
+	}
 }
 
 size_t dialect_sonic_acl_status_cmd(const struct fault_plan *p, struct sbuf *cmd)
@@ -563,7 +595,8 @@ static int eos_acl_error(struct render_ctx *r)
 	const char *ports[256];
 	size_t np = ports_of(r, ports, 256), seq = 10;
 
-	sb_printf(&a, "configure\nip access-list %s\n", r->table);
+	/* 'counters per-entry': EOS counts an entry's matches only with it (EOS User Manual) */
+	sb_printf(&a, "configure\nip access-list %s\ncounters per-entry\n", r->table);
 	for (size_t i = 0; i < nf; i++)
 		for (size_t j = 0; j < nt; j++, seq += 10)
 			sb_printf(&a, "%zu deny udp host %s host %s eq %d\n", seq, from[i], to[j],
@@ -577,6 +610,7 @@ static int eos_acl_error(struct render_ctx *r)
 	sb_printf(&a, "end");
 	sb_printf(&v, "no ip access-list %s\nend", r->table);
 	read_acl(emit(r, &a, NULL, &v), "eos-acl", r->table, ports, np, "show running-config");
+	plan_counters(r, INV_DIALECT_EOS);
 	return 0;
 }
 

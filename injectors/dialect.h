@@ -3,6 +3,7 @@
 #ifndef ROCELAB_DIALECT_H
 #define ROCELAB_DIALECT_H
 
+#include "harness/lib/sbuf.h"
 #include "harness/lib/topo.h"
 #include "injectors/fault.h"
 
@@ -36,6 +37,15 @@ int dialect_unsupported(struct render_ctx *r, const char *what);
 
 /* SONiC's name for a fault's ACL table: upper case, as acl-loader names acl-sets. */
 void dialect_sonic_acl_name(const char *table, char *buf, size_t len);
+
+/*
+ * The command that shows the ACL counters of the fault's table (its name,
+ * as the plan has it) in dialect d's CLI, and the parser for it (readback.h:
+ * "sonic-aclshow NAME", "eos-acl-counters NAME"); -ENOTSUP where rocelab
+ * reads none (NVUE: no documented output; Linux: nft counters).
+ */
+int dialect_acl_counters(enum inv_dialect d, const char *table, struct sbuf *cmd,
+			 struct sbuf *read_as);
 
 /*
  * Reading a SONiC acl-error back: the shell command into cmd that prints

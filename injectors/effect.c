@@ -5,11 +5,15 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/dialect.h"
 #include "injectors/exec.h"
 
+#include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[])
 {
@@ -71,7 +75,8 @@ int fault_target_ends(struct fault_run *f, struct inv_endpoint *t, struct inv_en
 
 bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw)
 {
-	if (sw && lab_can(f->lab, LAB_CAP_ENTER) && sw->dialect == INV_DIALECT_LINUX)
+	if (sw && sw->dialect == INV_DIALECT_LINUX &&
+	    (lab_can(f->lab, LAB_CAP_ENTER) || f->inv->kind == INV_LAB_SSH))
 		return true;
 	if (!sw)
 		snprintf(f->evidence, sizeof(f->evidence), "its commands exited 0; not read back");
@@ -108,21 +113,184 @@ static bool table_took(const struct fault_run *f, const struct fault_action *a,
 /* No test traffic can cross the switch: its own reads say whether the table is in place. */
 static int verify_table_read(struct fault_run *f)
 {
-	size_t left;
-	int r;
-
-	for (size_t i = 0; i < f->plan->n_acts; i++) {
-		if (!f->plan->acts[i].read)
-			continue;
-		if ((r = fault_verify_reads(f, table_took)))
-			return r;
-		left = sizeof(f->evidence) - strlen(f->evidence);
-		snprintf(f->evidence + strlen(f->evidence), left,
-			 "; no counters read: test traffic crosses only Linux switches of a lab "
-			 "rocelab can enter");
-		return 0;
-	}
+	for (size_t i = 0; i < f->plan->n_acts; i++)
+		if (f->plan->acts[i].read)
+			return fault_verify_reads(f, table_took);
 	return 0; /* f->evidence says why it was not read back */
+}
+
+static void evidence_add(struct fault_run *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void evidence_add(struct fault_run *f, const char *fmt, ...)
+{
+	size_t at = strlen(f->evidence);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->evidence + at, sizeof(f->evidence) - at, fmt, ap);
+	va_end(ap);
+}
+
+/* How long a NOS may take to show its ACL counters: SONiC polls them every 10 s by default. */
+#define ACL_COUNTERS_WAIT_MS 12000
+
+int fault_verify_acl_counters(struct fault_run *f, const struct flow *flows, size_t n)
+{
+	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
+	struct sbuf cmd = {0}, as = {0};
+	struct fault_action a = {.backend = FB_SSH};
+	struct readback before, now;
+	unsigned long long until;
+	char err[400];
+	long long sent;
+	int r = 0;
+
+	if (dialect_acl_counters(sw->dialect, f->plan->table, &cmd, &as))
+		return 0;
+	if (f->inv->kind != INV_LAB_SSH || !n) {
+		evidence_add(
+		    f, "; no counters read: no host of this lab sends test traffic across it");
+		goto out;
+	}
+	snprintf(a.device, sizeof(a.device), "%s", sw->name);
+	a.read = cmd.p;
+	a.read_as = as.p;
+	if (fault_read_now(f->lab, &a, NULL, &before, err, sizeof(err))) {
+		evidence_add(f, "; ACL counters not read: %s", err);
+		goto out;
+	}
+	if (!before.counted) {
+		evidence_add(f, "; '%s' on %s: %s", cmd.p, sw->name, before.canon);
+		goto out;
+	}
+	sent = fault_send(
+	    f, flows, n,
+	    &(struct host_send){.ms = 500, .pps = 400, .priority = 0, .size = 64, .n_sports = 32});
+	if (sent <= 0) {
+		evidence_add(f, "; no counters read: %s", sent < 0 ? f->err : "no datagram sent");
+		f->err[0] = '\0';
+		goto out;
+	}
+	until = rl_now_ns() + ACL_COUNTERS_WAIT_MS * 1000000ULL;
+	do {
+		if (fault_read_now(f->lab, &a, NULL, &now, err, sizeof(err))) {
+			snprintf(f->err, sizeof(f->err), "reading the ACL counters back: %s", err);
+			r = -EIO;
+			goto out;
+		}
+		if (now.packets > before.packets) {
+			evidence_add(f, "; '%s' on %s: %llu of %lld test datagrams counted%s",
+				     cmd.p, sw->name, now.packets - before.packets, sent,
+				     fault_sent_by(f));
+			goto out;
+		}
+		fault_sleep_ms(2000);
+	} while (rl_now_ns() < until && !rl_interrupted);
+	snprintf(f->err, sizeof(f->err),
+		 "'%s' on %s counted none of %lld test datagrams in %d s: the fault is not on "
+		 "their path",
+		 cmd.p, sw->name, sent, ACL_COUNTERS_WAIT_MS / 1000);
+	r = -EIO;
+out:
+	sb_free(&cmd);
+	sb_free(&as);
+	return r;
+}
+
+/* What one host's 'rocelab load send' said it sent (its log), or -1. */
+static long long sent_said(const char *log)
+{
+	char *text = rl_read_file(log, NULL), *said = text ? strstr(text, "pps each: ") : NULL;
+	long long n = said ? strtoll(said + strlen("pps each: "), NULL, 10) : -1;
+
+	free(text);
+	return n;
+}
+
+/*
+ * Every sending host runs 'rocelab load send' with its flows, all at once (an
+ * incast needs its senders together); their logs come back here and say
+ * what each sent.
+ */
+static long long send_from_hosts(struct fault_run *f, const struct flow *flows, size_t n,
+				 const struct host_send *how)
+{
+	char self[PATH_MAX], there[PATH_MAX], logs[16][64];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct host_send hs = *how;
+	struct lab_proc procs[16];
+	unsigned long long until;
+	long long total = 0;
+	size_t np = 0;
+	int r = 0;
+
+	if (k <= 0) {
+		snprintf(f->err, sizeof(f->err), "cannot find this program: %s", strerror(errno));
+		return -errno;
+	}
+	self[k] = '\0';
+	hs.inv_there = there;
+	for (size_t h = 0; h < f->inv->n_hosts && np < ARRAY_SIZE(procs) && !r; h++) {
+		const char *host = f->inv->hosts[h].name;
+		struct host_send_argv a;
+
+		hs.prog = lab_program(f->lab, host, self);
+		if (!traffic_host_send_argv(f->inv, h, flows, n, &hs, &a))
+			continue;
+		/* 'rocelab: copy': this binary goes there for the run (pre-flight does the same) */
+		if (!strcmp(f->inv->hosts[h].rocelab, INV_ROCELAB_COPY))
+			r = lab_share(f->lab, host, self, there, sizeof(there));
+		if (!r)
+			r = lab_share(f->lab, host, f->inv->path, there, sizeof(there));
+		snprintf(logs[np], sizeof(logs[np]), "/tmp/rocelab-send.%d.%zu", (int)getpid(), np);
+		if (!r && !(r = lab_spawn(f->lab, host, a.argv, logs[np], &procs[np])))
+			np++;
+		else
+			snprintf(f->err, sizeof(f->err),
+				 "cannot start 'rocelab load send' on %s: %s", host, strerror(-r));
+	}
+	if (!r)
+		fault_sleep_ms(hs.ms);
+	/* each says what it sent as it ends: up to 10 s more for SSH and a loaded host */
+	until = rl_now_ns() + (unsigned long long)(r ? 0 : 10000) * 1000000ULL;
+	for (size_t i = 0; i < np; i++) {
+		long long said;
+
+		while (rl_now_ns() < until && !rl_interrupted && lab_alive(f->lab, &procs[i]))
+			fault_sleep_ms(100);
+		lab_stop(f->lab, &procs[i], 1000);
+		said = sent_said(logs[i]);
+		unlink(logs[i]);
+		if (said < 0 && !r) {
+			snprintf(f->err, sizeof(f->err),
+				 "'rocelab load send' on %.64s did not say what it sent",
+				 procs[i].dev);
+			r = -EIO;
+		}
+		total += said > 0 ? said : 0;
+	}
+	return r ? r : total;
+}
+
+const char *fault_sent_by(const struct fault_run *f)
+{
+	return lab_can(f->lab, LAB_CAP_ENTER) ? "" : " (sent by 'rocelab load send' on the hosts)";
+}
+
+long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
+		     const struct host_send *hs)
+{
+	long long sent;
+
+	if (!lab_can(f->lab, LAB_CAP_ENTER))
+		return send_from_hosts(f, flows, n, hs);
+	sent = traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT, hs->priority << 5, hs->size,
+			     hs->n_sports, hs->ms, hs->pps);
+	if (sent < 0)
+		snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s",
+			 strerror((int)-sent));
+	return sent;
 }
 
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
@@ -130,15 +298,27 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
 	unsigned long long pkts;
 	json_t *v;
-	int sent;
+	long long sent;
 
-	if (!fault_counters_readable(f, sw))
-		return verify_table_read(f);
-	sent = traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64);
-	if (sent < 0) {
-		snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s", strerror(-sent));
-		return sent;
+	if (!fault_counters_readable(f, sw)) {
+		int r = verify_table_read(f);
+
+		return r ? r : fault_verify_acl_counters(f, flows, n);
 	}
+	if (lab_can(f->lab, LAB_CAP_ENTER)) {
+		sent = traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64);
+		if (sent < 0)
+			snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s",
+				 strerror((int)-sent));
+	} else {
+		/* 200 datagrams a flow over 32 source ports, as the 6 x 32 sent from here */
+		struct host_send hs = {
+		    .ms = 500, .pps = 400, .priority = 0, .size = 64, .n_sports = 32};
+
+		sent = fault_send(f, flows, n, &hs);
+	}
+	if (sent < 0)
+		return (int)sent;
 	v = fault_read_json(
 	    f, sw->name,
 	    (const char *const[]){"nft", "-j", "list", "table", "inet", f->plan->table, NULL});
@@ -148,13 +328,14 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 	json_decref(v);
 	if (pkts == 0) {
 		snprintf(f->err, sizeof(f->err),
-			 "the rule on %s matched none of %d test datagrams: the fault is not on "
+			 "the rule on %s matched none of %lld test datagrams: the fault is not on "
 			 "their path",
 			 sw->name, sent);
 		return -EIO;
 	}
 	snprintf(f->evidence, sizeof(f->evidence),
-		 "nft counters on %s: %llu of %d test datagrams dropped", sw->name, pkts, sent);
+		 "nft counters on %s: %llu of %lld test datagrams dropped%s", sw->name, pkts, sent,
+		 fault_sent_by(f));
 	return 0;
 }
 

@@ -40,19 +40,41 @@ bool fault_end_readable(const struct inventory *inv, const struct inv_endpoint *
 int fault_target_ends(struct fault_run *f, struct inv_endpoint *t, struct inv_endpoint *peer);
 
 /*
- * Can this lab send test traffic across sw and read its counters (a Linux
- * switch of a lab it can enter)?  Otherwise verification takes the
- * dialect's word and sets f->evidence to say so.
+ * Can test traffic cross sw and its counters be read (a Linux switch: sent
+ * from here in the hosts' namespaces, or by the hosts themselves on a lab
+ * reached over SSH)?  Otherwise verification takes the dialect's word and
+ * sets f->evidence to say so.
  */
 bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw);
 
 /*
- * Send test datagrams along flows (which must cross the target switch) and
- * read the fault's nft counters there: evidence when they matched.  Where
- * no test traffic can cross it, the switch's own reads of the fault's
- * table (fault_verify_reads) are the evidence.
+ * Test traffic along flows for ms: from here in the hosts' namespaces, or
+ * on a lab reached over SSH by each sending host's 'rocelab load send'
+ * (hs: its rate, priority, size and source ports; prog and inv_there are
+ * its own).  Datagrams sent, or -errno with f->err saying why.
+ */
+long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
+		     const struct host_send *hs);
+/* "" when fault_send() sends from here, else " (sent by ... on the hosts)" for evidence. */
+const char *fault_sent_by(const struct fault_run *f);
+
+/*
+ * Send test datagrams along flows (which must cross the target switch: from
+ * here, or by the hosts over SSH) and read the fault's nft counters there:
+ * evidence when they matched.  Where no test traffic can cross it (a NOS),
+ * the switch's own reads of the fault's table (fault_verify_reads) are the
+ * evidence.
  */
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n);
+
+/*
+ * A NOS's ACL counters (SONiC aclshow, EOS per-entry counters) under test
+ * traffic along flows, sent by the hosts of a lab reached over SSH: read,
+ * send, read again until they rise (up to 12 s: SONiC polls ACL counters
+ * every 10 s by default).  Adds what it saw, or why it read none, to
+ * f->evidence; -EIO when counted packets did not rise.
+ */
+int fault_verify_acl_counters(struct fault_run *f, const struct flow *flows, size_t n);
 
 /* Undo actions [0, n) newest first (each undo is idempotent); 0 if all worked, logs failures. */
 int fault_undo_actions(struct lab *l, const struct fault_action *acts, size_t n);

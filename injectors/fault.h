@@ -193,6 +193,8 @@ struct fault_plan {
 	bool host_cmds; /* host ops run as ip/tc/dcb commands over SSH (a lab of kind ssh) */
 	bool emulated;	/* part of the fault is emulated on the virtual lab */
 	char note[256]; /* what is emulated, shown in output and journal */
+	/* a NOS ACL: the command that shows its counters, read under the hosts' test traffic */
+	char counters[96];
 };
 
 /* Free the actions of a plan (not the plan itself). */

@@ -99,6 +99,12 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 			    "read is drift\n",
 			    be, a->device);
 	}
+	if (p->counters[0])
+		fprintf(
+		    f,
+		    "ssh %.*s counters: %s, before and after test traffic the hosts send (a lab "
+		    "reached over SSH)\n",
+		    (int)strcspn(p->target, ":"), p->target, p->counters);
 }
 
 const char *fault_target_port(const struct inventory *inv, const struct fault_spec *s)

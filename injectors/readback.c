@@ -779,6 +779,90 @@ static int dcb_pfc(const char *dev, const char *out, struct readback *rb, char *
 	return 0;
 }
 
+/*
+ * SONiC 'aclshow -a -t NAME' (sonic-utilities scripts/aclshow; the format
+ * of tests/aclshow_test.py): "RULE NAME  TABLE NAME  PRIO  PACKETS COUNT
+ * BYTES COUNT" under a line of dashes; N/A where COUNTERS_DB has no value
+ * (ACL counter polling off, or not polled yet).  The fault's rules are
+ * RULE_<n> of its table.
+ */
+static int sonic_aclshow(const char *name, const char *out, struct readback *rb, char *err,
+			 size_t errlen)
+{
+	const char *l, *s = out;
+	char w[5][WORD_MAX];
+	size_t n, rules = 0, na = 0;
+
+	while ((l = next_line(&s, &n))) {
+		if (words(l, n, w, 5) < 5 || strcmp(w[1], name) || strncmp(w[0], "RULE_", 5))
+			continue;
+		rules++;
+		if (!strcmp(w[3], "N/A"))
+			na++;
+		else
+			rb->packets += strtoull(w[3], NULL, 10);
+	}
+	if (!rules) {
+		snprintf(err, errlen, "aclshow lists no RULE_ of %s", name);
+		return -EINVAL;
+	}
+	rb->counted = na < rules;
+	snprintf(rb->canon, sizeof(rb->canon), "%zu rule(s) of %s: %llu packet(s)%s", rules, name,
+		 rb->packets,
+		 na ? (rb->counted ? ", some N/A" : ", N/A (counters not polled)") : "");
+	return 0;
+}
+
+/*
+ * EOS 'show ip access-lists NAME': "IP Access List NAME", then its entries
+ * indented; with 'counters per-entry' an entry that matched ends in
+ * "[match N packets, 0:00:14 ago]" or "[match B bytes in N packets, ...]"
+ * (EOS User Manual, ACLs; samples in Arista's public examples).  The
+ * fault's entries are its deny lines.
+ */
+static int eos_acl_counters(const char *name, const char *out, struct readback *rb, char *err,
+			    size_t errlen)
+{
+	const char *l, *s = out;
+	char w[6][WORD_MAX];
+	size_t n, deny = 0;
+	bool in = false, seen = false;
+
+	while ((l = next_line(&s, &n))) {
+		int k = words(l, n, w, 6);
+
+		if (n && !isspace((unsigned char)l[0])) {
+			in = k >= 4 && !strcmp(w[0], "IP") && !strcmp(w[1], "Access") &&
+			     !strcmp(w[2], "List") && !strcmp(w[3], name);
+			seen |= in;
+			continue;
+		}
+		if (!in || k < 2)
+			continue;
+		if (!strcmp(w[0], "counters") && !strcmp(w[1], "per-entry")) {
+			rb->counted = true;
+		} else if (isdigit((unsigned char)w[0][0]) && !strcmp(w[1], "deny")) {
+			const char *m = memmem(l, n, "[match ", 7), *p;
+
+			deny++;
+			if (!m || !(p = memmem(m, n - (size_t)(m - l), " packets", 8)))
+				continue;
+			while (p > m && isdigit((unsigned char)p[-1]))
+				p--;
+			rb->packets += strtoull(p, NULL, 10);
+		}
+	}
+	if (!seen || !deny) {
+		snprintf(err, errlen, "'show ip access-lists %s' shows %s", name,
+			 seen ? "no deny entry" : "no such list");
+		return -EINVAL;
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "%zu deny entr%s of %s: %llu packet(s)%s", deny,
+		 deny == 1 ? "y" : "ies", name, rb->packets,
+		 rb->counted ? "" : " (no 'counters per-entry': not counted)");
+	return 0;
+}
+
 int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
 		   size_t errlen)
 {
@@ -787,12 +871,24 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 		int (*parse)(const char *arg, const char *out, struct readback *rb, char *err,
 			     size_t errlen);
 	} parsers[] = {
-	    {"sonic-pfc", sonic_pfc},	{"eos-pfc", eos_pfc},	      {"nvue-pfc", nvue_pfc},
-	    {"tc-root", tc_root},	{"sonic-speed", sonic_speed}, {"eos-speed", eos_speed},
-	    {"nvue-speed", nvue_speed}, {"sonic-admin", sonic_admin}, {"eos-shut", eos_shut},
-	    {"nvue-state", nvue_state}, {"ip-link", ip_link},	      {"sonic-acl", sonic_acl},
-	    {"eos-acl", eos_acl},	{"nvue-acl", nvue_acl},	      {"nft-tables", nft_tables},
+	    {"sonic-pfc", sonic_pfc},
+	    {"eos-pfc", eos_pfc},
+	    {"nvue-pfc", nvue_pfc},
+	    {"tc-root", tc_root},
+	    {"sonic-speed", sonic_speed},
+	    {"eos-speed", eos_speed},
+	    {"nvue-speed", nvue_speed},
+	    {"sonic-admin", sonic_admin},
+	    {"eos-shut", eos_shut},
+	    {"nvue-state", nvue_state},
+	    {"ip-link", ip_link},
+	    {"sonic-acl", sonic_acl},
+	    {"eos-acl", eos_acl},
+	    {"nvue-acl", nvue_acl},
+	    {"nft-tables", nft_tables},
 	    {"dcb-pfc", dcb_pfc},
+	    {"sonic-aclshow", sonic_aclshow},
+	    {"eos-acl-counters", eos_acl_counters},
 	};
 	size_t k = strcspn(read_as, " ");
 

@@ -9,7 +9,9 @@
  *   swp1", "ip-link swp1" (a Linux switch port or an RNIC's netdev);
  * - ACLs: "sonic-acl NAME", "eos-acl NAME PORT,PORT", "nvue-acl NAME
  *   PORT,PORT", "nft-tables NAME" (NAME: the fault's own table);
- * - "tc-root swp1": the root qdisc.
+ * - "tc-root swp1": the root qdisc;
+ * - ACL counters of the fault's table: "sonic-aclshow NAME" (aclshow -a -t
+ *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME).
  * What they return is compared before the fault and after its revert; a
  * difference is drift.
  */
@@ -39,6 +41,9 @@ struct readback {
 	bool exists;
 	unsigned n_bound; /* ports that name the fault's table (eos, nvue) */
 	char clash[128];  /* eos: "Ethernet1 has ip access-group X in" */
+	/* ACL counters: packets its deny rules matched; counted: the NOS keeps them */
+	unsigned long long packets;
+	bool counted;
 	/* what it says, in one line: compared for drift, shown as evidence */
 	char canon[192];
 };

@@ -276,3 +276,35 @@ size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port
 		n = pair_flows(inv, others, no, under, nu, out, n, max);
 	return n;
 }
+
+size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struct flow *flows,
+			      size_t n, const struct host_send *hs, struct host_send_argv *a)
+{
+	const struct inv_host *host = &inv->hosts[h];
+	size_t len = 0, mine = 0, k = 0;
+
+	a->list[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (flows[i].src.kind == INV_DEV_HOST && flows[i].src.dev == h &&
+		    len < sizeof(a->list)) {
+			len += (size_t)snprintf(a->list + len, sizeof(a->list) - len, "%s%s:%s",
+						len ? "," : "", host->rnics[flows[i].src.port].name,
+						inet_ntoa(flows[i].dst));
+			mine++;
+		}
+	if (!mine)
+		return 0;
+	snprintf(a->num[0], sizeof(a->num[0]), "%lldms", hs->ms);
+	snprintf(a->num[1], sizeof(a->num[1]), "%llu", hs->pps);
+	snprintf(a->num[2], sizeof(a->num[2]), "%d", hs->priority);
+	snprintf(a->num[3], sizeof(a->num[3]), "%d", hs->size);
+	snprintf(a->num[4], sizeof(a->num[4]), "%d", hs->n_sports);
+	const char *const argv[] = {hs->prog,  "load",	   "send",     "-i",	     hs->inv_there,
+				    "--host",  host->name, "--flows",  a->list,	     "--for",
+				    a->num[0], "--pps",	   a->num[1],  "--priority", a->num[2],
+				    "--size",  a->num[3],  "--sports", a->num[4],    NULL};
+
+	for (k = 0; k < ARRAY_SIZE(argv); k++)
+		a->argv[k] = argv[k];
+	return mine;
+}

@@ -41,4 +41,26 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port,
 			    bool egress_to_peer, struct flow *out, size_t max);
 
+/* What a host sends itself on a lab reached over SSH: 'rocelab load send'. */
+struct host_send {
+	const char *prog;	/* rocelab there (lab_program) */
+	const char *inv_there;	/* the inventory's path there (lab_share) */
+	long long ms;		/* for this long */
+	unsigned long long pps; /* per flow; 0: as fast as it can */
+	int priority, size, n_sports;
+};
+
+/* The argv of one host's 'rocelab load send', its strings kept here. */
+struct host_send_argv {
+	const char *argv[24];
+	char list[2048], num[5][24];
+};
+
+/*
+ * The argv that makes host h send its own flows of flows[n] as hs says.
+ * Returns how many flows are h's (0: none, a untouched but for its list).
+ */
+size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struct flow *flows,
+			      size_t n, const struct host_send *hs, struct host_send_argv *a);
+
 #endif

@@ -273,45 +273,23 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 {
 	for (size_t h = 0; h < s->inv->n_hosts && lr->n_senders < ARRAY_SIZE(lr->senders); h++) {
 		const char *host = s->inv->hosts[h].name;
-		char list[2048] = "", inv_there[PATH_MAX], num[4][24], log[PATH_MAX + 64];
-		size_t len = 0;
+		char inv_there[PATH_MAX], log[PATH_MAX + 64];
+		struct host_send hs = {lab_program(lab, host, o->self_exe),
+				       inv_there,
+				       ms,
+				       pps ? pps : 1,
+				       l->priority,
+				       l->size,
+				       8};
+		struct host_send_argv a;
 		int r;
 
-		for (size_t i = 0; i < n; i++)
-			if (flows[i].src.dev == h && len < sizeof(list))
-				len += (size_t)snprintf(
-				    list + len, sizeof(list) - len, "%s%s:%s", len ? "," : "",
-				    s->inv->hosts[h].rnics[flows[i].src.port].name,
-				    inet_ntoa(flows[i].dst));
-		if (!len)
+		if (!traffic_host_send_argv(s->inv, h, flows, n, &hs, &a))
 			continue;
 		if ((r = lab_share(lab, host, s->inv_path, inv_there, sizeof(inv_there))))
 			return r;
-		snprintf(num[0], sizeof(num[0]), "%lldms", ms);
-		snprintf(num[1], sizeof(num[1]), "%llu", pps ? pps : 1);
-		snprintf(num[2], sizeof(num[2]), "%d", l->priority);
-		snprintf(num[3], sizeof(num[3]), "%d", l->size);
 		snprintf(log, sizeof(log), "%.4000s.%s", logpath, host);
-		const char *argv[] = {lab_program(lab, host, o->self_exe),
-				      "load",
-				      "send",
-				      "-i",
-				      inv_there,
-				      "--host",
-				      host,
-				      "--flows",
-				      list,
-				      "--for",
-				      num[0],
-				      "--pps",
-				      num[1],
-				      "--priority",
-				      num[2],
-				      "--size",
-				      num[3],
-				      NULL};
-
-		if ((r = lab_spawn(lab, host, argv, log, &lr->senders[lr->n_senders])))
+		if ((r = lab_spawn(lab, host, a.argv, log, &lr->senders[lr->n_senders])))
 			return r;
 		lr->n_senders++;
 	}

@@ -729,7 +729,7 @@ struct load_args {
 	int priority, size;
 	/* load send */
 	char inv[PATH_MAX], host[INV_NAME_MAX + 1], flows[2048];
-	int pps;
+	int pps, sports;
 };
 
 #define LA(f) offsetof(struct load_args, f)
@@ -764,7 +764,8 @@ static const struct opt_desc send_opts[] = {
      .size = 2048,
      .help = "RNIC:ADDRESS[,RNIC:ADDRESS...], each from one of its RNICs"},
     {"for", OPT_MS, 10, 3600000, LA(for_ms), "how long"},
-    {"pps", OPT_INT, 1, 10000000, LA(pps), "datagrams per second per flow"},
+    {"pps", OPT_INT, 0, 10000000, LA(pps), "datagrams per second per flow (0: as fast as it can)"},
+    {"sports", OPT_INT, 1, 1024, LA(sports), "source ports each flow rotates over (ECMP)"},
     {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
     {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
     OPT_TABLE_END,
@@ -777,7 +778,12 @@ static const struct opt_desc send_opts[] = {
 static int load_send(int argc, char **argv)
 {
 	static const struct option own[] = {{"help", no_argument, NULL, 'h'}, {0}};
-	struct load_args la = {.for_ms = 5000, .priority = 3, .size = 1000, .pps = 1000}, def = la;
+	struct load_args la = {.for_ms = 5000,
+			       .priority = 3,
+			       .size = 1000,
+			       .pps = 1000,
+			       .sports = 8},
+			 def = la;
 	struct option lo[16];
 	struct flow flows[64];
 	struct inventory *inv;
@@ -837,11 +843,12 @@ static int load_send(int argc, char **argv)
 	rl_signals_install();
 	setpriority(PRIO_PROCESS, 0, 19); /* as the virtual lab's load: never before the agents */
 	lab_open_here(&lab, inv);
-	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5, la.size, 8,
+	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5, la.size, la.sports,
 			     la.for_ms, (unsigned long long)la.pps);
 	lab_close(&lab);
-	fprintf(stderr, "load: %zu flows from %s (%s), %d pps each: %lld datagrams sent\n", n,
-		la.host, given, la.pps, sent);
+	/* on stdout: an injector that has the host send its test traffic reads the count */
+	printf("load: %zu flows from %s (%s), %d pps each: %lld datagrams sent\n", n, la.host,
+	       given, la.pps, sent);
 	inventory_free(inv);
 	return sent < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
 }

@@ -108,7 +108,10 @@ static int verify_sonic(struct fault_run *f)
 	return r;
 }
 
-/* Every denied pair must be dropped where the ACL is: test datagrams, then its counters. */
+/*
+ * Every denied pair must be dropped where the ACL is: the ACL read back, then
+ * test datagrams and its counters.
+ */
 static int verify(struct fault_run *f)
 {
 	const struct inventory *inv = f->inv;
@@ -116,8 +119,6 @@ static int verify(struct fault_run *f)
 	struct flow fl[64];
 	size_t n = 0;
 
-	if (inv->switches[s->tdev].dialect == INV_DIALECT_SONIC)
-		return verify_sonic(f);
 	if (!s->acl_tenants) {
 		fl[0].src = s->from;
 		fl[0].dst = inv->hosts[s->to.dev].rnics[s->to.port].addr.addr;
@@ -133,6 +134,11 @@ static int verify(struct fault_run *f)
 						  .rnics[b->members[k].port]
 						  .addr.addr;
 			}
+	}
+	if (inv->switches[s->tdev].dialect == INV_DIALECT_SONIC) {
+		int r = verify_sonic(f);
+
+		return r ? r : fault_verify_acl_counters(f, fl, n);
 	}
 	return fault_verify_nft(f, fl, n);
 }

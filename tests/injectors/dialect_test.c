@@ -423,3 +423,49 @@ Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
 	cr_assert(strstr(why, "not a shaper") && strstr(why, "1G, 10G, 25G"), "%s", why);
 	inventory_free(inv);
 }
+
+/*
+ * The ACL counters a NOS is read for under test traffic, each in its own
+ * grammar: sonic-utilities scripts/aclshow '-a' (rules at 0 too) '-t
+ * TABLES', on the upper-case table acl-loader's names take; EOS 'show ip
+ * access-lists NAME', counted only with 'counters per-entry' in the list
+ * (EOS User Manual, ACLs: the first line of the list's configuration).
+ * NVUE and Linux have none here (Linux: nft counters).
+ */
+Test(dialect, acl_counters_are_read_in_the_noss_own_grammar)
+{
+	struct sbuf cmd = {0}, as = {0};
+	struct inventory *inv = inventory_load(LAB, stderr);
+	struct fault_spec spec;
+	struct fault_plan plan;
+	char why[256];
+
+	cr_assert_eq(dialect_acl_counters(INV_DIALECT_SONIC, "rocelab_f7", &cmd, &as), 0);
+	cr_assert_str_eq(cmd.p, "aclshow -a -t ROCELAB_F7");
+	cr_assert_str_eq(as.p, "sonic-aclshow ROCELAB_F7");
+	sb_free(&cmd);
+	sb_free(&as);
+	cr_assert_eq(dialect_acl_counters(INV_DIALECT_EOS, "rocelab_f7", &cmd, &as), 0);
+	cr_assert_str_eq(cmd.p, "show ip access-lists rocelab_f7");
+	cr_assert_str_eq(as.p, "eos-acl-counters rocelab_f7");
+	sb_free(&cmd);
+	sb_free(&as);
+	cr_assert_eq(dialect_acl_counters(INV_DIALECT_NVUE, "rocelab_f7", &cmd, &as), -ENOTSUP);
+	cr_assert_eq(dialect_acl_counters(INV_DIALECT_LINUX, "rocelab_f7", &cmd, &as), -ENOTSUP);
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&spec, fault_kind_find("acl-error"));
+	cr_assert_eq(fault_spec_set(&spec, "target", "sw-eos", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&spec, "from", "h1:rnic3", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&spec, "to", "h2:rnic3", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0, "%s", why);
+	cr_assert(
+	    !strncmp(plan.acts[0].apply,
+		     "configure\nip access-list rocelab_f7\ncounters per-entry\n10 deny udp ",
+		     strlen("configure\nip access-list rocelab_f7\ncounters per-entry\n10 deny "
+			    "udp ")),
+	    "%s", plan.acts[0].apply);
+	fault_plan_clear(&plan);
+	inventory_free(inv);
+}

@@ -606,3 +606,65 @@ Test(readback, pfc_on_an_rnic_whose_priority_is_not_lossless_is_refused)
 	cr_assert(strstr(f.err, "priority 3 is not lossless on gpu-node01:ens1np0"), "%s", f.err);
 	fault_plan_clear(&p);
 }
+
+/*
+ * SONiC 'aclshow -a -t T': the columns and N/A of sonic-utilities
+ * tests/aclshow_test.py (all_output), our table's rules among others.
+ */
+Test(readback, sonic_aclshow_sums_the_fault_rules_packets)
+{
+	static const char out[] =
+	    "RULE NAME     TABLE NAME            PRIO  PACKETS COUNT    BYTES COUNT\n"
+	    "------------  ------------------  ------  ---------------  -------------\n"
+	    "RULE_1        DATAACL               9999  101              100\n"
+	    "RULE_1        ROCELAB_F7            9999  12               768\n"
+	    "RULE_2        ROCELAB_F7            9998  30               1920\n"
+	    "DEFAULT_RULE  ROCELAB_F7               1  5                320\n";
+	static const char na[] =
+	    "RULE NAME     TABLE NAME            PRIO  PACKETS COUNT    BYTES COUNT\n"
+	    "------------  ------------------  ------  ---------------  -------------\n"
+	    "RULE_1        ROCELAB_F7            9999  N/A              N/A\n";
+	struct readback rb = parse_ok("sonic-aclshow ROCELAB_F7", out);
+
+	cr_assert_eq(rb.packets, 42, "RULE_1 and RULE_2 of ours, not DATAACL's or DEFAULT_RULE");
+	cr_assert(rb.counted);
+	cr_assert_str_eq(rb.canon, "2 rule(s) of ROCELAB_F7: 42 packet(s)");
+	rb = parse_ok("sonic-aclshow ROCELAB_F7", na);
+	cr_assert(!rb.counted);
+	cr_assert_str_eq(rb.canon,
+			 "1 rule(s) of ROCELAB_F7: 0 packet(s), N/A (counters not polled)");
+	parse_bad("sonic-aclshow ROCELAB_F8", out, "aclshow lists no RULE_ of ROCELAB_F8");
+}
+
+/*
+ * EOS 'show ip access-lists NAME' with 'counters per-entry': "[match N
+ * packets, T ago]", and "[match B bytes in N packets, T ago]" on newer EOS
+ * (the formats of Arista's public 'show ip access-lists' samples).
+ */
+Test(readback, eos_acl_counters_sum_the_deny_entries)
+{
+	static const char out[] =
+	    "IP Access List default-control-plane-acl [readonly]\n"
+	    "        counters per-entry\n"
+	    "        10 permit icmp any any [match 7172 packets, 1 day, 20:46:09 ago]\n"
+	    "IP Access List rocelab_f7\n"
+	    "        counters per-entry\n"
+	    "        10 deny udp host 198.18.1.1 host 198.18.3.1 eq 4791 [match 147 packets, "
+	    "0:00:14 ago]\n"
+	    "        20 deny udp host 198.18.1.1 host 198.18.3.2 eq 4791 [match 1920 bytes in 30 "
+	    "packets, 0:00:01 ago]\n"
+	    "        30 deny udp host 198.18.1.2 host 198.18.3.1 eq 4791\n"
+	    "        40 permit ip any any [match 98544013 packets, 0:00:36 ago]\n";
+	static const char uncounted[] =
+	    "IP Access List rocelab_f7\n"
+	    "        10 deny udp host 198.18.1.1 host 198.18.3.1 eq 4791\n"
+	    "        20 permit ip any any\n";
+	struct readback rb = parse_ok("eos-acl-counters rocelab_f7", out);
+
+	cr_assert_eq(rb.packets, 177, "147 + 30, not the permit's or another list's");
+	cr_assert(rb.counted);
+	cr_assert_str_eq(rb.canon, "3 deny entries of rocelab_f7: 177 packet(s)");
+	rb = parse_ok("eos-acl-counters rocelab_f7", uncounted);
+	cr_assert(!rb.counted);
+	parse_bad("eos-acl-counters rocelab_f8", out, "shows no such list");
+}

@@ -86,6 +86,10 @@ expect_exit 3 "pfc-misconfig of an RNIC without DCB (veth): exit 3 before the jo
 	"$RL" inject pfc-misconfig --target host3:rnic1 --for 1s -i "$SI"
 cp "$T/check.out" "$T/nodcb.out"
 check "it says the RNIC has no DCB" grep -q "host3:rnic1 has no DCB support" "$T/nodcb.out"
+# A Linux switch's emulated PFC over SSH: the hosts send the incast themselves, all at once.
+check "pfc-misconfig of a Linux switch port over SSH: the hosts' incast is tail-dropped" \
+	sh -c '"$0" inject pfc-misconfig --target rail1:swp1 --priority 3 --for 1s -i "$1" -j >"$2" && jq -e ".outcome == \"applied\" and (.evidence | test(\"sent by .rocelab load send. on the hosts.: priority 3 of rail1:swp1 tail-dropped [1-9]\"))" "$2"' "$RL" "$SI" "$T/pfc.json"
+check "no test sender or its log is left" sh -c '! pgrep -f "rocelab load s[e]nd" && ! ls /tmp/rocelab-send.* 2>/dev/null'
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 
@@ -111,6 +115,11 @@ check "results.json records each host's clock skew, measured at pre-flight" jq -
 check "a host's record times are corrected only when its skew is beyond its measurement's error" \
 	jq -e '.clock_skew_s as $s | .clock_skew_within_s as $w | [.clock_corrected_s | to_entries[] | if ($s[.key] | fabs) > $w[.key] then .value == $s[.key] else .value == 0 end] | length == 4 and all' "$R"
 check "every agent's log came back from its host" sh -c '[ "$(ls "$1"/*/agent-host*.log | wc -l)" -eq $((4 * $(ls scenarios/ci/*.yaml | wc -l))) ]' sh "$T/sshci"
+# acl-error and ipid-drop on Linux switches: the hosts sent the test datagrams, nft counted them.
+for k in acl-error ipid-drop; do
+	check "over SSH, $k was verified by nft counters under test traffic the hosts sent" \
+		grep -Eq "$k [a-z0-9:]+ applied: nft counters on [a-z0-9]+: [1-9][0-9]* of [0-9]+ test datagrams dropped \\(sent by 'rocelab load send' on the hosts\\)" "$T/sshci.log"
+done
 check "load ran on the sending hosts (pfc-incast)" sh -c 'grep -l "datagrams sent" "$1"/pfc-incast/load.log.host* >/dev/null' sh "$T/sshci"
 STATE="${ROCELAB_STATE_DIR:-/run/rocelab}"
 for h in host1 host2 host3 host4; do
