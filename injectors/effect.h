@@ -55,6 +55,13 @@ bool fault_counters_readable(struct fault_run *f, const struct inv_switch *sw);
  */
 long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 		     const struct host_send *hs);
+/*
+ * After fault_send() failed on a lab reached over SSH (f->err says why):
+ * verified is what the reads said instead.  0 with "no counters read: WHY"
+ * added to f->evidence, or verified's error.
+ */
+int fault_unsent(struct fault_run *f, int verified);
+
 /* "" when fault_send() sends from here, else " (sent by ... on the hosts)" for evidence. */
 const char *fault_sent_by(const struct fault_run *f);
 
