@@ -130,6 +130,19 @@ static void evidence_add(struct fault_run *f, const char *fmt, ...)
 /* How long a NOS may take to show its ACL counters: SONiC polls them every 10 s by default. */
 #define ACL_COUNTERS_WAIT_MS 12000
 
+/* The hosts' test datagrams: 200 a flow over 32 source ports, as the 6 x 32 sent from here. */
+static const struct host_send test_traffic = {
+    .ms = 500, .pps = 400, .priority = 0, .size = 64, .n_sports = 32};
+
+/* A send's count; on failure f->err says why. */
+static long long sent_or_why(struct fault_run *f, long long sent)
+{
+	if (sent < 0)
+		snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s",
+			 strerror((int)-sent));
+	return sent;
+}
+
 int fault_verify_acl_counters(struct fault_run *f, const struct flow *flows, size_t n)
 {
 	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
@@ -158,12 +171,11 @@ int fault_verify_acl_counters(struct fault_run *f, const struct flow *flows, siz
 		evidence_add(f, "; '%s' on %s: %s", cmd.p, sw->name, before.canon);
 		goto out;
 	}
-	sent = fault_send(
-	    f, flows, n,
-	    &(struct host_send){.ms = 500, .pps = 400, .priority = 0, .size = 64, .n_sports = 32});
-	if (sent <= 0) {
-		evidence_add(f, "; no counters read: %s", sent < 0 ? f->err : "no datagram sent");
-		f->err[0] = '\0';
+	if ((sent = fault_send(f, flows, n, &test_traffic)) <= 0) {
+		if (sent < 0)
+			fault_unsent(f, 0);
+		else
+			evidence_add(f, "; no counters read: no datagram sent");
 		goto out;
 	}
 	until = rl_now_ns() + ACL_COUNTERS_WAIT_MS * 1000000ULL;
@@ -287,8 +299,6 @@ const char *fault_sent_by(const struct fault_run *f)
 long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 		     const struct host_send *hs)
 {
-	long long sent;
-
 	if (!lab_can(f->lab, LAB_CAP_ENTER)) {
 		for (size_t i = 0; i < n; i++)
 			if (!f->inv->hosts[flows[i].src.dev].has_mgmt) {
@@ -301,12 +311,8 @@ long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 			}
 		return send_from_hosts(f, flows, n, hs);
 	}
-	sent = traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT, hs->priority << 5, hs->size,
-			     hs->n_sports, hs->ms, hs->pps);
-	if (sent < 0)
-		snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s",
-			 strerror((int)-sent));
-	return sent;
+	return sent_or_why(f, traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT, hs->priority << 5,
+					    hs->size, hs->n_sports, hs->ms, hs->pps));
 }
 
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
@@ -321,19 +327,11 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 
 		return r ? r : fault_verify_acl_counters(f, flows, n);
 	}
-	if (lab_can(f->lab, LAB_CAP_ENTER)) {
-		sent = traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64);
-		if (sent < 0)
-			snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s",
-				 strerror((int)-sent));
-	} else {
-		/* 200 datagrams a flow over 32 source ports, as the 6 x 32 sent from here */
-		struct host_send hs = {
-		    .ms = 500, .pps = 400, .priority = 0, .size = 64, .n_sports = 32};
-
-		if ((sent = fault_send(f, flows, n, &hs)) < 0)
-			return fault_unsent(f, verify_table_read(f));
-	}
+	if (lab_can(f->lab, LAB_CAP_ENTER))
+		sent = sent_or_why(
+		    f, traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64));
+	else if ((sent = fault_send(f, flows, n, &test_traffic)) < 0)
+		return fault_unsent(f, verify_table_read(f));
 	if (sent < 0)
 		return (int)sent;
 	v = fault_read_json(
@@ -532,33 +530,54 @@ int fault_verify_reads(struct fault_run *f,
 	return r;
 }
 
-int fault_found_free(struct fault_run *f, struct fault_plan *p)
+int fault_judge_found(struct fault_run *f, struct fault_plan *p, const char *what,
+		      int (*judge)(struct fault_run *f, struct fault_plan *p, size_t i,
+				   const struct readback *rb, void *ctx),
+		      void *ctx)
 {
-	for (size_t i = 0; i < p->n_acts; i++) {
+	for (size_t i = 0; i < p->n_acts;) {
 		const struct fault_action *a = &p->acts[i];
 		struct readback rb;
-		int r;
+		int r = 0;
 
-		if (!a->read || !a->found)
-			continue;
-		if ((r = fault_found(f, a, &rb, "the fault")))
-			return r;
-		if (rb.exists) {
-			snprintf(f->err, sizeof(f->err),
-				 "%s already has the fault's own table %.*s ('%s': %s): left by "
-				 "a run that was not reverted? 'rocelab revert' undoes what the "
-				 "journal holds; else remove it by hand",
-				 a->device, (int)strcspn(fault_read_port(a), " "),
-				 fault_read_port(a), a->read, rb.canon);
-			return -EBUSY;
+		if (a->read && a->found) {
+			if ((r = fault_found(f, a, &rb, what)))
+				return r;
+			if (strncmp(a->read_as, "tc-root ", 8) &&
+			    (r = judge(f, p, i, &rb, ctx)) < 0)
+				return r;
 		}
-		if (rb.clash[0]) {
-			snprintf(f->err, sizeof(f->err),
-				 "%s: %s ('%s'): the fault's ACL would replace it, and its undo "
-				 "would not give it back; remove it or target another port",
-				 a->device, rb.clash, a->read);
-			return -EBUSY;
-		}
+		i += r != FAULT_FOUND_REMOVED;
 	}
 	return 0;
+}
+
+static int table_free(struct fault_run *f, struct fault_plan *p, size_t i,
+		      const struct readback *rb, void *ctx)
+{
+	const struct fault_action *a = &p->acts[i];
+
+	(void)ctx;
+	if (rb->exists) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s already has the fault's own table %.*s ('%s': %s): left by a run "
+			 "that was not reverted? 'rocelab revert' undoes what the journal holds; "
+			 "else remove it by hand",
+			 a->device, (int)strcspn(fault_read_port(a), " "), fault_read_port(a),
+			 a->read, rb->canon);
+		return -EBUSY;
+	}
+	if (rb->clash[0]) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s: %s ('%s'): the fault's ACL would replace it, and its undo would not "
+			 "give it back; remove it or target another port",
+			 a->device, rb->clash, a->read);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+int fault_found_free(struct fault_run *f, struct fault_plan *p)
+{
+	return fault_judge_found(f, p, "the fault", table_free, NULL);
 }

@@ -125,6 +125,21 @@ int fault_verify_reads(struct fault_run *f,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
 				    const struct readback *rb));
 
+/* What a judge of fault_judge_found() returns when it took action i out of the plan. */
+#define FAULT_FOUND_REMOVED 1
+
+/*
+ * Each action's state as found before the fault, judged: its read parsed
+ * by fault_found() (what: the change, named in a refusal), then, but for a
+ * tc-root read whose whole judgement fault_found() makes, judge(f, p, i,
+ * rb, ctx): 0 to go on, FAULT_FOUND_REMOVED, or an error that stops.
+ * 0, or the first error.
+ */
+int fault_judge_found(struct fault_run *f, struct fault_plan *p, const char *what,
+		      int (*judge)(struct fault_run *f, struct fault_plan *p, size_t i,
+				   const struct readback *rb, void *ctx),
+		      void *ctx);
+
 /*
  * An ACL or nft fault, with each action's state as found: -EBUSY with
  * f->err when the fault's own table is there already, or when its ACL

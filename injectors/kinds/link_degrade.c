@@ -162,41 +162,37 @@ static unsigned long long speed_mbps(const char *w)
  * autoneg that would ignore a fixed speed, and a speed above the rate; its
  * undo becomes the speed found.
  */
+static int speed_above(struct fault_run *f, struct fault_plan *p, size_t i,
+		       const struct readback *rb, void *ctx)
+{
+	struct fault_action *a = &p->acts[i];
+	const char *port = fault_read_port(a);
+	unsigned long long want = *(const unsigned long long *)ctx;
+
+	if (!strncmp(a->read_as, "sonic-speed ", 12) &&
+	    (!rb->speed[0] || !strcmp(rb->autoneg, "on"))) {
+		snprintf(f->err, sizeof(f->err), "%s:%s: %s ('%s'): %s", a->device, port, rb->canon,
+			 a->read,
+			 rb->speed[0] ? "with autoneg on a fixed speed is not used; turn autoneg "
+					"off there or degrade another link"
+				      : "no speed to restore after the fault");
+		return -EOPNOTSUPP;
+	}
+	if (speed_mbps(rb->speed) && speed_mbps(rb->speed) <= want) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s:%s runs at %s already ('%s'): %lluG would not degrade it", a->device,
+			 port, rb->canon, a->read, want / 1000);
+		return -EALREADY;
+	}
+	dialect_speed_revert(a, port, a->found);
+	return 0;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	unsigned long long want = f->spec->rate_kbit / 1000;
 
-	for (size_t i = 0; i < p->n_acts; i++) {
-		struct fault_action *a = &p->acts[i];
-		const char *port;
-		struct readback rb;
-		int r;
-
-		if (!a->read || !a->found)
-			continue;
-		if ((r = fault_found(f, a, &rb, "the TBF")))
-			return r;
-		if (!strncmp(a->read_as, "tc-root ", 8))
-			continue;
-		port = fault_read_port(a);
-		if (!strncmp(a->read_as, "sonic-speed ", 12) &&
-		    (!rb.speed[0] || !strcmp(rb.autoneg, "on"))) {
-			snprintf(f->err, sizeof(f->err), "%s:%s: %s ('%s'): %s", a->device, port,
-				 rb.canon, a->read,
-				 rb.speed[0] ? "with autoneg on a fixed speed is not used; turn "
-					       "autoneg off there or degrade another link"
-					     : "no speed to restore after the fault");
-			return -EOPNOTSUPP;
-		}
-		if (speed_mbps(rb.speed) && speed_mbps(rb.speed) <= want) {
-			snprintf(f->err, sizeof(f->err),
-				 "%s:%s runs at %s already ('%s'): %lluG would not degrade it",
-				 a->device, port, rb.canon, a->read, want / 1000);
-			return -EALREADY;
-		}
-		dialect_speed_revert(a, port, a->found);
-	}
-	return 0;
+	return fault_judge_found(f, p, "the TBF", speed_above, &want);
 }
 
 /*

@@ -171,28 +171,27 @@ static int found_addrs(struct fault_run *f, struct fault_plan *found, const char
  * (a port configured down has nothing to flap, and its undo would not
  * leave it so); NVUE's undo becomes the link state found.
  */
+static int admin_up(struct fault_run *f, struct fault_plan *p, size_t i, const struct readback *rb,
+		    void *ctx)
+{
+	struct fault_action *a = &p->acts[i];
+
+	(void)ctx;
+	if (!rb->up) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s:%s is not administratively up before the flap ('%s': %s); bring it "
+			 "up first",
+			 a->device, fault_read_port(a), a->read, rb->canon);
+		return -EALREADY;
+	}
+	if (!strncmp(a->read_as, "nvue-state ", 11))
+		dialect_nvue_state_revert(a, fault_read_port(a), a->found);
+	return 0;
+}
+
 static int judge_found(struct fault_run *f, struct fault_plan *p)
 {
-	for (size_t i = 0; i < p->n_acts; i++) {
-		struct fault_action *a = &p->acts[i];
-		struct readback rb;
-		int r;
-
-		if (!a->read || !a->found)
-			continue;
-		if ((r = fault_found(f, a, &rb, "the flap")))
-			return r;
-		if (!rb.up) {
-			snprintf(f->err, sizeof(f->err),
-				 "%s:%s is not administratively up before the flap ('%s': %s); "
-				 "bring it up first",
-				 a->device, fault_read_port(a), a->read, rb.canon);
-			return -EALREADY;
-		}
-		if (!strncmp(a->read_as, "nvue-state ", 11))
-			dialect_nvue_state_revert(a, fault_read_port(a), a->found);
-	}
-	return 0;
+	return fault_judge_found(f, p, "the flap", admin_up, NULL);
 }
 
 static int discover(struct fault_run *f, struct fault_plan *p)

@@ -96,53 +96,44 @@ static int precheck(struct fault_run *f)
  * RNIC, left out of a whole switch), a port with a root qdisc of its own would lose it to the
  * emulation (refused), and NVUE copies the profile the port has.
  */
+static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const struct readback *rb,
+		    void *ctx)
+{
+	const struct fault_spec *s = f->spec;
+	struct fault_action *a = &p->acts[i];
+	const char *port = fault_read_port(a), *prof;
+	char table[48] = "";
+
+	if (!readback_lossless(rb, s->priority)) {
+		if (s->tport >= 0) {
+			snprintf(f->err, sizeof(f->err),
+				 "priority %d is not lossless on %s:%s before the fault ('%s': "
+				 "%s): there is no PFC to turn off",
+				 s->priority, a->device, port, a->read, rb->canon);
+			return -EALREADY;
+		}
+		rl_info("pfc-misconfig: %s:%s left out: priority %d is not lossless there (%s)",
+			a->device, port, s->priority, rb->canon);
+		fault_plan_remove(p, i);
+		++*(size_t *)ctx;
+		return FAULT_FOUND_REMOVED;
+	}
+	if (!strncmp(a->read_as, "nvue-pfc ", 9) &&
+	    (prof = strstr(a->apply, " qos pfc profile "))) {
+		snprintf(table, sizeof(table), "%.*s", (int)strcspn(prof + 17, " "), prof + 17);
+		dialect_nvue_pfc(a, port, s->priority, table, a->found);
+	}
+	return 0;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	const struct fault_spec *s = f->spec;
 	size_t left_out = 0;
+	int r = fault_judge_found(f, p, "the emulated PFC", lossless, &left_out);
 
-	for (size_t i = 0; i < p->n_acts;) {
-		struct fault_action *a = &p->acts[i];
-		const char *port;
-		struct readback rb;
-		char table[48] = "";
-		const char *prof;
-		int r;
-
-		if (!a->read || !a->found) {
-			i++;
-			continue;
-		}
-		if ((r = fault_found(f, a, &rb, "the emulated PFC")))
-			return r;
-		if (!strncmp(a->read_as, "tc-root ", 8)) {
-			i++;
-			continue;
-		}
-		port = fault_read_port(a);
-		if (!readback_lossless(&rb, s->priority)) {
-			if (s->tport >= 0) {
-				snprintf(f->err, sizeof(f->err),
-					 "priority %d is not lossless on %s:%s before the fault "
-					 "('%s': %s): there is no PFC to turn off",
-					 s->priority, a->device, port, a->read, rb.canon);
-				return -EALREADY;
-			}
-			rl_info("pfc-misconfig: %s:%s left out: priority %d is not lossless there "
-				"(%s)",
-				a->device, port, s->priority, rb.canon);
-			fault_plan_remove(p, i);
-			left_out++;
-			continue;
-		}
-		if (!strncmp(a->read_as, "nvue-pfc ", 9) &&
-		    (prof = strstr(a->apply, " qos pfc profile "))) {
-			snprintf(table, sizeof(table), "%.*s", (int)strcspn(prof + 17, " "),
-				 prof + 17);
-			dialect_nvue_pfc(a, port, s->priority, table, a->found);
-		}
-		i++;
-	}
+	if (r)
+		return r;
 	if (!p->n_acts) {
 		snprintf(
 		    f->err, sizeof(f->err),
