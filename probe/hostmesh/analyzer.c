@@ -98,8 +98,7 @@ struct az {
 	struct window win[MAX_WINDOWS];
 	/* scratch of a window's analysis */
 	uint32_t *votes_l, *good_l, *votes_s, *good_s;
-	uint32_t *fast_l, *fast_s; /* good probes on a known path through each element */
-	uint64_t n_fast;
+	uint32_t *fast_s; /* good probes on a known path through each switch (count_fast) */
 	/*
 	 * The healthy baseline: windows without any verdict.  Per element its
 	 * slow and all probes, their weight halved every slow_memory_ms; for the
@@ -573,15 +572,13 @@ static double binom_log_sf(uint64_t k, uint64_t n, double p)
 }
 
 /*
- * The good probes of a window through each link and switch.  A path enters
- * and leaves each switch on it by one link each, so a switch's count is half
- * the counts of its links.
+ * The good probes of a window through each switch (its links': counted as
+ * they arrive).  A path enters and leaves each switch on it by one link
+ * each, so a switch's count is half the counts of its links.
  */
 static void count_fast(struct az *a, const struct window *w)
 {
-	memcpy(a->fast_l, w->fast_l, a->inv->n_links * sizeof(uint32_t));
 	memset(a->fast_s, 0, a->inv->n_switches * sizeof(uint32_t));
-	a->n_fast = w->n_fast;
 	for (size_t i = 0; i < a->inv->n_links; i++) {
 		const struct inv_link *l = &a->inv->links[i];
 
@@ -617,21 +614,23 @@ struct hotspot {
  * below it (link-degrade: hundreds of slow probes of an element against a
  * fabric with next to none, log10 p under -100).
  */
-static bool hotspot(const struct az *a, bool link, size_t id, uint32_t total, struct hotspot *h)
+static bool hotspot(const struct az *a, const struct window *w, bool link, size_t id,
+		    uint32_t total, struct hotspot *h)
 {
 	const uint32_t *votes = link ? a->votes_l : a->votes_s,
-		       *fast = link ? a->fast_l : a->fast_s;
+		       *fast = link ? w->fast_l : a->fast_s;
 	const uint64_t *bs = link ? a->base_slow_l : a->base_slow_s,
 		       *ba = link ? a->base_all_l : a->base_all_s;
 	uint64_t rest_all, rest_slow;
+	double own = ba[id] ? (bs[id] + 0.5) / ((double)ba[id] + 1) : 0;
 
 	h->slow = votes[id];
 	h->all = (uint64_t)votes[id] + fast[id];
-	rest_all = total + a->n_fast - h->all;
+	rest_all = total + w->n_fast - h->all;
 	rest_slow = total - h->slow;
 	h->ref = rest_all ? (rest_slow + 0.5) / ((double)rest_all + 1) : 0;
-	if (ba[id] && (bs[id] + 0.5) / ((double)ba[id] + 1) > h->ref)
-		h->ref = (bs[id] + 0.5) / ((double)ba[id] + 1);
+	if (own > h->ref)
+		h->ref = own;
 	h->log10_p = h->ref > 0 ? binom_log_sf(h->slow, h->all, h->ref) / log(10) : -INFINITY;
 	return h->log10_p <= log10(a->cfg.slow_alpha);
 }
@@ -730,7 +729,7 @@ static void baseline_hold(struct az *a, const struct window *w, bool healthy)
 	if (!healthy)
 		return;
 	memcpy(a->pend, a->votes_l, nl * sizeof(uint32_t));
-	memcpy(a->pend + nl, a->fast_l, nl * sizeof(uint32_t));
+	memcpy(a->pend + nl, w->fast_l, nl * sizeof(uint32_t));
 	memcpy(a->pend + 2 * nl, a->votes_s, ns * sizeof(uint32_t));
 	memcpy(a->pend + 2 * nl + ns, a->fast_s, ns * sizeof(uint32_t));
 	a->pend_p99 = w->ok >= 100 ? hpct(w->net_h, w->ok, 0.99) : -1;
@@ -852,7 +851,7 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 	 */
 	if (slow && slow_span_ms(a, w, link, top->id) < (uint32_t)a->cfg.slow_span_ms)
 		goto out;
-	if (slow && !hotspot(a, link, top->id, total, &hs))
+	if (slow && !hotspot(a, w, link, top->id, total, &hs))
 		goto out;
 	verdict_head(a, w,
 		     slow   ? "congestion"
@@ -1150,7 +1149,6 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->good_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
 	a->votes_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
 	a->good_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
-	a->fast_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
 	a->fast_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
 	a->base_slow_l = rl_xcalloc(inv->n_links + 1, sizeof(uint64_t));
 	a->base_all_l = rl_xcalloc(inv->n_links + 1, sizeof(uint64_t));
@@ -1186,7 +1184,6 @@ void az_free(struct az *a)
 	free(a->good_l);
 	free(a->votes_s);
 	free(a->good_s);
-	free(a->fast_l);
 	free(a->fast_s);
 	free(a->base_slow_l);
 	free(a->base_all_l);
