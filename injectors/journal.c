@@ -143,13 +143,23 @@ int journal_load(struct journal_rec **recs, size_t *n)
 {
 	char path[4096];
 	FILE *f = fopen(journal_path(path, sizeof(path)), "re");
-	char *line = NULL;
-	size_t cap = 0;
 
 	*recs = NULL;
 	*n = 0;
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
+	journal_read(f, recs, n);
+	fclose(f);
+	return 0;
+}
+
+void journal_read(FILE *f, struct journal_rec **recs, size_t *n)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	*recs = NULL;
+	*n = 0;
 	while (getline(&line, &cap, f) > 0) {
 		json_t *o = json_loads(line, 0, NULL);
 		unsigned id;
@@ -205,8 +215,6 @@ int journal_load(struct journal_rec **recs, size_t *n)
 		json_decref(o);
 	}
 	free(line);
-	fclose(f);
-	return 0;
 }
 
 void journal_free(struct journal_rec *recs, size_t n)

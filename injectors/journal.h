@@ -6,6 +6,7 @@
 
 #include "injectors/fault.h"
 
+#include <stdio.h>
 #include <sys/types.h>
 
 enum journal_state { JS_PLANNED, JS_APPLIED, JS_REVERTED };
@@ -42,6 +43,9 @@ int journal_mark(unsigned id, enum journal_state st);
 /* Every record, oldest first, with its latest state. Caller frees with journal_free(). */
 int journal_load(struct journal_rec **recs, size_t *n);
 void journal_free(struct journal_rec *recs, size_t n);
+/* The records in an open journal file (what journal_load() reads; lines that do not parse are
+ * skipped: a torn last line after a crash). */
+void journal_read(FILE *f, struct journal_rec **recs, size_t *n);
 
 /* One more than the highest id in the journal. */
 unsigned journal_next_id(void);

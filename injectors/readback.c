@@ -593,7 +593,7 @@ static int sonic_acl(const char *name, const char *out, struct readback *rb, cha
 		}
 	}
 	if (nt)
-		qsort(tables, nt, sizeof(*tables), cmp_str);
+		rl_sort(tables, nt, sizeof(*tables), cmp_str);
 	for (size_t i = 0; i < nt; i++) {
 		sb_printf(&items, "%s%s", i ? ", " : "", tables[i]);
 		free(tables[i]);

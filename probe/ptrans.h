@@ -50,6 +50,15 @@ struct pt_rx {
 	size_t len;
 };
 
+/*
+ * A UD receive buffer of byte_len bytes (the 40-byte GRH area, whose last 20
+ * bytes hold a RoCEv2 packet's IPv4 header, then the payload) into rx's
+ * addresses and payload; rx->src_qpn must be set.  -EPROTO when it is not
+ * RoCEv2 over IPv4.  rxe: the sender used its QP's UDP port (pt_rxe_sport).
+ */
+#define PT_GRH_LEN 40
+int pt_grh_rx(const uint8_t *b, uint32_t byte_len, bool rxe, struct pt_rx *rx);
+
 /* What poll() reports back. */
 struct pt_events {
 	/* The probe sent with this cookie left at tx_ns (②) measured by ts. */

@@ -38,7 +38,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define GRH_LEN	   40
 #define MSG_MAX	   256		 /* largest probe payload */
 #define RECV_N	   256		 /* receive buffers posted on the probe QP */
 #define SEND_N	   128		 /* sends outstanding per port */
@@ -273,17 +272,17 @@ static int qp_up(struct pt_port *p, struct ibv_qp *qp, char *err, size_t errlen)
 
 static uint8_t *recv_buf(struct pt_port *p, unsigned i)
 {
-	return p->buf + (size_t)i * (GRH_LEN + MSG_MAX);
+	return p->buf + (size_t)i * (PT_GRH_LEN + MSG_MAX);
 }
 
 static uint8_t *send_buf(struct pt_port *p, unsigned i)
 {
-	return p->buf + (size_t)RECV_N * (GRH_LEN + MSG_MAX) + (size_t)i * MSG_MAX;
+	return p->buf + (size_t)RECV_N * (PT_GRH_LEN + MSG_MAX) + (size_t)i * MSG_MAX;
 }
 
 static int post_recv(struct pt_port *p, unsigned i)
 {
-	struct ibv_sge sge = {(uintptr_t)recv_buf(p, i), GRH_LEN + MSG_MAX, p->mr->lkey};
+	struct ibv_sge sge = {(uintptr_t)recv_buf(p, i), PT_GRH_LEN + MSG_MAX, p->mr->lkey};
 	struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
 
 	return -ibv_post_recv(p->qps[0].qp, &wr, &bad);
@@ -378,7 +377,7 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	struct ibv_device_attr_ex dx = {0};
 	const struct ibv_device_attr *da = &dx.orig_attr;
 	struct ibv_port_attr pa;
-	size_t bytes = (size_t)RECV_N * (GRH_LEN + MSG_MAX) + (size_t)SEND_N * MSG_MAX;
+	size_t bytes = (size_t)RECV_N * (PT_GRH_LEN + MSG_MAX) + (size_t)SEND_N * MSG_MAX;
 	int r, want_qps;
 
 	p->addr = cfg->addr;
@@ -619,27 +618,33 @@ static int verbs_send(struct pt_port *p, const struct pt_dst *dst, uint16_t spor
 	return 0;
 }
 
+int pt_grh_rx(const uint8_t *b, uint32_t byte_len, bool rxe, struct pt_rx *rx)
+{
+	const uint8_t *ip = b + PT_GRH_LEN - 20;
+
+	if (byte_len < PT_GRH_LEN || (ip[0] >> 4) != 4)
+		return -EPROTO; /* not RoCEv2 over IPv4 */
+	rx->tos = ip[1];
+	rx->ip_id = (uint16_t)(ip[4] << 8 | ip[5]);
+	rx->ttl = ip[8];
+	memcpy(&rx->src, ip + 12, 4);
+	/* The UDP header is not in the GRH: a sender like us (rxe) used its QP's port. */
+	rx->sport = rxe ? pt_rxe_sport(rx->src_qpn) : 0;
+	rx->payload = b + PT_GRH_LEN;
+	rx->len = byte_len - PT_GRH_LEN;
+	return 0;
+}
+
 /* Received UD message in slot: GRH area, then the payload. */
 static void deliver(struct pt_port *p, unsigned slot, uint32_t byte_len, uint32_t src_qp,
 		    uint64_t rx_ns, enum pt_ts ts, const struct pt_events *ev, void *ctx)
 {
-	const uint8_t *b = recv_buf(p, slot), *ip = b + GRH_LEN - 20;
 	struct pt_rx rx = {.rx_ns = rx_ns, .rx_ts = ts, .src_qpn = src_qp};
+	int r = pt_grh_rx(recv_buf(p, slot), byte_len, p->rxe, &rx);
 
-	if (byte_len < GRH_LEN || (ip[0] >> 4) != 4) {
-		if (ev->bad)
-			ev->bad(ctx, -EPROTO); /* not RoCEv2 over IPv4 */
-		return;
-	}
-	rx.tos = ip[1];
-	rx.ip_id = (uint16_t)(ip[4] << 8 | ip[5]);
-	rx.ttl = ip[8];
-	memcpy(&rx.src, ip + 12, 4);
-	/* The UDP header is not in the GRH: a sender like us (rxe) used its QP's port. */
-	rx.sport = p->rxe ? pt_rxe_sport(src_qp) : 0;
-	rx.payload = b + GRH_LEN;
-	rx.len = byte_len - GRH_LEN;
-	if (ev->rx)
+	if (r && ev->bad)
+		ev->bad(ctx, r);
+	else if (!r && ev->rx)
 		ev->rx(ctx, &rx);
 }
 

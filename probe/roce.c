@@ -70,10 +70,11 @@ uint32_t roce_icrc(const uint8_t *pkt, size_t len)
 {
 	static const uint8_t ones[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	uint8_t hdr[ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN];
-	size_t ihl = (size_t)(pkt[0] & 0x0f) * 4;
+	const size_t ihl = ROCE_IP_LEN; /* option-less IPv4 only (roce_parse_ud checks) */
 	uLong crc = crc32(0L, Z_NULL, 0);
 
-	/* Only option-less IPv4 headers reach here (roce_parse_ud checks). */
+	if (len < sizeof(hdr) + ROCE_ICRC_LEN)
+		return 0; /* no room for the headers it covers: no RoCEv2 packet */
 	memcpy(hdr, pkt, sizeof(hdr));
 	hdr[1] = 0xff;			    /* TOS: DSCP and ECN */
 	hdr[8] = 0xff;			    /* TTL */

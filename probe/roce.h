@@ -57,7 +57,8 @@ ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const 
 int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roce_ud *ud,
 		  const uint8_t **payload, size_t *plen);
 
-/* The ICRC of an IPv4 RoCEv2 packet of len bytes whose last 4 bytes hold (or will hold) it. */
+/* The ICRC of an IPv4 RoCEv2 packet of len bytes whose last 4 bytes hold (or will hold) it
+ * (0 when len cannot hold its headers). */
 uint32_t roce_icrc(const uint8_t *pkt, size_t len);
 
 /* Standard Internet checksum of an IPv4 header. */

@@ -14,9 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* Does the ICMP error in pkt quote our probe? Fills *from and *type. */
-static bool match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *req,
-		       struct in_addr *from, int *type)
+bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *req,
+		      struct in_addr *from, int *type)
 {
 	const struct ip *outer = (const struct ip *)pkt;
 	size_t ohl, ihl;
@@ -98,7 +97,7 @@ int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
 				continue;
 			ssize_t len = recv(rs, pkt, sizeof(pkt), 0);
 
-			if (len > 0 && match_icmp(pkt, (size_t)len, req, &h->addr, &type)) {
+			if (len > 0 && trace_match_icmp(pkt, (size_t)len, req, &h->addr, &type)) {
 				h->rtt_ms = (double)(rl_now_ns() - t0) / 1e6;
 				h->reached = type == ICMP_DEST_UNREACH;
 				break;

@@ -5,6 +5,7 @@
 
 #include <netinet/in.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TRACE_MAX_HOPS 16
@@ -28,6 +29,10 @@ struct trace_req {
  * Fills hops[0..*n) and returns 0 (the destination answered), -EHOSTUNREACH
  * (it did not within max_ttl), or another -errno.  Needs CAP_NET_RAW.
  */
+/* Does the ICMP error in pkt (from its IPv4 header on) quote req's probe? Fills *from, *type. */
+bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *req,
+		      struct in_addr *from, int *type);
+
 int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n);
 
 #endif

@@ -234,36 +234,70 @@ close_fd:
 
 char *rl_read_file(const char *path, size_t *lenp)
 {
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
+	struct stat st;
+	int e = 0;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	if (e)
+		goto out;
 	for (;;) {
+		ssize_t n;
+
 		if (cap - len < 4096) {
 			cap = cap ? cap * 2 : 8192;
 			buf = rl_xrealloc(buf, cap, 1);
 		}
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			e = errno;
+			break;
+		}
 		if (n == 0)
 			break;
+		len += (size_t)n;
+		if (len > RL_READ_MAX) {
+			e = EFBIG;
+			break;
+		}
 	}
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
+out:
+	close(fd);
+	if (e) {
 		free(buf);
-		fclose(f);
 		errno = e;
 		return NULL;
 	}
-	fclose(f);
+	if (!buf)
+		buf = rl_xrealloc(NULL, 1, 1);
 	buf[len] = '\0';
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+const char *rl_read_strerror(int e)
+{
+	if (e == EINVAL)
+		return "not a regular file";
+	if (e == EFBIG)
+		return "larger than 16 MiB, more than rocelab reads";
+	return strerror(e);
+}
+
+void rl_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
 }
 
 int rl_mkdir_p(const char *path, unsigned mode)

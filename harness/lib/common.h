@@ -89,8 +89,18 @@ int rl_parse_rate_mbps(const char *s, unsigned long long *mbps);
 /* Write all of buf to path (mode 0600), fsync'ing it; -errno on failure. */
 int rl_write_file(const char *path, const char *buf, size_t len);
 
-/* Read a whole file into a new NUL-terminated buffer; free() it. NULL+errno on failure. */
+/*
+ * Read a whole file into a new NUL-terminated buffer; free() it.  NULL+errno
+ * on failure; a file someone names must be a regular file (else EINVAL) of at
+ * most RL_READ_MAX bytes (else EFBIG): 'inventory: /dev/zero' is refused, not
+ * read until memory runs out.  rl_read_strerror() says which, for the user.
+ */
+#define RL_READ_MAX (16u << 20)
 char *rl_read_file(const char *path, size_t *len);
+const char *rl_read_strerror(int e);
+
+/* qsort() that takes an empty array (base may be NULL when n is 0, which qsort does not). */
+void rl_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /* mkdir -p with the given mode; -errno on failure. */
 int rl_mkdir_p(const char *path, unsigned mode);

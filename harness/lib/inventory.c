@@ -4,6 +4,7 @@
 #include "harness/lib/inventory.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/yamldoc.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -1167,7 +1168,7 @@ static void check_addresses(struct ctx *c)
 			snprintf(x->what, sizeof(x->what), "%s:%s", sw->name, sw->ports[p].name);
 		}
 	}
-	qsort(u, n, sizeof(*u), addr_use_cmp);
+	rl_sort(u, n, sizeof(*u), addr_use_cmp);
 	for (size_t i = 1; i < n; i++) {
 		if (u[i].addr == 0 || u[i].addr != u[i - 1].addr ||
 		    (u[i].shared && u[i - 1].shared))
@@ -1239,25 +1240,14 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 {
 	struct inventory *inv = rl_xcalloc(1, sizeof(*inv));
 	struct ctx c = {.path = path, .errf = errf, .inv = inv};
-	yaml_parser_t parser;
+	struct rl_yaml_err ye;
 	yaml_document_t doc;
 	yaml_node_t *root;
 
 	inv->path = rl_xstrdup(path);
 	strcpy(inv->name, "lab");
-	if (!yaml_parser_initialize(&parser)) {
-		inventory_free(inv);
-		errno = ENOMEM;
-		return NULL;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		diag_at(&c,
-			(struct inv_loc){(unsigned)parser.problem_mark.line + 1,
-					 (unsigned)parser.problem_mark.column + 1},
-			"YAML syntax error: %s%s%s", parser.problem ? parser.problem : "unknown",
-			parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
+	if (rl_yaml_load(text, len, &doc, &ye)) {
+		diag_at(&c, (struct inv_loc){ye.line, ye.col}, "YAML %s", ye.why);
 		inventory_free(inv);
 		errno = EINVAL;
 		return NULL;
@@ -1277,7 +1267,6 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 		check_ssh_lab(&c, root);
 	}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (c.nerr) {
 		inventory_free(inv);
 		errno = EINVAL;
@@ -1294,7 +1283,8 @@ struct inventory *inventory_load(const char *path, FILE *errf)
 
 	if (!text) {
 		if (errf)
-			fprintf(errf, "%s: cannot read the inventory: %s\n", path, strerror(errno));
+			fprintf(errf, "%s: cannot read the inventory: %s\n", path,
+				rl_read_strerror(errno));
 		return NULL;
 	}
 	inv = inventory_parse(path, text, len, errf);

@@ -223,10 +223,11 @@ size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *e
 int opt_argv(const struct opt_desc *tab, const void *obj, const void *defaults, const char **argv,
 	     size_t *n, size_t max, struct opt_store *store)
 {
-	char v[128], dv[128];
+	char v[OPT_VALUE_MAX], dv[OPT_VALUE_MAX];
 
 	for (; tab->type != OPT_END; tab++) {
-		opt_value(tab, obj, v, sizeof(v));
+		if (strlen(opt_value(tab, obj, v, sizeof(v))) + 1 >= sizeof(v))
+			return -E2BIG;
 		if (defaults && !strcmp(v, opt_value(tab, defaults, dv, sizeof(dv))))
 			continue;
 		if (tab->type == OPT_BOOL && !*(const bool *)((const char *)obj + tab->off))

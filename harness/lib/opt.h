@@ -37,6 +37,12 @@ struct opt_desc {
 	size_t size; /* OPT_STR: sizeof the char array */
 };
 
+/*
+ * Room for any option's value as text, with its '\0': the longest is a
+ * fault's list of 64 five-digit IP IDs.  print and OPT_STR fit in it.
+ */
+#define OPT_VALUE_MAX 512
+
 #define OPT_TABLE_END                                                                              \
 	{                                                                                          \
 		.type = OPT_END                                                                    \
@@ -70,7 +76,8 @@ size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *e
  * Child argv: "--name value" for each option ("--name" for a true OPT_BOOL,
  * nothing for a false one), appended at argv[*n]; with defaults, only the
  * options whose value differs from it.  Strings are owned by store, freed
- * with opt_store_free.  -E2BIG when max is too small.
+ * with opt_store_free.  -E2BIG when max is too small or a value does not
+ * fit in OPT_VALUE_MAX (a child must never get a value cut short).
  */
 struct opt_store {
 	char **s;

@@ -70,6 +70,8 @@ static bool key_ok(enum role_kind k, const char *key)
 	const char *list = kind_keys[k];
 	size_t n = strlen(key);
 
+	if (!n) /* "" is in every list, and would walk past its end */
+		return false;
 	for (const char *p = strstr(list, key); p; p = strstr(p + 1, key))
 		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ','))
 			return true;

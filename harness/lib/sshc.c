@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct sshc {
 	ssh_session s;
@@ -100,7 +101,16 @@ static struct sshc *do_connect(const struct sshc_target *t, int timeout_s, char 
 	case INV_AUTH_LAB_KEY:
 	case INV_AUTH_KEY_FILE: {
 		const char *path = t->ssh->auth == INV_AUTH_LAB_KEY ? t->lab_key : t->ssh->key_file;
+		struct stat st;
 
+		/* A path from an inventory: a regular file of a key's size, before libssh reads it.
+		 */
+		if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > (1 << 20))) {
+			snprintf(err, errlen, "the private key %s is %s", path,
+				 S_ISREG(st.st_mode) ? "larger than 1 MiB" : "not a regular file");
+			e = EINVAL;
+			goto disconnect;
+		}
 		if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL, &pk) != SSH_OK) {
 			snprintf(err, errlen, "cannot read the private key %s", path);
 			e = EACCES;

@@ -280,7 +280,7 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 		errno = EINVAL;
 		return NULL;
 	}
-	qsort(t->owners, t->n_owners, sizeof(*t->owners), owner_cmp);
+	rl_sort(t->owners, t->n_owners, sizeof(*t->owners), owner_cmp);
 	return t;
 }
 

@@ -713,7 +713,7 @@ void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const str
 /* " name=value" for each parameter of a component. */
 static void print_params(const struct opt_desc *tab, const void *cfg)
 {
-	char v[128];
+	char v[OPT_VALUE_MAX];
 
 	for (; tab->type != OPT_END; tab++)
 		printf(" %s=%s", tab->name, opt_human(tab, cfg, v, sizeof(v)));

@@ -6,10 +6,12 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/roles.h"
+#include "harness/lib/yamldoc.h"
 #include "harness/run/registry.h"
 
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -83,17 +85,20 @@ static int dur(struct sctx *c, yaml_node_t *n, long long lo, long long hi, long 
 	return 0;
 }
 
-static int num(struct sctx *c, yaml_node_t *n, double lo, double hi, double *out, const char *what)
+/* A whole number from lo to hi: checked finite and in range before it becomes an int. */
+static int whole(struct sctx *c, yaml_node_t *n, int lo, int hi, int *out, const char *what)
 {
 	const char *v = str(c, n, what);
+	double x;
 	char *end;
 
 	if (!v)
 		return -EINVAL;
 	errno = 0;
-	*out = strtod(v, &end);
-	if (errno || end == v || *end || *out < lo || *out > hi)
-		return err_at(c, n, "%s '%s': give a number from %g to %g", what, v, lo, hi);
+	x = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(x) || x < lo || x > hi || x != floor(x))
+		return err_at(c, n, "%s '%s': give a whole number from %d to %d", what, v, lo, hi);
+	*out = (int)x;
 	return 0;
 }
 
@@ -511,8 +516,6 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 {
 	struct load_tmp *t = o;
 	struct scn_load *l = t->l;
-	double x;
-	int r;
 
 	if (!strcmp(key, "kind")) {
 		t->kind = v;
@@ -535,14 +538,10 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 		return 0;
 	}
 	if (!strcmp(key, "priority")) {
-		r = num(c, v, 0, 7, &x, "load priority");
-		l->priority = (int)x;
-		return r;
+		return whole(c, v, 0, 7, &l->priority, "load priority");
 	}
 	if (!strcmp(key, "size")) {
-		r = num(c, v, 64, 1472, &x, "load size");
-		l->size = (int)x;
-		return r;
+		return whole(c, v, 64, 1472, &l->size, "load size");
 	}
 	return UNKNOWN(c, k, key, "a load", "kind, to, from, across, rate, priority, size");
 }
@@ -695,7 +694,7 @@ static int metric_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		x->value = strtod(val + strlen(ops[i].op), &end);
 	}
 	if (i == ARRAY_SIZE(ops) || errno || end == val + strlen(ops[i].op) || *end ||
-	    strlen(val) >= sizeof(x->text))
+	    !isfinite(x->value) || strlen(val) >= sizeof(x->text))
 		return err_at(c, v,
 			      "expect.metrics.%s '%s': give a comparison such as \">= 0.9\" "
 			      "(>=, >, <=, <, ==)",
@@ -712,8 +711,6 @@ static int metric_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
 {
 	struct scn_expect *e = o;
-	double x;
-	int r;
 
 	if (!strcmp(key, "class")) {
 		if (copy(c, v, e->cls, sizeof(e->cls), "expect.class"))
@@ -731,14 +728,11 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 	if (!strcmp(key, "within"))
 		return dur(c, v, 100, 3600000, &e->within_ms, "expect.within");
 	if (!strcmp(key, "top-k")) {
-		r = num(c, v, 1, 100, &x, "expect.top-k");
-		e->top_k = (int)x;
-		return r;
+		return whole(c, v, 1, 100, &e->top_k, "expect.top-k");
 	}
 	if (!strcmp(key, "max-false-positives")) {
-		r = num(c, v, 0, 1e6, &x, "expect.max-false-positives");
-		e->max_false_positives = (int)x;
-		return r;
+		return whole(c, v, 0, 1000000, &e->max_false_positives,
+			     "expect.max-false-positives");
 	}
 	if (!strcmp(key, "metrics"))
 		return each_pair(c, v, metric_pair, e, "expect.metrics");
@@ -1009,15 +1003,14 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 	return 0;
 }
 
-struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
-			       unsigned seed, FILE *errf)
+struct scenario *scenario_parse(const char *path, const char *text, size_t len,
+				const char *inv_override, const char *builtin, unsigned seed,
+				FILE *errf)
 {
 	struct scenario *s = rl_xcalloc(1, sizeof(*s));
 	struct sctx c = {.path = path, .errf = errf, .s = s};
-	yaml_parser_t parser;
+	struct rl_yaml_err ye;
 	yaml_document_t doc;
-	size_t len;
-	char *text = rl_read_file(path, &len);
 	char dir[PATH_MAX];
 	int r;
 
@@ -1031,22 +1024,9 @@ struct scenario *scenario_load(const char *path, const char *inv_override, const
 	snprintf(s->suite, sizeof(s->suite), "%.*s", SCN_NAME_MAX, basename(dirname(dir)));
 	if (!rl_name_ok(s->suite, SCN_NAME_MAX))
 		snprintf(s->suite, sizeof(s->suite), "scenarios");
-	if (!text) {
+	if (rl_yaml_load(text, len, &doc, &ye)) {
 		if (errf)
-			fprintf(errf, "%s: cannot read: %s\n", path, strerror(errno));
-		scenario_free(s);
-		errno = EINVAL;
-		return NULL;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		if (errf)
-			fprintf(errf, "%s:%zu:%zu: YAML: %s\n", path, parser.problem_mark.line + 1,
-				parser.problem_mark.column + 1,
-				parser.problem ? parser.problem : "syntax error");
-		yaml_parser_delete(&parser);
-		free(text);
+			fprintf(errf, "%s:%u:%u: YAML %s\n", path, ye.line, ye.col, ye.why);
 		scenario_free(s);
 		errno = EINVAL;
 		return NULL;
@@ -1054,13 +1034,29 @@ struct scenario *scenario_load(const char *path, const char *inv_override, const
 	c.doc = &doc;
 	r = parse_doc(&c, yaml_document_get_root_node(&doc), inv_override, builtin);
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	free(text);
 	if (r || c.nerr) {
 		scenario_free(s);
 		errno = EINVAL;
 		return NULL;
 	}
+	return s;
+}
+
+struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
+			       unsigned seed, FILE *errf)
+{
+	size_t len;
+	char *text = rl_read_file(path, &len);
+	struct scenario *s;
+
+	if (!text) {
+		if (errf)
+			fprintf(errf, "%s: cannot read: %s\n", path, rl_read_strerror(errno));
+		errno = EINVAL;
+		return NULL;
+	}
+	s = scenario_parse(path, text, len, inv_override, builtin, seed, errf);
+	free(text);
 	return s;
 }
 

@@ -98,6 +98,11 @@ struct scenario {
 struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
 			       unsigned seed, FILE *errf);
 
+/* The same, from the text of a scenario at path (path: for messages and relative paths). */
+struct scenario *scenario_parse(const char *path, const char *text, size_t len,
+				const char *inv_override, const char *builtin, unsigned seed,
+				FILE *errf);
+
 void scenario_free(struct scenario *s);
 
 #endif

@@ -40,6 +40,9 @@ static const char *print_range(const void *field, char *buf, size_t len)
 	return buf;
 }
 
+/* The longest list, written back for a child's argv, must come out whole. */
+_Static_assert(FAULT_MAX_IDS * sizeof("65535,") <= OPT_VALUE_MAX, "ids outgrow OPT_VALUE_MAX");
+
 static int parse_ids(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
 {
 	struct ipid_set ids = {0};

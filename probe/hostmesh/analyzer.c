@@ -114,6 +114,10 @@ struct az {
 	uint64_t slow_ns; /* the slow threshold now */
 	uint8_t *pair_t, *pair_s, *bad_rnic;
 	size_t *order;
+	/* Bounds on what agents can make it keep (input from the network) */
+	size_t paths_max;  /* 5-tuples remembered: two pools of the most sports per RNIC pair */
+	uint64_t now_ns;   /* the last az_tick(): records later than a window past it are refused */
+	uint64_t *stats_t; /* per host: the last agent record printed (one a second at most) */
 	struct az_totals tot;
 };
 
@@ -204,6 +208,7 @@ static void path_rehash(struct az *a, size_t cap, uint64_t older_than)
 	free(old);
 }
 
+/* The entry of key, made if new; NULL when the table holds paths_max already. */
 static struct path_ent *path_insert(struct az *a, uint64_t key, uint64_t now)
 {
 	size_t i;
@@ -212,13 +217,15 @@ static struct path_ent *path_insert(struct az *a, uint64_t key, uint64_t now)
 		/* Forget 5-tuples unused for ten minutes (rotated out of their pool). */
 		path_rehash(a, a->paths_cap,
 			    now > 600000 * NS_PER_MS ? now - 600000 * NS_PER_MS : 0);
-		if ((a->paths_n + 1) * 4 > a->paths_cap)
+		if ((a->paths_n + 1) * 4 > a->paths_cap && a->paths_n < a->paths_max)
 			path_rehash(a, a->paths_cap * 2, 0);
 	}
 	for (i = phash(key, a->paths_cap); a->paths[i].key && a->paths[i].key != key;
 	     i = (i + 1) & (a->paths_cap - 1))
 		;
 	if (!a->paths[i].key) {
+		if (a->paths_n >= a->paths_max || (a->paths_n + 1) * 2 > a->paths_cap)
+			return NULL; /* more 5-tuples than agents' pools can have: refused */
 		a->paths[i].key = key;
 		a->paths_n++;
 	}
@@ -237,8 +244,12 @@ void az_path(struct az *a, size_t host, const struct hm_path *p)
 	for (int i = 0; i < p->n_links; i++)
 		if (p->links[i] >= a->inv->n_links)
 			return;
-	a->tot.paths++;
 	e = path_insert(a, pkey(host, p->src, p->dst, p->sport), p->t_ns);
+	if (!e) {
+		a->tot.refused++;
+		return;
+	}
+	a->tot.paths++;
 	/* The paper keeps the latest path: a trace cut short by the fault does not replace it. */
 	if (e->complete && !p->complete)
 		return;
@@ -354,6 +365,11 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 
 	if (!h || p->src >= h->n_rnics || p->dst >= h->n_rnics || p->src == p->dst) {
 		a->tot.unknown_rnic++;
+		return;
+	}
+	if (a->now_ns &&
+	    p->t_send_ns > a->now_ns + (uint64_t)(a->cfg.window_ms + a->cfg.grace_ms) * NS_PER_MS) {
+		a->tot.refused++; /* from the future: a window for it would close others early */
 		return;
 	}
 	w = win_get(a, p->t_send_ns);
@@ -674,7 +690,7 @@ static void slow_threshold(struct az *a, double p99)
 	ns = (uint64_t)a->cfg.slow_us * 1000;
 	if (a->n_p99 >= 3) {
 		memcpy(v, a->base_p99, a->n_p99 * sizeof(*v));
-		qsort(v, a->n_p99, sizeof(*v), dbl_cmp);
+		rl_sort(v, a->n_p99, sizeof(*v), dbl_cmp);
 		tail = a->cfg.slow_tail * v[a->n_p99 / 2];
 		if (tail > (double)ns)
 			ns = (uint64_t)tail;
@@ -759,7 +775,7 @@ static size_t rank(const uint32_t *votes, const uint32_t *good, size_t n, struct
 	for (size_t i = 0; i < n; i++)
 		if (votes[i])
 			out[k++] = (struct cand){i, votes[i], good[i]};
-	qsort(out, k, sizeof(*out), cand_cmp);
+	rl_sort(out, k, sizeof(*out), cand_cmp);
 	return k;
 }
 
@@ -956,7 +972,7 @@ static int share_cmp(const void *pa, const void *pb)
 static void sort_by_share(const struct window *w, size_t *order, size_t n)
 {
 	sort_w = w;
-	qsort(order, n, sizeof(*order), share_cmp);
+	rl_sort(order, n, sizeof(*order), share_cmp);
 }
 
 static void close_window(struct az *a, struct window *w)
@@ -1073,13 +1089,14 @@ static void close_until(struct az *a, uint64_t limit, bool all)
 		if (a->win[i].used &&
 		    (all || a->win[i].end + (uint64_t)a->cfg.grace_ms * NS_PER_MS <= limit))
 			open[n++] = &a->win[i];
-	qsort(open, (size_t)n, sizeof(*open), win_cmp);
+	rl_sort(open, (size_t)n, sizeof(*open), win_cmp);
 	for (int i = 0; i < n; i++)
 		close_window(a, open[i]);
 }
 
 void az_tick(struct az *a, uint64_t now_ns)
 {
+	a->now_ns = now_ns;
 	close_until(a, now_ns, false);
 }
 
@@ -1092,6 +1109,11 @@ void az_agent_stats(struct az *a, size_t host, const struct hm_stats *s)
 {
 	if (host >= a->inv->n_hosts)
 		return;
+	if (a->stats_t[host] && s->t_ns < a->stats_t[host] + 1000 * NS_PER_MS) {
+		a->tot.refused++; /* agents report every few seconds: not a line per frame */
+		return;
+	}
+	a->stats_t[host] = s->t_ns;
 	struct out *o = &a->o;
 
 	out_open_object(o, NULL);
@@ -1135,6 +1157,8 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	while (a->paths_cap < a->n_rnics * a->max_per_host * 32)
 		a->paths_cap *= 2;
 	a->paths = rl_xcalloc(a->paths_cap, sizeof(*a->paths));
+	a->paths_max = a->n_rnics * a->max_per_host * 2048 + 1024;
+	a->stats_t = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->stats_t));
 	for (int i = 0; i < MAX_WINDOWS; i++) {
 		a->win[i].rn = rl_xcalloc(a->n_rnics + 1, sizeof(*a->win[i].rn));
 		a->win[i].peer_probes =
@@ -1178,6 +1202,7 @@ void az_free(struct az *a)
 		free(a->win[i].good);
 	}
 	free(a->base);
+	free(a->stats_t);
 	free(a->until);
 	free(a->paths);
 	free(a->votes_l);

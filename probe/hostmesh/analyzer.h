@@ -57,9 +57,30 @@ void az_tick(struct az *a, uint64_t now_ns);
 /* Close every open window (end of input). */
 void az_flush(struct az *a);
 
+/*
+ * One agent's record stream (TCP connection or file) as it arrives: fill
+ * buf[len..], then hm_stream_take() the whole frames in it.  A frame body
+ * longer than HM_MAX_FRAME, records before the hello, a hello of another
+ * inventory or version: -1, the stream is to be dropped (said on stderr).
+ */
+#define HM_MAX_FRAME 1024 /* the largest body (agent stats) is 80 bytes */
+struct hm_stream {
+	int host; /* -1 until the hello */
+	size_t len;
+	char peer[48];
+	uint8_t buf[65536];
+};
+void hm_stream_init(struct hm_stream *s, const char *peer);
+int hm_stream_take(struct az *a, const struct inventory *inv, struct hm_stream *s);
+
 /* Counters since az_new. */
 struct az_totals {
 	uint64_t probes, paths, windows, verdicts, late, unknown_rnic;
+	/* records over the bounds on network input: probes from the future (a window past the
+	 * last az_tick), paths past 2048 5-tuples per RNIC pair
+	 * (two pools of the most source ports an agent takes), agent stats more often than
+	 * once a second */
+	uint64_t refused;
 };
 void az_totals(const struct az *a, struct az_totals *t);
 

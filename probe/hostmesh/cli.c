@@ -196,82 +196,28 @@ static void analyze_help(void)
 
 struct conn {
 	int fd;
-	int host; /* -1 until the hello */
-	uint8_t buf[65536];
-	size_t len;
-	char peer[48];
+	unsigned long long since; /* accepted at (monotonic ns) */
+	struct hm_stream st;
 };
 
-/* Frames in c->buf; returns -1 when the stream is not a Hostmesh stream of this inventory. */
-static int take_frames(struct az *az, const struct inventory *inv, struct conn *c)
+/*
+ * Bounds on connections (input from the network): at most two per host of the
+ * inventory and 16 more, and a hello within 10 s, or the connection is closed.
+ */
+#define HELLO_WITHIN_NS (10ULL * 1000000000ULL)
+static size_t max_conns(const struct inventory *inv)
 {
-	size_t off = 0;
-
-	while (c->len - off >= sizeof(struct hm_frame)) {
-		struct hm_frame h;
-		const uint8_t *body;
-
-		memcpy(&h, c->buf + off, sizeof(h));
-		if (c->len - off < sizeof(h) + h.len)
-			break;
-		body = c->buf + off + sizeof(h);
-		off += sizeof(h) + h.len;
-		if (h.type == HM_HELLO && h.len >= sizeof(struct hm_hello)) {
-			struct hm_hello m;
-
-			memcpy(&m, body, sizeof(m));
-			m.host[sizeof(m.host) - 1] = '\0';
-			if (m.magic != HM_MAGIC || m.version != HM_VERSION) {
-				rl_err("analyze: %s: not a Hostmesh record stream (version %u)",
-				       c->peer, m.version);
-				return -1;
-			}
-			c->host = az_host_index(az, m.host);
-			if (c->host < 0 || m.inv_fingerprint != inventory_fingerprint(inv)) {
-				rl_err(
-				    "analyze: %s: agent of host '%s' uses another inventory than "
-				    "'%s'; give both the same -i",
-				    c->peer, m.host, inv->name);
-				return -1;
-			}
-			rl_info("analyze: agent %s (%s, %u RNICs) connected", m.host, c->peer,
-				m.n_rnics);
-		} else if (c->host < 0) {
-			rl_err("analyze: %s: records before the hello; dropping the stream",
-			       c->peer);
-			return -1;
-		} else if (h.type == HM_PROBE && h.len >= sizeof(struct hm_probe)) {
-			struct hm_probe p;
-
-			memcpy(&p, body, sizeof(p));
-			az_probe(az, (size_t)c->host, &p);
-		} else if (h.type == HM_PATH && h.len >= sizeof(struct hm_path)) {
-			struct hm_path p;
-
-			memcpy(&p, body, sizeof(p));
-			az_path(az, (size_t)c->host, &p);
-		} else if (h.type == HM_STATS && h.len >= sizeof(struct hm_stats)) {
-			struct hm_stats s;
-
-			memcpy(&s, body, sizeof(s));
-			az_agent_stats(az, (size_t)c->host, &s);
-		}
-		/* other frame types: skipped by length */
-	}
-	memmove(c->buf, c->buf + off, c->len - off);
-	c->len -= off;
-	return 0;
+	return 2 * inv->n_hosts + 16;
 }
 
 static int replay(struct az *az, const struct inventory *inv, char **files, int n)
 {
 	for (int i = 0; i < n; i++) {
-		struct conn *c = rl_xcalloc(1, sizeof(*c));
+		struct hm_stream *c = rl_xcalloc(1, sizeof(*c));
 		int fd = strcmp(files[i], "-") ? open(files[i], O_RDONLY | O_CLOEXEC) : dup(0);
 		ssize_t r;
 
-		c->host = -1;
-		snprintf(c->peer, sizeof(c->peer), "%.47s", files[i]);
+		hm_stream_init(c, files[i]);
 		if (fd < 0) {
 			rl_err("analyze: cannot read %s: %s", files[i], strerror(errno));
 			free(c);
@@ -279,7 +225,7 @@ static int replay(struct az *az, const struct inventory *inv, char **files, int 
 		}
 		while ((r = read(fd, c->buf + c->len, sizeof(c->buf) - c->len)) > 0) {
 			c->len += (size_t)r;
-			if (take_frames(az, inv, c)) {
+			if (hm_stream_take(az, inv, c)) {
 				close(fd);
 				free(c);
 				return RL_EXIT_USAGE;
@@ -319,6 +265,53 @@ static int listen_on(const char *spec, char *err, size_t errlen)
 	return fd;
 }
 
+/* One connection's turn: false when it is to be closed. */
+static bool conn_turn(struct az *az, const struct inventory *inv, struct conn *c, short revents)
+{
+	ssize_t r;
+
+	if (c->st.host < 0 && rl_now_ns() - c->since > HELLO_WITHIN_NS) {
+		rl_warn("analyze: %s: no hello within 10 s; closed", c->st.peer);
+		return false;
+	}
+	if (!revents)
+		return true;
+	r = read(c->fd, c->st.buf + c->st.len, sizeof(c->st.buf) - c->st.len);
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (r == 0 && c->st.host >= 0)
+		rl_info("analyze: agent %s disconnected", inv->hosts[c->st.host].name);
+	if (r <= 0)
+		return false;
+	c->st.len += (size_t)r;
+	return hm_stream_take(az, inv, &c->st) == 0;
+}
+
+static void conn_accept(struct conn ***cs, size_t *n, const struct inventory *inv, int lfd)
+{
+	struct sockaddr_in sa;
+	socklen_t sl = sizeof(sa);
+	int fd = accept4(lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct conn *c;
+	char peer[48];
+
+	if (fd < 0)
+		return;
+	snprintf(peer, sizeof(peer), "%s:%u", inet_ntoa(sa.sin_addr), ntohs(sa.sin_port));
+	if (*n >= max_conns(inv)) {
+		rl_warn("analyze: %s: %zu connections already, more than this inventory's agents "
+			"make; closed",
+			peer, *n);
+		close(fd);
+		return;
+	}
+	c = rl_xcalloc(1, sizeof(*c));
+	c->fd = fd;
+	c->since = rl_now_ns();
+	hm_stream_init(&c->st, peer);
+	*RL_PUSH(*cs, *n) = c;
+}
+
 static int serve(struct az *az, const struct inventory *inv, int lfd, long long duration_ms)
 {
 	struct conn **cs = NULL;
@@ -328,45 +321,22 @@ static int serve(struct az *az, const struct inventory *inv, int lfd, long long 
 
 	while (!rl_interrupted && rl_now_ns() < end) {
 		struct pollfd *p = rl_xcalloc(n + 1, sizeof(*p));
+		size_t polled = n, keep = 0; /* cs[0..polled) have p[1..polled] */
 
 		p[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
 		for (size_t i = 0; i < n; i++)
 			p[i + 1] = (struct pollfd){.fd = cs[i]->fd, .events = POLLIN};
-		if (poll(p, (nfds_t)n + 1, 200) > 0) {
-			if (p[0].revents & POLLIN) {
-				struct sockaddr_in sa;
-				socklen_t sl = sizeof(sa);
-				int fd = accept4(lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC);
-
-				if (fd >= 0) {
-					struct conn *c = rl_xcalloc(1, sizeof(*c));
-
-					c->fd = fd;
-					c->host = -1;
-					snprintf(c->peer, sizeof(c->peer), "%s:%u",
-						 inet_ntoa(sa.sin_addr), ntohs(sa.sin_port));
-					*RL_PUSH(cs, n) = c;
-				}
+		if (poll(p, (nfds_t)n + 1, 200) > 0 && (p[0].revents & POLLIN))
+			conn_accept(&cs, &n, inv, lfd);
+		for (size_t i = 0; i < n; i++) {
+			if (conn_turn(az, inv, cs[i], i < polled ? p[i + 1].revents : 0)) {
+				cs[keep++] = cs[i];
+				continue;
 			}
-			for (size_t i = 0, k = 1; i < n; k++) {
-				struct conn *c = cs[i];
-				ssize_t r = 0;
-
-				if (p[k].revents)
-					r = read(c->fd, c->buf + c->len, sizeof(c->buf) - c->len);
-				if (p[k].revents &&
-				    (r <= 0 || (c->len += (size_t)r, take_frames(az, inv, c)))) {
-					if (r == 0 && c->host >= 0)
-						rl_info("analyze: agent %s disconnected",
-							inv->hosts[c->host].name);
-					close(c->fd);
-					free(c);
-					cs[i] = cs[--n];
-					continue;
-				}
-				i++;
-			}
+			close(cs[i]->fd);
+			free(cs[i]);
 		}
+		n = keep;
 		free(p);
 		az_tick(az, rl_realtime_ns());
 	}
@@ -460,6 +430,16 @@ int cmd_analyze(int argc, char **argv)
 		close(lfd);
 	} else {
 		r = replay(az, inv, argv + optind, argc - optind);
+	}
+	{
+		struct az_totals t;
+
+		az_totals(az, &t);
+		if (t.refused || t.late || t.unknown_rnic)
+			rl_warn("analyze: records left out: %llu refused (over the bounds on input "
+				"from the network, README), %llu late, %llu of unknown RNICs",
+				(unsigned long long)t.refused, (unsigned long long)t.late,
+				(unsigned long long)t.unknown_rnic);
 	}
 	az_free(az);
 	if (out != stdout)

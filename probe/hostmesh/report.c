@@ -93,7 +93,7 @@ static int write_data(const struct hm_state *st, const struct comp_report *r)
 		}
 	}
 	fclose(f);
-	qsort(lv, nlv, sizeof(*lv), vote_cmp);
+	rl_sort(lv, nlv, sizeof(*lv), vote_cmp);
 	snprintf(path, sizeof(path), "%s/votes.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return -errno;

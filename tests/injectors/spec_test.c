@@ -60,6 +60,31 @@ Test(spec, argv_round_trip_for_every_kind)
 	}
 }
 
+/* The longest ID list reaches the child whole: it was cut at 128 bytes (found by fuzz). */
+Test(spec, longest_id_list_reaches_the_child_whole)
+{
+	struct fault_spec a, b;
+	struct opt_store st = {0};
+	const char *argv[16];
+	char ids[FAULT_MAX_IDS * 6 + 1] = "", why[256];
+	size_t n = 0, o = 0;
+
+	for (int i = 0; i < FAULT_MAX_IDS; i++)
+		o += (size_t)snprintf(ids + o, sizeof(ids) - o, "%s%d", i ? "," : "", 65535 - i);
+	fault_spec_init(&a, fault_kind_find("ipid-drop"));
+	cr_assert_eq(fault_spec_set(&a, "target", "h1:rnic1", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&a, "ids", ids, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_argv(&a, argv, &n, ARRAY_SIZE(argv), &st), 0);
+	cr_assert_eq(n, 5);
+	cr_assert_str_eq(argv[3], "--ids");
+	cr_assert_str_eq(argv[4], ids);
+	fault_spec_init(&b, a.kind);
+	cr_assert_eq(fault_spec_set(&b, "ids", argv[4], why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(b.ids.n, FAULT_MAX_IDS);
+	cr_assert_eq(memcmp(b.ids.v, a.ids.v, sizeof(a.ids.v)), 0);
+	opt_store_free(&st);
+}
+
 /* A kind's defaults give no option at all: the child argv is KIND --target T. */
 Test(spec, defaults_are_not_written)
 {

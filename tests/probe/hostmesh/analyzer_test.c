@@ -386,3 +386,105 @@ Test(analyzer, a_fault_onset_stays_out_of_the_healthy_baseline)
 	cr_assert_lt(strtod(r + strlen("\"reference_share\":"), NULL), 0.005, "%s", out);
 	free(out);
 }
+
+/* Input from the network is bounded: records past the bounds are refused and counted. */
+Test(analyzer, bounds_what_agents_can_make_it_keep)
+{
+	struct az_cfg cfg;
+	struct az_totals t;
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+	struct az *az;
+	struct hm_path p;
+	struct hm_probe pr = {.t_send_ns = T0, .src = 0, .dst = 1};
+	struct hm_stats st = {.t_ns = T0};
+	size_t paths = 0;
+
+	az_defaults(&cfg);
+	az = az_new(inv, &cfg, f);
+	az_tick(az, T0);
+	az_probe(az, 0, &pr); /* now */
+	pr.t_send_ns = T0 + 3600 * SEC;
+	az_probe(az, 0, &pr); /* an hour ahead: a window for it would close the others */
+	for (int i = 0; i < 10; i++) {
+		st.t_ns = T0 + (uint64_t)i * SEC / 10;
+		az_agent_stats(az, 0, &st); /* ten in a second: one line */
+	}
+	/* 5-tuples: 2048 per RNIC pair (16 RNICs, 4 per host) and 1024 more, then refused */
+	mkpath(&p, 1, 1, 2, 1);
+	for (size_t h = 0; h < 4; h++)
+		for (uint8_t s = 0; s < 4; s++)
+			for (uint32_t k = 0; k < 65536; k++) {
+				p.src = s;
+				p.dst = (uint8_t)((s + 1) % 4);
+				p.sport = (uint16_t)k;
+				p.t_ns = T0 + k;
+				az_path(az, h, &p);
+				paths++;
+			}
+	az_totals(az, &t);
+	cr_assert_eq(t.probes, 1);
+	cr_assert_eq(t.paths, 16 * 4 * 2048 + 1024, "%llu paths kept", (unsigned long long)t.paths);
+	cr_assert_eq(t.refused, 1 + 9 + paths - t.paths, "%llu refused",
+		     (unsigned long long)t.refused);
+	fflush(f);
+	cr_assert(strstr(out, "\"type\":\"agent\""), "%s", out);
+	cr_assert_null(strstr(strstr(out, "\"type\":\"agent\"") + 1, "\"type\":\"agent\""),
+		       "one agent line a second: %s", out);
+	az_free(az);
+	fclose(f);
+	free(out);
+}
+
+static size_t put_frame(uint8_t *b, uint16_t type, const void *body, uint16_t len)
+{
+	struct hm_frame h = {type, len};
+
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + sizeof(h), body, len);
+	return sizeof(h) + len;
+}
+
+/* A stream that is not a well-behaved agent's is dropped, with what was wrong said. */
+Test(analyzer, drops_streams_that_break_the_frame_rules)
+{
+	struct az_cfg cfg;
+	struct hm_hello hi = {.magic = HM_MAGIC,
+			      .version = HM_VERSION,
+			      .n_rnics = 4,
+			      .host = "host1",
+			      .inv_fingerprint = inventory_fingerprint(inv)};
+	struct hm_probe pr = {.t_send_ns = T0, .src = 0, .dst = 1};
+	static struct hm_stream s;
+	static const uint8_t zeros[HM_MAX_FRAME];
+	FILE *null = fopen("/dev/null", "we");
+	struct az_totals t;
+	struct az *az;
+
+	az_defaults(&cfg);
+	az = az_new(inv, &cfg, null);
+	hm_stream_init(&s, "test");
+	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
+	s.len += put_frame(s.buf + s.len, HM_PROBE, &pr, sizeof(pr));
+	cr_assert_eq(hm_stream_take(az, inv, &s), 0, "a hello, then a probe");
+	cr_assert_eq(s.len, 0);
+	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
+	cr_assert_eq(hm_stream_take(az, inv, &s), -1, "a second hello");
+
+	hm_stream_init(&s, "test");
+	s.len = put_frame(s.buf, HM_PROBE, &pr, sizeof(pr));
+	cr_assert_eq(hm_stream_take(az, inv, &s), -1, "a probe before the hello");
+
+	hm_stream_init(&s, "test");
+	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
+	s.len += put_frame(s.buf + s.len, 9, zeros, HM_MAX_FRAME);
+	cr_assert_eq(hm_stream_take(az, inv, &s), 0, "an unknown frame type is skipped");
+	memcpy(s.buf, &(struct hm_frame){HM_PROBE, HM_MAX_FRAME + 1}, sizeof(struct hm_frame));
+	s.len = 4;
+	cr_assert_eq(hm_stream_take(az, inv, &s), -1, "a frame longer than HM_MAX_FRAME");
+	az_totals(az, &t);
+	cr_assert_eq(t.probes, 1);
+	az_free(az);
+	fclose(null);
+}
