@@ -4,6 +4,7 @@
 PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
+NPROC     := $(shell nproc 2>/dev/null || echo 1)
 BUILD     ?= build
 PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs libcrypto
 OPT       ?= -O2 -g
@@ -29,7 +30,8 @@ ASAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check unit integration vm-check demo deps bench install clean help format format-check layers
+.PHONY: all check unit integration vm-check demo deps bench install clean help format format-check layers \
+	fuzz fuzz-check fuzz-nightly
 all: $(BUILD)/rocelab
 
 help:
@@ -38,6 +40,8 @@ help:
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput"
+	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
+	@echo "make fuzz-nightly  each harness for FUZZ_NIGHTLY_S (1800) or 10^7 executions, new inputs in build/fuzz"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
 	@echo "make format     apply .clang-format; make format-check checks it (in make check)"
 	@echo "make layers     check that each folder includes only from layers below it"
@@ -62,6 +66,45 @@ $(BUILD)/tools/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
+# Fuzzing harnesses (tests/fuzz/*_fuzz.c): libFuzzer, clang, ASan and UBSan, the library rebuilt
+# with clang's coverage instrumentation.
+FUZZ_CC	  ?= clang
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# clang also flags vsnprintf of a format parameter (plan.c's two-format helper), gcc does not.
+FUZZ_WARN := $(WARN) -Wno-format-nonliteral
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/*_fuzz.c))
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%_fuzz.c=$(BUILD)/fuzz/%)
+FUZZ_OBJ  := $(LIB_SRC:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_S	  ?= 60
+FUZZ_NIGHTLY_S ?= 1800
+
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "fuzz: cc $<"
+	@$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) -std=gnu17 -O1 -g $(FUZZ_WARN) -pthread $(FUZZ_SAN) \
+		-fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(BUILD)/fuzz/%: tests/fuzz/%_fuzz.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	@echo "fuzz: link $@"
+	@$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) -std=gnu17 -O1 -g $(FUZZ_WARN) -pthread $(FUZZ_SAN) \
+		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDFLAGS) $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJ)
+
+# Every harness for FUZZ_S seconds; new inputs go to build/fuzz/corpus, findings are printed.
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@tests/fuzz/run.sh fuzz $(FUZZ_S) $(FUZZ_BIN)
+
+fuzz-nightly: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@tests/fuzz/run.sh fuzz $(FUZZ_NIGHTLY_S) $(FUZZ_BIN)
+
+# In make check: every corpus and reproducer replayed, then a short fuzz of each harness.
+fuzz-check: $(FUZZ_BIN)
+	@tests/fuzz/run.sh check 20 $(FUZZ_BIN)
+
 # Benchmark drivers link the library (optimized, no sanitizers).
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -79,8 +122,9 @@ integration: $(BUILD)/rocelab $(TOOL_BIN)
 
 check: deps
 	@$(MAKE) --no-print-directory format-check layers
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TOOL_BIN)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(TEST_BIN) $(TOOL_BIN) $(FUZZ_BIN)
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory fuzz-check
 	@$(MAKE) --no-print-directory integration
 	@$(MAKE) --no-print-directory vm-check
 

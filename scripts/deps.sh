@@ -8,7 +8,7 @@ PKGS=(
 	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev zlib1g-dev libssl-dev
 	nftables libibverbs-dev rdma-core ibverbs-utils ibverbs-providers
 	qemu-system-x86 linux-image-amd64 busybox-static tshark
-	libcriterion-dev gnuplot-nox clang-format
+	libcriterion-dev gnuplot-nox clang-format clang libclang-rt-dev llvm
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc
 )
 
