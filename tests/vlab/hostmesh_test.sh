@@ -43,7 +43,8 @@ nv=$(grep -c '"type":"verdict"' "$HM_OUT/az.jsonl")
 [ "$nv" -eq 0 ] && ok "no verdict on a healthy lab" || fail "$nv verdicts on a healthy lab" "$(grep verdict "$HM_OUT/az.jsonl" | head -2)"
 
 # A stopped agent: its socket fills and the agent says how many packets it lost there.
-# (30 bursts of 1000, so that veth backlogs keep up; the agent reads on for 5 s after)
+# (30 bursts of 1000, so that veth backlogs keep up; the agent reads on for 5 s after). The overflow
+# count is the socket's drops, not only the junk's (a run counted 30002): a small margin above 30000.
 ip netns exec rl-host1 "$RL" agent hostmesh --host host1 --interval 20ms --trace-rate 0 \
 	--out "$HM_OUT/stopped.rec" --duration 6s 2>"$HM_OUT/stopped.log" &
 AG=$!
@@ -55,7 +56,7 @@ wait $AG
 last=$("$RL" analyze "$HM_OUT/stopped.rec" 2>/dev/null | grep '"type":"agent"' | tail -1)
 mal=$(echo "$last" | jq '.malformed // 0')
 ovf=$(echo "$last" | jq '.rx_overflow // 0')
-[ "${ovf:-0}" -gt 0 ] && [ $((mal + ovf)) -ge 27000 ] && [ $((mal + ovf)) -le 30000 ] &&
+[ "${ovf:-0}" -gt 0 ] && [ $((mal + ovf)) -ge 27000 ] && [ $((mal + ovf)) -le 30064 ] &&
 	ok "30000 junk datagrams to a stopped agent: $mal read, $ovf reported as receive overflow" ||
 	fail "stopped agent: malformed $mal, overflow $ovf of 30000" "$last"
 grep -q "receive socket was full" "$HM_OUT/stopped.log" &&
