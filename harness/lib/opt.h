@@ -39,7 +39,8 @@ struct opt_desc {
 
 /*
  * Room for any option's value as text, with its '\0': the longest is a
- * fault's list of 64 five-digit IP IDs.  print and OPT_STR fit in it.
+ * fault's list of 64 five-digit IP IDs.  Every value opt_argv passes on to
+ * a child fits in it (it refuses one that would not).
  */
 #define OPT_VALUE_MAX 512
 
