@@ -30,7 +30,7 @@ ASAN_OBJ  := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all check unit integration vm-check demo deps bench install clean help format format-check layers \
+.PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
 	fuzz fuzz-check fuzz-nightly
 all: $(BUILD)/rocelab
 
@@ -40,6 +40,7 @@ help:
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput"
+	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly)"
 	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
 	@echo "make fuzz-nightly  each harness for FUZZ_NIGHTLY_S (1800) or 10^7 executions, new inputs in build/fuzz"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
@@ -132,6 +133,11 @@ check: deps
 vm-check: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/tests/probe/verbs_test
 	@tests/vm/run.sh
+
+# The long scenarios (minutes each), for a nightly job: results.json, junit.xml and reports.
+nightly: deps
+	@$(MAKE) --no-print-directory all
+	@$(BUILD)/rocelab run -o $(BUILD)/nightly --seed 7 scenarios/nightly/*.yaml
 
 demo: deps
 	@$(MAKE) --no-print-directory all

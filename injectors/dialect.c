@@ -263,37 +263,72 @@ static void ipid_expr(struct sbuf *b, const struct fault_spec *s)
 	}
 }
 
-static int linux_ipid_drop(struct render_ctx *r)
+/*
+ * The rules of a packet filter on r's port, one a direction (dir), or on the
+ * whole switch: "MATCH drop", commented "rocelab KIND [in|out]".  MATCH ends
+ * in the counter that verification reads.
+ */
+static void nft_port_rules(struct sbuf *in, const struct render_ctx *r, enum direction dir,
+			   const char *match, const char *kind)
 {
-	struct sbuf a = {0}, in = {0}, v = {0}, m = {0};
-	const struct fault_spec *s = r->spec;
-	char *match;
-
-	ipid_expr(&m, s);
-	if (s->roce_only)
-		sb_printf(&m, " udp dport %d", ROCEV2_UDP_PORT);
-	match = sb_take(&m);
-	nft_begin(&in, r->table);
 	if (!r->port) {
-		sb_printf(&in, "\t\t%s counter drop comment \"rocelab ipid-drop\"\n", match);
-	} else {
-		if (s->dir != DIR_OUT)
-			sb_printf(
-			    &in,
-			    "\t\tiifname \"%s\" %s counter drop comment \"rocelab ipid-drop in\"\n",
-			    r->port, match);
-		if (s->dir != DIR_IN)
-			sb_printf(&in,
-				  "\t\toifname \"%s\" %s counter drop comment \"rocelab ipid-drop "
-				  "out\"\n",
-				  r->port, match);
+		sb_printf(in, "\t\t%s drop comment \"rocelab %s\"\n", match, kind);
+		return;
 	}
+	if (dir != DIR_OUT)
+		sb_printf(in, "\t\tiifname \"%s\" %s drop comment \"rocelab %s in\"\n", r->port,
+			  match, kind);
+	if (dir != DIR_IN)
+		sb_printf(in, "\t\toifname \"%s\" %s drop comment \"rocelab %s out\"\n", r->port,
+			  match, kind);
+}
+
+/* The fault's own table with those rules, fed to 'nft -f -'; undone by deleting the table. */
+static int nft_rules_table(struct render_ctx *r, enum direction dir, const char *match,
+			   const char *kind)
+{
+	struct sbuf a = {0}, in = {0}, v = {0};
+
+	nft_begin(&in, r->table);
+	nft_port_rules(&in, r, dir, match, kind);
 	sb_printf(&in, "\t}\n}\n");
-	free(match);
 	sb_printf(&a, "nft -f -");
 	nft_revert(&v, r->table);
 	read_nft_tables(emit(r, &a, &in, &v), r->table);
 	return 0;
+}
+
+static int linux_ipid_drop(struct render_ctx *r)
+{
+	struct sbuf m = {0};
+	int rc;
+
+	ipid_expr(&m, r->spec);
+	if (r->spec->roce_only)
+		sb_printf(&m, " udp dport %d", ROCEV2_UDP_PORT);
+	sb_printf(&m, " counter");
+	rc = nft_rules_table(r, r->spec->dir, m.p, "ipid-drop");
+	sb_free(&m);
+	return rc;
+}
+
+/*
+ * Emulated corruption: a receiver's CRC check drops a damaged frame, so a
+ * random share of the port's RoCE packets is dropped (nft's numgen random;
+ * the port's CRC error counter does not rise).  The first counter sees every
+ * RoCE packet through the port, the second the ones dropped.  A port target
+ * only (the kind's target forms).
+ */
+static int linux_packet_corruption(struct render_ctx *r)
+{
+	struct sbuf m = {0};
+	int rc;
+
+	sb_printf(&m, "udp dport %d counter numgen random mod %u < %u counter", ROCEV2_UDP_PORT,
+		  FAULT_PPM, r->spec->corrupt_ppm);
+	rc = nft_rules_table(r, r->spec->dir, m.p, "packet-corruption");
+	sb_free(&m);
+	return rc;
 }
 
 /*
@@ -902,8 +937,12 @@ static const struct dialect_ops dialects[] = {
 			   .acl_error = linux_acl_error,
 			   .pfc_misconfig = linux_pfc_misconfig,
 			   .ipid_drop = linux_ipid_drop,
-			   .link_degrade = linux_link_degrade},
-    /* SONiC, EOS and NVUE ACLs cannot match the IP ID field. */
+			   .link_degrade = linux_link_degrade,
+			   .packet_corruption = linux_packet_corruption},
+    /*
+     * SONiC, EOS and NVUE ACLs cannot match the IP ID field, and none of their
+     * ACL actions drops a random share of the packets matched.
+     */
     [INV_DIALECT_SONIC] = {.name = "sonic",
 			   .link_flap = sonic_link_flap,
 			   .acl_error = sonic_acl_error,

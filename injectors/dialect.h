@@ -28,6 +28,7 @@ struct dialect_ops {
 	int (*pfc_misconfig)(struct render_ctx *r);
 	int (*ipid_drop)(struct render_ctx *r);
 	int (*link_degrade)(struct render_ctx *r);
+	int (*packet_corruption)(struct render_ctx *r);
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d);

@@ -20,6 +20,13 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
 	return lab_exec_json(f->lab, dev, argv, f->err, sizeof(f->err));
 }
 
+json_t *fault_read_nft_table(struct fault_run *f, const char *dev)
+{
+	return fault_read_json(
+	    f, dev,
+	    (const char *const[]){"nft", "-j", "list", "table", "inet", f->plan->table, NULL});
+}
+
 unsigned long long fault_json_sum(json_t *v, const char *key)
 {
 	unsigned long long total = 0;
@@ -105,8 +112,7 @@ static bool table_took(const struct fault_run *f, const struct fault_action *a,
 	return rb->n_bound >= want;
 }
 
-/* No test traffic can cross the switch: its own reads say whether the table is in place. */
-static int verify_table_read(struct fault_run *f)
+int fault_verify_table_read(struct fault_run *f)
 {
 	for (size_t i = 0; i < f->plan->n_acts; i++)
 		if (f->plan->acts[i].read)
@@ -323,7 +329,7 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 	long long sent;
 
 	if (!fault_counters_readable(f, sw)) {
-		int r = verify_table_read(f);
+		int r = fault_verify_table_read(f);
 
 		return r ? r : fault_verify_acl_counters(f, flows, n);
 	}
@@ -331,13 +337,10 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 		sent = sent_or_why(
 		    f, traffic_send(f->lab, flows, n, ROCEV2_UDP_PORT, 41000, 32, 6, 0, 64));
 	else if ((sent = fault_send(f, flows, n, &test_traffic)) < 0)
-		return fault_unsent(f, verify_table_read(f));
+		return fault_unsent(f, fault_verify_table_read(f));
 	if (sent < 0)
 		return (int)sent;
-	v = fault_read_json(
-	    f, sw->name,
-	    (const char *const[]){"nft", "-j", "list", "table", "inet", f->plan->table, NULL});
-	if (!v)
+	if (!(v = fault_read_nft_table(f, sw->name)))
 		return -EIO;
 	pkts = fault_json_sum(v, "packets");
 	json_decref(v);

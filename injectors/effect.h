@@ -27,6 +27,9 @@ struct fault_run {
 /* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[]);
 
+/* The fault's own nft table on dev ('nft -j list table inet T'), or NULL with f->err. */
+json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
+
 /* Sum every "key": N anywhere inside v (nft counters, tc drops). */
 unsigned long long fault_json_sum(json_t *v, const char *key);
 
@@ -61,6 +64,13 @@ long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
  * added to f->evidence, or verified's error.
  */
 int fault_unsent(struct fault_run *f, int verified);
+
+/*
+ * No test traffic can cross the switch: its own reads of the fault's table
+ * (or ACL) say whether it is in place (fault_verify_reads), or 0 when the
+ * plan reads nothing back (f->evidence says why).
+ */
+int fault_verify_table_read(struct fault_run *f);
 
 /* "" when fault_send() sends from here, else " (sent by ... on the hosts)" for evidence. */
 const char *fault_sent_by(const struct fault_run *f);

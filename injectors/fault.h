@@ -22,6 +22,9 @@ struct render_ctx;
 enum ipid_match { IPID_MOD, IPID_RANGE, IPID_SET };
 enum direction { DIR_BOTH, DIR_IN, DIR_OUT };
 
+/* A share in parts per million: packet-corruption's rate. */
+#define FAULT_PPM 1000000u
+
 #define FAULT_MAX_IDS  64
 #define FAULT_NAME_MAX 72
 
@@ -65,10 +68,13 @@ struct fault_spec {
 	struct ipid_range range;
 	struct ipid_set ids;
 	bool roce_only;
-	enum direction dir;
+	enum direction dir; /* ipid-drop, packet-corruption on a port */
 
 	/* link-degrade */
 	unsigned long long rate_kbit;
+
+	/* packet-corruption: the share of RoCE packets lost, in parts per million (FAULT_PPM) */
+	unsigned corrupt_ppm;
 
 	/* ---- resolved by fault_spec_resolve ---- */
 	/* the target: a switch port, a whole switch, or a host RNIC */
@@ -130,6 +136,11 @@ extern const struct opt_desc fault_common_opts[];
 int fault_opt_rate_parse(const struct opt_desc *d, const char *v, void *field, char *err,
 			 size_t errlen);
 const char *fault_opt_rate_print(const void *field, char *buf, size_t len);
+
+/* OPT_CUSTOM direction on a port target: "in", "out" or "both" (enum direction). */
+int fault_opt_dir_parse(const struct opt_desc *d, const char *v, void *field, char *err,
+			size_t errlen);
+const char *fault_opt_dir_print(const void *field, char *buf, size_t len);
 
 /* A spec of kind k with its defaults. */
 void fault_spec_init(struct fault_spec *s, const struct fault_kind_ops *k);

@@ -71,6 +71,30 @@ const char *fault_opt_rate_print(const void *field, char *buf, size_t len)
 	return buf;
 }
 
+int fault_opt_dir_parse(const struct opt_desc *d, const char *v, void *field, char *err,
+			size_t errlen)
+{
+	static const char *const names[] = {
+	    [DIR_BOTH] = "both", [DIR_IN] = "in", [DIR_OUT] = "out"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(v, names[i])) {
+			*(enum direction *)field = (enum direction)i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "%s '%s': give in, out or both", d->name, v);
+	return -EINVAL;
+}
+
+const char *fault_opt_dir_print(const void *field, char *buf, size_t len)
+{
+	enum direction dir = *(const enum direction *)field;
+
+	snprintf(buf, len, "%s", dir == DIR_IN ? "in" : dir == DIR_OUT ? "out" : "both");
+	return buf;
+}
+
 void fault_spec_init(struct fault_spec *s, const struct fault_kind_ops *k)
 {
 	memset(s, 0, sizeof(*s));

@@ -85,37 +85,14 @@ static const char *print_ids(const void *field, char *buf, size_t len)
 	return buf;
 }
 
-static int parse_dir(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
-{
-	static const char *const names[] = {
-	    [DIR_BOTH] = "both", [DIR_IN] = "in", [DIR_OUT] = "out"};
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(v, names[i])) {
-			*(enum direction *)field = (enum direction)i;
-			return 0;
-		}
-	}
-	snprintf(err, errlen, "%s '%s': give in, out or both", d->name, v);
-	return -EINVAL;
-}
-
-static const char *print_dir(const void *field, char *buf, size_t len)
-{
-	enum direction dir = *(const enum direction *)field;
-
-	snprintf(buf, len, "%s", dir == DIR_IN ? "in" : dir == DIR_OUT ? "out" : "both");
-	return buf;
-}
-
 static const struct opt_desc opts[] = {
     {"mod", OPT_UINT, 2, 65536, FS(mod), "drop IDs with id % mod == rem"},
     {"rem", OPT_UINT, 0, 65535, FS(rem), "the remainder (below mod)"},
     {"range", OPT_CUSTOM, 0, 0, FS(range), "drop IDs A-B", parse_range, print_range},
     {"ids", OPT_CUSTOM, 0, 0, FS(ids), "drop these IDs (a,b,...)", parse_ids, print_ids},
     {"roce-only", OPT_BOOL, 0, 0, FS(roce_only), "only RoCEv2 (UDP 4791)"},
-    {"direction", OPT_CUSTOM, 0, 0, FS(dir), "in, out or both, on a port target", parse_dir,
-     print_dir},
+    {"direction", OPT_CUSTOM, 0, 0, FS(dir), "in, out or both, on a port target",
+     fault_opt_dir_parse, fault_opt_dir_print},
     OPT_TABLE_END,
 };
 

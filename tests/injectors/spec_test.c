@@ -23,6 +23,8 @@ Test(spec, argv_round_trip_for_every_kind)
 	    {"roce-only", "true"},  {"direction", "out"}, {"rate", "500kbit"},
 	    {"from-tenant", "a"},   {"to-tenant", "b"},
 	};
+	/* where a kind reads an option's value its own way */
+	static const char *const kind_vals[][3] = {{"packet-corruption", "rate", "2.5%"}};
 	const struct fault_kind_ops *k;
 
 	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
@@ -34,11 +36,18 @@ Test(spec, argv_round_trip_for_every_kind)
 
 		fault_spec_init(&a, k);
 		cr_assert_eq(fault_spec_set(&a, "target", "sw-linux:swp3", why, sizeof(why)), 0);
-		for (size_t v = 0; v < ARRAY_SIZE(vals); v++)
-			if (opt_find(k->opts, vals[v][0]))
-				cr_assert_eq(
-				    fault_spec_set(&a, vals[v][0], vals[v][1], why, sizeof(why)), 0,
-				    "%s %s: %s", k->name, vals[v][0], why);
+		for (size_t v = 0; v < ARRAY_SIZE(vals); v++) {
+			const char *val = vals[v][1];
+
+			if (!opt_find(k->opts, vals[v][0]))
+				continue;
+			for (size_t w = 0; w < ARRAY_SIZE(kind_vals); w++)
+				if (!strcmp(kind_vals[w][0], k->name) &&
+				    !strcmp(kind_vals[w][1], vals[v][0]))
+					val = kind_vals[w][2];
+			cr_assert_eq(fault_spec_set(&a, vals[v][0], val, why, sizeof(why)), 0,
+				     "%s %s: %s", k->name, vals[v][0], why);
+		}
 		cr_assert_eq(fault_spec_argv(&a, argv, &n, ARRAY_SIZE(argv), &st), 0);
 		cr_assert_str_eq(argv[0], k->name);
 		fault_spec_init(&b, k);
@@ -83,6 +92,31 @@ Test(spec, longest_id_list_reaches_the_child_whole)
 	cr_assert_eq(b.ids.n, FAULT_MAX_IDS);
 	cr_assert_eq(memcmp(b.ids.v, a.ids.v, sizeof(a.ids.v)), 0);
 	opt_store_free(&st);
+}
+
+/* packet-corruption's share: as a percentage or a fraction, kept in ppm, written as a percentage.
+ */
+Test(spec, corruption_share_in_ppm)
+{
+	static const struct {
+		const char *in, *out;
+		unsigned ppm;
+	} cases[] = {{"1%", "1%", 10000},	{"0.1%", "0.1%", 1000},
+		     {"0.001", "0.1%", 1000},	{"0.0001%", "0.0001%", 1},
+		     {"100%", "100%", 1000000}, {"1", "100%", 1000000},
+		     {"2.5%", "2.5%", 25000},	{"0.12345%", "0.1235%", 1235}};
+	char why[256], buf[OPT_VALUE_MAX];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct fault_spec s;
+
+		fault_spec_init(&s, fault_kind_find("packet-corruption"));
+		cr_assert_eq(fault_spec_set(&s, "rate", cases[i].in, why, sizeof(why)), 0, "%s: %s",
+			     cases[i].in, why);
+		cr_assert_eq(s.corrupt_ppm, cases[i].ppm, "%s: %u ppm", cases[i].in, s.corrupt_ppm);
+		cr_assert_str_eq(opt_value(fault_opt_find(s.kind, "rate"), &s, buf, sizeof(buf)),
+				 cases[i].out);
+	}
 }
 
 /* A kind's defaults give no option at all: the child argv is KIND --target T. */
@@ -142,6 +176,22 @@ static struct bad_case bad[] = {
      "ipid-drop needs one of mod (with rem), range or ids"},
     {"ipid-drop target=spine1 mod=8 rem=8", "rem 8 must be smaller than mod 8"},
     {"ipid-drop target=spine1 direction=sideways", "direction 'sideways': give in, out or both"},
+    {"packet-corruption target=sw-linux:swp3",
+     "packet-corruption needs --rate (the share lost, e.g. 1%)"},
+    {"packet-corruption target=sw-linux:swp3 rate=0%",
+     "rate '0%': give a share from 0.0001% (1 in a million) to 100%, as 1% or 0.01"},
+    {"packet-corruption target=sw-linux:swp3 rate=150%",
+     "rate '150%': give a share from 0.0001% (1 in a million) to 100%, as 1% or 0.01"},
+    {"packet-corruption target=sw-linux:swp3 rate=nan%",
+     "rate 'nan%': give a share from 0.0001% (1 in a million) to 100%, as 1% or 0.01"},
+    {"packet-corruption target=sw-linux:swp3 rate=0.00001%",
+     "rate '0.00001%': give a share from 0.0001% (1 in a million) to 100%, as 1% or 0.01"},
+    {"packet-corruption target=sw-linux:swp3 rate=1mbit",
+     "rate '1mbit': give a share from 0.0001% (1 in a million) to 100%, as 1% or 0.01"},
+    {"packet-corruption target=sw-linux rate=1%",
+     "packet-corruption targets SWITCH:PORT, and sw-linux is a whole switch"},
+    {"packet-corruption target=h1:rnic1 rate=1%",
+     "packet-corruption targets SWITCH:PORT, and h1:rnic1 is an RNIC"},
     {"link-flap target=sw-linux:swp3 period=1s down=1s",
      "down (1000ms) must be shorter than period (1000ms)"},
     {"link-degrade target=sw-linux:swp3 rate=200g",

@@ -5,6 +5,11 @@ journal_lines() { [ -f "$STATE/journal.jsonl" ] && wc -l <"$STATE/journal.jsonl"
 nft_packets() { # total nft counter packets in namespace $1
 	ip netns exec "$1" nft list ruleset | grep -o 'counter packets [0-9]*' | awk '{s+=$3} END {print s+0}'
 }
+corrupt_counts() { # "SEEN DROPPED": packet-corruption's two counters in namespace $1, summed
+	ip netns exec "$1" nft list ruleset | grep 'rocelab packet-corruption' |
+		awk '{n = 0; for (i = 1; i < NF; i++) if ($i == "packets") { n++; if (n == 1) s += $(i+1); else d += $(i+1) } }
+		     END {print s+0, d+0}'
+}
 
 # start_hold NAME ARGS...: run 'rocelab inject ARGS --hold' in the background until it reports applied.
 start_hold() {
@@ -76,6 +81,21 @@ if start_hold "ipid-drop spine2:swp1 --mod 10" ipid-drop --target spine2:swp1 --
 	stop_hold "ipid-drop spine2:swp1"
 fi
 
+# 2b. packet corruption (emulated: random loss) on the same port: the share measured apart from the
+# injector's own check, by the rule's two counters under another sender's traffic
+if start_hold "packet-corruption spine2:swp1 --rate 5%" packet-corruption --target spine2:swp1 --rate 5%; then
+	check "output names the emulation" grep -q 'emulated corruption' $T/hold.out
+	read -r s0 d0 < <(corrupt_counts rl-spine2)
+	ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.1.1 198.18.2.1 4791 44000 64 100
+	ip netns exec rl-host2 "$TOOLS/udpsend" 198.18.2.2 198.18.1.2 4791 44000 64 100
+	read -r s1 d1 < <(corrupt_counts rl-spine2)
+	seen=$((s1 - s0)) lost=$((d1 - d0))
+	# 5% of at least 1000: 2-8% is more than 4 standard deviations either way
+	check "packet-corruption: $lost of $seen RoCE packets through spine2:swp1 dropped (2-8%)" \
+		test "$seen" -ge 1000 -a $((lost * 100)) -ge $((seen * 2)) -a $((lost * 100)) -le $((seen * 8))
+	stop_hold "packet-corruption spine2:swp1"
+fi
+
 # 3. ACL error between two RNICs on a rail switch
 if start_hold "acl-error rail2 host1:rnic2->host3:rnic2" acl-error --target rail2 --from host1:rnic2 --to host3:rnic2; then
 	p0=$(nft_packets rl-rail2)
@@ -127,7 +147,7 @@ check "the htb qdisc is still there, untouched" grep -q "qdisc htb 7: root" <(tc
 tc -n rl-rail1 qdisc del dev swp2 root
 
 section "crash: kill -9 during --hold, then 'rocelab revert'"
-for spec in "ipid-drop --target spine2:swp1 --mod 10" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit"; do
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit"; do
 	kind=${spec%% *}
 	if start_hold "$kind (to be killed)" $spec; then
 		kill -9 $HOLD
@@ -188,9 +208,17 @@ done <<'BAD'
 2|ipid on a host|ipid-drop --target host1:rnic1 --mod 4
 2|--for and --hold|ipid-drop --target spine2 --mod 4 --for 1s --hold
 2|priority out of range|pfc-misconfig --target rail1:swp1 --priority 9
+2|corruption without a rate|packet-corruption --target spine2:swp1
+2|corruption rate above 100%|packet-corruption --target spine2:swp1 --rate 150%
+2|corruption rate as a bit rate|packet-corruption --target spine2:swp1 --rate 10mbit
+2|corruption of a whole switch|packet-corruption --target spine2 --rate 1%
+2|corruption direction|packet-corruption --target spine2:swp1 --rate 1% --direction up
 3|DCB on a veth RNIC: unsupported|pfc-misconfig --target host1:rnic1
 BAD
 expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
+expect_exit 3 "sonic cannot drop a random share: unsupported" "$RL" inject packet-corruption --target rail1:Ethernet0 --rate 1% -i "$ROOT/lab-inventory/example-lab.yaml"
+cp $T/check.out $T/sonic-corrupt.out
+check "it says what the dialect cannot do" grep -q "cannot drop a random share of a port's packets" $T/sonic-corrupt.out
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
 snapshot >$T/snap.after
 check "lab unchanged by bad input" diff -q $T/snap.before $T/snap.after

@@ -174,6 +174,7 @@ check "NVUE commands" grep -q 'ssh rail[5-8] apply: nv set interface swp' "$T/re
 check "EOS commands" grep -q 'ssh spine1 apply: configure' "$T/real.out"
 check "host faults as commands over SSH" grep -q 'ssh gpu-node0[12] apply: ip rule del pref' "$T/real.out"
 check "ipid-drop lands on the one spine that can match IP IDs" grep -q 'inject ipid-drop --target spine2:eth' "$T/real.out"
+check "packet-corruption lands on the one spine that can drop a random share" grep -q 'inject packet-corruption --target spine2:eth[0-9]* --rate 5%' "$T/real.out"
 bad=0
 for seed in 1 2 3 4 5 6 8 9; do
 	"$RL" run --dry-run --seed $seed -i "$ROOT/lab-inventory/example-lab.yaml" scenarios/ci/*.yaml >/dev/null 2>"$T/real.err" || {

@@ -60,33 +60,52 @@ ParameterizedTest(struct bad_case *c, scenario, rejects_bad_input)
 
 #define EXAMPLE "../lab-inventory/example-lab.yaml"
 
-/* The CI suite is portable: it resolves on the virtual lab and on the example real lab, any seed.
+/*
+ * Every scenario of a folder resolves on the virtual lab and on the example
+ * real lab with seeds 1..seeds, in its suite, expecting something; a CI one
+ * stays under 60 s and gives its faults by role.
  */
-Test(scenario, ci_scenarios_are_valid)
+static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds, bool ci)
 {
 	const char *invs[] = {VLAB, EXAMPLE};
+	size_t n;
 	glob_t g;
 
-	cr_assert_eq(glob("../scenarios/ci/*.yaml", 0, NULL, &g), 0);
-	cr_assert_geq(g.gl_pathc, 8);
+	cr_assert_eq(glob(pattern, 0, NULL, &g), 0, "%s", pattern);
 	for (size_t i = 0; i < g.gl_pathc; i++)
 		for (size_t k = 0; k < ARRAY_SIZE(invs); k++)
-			for (unsigned seed = 1; seed <= 16; seed++) {
+			for (unsigned seed = 1; seed <= seeds; seed++) {
 				struct scenario *s =
 				    scenario_load(g.gl_pathv[i], invs[k], VLAB, seed, stderr);
 
 				cr_assert_not_null(s, "%s on %s, seed %u", g.gl_pathv[i], invs[k],
 						   seed);
-				cr_assert_str_eq(s->suite, "ci");
-				cr_assert_leq(s->baseline_ms + s->fault_ms + s->recovery_ms, 60000,
-					      "%s: CI scenarios stay under 60 s", g.gl_pathv[i]);
+				cr_assert_str_eq(s->suite, suite);
 				cr_assert(s->expect.silent || s->expect.target[0]);
-				for (size_t f = 0; f < s->n_faults; f++)
+				for (size_t f = 0; ci && f < s->n_faults; f++)
 					cr_assert(s->faults[f].role[0],
 						  "%s: CI faults are given by role", g.gl_pathv[i]);
+				cr_assert(!ci || s->baseline_ms + s->fault_ms + s->recovery_ms <=
+						     60000,
+					  "%s: CI scenarios stay under 60 s", g.gl_pathv[i]);
 				scenario_free(s);
 			}
+	n = g.gl_pathc;
 	globfree(&g);
+	return n;
+}
+
+/* The CI suite is portable: it resolves on the virtual lab and on the example real lab, any seed.
+ */
+Test(scenario, ci_scenarios_are_valid)
+{
+	cr_assert_geq(suite_valid("../scenarios/ci/*.yaml", "ci", 16, true), 9);
+}
+
+/* The nightly scenarios resolve on both labs too; they are longer, so outside make check. */
+Test(scenario, nightly_scenarios_are_valid)
+{
+	cr_assert_geq(suite_valid("../scenarios/nightly/*.yaml", "nightly", 8, false), 2);
 }
 
 static struct scenario *ci(const char *name, const char *inv, unsigned seed)

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * packet-corruption: a damaged fibre or a dusty optic on one link (Hostmesh
+ * problem #2, R-Pingmesh's second failure type).  The receiver's CRC check
+ * drops the damaged frames, so a random share of the link's packets is lost,
+ * unlike ipid-drop, which picks packets deterministically.  Emulated on a
+ * Linux switch by that loss (nft numgen random); the port's CRC counter does
+ * not rise.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/kinds/kinds.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+/* "5%", "0.1%" or a fraction ("0.001"), kept in parts per million: 1 ppm to 100%. */
+static int parse_share(const struct opt_desc *d, const char *v, void *field, char *err,
+		       size_t errlen)
+{
+	char *end;
+	double x, ppm;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (end != v && *end == '%' && !end[1])
+		x /= 100;
+	else if (end == v || *end)
+		x = NAN;
+	ppm = x * FAULT_PPM;
+	if (errno || !isfinite(x) || x <= 0 || x > 1 || llround(ppm) < 1) {
+		snprintf(err, errlen,
+			 "%s '%s': give a share from 0.0001%% (1 in a million) to 100%%, as 1%% "
+			 "or 0.01",
+			 d->name, v);
+		return -EINVAL;
+	}
+	*(unsigned *)field = (unsigned)llround(ppm);
+	return 0;
+}
+
+static const char *print_share(const void *field, char *buf, size_t len)
+{
+	unsigned ppm = *(const unsigned *)field;
+
+	if (!ppm)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%.6g%%", ppm / 1e4);
+	return buf;
+}
+
+static const struct opt_desc opts[] = {
+    {"rate", OPT_CUSTOM, 0, 0, FS(corrupt_ppm), "share of RoCE packets lost: 1%, 0.1%, 0.001",
+     parse_share, print_share},
+    {"direction", OPT_CUSTOM, 0, 0, FS(dir), "in, out or both", fault_opt_dir_parse,
+     fault_opt_dir_print},
+    OPT_TABLE_END,
+};
+
+static int check(const struct fault_spec *s, char *why, size_t whylen)
+{
+	if (!s->corrupt_ppm) {
+		snprintf(why, whylen, "packet-corruption needs --rate (the share lost, e.g. 1%%)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int render(const struct dialect_ops *d, struct render_ctx *r)
+{
+	return d->packet_corruption
+		   ? d->packet_corruption(r)
+		   : dialect_unsupported(r, "drop a random share of a port's packets");
+}
+
+/*
+ * The fault's rules' two counters, summed over its rules: the RoCE packets
+ * through the port (the first counter of a rule) and those dropped (the
+ * second).
+ */
+static int read_counts(struct fault_run *f, const char *dev, unsigned long long *seen,
+		       unsigned long long *dropped)
+{
+	json_t *v = fault_read_nft_table(f, dev), *items, *it;
+	size_t i;
+
+	if (!v)
+		return -EIO;
+	*seen = *dropped = 0;
+	items = json_object_get(v, "nftables");
+	json_array_foreach(items, i, it)
+	{
+		json_t *exprs = json_object_get(json_object_get(it, "rule"), "expr"), *e;
+		unsigned k = 0;
+		size_t j;
+
+		json_array_foreach(exprs, j, e)
+		{
+			json_t *c = json_object_get(e, "counter");
+			unsigned long long n;
+
+			if (!c)
+				continue;
+			n = (unsigned long long)json_integer_value(json_object_get(c, "packets"));
+			if (k++ == 0)
+				*seen += n;
+			else
+				*dropped += n;
+		}
+	}
+	json_decref(v);
+	return 0;
+}
+
+/* Enough test packets through the port to expect about 20 losses, within these bounds. */
+#define LOSSES_WANTED 20
+#define SEEN_MIN      2000ULL
+#define SEEN_MAX      40000ULL
+#define ROUNDS	      3
+#define PKTS_MAX      2000ULL /* a flow's datagrams on one source port, in one round */
+
+/* On a lab reached over SSH: each sending host's 'rocelab load send', 1 s at 2000/s a flow. */
+static const struct host_send host_traffic = {
+    .ms = 1000, .pps = 2000, .priority = 0, .size = 64, .n_sports = 32};
+
+/*
+ * The share dropped, measured: test traffic across the port until about 20
+ * losses are expected (2,000 to 40,000 packets seen, at most 3 rounds), then
+ * the dropped count against the binomial's: within 4 standard deviations.
+ */
+static int verify(struct fault_run *f)
+{
+	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
+	double p = (double)f->spec->corrupt_ppm / FAULT_PPM, expect, tol;
+	unsigned long long seen = 0, dropped = 0, want;
+	long long sent = 0;
+	struct flow fl[64];
+	size_t n = traffic_flows_across(f->inv, f->spec->tdev, f->spec->tport, false, fl, 64);
+	char rate[24];
+
+	if (!fault_counters_readable(f, sw))
+		return fault_verify_table_read(f);
+	if (!n) {
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "nft table in place on %s; no counters read: no test traffic of this lab "
+			 "crosses %s",
+			 sw->name, f->spec->target);
+		return fault_verify_table_read(f);
+	}
+	want = (unsigned long long)ceil(LOSSES_WANTED / p);
+	want = want < SEEN_MIN ? SEEN_MIN : want > SEEN_MAX ? SEEN_MAX : want;
+	for (int round = 0; round < ROUNDS && seen < want && !rl_interrupted; round++) {
+		long long s;
+
+		if (lab_can(f->lab, LAB_CAP_ENTER)) {
+			/*
+			 * Each flow sends pkts on each of 32 source ports.  Not every
+			 * source port hashes onto the port's link: after a round, what
+			 * crossed per datagram sent sizes the next.
+			 */
+			double cross = sent && seen ? (double)seen / (double)sent : 1;
+			unsigned long long per = n * 32,
+					   pkts = (unsigned long long)ceil((double)(want - seen) /
+									   cross / (double)per);
+
+			pkts = pkts < 1 ? 1 : pkts > PKTS_MAX ? PKTS_MAX : pkts;
+			s = traffic_send(f->lab, fl, n, ROCEV2_UDP_PORT, 41000, 32, (int)pkts, 0,
+					 64);
+			if (s < 0) {
+				snprintf(f->err, sizeof(f->err), "cannot send test traffic: %s",
+					 strerror((int)-s));
+				return (int)s;
+			}
+		} else if ((s = fault_send(f, fl, n, &host_traffic)) < 0) {
+			return fault_unsent(f, fault_verify_table_read(f));
+		}
+		sent += s;
+		if (read_counts(f, sw->name, &seen, &dropped))
+			return -EIO;
+		if (!seen) {
+			snprintf(
+			    f->err, sizeof(f->err),
+			    "the rule on %s saw none of %lld test datagrams: the fault is not on "
+			    "their path",
+			    sw->name, sent);
+			return -EIO;
+		}
+	}
+	expect = (double)seen * p;
+	tol = 4 * sqrt(expect * (1 - p)) + 1;
+	print_share(&f->spec->corrupt_ppm, rate, sizeof(rate));
+	if (fabs((double)dropped - expect) > tol) {
+		snprintf(f->err, sizeof(f->err),
+			 "nft counters on %s: %llu of %llu RoCE packets through %s dropped "
+			 "(%.3g%%), not %s: %.0f +/- %.0f were expected",
+			 sw->name, dropped, seen, f->spec->target,
+			 100.0 * (double)dropped / (double)seen, rate, expect, tol);
+		return -EIO;
+	}
+	snprintf(f->evidence, sizeof(f->evidence),
+		 "nft counters on %s: %llu of %llu RoCE packets through %s dropped (%.3g%%; %s "
+		 "set, %.0f +/- %.0f expected)%s; emulated corruption: loss, no CRC errors counted",
+		 sw->name, dropped, seen, f->spec->target, 100.0 * (double)dropped / (double)seen,
+		 rate, expect, tol, fault_sent_by(f));
+	return 0;
+}
+
+const struct fault_kind_ops fk_packet_corruption = {
+    .name = "packet-corruption",
+    .usage = "--target SWITCH:PORT --rate SHARE [--direction in|out|both]",
+    .targets = FT_PORT,
+    .example = "spine2:swp1",
+    .opts = opts,
+    .check = check,
+    .render = render,
+    .discover = fault_found_free,
+    .verify = verify,
+};
