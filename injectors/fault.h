@@ -246,4 +246,11 @@ void fault_plan_format(const struct fault_plan *p, FILE *f);
 /* Port name of the spec's target (NULL for a whole switch or a host). */
 const char *fault_target_port(const struct inventory *inv, const struct fault_spec *s);
 
+/*
+ * The switch port cabled to a HOST:RNIC target, where a fault on the RNIC's
+ * link is made: 0, or -EINVAL with why (not cabled to a switch).
+ */
+int fault_rnic_switch_end(const struct inventory *inv, const struct fault_spec *s,
+			  struct inv_endpoint *sw_end, char *why, size_t whylen);
+
 #endif

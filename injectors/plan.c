@@ -114,6 +114,20 @@ const char *fault_target_port(const struct inventory *inv, const struct fault_sp
 	return inv->switches[s->tdev].ports[s->tport].name;
 }
 
+int fault_rnic_switch_end(const struct inventory *inv, const struct fault_spec *s,
+			  struct inv_endpoint *sw_end, char *why, size_t whylen)
+{
+	struct inv_endpoint t = {INV_DEV_HOST, s->tdev, (size_t)s->tport};
+
+	if (inventory_peer(inv, &t, sw_end) || sw_end->kind != INV_DEV_SWITCH) {
+		snprintf(why, whylen,
+			 "%s is not cabled to a switch port, where the fault on its link is made",
+			 s->target);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Host-side actions are netlink op lines: "<op> <args...>" (see injectors/netlink_op.c). */
 void fault_plan_host_op(struct fault_plan *p, const char *host, const char *apply_fmt,
 			const char *revert_fmt, ...)

@@ -5,7 +5,8 @@
  * drops the damaged frames, so a random share of the link's packets is lost,
  * unlike ipid-drop, which picks packets deterministically.  Emulated on a
  * Linux switch by that loss (nft numgen random); the port's CRC counter does
- * not rise.
+ * not rise.  An RNIC's link is corrupted at its switch end: the frames the
+ * RNIC would drop are dropped as they leave that port.
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
@@ -58,8 +59,8 @@ static const char *print_share(const void *field, char *buf, size_t len)
 static const struct opt_desc opts[] = {
     {"rate", OPT_CUSTOM, 0, 0, FS(corrupt_ppm), "share of RoCE packets lost: 1%, 0.1%, 0.001",
      parse_share, print_share},
-    {"direction", OPT_CUSTOM, 0, 0, FS(dir), "in, out or both", fault_opt_dir_parse,
-     fault_opt_dir_print},
+    {"direction", OPT_CUSTOM, 0, 0, FS(dir), "in, out or both (as the port or RNIC sees it)",
+     fault_opt_dir_parse, fault_opt_dir_print},
     OPT_TABLE_END,
 };
 
@@ -77,6 +78,34 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	return d->packet_corruption
 		   ? d->packet_corruption(r)
 		   : dialect_unsupported(r, "drop a random share of a port's packets");
+}
+
+/*
+ * An RNIC's link, at its switch end: what the RNIC would receive ("in") is
+ * what leaves the switch port ("out"), and the other way round.
+ */
+static int plan_host(struct render_ctx *r)
+{
+	struct fault_spec at_switch = *r->spec;
+	struct render_ctx pr = *r;
+	struct inv_endpoint e;
+	char name[96];
+	int ret = fault_rnic_switch_end(r->inv, r->spec, &e, r->why, r->whylen);
+
+	if (ret)
+		return ret;
+	at_switch.dir = r->spec->dir == DIR_IN	  ? DIR_OUT
+			: r->spec->dir == DIR_OUT ? DIR_IN
+						  : DIR_BOTH;
+	pr.spec = &at_switch;
+	pr.sw = e.dev;
+	pr.port = inventory_netdev(r->inv, &e);
+	inventory_endpoint_name(r->inv, &e, name, sizeof(name));
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "%.72s's link corrupted at its switch end %.72s (emulated: loss, direction as "
+		 "the RNIC sees it)",
+		 r->spec->target, name);
+	return render(dialect_get(r->inv->switches[e.dev].dialect), &pr);
 }
 
 /*
@@ -136,21 +165,26 @@ static const struct host_send host_traffic = {
  */
 static int verify(struct fault_run *f)
 {
-	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
 	double p = (double)f->spec->corrupt_ppm / FAULT_PPM, expect, tol;
 	unsigned long long seen = 0, dropped = 0, want;
+	struct inv_endpoint e = {INV_DEV_SWITCH, f->spec->tdev, (size_t)f->spec->tport};
+	const struct inv_switch *sw;
 	long long sent = 0;
 	struct flow fl[64];
-	size_t n = traffic_flows_across(f->inv, f->spec->tdev, f->spec->tport, false, fl, 64);
 	char rate[24];
+	size_t n;
 
+	if (f->spec->tkind == INV_DEV_HOST &&
+	    fault_rnic_switch_end(f->inv, f->spec, &e, f->err, sizeof(f->err)))
+		return -EINVAL;
+	sw = &f->inv->switches[e.dev];
+	n = traffic_flows_across(f->inv, e.dev, (ssize_t)e.port, false, fl, 64);
 	if (!fault_counters_readable(f, sw))
 		return fault_verify_table_read(f);
 	if (!n) {
 		snprintf(f->evidence, sizeof(f->evidence),
-			 "nft table in place on %s; no counters read: no test traffic of this lab "
-			 "crosses %s",
-			 sw->name, f->spec->target);
+			 "no counters read on %s: no test traffic of this lab crosses %s", sw->name,
+			 f->spec->target);
 		return fault_verify_table_read(f);
 	}
 	want = (unsigned long long)ceil(LOSSES_WANTED / p);
@@ -213,11 +247,12 @@ static int verify(struct fault_run *f)
 
 const struct fault_kind_ops fk_packet_corruption = {
     .name = "packet-corruption",
-    .usage = "--target SWITCH:PORT --rate SHARE [--direction in|out|both]",
-    .targets = FT_PORT,
+    .usage = "--target SWITCH:PORT|HOST:RNIC --rate SHARE [--direction in|out|both]",
+    .targets = FT_PORT | FT_RNIC,
     .example = "spine2:swp1",
     .opts = opts,
     .check = check,
+    .plan_host = plan_host,
     .render = render,
     .discover = fault_found_free,
     .verify = verify,

@@ -95,6 +95,12 @@ if start_hold "packet-corruption spine2:swp1 --rate 5%" packet-corruption --targ
 		test "$seen" -ge 1000 -a $((lost * 100)) -ge $((seen * 2)) -a $((lost * 100)) -le $((seen * 8))
 	stop_hold "packet-corruption spine2:swp1"
 fi
+# an RNIC's link, corrupted at its switch end (rail1:swp1 faces host1:rnic1)
+expect_exit 0 "packet-corruption host1:rnic1 --rate 5% --for 1s" "$RL" inject packet-corruption --target host1:rnic1 --rate 5% --for 1s
+cp $T/check.out $T/rnic-corrupt.out
+check "it is applied at rail1:swp1 and measured there" grep -q "applied (nft counters on rail1: [0-9]* of [0-9]* RoCE packets through host1:rnic1 dropped" $T/rnic-corrupt.out
+snapshot >$T/snap.after
+check "host1:rnic1's link as before after --for" diff -q $T/snap.before $T/snap.after
 
 # 3. ACL error between two RNICs on a rail switch
 if start_hold "acl-error rail2 host1:rnic2->host3:rnic2" acl-error --target rail2 --from host1:rnic2 --to host3:rnic2; then
