@@ -373,6 +373,39 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 	return 0;
 }
 
+/*
+ * pfc-storm, emulated: veth ignores PFC frames, so the port's egress of the
+ * paused priority (toward the storming RNIC) is held by an HTB class at
+ * spec->rate_kbit (near zero when the storm pauses it all the time), its
+ * packets queued in a deep FIFO as a lossless class holds them; the other
+ * priorities pass at up to 10 Gbit/s, more than a veth carries here.
+ */
+static int linux_pfc_storm(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const char *p = r->port;
+	struct sbuf a = {0}, v = {0};
+	int ret = need_port(r, "pfc-storm");
+
+	if (ret)
+		return ret;
+	sb_printf(&a,
+		  "tc qdisc replace dev %s root handle 1: htb default 20 && "
+		  "tc class add dev %s parent 1: classid 1:10 htb rate %llukbit ceil %llukbit "
+		  "quantum 1514 && "
+		  "tc class add dev %s parent 1: classid 1:20 htb rate 10gbit burst 200k quantum "
+		  "60000 && "
+		  "tc qdisc add dev %s parent 1:10 handle 10: pfifo limit 100000 && "
+		  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos 0x%02x 0xe0 "
+		  "flowid 1:10",
+		  p, p, s->rate_kbit, s->rate_kbit, p, p, p, s->priority << 5);
+	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb",
+		  p, p);
+	read_tc_root(emit(r, &a, NULL, &v), p);
+	r->plan->emulated = true;
+	return 0;
+}
+
 static int linux_link_degrade(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
@@ -481,6 +514,23 @@ static int sonic_acl_error(struct render_ctx *r)
 	sb_printf(&rv, " >/dev/null");
 	emit(r, &ra, NULL, &rv);
 	plan_counters(r, INV_DIALECT_SONIC);
+	return 0;
+}
+
+/*
+ * SONiC keeps PFC counters in COUNTERS_DB, per port object, as
+ * SAI_PORT_STAT_PFC_<p>_RX_PKTS, the port's object found in
+ * COUNTERS_PORT_NAME_MAP: what pfcstat ('show pfc counters') reads
+ * (sonic-net/sonic-utilities, scripts/pfcstat: counter_bucket_rx_dict).
+ */
+int dialect_pfc_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd)
+{
+	if (d != INV_DIALECT_SONIC)
+		return -EOPNOTSUPP;
+	sb_printf(cmd,
+		  "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET "
+		  "COUNTERS_PORT_NAME_MAP %s)\" SAI_PORT_STAT_PFC_%d_RX_PKTS",
+		  port, prio);
 	return 0;
 }
 
@@ -938,7 +988,8 @@ static const struct dialect_ops dialects[] = {
 			   .pfc_misconfig = linux_pfc_misconfig,
 			   .ipid_drop = linux_ipid_drop,
 			   .link_degrade = linux_link_degrade,
-			   .packet_corruption = linux_packet_corruption},
+			   .packet_corruption = linux_packet_corruption,
+			   .pfc_storm = linux_pfc_storm},
     /*
      * SONiC, EOS and NVUE ACLs cannot match the IP ID field, and none of their
      * ACL actions drops a random share of the packets matched.

@@ -29,6 +29,8 @@ struct dialect_ops {
 	int (*ipid_drop)(struct render_ctx *r);
 	int (*link_degrade)(struct render_ctx *r);
 	int (*packet_corruption)(struct render_ctx *r);
+	/* pfc-storm at the RNIC's switch port: only where the switch cannot react itself */
+	int (*pfc_storm)(struct render_ctx *r);
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d);
@@ -38,6 +40,13 @@ int dialect_unsupported(struct render_ctx *r, const char *what);
 
 /* SONiC's name for a fault's ACL table: upper case, as acl-loader names acl-sets. */
 void dialect_sonic_acl_name(const char *table, char *buf, size_t len);
+
+/*
+ * The command that prints how many PFC frames port has received for
+ * priority prio, as one number: SONiC only; -EOPNOTSUPP for a NOS whose
+ * counters rocelab does not read yet, and for Linux (no such counter).
+ */
+int dialect_pfc_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd);
 
 /*
  * The command that shows the ACL counters of the fault's table (its name,

@@ -22,6 +22,7 @@ struct fault_run {
 	unsigned id;
 	char evidence[512];
 	char err[512];
+	void *kind_state; /* what a kind's start keeps for its stop (a PFC storm's sender) */
 };
 
 /* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */

@@ -76,6 +76,9 @@ struct fault_spec {
 	/* packet-corruption: the share of RoCE packets lost, in parts per million (FAULT_PPM) */
 	unsigned corrupt_ppm;
 
+	/* pfc-storm: PFC frames a second, and each one's pause time (priority above) */
+	unsigned pfc_pps, pfc_quanta;
+
 	/* ---- resolved by fault_spec_resolve ---- */
 	/* the target: a switch port, a whole switch, or a host RNIC */
 	enum inv_dev_kind tkind;
@@ -123,10 +126,18 @@ struct fault_kind_ops {
 	 * PFC profile).  Nothing has changed yet.
 	 */
 	int (*discover)(struct fault_run *f, struct fault_plan *p);
+	/*
+	 * Optional, once the actions are applied and before verify: start what
+	 * the fault does for as long as it lasts (a PFC storm's sender).  0, or
+	 * -errno with f->err (the actions are then undone).
+	 */
+	int (*start)(struct fault_run *f);
 	/* Is it in effect?  Reads state back through the lab, sets evidence or err. */
 	int (*verify)(struct fault_run *f);
 	/* While live and applied: NULL holds it; link-flap cycles. Returns at the end. */
 	void (*live)(struct fault_run *f);
+	/* With start: stop what it started, before the actions are undone (also on failure). */
+	void (*stop)(struct fault_run *f);
 };
 
 /* The common options: target, for, hold. */
@@ -206,6 +217,8 @@ struct fault_plan {
 	char note[256]; /* what is emulated, shown in output and journal */
 	/* a NOS ACL: the command that shows its counters, read under the hosts' test traffic */
 	char counters[96];
+	/* a process the fault runs for as long as it lasts (a PFC storm), shown in the plan */
+	char runs[512];
 };
 
 /* Free the actions of a plan (not the plan itself). */

@@ -99,6 +99,8 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 			    "read is drift\n",
 			    be, a->device);
 	}
+	if (p->runs[0])
+		fprintf(f, "%s\n", p->runs);
 	if (p->counters[0])
 		fprintf(
 		    f,

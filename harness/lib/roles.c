@@ -121,11 +121,15 @@ int role_set(struct role_sel *s, const struct inventory *inv, const char *key, c
 			return s->host = ROLE_SAME, 0;
 		if (!strcmp(text, "other"))
 			return s->host = ROLE_OTHER, 0;
+		if (!strcmp(text, "fault"))
+			return s->host = ROLE_FAULT, 0;
 		if (!(h = inventory_host(inv, text))) {
-			snprintf(why, whylen,
-				 "host '%s' is not in inventory '%s'; give a host of it, any, same "
-				 "(the host of the RNIC picked just before) or other",
-				 text, inv->name);
+			snprintf(
+			    why, whylen,
+			    "host '%s' is not in inventory '%s'; give a host of it, any, same "
+			    "(the host of the RNIC picked just before), other or fault (the host "
+			    "of the first fault's RNIC)",
+			    text, inv->name);
 			return -EINVAL;
 		}
 		s->host = (int)(h - inv->hosts);
@@ -190,6 +194,7 @@ const char *role_format(const struct role_sel *s, const struct inventory *inv, c
 		sb_printf(&b, ", host: %s",
 			  s->host == ROLE_SAME	  ? "same"
 			  : s->host == ROLE_OTHER ? "other"
+			  : s->host == ROLE_FAULT ? "fault"
 						  : inv->hosts[s->host].name);
 	if (s->spine != ROLE_ANY)
 		sb_printf(&b, ", spine: %s", inv->switches[s->spine].name);
@@ -243,6 +248,8 @@ static bool filters_pass(const struct role_sel *s, const struct role_picks *p, s
 		return nh && p->hosts[nh - 1] == (size_t)c->host;
 	if (s->host == ROLE_OTHER)
 		return !picked_host(p, nh, (size_t)c->host);
+	if (s->host == ROLE_FAULT)
+		return c->host == p->fault_host - 1;
 	return c->host == s->host;
 }
 
@@ -345,6 +352,12 @@ int role_resolve(const struct inventory *inv, const struct role_sel *s, struct r
 		ret = -EINVAL;
 		goto free_c;
 	}
+	if (s->host == ROLE_FAULT && !picks->fault_host) {
+		snprintf(why, whylen, "%s: host: fault needs a first fault whose target is an RNIC",
+			 sel);
+		ret = -EINVAL;
+		goto free_c;
+	}
 	if (s->rail == ROLE_FAULT && !picks->fault_rail) {
 		snprintf(why, whylen,
 			 "%s: rail: fault needs a first fault whose target is on a rail", sel);
@@ -404,6 +417,17 @@ void role_note(const struct inventory *inv, struct role_picks *picks, const char
 		picks->hosts[picks->n_hosts++] = ep.dev;
 	if (rail > 0 && picks->n_rails < ROLE_PICKS)
 		picks->rails[picks->n_rails++] = rail;
+}
+
+int role_host_of(const struct inventory *inv, const char *target)
+{
+	struct inv_endpoint ep;
+	char msg[160];
+
+	if (!strchr(target, ':') || inventory_endpoint(inv, target, &ep, msg, sizeof(msg)) ||
+	    ep.kind != INV_DEV_HOST)
+		return 0;
+	return (int)ep.dev + 1;
 }
 
 int role_rail_of(const struct inventory *inv, const char *target)

@@ -25,14 +25,14 @@ enum {
 	ROLE_ANY = -1,
 	ROLE_OTHER = -2, /* not one picked before in this fault or load */
 	ROLE_SAME = -3,	 /* host: the host of the RNIC picked just before */
-	ROLE_FAULT = -4, /* rail: the rail of the scenario's first fault's target */
+	ROLE_FAULT = -4, /* the rail (host) of the scenario's first fault's target (RNIC) */
 };
 
 /* { role: rnic, host: same, rail: other, count: 6 } and the like; see role_parse(). */
 struct role_sel {
 	enum role_kind kind;
 	int rail;	/* N >= 1 or ROLE_ANY, ROLE_OTHER, ROLE_FAULT */
-	int host;	/* host index or ROLE_ANY, ROLE_SAME, ROLE_OTHER */
+	int host;	/* host index or ROLE_ANY, ROLE_SAME, ROLE_OTHER, ROLE_FAULT */
 	int spine;	/* switch index or ROLE_ANY */
 	int of;		/* enum inv_role of a switch, or ROLE_ANY */
 	unsigned count; /* how many distinct ones: 1 .. ROLE_PICKS */
@@ -45,6 +45,7 @@ struct role_picks {
 	int rails[ROLE_PICKS];
 	size_t n_rails;
 	int fault_rail; /* the rail of the first fault's target, 0: none */
+	int fault_host; /* 1 + the host index of the first fault's target RNIC, 0: none */
 };
 
 /* Deterministic picks: the same seed and salt give the same targets on the same inventory. */
@@ -90,5 +91,8 @@ void role_note(const struct inventory *inv, struct role_picks *picks, const char
  * at the other end of a spine port; 0 when it has none.
  */
 int role_rail_of(const struct inventory *inv, const char *target);
+
+/* 1 + the host index of target when it is an RNIC (HOST:RNIC), else 0. */
+int role_host_of(const struct inventory *inv, const char *target);
 
 #endif

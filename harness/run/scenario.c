@@ -24,6 +24,7 @@ struct sctx {
 	struct scenario *s;
 	struct role_rng rng; /* role targets, from the run's seed and the scenario's name */
 	int fault_rail;	     /* the rail of the first fault's target, for 'rail: fault' */
+	int fault_host;	     /* 1 + the host of the first fault's RNIC, for 'host: fault' */
 	char first_target[FAULT_NAME_MAX]; /* the first fault's target, for 'across: fault' */
 };
 
@@ -286,6 +287,7 @@ static int pick(struct sctx *c, yaml_node_t *n, struct role_picks *picks, unsign
 	if (sel.count > max)
 		return err_at(c, n, "count: %u: only load 'from' picks more than one", sel.count);
 	picks->fault_rail = c->fault_rail;
+	picks->fault_host = c->fault_host;
 	if (role_resolve(inv, &sel, picks, &c->rng, usable, arg, out, why, sizeof(why)))
 		return err_at(c, n, "%s", why);
 	if (written)
@@ -481,6 +483,7 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 		return err_at(c, t.options ? t.options : n, "%s", why);
 	if (s->n_faults == 1) {
 		c->fault_rail = role_rail_of(inv, f->spec.target);
+		c->fault_host = role_host_of(inv, f->spec.target);
 		snprintf(c->first_target, sizeof(c->first_target), "%s", f->spec.target);
 	}
 	if (f->at_ms >= s->fault_ms && s->fault_ms)

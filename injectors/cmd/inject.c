@@ -270,10 +270,18 @@ static int apply_actions(struct injection *j)
 	return 0;
 }
 
+/* What the kind's start began (a PFC storm's sender), ended before the actions are undone. */
+static void stop_kind(struct injection *j)
+{
+	if (j->run.spec->kind->stop)
+		j->run.spec->kind->stop(&j->run);
+}
+
 static int finish_revert(struct injection *j)
 {
 	int r;
 
+	stop_kind(j);
 	state_lock();
 	r = fault_undo_actions(&j->lab, j->plan.acts, j->plan.n_acts);
 	if (!r)
@@ -416,8 +424,16 @@ int cmd_inject(int argc, char **argv)
 		report_drift(&j, true);
 		goto close_exec;
 	}
+	if (a.spec.kind->start && (r = a.spec.kind->start(&j.run))) {
+		rl_err("fault %u could not be started: %s; reverting", j.run.id, j.run.err);
+		fault_undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
+		journal_mark(j.run.id, JS_REVERTED);
+		report_drift(&j, true);
+		goto close_exec;
+	}
 	if ((r = a.spec.kind->verify(&j.run))) {
 		rl_err("fault %u is not effective: %s; reverting", j.run.id, j.run.err);
+		stop_kind(&j);
 		fault_undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
 		journal_mark(j.run.id, JS_REVERTED);
 		print_result(&j, a.json, "not-effective");
@@ -876,10 +892,13 @@ int cmd_load(int argc, char **argv)
 	opterr = 0;
 	if (argc >= 2 && !strcmp(argv[1], "send"))
 		return load_send(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "pfc"))
+		return load_pfc(argc - 1, argv + 1);
 	if (argc < 2 || strcmp(argv[1], "incast") != 0) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 			goto help;
-		return bad("load: the only load is 'incast' (see rocelab load --help)");
+		return bad(
+		    "load: the loads are 'incast', 'send' and 'pfc' (see rocelab load --help)");
 	}
 	argv++, argc--;
 	opt_longopts(load_opts, O_COMMON, own, lo, ARRAY_SIZE(lo));

@@ -11,5 +11,7 @@ int cmd_inject(int argc, char **argv);
 int cmd_revert(int argc, char **argv);
 int cmd_faults(int argc, char **argv);
 int cmd_load(int argc, char **argv);
+/* 'load pfc': a PFC storm from a netdev here, or a count of the PFC frames arriving on one. */
+int load_pfc(int argc, char **argv);
 
 #endif

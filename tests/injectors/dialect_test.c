@@ -42,6 +42,8 @@ static struct transcript_case cases[] = {
     {"host-packet-corruption", "packet-corruption --target h1:rnic1 --rate 1% --direction in", 0},
     {"host-packet-corruption-to-sonic", "packet-corruption --target h1:rnic2 --rate 1%",
      -EOPNOTSUPP},
+    {"host-pfc-storm", "pfc-storm --target h1:rnic1 --rate 4000/s", 0},
+    {"host-pfc-storm-at-sonic", "pfc-storm --target h1:rnic2", 0},
     {"sonic-link-flap", "link-flap --target sw-sonic:Ethernet8", 0},
     {"sonic-acl-error", "acl-error --target sw-sonic:Ethernet0 --from h1:rnic2 --to h2:rnic2", 0},
     {"sonic-pfc-misconfig", "pfc-misconfig --target sw-sonic:Ethernet4 --priority 3", 0},

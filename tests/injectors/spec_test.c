@@ -21,10 +21,11 @@ Test(spec, argv_round_trip_for_every_kind)
 	    {"emu-rate", "25mbit"}, {"shallow", "9000"},  {"mod", "1000"},
 	    {"rem", "7"},	    {"range", "10-20"},	  {"ids", "1,2,65535"},
 	    {"roce-only", "true"},  {"direction", "out"}, {"rate", "500kbit"},
-	    {"from-tenant", "a"},   {"to-tenant", "b"},
+	    {"from-tenant", "a"},   {"to-tenant", "b"},	  {"quanta", "1000"},
 	};
 	/* where a kind reads an option's value its own way */
-	static const char *const kind_vals[][3] = {{"packet-corruption", "rate", "2.5%"}};
+	static const char *const kind_vals[][3] = {{"packet-corruption", "rate", "2.5%"},
+						   {"pfc-storm", "rate", "3000/s"}};
 	const struct fault_kind_ops *k;
 
 	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
@@ -190,6 +191,14 @@ static struct bad_case bad[] = {
      "rate '1mbit': give a share from 0.0001% (1 in a million) to 100%, as 1% or 0.01"},
     {"packet-corruption target=sw-linux rate=1%",
      "packet-corruption targets SWITCH:PORT, HOST:RNIC, and sw-linux is a whole switch"},
+    {"pfc-storm target=sw-linux:swp3",
+     "pfc-storm targets HOST:RNIC, and sw-linux:swp3 is a switch port"},
+    {"pfc-storm target=h1:rnic1 rate=0/s",
+     "rate '0/s': give 1 to 1000000 frames a second, as 2000/s"},
+    {"pfc-storm target=h1:rnic1 rate=2000pps",
+     "rate '2000pps': give 1 to 1000000 frames a second, as 2000/s"},
+    {"pfc-storm target=h1:rnic1 rate=-5",
+     "rate '-5': give 1 to 1000000 frames a second, as 2000/s"},
     {"link-flap target=sw-linux:swp3 period=1s down=1s",
      "down (1000ms) must be shorter than period (1000ms)"},
     {"link-degrade target=sw-linux:swp3 rate=200g",

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Test helper: send UDP datagrams from SRC to DST:DPORT over a range of source ports. */
+/* Test helper: send UDP datagrams from SRC to DST:DPORT over a range of source ports, with an
+ * optional IP TOS (0x68: DSCP 26, PFC priority 3). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,11 +13,12 @@
 int main(int argc, char **argv)
 {
 	struct sockaddr_in src = {.sin_family = AF_INET}, dst = {.sin_family = AF_INET};
-	int first, nports, per, dport;
+	int first, nports, per, dport, tos = 0;
 	char payload[64] = "rocelab-test";
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: udpsend SRC DST DPORT FIRST_SPORT NPORTS PKTS_PER_PORT\n");
+	if (argc != 7 && argc != 8) {
+		fprintf(stderr,
+			"usage: udpsend SRC DST DPORT FIRST_SPORT NPORTS PKTS_PER_PORT [TOS]\n");
 		return 2;
 	}
 	if (inet_pton(AF_INET, argv[1], &src.sin_addr) != 1 ||
@@ -28,8 +30,10 @@ int main(int argc, char **argv)
 	first = atoi(argv[4]);
 	nports = atoi(argv[5]);
 	per = atoi(argv[6]);
-	if (dport < 1 || dport > 65535 || first < 1 || nports < 1 || first + nports > 65536 ||
-	    per < 1 || per > 100000) {
+	if (argc == 8)
+		tos = (int)strtol(argv[7], NULL, 0);
+	if (tos < 0 || tos > 255 || dport < 1 || dport > 65535 || first < 1 || nports < 1 ||
+	    first + nports > 65536 || per < 1 || per > 100000) {
 		fprintf(stderr, "udpsend: value out of range\n");
 		return 2;
 	}
@@ -45,6 +49,7 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			return 1;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
 		src.sin_port = htons((unsigned short)p);
 		if (bind(fd, (struct sockaddr *)&src, sizeof(src)) < 0) {
 			fprintf(stderr, "udpsend: bind %s:%d: %s\n", argv[1], p, strerror(errno));

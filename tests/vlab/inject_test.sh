@@ -141,6 +141,24 @@ if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1
 	check "its revert read rail1:swp1 back as found: no drift" sh -c '! grep -q "drift" "$1"' sh $T/hold.err
 fi
 
+# 7. a PFC storm from an RNIC: real 802.1Qbb frames, the pause emulated at its rail port
+if start_hold "pfc-storm host2:rnic1 4000/s" pfc-storm --target host2:rnic1 --rate 4000/s; then
+	check "output names the emulation" grep -q 'emulated pause (veth ignores PFC): rail1:swp2' $T/hold.out
+	check "its evidence is the frames counted on rail1:swp2 at the rate set" \
+		grep -Eq "rail1:swp2 received [0-9]+ PFC frames in 1.0[0-9] s \((3[3-9]|4[0-7])[0-9]{2}/s; 4000/s set\), each pausing priority 3 for 65535 quanta" $T/hold.out
+	ip netns exec rl-rail1 timeout 10 tshark -i swp2 -a duration:1 -f "ether proto 0x8808" -T fields \
+		-e eth.dst -e macc.opcode -e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e _ws.expert >$T/pfc.tsv 2>/dev/null
+	n=$(wc -l <$T/pfc.tsv)
+	check "tshark dissects each frame as PFC (CBFC): 01:80:c2:00:00:01, opcode 0x0101, C3, 65535 quanta, no expert note ($n frames in 1 s)" \
+		sh -c 'test "$1" -ge 3000 && ! grep -qv "^01:80:c2:00:00:01	0x0101	0x0008	65535	$" "$2"' sh "$n" $T/pfc.tsv
+	check "priority 3 toward host2:rnic1 is held in its own class" grep -q 'class htb 1:10 .*rate 8Kbit' <(tc -n rl-rail1 class show dev swp2)
+	ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.1.1 198.18.1.2 4791 43000 4 10 0x68
+	check "RoCE datagrams of priority 3 toward it queue there" sh -c 'tc -s -n rl-rail1 qdisc show dev swp2 parent 1:10 | grep -Eq "backlog [0-9]+b [1-9]"'
+	stop_hold "pfc-storm host2:rnic1"
+	check "its sender ended with it" sh -c '! pgrep -f "rocelab load [p]fc" >/dev/null'
+	check "it said how many frames it sent" grep -Eq "pfc-storm [0-9]+: [0-9]+ PFC frames sent from host2:rnic1" $T/hold.err
+fi
+
 section "read before the fault: a port whose root qdisc is not the kernel's own is refused"
 tc -n rl-rail1 qdisc add dev swp2 root handle 7: htb
 j0=$(journal_lines)
@@ -153,7 +171,7 @@ check "the htb qdisc is still there, untouched" grep -q "qdisc htb 7: root" <(tc
 tc -n rl-rail1 qdisc del dev swp2 root
 
 section "crash: kill -9 during --hold, then 'rocelab revert'"
-for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit"; do
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit" "pfc-storm --target host2:rnic1"; do
 	kind=${spec%% *}
 	if start_hold "$kind (to be killed)" $spec; then
 		kill -9 $HOLD
@@ -162,6 +180,7 @@ for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --targe
 		check "$kind: rocelab revert" "$RL" revert
 		snapshot >$T/snap.after
 		check "$kind: lab identical to the snapshot" diff -q $T/snap.before $T/snap.after
+		check "$kind: nothing of it still runs" sh -c '! pgrep -f "rocelab load [p]fc" >/dev/null'
 	fi
 done
 check "revert again is harmless (idempotent)" "$RL" revert
@@ -219,6 +238,11 @@ done <<'BAD'
 2|corruption rate as a bit rate|packet-corruption --target spine2:swp1 --rate 10mbit
 2|corruption of a whole switch|packet-corruption --target spine2 --rate 1%
 2|corruption direction|packet-corruption --target spine2:swp1 --rate 1% --direction up
+2|storm from a switch port|pfc-storm --target rail1:swp1
+2|storm rate zero|pfc-storm --target host1:rnic1 --rate 0/s
+2|storm rate as a bit rate|pfc-storm --target host1:rnic1 --rate 10mbit
+2|storm quanta above 65535|pfc-storm --target host1:rnic1 --quanta 65536
+2|storm priority out of range|pfc-storm --target host1:rnic1 --priority 8
 3|DCB on a veth RNIC: unsupported|pfc-misconfig --target host1:rnic1
 BAD
 expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"

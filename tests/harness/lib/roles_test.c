@@ -103,6 +103,24 @@ Test(roles, same_and_other_follow_earlier_picks)
 	}
 }
 
+/* host: fault and rail: fault together pick the first fault's own RNIC, whatever the seed. */
+Test(roles, the_fault_rnic_itself)
+{
+	char out[ROLE_PICKS][ROLE_NAME_MAX], why[256];
+
+	cr_assert_eq(role_host_of(inv, "host3:rnic2"), 3);
+	cr_assert_eq(role_host_of(inv, "rail1:swp3"), 0, "a switch port is on no host");
+	cr_assert_eq(role_host_of(inv, "rail1"), 0);
+	for (unsigned seed = 0; seed < 16; seed++) {
+		struct role_picks p = {.fault_rail = 2, .fault_host = 3};
+
+		cr_assert_eq(pick("rnic", (const char *[]){"host", "fault", "rail", "fault", NULL},
+				  &p, seed, out, why),
+			     0, "%s", why);
+		cr_assert_str_eq(out[0], "host3:rnic2");
+	}
+}
+
 Test(roles, what_cannot_be_matched_says_why)
 {
 	char out[ROLE_PICKS][ROLE_NAME_MAX], why[256];
@@ -115,6 +133,10 @@ Test(roles, what_cannot_be_matched_says_why)
 	cr_assert_eq(pick("rnic", (const char *[]){"rail", "fault", NULL}, &p, 1, out, why),
 		     -EINVAL);
 	cr_assert(strstr(why, "rail: fault needs"), "%s", why);
+	cr_assert_eq(pick("rnic", (const char *[]){"host", "fault", NULL}, &p, 1, out, why),
+		     -EINVAL);
+	cr_assert(strstr(why, "host: fault needs a first fault whose target is an RNIC"), "%s",
+		  why);
 	role_sel_init(&s, ROLE_RNIC);
 	cr_assert_eq(role_set(&s, inv, "host", "host9", why, sizeof(why)), -EINVAL);
 	cr_assert(strstr(why, "host 'host9' is not in inventory 'vlab-rail'"), "%s", why);

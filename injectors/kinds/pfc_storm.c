@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pfc-storm: an RNIC sends PFC pause frames without end (the experiences
+ * paper, rdma-at-scale-sigcomm16 section 6.2: one NIC sent more than 2,000
+ * a second; Hostmesh problem #8).  The frames are real IEEE 802.1Qbb frames
+ * from the RNIC's netdev ('rocelab load pfc' on its host, harness/lab/pfc.c).
+ * A real switch pauses its egress toward the RNIC by itself.  A Linux switch
+ * does not (veth ignores pause), so there the pause is emulated: the port's
+ * egress of the priority is held for as long as the fault lasts
+ * (linux_pfc_storm), at the rate the storm leaves it.
+ */
+#define _GNU_SOURCE
+#include "harness/lab/pfc.h"
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+#include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/kinds/kinds.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+/*
+ * A link whose speed the inventory does not give (the virtual lab's): taken
+ * as 40GbE, the experiences paper's, where 2,000 frames of 65535 quanta a
+ * second pause a priority all the time.
+ */
+#define STORM_DEFAULT_MBPS 40000ULL
+/* A priority the storm pauses all the time still drains this slowly: "near zero". */
+#define STORM_HELD_KBIT 8ULL
+
+/* "2000/s" or "2000": PFC frames a second. */
+static int parse_pps(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (end != v && !strcmp(end, "/s"))
+		end += 2;
+	if (errno || end == v || *end || *v == '-' || n < (unsigned long long)d->lo ||
+	    n > (unsigned long long)d->hi) {
+		snprintf(err, errlen, "%s '%s': give %.0f to %.0f frames a second, as 2000/s",
+			 d->name, v, d->lo, d->hi);
+		return -EINVAL;
+	}
+	*(unsigned *)field = (unsigned)n;
+	return 0;
+}
+
+static const char *print_pps(const void *field, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u/s", *(const unsigned *)field);
+	return buf;
+}
+
+static const struct opt_desc opts[] = {
+    {"priority", OPT_INT, 0, 7, FS(priority), "the priority the frames pause"},
+    {"rate", OPT_CUSTOM, 1, PFC_STORM_PPS_MAX, FS(pfc_pps), "PFC frames a second", parse_pps,
+     print_pps},
+    {"quanta", OPT_UINT, 1, PFC_QUANTA_MAX, FS(pfc_quanta),
+     "each frame's pause, in quanta of 512 bit times"},
+    OPT_TABLE_END,
+};
+
+static void defaults(struct fault_spec *s)
+{
+	s->priority = 3;
+	s->pfc_pps = 2000;
+	s->pfc_quanta = PFC_QUANTA_MAX;
+}
+
+/* The link's speed in Mbit/s, as the inventory gives it (0: not given). */
+static unsigned long long link_mbps(const struct inventory *inv, const struct inv_endpoint *e)
+{
+	for (size_t i = 0; i < inv->n_links; i++) {
+		const struct inv_link *l = &inv->links[i];
+
+		if ((l->a.kind == e->kind && l->a.dev == e->dev && l->a.port == e->port) ||
+		    (l->b.kind == e->kind && l->b.dev == e->dev && l->b.port == e->port))
+			return l->speed_mbps;
+	}
+	return 0;
+}
+
+/*
+ * The share of time the storm pauses the priority, in thousandths: each
+ * frame pauses it for quanta x 512 bit times at the link's speed.
+ */
+static unsigned long long paused_permille(const struct fault_spec *s, unsigned long long mbps)
+{
+	unsigned long long bits = (unsigned long long)s->pfc_pps * s->pfc_quanta * PFC_QUANTUM_BITS;
+	unsigned long long pm = bits / (mbps * 1000ULL); /* bits / (mbps * 1e6) * 1000 */
+
+	return pm > 1000 ? 1000 : pm;
+}
+
+static int plan_host(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const struct inv_host *h = &r->inv->hosts[s->tdev];
+	const struct dialect_ops *d;
+	struct fault_spec at_switch = *s;
+	struct render_ctx pr = *r;
+	struct inv_endpoint e;
+	unsigned long long mbps, pm;
+	char port[96];
+	int ret = fault_rnic_switch_end(r->inv, s, &e, r->why, r->whylen);
+
+	if (ret)
+		return ret;
+	inventory_endpoint_name(r->inv, &e, port, sizeof(port));
+	snprintf(
+	    r->plan->runs, sizeof(r->plan->runs),
+	    "%.40s run: rocelab load pfc --dev %.16s --priority %d --quanta %u --pps %u, for as "
+	    "long as the fault lasts (802.1Qbb frames toward %.60s)",
+	    h->name, h->rnics[s->tport].netdev, s->priority, s->pfc_quanta, s->pfc_pps, port);
+	d = dialect_get(r->inv->switches[e.dev].dialect);
+	if (!d->pfc_storm) {
+		struct sbuf cmd = {0};
+		size_t at = strlen(r->plan->runs);
+
+		snprintf(
+		    r->plan->note, sizeof(r->plan->note),
+		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
+		    port, s->priority, s->target);
+		if (!dialect_pfc_rx_counter(r->inv->switches[e.dev].dialect,
+					    inventory_netdev(r->inv, &e), s->priority, &cmd))
+			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
+				 "\nssh %s counter: %s, before the storm and as it runs",
+				 r->inv->switches[e.dev].name, cmd.p);
+		sb_free(&cmd);
+		return 0;
+	}
+	mbps = link_mbps(r->inv, &e);
+	pm = paused_permille(s, mbps ? mbps : STORM_DEFAULT_MBPS);
+	at_switch.rate_kbit = (mbps ? mbps : STORM_DEFAULT_MBPS) * (1000 - pm); /* kbit/s */
+	if (at_switch.rate_kbit < STORM_HELD_KBIT)
+		at_switch.rate_kbit = STORM_HELD_KBIT;
+	pr.spec = &at_switch;
+	pr.sw = e.dev;
+	pr.port = inventory_netdev(r->inv, &e);
+	snprintf(
+	    r->plan->note, sizeof(r->plan->note),
+	    "emulated pause (veth ignores PFC): %.60s's egress of priority %d held at %llu kbit/s "
+	    "while the storm lasts, paused %llu.%llu%% of the time at %llu Mbit/s%s",
+	    port, s->priority, at_switch.rate_kbit, pm / 10, pm % 10,
+	    mbps ? mbps : STORM_DEFAULT_MBPS, mbps ? "" : " (no speed in the inventory)");
+	return d->pfc_storm(&pr);
+}
+
+/* A port with a root qdisc of its own would lose it to the hold: refused (fault_found). */
+static int discover(struct fault_run *f, struct fault_plan *p)
+{
+	return fault_judge_found(f, p, "the emulated pause", NULL, NULL); /* tc-root reads only */
+}
+
+/* The storm's sender on the RNIC's host, started once the hold is in place. */
+struct storm {
+	struct lab_proc proc;
+	char log[64];
+	char *rx_cmd;		      /* a NOS's PFC receive counter (dialect_pfc_rx_counter) */
+	unsigned long long rx_before; /* what it said before the storm */
+};
+
+/* The NOS counter's value now: 0, or -EIO with f->err. */
+static int read_rx(struct fault_run *f, const char *sw, const char *cmd, unsigned long long *v)
+{
+	char *out = NULL, *end, err[256];
+	int r = lab_cli(f->lab, sw, cmd, NULL, &out, err, sizeof(err));
+
+	if (!r) {
+		errno = 0;
+		*v = strtoull(out ? out : "", &end, 10);
+		if (errno || end == out || strspn(end, " \r\n") != strlen(end)) {
+			snprintf(err, sizeof(err), "it printed '%.60s', not a count",
+				 out ? out : "");
+			r = -EIO;
+		}
+	}
+	free(out);
+	if (r)
+		snprintf(f->err, sizeof(f->err), "reading the PFC counter on %s ('%s'): %s", sw,
+			 cmd, err);
+	return r ? -EIO : 0;
+}
+
+static int start(struct fault_run *f)
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_host *h = &f->inv->hosts[s->tdev];
+	char self[PATH_MAX], there[PATH_MAX], prio[8], quanta[16], pps[16];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct storm *st;
+	int r = 0;
+
+	if (k <= 0) {
+		snprintf(f->err, sizeof(f->err), "cannot find this program: %s", strerror(errno));
+		return -errno;
+	}
+	self[k] = '\0';
+	/* 'rocelab: copy': this binary goes there for the run (pre-flight does the same) */
+	if (!strcmp(h->rocelab, INV_ROCELAB_COPY) &&
+	    (r = lab_share(f->lab, h->name, self, there, sizeof(there)))) {
+		snprintf(f->err, sizeof(f->err), "cannot copy rocelab to %s: %s", h->name,
+			 strerror(-r));
+		return r;
+	}
+	snprintf(prio, sizeof(prio), "%d", s->priority);
+	snprintf(quanta, sizeof(quanta), "%u", s->pfc_quanta);
+	snprintf(pps, sizeof(pps), "%u", s->pfc_pps);
+	st = rl_xcalloc(1, sizeof(*st));
+	{ /* a NOS that counts the frames it receives: read before the storm */
+		struct inv_endpoint e;
+		struct sbuf cmd = {0};
+
+		if (!fault_rnic_switch_end(f->inv, s, &e, f->err, sizeof(f->err)) &&
+		    !dialect_pfc_rx_counter(f->inv->switches[e.dev].dialect,
+					    inventory_netdev(f->inv, &e), s->priority, &cmd)) {
+			st->rx_cmd = sb_take(&cmd);
+			if ((r = read_rx(f, f->inv->switches[e.dev].name, st->rx_cmd,
+					 &st->rx_before))) {
+				free(st->rx_cmd);
+				free(st);
+				return r;
+			}
+		}
+		sb_free(&cmd);
+	}
+	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
+	r = lab_spawn(f->lab, h->name,
+		      (const char *const[]){lab_program(f->lab, h->name, self), "load", "pfc",
+					    "--dev", h->rnics[s->tport].netdev, "--priority", prio,
+					    "--quanta", quanta, "--pps", pps, NULL},
+		      st->log, &st->proc);
+	if (r) {
+		snprintf(f->err, sizeof(f->err), "cannot start 'rocelab load pfc' on %s: %s",
+			 h->name, strerror(-r));
+		free(st->rx_cmd);
+		free(st);
+		return r;
+	}
+	f->kind_state = st;
+	return 0;
+}
+
+/* What the sender said it sent as it ended ("pfc: N frames sent ..."), or -1. */
+static long long storm_said(const char *log)
+{
+	char *text = rl_read_file(log, NULL), *said = text ? strstr(text, "pfc: ") : NULL;
+	long long n = said ? strtoll(said + 5, NULL, 10) : -1;
+
+	free(text);
+	return n;
+}
+
+static void stop(struct fault_run *f)
+{
+	struct storm *st = f->kind_state;
+	long long n;
+
+	if (!st)
+		return;
+	lab_stop(f->lab, &st->proc, 2000);
+	n = storm_said(st->log);
+	if (n >= 0)
+		rl_info("pfc-storm %u: %lld PFC frames sent from %s", f->id, n, f->spec->target);
+	unlink(st->log);
+	free(st->rx_cmd);
+	free(st);
+	f->kind_state = NULL;
+}
+
+/* The emulated hold is in place (an HTB root on the port). */
+static bool held(const struct fault_run *f, const struct fault_action *a, const struct readback *rb)
+{
+	(void)f;
+	(void)a;
+	return !strcmp(rb->qdisc, "htb");
+}
+
+/* How long a NOS may take to show its port counters (SONiC polls them every second). */
+#define NOS_COUNTER_WAIT_MS 12000
+
+/* A NOS's own PFC receive counter rises by half a second of the storm at least. */
+static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
+{
+	unsigned long long now, want = f->spec->pfc_pps / 2 + 1,
+				until = rl_now_ns() + NOS_COUNTER_WAIT_MS * 1000000ULL;
+	int r;
+
+	do {
+		fault_sleep_ms(1000);
+		if ((r = read_rx(f, sw, st->rx_cmd, &now)))
+			return r;
+		if (now >= st->rx_before + want) {
+			snprintf(
+			    f->evidence, sizeof(f->evidence),
+			    "'%.200s' on %s: %llu PFC frames of priority %d received since the "
+			    "storm began",
+			    st->rx_cmd, sw, now - st->rx_before, f->spec->priority);
+			return 0;
+		}
+	} while (rl_now_ns() < until && !rl_interrupted);
+	snprintf(f->err, sizeof(f->err),
+		 "'%.200s' on %s rose by %llu in %d s, not by the %llu a half second of the storm "
+		 "sends: the switch does not receive it",
+		 st->rx_cmd, sw, now >= st->rx_before ? now - st->rx_before : 0,
+		 NOS_COUNTER_WAIT_MS / 1000, want);
+	return -EIO;
+}
+
+/* A storm within a fifth of its rate counts as the storm asked for. */
+#define STORM_RATE_TOLERANCE 0.2
+
+/*
+ * The frames as the switch port receives them: on a virtual lab, counted on
+ * the port for a second (format and rate); elsewhere the sender is alive and
+ * the hold reads back (a NOS: its own PFC reacts; its counters are not read).
+ */
+static int verify(struct fault_run *f)
+{
+	const struct fault_spec *s = f->spec;
+	struct storm *st = f->kind_state;
+	struct inv_endpoint e;
+	const struct inv_switch *sw;
+	const char *port;
+	struct pfc_count c;
+	double rate;
+	int saved, r;
+
+	if (fault_rnic_switch_end(f->inv, s, &e, f->err, sizeof(f->err)))
+		return -EINVAL;
+	sw = &f->inv->switches[e.dev];
+	port = inventory_netdev(f->inv, &e);
+	fault_sleep_ms(200); /* the sender's start */
+	if (!st || !lab_alive(f->lab, &st->proc)) {
+		snprintf(f->err, sizeof(f->err), "'rocelab load pfc' on %s ended at once (%s)",
+			 f->inv->hosts[s->tdev].name, st ? st->log : "not started");
+		return -EIO;
+	}
+	if (st->rx_cmd)
+		return verify_nos(f, st, sw->name);
+	if (!lab_can(f->lab, LAB_CAP_ENTER)) {
+		r = fault_verify_reads(f, held);
+		if (!r)
+			snprintf(
+			    f->evidence + strlen(f->evidence),
+			    sizeof(f->evidence) - strlen(f->evidence),
+			    "%s'rocelab load pfc' sending on %s; %s", f->evidence[0] ? "; " : "",
+			    s->target,
+			    sw->dialect == INV_DIALECT_LINUX
+				? "no capture on the switch port (a lab reached over SSH)"
+				: "the switch's PFC counters are not read for this dialect yet");
+		return r;
+	}
+	if ((r = lab_enter(f->lab, sw->name, &saved))) {
+		snprintf(f->err, sizeof(f->err), "cannot enter %s: %s", sw->name, strerror(-r));
+		return r;
+	}
+	r = pfc_count_here(port, s->priority, 1000, &c);
+	lab_leave(f->lab, saved);
+	if (r) {
+		snprintf(f->err, sizeof(f->err), "counting PFC frames on %s:%s: %s", sw->name, port,
+			 strerror(-r));
+		return r;
+	}
+	rate = c.secs > 0 ? (double)c.paused / c.secs : 0;
+	if (c.malformed || c.paused != c.frames || c.quanta != s->pfc_quanta ||
+	    rate < s->pfc_pps * (1 - STORM_RATE_TOLERANCE) ||
+	    rate > s->pfc_pps * (1 + STORM_RATE_TOLERANCE)) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s:%s received %llu PFC frames in %.2f s (%.0f/s, %u/s asked), %llu "
+			 "pausing priority %d with quanta %u (%u asked), %llu malformed",
+			 sw->name, port, c.frames, c.secs, rate, s->pfc_pps, c.paused, s->priority,
+			 c.quanta, s->pfc_quanta, c.malformed);
+		return -EIO;
+	}
+	if ((r = fault_verify_reads(f, held)))
+		return r;
+	snprintf(f->evidence + strlen(f->evidence), sizeof(f->evidence) - strlen(f->evidence),
+		 "%s%s:%s received %llu PFC frames in %.2f s (%.0f/s; %u/s set), each pausing "
+		 "priority %d for %u quanta",
+		 f->evidence[0] ? "; " : "", sw->name, port, c.frames, c.secs, rate, s->pfc_pps,
+		 s->priority, c.quanta);
+	return 0;
+}
+
+const struct fault_kind_ops fk_pfc_storm = {
+    .name = "pfc-storm",
+    .usage = "--target HOST:RNIC [--priority 3] [--rate 2000/s] [--quanta 65535]   (pause "
+	     "emulated on a Linux switch)",
+    .targets = FT_RNIC,
+    .example = "host1:rnic1",
+    .opts = opts,
+    .defaults = defaults,
+    .plan_host = plan_host,
+    .discover = discover,
+    .start = start,
+    .verify = verify,
+    .stop = stop,
+};
