@@ -210,14 +210,40 @@ out:
 	return r;
 }
 
-/* What one host's 'rocelab load send' said it sent (its log), or -1. */
-static long long sent_said(const char *log)
+long long fault_log_count(const char *log, const char *after)
 {
-	char *text = rl_read_file(log, NULL), *said = text ? strstr(text, "pps each: ") : NULL;
-	long long n = said ? strtoll(said + strlen("pps each: "), NULL, 10) : -1;
+	char *text = rl_read_file(log, NULL), *said = text ? strstr(text, after) : NULL;
+	long long n = said ? strtoll(said + strlen(after), NULL, 10) : -1;
 
 	free(text);
 	return n;
+}
+
+int fault_self(struct fault_run *f, char *self)
+{
+	ssize_t k = readlink("/proc/self/exe", self, PATH_MAX - 1);
+	int e = errno;
+
+	if (k <= 0) {
+		snprintf(f->err, sizeof(f->err), "cannot find this program: %s", strerror(e));
+		return -e;
+	}
+	self[k] = '\0';
+	return 0;
+}
+
+int fault_copy_self(struct fault_run *f, size_t h, const char *self)
+{
+	const char *host = f->inv->hosts[h].name;
+	char there[PATH_MAX];
+	int r;
+
+	if (strcmp(f->inv->hosts[h].rocelab, INV_ROCELAB_COPY))
+		return 0;
+	if ((r = lab_share(f->lab, host, self, there, sizeof(there))))
+		snprintf(f->err, sizeof(f->err), "cannot copy rocelab to %s: %s", host,
+			 strerror(-r));
+	return r;
 }
 
 /*
@@ -229,19 +255,15 @@ static long long send_from_hosts(struct fault_run *f, const struct flow *flows, 
 				 const struct host_send *how)
 {
 	char self[PATH_MAX], there[PATH_MAX], logs[16][64];
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	struct host_send hs = *how;
 	struct lab_proc procs[16];
 	unsigned long long until;
 	long long total = 0;
 	size_t np = 0;
-	int r = 0;
+	int r = fault_self(f, self);
 
-	if (k <= 0) {
-		snprintf(f->err, sizeof(f->err), "cannot find this program: %s", strerror(errno));
-		return -errno;
-	}
-	self[k] = '\0';
+	if (r)
+		return r;
 	hs.inv_there = there;
 	for (size_t h = 0; h < f->inv->n_hosts && np < ARRAY_SIZE(procs) && !r; h++) {
 		const char *host = f->inv->hosts[h].name;
@@ -250,9 +272,7 @@ static long long send_from_hosts(struct fault_run *f, const struct flow *flows, 
 		hs.prog = lab_program(f->lab, host, self);
 		if (!traffic_host_send_argv(f->inv, h, flows, n, &hs, &a))
 			continue;
-		/* 'rocelab: copy': this binary goes there for the run (pre-flight does the same) */
-		if (!strcmp(f->inv->hosts[h].rocelab, INV_ROCELAB_COPY))
-			r = lab_share(f->lab, host, self, there, sizeof(there));
+		r = fault_copy_self(f, h, self);
 		if (!r)
 			r = lab_share(f->lab, host, f->inv->path, there, sizeof(there));
 		snprintf(logs[np], sizeof(logs[np]), "/tmp/rocelab-send.%d.%zu", (int)getpid(), np);
@@ -272,7 +292,7 @@ static long long send_from_hosts(struct fault_run *f, const struct flow *flows, 
 		while (rl_now_ns() < until && !rl_interrupted && lab_alive(f->lab, &procs[i]))
 			fault_sleep_ms(100);
 		lab_stop(f->lab, &procs[i], 1000);
-		said = sent_said(logs[i]);
+		said = fault_log_count(logs[i], "pps each: ");
 		unlink(logs[i]);
 		if (said < 0 && !r) {
 			snprintf(f->err, sizeof(f->err),

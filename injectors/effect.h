@@ -73,6 +73,17 @@ int fault_unsent(struct fault_run *f, int verified);
  */
 int fault_verify_table_read(struct fault_run *f);
 
+/*
+ * What a rocelab subcommand started on a host needs: this binary's path in
+ * self (PATH_MAX), and on host h, when its inventory says 'rocelab: copy', a
+ * copy of it there (pre-flight makes the same).  0, or -errno with f->err.
+ */
+int fault_self(struct fault_run *f, char *self);
+int fault_copy_self(struct fault_run *f, size_t h, const char *self);
+
+/* The count a rocelab subcommand printed after 'after' in its log, or -1. */
+long long fault_log_count(const char *log, const char *after);
+
 /* "" when fault_send() sends from here, else " (sent by ... on the hosts)" for evidence. */
 const char *fault_sent_by(const struct fault_run *f);
 

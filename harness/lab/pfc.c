@@ -62,8 +62,8 @@ int pfc_frame_parse(const uint8_t *p, size_t n, struct pfc_frame *f)
 	return 0;
 }
 
-/* A packet socket bound to ifname for MAC control frames; its index in *ifindex. */
-static int mac_control_socket(const char *ifname, int *ifindex)
+/* A packet socket bound to ifname for MAC control frames. */
+static int mac_control_socket(const char *ifname)
 {
 	struct sockaddr_ll sll = {.sll_family = AF_PACKET, .sll_protocol = htons(PFC_ETHERTYPE)};
 	int fd, r;
@@ -78,7 +78,6 @@ static int mac_control_socket(const char *ifname, int *ifindex)
 		close(fd);
 		return r;
 	}
-	*ifindex = sll.sll_ifindex;
 	return fd;
 }
 
@@ -97,7 +96,7 @@ long long pfc_storm_here(const char *ifname, const struct pfc_frame *f, unsigned
 	unsigned long long start = rl_now_ns(),
 			   end = ms > 0 ? start + (unsigned long long)ms * 1000000ULL : 0;
 	long long sent = 0;
-	int ifindex, fd = mac_control_socket(ifname, &ifindex);
+	int fd = mac_control_socket(ifname);
 
 	if (fd < 0)
 		return fd;
@@ -138,7 +137,7 @@ int pfc_count_here(const char *ifname, int prio, long long ms, struct pfc_count 
 {
 	unsigned long long start = rl_now_ns(), end = start + (unsigned long long)ms * 1000000ULL;
 	uint8_t buf[2048];
-	int ifindex, fd = mac_control_socket(ifname, &ifindex);
+	int fd = mac_control_socket(ifname);
 
 	memset(c, 0, sizeof(*c));
 	if (fd < 0)

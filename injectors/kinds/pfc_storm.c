@@ -108,7 +108,7 @@ static int plan_host(struct render_ctx *r)
 	struct fault_spec at_switch = *s;
 	struct render_ctx pr = *r;
 	struct inv_endpoint e;
-	unsigned long long mbps, pm;
+	unsigned long long given, mbps, pm;
 	char port[96];
 	int ret = fault_rnic_switch_end(r->inv, s, &e, r->why, r->whylen);
 
@@ -137,9 +137,10 @@ static int plan_host(struct render_ctx *r)
 		sb_free(&cmd);
 		return 0;
 	}
-	mbps = link_mbps(r->inv, &e);
-	pm = paused_permille(s, mbps ? mbps : STORM_DEFAULT_MBPS);
-	at_switch.rate_kbit = (mbps ? mbps : STORM_DEFAULT_MBPS) * (1000 - pm); /* kbit/s */
+	given = link_mbps(r->inv, &e);
+	mbps = given ? given : STORM_DEFAULT_MBPS;
+	pm = paused_permille(s, mbps);
+	at_switch.rate_kbit = mbps * (1000 - pm); /* kbit/s */
 	if (at_switch.rate_kbit < STORM_HELD_KBIT)
 		at_switch.rate_kbit = STORM_HELD_KBIT;
 	pr.spec = &at_switch;
@@ -149,8 +150,8 @@ static int plan_host(struct render_ctx *r)
 	    r->plan->note, sizeof(r->plan->note),
 	    "emulated pause (veth ignores PFC): %.60s's egress of priority %d held at %llu kbit/s "
 	    "while the storm lasts, paused %llu.%llu%% of the time at %llu Mbit/s%s",
-	    port, s->priority, at_switch.rate_kbit, pm / 10, pm % 10,
-	    mbps ? mbps : STORM_DEFAULT_MBPS, mbps ? "" : " (no speed in the inventory)");
+	    port, s->priority, at_switch.rate_kbit, pm / 10, pm % 10, mbps,
+	    given ? "" : " (no speed in the inventory)");
 	return d->pfc_storm(&pr);
 }
 
@@ -164,6 +165,7 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 struct storm {
 	struct lab_proc proc;
 	char log[64];
+	struct inv_endpoint sw_end;   /* the switch port the frames arrive at */
 	char *rx_cmd;		      /* a NOS's PFC receive counter (dialect_pfc_rx_counter) */
 	unsigned long long rx_before; /* what it said before the storm */
 };
@@ -194,43 +196,26 @@ static int start(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
 	const struct inv_host *h = &f->inv->hosts[s->tdev];
-	char self[PATH_MAX], there[PATH_MAX], prio[8], quanta[16], pps[16];
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char self[PATH_MAX], prio[8], quanta[16], pps[16];
+	struct sbuf cmd = {0};
 	struct storm *st;
-	int r = 0;
+	int r;
 
-	if (k <= 0) {
-		snprintf(f->err, sizeof(f->err), "cannot find this program: %s", strerror(errno));
-		return -errno;
-	}
-	self[k] = '\0';
-	/* 'rocelab: copy': this binary goes there for the run (pre-flight does the same) */
-	if (!strcmp(h->rocelab, INV_ROCELAB_COPY) &&
-	    (r = lab_share(f->lab, h->name, self, there, sizeof(there)))) {
-		snprintf(f->err, sizeof(f->err), "cannot copy rocelab to %s: %s", h->name,
-			 strerror(-r));
+	if ((r = fault_self(f, self)) || (r = fault_copy_self(f, s->tdev, self)))
 		return r;
-	}
 	snprintf(prio, sizeof(prio), "%d", s->priority);
 	snprintf(quanta, sizeof(quanta), "%u", s->pfc_quanta);
 	snprintf(pps, sizeof(pps), "%u", s->pfc_pps);
 	st = rl_xcalloc(1, sizeof(*st));
-	{ /* a NOS that counts the frames it receives: read before the storm */
-		struct inv_endpoint e;
-		struct sbuf cmd = {0};
-
-		if (!fault_rnic_switch_end(f->inv, s, &e, f->err, sizeof(f->err)) &&
-		    !dialect_pfc_rx_counter(f->inv->switches[e.dev].dialect,
-					    inventory_netdev(f->inv, &e), s->priority, &cmd)) {
-			st->rx_cmd = sb_take(&cmd);
-			if ((r = read_rx(f, f->inv->switches[e.dev].name, st->rx_cmd,
-					 &st->rx_before))) {
-				free(st->rx_cmd);
-				free(st);
-				return r;
-			}
-		}
-		sb_free(&cmd);
+	if ((r = fault_rnic_switch_end(f->inv, s, &st->sw_end, f->err, sizeof(f->err))))
+		goto fail;
+	/* a NOS that counts the frames it receives: read before the storm */
+	if (!dialect_pfc_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
+				    inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd)) {
+		st->rx_cmd = sb_take(&cmd);
+		if ((r = read_rx(f, f->inv->switches[st->sw_end.dev].name, st->rx_cmd,
+				 &st->rx_before)))
+			goto fail;
 	}
 	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
 	r = lab_spawn(f->lab, h->name,
@@ -241,22 +226,15 @@ static int start(struct fault_run *f)
 	if (r) {
 		snprintf(f->err, sizeof(f->err), "cannot start 'rocelab load pfc' on %s: %s",
 			 h->name, strerror(-r));
-		free(st->rx_cmd);
-		free(st);
-		return r;
+		goto fail;
 	}
 	f->kind_state = st;
 	return 0;
-}
-
-/* What the sender said it sent as it ended ("pfc: N frames sent ..."), or -1. */
-static long long storm_said(const char *log)
-{
-	char *text = rl_read_file(log, NULL), *said = text ? strstr(text, "pfc: ") : NULL;
-	long long n = said ? strtoll(said + 5, NULL, 10) : -1;
-
-	free(text);
-	return n;
+fail:
+	sb_free(&cmd);
+	free(st->rx_cmd);
+	free(st);
+	return r;
 }
 
 static void stop(struct fault_run *f)
@@ -267,7 +245,7 @@ static void stop(struct fault_run *f)
 	if (!st)
 		return;
 	lab_stop(f->lab, &st->proc, 2000);
-	n = storm_said(st->log);
+	n = fault_log_count(st->log, "pfc: "); /* "pfc: N frames sent ..." as it ended */
 	if (n >= 0)
 		rl_info("pfc-storm %u: %lld PFC frames sent from %s", f->id, n, f->spec->target);
 	unlink(st->log);
@@ -326,22 +304,17 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 static int verify(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
-	struct storm *st = f->kind_state;
-	struct inv_endpoint e;
-	const struct inv_switch *sw;
-	const char *port;
+	struct storm *st = f->kind_state; /* start's */
+	const struct inv_switch *sw = &f->inv->switches[st->sw_end.dev];
+	const char *port = inventory_netdev(f->inv, &st->sw_end);
 	struct pfc_count c;
 	double rate;
 	int saved, r;
 
-	if (fault_rnic_switch_end(f->inv, s, &e, f->err, sizeof(f->err)))
-		return -EINVAL;
-	sw = &f->inv->switches[e.dev];
-	port = inventory_netdev(f->inv, &e);
 	fault_sleep_ms(200); /* the sender's start */
-	if (!st || !lab_alive(f->lab, &st->proc)) {
+	if (!lab_alive(f->lab, &st->proc)) {
 		snprintf(f->err, sizeof(f->err), "'rocelab load pfc' on %s ended at once (%s)",
-			 f->inv->hosts[s->tdev].name, st ? st->log : "not started");
+			 f->inv->hosts[s->tdev].name, st->log);
 		return -EIO;
 	}
 	if (st->rx_cmd)
