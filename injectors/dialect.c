@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,15 +333,13 @@ static int linux_packet_corruption(struct render_ctx *r)
 }
 
 /*
- * Emulated PFC (veth has none): the port gets a model of its line rate (HTB)
- * whose RoCE priority class, meant to be lossless, ends in a shallow
- * tail-drop queue.  Under incast that class drops, as a port with PFC off does.
+ * Emulated lossless class (veth has no PFC): each of ports gets a model of
+ * its line rate (HTB) whose RoCE priority class ends in a tail-drop queue
+ * of bytes.  Under incast that class drops where a real one would pause.
  */
-static int linux_pfc_misconfig(struct render_ctx *r)
+static void linux_shallow(struct render_ctx *r, const char **ports, size_t n, unsigned bytes)
 {
 	const struct fault_spec *s = r->spec;
-	const char *ports[256];
-	size_t n = ports_of(r, ports, 256);
 
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf a = {0}, v = {0};
@@ -357,7 +356,7 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 			  "0x%02x 0xe0 "
 			  "flowid 1:10",
 			  p, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p,
-			  s->shallow_bytes, p, p, s->priority << 5);
+			  bytes, p, p, s->priority << 5);
 		sb_printf(
 		    &v,
 		    "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb", p,
@@ -365,11 +364,56 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 		read_tc_root(emit(r, &a, NULL, &v), p);
 	}
 	r->plan->emulated = true;
+}
+
+/* PFC off, emulated: the priority's queue is a shallow tail-drop queue (linux_shallow). */
+static int linux_pfc_misconfig(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const char *ports[256];
+	size_t n = ports_of(r, ports, 256);
+
+	linux_shallow(r, ports, n, s->shallow_bytes);
 	snprintf(
 	    r->plan->note, sizeof(r->plan->note),
 	    "emulated PFC: priority %d of %s is a shallow %u-byte tail-drop queue at %llu kbit/s "
 	    "(HTB+bfifo) instead of a lossless class",
 	    s->priority, r->port ? r->port : "every port", s->shallow_bytes, s->emu_rate_kbit);
+	return 0;
+}
+
+/*
+ * The queue a dynamic threshold lets one congested queue fill: T = alpha x
+ * (B - Q) stops growing at Q = alpha B / (1 + alpha), B the shared buffer
+ * (Choudhury and Hahne's dynamic threshold, the alpha of the experiences
+ * paper, section 6.2).  At least one full frame.
+ */
+static unsigned alpha_depth(const struct fault_spec *s)
+{
+	double a = ldexp(1.0, s->alpha_log2), q = (double)s->emu_buffer_bytes * a / (1.0 + a);
+
+	return q < 1514 ? 1514 : (unsigned)q;
+}
+
+/*
+ * buffer-alpha, emulated: every cabled port of the switch gets the
+ * lossless class's queue that alpha leaves one congested queue
+ * (alpha_depth) as a tail-drop queue, since veth has no PFC to pause with.
+ */
+static int linux_buffer_alpha(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const char *ports[256];
+	size_t n = ports_of(r, ports, 256);
+	char a[16], why[8];
+
+	linux_shallow(r, ports, n, alpha_depth(s));
+	dialect_alpha_word(INV_DIALECT_LINUX, s->alpha_log2, a, sizeof(a), why, sizeof(why));
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "emulated buffer: alpha %s leaves priority %d a %u-byte tail-drop queue "
+		 "(alpha/(1+alpha) of a %u-byte shared buffer) at %llu kbit/s on each of %zu ports "
+		 "(HTB+bfifo)",
+		 a, s->priority, alpha_depth(s), s->emu_buffer_bytes, s->emu_rate_kbit, n);
 	return 0;
 }
 
@@ -981,6 +1025,168 @@ void dialect_nvue_state_revert(struct fault_action *a, const char *port, const c
 	sb_free(&v);
 }
 
+/* ---- buffer-alpha in each NOS -------------------------------------------------- */
+
+int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *why, size_t whylen)
+{
+	/* the exponents each NOS takes: mmuconfig -8..8, EOS 1/128..8, NVUE 1/128..64 */
+	static const int lo[] = {[INV_DIALECT_LINUX] = -8,
+				 [INV_DIALECT_SONIC] = -8,
+				 [INV_DIALECT_EOS] = -7,
+				 [INV_DIALECT_NVUE] = -7};
+	static const int hi[] = {[INV_DIALECT_LINUX] = 8,
+				 [INV_DIALECT_SONIC] = 8,
+				 [INV_DIALECT_EOS] = 3,
+				 [INV_DIALECT_NVUE] = 6};
+
+	if (n < lo[d] || n > hi[d]) {
+		snprintf(why, whylen,
+			 "dialect %s cannot set alpha %s%d: give --alpha from 1/%d to %d (powers "
+			 "of two)",
+			 inv_dialect_name(d), n < 0 ? "1/" : "", 1 << (n < 0 ? -n : n), 1 << -lo[d],
+			 1 << hi[d]);
+		return -EOPNOTSUPP;
+	}
+	if (d == INV_DIALECT_SONIC)
+		snprintf(buf, len, "%d", n);
+	else if (d == INV_DIALECT_NVUE)
+		snprintf(buf, len, n < 0 ? "alpha_1_%d" : "alpha_%d", 1 << (n < 0 ? -n : n));
+	else
+		snprintf(buf, len, n < 0 ? "1/%d" : "%d", 1 << (n < 0 ? -n : n));
+	return 0;
+}
+
+/* NVUE: the ingress lossless buffer of the switch's buffer profile. */
+#define NVUE_ALPHA_KEY                                                                             \
+	"qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha"
+
+void dialect_alpha_plan(struct fault_action *a, const struct fault_spec *s, const char *table,
+			const char *found)
+{
+	struct readback rb = {0};
+	struct sbuf ap = {0}, v = {0};
+	char w[24], why[160], err[160];
+	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
+
+	if (!strncmp(a->read_as, "sonic-dynth ", 12)) {
+		dialect_alpha_word(INV_DIALECT_SONIC, s->alpha_log2, w, sizeof(w), why,
+				   sizeof(why));
+		sb_printf(&ap, "sudo mmuconfig -p %s -a %s", s->buf_profile, w);
+		sb_printf(&v, "sudo mmuconfig -p %s -a %s", s->buf_profile,
+			  known && rb.alpha[0] ? rb.alpha : "<dynamic_th as read>");
+	} else if (!strncmp(a->read_as, "nvue-alpha ", 11)) {
+		dialect_alpha_word(INV_DIALECT_NVUE, s->alpha_log2, w, sizeof(w), why, sizeof(why));
+		sb_printf(&ap, "nv set %s %s && nv config apply -y", NVUE_ALPHA_KEY, w);
+		if (known && rb.alpha[0])
+			sb_printf(&v, "nv set %s %s", NVUE_ALPHA_KEY, rb.alpha);
+		else /* not set before (or a dry run, shown as a switch with none set) */
+			sb_printf(&v, "nv unset %s", NVUE_ALPHA_KEY);
+		sb_printf(&v, " && nv config apply -y");
+	} else { /* eos-mmu */
+		dialect_alpha_word(INV_DIALECT_EOS, s->alpha_log2, w, sizeof(w), why, sizeof(why));
+		if (known && rb.profile[0]) { /* the applied profile, changed in place */
+			sb_printf(&ap,
+				  "configure\nplatform trident mmu queue profile %s\ningress "
+				  "priority-group %d threshold %s\nend",
+				  rb.profile, s->priority, w);
+			sb_printf(&v, "configure\nplatform trident mmu queue profile %s\n",
+				  rb.profile);
+			if (rb.alpha[0])
+				sb_printf(&v, "ingress priority-group %d threshold %s\nend",
+					  s->priority, rb.alpha);
+			else
+				sb_printf(&v, "no ingress priority-group %d threshold\nend",
+					  s->priority);
+		} else { /* none applied (or a dry run): a profile of the fault's own */
+			sb_printf(
+			    &ap,
+			    "configure\nplatform trident mmu queue profile %s\ningress "
+			    "priority-group %d threshold %s\nexit\nplatform trident mmu queue "
+			    "profile %s apply\nend",
+			    table, s->priority, w, table);
+			sb_printf(&v,
+				  "configure\nno platform trident mmu queue profile %s apply\nno "
+				  "platform trident mmu queue profile %s\nend",
+				  table, table);
+		}
+	}
+	fault_action_set(&a->apply, ap.p);
+	fault_action_set(&a->revert, v.p);
+	sb_free(&ap);
+	sb_free(&v);
+}
+
+/* One action on the switch whose read is cmd (parsed as "PARSER ARG"), planned as not read yet. */
+static int alpha_action(struct render_ctx *r, const char *parser, const char *arg, const char *cmd)
+{
+	struct sbuf a = {0}, v = {0};
+	struct fault_action *act;
+	char w[24];
+	int ret = dialect_alpha_word(r->inv->switches[r->sw].dialect, r->spec->alpha_log2, w,
+				     sizeof(w), r->why, r->whylen);
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "-");
+	sb_printf(&v, "-");
+	act = read_port(emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
+	dialect_alpha_plan(act, r->spec, r->table, NULL);
+	return 0;
+}
+
+/*
+ * sonic-net/sonic-utilities scripts/mmuconfig: 'mmuconfig -p PROFILE -a N'
+ * writes CONFIG_DB BUFFER_PROFILE|PROFILE dynamic_th = N (alpha 2^N, N in
+ * -8..8).  It writes the field even where the profile is not there (a new
+ * entry of one field), so the read comes first and a profile without
+ * dynamic_th is refused (buffer_alpha.c); the undo writes the N found.
+ */
+static int sonic_buffer_alpha(struct render_ctx *r)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'BUFFER_PROFILE|%s' dynamic_th",
+		 r->spec->buf_profile);
+	return alpha_action(r, "sonic-dynth", r->spec->buf_profile, cmd);
+}
+
+/*
+ * EOS on Trident: 'platform trident mmu queue profile NAME' holds 'ingress
+ * priority-group PG threshold ALPHA' (1/128 .. 8), and 'platform trident
+ * mmu queue profile NAME apply' makes it the switch's (aristanetworks/avd
+ * eos_cli_config_gen templates eos/platform-trident.j2, and its schema
+ * platform.schema.yml for the thresholds).  The priority group is taken to
+ * be the priority's number.  The undo's 'no' forms are EOS's usual way to
+ * remove a line (inferred, not in that source).
+ */
+static int eos_buffer_alpha(struct render_ctx *r)
+{
+	char pg[8];
+
+	snprintf(pg, sizeof(pg), "%d", r->spec->priority);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a switch with no MMU queue profile applied; when applied, the "
+		 "profile applied is read and changed in place");
+	return alpha_action(r, "eos-mmu", pg, "show running-config");
+}
+
+/*
+ * NVUE 'nv set qos advance-buffer-config default-global
+ * ingress-lossless-buffer shared-alpha alpha_1_64' (alpha_0, alpha_1_128 ..
+ * alpha_64, alpha_infinity): CumulusNetworks/docs nvue-reference
+ * Set-and-Unset-Commands/QoS.md.  Read before: the value set, if any; the
+ * undo sets it back, or unsets it.
+ */
+static int nvue_buffer_alpha(struct render_ctx *r)
+{
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a switch with no shared-alpha set; when applied, the value read is "
+		 "set back");
+	return alpha_action(r, "nvue-alpha", "default-global",
+			    "nv config show -o commands | { grep ' ingress-lossless-buffer "
+			    "shared-alpha ' || true; }");
+}
+
 static const struct dialect_ops dialects[] = {
     [INV_DIALECT_LINUX] = {.name = "linux",
 			   .link_flap = linux_link_flap,
@@ -989,7 +1195,8 @@ static const struct dialect_ops dialects[] = {
 			   .ipid_drop = linux_ipid_drop,
 			   .link_degrade = linux_link_degrade,
 			   .packet_corruption = linux_packet_corruption,
-			   .pfc_storm = linux_pfc_storm},
+			   .pfc_storm = linux_pfc_storm,
+			   .buffer_alpha = linux_buffer_alpha},
     /*
      * SONiC, EOS and NVUE ACLs cannot match the IP ID field, and none of their
      * ACL actions drops a random share of the packets matched.
@@ -998,17 +1205,20 @@ static const struct dialect_ops dialects[] = {
 			   .link_flap = sonic_link_flap,
 			   .acl_error = sonic_acl_error,
 			   .pfc_misconfig = sonic_pfc_misconfig,
-			   .link_degrade = sonic_link_degrade},
+			   .link_degrade = sonic_link_degrade,
+			   .buffer_alpha = sonic_buffer_alpha},
     [INV_DIALECT_EOS] = {.name = "eos",
 			 .link_flap = eos_link_flap,
 			 .acl_error = eos_acl_error,
 			 .pfc_misconfig = eos_pfc_misconfig,
-			 .link_degrade = eos_link_degrade},
+			 .link_degrade = eos_link_degrade,
+			 .buffer_alpha = eos_buffer_alpha},
     [INV_DIALECT_NVUE] = {.name = "nvue",
 			  .link_flap = nvue_link_flap,
 			  .acl_error = nvue_acl_error,
 			  .pfc_misconfig = nvue_pfc_misconfig,
-			  .link_degrade = nvue_link_degrade},
+			  .link_degrade = nvue_link_degrade,
+			  .buffer_alpha = nvue_buffer_alpha},
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d)

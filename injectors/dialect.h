@@ -31,6 +31,8 @@ struct dialect_ops {
 	int (*packet_corruption)(struct render_ctx *r);
 	/* pfc-storm at the RNIC's switch port: only where the switch cannot react itself */
 	int (*pfc_storm)(struct render_ctx *r);
+	/* buffer-alpha: the lossless class's dynamic threshold, switch-wide */
+	int (*buffer_alpha)(struct render_ctx *r);
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d);
@@ -101,5 +103,22 @@ int dialect_port_speed(const struct inventory *inv, const struct inv_endpoint en
 void dialect_nvue_state_revert(struct fault_action *a, const char *port, const char *found);
 
 void dialect_speed_revert(struct fault_action *a, const char *port, const char *found);
+
+/*
+ * alpha = 2^n as dialect d's buffer-alpha writes it into buf ("-6" SONiC
+ * dynamic_th, "1/64" EOS, "alpha_1_64" NVUE, "1/64" Linux); -EOPNOTSUPP
+ * with why (the NOS's range) when d cannot set it.
+ */
+int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *why, size_t whylen);
+
+/*
+ * buffer-alpha's apply and undo from what its read found (NULL: not read
+ * yet, a dry run): SONiC sets the dynamic_th found back; NVUE sets the
+ * shared-alpha found or unsets it; EOS changes the MMU queue profile found
+ * applied in place (its threshold line back, or removed), or, with none
+ * applied, applies a profile of the fault's own (table) and removes it.
+ */
+void dialect_alpha_plan(struct fault_action *a, const struct fault_spec *s, const char *table,
+			const char *found);
 
 #endif

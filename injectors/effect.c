@@ -604,3 +604,47 @@ int fault_found_free(struct fault_run *f, struct fault_plan *p)
 {
 	return fault_judge_found(f, p, "the fault", table_free, NULL);
 }
+
+int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
+			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
+					 const struct readback *rb))
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_switch *w = &f->inv->switches[sw];
+	const char *pn = w->ports[port].name;
+	unsigned long long drops;
+	struct flow fl[64];
+	long long sent;
+	json_t *v;
+	size_t n;
+
+	n = traffic_flows_across(f->inv, sw, (ssize_t)port, true, fl, 8);
+	/* DSCP class selector = priority; as fast as each sender can for a second */
+	sent = fault_send(
+	    f, fl, n,
+	    &(struct host_send){
+		.ms = 1000, .pps = 0, .priority = s->priority, .size = 1000, .n_sports = 8});
+	if (sent < 0) /* over SSH: as the reads say, and why no incast was sent */
+		return lab_can(f->lab, LAB_CAP_ENTER)
+			   ? (int)sent
+			   : fault_unsent(f, fault_verify_reads(f, took));
+	v = fault_read_json(f, w->name,
+			    (const char *const[]){"tc", "-j", "-s", "qdisc", "show", "dev", pn,
+						  "parent", "1:10", NULL});
+	if (!v)
+		return -EIO;
+	drops = fault_json_sum(v, "drops");
+	json_decref(v);
+	if (drops == 0) {
+		snprintf(f->err, sizeof(f->err),
+			 "incast of %lld datagrams from %zu RNICs caused no drop in priority %d on "
+			 "%s:%s",
+			 sent, n, s->priority, w->name, pn);
+		return -EIO;
+	}
+	snprintf(f->evidence, sizeof(f->evidence),
+		 "incast of %lld datagrams from %zu RNICs%s: priority %d of %s:%s tail-dropped "
+		 "%llu (emulated)",
+		 sent, n, fault_sent_by(f), s->priority, w->name, pn, drops);
+	return 0;
+}

@@ -147,6 +147,17 @@ int fault_verify_reads(struct fault_run *f,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
 				    const struct readback *rb));
 
+/*
+ * An emulated shallow lossless queue (HTB class 1:10 of a Linux switch
+ * port) under incast: RNICs send in the spec's priority, as fast as they
+ * can for a second, through port of switch sw toward its peer; the class
+ * must tail-drop.  Evidence names the port; over SSH, when the hosts
+ * cannot send, the reads with took say it instead (fault_unsent).
+ */
+int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
+			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
+					 const struct readback *rb));
+
 /* What a judge of fault_judge_found() returns when it took action i out of the plan. */
 #define FAULT_FOUND_REMOVED 1
 

@@ -79,6 +79,15 @@ struct fault_spec {
 	/* pfc-storm: PFC frames a second, and each one's pause time (priority above) */
 	unsigned pfc_pps, pfc_quanta;
 
+	/*
+	 * buffer-alpha: the dynamic threshold alpha = 2^alpha_log2 of the lossless
+	 * class (priority above), the SONiC buffer profile it is set in, and the
+	 * emulated shared buffer the virtual lab's queue depth is taken from
+	 */
+	int alpha_log2;
+	char buf_profile[64];
+	unsigned emu_buffer_bytes;
+
 	/* ---- resolved by fault_spec_resolve ---- */
 	/* the target: a switch port, a whole switch, or a host RNIC */
 	enum inv_dev_kind tkind;

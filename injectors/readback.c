@@ -863,6 +863,114 @@ static int eos_acl_counters(const char *name, const char *out, struct readback *
 	return 0;
 }
 
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET BUFFER_PROFILE|P dynamic_th', one
+ * integer (mmuconfig's -8..8); an empty line: the profile is not there or
+ * has a static threshold instead.
+ */
+static int sonic_dynth(const char *prof, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n = 0;
+	char *end;
+	long v;
+
+	if ((l = next_line(&s, &n)) && n) {
+		char num[24];
+
+		snprintf(num, sizeof(num), "%.*s", (int)(n < 23 ? n : 23), l);
+		v = strtol(num, &end, 10);
+		if (n > 3 || end == num || *end || v < -8 || v > 8) {
+			snprintf(err, errlen,
+				 "CONFIG_DB BUFFER_PROFILE|%s dynamic_th '%s' is not an alpha "
+				 "exponent (-8..8)",
+				 prof, num);
+			return -EINVAL;
+		}
+		snprintf(rb->alpha, sizeof(rb->alpha), "%ld", v);
+	}
+	if (rb->alpha[0])
+		snprintf(rb->canon, sizeof(rb->canon), "%s dynamic_th %s", prof, rb->alpha);
+	else
+		snprintf(rb->canon, sizeof(rb->canon), "%s has no dynamic_th", prof);
+	return 0;
+}
+
+struct eos_mmu_ctx {
+	struct readback *rb;
+	char pg_line[48]; /* "ingress priority-group N threshold " */
+};
+
+/* The applied profile: "platform trident mmu queue profile NAME apply". */
+static void eos_mmu_applied(const char *head, const char *line, void *ctx)
+{
+	struct eos_mmu_ctx *c = ctx;
+	const char *pre = "platform trident mmu queue profile ";
+	size_t k = strlen(pre), n = strlen(head);
+
+	if (!line && !strncmp(head, pre, k) && n > k + 6 && !strcmp(head + n - 6, " apply"))
+		snprintf(c->rb->profile, sizeof(c->rb->profile), "%.*s", (int)(n - k - 6),
+			 head + k);
+}
+
+/* Its block's "ingress priority-group N threshold X". */
+static void eos_mmu_threshold(const char *head, const char *line, void *ctx)
+{
+	struct eos_mmu_ctx *c = ctx;
+	char want[128];
+	size_t k = strlen(c->pg_line);
+
+	snprintf(want, sizeof(want), "platform trident mmu queue profile %s", c->rb->profile);
+	if (line && !strcmp(head, want) && !strncmp(line, c->pg_line, k) && line[k] &&
+	    strlen(line + k) < sizeof(c->rb->alpha))
+		snprintf(c->rb->alpha, sizeof(c->rb->alpha), "%s", line + k);
+}
+
+/* EOS 'show running-config': the MMU queue profile applied, and its threshold for PG pg. */
+static int eos_mmu(const char *pg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	struct eos_mmu_ctx c = {.rb = rb};
+
+	(void)err;
+	(void)errlen;
+	snprintf(c.pg_line, sizeof(c.pg_line), "ingress priority-group %s threshold ", pg);
+	eos_walk(out, eos_mmu_applied, &c);
+	if (!rb->profile[0]) {
+		snprintf(rb->canon, sizeof(rb->canon), "no MMU queue profile applied");
+		return 0;
+	}
+	eos_walk(out, eos_mmu_threshold, &c);
+	snprintf(rb->canon, sizeof(rb->canon),
+		 "MMU queue profile %s applied, ingress priority-group %s threshold %s",
+		 rb->profile, pg, rb->alpha[0] ? rb->alpha : "not set");
+	return 0;
+}
+
+/* NVUE: the last 'nv set qos advance-buffer-config P ingress-lossless-buffer shared-alpha X'. */
+static int nvue_alpha(const char *prof, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	(void)err;
+	(void)errlen;
+	while ((l = next_line(&s, &n))) {
+		char w[8][WORD_MAX];
+		int k = words(l, n, w, 8);
+
+		if (k == 8 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") && !strcmp(w[2], "qos") &&
+		    !strcmp(w[3], "advance-buffer-config") && !strcmp(w[4], prof) &&
+		    !strcmp(w[5], "ingress-lossless-buffer") && !strcmp(w[6], "shared-alpha") &&
+		    strlen(w[7]) < sizeof(rb->alpha))
+			snprintf(rb->alpha, sizeof(rb->alpha), "%s", w[7]);
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "%s ingress-lossless-buffer shared-alpha %s", prof,
+		 rb->alpha[0] ? rb->alpha : "not set (the platform's default)");
+	return 0;
+}
+
 int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
 		   size_t errlen)
 {
@@ -889,6 +997,9 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 	    {"dcb-pfc", dcb_pfc},
 	    {"sonic-aclshow", sonic_aclshow},
 	    {"eos-acl-counters", eos_acl_counters},
+	    {"sonic-dynth", sonic_dynth},
+	    {"eos-mmu", eos_mmu},
+	    {"nvue-alpha", nvue_alpha},
 	};
 	size_t k = strcspn(read_as, " ");
 

@@ -10,6 +10,9 @@
  * - ACLs: "sonic-acl NAME", "eos-acl NAME PORT,PORT", "nvue-acl NAME
  *   PORT,PORT", "nft-tables NAME" (NAME: the fault's own table);
  * - "tc-root swp1": the root qdisc;
+ * - buffer alpha: "sonic-dynth PROFILE" (CONFIG_DB dynamic_th), "eos-mmu PG"
+ *   (the applied MMU queue profile and its priority group's threshold),
+ *   "nvue-alpha default-global" (ingress-lossless-buffer shared-alpha);
  * - ACL counters of the fault's table: "sonic-aclshow NAME" (aclshow -a -t
  *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME).
  * What they return is compared before the fault and after its revert; a
@@ -27,11 +30,13 @@ struct readback {
 	/* *-pfc */
 	unsigned lossless; /* bit p: priority p is lossless (PFC enabled) on the port */
 	bool pfc_on;	   /* the port's PFC itself (EOS 'priority-flow-control on', NVUE rx/tx) */
-	char profile[64];  /* nvue: the port's PFC profile */
+	char profile[64];  /* nvue: the port's PFC profile; eos-mmu: the MMU profile applied */
 	bool bound;	   /* nvue: the port names its own profile (else default-global) */
 	/* *-speed: the port's configured speed as its NOS writes it ("": none set) */
 	char speed[32];
 	char autoneg[16]; /* sonic: CONFIG_DB autoneg ("": not set) */
+	/* buffer alpha as the NOS writes it ("-6", "1/64", "alpha_1_64"; "": not set) */
+	char alpha[24];
 	/* tc-root */
 	char qdisc[24], handle[16];
 	/* admin state: *-admin, eos-shut, nvue-state, ip-link */

@@ -23,7 +23,11 @@ bool grade_target_matches(const char *cand, const char *truth)
 	if (!sep)
 		return false;
 	/* A link matches either of its endpoints. */
-	return ((size_t)(sep - cand) == tl && !strncmp(cand, truth, tl)) || !strcmp(sep + 2, truth);
+	if (((size_t)(sep - cand) == tl && !strncmp(cand, truth, tl)) || !strcmp(sep + 2, truth))
+		return true;
+	/* A whole switch (a name without a port: buffer-alpha) matches a link with a port on it. */
+	return !strchr(truth, ':') && ((!strncmp(cand, truth, tl) && cand[tl] == ':') ||
+				       (!strncmp(sep + 2, truth, tl) && sep[2 + tl] == ':'));
 }
 
 /* Rank of truth among a verdict's suspects: ties with better-placed suspects count against it. */

@@ -160,52 +160,18 @@ static bool pfc_took(const struct fault_run *f, const struct fault_action *a,
 static int verify(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
-	const char *port = fault_target_port(f->inv, s);
 	const struct inv_switch *sw =
 	    s->tkind == INV_DEV_SWITCH ? &f->inv->switches[s->tdev] : NULL;
-	struct flow fl[64];
-	unsigned long long drops;
-	long long sent;
-	json_t *v;
-	size_t n;
 
 	/* an RNIC, a NOS, or a Linux switch no test traffic reaches: as they read it */
 	if (!sw || sw->dialect != INV_DIALECT_LINUX || !fault_counters_readable(f, sw))
 		return fault_verify_reads(f, pfc_took);
-	if (!port) {
+	if (s->tport < 0) {
 		snprintf(f->evidence, sizeof(f->evidence),
 			 "emulated shallow queues installed on every port of %s", sw->name);
 		return 0;
 	}
-	n = traffic_flows_across(f->inv, s->tdev, s->tport, true, fl, 8);
-	/* DSCP class selector = priority; as fast as each sender can for a second */
-	sent = fault_send(
-	    f, fl, n,
-	    &(struct host_send){
-		.ms = 1000, .pps = 0, .priority = s->priority, .size = 1000, .n_sports = 8});
-	if (sent < 0) /* over SSH: as the reads say, and why no incast was sent */
-		return lab_can(f->lab, LAB_CAP_ENTER)
-			   ? (int)sent
-			   : fault_unsent(f, fault_verify_reads(f, pfc_took));
-	v = fault_read_json(f, sw->name,
-			    (const char *const[]){"tc", "-j", "-s", "qdisc", "show", "dev", port,
-						  "parent", "1:10", NULL});
-	if (!v)
-		return -EIO;
-	drops = fault_json_sum(v, "drops");
-	json_decref(v);
-	if (drops == 0) {
-		snprintf(
-		    f->err, sizeof(f->err),
-		    "incast of %lld datagrams from %zu RNICs caused no drop in priority %d on %s",
-		    sent, n, s->priority, s->target);
-		return -EIO;
-	}
-	snprintf(f->evidence, sizeof(f->evidence),
-		 "incast of %lld datagrams from %zu RNICs%s: priority %d of %s tail-dropped %llu "
-		 "(emulated)",
-		 sent, n, fault_sent_by(f), s->priority, s->target, drops);
-	return 0;
+	return fault_verify_tail_drops(f, s->tdev, (size_t)s->tport, pfc_took);
 }
 
 const struct fault_kind_ops fk_pfc_misconfig = {

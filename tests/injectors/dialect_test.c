@@ -66,6 +66,13 @@ static struct transcript_case cases[] = {
     {"nvue-link-degrade", "link-degrade --target sw-nvue:swp3 --rate 10gbit", 0},
     {"nvue-ipid-drop", "ipid-drop --target sw-nvue --mod 10", -EOPNOTSUPP},
     {"nvue-packet-corruption", "packet-corruption --target sw-nvue:swp3 --rate 1%", -EOPNOTSUPP},
+    {"linux-buffer-alpha", "buffer-alpha --target sw-linux --alpha 1/16", 0},
+    {"sonic-buffer-alpha", "buffer-alpha --target sw-sonic", 0},
+    {"sonic-buffer-alpha-pg-profile",
+     "buffer-alpha --target sw-sonic --alpha 1/256 --profile pg_lossless_100000_5m_profile", 0},
+    {"eos-buffer-alpha", "buffer-alpha --target sw-eos --alpha 1/64 --priority 4", 0},
+    {"eos-buffer-alpha-16", "buffer-alpha --target sw-eos --alpha 16", -EOPNOTSUPP},
+    {"nvue-buffer-alpha", "buffer-alpha --target sw-nvue --alpha 1/128", 0},
 };
 
 ParameterizedTestParameters(dialect, transcript)

@@ -668,3 +668,115 @@ Test(readback, eos_acl_counters_sum_the_deny_entries)
 	cr_assert(!rb.counted);
 	parse_bad("eos-acl-counters rocelab_f8", out, "shows no such list");
 }
+
+/*
+ * buffer-alpha's reads: SONiC CONFIG_DB BUFFER_PROFILE dynamic_th as
+ * sonic-db-cli HGET prints it (mmuconfig writes -8..8); EOS running-config
+ * with an MMU queue profile as aristanetworks/avd's platform-trident
+ * template renders it; NVUE set commands as the NVUE reference writes them.
+ */
+Test(readback, buffer_alpha_as_each_nos_writes_it)
+{
+	struct readback rb;
+
+	rb = parse_ok("sonic-dynth ingress_lossless_profile", "-2\n");
+	cr_assert_str_eq(rb.alpha, "-2");
+	cr_assert_str_eq(rb.canon, "ingress_lossless_profile dynamic_th -2");
+	rb = parse_ok("sonic-dynth pg_lossless_100000_5m_profile", "\n");
+	cr_assert_str_eq(rb.alpha, "");
+	cr_assert_str_eq(rb.canon, "pg_lossless_100000_5m_profile has no dynamic_th");
+	parse_bad("sonic-dynth p", "9\n", "is not an alpha exponent");
+	parse_bad("sonic-dynth p", "static\n", "is not an alpha exponent");
+
+	rb = parse_ok("eos-mmu 3", "hostname tor1\n!\n"
+				   "platform trident mmu queue profile other\n"
+				   "    ingress priority-group 3 threshold 1/2\n"
+				   "!\n"
+				   "platform trident mmu queue profile roce\n"
+				   "    ingress threshold 1/4\n"
+				   "    ingress priority-group 3 threshold 1/16\n"
+				   "    egress unicast queue 3 threshold 1/8\n"
+				   "!\n"
+				   "platform trident mmu queue profile roce apply\n"
+				   "!\nend\n");
+	cr_assert_str_eq(rb.profile, "roce");
+	cr_assert_str_eq(rb.alpha, "1/16");
+	rb = parse_ok("eos-mmu 3", "platform trident mmu queue profile roce\n"
+				   "    ingress priority-group 4 threshold 1/16\n"
+				   "platform trident mmu queue profile roce apply\n");
+	cr_assert_str_eq(
+	    rb.canon, "MMU queue profile roce applied, ingress priority-group 3 threshold not set");
+	rb = parse_ok("eos-mmu 3", "platform trident mmu queue profile roce\n"
+				   "    ingress priority-group 3 threshold 1/16\n");
+	cr_assert_str_eq(rb.canon, "no MMU queue profile applied");
+
+	rb = parse_ok(
+	    "nvue-alpha default-global",
+	    "nv set qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha "
+	    "alpha_1_8\n"
+	    "nv set qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha "
+	    "alpha_1_16\n");
+	cr_assert_str_eq(rb.alpha, "alpha_1_16");
+	rb = parse_ok("nvue-alpha default-global", "");
+	cr_assert_str_eq(rb.canon,
+			 "default-global ingress-lossless-buffer shared-alpha not set (the "
+			 "platform's default)");
+}
+
+/* What was found becomes the undo; a SONiC profile without dynamic_th, or alpha as set, is refused.
+ */
+Test(readback, buffer_alpha_undo_is_what_was_found)
+{
+	struct fault_spec s;
+	struct fault_plan p = {.table = "rocelab_f4"};
+	struct fault_run f = {.spec = &s};
+	struct fault_action *a;
+
+	fault_spec_init(&s, &fk_buffer_alpha);
+	s.tkind = INV_DEV_SWITCH;
+	s.tport = -1;
+	a = found_action(&p, "tor1", "sonic-dynth ingress_lossless_profile", "-4\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->apply, "sudo mmuconfig -p ingress_lossless_profile -a -6");
+	cr_assert_str_eq(a->revert, "sudo mmuconfig -p ingress_lossless_profile -a -4");
+	fault_plan_clear(&p);
+
+	found_action(&p, "tor1", "sonic-dynth ingress_lossless_profile", "\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), -EOPNOTSUPP);
+	cr_assert(strstr(f.err, "has no dynamic_th") && strstr(f.err, "give --profile"), "%s",
+		  f.err);
+	fault_plan_clear(&p);
+
+	found_action(&p, "tor1", "sonic-dynth ingress_lossless_profile", "-6\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), -EALREADY);
+	cr_assert(strstr(f.err, "dynamic_th -6 already"), "%s", f.err);
+	fault_plan_clear(&p);
+
+	a = found_action(&p, "tor2", "eos-mmu 3",
+			 "platform trident mmu queue profile roce\n"
+			 "    ingress priority-group 3 threshold 1/16\n"
+			 "platform trident mmu queue profile roce apply\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->apply, "configure\nplatform trident mmu queue profile roce\n"
+				   "ingress priority-group 3 threshold 1/64\nend");
+	cr_assert_str_eq(a->revert, "configure\nplatform trident mmu queue profile roce\n"
+				    "ingress priority-group 3 threshold 1/16\nend");
+	fault_plan_clear(&p);
+
+	a = found_action(&p, "tor2", "eos-mmu 3",
+			 "platform trident mmu queue profile roce\n"
+			 "platform trident mmu queue profile roce apply\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert, "configure\nplatform trident mmu queue profile roce\n"
+				    "no ingress priority-group 3 threshold\nend");
+	fault_plan_clear(&p);
+
+	a = found_action(&p, "tor3", "nvue-alpha default-global",
+			 "nv set qos advance-buffer-config default-global ingress-lossless-buffer "
+			 "shared-alpha alpha_1_16\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert, "nv set qos advance-buffer-config default-global "
+				    "ingress-lossless-buffer shared-alpha alpha_1_16 && nv config "
+				    "apply -y");
+	fault_plan_clear(&p);
+}

@@ -16,12 +16,17 @@
 Test(spec, argv_round_trip_for_every_kind)
 {
 	static const char *const vals[][2] = {
-	    {"period", "3s"},	    {"down", "250ms"},	  {"count", "4"},
-	    {"from", "h1:rnic1"},   {"to", "h2:rnic1"},	  {"priority", "5"},
-	    {"emu-rate", "25mbit"}, {"shallow", "9000"},  {"mod", "1000"},
-	    {"rem", "7"},	    {"range", "10-20"},	  {"ids", "1,2,65535"},
-	    {"roce-only", "true"},  {"direction", "out"}, {"rate", "500kbit"},
-	    {"from-tenant", "a"},   {"to-tenant", "b"},	  {"quanta", "1000"},
+	    {"period", "3s"},	      {"down", "250ms"},
+	    {"count", "4"},	      {"from", "h1:rnic1"},
+	    {"to", "h2:rnic1"},	      {"priority", "5"},
+	    {"emu-rate", "25mbit"},   {"shallow", "9000"},
+	    {"mod", "1000"},	      {"rem", "7"},
+	    {"range", "10-20"},	      {"ids", "1,2,65535"},
+	    {"roce-only", "true"},    {"direction", "out"},
+	    {"rate", "500kbit"},      {"from-tenant", "a"},
+	    {"to-tenant", "b"},	      {"quanta", "1000"},
+	    {"alpha", "1/16"},	      {"profile", "pg_lossless_100000_5m_profile"},
+	    {"emu-buffer", "786432"},
 	};
 	/* where a kind reads an option's value its own way */
 	static const char *const kind_vals[][3] = {{"packet-corruption", "rate", "2.5%"},
@@ -199,6 +204,20 @@ static struct bad_case bad[] = {
      "rate '2000pps': give 1 to 1000000 frames a second, as 2000/s"},
     {"pfc-storm target=h1:rnic1 rate=-5",
      "rate '-5': give 1 to 1000000 frames a second, as 2000/s"},
+    {"buffer-alpha target=sw-linux:swp3",
+     "buffer-alpha targets SWITCH, and sw-linux:swp3 is a switch port"},
+    {"buffer-alpha target=sw-sonic alpha=1/3",
+     "alpha '1/3': give a power of two from 1/256 to 256 (e.g. 1/64, 1/16, 2)"},
+    {"buffer-alpha target=sw-sonic alpha=512",
+     "alpha '512': give a power of two from 1/256 to 256 (e.g. 1/64, 1/16, 2)"},
+    {"buffer-alpha target=sw-sonic alpha=1/-4",
+     "alpha '1/-4': give a power of two from 1/256 to 256 (e.g. 1/64, 1/16, 2)"},
+    {"buffer-alpha target=sw-sonic profile=x;reboot",
+     "profile 'x;reboot': give a SONiC buffer profile name (letters, digits, '_', '.', '-'; e.g. "
+     "ingress_lossless_profile)"},
+    {"buffer-alpha target=sw-sonic profile=-a",
+     "profile '-a': give a SONiC buffer profile name (letters, digits, '_', '.', '-'; e.g. "
+     "ingress_lossless_profile)"},
     {"link-flap target=sw-linux:swp3 period=1s down=1s",
      "down (1000ms) must be shorter than period (1000ms)"},
     {"link-degrade target=sw-linux:swp3 rate=200g",

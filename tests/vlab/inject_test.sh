@@ -159,6 +159,23 @@ if start_hold "pfc-storm host2:rnic1 4000/s" pfc-storm --target host2:rnic1 --ra
 	check "it said how many frames it sent" grep -Eq "pfc-storm [0-9]+: [0-9]+ PFC frames sent from host2:rnic1" $T/hold.err
 fi
 
+# 8. buffer alpha 1/64 on a whole switch (emulated), revealed by incast
+if start_hold "buffer-alpha spine2 1/64" buffer-alpha --target spine2 --alpha 1/64; then
+	check "output names the emulation and the depth alpha leaves" grep -q 'emulated buffer: alpha 1/64 leaves priority 3 a 6049-byte tail-drop queue' $T/hold.out
+	check "its evidence is the incast tail-dropped at spine2's first port" \
+		grep -Eq "priority 3 of spine2:swp1 tail-dropped [1-9][0-9]* \(emulated\)" $T/hold.out
+	for p in swp1 swp2 swp3 swp4; do
+		check "spine2:$p's priority 3 is a 6049-byte queue" grep -q 'bfifo 10: .*limit 6049b' <(tc -n rl-spine2 qdisc show dev $p)
+	done
+	stop_hold "buffer-alpha spine2"
+	check "its revert read every port back as found: no drift" sh -c '! grep -q "drift" "$1"' sh $T/hold.err
+	snapshot >$T/snap.after
+	check "lab identical after buffer-alpha" diff -q $T/snap.before $T/snap.after
+fi
+expect_exit 0 "buffer-alpha 1/16 --for 1s: a deeper queue, still tail-dropping under incast" "$RL" inject buffer-alpha --target spine1 --alpha 1/16 --for 1s
+cp $T/check.out $T/alpha16.out
+check "alpha 1/16 leaves 23130 bytes" grep -q 'alpha 1/16 leaves priority 3 a 23130-byte' $T/alpha16.out
+
 section "read before the fault: a port whose root qdisc is not the kernel's own is refused"
 tc -n rl-rail1 qdisc add dev swp2 root handle 7: htb
 j0=$(journal_lines)
@@ -171,7 +188,7 @@ check "the htb qdisc is still there, untouched" grep -q "qdisc htb 7: root" <(tc
 tc -n rl-rail1 qdisc del dev swp2 root
 
 section "crash: kill -9 during --hold, then 'rocelab revert'"
-for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit" "pfc-storm --target host2:rnic1"; do
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit" "pfc-storm --target host2:rnic1" "buffer-alpha --target rail4"; do
 	kind=${spec%% *}
 	if start_hold "$kind (to be killed)" $spec; then
 		kill -9 $HOLD
@@ -243,12 +260,16 @@ done <<'BAD'
 2|storm rate as a bit rate|pfc-storm --target host1:rnic1 --rate 10mbit
 2|storm quanta above 65535|pfc-storm --target host1:rnic1 --quanta 65536
 2|storm priority out of range|pfc-storm --target host1:rnic1 --priority 8
+2|alpha on a port|buffer-alpha --target spine1:swp1
+2|alpha not a power of two|buffer-alpha --target spine1 --alpha 1/3
+2|alpha profile with shell characters|buffer-alpha --target spine1 --profile a;id
 3|DCB on a veth RNIC: unsupported|pfc-misconfig --target host1:rnic1
 BAD
 expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
 expect_exit 3 "sonic cannot drop a random share: unsupported" "$RL" inject packet-corruption --target rail1:Ethernet0 --rate 1% -i "$ROOT/lab-inventory/example-lab.yaml"
 cp $T/check.out $T/sonic-corrupt.out
 check "it says what the dialect cannot do" grep -q "cannot drop a random share of a port's packets" $T/sonic-corrupt.out
+expect_exit 3 "eos cannot set alpha 16: unsupported" "$RL" inject buffer-alpha --target spine1 --alpha 16 -i "$ROOT/lab-inventory/example-lab.yaml"
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
 snapshot >$T/snap.after
 check "lab unchanged by bad input" diff -q $T/snap.before $T/snap.after

@@ -222,7 +222,12 @@ Test(grader, targets)
 	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "spine2:swp2"));
 	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "rail2:swp6--spine2:swp2"));
 	cr_assert_not(grade_target_matches("rail2:swp6--spine2:swp2", "rail2:swp"));
-	cr_assert_not(grade_target_matches("rail2:swp6--spine2:swp2", "spine2"));
+	/* a whole switch: a link with a port on it, not a name it only starts with */
+	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "spine2"));
+	cr_assert(grade_target_matches("rail2:swp6--spine2:swp2", "rail2"));
+	cr_assert_not(grade_target_matches("rail2:swp6--spine2:swp2", "spine"));
+	cr_assert_not(grade_target_matches("rail2:swp6--spine22:swp2", "spine2"));
+	cr_assert_not(grade_target_matches("host1:rnic1", "host1"));
 	cr_assert(grade_target_matches("spine2", "spine2"));
 	cr_assert_not(grade_target_matches("spine22", "spine2"));
 	cr_assert(grade_target_matches("host1:rnic2", "host1:rnic2"));
