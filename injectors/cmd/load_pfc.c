@@ -12,8 +12,11 @@
 
 #include <getopt.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define bad(...) rl_usage_error("load pfc", __VA_ARGS__)
 
@@ -21,6 +24,7 @@ enum { O_PFC = 0x200 }; /* getopt values of the option table */
 
 struct pfc_args {
 	char dev[IF_NAMESIZE];
+	char while_path[256];
 	int priority;
 	unsigned quanta, pps;
 	long long for_ms;
@@ -40,8 +44,34 @@ static const struct opt_desc pfc_opts[] = {
     {"pps", OPT_UINT, 1, PFC_STORM_PPS_MAX, PA(pps), "frames per second"},
     {"for", OPT_MS, 0, 86400000, PA(for_ms), "how long (0: until SIGINT or SIGTERM)"},
     {"count", OPT_BOOL, 0, 0, PA(count), "count the PFC frames arriving instead, for --for"},
+    {.name = "while",
+     .type = OPT_STR,
+     .off = PA(while_path),
+     .size = sizeof(((struct pfc_args *)0)->while_path),
+     .help = "stop once this file is gone (pfc-storm's marker in its run folder, which "
+	     "'rocelab revert' sweeps after a crash)"},
     OPT_TABLE_END,
 };
+
+/*
+ * --while: the storm ends when its marker goes.  Started on a host over
+ * SSH, the sender outlives an injector killed with -9; 'rocelab revert'
+ * then removes that run's folder, and with it the marker.
+ */
+static void *watch_marker(void *path)
+{
+	const struct timespec tick = {0, 200000000L};
+
+	while (!rl_interrupted) {
+		if (access(path, F_OK)) {
+			rl_info("load pfc: %s is gone: stopping", (const char *)path);
+			rl_interrupted = 1;
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return NULL;
+}
 
 int load_pfc(int argc, char **argv)
 {
@@ -90,7 +120,18 @@ int load_pfc(int argc, char **argv)
 	}
 	struct pfc_frame f = {.enable = (uint8_t)(1u << a.priority)};
 	unsigned long long t0 = rl_now_ns();
+	pthread_t watcher;
 	long long sent;
+
+	if (a.while_path[0]) {
+		if (access(a.while_path, F_OK))
+			return bad("--while: %s is not there", a.while_path);
+		if (pthread_create(&watcher, NULL, watch_marker, a.while_path) ||
+		    pthread_detach(watcher)) {
+			rl_err("load pfc: cannot watch %s", a.while_path);
+			return RL_EXIT_SETUP;
+		}
+	}
 
 	f.quanta[a.priority] = (uint16_t)a.quanta;
 	sent = pfc_storm_here(a.dev, &f, a.pps, a.for_ms, &rl_interrupted);

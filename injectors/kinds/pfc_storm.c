@@ -192,11 +192,37 @@ static int read_rx(struct fault_run *f, const char *sw, const char *cmd, unsigne
 	return r ? -EIO : 0;
 }
 
+/*
+ * A sender on a host reached over SSH outlives an injector killed with -9
+ * (it runs in a session of its own there): it gets a marker in this run's
+ * folder on the host, which 'rocelab revert' sweeps once the run has
+ * ended, and stops when the marker goes ('load pfc --while').  On the
+ * virtual lab the sender is this process's child and dies with it: there
+ * is "" (no marker).  0, or -errno with f->err.
+ */
+static int storm_marker(struct fault_run *f, const char *host, char *there, size_t len)
+{
+	char local[64];
+	int r;
+
+	snprintf(local, sizeof(local), "/tmp/rocelab-pfc.%d.%u.marker", (int)getpid(), f->id);
+	r = rl_write_file(local, f->spec->target, strlen(f->spec->target));
+	if (!r)
+		r = lab_share(f->lab, host, local, there, len);
+	if (!r && !strcmp(there, local))
+		there[0] = '\0'; /* the same file system: nothing to mark */
+	unlink(local);
+	if (r)
+		snprintf(f->err, sizeof(f->err), "cannot place the storm's marker on %s: %s", host,
+			 strerror(-r));
+	return r;
+}
+
 static int start(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
 	const struct inv_host *h = &f->inv->hosts[s->tdev];
-	char self[PATH_MAX], prio[8], quanta[16], pps[16];
+	char self[PATH_MAX], prio[8], quanta[16], pps[16], there[256];
 	struct sbuf cmd = {0};
 	struct storm *st;
 	int r;
@@ -218,10 +244,13 @@ static int start(struct fault_run *f)
 			goto fail;
 	}
 	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
+	if ((r = storm_marker(f, h->name, there, sizeof(there))))
+		goto fail;
 	r = lab_spawn(f->lab, h->name,
 		      (const char *const[]){lab_program(f->lab, h->name, self), "load", "pfc",
 					    "--dev", h->rnics[s->tport].netdev, "--priority", prio,
-					    "--quanta", quanta, "--pps", pps, NULL},
+					    "--quanta", quanta, "--pps", pps,
+					    there[0] ? "--while" : NULL, there, NULL},
 		      st->log, &st->proc);
 	if (r) {
 		snprintf(f->err, sizeof(f->err), "cannot start 'rocelab load pfc' on %s: %s",

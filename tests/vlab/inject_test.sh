@@ -269,6 +269,7 @@ expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --
 expect_exit 3 "sonic cannot drop a random share: unsupported" "$RL" inject packet-corruption --target rail1:Ethernet0 --rate 1% -i "$ROOT/lab-inventory/example-lab.yaml"
 cp $T/check.out $T/sonic-corrupt.out
 check "it says what the dialect cannot do" grep -q "cannot drop a random share of a port's packets" $T/sonic-corrupt.out
+expect_exit 2 "load pfc --while a marker that is not there" "$RL" load pfc --dev lo --while /nonexistent/marker
 expect_exit 3 "eos cannot set alpha 16: unsupported" "$RL" inject buffer-alpha --target spine1 --alpha 16 -i "$ROOT/lab-inventory/example-lab.yaml"
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
 snapshot >$T/snap.after

@@ -98,6 +98,22 @@ check "it says the RNIC has no DCB" grep -q "host3:rnic1 has no DCB support" "$T
 check "pfc-misconfig of a Linux switch port over SSH: the hosts' incast is tail-dropped" \
 	sh -c '"$0" inject pfc-misconfig --target rail1:swp1 --priority 3 --for 1s -i "$1" -j >"$2" && jq -e ".outcome == \"applied\" and (.evidence | test(\"sent by .rocelab load send. on the hosts.: priority 3 of rail1:swp1 tail-dropped [1-9]\"))" "$2"' "$RL" "$SI" "$T/pfc.json"
 check "no test sender or its log is left" sh -c '! pgrep -f "rocelab load s[e]nd" && ! ls /tmp/rocelab-send.* 2>/dev/null'
+# A PFC storm's sender runs on its host in a session of its own: it outlives an injector killed
+# with -9.  It watches a marker in the run's folder there, which 'rocelab revert' sweeps.
+"$RL" inject pfc-storm --target host2:rnic1 --rate 1000/s --hold -i "$SI" >"$T/storm.out" 2>&1 &
+storm=$!
+for _ in $(seq 200); do grep -q ': applied' "$T/storm.out" && break; sleep 0.1; done
+check "pfc-storm over SSH, held" grep -q ': applied' "$T/storm.out"
+kill -9 $storm
+wait $storm 2>/dev/null
+check "after kill -9 of the injector its sender still runs on host2, watching its marker" \
+	sh -c 'pgrep -af "rocelab load [p]fc --dev rnic1" | grep -q -- "--while /tmp/rocelab-run\.[0-9]*/"'
+check "rocelab revert undoes the hold" sh -c '"$0" revert -i "$1" >"$2" 2>&1' "$RL" "$SI" "$T/storm-revert.out"
+# (the hosts here share one /tmp: whichever host is swept first removes the folder)
+check "and sweeps the killed run's folder" grep -Eq "revert: host[0-9]+: removed /tmp/rocelab-run\.[0-9]+, left by run [0-9]+ that has ended" "$T/storm-revert.out"
+gone=no
+for _ in $(seq 20); do pgrep -f "rocelab load [p]fc" >/dev/null || { gone=yes; break; }; sleep 0.1; done
+check "the sender stopped once its marker was gone (within 2 s)" test $gone = yes
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 
