@@ -140,13 +140,16 @@ static int plot(const struct comp_report *r)
 			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
 			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
 			t->t_fault - t0, t->t_revert - t0);
+	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */
+	fprintf(f, "set yrange [0:1<*]\n");
 	fprintf(f, "set title 'drop rate per window (fault window shaded; verdicts marked)'\n");
 	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel 'time since start (s)'\n");
 	fprintf(f, "plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
 		   "'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
 		   "'verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
 		   "title 'verdict (listed in report.html)'\n");
-	fprintf(f, "set title 'latency per window'\nset ylabel 'microseconds'\nset logscale y\n");
+	fprintf(f, "set autoscale y\nset title 'latency per window'\nset ylabel "
+		   "'microseconds'\nset logscale y\n");
 	fprintf(f, "plot 'windows.dat' using 1:4 with lines lw 2 title 'network P50', "
 		   "'' using 1:5 with lines lw 2 title 'network P99', "
 		   "'' using 1:6 with lines title 'network P99.9', "
