@@ -405,15 +405,16 @@ static int linux_buffer_alpha(struct render_ctx *r)
 	const struct fault_spec *s = r->spec;
 	const char *ports[256];
 	size_t n = ports_of(r, ports, 256);
+	unsigned depth = alpha_depth(s);
 	char a[16], why[8];
 
-	linux_shallow(r, ports, n, alpha_depth(s));
+	linux_shallow(r, ports, n, depth);
 	dialect_alpha_word(INV_DIALECT_LINUX, s->alpha_log2, a, sizeof(a), why, sizeof(why));
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "emulated buffer: alpha %s leaves priority %d a %u-byte tail-drop queue "
 		 "(alpha/(1+alpha) of a %u-byte shared buffer) at %llu kbit/s on each of %zu ports "
 		 "(HTB+bfifo)",
-		 a, s->priority, alpha_depth(s), s->emu_buffer_bytes, s->emu_rate_kbit, n);
+		 a, s->priority, depth, s->emu_buffer_bytes, s->emu_rate_kbit, n);
 	return 0;
 }
 
@@ -1027,6 +1028,12 @@ void dialect_nvue_state_revert(struct fault_action *a, const char *port, const c
 
 /* ---- buffer-alpha in each NOS -------------------------------------------------- */
 
+/* 2^n as a person writes it: "1/64", "1", "8". */
+static void alpha_fraction(int n, char *buf, size_t len)
+{
+	snprintf(buf, len, n < 0 ? "1/%d" : "%d", 1 << (n < 0 ? -n : n));
+}
+
 int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *why, size_t whylen)
 {
 	/* the exponents each NOS takes: mmuconfig -8..8, EOS 1/128..8, NVUE 1/128..64 */
@@ -1039,12 +1046,16 @@ int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *w
 				 [INV_DIALECT_EOS] = 3,
 				 [INV_DIALECT_NVUE] = 6};
 
+	char asked[16], from[16], to[16];
+
 	if (n < lo[d] || n > hi[d]) {
-		snprintf(why, whylen,
-			 "dialect %s cannot set alpha %s%d: give --alpha from 1/%d to %d (powers "
-			 "of two)",
-			 inv_dialect_name(d), n < 0 ? "1/" : "", 1 << (n < 0 ? -n : n), 1 << -lo[d],
-			 1 << hi[d]);
+		alpha_fraction(n, asked, sizeof(asked));
+		alpha_fraction(lo[d], from, sizeof(from));
+		alpha_fraction(hi[d], to, sizeof(to));
+		snprintf(
+		    why, whylen,
+		    "dialect %s cannot set alpha %s: give --alpha from %s to %s (powers of two)",
+		    inv_dialect_name(d), asked, from, to);
 		return -EOPNOTSUPP;
 	}
 	if (d == INV_DIALECT_SONIC)
@@ -1052,7 +1063,7 @@ int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *w
 	else if (d == INV_DIALECT_NVUE)
 		snprintf(buf, len, n < 0 ? "alpha_1_%d" : "alpha_%d", 1 << (n < 0 ? -n : n));
 	else
-		snprintf(buf, len, n < 0 ? "1/%d" : "%d", 1 << (n < 0 ? -n : n));
+		alpha_fraction(n, buf, len);
 	return 0;
 }
 
@@ -1060,30 +1071,28 @@ int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *w
 #define NVUE_ALPHA_KEY                                                                             \
 	"qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha"
 
-void dialect_alpha_plan(struct fault_action *a, const struct fault_spec *s, const char *table,
-			const char *found)
+void dialect_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
+			const char *table, const char *found)
 {
 	struct readback rb = {0};
 	struct sbuf ap = {0}, v = {0};
 	char w[24], why[160], err[160];
 	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
 
-	if (!strncmp(a->read_as, "sonic-dynth ", 12)) {
-		dialect_alpha_word(INV_DIALECT_SONIC, s->alpha_log2, w, sizeof(w), why,
-				   sizeof(why));
+	dialect_alpha_word(d, s->alpha_log2, w, sizeof(w), why,
+			   sizeof(why)); /* in range: planned */
+	if (d == INV_DIALECT_SONIC) {
 		sb_printf(&ap, "sudo mmuconfig -p %s -a %s", s->buf_profile, w);
 		sb_printf(&v, "sudo mmuconfig -p %s -a %s", s->buf_profile,
 			  known && rb.alpha[0] ? rb.alpha : "<dynamic_th as read>");
-	} else if (!strncmp(a->read_as, "nvue-alpha ", 11)) {
-		dialect_alpha_word(INV_DIALECT_NVUE, s->alpha_log2, w, sizeof(w), why, sizeof(why));
+	} else if (d == INV_DIALECT_NVUE) {
 		sb_printf(&ap, "nv set %s %s && nv config apply -y", NVUE_ALPHA_KEY, w);
 		if (known && rb.alpha[0])
 			sb_printf(&v, "nv set %s %s", NVUE_ALPHA_KEY, rb.alpha);
 		else /* not set before (or a dry run, shown as a switch with none set) */
 			sb_printf(&v, "nv unset %s", NVUE_ALPHA_KEY);
 		sb_printf(&v, " && nv config apply -y");
-	} else { /* eos-mmu */
-		dialect_alpha_word(INV_DIALECT_EOS, s->alpha_log2, w, sizeof(w), why, sizeof(why));
+	} else {			      /* EOS */
 		if (known && rb.profile[0]) { /* the applied profile, changed in place */
 			sb_printf(&ap,
 				  "configure\nplatform trident mmu queue profile %s\ningress "
@@ -1119,18 +1128,18 @@ void dialect_alpha_plan(struct fault_action *a, const struct fault_spec *s, cons
 /* One action on the switch whose read is cmd (parsed as "PARSER ARG"), planned as not read yet. */
 static int alpha_action(struct render_ctx *r, const char *parser, const char *arg, const char *cmd)
 {
+	enum inv_dialect d = r->inv->switches[r->sw].dialect;
 	struct sbuf a = {0}, v = {0};
 	struct fault_action *act;
 	char w[24];
-	int ret = dialect_alpha_word(r->inv->switches[r->sw].dialect, r->spec->alpha_log2, w,
-				     sizeof(w), r->why, r->whylen);
+	int ret = dialect_alpha_word(d, r->spec->alpha_log2, w, sizeof(w), r->why, r->whylen);
 
 	if (ret)
 		return ret;
 	sb_printf(&a, "-");
 	sb_printf(&v, "-");
 	act = read_port(emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
-	dialect_alpha_plan(act, r->spec, r->table, NULL);
+	dialect_alpha_plan(act, d, r->spec, r->table, NULL);
 	return 0;
 }
 

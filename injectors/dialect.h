@@ -112,13 +112,14 @@ void dialect_speed_revert(struct fault_action *a, const char *port, const char *
 int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *why, size_t whylen);
 
 /*
- * buffer-alpha's apply and undo from what its read found (NULL: not read
- * yet, a dry run): SONiC sets the dynamic_th found back; NVUE sets the
- * shared-alpha found or unsets it; EOS changes the MMU queue profile found
- * applied in place (its threshold line back, or removed), or, with none
- * applied, applies a profile of the fault's own (table) and removes it.
+ * buffer-alpha's apply and undo on a switch of dialect d (a NOS) from what
+ * its read found (NULL: not read yet, a dry run): SONiC sets the
+ * dynamic_th found back; NVUE sets the shared-alpha found or unsets it;
+ * EOS changes the MMU queue profile found applied in place (its threshold
+ * line back, or removed), or, with none applied, applies a profile of the
+ * fault's own (table) and removes it.
  */
-void dialect_alpha_plan(struct fault_action *a, const struct fault_spec *s, const char *table,
-			const char *found);
+void dialect_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
+			const char *table, const char *found);
 
 #endif

@@ -897,8 +897,11 @@ static int sonic_dynth(const char *prof, const char *out, struct readback *rb, c
 	return 0;
 }
 
+#define EOS_MMU_PROFILE "platform trident mmu queue profile "
+
 struct eos_mmu_ctx {
 	struct readback *rb;
+	char block[128];  /* "platform trident mmu queue profile NAME", once NAME is known */
 	char pg_line[48]; /* "ingress priority-group N threshold " */
 };
 
@@ -906,10 +909,10 @@ struct eos_mmu_ctx {
 static void eos_mmu_applied(const char *head, const char *line, void *ctx)
 {
 	struct eos_mmu_ctx *c = ctx;
-	const char *pre = "platform trident mmu queue profile ";
-	size_t k = strlen(pre), n = strlen(head);
+	size_t k = strlen(EOS_MMU_PROFILE), n = strlen(head);
 
-	if (!line && !strncmp(head, pre, k) && n > k + 6 && !strcmp(head + n - 6, " apply"))
+	if (!line && !strncmp(head, EOS_MMU_PROFILE, k) && n > k + 6 &&
+	    !strcmp(head + n - 6, " apply"))
 		snprintf(c->rb->profile, sizeof(c->rb->profile), "%.*s", (int)(n - k - 6),
 			 head + k);
 }
@@ -918,11 +921,9 @@ static void eos_mmu_applied(const char *head, const char *line, void *ctx)
 static void eos_mmu_threshold(const char *head, const char *line, void *ctx)
 {
 	struct eos_mmu_ctx *c = ctx;
-	char want[128];
 	size_t k = strlen(c->pg_line);
 
-	snprintf(want, sizeof(want), "platform trident mmu queue profile %s", c->rb->profile);
-	if (line && !strcmp(head, want) && !strncmp(line, c->pg_line, k) && line[k] &&
+	if (line && !strcmp(head, c->block) && !strncmp(line, c->pg_line, k) && line[k] &&
 	    strlen(line + k) < sizeof(c->rb->alpha))
 		snprintf(c->rb->alpha, sizeof(c->rb->alpha), "%s", line + k);
 }
@@ -940,6 +941,7 @@ static int eos_mmu(const char *pg, const char *out, struct readback *rb, char *e
 		snprintf(rb->canon, sizeof(rb->canon), "no MMU queue profile applied");
 		return 0;
 	}
+	snprintf(c.block, sizeof(c.block), EOS_MMU_PROFILE "%s", rb->profile);
 	eos_walk(out, eos_mmu_threshold, &c);
 	snprintf(rb->canon, sizeof(rb->canon),
 		 "MMU queue profile %s applied, ingress priority-group %s threshold %s",

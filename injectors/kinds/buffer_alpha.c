@@ -45,11 +45,12 @@ static int alpha_parse(const struct opt_desc *d, const char *v, void *field, cha
 	return -EINVAL;
 }
 
+/* As a person writes it: Linux's word for alpha, whose range is the option's. */
 static const char *alpha_print(const void *field, char *buf, size_t len)
 {
-	int n = *(const int *)field;
+	char why[8];
 
-	snprintf(buf, len, n < 0 ? "1/%d" : "%d", 1 << (n < 0 ? -n : n));
+	dialect_alpha_word(INV_DIALECT_LINUX, *(const int *)field, buf, len, why, sizeof(why));
 	return buf;
 }
 
@@ -101,21 +102,18 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	return d->buffer_alpha ? d->buffer_alpha(r) : dialect_unsupported(r, "set buffer alpha");
 }
 
-/* The dialect an action's read speaks, from its parser's name. */
-static enum inv_dialect read_dialect(const struct fault_action *a)
+/* The target switch's dialect: every action of the fault is on it. */
+static enum inv_dialect dialect_of(const struct fault_run *f)
 {
-	return !strncmp(a->read_as, "sonic-", 6)  ? INV_DIALECT_SONIC
-	       : !strncmp(a->read_as, "eos-", 4)  ? INV_DIALECT_EOS
-	       : !strncmp(a->read_as, "nvue-", 5) ? INV_DIALECT_NVUE
-						  : INV_DIALECT_LINUX;
+	return f->inv->switches[f->spec->tdev].dialect;
 }
 
-/* alpha as the action's NOS writes it. */
-static void wanted(const struct fault_run *f, const struct fault_action *a, char *w, size_t len)
+/* alpha as the target's NOS writes it. */
+static void wanted(const struct fault_run *f, char *w, size_t len)
 {
 	char why[160];
 
-	if (dialect_alpha_word(read_dialect(a), f->spec->alpha_log2, w, len, why, sizeof(why)))
+	if (dialect_alpha_word(dialect_of(f), f->spec->alpha_log2, w, len, why, sizeof(why)))
 		w[0] = '\0'; /* refused when planned: not reached */
 }
 
@@ -132,7 +130,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 	char w[24];
 
 	(void)ctx;
-	if (read_dialect(a) == INV_DIALECT_SONIC && !rb->alpha[0]) {
+	if (dialect_of(f) == INV_DIALECT_SONIC && !rb->alpha[0]) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s: %s ('%s'): the profile is not there or has a static threshold, and "
 			 "mmuconfig would write one anyway; give --profile the lossless profile "
@@ -140,13 +138,13 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			 a->device, rb->canon, a->read);
 		return -EOPNOTSUPP;
 	}
-	wanted(f, a, w, sizeof(w));
+	wanted(f, w, sizeof(w));
 	if (!strcmp(rb->alpha, w)) {
 		snprintf(f->err, sizeof(f->err), "%s: %s already ('%s'): nothing to misconfigure",
 			 a->device, rb->canon, a->read);
 		return -EALREADY;
 	}
-	dialect_alpha_plan(a, f->spec, p->table, a->found);
+	dialect_alpha_plan(a, dialect_of(f), f->spec, p->table, a->found);
 	return 0;
 }
 
@@ -163,7 +161,7 @@ static bool alpha_took(const struct fault_run *f, const struct fault_action *a,
 
 	if (!strncmp(a->read_as, "tc-root ", 8))
 		return !strcmp(rb->qdisc, "htb");
-	wanted(f, a, w, sizeof(w));
+	wanted(f, w, sizeof(w));
 	return !strcmp(rb->alpha, w);
 }
 

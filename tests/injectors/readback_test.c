@@ -727,32 +727,37 @@ Test(readback, buffer_alpha_as_each_nos_writes_it)
  */
 Test(readback, buffer_alpha_undo_is_what_was_found)
 {
+	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
 	struct fault_spec s;
 	struct fault_plan p = {.table = "rocelab_f4"};
-	struct fault_run f = {.spec = &s};
+	struct fault_run f = {.spec = &s, .inv = inv};
 	struct fault_action *a;
 
+	cr_assert_not_null(inv);
 	fault_spec_init(&s, &fk_buffer_alpha);
 	s.tkind = INV_DEV_SWITCH;
 	s.tport = -1;
-	a = found_action(&p, "tor1", "sonic-dynth ingress_lossless_profile", "-4\n");
+	/* each NOS's reads on a switch of that dialect */
+	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
+	a = found_action(&p, "sw-sonic", "sonic-dynth ingress_lossless_profile", "-4\n");
 	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
 	cr_assert_str_eq(a->apply, "sudo mmuconfig -p ingress_lossless_profile -a -6");
 	cr_assert_str_eq(a->revert, "sudo mmuconfig -p ingress_lossless_profile -a -4");
 	fault_plan_clear(&p);
 
-	found_action(&p, "tor1", "sonic-dynth ingress_lossless_profile", "\n");
+	found_action(&p, "sw-sonic", "sonic-dynth ingress_lossless_profile", "\n");
 	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), -EOPNOTSUPP);
 	cr_assert(strstr(f.err, "has no dynamic_th") && strstr(f.err, "give --profile"), "%s",
 		  f.err);
 	fault_plan_clear(&p);
 
-	found_action(&p, "tor1", "sonic-dynth ingress_lossless_profile", "-6\n");
+	found_action(&p, "sw-sonic", "sonic-dynth ingress_lossless_profile", "-6\n");
 	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), -EALREADY);
 	cr_assert(strstr(f.err, "dynamic_th -6 already"), "%s", f.err);
 	fault_plan_clear(&p);
 
-	a = found_action(&p, "tor2", "eos-mmu 3",
+	s.tdev = (size_t)(inventory_switch(inv, "sw-eos") - inv->switches);
+	a = found_action(&p, "sw-eos", "eos-mmu 3",
 			 "platform trident mmu queue profile roce\n"
 			 "    ingress priority-group 3 threshold 1/16\n"
 			 "platform trident mmu queue profile roce apply\n");
@@ -763,7 +768,7 @@ Test(readback, buffer_alpha_undo_is_what_was_found)
 				    "ingress priority-group 3 threshold 1/16\nend");
 	fault_plan_clear(&p);
 
-	a = found_action(&p, "tor2", "eos-mmu 3",
+	a = found_action(&p, "sw-eos", "eos-mmu 3",
 			 "platform trident mmu queue profile roce\n"
 			 "platform trident mmu queue profile roce apply\n");
 	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
@@ -771,7 +776,8 @@ Test(readback, buffer_alpha_undo_is_what_was_found)
 				    "no ingress priority-group 3 threshold\nend");
 	fault_plan_clear(&p);
 
-	a = found_action(&p, "tor3", "nvue-alpha default-global",
+	s.tdev = (size_t)(inventory_switch(inv, "sw-nvue") - inv->switches);
+	a = found_action(&p, "sw-nvue", "nvue-alpha default-global",
 			 "nv set qos advance-buffer-config default-global ingress-lossless-buffer "
 			 "shared-alpha alpha_1_16\n");
 	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
@@ -779,4 +785,5 @@ Test(readback, buffer_alpha_undo_is_what_was_found)
 				    "ingress-lossless-buffer shared-alpha alpha_1_16 && nv config "
 				    "apply -y");
 	fault_plan_clear(&p);
+	inventory_free(inv);
 }
