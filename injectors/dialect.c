@@ -333,11 +333,11 @@ static int linux_packet_corruption(struct render_ctx *r)
 }
 
 /*
- * Emulated lossless class (veth has no PFC): each of ports gets a model of
- * its line rate (HTB) whose RoCE priority class ends in a tail-drop queue
- * of bytes.  Under incast that class drops where a real one would pause.
+ * A model of each of ports' line rate (HTB) whose RoCE priority class ends
+ * in the queue discipline leaf ("bfifo limit N", "red ..."), the other
+ * priorities in a deep FIFO: veth has no line rate of its own to queue at.
  */
-static void linux_shallow(struct render_ctx *r, const char **ports, size_t n, unsigned bytes)
+static void linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, const char *leaf)
 {
 	const struct fault_spec *s = r->spec;
 
@@ -350,13 +350,13 @@ static void linux_shallow(struct render_ctx *r, const char **ports, size_t n, un
 			  "tc class add dev %s parent 1: classid 1:1 htb rate %llukbit && "
 			  "tc class add dev %s parent 1:1 classid 1:10 htb rate %llukbit && "
 			  "tc class add dev %s parent 1:1 classid 1:20 htb rate %llukbit && "
-			  "tc qdisc add dev %s parent 1:10 handle 10: bfifo limit %u && "
+			  "tc qdisc add dev %s parent 1:10 handle 10: %s && "
 			  "tc qdisc add dev %s parent 1:20 handle 20: bfifo limit 4000000 && "
 			  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos "
 			  "0x%02x 0xe0 "
 			  "flowid 1:10",
-			  p, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p,
-			  bytes, p, p, s->priority << 5);
+			  p, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, leaf,
+			  p, p, s->priority << 5);
 		sb_printf(
 		    &v,
 		    "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb", p,
@@ -364,6 +364,19 @@ static void linux_shallow(struct render_ctx *r, const char **ports, size_t n, un
 		read_tc_root(emit(r, &a, NULL, &v), p);
 	}
 	r->plan->emulated = true;
+}
+
+/*
+ * Emulated lossless class (veth has no PFC): the priority's class ends in
+ * a tail-drop queue of bytes.  Under incast that class drops where a real
+ * one would pause.
+ */
+static void linux_shallow(struct render_ctx *r, const char **ports, size_t n, unsigned bytes)
+{
+	char leaf[32];
+
+	snprintf(leaf, sizeof(leaf), "bfifo limit %u", bytes);
+	linux_class_leaf(r, ports, n, leaf);
 }
 
 /* PFC off, emulated: the priority's queue is a shallow tail-drop queue (linux_shallow). */
@@ -415,6 +428,48 @@ static int linux_buffer_alpha(struct render_ctx *r)
 		 "(alpha/(1+alpha) of a %u-byte shared buffer) at %llu kbit/s on each of %zu ports "
 		 "(HTB+bfifo)",
 		 a, s->priority, depth, s->emu_buffer_bytes, s->emu_rate_kbit, n);
+	return 0;
+}
+
+/*
+ * ecn-misconfig on a Linux switch port: sch_red with ecn (tc-red(8)) ends
+ * the priority's class, marking CE on ECN-capable packets from --kmin
+ * bytes queued (RED's average), with a probability rising to --pmax at
+ * --kmax, and on every one beyond; the others it drops instead, as a
+ * switch's WRED does.  The marking is the kernel's own; the queue it marks
+ * is emulated (HTB at --emu-rate: veth has no line rate).  A Linux port
+ * marks nothing without RED, so --off has nothing to turn off there.
+ */
+static int linux_ecn_misconfig(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	unsigned limit = s->ecn_kmax < 25000 ? 100000 : s->ecn_kmax * 4,
+		 burst = (2 * s->ecn_kmin + s->ecn_kmax) / 3000 +
+			 1; /* tc-red(8): (2 min + max) / 3 avpkt */
+	char leaf[192];
+	int ret = need_port(r, "ecn-misconfig");
+
+	if (ret)
+		return ret;
+	if (s->ecn_off) {
+		snprintf(
+		    r->why, r->whylen,
+		    "a Linux switch port (%s:%s) marks no ECN to begin with (no RED qdisc), so "
+		    "--off has nothing to turn off; give thresholds instead (--kmin, --kmax, "
+		    "--pmax)",
+		    r->inv->switches[r->sw].name, r->port);
+		return -EOPNOTSUPP;
+	}
+	snprintf(leaf, sizeof(leaf),
+		 "red limit %u min %u max %u avpkt 1000 burst %u probability %u.%02u bandwidth "
+		 "%llukbit ecn",
+		 limit, s->ecn_kmin, s->ecn_kmax, burst, s->ecn_pmax / 100, s->ecn_pmax % 100,
+		 s->emu_rate_kbit);
+	linux_class_leaf(r, &r->port, 1, leaf);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "ECN marking by the kernel's RED (sch_red) in priority %d of %s, on an emulated "
+		 "%llu kbit/s line (HTB)",
+		 s->priority, r->port, s->emu_rate_kbit);
 	return 0;
 }
 
@@ -865,7 +920,8 @@ void dialect_nvue_pfc(struct fault_action *a, const char *port, int prio, const 
 	}
 	if (readback_parse(a->read_as, found, &rb, err, sizeof(err)))
 		return; /* nvue-pfc parses any text: not reached */
-	readback_nvue_profile_copy(found, rb.profile, table, &ap);
+	readback_nvue_profile_copy(found, "pfc", rb.profile, table,
+				   (const char *const[]){"switch-priority", "rx", "tx", NULL}, &ap);
 	if (rb.lossless & ~(1u << prio)) {
 		sb_printf(&ap, "nv set qos pfc %s switch-priority %s && ", table,
 			  readback_prios(rb.lossless & ~(1u << prio), pr, sizeof(pr)));
@@ -1196,6 +1252,197 @@ static int nvue_buffer_alpha(struct render_ctx *r)
 			    "shared-alpha ' || true; }");
 }
 
+/* The queue's ECN read, as the plan keeps it: "PORT Q" of "PARSER PORT Q". */
+static void ecn_port_queue(const struct fault_action *a, char *port, size_t plen, int *q)
+{
+	const char *arg = strchr(a->read_as, ' ') + 1;
+	int pl = (int)strcspn(arg, " ");
+
+	snprintf(port, plen, "%.*s", pl, arg);
+	*q = atoi(arg + pl);
+}
+
+void dialect_ecn_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
+		      const char *table, const char *found)
+{
+	struct readback rb = {0};
+	struct sbuf ap = {0}, v = {0};
+	char port[64], err[160], name[64];
+	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
+	int q;
+
+	ecn_port_queue(a, port, sizeof(port), &q);
+	if (d == INV_DIALECT_SONIC) {
+		const char *was = known ? rb.ecn : "<wred_profile as read>";
+		char ref[80];
+
+		dialect_sonic_acl_name(table, name, sizeof(name));
+		/* the reference as this SONiC writes it: a name, or "[WRED_PROFILE|NAME]" before */
+		snprintf(ref, sizeof(ref), known && rb.ecn[0] == '[' ? "[WRED_PROFILE|%s]" : "%s",
+			 name);
+		if (s->ecn_off) {
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
+				  ">/dev/null",
+				  port, q);
+		} else {
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' "
+				  "wred_green_enable true ecn ecn_all green_min_threshold %u "
+				  "green_max_threshold %u green_drop_probability %u >/dev/null && ",
+				  name, s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
+				  ">/dev/null",
+				  port, q, ref);
+		}
+		if (!known || rb.ecn[0])
+			sb_printf(&v,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
+				  ">/dev/null",
+				  port, q, was);
+		else
+			sb_printf(&v,
+				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
+				  ">/dev/null",
+				  port, q);
+		if (!s->ecn_off)
+			sb_printf(&v,
+				  "; sudo sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
+				  name);
+	} else if (d == INV_DIALECT_EOS) {
+		sb_printf(&ap, "configure\ninterface %s\nuc-tx-queue %d\n", port, q);
+		if (s->ecn_off)
+			sb_printf(&ap, "no random-detect ecn\nend");
+		else
+			sb_printf(
+			    &ap,
+			    "random-detect ecn minimum-threshold %u bytes maximum-threshold %u "
+			    "bytes max-mark-probability %u\nend",
+			    s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+		sb_printf(&v, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
+			  known && rb.ecn[0] ? rb.ecn : "no random-detect ecn");
+	} else { /* NVUE */
+		if (known)
+			readback_nvue_profile_copy(found, "congestion-control", rb.profile, table,
+						   NULL, &ap);
+		if (s->ecn_off)
+			sb_printf(
+			    &ap,
+			    "nv set qos congestion-control %s traffic-class %d ecn disable && ",
+			    table, q);
+		else
+			sb_printf(
+			    &ap,
+			    "nv set qos congestion-control %s traffic-class %d ecn enable && "
+			    "nv set qos congestion-control %s traffic-class %d min-threshold %u "
+			    "&& nv set qos congestion-control %s traffic-class %d max-threshold "
+			    "%u && nv set qos congestion-control %s traffic-class %d probability "
+			    "%u && ",
+			    table, q, table, q, s->ecn_kmin, table, q, s->ecn_kmax, table, q,
+			    s->ecn_pmax);
+		sb_printf(&ap,
+			  "nv set interface %s qos congestion-control profile %s && nv config "
+			  "apply -y",
+			  port, table);
+		if (known && rb.bound)
+			sb_printf(&v, "nv set interface %s qos congestion-control profile %s", port,
+				  rb.profile);
+		else
+			sb_printf(&v, "nv unset interface %s qos congestion-control", port);
+		sb_printf(&v, "; nv unset qos congestion-control %s; nv config apply -y", table);
+	}
+	fault_action_set(&a->apply, ap.p);
+	fault_action_set(&a->revert, v.p);
+	sb_free(&ap);
+	sb_free(&v);
+}
+
+/* One action on the target port's queue, read with cmd as "PARSER PORT Q", planned as not read. */
+static int ecn_action(struct render_ctx *r, const char *parser, const char *cmd)
+{
+	struct sbuf a = {0}, v = {0};
+	struct fault_action *act;
+	char arg[96];
+	int ret = need_port(r, "ecn-misconfig");
+
+	if (ret)
+		return ret;
+	snprintf(arg, sizeof(arg), "%s %d", r->port, r->spec->priority);
+	sb_printf(&a, "-");
+	sb_printf(&v, "-");
+	act = read_port(emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
+	dialect_ecn_plan(act, r->inv->switches[r->sw].dialect, r->spec, r->table, NULL);
+	return 0;
+}
+
+/*
+ * sonic-net/sonic-swss orchagent/qosorch.cpp: CONFIG_DB QUEUE|PORT|Q
+ * wred_profile binds a WRED_PROFILE to the queue (handleQueueTable,
+ * applyWredProfileToQueue), and a field no longer there unbinds it ("was
+ * configured but is not any more"); WredMapHandler takes
+ * green_min_threshold and green_max_threshold in bytes,
+ * green_drop_probability in percent, wred_green_enable and ecn (ecn_all).
+ * sonic-utilities scripts/ecnconfig writes the same fields, but for every
+ * port at once ('-q 3 on|off' sets or deletes wred_profile; '-p PROFILE
+ * -gmin ...' edits the profile all of them share), so one port's queue
+ * gets a profile of the fault's own through sonic-db-cli, and what it had
+ * back on the undo.  The queue is taken to be the priority's number (the
+ * AZURE TC_TO_QUEUE_MAP maps each class to its own queue; inferred).
+ */
+static int sonic_ecn_misconfig(struct render_ctx *r)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'QUEUE|%s|%d' wred_profile",
+		 r->port ? r->port : "", r->spec->priority);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a queue whose wred_profile is not read yet; when applied, the one "
+		 "read is bound back");
+	return ecn_action(r, "sonic-wred", cmd);
+}
+
+/*
+ * EOS: under 'interface PORT', 'uc-tx-queue Q' takes 'random-detect ecn
+ * minimum-threshold MIN UNITS maximum-threshold MAX UNITS
+ * max-mark-probability P' (units segments, bytes, kbytes, mbytes;
+ * probability 1..100: aristanetworks/avd python-avd eos_cli_config_gen
+ * templates eos/ethernet-interface-uc-tx-queues.j2 and its schema).  The
+ * tx-queue is taken to be the priority's number, and 'no random-detect
+ * ecn' to remove the line (EOS's usual 'no' form; both inferred).
+ */
+static int eos_ecn_misconfig(struct render_ctx *r)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "show running-config interfaces %s", r->port ? r->port : "");
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a queue with no random-detect ecn; when applied, the line read is set "
+		 "back");
+	return ecn_action(r, "eos-ecn", cmd);
+}
+
+/*
+ * NVUE: 'nv set qos congestion-control PROFILE traffic-class TC ecn
+ * enable|disable', '... min-threshold BYTES', '... max-threshold BYTES',
+ * '... probability P', and 'nv set interface PORT qos congestion-control
+ * profile PROFILE' (CumulusNetworks/docs nvue-reference
+ * Set-and-Unset-Commands/QoS.md; per port since Cumulus Linux 5.4).  The
+ * port's profile is read and copied as the fault's own with the queue's
+ * ECN changed, as pfc-misconfig copies its PFC profile; default-global,
+ * which the other ports use, is never changed.  NVUE's built-in defaults
+ * of a profile ('nv config show' does not print them) are not copied.
+ */
+static int nvue_ecn_misconfig(struct render_ctx *r)
+{
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a port on default-global with nothing set; when applied, the "
+		 "profile the port has is read and copied");
+	return ecn_action(r, "nvue-ecn",
+			  "nv config show -o commands | { grep ' qos congestion-control ' || "
+			  "true; }");
+}
+
 static const struct dialect_ops dialects[] = {
     [INV_DIALECT_LINUX] = {.name = "linux",
 			   .link_flap = linux_link_flap,
@@ -1205,7 +1452,8 @@ static const struct dialect_ops dialects[] = {
 			   .link_degrade = linux_link_degrade,
 			   .packet_corruption = linux_packet_corruption,
 			   .pfc_storm = linux_pfc_storm,
-			   .buffer_alpha = linux_buffer_alpha},
+			   .buffer_alpha = linux_buffer_alpha,
+			   .ecn_misconfig = linux_ecn_misconfig},
     /*
      * SONiC, EOS and NVUE ACLs cannot match the IP ID field, and none of their
      * ACL actions drops a random share of the packets matched.
@@ -1215,19 +1463,22 @@ static const struct dialect_ops dialects[] = {
 			   .acl_error = sonic_acl_error,
 			   .pfc_misconfig = sonic_pfc_misconfig,
 			   .link_degrade = sonic_link_degrade,
-			   .buffer_alpha = sonic_buffer_alpha},
+			   .buffer_alpha = sonic_buffer_alpha,
+			   .ecn_misconfig = sonic_ecn_misconfig},
     [INV_DIALECT_EOS] = {.name = "eos",
 			 .link_flap = eos_link_flap,
 			 .acl_error = eos_acl_error,
 			 .pfc_misconfig = eos_pfc_misconfig,
 			 .link_degrade = eos_link_degrade,
-			 .buffer_alpha = eos_buffer_alpha},
+			 .buffer_alpha = eos_buffer_alpha,
+			 .ecn_misconfig = eos_ecn_misconfig},
     [INV_DIALECT_NVUE] = {.name = "nvue",
 			  .link_flap = nvue_link_flap,
 			  .acl_error = nvue_acl_error,
 			  .pfc_misconfig = nvue_pfc_misconfig,
 			  .link_degrade = nvue_link_degrade,
-			  .buffer_alpha = nvue_buffer_alpha},
+			  .buffer_alpha = nvue_buffer_alpha,
+			  .ecn_misconfig = nvue_ecn_misconfig},
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d)

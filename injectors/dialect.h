@@ -33,6 +33,8 @@ struct dialect_ops {
 	int (*pfc_storm)(struct render_ctx *r);
 	/* buffer-alpha: the lossless class's dynamic threshold, switch-wide */
 	int (*buffer_alpha)(struct render_ctx *r);
+	/* ecn-misconfig: the WRED/ECN marking of a port's lossless queue */
+	int (*ecn_misconfig)(struct render_ctx *r);
 };
 
 const struct dialect_ops *dialect_get(enum inv_dialect d);
@@ -121,5 +123,18 @@ int dialect_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *w
  */
 void dialect_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
 			const char *table, const char *found);
+
+/*
+ * ecn-misconfig's apply and undo on a NOS switch port from what its read
+ * (a->read_as "sonic-wred|eos-ecn|nvue-ecn PORT Q") found (NULL: not read
+ * yet, a dry run): SONiC binds a WRED profile of the fault's own (table,
+ * upper case) to CONFIG_DB QUEUE|PORT|Q, or deletes the binding (--off),
+ * and puts back the one found; EOS sets or removes the uc-tx-queue's
+ * random-detect ecn line and puts back the line found; NVUE binds the port
+ * to a copy of its congestion-control profile (table) with the queue's
+ * ECN changed, and binds it back as found.
+ */
+void dialect_ecn_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
+		      const char *table, const char *found);
 
 #endif

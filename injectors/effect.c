@@ -337,8 +337,9 @@ long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 			}
 		return send_from_hosts(f, flows, n, hs);
 	}
-	return sent_or_why(f, traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT, hs->priority << 5,
-					    hs->size, hs->n_sports, hs->ms, hs->pps));
+	return sent_or_why(f, traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT,
+					    hs->priority << 5 | hs->ecn, hs->size, hs->n_sports,
+					    hs->ms, hs->pps));
 }
 
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
@@ -605,14 +606,15 @@ int fault_found_free(struct fault_run *f, struct fault_plan *p)
 	return fault_judge_found(f, p, "the fault", table_free, NULL);
 }
 
-int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
-			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
-					 const struct readback *rb))
+int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int ecn, const char *key,
+		       const char *what, const char *tag,
+		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
+				    const struct readback *rb))
 {
 	const struct fault_spec *s = f->spec;
 	const struct inv_switch *w = &f->inv->switches[sw];
 	const char *pn = w->ports[port].name;
-	unsigned long long drops;
+	unsigned long long count;
 	struct flow fl[64];
 	long long sent;
 	json_t *v;
@@ -620,10 +622,13 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
 
 	n = traffic_flows_across(f->inv, sw, (ssize_t)port, true, fl, 8);
 	/* DSCP class selector = priority; as fast as each sender can for a second */
-	sent = fault_send(
-	    f, fl, n,
-	    &(struct host_send){
-		.ms = 1000, .pps = 0, .priority = s->priority, .size = 1000, .n_sports = 8});
+	sent = fault_send(f, fl, n,
+			  &(struct host_send){.ms = 1000,
+					      .pps = 0,
+					      .priority = s->priority,
+					      .size = 1000,
+					      .n_sports = 8,
+					      .ecn = ecn});
 	if (sent < 0) /* over SSH: as the reads say, and why no incast was sent */
 		return lab_can(f->lab, LAB_CAP_ENTER)
 			   ? (int)sent
@@ -633,18 +638,24 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
 						  "parent", "1:10", NULL});
 	if (!v)
 		return -EIO;
-	drops = fault_json_sum(v, "drops");
+	count = fault_json_sum(v, key);
 	json_decref(v);
-	if (drops == 0) {
+	if (count == 0) {
 		snprintf(f->err, sizeof(f->err),
-			 "incast of %lld datagrams from %zu RNICs caused no drop in priority %d on "
-			 "%s:%s",
-			 sent, n, s->priority, w->name, pn);
+			 "%sincast of %lld datagrams from %zu RNICs: priority %d on %s:%s %s none",
+			 ecn ? "ECN-capable " : "", sent, n, s->priority, w->name, pn, what);
 		return -EIO;
 	}
 	snprintf(f->evidence, sizeof(f->evidence),
-		 "incast of %lld datagrams from %zu RNICs%s: priority %d of %s:%s tail-dropped "
-		 "%llu (emulated)",
-		 sent, n, fault_sent_by(f), s->priority, w->name, pn, drops);
+		 "%sincast of %lld datagrams from %zu RNICs%s: priority %d of %s:%s %s %llu (%s)",
+		 ecn ? "ECN-capable " : "", sent, n, fault_sent_by(f), s->priority, w->name, pn,
+		 what, count, tag);
 	return 0;
+}
+
+int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
+			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
+					 const struct readback *rb))
+{
+	return fault_verify_class(f, sw, port, 0, "drops", "tail-dropped", "emulated", took);
 }

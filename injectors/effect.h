@@ -158,6 +158,17 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
 			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
 					 const struct readback *rb));
 
+/*
+ * The same incast with the IP header's ECN bits ecn, and the class's
+ * counter key summed (sch_red's "marked" for ECN-capable traffic): it must
+ * have counted; what names it in evidence and errors ("marked CE"), tag
+ * after the count says what is emulated ("emulated").
+ */
+int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int ecn, const char *key,
+		       const char *what, const char *tag,
+		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
+				    const struct readback *rb));
+
 /* What a judge of fault_judge_found() returns when it took action i out of the plan. */
 #define FAULT_FOUND_REMOVED 1
 

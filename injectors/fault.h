@@ -88,6 +88,15 @@ struct fault_spec {
 	char buf_profile[64];
 	unsigned emu_buffer_bytes;
 
+	/*
+	 * ecn-misconfig: the WRED/ECN marking of the port's lossless queue
+	 * (priority above): marks from ecn_kmin bytes queued, with probability
+	 * rising to ecn_pmax percent at ecn_kmax, every ECT packet beyond; or,
+	 * with ecn_off, no marking at all
+	 */
+	unsigned ecn_kmin, ecn_kmax, ecn_pmax;
+	bool ecn_off;
+
 	/* ---- resolved by fault_spec_resolve ---- */
 	/* the target: a switch port, a whole switch, or a host RNIC */
 	enum inv_dev_kind tkind;

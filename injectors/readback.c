@@ -311,8 +311,8 @@ static int nvue_pfc(const char *port, const char *out, struct readback *rb, char
 	return 0;
 }
 
-void readback_nvue_profile_copy(const char *out, const char *name, const char *newname,
-				struct sbuf *sb)
+void readback_nvue_profile_copy(const char *out, const char *feature, const char *name,
+				const char *newname, const char *const *skip, struct sbuf *sb)
 {
 	const char *l, *s = out;
 	size_t n;
@@ -320,16 +320,20 @@ void readback_nvue_profile_copy(const char *out, const char *name, const char *n
 	while ((l = next_line(&s, &n))) {
 		char w[6][WORD_MAX];
 		int k = words(l, n, w, 6);
+		bool skipped = false;
 
 		if (k < 6 || strcmp(w[0], "nv") || strcmp(w[1], "set") || strcmp(w[2], "qos") ||
-		    strcmp(w[3], "pfc") || strcmp(w[4], name) || !strcmp(w[5], "switch-priority") ||
-		    !strcmp(w[5], "rx") || !strcmp(w[5], "tx"))
+		    strcmp(w[3], feature) || strcmp(w[4], name))
+			continue;
+		for (size_t i = 0; skip && skip[i]; i++)
+			skipped |= !strcmp(w[5], skip[i]);
+		if (skipped)
 			continue;
 		/* the line's words after the profile name, as NVUE printed them */
 		const char *rest = strstr(l, w[4]) + strlen(w[4]);
 
-		sb_printf(sb, "nv set qos pfc %s%.*s && ", newname, (int)(n - (size_t)(rest - l)),
-			  rest);
+		sb_printf(sb, "nv set qos %s %s%.*s && ", feature, newname,
+			  (int)(n - (size_t)(rest - l)), rest);
 	}
 }
 
@@ -973,6 +977,163 @@ static int nvue_alpha(const char *prof, const char *out, struct readback *rb, ch
 	return 0;
 }
 
+/* A name CONFIG_DB can hold and a command line can carry: letters, digits, _ . - | [ ]. */
+static bool db_name(const char *v)
+{
+	return strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-|[]") ==
+	       strlen(v);
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET QUEUE|PORT|Q wred_profile', the WRED
+ * profile bound to the queue (its name, or "[WRED_PROFILE|NAME]" before
+ * sonic-utilities' db_migrator dropped the brackets); an empty line: none
+ * bound, no WRED or ECN on the queue.  arg: "PORT Q".
+ */
+static int sonic_wred(const char *arg, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n = 0;
+	int pl = (int)strcspn(arg, " ");
+
+	if ((l = next_line(&s, &n)) && n) {
+		snprintf(rb->ecn, sizeof(rb->ecn), "%.*s", (int)n, l);
+		if (n >= sizeof(rb->ecn) || !db_name(rb->ecn)) {
+			snprintf(
+			    err, errlen,
+			    "CONFIG_DB QUEUE|%.*s|%s wred_profile '%.40s' is not a profile name",
+			    pl, arg, arg + pl + (arg[pl] == ' '), rb->ecn);
+			rb->ecn[0] = '\0';
+			return -EINVAL;
+		}
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "QUEUE|%.*s|%s wred_profile %s", pl, arg,
+		 arg + pl + (arg[pl] == ' '), rb->ecn[0] ? rb->ecn : "not set (no WRED/ECN)");
+	return 0;
+}
+
+struct eos_ecn_ctx {
+	char head[96];	 /* "interface PORT" */
+	const char *q;	 /* the queue's number */
+	bool seen, in_q; /* the port's block; inside its queue's */
+	struct readback *rb;
+};
+
+/* The port's block: 'uc-tx-queue Q' (or 'tx-queue Q') and its 'random-detect ecn ...' line. */
+static void eos_ecn_line(const char *head, const char *line, void *ctx)
+{
+	struct eos_ecn_ctx *c = ctx;
+	char w[2][WORD_MAX];
+
+	if (strcmp(head, c->head))
+		return;
+	if (!line) {
+		c->seen = true;
+		return;
+	}
+	if (words(line, strlen(line), w, 2) == 2 &&
+	    (!strcmp(w[0], "uc-tx-queue") || !strcmp(w[0], "tx-queue"))) {
+		c->in_q = !strcmp(w[1], c->q);
+		return;
+	}
+	if (c->in_q && !strncmp(line, "random-detect ecn ", 18) &&
+	    strcmp(line, "random-detect ecn count") && strlen(line) < sizeof(c->rb->ecn))
+		snprintf(c->rb->ecn, sizeof(c->rb->ecn), "%s", line);
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': the 'random-detect ecn
+ * minimum-threshold ... maximum-threshold ... [max-mark-probability P]'
+ * line under the port's 'uc-tx-queue Q' (aristanetworks/avd
+ * eos_cli_config_gen templates eos/ethernet-interface-uc-tx-queues.j2);
+ * none: the queue marks no ECN.  arg: "PORT Q".
+ */
+static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	int pl = (int)strcspn(arg, " ");
+	struct eos_ecn_ctx c = {.q = arg + pl + (arg[pl] == ' '), .rb = rb};
+
+	snprintf(c.head, sizeof(c.head), "interface %.*s", pl, arg);
+	eos_walk(out, eos_ecn_line, &c);
+	if (!c.seen) {
+		snprintf(err, errlen, "'show running-config interfaces %.*s' has no '%s'", pl, arg,
+			 c.head);
+		return -EINVAL;
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "%.*s uc-tx-queue %s: %s", pl, arg, c.q,
+		 rb->ecn[0] ? rb->ecn : "no random-detect ecn");
+	return 0;
+}
+
+/* Does an NVUE traffic-class list ("3", "4,5,7", "0-3") name q? */
+static bool nvue_tc_has(const char *list, int q)
+{
+	for (const char *it = list; *it;) {
+		size_t n = strcspn(it, ",");
+		char *end;
+		long lo = strtol(it, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtol(end + 1, NULL, 10);
+		if (q >= lo && q <= hi)
+			return true;
+		it += n + (it[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * NVUE 'nv config show -o commands', the lines with ' qos
+ * congestion-control ': 'nv set interface LIST qos congestion-control
+ * profile NAME' binds a port (NVUE reference, Set and Unset Commands /
+ * QoS; Cumulus Linux 5.4 and later), else it has default-global; and 'nv
+ * set qos congestion-control NAME traffic-class TCS KEY VALUE' (ecn,
+ * min-threshold, max-threshold, probability, red) set for the queue, in
+ * ecn as "KEY VALUE ...".  arg: "PORT Q".
+ */
+static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n, o = 0;
+	char port[64];
+	int pl = (int)strcspn(arg, " ");
+	int q = atoi(arg + pl + (arg[pl] == ' '));
+
+	(void)err;
+	(void)errlen;
+	snprintf(port, sizeof(port), "%.*s", pl, arg);
+	snprintf(rb->profile, sizeof(rb->profile), "default-global");
+	while ((l = next_line(&s, &n))) {
+		char w[8][WORD_MAX];
+
+		if (words(l, n, w, 8) == 8 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
+		    !strcmp(w[2], "interface") && !strcmp(w[4], "qos") &&
+		    !strcmp(w[5], "congestion-control") && !strcmp(w[6], "profile") &&
+		    nvue_has(w[3], port)) {
+			snprintf(rb->profile, sizeof(rb->profile), "%s", w[7]);
+			rb->bound = true;
+		}
+	}
+	for (s = out; (l = next_line(&s, &n));) {
+		char w[10][WORD_MAX];
+
+		if (words(l, n, w, 10) != 9 || strcmp(w[0], "nv") || strcmp(w[1], "set") ||
+		    strcmp(w[2], "qos") || strcmp(w[3], "congestion-control") ||
+		    strcmp(w[4], rb->profile) || strcmp(w[5], "traffic-class") ||
+		    !nvue_tc_has(w[6], q) || strlen(w[7]) > 16 || strlen(w[8]) > 16)
+			continue;
+		o += (size_t)snprintf(rb->ecn + o, o < sizeof(rb->ecn) ? sizeof(rb->ecn) - o : 0,
+				      "%s%s %s", o ? " " : "", w[7], w[8]);
+		if (o >= sizeof(rb->ecn))
+			o = sizeof(rb->ecn) - 1;
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "profile %.40s%s: traffic-class %d %.100s",
+		 rb->profile, rb->bound ? "" : " (no profile of its own)", q,
+		 rb->ecn[0] ? rb->ecn : "not set (NVUE's defaults)");
+	return 0;
+}
+
 int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
 		   size_t errlen)
 {
@@ -1002,6 +1163,9 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 	    {"sonic-dynth", sonic_dynth},
 	    {"eos-mmu", eos_mmu},
 	    {"nvue-alpha", nvue_alpha},
+	    {"sonic-wred", sonic_wred},
+	    {"eos-ecn", eos_ecn},
+	    {"nvue-ecn", nvue_ecn},
 	};
 	size_t k = strcspn(read_as, " ");
 

@@ -13,6 +13,9 @@
  * - buffer alpha: "sonic-dynth PROFILE" (CONFIG_DB dynamic_th), "eos-mmu PG"
  *   (the applied MMU queue profile and its priority group's threshold),
  *   "nvue-alpha default-global" (ingress-lossless-buffer shared-alpha);
+ * - ECN of a port's queue: "sonic-wred PORT Q" (CONFIG_DB QUEUE|PORT|Q
+ *   wred_profile), "eos-ecn PORT Q" (its uc-tx-queue's random-detect ecn),
+ *   "nvue-ecn PORT Q" (its congestion-control profile's traffic-class);
  * - ACL counters of the fault's table: "sonic-aclshow NAME" (aclshow -a -t
  *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME).
  * What they return is compared before the fault and after its revert; a
@@ -37,6 +40,13 @@ struct readback {
 	char autoneg[16]; /* sonic: CONFIG_DB autoneg ("": not set) */
 	/* buffer alpha as the NOS writes it ("-6", "1/64", "alpha_1_64"; "": not set) */
 	char alpha[24];
+	/*
+	 * ECN of a queue as the NOS writes it ("": none set): the WRED profile
+	 * bound (sonic), the random-detect ecn line (eos), the traffic class's
+	 * "KEY VALUE ..." in the port's congestion-control profile (nvue, whose
+	 * name is in profile, bound when the port names it)
+	 */
+	char ecn[112];
 	/* tc-root */
 	char qdisc[24], handle[16];
 	/* admin state: *-admin, eos-shut, nvue-state, ip-link */
@@ -64,12 +74,13 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 bool readback_lossless(const struct readback *rb, int prio);
 
 /*
- * NVUE: the attributes ("KEY VALUE") of PFC profile name in what
- * 'nv config show -o commands' printed, but its switch-priority, rx and tx,
- * one "nv set qos pfc NEW KEY VALUE && " each into sb.
+ * NVUE: the attributes of profile name of 'qos FEATURE' (pfc,
+ * congestion-control) in what 'nv config show -o commands' printed, but
+ * those whose first word is in skip (NULL-terminated, may be NULL), one
+ * "nv set qos FEATURE NEW ... && " each into sb.
  */
-void readback_nvue_profile_copy(const char *out, const char *name, const char *newname,
-				struct sbuf *sb);
+void readback_nvue_profile_copy(const char *out, const char *feature, const char *name,
+				const char *newname, const char *const *skip, struct sbuf *sb);
 
 /* "3,4" or "none" for a priority mask. */
 const char *readback_prios(unsigned mask, char *buf, size_t len);

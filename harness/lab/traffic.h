@@ -48,12 +48,13 @@ struct host_send {
 	long long ms;		/* for this long */
 	unsigned long long pps; /* per flow; 0: as fast as it can */
 	int priority, size, n_sports;
+	int ecn; /* the IP header's ECN bits: 0 not ECN-capable, 2 ECT(0) */
 };
 
 /* The argv of one host's 'rocelab load send', its strings kept here. */
 struct host_send_argv {
 	const char *argv[24];
-	char list[2048], num[5][24];
+	char list[2048], num[6][24];
 };
 
 /*

@@ -745,7 +745,7 @@ struct load_args {
 	int priority, size;
 	/* load send */
 	char inv[PATH_MAX], host[INV_NAME_MAX + 1], flows[2048];
-	int pps, sports;
+	int pps, sports, ecn;
 };
 
 #define LA(f) offsetof(struct load_args, f)
@@ -784,6 +784,7 @@ static const struct opt_desc send_opts[] = {
     {"sports", OPT_INT, 1, 1024, LA(sports), "source ports each flow rotates over (ECMP)"},
     {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
     {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
+    {"ecn", OPT_INT, 0, 3, LA(ecn), "the ECN bits (2: ECT(0), as an ECN-capable RoCE sender)"},
     OPT_TABLE_END,
 };
 
@@ -859,8 +860,8 @@ static int load_send(int argc, char **argv)
 	rl_signals_install();
 	setpriority(PRIO_PROCESS, 0, 19); /* as the virtual lab's load: never before the agents */
 	lab_open_here(&lab, inv);
-	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5, la.size, la.sports,
-			     la.for_ms, (unsigned long long)la.pps);
+	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5 | la.ecn, la.size,
+			     la.sports, la.for_ms, (unsigned long long)la.pps);
 	lab_close(&lab);
 	/* on stdout: an injector that has the host send its test traffic reads the count */
 	printf("load: %zu flows from %s (%s), %d pps each: %lld datagrams sent\n", n, la.host,

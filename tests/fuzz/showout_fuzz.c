@@ -43,7 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!strncmp(text, "nvue-profile ", 13)) {
 		struct sbuf sb = {0};
 
-		readback_nvue_profile_copy(out, text + 13, "rocelab_f1", &sb);
+		readback_nvue_profile_copy(
+		    out, "pfc", text + 13, "rocelab_f1",
+		    (const char *const[]){"switch-priority", "rx", "tx", NULL}, &sb);
 		sb_free(&sb);
 	} else {
 		struct readback rb;

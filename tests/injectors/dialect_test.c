@@ -73,6 +73,15 @@ static struct transcript_case cases[] = {
     {"eos-buffer-alpha", "buffer-alpha --target sw-eos --alpha 1/64 --priority 4", 0},
     {"eos-buffer-alpha-16", "buffer-alpha --target sw-eos --alpha 16", -EOPNOTSUPP},
     {"nvue-buffer-alpha", "buffer-alpha --target sw-nvue --alpha 1/128", 0},
+    {"linux-ecn-misconfig",
+     "ecn-misconfig --target sw-linux:swp3 --kmin 5KB --kmax 20KB --pmax 80%", 0},
+    {"linux-ecn-misconfig-off", "ecn-misconfig --target sw-linux:swp3 --off", -EOPNOTSUPP},
+    {"sonic-ecn-misconfig", "ecn-misconfig --target sw-sonic:Ethernet0", 0},
+    {"sonic-ecn-misconfig-off", "ecn-misconfig --target sw-sonic:Ethernet4 --off --priority 4", 0},
+    {"eos-ecn-misconfig",
+     "ecn-misconfig --target sw-eos:Ethernet1 --kmin 20KB --kmax 200KB --pmax 0.8", 0},
+    {"eos-ecn-misconfig-off", "ecn-misconfig --target sw-eos:Ethernet1 --off", 0},
+    {"nvue-ecn-misconfig", "ecn-misconfig --target sw-nvue:swp2", 0},
 };
 
 ParameterizedTestParameters(dialect, transcript)

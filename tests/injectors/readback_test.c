@@ -787,3 +787,141 @@ Test(readback, buffer_alpha_undo_is_what_was_found)
 	fault_plan_clear(&p);
 	inventory_free(inv);
 }
+
+/*
+ * ecn-misconfig's reads: SONiC CONFIG_DB QUEUE wred_profile as sonic-db-cli
+ * HGET prints it (plain, or the bracketed reference older SONiC kept); EOS
+ * running-config with a uc-tx-queue block as aristanetworks/avd's template
+ * renders it; NVUE set commands as the NVUE reference writes them.
+ */
+Test(readback, ecn_as_each_nos_writes_it)
+{
+	struct readback rb;
+
+	rb = parse_ok("sonic-wred Ethernet0 3", "AZURE_LOSSLESS\n");
+	cr_assert_str_eq(rb.ecn, "AZURE_LOSSLESS");
+	cr_assert_str_eq(rb.canon, "QUEUE|Ethernet0|3 wred_profile AZURE_LOSSLESS");
+	rb = parse_ok("sonic-wred Ethernet0 3", "[WRED_PROFILE|AZURE_LOSSLESS]\n");
+	cr_assert_str_eq(rb.ecn, "[WRED_PROFILE|AZURE_LOSSLESS]");
+	rb = parse_ok("sonic-wred Ethernet4 4", "\n");
+	cr_assert_str_eq(rb.canon, "QUEUE|Ethernet4|4 wred_profile not set (no WRED/ECN)");
+	parse_bad("sonic-wred Ethernet0 3", "x; reboot\n", "is not a profile name");
+
+	rb = parse_ok(
+	    "eos-ecn Ethernet1 3",
+	    "interface Ethernet1\n"
+	    "   mtu 9214\n"
+	    "   !\n"
+	    "   uc-tx-queue 2\n"
+	    "      random-detect ecn minimum-threshold 1 mbytes maximum-threshold 2 mbytes\n"
+	    "   !\n"
+	    "   uc-tx-queue 3\n"
+	    "      random-detect ecn count\n"
+	    "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 "
+	    "kbytes max-mark-probability 20\n"
+	    "   priority-flow-control on\n"
+	    "interface Ethernet2\n"
+	    "   uc-tx-queue 3\n"
+	    "      random-detect ecn minimum-threshold 9 kbytes maximum-threshold 9 kbytes\n");
+	cr_assert_str_eq(rb.ecn, "random-detect ecn minimum-threshold 150 kbytes maximum-threshold "
+				 "1500 kbytes max-mark-probability 20");
+	rb = parse_ok("eos-ecn Ethernet1 3", "interface Ethernet1\n   uc-tx-queue 3\n      "
+					     "random-detect ecn count\n");
+	cr_assert_str_eq(rb.canon, "Ethernet1 uc-tx-queue 3: no random-detect ecn");
+	parse_bad("eos-ecn Ethernet9 3", "interface Ethernet1\n", "has no 'interface Ethernet9'");
+
+	rb = parse_ok("nvue-ecn swp2 3",
+		      "nv set qos congestion-control roce traffic-class 3,4 min-threshold 40000\n"
+		      "nv set qos congestion-control roce traffic-class 3,4 ecn enable\n"
+		      "nv set qos congestion-control roce traffic-class 0 ecn disable\n"
+		      "nv set qos congestion-control other traffic-class 3 ecn disable\n"
+		      "nv set interface swp1-4 qos congestion-control profile roce\n");
+	cr_assert(rb.bound);
+	cr_assert_str_eq(rb.profile, "roce");
+	cr_assert_str_eq(rb.ecn, "min-threshold 40000 ecn enable");
+	rb = parse_ok("nvue-ecn swp7 3",
+		      "nv set interface swp1-4 qos congestion-control profile roce\n");
+	cr_assert_str_eq(rb.canon,
+			 "profile default-global (no profile of its own): traffic-class 3 "
+			 "not set (NVUE's defaults)");
+}
+
+/* What was found becomes the undo; --off of a queue that marks nothing is refused. */
+Test(readback, ecn_undo_is_what_was_found)
+{
+	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
+	struct fault_spec s;
+	struct fault_plan p = {.table = "rocelab_f7"};
+	struct fault_run f = {.spec = &s, .inv = inv, .plan = &p};
+	struct fault_action *a;
+	char why[160];
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&s, &fk_ecn_misconfig);
+	s.tkind = INV_DEV_SWITCH;
+	s.tport = 0;
+	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
+	a = found_action(&p, "sw-sonic", "sonic-wred Ethernet0 3", "AZURE_LOSSLESS\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(strstr(a->apply, "HSET 'WRED_PROFILE|ROCELAB_F7' wred_green_enable true ecn "
+				   "ecn_all green_min_threshold 240000 green_max_threshold 240000 "
+				   "green_drop_probability 100") &&
+		      strstr(a->apply, "HSET 'QUEUE|Ethernet0|3' wred_profile ROCELAB_F7 "),
+		  "%s", a->apply);
+	cr_assert_str_eq(a->revert, "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|Ethernet0|3' "
+				    "wred_profile AZURE_LOSSLESS >/dev/null; sudo sonic-db-cli "
+				    "CONFIG_DB DEL 'WRED_PROFILE|ROCELAB_F7' >/dev/null");
+	fault_plan_clear(&p);
+
+	/* an older SONiC's bracketed reference is written the same way */
+	a = found_action(&p, "sw-sonic", "sonic-wred Ethernet0 3", "[WRED_PROFILE|X]\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(strstr(a->apply, "wred_profile [WRED_PROFILE|ROCELAB_F7] "), "%s", a->apply);
+	fault_plan_clear(&p);
+
+	/* nothing bound before: the undo deletes the binding */
+	a = found_action(&p, "sw-sonic", "sonic-wred Ethernet0 3", "\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(!strncmp(a->revert,
+			   "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|Ethernet0|3' "
+			   "wred_profile",
+			   54),
+		  "%s", a->revert);
+	fault_plan_clear(&p);
+
+	cr_assert_eq(fault_spec_set(&s, "off", NULL, why, sizeof(why)), 0, "%s", why);
+	found_action(&p, "sw-sonic", "sonic-wred Ethernet0 3", "\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), -EALREADY);
+	cr_assert(strstr(f.err, "marks no ECN already"), "%s", f.err);
+	fault_plan_clear(&p);
+
+	s.tdev = (size_t)(inventory_switch(inv, "sw-eos") - inv->switches);
+	a = found_action(&p, "sw-eos", "eos-ecn Ethernet1 3",
+			 "interface Ethernet1\n   uc-tx-queue 3\n      random-detect ecn "
+			 "minimum-threshold 20 kbytes maximum-threshold 20 kbytes\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(
+	    a->apply, "configure\ninterface Ethernet1\nuc-tx-queue 3\nno random-detect ecn\nend");
+	cr_assert_str_eq(a->revert, "configure\ninterface Ethernet1\nuc-tx-queue 3\nrandom-detect "
+				    "ecn minimum-threshold 20 kbytes maximum-threshold 20 "
+				    "kbytes\nend");
+	fault_plan_clear(&p);
+
+	s.ecn_off = false;
+	s.tdev = (size_t)(inventory_switch(inv, "sw-nvue") - inv->switches);
+	a = found_action(&p, "sw-nvue", "nvue-ecn swp2 3",
+			 "nv set qos congestion-control roce traffic-class 0 ecn enable\n"
+			 "nv set interface swp2 qos congestion-control profile roce\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(
+	    !strncmp(a->apply,
+		     "nv set qos congestion-control rocelab_f7 traffic-class 0 ecn enable && "
+		     "nv set qos congestion-control rocelab_f7 traffic-class 3 ecn enable && ",
+		     139),
+	    "%s", a->apply);
+	cr_assert_str_eq(a->revert,
+			 "nv set interface swp2 qos congestion-control profile roce; "
+			 "nv unset qos congestion-control rocelab_f7; nv config apply -y");
+	fault_plan_clear(&p);
+	inventory_free(inv);
+}

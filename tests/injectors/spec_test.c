@@ -218,6 +218,25 @@ static struct bad_case bad[] = {
     {"buffer-alpha target=sw-sonic profile=-a",
      "profile '-a': give a SONiC buffer profile name (letters, digits, '_', '.', '-'; e.g. "
      "ingress_lossless_profile)"},
+    {"ecn-misconfig target=sw-linux",
+     "ecn-misconfig targets SWITCH:PORT, and sw-linux is a whole switch"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 kmin=300KB kmax=200KB",
+     "kmin 300KB is above kmax 200KB: give --kmin at most --kmax (equal: a step, as DCTCP "
+     "marks)"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 off=true kmin=20KB",
+     "give --off or thresholds (--kmin, --kmax, --pmax), not both: --off marks nothing"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 kmin=20XB",
+     "kmin '20XB': give a queue depth in bytes from 1 to 256MB (e.g. 20KB, 240KB, 1500, 2MB; KB "
+     "is 1000 bytes, KiB 1024)"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 kmax=300MB",
+     "kmax '300MB': give a queue depth in bytes from 1 to 256MB (e.g. 20KB, 240KB, 1500, 2MB; KB "
+     "is 1000 bytes, KiB 1024)"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 pmax=0.333",
+     "pmax '0.333': give a whole percent from 1% to 100% (e.g. 100%, 20%, 0.8)"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 pmax=150%",
+     "pmax '150%': give a whole percent from 1% to 100% (e.g. 100%, 20%, 0.8)"},
+    {"ecn-misconfig target=sw-sonic:Ethernet0 pmax=0",
+     "pmax '0': give a whole percent from 1% to 100% (e.g. 100%, 20%, 0.8)"},
     {"link-flap target=sw-linux:swp3 period=1s down=1s",
      "down (1000ms) must be shorter than period (1000ms)"},
     {"link-degrade target=sw-linux:swp3 rate=200g",

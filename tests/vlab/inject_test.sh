@@ -176,6 +176,26 @@ expect_exit 0 "buffer-alpha 1/16 --for 1s: a deeper queue, still tail-dropping u
 cp $T/check.out $T/alpha16.out
 check "alpha 1/16 leaves 23130 bytes" grep -q 'alpha 1/16 leaves priority 3 a 23130-byte' $T/alpha16.out
 
+# 9. ECN misconfiguration: the kernel's RED with ECN at a spine port, where the kernel has it
+j0=$(journal_lines)
+if unshare -n tc qdisc add dev lo root red limit 100000 min 10000 max 30000 avpkt 1000 burst 17 probability 0.1 bandwidth 100mbit ecn 2>/dev/null; then
+	expect_exit 0 "ecn-misconfig spine2:swp1 --for 1s: ECN-capable incast marked CE by RED" "$RL" inject ecn-misconfig --target spine2:swp1 --for 1s
+	cp $T/check.out $T/ecn.out
+	check "its evidence is the CE marks RED counted" grep -Eq "priority 3 of spine2:swp1 marked CE [1-9][0-9]* \(real RED marking, emulated line rate\)" $T/ecn.out
+	snapshot >$T/snap.after
+	check "lab identical after ecn-misconfig" diff -q $T/snap.before $T/snap.after
+else
+	expect_exit 3 "ecn-misconfig on this kernel without sch_red: exit 3" "$RL" inject ecn-misconfig --target spine2:swp1 --for 1s
+	cp $T/check.out $T/ecn.out
+	check "it says the kernel has no RED and where to run it" grep -q "the kernel of spine2 has no RED qdisc (sch_red.*make vm-check" $T/ecn.out
+	check "nothing journaled" test "$(journal_lines)" = "$j0"
+	snapshot >$T/snap.after
+	check "lab identical: nothing was touched" diff -q $T/snap.before $T/snap.after
+fi
+expect_exit 2 "ecn-misconfig --off with --kmin: exit 2, changing nothing" "$RL" inject ecn-misconfig --target spine2:swp1 --off --kmin 20KB
+cp $T/check.out $T/ecn2.out
+check "it says to give one or the other" grep -q "give --off or thresholds" $T/ecn2.out
+
 section "read before the fault: a port whose root qdisc is not the kernel's own is refused"
 tc -n rl-rail1 qdisc add dev swp2 root handle 7: htb
 j0=$(journal_lines)

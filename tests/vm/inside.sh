@@ -35,6 +35,35 @@ else
 fi
 grep -q . "$out/probe.pcap" 2>/dev/null && echo "captured probe: $out/probe.pcap"
 
+step "ecn-misconfig: the kernel's RED with ECN (sch_red is in this kernel) at spine2:swp1"
+tcroot() { tc -n rl-spine2 qdisc show dev swp1 root; }
+before=$(tcroot)
+ecn="ecn-misconfig --target spine2:swp1 --kmin 20KB --kmax 60KB --pmax 80% --emu-rate 10mbit"
+if build/rocelab inject -i $inv $ecn --for 1s -j >$out/ecn.json 2>$out/ecn.err &&
+	jq -e '.outcome == "applied" and (.evidence | test("marked CE [1-9]"))' $out/ecn.json >/dev/null; then
+	ok "ecn-misconfig: $(jq -r .evidence $out/ecn.json)"
+else
+	fail "ecn-misconfig: no CE marks counted" "$(tail -3 $out/ecn.err | tr '\n' ' ')"
+fi
+[ "$(tcroot)" = "$before" ] && ok "its revert left spine2:swp1's root qdisc as found ($before)" ||
+	fail "spine2:swp1's root qdisc after the revert: $(tcroot)"
+build/rocelab inject -i $inv $ecn --hold >$out/ecnhold.out 2>&1 &
+pid=$!
+for _ in $(seq 600); do grep -q ': applied' $out/ecnhold.out && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+held=$(tc -n rl-spine2 qdisc show dev swp1 2>&1)
+# (no /dev/fd here for <(...), and grep -q under pipefail would fail on tc's SIGPIPE)
+case "$held" in
+*"qdisc red 10:"*) ok "held, then killed with -9: its RED is still in place" ;;
+*) fail "held ecn-misconfig was not in place when killed" "$(echo "$held" | tr '\n' ' ')" ;;
+esac
+if build/rocelab revert -i $inv >$out/ecnrevert.out 2>&1 && [ "$(tcroot)" = "$before" ]; then
+	ok "rocelab revert after kill -9: spine2:swp1 as found"
+else
+	fail "rocelab revert after kill -9" "$(tail -2 $out/ecnrevert.out | tr '\n' ' ')"
+fi
+
 step "Hostmesh scenarios over the verbs transport"
 build/rocelab run -o $out scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml
 rc=$?
