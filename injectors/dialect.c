@@ -1252,14 +1252,15 @@ static int nvue_buffer_alpha(struct render_ctx *r)
 			    "shared-alpha ' || true; }");
 }
 
-/* The queue's ECN read, as the plan keeps it: "PORT Q" of "PARSER PORT Q". */
-static void ecn_port_queue(const struct fault_action *a, char *port, size_t plen, int *q)
+void dialect_eos_ecn_line(const struct fault_spec *s, char *buf, size_t len)
 {
-	const char *arg = strchr(a->read_as, ' ') + 1;
-	int pl = (int)strcspn(arg, " ");
-
-	snprintf(port, plen, "%.*s", pl, arg);
-	*q = atoi(arg + pl);
+	if (s->ecn_off)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len,
+			 "random-detect ecn minimum-threshold %u bytes maximum-threshold %u bytes "
+			 "max-mark-probability %u",
+			 s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
 }
 
 void dialect_ecn_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
@@ -1267,11 +1268,11 @@ void dialect_ecn_plan(struct fault_action *a, enum inv_dialect d, const struct f
 {
 	struct readback rb = {0};
 	struct sbuf ap = {0}, v = {0};
-	char port[64], err[160], name[64];
+	char port[64], err[160], name[64], line[112];
 	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
-	int q;
+	int q = s->priority; /* the queue read is the priority's */
 
-	ecn_port_queue(a, port, sizeof(port), &q);
+	readback_port_queue(strchr(a->read_as, ' ') + 1, port, sizeof(port));
 	if (d == INV_DIALECT_SONIC) {
 		const char *was = known ? rb.ecn : "<wred_profile as read>";
 		char ref[80];
@@ -1311,15 +1312,9 @@ void dialect_ecn_plan(struct fault_action *a, enum inv_dialect d, const struct f
 				  "; sudo sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
 				  name);
 	} else if (d == INV_DIALECT_EOS) {
-		sb_printf(&ap, "configure\ninterface %s\nuc-tx-queue %d\n", port, q);
-		if (s->ecn_off)
-			sb_printf(&ap, "no random-detect ecn\nend");
-		else
-			sb_printf(
-			    &ap,
-			    "random-detect ecn minimum-threshold %u bytes maximum-threshold %u "
-			    "bytes max-mark-probability %u\nend",
-			    s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+		dialect_eos_ecn_line(s, line, sizeof(line));
+		sb_printf(&ap, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
+			  line[0] ? line : "no random-detect ecn");
 		sb_printf(&v, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
 			  known && rb.ecn[0] ? rb.ecn : "no random-detect ecn");
 	} else { /* NVUE */

@@ -137,4 +137,10 @@ void dialect_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct
 void dialect_ecn_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
 		      const char *table, const char *found);
 
+/*
+ * The EOS uc-tx-queue line ecn-misconfig sets ("random-detect ecn
+ * minimum-threshold ... bytes ..."), as the read then shows it; "" for --off.
+ */
+void dialect_eos_ecn_line(const struct fault_spec *s, char *buf, size_t len);
+
 #endif

@@ -984,6 +984,14 @@ static bool db_name(const char *v)
 	       strlen(v);
 }
 
+const char *readback_port_queue(const char *arg, char *port, size_t len)
+{
+	size_t pl = strcspn(arg, " ");
+
+	snprintf(port, len, "%.*s", (int)pl, arg);
+	return arg + pl + (arg[pl] == ' ');
+}
+
 /*
  * SONiC: 'sonic-db-cli CONFIG_DB HGET QUEUE|PORT|Q wred_profile', the WRED
  * profile bound to the queue (its name, or "[WRED_PROFILE|NAME]" before
@@ -995,21 +1003,21 @@ static int sonic_wred(const char *arg, const char *out, struct readback *rb, cha
 {
 	const char *l, *s = out;
 	size_t n = 0;
-	int pl = (int)strcspn(arg, " ");
+	char port[64];
+	const char *q = readback_port_queue(arg, port, sizeof(port));
 
 	if ((l = next_line(&s, &n)) && n) {
 		snprintf(rb->ecn, sizeof(rb->ecn), "%.*s", (int)n, l);
 		if (n >= sizeof(rb->ecn) || !db_name(rb->ecn)) {
-			snprintf(
-			    err, errlen,
-			    "CONFIG_DB QUEUE|%.*s|%s wred_profile '%.40s' is not a profile name",
-			    pl, arg, arg + pl + (arg[pl] == ' '), rb->ecn);
+			snprintf(err, errlen,
+				 "CONFIG_DB QUEUE|%s|%s wred_profile '%.40s' is not a profile name",
+				 port, q, rb->ecn);
 			rb->ecn[0] = '\0';
 			return -EINVAL;
 		}
 	}
-	snprintf(rb->canon, sizeof(rb->canon), "QUEUE|%.*s|%s wred_profile %s", pl, arg,
-		 arg + pl + (arg[pl] == ' '), rb->ecn[0] ? rb->ecn : "not set (no WRED/ECN)");
+	snprintf(rb->canon, sizeof(rb->canon), "QUEUE|%s|%s wred_profile %.100s", port, q,
+		 rb->ecn[0] ? rb->ecn : "not set (no WRED/ECN)");
 	return 0;
 }
 
@@ -1051,17 +1059,17 @@ static void eos_ecn_line(const char *head, const char *line, void *ctx)
  */
 static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
 {
-	int pl = (int)strcspn(arg, " ");
-	struct eos_ecn_ctx c = {.q = arg + pl + (arg[pl] == ' '), .rb = rb};
+	char port[64];
+	struct eos_ecn_ctx c = {.q = readback_port_queue(arg, port, sizeof(port)), .rb = rb};
 
-	snprintf(c.head, sizeof(c.head), "interface %.*s", pl, arg);
+	snprintf(c.head, sizeof(c.head), "interface %s", port);
 	eos_walk(out, eos_ecn_line, &c);
 	if (!c.seen) {
-		snprintf(err, errlen, "'show running-config interfaces %.*s' has no '%s'", pl, arg,
+		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
 			 c.head);
 		return -EINVAL;
 	}
-	snprintf(rb->canon, sizeof(rb->canon), "%.*s uc-tx-queue %s: %s", pl, arg, c.q,
+	snprintf(rb->canon, sizeof(rb->canon), "%s uc-tx-queue %s: %s", port, c.q,
 		 rb->ecn[0] ? rb->ecn : "no random-detect ecn");
 	return 0;
 }
@@ -1097,12 +1105,10 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 	const char *l, *s = out;
 	size_t n, o = 0;
 	char port[64];
-	int pl = (int)strcspn(arg, " ");
-	int q = atoi(arg + pl + (arg[pl] == ' '));
+	int q = atoi(readback_port_queue(arg, port, sizeof(port)));
 
 	(void)err;
 	(void)errlen;
-	snprintf(port, sizeof(port), "%.*s", pl, arg);
 	snprintf(rb->profile, sizeof(rb->profile), "default-global");
 	while ((l = next_line(&s, &n))) {
 		char w[8][WORD_MAX];

@@ -82,6 +82,9 @@ bool readback_lossless(const struct readback *rb, int prio);
 void readback_nvue_profile_copy(const char *out, const char *feature, const char *name,
 				const char *newname, const char *const *skip, struct sbuf *sb);
 
+/* An ECN read's argument "PORT Q": the port into port, and the queue as written ("3"). */
+const char *readback_port_queue(const char *arg, char *port, size_t len);
+
 /* "3,4" or "none" for a priority mask. */
 const char *readback_prios(unsigned mask, char *buf, size_t len);
 

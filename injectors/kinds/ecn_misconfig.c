@@ -240,11 +240,8 @@ static bool ecn_took(const struct fault_run *f, const struct fault_action *a,
 		dialect_sonic_acl_name(f->plan->table, name, sizeof(name));
 		return s->ecn_off ? !rb->ecn[0] : strstr(rb->ecn, name) != NULL;
 	case INV_DIALECT_EOS:
-		snprintf(want, sizeof(want),
-			 "random-detect ecn minimum-threshold %u bytes maximum-threshold %u bytes "
-			 "max-mark-probability %u",
-			 s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
-		return s->ecn_off ? !rb->ecn[0] : !strcmp(rb->ecn, want);
+		dialect_eos_ecn_line(s, want, sizeof(want));
+		return !strcmp(rb->ecn, want);
 	case INV_DIALECT_NVUE:
 		return rb->bound && !strcmp(rb->profile, f->plan->table) &&
 		       strstr(rb->ecn, s->ecn_off ? "ecn disable" : "ecn enable");
