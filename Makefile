@@ -137,6 +137,7 @@ vm-check: deps
 # The long scenarios (minutes each), for a nightly job: results.json, junit.xml and reports.
 nightly: deps
 	@$(MAKE) --no-print-directory all
+	@rm -rf $(BUILD)/nightly
 	@$(BUILD)/rocelab run -o $(BUILD)/nightly --seed 7 scenarios/nightly/*.yaml
 
 demo: deps

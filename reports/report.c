@@ -7,11 +7,13 @@
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *versions(char *buf, size_t len, const char *rocelab)
@@ -103,6 +105,10 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, scenario_json(&r[i]));
+	/* 2: run_id, lab, ended; junit.xml with failure bodies and attachments */
+	json_object_set_new(root, "schema_version", json_integer(2));
+	json_object_set_new(root, "run_id", json_string(ri->run_id));
+	json_object_set_new(root, "lab", json_string(ri->inv ? ri->inv->name : ""));
 	json_object_set_new(root, "rocelab", json_string(ri->version));
 	json_object_set_new(root, "versions", json_string(versions(ver, sizeof(ver), ri->version)));
 	json_object_set_new(root, "inventory", json_string(ri->inventory));
@@ -126,6 +132,7 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 		json_object_set_new(root, "clock_corrected_s", off);
 	}
 	json_object_set_new(root, "started", json_real(ri->started));
+	json_object_set_new(root, "ended", ri->ended > 0 ? json_real(ri->ended) : json_null());
 	json_object_set_new(root, "scenarios", arr);
 	snprintf(path, sizeof(path), "%s/results.json", ri->outdir);
 	ret = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
@@ -135,9 +142,143 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 	return ret;
 }
 
+/* Text content: &, < and > escaped, newlines kept, other control characters left out. */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+			fputc(*s, f);
+	}
+}
+
+/* "2026-11-23T17:05:38" (UTC), as Surefire's timestamp attribute has it. */
+static const char *iso_utc(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "1970-01-01T00:00:00");
+	return buf;
+}
+
+static void junit_property(FILE *f, const char *name, const char *value)
+{
+	char a[1024];
+
+	fprintf(f, "      <property name=\"%s\" value=\"%s\"/>\n", name,
+		rl_xml_escape(value ? value : "", a, sizeof(a)));
+}
+
+/*
+ * A failure's or error's body: GitLab shows only this (it ignores the
+ * message attribute), Jenkins shows both.  What was expected, what came
+ * out, and the evidence the fault left.
+ */
+static void junit_body(FILE *f, const struct scn_result *x)
+{
+	const struct scenario *s = x->s;
+	const struct grade *g = &x->g;
+	const struct scn_expect *e = &s->expect;
+
+	fputs("reason: ", f);
+	xml_text(f, g->reason);
+	fprintf(f, "\nscenario: ");
+	xml_text(f, s->path);
+	for (size_t i = 0; i < s->n_faults; i++) {
+		fprintf(f, "\nfault: %s ", s->faults[i].spec.kind->name);
+		xml_text(f, s->faults[i].spec.target);
+	}
+	if (e->silent)
+		fputs("\nexpected: no verdict", f);
+	else if (e->cls[0]) {
+		fprintf(f, "\nexpected: %s at ", e->cls);
+		xml_text(f, e->target[0] ? e->target : "the fault's target");
+		fprintf(f, " (top %d) within %.1f s", e->top_k, (double)e->within_ms / 1e3);
+	}
+	if (g->got_class[0]) {
+		fprintf(f, "\ngot: %s ", g->got_class);
+		xml_text(f, g->got_target);
+	} else {
+		fputs("\ngot: no verdict", f);
+	}
+	if (g->detected)
+		fprintf(f, "; detected after %.1f s", g->time_to_detect_s);
+	fprintf(f, "; rank %d; %d false positive(s)", g->rank, g->false_positives);
+	if (g->fp_first[0]) {
+		fputs(", the first: ", f);
+		xml_text(f, g->fp_first);
+	}
+	for (size_t i = 0; i < x->n_comps; i++) {
+		fprintf(f, "\ncomponent %s: %s", x->comps[i].sc->ops->name,
+			run_verdict_name(x->comps[i].g.verdict));
+		if (x->comps[i].g.reason[0]) {
+			fputs(" (", f);
+			xml_text(f, x->comps[i].g.reason);
+			fputc(')', f);
+		}
+	}
+	if (x->evidence[0]) {
+		fputs("\nevidence: ", f);
+		xml_text(f, x->evidence);
+	}
+	if (x->emulated) {
+		fputs("\nemulated: ", f);
+		xml_text(f, x->note[0] ? x->note : "yes");
+	}
+	if (x->drift[0]) {
+		fputs("\ndrift after the revert: ", f);
+		xml_text(f, x->drift);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * Jenkins' JUnit Attachments plugin and GitLab's test report read
+ * [[ATTACHMENT|/absolute/path]] lines in system-out: the scenario's report
+ * and every log it kept.
+ */
+static void junit_attachments(FILE *f, const struct scn_result *x)
+{
+	char dir[PATH_MAX];
+	struct dirent **ents = NULL;
+	int n;
+
+	if (!realpath(x->dir, dir))
+		return;
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n <= 0)
+		return;
+	fputs("      <system-out>", f);
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		size_t len = strlen(name);
+
+		if (name[0] != '.' &&
+		    (!strcmp(name, "report.png") || !strcmp(name, "report.html") ||
+		     (len > 4 && !strcmp(name + len - 4, ".log")) ||
+		     (len > 6 && !strcmp(name + len - 6, ".jsonl")))) {
+			fputs("[[ATTACHMENT|", f);
+			xml_text(f, dir);
+			fputc('/', f);
+			xml_text(f, name);
+			fputs("]]\n", f);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	fputs("</system-out>\n", f);
+}
+
 int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 {
-	char path[PATH_MAX], a[1024], b[1024], ver[256];
+	char path[PATH_MAX], a[1024], b[1024], ver[256], ts[32], host[256] = "", sha[65] = "";
 	const char *suite = n ? r[0].s->suite : "rocelab";
 	size_t fails = 0, errs = 0;
 	double total = 0;
@@ -154,34 +295,47 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 		rl_err("run: cannot write %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+	gethostname(host, sizeof(host) - 1);
+	if (ri->inventory && rl_sha256_file(ri->inventory, sha))
+		sha[0] = '\0';
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f,
+		"<testsuites name=\"rocelab\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+		"time=\"%.3f\">\n",
+		n, fails, errs, total);
 	fprintf(f,
 		"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"time=\"%.3f\">\n",
-		rl_xml_escape(suite, a, sizeof(a)), n, fails, errs, total);
+		"skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"%s\">\n",
+		rl_xml_escape(suite, a, sizeof(a)), n, fails, errs, total,
+		iso_utc(ri->started, ts, sizeof(ts)), rl_xml_escape(host, b, sizeof(b)));
 	fprintf(f, "    <properties>\n");
-	fprintf(f, "      <property name=\"inventory\" value=\"%s\"/>\n",
-		rl_xml_escape(ri->inventory, a, sizeof(a)));
-	fprintf(f, "      <property name=\"lab_kind\" value=\"%s\"/>\n",
-		rl_xml_escape(ri->lab_kind ? ri->lab_kind : "", a, sizeof(a)));
-	fprintf(f, "      <property name=\"seed\" value=\"%u\"/>\n", ri->seed);
-	fprintf(f, "      <property name=\"versions\" value=\"%s\"/>\n",
-		rl_xml_escape(versions(ver, sizeof(ver), ri->version), a, sizeof(a)));
+	junit_property(f, "run_id", ri->run_id);
+	junit_property(f, "lab", ri->inv ? ri->inv->name : "");
+	junit_property(f, "lab_kind", ri->lab_kind);
+	junit_property(f, "inventory", ri->inventory);
+	junit_property(f, "inventory_sha256", sha);
+	snprintf(a, sizeof(a), "%u", ri->seed);
+	junit_property(f, "seed", a);
+	junit_property(f, "versions", versions(ver, sizeof(ver), ri->version));
 	fprintf(f, "    </properties>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct scn_result *x = &r[i];
 
-		fprintf(f, "    <testcase classname=\"rocelab.%s\" name=\"%s\" time=\"%.3f\"",
+		fprintf(f, "    <testcase classname=\"rocelab.%s\" name=\"%s\" time=\"%.3f\">\n",
 			rl_xml_escape(x->s->suite, a, sizeof(a)),
 			rl_xml_escape(x->test_name, b, sizeof(b)),
 			x->t_end > x->t_start ? x->t_end - x->t_start : 0);
-		if (x->g.verdict == RV_PASS) {
-			fprintf(f, "/>\n");
-			continue;
+		if (x->g.verdict != RV_PASS) {
+			bool failed = x->g.verdict == RV_FAIL;
+
+			fprintf(f, "      <%s type=\"rocelab.%s\" message=\"%s\">",
+				failed ? "failure" : "error", run_verdict_name(x->g.verdict),
+				rl_xml_escape(x->g.reason, a, sizeof(a)));
+			junit_body(f, x);
+			fprintf(f, "</%s>\n", failed ? "failure" : "error");
 		}
-		fprintf(f, ">\n      <%s message=\"%s\"/>\n    </testcase>\n",
-			x->g.verdict == RV_FAIL ? "failure" : "error",
-			rl_xml_escape(x->g.reason, a, sizeof(a)));
+		junit_attachments(f, x);
+		fprintf(f, "    </testcase>\n");
 	}
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 	return fclose(f) ? -errno : 0;

@@ -31,6 +31,7 @@ step "fault: emulated PFC misconfiguration on rail1:swp1, revealed by incast, re
 step "fault: flap of rail1's uplink to spine1 (one 1 s cycle), routes restored"
 "$RL" inject link-flap --target rail1:swp5 --period 1s --down 500ms
 step "rocelab run: Hostmesh finds and localizes a rail-uplink flap, graded against the injection"
+rm -rf build/demo-results # this script's own; a run writes only into a new directory
 "$RL" run -o build/demo-results scenarios/ci/rail-uplink-flap.yaml || true
 jq -r '.scenarios[] | "\(.name): \(.verdict)  detected=\(.detected) after \(.time_to_detect_s) s, \(.got.class) \(.got.target) rank \(.rank), false positives \(.false_positives)"' build/demo-results/results.json
 echo "incident report: build/demo-results/rail-uplink-flap/report.html (report.png)"

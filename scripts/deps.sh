@@ -9,7 +9,7 @@ PKGS=(
 	nftables libibverbs-dev rdma-core ibverbs-utils ibverbs-providers
 	qemu-system-x86 linux-image-amd64 busybox-static tshark
 	libcriterion-dev gnuplot-nox clang-format clang libclang-rt-dev llvm
-	openssh-server openssh-client iproute2 procps iputils-ping jq bc
+	openssh-server openssh-client iproute2 procps iputils-ping jq bc libxml2-utils
 )
 
 missing=()

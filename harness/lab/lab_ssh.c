@@ -190,7 +190,7 @@ static void fetch_log(struct lab *l, struct lab_proc *p)
 		return;
 	sb_printf(&b, "cat '%s' && rm -f '%s'", p->rlog, p->rlog);
 	if (run(l, p->dev, &b, NULL, &out, err, sizeof(err)) == 0 && p->log[0])
-		rl_write_file(p->log, out ? out : "", out ? strlen(out) : 0);
+		rl_write_file_mode(p->log, out ? out : "", out ? strlen(out) : 0, 0644);
 	else
 		rl_warn("the log of process %d on %s could not be fetched: %s", (int)p->pid, p->dev,
 			err);
@@ -289,7 +289,7 @@ static int ssh_get(struct lab *l, const char *dev, const char *path, const char 
 	int r = ssh_exec(l, dev, argv, NULL, &out, err, sizeof(err));
 
 	if (!r)
-		r = rl_write_file(local, out ? out : "", out ? strlen(out) : 0);
+		r = rl_write_file_mode(local, out ? out : "", out ? strlen(out) : 0, 0644);
 	else
 		rl_err("%s", err);
 	free(out);

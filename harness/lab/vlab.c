@@ -886,7 +886,7 @@ static bool vlab_alive(struct lab *l, struct lab_proc *p)
 }
 
 /* Namespaces share this machine's file system: a copy is a copy. */
-static int copy_file(const char *from, const char *to)
+static int copy_file(const char *from, const char *to, unsigned mode)
 {
 	size_t len;
 	char *buf = rl_read_file(from, &len);
@@ -894,7 +894,7 @@ static int copy_file(const char *from, const char *to)
 
 	if (!buf)
 		return -errno;
-	r = rl_write_file(to, buf, len);
+	r = rl_write_file_mode(to, buf, len, mode);
 	free(buf);
 	return r;
 }
@@ -902,13 +902,13 @@ static int copy_file(const char *from, const char *to)
 static int vlab_put(struct lab *l, const char *dev, const char *local, const char *path)
 {
 	(void)l, (void)dev;
-	return copy_file(local, path);
+	return copy_file(local, path, 0600);
 }
 
 static int vlab_get(struct lab *l, const char *dev, const char *path, const char *local)
 {
 	(void)l, (void)dev;
-	return copy_file(path, local);
+	return copy_file(path, local, 0644); /* into results people archive */
 }
 
 static int vlab_nsctx(struct lab *l, const char *dev, struct nsctx *c)

@@ -208,7 +208,12 @@ int rl_parse_rate_mbps(const char *s, unsigned long long *mbps)
 
 int rl_write_file(const char *path, const char *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	return rl_write_file_mode(path, buf, len, 0600);
+}
+
+int rl_write_file_mode(const char *path, const char *buf, size_t len, unsigned mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (mode_t)mode);
 	int ret = 0;
 
 	if (fd < 0)

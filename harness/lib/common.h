@@ -88,6 +88,8 @@ int rl_parse_rate_mbps(const char *s, unsigned long long *mbps);
 
 /* Write all of buf to path (mode 0600), fsync'ing it; -errno on failure. */
 int rl_write_file(const char *path, const char *buf, size_t len);
+/* The same with the mode given (less the umask): 0644 for results and logs people archive. */
+int rl_write_file_mode(const char *path, const char *buf, size_t len, unsigned mode);
 
 /*
  * Read a whole file into a new NUL-terminated buffer; free() it.  NULL+errno

@@ -21,6 +21,7 @@
 #include "injectors/links.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -49,7 +50,9 @@ static const char run_help[] =
     "  -i INVENTORY   run every scenario on this inventory (default: the scenario's own,\n"
     "                 else the built-in virtual lab)\n"
     "  -o OUTDIR      results.json, junit.xml, OUTDIR/<scenario>/report.{png,html}\n"
-    "                 and logs (default: rocelab-results)\n"
+    "                 and logs; a new or empty directory, never one an earlier run\n"
+    "                 wrote to (default: rocelab-results/RUN_ID, and\n"
+    "                 rocelab-results/latest pointing to it)\n"
     "  --seed N       seed of the targets given by role and of the agents' source-port\n"
     "                 pools (default: from the clock; results.json records it)\n"
     "  --keep-lab     leave a lab this run brought up running\n"
@@ -837,6 +840,75 @@ static int dry_run(const struct scenario *s)
 	return ret;
 }
 
+/* "20261123T170538Z-1a2b": the start (UTC) and 16 random bits, unique across runs on a lab. */
+static void run_id(double started, char *buf, size_t len)
+{
+	time_t t = (time_t)started;
+	struct tm tm;
+	unsigned short r = 0;
+	char ts[24] = "19700101T000000Z";
+
+	if (getentropy(&r, sizeof(r)))
+		r = (unsigned short)(getpid() ^ (unsigned)(started * 1e6));
+	if (gmtime_r(&t, &tm))
+		strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(buf, len, "%s-%04x", ts, r);
+}
+
+/*
+ * Where this run's results go, into out: OUTDIR as given when it is new or
+ * empty (a run never mixes its files with an earlier run's, nor appends to
+ * its logs); without -o, rocelab-results/RUN_ID and a 'latest' link to it.
+ */
+static int pick_outdir(const char *given, const char *id, char *out, size_t len)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!given) {
+		char link[PATH_MAX];
+
+		snprintf(out, len, "rocelab-results/%s", id);
+		if (rl_mkdir_p(out, 0755)) {
+			rl_err("run: cannot create %s: %s", out, strerror(errno));
+			return RL_EXIT_SETUP;
+		}
+		snprintf(link, sizeof(link), "rocelab-results/latest");
+		if ((unlink(link) && errno != ENOENT) || symlink(id, link))
+			rl_warn("run: cannot point %s to %s: %s", link, id, strerror(errno));
+		rl_info("run: results in %s (and rocelab-results/latest)", out);
+		return 0;
+	}
+	if ((size_t)snprintf(out, len, "%s", given) >= len) {
+		rl_err("run: -o %.40s...: a path of at most %zu characters", given, len - 1);
+		return RL_EXIT_USAGE;
+	}
+	if ((d = opendir(given))) {
+		while ((e = readdir(d)) && (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")))
+			;
+		if (e) {
+			rl_err("run: -o %s holds files already ('%s' ...): a run writes only into "
+			       "a new "
+			       "or empty directory, so that its results and logs are its own; give "
+			       "another, or leave out -o for rocelab-results/RUN_ID",
+			       given, e->d_name);
+			closedir(d);
+			return RL_EXIT_USAGE;
+		}
+		closedir(d);
+		return 0;
+	}
+	if (errno != ENOENT) {
+		rl_err("run: -o %s: %s", given, strerror(errno));
+		return RL_EXIT_USAGE;
+	}
+	if (rl_mkdir_p(given, 0755)) {
+		rl_err("run: cannot create %s: %s", given, strerror(errno));
+		return RL_EXIT_SETUP;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv, const struct run_sink *sink)
 {
 	static const struct option lo[] = {
@@ -850,8 +922,8 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
-	const char *inv_override = NULL, *outdir = "rocelab-results";
-	char builtin[PATH_MAX], self_exe[PATH_MAX];
+	const char *inv_override = NULL, *outdir = NULL;
+	char builtin[PATH_MAX], self_exe[PATH_MAX], out[3072]; /* + /<name> in a result's dir */
 	struct scenario **sc;
 	struct scn_result *res;
 	struct run_info ri = {.version = ROCELAB_VERSION};
@@ -936,11 +1008,13 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 				ret = RL_EXIT_SETUP;
 		goto free_sc;
 	}
-	if (rl_mkdir_p(outdir, 0755)) {
-		rl_err("run: cannot create %s: %s", outdir, strerror(errno));
-		ret = RL_EXIT_SETUP;
+	/* Results are for CI agents and people to archive and read: 0644, whatever the umask. */
+	umask(022);
+	ri.started = now_s();
+	run_id(ri.started, ri.run_id, sizeof(ri.run_id));
+	if ((ret = pick_outdir(outdir, ri.run_id, out, sizeof(out))))
 		goto free_sc;
-	}
+	outdir = out;
 	rl_signals_install();
 	if ((ret = lab_prepare(sc[0]->inv, sc[0]->inv_path, &started_lab)))
 		goto free_sc;
@@ -967,7 +1041,6 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	ri.inv = sc[0]->inv;
 	ri.clock = lab.clock;
 	ri.seed = seed;
-	ri.started = now_s();
 	for (size_t i = 0; i < n; i++) {
 		snprintf(res[i].test_name, sizeof(res[i].test_name), "%s", sc[i]->name);
 		for (size_t j = 0; j < i; j++)
@@ -977,6 +1050,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		snprintf(res[i].dir, sizeof(res[i].dir), "%s/%s", outdir, res[i].test_name);
 	}
 	runner_run(&lab, sc, n, &ro, &ri, sink, res);
+	ri.ended = now_s();
 	if (sink->run_done(&ri, res, n))
 		ret = RL_EXIT_SETUP;
 	{

@@ -47,7 +47,8 @@ struct run_info {
 	const char *lab_kind; /* the lab_ops that ran it: "vlab" (namespaces here) or "ssh" */
 	unsigned seed;
 	const char *version;
-	double started;
+	double started, ended;
+	char run_id[40]; /* "20261123T170538Z-1a2b": when it started (UTC), and 16 random bits */
 	const struct inventory *inv;
 	const struct lab_clock *clock; /* per host of inv, from pre-flight; NULL: not measured */
 };

@@ -22,6 +22,9 @@ cp "$T/check.out" "$T/pf1.out"
 check "it names the RNIC and what is wrong" grep -q "pre-flight: host2:rnic3: traffic from 198.18.3.2 to .* leaves host2 by rnic[124], not rnic3" "$T/pf1.out"
 check "nothing ran: no scenario folder" test ! -e "$T/pf1/no-fault"
 check "nothing was changed: the fault is still outstanding" sh -c '"$0" faults | grep -q "rnic-route-missing  host2:rnic3"' "$RL"
+mkdir -p "$T/def"
+expect_exit 3 "without -o, the same run, from another directory: exit 3" sh -c 'cd "$1" && "$0" run --seed 7 "$2"' "$RL" "$T/def" "$NF"
+check "without -o it wrote into rocelab-results/RUN_ID, and latest points there" sh -c 'test -d "$0"/rocelab-results/latest/ && basename "$(readlink "$0"/rocelab-results/latest)" | grep -Eq "^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$"' "$T/def"
 
 section "pre-flight with --recover: the journal is reverted, the lab checked again, the run goes on"
 "$RL" run -o "$T/pf2" --seed 7 --recover "$NF" >"$T/pf2.out" 2>&1

@@ -133,11 +133,19 @@ done
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
 check "results.json records the lab kind (vlab: namespaces on this machine)" jq -e '.lab_kind == "vlab"' "$R"
+check "results.json: schema_version 2, run_id, lab, started and ended" jq -e '.schema_version == 2 and (.run_id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$")) and .lab == "vlab-rail" and .ended > .started' "$R"
 check "results.json: every fault's revert read back as found (drift null)" jq -e '[.scenarios[] | has("drift") and .drift == null] | all' "$R"
 J="$HM_OUT/ci/junit.xml"
 [ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" && grep -q 'property name="lab_kind" value="vlab"' "$J" \
 	&& ok "junit.xml: $n testcases of rocelab.ci with inventory, seed and versions" || fail "junit.xml" "$(head -8 "$J" | tr '\n' ' ')"
 [ "$(grep -o '<testcase [^>]* name="[^"]*"' "$J" | sed 's/.* name=//' | sort | uniq -d | wc -l)" -eq 0 ] && ok "junit.xml: test names are unique" || fail "duplicate junit names"
+check "junit.xml is valid against tests/reports/junit.xsd (Jenkins' element set)" xmllint --noout --schema tests/reports/junit.xsd "$J"
+[ "$(grep -c '\[\[ATTACHMENT|/.*/report.png\]\]' "$J")" -eq "$n" ] && ok "junit.xml: each testcase attaches its report.png" || fail "junit.xml attachments" "$(grep -c ATTACHMENT "$J") lines"
+bad=$(find "$HM_OUT/ci" -type f ! -perm -0044 | head -3)
+[ -z "$bad" ] && ok "every file of the run is readable by others (0644): a CI agent can archive it" || fail "files not 0644" "$bad"
+expect_exit 2 "run -o into a directory an earlier run wrote to: refused, nothing started" "$RL" run -o "$HM_OUT/ci" --seed 7 scenarios/ci/no-fault.yaml
+cp "$T/check.out" "$HM_OUT/reuse.out"
+grep -q "holds files already" "$HM_OUT/reuse.out" && ok "the refusal says why and what to do" || fail "refusal message" "$(tail -2 "$HM_OUT/reuse.out")"
 pngs=0
 for d in "$HM_OUT"/ci/*/; do
 	[ "$(head -c 8 "$d/report.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ -s "$d/report.html" ] && pngs=$((pngs + 1))

@@ -65,25 +65,26 @@ else
 fi
 
 step "Hostmesh scenarios over the verbs transport"
-build/rocelab run -o $out scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml \
+res=$out/scenarios  # a run writes only into a new directory
+build/rocelab run -o $res scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml \
 	scenarios/vm/ecn-misconfig.yaml scenarios/vm/ecn-20kb.yaml
 rc=$?
 [ $rc = 0 ] && ok "scenarios (rocelab run exit 0)" || fail "scenarios (rocelab run exit $rc)"
-if [ -f $out/results.json ]; then
-	jq -r '.scenarios[] | "  \(.name): \(.verdict) (\(.reason)) transport=\(.transport) timestamps=\(.timestamp_source)/\(.timestamps) ttd=\(.time_to_detect_s // "-") rank=\(.rank // "-") probes=\(.probes)"' $out/results.json
+if [ -f $res/results.json ]; then
+	jq -r '.scenarios[] | "  \(.name): \(.verdict) (\(.reason)) transport=\(.transport) timestamps=\(.timestamp_source)/\(.timestamps) ttd=\(.time_to_detect_s // "-") rank=\(.rank // "-") probes=\(.probes)"' $res/results.json
 	# rxe has no completion clock: software timestamps, and results must say so.
-	bad=$(jq '[.scenarios[] | select(.transport != "verbs" or .timestamp_source != "software")] | length' $out/results.json)
+	bad=$(jq '[.scenarios[] | select(.transport != "verbs" or .timestamp_source != "software")] | length' $res/results.json)
 	[ "$bad" = 0 ] && ok "every scenario ran over verbs, with software timestamps reported as such" ||
 		fail "$bad scenarios not over verbs or without software timestamps"
 	# ECN marking from 240KB lets the queue grow into a latency hotspot; from
 	# 20KB, RED drops the probes (not ECN-capable) instead: loss, never latency.
-	ncong() { jq --arg n "$1" '[.scenarios[] | select(.name == $n) | .verdicts[] | select(.class == "congestion")] | length' $out/results.json; }
+	ncong() { jq --arg n "$1" '[.scenarios[] | select(.name == $n) | .verdicts[] | select(.class == "congestion")] | length' $res/results.json; }
 	c240=$(ncong verbs-ecn-misconfig) c20=$(ncong verbs-ecn-20kb)
 	[ "${c240:-0}" -gt 0 ] && [ "$c20" = 0 ] &&
 		ok "ECN from 240KB: $c240 congestion verdicts; from 20KB: none" ||
 		fail "congestion verdicts: ECN from 240KB $c240 (want some), from 20KB $c20 (want none)"
 else
-	fail "no $out/results.json"
+	fail "no $res/results.json"
 fi
 
 step "teardown"

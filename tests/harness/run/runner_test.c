@@ -10,6 +10,7 @@
 #include "harness/run/registry.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
+#include "reports/report.h"
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -299,4 +300,75 @@ Test(runner, a_part_that_dies_makes_the_scenario_invalid_and_still_stops_all)
 	cr_assert(strstr(r.g.reason, "exited early"), "%s", r.g.reason);
 	cr_assert_eq(fake.stopped, fake.spawned);
 	finish(&r, s);
+}
+
+/*
+ * junit.xml as Jenkins and GitLab read it: valid against the schema
+ * (tests/reports/junit.xsd, xmllint), a failure's and an error's reason in
+ * the body GitLab shows (it ignores message), the attachments of each
+ * scenario's files, and the run's identity in the properties.
+ */
+Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
+{
+	struct scenario *s[3];
+	struct scn_result r[3];
+	struct run_info ri = {.outdir = outdir,
+			      .version = "test",
+			      .inventory = VLAB,
+			      .lab_kind = "fake",
+			      .seed = 7,
+			      .started = 1795453175.0,
+			      .run_id = "20261123T170535Z-00ff"};
+	char path[PATH_MAX], cmd[PATH_MAX + 128], log[PATH_MAX + 16], *xml;
+	size_t len;
+
+	r[0] = run(DIR "/echo-flap.yaml", &s[0]);
+	r[1] = run(DIR "/echo-slow.yaml", &s[1]);
+	snprintf(r[1].test_name, sizeof(r[1].test_name), "%s", "echo-slow");
+	fake.die_after = 3;
+	r[2] = run(DIR "/echo-flap.yaml", &s[2]);
+	snprintf(r[2].test_name, sizeof(r[2].test_name), "%s", "echo-dies");
+	cr_assert_eq(r[2].g.verdict, RV_INVALID);
+	ri.inv = s[0]->inv;
+	/* A scenario's log, to be attached. */
+	cr_assert_eq(rl_mkdir_p(r[1].dir, 0755), 0);
+	snprintf(log, sizeof(log), "%s/inject.log", r[1].dir);
+	cr_assert_eq(rl_write_file_mode(log, "x\n", 2, 0644), 0);
+	cr_assert_eq(report_junit(&ri, r, 3), 0);
+	snprintf(path, sizeof(path), "%s/junit.xml", outdir);
+	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema reports/junit.xsd '%s'", path);
+	cr_assert_eq(system(cmd), 0, "%s is not valid against reports/junit.xsd", path);
+	cr_assert_not_null(xml = rl_read_file(path, &len));
+	if (getenv("ROCELAB_SHOW_JUNIT"))
+		fputs(xml, stderr);
+	cr_assert(strstr(xml, "tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\""), "%s", xml);
+	cr_assert(strstr(xml, "timestamp=\"2026-11-23T") && strstr(xml, "hostname=\""), "%s", xml);
+	cr_assert(strstr(xml, "<property name=\"run_id\" value=\"20261123T170535Z-00ff\"/>"));
+	cr_assert(strstr(xml, "<property name=\"inventory_sha256\" value=\"") &&
+		      !strstr(xml, "<property name=\"inventory_sha256\" value=\"\""),
+		  "%s", xml);
+	/* The failure's body: its reason, what was expected, the evidence. */
+	cr_assert(strstr(xml, "<failure type=\"rocelab.fail\" message=\"detected after 0.8 s"),
+		  "%s", xml);
+	cr_assert(strstr(xml, ">reason: detected after 0.8 s, later than 0.5 s"), "%s", xml);
+	cr_assert(strstr(xml, "\nexpected: switch-link at ") &&
+		      strstr(xml, "\nevidence: fake injector: inject "),
+		  "%s", xml);
+	cr_assert(strstr(xml, "<error type=\"rocelab.invalid\" message=\"") &&
+		      strstr(xml, "exited early"),
+		  "%s", xml);
+	cr_assert(strstr(xml, "[[ATTACHMENT|/") && strstr(xml, "/echo-slow/inject.log]]"), "%s",
+		  xml);
+	free(xml);
+	ri.ended = ri.started + 3;
+	cr_assert_eq(report_results_json(&ri, r, 3), 0);
+	snprintf(path, sizeof(path), "%s/results.json", outdir);
+	cr_assert_not_null(xml = rl_read_file(path, &len));
+	cr_assert(strstr(xml, "\"schema_version\": 2,\n  \"run_id\": \"20261123T170535Z-00ff\",\n  "
+			      "\"lab\": \"vlab-rail\""),
+		  "%s", xml);
+	cr_assert(strstr(xml, "\"ended\": 1795453178.0"), "%s", xml);
+	free(xml);
+	for (int i = 0; i < 3; i++)
+		finish(&r[i], s[i]);
 }
