@@ -402,14 +402,80 @@ static FILE *html_head(struct scn_result *r)
 	return f;
 }
 
+/* Every file of the scenario's folder, linked: logs, the analyzer's lines, plot data. */
+static void html_files(FILE *f, const char *dir)
+{
+	struct dirent **ents = NULL;
+	char a[512];
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	fprintf(f, "<h2>files</h2>\n<p>");
+	for (int i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "report.html"))
+			fprintf(f, "<a href=\"%s\">%s</a> ",
+				rl_xml_escape(ents[i]->d_name, a, sizeof(a)), a);
+		free(ents[i]);
+	}
+	free(ents);
+	fprintf(f, "(inject.log: the faults; load.log: the load; report.gp redraws the plot "
+		   "with 'gnuplot report.gp' here)</p>\n");
+}
+
+/*
+ * The down intervals of flapping links, from the holders' own lines in
+ * inject.log ("flap F: down at T (cycle C)", "flap F: up at T ..."): one
+ * still down at the revert ends there.  Into down[], at most max; how many.
+ */
+static size_t flap_intervals(const struct scn_result *r, double (*down)[2], size_t max)
+{
+	char path[PATH_MAX + 16], *log, *line, *save = NULL;
+	size_t n = 0, len;
+	struct open_flap {
+		unsigned id;
+		double from;
+	} open[8];
+	size_t n_open = 0;
+
+	snprintf(path, sizeof(path), "%s/inject.log", r->dir);
+	if (!(log = rl_read_file(path, &len)))
+		return 0;
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "flap ");
+		char what[8];
+		unsigned id;
+		double at;
+		size_t k;
+
+		if (!p || sscanf(p, "flap %u: %7s at %lf", &id, what, &at) != 3)
+			continue;
+		for (k = 0; k < n_open && open[k].id != id; k++)
+			;
+		if (!strcmp(what, "down") && k == n_open && n_open < ARRAY_SIZE(open))
+			open[n_open++] = (struct open_flap){id, at};
+		else if (!strcmp(what, "up") && k < n_open) {
+			if (n < max)
+				down[n][0] = open[k].from, down[n++][1] = at;
+			open[k] = open[--n_open];
+		}
+	}
+	for (size_t k = 0; k < n_open && n < max; k++)
+		down[n][0] = open[k].from, down[n++][1] = r->t_revert;
+	free(log);
+	return n;
+}
+
 int report_incident(const struct run_info *ri, struct scn_result *r)
 {
+	double down[64][2];
+	size_t n_down = flap_intervals(r, down, ARRAY_SIZE(down));
 	struct comp_times t = runner_times(r);
-	char title[512], png[160];
+	char title[512], png[160], caption[256], ts[32];
 	int ret = 0;
 	FILE *f;
 
-	(void)ri;
+	snprintf(caption, sizeof(caption), "lab %s, seed %u, %s UTC, rocelab %s, run %s",
+		 ri->inv ? ri->inv->name : "?", ri->seed, iso_utc(r->t_start, ts, sizeof(ts)),
+		 ri->version, ri->run_id[0] ? ri->run_id : "-");
 	if (rl_mkdir_p(r->dir, 0755))
 		return -errno;
 	if (!(f = html_head(r)))
@@ -419,8 +485,15 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 	/* Each component its section; the first one's plot is report.png. */
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
-		struct comp_report cr = {
-		    .dir = r->dir, .png = png, .title = title, .t = &t, .obs = &c->obs, .html = f};
+		struct comp_report cr = {.dir = r->dir,
+					 .png = png,
+					 .title = title,
+					 .caption = caption,
+					 .t = &t,
+					 .obs = &c->obs,
+					 .html = f,
+					 .down = down,
+					 .n_down = n_down};
 		int e;
 
 		if (!c->started || !c->sc->ops->report)
@@ -433,7 +506,9 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 		if (e && !ret)
 			ret = e;
 	}
-	fprintf(f, "<p>Files: inject.log (the faults), load.log</p>\n</body></html>\n");
+	html_files(f, r->dir);
+	fprintf(f, "<p><small>%s</small></p>\n</body></html>\n",
+		rl_xml_escape(caption, title, sizeof(title)));
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;

@@ -89,11 +89,15 @@ struct comp_times {
 /* The incident report's hooks: files go to dir, the plot to dir/png. */
 struct comp_report {
 	const char *dir;
-	const char *png;   /* file name in dir */
-	const char *title; /* "scenario: verdict - reason" */
+	const char *png;     /* file name in dir */
+	const char *title;   /* "scenario: verdict - reason" */
+	const char *caption; /* "lab L, seed N, DATE UTC, rocelab V, run ID": on the plot */
 	const struct comp_times *t;
 	const struct comp_obs *obs;
 	FILE *html; /* the report's body: the component writes its <h2> section */
+	/* When a flapping link was down, [from, to] (CLOCK_REALTIME s), from the injector's log */
+	const double (*down)[2];
+	size_t n_down;
 };
 
 struct component_ops {

@@ -304,6 +304,16 @@ static bool admin_down(const struct fault_run *f, const struct fault_action *a,
 	return !rb->up;
 }
 
+/*
+ * "flap F: down at T (cycle C)", T in CLOCK_REALTIME seconds: the incident
+ * report shades each down interval from these lines of the holder's log.
+ */
+static void flap_event(const struct fault_run *f, const char *what, unsigned long long ns, int c)
+{
+	rl_info("flap %u: %s at %llu.%03llu (cycle %d)", f->id, what, ns / 1000000000ULL,
+		ns / 1000000ULL % 1000, c);
+}
+
 /* Both ends read down; a NOS takes its time, and each read is an SSH round trip. */
 static int verify(struct fault_run *f)
 {
@@ -311,7 +321,7 @@ static int verify(struct fault_run *f)
 	struct port_state st[2];
 	bool nos;
 	char said[400];
-	unsigned long long end;
+	unsigned long long end, down_at = rl_realtime_ns(); /* its actions just ran */
 	int r;
 
 	if (fault_target_ends(f, &ends[0], &ends[1]))
@@ -334,6 +344,7 @@ static int verify(struct fault_run *f)
 		return r;
 	snprintf(f->evidence + strlen(f->evidence), sizeof(f->evidence) - strlen(f->evidence),
 		 "%slink down: %s", f->evidence[0] ? "; " : "", said);
+	flap_event(f, "down", down_at, 1);
 	return 0;
 }
 
@@ -346,15 +357,20 @@ static void live(struct fault_run *f)
 	int cycles = s->count ? s->count : (s->for_ms || s->hold) ? INT_MAX : 1;
 
 	for (int c = 1; !rl_interrupted; c++) {
+		unsigned long long at;
+
 		fault_sleep_ms(s->down_ms);
+		at = rl_realtime_ns();
 		fault_run_actions(f, true);
+		flap_event(f, "up", at, c);
 		if (c >= cycles || rl_interrupted || rl_now_ns() >= end)
 			break;
-		rl_info("flap %u: cycle %d up", f->id, c);
 		fault_sleep_ms(s->period_ms - s->down_ms);
 		if (rl_interrupted || rl_now_ns() >= end)
 			break;
+		at = rl_realtime_ns();
 		fault_run_actions(f, false);
+		flap_event(f, "down", at, c + 1);
 	}
 }
 

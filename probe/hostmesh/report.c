@@ -61,7 +61,7 @@ static int vote_cmp(const void *a, const void *b)
 	return vx > vy ? -1 : vx < vy;
 }
 
-static int write_data(const struct hm_state *st, const struct comp_report *r)
+static int write_data(const struct hm_state *st, const struct comp_report *r, double *vmax)
 {
 	const struct comp_times *t = r->t;
 	double t0 = t->t_start;
@@ -94,6 +94,7 @@ static int write_data(const struct hm_state *st, const struct comp_report *r)
 	}
 	fclose(f);
 	rl_sort(lv, nlv, sizeof(*lv), vote_cmp);
+	*vmax = nlv ? lv[0].votes + lv[0].slow : 0;
 	snprintf(path, sizeof(path), "%s/votes.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return -errno;
@@ -106,20 +107,31 @@ static int write_data(const struct hm_state *st, const struct comp_report *r)
 	snprintf(path, sizeof(path), "%s/verdicts.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return -errno;
-	fprintf(f, "# t_s label\n");
-	for (i = 0; i < r->obs->n_verdicts; i++)
-		fprintf(f, "%.3f \"%s %s\"\n", r->obs->verdicts[i].time - t0,
-			r->obs->verdicts[i].cls, r->obs->verdicts[i].target);
+	fprintf(f, "# t_s label (the verdicts of one window on one line)\n");
+	for (i = 0; i < r->obs->n_verdicts;) {
+		const struct verdict *v = &r->obs->verdicts[i];
+		size_t k = i + 1;
+
+		fprintf(f, "%.3f \"%s", v->time - t0, v->cls);
+		for (; k < r->obs->n_verdicts && r->obs->verdicts[k].time - v->time < 1e-3; k++)
+			fprintf(f, "%s%s",
+				strcmp(r->obs->verdicts[k].target, v->target) ? "; " : "+",
+				r->obs->verdicts[k].cls);
+		fprintf(f, " %s\"\n", v->target);
+		i = k;
+	}
 	fclose(f);
 	return 0;
 }
 
-static int plot(const struct comp_report *r)
+static int plot(const struct comp_report *r, double vmax)
 {
 	const struct comp_times *t = r->t;
 	double t0 = t->t_start;
-	char gp[PATH_MAX + 32], log[PATH_MAX + 32], title[1024];
-	const char *argv[] = {"/usr/bin/gnuplot", gp, NULL};
+	char gp[PATH_MAX + 32], log[PATH_MAX + 32], title[1024], cd[PATH_MAX * 2 + 8], caption[512];
+	/* It runs in the scenario's folder, so report.gp redraws from there as it is. */
+	const char *argv[] = {"/usr/bin/gnuplot", "-e", cd, gp, NULL};
+	size_t o = 0;
 	FILE *f;
 	int rc;
 
@@ -127,11 +139,22 @@ static int plot(const struct comp_report *r)
 	snprintf(log, sizeof(log), "%s/gnuplot.log", r->dir);
 	if (!(f = fopen(gp, "we")))
 		return -errno;
-	fprintf(f, "# rocelab incident report, Hostmesh (run: gnuplot report.gp)\n");
+	/* gnuplot's single-quoted strings take a quote doubled */
+	o = (size_t)snprintf(cd, sizeof(cd), "cd '");
+	for (const char *p = r->dir; *p && o + 4 < sizeof(cd); p++) {
+		if (*p == '\'')
+			cd[o++] = '\'';
+		cd[o++] = *p;
+	}
+	snprintf(cd + o, sizeof(cd) - o, "'");
+	fprintf(f, "# rocelab incident report, Hostmesh: 'gnuplot report.gp' in this folder\n");
 	fprintf(f, "set terminal pngcairo size 1200,1000 font 'Sans,10'\n");
-	fprintf(f, "cd '%s'\nset output '%s'\n", r->dir, r->png);
+	fprintf(f, "set output '%s'\n", r->png);
 	fprintf(f, "set multiplot layout 3,1 title \"%s\" font 'Sans,13'\n",
 		rl_xml_escape(r->title, title, sizeof(title)));
+	if (r->caption)
+		fprintf(f, "set label 100 \"%s\" at screen 0.01, screen 0.01 font 'Sans,8'\n",
+			rl_xml_escape(r->caption, caption, sizeof(caption)));
 	/* The same plot area in every panel, so their time axes line up. */
 	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
 	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
@@ -140,14 +163,24 @@ static int plot(const struct comp_report *r)
 			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
 			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
 			t->t_fault - t0, t->t_revert - t0);
+	/* a flapping link's down intervals, darker, from the injector's own log */
+	for (size_t k = 0; k < r->n_down; k++)
+		fprintf(f,
+			"set object %zu rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#f09090' fs solid 0.6 noborder\n",
+			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
 	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */
 	fprintf(f, "set yrange [0:1<*]\n");
-	fprintf(f, "set title 'drop rate per window (fault window shaded; verdicts marked)'\n");
+	fprintf(f, "set title 'drop rate per window (fault window shaded%s; verdicts marked)'\n",
+		r->n_down ? ", darker: the flapping link down" : "");
 	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel 'time since start (s)'\n");
 	fprintf(f, "plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
 		   "'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
 		   "'verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
-		   "title 'verdict (listed in report.html)'\n");
+		   "title 'verdict (listed in report.html)', "
+		   "'' using 1:(0):2 with labels rotate by 90 left offset 0,0.7 font 'Sans,6' "
+		   "tc rgb '#a00000' notitle\n");
+	fprintf(f, "unset label 100\n");
 	fprintf(f, "set autoscale y\nset title 'latency per window'\nset ylabel "
 		   "'microseconds'\nset logscale y\n");
 	fprintf(f, "plot 'windows.dat' using 1:4 with lines lw 2 title 'network P50', "
@@ -155,12 +188,14 @@ static int plot(const struct comp_report *r)
 		   "'' using 1:6 with lines title 'network P99.9', "
 		   "'' using 1:7 with lines dt 2 lw 2 title 'processing P50', "
 		   "'' using 1:8 with lines dt 2 title 'processing P99'\n");
-	fprintf(f, "unset logscale y\nunset object 1\nunset xrange\n");
+	fprintf(f, "unset logscale y\nunset object\nunset xrange\n");
 	fprintf(f, "set title 'votes per link during the fault (Algorithm 1)'\n");
 	fprintf(f, "set style data histograms\nset style histogram rowstacked\n"
 		   "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
 		   "set xtics rotate by 20 right font 'Sans,8'\nset xlabel ''\nset ylabel "
 		   "'abnormal probes'\n");
+	/* stacked bars: the tallest is the sum of both (autoscale saw only the first) */
+	fprintf(f, "set yrange [0:%.0f]\n", vmax > 0 ? vmax * 1.08 + 1 : 1);
 	fprintf(f, "plot 'votes.dat' using 3:xtic(2) title 'drops' lc rgb '#c03030', "
 		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
 	fprintf(f, "unset multiplot\n");
@@ -217,10 +252,11 @@ static void html(const struct hm_state *st, const struct comp_report *r, bool pn
 int hm_report(void *state, const struct comp_report *r)
 {
 	const struct hm_state *st = state;
-	int ret = write_data(st, r);
+	double vmax = 0;
+	int ret = write_data(st, r, &vmax);
 
 	if (!ret)
-		ret = plot(r);
+		ret = plot(r, vmax);
 	html(st, r, ret == 0);
 	return ret;
 }

@@ -151,5 +151,10 @@ for d in "$HM_OUT"/ci/*/; do
 	[ "$(head -c 8 "$d/report.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ -s "$d/report.html" ] && pngs=$((pngs + 1))
 done
 [ $pngs -eq "$n" ] && ok "each scenario has report.png (gnuplot) and report.html" || fail "reports: $pngs of $n"
+F="$HM_OUT/ci/rail-uplink-flap"
+downs=$(grep -c '^set object [2-9][0-9]* rect' "$F/report.gp")
+[ "$downs" -ge 2 ] && ok "the flap's report shades its $downs down intervals, from the injector's own log" || fail "flap down intervals shaded: $downs" "$(grep -c 'flap .*: down at' "$F/inject.log") down lines in inject.log"
+check "report.gp redraws report.png from its own folder" sh -c 'cd "$0" && rm -f report.png && gnuplot report.gp && test -s report.png' "$F"
+check "report.html links the scenario's logs" grep -q '<a href="inject.log">inject.log</a>' "$F/report.html"
 [ -z "$(leftovers)" ] && ok "after the run: no namespace, process, nft table or state left" || fail "leftovers after run" "$(leftovers | head -3)"
 rm -rf "$HM_OUT"
