@@ -80,10 +80,9 @@ int journal_append(const struct fault_plan *p, unsigned id)
 {
 	json_t *o = json_object(), *acts = json_array();
 	char ts[32];
-	time_t now = time(NULL);
 	int ret;
 
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	rl_utc((double)time(NULL), "%Y-%m-%dT%H:%M:%SZ", ts, sizeof(ts));
 	json_object_set_new(o, "id", json_integer(id));
 	json_object_set_new(o, "event", json_string("planned"));
 	json_object_set_new(o, "time", json_string(ts));

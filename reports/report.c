@@ -158,15 +158,7 @@ static void xml_text(FILE *f, const char *s)
 }
 
 /* "2026-11-23T17:05:38" (UTC), as Surefire's timestamp attribute has it. */
-static const char *iso_utc(double t, char *buf, size_t len)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
-		snprintf(buf, len, "1970-01-01T00:00:00");
-	return buf;
-}
+#define ISO_UTC "%Y-%m-%dT%H:%M:%S"
 
 static void junit_property(FILE *f, const char *name, const char *value)
 {
@@ -307,7 +299,7 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 		"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
 		"skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"%s\">\n",
 		rl_xml_escape(suite, a, sizeof(a)), n, fails, errs, total,
-		iso_utc(ri->started, ts, sizeof(ts)), rl_xml_escape(host, b, sizeof(b)));
+		rl_utc(ri->started, ISO_UTC, ts, sizeof(ts)), rl_xml_escape(host, b, sizeof(b)));
 	fprintf(f, "    <properties>\n");
 	junit_property(f, "run_id", ri->run_id);
 	junit_property(f, "lab", ri->inv ? ri->inv->name : "");
@@ -474,8 +466,9 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 	FILE *f;
 
 	snprintf(caption, sizeof(caption), "lab %s, seed %u, %s UTC, rocelab %s, run %s",
-		 ri->inv ? ri->inv->name : "?", ri->seed, iso_utc(r->t_start, ts, sizeof(ts)),
-		 ri->version, ri->run_id[0] ? ri->run_id : "-");
+		 ri->inv ? ri->inv->name : "?", ri->seed,
+		 rl_utc(r->t_start, ISO_UTC, ts, sizeof(ts)), ri->version,
+		 ri->run_id[0] ? ri->run_id : "-");
 	if (rl_mkdir_p(r->dir, 0755))
 		return -errno;
 	if (!(f = html_head(r)))

@@ -423,6 +423,26 @@ const char *rl_xml_escape(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+const char *rl_utc(double t, const char *fmt, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!len)
+		return buf;
+	if (!gmtime_r(&s, &tm)) { /* a time gmtime cannot take: the epoch */
+		s = 0;
+		gmtime_r(&s, &tm);
+	}
+	/* fmt is checked at each call: rl_utc has strftime's format attribute */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (!strftime(buf, len, fmt, &tm))
+		buf[0] = '\0';
+#pragma GCC diagnostic pop
+	return buf;
+}
+
 int rl_sha256_file(const char *path, char hex[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];

@@ -110,6 +110,11 @@ int rl_mkdir_p(const char *path, unsigned mode);
 /* SHA-256 of a file's bytes as 64 hex digits (OpenSSL's libcrypto); -errno on failure. */
 int rl_sha256_file(const char *path, char hex[65]);
 
+/* t (CLOCK_REALTIME seconds; one gmtime cannot take: the epoch) in UTC as strftime's fmt has
+ * it, into buf; returns buf. */
+const char *rl_utc(double t, const char *fmt, char *buf, size_t len)
+    __attribute__((format(strftime, 2, 0)));
+
 /* rm -rf of a directory tree that rocelab owns; -errno on failure. */
 int rl_rm_rf(const char *path);
 

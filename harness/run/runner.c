@@ -843,16 +843,12 @@ static int dry_run(const struct scenario *s)
 /* "20261123T170538Z-1a2b": the start (UTC) and 16 random bits, unique across runs on a lab. */
 static void run_id(double started, char *buf, size_t len)
 {
-	time_t t = (time_t)started;
-	struct tm tm;
 	unsigned short r = 0;
-	char ts[24] = "19700101T000000Z";
+	char ts[24];
 
 	if (getentropy(&r, sizeof(r)))
 		r = (unsigned short)(getpid() ^ (unsigned)(started * 1e6));
-	if (gmtime_r(&t, &tm))
-		strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(buf, len, "%s-%04x", ts, r);
+	snprintf(buf, len, "%s-%04x", rl_utc(started, "%Y%m%dT%H%M%SZ", ts, sizeof(ts)), r);
 }
 
 /*
