@@ -6,7 +6,7 @@ DESTDIR   ?=
 CC        ?= cc
 NPROC     := $(shell nproc 2>/dev/null || echo 1)
 BUILD     ?= build
-PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs libcrypto
+PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs libcrypto sqlite3
 OPT       ?= -O2 -g
 WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
 # Includes name their layer: #include "harness/lib/common.h".
@@ -31,7 +31,7 @@ TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
-	fuzz fuzz-check fuzz-nightly
+	fuzz fuzz-check fuzz-nightly install-check
 all: $(BUILD)/rocelab
 
 help:
@@ -46,7 +46,7 @@ help:
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
 	@echo "make format     apply .clang-format; make format-check checks it (in make check)"
 	@echo "make layers     check that each folder includes only from layers below it"
-	@echo "make install    install rocelab to \$$(DESTDIR)\$$(PREFIX)"
+	@echo "make install    install rocelab, its data, man page and bash completion to \$$(DESTDIR)\$$(PREFIX)"
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -125,6 +125,7 @@ check: deps
 	@$(MAKE) --no-print-directory format-check layers
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(TEST_BIN) $(TOOL_BIN) $(FUZZ_BIN)
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory install-check
 	@$(MAKE) --no-print-directory fuzz-check
 	@$(MAKE) --no-print-directory integration
 	@$(MAKE) --no-print-directory vm-check
@@ -150,10 +151,26 @@ bench: deps
 	@tests/bench/hostmesh_bench.sh
 	@tests/bench/verbs_bench.sh
 
+SHARE     := $(DESTDIR)$(PREFIX)/share
+# The binary, the inventories, every scenario folder (qualification's links copied as files),
+# the results schema, the man page and bash completion.
 install: $(BUILD)/rocelab
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/rocelab/lab-inventory $(SHARE)/man/man1 \
+		$(SHARE)/bash-completion/completions
 	install -m 0755 $(BUILD)/rocelab $(DESTDIR)$(PREFIX)/bin/rocelab
-	install -m 0644 lab-inventory/*.yaml $(DESTDIR)$(PREFIX)/share/rocelab/lab-inventory/
+	install -m 0644 lab-inventory/*.yaml $(SHARE)/rocelab/lab-inventory/
+	for d in $$(cd scenarios && find . -type d); do \
+		install -d $(SHARE)/rocelab/scenarios/$$d && \
+		find scenarios/$$d -maxdepth 1 -name '*.yaml' -exec install -m 0644 {} \
+			$(SHARE)/rocelab/scenarios/$$d/ \; || exit 1; \
+	done
+	install -m 0644 reports/results.schema.json $(SHARE)/rocelab/
+	install -m 0644 harness/cli/rocelab.1 $(SHARE)/man/man1/rocelab.1
+	install -m 0644 harness/cli/rocelab.bash-completion $(SHARE)/bash-completion/completions/rocelab
+
+# In make check: install into build/inst and check what was installed (scripts/install-check.sh).
+install-check: $(BUILD)/rocelab
+	@scripts/install-check.sh $(BUILD)/inst
 
 format:
 	clang-format -i $(FMT_SRC)

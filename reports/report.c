@@ -6,6 +6,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
+#include "reports/pages.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -25,6 +26,24 @@ static const char *versions(char *buf, size_t len, const char *rocelab)
 	return buf;
 }
 
+/* "higher" or "lower" when the expectation bounds a metric from one side; NULL otherwise. */
+static const char *metric_better(const struct scn_expect *e, const char *name)
+{
+	for (size_t i = 0; i < e->n_metrics; i++)
+		if (!strcmp(e->metrics[i].name, name))
+			switch (e->metrics[i].op) {
+			case MOP_GE:
+			case MOP_GT:
+				return "higher";
+			case MOP_LE:
+			case MOP_LT:
+				return "lower";
+			case MOP_EQ:
+				return NULL;
+			}
+	return NULL;
+}
+
 static json_t *scenario_json(const struct scn_result *r)
 {
 	const struct scenario *s = r->s;
@@ -36,6 +55,8 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "file", json_string(s->path));
 	json_object_set_new(o, "verdict", json_string(run_verdict_name(g->verdict)));
 	json_object_set_new(o, "reason", json_string(g->reason));
+	json_object_set_new(o, "known_blind",
+			    s->expect.blind[0] ? json_string(s->expect.blind) : json_null());
 	json_object_set_new(o, "detected", json_boolean(g->detected));
 	json_object_set_new(o, "time_to_detect_s",
 			    g->time_to_detect_s >= 0 ? json_real(g->time_to_detect_s)
@@ -43,6 +64,9 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "localized", json_boolean(g->localized));
 	json_object_set_new(o, "rank", g->rank ? json_integer(g->rank) : json_null());
 	json_object_set_new(o, "class_ok", json_boolean(g->class_ok));
+	json_object_set_new(o, "precision",
+			    g->detected && g->precision >= 0 ? json_real(g->precision)
+							     : json_null());
 	json_object_set_new(o, "false_positives", json_integer(g->false_positives));
 	json_object_set_new(o, "expected",
 			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", s->expect.cls, "target",
@@ -81,10 +105,15 @@ static json_t *scenario_json(const struct scn_result *r)
 
 		json_object_set_new(sec, "verdict", json_string(run_verdict_name(c->g.verdict)));
 		json_object_set_new(sec, "reason", json_string(c->g.reason));
-		for (size_t k = 0; k < c->obs.n_metrics; k++)
-			json_object_set_new(m, c->obs.metrics[k].name,
-					    json_pack("{s:f,s:s}", "value", c->obs.metrics[k].value,
-						      "unit", c->obs.metrics[k].unit));
+		for (size_t k = 0; k < c->obs.n_metrics; k++) {
+			const struct metric *x = &c->obs.metrics[k];
+			json_t *v = json_pack("{s:f,s:s}", "value", x->value, "unit", x->unit);
+			const char *better = metric_better(&c->sc->expect, x->name);
+
+			if (better) /* which way is worse, for 'rocelab compare' */
+				json_object_set_new(v, "better", json_string(better));
+			json_object_set_new(m, x->name, v);
+		}
 		json_object_set_new(sec, "metrics", m);
 		json_object_set_new(comps, c->sc->ops->name, sec);
 		/* Compatibility: the first component's keys also at the top (transport, probes,
@@ -97,21 +126,27 @@ static json_t *scenario_json(const struct scn_result *r)
 	return o;
 }
 
-int report_results_json(const struct run_info *ri, struct scn_result *r, size_t n)
+json_t *report_results(const struct run_info *ri, struct scn_result *r, size_t n)
 {
 	json_t *root = json_object(), *arr = json_array();
-	char path[PATH_MAX], ver[256];
-	int ret;
+	char ver[256];
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, scenario_json(&r[i]));
-	/* 2: run_id, lab, ended; junit.xml with failure bodies and attachments */
-	json_object_set_new(root, "schema_version", json_integer(2));
+	/*
+	 * 2: run_id, lab, ended; junit.xml with failure bodies and attachments.
+	 * 3: inventory_sha256, dut, precision, metrics' better, baseline
+	 * (reports/results.schema.json).
+	 */
+	json_object_set_new(root, "schema_version", json_integer(3));
 	json_object_set_new(root, "run_id", json_string(ri->run_id));
 	json_object_set_new(root, "lab", json_string(ri->inv ? ri->inv->name : ""));
 	json_object_set_new(root, "rocelab", json_string(ri->version));
 	json_object_set_new(root, "versions", json_string(versions(ver, sizeof(ver), ri->version)));
 	json_object_set_new(root, "inventory", json_string(ri->inventory));
+	json_object_set_new(root, "inventory_sha256",
+			    ri->inventory_sha256[0] ? json_string(ri->inventory_sha256)
+						    : json_null());
 	json_object_set_new(root, "lab_kind", json_string(ri->lab_kind ? ri->lab_kind : ""));
 	json_object_set_new(root, "seed", json_integer(ri->seed));
 	if (ri->clock && ri->inv) { /* what the time-to-detect figures carry, and took off */
@@ -133,11 +168,30 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 	}
 	json_object_set_new(root, "started", json_real(ri->started));
 	json_object_set_new(root, "ended", ri->ended > 0 ? json_real(ri->ended) : json_null());
+	json_object_set_new(root, "dut",
+			    ri->dut ? json_incref(ri->dut)
+				    : json_pack("{s:{},s:{}}", "hosts", "switches"));
 	json_object_set_new(root, "scenarios", arr);
+	return root;
+}
+
+int report_write_results(const struct run_info *ri, const json_t *root)
+{
+	char path[PATH_MAX];
+	int ret;
+
 	snprintf(path, sizeof(path), "%s/results.json", ri->outdir);
 	ret = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
 	if (ret)
 		rl_err("run: cannot write %s", path);
+	return ret;
+}
+
+int report_results_json(const struct run_info *ri, struct scn_result *r, size_t n)
+{
+	json_t *root = report_results(ri, r, n);
+	int ret = report_write_results(ri, root);
+
 	json_decref(root);
 	return ret;
 }
@@ -268,18 +322,91 @@ static void junit_attachments(FILE *f, const struct scn_result *x)
 	fputs("</system-out>\n", f);
 }
 
-int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
+/* The devices under test as properties: dut.HOST.kernel, dut.HOST:RNIC.firmware, dut.SW.version. */
+static void junit_dut(FILE *f, const json_t *dut)
 {
-	char path[PATH_MAX], a[1024], b[1024], ver[256], ts[32], host[256] = "", sha[65] = "";
+	static const char *const host_keys[] = {"kernel"},
+				 *const rnic_keys[] = {"driver", "firmware", "model"},
+				 *const sw_keys[] = {"nos", "version", "model"};
+	const char *name, *rn;
+	const json_t *d, *r;
+	char key[256];
+
+	json_object_foreach((json_t *)json_object_get(dut, "hosts"), name, d)
+	{
+		for (size_t i = 0; i < ARRAY_SIZE(host_keys); i++)
+			if (json_string_value(json_object_get(d, host_keys[i]))) {
+				snprintf(key, sizeof(key), "dut.%s.%s", name, host_keys[i]);
+				junit_property(f, key,
+					       json_string_value(json_object_get(d, host_keys[i])));
+			}
+		json_object_foreach(
+		    (json_t *)json_object_get(d, "rnics"), rn,
+		    r) for (size_t i = 0; i < ARRAY_SIZE(rnic_keys);
+			    i++) if (json_string_value(json_object_get(r, rnic_keys[i])))
+		{
+			snprintf(key, sizeof(key), "dut.%s:%s.%s", name, rn, rnic_keys[i]);
+			junit_property(f, key, json_string_value(json_object_get(r, rnic_keys[i])));
+		}
+	}
+	json_object_foreach((json_t *)json_object_get(dut, "switches"), name,
+			    d) for (size_t i = 0; i < ARRAY_SIZE(sw_keys);
+				    i++) if (json_string_value(json_object_get(d, sw_keys[i])))
+	{
+		snprintf(key, sizeof(key), "dut.%s.%s", name, sw_keys[i]);
+		junit_property(f, key, json_string_value(json_object_get(d, sw_keys[i])));
+	}
+}
+
+/* The comparison with the baseline as one test case: failed by any regression. */
+static void junit_baseline(FILE *f, const char *suite, const json_t *c)
+{
+	const json_t *reg = json_object_get(c, "regressions"), *x;
+	const char *base = json_string_value(json_object_get(json_object_get(c, "a"), "run_id"));
+	char a[1024], b[256], e[2048];
+	size_t i;
+
+	fprintf(f, "    <testcase classname=\"rocelab.%s\" name=\"baseline %s\" time=\"0\">\n",
+		rl_xml_escape(suite, a, sizeof(a)), rl_xml_escape(base ? base : "", b, sizeof(b)));
+	if (json_array_size(reg)) {
+		x = json_array_get(reg, 0);
+		snprintf(a, sizeof(a), "%zu regression(s) against %s, first %s: %s",
+			 json_array_size(reg), base ? base : "",
+			 json_string_value(json_object_get(x, "scenario")),
+			 json_string_value(json_object_get(x, "text")));
+		fprintf(f, "      <failure type=\"rocelab.regression\" message=\"%s\">",
+			rl_xml_escape(a, e, sizeof(e)));
+		json_array_foreach(reg, i, x)
+		{
+			snprintf(a, sizeof(a), "%s: %s\n",
+				 json_string_value(json_object_get(x, "scenario")),
+				 json_string_value(json_object_get(x, "text")));
+			xml_text(f, a);
+		}
+		fprintf(f, "</failure>\n");
+	}
+	fprintf(f, "    </testcase>\n");
+}
+
+int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, const json_t *baseline)
+{
+	char path[PATH_MAX], a[1024], b[1024], ver[256], ts[32], host[256] = "";
 	const char *suite = n ? r[0].s->suite : "rocelab";
-	size_t fails = 0, errs = 0;
+	size_t fails = 0, errs = 0, skips = 0, tests = n;
 	double total = 0;
 	FILE *f;
 
 	for (size_t i = 0; i < n; i++) {
-		fails += r[i].g.verdict == RV_FAIL;
+		bool blind = r[i].s->expect.blind[0] && r[i].g.verdict == RV_FAIL;
+
+		fails += r[i].g.verdict == RV_FAIL && !blind;
+		skips += blind;
 		errs += r[i].g.verdict == RV_INVALID;
 		total += r[i].t_end > r[i].t_start ? r[i].t_end - r[i].t_start : 0;
+	}
+	if (baseline) {
+		fails += json_array_size(json_object_get(baseline, "regressions")) > 0;
+		tests++;
 	}
 	snprintf(path, sizeof(path), "%s/junit.xml", ri->outdir);
 	f = fopen(path, "we");
@@ -288,27 +415,26 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 		return -errno;
 	}
 	gethostname(host, sizeof(host) - 1);
-	if (ri->inventory && rl_sha256_file(ri->inventory, sha))
-		sha[0] = '\0';
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f,
 		"<testsuites name=\"rocelab\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
 		"time=\"%.3f\">\n",
-		n, fails, errs, total);
+		tests, fails, errs, total);
 	fprintf(f,
 		"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"%s\">\n",
-		rl_xml_escape(suite, a, sizeof(a)), n, fails, errs, total,
+		"skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" hostname=\"%s\">\n",
+		rl_xml_escape(suite, a, sizeof(a)), tests, fails, errs, skips, total,
 		rl_utc(ri->started, ISO_UTC, ts, sizeof(ts)), rl_xml_escape(host, b, sizeof(b)));
 	fprintf(f, "    <properties>\n");
 	junit_property(f, "run_id", ri->run_id);
 	junit_property(f, "lab", ri->inv ? ri->inv->name : "");
 	junit_property(f, "lab_kind", ri->lab_kind);
 	junit_property(f, "inventory", ri->inventory);
-	junit_property(f, "inventory_sha256", sha);
+	junit_property(f, "inventory_sha256", ri->inventory_sha256);
 	snprintf(a, sizeof(a), "%u", ri->seed);
 	junit_property(f, "seed", a);
 	junit_property(f, "versions", versions(ver, sizeof(ver), ri->version));
+	junit_dut(f, ri->dut);
 	fprintf(f, "    </properties>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct scn_result *x = &r[i];
@@ -319,21 +445,66 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n)
 			x->t_end > x->t_start ? x->t_end - x->t_start : 0);
 		if (x->g.verdict != RV_PASS) {
 			bool failed = x->g.verdict == RV_FAIL;
+			/* known blind: failing is what is expected today; the reason says why */
+			bool blind = failed && x->s->expect.blind[0];
+			const char *el = blind ? "skipped" : failed ? "failure" : "error";
 
-			fprintf(f, "      <%s type=\"rocelab.%s\" message=\"%s\">",
-				failed ? "failure" : "error", run_verdict_name(x->g.verdict),
-				rl_xml_escape(x->g.reason, a, sizeof(a)));
+			if (blind)
+				snprintf(b, sizeof(b), "known blind (%s): %s", x->s->expect.blind,
+					 x->g.reason);
+			fprintf(f, "      <%s type=\"rocelab.%s\" message=\"%s\">", el,
+				blind ? "known-blind" : run_verdict_name(x->g.verdict),
+				rl_xml_escape(blind ? b : x->g.reason, a, sizeof(a)));
 			junit_body(f, x);
-			fprintf(f, "</%s>\n", failed ? "failure" : "error");
+			fprintf(f, "</%s>\n", el);
 		}
 		junit_attachments(f, x);
 		fprintf(f, "    </testcase>\n");
 	}
+	if (baseline)
+		junit_baseline(f, suite, baseline);
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 	return fclose(f) ? -errno : 0;
 }
 
 /* ---- incident report ------------------------------------------------------------------ */
+
+/* Several components on the same fault: their grades in columns, one row per figure. */
+static void html_side_by_side(FILE *f, const struct scn_result *r)
+{
+	char a[256], b[512];
+
+	fprintf(f, "<h2>side by side</h2>\n<table class=\"grid\"><tr><th></th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		fprintf(f, "<th>%s</th>", rl_xml_escape(r->comps[i].sc->ops->name, a, sizeof(a)));
+	fprintf(f, "</tr>\n<tr><th>verdict</th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		fprintf(f, "<td class=\"%s\">%s</td>", run_verdict_name(r->comps[i].g.verdict),
+			run_verdict_name(r->comps[i].g.verdict));
+	fprintf(f, "</tr>\n<tr><th>time to detect (s)</th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		if (r->comps[i].g.detected)
+			fprintf(f, "<td>%.1f</td>", r->comps[i].g.time_to_detect_s);
+		else
+			fprintf(f, "<td>-</td>");
+	fprintf(f, "</tr>\n<tr><th>said</th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		fprintf(f, "<td>%s %s</td>", rl_xml_escape(r->comps[i].g.got_class, a, sizeof(a)),
+			rl_xml_escape(r->comps[i].g.got_target, b, sizeof(b)));
+	fprintf(f, "</tr>\n<tr><th>rank</th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		fprintf(f, "<td>%d</td>", r->comps[i].g.rank);
+	fprintf(f, "</tr>\n<tr><th>precision</th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		if (r->comps[i].g.precision >= 0)
+			fprintf(f, "<td>%.2f</td>", r->comps[i].g.precision);
+		else
+			fprintf(f, "<td>-</td>");
+	fprintf(f, "</tr>\n<tr><th>false positives</th>");
+	for (size_t i = 0; i < r->n_comps; i++)
+		fprintf(f, "<td>%d</td>", r->comps[i].g.false_positives);
+	fprintf(f, "</tr>\n</table>\n");
+}
 
 /* The head of report.html: the verdict, the fault, the truth and the grade. */
 static FILE *html_head(struct scn_result *r)
@@ -391,6 +562,8 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
+	if (r->n_comps > 1)
+		html_side_by_side(f, r);
 	return f;
 }
 
@@ -504,5 +677,13 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 		rl_xml_escape(caption, title, sizeof(title)));
 	if (fclose(f) && !ret)
 		ret = -errno;
+	/* One file to mail or archive: the plots inlined (report.png stays beside it). */
+	{
+		char html[PATH_MAX + 16];
+
+		snprintf(html, sizeof(html), "%s/report.html", r->dir);
+		if (!ret && (ret = pages_inline_images(html)))
+			rl_warn("run: %s: plots not inlined: %s", html, strerror(-ret));
+	}
 	return ret;
 }

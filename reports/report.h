@@ -9,10 +9,18 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* OUTDIR/results.json; -errno on failure. */
+/* The run's results.json as a new object (schema: reports/results.schema.json). */
+json_t *report_results(const struct run_info *ri, struct scn_result *r, size_t n);
+/* root to OUTDIR/results.json; -errno on failure. */
+int report_write_results(const struct run_info *ri, const json_t *root);
+/* Both of the above. */
 int report_results_json(const struct run_info *ri, struct scn_result *r, size_t n);
-/* OUTDIR/junit.xml; -errno on failure. */
-int report_junit(const struct run_info *ri, struct scn_result *r, size_t n);
+/*
+ * OUTDIR/junit.xml; -errno on failure.  baseline (may be NULL): a 'rocelab
+ * compare' of the run against its baseline, one more test case that fails
+ * on a regression.
+ */
+int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, const json_t *baseline);
 /* OUTDIR/<name>/report.png (gnuplot) and report.html; -errno on failure (a missing gnuplot only
  * warns). */
 int report_incident(const struct run_info *ri, struct scn_result *r);

@@ -34,7 +34,10 @@ step "rocelab run: Hostmesh finds and localizes a rail-uplink flap, graded again
 rm -rf build/demo-results # this script's own; a run writes only into a new directory
 "$RL" run -o build/demo-results scenarios/ci/rail-uplink-flap.yaml || true
 jq -r '.scenarios[] | "\(.name): \(.verdict)  detected=\(.detected) after \(.time_to_detect_s) s, \(.got.class) \(.got.target) rank \(.rank), false positives \(.false_positives)"' build/demo-results/results.json
-echo "incident report: build/demo-results/rail-uplink-flap/report.html (report.png)"
+echo "incident report: build/demo-results/rail-uplink-flap/report.html (self-contained; report.png beside it)"
+echo "the suite's page: build/demo-results/index.html"
+step "rocelab history rail-uplink-flap   (every run is recorded: rocelab compare finds regressions)"
+"$RL" history rail-uplink-flap -n 5 || true
 step "rocelab faults   (the journal: nothing outstanding)"
 "$RL" faults -a
 step "rocelab lab down"

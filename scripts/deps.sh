@@ -6,10 +6,11 @@ set -euo pipefail
 PKGS=(
 	build-essential pkg-config
 	libyaml-dev libnl-3-dev libnl-route-3-dev libssh-dev libjansson-dev zlib1g-dev libssl-dev
-	nftables libibverbs-dev rdma-core ibverbs-utils ibverbs-providers
+	nftables libibverbs-dev rdma-core ibverbs-utils ibverbs-providers ethtool
 	qemu-system-x86 linux-image-amd64 busybox-static tshark
 	libcriterion-dev gnuplot-nox clang-format clang libclang-rt-dev llvm
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc libxml2-utils
+	libsqlite3-dev sqlite3 python3-jsonschema man-db groff-base
 )
 
 missing=()

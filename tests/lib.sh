@@ -17,6 +17,8 @@ if [ -z "${T:-}" ]; then
 	OWN_T=1
 fi
 export T
+# Runs record into a history of their own, not the machine's (STATE_LIB_DIR/history.sqlite).
+export ROCELAB_DB="${ROCELAB_DB:-$T/history.sqlite}"
 
 ok() { PASSED=$((PASSED + 1)); printf '  ok   %s\n' "$1"; }
 fail() { FAILED=$((FAILED + 1)); FAILS+=("$1"); printf '  FAIL %s\n' "$1"; [ -n "${2:-}" ] && printf '       %s\n' "$2"; return 0; }
@@ -69,3 +71,12 @@ require_root() {
 
 # At exit: pending cleanups, then scratch files this library made.
 trap 'run_deferred; [ -n "${OWN_T:-}" ] && rm -rf "$T"' EXIT
+
+# results_valid DIR...: every results.json under the DIRs (at least one) is valid against
+# the schema that ships, reports/results.schema.json (violations printed as FILE: PATH: WHAT).
+results_valid() {
+	local files
+	mapfile -t files < <(find "$@" -name results.json 2>/dev/null | sort)
+	[ ${#files[@]} -gt 0 ] || { echo "no results.json under $*"; return 1; }
+	"$ROOT/tests/reports/results-schema.py" "$ROOT/reports/results.schema.json" "${files[@]}"
+}

@@ -13,18 +13,24 @@
 #include "harness/lib/topo.h"
 #include "harness/lib/version.h"
 #include "harness/run/runner.h"
+#include "harness/run/scenario.h"
 #include "injectors/cmd/inject.h"
 #include "probe/hostmesh/hostmesh.h"
 #include "probe/trace.h"
+#include "reports/history.h"
+#include "reports/pages.h"
+#include "reports/qualify.h"
 #include "reports/report.h"
 
 #include <arpa/inet.h>
 #include <getopt.h>
+#include <glob.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct cmd {
@@ -137,6 +143,13 @@ static const char lab_ssh_help[] =
     "Run COMMAND on SWITCH over SSH (libssh, strict host-key checking against the lab's\n"
     "known_hosts). Prints its output; exits with its exit status, or 3 if the login fails.\n"
     "Without -i the switch is one of the lab that is up.\n";
+
+static int set_str(int c, const char *arg, void *ctx)
+{
+	(void)c;
+	*(const char **)ctx = arg;
+	return 0;
+}
 
 static int set_flag(int c, const char *arg, void *ctx)
 {
@@ -662,6 +675,267 @@ static int cmd_trace(int argc, char **argv)
 	return r == 0 ? RL_EXIT_OK : RL_EXIT_FAIL;
 }
 
+/* ---- history and compare ------------------------------------------------------------------ */
+
+static const char history_help[] =
+    "usage: rocelab history [SCENARIO] [--db FILE] [--lab NAME | -i INVENTORY] [-n N] [-j]\n"
+    "       rocelab history --import [--db FILE] RESULTS_DIR...\n"
+    "List the runs recorded in the run history, newest first: when, lab, seed, how many\n"
+    "scenarios passed, failed or were invalid.  With SCENARIO, that scenario in each run:\n"
+    "verdict, time to detect, rank of the fault's element, precision, false positives.\n"
+    "  --db FILE     the history (default $ROCELAB_DB, else " STATE_LIB_DIR_DEFAULT
+    "/history.sqlite)\n"
+    "  --lab NAME    runs of this lab only (-i: of this inventory's lab)\n"
+    "  -n N          at most N rows (default 20; 0: all)\n"
+    "  --import      record runs from their results.json (runs made with --no-history, or\n"
+    "                recorded in another history)\n"
+    "  --html DIR    DIR/index.html: the runs, and per scenario a trend of its time to\n"
+    "                detect and false positives with failed runs marked (gnuplot, inlined)\n"
+    "exit: 0; 2 bad input; 3 no history or an unreadable one.\n";
+
+static const char compare_help[] =
+    "usage: rocelab compare [RUN_A [RUN_B]] [--db FILE] [--lab NAME | -i INVENTORY] [-j]\n"
+    "                       [--ttd-margin S] [--margin FRAC] [--precision-margin P]\n"
+    "Compare run B with run A scenario by scenario and print B's regressions: pass\n"
+    "turned fail or invalid, a fault no longer detected or detected later, its element\n"
+    "ranked lower, precision dropped, new false positives, and metrics worse in the\n"
+    "direction the scenario's expectation names.  Improvements are listed too.\n"
+    "A run is an id, a unique prefix of one, last, or last~N (N runs before the last).\n"
+    "Default: B the last run (of --lab, else of the newest run's lab), A the one before.\n"
+    "  --ttd-margin S        a detection later by at most S seconds, or a quarter of A's\n"
+    "                        time when more, is noise (default 2: one CI window; give\n"
+    "                        the monitor's window for the paper's 20 s windows)\n"
+    "  --margin FRAC         a metric worse by at most FRAC of A's value is noise\n"
+    "                        (default 0.1)\n"
+    "  --precision-margin P  a drop in precision of at most P is noise (default 0.25)\n"
+    "exit: 0 no regression; 1 regressions; 2 bad input; 3 no such run, or no history.\n";
+
+struct hist_opts {
+	const char *db, *lab, *html;
+	long limit;
+	bool import;
+	struct history_margins m;
+};
+
+static int number_arg(const char *what, const char *arg, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*v >= lo && *v <= hi))
+		return usage_error("%s '%s': a number from %g to %g", what, arg, lo, hi);
+	return 0;
+}
+
+static int hist_opt(int c, const char *arg, void *ctx)
+{
+	struct hist_opts *h = ctx;
+	double v;
+
+	switch (c) {
+	case 'D':
+		h->db = arg;
+		return 0;
+	case 'L':
+		h->lab = arg;
+		return 0;
+	case 'I':
+		h->import = true;
+		return 0;
+	case 'W':
+		h->html = arg;
+		return 0;
+	case 'n':
+		if (number_arg("-n", arg, 0, 1e9, &v) || v != (long)v)
+			return usage_error("-n '%s': a whole number of rows", arg);
+		h->limit = (long)v;
+		return 0;
+	case 'T':
+		return number_arg("--ttd-margin", arg, 0, 3600, &h->m.ttd_abs);
+	case 'M':
+		return number_arg("--margin", arg, 0, 10, &h->m.metric);
+	case 'P':
+		return number_arg("--precision-margin", arg, 0, 1, &h->m.precision);
+	}
+	return 1;
+}
+
+/* --lab, or the name of -i's inventory; NULL: any lab.  -1 when the inventory is bad. */
+static int hist_lab(const struct opts *o, struct hist_opts *h, char *buf, size_t len)
+{
+	struct inventory *inv;
+
+	if (!o->inventory)
+		return 0;
+	if (h->lab)
+		return usage_error("give --lab or -i, not both");
+	if (!(inv = inventory_load(o->inventory, stderr)))
+		return RL_EXIT_USAGE;
+	snprintf(buf, len, "%s", inv->name);
+	inventory_free(inv);
+	h->lab = buf;
+	return 0;
+}
+
+static int history_import(const char *db, int argc, char **argv)
+{
+	char path[PATH_MAX], err[512];
+	int ret = RL_EXIT_OK;
+
+	if (optind == argc)
+		return usage_error("history --import: give at least one RESULTS_DIR");
+	for (int i = optind; i < argc; i++) {
+		json_error_t je;
+		json_t *root;
+
+		snprintf(path, sizeof(path), "%s/results.json", argv[i]);
+		if (!(root = json_load_file(path, 0, &je))) {
+			rl_err("%s:%d:%d: %s", path, je.line, je.column, je.text);
+			ret = RL_EXIT_USAGE;
+			continue;
+		}
+		if (history_record(db, root, argv[i], err, sizeof(err))) {
+			rl_err("history --import %s: %s", argv[i], err);
+			ret = ret ? ret : RL_EXIT_SETUP;
+		} else
+			printf("recorded %s from %s\n",
+			       json_string_value(json_object_get(root, "run_id")), path);
+		json_decref(root);
+	}
+	return ret;
+}
+
+static const struct option hist_long[] = {
+    {"db", required_argument, NULL, 'D'},
+    {"lab", required_argument, NULL, 'L'},
+    {"import", no_argument, NULL, 'I'},
+    {"limit", required_argument, NULL, 'n'},
+    {"ttd-margin", required_argument, NULL, 'T'},
+    {"margin", required_argument, NULL, 'M'},
+    {"precision-margin", required_argument, NULL, 'P'},
+    {"html", required_argument, NULL, 'W'},
+    {0},
+};
+
+/* -n N: getopt_long sees it through the short options of parse_opts, so take it here. */
+static int hist_parse(int argc, char **argv, struct opts *o, struct hist_opts *h)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+			argv[i] = "--limit";
+			i++;
+		}
+	return parse_opts(argc, argv, o, hist_long, hist_opt, h);
+}
+
+static int cmd_history(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct hist_opts h = {.limit = 20};
+	char db[PATH_MAX], labbuf[INV_NAME_MAX + 1], err[512];
+	const char *scenario = NULL;
+	json_t *list;
+	int r = hist_parse(argc, argv, &o, &h);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(history_help, stdout), 0;
+	if ((r = hist_lab(&o, &h, labbuf, sizeof(labbuf))))
+		return r;
+	history_path(h.db, db, sizeof(db));
+	if (h.import)
+		return history_import(db, argc, argv);
+	if (optind < argc)
+		scenario = argv[optind++];
+	if (optind != argc)
+		return usage_error("history: unexpected argument '%s'", argv[optind]);
+	if (!(list = history_list(db, h.lab, scenario, h.limit ? (int)h.limit : -1, err,
+				  sizeof(err)))) {
+		rl_err("history: %s", err);
+		return RL_EXIT_SETUP;
+	}
+	if (h.html) {
+		json_t *tr = scenario ? NULL
+				      : history_trends(db, h.lab, h.limit ? (int)h.limit : -1, err,
+						       sizeof(err));
+
+		if (scenario)
+			r = usage_error(
+			    "history --html: leave out SCENARIO (a trend per scenario)");
+		else if (!tr || pages_trends(h.html, list, tr, err, sizeof(err))) {
+			rl_err("history --html: %s", err);
+			r = RL_EXIT_SETUP;
+		} else
+			printf("%s/index.html: %zu run(s), %zu scenario trend(s)\n", h.html,
+			       json_array_size(list), json_object_size(tr));
+		json_decref(tr);
+		json_decref(list);
+		return r;
+	}
+	if (o.json)
+		json_dumpf(list, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER), putchar('\n');
+	else
+		history_print_list(list, scenario, stdout);
+	json_decref(list);
+	return RL_EXIT_OK;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct hist_opts h = {.m = HISTORY_MARGINS_DEFAULT};
+	char db[PATH_MAX], labbuf[INV_NAME_MAX + 1], err[512], a[40], b[40];
+	json_t *c;
+	size_t n;
+	int r = hist_parse(argc, argv, &o, &h);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(compare_help, stdout), 0;
+	if ((r = hist_lab(&o, &h, labbuf, sizeof(labbuf))))
+		return r;
+	if (h.import)
+		return usage_error("compare: --import is an option of 'rocelab history'");
+	if (argc - optind > 2)
+		return usage_error("compare: unexpected argument '%s'", argv[optind + 2]);
+	history_path(h.db, db, sizeof(db));
+	if (!h.lab && argc - optind < 2) { /* the lab of the newest run */
+		json_t *l = history_list(db, NULL, NULL, 1, err, sizeof(err));
+
+		if (!l) {
+			rl_err("compare: %s", err);
+			return RL_EXIT_SETUP;
+		}
+		snprintf(labbuf, sizeof(labbuf), "%s",
+			 json_string_value(json_object_get(json_array_get(l, 0), "lab")) ?: "");
+		json_decref(l);
+		h.lab = labbuf[0] ? labbuf : NULL;
+	}
+	r = history_resolve(db, h.lab, optind < argc ? argv[optind] : "last~1", a, sizeof(a), err,
+			    sizeof(err));
+	if (!r)
+		r = history_resolve(db, h.lab, optind + 1 < argc ? argv[optind + 1] : "last", b,
+				    sizeof(b), err, sizeof(err));
+	if (r) {
+		rl_err("compare: %s", err);
+		return r == -EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	}
+	if (!(c = history_compare(db, a, b, &h.m, err, sizeof(err)))) {
+		rl_err("compare: %s", err);
+		return RL_EXIT_SETUP;
+	}
+	if (o.json) {
+		n = json_array_size(json_object_get(c, "regressions"));
+		json_dumpf(c, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER), putchar('\n');
+	} else
+		n = history_print_compare(c, stdout);
+	json_decref(c);
+	return n ? RL_EXIT_FAIL : RL_EXIT_OK;
+}
+
 /* ---- top level ----------------------------------------------------------- */
 
 static int cmd_version(int argc, char **argv)
@@ -679,18 +953,390 @@ static void scenario_reported(const struct run_info *ri, struct scn_result *r)
 	report_incident(ri, r);
 }
 
+/* --baseline: which run, resolved before anything is touched. */
+static int run_prepare(struct run_info *ri)
+{
+	char db[PATH_MAX], err[512];
+
+	if (!ri->baseline)
+		return 0;
+	if (history_resolve(history_path(ri->db, db, sizeof(db)), ri->inv->name, ri->baseline,
+			    ri->baseline_id, sizeof(ri->baseline_id), err, sizeof(err))) {
+		rl_err("run: --baseline %s: %s; nothing was started", ri->baseline, err);
+		return RL_EXIT_USAGE;
+	}
+	rl_info("run: baseline %s", ri->baseline_id);
+	return 0;
+}
+
+/* Recorded in the history, and compared with the baseline: its regressions, or -1. */
+static json_t *run_history(const struct run_info *ri, json_t *root)
+{
+	static const struct history_margins m = HISTORY_MARGINS_DEFAULT;
+	char db[PATH_MAX], err[512];
+	json_t *cmp;
+
+	if (ri->no_history)
+		return NULL;
+	history_path(ri->db, db, sizeof(db));
+	if (history_record(db, root, ri->outdir, err, sizeof(err))) {
+		rl_warn("run: not recorded in the run history: %s", err);
+		return NULL;
+	}
+	rl_info("run: recorded as %s in %s", ri->run_id, db);
+	if (!ri->baseline_id[0])
+		return NULL;
+	if (!(cmp = history_compare(db, ri->baseline_id, ri->run_id, &m, err, sizeof(err)))) {
+		rl_warn("run: cannot compare with the baseline: %s", err);
+		return NULL;
+	}
+	history_print_compare(cmp, stderr);
+	return cmp;
+}
+
 static int run_reported(const struct run_info *ri, struct scn_result *r, size_t n)
 {
-	int a = report_results_json(ri, r, n), b = report_junit(ri, r, n);
+	json_t *root = report_results(ri, r, n), *cmp = run_history(ri, root);
+	int a, b, worse = cmp && json_array_size(json_object_get(cmp, "regressions"));
 
-	return a ? a : b;
+	if (ri->baseline_id[0])
+		json_object_set_new(root, "baseline",
+				    cmp ? json_incref(cmp)
+					: json_pack("{s:s,s:s}", "run_id", ri->baseline_id, "error",
+						    "not compared"));
+	a = report_write_results(ri, root);
+	b = report_junit(ri, r, n, cmp);
+	if (pages_suite_index(ri->outdir, root))
+		rl_warn("run: cannot write %s/index.html", ri->outdir);
+	json_decref(root);
+	json_decref(cmp);
+	if (ri->baseline_id[0] && !cmp)
+		return -EIO; /* asked for, and not done */
+	return a ? a : b ? b : worse;
 }
 
 static int cmd_run_reported(int argc, char **argv)
 {
-	static const struct run_sink sink = {scenario_reported, run_reported};
+	static const struct run_sink sink = {run_prepare, scenario_reported, run_reported};
 
 	return cmd_run(argc, argv, &sink);
+}
+
+/* ---- qualify and verify ------------------------------------------------------------------ */
+
+static const char qualify_help[] =
+    "usage: rocelab qualify --rules RULES [-i INVENTORY] [--suite DIR] [--key KEY]\n"
+    "                       [-o OUTDIR] [--seed N] [--db FILE | --no-history]\n"
+    "Run a qualification suite (every DIR/*.yaml; default the shipped\n"
+    "scenarios/qualification) as 'rocelab run' does, then check RULES against its\n"
+    "results, e.g.\n"
+    "    rules:\n"
+    "      - scenario: rnic-flap            # or \"*\": every scenario of the suite\n"
+    "        require: [time_to_detect_s <= 5, precision >= 0.9, verdict == pass]\n"
+    "Fields: time_to_detect_s, precision, false_positives, rank, detected, localized,\n"
+    "class_ok, duration_s, verdict, or any metric a component reports\n"
+    "(goodput-vs-optimal ...).  Rules and scenarios are validated before anything runs.\n"
+    "OUTDIR (default rocelab-results/qualify-TIME) gets the run's files, rules.yaml,\n"
+    "qualification.json (each rule: value, pass or fail; DUT identity, inventory\n"
+    "fingerprint) and MANIFEST, the sha256 of every file, signed with KEY (ssh-keygen\n"
+    "-Y sign: a private key, or a public key whose private half ssh-agent holds) as\n"
+    "MANIFEST.sig with the public key as signer.pub.  'rocelab verify OUTDIR' checks it.\n"
+    "exit: 0 every rule holds; 1 a rule does not; 2 bad input (nothing ran);\n"
+    "3 the lab or a fault could not be set up, or signing failed.\n";
+
+static const char verify_help[] =
+    "usage: rocelab verify DIR [--signers ALLOWED_SIGNERS]\n"
+    "Check a signed qualification folder: the signature of DIR/MANIFEST (ssh-keygen -Y\n"
+    "verify), then every file's sha256, no file missing and none added.\n"
+    "  --signers FILE  trust only keys of this allowed_signers file (ssh-keygen(1));\n"
+    "                  default: the key the folder carries (signer.pub), which proves\n"
+    "                  the files are as that key signed them, not whose key it is\n"
+    "exit: 0 good; 1 a bad signature, or a file changed, missing or added; 3 not a\n"
+    "signed folder.\n";
+
+struct qual_opts {
+	const char *rules, *suite, *key, *out, *seed, *db;
+	bool no_history;
+};
+
+static int qual_opt(int c, const char *arg, void *ctx)
+{
+	struct qual_opts *q = ctx;
+
+	switch (c) {
+	case 'R':
+		q->rules = arg;
+		return 0;
+	case 'S':
+		q->suite = arg;
+		return 0;
+	case 'K':
+		q->key = arg;
+		return 0;
+	case 'o':
+		q->out = arg;
+		return 0;
+	case 's':
+		q->seed = arg;
+		return 0;
+	case 'D':
+		q->db = arg;
+		return 0;
+	case 'H':
+		q->no_history = true;
+		return 0;
+	}
+	return 1;
+}
+
+/* The suite's scenario files, sorted; validated, and every rule's scenario among them. */
+static int qual_suite(const char *dir, const char *inv, const struct qrules *q, glob_t *g)
+{
+	char pat[PATH_MAX + 8], builtin[PATH_MAX], (*names)[SCN_NAME_MAX + 1];
+	FILE *quiet = fopen("/dev/null", "we"); /* the run itself reports bad scenarios */
+	int bad = 0, unloaded = 0;
+
+	snprintf(pat, sizeof(pat), "%s/*.yaml", dir);
+	if (!quiet || glob(pat, 0, NULL, g) || !g->gl_pathc) {
+		rl_err("qualify: --suite %s: no *.yaml scenario in it", dir);
+		if (quiet)
+			fclose(quiet);
+		return RL_EXIT_USAGE;
+	}
+	lab_builtin_inventory(builtin, sizeof(builtin));
+	names = rl_xcalloc(g->gl_pathc, sizeof(*names));
+	for (size_t k = 0; k < g->gl_pathc; k++) {
+		struct scenario *s = scenario_load(g->gl_pathv[k], inv, builtin, 0, quiet);
+
+		if (s)
+			snprintf(names[k], sizeof(names[k]), "%s", s->name);
+		unloaded += !s;
+		scenario_free(s);
+	}
+	fclose(quiet);
+	/* A scenario with errors: the run says which, and runs nothing. */
+	for (size_t i = 0; i < q->n && !unloaded; i++) {
+		bool found = !strcmp(q->r[i].scenario, "*");
+
+		for (size_t k = 0; k < g->gl_pathc && !found; k++)
+			found = !strcmp(names[k], q->r[i].scenario);
+		if (!found) {
+			fprintf(stderr, "%s:%u:%u: scenario '%s' is not in the suite %s\n", q->path,
+				q->r[i].sline, q->r[i].scol, q->r[i].scenario, dir);
+			bad++;
+		}
+	}
+	free(names);
+	return bad ? RL_EXIT_USAGE : 0;
+}
+
+/* The default suite: beside the binary in a build tree, else installed. */
+static const char *qual_default_suite(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(buf, len, "%s/../scenarios/qualification", dirname(exe));
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	snprintf(buf, len, "%s/scenarios/qualification", ROCELAB_DATADIR);
+	return buf;
+}
+
+/* OUTDIR/qualification.json and the table on stdout; how many rules failed. */
+static size_t qual_summary(const char *out, const struct qrules *q, const json_t *root)
+{
+	static const char *const keep[] = {
+	    "run_id", "lab",	 "lab_kind", "inventory", "inventory_sha256",
+	    "seed",   "rocelab", "started",  "ended",	  "dut"};
+	char path[PATH_MAX], sha[65] = "", v[32];
+	size_t failed, i;
+	json_t *rules = qualify_check(q, root, &failed), *sum = json_object(), *x;
+
+	json_object_set_new(sum, "schema_version", json_integer(1));
+	for (i = 0; i < ARRAY_SIZE(keep); i++)
+		json_object_set(sum, keep[i], json_object_get(root, keep[i]));
+	if (rl_sha256_file(q->path, sha))
+		sha[0] = '\0';
+	json_object_set_new(sum, "rules_file", json_string(q->path));
+	json_object_set_new(sum, "rules_sha256", json_string(sha));
+	json_object_set_new(sum, "passed", json_boolean(!failed));
+	json_object_set_new(sum, "failed", json_integer((json_int_t)failed));
+	json_object_set_new(sum, "rules", rules);
+	snprintf(path, sizeof(path), "%s/qualification.json", out);
+	if (json_dump_file(sum, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+		rl_err("qualify: cannot write %s", path);
+	printf("%-24s %-32s %-10s %s\n", "SCENARIO", "RULE", "VALUE", "RESULT");
+	json_array_foreach(rules, i, x)
+	{
+		const json_t *val = json_object_get(x, "value");
+
+		if (json_is_number(val))
+			snprintf(v, sizeof(v), "%.4g", json_number_value(val));
+		else if (json_is_string(val))
+			snprintf(v, sizeof(v), "%s", json_string_value(val));
+		else if (json_is_boolean(val))
+			snprintf(v, sizeof(v), "%s", json_is_true(val) ? "true" : "false");
+		else
+			snprintf(v, sizeof(v), "-");
+		printf("%-24s %-32s %-10s %s%s%s\n",
+		       json_string_value(json_object_get(x, "scenario")),
+		       json_string_value(json_object_get(x, "rule")), v,
+		       json_is_true(json_object_get(x, "pass")) ? "pass" : "FAIL",
+		       *json_string_value(json_object_get(x, "why")) ? ": " : "",
+		       json_string_value(json_object_get(x, "why")));
+	}
+	printf("qualification: %zu of %zu rule checks hold; summary in %s\n",
+	       json_array_size(rules) - failed, json_array_size(rules), path);
+	json_decref(sum);
+	return failed;
+}
+
+static int cmd_qualify(int argc, char **argv)
+{
+	static const struct option extra[] = {
+	    {"rules", required_argument, NULL, 'R'}, {"suite", required_argument, NULL, 'S'},
+	    {"key", required_argument, NULL, 'K'},   {"output", required_argument, NULL, 'o'},
+	    {"seed", required_argument, NULL, 's'},  {"db", required_argument, NULL, 'D'},
+	    {"no-history", no_argument, NULL, 'H'},  {0},
+	};
+	struct opts o = {0};
+	struct qual_opts q = {0};
+	struct qrules rules;
+	char suite[PATH_MAX], out[PATH_MAX], path[PATH_MAX], ts[32], err[512];
+	const char *rargv[64];
+	glob_t g = {0};
+	json_t *root;
+	json_error_t je;
+	size_t failed;
+	int r, ra = 0;
+
+	for (int i = 1; i < argc; i++) /* -o is not among parse_opts' short options */
+		if (!strcmp(argv[i], "-o"))
+			argv[i] = "--output";
+	if ((r = parse_opts(argc, argv, &o, extra, qual_opt, &q)))
+		return r;
+	if (o.help)
+		return fputs(qualify_help, stdout), 0;
+	if (optind != argc)
+		return usage_error("qualify: unexpected argument '%s'", argv[optind]);
+	if (!q.rules)
+		return usage_error("qualify: give --rules RULES (what must hold)");
+	if (q.key && access(q.key, R_OK))
+		return usage_error("qualify: --key %s: %s", q.key, strerror(errno));
+	if (qualify_rules_load(q.rules, &rules, stderr))
+		return RL_EXIT_USAGE;
+	if (!q.suite)
+		q.suite = qual_default_suite(suite, sizeof(suite));
+	if ((r = qual_suite(q.suite, o.inventory, &rules, &g)) || g.gl_pathc > 40) {
+		if (!r)
+			rl_err("qualify: --suite %s: %zu scenarios; at most 40", q.suite,
+			       g.gl_pathc);
+		globfree(&g);
+		qualify_rules_free(&rules);
+		return r ? r : RL_EXIT_USAGE;
+	}
+	if (!q.out) {
+		snprintf(out, sizeof(out), "rocelab-results/qualify-%s",
+			 rl_utc((double)time(NULL), "%Y%m%dT%H%M%SZ", ts, sizeof(ts)));
+		q.out = out;
+	}
+	rargv[ra++] = "run";
+	rargv[ra++] = "-o", rargv[ra++] = q.out;
+	if (o.inventory)
+		rargv[ra++] = "-i", rargv[ra++] = o.inventory;
+	if (q.seed)
+		rargv[ra++] = "--seed", rargv[ra++] = q.seed;
+	if (q.db)
+		rargv[ra++] = "--db", rargv[ra++] = q.db;
+	if (q.no_history)
+		rargv[ra++] = "--no-history";
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		rargv[ra++] = g.gl_pathv[i];
+	rargv[ra] = NULL;
+	r = cmd_run_reported(ra, (char **)rargv);
+	globfree(&g);
+	snprintf(path, sizeof(path), "%s/results.json", q.out);
+	if (!(root = json_load_file(path, 0, &je))) {
+		rl_err("qualify: the run wrote no results (%s): nothing to qualify", je.text);
+		qualify_rules_free(&rules);
+		return r ? r : RL_EXIT_SETUP;
+	}
+	snprintf(path, sizeof(path), "%s/rules.yaml", q.out);
+	{
+		size_t len;
+		char *text = rl_read_file(q.rules, &len);
+
+		if (!text || rl_write_file_mode(path, text, len, 0644))
+			rl_err("qualify: cannot copy %s to %s", q.rules, path);
+		free(text);
+	}
+	failed = qual_summary(q.out, &rules, root);
+	json_decref(root);
+	qualify_rules_free(&rules);
+	if (qualify_manifest(q.out, err, sizeof(err)) < 0) {
+		rl_err("qualify: manifest: %s", err);
+		return RL_EXIT_SETUP;
+	}
+	if (!q.key)
+		rl_warn("qualify: %s/MANIFEST is not signed: give --key KEY to sign it", q.out);
+	else if (qualify_sign(q.out, q.key, err, sizeof(err))) {
+		rl_err("qualify: signing: %s", err);
+		return RL_EXIT_SETUP;
+	} else
+		printf("signed: %s/MANIFEST.sig ('rocelab verify %s' checks it)\n", q.out, q.out);
+	return failed ? RL_EXIT_FAIL : r == RL_EXIT_SETUP ? RL_EXIT_SETUP : RL_EXIT_OK;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	static const struct option extra[] = {{"signers", required_argument, NULL, 'G'}, {0}};
+	struct opts o = {0};
+	const char *signers = NULL;
+	int r = parse_opts(argc, argv, &o, extra, set_str, &signers);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(verify_help, stdout), 0;
+	if (argc - optind != 1)
+		return usage_error("verify: give one DIR");
+	r = qualify_verify(argv[optind], signers, stdout);
+	if (r == 0)
+		printf("verified: %s is as it was signed\n", argv[optind]);
+	else if (r > 0)
+		printf("NOT verified: %s\n", argv[optind]);
+	return r == 0 ? RL_EXIT_OK : r > 0 ? RL_EXIT_FAIL : RL_EXIT_SETUP;
+}
+
+static const char report_help[] =
+    "usage: rocelab report DIR\n"
+    "Re-render a results folder of 'rocelab run': redraw each scenario's plots from its\n"
+    "report.gp (gnuplot, in its folder), inline them into its report.html again, and\n"
+    "rewrite DIR/index.html (the suite's page) from DIR/results.json.\n"
+    "exit: 0; 2 bad use; 3 not a results folder, or gnuplot failed.\n";
+
+static int cmd_report(int argc, char **argv)
+{
+	struct opts o = {0};
+	char err[PATH_MAX + 128];
+	int r = parse_opts(argc, argv, &o, NULL, NULL, NULL);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(report_help, stdout), 0;
+	if (argc - optind != 1)
+		return usage_error("report: give one DIR");
+	if ((r = pages_rerender(argv[optind], err, sizeof(err))) < 0) {
+		rl_err("report: %s", err);
+		return RL_EXIT_SETUP;
+	}
+	printf("%s: %d scenario report(s) redrawn; %s/index.html\n", argv[optind], r, argv[optind]);
+	return RL_EXIT_OK;
 }
 
 static const struct cmd top_cmds[] = {
@@ -704,6 +1350,11 @@ static const struct cmd top_cmds[] = {
     {"agent", cmd_agent, "run a probing agent (hostmesh) on a host"},
     {"run", cmd_run_reported, "run scenarios and grade the components under test"},
     {"analyze", cmd_analyze, "analyze agents' records: verdicts, drop rates, latency"},
+    {"history", cmd_history, "list the runs recorded in the run history"},
+    {"compare", cmd_compare, "compare two runs of the history: regressions (exit 1)"},
+    {"report", cmd_report, "re-render the reports of a results folder"},
+    {"qualify", cmd_qualify, "run a suite, check threshold rules, sign the results"},
+    {"verify", cmd_verify, "check a signed qualification folder"},
     {"version", cmd_version, "print the version"},
     {0},
 };

@@ -57,7 +57,7 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 		      const struct comp_times *t, double settle, struct grade *g)
 {
 	double first = -1;
-	int best = 0;
+	int best = 0, in = 0, right = 0;
 
 	for (size_t i = 0; i < obs->n_verdicts; i++) {
 		const struct verdict *v = &obs->verdicts[i];
@@ -89,6 +89,8 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 		if (first < 0 || at < first)
 			first = at;
 		g->detected = true;
+		in++;
+		right += !strcmp(v->cls, e->cls) && grade_target_matches(v->target, e->target);
 		if (!g->got_class[0]) { /* what it said first, until a right one comes */
 			snprintf(g->got_class, sizeof(g->got_class), "%s", v->cls);
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);
@@ -107,6 +109,7 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 		}
 	}
 	g->rank = best;
+	g->precision = in && e->cls[0] ? (double)right / in : -1;
 	g->localized = best > 0 && best <= e->top_k;
 	if (g->detected)
 		g->time_to_detect_s = first - t->t_fault > 0 ? first - t->t_fault : 0;
@@ -150,7 +153,7 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 
 	g->detected = g->localized = g->class_ok = false;
 	g->rank = g->false_positives = 0;
-	g->time_to_detect_s = -1;
+	g->time_to_detect_s = g->precision = -1;
 	g->got_class[0] = g->got_target[0] = g->fp_first[0] = '\0';
 	detection(e, obs, t, settle_s, g);
 	if (was == RV_INVALID)

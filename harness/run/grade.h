@@ -21,6 +21,11 @@ struct grade {
 	double time_to_detect_s; /* -1: not detected */
 	int rank;		 /* of the true target, 0: not among the suspects */
 	int false_positives;
+	/*
+	 * Of the verdicts during the fault, the share naming the true element with
+	 * the expected class (one fault, one incident: 1.0); -1 when there were none.
+	 */
+	double precision;
 	char fp_first[200]; /* the first false positive: "class target [ws, we] s" */
 	char got_class[24];
 	char got_target[160];

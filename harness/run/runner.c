@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "harness/run/runner.h"
 
+#include "harness/lab/dut.h"
 #include "harness/lab/lab.h"
 #include "harness/lab/traffic.h"
 #include "harness/lib/common.h"
@@ -39,7 +40,8 @@
 
 static const char run_help[] =
     "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
-    "[--recover] SCENARIO...\n"
+    "[--recover]\n"
+    "                   [--db FILE] [--no-history] [--baseline RUN|last] SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
     "test (e.g. Hostmesh's analyzer and an agent per host), run baseline, inject and\n"
@@ -62,11 +64,19 @@ static const char run_help[] =
     "  -n, --dry-run  resolve and validate every scenario and print what it would do\n"
     "                 (targets picked, components, each fault's commands per device\n"
     "                 and their undo, load, expectation), touching nothing\n"
+    "  --db FILE      the run history every run is recorded in (SQLite; default\n"
+    "                 $ROCELAB_DB, else " STATE_LIB_DIR_DEFAULT "/history.sqlite);\n"
+    "                 'rocelab history' lists it, 'rocelab compare' compares two runs\n"
+    "  --no-history   record nothing\n"
+    "  --baseline RUN compare with RUN (an id, a unique prefix of one, last or last~N,\n"
+    "                 of this lab) once recorded: a regression ('rocelab compare'\n"
+    "                 explains them) fails the run (exit 1) and shows in junit.xml\n"
     "\n"
     "Before the first scenario (pre-flight) and after each (post-flight), every host's\n"
     "RNICs must be up with their addresses, and traffic from each must leave by it.\n"
     "\n"
-    "exit: 0 all passed; 1 a scenario failed; 2 bad input (nothing started);\n"
+    "exit: 0 all passed; 1 a scenario failed, or the run regressed against its baseline;\n"
+    "2 bad input (nothing started);\n"
     "3 a scenario was invalid (its fault or lab could not be set up or verified),\n"
     "or with --dry-run a fault that this lab's dialects cannot do.\n";
 
@@ -914,6 +924,9 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"keep-lab", no_argument, NULL, 'k'},
 	    {"dry-run", no_argument, NULL, 'n'},
 	    {"recover", no_argument, NULL, 'r'},
+	    {"db", required_argument, NULL, 'D'},
+	    {"baseline", required_argument, NULL, 'B'},
+	    {"no-history", no_argument, NULL, 'H'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -965,6 +978,15 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'k':
 			keep = true;
 			break;
+		case 'D':
+			ri.db = optarg;
+			break;
+		case 'B':
+			ri.baseline = optarg;
+			break;
+		case 'H':
+			ri.no_history = true;
+			break;
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
 			break;
@@ -998,12 +1020,24 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		ret = RL_EXIT_USAGE;
 		goto free_sc;
 	}
+	if (ri.baseline && ri.no_history) {
+		ret =
+		    rl_usage_error("run", "--baseline compares through the run history: leave out "
+					  "--no-history");
+		goto free_sc;
+	}
 	if (dry) {
 		for (size_t i = 0; i < n; i++)
 			if (dry_run(sc[i]))
 				ret = RL_EXIT_SETUP;
 		goto free_sc;
 	}
+	ri.inv = sc[0]->inv;
+	ri.inventory = sc[0]->inv_path;
+	if (rl_sha256_file(ri.inventory, ri.inventory_sha256))
+		ri.inventory_sha256[0] = '\0';
+	if (sink->prepare && (ret = sink->prepare(&ri)))
+		goto free_sc;
 	/* Results are for CI agents and people to archive and read: 0644, whatever the umask. */
 	umask(022);
 	ri.started = now_s();
@@ -1031,6 +1065,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		goto free_sc;
 	}
 	res = rl_xcalloc(n, sizeof(*res));
+	ri.dut = lab_dut(&lab); /* what this run tests: kernels, NIC firmware, NOS versions */
 	ri.outdir = outdir;
 	ri.inventory = sc[0]->inv_path;
 	ri.lab_kind = lab.ops->name;
@@ -1047,26 +1082,38 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	}
 	runner_run(&lab, sc, n, &ro, &ri, sink, res);
 	ri.ended = now_s();
-	if (sink->run_done(&ri, res, n))
+	switch (sink->run_done(&ri, res, n)) {
+	case 0:
+		break;
+	case 1: /* worse than its baseline, though each scenario may pass */
+		ret = RL_EXIT_FAIL;
+		break;
+	default:
 		ret = RL_EXIT_SETUP;
+	}
 	{
-		size_t pass = 0, fail = 0, inval = 0;
+		size_t pass = 0, fail = 0, inval = 0, blind = 0;
 
 		for (size_t i = 0; i < n; i++) {
+			/* known blind: its failure is expected today, reported, not failing */
+			bool b = res[i].g.verdict == RV_FAIL && sc[i]->expect.blind[0];
+
 			pass += res[i].g.verdict == RV_PASS;
-			fail += res[i].g.verdict == RV_FAIL;
+			fail += res[i].g.verdict == RV_FAIL && !b;
+			blind += b;
 			inval += res[i].g.verdict == RV_INVALID;
 		}
 		fprintf(stderr,
-			"run: %zu passed, %zu failed, %zu invalid; results in %s/results.json, "
-			"%s/junit.xml\n",
-			pass, fail, inval, outdir, outdir);
+			"run: %zu passed, %zu failed, %zu invalid, %zu known blind (skipped); "
+			"results in %s/results.json, %s/junit.xml\n",
+			pass, fail, inval, blind, outdir, outdir);
 		if (!ret)
 			ret = fail ? RL_EXIT_FAIL : inval ? RL_EXIT_SETUP : RL_EXIT_OK;
 	}
 	for (size_t i = 0; i < n; i++)
 		runner_result_free(&res[i]);
 	free(res);
+	json_decref(ri.dut);
 	lab_close(&lab);
 	if (!keep && lab_release(started_lab) && !ret)
 		ret = RL_EXIT_SETUP;

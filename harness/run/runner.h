@@ -51,6 +51,12 @@ struct run_info {
 	char run_id[40]; /* "20261123T170538Z-1a2b": when it started (UTC), and 16 random bits */
 	const struct inventory *inv;
 	const struct lab_clock *clock; /* per host of inv, from pre-flight; NULL: not measured */
+	char inventory_sha256[65];     /* of the inventory file ("": unreadable) */
+	const char *db;		       /* the run history (--db; NULL: the default) */
+	bool no_history;	       /* --no-history: record nothing */
+	const char *baseline;	       /* --baseline RUN|last as given (NULL: none) */
+	char baseline_id[40];	       /* ... resolved before the run */
+	json_t *dut; /* the devices under test (lab_dut()), read at pre-flight; NULL: not read */
 };
 
 /*
@@ -58,8 +64,11 @@ struct run_info {
  * run (results.json, junit.xml).  The CLI gives the reports layer's writers.
  */
 struct run_sink {
+	/* Optional: after the scenarios are validated, before anything is touched; an exit code. */
+	int (*prepare)(struct run_info *ri);
 	void (*scenario_done)(const struct run_info *ri, struct scn_result *r);
-	int (*run_done)(const struct run_info *ri, struct scn_result *r, size_t n); /* -errno */
+	/* -errno; 1 when the run regressed against its baseline */
+	int (*run_done)(const struct run_info *ri, struct scn_result *r, size_t n);
 };
 
 int cmd_run(int argc, char **argv, const struct run_sink *sink);

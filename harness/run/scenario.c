@@ -739,6 +739,15 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 	}
 	if (!strcmp(key, "metrics"))
 		return each_pair(c, v, metric_pair, e, "expect.metrics");
+	if (!strcmp(key, "known-blind")) {
+		if (copy(c, v, e->blind, sizeof(e->blind), "expect.known-blind"))
+			return -EINVAL;
+		if (!e->blind[0])
+			return err_at(c, v,
+				      "expect.known-blind: say why the component cannot meet it "
+				      "today (a failure is then reported as skipped)");
+		return 0;
+	}
 	if (!strcmp(key, "silent")) {
 		const char *b = str(c, v, "expect.silent");
 
@@ -748,7 +757,8 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		return 0;
 	}
 	return UNKNOWN(c, k, key, "expect",
-		       "class, target, within, top-k, max-false-positives, silent, metrics");
+		       "class, target, within, top-k, max-false-positives, silent, metrics, "
+		       "known-blind");
 }
 
 /* ---- top level ------------------------------------------------------------------------- */

@@ -70,3 +70,4 @@ check "the first scenario is invalid: the lab was not right after it" \
 check "the journal was reverted and the lab checked again" grep -q "post-flight: the lab is as its inventory says again" "$T/pf4.out"
 check "the second scenario ran and passed" jq -e '.scenarios[1].verdict == "pass"' "$T/pf4/results.json"
 check "the journal has nothing outstanding" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
+check "every results.json of these runs is valid against reports/results.schema.json" results_valid "$T"/pf[2345]

@@ -133,7 +133,11 @@ done
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
 check "results.json records the lab kind (vlab: namespaces on this machine)" jq -e '.lab_kind == "vlab"' "$R"
-check "results.json: schema_version 2, run_id, lab, started and ended" jq -e '.schema_version == 2 and (.run_id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$")) and .lab == "vlab-rail" and .ended > .started' "$R"
+check "results.json: schema_version 3, run_id, lab, started and ended" jq -e '.schema_version == 3 and (.run_id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$")) and .lab == "vlab-rail" and .ended > .started' "$R"
+check "results.json is valid against reports/results.schema.json" results_valid "$HM_OUT/ci"
+check "results.json: the devices under test, read through the lab (kernel, RNIC driver, switch NOS)" \
+	jq -e --arg k "$(uname -r)" '.dut.hosts.host1.kernel == $k and .dut.hosts.host1.rnics.rnic1.driver == "veth" and .dut.hosts.host1.rnics.rnic1.netdev == "rnic1" and .dut.switches.rail1.nos == "Linux" and .dut.switches.spine1.version == $k and .inventory_sha256 != null' "$R"
+check "junit.xml carries them as properties" grep -q '<property name="dut.host1:rnic1.driver" value="veth"/>' "$HM_OUT/ci/junit.xml"
 check "results.json: every fault's revert read back as found (drift null)" jq -e '[.scenarios[] | has("drift") and .drift == null] | all' "$R"
 J="$HM_OUT/ci/junit.xml"
 [ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" && grep -q 'property name="lab_kind" value="vlab"' "$J" \
@@ -156,5 +160,64 @@ downs=$(grep -c '^set object [2-9][0-9]* rect' "$F/report.gp")
 [ "$downs" -ge 2 ] && ok "the flap's report shades its $downs down intervals, from the injector's own log" || fail "flap down intervals shaded: $downs" "$(grep -c 'flap .*: down at' "$F/inject.log") down lines in inject.log"
 check "report.gp redraws report.png from its own folder" sh -c 'cd "$0" && rm -f report.png && gnuplot report.gp && test -s report.png' "$F"
 check "report.html links the scenario's logs" grep -q '<a href="inject.log">inject.log</a>' "$F/report.html"
-[ -z "$(leftovers)" ] && ok "after the run: no namespace, process, nft table or state left" || fail "leftovers after run" "$(leftovers | head -3)"
+check "report.html is self-contained: its plot inlined as a PNG data URI" grep -q '<img data-file="report.png" src="data:image/png;base64,iVBORw0KGgo' "$F/report.html"
+check "index.html: the suite's page, a row per scenario linking its report" sh -c 'test "$(grep -c "<tr><td><a href=\"[a-z-]*/report.html\">" "$0/index.html")" -eq "$1" && grep -q "<h2>devices under test</h2>" "$0/index.html"' "$HM_OUT/ci" "$n"
+rm -f "$F/report.png" "$HM_OUT/ci/index.html"
+check "rocelab report DIR: redraws every plot and the index" sh -c '"$0" report "$1" | grep -q ": $2 scenario report(s) redrawn" && test -s "$1/rail-uplink-flap/report.png" && test -s "$1/index.html"' "$RL" "$HM_OUT/ci" "$n"
+check "... and the report inlines the redrawn plot" sh -c 'test "$(grep -o "data:image/png;base64,[A-Za-z0-9+/=]*" "$0/report.html" | head -1 | cut -d, -f2 | base64 -d | sha256sum)" = "$(sha256sum < "$0/report.png")"' "$F"
+expect_exit 3 "rocelab report of a folder without results: exit 3" "$RL" report "$T"
+
+section "run history: runs recorded and compared; a worse run fails against its baseline"
+# The ci run above is the newest of this lab: rnic-flap again, compared with it.
+"$RL" run -o "$HM_OUT/h2" --seed 7 --baseline last scenarios/ci/rnic-flap.yaml >"$HM_OUT/h2.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "run --baseline last of a like run: exit 0" || fail "run --baseline last: exit $rc" "$(grep -E 'REGRESSED|fail' "$HM_OUT/h2.log" | head -3 | tr '\n' ' ')"
+check "it compared with the ci run and found no regression" sh -c 'grep -q "^compare .* -> .*: 1 scenario(s) in both" "$0" && grep -q "^no regressions" "$0"' "$HM_OUT/h2.log"
+check "results.json carries the comparison" jq -e --arg a "$(jq -r .run_id "$HM_OUT/ci/results.json")" '.baseline.a.run_id == $a and (.baseline.regressions | length) == 0' "$HM_OUT/h2/results.json"
+check "rocelab compare: the last two runs, exit 0" "$RL" compare
+# Deliberately worse: the analyzer closes each window 6 s after its end (grace, default
+# 1.5 s), so every verdict comes 4.5 s later; its expectation is widened so that the scenario
+# itself passes, and only the baseline fails the run.
+sed -e 's/^  window: 2s/  window: 2s\n  grace: 6s/' -e 's/^  within: 6s/  within: 20s/' scenarios/ci/rnic-flap.yaml >"$T/rnic-flap-worse.yaml"
+"$RL" run -o "$HM_OUT/h3" --seed 7 --baseline last "$T/rnic-flap-worse.yaml" >"$HM_OUT/h3.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "the worse run against its baseline: exit 1" || fail "worse run: exit $rc, want 1" "$(tail -3 "$HM_OUT/h3.log" | tr '\n' ' ')"
+check "its scenario passed on its own expectation" jq -e '.scenarios[0].verdict == "pass"' "$HM_OUT/h3/results.json"
+check "the run names the regression" grep -Eq "^  REGRESSED  rnic-flap: time to detect [0-9.]+ s -> [0-9.]+ s" "$HM_OUT/h3.log"
+check "junit.xml fails the baseline test case, and is valid" sh -c 'grep -q "<failure type=\"rocelab.regression\" message=\"[0-9]* regression(s) against " "$0" && xmllint --noout --schema tests/reports/junit.xsd "$0"' "$HM_OUT/h3/junit.xml"
+expect_exit 1 "rocelab compare of the last two: exit 1" "$RL" compare
+cp "$T/check.out" "$HM_OUT/cmp.out"
+check "compare names the scenario and what got worse" grep -Eq "^  REGRESSED  rnic-flap: time to detect" "$HM_OUT/cmp.out"
+check "compare -j: the regressions as JSON" sh -c '"$0" compare -j | jq -e ".regressions[0].scenario == \"rnic-flap\" and .b.run_id == \"$1\""' "$RL" "$(jq -r .run_id "$HM_OUT/h3/results.json")"
+check "rocelab history lists the three runs, newest first" sh -c '"$0" history -j | jq -e --arg c "$1" --arg w "$2" "length >= 3 and .[0].run_id == \$w and ([.[].run_id] | index(\$c)) == 2"' "$RL" "$(jq -r .run_id "$HM_OUT/ci/results.json")" "$(jq -r .run_id "$HM_OUT/h3/results.json")"
+check "rocelab history rnic-flap: its time to detect per run" sh -c '"$0" history rnic-flap | grep -Ec "^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4} +[0-9-]+ [0-9:]+ +pass +[0-9.]+ " | grep -qx 3' "$RL"
+check "rocelab history --html: the trend page, a plot per scenario inlined" sh -c '"$0" history --html "$1" && grep -q "<h2>rnic-flap</h2>" "$1/index.html" && grep -q "<img data-file=\"trend-rnic-flap.png\" src=\"data:image/png;base64," "$1/index.html" && test "$(grep -c "^[0-9]" "$1/trend-rnic-flap.dat")" -ge 3' "$RL" "$HM_OUT/trends"
+expect_exit 2 "run --baseline of a run not in the history: exit 2, nothing started" "$RL" run -o "$HM_OUT/h4" --baseline 19990101 scenarios/ci/no-fault.yaml
+cp "$T/check.out" "$HM_OUT/h4.out"
+check "... saying so" sh -c 'grep -q "baseline 19990101: no run 19990101 of lab vlab-rail in .*history.sqlite" "$0" && test ! -e "$1/results.json"' "$HM_OUT/h4.out" "$HM_OUT/h4"
+check "every results.json of these runs is valid against the schema" results_valid "$HM_OUT"
+
+section "qualify: a suite run, rules checked, the results signed; verify; a tampered file"
+mkdir -p "$T/qsuite"
+ln -s "$ROOT/scenarios/ci/no-fault.yaml" "$T/qsuite/no-fault.yaml"
+ssh-keygen -q -t ed25519 -N '' -C qa@rocelab -f "$T/qkey"
+printf 'rules:\n  - scenario: "*"\n    require: [verdict == pass, false_positives == 0]\n  - scenario: nowhere\n    require: [rank == 1]\n' >"$T/qbad.yaml"
+expect_exit 2 "qualify with a rule for a scenario not in the suite: exit 2, nothing ran" "$RL" qualify --rules "$T/qbad.yaml" --suite "$T/qsuite" -o "$HM_OUT/qbad"
+cp "$T/check.out" "$HM_OUT/qbad.out"
+check "... naming the file, line and column" sh -c 'grep -q "qbad.yaml:4:15: scenario .nowhere. is not in the suite" "$0" && test ! -e "$1"' "$HM_OUT/qbad.out" "$HM_OUT/qbad"
+printf 'rules:\n  - scenario: "*"\n    require: [verdict == pass, false_positives == 0]\n  - scenario: no-fault\n    require: [duration_s >= 5]\n' >"$T/qrules.yaml"
+"$RL" qualify --rules "$T/qrules.yaml" --suite "$T/qsuite" --key "$T/qkey" -o "$HM_OUT/qual" --seed 7 >"$HM_OUT/qual.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "qualify: every rule holds, exit 0" || fail "qualify: exit $rc" "$(tail -4 "$HM_OUT/qual.out" | tr '\n' ' ')"
+check "it prints each rule with its value" grep -Eq "^no-fault +false_positives == 0 +0 +pass" "$HM_OUT/qual.out"
+check "qualification.json: rules, DUT identity and the inventory's fingerprint" jq -e '.passed == true and (.rules | length) == 3 and .dut.switches.rail1.nos == "Linux" and (.inventory_sha256 | length) == 64' "$HM_OUT/qual/qualification.json"
+check "the manifest lists every file with its sha256" sh -c 'cd "$0" && test "$(wc -l < MANIFEST)" -eq "$(find . -type f ! -name MANIFEST ! -name MANIFEST.sig ! -name signer.pub | wc -l)" && sha256sum --quiet -c MANIFEST' "$HM_OUT/qual"
+check "rocelab verify: the signature and every hash hold" "$RL" verify "$HM_OUT/qual"
+printf 'qa@rocelab namespaces="rocelab-qualification@rocelab" %s\n' "$(cat "$T/qkey.pub")" >"$T/allowed_signers"
+check "rocelab verify --signers: by a key the lab trusts" sh -c '"$0" verify "$1" --signers "$2" | grep -q "signature: good, by qa@rocelab"' "$RL" "$HM_OUT/qual" "$T/allowed_signers"
+sed -i 's/"verdict": "pass"/"verdict": "fail"/' "$HM_OUT/qual/results.json"
+expect_exit 1 "a tampered results.json fails verify (exit 1)" "$RL" verify "$HM_OUT/qual"
+cp "$T/check.out" "$HM_OUT/verify.out"
+check "... naming it" grep -q "^changed: results.json" "$HM_OUT/verify.out"
+[ -z "$(leftovers)" ] && ok "after the runs: no namespace, process, nft table or state left" || fail "leftovers after run" "$(leftovers | head -3)"
 rm -rf "$HM_OUT"

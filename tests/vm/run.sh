@@ -75,6 +75,17 @@ elif [ "$rc" = 0 ] && [ -f "$out/probe.pcap" ]; then
 	echo "tshark: SKIP not installed, the captured probe is not dissected" >&2
 	nskip=$((nskip + 1))
 fi
+# Outside the VM too: the VM scenarios' results.json against the schema that ships.
+if [ "$rc" = 0 ] && [ -f "$out/scenarios/results.json" ]; then
+	if "$repo/tests/reports/results-schema.py" "$repo/reports/results.schema.json" "$out/scenarios/results.json" >&2; then
+		echo "schema: PASS build/vm/scenarios/results.json is valid against reports/results.schema.json" >&2
+		npass=$((npass + 1))
+	else
+		nfail=$((nfail + 1))
+		echo "schema: FAIL build/vm/scenarios/results.json is not valid against reports/results.schema.json" >&2
+		rc=1
+	fi
+fi
 [ "$rc" = 0 ] || [ "$nfail" -gt 0 ] || nfail=1
 printf '%s: %s in %.1f s wall (kernel %s)\n' "$label" "$([ "$rc" = 0 ] && echo passed || echo "FAILED ($rc)")" "$wall" "$kver" >&2
 echo "$label: $npass passed, $nfail failed, $nskip skipped"

@@ -330,11 +330,12 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	snprintf(r[2].test_name, sizeof(r[2].test_name), "%s", "echo-dies");
 	cr_assert_eq(r[2].g.verdict, RV_INVALID);
 	ri.inv = s[0]->inv;
+	cr_assert_eq(rl_sha256_file(VLAB, ri.inventory_sha256), 0);
 	/* A scenario's log, to be attached. */
 	cr_assert_eq(rl_mkdir_p(r[1].dir, 0755), 0);
 	snprintf(log, sizeof(log), "%s/inject.log", r[1].dir);
 	cr_assert_eq(rl_write_file_mode(log, "x\n", 2, 0644), 0);
-	cr_assert_eq(report_junit(&ri, r, 3), 0);
+	cr_assert_eq(report_junit(&ri, r, 3, NULL), 0);
 	snprintf(path, sizeof(path), "%s/junit.xml", outdir);
 	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema reports/junit.xsd '%s'", path);
 	cr_assert_eq(system(cmd), 0, "%s is not valid against reports/junit.xsd", path);
@@ -364,11 +365,75 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	cr_assert_eq(report_results_json(&ri, r, 3), 0);
 	snprintf(path, sizeof(path), "%s/results.json", outdir);
 	cr_assert_not_null(xml = rl_read_file(path, &len));
-	cr_assert(strstr(xml, "\"schema_version\": 2,\n  \"run_id\": \"20261123T170535Z-00ff\",\n  "
+	cr_assert(strstr(xml, "\"schema_version\": 3,\n  \"run_id\": \"20261123T170535Z-00ff\",\n  "
 			      "\"lab\": \"vlab-rail\""),
 		  "%s", xml);
 	cr_assert(strstr(xml, "\"ended\": 1795453178.0"), "%s", xml);
 	free(xml);
+	/* Valid against the schema that ships (reports/results.schema.json). */
+	snprintf(cmd, sizeof(cmd),
+		 "reports/results-schema.py ../reports/results.schema.json '%s' >&2", path);
+	cr_assert_eq(system(cmd), 0, "%s is not valid against results.schema.json", path);
+	/* Compared with a baseline: one more test case, failed by the regressions it names. */
+	{
+		json_t *base = json_pack(
+		    "{s:{s:s},s:[{s:s,s:s,s:s},{s:s,s:s,s:s}]}", "a", "run_id",
+		    "20261122T170535Z-0001", "regressions", "scenario", "echo-slow", "what",
+		    "verdict", "text", "pass -> fail: detected <late>", "scenario", "echo-flap",
+		    "what", "false_positives", "text", "false positives 0 -> 2");
+
+		cr_assert_eq(report_junit(&ri, r, 3, base), 0);
+		json_decref(base);
+	}
+	snprintf(path, sizeof(path), "%s/junit.xml", outdir);
+	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema reports/junit.xsd '%s'", path);
+	cr_assert_eq(system(cmd), 0, "%s with a baseline is not valid against junit.xsd", path);
+	cr_assert_not_null(xml = rl_read_file(path, &len));
+	cr_assert(strstr(xml, "tests=\"4\" failures=\"2\" errors=\"1\""), "%s", xml);
+	cr_assert(strstr(xml, "name=\"baseline 20261122T170535Z-0001\"") &&
+		      strstr(xml, "<failure type=\"rocelab.regression\" message=\"2 "
+				  "regression(s) against 20261122T170535Z-0001, first echo-slow: "
+				  "pass -&gt; fail: detected &lt;late&gt;\">") &&
+		      strstr(xml, "echo-flap: false positives 0 -&gt; 2\n"),
+		  "%s", xml);
+	free(xml);
+	/* Known blind: the failure is expected today, so it is skipped with the reason. */
+	snprintf(s[1]->expect.blind, sizeof(s[1]->expect.blind), "%s", "too slow <today>");
+	cr_assert_eq(report_junit(&ri, r, 3, NULL), 0);
+	cr_assert_eq(system(cmd), 0, "%s with a skipped case is not valid against junit.xsd", path);
+	cr_assert_not_null(xml = rl_read_file(path, &len));
+	cr_assert(strstr(xml, "tests=\"3\" failures=\"0\" errors=\"1\" skipped=\"1\""), "%s", xml);
+	cr_assert(strstr(xml, "<skipped type=\"rocelab.known-blind\" message=\"known blind (too "
+			      "slow &lt;today&gt;): detected after 0.8 s"),
+		  "%s", xml);
+	free(xml);
+	s[1]->expect.blind[0] = '\0';
+	/* Two components on one fault: their grades side by side in report.html. */
+	{
+		struct comp_result *one = r[0].comps, two[2];
+		char *html, rp[PATH_MAX + 16];
+
+		two[0] = one[0];
+		two[1] = one[0];
+		two[1].started = false; /* its report hook is not called again */
+		two[1].g.detected = false;
+		two[1].g.rank = 0;
+		snprintf(two[1].g.got_class, sizeof(two[1].g.got_class), "%s", "<none>");
+		r[0].comps = two;
+		r[0].n_comps = 2;
+		cr_assert_eq(report_incident(&ri, &r[0]), 0);
+		r[0].comps = one;
+		r[0].n_comps = 1;
+		snprintf(rp, sizeof(rp), "%s/report.html", r[0].dir);
+		cr_assert_not_null(html = rl_read_file(rp, &len));
+		cr_assert(
+		    strstr(html, "<h2>side by side</h2>") &&
+			strstr(html, "<tr><th>time to detect (s)</th><td>0.3</td><td>-</td>") &&
+			strstr(html, "<tr><th>rank</th><td>1</td><td>0</td></tr>") &&
+			strstr(html, "<td>&lt;none&gt; "),
+		    "%s", html);
+		free(html);
+	}
 	for (int i = 0; i < 3; i++)
 		finish(&r[i], s[i]);
 }

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/* The devices under test, read through the lab: hosts by exec, switches in their dialect. */
+#define _GNU_SOURCE
+#include "harness/lab/dut.h"
+
+#include "harness/lib/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dut_parse_lines(const char *text, const char *const (*map)[2], json_t *o)
+{
+	const char *line = text;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *colon;
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		colon = memchr(line, ':', len);
+		if (colon)
+			for (size_t i = 0; map[i][0]; i++) {
+				const char *k = line, *v = colon + 1;
+				size_t kl = (size_t)(colon - line), vl;
+
+				while (kl && (*k == ' ' || *k == '\t'))
+					k++, kl--;
+				while (kl && (k[kl - 1] == ' ' || k[kl - 1] == '\t'))
+					kl--;
+				if (kl != strlen(map[i][0]) || strncmp(k, map[i][0], kl))
+					continue;
+				while (v < line + len && (*v == ' ' || *v == '\t'))
+					v++;
+				vl = (size_t)(line + len - v);
+				while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\r'))
+					vl--;
+				if (vl)
+					json_object_set_new(o, map[i][1], json_stringn(v, vl));
+				break;
+			}
+		line = end ? end + 1 : NULL;
+	}
+}
+
+/* Keys set to null first, so that every one is there whether or not it was read. */
+static json_t *nulls(const char *const *keys)
+{
+	json_t *o = json_object();
+
+	for (; *keys; keys++)
+		json_object_set_new(o, *keys, json_null());
+	return o;
+}
+
+static void unread(json_t *o, const char *why)
+{
+	const char *was = json_string_value(json_object_get(o, "unread"));
+
+	if (was)
+		json_object_set_new(o, "unread", json_sprintf("%s; %s", was, why));
+	else
+		json_object_set_new(o, "unread", json_string(why));
+}
+
+/* netdev -> RDMA device, from 'rdma -j link show' ([{"ifname": "mlx5_0/1", "netdev": ...}]). */
+static void rdma_devices(struct lab *l, const char *host, json_t *map)
+{
+	static const char *const argv[] = {"rdma", "-j", "link", "show", NULL};
+	char err[256];
+	json_t *links = lab_exec_json(l, host, argv, err, sizeof(err)), *x;
+	size_t i;
+
+	json_array_foreach(links, i, x)
+	{
+		const char *ifn = json_string_value(json_object_get(x, "ifname"));
+		const char *nd = json_string_value(json_object_get(x, "netdev"));
+
+		if (ifn && nd)
+			json_object_set_new(map, nd, json_stringn(ifn, strcspn(ifn, "/")));
+	}
+	json_decref(links);
+}
+
+static json_t *dut_rnic(struct lab *l, const char *host, const struct inv_rnic *r,
+			const json_t *ibdevs)
+{
+	static const char *const keys[] = {"driver",	  "driver_version", "firmware", "bus",
+					   "rdma_device", "model",	    NULL};
+	/* ethtool -i: ethtool's own labels (ethtool.c, dump_drvinfo()) */
+	static const char *const ethtool_map[][2] = {{"driver", "driver"},
+						     {"version", "driver_version"},
+						     {"firmware-version", "firmware"},
+						     {"bus-info", "bus"},
+						     {NULL, NULL}};
+	/* ibv_devinfo: rdma-core's libibverbs/examples/devinfo.c labels */
+	static const char *const devinfo_map[][2] = {
+	    {"fw_ver", "ib_firmware"}, {"board_id", "model"}, {NULL, NULL}};
+	json_t *o = nulls(keys);
+	const char *argv[5] = {"ethtool", "-i", r->netdev, NULL};
+	const char *ib =
+	    r->ibdev[0] ? r->ibdev : json_string_value(json_object_get(ibdevs, r->netdev));
+	char *out = NULL, err[256];
+	int rc;
+
+	json_object_set_new(o, "netdev", json_string(r->netdev));
+	if ((rc = lab_exec(l, host, argv, NULL, &out, err, sizeof(err))) == 0)
+		dut_parse_lines(out, ethtool_map, o);
+	else
+		unread(o, rc < 0 ? err : "ethtool -i failed");
+	free(out);
+	out = NULL;
+	if (!ib)
+		return o;
+	json_object_set_new(o, "rdma_device", json_string(ib));
+	argv[0] = "ibv_devinfo", argv[1] = "-d", argv[2] = ib;
+	if ((rc = lab_exec(l, host, argv, NULL, &out, err, sizeof(err))) == 0) {
+		dut_parse_lines(out, devinfo_map, o);
+		/* The RDMA device's firmware where the netdev's driver tells none (rxe). */
+		if (json_is_null(json_object_get(o, "firmware")) &&
+		    json_object_get(o, "ib_firmware"))
+			json_object_set(o, "firmware", json_object_get(o, "ib_firmware"));
+		json_object_del(o, "ib_firmware");
+	} else
+		unread(o, rc < 0 ? err : "ibv_devinfo failed");
+	free(out);
+	return o;
+}
+
+static json_t *dut_host(struct lab *l, const struct inv_host *h)
+{
+	static const char *const keys[] = {"kernel", NULL};
+	static const char *const uname[] = {"uname", "-r", NULL};
+	json_t *o = nulls(keys), *rnics = json_object(), *ibdevs = json_object();
+	char *out = NULL, err[256];
+
+	if (lab_exec(l, h->name, uname, NULL, &out, err, sizeof(err)) == 0 && out) {
+		out[strcspn(out, "\n")] = '\0';
+		json_object_set_new(o, "kernel", json_string(out));
+	} else
+		unread(o, err[0] ? err : "uname -r failed");
+	free(out);
+	rdma_devices(l, h->name, ibdevs);
+	for (size_t i = 0; i < h->n_rnics; i++)
+		json_object_set_new(rnics, h->rnics[i].name,
+				    dut_rnic(l, h->name, &h->rnics[i], ibdevs));
+	json_object_set_new(o, "rnics", rnics);
+	json_decref(ibdevs);
+	return o;
+}
+
+/*
+ * A switch's NOS, version and model through its dialect's show command:
+ *  - linux: 'uname -sr';
+ *  - SONiC: 'show version', its "SONiC Software Version:" and "HwSKU:" lines
+ *    (sonic-utilities show/main.py version(); doc/Command-Reference.md);
+ *  - EOS: 'show version | json', its "version" and "modelName" (EOS eAPI);
+ *  - NVUE: 'nv show system -o json', its "build" (else "product-release") and
+ *    "platform" [inferred from NVIDIA's NVUE command reference examples, not
+ *    a published schema].
+ */
+static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
+{
+	static const char *const keys[] = {"nos", "version", "model", NULL};
+	static const char *const sonic_map[][2] = {
+	    {"SONiC Software Version", "version"}, {"HwSKU", "model"}, {NULL, NULL}};
+	static const char *const cmds[] = {
+	    [INV_DIALECT_LINUX] = "uname -sr",
+	    [INV_DIALECT_SONIC] = "show version",
+	    [INV_DIALECT_EOS] = "show version | json",
+	    [INV_DIALECT_NVUE] = "nv show system -o json",
+	};
+	json_t *o = nulls(keys), *j = NULL;
+	char *out = NULL, err[256];
+
+	json_object_set_new(o, "dialect", json_string(inv_dialect_name(sw->dialect)));
+	if (lab_cli(l, sw->name, cmds[sw->dialect], NULL, &out, err, sizeof(err)) || !out) {
+		unread(o, err[0] ? err : "no output");
+		free(out);
+		return o;
+	}
+	switch (sw->dialect) {
+	case INV_DIALECT_LINUX: {
+		char *sp = strchr(out, ' ');
+
+		out[strcspn(out, "\n")] = '\0';
+		if (sp)
+			*sp++ = '\0';
+		json_object_set_new(o, "nos", json_string(out));
+		if (sp && *sp)
+			json_object_set_new(o, "version", json_string(sp));
+		break;
+	}
+	case INV_DIALECT_SONIC:
+		json_object_set_new(o, "nos", json_string("SONiC"));
+		dut_parse_lines(out, sonic_map, o);
+		break;
+	case INV_DIALECT_EOS:
+	case INV_DIALECT_NVUE: {
+		const bool eos = sw->dialect == INV_DIALECT_EOS;
+		const char *v;
+
+		json_object_set_new(o, "nos", json_string(eos ? "EOS" : "Cumulus Linux"));
+		if (!(j = json_loads(out, 0, NULL))) {
+			unread(o, "its output is not JSON");
+			break;
+		}
+		v = json_string_value(json_object_get(j, eos ? "version" : "build"));
+		if (!v && !eos)
+			v = json_string_value(json_object_get(j, "product-release"));
+		if (v)
+			json_object_set_new(o, "version", json_string(v));
+		if ((v = json_string_value(json_object_get(j, eos ? "modelName" : "platform"))))
+			json_object_set_new(o, "model", json_string(v));
+		break;
+	}
+	}
+	if (json_is_null(json_object_get(o, "version")) && !json_object_get(o, "unread"))
+		unread(o, "no version in its output");
+	json_decref(j);
+	free(out);
+	return o;
+}
+
+json_t *lab_dut(struct lab *l)
+{
+	json_t *hosts = json_object(), *sws = json_object();
+
+	for (size_t i = 0; i < l->inv->n_hosts; i++)
+		json_object_set_new(hosts, l->inv->hosts[i].name, dut_host(l, &l->inv->hosts[i]));
+	for (size_t i = 0; i < l->inv->n_switches; i++)
+		json_object_set_new(sws, l->inv->switches[i].name,
+				    dut_switch(l, &l->inv->switches[i]));
+	return json_pack("{s:o,s:o}", "hosts", hosts, "switches", sws);
+}

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: MIT
+/* Self-contained report pages, the suite index, re-rendering, and the history's trend page. */
+#define _GNU_SOURCE
+#include "reports/pages.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/proc.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- inlining ------------------------------------------------------------------------------ */
+
+/* The value of attr="..." within tag[0, len), into buf; false when absent. */
+static bool attr_of(const char *tag, size_t len, const char *attr, char *buf, size_t blen)
+{
+	size_t al = strlen(attr);
+
+	for (const char *p = tag; p + al + 2 < tag + len; p++)
+		if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !strncmp(p, attr, al) &&
+		    p[al] == '=' && p[al + 1] == '"') {
+			const char *v = p + al + 2, *e = memchr(v, '"', (size_t)(tag + len - v));
+
+			if (!e)
+				return false;
+			snprintf(buf, blen, "%.*s", (int)(e - v), v);
+			return true;
+		}
+	return false;
+}
+
+/* The tag's text with attr="..." left out (the rest of its attributes kept). */
+static void put_without(FILE *o, const char *tag, size_t len, const char *const *attrs)
+{
+	const char *p = tag, *end = tag + len;
+
+	while (p < end) {
+		bool cut = false;
+
+		if (*p == ' ')
+			for (const char *const *a = attrs; *a; a++) {
+				size_t al = strlen(*a);
+
+				if (p + al + 2 < end && !strncmp(p + 1, *a, al) &&
+				    p[1 + al] == '=' && p[2 + al] == '"') {
+					const char *e =
+					    memchr(p + 3 + al, '"', (size_t)(end - (p + 3 + al)));
+
+					if (e) {
+						p = e + 1;
+						cut = true;
+					}
+					break;
+				}
+			}
+		if (!cut)
+			fputc(*p++, o);
+	}
+}
+
+static char *base64_file(const char *path)
+{
+	size_t len;
+	char *data = rl_read_file(path, &len), *b64;
+
+	if (!data)
+		return NULL;
+	b64 = rl_xcalloc(4 * ((len + 2) / 3) + 1, 1);
+	EVP_EncodeBlock((unsigned char *)b64, (const unsigned char *)data, (int)len);
+	free(data);
+	return b64;
+}
+
+int pages_inline_images(const char *html)
+{
+	static const char *const drop[] = {"src", "data-file", NULL};
+	char dir[PATH_MAX], name[256], src[64], path[PATH_MAX + 256], *out = NULL;
+	size_t len, olen = 0;
+	char *text = rl_read_file(html, &len);
+	const char *p, *tag;
+	FILE *o;
+	int r;
+
+	if (!text)
+		return -errno;
+	snprintf(dir, sizeof(dir), "%s", html);
+	dirname(dir);
+	o = open_memstream(&out, &olen);
+	for (p = text; (tag = strstr(p, "<img ")); p = tag) {
+		const char *end = strchr(tag, '>');
+		size_t tl;
+		char *b64 = NULL;
+
+		if (!end)
+			break;
+		tl = (size_t)(end - tag);
+		fwrite(p, 1, (size_t)(tag - p), o);
+		if (!attr_of(tag, tl, "data-file", name, sizeof(name)) &&
+		    (!attr_of(tag, tl, "src", name, sizeof(name)) || !strncmp(name, "data:", 5)))
+			name[0] = '\0';
+		snprintf(src, sizeof(src), "%s", name);
+		/* Only plots beside the page: no path, no way out of its folder. */
+		if (name[0] && !strchr(name, '/') && strcmp(name, "..") && strlen(name) > 4 &&
+		    !strcmp(name + strlen(name) - 4, ".png")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			b64 = base64_file(path);
+		}
+		if (b64) {
+			fprintf(o, "<img data-file=\"%s\" src=\"data:image/png;base64,%s\"", name,
+				b64);
+			put_without(o, tag + 4, tl - 4, drop);
+			free(b64);
+		} else
+			fwrite(tag, 1, tl, o);
+		tag = end;
+	}
+	fputs(p, o);
+	fclose(o);
+	free(text);
+	r = rl_write_file_mode(html, out, olen, 0644);
+	free(out);
+	return r;
+}
+
+/* ---- the suite index ------------------------------------------------------------------------- */
+
+static const char page_style[] =
+    "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left;"
+    "vertical-align:top}.pass{color:#070}.fail{color:#b00}.invalid{color:#a60}"
+    "table.grid td,table.grid th{border-bottom:1px solid #ddd}</style>";
+
+static const char *text_of(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+/* A number cell with decimals places, "-" for null. */
+static void cell_num(FILE *f, const json_t *v, int decimals)
+{
+	if (json_is_number(v))
+		fprintf(f, "<td>%.*f</td>", decimals, json_number_value(v));
+	else
+		fprintf(f, "<td>-</td>");
+}
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+}
+
+/* o's string k escaped, or "?" when it could not be read (null). */
+static void esc_or_unknown(FILE *f, const json_t *o, const char *k)
+{
+	esc(f, json_is_string(json_object_get(o, k)) ? text_of(o, k) : "?");
+}
+
+/* ", LABEL VALUE" when o has a string k. */
+static void esc_opt(FILE *f, const char *label, const json_t *o, const char *k)
+{
+	if (json_is_string(json_object_get(o, k)))
+		fprintf(f, "%s", label), esc(f, text_of(o, k));
+}
+
+/* The devices under test, one row per host and switch. */
+static void dut_table(FILE *f, const json_t *dut)
+{
+	const char *name, *rn;
+	const json_t *d, *r;
+
+	fprintf(f, "<h2>devices under test</h2>\n<table class=\"grid\">\n");
+	json_object_foreach((json_t *)json_object_get(dut, "hosts"), name, d)
+	{
+		fprintf(f, "<tr><th>");
+		esc(f, name);
+		fprintf(f, "</th><td>kernel ");
+		esc_or_unknown(f, d, "kernel");
+		json_object_foreach((json_t *)json_object_get(d, "rnics"), rn, r)
+		{
+			fprintf(f, "<br>");
+			esc(f, rn);
+			fprintf(f, " (");
+			esc(f, text_of(r, "netdev"));
+			fprintf(f, "): driver ");
+			esc_or_unknown(f, r, "driver");
+			esc_opt(f, ", firmware ", r, "firmware");
+			esc_opt(f, ", RDMA ", r, "rdma_device");
+		}
+		fprintf(f, "</td></tr>\n");
+	}
+	json_object_foreach((json_t *)json_object_get(dut, "switches"), name, d)
+	{
+		fprintf(f, "<tr><th>");
+		esc(f, name);
+		fprintf(f, "</th><td>");
+		esc_or_unknown(f, d, "nos");
+		esc_opt(f, " ", d, "version");
+		esc_opt(f, ", ", d, "model");
+		if (json_is_string(json_object_get(d, "unread")))
+			fprintf(f, " <small>(unread: "), esc(f, text_of(d, "unread")),
+			    fprintf(f, ")</small>");
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+int pages_suite_index(const char *outdir, const json_t *root)
+{
+	char path[PATH_MAX], ts[32];
+	const json_t *s, *base = json_object_get(root, "baseline");
+	size_t i, pass = 0, n = json_array_size(json_object_get(root, "scenarios"));
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/index.html", outdir);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	json_array_foreach(json_object_get(root, "scenarios"), i, s) pass +=
+	    !strcmp(text_of(s, "verdict"), "pass");
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rocelab run ");
+	esc(f, text_of(root, "run_id"));
+	fprintf(f, "</title>\n%s</head><body>\n<h1>run ", page_style);
+	esc(f, text_of(root, "run_id"));
+	fprintf(f, ": <span class=\"%s\">%zu of %zu passed</span></h1>\n",
+		pass == n ? "pass" : "fail", pass, n);
+	fprintf(f, "<table>\n<tr><th>lab</th><td>");
+	esc(f, text_of(root, "lab"));
+	fprintf(f, " (%s)</td></tr>\n<tr><th>inventory</th><td>", text_of(root, "lab_kind"));
+	esc(f, text_of(root, "inventory"));
+	fprintf(f, " <small>sha256 %.16s</small></td></tr>\n", text_of(root, "inventory_sha256"));
+	fprintf(f, "<tr><th>seed</th><td>%lld</td></tr>\n",
+		(long long)json_integer_value(json_object_get(root, "seed")));
+	fprintf(f, "<tr><th>started</th><td>%s UTC</td></tr>\n",
+		json_is_number(json_object_get(root, "started"))
+		    ? rl_utc(json_number_value(json_object_get(root, "started")),
+			     "%Y-%m-%d %H:%M:%S", ts, sizeof(ts))
+		    : "?");
+	fprintf(f, "<tr><th>version</th><td>");
+	esc(f, text_of(root, "versions"));
+	fprintf(f, "</td></tr>\n");
+	if (base) {
+		size_t nr = json_array_size(json_object_get(base, "regressions"));
+
+		fprintf(f, "<tr><th>baseline</th><td class=\"%s\">", nr ? "fail" : "pass");
+		esc(f, text_of(json_object_get(base, "a"), "run_id"));
+		fprintf(f, ": %zu regression(s)</td></tr>\n", nr);
+	}
+	fprintf(f, "</table>\n<h2>scenarios</h2>\n<table class=\"grid\"><tr><th>scenario</th>"
+		   "<th>verdict</th><th>time to detect (s)</th><th>rank</th><th>precision</th>"
+		   "<th>false positives</th><th>reason</th></tr>\n");
+	json_array_foreach(json_object_get(root, "scenarios"), i, s)
+	{
+		fprintf(f, "<tr><td><a href=\"");
+		esc(f, text_of(s, "report"));
+		fprintf(f, "\">");
+		esc(f, text_of(s, "name"));
+		fprintf(f, "</a></td><td class=\"%s\">%s</td>", text_of(s, "verdict"),
+			text_of(s, "verdict"));
+		cell_num(f, json_object_get(s, "time_to_detect_s"), 1);
+		cell_num(f, json_object_get(s, "rank"), 0);
+		cell_num(f, json_object_get(s, "precision"), 2);
+		cell_num(f, json_object_get(s, "false_positives"), 0);
+		fprintf(f, "<td>");
+		esc(f, text_of(s, "reason"));
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
+	dut_table(f, json_object_get(root, "dut"));
+	fprintf(f, "<p><a href=\"results.json\">results.json</a> <a href=\"junit.xml\">junit.xml"
+		   "</a></p>\n</body></html>\n");
+	return fclose(f) ? -errno : 0;
+}
+
+/* ---- re-rendering ------------------------------------------------------------------------------
+ */
+
+static int gnuplot_in(const char *dir, const char *gp)
+{
+	char cd[PATH_MAX + 16], log[PATH_MAX + 16];
+	const char *argv[] = {"/usr/bin/gnuplot", "-e", cd, gp, NULL};
+
+	/* gnuplot's single-quoted strings take a quote doubled; rocelab's folders have none */
+	if (strchr(dir, '\''))
+		return -EINVAL;
+	snprintf(cd, sizeof(cd), "cd '%s'", dir);
+	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
+	if (access(argv[0], X_OK))
+		return -ENOENT;
+	return proc_run(argv, NULL, log) ? -EIO : 0;
+}
+
+int pages_rerender(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64], sd[PATH_MAX];
+	json_error_t je;
+	json_t *root;
+	const json_t *s;
+	size_t i;
+	int n = 0, r;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (!(root = json_load_file(path, 0, &je))) {
+		snprintf(err, errlen, "%s: %s: not a results folder of 'rocelab run'", path,
+			 je.text);
+		return -ENOENT;
+	}
+	json_array_foreach(json_object_get(root, "scenarios"), i, s)
+	{
+		const char *name = text_of(s, "name");
+
+		if (!rl_name_ok(name, 96) && !strchr(name, '#'))
+			continue;
+		snprintf(sd, sizeof(sd), "%s/%s", dir, name);
+		snprintf(path, sizeof(path), "%s/report.gp", sd);
+		if (access(path, R_OK))
+			continue;
+		if ((r = gnuplot_in(sd, "report.gp"))) {
+			snprintf(err, errlen, "%s: gnuplot %s (see %s/gnuplot.log)", path,
+				 r == -ENOENT ? "is not installed" : "failed", sd);
+			json_decref(root);
+			return r;
+		}
+		snprintf(path, sizeof(path), "%s/report.html", sd);
+		if (!access(path, R_OK) && (r = pages_inline_images(path))) {
+			snprintf(err, errlen, "%s: %s", path, strerror(-r));
+			json_decref(root);
+			return r;
+		}
+		n++;
+	}
+	r = pages_suite_index(dir, root);
+	json_decref(root);
+	if (r) {
+		snprintf(err, errlen, "%s/index.html: %s", dir, strerror(-r));
+		return r;
+	}
+	return n;
+}
+
+/* ---- the history's trends ----------------------------------------------------------------------
+ */
+
+/* A scenario name as a file name: what is not [A-Za-z0-9_.-] becomes '_'. */
+static void file_name(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = (strchr("_.-", name[i]) || (name[i] >= 'a' && name[i] <= 'z') ||
+			  (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9'))
+			     ? name[i]
+			     : '_';
+	buf[i] = '\0';
+}
+
+/* trend-NAME.dat and .gp, drawn: one scenario's runs, oldest first. */
+static int trend_plot(const char *dir, const char *fname, const char *scenario, const json_t *rows)
+{
+	char path[PATH_MAX + 300], ts[32];
+	const json_t *r;
+	size_t i, detected = 0, failed = 0;
+	double tmax = 1, fpmax = 1; /* fixed ranges: an axis without a point is an error */
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trend-%s.dat", dir, fname);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# run started(UTC) time_to_detect_s false_positives passed\n");
+	json_array_foreach(rows, i, r)
+	{
+		const json_t *t = json_object_get(r, "time_to_detect_s");
+		long long fp = (long long)json_integer_value(json_object_get(r, "false_positives"));
+		bool pass = !strcmp(text_of(r, "verdict"), "pass");
+
+		fprintf(f, "%zu %s ", i + 1,
+			rl_utc(json_number_value(json_object_get(r, "started")), "%m-%dT%H:%M", ts,
+			       sizeof(ts)));
+		if (json_is_number(t)) {
+			fprintf(f, "%.3f", json_number_value(t));
+			tmax = json_number_value(t) > tmax ? json_number_value(t) : tmax;
+			detected++;
+		} else
+			fprintf(f, "-");
+		fprintf(f, " %lld %d\n", fp, pass);
+		fpmax = (double)fp > fpmax ? (double)fp : fpmax;
+		failed += !pass;
+	}
+	if (fclose(f))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/trend-%s.gp", dir, fname);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# rocelab history trend of %s: 'gnuplot trend-%s.gp' in this folder\n",
+		scenario, fname);
+	fprintf(f, "set terminal pngcairo size 900,300 font 'Sans,9'\nset output 'trend-%s.png'\n",
+		fname);
+	fprintf(f,
+		"set datafile missing '-'\nset title '%s: time to detect and false positives "
+		"per run (red: failed)'\n",
+		scenario);
+	fprintf(f,
+		"set ylabel 'time to detect (s)'\nset y2label 'false positives'\n"
+		"set yrange [0:%.2f]\nset y2range [0:%.0f]\nset ytics nomirror\nset y2tics %d\n"
+		"set xtics rotate by -30 font ',7'\nset key top left\nset grid ytics\n"
+		"set xrange [0.5:%zu.5]\nset style fill solid 0.3\nset boxwidth 0.4\n",
+		tmax * 1.25, fpmax * 1.25 + 0.5, (int)(fpmax + 4) / 5, /* whole false positives */
+		json_array_size(rows));
+	/* Only series with a point: gnuplot stops at one whose points are all undefined. */
+	fprintf(f,
+		"plot 'trend-%s.dat' using 1:4:xtic(2) axes x1y2 with boxes lc rgb '#cc8800' "
+		"title 'false positives'",
+		fname);
+	if (detected)
+		fprintf(f, ", \\\n     '' using 1:3 with linespoints pt 7 lc rgb '#2060c0' "
+			   "title 'time to detect'");
+	if (failed)
+		fprintf(f, ", \\\n     '' using 1:($5 == 0 ? 0 : 1/0) with points pt 7 ps 1.5 "
+			   "lc rgb '#c00000' title 'failed'");
+	fprintf(f, "\n");
+	if (fclose(f))
+		return -errno;
+	snprintf(path, sizeof(path), "trend-%s.gp", fname);
+	return gnuplot_in(dir, path);
+}
+
+int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario, char *err,
+		 size_t errlen)
+{
+	char path[PATH_MAX + 16], fname[128], ts[32];
+	const char *name;
+	const json_t *rows, *r;
+	size_t i;
+	FILE *f;
+	int ret = 0;
+
+	if (rl_mkdir_p(dir, 0755)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	if (!(f = fopen(path, "we"))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f,
+		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rocelab run "
+		"history</title>\n%s</head><body>\n<h1>run history</h1>\n",
+		page_style);
+	json_object_foreach((json_t *)per_scenario, name, rows)
+	{
+		file_name(name, fname, sizeof(fname));
+		if ((ret = trend_plot(dir, fname, name, rows))) {
+			snprintf(err, errlen, "trend of %s: gnuplot %s (see %s/gnuplot.log)", name,
+				 ret == -ENOENT ? "is not installed" : "failed", dir);
+			break;
+		}
+		fprintf(f, "<h2>");
+		esc(f, name);
+		fprintf(f, "</h2>\n<p><img src=\"trend-%s.png\" alt=\"trend\" width=\"900\"></p>\n",
+			fname);
+	}
+	fprintf(f, "<h2>runs</h2>\n<table class=\"grid\"><tr><th>run</th><th>started (UTC)</th>"
+		   "<th>lab</th><th>passed</th><th>failed</th><th>invalid</th><th>results</th>"
+		   "</tr>\n");
+	json_array_foreach(runs, i, r)
+	{
+		fprintf(f, "<tr><td>");
+		esc(f, text_of(r, "run_id"));
+		fprintf(f, "</td><td>%s</td><td>",
+			rl_utc(json_number_value(json_object_get(r, "started")),
+			       "%Y-%m-%d %H:%M:%S", ts, sizeof(ts)));
+		esc(f, text_of(r, "lab"));
+		fprintf(f,
+			"</td><td class=\"pass\">%lld</td><td class=\"fail\">%lld</td>"
+			"<td class=\"invalid\">%lld</td><td>",
+			(long long)json_integer_value(json_object_get(r, "passed")),
+			(long long)json_integer_value(json_object_get(r, "failed")),
+			(long long)json_integer_value(json_object_get(r, "invalid")));
+		if (*text_of(r, "outdir")) {
+			fprintf(f, "<a href=\"file://");
+			esc(f, text_of(r, "outdir"));
+			fprintf(f, "/index.html\">");
+			esc(f, text_of(r, "outdir"));
+			fprintf(f, "</a>");
+		}
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n</body></html>\n");
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && (ret = pages_inline_images(path)))
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	return ret;
+}

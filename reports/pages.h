@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HTML pages a person opens: reports made self-contained (plots inlined),
+ * the suite's index of a run, re-rendering a results folder, and the run
+ * history's trends.
+ */
+#ifndef ROCELAB_PAGES_H
+#define ROCELAB_PAGES_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/*
+ * Inline the plots of an HTML file in place: each <img src="FILE.png"> of a
+ * file beside it becomes <img data-file="FILE.png" src="data:image/png;
+ * base64,...">, and one inlined before takes FILE.png's bytes again, so the
+ * page can be mailed or archived alone and still re-rendered.  0 or -errno.
+ */
+int pages_inline_images(const char *html);
+
+/*
+ * OUTDIR/index.html from the run's results.json (root): who ran what on
+ * which devices, and a row per scenario (verdict, reason, time to detect,
+ * rank, precision, false positives) linking its report.  0 or -errno.
+ */
+int pages_suite_index(const char *outdir, const json_t *root);
+
+/*
+ * 'rocelab report DIR': redraw each scenario's plots from its report.gp
+ * (gnuplot, in its folder), inline them into its report.html again, and
+ * rewrite DIR/index.html from DIR/results.json.  How many scenarios were
+ * redrawn, or -errno with err.
+ */
+int pages_rerender(const char *dir, char *err, size_t errlen);
+
+/*
+ * DIR/index.html across the runs of the history (a list, newest first, as
+ * history_list() gives it) and, per scenario (its rows across runs in
+ * per_scenario: {name: [rows]}), a gnuplot trend of time to detect and false
+ * positives with each run's verdict, inlined.  0 or -errno with err.
+ */
+int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario, char *err,
+		 size_t errlen);
+
+#endif

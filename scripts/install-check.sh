@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# 'make install' into DESTDIR=$1 (emptied first) and check what it installed: the binary runs,
+# every data file is there, the man page renders without warnings and covers every command,
+# and bash completion completes each command.
+set -uo pipefail
+D=${1:?usage: install-check.sh DESTDIR}
+P=/usr/local
+rm -rf "$D"
+make --no-print-directory -s install DESTDIR="$D" PREFIX="$P" >/dev/null || { echo "install-check: make install failed"; exit 1; }
+bad=0
+no() { echo "install-check: $*"; bad=$((bad + 1)); }
+B="$D$P/bin/rocelab"
+S="$D$P/share"
+"$B" --version | grep -Eq '^rocelab [0-9]' || no "rocelab --version prints no version"
+for f in rocelab/lab-inventory/vlab-rail.yaml rocelab/scenarios/ci/no-fault.yaml \
+	rocelab/scenarios/qualification/rnic-flap.yaml rocelab/scenarios/qualification/rules/vlab.yaml \
+	rocelab/results.schema.json man/man1/rocelab.1 bash-completion/completions/rocelab; do
+	[ -f "$S/$f" ] && [ ! -L "$S/$f" ] || no "$S/$f is not installed as a file"
+done
+[ "$(find "$S/rocelab/scenarios" -name '*.yaml' | wc -l)" -eq "$(find scenarios -name '*.yaml' | wc -l)" ] ||
+	no "not every scenario was installed"
+# The man page: no groff warnings, and a section for every command 'rocelab help' lists.
+w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$S/man/man1/rocelab.1" 2>&1 >/dev/null)
+[ -z "$w" ] || no "the man page has warnings: $w"
+cmds=$("$B" help | awk '/^commands:/ {on = 1; next} on && !NF {exit} on {print $1}')
+[ -n "$cmds" ] || no "rocelab help lists no commands"
+for c in $cmds; do
+	grep -Eq "^\.SS \"?$c( |\"|,|$)" "$S/man/man1/rocelab.1" || no "the man page has no section for '$c'"
+	got=$(bash -c '. "$1"; COMP_WORDS=(rocelab "${2:0:4}"); COMP_CWORD=1; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' \
+		sh "$S/bash-completion/completions/rocelab" "$c")
+	grep -qx "$c" <<<"$got" || no "bash completion does not complete '${c:0:4}' to '$c'"
+done
+kinds=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab inject ""); COMP_CWORD=2; _rocelab; echo "${COMPREPLY[*]}"' "$B" "$S/bash-completion/completions/rocelab")
+grep -q "link-flap" <<<"$kinds" && grep -q "ecn-misconfig" <<<"$kinds" || no "bash completion does not complete fault kinds (got: $kinds)"
+if [ $bad -eq 0 ]; then
+	echo "install-check: $B runs; data, man page ($(wc -w <<<"$cmds") commands) and completion installed under $D$P"
+fi
+rm -rf "$D"
+exit $((bad > 0))
