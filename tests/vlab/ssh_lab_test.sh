@@ -151,6 +151,9 @@ for h in host1 host2 host3 host4; do
 done
 check "no agent, load or run folder is left on the hosts" sh -c '! pgrep -f "rocelab (agent|load) " && ! ls -d /tmp/rocelab-run.* 2>/dev/null'
 check "pre-flight read every switch's links over SSH" grep -q "^pre-flight: 32 link(s) up at their switch ports" "$T/sshci.log"
+check "results.json over SSH is valid against reports/results.schema.json" results_valid "$T/sshci"
+check "the devices under test were read over SSH (kernel, RNIC driver, switch NOS)" \
+	jq -e --arg k "$(uname -r)" '.lab_kind == "ssh" and .dut.hosts.host2.kernel == $k and .dut.hosts.host2.rnics.rnic3.driver == "veth" and .dut.switches.spine1.nos == "Linux"' "$R"
 
 # A run killed with -9 mid-fault: the kernel tells its injector (SIGTERM), which reverts;
 # the agents on the hosts find their analyzer gone and stop themselves (30 s).
