@@ -270,73 +270,6 @@ int history_record(const char *path, const json_t *root, const char *outdir, cha
 	return 0;
 }
 
-/* The first column of a query's rows (at most max), binding texts; how many, or -errno. */
-static int query_ids(sqlite3 *db, const char *sql, const char *const *binds, size_t nb, long long n,
-		     char ids[][40], int max)
-{
-	sqlite3_stmt *st;
-	int k = 0, rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		return -EIO;
-	for (size_t i = 0; i < nb; i++)
-		sqlite3_bind_text(st, (int)i + 1, binds[i], -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, (int)nb + 1, n);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && k < max)
-		snprintf(ids[k++], 40, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? k : -EIO;
-}
-
-int history_resolve(const char *path, const char *lab, const char *ref, char *id, size_t idlen,
-		    char *err, size_t errlen)
-{
-	const char *binds[2] = {lab ? lab : "", ref};
-	char ids[2][40];
-	sqlite3 *db = db_open(path, false, err, errlen);
-	long long back = 0;
-	int k;
-
-	if (!db)
-		return -errno;
-	if (!strncmp(ref, "last", 4) && (!ref[4] || ref[4] == '~')) {
-		char *end = NULL;
-
-		if (ref[4] && ((back = strtoll(ref + 5, &end, 10)) < 0 || *end || end == ref + 5)) {
-			snprintf(err, errlen,
-				 "'%s': give last, or last~N for the N-th run before it", ref);
-			sqlite3_close(db);
-			return -EINVAL;
-		}
-		k = query_ids(
-		    db,
-		    "SELECT run_id FROM runs WHERE (?1 = '' OR lab = ?1) ORDER BY started "
-		    "DESC, run_id DESC LIMIT 1 OFFSET ?2",
-		    binds, 1, back, ids, 1);
-	} else
-		k = query_ids(db,
-			      "SELECT run_id FROM runs WHERE (?1 = '' OR lab = ?1) AND "
-			      "substr(run_id, 1, length(?2)) = ?2 LIMIT ?3",
-			      binds, 2, 2, ids, 2);
-	sqlite3_close(db);
-	if (k < 0) {
-		snprintf(err, errlen, "%s: cannot read the run history", path);
-		return k;
-	}
-	if (k == 0) {
-		snprintf(err, errlen, "no run %s%s%s in %s ('rocelab history' lists them)", ref,
-			 lab ? " of lab " : "", lab ? lab : "", path);
-		return -ENOENT;
-	}
-	if (k > 1) {
-		snprintf(err, errlen, "'%s' names more than one run (%s, %s, ...): give more of it",
-			 ref, ids[0], ids[1]);
-		return -EINVAL;
-	}
-	snprintf(id, idlen, "%s", ids[0]);
-	return 0;
-}
-
 /* A column as JSON: integer, real, text or null. */
 static json_t *col_json(sqlite3_stmt *st, int i)
 {
@@ -377,6 +310,54 @@ static json_t *query_rows(sqlite3 *db, const char *sql, const char *const *texts
 	if (rc != SQLITE_DONE)
 		json_decref(arr), arr = NULL;
 	return arr;
+}
+
+int history_resolve(const char *path, const char *lab, const char *ref, char *id, size_t idlen,
+		    char *err, size_t errlen)
+{
+	const char *binds[2] = {lab ? lab : "", ref};
+	sqlite3 *db = db_open(path, false, err, errlen);
+	long long back = 0;
+	json_t *ids;
+	size_t k;
+
+	if (!db)
+		return -errno;
+	if (!strncmp(ref, "last", 4) && (!ref[4] || ref[4] == '~')) {
+		char *end = NULL;
+
+		if (ref[4] && ((back = strtoll(ref + 5, &end, 10)) < 0 || *end || end == ref + 5)) {
+			snprintf(err, errlen,
+				 "'%s': give last, or last~N for the N-th run before it", ref);
+			sqlite3_close(db);
+			return -EINVAL;
+		}
+		ids = query_rows(db,
+				 "SELECT run_id FROM runs WHERE (?1 = '' OR lab = ?1) ORDER BY "
+				 "started DESC, run_id DESC LIMIT 1 OFFSET ?2",
+				 binds, 1, back);
+	} else
+		ids = query_rows(db,
+				 "SELECT run_id FROM runs WHERE (?1 = '' OR lab = ?1) AND "
+				 "substr(run_id, 1, length(?2)) = ?2 LIMIT ?3",
+				 binds, 2, 2);
+	sqlite3_close(db);
+	if (!ids) {
+		snprintf(err, errlen, "%s: cannot read the run history", path);
+		return -EIO;
+	}
+#define ID(i) json_string_value(json_object_get(json_array_get(ids, i), "run_id"))
+	if (!(k = json_array_size(ids)))
+		snprintf(err, errlen, "no run %s%s%s in %s ('rocelab history' lists them)", ref,
+			 lab ? " of lab " : "", lab ? lab : "", path);
+	else if (k > 1)
+		snprintf(err, errlen, "'%s' names more than one run (%s, %s, ...): give more of it",
+			 ref, ID(0), ID(1));
+	else
+		snprintf(id, idlen, "%s", ID(0));
+#undef ID
+	json_decref(ids);
+	return k == 1 ? 0 : k ? -EINVAL : -ENOENT;
 }
 
 json_t *history_list(const char *path, const char *lab, const char *scenario, int limit, char *err,

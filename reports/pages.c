@@ -149,38 +149,17 @@ static void cell_num(FILE *f, const json_t *v, int decimals)
 		fprintf(f, "<td>-</td>");
 }
 
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-}
-
 /* o's string k escaped, or "?" when it could not be read (null). */
 static void esc_or_unknown(FILE *f, const json_t *o, const char *k)
 {
-	esc(f, json_is_string(json_object_get(o, k)) ? text_of(o, k) : "?");
+	rl_xml_fputs(f, json_is_string(json_object_get(o, k)) ? text_of(o, k) : "?");
 }
 
 /* ", LABEL VALUE" when o has a string k. */
 static void esc_opt(FILE *f, const char *label, const json_t *o, const char *k)
 {
 	if (json_is_string(json_object_get(o, k)))
-		fprintf(f, "%s", label), esc(f, text_of(o, k));
+		fprintf(f, "%s", label), rl_xml_fputs(f, text_of(o, k));
 }
 
 /* The devices under test, one row per host and switch. */
@@ -193,15 +172,15 @@ static void dut_table(FILE *f, const json_t *dut)
 	json_object_foreach((json_t *)json_object_get(dut, "hosts"), name, d)
 	{
 		fprintf(f, "<tr><th>");
-		esc(f, name);
+		rl_xml_fputs(f, name);
 		fprintf(f, "</th><td>kernel ");
 		esc_or_unknown(f, d, "kernel");
 		json_object_foreach((json_t *)json_object_get(d, "rnics"), rn, r)
 		{
 			fprintf(f, "<br>");
-			esc(f, rn);
+			rl_xml_fputs(f, rn);
 			fprintf(f, " (");
-			esc(f, text_of(r, "netdev"));
+			rl_xml_fputs(f, text_of(r, "netdev"));
 			fprintf(f, "): driver ");
 			esc_or_unknown(f, r, "driver");
 			esc_opt(f, ", firmware ", r, "firmware");
@@ -212,13 +191,13 @@ static void dut_table(FILE *f, const json_t *dut)
 	json_object_foreach((json_t *)json_object_get(dut, "switches"), name, d)
 	{
 		fprintf(f, "<tr><th>");
-		esc(f, name);
+		rl_xml_fputs(f, name);
 		fprintf(f, "</th><td>");
 		esc_or_unknown(f, d, "nos");
 		esc_opt(f, " ", d, "version");
 		esc_opt(f, ", ", d, "model");
 		if (json_is_string(json_object_get(d, "unread")))
-			fprintf(f, " <small>(unread: "), esc(f, text_of(d, "unread")),
+			fprintf(f, " <small>(unread: "), rl_xml_fputs(f, text_of(d, "unread")),
 			    fprintf(f, ")</small>");
 		fprintf(f, "</td></tr>\n");
 	}
@@ -238,15 +217,15 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	json_array_foreach(json_object_get(root, "scenarios"), i, s) pass +=
 	    !strcmp(text_of(s, "verdict"), "pass");
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rocelab run ");
-	esc(f, text_of(root, "run_id"));
+	rl_xml_fputs(f, text_of(root, "run_id"));
 	fprintf(f, "</title>\n%s</head><body>\n<h1>run ", page_style);
-	esc(f, text_of(root, "run_id"));
+	rl_xml_fputs(f, text_of(root, "run_id"));
 	fprintf(f, ": <span class=\"%s\">%zu of %zu passed</span></h1>\n",
 		pass == n ? "pass" : "fail", pass, n);
 	fprintf(f, "<table>\n<tr><th>lab</th><td>");
-	esc(f, text_of(root, "lab"));
+	rl_xml_fputs(f, text_of(root, "lab"));
 	fprintf(f, " (%s)</td></tr>\n<tr><th>inventory</th><td>", text_of(root, "lab_kind"));
-	esc(f, text_of(root, "inventory"));
+	rl_xml_fputs(f, text_of(root, "inventory"));
 	fprintf(f, " <small>sha256 %.16s</small></td></tr>\n", text_of(root, "inventory_sha256"));
 	fprintf(f, "<tr><th>seed</th><td>%lld</td></tr>\n",
 		(long long)json_integer_value(json_object_get(root, "seed")));
@@ -256,13 +235,13 @@ int pages_suite_index(const char *outdir, const json_t *root)
 			     "%Y-%m-%d %H:%M:%S", ts, sizeof(ts))
 		    : "?");
 	fprintf(f, "<tr><th>version</th><td>");
-	esc(f, text_of(root, "versions"));
+	rl_xml_fputs(f, text_of(root, "versions"));
 	fprintf(f, "</td></tr>\n");
 	if (base) {
 		size_t nr = json_array_size(json_object_get(base, "regressions"));
 
 		fprintf(f, "<tr><th>baseline</th><td class=\"%s\">", nr ? "fail" : "pass");
-		esc(f, text_of(json_object_get(base, "a"), "run_id"));
+		rl_xml_fputs(f, text_of(json_object_get(base, "a"), "run_id"));
 		fprintf(f, ": %zu regression(s)</td></tr>\n", nr);
 	}
 	fprintf(f, "</table>\n<h2>scenarios</h2>\n<table class=\"grid\"><tr><th>scenario</th>"
@@ -271,9 +250,9 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	json_array_foreach(json_object_get(root, "scenarios"), i, s)
 	{
 		fprintf(f, "<tr><td><a href=\"");
-		esc(f, text_of(s, "report"));
+		rl_xml_fputs(f, text_of(s, "report"));
 		fprintf(f, "\">");
-		esc(f, text_of(s, "name"));
+		rl_xml_fputs(f, text_of(s, "name"));
 		fprintf(f, "</a></td><td class=\"%s\">%s</td>", text_of(s, "verdict"),
 			text_of(s, "verdict"));
 		cell_num(f, json_object_get(s, "time_to_detect_s"), 1);
@@ -281,7 +260,7 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		cell_num(f, json_object_get(s, "precision"), 2);
 		cell_num(f, json_object_get(s, "false_positives"), 0);
 		fprintf(f, "<td>");
-		esc(f, text_of(s, "reason"));
+		rl_xml_fputs(f, text_of(s, "reason"));
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
@@ -291,23 +270,26 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	return fclose(f) ? -errno : 0;
 }
 
+/*
+ * A scenario's test name as the runner gives it, NAME or NAME#N (one scenario
+ * twice in a run), so that it names a folder inside the results folder.
+ */
+static bool test_name_ok(const char *name)
+{
+	const char *hash = strchr(name, '#');
+	char base[96];
+
+	if (!hash)
+		return rl_name_ok(name, sizeof(base) - 1);
+	if ((size_t)(hash - name) >= sizeof(base) || !hash[1] ||
+	    strspn(hash + 1, "0123456789") != strlen(hash + 1))
+		return false;
+	snprintf(base, sizeof(base), "%.*s", (int)(hash - name), name);
+	return rl_name_ok(base, sizeof(base) - 1);
+}
+
 /* ---- re-rendering ------------------------------------------------------------------------------
  */
-
-static int gnuplot_in(const char *dir, const char *gp)
-{
-	char cd[PATH_MAX + 16], log[PATH_MAX + 16];
-	const char *argv[] = {"/usr/bin/gnuplot", "-e", cd, gp, NULL};
-
-	/* gnuplot's single-quoted strings take a quote doubled; rocelab's folders have none */
-	if (strchr(dir, '\''))
-		return -EINVAL;
-	snprintf(cd, sizeof(cd), "cd '%s'", dir);
-	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
-	if (access(argv[0], X_OK))
-		return -ENOENT;
-	return proc_run(argv, NULL, log) ? -EIO : 0;
-}
 
 int pages_rerender(const char *dir, char *err, size_t errlen)
 {
@@ -328,13 +310,14 @@ int pages_rerender(const char *dir, char *err, size_t errlen)
 	{
 		const char *name = text_of(s, "name");
 
-		if (!rl_name_ok(name, 96) && !strchr(name, '#'))
+		if (!test_name_ok(name)) /* a folder of this results folder, nothing else */
 			continue;
 		snprintf(sd, sizeof(sd), "%s/%s", dir, name);
 		snprintf(path, sizeof(path), "%s/report.gp", sd);
 		if (access(path, R_OK))
 			continue;
-		if ((r = gnuplot_in(sd, "report.gp"))) {
+		if ((r = proc_gnuplot(sd, "report.gp"))) {
+			r = r == -ENOENT ? r : -EIO;
 			snprintf(err, errlen, "%s: gnuplot %s (see %s/gnuplot.log)", path,
 				 r == -ENOENT ? "is not installed" : "failed", sd);
 			json_decref(root);
@@ -381,6 +364,7 @@ static int trend_plot(const char *dir, const char *fname, const char *scenario, 
 	size_t i, detected = 0, failed = 0;
 	double tmax = 1, fpmax = 1; /* fixed ranges: an axis without a point is an error */
 	FILE *f;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/trend-%s.dat", dir, fname);
 	if (!(f = fopen(path, "we")))
@@ -440,7 +424,8 @@ static int trend_plot(const char *dir, const char *fname, const char *scenario, 
 	if (fclose(f))
 		return -errno;
 	snprintf(path, sizeof(path), "trend-%s.gp", fname);
-	return gnuplot_in(dir, path);
+	rc = proc_gnuplot(dir, path);
+	return rc == -ENOENT ? rc : rc ? -EIO : 0;
 }
 
 int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario, char *err,
@@ -475,7 +460,7 @@ int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario
 			break;
 		}
 		fprintf(f, "<h2>");
-		esc(f, name);
+		rl_xml_fputs(f, name);
 		fprintf(f, "</h2>\n<p><img src=\"trend-%s.png\" alt=\"trend\" width=\"900\"></p>\n",
 			fname);
 	}
@@ -485,11 +470,11 @@ int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario
 	json_array_foreach(runs, i, r)
 	{
 		fprintf(f, "<tr><td>");
-		esc(f, text_of(r, "run_id"));
+		rl_xml_fputs(f, text_of(r, "run_id"));
 		fprintf(f, "</td><td>%s</td><td>",
 			rl_utc(json_number_value(json_object_get(r, "started")),
 			       "%Y-%m-%d %H:%M:%S", ts, sizeof(ts)));
-		esc(f, text_of(r, "lab"));
+		rl_xml_fputs(f, text_of(r, "lab"));
 		fprintf(f,
 			"</td><td class=\"pass\">%lld</td><td class=\"fail\">%lld</td>"
 			"<td class=\"invalid\">%lld</td><td>",
@@ -498,9 +483,9 @@ int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario
 			(long long)json_integer_value(json_object_get(r, "invalid")));
 		if (*text_of(r, "outdir")) {
 			fprintf(f, "<a href=\"file://");
-			esc(f, text_of(r, "outdir"));
+			rl_xml_fputs(f, text_of(r, "outdir"));
 			fprintf(f, "/index.html\">");
-			esc(f, text_of(r, "outdir"));
+			rl_xml_fputs(f, text_of(r, "outdir"));
 			fprintf(f, "</a>");
 		}
 		fprintf(f, "</td></tr>\n");

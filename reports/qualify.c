@@ -470,11 +470,9 @@ int qualify_sign(const char *dir, const char *key, char *err, size_t errlen)
 		out = rl_read_file(key, &len);
 	} else {
 		const char *argv[] = {"ssh-keygen", "-y", "-f", key, NULL};
-		char e2[256];
 
 		if (proc_capture(argv, NULL, NULL, &out, NULL)) {
-			snprintf(e2, sizeof(e2), "cannot read the public key of %s", key);
-			snprintf(err, errlen, "%s", e2);
+			snprintf(err, errlen, "cannot read the public key of %s", key);
 			free(out);
 			return -EIO;
 		}
@@ -496,7 +494,7 @@ static int check_hashes(const char *dir, char *manifest, FILE *f)
 {
 	char path[PATH_MAX], hex[65];
 	int bad = 0, r = files_of(dir);
-	size_t seen = 0, lineno = 0;
+	size_t lineno = 0;
 
 	if (r) {
 		fprintf(f, "%s: %s\n", dir,
@@ -518,7 +516,6 @@ static int check_hashes(const char *dir, char *manifest, FILE *f)
 			if (!strcmp(walk_files[i], name)) {
 				listed = true;
 				walk_files[i][0] = '\0'; /* accounted for */
-				seen++;
 				break;
 			}
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -536,7 +533,6 @@ static int check_hashes(const char *dir, char *manifest, FILE *f)
 			fprintf(f, "added: %s (not in the manifest)\n", walk_files[i]);
 			bad++;
 		}
-	(void)seen;
 	files_free();
 	return bad;
 }

@@ -196,21 +196,6 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 	return ret;
 }
 
-/* Text content: &, < and > escaped, newlines kept, other control characters left out. */
-static void xml_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-			fputc(*s, f);
-	}
-}
-
 /* "2026-11-23T17:05:38" (UTC), as Surefire's timestamp attribute has it. */
 #define ISO_UTC "%Y-%m-%dT%H:%M:%S"
 
@@ -234,23 +219,23 @@ static void junit_body(FILE *f, const struct scn_result *x)
 	const struct scn_expect *e = &s->expect;
 
 	fputs("reason: ", f);
-	xml_text(f, g->reason);
+	rl_xml_fputs(f, g->reason);
 	fprintf(f, "\nscenario: ");
-	xml_text(f, s->path);
+	rl_xml_fputs(f, s->path);
 	for (size_t i = 0; i < s->n_faults; i++) {
 		fprintf(f, "\nfault: %s ", s->faults[i].spec.kind->name);
-		xml_text(f, s->faults[i].spec.target);
+		rl_xml_fputs(f, s->faults[i].spec.target);
 	}
 	if (e->silent)
 		fputs("\nexpected: no verdict", f);
 	else if (e->cls[0]) {
 		fprintf(f, "\nexpected: %s at ", e->cls);
-		xml_text(f, e->target[0] ? e->target : "the fault's target");
+		rl_xml_fputs(f, e->target[0] ? e->target : "the fault's target");
 		fprintf(f, " (top %d) within %.1f s", e->top_k, (double)e->within_ms / 1e3);
 	}
 	if (g->got_class[0]) {
 		fprintf(f, "\ngot: %s ", g->got_class);
-		xml_text(f, g->got_target);
+		rl_xml_fputs(f, g->got_target);
 	} else {
 		fputs("\ngot: no verdict", f);
 	}
@@ -259,28 +244,28 @@ static void junit_body(FILE *f, const struct scn_result *x)
 	fprintf(f, "; rank %d; %d false positive(s)", g->rank, g->false_positives);
 	if (g->fp_first[0]) {
 		fputs(", the first: ", f);
-		xml_text(f, g->fp_first);
+		rl_xml_fputs(f, g->fp_first);
 	}
 	for (size_t i = 0; i < x->n_comps; i++) {
 		fprintf(f, "\ncomponent %s: %s", x->comps[i].sc->ops->name,
 			run_verdict_name(x->comps[i].g.verdict));
 		if (x->comps[i].g.reason[0]) {
 			fputs(" (", f);
-			xml_text(f, x->comps[i].g.reason);
+			rl_xml_fputs(f, x->comps[i].g.reason);
 			fputc(')', f);
 		}
 	}
 	if (x->evidence[0]) {
 		fputs("\nevidence: ", f);
-		xml_text(f, x->evidence);
+		rl_xml_fputs(f, x->evidence);
 	}
 	if (x->emulated) {
 		fputs("\nemulated: ", f);
-		xml_text(f, x->note[0] ? x->note : "yes");
+		rl_xml_fputs(f, x->note[0] ? x->note : "yes");
 	}
 	if (x->drift[0]) {
 		fputs("\ndrift after the revert: ", f);
-		xml_text(f, x->drift);
+		rl_xml_fputs(f, x->drift);
 	}
 	fputc('\n', f);
 }
@@ -311,15 +296,28 @@ static void junit_attachments(FILE *f, const struct scn_result *x)
 		     (len > 4 && !strcmp(name + len - 4, ".log")) ||
 		     (len > 6 && !strcmp(name + len - 6, ".jsonl")))) {
 			fputs("[[ATTACHMENT|", f);
-			xml_text(f, dir);
+			rl_xml_fputs(f, dir);
 			fputc('/', f);
-			xml_text(f, name);
+			rl_xml_fputs(f, name);
 			fputs("]]\n", f);
 		}
 		free(ents[i]);
 	}
 	free(ents);
 	fputs("</system-out>\n", f);
+}
+
+/* PREFIX.KEY for each of keys that o has as a string (one not read is null: left out). */
+static void junit_dut_keys(FILE *f, const char *prefix, const json_t *o, const char *const *keys,
+			   size_t n)
+{
+	char key[320];
+
+	for (size_t i = 0; i < n; i++)
+		if (json_string_value(json_object_get(o, keys[i]))) {
+			snprintf(key, sizeof(key), "%s.%s", prefix, keys[i]);
+			junit_property(f, key, json_string_value(json_object_get(o, keys[i])));
+		}
 }
 
 /* The devices under test as properties: dut.HOST.kernel, dut.HOST:RNIC.firmware, dut.SW.version. */
@@ -330,31 +328,22 @@ static void junit_dut(FILE *f, const json_t *dut)
 				 *const sw_keys[] = {"nos", "version", "model"};
 	const char *name, *rn;
 	const json_t *d, *r;
-	char key[256];
+	char prefix[256];
 
 	json_object_foreach((json_t *)json_object_get(dut, "hosts"), name, d)
 	{
-		for (size_t i = 0; i < ARRAY_SIZE(host_keys); i++)
-			if (json_string_value(json_object_get(d, host_keys[i]))) {
-				snprintf(key, sizeof(key), "dut.%s.%s", name, host_keys[i]);
-				junit_property(f, key,
-					       json_string_value(json_object_get(d, host_keys[i])));
-			}
-		json_object_foreach(
-		    (json_t *)json_object_get(d, "rnics"), rn,
-		    r) for (size_t i = 0; i < ARRAY_SIZE(rnic_keys);
-			    i++) if (json_string_value(json_object_get(r, rnic_keys[i])))
+		snprintf(prefix, sizeof(prefix), "dut.%s", name);
+		junit_dut_keys(f, prefix, d, host_keys, ARRAY_SIZE(host_keys));
+		json_object_foreach((json_t *)json_object_get(d, "rnics"), rn, r)
 		{
-			snprintf(key, sizeof(key), "dut.%s:%s.%s", name, rn, rnic_keys[i]);
-			junit_property(f, key, json_string_value(json_object_get(r, rnic_keys[i])));
+			snprintf(prefix, sizeof(prefix), "dut.%s:%s", name, rn);
+			junit_dut_keys(f, prefix, r, rnic_keys, ARRAY_SIZE(rnic_keys));
 		}
 	}
-	json_object_foreach((json_t *)json_object_get(dut, "switches"), name,
-			    d) for (size_t i = 0; i < ARRAY_SIZE(sw_keys);
-				    i++) if (json_string_value(json_object_get(d, sw_keys[i])))
+	json_object_foreach((json_t *)json_object_get(dut, "switches"), name, d)
 	{
-		snprintf(key, sizeof(key), "dut.%s.%s", name, sw_keys[i]);
-		junit_property(f, key, json_string_value(json_object_get(d, sw_keys[i])));
+		snprintf(prefix, sizeof(prefix), "dut.%s", name);
+		junit_dut_keys(f, prefix, d, sw_keys, ARRAY_SIZE(sw_keys));
 	}
 }
 
@@ -381,7 +370,7 @@ static void junit_baseline(FILE *f, const char *suite, const json_t *c)
 			snprintf(a, sizeof(a), "%s: %s\n",
 				 json_string_value(json_object_get(x, "scenario")),
 				 json_string_value(json_object_get(x, "text")));
-			xml_text(f, a);
+			rl_xml_fputs(f, a);
 		}
 		fprintf(f, "</failure>\n");
 	}
@@ -397,7 +386,7 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 	FILE *f;
 
 	for (size_t i = 0; i < n; i++) {
-		bool blind = r[i].s->expect.blind[0] && r[i].g.verdict == RV_FAIL;
+		bool blind = runner_known_blind(&r[i]);
 
 		fails += r[i].g.verdict == RV_FAIL && !blind;
 		skips += blind;
@@ -446,7 +435,7 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 		if (x->g.verdict != RV_PASS) {
 			bool failed = x->g.verdict == RV_FAIL;
 			/* known blind: failing is what is expected today; the reason says why */
-			bool blind = failed && x->s->expect.blind[0];
+			bool blind = runner_known_blind(x);
 			const char *el = blind ? "skipped" : failed ? "failure" : "error";
 
 			if (blind)

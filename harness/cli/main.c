@@ -26,7 +26,6 @@
 #include <getopt.h>
 #include <glob.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +42,8 @@ struct cmd {
 struct opts {
 	const char *inventory;
 	bool json, quiet, help;
-	bool stop_at_arg; /* options end at the first argument (lab ssh SWITCH CMD -x ...) */
+	bool stop_at_arg;   /* options end at the first argument (lab ssh SWITCH CMD -x ...) */
+	const char *shorts; /* the command's own short options ("n:"), handled by extra_fn */
 };
 
 #define usage_error(...) rl_usage_error(NULL, __VA_ARGS__)
@@ -63,14 +63,17 @@ static int parse_opts(int argc, char **argv, struct opts *o, const struct option
 	    {"help", no_argument, NULL, 'h'},
 	};
 	size_t n = 5;
+	char shorts[32];
 	int c;
 
 	for (; extra && extra[n - 5].name && n < ARRAY_SIZE(lo) - 1; n++)
 		lo[n] = extra[n - 5];
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, o->stop_at_arg ? "+i:jqvh" : "i:jqvh", lo, NULL)) !=
-	       -1) {
+	/* ':' first: a missing value is reported as such, not as an unknown option */
+	snprintf(shorts, sizeof(shorts), "%s:i:jqvh%s", o->stop_at_arg ? "+" : "",
+		 o->shorts ? o->shorts : "");
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->inventory = optarg;
@@ -747,7 +750,9 @@ static int hist_opt(int c, const char *arg, void *ctx)
 		h->html = arg;
 		return 0;
 	case 'n':
-		if (number_arg("-n", arg, 0, 1e9, &v) || v != (long)v)
+		if (number_arg("-n", arg, 0, 1e9, &v))
+			return RL_EXIT_USAGE;
+		if (v != (long)v)
 			return usage_error("-n '%s': a whole number of rows", arg);
 		h->limit = (long)v;
 		return 0;
@@ -818,14 +823,10 @@ static const struct option hist_long[] = {
     {0},
 };
 
-/* -n N: getopt_long sees it through the short options of parse_opts, so take it here. */
+/* history and compare: the common options, theirs, and -n N. */
 static int hist_parse(int argc, char **argv, struct opts *o, struct hist_opts *h)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-			argv[i] = "--limit";
-			i++;
-		}
+	o->shorts = "n:";
 	return parse_opts(argc, argv, o, hist_long, hist_opt, h);
 }
 
@@ -1130,22 +1131,6 @@ static int qual_suite(const char *dir, const char *inv, const struct qrules *q, 
 	return bad ? RL_EXIT_USAGE : 0;
 }
 
-/* The default suite: beside the binary in a build tree, else installed. */
-static const char *qual_default_suite(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(buf, len, "%s/../scenarios/qualification", dirname(exe));
-		if (!access(buf, R_OK))
-			return buf;
-	}
-	snprintf(buf, len, "%s/scenarios/qualification", ROCELAB_DATADIR);
-	return buf;
-}
-
 /* OUTDIR/qualification.json and the table on stdout; how many rules failed. */
 static size_t qual_summary(const char *out, const struct qrules *q, const json_t *root)
 {
@@ -1214,9 +1199,7 @@ static int cmd_qualify(int argc, char **argv)
 	size_t failed;
 	int r, ra = 0;
 
-	for (int i = 1; i < argc; i++) /* -o is not among parse_opts' short options */
-		if (!strcmp(argv[i], "-o"))
-			argv[i] = "--output";
+	o.shorts = "o:";
 	if ((r = parse_opts(argc, argv, &o, extra, qual_opt, &q)))
 		return r;
 	if (o.help)
@@ -1230,7 +1213,7 @@ static int cmd_qualify(int argc, char **argv)
 	if (qualify_rules_load(q.rules, &rules, stderr))
 		return RL_EXIT_USAGE;
 	if (!q.suite)
-		q.suite = qual_default_suite(suite, sizeof(suite));
+		q.suite = rl_data_path("scenarios/qualification", suite, sizeof(suite));
 	if ((r = qual_suite(q.suite, o.inventory, &rules, &g)) || g.gl_pathc > 40) {
 		if (!r)
 			rl_err("qualify: --suite %s: %zu scenarios; at most 40", q.suite,

@@ -22,7 +22,6 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <libgen.h>
 #include <limits.h>
 #include <linux/rtnetlink.h>
 #include <netlink/route/link.h>
@@ -818,17 +817,7 @@ int vlab_status(bool json)
 
 const char *vlab_builtin_inventory(char *buf, size_t len)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(buf, len, "%s/../%s", dirname(exe), VLAB_BUILTIN_INVENTORY);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, VLAB_BUILTIN_INVENTORY);
-	return buf;
+	return rl_data_path(VLAB_BUILTIN_INVENTORY, buf, len);
 }
 
 struct inventory *vlab_target_inventory(const char *path)

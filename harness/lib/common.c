@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -423,6 +425,28 @@ const char *rl_xml_escape(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+void rl_xml_fputs(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
+		}
+}
+
 const char *rl_utc(double t, const char *fmt, char *buf, size_t len)
 {
 	time_t s = (time_t)t;
@@ -440,6 +464,21 @@ const char *rl_utc(double t, const char *fmt, char *buf, size_t len)
 	if (!strftime(buf, len, fmt, &tm))
 		buf[0] = '\0';
 #pragma GCC diagnostic pop
+	return buf;
+}
+
+const char *rl_data_path(const char *rel, char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(buf, len, "%s/../%s", dirname(exe), rel);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, rel);
 	return buf;
 }
 

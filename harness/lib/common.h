@@ -115,6 +115,13 @@ int rl_sha256_file(const char *path, char hex[65]);
 const char *rl_utc(double t, const char *fmt, char *buf, size_t len)
     __attribute__((format(strftime, 2, 0)));
 
+/*
+ * rel in rocelab's data (inventories, scenarios): beside the binary in a build
+ * tree (EXE/../rel) when it is there, else installed (ROCELAB_DATADIR/rel).
+ * Into buf; returns buf.
+ */
+const char *rl_data_path(const char *rel, char *buf, size_t len);
+
 /* rm -rf of a directory tree that rocelab owns; -errno on failure. */
 int rl_rm_rf(const char *path);
 
@@ -125,5 +132,11 @@ void rl_signals_install(void);
 
 /* XML/HTML-escape s into buf (also safe inside gnuplot's double quotes); control characters go. */
 const char *rl_xml_escape(const char *s, char *buf, size_t len);
+/*
+ * s written to f as XML or HTML text of any length (also fit for a double-
+ * quoted attribute): & < > " escaped, newlines and tabs kept, other control
+ * characters left out.
+ */
+void rl_xml_fputs(FILE *f, const char *s);
 
 #endif

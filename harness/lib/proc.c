@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -87,6 +88,25 @@ int proc_run(const char *const argv[], const char *ns, const char *logpath)
 			return -errno;
 	}
 	return exit_status(st);
+}
+
+int proc_gnuplot(const char *dir, const char *gp)
+{
+	char cd[PATH_MAX * 2 + 8], log[PATH_MAX + 16];
+	const char *argv[] = {PROC_GNUPLOT, "-e", cd, gp, NULL};
+	size_t o = (size_t)snprintf(cd, sizeof(cd), "cd '");
+
+	/* gnuplot's single-quoted strings take a quote doubled */
+	for (const char *p = dir; *p && o + 4 < sizeof(cd); p++) {
+		if (*p == '\'')
+			cd[o++] = '\'';
+		cd[o++] = *p;
+	}
+	snprintf(cd + o, sizeof(cd) - o, "'");
+	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
+	if (access(argv[0], X_OK))
+		return -ENOENT;
+	return proc_run(argv, NULL, log);
 }
 
 int proc_capture(const char *const argv[], const char *ns, const char *input, char **out,

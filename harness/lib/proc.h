@@ -16,6 +16,16 @@
 int proc_run(const char *const argv[], const char *ns, const char *logpath);
 
 /*
+ * Draw a gnuplot script (gp: its path, or a name in dir) with gnuplot run in
+ * dir ('cd DIR' first, so the script's relative paths are those of dir, and
+ * it redraws from there as it is); its output to dir/gnuplot.log.  Its
+ * exit status as proc_run() gives it, or -ENOENT when gnuplot is not
+ * installed.
+ */
+#define PROC_GNUPLOT "/usr/bin/gnuplot"
+int proc_gnuplot(const char *dir, const char *gp);
+
+/*
  * Run argv (argv[0] found on PATH) inside ns (NULL: here) with input (NULL:
  * nothing) on stdin.  *out and *errout (each may be NULL) receive new
  * NUL-terminated buffers (free()).  Returns the exit status (0..255), or

@@ -374,6 +374,11 @@ struct comp_times runner_times(const struct scn_result *r)
 				   r->t_revert, r->t_end,    r->t_stop};
 }
 
+bool runner_known_blind(const struct scn_result *r)
+{
+	return r->g.verdict == RV_FAIL && r->s && r->s->expect.blind[0];
+}
+
 void runner_grade(struct scn_result *r)
 {
 	struct comp_times t = runner_times(r);
@@ -1067,9 +1072,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	res = rl_xcalloc(n, sizeof(*res));
 	ri.dut = lab_dut(&lab); /* what this run tests: kernels, NIC firmware, NOS versions */
 	ri.outdir = outdir;
-	ri.inventory = sc[0]->inv_path;
 	ri.lab_kind = lab.ops->name;
-	ri.inv = sc[0]->inv;
 	ri.clock = lab.clock;
 	ri.seed = seed;
 	for (size_t i = 0; i < n; i++) {
@@ -1095,8 +1098,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		size_t pass = 0, fail = 0, inval = 0, blind = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			/* known blind: its failure is expected today, reported, not failing */
-			bool b = res[i].g.verdict == RV_FAIL && sc[i]->expect.blind[0];
+			bool b = runner_known_blind(&res[i]);
 
 			pass += res[i].g.verdict == RV_PASS;
 			fail += res[i].g.verdict == RV_FAIL && !b;

@@ -101,6 +101,12 @@ void runner_result_free(struct scn_result *r);
 /* r's clock as components, the grader and the reports see it. */
 struct comp_times runner_times(const struct scn_result *r);
 
+/*
+ * A failure expected today (expect.known-blind): reported as skipped, it
+ * fails no run.
+ */
+bool runner_known_blind(const struct scn_result *r);
+
 /* Grade r from its components' observations (after they were collected). */
 void runner_grade(struct scn_result *r);
 

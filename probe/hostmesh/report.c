@@ -128,25 +128,13 @@ static int plot(const struct comp_report *r, double vmax)
 {
 	const struct comp_times *t = r->t;
 	double t0 = t->t_start;
-	char gp[PATH_MAX + 32], log[PATH_MAX + 32], title[1024], cd[PATH_MAX * 2 + 8], caption[512];
-	/* It runs in the scenario's folder, so report.gp redraws from there as it is. */
-	const char *argv[] = {"/usr/bin/gnuplot", "-e", cd, gp, NULL};
-	size_t o = 0;
+	char gp[PATH_MAX + 32], title[1024], caption[512];
 	FILE *f;
 	int rc;
 
 	snprintf(gp, sizeof(gp), "%s/report.gp", r->dir);
-	snprintf(log, sizeof(log), "%s/gnuplot.log", r->dir);
 	if (!(f = fopen(gp, "we")))
 		return -errno;
-	/* gnuplot's single-quoted strings take a quote doubled */
-	o = (size_t)snprintf(cd, sizeof(cd), "cd '");
-	for (const char *p = r->dir; *p && o + 4 < sizeof(cd); p++) {
-		if (*p == '\'')
-			cd[o++] = '\'';
-		cd[o++] = *p;
-	}
-	snprintf(cd + o, sizeof(cd) - o, "'");
 	fprintf(f, "# rocelab incident report, Hostmesh: 'gnuplot report.gp' in this folder\n");
 	fprintf(f, "set terminal pngcairo size 1200,1000 font 'Sans,10'\n");
 	fprintf(f, "set output '%s'\n", r->png);
@@ -200,15 +188,14 @@ static int plot(const struct comp_report *r, double vmax)
 		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
-	if (access(argv[0], X_OK)) {
+	/* It runs in the scenario's folder, so report.gp redraws from there as it is. */
+	rc = proc_gnuplot(r->dir, gp);
+	if (rc == -ENOENT)
 		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,
 			r->png);
-		return -ENOENT;
-	}
-	rc = proc_run(argv, NULL, log);
-	if (rc)
-		rl_warn("run: gnuplot failed (%d), see %s", rc, log);
-	return rc ? -EIO : 0;
+	else if (rc)
+		rl_warn("run: gnuplot failed (%d), see %s/gnuplot.log", rc, r->dir);
+	return rc == -ENOENT ? rc : rc ? -EIO : 0;
 }
 
 static void html(const struct hm_state *st, const struct comp_report *r, bool png)

@@ -142,3 +142,19 @@ Test(pages, the_trend_page_draws_a_plot_per_scenario_inlined)
 	snprintf(sub, sizeof(sub), "%s/trends/gnuplot.log", dir);
 	free(rl_read_file(sub, &len));
 }
+
+Test(pages, report_redraws_only_folders_inside_the_results_folder)
+{
+	char err[512], res[PATH_MAX];
+	int n;
+
+	/* A results.json naming a folder outside it, with a plot there: nothing is drawn. */
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(res, dir), "/res"), 0755), 0);
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(err, dir), "/out#2"), 0755), 0);
+	put("out#2/report.gp", "set terminal pngcairo\nset output 'drawn.png'\nplot x\n");
+	put("res/results.json", "{\"run_id\": \"x\", \"scenarios\": [{\"name\": \"../out#2\"}, "
+				"{\"name\": \"a/b\"}, {\"name\": \"ok#x\"}]}");
+	cr_assert_eq(n = pages_rerender(res, err, sizeof(err)), 0, "%d %s", n, err);
+	snprintf(res, sizeof(res), "%s/out#2/drawn.png", dir);
+	cr_assert_neq(access(res, F_OK), 0, "a plot outside the results folder was drawn");
+}
