@@ -525,16 +525,6 @@ static int linux_link_degrade(struct render_ctx *r)
 }
 
 /* The command that shows the ACL's counters, for the plan to print (dialect_acl_counters()). */
-static void plan_counters(struct render_ctx *r, enum inv_dialect d)
-{
-	struct sbuf cmd = {0}, as = {0};
-
-	if (!dialect_acl_counters(d, r->table, &cmd, &as))
-		snprintf(r->plan->counters, sizeof(r->plan->counters), "%s", cmd.p);
-	sb_free(&cmd);
-	sb_free(&as);
-}
-
 /* ---- SONiC ------------------------------------------------------------------ */
 
 /*
@@ -613,44 +603,53 @@ static int sonic_acl_error(struct render_ctx *r)
 	}
 	sb_printf(&rv, " >/dev/null");
 	emit(r, &ra, NULL, &rv);
-	plan_counters(r, INV_DIALECT_SONIC);
+	/* its counters: sonic-utilities scripts/aclshow, -a shows rules at 0 too */
+	snprintf(r->plan->counters, sizeof(r->plan->counters), "aclshow -a -t %s", name);
+	snprintf(r->plan->counters_as, sizeof(r->plan->counters_as), "sonic-aclshow %s", name);
 	return 0;
 }
 
 /*
- * SONiC keeps PFC counters in COUNTERS_DB, per port object, as
- * SAI_PORT_STAT_PFC_<p>_RX_PKTS, the port's object found in
- * COUNTERS_PORT_NAME_MAP: what pfcstat ('show pfc counters') reads
- * (sonic-net/sonic-utilities, scripts/pfcstat: counter_bucket_rx_dict).
+ * PFC frames a port received for a priority, per NOS:
+ * - SONiC keeps them in COUNTERS_DB, per port object, as
+ *   SAI_PORT_STAT_PFC_<p>_RX_PKTS, the port's object found in
+ *   COUNTERS_PORT_NAME_MAP: what pfcstat ('show pfc counters') reads
+ *   (sonic-net/sonic-utilities, scripts/pfcstat: counter_bucket_rx_dict).
+ *   One number.
+ * - EOS: 'show interfaces PORT priority-flow-control counters detail |
+ *   json', interfaces.PORT.priorities."<p>".rxFrames: the model
+ *   facebook/DNE-TaaC reads from EOS switches
+ *   (taac/health_checks/dsf_health_checks/dsf_pfc_health_check.py,
+ *   _get_eos_pfc_counters).  Arista publishes no sample output of it that
+ *   we found; the text form ('show priority-flow-control counters') has
+ *   RxPfc and TxPfc per port, all priorities together.
+ * - NVUE: 'nv show interface PORT counters qos pfc-stats', a table with
+ *   switch-priority and rx-pause-frames columns (CumulusNetworks/docs, NVUE
+ *   command reference, Cumulus Linux 5.5 and later; 5.4 and earlier call it
+ *   'qos counters pfc-stats').
  */
-int dialect_pfc_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd)
+int dialect_pfc_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd,
+			   struct sbuf *read_as)
 {
-	if (d != INV_DIALECT_SONIC)
-		return -EOPNOTSUPP;
-	sb_printf(cmd,
-		  "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET "
-		  "COUNTERS_PORT_NAME_MAP %s)\" SAI_PORT_STAT_PFC_%d_RX_PKTS",
-		  port, prio);
-	return 0;
-}
-
-int dialect_acl_counters(enum inv_dialect d, const char *table, struct sbuf *cmd,
-			 struct sbuf *read_as)
-{
-	char name[32];
-
 	switch (d) {
-	case INV_DIALECT_SONIC: /* sonic-utilities scripts/aclshow: -a shows rules at 0 too */
-		dialect_sonic_acl_name(table, name, sizeof(name));
-		sb_printf(cmd, "aclshow -a -t %s", name);
-		sb_printf(read_as, "sonic-aclshow %s", name);
+	case INV_DIALECT_SONIC:
+		sb_printf(cmd,
+			  "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB "
+			  "HGET COUNTERS_PORT_NAME_MAP %s)\" SAI_PORT_STAT_PFC_%d_RX_PKTS",
+			  port, prio);
+		sb_printf(read_as, "sonic-pfc-rx %s %d", port, prio);
 		return 0;
-	case INV_DIALECT_EOS: /* counted per entry: eos_acl_error() sets 'counters per-entry' */
-		sb_printf(cmd, "show ip access-lists %s", table);
-		sb_printf(read_as, "eos-acl-counters %s", table);
+	case INV_DIALECT_EOS:
+		sb_printf(cmd, "show interfaces %s priority-flow-control counters detail | json",
+			  port);
+		sb_printf(read_as, "eos-pfc-rx %s %d", port, prio);
+		return 0;
+	case INV_DIALECT_NVUE:
+		sb_printf(cmd, "nv show interface %s counters qos pfc-stats", port);
+		sb_printf(read_as, "nvue-pfc-rx %s %d", port, prio);
 		return 0;
 	default:
-		return -ENOTSUP;
+		return -EOPNOTSUPP;
 	}
 }
 
@@ -795,7 +794,10 @@ static int eos_acl_error(struct render_ctx *r)
 	sb_printf(&a, "end");
 	sb_printf(&v, "no ip access-list %s\nend", r->table);
 	read_acl(emit(r, &a, NULL, &v), "eos-acl", r->table, ports, np, "show running-config");
-	plan_counters(r, INV_DIALECT_EOS);
+	/* its counters, per entry: the list's 'counters per-entry' line above */
+	snprintf(r->plan->counters, sizeof(r->plan->counters), "show ip access-lists %s", r->table);
+	snprintf(r->plan->counters_as, sizeof(r->plan->counters_as), "eos-acl-counters %s",
+		 r->table);
 	return 0;
 }
 
@@ -902,6 +904,21 @@ static int nvue_acl_error(struct render_ctx *r)
 	read_acl(emit(r, &a, NULL, &v), "nvue-acl", r->table, ports, np,
 		 "nv config show -o commands | { grep -E '^nv set (acl |interface [^ ]+ acl )' "
 		 "|| true; }");
+	/*
+	 * its counters: 'nv show interface P acl' on each port it is bound to,
+	 * the deny rules' "In Packets" (the permit is the last rule, beyond
+	 * them); none read when the ports are more than the command holds
+	 */
+	size_t o = 0;
+
+	for (size_t i = 0; i < np && o < sizeof(r->plan->counters); i++)
+		o += (size_t)snprintf(r->plan->counters + o, sizeof(r->plan->counters) - o,
+				      "%snv show interface %s acl", i ? "; " : "", ports[i]);
+	if (o >= sizeof(r->plan->counters))
+		r->plan->counters[0] = '\0';
+	else
+		snprintf(r->plan->counters_as, sizeof(r->plan->counters_as),
+			 "nvue-acl-counters %s %zu", r->table, rule - 10);
 	return 0;
 }
 

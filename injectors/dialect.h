@@ -46,20 +46,13 @@ int dialect_unsupported(struct render_ctx *r, const char *what);
 void dialect_sonic_acl_name(const char *table, char *buf, size_t len);
 
 /*
- * The command that prints how many PFC frames port has received for
- * priority prio, as one number: SONiC only; -EOPNOTSUPP for a NOS whose
- * counters rocelab does not read yet, and for Linux (no such counter).
+ * The command that shows how many PFC frames port has received for
+ * priority prio in dialect d's CLI, and the parser for it (readback.h:
+ * "sonic-pfc-rx", "eos-pfc-rx", "nvue-pfc-rx", each "PARSER PORT PRIO");
+ * -EOPNOTSUPP for Linux (veth counts none: the frames are captured instead).
  */
-int dialect_pfc_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd);
-
-/*
- * The command that shows the ACL counters of the fault's table (its name,
- * as the plan has it) in dialect d's CLI, and the parser for it (readback.h:
- * "sonic-aclshow NAME", "eos-acl-counters NAME"); -ENOTSUP where rocelab
- * reads none (NVUE: no documented output; Linux: nft counters).
- */
-int dialect_acl_counters(enum inv_dialect d, const char *table, struct sbuf *cmd,
-			 struct sbuf *read_as);
+int dialect_pfc_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd,
+			   struct sbuf *read_as);
 
 /*
  * Reading a SONiC acl-error back: the shell command into cmd that prints

@@ -233,8 +233,11 @@ struct fault_plan {
 	bool host_cmds; /* host ops run as ip/tc/dcb commands over SSH (a lab of kind ssh) */
 	bool emulated;	/* part of the fault is emulated on the virtual lab */
 	char note[256]; /* what is emulated, shown in output and journal */
-	/* a NOS ACL: the command that shows its counters, read under the hosts' test traffic */
-	char counters[96];
+	/*
+	 * a NOS ACL: the command that shows its counters, read under the hosts'
+	 * test traffic, and its parser (readback.h)
+	 */
+	char counters[2048], counters_as[96];
 	/* a process the fault runs for as long as it lasts (a PFC storm), shown in the plan */
 	char runs[512];
 };

@@ -868,6 +868,69 @@ static int eos_acl_counters(const char *name, const char *out, struct readback *
 }
 
 /*
+ * NVUE: 'nv show interface P acl' for each port the fault's ACL is bound
+ * to, one table each as the NVUE command reference prints it: "ACL Name
+ * Rule ID In Packets In Bytes Out Packets Out Bytes", left-aligned columns
+ * whose empty cells are blank (an outbound-only ACL has no In Packets).  A
+ * cell is read where its header starts.  arg: "NAME LAST", the deny rules
+ * being those up to LAST; a row without a name continues the one above.
+ */
+static int nvue_acl_counters(const char *arg, const char *out, struct readback *rb, char *err,
+			     size_t errlen)
+{
+	const char *l, *s = out, *h;
+	char name[64], cur[WORD_MAX] = "";
+	size_t n, tables = 0, rules = 0, col_rule = 0, col_in = 0;
+	unsigned long last;
+	bool in = false;
+
+	last = strtoul(arg + strcspn(arg, " "), NULL, 10);
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, " "), arg);
+	while ((l = next_line(&s, &n))) {
+		char w[1][WORD_MAX];
+
+		if ((h = memmem(l, n, "In Packets", 10)) && memmem(l, n, "ACL Name", 8) &&
+		    memmem(l, n, "Rule ID", 7)) {
+			col_in = (size_t)(h - l);
+			col_rule = (size_t)((const char *)memmem(l, n, "Rule ID", 7) - l);
+			in = true;
+			tables++;
+			cur[0] = '\0';
+			continue;
+		}
+		if (!in || !n || l[0] == '-')
+			continue;
+		if (!words(l, n, w, 1)) {
+			in = false; /* a blank line ends the table */
+			continue;
+		}
+		if (!isspace((unsigned char)l[0]))
+			snprintf(cur, sizeof(cur), "%s", w[0]);
+		if (strcmp(cur, name) || n <= col_rule)
+			continue;
+		unsigned long rule = strtoul(l + col_rule, NULL, 10);
+
+		if (!rule || rule > last)
+			continue;
+		rules++;
+		if (n > col_in && isdigit((unsigned char)l[col_in]))
+			rb->packets += strtoull(l + col_in, NULL, 10);
+	}
+	if (!tables || !rules) {
+		snprintf(err, errlen, "'nv show interface ... acl' shows %s",
+			 !tables ? "no ACL table (ACL Name, Rule ID, In Packets)"
+				 : "no deny rule of the fault's ACL");
+		return -EINVAL;
+	}
+	rb->counted = true;
+	snprintf(rb->canon, sizeof(rb->canon),
+		 "%zu deny rule row(s) of %.40s on %zu port(s): "
+		 "%llu packet(s) in",
+		 rules, name, tables, rb->packets);
+	return 0;
+}
+
+/*
  * SONiC: 'sonic-db-cli CONFIG_DB HGET BUFFER_PROFILE|P dynamic_th', one
  * integer (mmuconfig's -8..8); an empty line: the profile is not there or
  * has a static threshold instead.
@@ -1140,6 +1203,116 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 	return 0;
 }
 
+/* A PFC receive read's argument "PORT PRIO": the port into port, the priority returned. */
+static int port_prio(const char *arg, char *port, size_t len)
+{
+	size_t k = strcspn(arg, " ");
+
+	snprintf(port, len, "%.*s", (int)k, arg);
+	return arg[k] ? atoi(arg + k + 1) : 0;
+}
+
+/* The count a PFC receive read found; canon names what was counted. */
+static int pfc_rx_found(struct readback *rb, const char *port, int prio, unsigned long long n)
+{
+	rb->packets = n;
+	rb->counted = true;
+	snprintf(rb->canon, sizeof(rb->canon), "%.64s: PFC frames received for priority %d", port,
+		 prio);
+	return 0;
+}
+
+/*
+ * SONiC: 'sonic-db-cli COUNTERS_DB HGET "COUNTERS:<oid>"
+ * SAI_PORT_STAT_PFC_<p>_RX_PKTS', one number (the counter pfcstat shows as
+ * "PFC<p>" under Rx).  An empty line: no such port or counter.
+ */
+static int sonic_pfc_rx(const char *arg, const char *out, struct readback *rb, char *err,
+			size_t errlen)
+{
+	char port[64], *end;
+	int prio = port_prio(arg, port, sizeof(port));
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(out, &end, 10);
+	if (errno || end == out || *out == '-' || strspn(end, " \r\n") != strlen(end)) {
+		snprintf(err, errlen,
+			 "COUNTERS_DB has '%.40s' for %s's SAI_PORT_STAT_PFC_%d_RX_PKTS, not a "
+			 "count (is %s in COUNTERS_PORT_NAME_MAP?)",
+			 out, port, prio, port);
+		return -EINVAL;
+	}
+	return pfc_rx_found(rb, port, prio, n);
+}
+
+/*
+ * EOS: 'show interfaces PORT priority-flow-control counters detail | json':
+ * {"interfaces": {"PORT": {"priorities": {"<p>": {"rxFrames": N,
+ * "txFrames": N}}}}} (the model facebook/DNE-TaaC reads, dialect.c).  EOS
+ * writes the port's full name; a reply naming one other port (the CLI's
+ * abbreviation expanded) is taken as it.
+ */
+static int eos_pfc_rx(const char *arg, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	char port[64], key[8];
+	int prio = port_prio(arg, port, sizeof(port));
+	json_error_t je;
+	json_t *v = json_loads(out, 0, &je), *ifs = json_object_get(v, "interfaces"), *i, *n;
+	int r;
+
+	i = json_object_get(ifs, port);
+	if (!i && json_object_size(ifs) == 1)
+		i = json_object_iter_value(json_object_iter(ifs));
+	snprintf(key, sizeof(key), "%d", prio);
+	n = json_object_get(json_object_get(json_object_get(i, "priorities"), key), "rxFrames");
+	if (!json_is_integer(n) || json_integer_value(n) < 0) {
+		snprintf(err, errlen, "%s: %s", port,
+			 !v   ? "the reply is not JSON (is '| json' supported here?)"
+			 : !i ? "no such interface in the reply"
+			      : "no rxFrames for the priority in the reply");
+		r = -EINVAL;
+	} else {
+		r = pfc_rx_found(rb, port, prio, (unsigned long long)json_integer_value(n));
+	}
+	json_decref(v);
+	return r;
+}
+
+/*
+ * NVUE: 'nv show interface PORT counters qos pfc-stats', the table of the
+ * NVUE command reference: a header "switch-priority rx-pause-frames
+ * rx-pause-duration tx-pause-frames tx-pause-duration", a dashed rule, one
+ * row a priority.  The column is found by its header, not its place.
+ */
+static int nvue_pfc_rx(const char *arg, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	char port[64], w[8][WORD_MAX];
+	int prio = port_prio(arg, port, sizeof(port)), col = -1;
+	size_t n;
+
+	while ((l = next_line(&s, &n))) {
+		int k = words(l, n, w, 8);
+
+		if (col < 0) {
+			for (int j = 1; j < k && !strcmp(w[0], "switch-priority"); j++)
+				if (!strcmp(w[j], "rx-pause-frames"))
+					col = j;
+			continue;
+		}
+		if (k > col && isdigit((unsigned char)w[0][0]) && atoi(w[0]) == prio &&
+		    isdigit((unsigned char)w[col][0]))
+			return pfc_rx_found(rb, port, prio, strtoull(w[col], NULL, 10));
+	}
+	snprintf(err, errlen, "'nv show interface %s counters qos pfc-stats' shows %s", port,
+		 col < 0 ? "no switch-priority / rx-pause-frames table"
+			 : "no row for the priority");
+	return -EINVAL;
+}
+
 int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
 		   size_t errlen)
 {
@@ -1166,12 +1339,16 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 	    {"dcb-pfc", dcb_pfc},
 	    {"sonic-aclshow", sonic_aclshow},
 	    {"eos-acl-counters", eos_acl_counters},
+	    {"nvue-acl-counters", nvue_acl_counters},
 	    {"sonic-dynth", sonic_dynth},
 	    {"eos-mmu", eos_mmu},
 	    {"nvue-alpha", nvue_alpha},
 	    {"sonic-wred", sonic_wred},
 	    {"eos-ecn", eos_ecn},
 	    {"nvue-ecn", nvue_ecn},
+	    {"sonic-pfc-rx", sonic_pfc_rx},
+	    {"eos-pfc-rx", eos_pfc_rx},
+	    {"nvue-pfc-rx", nvue_pfc_rx},
 	};
 	size_t k = strcspn(read_as, " ");
 

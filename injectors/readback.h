@@ -17,7 +17,12 @@
  *   wred_profile), "eos-ecn PORT Q" (its uc-tx-queue's random-detect ecn),
  *   "nvue-ecn PORT Q" (its congestion-control profile's traffic-class);
  * - ACL counters of the fault's table: "sonic-aclshow NAME" (aclshow -a -t
- *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME).
+ *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME),
+ *   "nvue-acl-counters NAME LAST" ('nv show interface P acl' per port, the
+ *   rules up to LAST);
+ * - PFC frames a port received for a priority (pfc-storm): "sonic-pfc-rx
+ *   PORT PRIO", "eos-pfc-rx PORT PRIO", "nvue-pfc-rx PORT PRIO", the count
+ *   in packets.
  * What they return is compared before the fault and after its revert; a
  * difference is drift.
  */

@@ -122,7 +122,7 @@ static int plan_host(struct render_ctx *r)
 	    h->name, h->rnics[s->tport].netdev, s->priority, s->pfc_quanta, s->pfc_pps, port);
 	d = dialect_get(r->inv->switches[e.dev].dialect);
 	if (!d->pfc_storm) {
-		struct sbuf cmd = {0};
+		struct sbuf cmd = {0}, as = {0};
 		size_t at = strlen(r->plan->runs);
 
 		snprintf(
@@ -130,11 +130,12 @@ static int plan_host(struct render_ctx *r)
 		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
 		    port, s->priority, s->target);
 		if (!dialect_pfc_rx_counter(r->inv->switches[e.dev].dialect,
-					    inventory_netdev(r->inv, &e), s->priority, &cmd))
+					    inventory_netdev(r->inv, &e), s->priority, &cmd, &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
 				 "\nssh %s counter: %s, before the storm and as it runs",
 				 r->inv->switches[e.dev].name, cmd.p);
 		sb_free(&cmd);
+		sb_free(&as);
 		return 0;
 	}
 	given = link_mbps(r->inv, &e);
@@ -166,30 +167,28 @@ struct storm {
 	struct lab_proc proc;
 	char log[64];
 	struct inv_endpoint sw_end;   /* the switch port the frames arrive at */
-	char *rx_cmd;		      /* a NOS's PFC receive counter (dialect_pfc_rx_counter) */
+	char *rx_cmd, *rx_as;	      /* a NOS's PFC receive counter and its parser (dialect.h) */
 	unsigned long long rx_before; /* what it said before the storm */
 };
 
 /* The NOS counter's value now: 0, or -EIO with f->err. */
-static int read_rx(struct fault_run *f, const char *sw, const char *cmd, unsigned long long *v)
+static int read_rx(struct fault_run *f, const char *sw, const struct storm *st,
+		   unsigned long long *v)
 {
-	char *out = NULL, *end, err[256];
-	int r = lab_cli(f->lab, sw, cmd, NULL, &out, err, sizeof(err));
+	char *out = NULL, err[256];
+	struct readback rb;
+	int r = lab_cli(f->lab, sw, st->rx_cmd, NULL, &out, err, sizeof(err));
 
-	if (!r) {
-		errno = 0;
-		*v = strtoull(out ? out : "", &end, 10);
-		if (errno || end == out || strspn(end, " \r\n") != strlen(end)) {
-			snprintf(err, sizeof(err), "it printed '%.60s', not a count",
-				 out ? out : "");
-			r = -EIO;
-		}
-	}
+	if (!r)
+		r = readback_parse(st->rx_as, out, &rb, err, sizeof(err));
 	free(out);
-	if (r)
+	if (r) {
 		snprintf(f->err, sizeof(f->err), "reading the PFC counter on %s ('%s'): %s", sw,
-			 cmd, err);
-	return r ? -EIO : 0;
+			 st->rx_cmd, err);
+		return -EIO;
+	}
+	*v = rb.packets;
+	return 0;
 }
 
 /*
@@ -223,7 +222,7 @@ static int start(struct fault_run *f)
 	const struct fault_spec *s = f->spec;
 	const struct inv_host *h = &f->inv->hosts[s->tdev];
 	char self[PATH_MAX], prio[8], quanta[16], pps[16], there[256];
-	struct sbuf cmd = {0};
+	struct sbuf cmd = {0}, as = {0};
 	struct storm *st;
 	int r;
 
@@ -237,10 +236,11 @@ static int start(struct fault_run *f)
 		goto fail;
 	/* a NOS that counts the frames it receives: read before the storm */
 	if (!dialect_pfc_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
-				    inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd)) {
+				    inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd,
+				    &as)) {
 		st->rx_cmd = sb_take(&cmd);
-		if ((r = read_rx(f, f->inv->switches[st->sw_end.dev].name, st->rx_cmd,
-				 &st->rx_before)))
+		st->rx_as = sb_take(&as);
+		if ((r = read_rx(f, f->inv->switches[st->sw_end.dev].name, st, &st->rx_before)))
 			goto fail;
 	}
 	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
@@ -261,7 +261,9 @@ static int start(struct fault_run *f)
 	return 0;
 fail:
 	sb_free(&cmd);
+	sb_free(&as);
 	free(st->rx_cmd);
+	free(st->rx_as);
 	free(st);
 	return r;
 }
@@ -279,6 +281,7 @@ static void stop(struct fault_run *f)
 		rl_info("pfc-storm %u: %lld PFC frames sent from %s", f->id, n, f->spec->target);
 	unlink(st->log);
 	free(st->rx_cmd);
+	free(st->rx_as);
 	free(st);
 	f->kind_state = NULL;
 }
@@ -303,7 +306,7 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 
 	do {
 		fault_sleep_ms(1000);
-		if ((r = read_rx(f, sw, st->rx_cmd, &now)))
+		if ((r = read_rx(f, sw, st, &now)))
 			return r;
 		if (now >= st->rx_before + want) {
 			snprintf(
@@ -328,7 +331,7 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 /*
  * The frames as the switch port receives them: on a virtual lab, counted on
  * the port for a second (format and rate); elsewhere the sender is alive and
- * the hold reads back (a NOS: its own PFC reacts; its counters are not read).
+ * the hold reads back; a NOS: its own PFC receive counter rises (verify_nos).
  */
 static int verify(struct fault_run *f)
 {
@@ -354,11 +357,9 @@ static int verify(struct fault_run *f)
 			snprintf(
 			    f->evidence + strlen(f->evidence),
 			    sizeof(f->evidence) - strlen(f->evidence),
-			    "%s'rocelab load pfc' sending on %s; %s", f->evidence[0] ? "; " : "",
-			    s->target,
-			    sw->dialect == INV_DIALECT_LINUX
-				? "no capture on the switch port (a lab reached over SSH)"
-				: "the switch's PFC counters are not read for this dialect yet");
+			    "%s'rocelab load pfc' sending on %s; no capture on the switch port (a "
+			    "lab reached over SSH)",
+			    f->evidence[0] ? "; " : "", s->target);
 		return r;
 	}
 	if ((r = lab_enter(f->lab, sw->name, &saved))) {

@@ -44,6 +44,8 @@ static struct transcript_case cases[] = {
      -EOPNOTSUPP},
     {"host-pfc-storm", "pfc-storm --target h1:rnic1 --rate 4000/s", 0},
     {"host-pfc-storm-at-sonic", "pfc-storm --target h1:rnic2", 0},
+    {"host-pfc-storm-at-eos", "pfc-storm --target h1:rnic3 --priority 4", 0},
+    {"host-pfc-storm-at-nvue", "pfc-storm --target h1:rnic4", 0},
     {"sonic-link-flap", "link-flap --target sw-sonic:Ethernet8", 0},
     {"sonic-acl-error", "acl-error --target sw-sonic:Ethernet0 --from h1:rnic2 --to h2:rnic2", 0},
     {"sonic-pfc-misconfig", "pfc-misconfig --target sw-sonic:Ethernet4 --priority 3", 0},
@@ -460,40 +462,93 @@ Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
  * (EOS User Manual, ACLs: the first line of the list's configuration).
  * NVUE and Linux have none here (Linux: nft counters).
  */
+/* acl-error planned on target from h1:RNIC to h2:RNIC of the dialect lab. */
+static void plan_acl(struct inventory *inv, const char *target, const char *rnic,
+		     struct fault_plan *plan)
+{
+	struct fault_spec spec;
+	char why[256], from[32], to[32];
+
+	snprintf(from, sizeof(from), "h1:%s", rnic);
+	snprintf(to, sizeof(to), "h2:%s", rnic);
+	fault_spec_init(&spec, fault_kind_find("acl-error"));
+	cr_assert_eq(fault_spec_set(&spec, "target", target, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&spec, "from", from, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&spec, "to", to, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, plan, why, sizeof(why)), 0, "%s", why);
+}
+
 Test(dialect, acl_counters_are_read_in_the_noss_own_grammar)
 {
-	struct sbuf cmd = {0}, as = {0};
+	static const struct {
+		const char *target, *rnic, *cmd, *as;
+	} want[] = {
+	    {"sw-sonic", "rnic2", "aclshow -a -t ROCELAB_F7", "sonic-aclshow ROCELAB_F7"},
+	    {"sw-eos", "rnic3", "show ip access-lists rocelab_f7", "eos-acl-counters rocelab_f7"},
+	    {"sw-nvue", "rnic4",
+	     "nv show interface swp1 acl; nv show interface swp2 acl; nv show interface swp3 acl",
+	     "nvue-acl-counters rocelab_f7 10"},
+	    {"sw-linux", "rnic1", "", ""},
+	};
 	struct inventory *inv = inventory_load(LAB, stderr);
-	struct fault_spec spec;
 	struct fault_plan plan;
-	char why[256];
-
-	cr_assert_eq(dialect_acl_counters(INV_DIALECT_SONIC, "rocelab_f7", &cmd, &as), 0);
-	cr_assert_str_eq(cmd.p, "aclshow -a -t ROCELAB_F7");
-	cr_assert_str_eq(as.p, "sonic-aclshow ROCELAB_F7");
-	sb_free(&cmd);
-	sb_free(&as);
-	cr_assert_eq(dialect_acl_counters(INV_DIALECT_EOS, "rocelab_f7", &cmd, &as), 0);
-	cr_assert_str_eq(cmd.p, "show ip access-lists rocelab_f7");
-	cr_assert_str_eq(as.p, "eos-acl-counters rocelab_f7");
-	sb_free(&cmd);
-	sb_free(&as);
-	cr_assert_eq(dialect_acl_counters(INV_DIALECT_NVUE, "rocelab_f7", &cmd, &as), -ENOTSUP);
-	cr_assert_eq(dialect_acl_counters(INV_DIALECT_LINUX, "rocelab_f7", &cmd, &as), -ENOTSUP);
 
 	cr_assert_not_null(inv);
-	fault_spec_init(&spec, fault_kind_find("acl-error"));
-	cr_assert_eq(fault_spec_set(&spec, "target", "sw-eos", why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_spec_set(&spec, "from", "h1:rnic3", why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_spec_set(&spec, "to", "h2:rnic3", why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0, "%s", why);
-	cr_assert(
-	    !strncmp(plan.acts[0].apply,
-		     "configure\nip access-list rocelab_f7\ncounters per-entry\n10 deny udp ",
-		     strlen("configure\nip access-list rocelab_f7\ncounters per-entry\n10 deny "
-			    "udp ")),
-	    "%s", plan.acts[0].apply);
-	fault_plan_clear(&plan);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		plan_acl(inv, want[i].target, want[i].rnic, &plan);
+		cr_assert_str_eq(plan.counters, want[i].cmd, "%s", want[i].target);
+		cr_assert_str_eq(plan.counters_as, want[i].as, "%s", want[i].target);
+		if (i == 1)
+			cr_assert(!strncmp(plan.acts[0].apply,
+					   "configure\nip access-list rocelab_f7\ncounters "
+					   "per-entry\n10 deny udp ",
+					   strlen("configure\nip access-list rocelab_f7\ncounters "
+						  "per-entry\n10 deny udp ")),
+				  "%s", plan.acts[0].apply);
+		fault_plan_clear(&plan);
+	}
 	inventory_free(inv);
+}
+
+/*
+ * pfc-storm's counter, in each NOS's own grammar: SONiC's COUNTERS_DB key
+ * and field as sonic-utilities scripts/pfcstat reads them
+ * (COUNTERS_PORT_NAME_MAP, SAI_PORT_STAT_PFC_<p>_RX_PKTS); EOS 'show
+ * interfaces PORT priority-flow-control counters detail' with '| json'
+ * (EOS User Manual: any show command takes '| json'); NVUE 'nv show
+ * interface <interface-id> counters qos pfc-stats' (NVUE command reference,
+ * Cumulus Linux 5.5+).  A Linux switch has no counter (veth ignores pause).
+ */
+Test(dialect, pfc_rx_counters_are_read_in_the_noss_own_grammar)
+{
+	static const struct {
+		enum inv_dialect d;
+		const char *port, *cmd, *as;
+	} want[] = {
+	    {INV_DIALECT_SONIC, "Ethernet0",
+	     "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET "
+	     "COUNTERS_PORT_NAME_MAP Ethernet0)\" SAI_PORT_STAT_PFC_3_RX_PKTS",
+	     "sonic-pfc-rx Ethernet0 3"},
+	    {INV_DIALECT_EOS, "Ethernet1",
+	     "show interfaces Ethernet1 priority-flow-control counters detail | json",
+	     "eos-pfc-rx Ethernet1 3"},
+	    {INV_DIALECT_NVUE, "swp1", "nv show interface swp1 counters qos pfc-stats",
+	     "nvue-pfc-rx swp1 3"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		struct sbuf cmd = {0}, as = {0};
+
+		cr_assert_eq(dialect_pfc_rx_counter(want[i].d, want[i].port, 3, &cmd, &as), 0);
+		cr_assert_str_eq(cmd.p, want[i].cmd);
+		cr_assert_str_eq(as.p, want[i].as);
+		sb_free(&cmd);
+		sb_free(&as);
+	}
+	struct sbuf cmd = {0}, as = {0};
+
+	cr_assert_eq(dialect_pfc_rx_counter(INV_DIALECT_LINUX, "swp1", 3, &cmd, &as), -EOPNOTSUPP);
+	sb_free(&cmd);
+	sb_free(&as);
 }

@@ -670,6 +670,99 @@ Test(readback, eos_acl_counters_sum_the_deny_entries)
 }
 
 /*
+ * NVUE 'nv show interface P acl', one table a port, as the NVUE command
+ * reference prints it (CumulusNetworks/docs: "ACL Name  Rule ID  In Packets
+ * In Bytes  Out Packets  Out Bytes", an outbound rule's In cells blank); the
+ * fault's deny rules 10 and 20 on two ports, its permit (30) and another ACL
+ * not counted.
+ */
+Test(readback, nvue_acl_counters_sum_the_deny_rules_in_packets)
+{
+	static const char out[] =
+	    "ACL Name    Rule ID  In Packets  In Bytes    Out Packets  Out Bytes\n"
+	    "----------  -------  ----------  ----------  -----------  ---------\n"
+	    "EXAMPLE1    10                               0            0\n"
+	    "rocelab_f7  10       120         15360 Bytes\n"
+	    "            20       7           896 Bytes\n"
+	    "            30       99812       12775936 Bytes\n"
+	    "\n"
+	    "ACL Name    Rule ID  In Packets  In Bytes    Out Packets  Out Bytes\n"
+	    "----------  -------  ----------  ----------  -----------  ---------\n"
+	    "rocelab_f7  10       3           384 Bytes\n"
+	    "rocelab_f7  30       5           640 Bytes\n";
+	static const char unbound[] =
+	    "ACL Name  Rule ID  In Packets  In Bytes  Out Packets  Out Bytes\n"
+	    "--------  -------  ----------  --------  -----------  ---------\n"
+	    "EXAMPLE1  10                             0            0\n";
+	struct readback rb = parse_ok("nvue-acl-counters rocelab_f7 20", out);
+
+	cr_assert_eq(rb.packets, 130, "120 + 7 + 3: not the permit's, nor EXAMPLE1's");
+	cr_assert(rb.counted);
+	cr_assert_str_eq(rb.canon,
+			 "3 deny rule row(s) of rocelab_f7 on 2 port(s): 130 packet(s) in");
+	parse_bad("nvue-acl-counters rocelab_f7 20", unbound, "no deny rule of the fault's ACL");
+	parse_bad("nvue-acl-counters rocelab_f7 20", "Error: no such interface\n", "no ACL table");
+}
+
+/*
+ * pfc-storm's counters, the PFC frames a port received for a priority:
+ * - SONiC: sonic-db-cli HGET of COUNTERS_DB SAI_PORT_STAT_PFC_<p>_RX_PKTS,
+ *   one number (the counter sonic-utilities scripts/pfcstat shows);
+ * - EOS: 'show interfaces PORT priority-flow-control counters detail |
+ *   json' in the model facebook/DNE-TaaC reads from EOS
+ *   (taac/health_checks/dsf_health_checks/dsf_pfc_health_check.py:
+ *   interfaces.PORT.priorities."<p>".rxFrames, txFrames); no published
+ *   sample of the whole reply was found, so its other keys are left out;
+ * - NVUE: 'nv show interface swp1 counters qos pfc-stats' as the NVUE command
+ *   reference prints it (CumulusNetworks/docs, Cumulus Linux 5.5+), with
+ *   counts in place of its zeros.
+ */
+Test(readback, pfc_rx_counters_as_each_nos_prints_them)
+{
+	static const char eos[] = "{\"interfaces\": {\"Ethernet1\": {\"priorities\": {"
+				  "\"0\": {\"rxFrames\": 0, \"txFrames\": 0},"
+				  "\"3\": {\"rxFrames\": 123456, \"txFrames\": 17},"
+				  "\"4\": {\"rxFrames\": 9, \"txFrames\": 0}}}}}";
+	static const char nvue[] =
+	    "switch-priority  rx-pause-frames  rx-pause-duration  tx-pause-frames  "
+	    "tx-pause-duration\n"
+	    "---------------  ---------------  -----------------  ---------------  "
+	    "-----------------\n"
+	    "0                0                0                  0                0         "
+	    "      \n"
+	    "1                0                0                  0                0\n"
+	    "2                0                0                  0                0\n"
+	    "3                48213            1572864            0                0\n"
+	    "4                0                0                  0                0\n"
+	    "5                0                0                  0                0\n"
+	    "6                0                0                  0                0\n"
+	    "7                0                0                  0                0\n";
+	struct readback rb = parse_ok("sonic-pfc-rx Ethernet0 3", "20317\n");
+
+	cr_assert_eq(rb.packets, 20317);
+	cr_assert(rb.counted);
+	cr_assert_str_eq(rb.canon, "Ethernet0: PFC frames received for priority 3");
+	parse_bad("sonic-pfc-rx Ethernet0 3", "\n", "not a count");
+	parse_bad("sonic-pfc-rx Ethernet0 3", "-1\n", "not a count");
+
+	rb = parse_ok("eos-pfc-rx Ethernet1 3", eos);
+	cr_assert_eq(rb.packets, 123456, "rxFrames of priority 3, not txFrames or another's");
+	cr_assert_eq(parse_ok("eos-pfc-rx Et1 4", eos).packets, 9, "the one port, named in full");
+	parse_bad("eos-pfc-rx Ethernet1 5", eos, "no rxFrames for the priority");
+	parse_bad("eos-pfc-rx Ethernet1 3", "% Invalid input", "not JSON");
+	parse_bad("eos-pfc-rx Ethernet1 3", "{\"interfaces\": {}}", "no such interface");
+
+	rb = parse_ok("nvue-pfc-rx swp1 3", nvue);
+	cr_assert_eq(rb.packets, 48213, "rx-pause-frames, not the duration");
+	cr_assert_eq(parse_ok("nvue-pfc-rx swp1 0", nvue).packets, 0);
+	parse_bad("nvue-pfc-rx swp1 3", "Error: The requested item does not exist.\n",
+		  "no switch-priority / rx-pause-frames table");
+	parse_bad("nvue-pfc-rx swp1 3",
+		  "switch-priority  rx-pause-frames\n---------------  ---------------\n",
+		  "no row for the priority");
+}
+
+/*
  * buffer-alpha's reads: SONiC CONFIG_DB BUFFER_PROFILE dynamic_th as
  * sonic-db-cli HGET prints it (mmuconfig writes -8..8); EOS running-config
  * with an MMU queue profile as aristanetworks/avd's platform-trident
