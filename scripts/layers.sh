@@ -15,6 +15,7 @@ LAYERS=(
 	injectors/cmd    # the fault commands: inject, revert, faults, load
 	probe            # probe transports, packets, tracer, path mapping
 	probe/hostmesh   # the Hostmesh monitor
+	transport/ordering # receiver ordering state machines (Eunomia): pure, no I/O
 	transport        # MP-RDMA, Eunomia
 	harness/run      # scenarios, runner, grader, component registry
 	reports          # results.json, JUnit, incident reports
