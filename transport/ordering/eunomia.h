@@ -75,7 +75,11 @@ struct eu_cfg {
 	unsigned cap_rows; /* rows a bitmap may grow to: 1..EU_CAP_ROWS (16: 256 bits) */
 };
 
-enum eu_reply { EU_ACK, EU_SACK, EU_NACK };
+/*
+ * ACK: in order; SACK: tracked out of order; NACK: dropped, the sender told;
+ * DROP: dropped silently (only a receiver without ordering support, gbn.h).
+ */
+enum eu_reply { EU_ACK, EU_SACK, EU_NACK, EU_DROP };
 
 /* What one data packet did. */
 struct eu_result {
