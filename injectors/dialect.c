@@ -524,7 +524,6 @@ static int linux_link_degrade(struct render_ctx *r)
 	return 0;
 }
 
-/* The command that shows the ACL's counters, for the plan to print (dialect_acl_counters()). */
 /* ---- SONiC ------------------------------------------------------------------ */
 
 /*

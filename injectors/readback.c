@@ -878,21 +878,19 @@ static int eos_acl_counters(const char *name, const char *out, struct readback *
 static int nvue_acl_counters(const char *arg, const char *out, struct readback *rb, char *err,
 			     size_t errlen)
 {
-	const char *l, *s = out, *h;
+	const char *l, *s = out, *h, *id;
 	char name[64], cur[WORD_MAX] = "";
 	size_t n, tables = 0, rules = 0, col_rule = 0, col_in = 0;
-	unsigned long last;
+	unsigned long last = strtoul(readback_port_queue(arg, name, sizeof(name)), NULL, 10);
 	bool in = false;
 
-	last = strtoul(arg + strcspn(arg, " "), NULL, 10);
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, " "), arg);
 	while ((l = next_line(&s, &n))) {
 		char w[1][WORD_MAX];
 
 		if ((h = memmem(l, n, "In Packets", 10)) && memmem(l, n, "ACL Name", 8) &&
-		    memmem(l, n, "Rule ID", 7)) {
+		    (id = memmem(l, n, "Rule ID", 7))) {
 			col_in = (size_t)(h - l);
-			col_rule = (size_t)((const char *)memmem(l, n, "Rule ID", 7) - l);
+			col_rule = (size_t)(id - l);
 			in = true;
 			tables++;
 			cur[0] = '\0';
@@ -1203,15 +1201,6 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 	return 0;
 }
 
-/* A PFC receive read's argument "PORT PRIO": the port into port, the priority returned. */
-static int port_prio(const char *arg, char *port, size_t len)
-{
-	size_t k = strcspn(arg, " ");
-
-	snprintf(port, len, "%.*s", (int)k, arg);
-	return arg[k] ? atoi(arg + k + 1) : 0;
-}
-
 /* The count a PFC receive read found; canon names what was counted. */
 static int pfc_rx_found(struct readback *rb, const char *port, int prio, unsigned long long n)
 {
@@ -1231,7 +1220,7 @@ static int sonic_pfc_rx(const char *arg, const char *out, struct readback *rb, c
 			size_t errlen)
 {
 	char port[64], *end;
-	int prio = port_prio(arg, port, sizeof(port));
+	int prio = atoi(readback_port_queue(arg, port, sizeof(port)));
 	unsigned long long n;
 
 	errno = 0;
@@ -1257,7 +1246,7 @@ static int eos_pfc_rx(const char *arg, const char *out, struct readback *rb, cha
 		      size_t errlen)
 {
 	char port[64], key[8];
-	int prio = port_prio(arg, port, sizeof(port));
+	int prio = atoi(readback_port_queue(arg, port, sizeof(port)));
 	json_error_t je;
 	json_t *v = json_loads(out, 0, &je), *ifs = json_object_get(v, "interfaces"), *i, *n;
 	int r;
@@ -1291,7 +1280,7 @@ static int nvue_pfc_rx(const char *arg, const char *out, struct readback *rb, ch
 {
 	const char *l, *s = out;
 	char port[64], w[8][WORD_MAX];
-	int prio = port_prio(arg, port, sizeof(port)), col = -1;
+	int prio = atoi(readback_port_queue(arg, port, sizeof(port))), col = -1;
 	size_t n;
 
 	while ((l = next_line(&s, &n))) {

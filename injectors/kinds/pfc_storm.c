@@ -167,24 +167,19 @@ struct storm {
 	struct lab_proc proc;
 	char log[64];
 	struct inv_endpoint sw_end;   /* the switch port the frames arrive at */
-	char *rx_cmd, *rx_as;	      /* a NOS's PFC receive counter and its parser (dialect.h) */
+	struct fault_action rx;	      /* a NOS's PFC receive counter: its read and parser */
 	unsigned long long rx_before; /* what it said before the storm */
 };
 
 /* The NOS counter's value now: 0, or -EIO with f->err. */
-static int read_rx(struct fault_run *f, const char *sw, const struct storm *st,
-		   unsigned long long *v)
+static int read_rx(struct fault_run *f, const struct storm *st, unsigned long long *v)
 {
-	char *out = NULL, err[256];
+	char err[400];
 	struct readback rb;
-	int r = lab_cli(f->lab, sw, st->rx_cmd, NULL, &out, err, sizeof(err));
 
-	if (!r)
-		r = readback_parse(st->rx_as, out, &rb, err, sizeof(err));
-	free(out);
-	if (r) {
-		snprintf(f->err, sizeof(f->err), "reading the PFC counter on %s ('%s'): %s", sw,
-			 st->rx_cmd, err);
+	if (fault_read_now(f->lab, &st->rx, NULL, &rb, err, sizeof(err))) {
+		snprintf(f->err, sizeof(f->err), "reading the PFC counter on %s ('%s'): %s",
+			 st->rx.device, st->rx.read, err);
 		return -EIO;
 	}
 	*v = rb.packets;
@@ -238,9 +233,12 @@ static int start(struct fault_run *f)
 	if (!dialect_pfc_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
 				    inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd,
 				    &as)) {
-		st->rx_cmd = sb_take(&cmd);
-		st->rx_as = sb_take(&as);
-		if ((r = read_rx(f, f->inv->switches[st->sw_end.dev].name, st, &st->rx_before)))
+		st->rx.backend = FB_SSH;
+		snprintf(st->rx.device, sizeof(st->rx.device), "%s",
+			 f->inv->switches[st->sw_end.dev].name);
+		st->rx.read = sb_take(&cmd);
+		st->rx.read_as = sb_take(&as);
+		if ((r = read_rx(f, st, &st->rx_before)))
 			goto fail;
 	}
 	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
@@ -262,8 +260,8 @@ static int start(struct fault_run *f)
 fail:
 	sb_free(&cmd);
 	sb_free(&as);
-	free(st->rx_cmd);
-	free(st->rx_as);
+	free(st->rx.read);
+	free(st->rx.read_as);
 	free(st);
 	return r;
 }
@@ -280,8 +278,8 @@ static void stop(struct fault_run *f)
 	if (n >= 0)
 		rl_info("pfc-storm %u: %lld PFC frames sent from %s", f->id, n, f->spec->target);
 	unlink(st->log);
-	free(st->rx_cmd);
-	free(st->rx_as);
+	free(st->rx.read);
+	free(st->rx.read_as);
 	free(st);
 	f->kind_state = NULL;
 }
@@ -306,21 +304,21 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 
 	do {
 		fault_sleep_ms(1000);
-		if ((r = read_rx(f, sw, st, &now)))
+		if ((r = read_rx(f, st, &now)))
 			return r;
 		if (now >= st->rx_before + want) {
 			snprintf(
 			    f->evidence, sizeof(f->evidence),
 			    "'%.200s' on %s: %llu PFC frames of priority %d received since the "
 			    "storm began",
-			    st->rx_cmd, sw, now - st->rx_before, f->spec->priority);
+			    st->rx.read, sw, now - st->rx_before, f->spec->priority);
 			return 0;
 		}
 	} while (rl_now_ns() < until && !rl_interrupted);
 	snprintf(f->err, sizeof(f->err),
 		 "'%.200s' on %s rose by %llu in %d s, not by the %llu a half second of the storm "
 		 "sends: the switch does not receive it",
-		 st->rx_cmd, sw, now >= st->rx_before ? now - st->rx_before : 0,
+		 st->rx.read, sw, now >= st->rx_before ? now - st->rx_before : 0,
 		 NOS_COUNTER_WAIT_MS / 1000, want);
 	return -EIO;
 }
@@ -349,7 +347,7 @@ static int verify(struct fault_run *f)
 			 f->inv->hosts[s->tdev].name, st->log);
 		return -EIO;
 	}
-	if (st->rx_cmd)
+	if (st->rx.read)
 		return verify_nos(f, st, sw->name);
 	if (!lab_can(f->lab, LAB_CAP_ENTER)) {
 		r = fault_verify_reads(f, held);

@@ -43,11 +43,6 @@ void eu_conn_init(struct eu_conn *c)
 	c->dba = -1;
 }
 
-size_t eu_static_bytes(unsigned bits)
-{
-	return bits / 8 + 4 + 4 + 1;
-}
-
 static void meta_load(const struct eu_rx *rx, int dba, struct eu_meta *m)
 {
 	memcpy(m, &rx->mc.master[dba], sizeof(*m));
@@ -133,13 +128,11 @@ static void flush(struct eu_rx *rx, struct eu_meta *m)
 			/* the circular portion is flushed: the linear rows join the ring */
 			set_head_pos(m, m->c_rows * EU_BLOCK_BITS + (m->head - m->tail - 1));
 			m->c_rows = m->d_rows;
-			m->tail = m->head + m->c_rows * EU_BLOCK_BITS - 1;
-		} else if (m->d_rows == m->c_rows) {
-			set_head_pos(m, (flat + 1) % (m->c_rows * EU_BLOCK_BITS));
-			m->tail = m->head + m->c_rows * EU_BLOCK_BITS - 1;
 		} else {
 			set_head_pos(m, (flat + 1) % (m->c_rows * EU_BLOCK_BITS));
 		}
+		if (m->d_rows == m->c_rows) /* no linear portion: Tail moves with Head */
+			m->tail = m->head + m->c_rows * EU_BLOCK_BITS - 1;
 	}
 }
 

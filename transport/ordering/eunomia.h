@@ -118,8 +118,4 @@ size_t eu_conn_bytes(const struct eu_rx *rx, const struct eu_conn *c);
 /* The connection's bitmap state (a copy), or -ENOENT when it has none. */
 int eu_conn_meta(const struct eu_rx *rx, const struct eu_conn *c, struct eu_meta *m);
 
-/* Bytes a static L-bit bitmap receiver holds per connection: L/8 + Head, Last, head index (41 at
- * 256). */
-size_t eu_static_bytes(unsigned bits);
-
 #endif

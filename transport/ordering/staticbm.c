@@ -14,6 +14,11 @@ int sbm_conn_init(struct sbm_conn *c, unsigned bits)
 	return 0;
 }
 
+size_t sbm_bytes(unsigned bits)
+{
+	return bits / 8 + 4 + 4 + 1;
+}
+
 static bool bit(const struct sbm_conn *c, unsigned i)
 {
 	return c->bits[i / 64] >> (i % 64) & 1;

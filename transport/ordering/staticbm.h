@@ -23,6 +23,9 @@ struct sbm_conn {
 /* bits: 1..SBM_BITS_MAX, a multiple of 8; -EINVAL otherwise. */
 int sbm_conn_init(struct sbm_conn *c, unsigned bits);
 
+/* Bytes a connection holds: bits/8 + Head, Last and Head's index (41 at 256 bits). */
+size_t sbm_bytes(unsigned bits);
+
 /* As eu_rx_data(): one data packet, its reply in res; -EINVAL after completion. */
 int sbm_data(struct sbm_conn *c, unsigned bits, uint32_t seq, uint32_t head_meta, bool last,
 	     struct eu_result *res);

@@ -392,8 +392,8 @@ Test(eunomia, controller_lifecycles_never_double_allocate)
 /* Table 1 and section 4: 4 B idle, 48 + 2 per row (+4) reordering, 41 B a static 256-bit one. */
 Test(eunomia, memory_accounting)
 {
-	cr_assert_eq(eu_static_bytes(256), 41);
-	cr_assert_eq(eu_static_bytes(64), 17);
+	cr_assert_eq(sbm_bytes(256), 41);
+	cr_assert_eq(sbm_bytes(64), 17);
 	cr_assert_eq(EU_DBA_BYTES + 48 + 2 * EU_CAP_ROWS, 84);
 	cr_assert_eq(sizeof(struct eu_meta), 48);
 }
