@@ -16,6 +16,8 @@ LAYERS=(
 	probe            # probe transports, packets, tracer, path mapping
 	probe/hostmesh   # the Hostmesh monitor
 	transport/ordering # receiver ordering state machines (Eunomia): pure, no I/O
+	transport/mprdma # MP-RDMA and single-path senders and receivers: pure, no I/O
+	transport/sim    # the deterministic path simulator that drives them
 	transport        # MP-RDMA, Eunomia
 	harness/run      # scenarios, runner, grader, component registry
 	reports          # results.json, JUnit, incident reports

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: MIT
+/*
+ * MP-RDMA's sender and receiver, exact: the design brief's acceptance
+ * sequences (../shared/briefs/mp-rdma-eunomia.md F.1-F.7), the rxe-like
+ * single-path baseline, and a sender/receiver pair over a random lossy,
+ * reordering channel that must deliver every packet once, in order.
+ */
+#include "transport/mprdma/mprdma.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define US 1000ULL
+
+static struct mpr_cfg cfg_exact(void)
+{
+	struct mpr_cfg c;
+
+	mpr_cfg_default(&c);
+	c.iw = 10;
+	c.probe_ppm = 0; /* no random VP unless a test asks */
+	c.srtt_init_ns = 100 * US;
+	c.rto_min_ns = 1000000 * US;
+	c.msg_pkts = 1000000;
+	return c;
+}
+
+/* A sender that sent packets 0..9, one each on ten distinct VPs. */
+static void started(struct mpr_snd *s, const struct mpr_cfg *c)
+{
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	cr_assert_eq(mpr_snd_init(s, c, 42), 0);
+	cr_assert_eq(mpr_snd_push(s, 1000000, 0, out), c->iw);
+}
+
+/* A sender with [una, nxt) in flight and a window of cwnd packets. */
+static void in_flight(struct mpr_snd *s, uint32_t una, uint32_t nxt, uint32_t cwnd)
+{
+	s->snd_una = una;
+	s->snd_nxt = s->snd_max = nxt;
+	s->cwnd = cwnd * MPR_ONE;
+}
+
+/* An ACK (valid until the next call). */
+static const struct mpr_ack *ack_of(uint16_t vp, uint32_t sack, uint32_t aack, bool ece)
+{
+	static struct mpr_ack a;
+
+	a = (struct mpr_ack){.vp = vp, .sack = sack, .aack = aack, .ece = ece};
+	return &a;
+}
+
+Test(mprdma, config_is_checked)
+{
+	struct mpr_cfg c = cfg_exact();
+	const char *why;
+
+	cr_assert_eq(mpr_cfg_check(&c, &why), 0);
+	c.delta = 65;
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL);
+	cr_assert_not_null(strstr(why, "delta"));
+	c = cfg_exact();
+	c.vp_lo = c.vp_hi = 50000;
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL);
+	cr_assert_not_null(strstr(why, "VP range"));
+}
+
+/* F.1: cwnd += 1/cwnd on a clean ACK, -= 1/2 on an ECN one, never below 1. */
+Test(mprdma, window_rule_is_exact_in_q16)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	started(&s, &c);
+	cr_assert_eq(s.cwnd, 655360);
+	mpr_snd_ack(&s, &(struct mpr_ack){.vp = 50000, .sack = 3, .aack = 0}, 1, out);
+	cr_assert_eq(s.cwnd, 661913);
+
+	started(&s, &c);
+	mpr_snd_ack(&s, &(struct mpr_ack){.vp = 50000, .sack = 3, .ece = true}, 1, out);
+	cr_assert_eq(s.cwnd, 622592);
+
+	s.cwnd = MPR_ONE + 100;
+	mpr_snd_ack(&s, &(struct mpr_ack){.vp = 50000, .sack = 4, .ece = true}, 2, out);
+	cr_assert_eq(s.cwnd, MPR_ONE);
+}
+
+/* F.2: awnd = cwnd + inflate - in flight; the packet goes on the ACK's VP. */
+Test(mprdma, ack_clocks_on_its_own_path)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	started(&s, &c);
+	cr_assert_eq(mpr_snd_ack(&s, &(struct mpr_ack){.vp = 50001, .sack = 3, .aack = 0}, 5, out),
+		     1);
+	cr_assert_eq(out[0].vp, 50001);
+	cr_assert_eq(out[0].psn, 10);
+	cr_assert_not(out[0].retx);
+	cr_assert_eq(s.inflate, 1);
+
+	/* inflate 5, an ACK moving snd_una by 4: +1 - 4 */
+	s.inflate = 5;
+	mpr_snd_ack(&s, &(struct mpr_ack){.vp = 50001, .sack = 0, .aack = 4}, 6, out);
+	cr_assert_eq(s.inflate, 2);
+	cr_assert_eq(s.snd_una, 4);
+}
+
+/* F.3: an ACK more than Δ below the highest SACK prunes its path. */
+Test(mprdma, slow_path_is_pruned_but_retransmissions_are_not)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	started(&s, &c);
+	in_flight(&s, 58, 101, 70);
+	s.snd_ooh = 101; /* highest SACK 100 */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50002, 60, 58, false), 10, out), 0);
+	cr_assert_eq(s.cwnd, 69 * MPR_ONE);
+	cr_assert_eq(s.st.prunes, 1);
+
+	struct mpr_ack retx = *ack_of(50002, 61, 58, false);
+
+	retx.retx = true;
+	cr_assert_eq(mpr_snd_ack(&s, &retx, 11, out), 2);
+	cr_assert_eq(s.cwnd, 69 * MPR_ONE + (uint32_t)((1ULL << 32) / (69 * MPR_ONE)));
+
+	uint32_t before = s.cwnd;
+
+	cr_assert_gt(mpr_snd_ack(&s, ack_of(50002, 68, 58, false), 12, out), 0);
+	cr_assert_gt(s.cwnd, before);
+	cr_assert_eq(s.st.prunes, 1);
+
+	/* the ablation: out-of-order control off, nothing is pruned */
+	c.ooo_aware = false;
+	started(&s, &c);
+	in_flight(&s, 58, 101, 70);
+	s.snd_ooh = 101;
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50002, 60, 58, false), 10, out), 2);
+	cr_assert_eq(s.st.prunes, 0);
+}
+
+/* F.4: two packets an ACK; the rest half an RTT later to random VPs, unless an ACK comes. */
+Test(mprdma, burst_control_and_use_it_or_lose_it)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	started(&s, &c);
+	/* 4 of 10 cumulatively acked, inflate 0: in flight 6, awnd after the ACK 10 + 1 - 6 = 5 */
+	s.snd_una = 4;
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50003, 7, 4, false), 1000, out), 2);
+	cr_assert_eq(out[0].vp, 50003);
+	cr_assert_eq(out[1].vp, 50003);
+	cr_assert_eq(s.backlog, 3);
+	cr_assert_eq(mpr_snd_deadline(&s), 1000 + 50 * US);
+	cr_assert_eq(mpr_snd_timer(&s, 1000 + 50 * US - 1, out), 0);
+	cr_assert_eq(mpr_snd_timer(&s, 1000 + 50 * US, out), 3);
+	cr_assert_eq(s.st.burst_timer_sends, 3);
+	cr_assert_eq(mpr_snd_deadline(&s), s.rto_at);
+
+	/* an ACK before the timer takes the backlog over */
+	started(&s, &c);
+	s.snd_una = 4;
+	mpr_snd_ack(&s, ack_of(50003, 7, 4, false), 1000, out);
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50004, 8, 4, false), 2000, out), 2);
+	cr_assert_eq(s.burst_at, 2000 + 50 * US);
+
+	/* no data left, nothing unacked: the window shrinks by one */
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 10, 0, out), 10);
+	s.snd_una = 9;
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50005, 9, 10, false), 10, out), 0);
+	cr_assert_eq(s.cwnd, 655360 + 6553 - 65536);
+	cr_assert_eq(s.st.window_cuts, 1);
+	cr_assert(mpr_snd_done(&s));
+	cr_assert_eq(mpr_snd_deadline(&s), MPR_NEVER);
+}
+
+/* With no new data, spare window retransmits an unacknowledged packet early (FUSO). */
+Test(mprdma, early_retransmission_skips_what_was_sacked)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 10, 0, out), 10);
+	/* before the others are overdue (srtt + 4 rttvar = 300 µs), the window just shrinks */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 0, 1, false), 10, out), 0);
+	cr_assert_eq(s.st.window_cuts, 1);
+	/* awnd 9 + 1 - 9 = 1: the lowest overdue unacknowledged PSN goes again */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 0, 1, false), 400 * US, out), 1);
+	cr_assert_eq(out[0].psn, 1);
+	cr_assert(out[0].retx);
+	/* 2 was SACKed: 3 is next */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 2, 1, false), 401 * US, out), 1);
+	cr_assert_eq(out[0].psn, 3);
+	cr_assert_eq(s.st.early_retx, 2);
+}
+
+/* F.5: NACK -> recovery sweep with ReTx; stale NACKs ignored; RTO goes back N; IW spread. */
+Test(mprdma, recovery_timeout_and_initial_spread)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	uint16_t vps[10];
+
+	cr_assert_eq(mpr_snd_init(&s, &c, 7), 0);
+	cr_assert_eq(mpr_snd_push(&s, 1000000, 0, out), 10);
+	for (int i = 0; i < 10; i++) {
+		vps[i] = out[i].vp;
+		cr_assert_eq(out[i].psn, (uint32_t)i);
+		for (int j = 0; j < i; j++)
+			cr_assert_neq(vps[i], vps[j], "IW packets %d and %d share a VP", i, j);
+	}
+
+	in_flight(&s, 45, 120, 100);
+	struct mpr_ack n = {.vp = 50007, .nack = true, .nack_psn = 50, .aack = 45};
+
+	mpr_snd_ack(&s, &n, 10, out);
+	cr_assert_eq(s.mode, MPR_RECOVERY);
+	cr_assert_eq(s.recovery, 120);
+	cr_assert_eq(out[0].psn, 50);
+	cr_assert(out[0].retx);
+	cr_assert_eq(out[1].psn, 51);
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50008, 90, 45, false), 11, out), 2);
+	cr_assert_eq(out[0].psn, 52);
+	cr_assert(out[1].retx);
+
+	/* a second NACK during recovery does not restart it */
+	n.nack_psn = 60;
+	mpr_snd_ack(&s, &n, 12, out);
+	cr_assert_eq(out[0].psn, 54);
+	struct mpr_ack fill = *ack_of(50008, 50, 120, false);
+
+	fill.retx = true; /* a retransmission's ACK is never pruned */
+	cr_assert_eq(mpr_snd_ack(&s, &fill, 13, out), 2);
+	cr_assert_eq(s.mode, MPR_NORMAL);
+	cr_assert_eq(out[0].psn, 120);
+	cr_assert_not(out[0].retx);
+
+	/* stale: below snd_una */
+	n.nack_psn = 100;
+	n.aack = 120;
+	mpr_snd_ack(&s, &n, 14, out);
+	cr_assert_eq(s.mode, MPR_NORMAL);
+
+	/* timeout: back to IW, go back N from snd_una over distinct VPs */
+	uint64_t at = s.rto_at;
+
+	cr_assert_neq(at, MPR_NEVER);
+	cr_assert_leq(mpr_snd_deadline(&s), at);
+	cr_assert_eq(mpr_snd_timer(&s, at, out), 10);
+	cr_assert_eq(s.cwnd, 10 * MPR_ONE);
+	cr_assert_eq(out[0].psn, 120);
+	cr_assert(out[0].retx);
+	cr_assert_eq(s.st.rtos, 1);
+	cr_assert_gt(mpr_snd_deadline(&s), at + c.rto_min_ns, "the timeout backs off");
+}
+
+/* New data stops L past snd_una (the receiver would drop it); a lost retransmission goes again. */
+Test(mprdma, bitmap_limit_and_lost_retransmission)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	started(&s, &c);
+	in_flight(&s, 10, 74, 100); /* 64 beyond snd_una */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50010, 40, 10, false), 10, out), 0);
+	cr_assert_eq(s.st.window_cuts, 0, "held back by the limit, the window is kept");
+
+	/* recovery swept 10 already; a NACK of 10 an RTT later: its retransmission was lost */
+	struct mpr_ack n = {.vp = 50011, .nack = true, .nack_psn = 10, .aack = 10};
+
+	mpr_snd_ack(&s, &n, 20, out);
+	cr_assert_eq(s.mode, MPR_RECOVERY);
+	cr_assert_eq(out[0].psn, 10);
+	mpr_snd_ack(&s, &n, 30, out);
+	cr_assert_eq(s.st.lost_retx, 0, "not overdue yet");
+	cr_assert_eq(mpr_snd_ack(&s, &n, 20 + 301 * US, out), 2);
+	cr_assert_eq(s.st.lost_retx, 1);
+	cr_assert_eq(out[0].psn, 10);
+	cr_assert(out[0].retx);
+}
+
+/* F.6: probing sends one packet a round trip to a random VP, never two. */
+Test(mprdma, probing_once_a_round_trip)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	for (int mode = 0; mode < 2; mode++) {
+		c.probe_ppm = 1000000;
+		c.probe_mode = mode ? MPR_PROBE_PER_PACKET : MPR_PROBE_PER_RTT;
+		cr_assert_eq(mpr_snd_init(&s, &c, 3), 0);
+		mpr_snd_push(&s, 1000000, 200 * US, out);
+		unsigned long long probes = s.st.probes;
+
+		cr_assert_eq(probes, 1, "mode %d: one of the IW packets probes", mode);
+		for (uint32_t i = 0; i < 40; i++) {
+			uint64_t t = 200 * US + i * US; /* 40 ACKs within one 100 µs RTT */
+
+			mpr_snd_ack(&s, ack_of(50009, i, i + 1, false), t, out);
+		}
+		cr_assert_eq(s.st.probes, 1, "mode %d: never two in one round trip", mode);
+		mpr_snd_ack(&s, ack_of(50009, 40, 41, false), 301 * US, out);
+		cr_assert_eq(s.st.probes, 2, "mode %d: the next round trip probes again", mode);
+	}
+}
+
+/* Idle for 3 RTTs: new data restarts from IW over fresh VPs. */
+Test(mprdma, restart_after_idle)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 4, 0, out), 4);
+	for (uint32_t i = 0; i < 4; i++)
+		mpr_snd_ack(&s, ack_of(out[i].vp, i, i + 1, false), 10 + i, out + 4);
+	s.cwnd = 3 * MPR_ONE;
+	cr_assert_eq(mpr_snd_push(&s, 100, 20 + 299 * US, out), 3, "not idle long enough");
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	mpr_snd_push(&s, 4, 0, out);
+	for (uint32_t i = 0; i < 4; i++)
+		mpr_snd_ack(&s, ack_of(out[i].vp, i, i + 1, false), 10 + i, out + 4);
+	s.cwnd = 3 * MPR_ONE;
+	cr_assert_eq(mpr_snd_push(&s, 100, 20 + 300 * US, out), 10);
+	cr_assert_eq(s.st.restarts, 1);
+}
+
+/* A synchronise message waits α·Δ·RTT/cwnd after the previous message. */
+Test(mprdma, synchronise_waits_and_early_ones_are_refused)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	c.msg_pkts = 4;
+	c.sync_every = 2; /* messages 2, 4, ... */
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	/* IW 10 reaches message 2 (PSN 8): held; 32 * 100 µs / 10 = 320 µs after message 1 */
+	cr_assert_eq(mpr_snd_push(&s, 100, 1000, out), 8);
+	cr_assert_eq(s.st.sync_holds, 1);
+	cr_assert_eq(mpr_snd_deadline(&s), 1000 + 320 * US);
+	cr_assert_eq(mpr_snd_timer(&s, 1000 + 320 * US, out), 2);
+	cr_assert_eq(out[0].psn, 8);
+	cr_assert(out[0].sync);
+
+	struct mpr_rcv r;
+	struct mpr_rx_result res;
+
+	cr_assert_eq(mpr_rcv_init(&r, 64), 0);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 0}, &res);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 8, .msg_first = 8, .sync = true}, &res);
+	cr_assert(res.dropped);
+	cr_assert(res.ack.nack && res.ack.sync_fail);
+	cr_assert_eq(res.ack.nack_psn, 8);
+	cr_assert_eq(r.st.sync_drops, 1);
+}
+
+/* F.7: the L = 64 receiver. */
+Test(mprdma, receiver_bitmap_window_nack_duplicates_and_completions)
+{
+	struct mpr_rcv r;
+	struct mpr_rx_result res;
+
+	cr_assert_eq(mpr_rcv_init(&r, 0), -EINVAL);
+	cr_assert_eq(mpr_rcv_init(&r, 64), 0);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 63, .vp = 5, .ce = true}, &res);
+	cr_assert(res.reply && !res.ack.nack && !res.dropped);
+	cr_assert_eq(res.ack.sack, 63);
+	cr_assert_eq(res.ack.aack, 0);
+	cr_assert_eq(res.ack.vp, 5);
+	cr_assert(res.ack.ece);
+	cr_assert_eq(res.ood, 63);
+
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 64}, &res);
+	cr_assert(res.dropped && res.reply && res.ack.nack);
+	cr_assert_eq(res.ack.nack_psn, 0);
+	/* every dropped packet is answered: the sender's clock keeps running */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 70, .vp = 6}, &res);
+	cr_assert(res.dropped && res.reply && res.ack.nack);
+	cr_assert_eq(res.ack.nack_psn, 0);
+	cr_assert_eq(res.ack.vp, 6);
+	cr_assert_eq(r.st.nacks, 2);
+	cr_assert_eq(r.st.overflow_drops, 2);
+
+	/* messages of 2: 0-1, 2-3; 3 then 1 then 0 then 2 */
+	cr_assert_eq(mpr_rcv_init(&r, 64), 0);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 3, .msg_first = 2, .tail = true}, &res);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 1, .tail = true}, &res);
+	cr_assert_eq(res.cqes, 0);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 0}, &res);
+	cr_assert_eq(res.cqes, 1);
+	cr_assert_eq(res.deliver_from, 0);
+	cr_assert_eq(res.deliver_to, 2);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 3, .tail = true}, &res);
+	cr_assert(res.duplicate && res.reply);
+	cr_assert_eq(res.deliver_to - res.deliver_from, 0);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 2, .msg_first = 2}, &res);
+	cr_assert_eq(res.cqes, 1);
+	cr_assert_eq(res.ack.aack, 4);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 1}, &res);
+	cr_assert(res.duplicate);
+	cr_assert_eq(r.st.delivered, 4);
+	cr_assert_eq(r.st.cqes, 2);
+
+	/* the next hole gets its own NACK */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 100}, &res);
+	cr_assert(res.ack.nack);
+	cr_assert_eq(res.ack.nack_psn, 4);
+}
+
+/* The baseline: one VP, no probing, a NAK sends it back N (rxe's completer). */
+Test(mprdma, single_path_goes_back_n)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+	struct mpr_rcv r;
+	struct mpr_rx_result res;
+
+	c.single_path = true;
+	c.probe_ppm = 1000000;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 1000, 0, out), 10);
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(out[i].vp, c.vp_lo);
+	cr_assert_eq(s.st.probes, 0);
+
+	cr_assert_eq(mpr_rcv_init(&r, 1), 0);
+	mpr_rcv_data(&r, &out[0], &res);
+	cr_assert_eq(res.ack.aack, 1);
+	mpr_rcv_data(&r, &out[2], &res); /* 1 lost: NAK(1) */
+	cr_assert(res.ack.nack);
+	cr_assert_eq(res.ack.nack_psn, 1);
+	struct mpr_ack nak = res.ack;
+
+	mpr_rcv_data(&r, &out[3], &res);
+	cr_assert_not(res.reply, "later packets of the gap are dropped silently");
+
+	unsigned k = mpr_snd_ack(&s, &nak, 10, out);
+
+	cr_assert_gt(k, 0);
+	cr_assert_eq(out[0].psn, 1);
+	cr_assert(out[0].retx);
+	cr_assert_eq(out[1].psn, 2);
+	cr_assert_eq(s.st.recoveries, 1);
+}
+
+/* A small deterministic channel: random delay (reordering), loss of data and ACKs. */
+struct ev {
+	uint64_t t;
+	bool is_ack;
+	struct mpr_pkt p;
+	struct mpr_ack a;
+};
+
+/* A binary min-heap on t. */
+static void push(struct ev *q, size_t *len, struct ev e)
+{
+	size_t i = (*len)++;
+
+	for (; i && q[(i - 1) / 2].t > e.t; i = (i - 1) / 2)
+		q[i] = q[(i - 1) / 2];
+	q[i] = e;
+}
+
+static struct ev pop(struct ev *q, size_t *len)
+{
+	struct ev top = q[0], last = q[--*len];
+	size_t i = 0;
+
+	for (size_t c; (c = 2 * i + 1) < *len; i = c) {
+		if (c + 1 < *len && q[c + 1].t < q[c].t)
+			c++;
+		if (q[c].t >= last.t)
+			break;
+		q[i] = q[c];
+	}
+	q[i] = last;
+	return top;
+}
+
+static void run_channel(const struct mpr_cfg *c, uint32_t n, unsigned loss_pct, uint64_t seed)
+{
+	struct mpr_snd *s = malloc(sizeof(*s));
+	struct mpr_rcv *r = malloc(sizeof(*r));
+	size_t cap = 1 << 16, len = 0;
+	struct ev *q = malloc(cap * sizeof(*q));
+	struct mpr_pkt out[MPR_OUT_MAX];
+	struct mpr_rx_result res;
+	uint64_t now = 0, rng = seed;
+	uint32_t next_deliver = 0;
+
+	cr_assert(s && r && q);
+	cr_assert_eq(mpr_snd_init(s, c, seed), 0);
+	cr_assert_eq(mpr_rcv_init(r, c->single_path ? 1 : c->bitmap), 0);
+#define RND() (rng = rng * 6364136223846793005ULL + 1442695040888963407ULL, (rng >> 33))
+#define ENQ(pkt)                                                                                   \
+	do {                                                                                       \
+		cr_assert_lt(len, cap);                                                            \
+		push(q, &len, (struct ev){.t = now + 20 * US + RND() % (30 * US), .p = (pkt)});    \
+	} while (0)
+	unsigned k = mpr_snd_push(s, n, now, out);
+
+	for (unsigned i = 0; i < k; i++)
+		ENQ(out[i]);
+	while (!mpr_snd_done(s)) {
+		uint64_t dl = mpr_snd_deadline(s);
+
+		cr_assert(len || dl != MPR_NEVER, "stalled at %u of %u", s->snd_una, n);
+		if (!len || dl < q[0].t) {
+			now = dl;
+			k = mpr_snd_timer(s, now, out);
+		} else {
+			struct ev e = pop(q, &len);
+
+			now = e.t;
+			k = 0;
+			if (e.is_ack) {
+				k = mpr_snd_ack(s, &e.a, now, out);
+			} else if (RND() % 100 >= loss_pct) {
+				mpr_rcv_data(r, &e.p, &res);
+				for (uint32_t p = res.deliver_from; p < res.deliver_to; p++)
+					cr_assert_eq(p, next_deliver++, "delivered out of order");
+				if (res.reply && RND() % 100 >= loss_pct) {
+					cr_assert_lt(len, cap);
+					push(q, &len,
+					     (struct ev){
+						 .t = now + 20 * US, .is_ack = true, .a = res.ack});
+				}
+			}
+		}
+		for (unsigned i = 0; i < k; i++)
+			ENQ(out[i]);
+		cr_assert_lt(now, 100ULL * 1000000000, "no progress in 100 s of simulated time");
+	}
+#undef ENQ
+#undef RND
+	cr_assert_eq(next_deliver, n);
+	cr_assert_eq(r->st.delivered, n);
+	free(q);
+	free(r);
+	free(s);
+}
+
+Test(mprdma, every_packet_arrives_once_and_in_order_despite_loss_and_reordering)
+{
+	struct mpr_cfg c = cfg_exact();
+
+	c.iw = 32;
+	c.rto_min_ns = 2000 * US;
+	c.probe_ppm = 10000;
+	c.msg_pkts = 16;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		run_channel(&c, 20000, 0, seed);
+		run_channel(&c, 20000, 2, seed);
+		run_channel(&c, 5000, 20, seed);
+	}
+	c.single_path = true;
+	run_channel(&c, 5000, 2, 9);
+	c.single_path = false;
+	c.ooo_aware = false;
+	c.sync_every = 3;
+	run_channel(&c, 5000, 5, 11);
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* MP-RDMA's receiver: an L-slot cyclic bitmap, an ACK for every packet (mprdma.h). */
+#include "transport/mprdma/mprdma.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum { SLOT_EMPTY, SLOT_RECV, SLOT_TAIL };
+
+int mpr_rcv_init(struct mpr_rcv *r, unsigned L)
+{
+	if (L < 1 || L > MPR_L_MAX)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->L = L;
+	return 0;
+}
+
+/* The paper has no field for it; a NACK carries the hole in nack_psn. */
+static void nack(struct mpr_rx_result *res, uint32_t psn, bool sync)
+{
+	res->reply = true;
+	res->ack.nack = true;
+	res->ack.nack_psn = psn;
+	res->ack.sync_fail = sync;
+}
+
+void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->ack = (struct mpr_ack){
+	    .vp = p->vp,
+	    .sack = p->psn,
+	    .ece = p->ce,
+	    .retx = p->retx,
+	    .tx_ns = p->tx_ns,
+	};
+	res->deliver_from = res->deliver_to = r->rcv_nxt;
+	r->st.data++;
+	if (p->psn < r->rcv_nxt || (p->psn - r->rcv_nxt < r->L && r->slot[p->psn % r->L])) {
+		/* seen before: ACKed again, it clocks the sender, nothing delivered twice */
+		r->st.dups++;
+		res->duplicate = true;
+		goto ack;
+	}
+	res->ood = p->psn - r->rcv_nxt;
+	if (res->ood > r->st.ood_max)
+		r->st.ood_max = res->ood;
+	if (res->ood >= r->L) {
+		/*
+		 * Beyond the bitmap: dropped and answered with a NACK of the hole.
+		 * Every such packet is answered, as every data packet is: the
+		 * NACK tells the sender that the packet left the network (its
+		 * window credit comes back) and, once the hole's retransmission
+		 * should have landed, that it was lost too.  The brief's reading
+		 * (one NACK a hole) stalls the ACK clock for the hole's round trip.
+		 * L = 1 is rxe, which answers a gap once.
+		 */
+		r->st.overflow_drops++;
+		res->dropped = true;
+		if (r->L == 1 && r->nak_for == r->rcv_nxt + 1)
+			return; /* rxe NAKs a gap once (resp.sent_psn_nak): its sender goes back N
+				 */
+		r->nak_for = r->rcv_nxt + 1;
+		r->st.nacks++;
+		nack(res, r->rcv_nxt, false);
+		res->ack.aack = r->rcv_nxt;
+		return;
+	}
+	if (p->sync && p->msg_first > r->rcv_nxt) {
+		/* a synchronise message before its predecessors landed: retried later */
+		r->st.sync_drops++;
+		r->st.nacks++;
+		res->dropped = true;
+		nack(res, p->psn, true);
+		res->ack.aack = r->rcv_nxt;
+		return;
+	}
+	r->slot[p->psn % r->L] = p->tail ? SLOT_TAIL : SLOT_RECV;
+	for (uint8_t *s; *(s = &r->slot[r->rcv_nxt % r->L]) != SLOT_EMPTY; r->rcv_nxt++) {
+		if (*s == SLOT_TAIL) {
+			res->cqes++; /* completions leave strictly in message order */
+			r->st.cqes++;
+		}
+		*s = SLOT_EMPTY;
+	}
+	res->deliver_to = r->rcv_nxt;
+	r->st.delivered += res->deliver_to - res->deliver_from;
+ack:
+	res->reply = true;
+	res->ack.aack = r->rcv_nxt;
+	r->st.acks++;
+}

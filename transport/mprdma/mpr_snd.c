@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: MIT
+/* MP-RDMA's sender: one window clocked by the ACKs of every path (mprdma.h). */
+#include "transport/mprdma/mprdma.h"
+
+#include <errno.h>
+#include <string.h>
+
+void mpr_cfg_default(struct mpr_cfg *cfg)
+{
+	*cfg = (struct mpr_cfg){
+	    .iw = 16,
+	    .delta = 32,
+	    .bitmap = 64,
+	    .ooo_aware = true,
+	    .probe_ppm = 10000,
+	    .probe_mode = MPR_PROBE_PER_RTT,
+	    .burst = 2,
+	    .idle_rtts = 3,
+	    .alpha_q16 = MPR_ONE,
+	    .vp_lo = 49152,
+	    .vp_hi = 65535,
+	    .srtt_init_ns = 10000,
+	    .rto_min_ns = 1000000,
+	    .cwnd_max = MPR_SB / 2,
+	    .msg_pkts = 64,
+	    .sync_every = 0,
+	};
+}
+
+int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
+{
+	const char *w = NULL;
+
+	if (cfg->bitmap < 1 || cfg->bitmap > MPR_L_MAX)
+		w = "the bitmap must hold 1 to 1024 slots";
+	else if (cfg->delta < 1 || cfg->delta > cfg->bitmap)
+		w = "delta must be 1 to the bitmap's size (the paper: 32 with a 64-slot bitmap)";
+	else if (cfg->cwnd_max < 1 || cfg->cwnd_max > MPR_SB / 2)
+		w = "cwnd-max must be 1 to 2048 packets";
+	else if (cfg->iw < 1 || cfg->iw > cfg->cwnd_max)
+		w = "the initial window must be 1 to cwnd-max packets";
+	else if (cfg->iw > MPR_OUT_MAX)
+		w = "the initial window must be at most 64 packets (one call's output)";
+	else if (cfg->burst < 1 || cfg->burst > MPR_OUT_MAX)
+		w = "burst must be 1 to 64 packets an ACK";
+	else if (cfg->probe_ppm > 1000000)
+		w = "the probing probability must be 0 to 1";
+	else if (cfg->vp_hi < cfg->vp_lo ||
+		 (!cfg->single_path && (unsigned)(cfg->vp_hi - cfg->vp_lo) + 1 < cfg->iw))
+		w = "the VP range must hold at least the initial window's ports";
+	else if (cfg->msg_pkts < 1)
+		w = "a message is at least one packet";
+	else if (cfg->srtt_init_ns < 1 || cfg->rto_min_ns < 1)
+		w = "the initial RTT and the RTO floor must be positive";
+	if (why)
+		*why = w;
+	return w ? -EINVAL : 0;
+}
+
+/* xorshift64*: small, seeded, the same sequence on every machine. */
+static uint64_t rnd(struct mpr_snd *s)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return s->rng * 0x2545f4914f6cdd1dULL;
+}
+
+static uint16_t rand_vp(struct mpr_snd *s)
+{
+	uint32_t span = (uint32_t)(s->cfg.vp_hi - s->cfg.vp_lo) + 1;
+
+	return (uint16_t)(s->cfg.vp_lo + (uint16_t)(rnd(s) % span));
+}
+
+int mpr_snd_init(struct mpr_snd *s, const struct mpr_cfg *cfg, uint64_t seed)
+{
+	if (mpr_cfg_check(cfg, NULL))
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	s->cwnd = cfg->iw * MPR_ONE;
+	s->srtt = cfg->srtt_init_ns;
+	s->rttvar = cfg->srtt_init_ns / 2;
+	s->rto = cfg->rto_min_ns;
+	s->burst_at = s->rto_at = s->sync_at = MPR_NEVER;
+	return 0;
+}
+
+static bool sacked(const struct mpr_snd *s, uint32_t psn)
+{
+	uint32_t i = psn % MPR_SB;
+
+	return s->sacked[i / 64] >> (i % 64) & 1;
+}
+
+static void set_sacked(struct mpr_snd *s, uint32_t psn, bool on)
+{
+	uint32_t i = psn % MPR_SB;
+
+	if (on)
+		s->sacked[i / 64] |= 1ULL << (i % 64);
+	else
+		s->sacked[i / 64] &= ~(1ULL << (i % 64));
+}
+
+static uint32_t cwnd_pkts(const struct mpr_snd *s)
+{
+	return s->cwnd / MPR_ONE;
+}
+
+static void cwnd_sub(struct mpr_snd *s, uint32_t q16)
+{
+	s->cwnd = s->cwnd > MPR_ONE + q16 ? s->cwnd - q16 : MPR_ONE; /* floor: 1 packet */
+}
+
+/* awnd = cwnd + inflate - (snd_nxt - snd_una): what the window lets out now. */
+static int32_t awnd(const struct mpr_snd *s)
+{
+	int64_t a = (int64_t)cwnd_pkts(s) + s->inflate - (int64_t)(s->snd_nxt - s->snd_una);
+
+	if (a > (int64_t)MPR_SB / 2 - (int64_t)(s->snd_max - s->snd_una))
+		a = (int64_t)MPR_SB / 2 -
+		    (int64_t)(s->snd_max - s->snd_una); /* the scoreboard's size */
+	return a > 0 ? (int32_t)a : 0;
+}
+
+static bool is_tail(const struct mpr_snd *s, uint32_t psn)
+{
+	return (psn + 1) % s->cfg.msg_pkts == 0 || psn + 1 == s->total;
+}
+
+/* Every sync_every-th message but the first must land after all earlier ones. */
+static bool is_sync_msg(const struct mpr_snd *s, uint32_t psn)
+{
+	uint32_t m = psn / s->cfg.msg_pkts;
+
+	return s->cfg.sync_every && m > 0 && m % s->cfg.sync_every == 0;
+}
+
+/*
+ * A synchronise message waits Δt = α·Δ·RTT/cwnd after the previous message
+ * (section 3.4): by then its predecessors have most likely landed.
+ */
+static uint64_t sync_release(const struct mpr_snd *s)
+{
+	uint64_t dt = (uint64_t)s->cfg.alpha_q16 * s->cfg.delta / MPR_ONE * s->srtt /
+		      (cwnd_pkts(s) ? cwnd_pkts(s) : 1);
+
+	return s->last_msg_end + dt;
+}
+
+/* Does this packet go to a fresh random VP (section 3.5: p a round trip)? */
+static bool probe_now(struct mpr_snd *s, uint64_t now)
+{
+	if (!s->cfg.probe_ppm || s->cfg.single_path)
+		return false;
+	if (s->cfg.probe_mode == MPR_PROBE_PER_RTT) {
+		if (now >= s->probe_epoch + s->srtt) {
+			s->probe_epoch = now;
+			s->probe_due = rnd(s) % 1000000 < s->cfg.probe_ppm;
+		}
+		if (!s->probe_due)
+			return false;
+		s->probe_due = false;
+		return true;
+	}
+	if (now < s->last_probe + s->srtt || rnd(s) % 1000000 >= s->cfg.probe_ppm)
+		return false;
+	s->last_probe = now;
+	return true;
+}
+
+static void arm_rto(struct mpr_snd *s, uint64_t now)
+{
+	s->rto_at = s->snd_una == s->snd_max ? MPR_NEVER : now + (s->rto << s->rto_backoff);
+}
+
+static void emit(struct mpr_snd *s, uint32_t psn, uint16_t vp, bool probe, uint64_t now,
+		 struct mpr_pkt *out)
+{
+	*out = (struct mpr_pkt){
+	    .psn = psn,
+	    .msg_first = psn - psn % s->cfg.msg_pkts,
+	    .vp = s->cfg.single_path ? s->cfg.vp_lo : vp,
+	    .retx = psn < s->snd_max,
+	    .sync = is_sync_msg(s, psn),
+	    .tail = is_tail(s, psn),
+	    .probe = probe,
+	    .tx_ns = now,
+	};
+	s->sent_ns[psn % MPR_SB] = now;
+	if (psn >= s->snd_max) {
+		set_sacked(s, psn, false);
+		s->snd_max = psn + 1;
+		if (out->tail)
+			s->last_msg_end = now;
+	} else {
+		s->st.retx++;
+	}
+	if (s->rto_at == MPR_NEVER)
+		s->rto_at = now + (s->rto << s->rto_backoff);
+	s->st.sent++;
+	s->st.probes += probe;
+	s->last_send = now;
+	s->sent_any = true;
+}
+
+enum pick { PICK_SENT, PICK_NOTHING, PICK_HELD };
+
+/* Sent long enough ago that its reply should be back: probably lost. */
+static bool overdue(const struct mpr_snd *s, uint32_t psn, uint64_t now)
+{
+	return now > s->sent_ns[psn % MPR_SB] + s->srtt + 4 * s->rttvar;
+}
+
+/*
+ * A retransmission takes its window from inflate, as snd_nxt does not
+ * move for it: each copy sent brings one reply back.
+ */
+static void retransmit(struct mpr_snd *s, uint32_t psn, uint16_t vp, uint64_t now,
+		       struct mpr_pkt *out)
+{
+	bool probe = probe_now(s, now);
+
+	emit(s, psn, probe ? rand_vp(s) : vp, probe, now, out);
+	s->inflate--;
+}
+
+/*
+ * One packet the window allows: a hole whose retransmission was lost, the
+ * recovery sweep, new data, or an early retransmission (FUSO).
+ *
+ * New data goes no further than L past snd_una: the receiver drops what
+ * its bitmap cannot hold, and each such drop is a new hole.  When that
+ * limit or the end of the data leaves the window unused, the lowest
+ * unacknowledged packet that is overdue goes again (FUSO: "early
+ * retransmits unacknowledged packets as new data if there is no new data
+ * to transmit and awnd allows"; only overdue ones, or every ACK would
+ * duplicate a packet still in flight).  Not when the window is spread at a
+ * start, where every packet is fresh.  With nothing at all to send, the
+ * caller shrinks the window ("use it or lose it"); held back by the limit
+ * or a synchronise message, it keeps it.
+ */
+static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t now,
+			  struct mpr_pkt *out)
+{
+	bool held = false;
+
+	if (s->resend) {
+		uint32_t p = s->resend - 1;
+
+		s->resend = 0;
+		if (p >= s->snd_una && p < s->snd_max && !sacked(s, p)) {
+			retransmit(s, p, vp, now, out);
+			return PICK_SENT;
+		}
+	}
+	if (s->mode == MPR_RECOVERY) {
+		uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una;
+
+		while (p < s->recovery && sacked(s, p))
+			p++;
+		if (p < s->recovery) {
+			s->snd_retx = p + 1;
+			retransmit(s, p, vp, now, out);
+			return PICK_SENT;
+		}
+	}
+	while (s->snd_nxt < s->snd_max && sacked(s, s->snd_nxt))
+		s->snd_nxt++; /* after a timeout: what the receiver holds is not sent again */
+	if (s->snd_nxt < s->total) {
+		if (!s->cfg.single_path && s->snd_nxt - s->snd_una >= s->cfg.bitmap) {
+			held = true;
+		} else if (s->snd_nxt >= s->snd_max && s->snd_nxt % s->cfg.msg_pkts == 0 &&
+			   is_sync_msg(s, s->snd_nxt) && now < sync_release(s)) {
+			if (s->sync_at == MPR_NEVER)
+				s->st.sync_holds++;
+			s->sync_at = sync_release(s);
+			return PICK_HELD;
+		} else {
+			bool probe = probe_now(s, now);
+
+			emit(s, s->snd_nxt++, probe ? rand_vp(s) : vp, probe, now, out);
+			return PICK_SENT;
+		}
+	}
+	if (early && !s->cfg.single_path) {
+		for (uint32_t p = s->snd_una; p < s->snd_nxt; p++) {
+			if (sacked(s, p) || !overdue(s, p, now))
+				continue;
+			s->st.early_retx++;
+			retransmit(s, p, vp, now, out);
+			return PICK_SENT;
+		}
+	}
+	return held ? PICK_HELD : PICK_NOTHING;
+}
+
+/* Up to n packets, all on vp (or each on a random VP when vp is 0). */
+static unsigned send_up_to(struct mpr_snd *s, unsigned n, uint16_t vp, bool cut, uint64_t now,
+			   struct mpr_pkt *out)
+{
+	unsigned k = 0;
+
+	while (k < n && k < MPR_OUT_MAX) {
+		enum pick r = send_one(s, vp ? vp : rand_vp(s), true, now, &out[k]);
+
+		if (r == PICK_SENT) {
+			k++;
+			continue;
+		}
+		if (r == PICK_NOTHING && cut && !s->cfg.single_path) {
+			cwnd_sub(s, MPR_ONE);
+			s->st.window_cuts++;
+		}
+		break;
+	}
+	return k;
+}
+
+/* IW packets, each on its own random VP. */
+static unsigned spread(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
+{
+	uint16_t used[MPR_OUT_MAX];
+	unsigned k = 0, n = awnd(s);
+
+	if (n > s->cfg.iw)
+		n = s->cfg.iw;
+	while (k < n) {
+		uint16_t vp = rand_vp(s);
+		bool dup = false;
+
+		for (unsigned i = 0; i < k && !s->cfg.single_path; i++)
+			dup |= used[i] == vp;
+		if (dup)
+			continue;
+		if (send_one(s, vp, false, now, &out[k]) != PICK_SENT)
+			break;
+		used[k++] = vp;
+	}
+	return k;
+}
+
+unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pkt *out)
+{
+	bool idle = s->snd_una == s->snd_max;
+
+	s->total += n;
+	if (!idle)
+		return 0; /* the ACKs in flight clock the new data out */
+	if (!s->sent_any || now >= s->last_send + (uint64_t)s->cfg.idle_rtts * s->srtt) {
+		if (s->sent_any)
+			s->st.restarts++;
+		s->cwnd = s->cfg.iw * MPR_ONE;
+		s->inflate = 0;
+	}
+	return spread(s, now, out);
+}
+
+static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
+{
+	uint64_t err = rtt > s->srtt ? rtt - s->srtt : s->srtt - rtt;
+
+	s->rttvar = (3 * s->rttvar + err) / 4;
+	s->srtt = (7 * s->srtt + rtt) / 8;
+	s->rto = s->srtt + 4 * s->rttvar;
+	if (s->rto < s->cfg.rto_min_ns)
+		s->rto = s->cfg.rto_min_ns;
+}
+
+unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, struct mpr_pkt *out)
+{
+	unsigned clock;
+	uint32_t n;
+
+	s->st.acks++;
+	s->st.ece_acks += a->ece;
+	if (!a->retx && a->tx_ns && a->tx_ns <= now)
+		rtt_sample(s, now - a->tx_ns); /* Karn: never from a retransmission */
+	s->inflate++;
+	if (!a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
+		set_sacked(s, a->sack, true);
+	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
+		s->inflate -= (int32_t)(a->aack - s->snd_una);
+		if (s->inflate < 0)
+			s->inflate = 0;
+		s->snd_una = a->aack;
+		if (s->snd_nxt < s->snd_una)
+			s->snd_nxt = s->snd_una;
+		s->rto_backoff = 0;
+		arm_rto(s, now);
+		if (s->mode == MPR_RECOVERY && s->snd_una >= s->recovery)
+			s->mode = MPR_NORMAL;
+	}
+	if (a->nack) {
+		s->st.nacks++;
+		if (s->cfg.single_path) {
+			/* rxe's completer: a sequence-error NAK retries from its PSN (go back N) */
+			if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_nxt) {
+				s->snd_nxt = a->nack_psn;
+				s->inflate = 0;
+				s->st.recoveries++;
+			}
+		} else if (a->nack_psn >= s->snd_una && s->mode == MPR_NORMAL) {
+			s->mode = MPR_RECOVERY;
+			s->recovery = s->snd_nxt;
+			s->snd_retx = a->nack_psn;
+			s->st.recoveries++;
+		} else if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_max &&
+			   (s->mode == MPR_NORMAL || a->nack_psn < s->snd_retx) &&
+			   overdue(s, a->nack_psn, now)) {
+			/*
+			 * The hole was sent again more than a round trip ago and the
+			 * receiver still misses it: that retransmission was lost too.
+			 * Once more, next, before the RTO would (an addition to the
+			 * paper, which leaves this case to the RTO).
+			 */
+			s->resend = a->nack_psn + 1;
+			s->st.lost_retx++;
+		}
+	}
+	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
+		s->snd_ooh = a->sack + 1;
+	if (s->cfg.ooo_aware && !s->cfg.single_path && !a->retx && !a->nack &&
+	    (int64_t)a->sack < (int64_t)s->snd_ooh - 1 - s->cfg.delta) {
+		/* a slow path: its credit moves to the fast ones (section 3.3.2) */
+		cwnd_sub(s, MPR_ONE);
+		s->st.prunes++;
+		clock = 0;
+	} else {
+		if (a->ece)
+			cwnd_sub(s, MPR_ONE / 2);
+		else
+			s->cwnd += (uint32_t)((1ULL << 32) / s->cwnd);
+		if (s->cwnd > s->cfg.cwnd_max * MPR_ONE)
+			s->cwnd = s->cfg.cwnd_max * MPR_ONE;
+		clock = s->cfg.single_path ? MPR_OUT_MAX : s->cfg.burst;
+	}
+	n = (uint32_t)awnd(s);
+	if (clock > n)
+		clock = n;
+	unsigned k = send_up_to(s, clock, a->vp, clock > 0, now, out);
+
+	/* burst control: what the window allows beyond it goes later, to random VPs */
+	s->backlog = k == clock && n > clock && !s->cfg.single_path ? n - clock : 0;
+	s->burst_at = s->backlog ? now + s->srtt / 2 : MPR_NEVER;
+	if (s->snd_una == s->snd_max)
+		s->rto_at = MPR_NEVER;
+	return k;
+}
+
+uint64_t mpr_snd_deadline(const struct mpr_snd *s)
+{
+	uint64_t d = s->burst_at;
+
+	if (s->rto_at < d)
+		d = s->rto_at;
+	if (s->sync_at < d)
+		d = s->sync_at;
+	return d;
+}
+
+/* Every unacknowledged packet again from snd_una, the window back to IW. */
+static unsigned timeout(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
+{
+	s->st.rtos++;
+	s->mode = MPR_NORMAL;
+	s->snd_nxt = s->snd_una;
+	s->inflate = 0;
+	s->backlog = 0;
+	s->burst_at = MPR_NEVER;
+	s->cwnd = s->cfg.iw * MPR_ONE;
+	if (s->rto_backoff < 6)
+		s->rto_backoff++;
+	s->rto_at = MPR_NEVER;
+	unsigned k = spread(s, now, out);
+
+	arm_rto(s, now);
+	return k;
+}
+
+unsigned mpr_snd_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
+{
+	unsigned k = 0;
+
+	if (s->rto_at <= now)
+		return timeout(s, now, out);
+	if (s->sync_at <= now) {
+		s->sync_at = MPR_NEVER;
+		k = send_up_to(s,
+			       (uint32_t)awnd(s) < s->cfg.burst ? (uint32_t)awnd(s) : s->cfg.burst,
+			       0, false, now, out);
+	}
+	if (s->burst_at <= now) {
+		unsigned n = s->backlog < (uint32_t)awnd(s) ? s->backlog : (uint32_t)awnd(s);
+		unsigned j = send_up_to(s, n, 0, false, now, out + k);
+
+		s->st.burst_timer_sends += j;
+		k += j;
+		s->backlog = 0;
+		s->burst_at = MPR_NEVER;
+	}
+	return k;
+}
+
+bool mpr_snd_done(const struct mpr_snd *s)
+{
+	return s->snd_una >= s->total;
+}
+
+double mpr_snd_cwnd(const struct mpr_snd *s)
+{
+	return (double)s->cwnd / MPR_ONE;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MP-RDMA, the multi-path RDMA transport (../shared/papers/mp-rdma-nsdi18.txt;
+ * ../shared/briefs/mp-rdma-eunomia.md sections A.2-A.4), as pure state
+ * machines: no I/O, no clock reads (the time is passed in, in ns), a seeded
+ * RNG and a Q16.16 window, so that tests assert exact values.  Also the
+ * single-path go-back-N sender (rxe-like) it is compared with.
+ *
+ * The sender returns the packets it wants sent in an array the caller
+ * gives (at most MPR_OUT_MAX per call); the receiver answers each data
+ * packet with at most one ACK or NACK.  A virtual path (VP) is the UDP
+ * source port; the fabric's ECMP maps it to a physical path.
+ *
+ * PSNs are 32-bit and grow within a connection (no wrap: a run is far
+ * shorter than 2^31 packets).  Functions return 0 or -errno.
+ */
+#ifndef ROCELAB_MPRDMA_H
+#define ROCELAB_MPRDMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Q16.16 fixed point: one packet of window. */
+#define MPR_ONE 65536u
+/* The sender's SACK scoreboard: packets in flight at most. */
+#define MPR_SB 4096u
+/* The receiver's bitmap may be set up to this many slots (the paper's L is 64). */
+#define MPR_L_MAX 1024u
+/* Packets one call may ask to send, at most. */
+#define MPR_OUT_MAX 64u
+#define MPR_NEVER   UINT64_MAX
+
+enum mpr_probe_mode {
+	MPR_PROBE_PER_RTT,    /* the paper: one Bernoulli(p) trial a round trip */
+	MPR_PROBE_PER_PACKET, /* NS3-MP-RDMA: each packet with p, once a round trip passed */
+};
+
+struct mpr_cfg {
+	unsigned iw;	    /* initial window, packets (the paper: 1 BDP) */
+	unsigned delta;	    /* Δ, the out-of-order target (32), at most bitmap */
+	unsigned bitmap;    /* L, the receiver's bitmap slots (64) */
+	bool ooo_aware;	    /* prune slow paths (on); off for the ablation */
+	uint32_t probe_ppm; /* probing probability p in parts per million (10000: 1%) */
+	enum mpr_probe_mode probe_mode;
+	unsigned burst;	       /* packets one ACK may clock out (2) */
+	unsigned idle_rtts;    /* idle this many RTTs: restart from IW (3) */
+	uint32_t alpha_q16;    /* synchronise delay α (1.0) */
+	uint16_t vp_lo, vp_hi; /* virtual paths: UDP source ports (49152..65535) */
+	uint64_t srtt_init_ns; /* RTT assumed before the first sample */
+	uint64_t rto_min_ns;   /* retransmission timeout floor */
+	uint32_t cwnd_max;     /* packets; at most MPR_SB / 2 */
+	unsigned msg_pkts;     /* packets a message (the last one is its Tail) */
+	unsigned sync_every;   /* every n-th message is a synchronise one (0: none) */
+	bool single_path;      /* go-back-N on one VP (vp_lo): the rxe-like baseline */
+};
+
+/* A data packet as the state machines see it (the wire carries the same fields). */
+struct mpr_pkt {
+	uint32_t psn;
+	uint32_t msg_first; /* the first PSN of its message (the wire's iPSN offset) */
+	uint16_t vp;
+	bool retx, sync, tail, probe;
+	bool ce; /* arrived with ECN CE (set by the fabric) */
+	uint64_t tx_ns;
+};
+
+/* An ACK or NACK. */
+struct mpr_ack {
+	uint16_t vp;	   /* the echoed VP of the data packet */
+	uint32_t sack;	   /* the PSN it answers */
+	uint32_t aack;	   /* cumulative: every PSN below is in */
+	uint32_t nack_psn; /* NACK: the missing PSN */
+	bool ece, retx, nack, sync_fail;
+	uint64_t tx_ns; /* the data packet's, echoed */
+};
+
+struct mpr_snd_stats {
+	unsigned long long sent, retx, probes, acks, ece_acks, nacks, prunes, recoveries, rtos,
+	    early_retx, lost_retx, window_cuts, burst_timer_sends, sync_holds, restarts;
+};
+
+enum mpr_mode { MPR_NORMAL, MPR_RECOVERY };
+
+struct mpr_snd {
+	struct mpr_cfg cfg;
+	uint64_t rng;
+	uint32_t cwnd;	 /* Q16.16 */
+	int32_t inflate; /* packets that left the network but are not yet cumulatively ACKed */
+	uint32_t snd_una, snd_nxt, snd_max, total;
+	uint32_t snd_ooh; /* highest SACKed PSN + 1 (0: none yet) */
+	enum mpr_mode mode;
+	uint32_t recovery, snd_retx;
+	uint32_t resend;  /* a hole whose retransmission was lost, + 1 (0: none) */
+	unsigned backlog; /* window burst control held back */
+	uint64_t burst_at, rto_at, sync_at;
+	uint64_t srtt, rttvar, rto;
+	unsigned rto_backoff;
+	uint64_t last_send, probe_epoch, last_probe, last_msg_end;
+	bool probe_due, sent_any;
+	uint64_t sacked[MPR_SB / 64];
+	uint64_t sent_ns[MPR_SB]; /* when each PSN in flight was last sent */
+	struct mpr_snd_stats st;
+};
+
+/* The paper's defaults (A.2), a 10 µs RTT assumed until measured. */
+void mpr_cfg_default(struct mpr_cfg *cfg);
+/* 0, or -EINVAL with what is wrong in why (may be NULL). */
+int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why);
+
+/* -EINVAL when cfg fails mpr_cfg_check(). */
+int mpr_snd_init(struct mpr_snd *s, const struct mpr_cfg *cfg, uint64_t seed);
+
+/*
+ * The application hands n more packets of data.  A sender that was idle
+ * for idle_rtts round trips (or never sent) restarts from IW, spread over
+ * IW distinct random VPs.  Returns how many packets it put in out.
+ */
+unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pkt *out);
+/* One ACK or NACK; returns how many packets it clocked out into out. */
+unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, struct mpr_pkt *out);
+/* When mpr_snd_timer() should run next, or MPR_NEVER. */
+uint64_t mpr_snd_deadline(const struct mpr_snd *s);
+/* Runs the burst, synchronise and retransmission timers due at now. */
+unsigned mpr_snd_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out);
+/* Every pushed packet is cumulatively acknowledged. */
+bool mpr_snd_done(const struct mpr_snd *s);
+/* The window in packets, as a double (for reports). */
+double mpr_snd_cwnd(const struct mpr_snd *s);
+
+/* The receiver: a cyclic bitmap of L slots headed by rcv_nxt (section 3.3.1). */
+struct mpr_rcv_stats {
+	unsigned long long data, acks, nacks, dups, overflow_drops, sync_drops, cqes, delivered;
+	uint32_t ood_max;
+};
+
+struct mpr_rcv {
+	unsigned L;
+	uint32_t rcv_nxt;
+	uint32_t nak_for; /* L = 1 (rxe): the hole already NAKed, + 1 (0: none) */
+	uint8_t slot[MPR_L_MAX];
+	struct mpr_rcv_stats st;
+};
+
+/* What one data packet did at the receiver. */
+struct mpr_rx_result {
+	bool reply; /* ack holds an ACK or NACK to send */
+	struct mpr_ack ack;
+	bool dropped, duplicate;
+	uint32_t ood;			   /* PSN - rcv_nxt on arrival (0 when late) */
+	uint32_t deliver_from, deliver_to; /* now in order: [from, to) */
+	unsigned cqes;			   /* messages completed, in order */
+};
+
+/* L = 1 is the rxe-like receiver: in order or dropped, one NACK a hole. */
+int mpr_rcv_init(struct mpr_rcv *r, unsigned L);
+void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_result *res);
+
+#endif

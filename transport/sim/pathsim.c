@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/* The deterministic N-path simulator (pathsim.h). */
+#include "transport/sim/pathsim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum ev_kind { EV_PATH, EV_DATA, EV_ACK, EV_TIMER };
+
+struct ev {
+	uint64_t t, seq; /* seq: first in, first out among equal times */
+	uint8_t kind, path;
+	int16_t flow;
+	union {
+		struct mpr_pkt p;
+		struct mpr_ack a;
+	};
+};
+
+struct flow {
+	struct mpr_snd snd;
+	struct mpr_rcv rcv;
+	struct ps_flow_stats st;
+	uint64_t timer_at; /* the timer event queued, or MPR_NEVER */
+};
+
+struct pathsim {
+	struct ps_cfg cfg;
+	uint64_t now, seq, rng, host_busy;
+	uint64_t busy[PS_PATHS_MAX]; /* when each path's queue drains */
+	struct ps_path_stats pst[PS_PATHS_MAX];
+	struct flow *flows[PS_FLOWS_MAX];
+	int n_flows;
+	struct ev *heap;
+	size_t len, cap;
+};
+
+void ps_cfg_default(struct ps_cfg *cfg, unsigned n_paths)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->n_paths = n_paths;
+	for (unsigned i = 0; i < n_paths && i < PS_PATHS_MAX; i++)
+		cfg->path[i] = (struct ps_path_cfg){
+		    .rate_bps = 1000000000,
+		    .delay_ns = 10000,
+		    .qlimit_bytes = 4 << 20,
+		};
+	cfg->host_qlimit_bytes = 4 << 20;
+	cfg->data_bytes = 1098;
+	cfg->payload_bytes = 1024;
+	cfg->ack_bytes = 78;
+	cfg->seed = 1;
+}
+
+struct pathsim *ps_new(const struct ps_cfg *cfg)
+{
+	struct pathsim *ps;
+
+	if (cfg->n_paths < 1 || cfg->n_paths > PS_PATHS_MAX || !cfg->data_bytes) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ps = calloc(1, sizeof(*ps));
+	if (!ps)
+		return NULL;
+	ps->cfg = *cfg;
+	ps->rng = cfg->seed ? cfg->seed : 1;
+	return ps;
+}
+
+void ps_free(struct pathsim *ps)
+{
+	if (!ps)
+		return;
+	for (int i = 0; i < ps->n_flows; i++)
+		free(ps->flows[i]);
+	free(ps->heap);
+	free(ps);
+}
+
+static uint64_t rnd(struct pathsim *ps)
+{
+	ps->rng ^= ps->rng >> 12;
+	ps->rng ^= ps->rng << 25;
+	ps->rng ^= ps->rng >> 27;
+	return ps->rng * 0x2545f4914f6cdd1dULL;
+}
+
+static bool chance(struct pathsim *ps, uint32_t ppm)
+{
+	return ppm && rnd(ps) % 1000000 < ppm;
+}
+
+/* Binary min-heap on (t, seq); the simulator cannot lose an event, so growth failure aborts. */
+static bool ev_before(const struct ev *a, const struct ev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void ev_push(struct pathsim *ps, struct ev e)
+{
+	size_t i;
+
+	if (ps->len == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 1024;
+		struct ev *h = realloc(ps->heap, cap * sizeof(*h));
+
+		if (!h)
+			abort();
+		ps->heap = h;
+		ps->cap = cap;
+	}
+	e.seq = ps->seq++;
+	for (i = ps->len++; i && ev_before(&e, &ps->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		ps->heap[i] = ps->heap[(i - 1) / 2];
+	ps->heap[i] = e;
+}
+
+static struct ev ev_pop(struct pathsim *ps)
+{
+	struct ev top = ps->heap[0], last = ps->heap[--ps->len];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < ps->len) {
+		if (c + 1 < ps->len && ev_before(&ps->heap[c + 1], &ps->heap[c]))
+			c++;
+		if (!ev_before(&ps->heap[c], &last))
+			break;
+		ps->heap[i] = ps->heap[c];
+		i = c;
+	}
+	ps->heap[i] = last;
+	return top;
+}
+
+/* ECMP: a fixed mix of the source port, as a switch's hash would be. */
+unsigned ps_path_of(const struct pathsim *ps, uint16_t vp)
+{
+	uint32_t h = vp * 0x9e3779b1u;
+
+	h ^= h >> 15;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	return h % ps->cfg.n_paths;
+}
+
+uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth)
+{
+	for (uint32_t vp = 49152; vp <= 65535; vp++)
+		if (ps_path_of(ps, (uint16_t)vp) == path && nth-- == 0)
+			return (uint16_t)vp;
+	return 0;
+}
+
+/* Serialise bytes behind what is queued; false when the queue is full. */
+static bool enqueue(uint64_t now, uint64_t *busy, uint64_t rate, uint64_t qlimit, unsigned bytes,
+		    uint64_t ecn_k, bool *ce, uint64_t *depart)
+{
+	uint64_t start = *busy > now ? *busy : now;
+	uint64_t backlog = (start - now) * rate / 8000000000ULL;
+
+	if (backlog + bytes > qlimit)
+		return false;
+	if (ecn_k && backlog > ecn_k)
+		*ce = true;
+	*depart = *busy = start + bytes * 8000000000ULL / rate;
+	return true;
+}
+
+static void send_pkts(struct pathsim *ps, int f, const struct mpr_pkt *out, unsigned k)
+{
+	struct flow *fl = ps->flows[f];
+
+	for (unsigned i = 0; i < k; i++) {
+		struct ev e = {.kind = EV_PATH, .flow = (int16_t)f, .p = out[i], .t = ps->now};
+		unsigned path = ps_path_of(ps, out[i].vp);
+
+		e.path = (uint8_t)path;
+		fl->st.sent[path] += !out[i].probe;
+		fl->st.probe_sent[path] += out[i].probe;
+		if (ps->cfg.host_bps &&
+		    !enqueue(ps->now, &ps->host_busy, ps->cfg.host_bps, ps->cfg.host_qlimit_bytes,
+			     ps->cfg.data_bytes, ps->cfg.host_ecn_k_bytes, &e.p.ce, &e.t))
+			continue; /* the host's own queue overflowed */
+		ev_push(ps, e);
+	}
+}
+
+static void arm(struct pathsim *ps, int f)
+{
+	struct flow *fl = ps->flows[f];
+	uint64_t d = mpr_snd_deadline(&fl->snd);
+
+	if (d != MPR_NEVER && d < fl->timer_at) {
+		fl->timer_at = d;
+		ev_push(ps, (struct ev){.kind = EV_TIMER, .flow = (int16_t)f, .t = d});
+	}
+}
+
+int ps_add_flow(struct pathsim *ps, const struct mpr_cfg *cfg, uint64_t seed, uint32_t pkts)
+{
+	struct mpr_pkt out[MPR_OUT_MAX];
+	struct flow *fl;
+	int f = ps->n_flows;
+
+	if (mpr_cfg_check(cfg, NULL))
+		return -EINVAL;
+	if (f == PS_FLOWS_MAX)
+		return -ENOSPC;
+	fl = calloc(1, sizeof(*fl));
+	if (!fl)
+		return -ENOMEM;
+	mpr_snd_init(&fl->snd, cfg, seed);
+	mpr_rcv_init(&fl->rcv, cfg->single_path ? 1 : cfg->bitmap);
+	fl->timer_at = MPR_NEVER;
+	ps->flows[ps->n_flows++] = fl;
+	send_pkts(ps, f, out, mpr_snd_push(&fl->snd, pkts ? pkts : 0x7fffffff, ps->now, out));
+	arm(ps, f);
+	return f;
+}
+
+static void on_path(struct pathsim *ps, struct ev *e)
+{
+	const struct ps_path_cfg *pc = &ps->cfg.path[e->path];
+	struct ps_path_stats *st = &ps->pst[e->path];
+	uint64_t depart = ps->now;
+
+	st->data++;
+	st->probes += e->p.probe;
+	if (pc->down) {
+		st->down_drops++;
+		return;
+	}
+	if (chance(ps, pc->loss_ppm)) {
+		st->lost++;
+		return;
+	}
+	if (pc->rate_bps && !enqueue(ps->now, &ps->busy[e->path], pc->rate_bps, pc->qlimit_bytes,
+				     ps->cfg.data_bytes, pc->ecn_k_bytes, &e->p.ce, &depart)) {
+		st->qdrops++;
+		return;
+	}
+	st->marked += e->p.ce;
+	e->kind = EV_DATA;
+	e->t = depart + pc->delay_ns;
+	ev_push(ps, *e);
+}
+
+static void on_data(struct pathsim *ps, struct ev *e)
+{
+	struct flow *fl = ps->flows[e->flow];
+	const struct ps_path_cfg *pc = &ps->cfg.path[e->path];
+	struct mpr_rx_result res;
+
+	mpr_rcv_data(&fl->rcv, &e->p, &res);
+	fl->st.delivered += res.deliver_to - res.deliver_from;
+	if (!res.duplicate && !(res.dropped && res.ood < fl->rcv.L)) {
+		fl->st.ood_hist[res.ood < PS_OOD_MAX ? res.ood : PS_OOD_MAX]++;
+		fl->st.ood_n++;
+	}
+	if (!res.reply)
+		return;
+	/* the ACK goes back on the data packet's path (its VP echoes the source port) */
+	if (pc->down || chance(ps, pc->ack_loss_ppm)) {
+		ps->pst[e->path].down_drops += pc->down;
+		return;
+	}
+	ev_push(ps, (struct ev){.kind = EV_ACK,
+				.flow = e->flow,
+				.path = e->path,
+				.t = ps->now + pc->delay_ns,
+				.a = res.ack});
+}
+
+static void on_ack(struct pathsim *ps, struct ev *e)
+{
+	struct flow *fl = ps->flows[e->flow];
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	ps->pst[e->path].acks++;
+	ps->pst[e->path].ece_acks += e->a.ece;
+	fl->st.acks[e->path]++;
+	fl->st.ece_acks[e->path] += e->a.ece;
+	send_pkts(ps, e->flow, out, mpr_snd_ack(&fl->snd, &e->a, ps->now, out));
+	if (!fl->st.done_ns && mpr_snd_done(&fl->snd))
+		fl->st.done_ns = ps->now;
+	arm(ps, e->flow);
+}
+
+static void on_timer(struct pathsim *ps, struct ev *e)
+{
+	struct flow *fl = ps->flows[e->flow];
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	if (e->t != fl->timer_at)
+		return; /* superseded by an earlier one */
+	fl->timer_at = MPR_NEVER;
+	if (mpr_snd_deadline(&fl->snd) <= ps->now)
+		send_pkts(ps, e->flow, out, mpr_snd_timer(&fl->snd, ps->now, out));
+	arm(ps, e->flow);
+}
+
+void ps_run_until(struct pathsim *ps, uint64_t t)
+{
+	while (ps->len && ps->heap[0].t <= t) {
+		struct ev e = ev_pop(ps);
+
+		ps->now = e.t;
+		switch (e.kind) {
+		case EV_PATH:
+			on_path(ps, &e);
+			break;
+		case EV_DATA:
+			on_data(ps, &e);
+			break;
+		case EV_ACK:
+			on_ack(ps, &e);
+			break;
+		case EV_TIMER:
+			on_timer(ps, &e);
+			break;
+		}
+	}
+	ps->now = t;
+}
+
+uint64_t ps_now(const struct pathsim *ps)
+{
+	return ps->now;
+}
+
+struct ps_path_cfg *ps_path(struct pathsim *ps, unsigned i)
+{
+	return i < ps->cfg.n_paths ? &ps->cfg.path[i] : NULL;
+}
+
+const struct ps_path_stats *ps_path_stats(const struct pathsim *ps, unsigned i)
+{
+	return i < ps->cfg.n_paths ? &ps->pst[i] : NULL;
+}
+
+const struct ps_flow_stats *ps_flow_stats(const struct pathsim *ps, int flow)
+{
+	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->st : NULL;
+}
+
+const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow)
+{
+	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->snd : NULL;
+}
+
+const struct mpr_rcv *ps_flow_receiver(const struct pathsim *ps, int flow)
+{
+	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->rcv : NULL;
+}
+
+uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q)
+{
+	const struct ps_flow_stats *st = ps_flow_stats(ps, flow);
+	unsigned long long need, seen = 0;
+
+	if (!st || !st->ood_n)
+		return 0;
+	need = (unsigned long long)(q * (double)st->ood_n);
+	if (need < 1)
+		need = 1;
+	for (uint32_t i = 0; i <= PS_OOD_MAX; i++) {
+		seen += st->ood_hist[i];
+		if (seen >= need)
+			return i;
+	}
+	return PS_OOD_MAX;
+}

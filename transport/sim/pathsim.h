@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A deterministic discrete-event model of N equal-cost paths between two
+ * hosts, driving the transport state machines (transport/mprdma) exactly as
+ * the lab's datapath will: the paper's results in miniature, in seconds of
+ * CPU, in the unit tier.
+ *
+ * Each path is a FIFO with a rate, a one-way propagation delay, a random
+ * loss, a queue limit and a step ECN threshold (CE when the queue holds
+ * more than K bytes on arrival); ACKs come back on the same path, delayed
+ * and lost with it but not queued (they are 78 bytes).  An optional host
+ * link, shared by every flow, sits before the paths.  A flow's VP (UDP
+ * source port) picks its path by a fixed hash, as ECMP does.  Same
+ * configuration and seed: the same run, bit for bit.
+ */
+#ifndef ROCELAB_PATHSIM_H
+#define ROCELAB_PATHSIM_H
+
+#include "transport/mprdma/mprdma.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PS_PATHS_MAX 16
+#define PS_FLOWS_MAX 16
+#define PS_OOD_MAX   4096 /* OOD histogram buckets; larger values land in the last */
+
+struct ps_path_cfg {
+	uint64_t rate_bps;     /* 0: no bottleneck on this path */
+	uint64_t delay_ns;     /* one way; the ACK takes as long back */
+	uint32_t loss_ppm;     /* data packets dropped at random */
+	uint32_t ack_loss_ppm; /* ACKs dropped at random */
+	uint64_t qlimit_bytes; /* tail drop beyond this */
+	uint64_t ecn_k_bytes;  /* CE above this (0: no marking) */
+	bool down;	       /* a blackhole, both ways */
+};
+
+struct ps_cfg {
+	unsigned n_paths;
+	struct ps_path_cfg path[PS_PATHS_MAX];
+	uint64_t host_bps; /* the sender's host link (0: none) */
+	uint64_t host_qlimit_bytes, host_ecn_k_bytes;
+	unsigned data_bytes, payload_bytes, ack_bytes; /* on the wire (1098, 1024, 78) */
+	uint64_t seed;
+};
+
+struct ps_path_stats {
+	unsigned long long data, probes, lost, qdrops, marked, acks, ece_acks, down_drops;
+};
+
+struct ps_flow_stats {
+	unsigned long long delivered; /* packets, in order */
+	unsigned long long ood_n;
+	uint32_t ood_hist[PS_OOD_MAX + 1];
+	/* per path, this flow's packets */
+	unsigned long long sent[PS_PATHS_MAX], probe_sent[PS_PATHS_MAX], acks[PS_PATHS_MAX],
+	    ece_acks[PS_PATHS_MAX];
+	uint64_t done_ns; /* when a finite flow was fully acknowledged (0: not yet) */
+};
+
+struct pathsim;
+
+/* Paper-like defaults for n paths: 1 Gbit/s each, 10 µs, deep queues, no ECN. */
+void ps_cfg_default(struct ps_cfg *cfg, unsigned n_paths);
+/* Returns a new simulator, or NULL and errno (EINVAL, ENOMEM); free with ps_free(). */
+struct pathsim *ps_new(const struct ps_cfg *cfg);
+void ps_free(struct pathsim *ps);
+
+/*
+ * A flow from now on: pkts packets (0: an endless stream).  Returns its
+ * index, or -EINVAL (a bad configuration), -ENOSPC (PS_FLOWS_MAX flows).
+ */
+int ps_add_flow(struct pathsim *ps, const struct mpr_cfg *cfg, uint64_t seed, uint32_t pkts);
+/* Runs every event up to and including t. */
+void ps_run_until(struct pathsim *ps, uint64_t t);
+uint64_t ps_now(const struct pathsim *ps);
+
+/* Path i's configuration, to change between runs (a fault, a repair). */
+struct ps_path_cfg *ps_path(struct pathsim *ps, unsigned i);
+const struct ps_path_stats *ps_path_stats(const struct pathsim *ps, unsigned i);
+const struct ps_flow_stats *ps_flow_stats(const struct pathsim *ps, int flow);
+const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow);
+const struct mpr_rcv *ps_flow_receiver(const struct pathsim *ps, int flow);
+
+/* The path a VP hashes to, and the n-th VP (from 49152 up) that hashes to path i. */
+unsigned ps_path_of(const struct pathsim *ps, uint16_t vp);
+uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth);
+/* The OOD at or below which a share q (0..1) of the flow's packets arrived. */
+uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q);
+
+#endif
