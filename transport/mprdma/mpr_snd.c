@@ -57,13 +57,17 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 	return w ? -EINVAL : 0;
 }
 
-/* xorshift64*: small, seeded, the same sequence on every machine. */
+uint64_t mpr_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
+}
+
 static uint64_t rnd(struct mpr_snd *s)
 {
-	s->rng ^= s->rng >> 12;
-	s->rng ^= s->rng << 25;
-	s->rng ^= s->rng >> 27;
-	return s->rng * 0x2545f4914f6cdd1dULL;
+	return mpr_rand(&s->rng);
 }
 
 static uint16_t rand_vp(struct mpr_snd *s)
@@ -116,14 +120,14 @@ static void cwnd_sub(struct mpr_snd *s, uint32_t q16)
 }
 
 /* awnd = cwnd + inflate - (snd_nxt - snd_una): what the window lets out now. */
-static int32_t awnd(const struct mpr_snd *s)
+static uint32_t awnd(const struct mpr_snd *s)
 {
 	int64_t a = (int64_t)cwnd_pkts(s) + s->inflate - (int64_t)(s->snd_nxt - s->snd_una);
 
 	if (a > (int64_t)MPR_SB / 2 - (int64_t)(s->snd_max - s->snd_una))
 		a = (int64_t)MPR_SB / 2 -
 		    (int64_t)(s->snd_max - s->snd_una); /* the scoreboard's size */
-	return a > 0 ? (int32_t)a : 0;
+	return a > 0 ? (uint32_t)a : 0;
 }
 
 static bool is_tail(const struct mpr_snd *s, uint32_t psn)
@@ -438,7 +442,7 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 			s->cwnd = s->cfg.cwnd_max * MPR_ONE;
 		clock = s->cfg.single_path ? MPR_OUT_MAX : s->cfg.burst;
 	}
-	n = (uint32_t)awnd(s);
+	n = awnd(s);
 	if (clock > n)
 		clock = n;
 	unsigned k = send_up_to(s, clock, a->vp, clock > 0, now, out);
@@ -489,12 +493,11 @@ unsigned mpr_snd_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 		return timeout(s, now, out);
 	if (s->sync_at <= now) {
 		s->sync_at = MPR_NEVER;
-		k = send_up_to(s,
-			       (uint32_t)awnd(s) < s->cfg.burst ? (uint32_t)awnd(s) : s->cfg.burst,
-			       0, false, now, out);
+		k = send_up_to(s, awnd(s) < s->cfg.burst ? awnd(s) : s->cfg.burst, 0, false, now,
+			       out);
 	}
 	if (s->burst_at <= now) {
-		unsigned n = s->backlog < (uint32_t)awnd(s) ? s->backlog : (uint32_t)awnd(s);
+		unsigned n = s->backlog < awnd(s) ? s->backlog : awnd(s);
 		unsigned j = send_up_to(s, n, 0, false, now, out + k);
 
 		s->st.burst_timer_sends += j;

@@ -103,6 +103,9 @@ struct mpr_snd {
 	struct mpr_snd_stats st;
 };
 
+/* xorshift64*: small, seeded, the same sequence on every machine (*state nonzero). */
+uint64_t mpr_rand(uint64_t *state);
+
 /* The paper's defaults (A.2), a 10 µs RTT assumed until measured. */
 void mpr_cfg_default(struct mpr_cfg *cfg);
 /* 0, or -EINVAL with what is wrong in why (may be NULL). */

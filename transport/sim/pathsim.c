@@ -81,10 +81,7 @@ void ps_free(struct pathsim *ps)
 
 static uint64_t rnd(struct pathsim *ps)
 {
-	ps->rng ^= ps->rng >> 12;
-	ps->rng ^= ps->rng << 25;
-	ps->rng ^= ps->rng >> 27;
-	return ps->rng * 0x2545f4914f6cdd1dULL;
+	return mpr_rand(&ps->rng);
 }
 
 static bool chance(struct pathsim *ps, uint32_t ppm)
