@@ -92,21 +92,27 @@ int mpr_snd_init(struct mpr_snd *s, const struct mpr_cfg *cfg, uint64_t seed)
 	return 0;
 }
 
-static bool sacked(const struct mpr_snd *s, uint32_t psn)
+/* A scoreboard bit of psn: sacked (the receiver holds it), dropped (a NACK said so). */
+static bool flag(const uint64_t *bits, uint32_t psn)
 {
 	uint32_t i = psn % MPR_SB;
 
-	return s->sacked[i / 64] >> (i % 64) & 1;
+	return bits[i / 64] >> (i % 64) & 1;
 }
 
-static void set_sacked(struct mpr_snd *s, uint32_t psn, bool on)
+static void set_flag(uint64_t *bits, uint32_t psn, bool on)
 {
 	uint32_t i = psn % MPR_SB;
 
 	if (on)
-		s->sacked[i / 64] |= 1ULL << (i % 64);
+		bits[i / 64] |= 1ULL << (i % 64);
 	else
-		s->sacked[i / 64] &= ~(1ULL << (i % 64));
+		bits[i / 64] &= ~(1ULL << (i % 64));
+}
+
+static bool sacked(const struct mpr_snd *s, uint32_t psn)
+{
+	return flag(s->sacked, psn);
 }
 
 static uint32_t cwnd_pkts(const struct mpr_snd *s)
@@ -124,9 +130,6 @@ static uint32_t awnd(const struct mpr_snd *s)
 {
 	int64_t a = (int64_t)cwnd_pkts(s) + s->inflate - (int64_t)(s->snd_nxt - s->snd_una);
 
-	if (a > (int64_t)MPR_SB / 2 - (int64_t)(s->snd_max - s->snd_una))
-		a = (int64_t)MPR_SB / 2 -
-		    (int64_t)(s->snd_max - s->snd_una); /* the scoreboard's size */
 	return a > 0 ? (uint32_t)a : 0;
 }
 
@@ -195,8 +198,9 @@ static void emit(struct mpr_snd *s, uint32_t psn, uint16_t vp, bool probe, uint6
 	    .tx_ns = now,
 	};
 	s->sent_ns[psn % MPR_SB] = now;
+	set_flag(s->dropped, psn, false);
 	if (psn >= s->snd_max) {
-		set_sacked(s, psn, false);
+		set_flag(s->sacked, psn, false);
 		s->snd_max = psn + 1;
 		if (out->tail)
 			s->last_msg_end = now;
@@ -233,19 +237,42 @@ static void retransmit(struct mpr_snd *s, uint32_t psn, uint16_t vp, uint64_t no
 }
 
 /*
- * One packet the window allows: a hole whose retransmission was lost, the
+ * The next packet the recovery sweep retransmits (section 3.3.3: each ACK
+ * clocks out the one snd_retx indicates), or UINT32_MAX for none.  The
+ * sweep passes packets the receiver holds (SACKed) and those already sent
+ * again this round, unless a NACK since said they were dropped: a round
+ * the receiver's hole outlived walks again (mpr_snd_ack) and sends only
+ * what is still missing.
+ */
+static uint32_t sweep_next(struct mpr_snd *s)
+{
+	uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una;
+
+	for (; p < s->recovery; p++) {
+		if (sacked(s, p) || (s->sent_ns[p % MPR_SB] >= s->round_ns && !flag(s->dropped, p)))
+			continue;
+		s->snd_retx = p + 1;
+		return p;
+	}
+	s->snd_retx = p;
+	return UINT32_MAX;
+}
+
+/*
+ * One packet the window allows: a hole a NACK reported again, the
  * recovery sweep, new data, or an early retransmission (FUSO).
  *
- * New data goes no further than L past snd_una: the receiver drops what
- * its bitmap cannot hold, and each such drop is a new hole.  When that
- * limit or the end of the data leaves the window unused, the lowest
- * unacknowledged packet that is overdue goes again (FUSO: "early
+ * New data is sent whatever the receiver's bitmap holds, as the paper
+ * does: what lands beyond it is dropped and answered with a NACK, which
+ * keeps that VP clocked and tells the sender to send it again.  The
+ * scoreboard bounds it (MPR_SB / 2 past snd_una).  With no new data, the
+ * lowest unacknowledged packet that is overdue goes again (FUSO: "early
  * retransmits unacknowledged packets as new data if there is no new data
  * to transmit and awnd allows"; only overdue ones, or every ACK would
  * duplicate a packet still in flight).  Not when the window is spread at a
  * start, where every packet is fresh.  With nothing at all to send, the
- * caller shrinks the window ("use it or lose it"); held back by the limit
- * or a synchronise message, it keeps it.
+ * caller shrinks the window ("use it or lose it"); held back by the
+ * scoreboard or a synchronise message, it keeps it.
  */
 static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t now,
 			  struct mpr_pkt *out)
@@ -262,12 +289,9 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 		}
 	}
 	if (s->mode == MPR_RECOVERY) {
-		uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una;
+		uint32_t p = sweep_next(s);
 
-		while (p < s->recovery && sacked(s, p))
-			p++;
-		if (p < s->recovery) {
-			s->snd_retx = p + 1;
+		if (p != UINT32_MAX) {
 			retransmit(s, p, vp, now, out);
 			return PICK_SENT;
 		}
@@ -275,7 +299,7 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 	while (s->snd_nxt < s->snd_max && sacked(s, s->snd_nxt))
 		s->snd_nxt++; /* after a timeout: what the receiver holds is not sent again */
 	if (s->snd_nxt < s->total) {
-		if (!s->cfg.single_path && s->snd_nxt - s->snd_una >= s->cfg.bitmap) {
+		if (s->snd_nxt - s->snd_una >= MPR_SB / 2) {
 			held = true;
 		} else if (s->snd_nxt >= s->snd_max && s->snd_nxt % s->cfg.msg_pkts == 0 &&
 			   is_sync_msg(s, s->snd_nxt) && now < sync_release(s)) {
@@ -292,7 +316,7 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 	}
 	if (early && !s->cfg.single_path) {
 		for (uint32_t p = s->snd_una; p < s->snd_nxt; p++) {
-			if (sacked(s, p) || !overdue(s, p, now))
+			if (sacked(s, p) || (!overdue(s, p, now) && !flag(s->dropped, p)))
 				continue;
 			s->st.early_retx++;
 			retransmit(s, p, vp, now, out);
@@ -374,6 +398,50 @@ static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 		s->rto = s->cfg.rto_min_ns;
 }
 
+/*
+ * A NACK: the receiver misses nack_psn (its rcv_nxt) and, unless the NACK
+ * is for a synchronise message, dropped the packet it answers (sack) beyond
+ * its bitmap.  The first one enters recovery (section 3.3.3).
+ */
+static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
+{
+	s->st.nacks++;
+	if (s->cfg.single_path) {
+		/* rxe's completer: a sequence-error NAK retries from its PSN (go back N) */
+		if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_nxt) {
+			s->snd_nxt = a->nack_psn;
+			s->inflate = 0;
+			s->st.recoveries++;
+		}
+		return;
+	}
+	if (a->nack_psn < s->snd_una || a->nack_psn >= s->snd_max)
+		return; /* stale: the hole was filled since */
+	if (!a->sync_fail && a->sack != a->nack_psn && a->sack >= s->snd_una &&
+	    a->sack < s->snd_max && !sacked(s, a->sack))
+		set_flag(s->dropped, a->sack, true); /* to be sent again */
+	if (s->mode == MPR_NORMAL) {
+		s->mode = MPR_RECOVERY;
+		s->recovery = s->snd_nxt;
+		s->snd_retx = a->nack_psn;
+		s->round_ns = now;
+		s->st.recoveries++;
+	} else if (a->nack_psn < s->snd_retx &&
+		   (overdue(s, a->nack_psn, now) || flag(s->dropped, a->nack_psn))) {
+		/*
+		 * The hole was sent again this round and the receiver still
+		 * misses it: that copy was lost or dropped too.  It goes next,
+		 * and the sweep walks again from it over what was dropped since,
+		 * up to what was sent by now (an addition to the paper, which
+		 * leaves this case to the RTO).
+		 */
+		s->resend = a->nack_psn + 1;
+		s->snd_retx = a->nack_psn + 1;
+		s->recovery = s->snd_nxt;
+		s->st.lost_retx++;
+	}
+}
+
 unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, struct mpr_pkt *out)
 {
 	unsigned clock;
@@ -385,7 +453,7 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 		rtt_sample(s, now - a->tx_ns); /* Karn: never from a retransmission */
 	s->inflate++;
 	if (!a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
-		set_sacked(s, a->sack, true);
+		set_flag(s->sacked, a->sack, true);
 	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
 		s->inflate -= (int32_t)(a->aack - s->snd_una);
 		if (s->inflate < 0)
@@ -398,33 +466,8 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 		if (s->mode == MPR_RECOVERY && s->snd_una >= s->recovery)
 			s->mode = MPR_NORMAL;
 	}
-	if (a->nack) {
-		s->st.nacks++;
-		if (s->cfg.single_path) {
-			/* rxe's completer: a sequence-error NAK retries from its PSN (go back N) */
-			if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_nxt) {
-				s->snd_nxt = a->nack_psn;
-				s->inflate = 0;
-				s->st.recoveries++;
-			}
-		} else if (a->nack_psn >= s->snd_una && s->mode == MPR_NORMAL) {
-			s->mode = MPR_RECOVERY;
-			s->recovery = s->snd_nxt;
-			s->snd_retx = a->nack_psn;
-			s->st.recoveries++;
-		} else if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_max &&
-			   (s->mode == MPR_NORMAL || a->nack_psn < s->snd_retx) &&
-			   overdue(s, a->nack_psn, now)) {
-			/*
-			 * The hole was sent again more than a round trip ago and the
-			 * receiver still misses it: that retransmission was lost too.
-			 * Once more, next, before the RTO would (an addition to the
-			 * paper, which leaves this case to the RTO).
-			 */
-			s->resend = a->nack_psn + 1;
-			s->st.lost_retx++;
-		}
-	}
+	if (a->nack)
+		on_nack(s, a, now);
 	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
 		s->snd_ooh = a->sack + 1;
 	if (s->cfg.ooo_aware && !s->cfg.single_path && !a->retx && !a->nack &&

@@ -98,8 +98,10 @@ struct mpr_snd {
 	unsigned rto_backoff;
 	uint64_t last_send, probe_epoch, last_probe, last_msg_end;
 	bool probe_due, sent_any;
+	uint64_t round_ns; /* when the recovery round began */
 	uint64_t sacked[MPR_SB / 64];
-	uint64_t sent_ns[MPR_SB]; /* when each PSN in flight was last sent */
+	uint64_t dropped[MPR_SB / 64]; /* a NACK reported it dropped beyond the bitmap */
+	uint64_t sent_ns[MPR_SB];      /* when each PSN in flight was last sent */
 	struct mpr_snd_stats st;
 };
 

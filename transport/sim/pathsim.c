@@ -57,7 +57,15 @@ struct pathsim *ps_new(const struct ps_cfg *cfg)
 {
 	struct pathsim *ps;
 
-	if (cfg->n_paths < 1 || cfg->n_paths > PS_PATHS_MAX || !cfg->data_bytes) {
+	bool bad = cfg->n_paths < 1 || cfg->n_paths > PS_PATHS_MAX || !cfg->data_bytes;
+
+	for (unsigned i = 0; !bad && i < cfg->n_paths; i++) {
+		const struct ps_path_cfg *p = &cfg->path[i];
+
+		bad = p->red_pmax_ppm > 1000000 ||
+		      (p->red_pmax_ppm && (!p->ecn_k_bytes || p->red_kmax_bytes <= p->ecn_k_bytes));
+	}
+	if (bad) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -150,19 +158,33 @@ uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth)
 	return 0;
 }
 
-/* Serialise bytes behind what is queued; false when the queue is full. */
+/*
+ * Serialise bytes behind what is queued: false when the queue is full,
+ * else the departure time and the backlog the packet found.
+ */
 static bool enqueue(uint64_t now, uint64_t *busy, uint64_t rate, uint64_t qlimit, unsigned bytes,
-		    uint64_t ecn_k, bool *ce, uint64_t *depart)
+		    uint64_t *backlog, uint64_t *depart)
 {
 	uint64_t start = *busy > now ? *busy : now;
-	uint64_t backlog = (start - now) * rate / 8000000000ULL;
 
-	if (backlog + bytes > qlimit)
+	*backlog = (start - now) * rate / 8000000000ULL;
+	if (*backlog + bytes > qlimit)
 		return false;
-	if (ecn_k && backlog > ecn_k)
-		*ce = true;
 	*depart = *busy = start + bytes * 8000000000ULL / rate;
 	return true;
+}
+
+/*
+ * CE for a packet that found backlog bytes queued: a step at k, or RED's
+ * ramp from k (probability 0) to kmax (pmax), and always at kmax or above.
+ */
+static bool mark(struct pathsim *ps, uint64_t backlog, uint64_t k, uint64_t kmax, uint32_t pmax_ppm)
+{
+	if (!k || backlog <= k)
+		return false;
+	if (!pmax_ppm || backlog >= kmax)
+		return true;
+	return chance(ps, (uint32_t)((backlog - k) * pmax_ppm / (kmax - k)));
 }
 
 static void send_pkts(struct pathsim *ps, int f, const struct mpr_pkt *out, unsigned k)
@@ -176,10 +198,14 @@ static void send_pkts(struct pathsim *ps, int f, const struct mpr_pkt *out, unsi
 		e.path = (uint8_t)path;
 		fl->st.sent[path] += !out[i].probe;
 		fl->st.probe_sent[path] += out[i].probe;
-		if (ps->cfg.host_bps &&
-		    !enqueue(ps->now, &ps->host_busy, ps->cfg.host_bps, ps->cfg.host_qlimit_bytes,
-			     ps->cfg.data_bytes, ps->cfg.host_ecn_k_bytes, &e.p.ce, &e.t))
-			continue; /* the host's own queue overflowed */
+		if (ps->cfg.host_bps) {
+			uint64_t q;
+
+			if (!enqueue(ps->now, &ps->host_busy, ps->cfg.host_bps,
+				     ps->cfg.host_qlimit_bytes, ps->cfg.data_bytes, &q, &e.t))
+				continue; /* the host's own queue overflowed */
+			e.p.ce |= mark(ps, q, ps->cfg.host_ecn_k_bytes, 0, 0);
+		}
 		ev_push(ps, e);
 	}
 }
@@ -233,10 +259,15 @@ static void on_path(struct pathsim *ps, struct ev *e)
 		st->lost++;
 		return;
 	}
-	if (pc->rate_bps && !enqueue(ps->now, &ps->busy[e->path], pc->rate_bps, pc->qlimit_bytes,
-				     ps->cfg.data_bytes, pc->ecn_k_bytes, &e->p.ce, &depart)) {
-		st->qdrops++;
-		return;
+	if (pc->rate_bps) {
+		uint64_t q;
+
+		if (!enqueue(ps->now, &ps->busy[e->path], pc->rate_bps, pc->qlimit_bytes,
+			     ps->cfg.data_bytes, &q, &depart)) {
+			st->qdrops++;
+			return;
+		}
+		e->p.ce |= mark(ps, q, pc->ecn_k_bytes, pc->red_kmax_bytes, pc->red_pmax_ppm);
 	}
 	st->marked += e->p.ce;
 	e->kind = EV_DATA;
@@ -342,6 +373,16 @@ const struct ps_flow_stats *ps_flow_stats(const struct pathsim *ps, int flow)
 	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->st : NULL;
 }
 
+void ps_flow_stats_reset(struct pathsim *ps, int flow)
+{
+	if (flow >= 0 && flow < ps->n_flows) {
+		uint64_t done = ps->flows[flow]->st.done_ns;
+
+		memset(&ps->flows[flow]->st, 0, sizeof(ps->flows[flow]->st));
+		ps->flows[flow]->st.done_ns = done;
+	}
+}
+
 const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow)
 {
 	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->snd : NULL;
@@ -350,6 +391,19 @@ const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow)
 const struct mpr_rcv *ps_flow_receiver(const struct pathsim *ps, int flow)
 {
 	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->rcv : NULL;
+}
+
+double ps_goodput(struct pathsim *ps, int flow, uint64_t t0, uint64_t t1)
+{
+	const struct ps_flow_stats *st = ps_flow_stats(ps, flow);
+	unsigned long long d0;
+
+	if (!st || t1 <= t0)
+		return 0;
+	ps_run_until(ps, t0);
+	d0 = st->delivered;
+	ps_run_until(ps, t1);
+	return (double)(st->delivered - d0) * ps->cfg.payload_bytes * 8 / ((double)(t1 - t0) / 1e9);
 }
 
 uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q)

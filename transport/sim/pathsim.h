@@ -26,13 +26,15 @@
 #define PS_OOD_MAX   4096 /* OOD histogram buckets; larger values land in the last */
 
 struct ps_path_cfg {
-	uint64_t rate_bps;     /* 0: no bottleneck on this path */
-	uint64_t delay_ns;     /* one way; the ACK takes as long back */
-	uint32_t loss_ppm;     /* data packets dropped at random */
-	uint32_t ack_loss_ppm; /* ACKs dropped at random */
-	uint64_t qlimit_bytes; /* tail drop beyond this */
-	uint64_t ecn_k_bytes;  /* CE above this (0: no marking) */
-	bool down;	       /* a blackhole, both ways */
+	uint64_t rate_bps;	 /* 0: no bottleneck on this path */
+	uint64_t delay_ns;	 /* one way; the ACK takes as long back */
+	uint32_t loss_ppm;	 /* data packets dropped at random */
+	uint32_t ack_loss_ppm;	 /* ACKs dropped at random */
+	uint64_t qlimit_bytes;	 /* tail drop beyond this */
+	uint64_t ecn_k_bytes;	 /* CE above this (0: no marking); RED's Kmin with red_pmax_ppm */
+	uint64_t red_kmax_bytes; /* RED: the marking probability ramps from 0 at Kmin */
+	uint32_t red_pmax_ppm;	 /* to Pmax at Kmax, then 1 (0: a step at ecn_k_bytes) */
+	bool down;		 /* a blackhole, both ways */
 };
 
 struct ps_cfg {
@@ -79,12 +81,16 @@ uint64_t ps_now(const struct pathsim *ps);
 struct ps_path_cfg *ps_path(struct pathsim *ps, unsigned i);
 const struct ps_path_stats *ps_path_stats(const struct pathsim *ps, unsigned i);
 const struct ps_flow_stats *ps_flow_stats(const struct pathsim *ps, int flow);
+/* Starts a new phase: the flow's counters and OOD histogram from zero (done_ns kept). */
+void ps_flow_stats_reset(struct pathsim *ps, int flow);
 const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow);
 const struct mpr_rcv *ps_flow_receiver(const struct pathsim *ps, int flow);
 
 /* The path a VP hashes to, and the n-th VP (from 49152 up) that hashes to path i. */
 unsigned ps_path_of(const struct pathsim *ps, uint16_t vp);
 uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth);
+/* Runs to t1 and returns flow's payload bits per second delivered in order over (t0, t1]. */
+double ps_goodput(struct pathsim *ps, int flow, uint64_t t0, uint64_t t1);
 /* The OOD at or below which a share q (0..1) of the flow's packets arrived. */
 uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q);
 

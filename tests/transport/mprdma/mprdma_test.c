@@ -268,30 +268,63 @@ Test(mprdma, recovery_timeout_and_initial_spread)
 	cr_assert_gt(mpr_snd_deadline(&s), at + c.rto_min_ns, "the timeout backs off");
 }
 
-/* New data stops L past snd_una (the receiver would drop it); a lost retransmission goes again. */
-Test(mprdma, bitmap_limit_and_lost_retransmission)
+/* A NACK's packet, dropped beyond the bitmap (valid until the next call). */
+static const struct mpr_ack *nack_of(uint32_t hole, uint32_t dropped)
+{
+	static struct mpr_ack a;
+
+	a = (struct mpr_ack){
+	    .vp = 50011, .nack = true, .nack_psn = hole, .sack = dropped, .aack = hole};
+	return &a;
+}
+
+/*
+ * New data goes past the receiver's bitmap, as in the paper; what it drops
+ * comes back as a NACK naming it.  A hole whose copy is lost again is sent
+ * once more, and the sweep walks again over what was dropped since.
+ */
+Test(mprdma, overflow_nacks_and_lost_retransmission)
 {
 	struct mpr_cfg c = cfg_exact();
 	struct mpr_snd s;
 	struct mpr_pkt out[MPR_OUT_MAX];
 
 	started(&s, &c);
-	in_flight(&s, 10, 74, 100); /* 64 beyond snd_una */
-	cr_assert_eq(mpr_snd_ack(&s, ack_of(50010, 40, 10, false), 10, out), 0);
-	cr_assert_eq(s.st.window_cuts, 0, "held back by the limit, the window is kept");
+	in_flight(&s, 10, 74, 100); /* 64 beyond snd_una: the bitmap is full */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50010, 40, 10, false), 10, out), 2);
+	cr_assert_eq(out[0].psn, 74, "not held at the bitmap");
+	cr_assert_eq(out[1].psn, 75);
 
-	/* recovery swept 10 already; a NACK of 10 an RTT later: its retransmission was lost */
-	struct mpr_ack n = {.vp = 50011, .nack = true, .nack_psn = 10, .aack = 10};
-
-	mpr_snd_ack(&s, &n, 20, out);
+	/* 10 lost; 11..73 landed; 74..79 were dropped or are on their way */
+	started(&s, &c);
+	in_flight(&s, 10, 80, 100);
+	for (uint32_t p = 11; p < 74; p++)
+		s.sacked[p / 64] |= 1ULL << (p % 64);
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(10, 74), 10, out), 2);
 	cr_assert_eq(s.mode, MPR_RECOVERY);
+	cr_assert_eq(s.recovery, 80);
 	cr_assert_eq(out[0].psn, 10);
-	mpr_snd_ack(&s, &n, 30, out);
-	cr_assert_eq(s.st.lost_retx, 0, "not overdue yet");
-	cr_assert_eq(mpr_snd_ack(&s, &n, 20 + 301 * US, out), 2);
+	cr_assert(out[0].retx);
+	cr_assert_eq(out[1].psn, 74, "the sweep passes what the receiver holds");
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(10, 75), 11, out), 2);
+	cr_assert_eq(out[0].psn, 75);
+	cr_assert_eq(out[1].psn, 76);
+	mpr_snd_ack(&s, nack_of(10, 74), 12, out); /* 74's copy dropped too: 10 not in yet */
+	cr_assert_eq(out[0].psn, 77);
+	cr_assert_eq(out[1].psn, 78);
+	cr_assert_eq(s.st.lost_retx, 0, "10's copy is not overdue yet");
+
+	/* a round trip on, the receiver still misses 10: its copy was lost */
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(10, 79), 10 + 301 * US, out), 2);
 	cr_assert_eq(s.st.lost_retx, 1);
 	cr_assert_eq(out[0].psn, 10);
 	cr_assert(out[0].retx);
+	cr_assert_eq(out[1].psn, 74, "dropped since: in the new walk");
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50010, 11, 10, false), 11 + 301 * US, out), 2);
+	cr_assert_eq(out[0].psn, 79, "75..78 are on their way: passed");
+	cr_assert_eq(out[1].psn, 80, "then new data");
+	cr_assert_not(out[1].retx);
+	cr_assert_eq(s.st.rtos, 0);
 }
 
 /* F.6: probing sends one packet a round trip to a random VP, never two. */

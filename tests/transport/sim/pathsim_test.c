@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The path simulator driving MP-RDMA and the single-path baseline: the
- * behaviours of the paper's figures that hold today (a blackholed path
- * abandoned and a restored one reused, Fig. 11(b); out-of-order control on
- * a path degraded to 1/40, Fig. 14; go-back-N on a lossy path), determinism
- * and the integrity of a finite flow over loss.
+ * The path simulator driving MP-RDMA and the single-path baseline:
+ * determinism, RED and step marking, phases, go-back-N on a lossy path and
+ * the integrity of a finite flow over loss.  The paper's figures are in
+ * figures_test.c.
  */
 #include "transport/sim/pathsim.h"
 
@@ -35,26 +34,6 @@ static struct mpr_cfg mp(void)
 	m.srtt_init_ns = 200 * US;
 	m.rto_min_ns = 5 * MS;
 	return m;
-}
-
-/* Goodput in payload bits per second over [t0, t1]. */
-static double goodput(struct pathsim *ps, int f, uint64_t t0, uint64_t t1)
-{
-	ps_run_until(ps, t0);
-	unsigned long long d0 = ps_flow_stats(ps, f)->delivered;
-
-	ps_run_until(ps, t1);
-	return (double)(ps_flow_stats(ps, f)->delivered - d0) * 1024 * 8 /
-	       ((double)(t1 - t0) / 1e9);
-}
-
-static unsigned long long sent_total(const struct ps_flow_stats *st)
-{
-	unsigned long long n = 0;
-
-	for (int i = 0; i < 4; i++)
-		n += st->sent[i];
-	return n;
 }
 
 Test(pathsim, bad_configurations_are_refused)
@@ -122,78 +101,80 @@ Test(pathsim, a_finite_flow_completes_over_loss)
 	ps_free(ps);
 }
 
-/* Fig. 11(b): a blackholed path loses its ACK clock at once; a restored one is found by probing. */
-Test(pathsim, blackholed_path_is_abandoned_and_reused_after_repair)
+/*
+ * One flow on one 100 Mbit/s path marking from 20 packets: held below that
+ * it is never marked; above, RED's ramp (to Pmax 0.5 at 200 packets) lets
+ * the queue settle deeper than a step at 20 would, with fewer marks.
+ */
+Test(pathsim, red_marks_on_a_ramp)
 {
-	struct ps_cfg c;
-	struct mpr_cfg m = mp();
-	struct pathsim *ps;
-	unsigned long long before[4];
-	unsigned busy = 0;
+	double share[3];
+	uint64_t srtt[3];
 
-	four_paths(&c);
-	ps = ps_new(&c);
-	cr_assert_not_null(ps);
-	int f = ps_add_flow(ps, &m, 1, 0);
-	const struct ps_flow_stats *st = ps_flow_stats(ps, f);
-
-	ps_run_until(ps, 190 * MS);
-	memcpy(before, st->sent, sizeof(before));
-	ps_run_until(ps, 200 * MS);
-	for (unsigned i = 1; i < 4; i++)
-		if (st->sent[i] - before[i] > st->sent[busy] - before[busy])
-			busy = i;
-	cr_assert_gt(st->sent[busy] - before[busy], 100, "path %u carried traffic", busy);
-
-	ps_path(ps, busy)->down = true;
-	ps_run_until(ps, 202 * MS); /* 10 round trips */
-	unsigned long long dead0 = st->sent[busy], all0 = sent_total(st);
-
-	ps_run_until(ps, 212 * MS);
-	unsigned long long dead = st->sent[busy] - dead0, all = sent_total(st) - all0;
-
-	cr_assert_lt(dead * 100, all, "path %u still gets %llu of %llu sends", busy, dead, all);
-	cr_assert_gt(goodput(ps, f, 220 * MS, 300 * MS), 0.25e9, "the other paths carry the flow");
-
-	ps_path(ps, busy)->down = false;
-	bool reused = false;
-
-	for (uint64_t t = 300 * MS; t < 1300 * MS && !reused; t += 50 * MS) {
-		unsigned long long d0 = st->sent[busy], a0 = sent_total(st);
-
-		ps_run_until(ps, t + 50 * MS);
-		reused = (st->sent[busy] - d0) * 10 >= sent_total(st) - a0; /* >= 10% */
-	}
-	cr_assert(reused, "the restored path is not used again within 1 s");
-	ps_free(ps);
-}
-
-/* Fig. 14: one path at 1/40; out-of-order control keeps the fast paths busy and OOD within L. */
-Test(pathsim, out_of_order_control_on_a_degraded_path)
-{
-	double g[2];
-	uint32_t ood[2];
-
-	for (int on = 0; on < 2; on++) {
+	for (int i = 0; i < 3; i++) {
 		struct ps_cfg c;
 		struct mpr_cfg m = mp();
 
-		four_paths(&c);
-		c.path[2].rate_bps /= 40;
-		m.ooo_aware = on;
+		ps_cfg_default(&c, 1);
+		c.path[0].delay_ns = 100 * US;
+		c.path[0].rate_bps = 100000000; /* BDP about 2.3 packets */
+		c.path[0].ecn_k_bytes = 20 * 1098;
+		c.path[0].red_kmax_bytes = i ? 200 * 1098 : 0;
+		c.path[0].red_pmax_ppm = i ? 500000 : 0;
+		c.path[0].qlimit_bytes = 1 << 20;
+		m.iw = 10;
+		m.cwnd_max = i == 2 ? 10 : 1000; /* 2: never 20 queued */
 		struct pathsim *ps = ps_new(&c);
 
 		cr_assert_not_null(ps);
 		int f = ps_add_flow(ps, &m, 1, 0);
 
-		g[on] = goodput(ps, f, 100 * MS, 600 * MS);
-		ood[on] = ps_ood_quantile(ps, f, 0.999);
-		if (on)
-			cr_assert_gt(ps_flow_sender(ps, f)->st.prunes, 0);
+		ps_run_until(ps, 500 * MS);
+		const struct ps_path_stats *st = ps_path_stats(ps, 0);
+
+		share[i] = (double)st->marked / (double)st->data;
+		srtt[i] = ps_flow_sender(ps, f)->srtt;
 		ps_free(ps);
 	}
-	cr_assert_gt(g[1], 1.5 * g[0], "with control %.0f, without %.0f bit/s", g[1], g[0]);
-	cr_assert_lt(ood[1], 64);
+	cr_log_info("marked: step %.3f, ramp %.3f, held low %.3f; RTT step %llu, ramp %llu ns",
+		    share[0], share[1], share[2], (unsigned long long)srtt[0],
+		    (unsigned long long)srtt[1]);
+	cr_assert_eq(share[2], 0, "below Kmin: %.3f", share[2]);
+	cr_assert(share[0] > 0 && share[1] > 0 && share[1] < share[0],
+		  "marked: step %.3f, ramp %.3f", share[0], share[1]);
+	cr_assert_gt(srtt[1], srtt[0] * 13 / 10, "RTT: step %llu, ramp %llu ns",
+		     (unsigned long long)srtt[0], (unsigned long long)srtt[1]);
+
+	struct ps_cfg c;
+
+	ps_cfg_default(&c, 1);
+	c.path[0].red_pmax_ppm = 500000; /* no Kmin, Kmax */
+	errno = 0;
+	cr_assert_null(ps_new(&c));
+	cr_assert_eq(errno, EINVAL);
+}
+
+/* A new phase: the counters restart, the flow does not. */
+Test(pathsim, stats_reset_starts_a_phase)
+{
+	struct ps_cfg c;
+	struct mpr_cfg m = mp();
+
+	four_paths(&c);
+	struct pathsim *ps = ps_new(&c);
+	int f = ps_add_flow(ps, &m, 1, 30000);
+
+	ps_run_until(ps, 20 * MS);
+	unsigned long long before = ps_flow_stats(ps, f)->delivered;
+
+	cr_assert_gt(before, 1000);
+	ps_flow_stats_reset(ps, f);
+	cr_assert_eq(ps_flow_stats(ps, f)->delivered, 0);
+	cr_assert_eq(ps_flow_stats(ps, f)->ood_n, 0);
+	ps_run_until(ps, 2000 * MS);
+	cr_assert_gt(ps_flow_stats(ps, f)->done_ns, 0);
+	cr_assert_eq(before + ps_flow_stats(ps, f)->delivered, 30000);
+	ps_free(ps);
 }
 
 /* The rxe-like baseline: go-back-N on one path collapses under 1% loss. */
@@ -220,7 +201,7 @@ Test(pathsim, single_path_go_back_n_suffers_loss)
 		cr_assert_eq(ps_path_of(ps, m.vp_lo), 0);
 		int f = ps_add_flow(ps, &m, 1, 0);
 
-		g[lossy] = goodput(ps, f, 100 * MS, 600 * MS);
+		g[lossy] = ps_goodput(ps, f, 100 * MS, 600 * MS);
 		for (int i = 1; i < 4; i++)
 			cr_assert_eq(ps_flow_stats(ps, f)->sent[i], 0, "one path only");
 		ps_free(ps);
