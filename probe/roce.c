@@ -53,12 +53,6 @@ uint16_t roce_ip_checksum(const uint8_t *hdr, size_t len)
 	return (uint16_t)~sum;
 }
 
-size_t roce_ud_packet_len(size_t len)
-{
-	return ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN +
-	       ((len + 3) & ~(size_t)3) + ROCE_ICRC_LEN;
-}
-
 /*
  * ICRC (IBA 1.4 annex A17, RoCEv2): CRC-32 over 8 bytes of ones standing for
  * the LRH, then the packet from the IPv4 header to the end of the payload with
@@ -87,12 +81,32 @@ uint32_t roce_icrc(const uint8_t *pkt, size_t len)
 	return (uint32_t)crc;
 }
 
-ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const struct roce_ud *ud,
-		      const void *payload, size_t len)
+void roce_seal(uint8_t *pkt, size_t cap)
 {
-	size_t total = roce_ud_packet_len(len), padded = (len + 3) & ~(size_t)3;
-	uint8_t *u = buf + ROCE_IP_LEN, *bth = u + ROCE_UDP_LEN, *deth = bth + ROCE_BTH_LEN;
+	size_t tot;
 	uint32_t icrc;
+
+	if (cap < ROCE_IP_LEN)
+		return;
+	tot = (size_t)pkt[2] << 8 | pkt[3];
+	if (tot < ROCE_IP_LEN + 4 || tot > cap)
+		return;
+	icrc = roce_icrc(pkt, tot);
+	for (int i = 0; i < 4; i++)
+		pkt[tot - 4 + (size_t)i] = (uint8_t)(icrc >> (8 * i));
+}
+
+size_t roce_packet_len(size_t hlen, size_t len)
+{
+	return ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + hlen + ((len + 3) & ~(size_t)3) +
+	       ROCE_ICRC_LEN;
+}
+
+ssize_t roce_build(uint8_t *buf, size_t cap, const struct roce_ip *ip, const struct roce_bth *b,
+		   const void *hdr, size_t hlen, const void *payload, size_t len)
+{
+	size_t total = roce_packet_len(hlen, len), padded = (len + 3) & ~(size_t)3;
+	uint8_t *u = buf + ROCE_IP_LEN, *bth = u + ROCE_UDP_LEN, *ext = bth + ROCE_BTH_LEN;
 
 	if (total > cap || total > 0xffff)
 		return -ENOSPC;
@@ -113,28 +127,48 @@ ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const 
 	put16(u + 4, (uint16_t)(total - ROCE_IP_LEN));
 	/* UDP checksum 0: RoCEv2 relies on the ICRC. */
 
-	bth[0] = ud->opcode ? ud->opcode : ROCE_OP_UD_SEND_ONLY;
+	bth[0] = b->opcode;
 	bth[1] = (uint8_t)(((padded - len) & 3) << 4); /* SE 0, M 0, PadCnt, TVer 0 */
-	put16(bth + 2, ud->pkey ? ud->pkey : ROCE_DEFAULT_PKEY);
-	put24(bth + 5, ud->dst_qpn & 0xffffff);
-	put24(bth + 9, ud->psn & 0xffffff);
+	put16(bth + 2, b->pkey ? b->pkey : ROCE_DEFAULT_PKEY);
+	put24(bth + 5, b->dst_qpn & 0xffffff);
+	bth[8] = b->ack_req ? 0x80 : 0;
+	put24(bth + 9, b->psn & 0xffffff);
 
-	put32(deth, ud->qkey);
-	put24(deth + 5, ud->src_qpn & 0xffffff);
-	memcpy(deth + ROCE_DETH_LEN, payload, len);
+	if (hlen)
+		memcpy(ext, hdr, hlen);
+	if (len)
+		memcpy(ext + hlen, payload, len);
 
-	icrc = roce_icrc(buf, total);
-	for (int i = 0; i < 4; i++)
-		buf[total - 4 + (size_t)i] = (uint8_t)(icrc >> (8 * i));
+	roce_seal(buf, total);
 	return (ssize_t)total;
 }
 
-int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roce_ud *ud,
-		  const uint8_t **payload, size_t *plen)
+size_t roce_ud_packet_len(size_t len)
 {
-	size_t ihl, ulen, pad,
-	    min = ROCE_IP_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_DETH_LEN + ROCE_ICRC_LEN;
-	const uint8_t *u, *bth, *deth;
+	return roce_packet_len(ROCE_DETH_LEN, len);
+}
+
+ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const struct roce_ud *ud,
+		      const void *payload, size_t len)
+{
+	struct roce_bth b = {
+	    .opcode = ud->opcode ? ud->opcode : ROCE_OP_UD_SEND_ONLY,
+	    .pkey = ud->pkey,
+	    .dst_qpn = ud->dst_qpn,
+	    .psn = ud->psn,
+	};
+	uint8_t deth[ROCE_DETH_LEN] = {0};
+
+	put32(deth, ud->qkey);
+	put24(deth + 5, ud->src_qpn & 0xffffff);
+	return roce_build(buf, cap, ip, &b, deth, sizeof(deth), payload, len);
+}
+
+int roce_parse(const uint8_t *pkt, size_t len, uint8_t opcode, size_t hlen, struct roce_ip *ip,
+	       struct roce_bth *b, const uint8_t **rest, size_t *rlen)
+{
+	size_t ihl, ulen, pad, min = roce_packet_len(hlen, 0);
+	const uint8_t *u, *bth;
 	uint32_t icrc, got = 0;
 
 	if (len < min)
@@ -152,8 +186,7 @@ int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roc
 	if (ulen != len - ihl)
 		return -EMSGSIZE;
 	bth = u + ROCE_UDP_LEN;
-	deth = bth + ROCE_BTH_LEN;
-	if (get16(u + 2) != 4791 || bth[0] != ROCE_OP_UD_SEND_ONLY || (bth[1] & 0x0f) != 0)
+	if (get16(u + 2) != 4791 || (opcode && bth[0] != opcode) || (bth[1] & 0x0f) != 0)
 		return -EPROTO;
 	pad = (bth[1] >> 4) & 3;
 	if (len - min < pad)
@@ -172,15 +205,37 @@ int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roc
 	memcpy(&ip->dst, pkt + 16, 4);
 	ip->sport = get16(u);
 	ip->dport = get16(u + 2);
+	memset(b, 0, sizeof(*b));
+	b->opcode = bth[0];
+	b->pkey = get16(bth + 2);
+	b->fecn_becn = bth[4];
+	b->dst_qpn = get24(bth + 5);
+	b->ack_req = bth[8] & 0x80;
+	b->psn = get24(bth + 9);
+	*rest = bth + ROCE_BTH_LEN;
+	*rlen = len - min + hlen - pad;
+	return 0;
+}
+
+int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roce_ud *ud,
+		  const uint8_t **payload, size_t *plen)
+{
+	struct roce_bth b;
+	const uint8_t *deth;
+	size_t rlen;
+	int r = roce_parse(pkt, len, ROCE_OP_UD_SEND_ONLY, ROCE_DETH_LEN, ip, &b, &deth, &rlen);
+
+	if (r)
+		return r;
 	memset(ud, 0, sizeof(*ud));
-	ud->opcode = bth[0];
-	ud->pkey = get16(bth + 2);
-	ud->fecn_becn = bth[4];
-	ud->dst_qpn = get24(bth + 5);
-	ud->psn = get24(bth + 9);
+	ud->opcode = b.opcode;
+	ud->pkey = b.pkey;
+	ud->fecn_becn = b.fecn_becn;
+	ud->dst_qpn = b.dst_qpn;
+	ud->psn = b.psn;
 	ud->qkey = get32(deth);
 	ud->src_qpn = get24(deth + 5);
 	*payload = deth + ROCE_DETH_LEN;
-	*plen = len - min - pad;
+	*plen = rlen - ROCE_DETH_LEN;
 	return 0;
 }

@@ -18,6 +18,29 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * A packet harness's input: byte 0 holds flags, the rest is the packet,
+ * copied to the heap so ASan sees its end (*len bytes); free() it.  With
+ * flag bit 0, fix (when not NULL) rewrites the packet's checksum first, so
+ * the fuzzer gets past it.  NULL when there is no byte 0.
+ */
+static inline uint8_t *fuzz_packet(const uint8_t *data, size_t size, size_t *len,
+				   void (*fix)(uint8_t *pkt, size_t len))
+{
+	uint8_t *pkt;
+
+	if (size < 1)
+		return NULL;
+	*len = size - 1;
+	pkt = malloc(*len ? *len : 1);
+	if (!pkt)
+		abort();
+	memcpy(pkt, data + 1, *len);
+	if ((data[0] & 1) && fix)
+		fix(pkt, *len);
+	return pkt;
+}
+
 /* data as a NUL-terminated string (what rl_read_file gives the parsers); free() it. */
 static inline char *fuzz_text(const uint8_t *data, size_t size)
 {

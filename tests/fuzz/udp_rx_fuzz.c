@@ -14,21 +14,6 @@
 
 #include <arpa/inet.h>
 
-static void fix_icrc(uint8_t *pkt, size_t len)
-{
-	size_t tot;
-	uint32_t icrc;
-
-	if (len < 20)
-		return;
-	tot = (size_t)pkt[2] << 8 | pkt[3];
-	if (tot < 24 || tot > len)
-		return;
-	icrc = roce_icrc(pkt, tot);
-	for (int i = 0; i < 4; i++)
-		pkt[tot - 4 + (size_t)i] = (uint8_t)(icrc >> (8 * i));
-}
-
 static void same_again(const struct roce_ip *ip, const struct roce_ud *ud, const uint8_t *pl,
 		       size_t plen)
 {
@@ -62,13 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct in_addr from;
 	int type;
 
-	if (size < 1)
+	pkt = fuzz_packet(data, size, &len, roce_seal);
+	if (!pkt)
 		return 0;
-	len = size - 1;
-	pkt = malloc(len ? len : 1);
-	memcpy(pkt, data + 1, len);
-	if (data[0] & 1)
-		fix_icrc(pkt, len);
 	if (!roce_parse_ud(pkt, len, &ip, &ud, &pl, &plen)) {
 		struct hm_payload p;
 
