@@ -259,8 +259,8 @@ static uint32_t sweep_next(struct mpr_snd *s)
 }
 
 /*
- * One packet the window allows: a hole a NACK reported again, the
- * recovery sweep, new data, or an early retransmission (FUSO).
+ * One packet the window allows: the recovery sweep, new data, or an early
+ * retransmission (FUSO).
  *
  * New data is sent whatever the receiver's bitmap holds, as the paper
  * does: what lands beyond it is dropped and answered with a NACK, which
@@ -279,15 +279,6 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 {
 	bool held = false;
 
-	if (s->resend) {
-		uint32_t p = s->resend - 1;
-
-		s->resend = 0;
-		if (p >= s->snd_una && p < s->snd_max && !sacked(s, p)) {
-			retransmit(s, p, vp, now, out);
-			return PICK_SENT;
-		}
-	}
 	if (s->mode == MPR_RECOVERY) {
 		uint32_t p = sweep_next(s);
 
@@ -430,13 +421,13 @@ static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
 		   (overdue(s, a->nack_psn, now) || flag(s->dropped, a->nack_psn))) {
 		/*
 		 * The hole was sent again this round and the receiver still
-		 * misses it: that copy was lost or dropped too.  It goes next,
-		 * and the sweep walks again from it over what was dropped since,
-		 * up to what was sent by now (an addition to the paper, which
-		 * leaves this case to the RTO).
+		 * misses it: that copy was lost or dropped too.  Marked dropped,
+		 * it goes next, and the sweep walks again from it over what was
+		 * dropped since, up to what was sent by now (an addition to the
+		 * paper, which leaves this case to the RTO).
 		 */
-		s->resend = a->nack_psn + 1;
-		s->snd_retx = a->nack_psn + 1;
+		set_flag(s->dropped, a->nack_psn, true);
+		s->snd_retx = a->nack_psn;
 		s->recovery = s->snd_nxt;
 		s->st.lost_retx++;
 	}

@@ -91,7 +91,6 @@ struct mpr_snd {
 	uint32_t snd_ooh; /* highest SACKed PSN + 1 (0: none yet) */
 	enum mpr_mode mode;
 	uint32_t recovery, snd_retx;
-	uint32_t resend;  /* a hole whose retransmission was lost, + 1 (0: none) */
 	unsigned backlog; /* window burst control held back */
 	uint64_t burst_at, rto_at, sync_at;
 	uint64_t srtt, rttvar, rto;
