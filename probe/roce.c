@@ -8,38 +8,19 @@
 #include <string.h>
 #include <zlib.h>
 
-static void put16(uint8_t *p, uint16_t v)
+void roce_put_be(uint8_t *p, uint64_t v, unsigned n)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
 }
 
-static void put24(uint8_t *p, uint32_t v)
+uint64_t roce_get_be(const uint8_t *p, unsigned n)
 {
-	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
-}
+	uint64_t v = 0;
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)get16(p) << 16 | get16(p + 2);
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
 }
 
 uint16_t roce_ip_checksum(const uint8_t *hdr, size_t len)
@@ -47,7 +28,7 @@ uint16_t roce_ip_checksum(const uint8_t *hdr, size_t len)
 	uint32_t sum = 0;
 
 	for (size_t i = 0; i + 1 < len; i += 2)
-		sum += get16(hdr + i);
+		sum += roce_get_be(hdr + i, 2);
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)~sum;
@@ -113,26 +94,26 @@ ssize_t roce_build(uint8_t *buf, size_t cap, const struct roce_ip *ip, const str
 	memset(buf, 0, total);
 	buf[0] = 0x45;
 	buf[1] = ip->tos;
-	put16(buf + 2, (uint16_t)total);
-	put16(buf + 4, ip->id);
-	put16(buf + 6, 0x4000); /* DF, as RoCE stacks send */
+	roce_put_be(buf + 2, (uint16_t)total, 2);
+	roce_put_be(buf + 4, ip->id, 2);
+	roce_put_be(buf + 6, 0x4000, 2); /* DF, as RoCE stacks send */
 	buf[8] = ip->ttl;
 	buf[9] = IPPROTO_UDP;
 	memcpy(buf + 12, &ip->src, 4);
 	memcpy(buf + 16, &ip->dst, 4);
-	put16(buf + 10, roce_ip_checksum(buf, ROCE_IP_LEN));
+	roce_put_be(buf + 10, roce_ip_checksum(buf, ROCE_IP_LEN), 2);
 
-	put16(u, ip->sport);
-	put16(u + 2, ip->dport);
-	put16(u + 4, (uint16_t)(total - ROCE_IP_LEN));
+	roce_put_be(u, ip->sport, 2);
+	roce_put_be(u + 2, ip->dport, 2);
+	roce_put_be(u + 4, (uint16_t)(total - ROCE_IP_LEN), 2);
 	/* UDP checksum 0: RoCEv2 relies on the ICRC. */
 
 	bth[0] = b->opcode;
 	bth[1] = (uint8_t)(((padded - len) & 3) << 4); /* SE 0, M 0, PadCnt, TVer 0 */
-	put16(bth + 2, b->pkey ? b->pkey : ROCE_DEFAULT_PKEY);
-	put24(bth + 5, b->dst_qpn & 0xffffff);
+	roce_put_be(bth + 2, b->pkey ? b->pkey : ROCE_DEFAULT_PKEY, 2);
+	roce_put_be(bth + 5, b->dst_qpn & 0xffffff, 3);
 	bth[8] = b->ack_req ? 0x80 : 0;
-	put24(bth + 9, b->psn & 0xffffff);
+	roce_put_be(bth + 9, b->psn & 0xffffff, 3);
 
 	if (hlen)
 		memcpy(ext, hdr, hlen);
@@ -159,8 +140,8 @@ ssize_t roce_build_ud(uint8_t *buf, size_t cap, const struct roce_ip *ip, const 
 	};
 	uint8_t deth[ROCE_DETH_LEN] = {0};
 
-	put32(deth, ud->qkey);
-	put24(deth + 5, ud->src_qpn & 0xffffff);
+	roce_put_be(deth, ud->qkey, 4);
+	roce_put_be(deth + 5, ud->src_qpn & 0xffffff, 3);
 	return roce_build(buf, cap, ip, &b, deth, sizeof(deth), payload, len);
 }
 
@@ -176,17 +157,17 @@ int roce_parse(const uint8_t *pkt, size_t len, uint8_t opcode, size_t hlen, stru
 	ihl = (size_t)(pkt[0] & 0x0f) * 4;
 	if ((pkt[0] >> 4) != 4 || ihl != ROCE_IP_LEN || pkt[9] != IPPROTO_UDP)
 		return -EPROTO;
-	if (get16(pkt + 6) & 0x3fff) /* a fragment */
+	if (roce_get_be(pkt + 6, 2) & 0x3fff) /* a fragment */
 		return -EPROTO;
-	if (get16(pkt + 2) > len || get16(pkt + 2) < min)
+	if (roce_get_be(pkt + 2, 2) > len || roce_get_be(pkt + 2, 2) < min)
 		return -EMSGSIZE;
-	len = get16(pkt + 2);
+	len = roce_get_be(pkt + 2, 2);
 	u = pkt + ihl;
-	ulen = get16(u + 4);
+	ulen = roce_get_be(u + 4, 2);
 	if (ulen != len - ihl)
 		return -EMSGSIZE;
 	bth = u + ROCE_UDP_LEN;
-	if (get16(u + 2) != 4791 || (opcode && bth[0] != opcode) || (bth[1] & 0x0f) != 0)
+	if (roce_get_be(u + 2, 2) != 4791 || (opcode && bth[0] != opcode) || (bth[1] & 0x0f) != 0)
 		return -EPROTO;
 	pad = (bth[1] >> 4) & 3;
 	if (len - min < pad)
@@ -199,19 +180,19 @@ int roce_parse(const uint8_t *pkt, size_t len, uint8_t opcode, size_t hlen, stru
 
 	memset(ip, 0, sizeof(*ip));
 	ip->tos = pkt[1];
-	ip->id = get16(pkt + 4);
+	ip->id = (uint16_t)roce_get_be(pkt + 4, 2);
 	ip->ttl = pkt[8];
 	memcpy(&ip->src, pkt + 12, 4);
 	memcpy(&ip->dst, pkt + 16, 4);
-	ip->sport = get16(u);
-	ip->dport = get16(u + 2);
+	ip->sport = (uint16_t)roce_get_be(u, 2);
+	ip->dport = (uint16_t)roce_get_be(u + 2, 2);
 	memset(b, 0, sizeof(*b));
 	b->opcode = bth[0];
-	b->pkey = get16(bth + 2);
+	b->pkey = (uint16_t)roce_get_be(bth + 2, 2);
 	b->fecn_becn = bth[4];
-	b->dst_qpn = get24(bth + 5);
+	b->dst_qpn = (uint32_t)roce_get_be(bth + 5, 3);
 	b->ack_req = bth[8] & 0x80;
-	b->psn = get24(bth + 9);
+	b->psn = (uint32_t)roce_get_be(bth + 9, 3);
 	*rest = bth + ROCE_BTH_LEN;
 	*rlen = len - min + hlen - pad;
 	return 0;
@@ -233,8 +214,8 @@ int roce_parse_ud(const uint8_t *pkt, size_t len, struct roce_ip *ip, struct roc
 	ud->fecn_becn = b.fecn_becn;
 	ud->dst_qpn = b.dst_qpn;
 	ud->psn = b.psn;
-	ud->qkey = get32(deth);
-	ud->src_qpn = get24(deth + 5);
+	ud->qkey = (uint32_t)roce_get_be(deth, 4);
+	ud->src_qpn = (uint32_t)roce_get_be(deth + 5, 3);
 	*payload = deth + ROCE_DETH_LEN;
 	*plen = rlen - ROCE_DETH_LEN;
 	return 0;

@@ -97,6 +97,10 @@ uint32_t roce_icrc(const uint8_t *pkt, size_t len);
  */
 void roce_seal(uint8_t *pkt, size_t cap);
 
+/* n (1..8) bytes of v at p, big-endian as IBA and IP fields are; and back. */
+void roce_put_be(uint8_t *p, uint64_t v, unsigned n);
+uint64_t roce_get_be(const uint8_t *p, unsigned n);
+
 /* Standard Internet checksum of an IPv4 header. */
 uint16_t roce_ip_checksum(const uint8_t *hdr, size_t len);
 

@@ -9,22 +9,6 @@ enum { D_RETX = 0x01, D_SYNC = 0x02, D_TAIL = 0x04, D_PROBE = 0x08 };
 enum { A_ECE = 0x01, A_RETX = 0x02, A_SYNC_FAIL = 0x04, A_NACK = 0x08 };
 enum { AETH_ACK = 0x1f, AETH_NAK_PSN = 0x60 };
 
-/* n bytes of v, big-endian. */
-static void put_be(uint8_t *p, uint64_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-}
-
-static uint64_t get_be(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static struct roce_ip ip_of(const struct mpr_wire_ep *ep, uint16_t id, uint16_t vp, uint8_t ecn)
 {
 	return (struct roce_ip){
@@ -53,8 +37,8 @@ ssize_t mpr_wire_data(uint8_t *buf, size_t cap, const struct mpr_wire_ep *ep, ui
 	x[0] = (uint8_t)((p->retx ? D_RETX : 0) | (p->sync ? D_SYNC : 0) | (p->tail ? D_TAIL : 0) |
 			 (p->probe ? D_PROBE : 0));
 	x[1] = (uint8_t)(p->psn >> 24);
-	put_be(x + 4, p->msg_first, 4);
-	put_be(x + 8, p->tx_ns, 8);
+	roce_put_be(x + 4, p->msg_first, 4);
+	roce_put_be(x + 8, p->tx_ns, 8);
 	return roce_build(buf, cap, &ip, &bth, x, sizeof(x), payload, len);
 }
 
@@ -72,14 +56,14 @@ int mpr_wire_parse_data(const uint8_t *pkt, size_t len, struct roce_ip *ip, uint
 		return -EPROTO; /* flags or reserved bits this format does not know */
 	*p = (struct mpr_pkt){
 	    .psn = (uint32_t)x[1] << 24 | bth.psn,
-	    .msg_first = (uint32_t)get_be(x + 4, 4),
+	    .msg_first = (uint32_t)roce_get_be(x + 4, 4),
 	    .vp = ip->sport,
 	    .retx = x[0] & D_RETX,
 	    .sync = x[0] & D_SYNC,
 	    .tail = x[0] & D_TAIL,
 	    .probe = x[0] & D_PROBE,
 	    .ce = (ip->tos & 3) == MPR_WIRE_CE,
-	    .tx_ns = get_be(x + 8, 8),
+	    .tx_ns = roce_get_be(x + 8, 8),
 	};
 	if (p->msg_first > p->psn)
 		return -EPROTO;
@@ -101,13 +85,13 @@ ssize_t mpr_wire_ack(uint8_t *buf, size_t cap, const struct mpr_wire_ep *ep, uin
 	if (a->sync_fail && !a->nack)
 		return -EINVAL;
 	x[0] = a->nack ? AETH_NAK_PSN : AETH_ACK;
-	put_be(x + 1, a->aack & 0xffffff, 3);
-	put_be(x + 4, a->vp, 2);
+	roce_put_be(x + 1, a->aack & 0xffffff, 3);
+	roce_put_be(x + 4, a->vp, 2);
 	x[6] = (uint8_t)((a->ece ? A_ECE : 0) | (a->retx ? A_RETX : 0) |
 			 (a->sync_fail ? A_SYNC_FAIL : 0) | (a->nack ? A_NACK : 0));
 	x[7] = (uint8_t)(a->sack >> 24);
-	put_be(x + 8, a->aack, 4);
-	put_be(x + 12, a->tx_ns, 8);
+	roce_put_be(x + 8, a->aack, 4);
+	roce_put_be(x + 12, a->tx_ns, 8);
 	return roce_build(buf, cap, &ip, &bth, x, sizeof(x), NULL, 0);
 }
 
@@ -125,17 +109,18 @@ int mpr_wire_parse_ack(const uint8_t *pkt, size_t len, struct roce_ip *ip, uint3
 	nack = x[6] & A_NACK;
 	if (rlen != MPR_WIRE_ACK_HDR || (x[6] & ~(A_ECE | A_RETX | A_SYNC_FAIL | A_NACK)) ||
 	    x[0] != (nack ? AETH_NAK_PSN : AETH_ACK) ||
-	    get_be(x + 1, 3) != (get_be(x + 8, 4) & 0xffffff) || ((x[6] & A_SYNC_FAIL) && !nack))
+	    roce_get_be(x + 1, 3) != (roce_get_be(x + 8, 4) & 0xffffff) ||
+	    ((x[6] & A_SYNC_FAIL) && !nack))
 		return -EPROTO;
 	*a = (struct mpr_ack){
-	    .vp = (uint16_t)get_be(x + 4, 2),
+	    .vp = (uint16_t)roce_get_be(x + 4, 2),
 	    .sack = (uint32_t)x[7] << 24 | bth.psn,
-	    .aack = (uint32_t)get_be(x + 8, 4),
+	    .aack = (uint32_t)roce_get_be(x + 8, 4),
 	    .ece = x[6] & A_ECE,
 	    .retx = x[6] & A_RETX,
 	    .sync_fail = x[6] & A_SYNC_FAIL,
 	    .nack = nack,
-	    .tx_ns = get_be(x + 12, 8),
+	    .tx_ns = roce_get_be(x + 12, 8),
 	};
 	if (nack)
 		a->nack_psn = a->sync_fail ? a->sack : a->aack;
