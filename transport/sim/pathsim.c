@@ -56,7 +56,6 @@ void ps_cfg_default(struct ps_cfg *cfg, unsigned n_paths)
 struct pathsim *ps_new(const struct ps_cfg *cfg)
 {
 	struct pathsim *ps;
-
 	bool bad = cfg->n_paths < 1 || cfg->n_paths > PS_PATHS_MAX || !cfg->data_bytes;
 
 	for (unsigned i = 0; !bad && i < cfg->n_paths; i++) {
@@ -368,29 +367,43 @@ const struct ps_path_stats *ps_path_stats(const struct pathsim *ps, unsigned i)
 	return i < ps->cfg.n_paths ? &ps->pst[i] : NULL;
 }
 
+/* Flow i, or NULL when there is none. */
+static struct flow *flow_at(const struct pathsim *ps, int i)
+{
+	return i >= 0 && i < ps->n_flows ? ps->flows[i] : NULL;
+}
+
 const struct ps_flow_stats *ps_flow_stats(const struct pathsim *ps, int flow)
 {
-	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->st : NULL;
+	struct flow *fl = flow_at(ps, flow);
+
+	return fl ? &fl->st : NULL;
 }
 
 void ps_flow_stats_reset(struct pathsim *ps, int flow)
 {
-	if (flow >= 0 && flow < ps->n_flows) {
-		uint64_t done = ps->flows[flow]->st.done_ns;
+	struct flow *fl = flow_at(ps, flow);
 
-		memset(&ps->flows[flow]->st, 0, sizeof(ps->flows[flow]->st));
-		ps->flows[flow]->st.done_ns = done;
+	if (fl) {
+		uint64_t done = fl->st.done_ns;
+
+		memset(&fl->st, 0, sizeof(fl->st));
+		fl->st.done_ns = done;
 	}
 }
 
 const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow)
 {
-	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->snd : NULL;
+	struct flow *fl = flow_at(ps, flow);
+
+	return fl ? &fl->snd : NULL;
 }
 
 const struct mpr_rcv *ps_flow_receiver(const struct pathsim *ps, int flow)
 {
-	return flow >= 0 && flow < ps->n_flows ? &ps->flows[flow]->rcv : NULL;
+	struct flow *fl = flow_at(ps, flow);
+
+	return fl ? &fl->rcv : NULL;
 }
 
 double ps_goodput(struct pathsim *ps, int flow, uint64_t t0, uint64_t t1)

@@ -108,7 +108,6 @@ static void sends(struct pathsim *ps, int f, unsigned p, uint64_t t, unsigned lo
 Test(figures, no_fault_four_paths_and_one)
 {
 	struct ps_cfg c;
-
 	int f;
 	struct pathsim *ps = mp_on_paths(&c, &f);
 	double optimal = 4 * 250e6 * ETA, g = ps_goodput(ps, f, 100 * MS, 600 * MS);
@@ -184,7 +183,6 @@ Test(figures, fig11b_blackhole_abandoned_and_reused)
 {
 	struct ps_cfg c;
 	unsigned long long on, all;
-
 	int f;
 	struct pathsim *ps = mp_on_paths(&c, &f);
 
@@ -273,7 +271,6 @@ Test(figures, fig15_congestion_on_one_path)
 {
 	struct ps_cfg c;
 	unsigned long long on, all;
-
 	int f;
 	struct pathsim *ps = mp_on_paths(&c, &f);
 
