@@ -39,7 +39,7 @@ help:
 	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
-	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput"
+	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput, MP-RDMA rig ceiling"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly)"
 	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
 	@echo "make fuzz-nightly  each harness for FUZZ_NIGHTLY_S (1800) or 10^7 executions, new inputs in build/fuzz"
@@ -150,6 +150,7 @@ bench: deps
 	@tests/bench/lab_bench.sh
 	@tests/bench/hostmesh_bench.sh
 	@tests/bench/verbs_bench.sh
+	@tests/bench/transport_bench.sh
 
 SHARE     := $(DESTDIR)$(PREFIX)/share
 # The binary, the inventories, every scenario folder (qualification's links copied as files),

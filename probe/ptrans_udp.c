@@ -24,15 +24,15 @@
 #include "probe/ptrans.h"
 
 #include "harness/lib/common.h"
+#include "probe/rawsock.h"
 #include "probe/roce.h"
+#include "probe/rtcheck.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <linux/errqueue.h>
 #include <linux/filter.h>
 #include <linux/net_tstamp.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,23 +44,8 @@
 #define PROBE_MAX  256	     /* largest packet the receive filter lets through */
 #define RX_SOCKBUF (4 << 20) /* receive socket buffer: a burst of about 4000 probes */
 
-#define ROUTE_CACHE    64
-#define ROUTE_TTL_NS   10000000000ULL /* safety net: changes are seen through notifications */
-#define ROUTE_WATCH_NS 100000000ULL   /* look for route/rule/link changes this often */
-
-struct route_ent {
-	struct in_addr dst;
-	unsigned long long checked; /* monotonic ns, 0: empty */
-	int verdict;		    /* 0 or -ENETUNREACH */
-};
-
 struct pt_port {
-	int tx, rx, hold, nl, watch;
-	unsigned long long watched;
-	int ifindex;
-	uint32_t mask; /* network order */
-	uint32_t nl_seq;
-	struct route_ent routes[ROUTE_CACHE];
+	struct rawsock s;
 	struct in_addr addr;
 	uint8_t tos;
 	uint32_t qkey, qpn;
@@ -74,7 +59,6 @@ struct pt_port {
 	uint64_t cookies[TX_KEYS];
 	bool tx_kernel_ts; /* the kernel accepted TX software timestamping */
 	uint32_t rx_drops; /* the receive socket's drop count (SO_RXQ_OVFL), last seen */
-	bool port_shared;  /* UDP 4791 is held by a RoCE stack in this namespace */
 };
 
 const char *pt_ts_name(enum pt_ts t)
@@ -89,154 +73,60 @@ const char *pt_ts_name(enum pt_ts t)
 	}
 }
 
-static int fail(char *err, size_t len, const char *what, const struct pt_cfg *cfg)
-{
-	int e = errno;
-
-	snprintf(err, len, "udp transport on %s (%s): %s: %s", cfg->netdev, inet_ntoa(cfg->addr),
-		 what, strerror(e));
-	return -e;
-}
-
-static int bind_dev(int fd, const char *dev)
-{
-	return setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev, (socklen_t)strlen(dev) + 1);
-}
-
 /* Accept IPv4 without options carrying UDP to port 4791, at most PROBE_MAX bytes. */
-static int attach_filter(int fd)
-{
-	struct sock_filter code[] = {
-	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 7),
-	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 5),
-	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 3),
-	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
-	    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 1, 0),
-	    BPF_STMT(BPF_RET | BPF_K, 0xffff),
-	    BPF_STMT(BPF_RET | BPF_K, 0),
-	};
-	struct sock_fprog prog = {.len = ARRAY_SIZE(code), .filter = code};
-
-	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
-}
+static struct sock_filter probe_code[] = {
+    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 7),
+    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 5),
+    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 3),
+    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
+    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 1, 0),
+    BPF_STMT(BPF_RET | BPF_K, 0xffff),
+    BPF_STMT(BPF_RET | BPF_K, 0),
+};
+static const struct sock_fprog probe_filter = {.len = ARRAY_SIZE(probe_code), .filter = probe_code};
 
 static void udp_close(struct pt_port *p)
 {
 	if (!p)
 		return;
-	if (p->tx >= 0)
-		close(p->tx);
-	if (p->rx >= 0)
-		close(p->rx);
-	if (p->hold >= 0)
-		close(p->hold);
-	if (p->nl >= 0)
-		close(p->nl);
-	if (p->watch >= 0)
-		close(p->watch);
+	rawsock_close(&p->s);
 	free(p);
 }
 
 static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
 {
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = cfg->addr};
+	struct rawsock_cfg rc = {.who = "udp transport",
+				 .netdev = cfg->netdev,
+				 .addr = cfg->addr,
+				 .prefix_len = cfg->prefix_len,
+				 .filter = cfg->send_only ? NULL : &probe_filter,
+				 /*
+				  * A probe lost in a full socket would read as a network
+				  * timeout: a large buffer, and what is lost counted.
+				  */
+				 .rcvbuf = RX_SOCKBUF,
+				 .share_port = cfg->share_port};
 	int tsflags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
-	int rxflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
-	int small = 1, one = 1, rxbuf = RX_SOCKBUF, r;
+	int r;
 
-	p->tx = p->rx = p->hold = p->nl = p->watch = -1;
 	p->addr = cfg->addr;
 	p->tos = cfg->tos;
 	p->qkey = cfg->qkey ? cfg->qkey : ROCE_DEFAULT_QKEY;
 	p->qpn = cfg->qpn ? cfg->qpn : 0x100;
 	p->next_id = (uint16_t)(1 + (unsigned)random() % 0xfffe);
-	if (!cfg->netdev || !*cfg->netdev || !if_nametoindex(cfg->netdev)) {
-		snprintf(err, errlen, "udp transport: no netdev '%s' in this namespace",
-			 cfg->netdev ? cfg->netdev : "");
+	r = rawsock_open(&p->s, &rc, err, errlen);
+	if (r) {
 		free(p);
-		return -ENODEV;
+		return r;
 	}
-
-	/* Send: raw IPv4 with our own header (IPPROTO_RAW implies IP_HDRINCL). */
-	p->tx = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_RAW);
-	if (p->tx < 0 || bind(p->tx, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    bind_dev(p->tx, cfg->netdev) < 0) {
-		r = fail(err, errlen, "raw send socket (needs CAP_NET_RAW)", cfg);
-		goto out;
-	}
-	p->tx_kernel_ts = !cfg->send_only && setsockopt(p->tx, SOL_SOCKET, SO_TIMESTAMPING,
+	p->tx_kernel_ts = !cfg->send_only && setsockopt(p->s.tx, SOL_SOCKET, SO_TIMESTAMPING,
 							&tsflags, sizeof(tsflags)) == 0;
-
-	/* Receive: raw UDP on the netdev, filtered in the kernel. */
-	if (cfg->send_only)
-		goto no_rx;
-	p->rx = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
-	if (p->rx < 0 || bind(p->rx, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    bind_dev(p->rx, cfg->netdev) < 0 || attach_filter(p->rx) < 0) {
-		r = fail(err, errlen, "raw receive socket", cfg);
-		goto out;
-	}
-	setsockopt(p->rx, SOL_SOCKET, SO_TIMESTAMPING, &rxflags, sizeof(rxflags));
-	/*
-	 * A probe lost in a full socket would read as a network timeout: take a
-	 * large buffer (beyond rmem_max with CAP_NET_ADMIN) and count what is lost.
-	 */
-	if (setsockopt(p->rx, SOL_SOCKET, SO_RCVBUFFORCE, &rxbuf, sizeof(rxbuf)) < 0)
-		setsockopt(p->rx, SOL_SOCKET, SO_RCVBUF, &rxbuf, sizeof(rxbuf));
-	setsockopt(p->rx, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof(one));
-
-	/* Hold UDP 4791 (never read, smallest buffer): no ICMP port unreachable. */
-	sa.sin_port = htons(ROCEV2_UDP_PORT);
-	p->hold = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (p->hold < 0 || bind_dev(p->hold, cfg->netdev) < 0 ||
-	    bind(p->hold, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		/*
-		 * Held by a RoCE stack here already, which keeps ICMP quiet: the caller
-		 * says so, or the kernel's Soft-RoCE is loaded (it binds 4791 at load).
-		 */
-		if (errno != EADDRINUSE ||
-		    !(cfg->share_port || access("/sys/module/rdma_rxe", F_OK) == 0)) {
-			r = fail(err, errlen, "UDP port 4791 (is another agent running?)", cfg);
-			goto out;
-		}
-		close(p->hold);
-		p->hold = -1;
-		p->port_shared = true;
-	}
-	if (p->hold >= 0)
-		setsockopt(p->hold, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
-no_rx:
-	p->ifindex = (int)if_nametoindex(cfg->netdev);
-	p->mask = htonl(cfg->prefix_len > 0 && cfg->prefix_len < 32 ? ~0u << (32 - cfg->prefix_len)
-								    : ~0u);
-	p->nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (p->nl < 0) {
-		r = fail(err, errlen, "rtnetlink socket", cfg);
-		goto out;
-	}
-	/* Route, rule and link changes invalidate the cached routing answers. */
-	p->watch = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (p->watch >= 0) {
-		struct sockaddr_nl snl = {.nl_family = AF_NETLINK,
-					  .nl_groups =
-					      RTMGRP_IPV4_ROUTE | RTMGRP_IPV4_RULE | RTMGRP_LINK};
-		int big = 1 << 16;
-
-		setsockopt(p->watch, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-		if (bind(p->watch, (struct sockaddr *)&snl, sizeof(snl)) < 0) {
-			close(p->watch);
-			p->watch = -1;
-		}
-	}
 	*out = p;
 	return 0;
-out:
-	udp_close(p);
-	return r;
 }
 
 static int udp_fds(struct pt_port *p, int *fds, int max)
@@ -245,117 +135,10 @@ static int udp_fds(struct pt_port *p, int *fds, int max)
 
 	if (max < 2)
 		return -ENOSPC;
-	if (p->rx >= 0)
-		fds[n++] = p->rx;
-	fds[n++] = p->tx;
+	if (p->s.rx >= 0)
+		fds[n++] = p->s.rx;
+	fds[n++] = p->s.tx;
 	return n;
-}
-
-/* Would the kernel send src -> dst out of our netdev as unicast?  0 or -ENETUNREACH. */
-static int route_query(struct pt_port *p, struct in_addr dst)
-{
-	struct {
-		struct nlmsghdr n;
-		struct rtmsg r;
-		char attrs[64];
-	} req = {0};
-	struct rtattr *ra;
-	char buf[4096];
-	int oif = 0, type = -1;
-	bool gw = false;
-	ssize_t len;
-
-	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
-	req.n.nlmsg_type = RTM_GETROUTE;
-	req.n.nlmsg_flags = NLM_F_REQUEST;
-	req.n.nlmsg_seq = ++p->nl_seq;
-	req.r.rtm_family = AF_INET;
-	req.r.rtm_dst_len = 32;
-	req.r.rtm_src_len = 32;
-	ra = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.n.nlmsg_len));
-	ra->rta_type = RTA_DST;
-	ra->rta_len = RTA_LENGTH(4);
-	memcpy(RTA_DATA(ra), &dst, 4);
-	req.n.nlmsg_len = NLMSG_ALIGN(req.n.nlmsg_len) + RTA_ALIGN(ra->rta_len);
-	ra = (struct rtattr *)((char *)&req + req.n.nlmsg_len);
-	ra->rta_type = RTA_SRC;
-	ra->rta_len = RTA_LENGTH(4);
-	memcpy(RTA_DATA(ra), &p->addr, 4);
-	req.n.nlmsg_len += RTA_ALIGN(ra->rta_len);
-	ra = (struct rtattr *)((char *)&req + req.n.nlmsg_len);
-	ra->rta_type = RTA_OIF;
-	ra->rta_len = RTA_LENGTH(4);
-	memcpy(RTA_DATA(ra), &p->ifindex, 4);
-	req.n.nlmsg_len += RTA_ALIGN(ra->rta_len);
-	if (send(p->nl, &req, req.n.nlmsg_len, 0) < 0)
-		return -errno;
-	for (;;) {
-		len = recv(p->nl, buf, sizeof(buf), 0);
-		if (len < 0)
-			return errno == EINTR ? -EINTR : -errno;
-		for (struct nlmsghdr *n = (struct nlmsghdr *)buf; NLMSG_OK(n, (unsigned)len);
-		     n = NLMSG_NEXT(n, len)) {
-			if (n->nlmsg_seq != p->nl_seq)
-				continue;
-			if (n->nlmsg_type == NLMSG_ERROR)
-				return -ENETUNREACH; /* no route at all */
-			if (n->nlmsg_type != RTM_NEWROUTE)
-				continue;
-			struct rtmsg *r = NLMSG_DATA(n);
-			int alen = (int)RTM_PAYLOAD(n);
-
-			type = r->rtm_type;
-			for (struct rtattr *a = RTM_RTA(r); RTA_OK(a, alen); a = RTA_NEXT(a, alen))
-				if (a->rta_type == RTA_OIF)
-					memcpy(&oif, RTA_DATA(a), 4);
-				else if (a->rta_type == RTA_GATEWAY)
-					gw = true;
-			if (!gw && (dst.s_addr & p->mask) != (p->addr.s_addr & p->mask))
-				return -ENETUNREACH; /* the kernel only guessed "on-link" */
-			return type == RTN_UNICAST && oif == p->ifindex ? 0 : -ENETUNREACH;
-		}
-	}
-}
-
-/* Forget every cached answer when the kernel announced a change (or cannot tell us). */
-static void route_watch(struct pt_port *p, unsigned long long now)
-{
-	char buf[8192];
-	bool changed = p->watch < 0;
-
-	if (now - p->watched < ROUTE_WATCH_NS)
-		return;
-	p->watched = now;
-	for (;;) {
-		ssize_t n = recv(p->watch, buf, sizeof(buf), MSG_DONTWAIT);
-
-		if (n < 0) {
-			changed |= errno == ENOBUFS; /* overrun: assume anything changed */
-			break;
-		}
-		changed = true;
-	}
-	if (changed && p->watch >= 0)
-		memset(p->routes, 0, sizeof(p->routes));
-	else if (p->watch < 0)
-		for (size_t i = 0; i < ROUTE_CACHE; i++) /* no notifications: 1 s answers */
-			if (p->routes[i].checked &&
-			    now - p->routes[i].checked > ROUTE_WATCH_NS * 10)
-				p->routes[i].checked = 0;
-}
-
-static int route_check(struct pt_port *p, struct in_addr dst)
-{
-	unsigned long long now = rl_now_ns();
-	struct route_ent *e = &p->routes[(ntohl(dst.s_addr) * 2654435761u) % ROUTE_CACHE];
-
-	route_watch(p, now);
-	if (e->checked && e->dst.s_addr == dst.s_addr && now - e->checked < ROUTE_TTL_NS)
-		return e->verdict;
-	e->dst = dst;
-	e->checked = now;
-	e->verdict = route_query(p, dst);
-	return e->verdict;
 }
 
 static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
@@ -376,7 +159,7 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 	uint8_t pkt[PROBE_MAX];
 	ssize_t n;
 
-	if (route_check(p, dst->addr))
+	if (rtcheck_dst(p->s.rt, dst->addr))
 		return -ENETUNREACH;
 	/* The kernel replaces IP ID 0 with its own (and the ICRC would break): skip it. */
 	if (p->next_id == 0)
@@ -385,7 +168,7 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 	n = roce_build_ud(pkt, sizeof(pkt), &ip, &ud, payload, len);
 	if (n < 0)
 		return (int)n;
-	if (sendto(p->tx, pkt, (size_t)n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	if (sendto(p->s.tx, pkt, (size_t)n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
 	if (p->tx_kernel_ts) {
 		p->tx_ids[ip.id % TX_KEYS] = ip.id;
@@ -425,7 +208,7 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 				   .msg_controllen = sizeof(ctrl)};
 		struct scm_timestamping *tss = NULL;
 		struct sock_extended_err *ee = NULL;
-		ssize_t n = recvmsg(p->tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT);
+		ssize_t n = recvmsg(p->s.tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT);
 		int id;
 
 		if (n < 0)
@@ -457,7 +240,7 @@ static int udp_poll_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 {
 	udp_poll_tx(p, ev, ctx);
-	for (int budget = p->rx < 0 ? 0 : 256; budget > 0; budget--) {
+	for (int budget = p->s.rx < 0 ? 0 : 256; budget > 0; budget--) {
 		uint8_t pkt[2048];
 		char ctrl[256];
 		struct iovec iov = {pkt, sizeof(pkt)};
@@ -468,24 +251,16 @@ static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 		struct roce_ip ip;
 		struct roce_ud ud;
 		struct pt_rx rx = {.rx_ts = PT_TS_APP};
-		ssize_t n = recvmsg(p->rx, &m, MSG_DONTWAIT);
+		ssize_t n = recvmsg(p->s.rx, &m, MSG_DONTWAIT);
+		bool kernel;
 		int r;
 
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 		rx.rx_ns = rl_realtime_ns();
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
-				const struct scm_timestamping *t = (const void *)CMSG_DATA(c);
-
-				if (t->ts[0].tv_sec) {
-					rx.rx_ns = ts_ns(&t->ts[0]);
-					rx.rx_ts = PT_TS_KERNEL;
-				}
-			} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
-				memcpy(&p->rx_drops, CMSG_DATA(c), sizeof(p->rx_drops));
-			}
-		}
+		rawsock_rx_meta(&m, &rx.rx_ns, &kernel, &p->rx_drops);
+		if (kernel)
+			rx.rx_ts = PT_TS_KERNEL;
 		r = roce_parse_ud(pkt, (size_t)n, &ip, &ud, &rx.payload, &rx.len);
 		if (!r &&
 		    (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn || ud.qkey != p->qkey))
@@ -521,7 +296,7 @@ static const char *udp_describe(struct pt_port *p, char *buf, size_t len)
 {
 	snprintf(buf, len, "udp transport on %s: QPN 0x%x, %s send timestamps%s",
 		 inet_ntoa(p->addr), p->qpn, p->tx_kernel_ts ? "kernel software" : "clock_gettime",
-		 p->port_shared ? ", UDP 4791 shared with the kernel's RoCE stack" : "");
+		 p->s.port_shared ? ", UDP 4791 shared with the kernel's RoCE stack" : "");
 	return buf;
 }
 

@@ -85,6 +85,16 @@ static json_t *scenario_json(const struct scn_result *r)
 		json_array_append_new(f, x);
 	}
 	json_object_set_new(o, "faults", f);
+	if (s->n_fabric) {
+		json_t *fab = json_array();
+
+		for (size_t i = 0; i < s->n_fabric; i++)
+			json_array_append_new(
+			    fab, json_pack("{s:s,s:s,s:I}", "kind", s->fabric[i].spec.kind->name,
+					   "target", s->fabric[i].spec.target, "rate_kbit",
+					   (json_int_t)s->fabric[i].spec.rate_kbit));
+		json_object_set_new(o, "fabric", fab);
+	}
 	json_object_set_new(o, "fault_window",
 			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)
 					   : json_null());

@@ -18,6 +18,7 @@ LAYERS=(
 	transport/ordering # receiver ordering state machines (Eunomia): pure, no I/O
 	transport/mprdma # MP-RDMA and single-path senders and receivers: pure, no I/O
 	transport/sim    # the deterministic path simulator that drives them
+	transport/dp     # datapaths on an RNIC (raw sockets), timer wheel, event loop
 	transport        # MP-RDMA, Eunomia
 	harness/run      # scenarios, runner, grader, component registry
 	reports          # results.json, JUnit, incident reports

@@ -21,6 +21,7 @@
 #include "reports/pages.h"
 #include "reports/qualify.h"
 #include "reports/report.h"
+#include "transport/mpr_ep.h"
 
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -1331,6 +1332,7 @@ static const struct cmd top_cmds[] = {
     {"load", cmd_load, "generate load (incast) in the virtual lab"},
     {"trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs"},
     {"agent", cmd_agent, "run a probing agent (hostmesh) on a host"},
+    {"transport", cmd_transport, "run MP-RDMA between two RNICs (run, send, recv)"},
     {"run", cmd_run_reported, "run scenarios and grade the components under test"},
     {"analyze", cmd_analyze, "analyze agents' records: verdicts, drop rates, latency"},
     {"history", cmd_history, "list the runs recorded in the run history"},

@@ -4,6 +4,7 @@
 #include "harness/component/component.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -100,4 +101,55 @@ void comp_obs_metric(struct comp_obs *o, const char *name, double value, const c
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->unit, sizeof(m->unit), "%s", unit);
 	m->value = value;
+}
+
+FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
+		      size_t gplen)
+{
+	const struct comp_times *t = r->t;
+	double t0 = t->t_start;
+	char title[1024], caption[512];
+	FILE *f;
+
+	snprintf(gp, gplen, "%s/report.gp", r->dir);
+	if (!(f = fopen(gp, "we")))
+		return NULL;
+	fprintf(f, "# rocelab incident report, %s: 'gnuplot report.gp' in this folder\n", what);
+	fprintf(f, "set terminal pngcairo size 1200,%d font 'Sans,10'\n", height);
+	fprintf(f, "set output '%s'\n", r->png);
+	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,
+		rl_gp_escape(r->title, title, sizeof(title)));
+	if (r->caption)
+		fprintf(
+		    f,
+		    "set label 100 \"%s\" at screen 0.01, screen 0.01 font 'Sans,8' noenhanced\n",
+		    rl_gp_escape(r->caption, caption, sizeof(caption)));
+	/* The same plot area in every panel, so their time axes line up. */
+	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
+	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
+	if (t->t_fault > 0)
+		fprintf(f,
+			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
+			t->t_fault - t0, t->t_revert - t0);
+	/* a flapping link's down intervals, darker, from the injector's own log */
+	for (size_t k = 0; k < r->n_down; k++)
+		fprintf(f,
+			"set object %zu rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#f09090' fs solid 0.6 noborder\n",
+			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
+	return f;
+}
+
+int comp_plot_draw(const struct comp_report *r, const char *gp)
+{
+	/* It runs in the scenario's folder, so report.gp redraws from there as it is. */
+	int rc = proc_gnuplot(r->dir, gp);
+
+	if (rc == -ENOENT)
+		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,
+			r->png);
+	else if (rc)
+		rl_warn("run: gnuplot failed (%d), see %s/gnuplot.log", rc, r->dir);
+	return rc == -ENOENT ? rc : rc ? -EIO : 0;
 }

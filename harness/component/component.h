@@ -58,6 +58,12 @@ struct comp_obs {
 	struct metric *metrics;
 	size_t n_metrics;
 	json_t *section; /* its own part of results.json (owned; NULL: none) */
+	/*
+	 * Set when the run says nothing of the component: the rig itself was the
+	 * limit ("rig-limited: 12 receive-socket overflows").  The scenario is
+	 * then invalid, never a pass or a fail.
+	 */
+	char invalid[200];
 };
 
 void comp_obs_clear(struct comp_obs *o);
@@ -65,6 +71,12 @@ struct verdict *comp_obs_verdict(struct comp_obs *o); /* appends a zeroed one */
 void comp_obs_metric(struct comp_obs *o, const char *name, double value, const char *unit);
 
 /* ---- what the runner gives them -------------------------------------------------------- */
+
+/* A link the scenario's fabric profile shapes, both ways (link-degrade). */
+struct comp_shape {
+	char target[72]; /* one end of the link: "rail1:swp5", "host1:rnic1" */
+	unsigned long long rate_kbit;
+};
 
 struct comp_env {
 	struct lab *lab;
@@ -74,6 +86,8 @@ struct comp_env {
 	const char *dir;      /* OUTDIR/<scenario>: the component's logs and files */
 	struct in_addr mgmt;  /* the controller on the management network */
 	unsigned seed;
+	const struct comp_shape *shapes; /* the fabric profile (NULL: none) */
+	size_t n_shapes;
 };
 
 /*
@@ -99,6 +113,19 @@ struct comp_report {
 	const double (*down)[2];
 	size_t n_down;
 };
+
+/*
+ * A component's incident plot: report.gp in r->dir begun with the
+ * terminal, its panels (layout rows,1) under the report's title and
+ * caption, a shared time axis and the fault window shaded (and a flapping
+ * link's down intervals, darker).  what names the component in its first
+ * line.  Returns the open file (fclose() it before comp_plot_draw()), or
+ * NULL with errno set; gp receives its path.
+ */
+FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
+		      size_t gplen);
+/* Run gnuplot on gp in r->dir; 0, -ENOENT (no gnuplot, warned) or -EIO (warned). */
+int comp_plot_draw(const struct comp_report *r, const char *gp);
 
 struct component_ops {
 	const char *name;

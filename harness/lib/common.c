@@ -380,6 +380,20 @@ void rl_signals_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+const char *rl_gp_escape(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; s && *s && o + 3 < len; s++) {
+		if (*s == '"' || *s == '\\')
+			buf[o++] = '\\';
+		buf[o++] = *s == '\n' || *s == '\r' ? ' ' : *s;
+	}
+	if (len)
+		buf[o] = '\0';
+	return buf;
+}
+
 const char *rl_xml_escape(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;

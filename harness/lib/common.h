@@ -132,6 +132,8 @@ void rl_signals_install(void);
 
 /* XML/HTML-escape s into buf (also safe inside gnuplot's double quotes); control characters go. */
 const char *rl_xml_escape(const char *s, char *buf, size_t len);
+/* s inside a gnuplot "..." string (set noenhanced: no markup): quotes and backslashes escaped. */
+const char *rl_gp_escape(const char *s, char *buf, size_t len);
 /*
  * s written to f as XML or HTML text of any length (also fit for a double-
  * quoted attribute): & < > " escaped, newlines and tabs kept, other control

@@ -163,10 +163,13 @@ int role_set(struct role_sel *s, const struct inventory *inv, const char *key, c
 	char *end;
 	long v;
 
+	if (!strcmp(text, "all"))
+		return s->count = ROLE_COUNT_ALL, 0;
 	errno = 0;
 	v = strtol(text, &end, 10);
 	if (errno || end == text || *end || v < 1 || v > ROLE_PICKS) {
-		snprintf(why, whylen, "count '%s': give a number from 1 to %d", text, ROLE_PICKS);
+		snprintf(why, whylen, "count '%s': give a number from 1 to %d, or all", text,
+			 ROLE_PICKS);
 		return -EINVAL;
 	}
 	s->count = (unsigned)v;
@@ -204,6 +207,8 @@ const char *role_format(const struct role_sel *s, const struct inventory *inv, c
 		sb_printf(&b, ", rail: %s", rail_text(s->rail, r, sizeof(r)));
 	if (s->count > 1)
 		sb_printf(&b, ", count: %u", s->count);
+	else if (s->count == ROLE_COUNT_ALL)
+		sb_printf(&b, ", count: all");
 	sb_printf(&b, " }");
 	snprintf(buf, len, "%s", b.p ? b.p : "");
 	sb_free(&b);
@@ -340,6 +345,7 @@ int role_resolve(const struct inventory *inv, const struct role_sel *s, struct r
 {
 	size_t n, m = 0, matched = 0, nh = picks->n_hosts, nr = picks->n_rails;
 	struct cand *c = candidates(inv, s, &n);
+	unsigned want;
 	char sel[160], last[256] = "";
 	int ret = 0;
 
@@ -373,7 +379,8 @@ int role_resolve(const struct inventory *inv, const struct role_sel *s, struct r
 			continue;
 		c[m++] = c[i];
 	}
-	if (m < s->count) {
+	want = s->count != ROLE_COUNT_ALL ? s->count : m < ROLE_PICKS ? (unsigned)m : ROLE_PICKS;
+	if (m < want || !m) {
 		if (!matched)
 			snprintf(why, whylen,
 				 "no %s of inventory '%s' matches %s; loosen it (e.g. rail: any)",
@@ -388,9 +395,10 @@ int role_resolve(const struct inventory *inv, const struct role_sel *s, struct r
 		ret = -ENOENT;
 		goto free_c;
 	}
-	/* A partial Fisher-Yates shuffle: count distinct picks. */
-	for (size_t i = 0; i < s->count; i++) {
-		size_t j = i + (size_t)(splitmix(&rng->s) % (m - i));
+	/* A partial Fisher-Yates shuffle: count distinct picks (all: in inventory order). */
+	for (size_t i = 0; i < want; i++) {
+		size_t j =
+		    s->count == ROLE_COUNT_ALL ? i : i + (size_t)(splitmix(&rng->s) % (m - i));
 		struct cand t = c[i];
 
 		c[i] = c[j];
@@ -401,6 +409,8 @@ int role_resolve(const struct inventory *inv, const struct role_sel *s, struct r
 		if (c[i].rail > 0 && picks->n_rails < ROLE_PICKS)
 			picks->rails[picks->n_rails++] = c[i].rail;
 	}
+	if (s->count == ROLE_COUNT_ALL && want < ROLE_PICKS)
+		out[want][0] = '\0'; /* out has ROLE_PICKS rows for count: all */
 free_c:
 	free(c);
 	return ret;

@@ -9,8 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ROLE_NAME_MAX 72 /* "device:port", as fault targets */
-#define ROLE_PICKS    32
+#define ROLE_NAME_MAX  72 /* "device:port", as fault targets */
+#define ROLE_PICKS     32
+#define ROLE_COUNT_ALL 0 /* count: all: every match (at most ROLE_PICKS), in inventory order */
 
 /* What a selector asks for. */
 enum role_kind {
@@ -35,7 +36,7 @@ struct role_sel {
 	int host;	/* host index or ROLE_ANY, ROLE_SAME, ROLE_OTHER, ROLE_FAULT */
 	int spine;	/* switch index or ROLE_ANY */
 	int of;		/* enum inv_role of a switch, or ROLE_ANY */
-	unsigned count; /* how many distinct ones: 1 .. ROLE_PICKS */
+	unsigned count; /* how many distinct ones: 1 .. ROLE_PICKS, or ROLE_COUNT_ALL */
 };
 
 /* What one fault or load has picked so far, for 'same' and 'other'. */
@@ -74,7 +75,9 @@ const char *role_format(const struct role_sel *s, const struct inventory *inv, c
 
 /*
  * Pick s->count distinct names matching s from inv with rng, among those
- * usable(name, arg) accepts (usable may be NULL), into out[0 .. s->count-1].
+ * usable(name, arg) accepts (usable may be NULL), into out[0 .. s->count-1];
+ * ROLE_COUNT_ALL: every one (at least one), out ended by an empty name when
+ * fewer than ROLE_PICKS.
  * RNICs picked are noted in picks.  0, or -ENOENT with why (nothing or too
  * little matches; says what to loosen).
  */

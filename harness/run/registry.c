@@ -6,12 +6,14 @@
 #include "harness/run/registry.h"
 
 #include "probe/hostmesh/component.h"
+#include "transport/mpr_comp.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const struct component_ops *table[COMPONENTS_MAX] = {
     &hostmesh_component,
+    &mprdma_component,
 };
 
 int component_register(const struct component_ops *ops)

@@ -123,7 +123,8 @@ struct live_fault {
 
 /* Start 'rocelab inject ... --hold -j' and wait for its verdict line. */
 static int start_fault(const char *self_exe, const struct scenario *s, const struct scn_fault *f,
-		       const char *logpath, struct live_fault *lf, struct scn_result *r)
+		       const char *logpath, struct live_fault *lf, struct scn_result *r,
+		       bool fabric)
 {
 	const char *argv[SCN_MAX_OPTS * 2 + 12];
 	struct opt_store store = {0};
@@ -195,12 +196,12 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 
 		lf->applied = outcome && !strcmp(outcome, "applied");
 		lf->applied_at = j ? json_real_value(json_object_get(j, "applied_at")) : 0;
-		if (ev)
+		if (ev && !fabric)
 			snprintf(r->evidence + strlen(r->evidence),
 				 sizeof(r->evidence) - strlen(r->evidence), "%s%s",
 				 r->evidence[0] ? "; " : "", ev);
 		/* A note says what was emulated only when the injector says it was. */
-		if (note && json_is_true(json_object_get(j, "emulated"))) {
+		if (note && !fabric && json_is_true(json_object_get(j, "emulated"))) {
 			snprintf(r->note, sizeof(r->note), "%s", note);
 			r->emulated = true;
 		}
@@ -458,6 +459,7 @@ static void invalid(struct scn_result *r, const char *fmt, ...)
 static bool start_components(struct lab *lab, const struct scenario *s, struct scn_result *r,
 			     const struct run_opts *o, char *what, size_t whatlen)
 {
+	struct comp_shape *shapes = rl_xcalloc(s->n_fabric + 1, sizeof(*shapes));
 	struct comp_env env = {
 	    .lab = lab,
 	    .inv = s->inv,
@@ -466,8 +468,17 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 	    .dir = r->dir,
 	    .mgmt = o->mgmt,
 	    .seed = o->seed,
+	    .shapes = shapes,
+	    .n_shapes = s->n_fabric,
 	};
 	size_t len = 0;
+	bool ok = true;
+
+	for (size_t i = 0; i < s->n_fabric; i++) {
+		snprintf(shapes[i].target, sizeof(shapes[i].target), "%s",
+			 s->fabric[i].spec.target);
+		shapes[i].rate_kbit = s->fabric[i].spec.rate_kbit;
+	}
 
 	what[0] = '\0';
 	for (size_t i = 0; i < r->n_comps; i++) {
@@ -478,12 +489,41 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 		c->started = true;
 		if (e) {
 			invalid(r, "%s: %s", c->sc->ops->name, line[0] ? line : strerror(-e));
-			return false;
+			ok = false;
+			break;
 		}
 		len += (size_t)snprintf(what + len, len < whatlen ? whatlen - len : 0, "%s%s: %s",
 					i ? "; " : "", c->sc->ops->name, line);
 	}
+	free(shapes);
+	return ok;
+}
+
+/* Shape the fabric (held for the whole scenario); false (and r invalid) when it could not be. */
+static bool start_fabric(const struct scenario *s, struct scn_result *r, struct live_fault *fab,
+			 const struct run_opts *o, size_t idx, size_t total)
+{
+	char log[PATH_MAX + 64];
+
+	snprintf(log, sizeof(log), "%s/fabric.log", r->dir);
+	for (size_t i = 0; i < s->n_fabric; i++)
+		if (start_fault(o->self_exe, s, &s->fabric[i], log, &fab[i], r, true)) {
+			invalid(r,
+				"fabric %s %s could not be applied or verified (see %s/fabric.log)",
+				s->fabric[i].spec.kind->name, s->fabric[i].spec.target, s->name);
+			return false;
+		}
+	if (s->n_fabric)
+		progress(idx, total, s, "fabric: %zu link(s) shaped", s->n_fabric);
 	return true;
+}
+
+static void end_fabric(const struct scenario *s, struct scn_result *r, struct live_fault *fab)
+{
+	for (size_t i = 0; i < s->n_fabric; i++)
+		if (fab[i].pid && !fab[i].done && end_fault(&fab[i], r))
+			invalid(r, "fabric %s %s was not reverted cleanly (run 'rocelab revert')",
+				s->fabric[i].spec.kind->name, s->fabric[i].spec.target);
 }
 
 static void run_one(struct lab *lab, const struct scenario *s, struct scn_result *r, size_t idx,
@@ -492,6 +532,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	char log[PATH_MAX + 64], why[320] = "", what[512];
 	struct load_run loads[8] = {0};
 	struct live_fault *lf = rl_xcalloc(s->n_faults + 1, sizeof(*lf));
+	struct live_fault *fab = rl_xcalloc(s->n_fabric + 1, sizeof(*fab));
 	unsigned long long fault_start;
 	long long drain = 0;
 	bool ok;
@@ -507,7 +548,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		r->comps[i].sc = &s->comps[i];
 		drain = d > drain ? d : drain;
 	}
-	ok = start_components(lab, s, r, o, what, sizeof(what));
+	ok = start_fabric(s, r, fab, o, idx, total) &&
+	     start_components(lab, s, r, o, what, sizeof(what));
 	if (ok) {
 		progress(idx, total, s, "baseline %.1f s (%s)", (double)s->baseline_ms / 1e3, what);
 		/* Components need a moment (agents trace their paths) before the baseline counts.
@@ -531,7 +573,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 				double t_apply = now_s();
 
 				snprintf(log, sizeof(log), "%s/inject.log", r->dir);
-				if (start_fault(o->self_exe, s, f, log, &lf[i], r)) {
+				if (start_fault(o->self_exe, s, f, log, &lf[i], r, false)) {
 					invalid(r,
 						"fault %s %s could not be applied or verified (see "
 						"%s/inject.log)",
@@ -608,10 +650,15 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		struct comp_times ct = runner_times(r);
 
 		for (size_t i = 0; i < r->n_comps; i++)
-			if (r->comps[i].started)
+			if (r->comps[i].started) {
 				r->comps[i].sc->ops->collect(r->comps[i].state, &ct,
 							     &r->comps[i].obs);
+				if (r->comps[i].obs.invalid[0])
+					invalid(r, "%s: %s", r->comps[i].sc->ops->name,
+						r->comps[i].obs.invalid);
+			}
 	}
+	end_fabric(s, r, fab);
 	if (!ok)
 		invalid(r, "%s", why);
 	runner_grade(r);
@@ -628,6 +675,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			idx + 1, total, s->name, r->g.time_to_detect_s, r->g.rank,
 			r->g.false_positives);
 	free(lf);
+	free(fab);
 }
 
 void runner_result_free(struct scn_result *r)
@@ -795,17 +843,21 @@ static int dry_run(const struct scenario *s)
 		print_params(s->comps[i].ops->params, s->comps[i].cfg);
 		putchar('\n');
 	}
-	for (size_t i = 0; i < s->n_faults; i++) {
-		const struct scn_fault *f = &s->faults[i];
+	for (size_t i = 0; i < s->n_fabric + s->n_faults; i++) {
+		bool fab = i < s->n_fabric;
+		const struct scn_fault *f = fab ? &s->fabric[i] : &s->faults[i - s->n_fabric];
 		struct fault_plan plan;
 		struct opt_store st = {0};
 		const char *argv[64];
 		size_t n = 0;
 
-		printf("  fault %zu at +%s for %s: rocelab inject", i + 1,
-		       rl_format_duration_ms(f->at_ms, a, sizeof(a)),
-		       f->for_ms ? rl_format_duration_ms(f->for_ms, b, sizeof(b))
-				 : "the rest of the fault phase");
+		if (fab)
+			printf("  fabric %zu for the whole scenario: rocelab inject", i + 1);
+		else
+			printf("  fault %zu at +%s for %s: rocelab inject", i - s->n_fabric + 1,
+			       rl_format_duration_ms(f->at_ms, a, sizeof(a)),
+			       f->for_ms ? rl_format_duration_ms(f->for_ms, b, sizeof(b))
+					 : "the rest of the fault phase");
 		if (!fault_spec_argv(&f->spec, argv, &n, ARRAY_SIZE(argv), &st))
 			for (size_t k = 0; k < n; k++)
 				printf(" %s", argv[k]);

@@ -284,14 +284,22 @@ static int pick(struct sctx *c, yaml_node_t *n, struct role_picks *picks, unsign
 	role_sel_init(&sel, sel.kind);
 	if (each_pair(c, n, role_pair, &t, "a target by role"))
 		return -EINVAL;
-	if (sel.count > max)
-		return err_at(c, n, "count: %u: only load 'from' picks more than one", sel.count);
+	if (sel.count > max || (sel.count == ROLE_COUNT_ALL && max < ROLE_PICKS))
+		return err_at(c, n, "%s: only load 'from' and fabric entries pick more than one",
+			      role_format(&sel, inv, why, sizeof(why)));
 	picks->fault_rail = c->fault_rail;
 	picks->fault_host = c->fault_host;
 	if (role_resolve(inv, &sel, picks, &c->rng, usable, arg, out, why, sizeof(why)))
 		return err_at(c, n, "%s", why);
 	if (written)
 		role_format(&sel, inv, written, wlen);
+	if (sel.count == ROLE_COUNT_ALL) {
+		unsigned k = 0;
+
+		while (k < ROLE_PICKS && out[k][0])
+			k++;
+		return (int)k;
+	}
 	return (int)sel.count;
 }
 
@@ -432,15 +440,17 @@ static bool fault_usable(const char *name, void *arg, char *why, size_t whylen)
 	return fault_alt(arg, name, why, whylen) >= 0;
 }
 
-static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
+static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *inv, bool fabric)
 {
 	struct scenario *s = c->s;
-	struct scn_fault *f = RL_PUSH(s->faults, s->n_faults);
+	struct scn_fault *f =
+	    fabric ? RL_PUSH(s->fabric, s->n_fabric) : RL_PUSH(s->faults, s->n_faults);
 	struct fault_tmp t = {.f = f};
 	const struct fault_kind_ops *k;
 	const char *kind, *target;
-	char why[512], names[256], picked[1][ROLE_NAME_MAX];
+	char why[512], names[256], picked[ROLE_PICKS][ROLE_NAME_MAX];
 	struct fault_try try = {.inv = inv, .spec = &f->spec, .alts = &t.alts};
+	int n_picked = 1;
 
 	f->loc =
 	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
@@ -455,13 +465,21 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	if (!(k = fault_kind_find(kind)))
 		return err_at(c, t.kind, "unknown fault kind '%s' (%s)", kind,
 			      fault_kind_names(names, sizeof(names)));
+	if (fabric && strcmp(kind, "link-degrade"))
+		return err_at(c, t.kind,
+			      "a fabric entry shapes a link: kind link-degrade (faults go under "
+			      "'faults')");
+	if (fabric && (f->at_ms || f->for_ms))
+		return err_at(c, n, "a fabric entry lasts the whole scenario: no 'at' or 'for'");
 	fault_spec_init(&f->spec, k);
 	/* Options first: a target by role is picked among those this fault can be injected at. */
 	if (t.options && each_pair(c, t.options, fault_opt_pair, &t, "fault options"))
 		return -EINVAL;
 	if (t.target->type == YAML_MAPPING_NODE) {
-		if (pick(c, t.target, &t.picks, 1, fault_usable, &try, picked, f->role,
-			 sizeof(f->role)) < 0)
+		/* A fabric entry may shape several links: { role: rail-uplink, count: all }. */
+		n_picked = pick(c, t.target, &t.picks, fabric ? ROLE_PICKS : 1, fault_usable, &try,
+				picked, f->role, sizeof(f->role));
+		if (n_picked < 0)
 			return -EINVAL;
 		target = picked[0];
 	} else if (!(target = str(c, t.target, "fault target"))) {
@@ -481,6 +499,20 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 		return err_at(c, t.target, "%s", why);
 	if (k->resolve && k->resolve(inv, &f->spec, why, sizeof(why)))
 		return err_at(c, t.options ? t.options : n, "%s", why);
+	/* The other links it picked: the same entry on each (pushing may move f). */
+	for (int i = 1; fabric && i < n_picked; i++) {
+		size_t at = (size_t)(f - s->fabric);
+		struct scn_fault *g = RL_PUSH(s->fabric, s->n_fabric);
+
+		f = &s->fabric[at];
+		*g = *f;
+		if (fault_spec_set(&g->spec, "target", picked[i], why, sizeof(why)) ||
+		    fault_spec_resolve_target(inv, &g->spec, why, sizeof(why)) ||
+		    (k->resolve && k->resolve(inv, &g->spec, why, sizeof(why))))
+			return err_at(c, t.target, "%s: %s", picked[i], why);
+	}
+	if (fabric)
+		return 0;
 	if (s->n_faults == 1) {
 		c->fault_rail = role_rail_of(inv, f->spec.target);
 		c->fault_host = role_host_of(inv, f->spec.target);
@@ -764,7 +796,7 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 /* ---- top level ------------------------------------------------------------------------- */
 
 struct top_tmp {
-	yaml_node_t *faults, *load, *expect, *components;
+	yaml_node_t *faults, *fabric, *load, *expect, *components;
 	yaml_node_t *legacy[8], *legacy_key[8]; /* 'NAME:' sections beside 'components: [NAME]' */
 	size_t n_legacy;
 	const char *inventory;
@@ -815,6 +847,8 @@ static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t
 		t->legacy[t->n_legacy++] = v;
 	} else if (!strcmp(key, "faults"))
 		t->faults = v;
+	else if (!strcmp(key, "fabric"))
+		t->fabric = v;
 	else if (!strcmp(key, "load"))
 		t->load = v;
 	else if (!strcmp(key, "expect"))
@@ -824,7 +858,8 @@ static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t
 
 		return err_at(c, k,
 			      "unknown key '%s' in a scenario (expected one of: name, suite, "
-			      "description, inventory, phases, components, faults, load, expect; "
+			      "description, inventory, phases, components, fabric, faults, load, "
+			      "expect; "
 			      "components: %s)",
 			      key, component_names(names, sizeof(names)));
 	}
@@ -973,7 +1008,16 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 			return err_at(c, t.faults, "faults is a list of {kind, target, ...}");
 		for (yaml_node_item_t *it = t.faults->data.sequence.items.start;
 		     it < t.faults->data.sequence.items.top; it++)
-			parse_fault(c, nd(c, *it), s->inv);
+			parse_fault(c, nd(c, *it), s->inv, false);
+	}
+	if (t.fabric) {
+		if (t.fabric->type != YAML_SEQUENCE_NODE)
+			return err_at(c, t.fabric,
+				      "fabric is a list of {kind: link-degrade, target, options: "
+				      "{rate}}");
+		for (yaml_node_item_t *it = t.fabric->data.sequence.items.start;
+		     it < t.fabric->data.sequence.items.top; it++)
+			parse_fault(c, nd(c, *it), s->inv, true);
 	}
 	if (t.load) {
 		if (t.load->type != YAML_SEQUENCE_NODE)
@@ -981,6 +1025,31 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 		for (yaml_node_item_t *it = t.load->data.sequence.items.start;
 		     it < t.load->data.sequence.items.top; it++)
 			parse_load(c, nd(c, *it), s->inv);
+	}
+	/* A fault that replaces a root qdisc cannot go on a link the fabric shapes. */
+	for (size_t i = 0; !c->nerr && i < s->n_faults; i++) {
+		const struct fault_spec *f = &s->faults[i].spec;
+		struct inv_endpoint fe = {f->tkind, f->tdev, (size_t)f->tport};
+		const struct inv_link *fl = f->tport >= 0 ? inventory_link_at(s->inv, &fe) : NULL;
+
+		if (!fl || (strcmp(f->kind->name, "link-degrade") &&
+			    strcmp(f->kind->name, "ecn-misconfig")))
+			continue;
+		for (size_t k = 0; k < s->n_fabric; k++) {
+			const struct fault_spec *p = &s->fabric[k].spec;
+			struct inv_endpoint pe = {p->tkind, p->tdev, (size_t)p->tport};
+
+			if (p->tport >= 0 && inventory_link_at(s->inv, &pe) == fl)
+				return err_at(
+				    c,
+				    &(yaml_node_t){
+					.start_mark = {.line = s->faults[i].loc.line - 1,
+						       .column = s->faults[i].loc.col - 1}},
+				    "%s on %s: the fabric shapes that link already (its "
+				    "qdisc would replace the fabric's); shape another "
+				    "link, or fault another",
+				    f->kind->name, f->target);
+		}
 	}
 	/* The scenario's expectation holds for every component without its own. */
 	if (t.expect && each_pair(c, t.expect, expect_pair, &s->expect, "expect"))
@@ -1078,6 +1147,7 @@ void scenario_free(struct scenario *s)
 	if (!s)
 		return;
 	free(s->faults);
+	free(s->fabric);
 	free(s->loads);
 	for (size_t i = 0; i < s->n_comps; i++)
 		free(s->comps[i].cfg);

@@ -85,6 +85,13 @@ struct scenario {
 	size_t n_comps;
 	struct scn_fault *faults;
 	size_t n_faults;
+	/*
+	 * The fabric profile: shaping (link-degrade) held for the whole scenario,
+	 * applied before the components start, journaled and reverted like
+	 * faults after they stop.  Never ground truth.
+	 */
+	struct scn_fault *fabric;
+	size_t n_fabric;
 	struct scn_load *loads;
 	size_t n_loads;
 	struct scn_expect expect; /* the scenario's: each component's unless it has its own */

@@ -126,37 +126,11 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 
 static int plot(const struct comp_report *r, double vmax)
 {
-	const struct comp_times *t = r->t;
-	double t0 = t->t_start;
-	char gp[PATH_MAX + 32], title[1024], caption[512];
-	FILE *f;
-	int rc;
+	char gp[PATH_MAX + 32];
+	FILE *f = comp_plot_begin(r, "Hostmesh", 3, 1000, gp, sizeof(gp));
 
-	snprintf(gp, sizeof(gp), "%s/report.gp", r->dir);
-	if (!(f = fopen(gp, "we")))
+	if (!f)
 		return -errno;
-	fprintf(f, "# rocelab incident report, Hostmesh: 'gnuplot report.gp' in this folder\n");
-	fprintf(f, "set terminal pngcairo size 1200,1000 font 'Sans,10'\n");
-	fprintf(f, "set output '%s'\n", r->png);
-	fprintf(f, "set multiplot layout 3,1 title \"%s\" font 'Sans,13'\n",
-		rl_xml_escape(r->title, title, sizeof(title)));
-	if (r->caption)
-		fprintf(f, "set label 100 \"%s\" at screen 0.01, screen 0.01 font 'Sans,8'\n",
-			rl_xml_escape(r->caption, caption, sizeof(caption)));
-	/* The same plot area in every panel, so their time axes line up. */
-	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
-	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
-	if (t->t_fault > 0)
-		fprintf(f,
-			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
-			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
-			t->t_fault - t0, t->t_revert - t0);
-	/* a flapping link's down intervals, darker, from the injector's own log */
-	for (size_t k = 0; k < r->n_down; k++)
-		fprintf(f,
-			"set object %zu rect from %.3f, graph 0 to %.3f, graph 1 behind "
-			"fc rgb '#f09090' fs solid 0.6 noborder\n",
-			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
 	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */
 	fprintf(f, "set yrange [0:1<*]\n");
 	fprintf(f, "set title 'drop rate per window (fault window shaded%s; verdicts marked)'\n",
@@ -188,14 +162,7 @@ static int plot(const struct comp_report *r, double vmax)
 		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
-	/* It runs in the scenario's folder, so report.gp redraws from there as it is. */
-	rc = proc_gnuplot(r->dir, gp);
-	if (rc == -ENOENT)
-		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,
-			r->png);
-	else if (rc)
-		rl_warn("run: gnuplot failed (%d), see %s/gnuplot.log", rc, r->dir);
-	return rc == -ENOENT ? rc : rc ? -EIO : 0;
+	return comp_plot_draw(r, gp);
 }
 
 static void html(const struct hm_state *st, const struct comp_report *r, bool png)

@@ -7,8 +7,8 @@ leftovers() {
 	ip netns list 2>/dev/null | awk '{print $1}' | grep '^rl-' | sed 's/^/netns /'
 	ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^(rlm|rl-mgmt)' | sed 's/^/link /'
 	pgrep -f "sshd -D -e -f ${ROCELAB_STATE_DIR:-/run/rocelab}/" | sed 's/^/process /'
-	pgrep -f "rocelab (agent|analyze|inject|load) " | sed 's/^/process /'
-	ls -d /tmp/rocelab-run.* 2>/dev/null | sed "s/^/run folder /"
+	pgrep -f "rocelab (agent|analyze|inject|load|transport) " | sed 's/^/process /'
+	ls -d /tmp/rocelab-run.* /tmp/rocelab-transport.* 2>/dev/null | sed "s/^/run folder /"
 	[ -e "${ROCELAB_STATE_DIR:-/run/rocelab}" ] && echo "state ${ROCELAB_STATE_DIR:-/run/rocelab}"
 	return 0
 }

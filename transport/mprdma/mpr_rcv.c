@@ -91,3 +91,29 @@ ack:
 	res->ack.aack = r->rcv_nxt;
 	r->st.acks++;
 }
+
+bool mpr_ood_add(struct mpr_ood *o, const struct mpr_rcv *r, const struct mpr_rx_result *res)
+{
+	if (res->duplicate || (res->dropped && res->ood < r->L))
+		return false;
+	o->hist[res->ood < MPR_OOD_MAX ? res->ood : MPR_OOD_MAX]++;
+	o->n++;
+	return true;
+}
+
+uint32_t mpr_ood_quantile(const struct mpr_ood *o, double q)
+{
+	unsigned long long need, seen = 0;
+
+	if (!o->n)
+		return 0;
+	need = (unsigned long long)(q * (double)o->n);
+	if (need < 1)
+		need = 1;
+	for (uint32_t i = 0; i <= MPR_OOD_MAX; i++) {
+		seen += o->hist[i];
+		if (seen >= need)
+			return i;
+	}
+	return MPR_OOD_MAX;
+}

@@ -442,7 +442,16 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 	s->st.ece_acks += a->ece;
 	if (!a->retx && a->tx_ns && a->tx_ns <= now)
 		rtt_sample(s, now - a->tx_ns); /* Karn: never from a retransmission */
-	s->inflate++;
+	/*
+	 * inflate counts packets that left the network, each once: a duplicate
+	 * ACK (of a packet and of its retransmission) or a second NACK for the
+	 * same drop adds nothing.  Counted per ACK instead, inflate grew by every
+	 * duplicate, the AACK took back one per packet, and the excess stayed:
+	 * on the lab it held a standing queue that every ECN mark failed to drain.
+	 */
+	if (a->sack >= s->snd_una && a->sack < s->snd_max && !sacked(s, a->sack) &&
+	    !(a->nack && flag(s->dropped, a->sack)))
+		s->inflate++;
 	if (!a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
 		set_flag(s->sacked, a->sack, true);
 	if (a->aack > s->snd_una && a->aack <= s->snd_max) {

@@ -22,6 +22,11 @@ static struct roce_ip ip_of(const struct mpr_wire_ep *ep, uint16_t id, uint16_t 
 	};
 }
 
+size_t mpr_wire_frame_len(size_t len, bool ack)
+{
+	return MPR_WIRE_ETH + roce_packet_len(ack ? MPR_WIRE_ACK_HDR : MPR_WIRE_MPXD_LEN, len);
+}
+
 ssize_t mpr_wire_data(uint8_t *buf, size_t cap, const struct mpr_wire_ep *ep, uint16_t ip_id,
 		      const struct mpr_pkt *p, const void *payload, size_t len)
 {

@@ -67,6 +67,10 @@ ssize_t mpr_wire_ack(uint8_t *buf, size_t cap, const struct mpr_wire_ep *ep, uin
 int mpr_wire_parse_ack(const uint8_t *pkt, size_t len, struct roce_ip *ip, uint32_t *dst_qpn,
 		       struct mpr_ack *a);
 
+/* Bytes an MP-RDMA packet takes on an Ethernet wire: data of len payload bytes, or an ACK. */
+#define MPR_WIRE_ETH 14
+size_t mpr_wire_frame_len(size_t len, bool ack);
+
 /* The payload a PSN carries (a function of the PSN, so the receiver checks what it placed). */
 void mpr_wire_pattern(uint32_t psn, uint8_t *buf, size_t len);
 bool mpr_wire_pattern_ok(uint32_t psn, const uint8_t *buf, size_t len);

@@ -160,4 +160,20 @@ struct mpr_rx_result {
 int mpr_rcv_init(struct mpr_rcv *r, unsigned L);
 void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_result *res);
 
+/*
+ * The out-of-order degree as the paper reports it: each arrival's distance
+ * above rcv_nxt, duplicates and a synchronise packet's drop aside (a drop
+ * beyond the bitmap counts: it arrived that far out).  Zero it to start.
+ */
+#define MPR_OOD_MAX 4096 /* buckets; larger degrees land in the last */
+struct mpr_ood {
+	unsigned long long n;
+	uint32_t hist[MPR_OOD_MAX + 1];
+};
+
+/* Count what one data packet did at receiver r; false when it does not count. */
+bool mpr_ood_add(struct mpr_ood *o, const struct mpr_rcv *r, const struct mpr_rx_result *res);
+/* The smallest degree at or below which a share q of arrivals sits (0 when none). */
+uint32_t mpr_ood_quantile(const struct mpr_ood *o, double q);
+
 #endif

@@ -2,6 +2,8 @@
 /* The deterministic N-path simulator (pathsim.h). */
 #include "transport/sim/pathsim.h"
 
+#include "transport/mprdma/mpr_wire.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +49,9 @@ void ps_cfg_default(struct ps_cfg *cfg, unsigned n_paths)
 		    .qlimit_bytes = 4 << 20,
 		};
 	cfg->host_qlimit_bytes = 4 << 20;
-	cfg->data_bytes = 1098;
-	cfg->payload_bytes = 1024;
-	cfg->ack_bytes = 78;
+	cfg->data_bytes = (unsigned)mpr_wire_frame_len(MPR_WIRE_PAYLOAD, false);
+	cfg->payload_bytes = MPR_WIRE_PAYLOAD;
+	cfg->ack_bytes = (unsigned)mpr_wire_frame_len(0, true);
 	cfg->seed = 1;
 }
 
@@ -282,10 +284,7 @@ static void on_data(struct pathsim *ps, struct ev *e)
 
 	mpr_rcv_data(&fl->rcv, &e->p, &res);
 	fl->st.delivered += res.deliver_to - res.deliver_from;
-	if (!res.duplicate && !(res.dropped && res.ood < fl->rcv.L)) {
-		fl->st.ood_hist[res.ood < PS_OOD_MAX ? res.ood : PS_OOD_MAX]++;
-		fl->st.ood_n++;
-	}
+	mpr_ood_add(&fl->st.ood, &fl->rcv, &res);
 	if (!res.reply)
 		return;
 	/* the ACK goes back on the data packet's path (its VP echoes the source port) */
@@ -422,17 +421,6 @@ double ps_goodput(struct pathsim *ps, int flow, uint64_t t0, uint64_t t1)
 uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q)
 {
 	const struct ps_flow_stats *st = ps_flow_stats(ps, flow);
-	unsigned long long need, seen = 0;
 
-	if (!st || !st->ood_n)
-		return 0;
-	need = (unsigned long long)(q * (double)st->ood_n);
-	if (need < 1)
-		need = 1;
-	for (uint32_t i = 0; i <= PS_OOD_MAX; i++) {
-		seen += st->ood_hist[i];
-		if (seen >= need)
-			return i;
-	}
-	return PS_OOD_MAX;
+	return st ? mpr_ood_quantile(&st->ood, q) : 0;
 }

@@ -23,7 +23,6 @@
 
 #define PS_PATHS_MAX 16
 #define PS_FLOWS_MAX 16
-#define PS_OOD_MAX   4096 /* OOD histogram buckets; larger values land in the last */
 
 struct ps_path_cfg {
 	uint64_t rate_bps;	 /* 0: no bottleneck on this path */
@@ -52,8 +51,7 @@ struct ps_path_stats {
 
 struct ps_flow_stats {
 	unsigned long long delivered; /* packets, in order */
-	unsigned long long ood_n;
-	uint32_t ood_hist[PS_OOD_MAX + 1];
+	struct mpr_ood ood;
 	/* per path, this flow's packets */
 	unsigned long long sent[PS_PATHS_MAX], probe_sent[PS_PATHS_MAX], acks[PS_PATHS_MAX],
 	    ece_acks[PS_PATHS_MAX];

@@ -65,7 +65,8 @@ ParameterizedTest(struct bad_case *c, scenario, rejects_bad_input)
  * real lab with seeds 1..seeds, in its suite, expecting something; a CI one
  * stays under 60 s and gives its faults by role.
  */
-static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds, bool ci)
+static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds, bool ci,
+			  bool portable)
 {
 	const char *invs[] = {VLAB, EXAMPLE};
 	size_t n;
@@ -73,7 +74,7 @@ static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds
 
 	cr_assert_eq(glob(pattern, 0, NULL, &g), 0, "%s", pattern);
 	for (size_t i = 0; i < g.gl_pathc; i++)
-		for (size_t k = 0; k < ARRAY_SIZE(invs); k++)
+		for (size_t k = 0; k < (portable ? ARRAY_SIZE(invs) : 1); k++)
 			for (unsigned seed = 1; seed <= seeds; seed++) {
 				struct scenario *s =
 				    scenario_load(g.gl_pathv[i], invs[k], VLAB, seed, stderr);
@@ -81,7 +82,8 @@ static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds
 				cr_assert_not_null(s, "%s on %s, seed %u", g.gl_pathv[i], invs[k],
 						   seed);
 				cr_assert_str_eq(s->suite, suite);
-				cr_assert(s->expect.silent || s->expect.target[0]);
+				cr_assert(s->expect.silent || s->expect.target[0] ||
+					  s->expect.n_metrics);
 				for (size_t f = 0; ci && f < s->n_faults; f++)
 					cr_assert(s->faults[f].role[0],
 						  "%s: CI faults are given by role", g.gl_pathv[i]);
@@ -99,13 +101,23 @@ static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds
  */
 Test(scenario, ci_scenarios_are_valid)
 {
-	cr_assert_geq(suite_valid("../scenarios/ci/*.yaml", "ci", 16, true), 9);
+	cr_assert_geq(suite_valid("../scenarios/ci/*.yaml", "ci", 16, true, true), 9);
+}
+
+/*
+ * The transports' CI scenarios shape the virtual lab's links to rates a
+ * software transport fills (a TBF at 50 Mbit/s): the virtual lab's only.
+ */
+Test(scenario, ci_transport_scenarios_are_valid)
+{
+	cr_assert_geq(suite_valid("../scenarios/ci/transport/*.yaml", "transport", 4, true, false),
+		      2);
 }
 
 /* The nightly scenarios resolve on both labs too; they are longer, so outside make check. */
 Test(scenario, nightly_scenarios_are_valid)
 {
-	cr_assert_geq(suite_valid("../scenarios/nightly/*.yaml", "nightly", 8, false), 2);
+	cr_assert_geq(suite_valid("../scenarios/nightly/*.yaml", "nightly", 8, false, true), 2);
 }
 
 static struct scenario *ci(const char *name, const char *inv, unsigned seed)
@@ -454,5 +466,23 @@ Test(scenario, components_map_form)
 	cr_assert_eq(s->comps[0].expect.within_ms, 4000);
 	cr_assert_eq(s->comps[0].expect.n_metrics, 1);
 	cr_assert_eq(s->comps[0].expect.metrics[0].op, MOP_GE);
+	scenario_free(s);
+}
+
+/* A fabric entry by role with count: all shapes every match, in inventory order. */
+Test(scenario, fabric_count_all_shapes_every_uplink)
+{
+	struct scenario *s =
+	    scenario_load("../scenarios/ci/transport/mprdma-no-fault.yaml", NULL, VLAB, 7, stderr);
+	const char *want[] = {"rail1:swp5", "rail1:swp6", "rail1:swp7", "rail1:swp8"};
+
+	cr_assert_not_null(s);
+	cr_assert_eq(s->n_fabric, 4);
+	cr_assert_eq(s->n_faults, 0);
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_str_eq(s->fabric[i].spec.target, want[i]);
+		cr_assert_str_eq(s->fabric[i].spec.kind->name, "link-degrade");
+		cr_assert_eq(s->fabric[i].spec.rate_kbit, 50000);
+	}
 	scenario_free(s);
 }

@@ -196,8 +196,11 @@ Test(mprdma, early_retransmission_skips_what_was_sacked)
 	/* before the others are overdue (srtt + 4 rttvar = 300 µs), the window just shrinks */
 	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 0, 1, false), 10, out), 0);
 	cr_assert_eq(s.st.window_cuts, 1);
-	/* awnd 9 + 1 - 9 = 1: the lowest overdue unacknowledged PSN goes again */
-	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 0, 1, false), 400 * US, out), 1);
+	/* a second ACK of 0 adds nothing: a packet leaves the network once */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 0, 1, false), 399 * US, out), 0);
+	cr_assert_eq(s.inflate, 0);
+	/* 5 SACKed: awnd 9 + 1 - 9 = 1, the lowest overdue unacknowledged PSN goes again */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 5, 1, false), 400 * US, out), 1);
 	cr_assert_eq(out[0].psn, 1);
 	cr_assert(out[0].retx);
 	/* 2 was SACKed: 3 is next */

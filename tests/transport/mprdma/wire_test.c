@@ -38,6 +38,7 @@ Test(wire, data_round_trip)
 	ssize_t n = mpr_wire_data(buf, sizeof(buf), &e, 777, &p, pl, sizeof(pl));
 
 	cr_assert_eq(n, 1098 - 14, "1098 bytes on a veth wire, as pathsim assumes");
+	cr_assert_eq(mpr_wire_frame_len(sizeof(pl), false), 1098);
 	cr_assert_eq(mpr_wire_parse_data(buf, (size_t)n, &ip, &qpn, &got, &gpl, &glen), 0);
 	cr_assert_eq(got.psn, p.psn);
 	cr_assert_eq(got.msg_first, p.msg_first);
@@ -90,6 +91,7 @@ Test(wire, ack_and_nack_round_trip)
 		ssize_t n = mpr_wire_ack(buf, sizeof(buf), &e, (uint16_t)(i + 1), &acks[i]);
 
 		cr_assert_eq(n, 78 - 14, "78 bytes on a veth wire, as pathsim assumes");
+		cr_assert_eq(mpr_wire_frame_len(0, true), 78);
 		cr_assert_eq(mpr_wire_parse_ack(buf, (size_t)n, &ip, &qpn, &got), 0);
 		cr_assert(got.vp == acks[i].vp && got.sack == acks[i].sack &&
 			      got.aack == acks[i].aack && got.nack_psn == acks[i].nack_psn &&

@@ -170,7 +170,7 @@ Test(pathsim, stats_reset_starts_a_phase)
 	cr_assert_gt(before, 1000);
 	ps_flow_stats_reset(ps, f);
 	cr_assert_eq(ps_flow_stats(ps, f)->delivered, 0);
-	cr_assert_eq(ps_flow_stats(ps, f)->ood_n, 0);
+	cr_assert_eq(ps_flow_stats(ps, f)->ood.n, 0);
 	ps_run_until(ps, 2000 * MS);
 	cr_assert_gt(ps_flow_stats(ps, f)->done_ns, 0);
 	cr_assert_eq(before + ps_flow_stats(ps, f)->delivered, 30000);

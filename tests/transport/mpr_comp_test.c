@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * MP-RDMA's grading figures: goodput over a phase from the receiver's
+ * samples, and the fabric's optimal from the shaped links of the built-in
+ * lab (paths bottleneck, host bottleneck, unshaped).
+ */
+#include "transport/mpr_comp.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+
+static struct inventory *inv;
+
+static void load(void)
+{
+	inv = inventory_load("../lab-inventory/vlab-rail.yaml", stderr);
+	cr_assert_not_null(inv);
+}
+
+static void unload(void)
+{
+	inventory_free(inv);
+}
+
+TestSuite(mpr_comp, .init = load, .fini = unload);
+
+#define ETA (1024.0 / 1098.0)
+
+Test(mpr_comp, optimal_paths_bottleneck)
+{
+	struct comp_shape s[] = {{"rail1:swp5", 50000},
+				 {"rail1:swp6", 50000},
+				 {"spine3:swp1", 50000}, /* the far end names the same link */
+				 {"rail1:swp8", 50000}};
+
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 4), 200 * ETA,
+			   1e-9);
+	/* One uplink unshaped: the rig, not the fabric, is the limit, so there is no optimal. */
+	cr_assert_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 3), 0);
+	/* Paths of another rail are not this flow's. */
+	cr_assert_eq(mpr_optimal_mbit(inv, "host1:rnic2", "host2:rnic3", s, 4), 0);
+}
+
+Test(mpr_comp, optimal_host_bottleneck)
+{
+	struct comp_shape s[] = {{"host1:rnic1", 100000},
+				 {"rail1:swp5", 1250},
+				 {"rail1:swp6", 50000},
+				 {"rail1:swp7", 50000},
+				 {"rail1:swp8", 50000}};
+
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 1), 100 * ETA,
+			   1e-9);
+	/* The smaller of the host and the sum of the paths (151.25 Mbit/s > 100). */
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 5), 100 * ETA,
+			   1e-9);
+	s[0].rate_kbit = 400000;
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 5), 151.25 * ETA,
+			   1e-9);
+	/* The receiver's link counts as much as the sender's. */
+	struct comp_shape r[] = {{"rail2:swp2", 80000}};
+
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", r, 1), 80 * ETA,
+			   1e-9);
+	cr_assert_eq(mpr_optimal_mbit(inv, "host9:rnic1", "host2:rnic2", r, 1), 0);
+}
+
+Test(mpr_comp, goodput_over_a_phase)
+{
+	struct mpr_sample s[300];
+
+	/* 10 ms samples from t = 100.01: 100 packets each for 1 s, then 50. */
+	for (int i = 0; i < 300; i++)
+		s[i] = (struct mpr_sample){.t = 100.0 + 0.01 * (i + 1),
+					   .delivered = i < 100 ? 100 : 50};
+	/* 100 packets of 1024 B per 10 ms: 81.92 Mbit/s. */
+	cr_assert_float_eq(mpr_goodput_mbit(s, 300, 0.01, 100.0, 101.0), 81.92, 1e-6);
+	cr_assert_float_eq(mpr_goodput_mbit(s, 300, 0.01, 101.0, 103.0), 40.96, 1e-6);
+	/* A sample counts only when its whole interval is inside. */
+	cr_assert_float_eq(mpr_goodput_mbit(s, 300, 0.01, 100.995, 101.0), -1, 1e-9);
+	cr_assert_float_eq(mpr_goodput_mbit(s, 300, 0.01, 100.5, 101.5), (81.92 + 40.96) / 2, 1e-6);
+	cr_assert_eq(mpr_goodput_mbit(s, 0, 0.01, 0, 1e12), -1);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MP-RDMA as a component under test: its receiver and a backlogged sender
+ * started through the lab for the whole scenario, their statistics read
+ * back per phase (goodput against the fabric's optimal and against its own
+ * baseline, retransmissions, out-of-order degree, paths in use), a run the
+ * rig itself limited marked invalid, and its part of the incident report.
+ */
+#ifndef ROCELAB_MPR_COMP_H
+#define ROCELAB_MPR_COMP_H
+
+#include "harness/component/component.h"
+#include "harness/lab/lab.h"
+#include "transport/mpr_ep.h"
+
+#include <jansson.h>
+
+struct mpr_comp_cfg {
+	struct ep_params ep;
+	char from[72], to[72]; /* host:rnic */
+};
+
+extern const struct component_ops mprdma_component;
+
+/* One connection on a lab: its receiver and sender, started through the lab. */
+struct mpr_flow {
+	struct lab *lab;
+	struct lab_proc snd, rcv;
+	const char *slog, *rlog; /* their logs (JSON lines), borrowed */
+	double started_at;	 /* when the sender started (CLOCK_REALTIME s) */
+};
+
+/* 0 when from and to are RNICs (host:rnic) of inv, else -ENOENT with why. */
+int mpr_flow_check(const struct inventory *inv, const char *from, const char *to, char *why,
+		   size_t whylen);
+
+/*
+ * Start 'rocelab transport recv' on to's host, wait until it is up, then
+ * 'rocelab transport send' on from's host for duration_ms (0: until
+ * stopped), with p's options (those that differ from the defaults), self
+ * the rocelab to run, logs to slog and rlog.  0, or -errno with why in
+ * what and nothing left running.
+ */
+int mpr_flow_start(struct mpr_flow *fl, struct lab *l, const char *self, const char *inv_path,
+		   const char *from, const char *to, const struct ep_params *p,
+		   long long duration_ms, const char *slog, const char *rlog, char *what,
+		   size_t whatlen);
+/* Stop the sender, let what is in flight arrive, stop the receiver (each writes its end line). */
+void mpr_flow_stop(struct mpr_flow *fl);
+
+/* The last JSON line of type in a log, or NULL (a new reference). */
+json_t *mpr_last_line(const char *path, const char *type);
+
+/* Per-interval samples read back from an endpoint's log. */
+struct mpr_sample {
+	double t; /* CLOCK_REALTIME s at the sample's end */
+	double delivered, retx, vps_used;
+};
+
+/*
+ * Payload goodput (Mbit/s) over the samples whose interval lies within
+ * [from, to]: their delivered packets over their own span.  -1 when none.
+ */
+double mpr_goodput_mbit(const struct mpr_sample *s, size_t n, double interval_s, double from,
+			double to);
+
+/*
+ * The fabric's optimal for a flow from RNIC 'from' to RNIC 'to' (Mbit/s of
+ * payload): the smaller of the two RNICs' shaped rates and the sum of the
+ * shaped rates of the uplinks of from's rail switch, times 1024/1098 (the
+ * payload's share of a packet on the wire).  0 when a part is unshaped (no
+ * optimal: the rig's own speed would be the limit).
+ */
+double mpr_optimal_mbit(const struct inventory *inv, const char *from, const char *to,
+			const struct comp_shape *shapes, size_t n);
+
+#endif

@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: MIT
+/*
+ * MP-RDMA's sender and receiver on an RNIC: state machines, RoCEv2 packets,
+ * a raw-socket datapath and a timer wheel, with per-interval statistics.
+ */
+#define _GNU_SOURCE
+#include "transport/mpr_ep.h"
+
+#include "harness/lib/common.h"
+#include "transport/dp/dp.h"
+#include "transport/dp/tloop.h"
+#include "transport/mprdma/mpr_wire.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EP(f) offsetof(struct ep_params, f)
+#define VP_LO 49152u
+
+const struct opt_desc ep_opts[] = {
+    {"single-path", OPT_BOOL, 0, 0, EP(single_path),
+     "the rxe-like baseline: one VP, go-back-N, a receiver without a bitmap"},
+    {"delta", OPT_UINT, 1, MPR_L_MAX, EP(delta), "out-of-order target Δ (packets)"},
+    {"bitmap", OPT_UINT, 1, MPR_L_MAX, EP(bitmap), "receiver bitmap L (packets)"},
+    {"ooo-off", OPT_BOOL, 0, 0, EP(ooo_off), "out-of-order control off (the Fig. 14 ablation)"},
+    {"iw", OPT_UINT, 1, MPR_SB / 2, EP(iw), "initial window (packets)"},
+    {"probe", OPT_DOUBLE, 0, 1, EP(probe), "path probing probability a round trip"},
+    {"vps", OPT_UINT, 1, 65536 - VP_LO, EP(vps), "virtual paths: UDP source ports from 49152"},
+    {"seed", OPT_UINT, 0, 4294967295.0, EP(seed), "random seed (VP choices, IP IDs)"},
+    {"dscp", OPT_INT, 0, 63, EP(dscp), "DSCP of data and ACKs (26: PFC priority 3)"},
+    {"sender-qpn", OPT_UINT, 1, 0xffffff, EP(snd_qpn), "the sender's QPN (ACKs go to it)"},
+    {"receiver-qpn", OPT_UINT, 1, 0xffffff, EP(rcv_qpn), "the receiver's QPN (data goes to it)"},
+    {"ecn", OPT_STR, 0, 0, EP(ecn),
+     "sojourn (emulated from one-way delay), wire (CE bits only) or off",
+     .size = sizeof(((struct ep_params *)0)->ecn)},
+    {"ecn-threshold", OPT_US, 0.001, 1000, EP(ecn_k_us),
+     "emulated ECN: mark when one-way delay exceeds its minimum by this"},
+    {"ack-delay", OPT_US, 0, 1000, EP(ack_delay_us),
+     "the receiver holds each ACK this long (emulated propagation: the paper's BDP)"},
+    {"rto-min", OPT_US, 0.01, 10000, EP(rto_min_us), "retransmission timeout floor"},
+    {"srtt-init", OPT_US, 0.001, 1000, EP(srtt_init_us), "round trip assumed before the first"},
+    {"interval", OPT_MS, 1, 60000, EP(interval_ms), "statistics line interval"},
+    {"duration", OPT_MS, 0, 86400000, EP(duration_ms), "run this long (0: until stopped)"},
+    OPT_TABLE_END,
+};
+
+void ep_defaults(struct ep_params *p)
+{
+	struct mpr_cfg c;
+
+	mpr_cfg_default(&c);
+	*p = (struct ep_params){
+	    .delta = c.delta,
+	    .bitmap = c.bitmap,
+	    .iw = c.iw,
+	    .probe = c.probe_ppm / 1e6,
+	    .vps = 64,
+	    .seed = 1,
+	    .dscp = 26,
+	    .snd_qpn = 0x201,
+	    .rcv_qpn = 0x200,
+	    .ecn = "sojourn",
+	    .ecn_k_us = 700,	 /* the brief's T_K: about 4 packets at 50 Mbit/s */
+	    .rto_min_us = 10000, /* this rig's scheduling stalls reach milliseconds */
+	    .srtt_init_us = 100,
+	    .interval_ms = 10,
+	};
+}
+
+int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errlen)
+{
+	if (!strcmp(p->ecn, "sojourn"))
+		*ecn = EP_ECN_SOJOURN;
+	else if (!strcmp(p->ecn, "wire"))
+		*ecn = EP_ECN_WIRE;
+	else if (!strcmp(p->ecn, "off"))
+		*ecn = EP_ECN_OFF;
+	else {
+		snprintf(err, errlen, "ecn '%s': give sojourn, wire or off", p->ecn);
+		return -EINVAL;
+	}
+	if (p->delta > p->bitmap) {
+		snprintf(err, errlen, "delta %u is more than bitmap %u: give delta <= bitmap",
+			 p->delta, p->bitmap);
+		return -EINVAL;
+	}
+	if (p->snd_qpn == p->rcv_qpn) {
+		snprintf(err, errlen, "sender-qpn and receiver-qpn are both 0x%x: give two QPNs",
+			 p->snd_qpn);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An RNIC of the inventory, named "host:rnic". */
+static int find_rnic(const struct inventory *inv, const char *spec, const struct inv_rnic **out)
+{
+	struct inv_endpoint e;
+	char msg[256];
+
+	if (inventory_endpoint(inv, spec, &e, msg, sizeof(msg)) || e.kind != INV_DEV_HOST) {
+		fprintf(stderr, "rocelab: transport: '%s' %s\n", spec,
+			msg[0] && e.kind == INV_DEV_HOST ? msg : "is not an RNIC (give host:rnic)");
+		return -ENOENT;
+	}
+	*out = &inv->hosts[e.dev].rnics[e.port];
+	return 0;
+}
+
+static int open_port(const struct inv_rnic *r, uint32_t qpn, struct dp_port **port)
+{
+	struct dp_cfg c = {
+	    .netdev = r->netdev, .addr = r->addr.addr, .prefix_len = r->addr.len, .qpn = qpn};
+	char err[300], what[200];
+	int e = dp_raw_ops.open(&c, port, err, sizeof(err));
+
+	if (e) {
+		fprintf(stderr, "rocelab: transport: %s\n", err);
+		return e;
+	}
+	fprintf(stderr, "rocelab: transport: %s\n", dp_raw_ops.describe(*port, what, sizeof(what)));
+	return 0;
+}
+
+static uint16_t fresh_ip_id(uint64_t *rng)
+{
+	uint16_t id;
+
+	/* Fresh on every packet, retransmissions too, so ipid-drop --mod N samples at random. */
+	do
+		id = (uint16_t)(mpr_rand(rng) >> 48);
+	while (!id);
+	return id;
+}
+
+static void emit(FILE *out, json_t *o)
+{
+	json_dumpf(o, out, JSON_COMPACT);
+	fputc('\n', out);
+	fflush(out);
+	json_decref(o);
+}
+
+/* Packets built for one sendmmsg(): each into buf[n], then txq_push(). */
+struct txq {
+	const struct dp_ops *dp;
+	struct dp_port *port;
+	uint8_t buf[DP_BATCH][MPR_WIRE_PAYLOAD + 128];
+	struct dp_tx tx[DP_BATCH];
+	unsigned n;
+};
+
+/* What is unsent goes; the datapath counts what it could not send. */
+static void txq_flush(struct txq *q)
+{
+	if (q->n)
+		q->dp->send(q->port, q->tx, q->n);
+	q->n = 0;
+}
+
+/* The packet of len bytes built in buf[n], to dst; a full batch goes at once. */
+static void txq_push(struct txq *q, size_t len, struct in_addr dst)
+{
+	q->tx[q->n] = (struct dp_tx){q->buf[q->n], len, dst};
+	if (++q->n == DP_BATCH)
+		txq_flush(q);
+}
+
+/* What both endpoints have: the loop, the datapath, the statistics clock. */
+struct ep_core {
+	struct tloop loop;
+	struct txq q;
+	struct tw_timer t_bin, t_end;
+	uint64_t bin, interval_ns, t0;
+	FILE *out;
+};
+
+static void on_end(void *ctx, uint64_t now)
+{
+	(void)now;
+	((struct tloop *)ctx)->done = true;
+}
+
+/*
+ * The loop, the RNIC's datapath for qpn watched with on_rx, a statistics
+ * line by on_bin every interval and the end after duration (ctx to both).
+ * 0, or -1 with nothing left open (the reason printed).
+ */
+static int core_open(struct ep_core *c, const struct inv_rnic *me, uint32_t qpn,
+		     const struct ep_params *p, void (*on_rx)(void *, uint64_t),
+		     void (*on_bin)(void *, uint64_t), void *ctx)
+{
+	c->q.dp = &dp_raw_ops;
+	if (tloop_init(&c->loop))
+		return -1;
+	if (open_port(me, qpn, &c->q.port))
+		goto clean_loop;
+	if (tloop_watch(&c->loop, c->q.dp->fd(c->q.port), on_rx, ctx))
+		goto clean_port;
+	tw_timer_init(&c->t_bin, on_bin, ctx);
+	tw_timer_init(&c->t_end, on_end, &c->loop);
+	c->interval_ns = (uint64_t)p->interval_ms * 1000000;
+	c->t0 = tloop_now();
+	tw_arm(&c->loop.tw, &c->t_bin, c->t0 + c->interval_ns);
+	if (p->duration_ms)
+		tw_arm(&c->loop.tw, &c->t_end, c->t0 + (uint64_t)p->duration_ms * 1000000);
+	return 0;
+clean_port:
+	c->q.dp->close(c->q.port);
+clean_loop:
+	tloop_fini(&c->loop);
+	return -1;
+}
+
+/* Run until the end or *stop; the seconds it ran, or -1 when the loop failed. */
+static double core_run(struct ep_core *c, const volatile sig_atomic_t *stop)
+{
+	int r = tloop_run(&c->loop, stop);
+
+	txq_flush(&c->q);
+	return r ? -1 : (double)(tloop_now() - c->t0) / 1e9;
+}
+
+static void core_close(struct ep_core *c)
+{
+	c->q.dp->close(c->q.port);
+	tloop_fini(&c->loop);
+}
+
+/* The next statistics line's timer. */
+static void core_next_bin(struct ep_core *c)
+{
+	c->bin++;
+	tw_arm(&c->loop.tw, &c->t_bin, c->t0 + (c->bin + 1) * c->interval_ns);
+}
+
+/* ---- sender ----------------------------------------------------------------------------- */
+
+struct vp_stat {
+	unsigned long long sent, retx, acks, ece, nacks, prunes;
+	uint64_t bin; /* the last bin it sent in, + 1 */
+};
+
+struct snd_bin {
+	struct mpr_snd_stats st;
+	struct dp_stats dp;
+};
+
+struct snd_ep {
+	struct ep_core c;
+	struct mpr_snd s;
+	struct mpr_wire_ep wep;
+	uint64_t rng;
+	unsigned vps;
+	struct vp_stat *vp;
+	struct tw_timer t_snd;
+	unsigned vps_in_bin;
+	struct snd_bin last;
+	unsigned long long bad;
+	uint8_t payload[MPR_WIRE_PAYLOAD];
+};
+
+static void snd_queue(struct snd_ep *e, const struct mpr_pkt *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct vp_stat *v = &e->vp[p[i].vp - VP_LO];
+		ssize_t len;
+
+		mpr_wire_pattern(p[i].psn, e->payload, sizeof(e->payload));
+		len = mpr_wire_data(e->c.q.buf[e->c.q.n], sizeof(e->c.q.buf[0]), &e->wep,
+				    fresh_ip_id(&e->rng), &p[i], e->payload, sizeof(e->payload));
+		if (len < 0)
+			continue; /* cannot happen: the buffer holds a full packet */
+		v->sent++;
+		v->retx += p[i].retx;
+		if (v->bin != e->c.bin + 1) {
+			v->bin = e->c.bin + 1;
+			e->vps_in_bin++;
+		}
+		txq_push(&e->c.q, (size_t)len, e->wep.dst);
+	}
+}
+
+static void snd_arm(struct snd_ep *e)
+{
+	uint64_t d = mpr_snd_deadline(&e->s);
+
+	if (d == MPR_NEVER)
+		tw_cancel(&e->c.loop.tw, &e->t_snd);
+	else if (!tw_armed(&e->t_snd) || e->t_snd.at != d)
+		tw_arm(&e->c.loop.tw, &e->t_snd, d);
+}
+
+static void snd_on_timer(void *ctx, uint64_t now)
+{
+	struct snd_ep *e = ctx;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	if (mpr_snd_deadline(&e->s) <= now)
+		snd_queue(e, out, mpr_snd_timer(&e->s, now, out));
+	txq_flush(&e->c.q);
+	snd_arm(e);
+}
+
+static void snd_on_rx(void *ctx, uint64_t now)
+{
+	struct snd_ep *e = ctx;
+	struct dp_rx rx[DP_BATCH];
+	struct mpr_pkt out[MPR_OUT_MAX];
+	int n;
+
+	while ((n = e->c.q.dp->recv(e->c.q.port, rx, DP_BATCH)) > 0) {
+		for (int i = 0; i < n; i++) {
+			struct roce_ip ip;
+			struct mpr_ack a;
+			uint32_t qpn;
+			unsigned long long prunes = e->s.st.prunes;
+			struct vp_stat *v;
+
+			if (mpr_wire_parse_ack(rx[i].pkt, rx[i].len, &ip, &qpn, &a) ||
+			    ip.src.s_addr != e->wep.dst.s_addr || a.vp < VP_LO ||
+			    a.vp >= VP_LO + e->vps) {
+				e->bad++;
+				continue;
+			}
+			snd_queue(e, out, mpr_snd_ack(&e->s, &a, now, out));
+			v = &e->vp[a.vp - VP_LO];
+			v->acks++;
+			v->ece += a.ece;
+			v->nacks += a.nack;
+			v->prunes += e->s.st.prunes - prunes;
+		}
+		txq_flush(&e->c.q);
+		if (n < DP_BATCH)
+			break;
+	}
+	snd_arm(e);
+}
+
+#define D(f) (json_int_t)(st.f - e->last.st.f)
+
+static void snd_on_bin(void *ctx, uint64_t now)
+{
+	struct snd_ep *e = ctx;
+	struct mpr_snd_stats st = e->s.st;
+	struct dp_stats dp;
+
+	e->c.q.dp->stats(e->c.q.port, &dp);
+	emit(e->c.out,
+	     json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I}",
+		       "type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
+		       D(retx), "probes", D(probes), "acks", D(acks), "ece_acks", D(ece_acks),
+		       "nacks", D(nacks), "prunes", D(prunes), "rtos", D(rtos), "recoveries",
+		       D(recoveries), "cwnd", mpr_snd_cwnd(&e->s), "vps_used", (int)e->vps_in_bin,
+		       "tx_full", (json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
+		       (json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
+		       (json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate",
+		       (json_int_t)e->s.inflate));
+	e->last = (struct snd_bin){st, dp};
+	e->vps_in_bin = 0;
+	core_next_bin(&e->c);
+	(void)now;
+}
+
+#undef D
+
+static void snd_end(struct snd_ep *e, double secs)
+{
+	const struct mpr_snd_stats *st = &e->s.st;
+	json_t *vps = json_array();
+	struct dp_stats dp;
+
+	e->c.q.dp->stats(e->c.q.port, &dp);
+	for (unsigned i = 0; i < e->vps; i++) {
+		const struct vp_stat *v = &e->vp[i];
+
+		if (v->sent || v->acks)
+			json_array_append_new(
+			    vps, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I}", "vp", (int)(VP_LO + i),
+					   "sent", (json_int_t)v->sent, "retx", (json_int_t)v->retx,
+					   "acks", (json_int_t)v->acks, "ece", (json_int_t)v->ece,
+					   "nacks", (json_int_t)v->nacks, "prunes",
+					   (json_int_t)v->prunes));
+	}
+	emit(e->c.out,
+	     json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
+		       "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
+		       "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
+		       (json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
+		       (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
+		       (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
+		       (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
+		       "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad,
+		       "wakeups", (json_int_t)e->c.loop.wakeups, "per_vp", vps));
+}
+
+static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
+{
+	mpr_cfg_default(c);
+	c->single_path = p->single_path;
+	c->delta = p->delta;
+	c->bitmap = p->bitmap; /* the receiver is L = 1 in single-path mode */
+	c->ooo_aware = !p->ooo_off;
+	c->iw = p->iw;
+	c->probe_ppm = (uint32_t)(p->probe * 1e6 + 0.5);
+	c->vp_lo = VP_LO;
+	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
+	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
+	c->srtt_init_ns = (uint64_t)p->srtt_init_us * 1000;
+}
+
+int ep_send(const struct inventory *inv, const char *from, const char *to,
+	    const struct ep_params *p, const volatile sig_atomic_t *stop, FILE *out)
+{
+	const struct inv_rnic *me, *peer;
+	struct snd_ep *e;
+	struct mpr_cfg c;
+	struct mpr_pkt first[MPR_OUT_MAX];
+	enum ep_ecn ecn;
+	const char *why = NULL;
+	char err[256], a1[INET_ADDRSTRLEN], a2[INET_ADDRSTRLEN];
+	double secs;
+	int r = RL_EXIT_SETUP;
+
+	snd_cfg(p, &c);
+	if (ep_check(p, &ecn, err, sizeof(err)) || mpr_cfg_check(&c, &why)) {
+		fprintf(stderr, "rocelab: transport send: %s\n", why ? why : err);
+		return RL_EXIT_USAGE;
+	}
+	if (find_rnic(inv, from, &me) || find_rnic(inv, to, &peer))
+		return RL_EXIT_USAGE;
+	e = rl_xcalloc(1, sizeof(*e));
+	e->c.out = out;
+	e->vps = p->vps;
+	e->vp = rl_xcalloc(p->vps, sizeof(*e->vp));
+	e->rng = (uint64_t)p->seed * 0x9e3779b97f4a7c15ULL + 0x5eed;
+	e->wep = (struct mpr_wire_ep){.src = me->addr.addr,
+				      .dst = peer->addr.addr,
+				      .dst_qpn = p->rcv_qpn,
+				      .dscp = (uint8_t)p->dscp};
+	mpr_snd_init(&e->s, &c, p->seed ? p->seed : 1);
+	tw_timer_init(&e->t_snd, snd_on_timer, e);
+	if (core_open(&e->c, me, p->snd_qpn, p, snd_on_rx, snd_on_bin, e))
+		goto clean;
+	inet_ntop(AF_INET, &me->addr.addr, a1, sizeof(a1));
+	inet_ntop(AF_INET, &peer->addr.addr, a2, sizeof(a2));
+	fprintf(stderr,
+		"rocelab: transport send: %s (%s) -> %s (%s), %s, %u VPs, delta %u, bitmap %u%s\n",
+		from, a1, to, a2, p->single_path ? "single path (go-back-N)" : "MP-RDMA",
+		p->single_path ? 1 : p->vps, p->delta, p->single_path ? 1 : c.bitmap,
+		p->ooo_off ? ", out-of-order control off" : "");
+	/* A backlogged sender: data for longer than any run. */
+	snd_queue(e, first, mpr_snd_push(&e->s, 0x7fffffff, e->c.t0, first));
+	txq_flush(&e->c.q);
+	snd_arm(e);
+	secs = core_run(&e->c, stop);
+	snd_end(e, secs < 0 ? 0 : secs);
+	r = secs < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
+	core_close(&e->c);
+clean:
+	free(e->vp);
+	free(e);
+	return r;
+}
+
+/* ---- receiver --------------------------------------------------------------------------- */
+
+#define HELD_MAX 8192 /* ACKs held for ack-delay: 5 ms at 1.6 Mpps */
+
+struct held_ack {
+	uint64_t due;
+	struct in_addr dst;
+	uint16_t len;
+	uint8_t pkt[MPR_WIRE_ACK_HDR + 64];
+};
+
+struct rcv_bin {
+	struct mpr_rcv_stats st;
+	unsigned long long ce, ce_wire, pattern_bad;
+};
+
+struct rcv_ep {
+	struct ep_core c;
+	struct mpr_rcv r;
+	struct mpr_wire_ep wep;
+	enum ep_ecn ecn;
+	uint64_t ecn_k_ns, ack_delay_ns, rng;
+	int64_t min_owd;
+	bool have_owd;
+	uint64_t rt_off;     /* CLOCK_REALTIME - CLOCK_MONOTONIC, read with each receive batch */
+	double queue_us_sum; /* this interval: one-way delay above its minimum, summed */
+	uint64_t queue_us_max;
+	unsigned long long queue_n;
+	struct held_ack *held;
+	unsigned held_head, held_n;
+	unsigned long long ce, ce_wire, pattern_bad, bad, held_full, kernel_ts, from_app;
+	struct mpr_ood ood;
+	uint32_t ood_bin_max; /* this interval */
+	struct tw_timer t_held;
+	struct rcv_bin last;
+};
+
+static void rcv_release_held(void *ctx, uint64_t now)
+{
+	struct rcv_ep *e = ctx;
+
+	while (e->held_n && e->held[e->held_head].due <= now) {
+		struct held_ack *h = &e->held[e->held_head];
+
+		memcpy(e->c.q.buf[e->c.q.n], h->pkt, h->len);
+		txq_push(&e->c.q, h->len, h->dst);
+		e->held_head = (e->held_head + 1) % HELD_MAX;
+		e->held_n--;
+	}
+	txq_flush(&e->c.q);
+	if (e->held_n)
+		tw_arm(&e->c.loop.tw, &e->t_held, e->held[e->held_head].due);
+}
+
+static void rcv_reply(struct rcv_ep *e, const struct mpr_ack *a, uint64_t now)
+{
+	uint8_t *b;
+	size_t cap;
+	ssize_t len;
+
+	if (!e->ack_delay_ns) {
+		b = e->c.q.buf[e->c.q.n];
+		cap = sizeof(e->c.q.buf[0]);
+	} else if (e->held_n == HELD_MAX) {
+		e->held_full++; /* counted: a run with any is rig-limited */
+		return;
+	} else {
+		struct held_ack *h = &e->held[(e->held_head + e->held_n) % HELD_MAX];
+
+		b = h->pkt;
+		cap = sizeof(h->pkt);
+	}
+	len = mpr_wire_ack(b, cap, &e->wep, fresh_ip_id(&e->rng), a);
+	if (len < 0)
+		return;
+	if (!e->ack_delay_ns) {
+		txq_push(&e->c.q, (size_t)len, e->wep.dst);
+		return;
+	}
+	struct held_ack *h = &e->held[(e->held_head + e->held_n++) % HELD_MAX];
+
+	h->due = now + e->ack_delay_ns;
+	h->dst = e->wep.dst;
+	h->len = (uint16_t)len;
+	if (!tw_armed(&e->t_held))
+		tw_arm(&e->c.loop.tw, &e->t_held, h->due);
+}
+
+static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
+{
+	struct roce_ip ip;
+	struct mpr_pkt p;
+	struct mpr_rx_result res;
+	const uint8_t *pl;
+	size_t plen;
+	uint32_t qpn;
+	bool ce_wire;
+
+	if (mpr_wire_parse_data(rx->pkt, rx->len, &ip, &qpn, &p, &pl, &plen)) {
+		e->bad++;
+		return;
+	}
+	e->kernel_ts += rx->kernel_ts;
+	e->from_app += !rx->kernel_ts;
+	ce_wire = p.ce && e->ecn != EP_ECN_OFF;
+	p.ce = ce_wire;
+	if (e->ecn == EP_ECN_SOJOURN) {
+		/*
+		 * Emulated ECN: the sender stamps CLOCK_MONOTONIC, the kernel's receive
+		 * time is CLOCK_REALTIME, which NTP or a hypervisor may step mid-run:
+		 * the receive time goes to our monotonic clock first (rt_off, read
+		 * with the batch).  The two hosts' monotonic clocks
+		 * then differ by a constant, which the minimum one-way delay takes
+		 * away; what is left is queueing.
+		 */
+		int64_t owd = (int64_t)(rx->rx_ns - e->rt_off - p.tx_ns);
+		uint64_t queued;
+
+		if (!e->have_owd || owd < e->min_owd)
+			e->min_owd = owd, e->have_owd = true;
+		queued = (uint64_t)(owd - e->min_owd);
+		e->queue_us_sum += (double)queued / 1e3;
+		e->queue_n++;
+		if (queued / 1000 > e->queue_us_max)
+			e->queue_us_max = queued / 1000;
+		if (queued > e->ecn_k_ns)
+			p.ce = true;
+	}
+	e->ce += p.ce;
+	e->ce_wire += ce_wire;
+	mpr_rcv_data(&e->r, &p, &res);
+	if (!res.duplicate && !res.dropped) {
+		if (!mpr_wire_pattern_ok(p.psn, pl, plen))
+			e->pattern_bad++;
+	}
+	if (mpr_ood_add(&e->ood, &e->r, &res) && res.ood > e->ood_bin_max)
+		e->ood_bin_max = res.ood;
+	if (res.reply) {
+		e->wep.dst = ip.src;
+		rcv_reply(e, &res.ack, now);
+	}
+}
+
+static void rcv_on_rx(void *ctx, uint64_t now)
+{
+	struct rcv_ep *e = ctx;
+	struct dp_rx rx[DP_BATCH];
+	int n;
+
+	while ((n = e->c.q.dp->recv(e->c.q.port, rx, DP_BATCH)) > 0) {
+		e->rt_off = rl_realtime_ns() - tloop_now();
+		for (int i = 0; i < n; i++)
+			rcv_data(e, &rx[i], now);
+		txq_flush(&e->c.q);
+		if (n < DP_BATCH)
+			break;
+	}
+}
+
+#define D(f) (json_int_t)(st.f - e->last.st.f)
+
+static void rcv_on_bin(void *ctx, uint64_t now)
+{
+	struct rcv_ep *e = ctx;
+	struct mpr_rcv_stats st = e->r.st;
+
+	emit(e->c.out,
+	     json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:I}", "type", "rcv",
+		       "t", (double)rl_realtime_ns() / 1e9, "data", D(data), "delivered",
+		       D(delivered), "dups", D(dups), "overflow_drops", D(overflow_drops), "acks",
+		       D(acks), "nacks", D(nacks), "ce", (json_int_t)(e->ce - e->last.ce),
+		       "ce_wire", (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
+		       (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
+		       (int)e->ood_bin_max, "queue_us_mean",
+		       e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0, "queue_us_max",
+		       (json_int_t)e->queue_us_max));
+	e->queue_us_sum = 0;
+	e->queue_n = e->queue_us_max = 0;
+	e->last = (struct rcv_bin){st, e->ce, e->ce_wire, e->pattern_bad};
+	e->ood_bin_max = 0;
+	core_next_bin(&e->c);
+	(void)now;
+}
+
+#undef D
+
+static void rcv_end(struct rcv_ep *e, double secs)
+{
+	const struct mpr_rcv_stats *st = &e->r.st;
+	struct dp_stats dp;
+
+	e->c.q.dp->stats(e->c.q.port, &dp);
+	emit(e->c.out,
+	     json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
+		       "s:I,s:s,s:I}",
+		       "type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
+		       "data", (json_int_t)st->data, "delivered", (json_int_t)st->delivered, "dups",
+		       (json_int_t)st->dups, "overflow_drops", (json_int_t)st->overflow_drops,
+		       "acks", (json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "ce",
+		       (json_int_t)e->ce, "ce_wire", (json_int_t)e->ce_wire, "pattern_bad",
+		       (json_int_t)e->pattern_bad, "ood_p99", (int)mpr_ood_quantile(&e->ood, 0.99),
+		       "ood_p999", (int)mpr_ood_quantile(&e->ood, 0.999), "ood_max",
+		       (int)st->ood_max, "rx_overflow", (json_int_t)dp.rx_overflow, "tx_full",
+		       (json_int_t)dp.tx_full, "held_full", (json_int_t)e->held_full, "foreign",
+		       (json_int_t)e->bad, "timestamps",
+		       e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software",
+		       "unroutable", (json_int_t)dp.tx_unroutable));
+}
+
+int ep_recv(const struct inventory *inv, const char *at, const struct ep_params *p,
+	    const volatile sig_atomic_t *stop, FILE *out)
+{
+	const struct inv_rnic *me;
+	struct rcv_ep *e;
+	enum ep_ecn ecn;
+	char err[256];
+	double secs;
+	int r = RL_EXIT_SETUP;
+
+	if (ep_check(p, &ecn, err, sizeof(err))) {
+		fprintf(stderr, "rocelab: transport recv: %s\n", err);
+		return RL_EXIT_USAGE;
+	}
+	if (find_rnic(inv, at, &me))
+		return RL_EXIT_USAGE;
+	e = rl_xcalloc(1, sizeof(*e));
+	e->c.out = out;
+	e->ecn = ecn;
+	e->ecn_k_ns = (uint64_t)p->ecn_k_us * 1000;
+	e->ack_delay_ns = (uint64_t)p->ack_delay_us * 1000;
+	e->rng = (uint64_t)p->seed * 0xbf58476d1ce4e5b9ULL + 0xacc;
+	e->wep = (struct mpr_wire_ep){
+	    .src = me->addr.addr, .dst_qpn = p->snd_qpn, .dscp = (uint8_t)p->dscp};
+	if (e->ack_delay_ns)
+		e->held = rl_xcalloc(HELD_MAX, sizeof(*e->held));
+	mpr_rcv_init(&e->r, p->single_path ? 1 : p->bitmap);
+	tw_timer_init(&e->t_held, rcv_release_held, e);
+	if (core_open(&e->c, me, p->rcv_qpn, p, rcv_on_rx, rcv_on_bin, e))
+		goto clean;
+	fprintf(stderr,
+		"rocelab: transport recv: %s (%s), bitmap %u, ECN %s%s, ACK delay %lld us\n", at,
+		inet_ntoa(me->addr.addr), e->r.L, p->ecn,
+		ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "", p->ack_delay_us);
+	secs = core_run(&e->c, stop);
+	rcv_end(e, secs < 0 ? 0 : secs);
+	r = secs < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
+	core_close(&e->c);
+clean:
+	free(e->held);
+	free(e);
+	return r;
+}

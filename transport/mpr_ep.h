@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MP-RDMA endpoints on a lab: the sender and the receiver of one
+ * connection, each the pure state machines of transport/mprdma/ driven by
+ * one event loop (transport/dp/tloop.h) over a datapath on its RNIC
+ * (transport/dp/dp.h), with its packets as RoCEv2 (mpr_wire.h).  Each runs
+ * where its RNIC is (a host namespace, a host reached over SSH) and writes
+ * JSON lines: one every stats interval ("snd"/"rcv"), one at the end
+ * ("snd-end"/"rcv-end").  'rocelab transport run' starts both and reads them.
+ */
+#ifndef ROCELAB_MPR_EP_H
+#define ROCELAB_MPR_EP_H
+
+#include "harness/lib/inventory.h"
+#include "harness/lib/opt.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum ep_ecn {
+	EP_ECN_SOJOURN, /* emulated: CE when one-way delay exceeds its minimum by ecn-threshold */
+	EP_ECN_WIRE,	/* only CE bits the fabric set (a RED qdisc, a switch) */
+	EP_ECN_OFF,
+};
+
+/* Both ends' parameters: one option table for the command lines and the scenario. */
+struct ep_params {
+	bool single_path; /* the rxe-like baseline: one VP, go back N, receiver L = 1 */
+	unsigned delta, bitmap, iw, vps, seed;
+	bool ooo_off; /* out-of-order control off (the Fig. 14 ablation) */
+	double probe; /* path probing probability a round trip */
+	int dscp;
+	unsigned snd_qpn, rcv_qpn;
+	char ecn[16];
+	long long ecn_k_us, ack_delay_us, rto_min_us, srtt_init_us;
+	long long interval_ms; /* stats lines */
+	long long duration_ms; /* how long to run (0: until SIGINT/SIGTERM) */
+};
+
+extern const struct opt_desc ep_opts[];
+void ep_defaults(struct ep_params *p);
+/* Cross-checks, then ECN parsed; -EINVAL with what to change in err. */
+int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errlen);
+
+/*
+ * Run the sender on RNIC from ("host:rnic") toward RNIC to, or the receiver
+ * on RNIC at, until duration or *stop.  JSON lines go to out, problems to
+ * stderr.  An rl_exit code.
+ */
+int ep_send(const struct inventory *inv, const char *from, const char *to,
+	    const struct ep_params *p, const volatile sig_atomic_t *stop, FILE *out);
+int ep_recv(const struct inventory *inv, const char *at, const struct ep_params *p,
+	    const volatile sig_atomic_t *stop, FILE *out);
+
+/* rocelab transport run|send|recv (transport/cli.c). */
+int cmd_transport(int argc, char **argv);
+
+#endif
