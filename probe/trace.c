@@ -6,10 +6,12 @@
 #include "harness/lib/common.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/ip.h>
 #include <netinet/ip_icmp.h>
 #include <netinet/udp.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -52,7 +54,7 @@ int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
 	    .sin_family = AF_INET, .sin_addr = req->dst, .sin_port = htons(req->dport)};
 	int max_ttl = req->max_ttl > 0 ? req->max_ttl : 8;
 	int timeout = req->timeout_ms > 0 ? req->timeout_ms : 300;
-	int one = 1, ret = -EHOSTUNREACH;
+	int one = 1, ret = -EHOSTUNREACH, misses = 0;
 	int us, rs;
 
 	*n = 0;
@@ -111,10 +113,141 @@ int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
 			ret = -EINTR;
 			break;
 		}
+		misses = h->addr.s_addr ? 0 : misses + 1;
+		if (req->max_misses && misses >= req->max_misses)
+			break; /* a blackhole: nothing further will answer */
 	}
 close_udp:
 	close(us);
 close_raw:
 	close(rs);
 	return ret;
+}
+
+/* The quoted probe's IP total length: which TTL's probe an answer is about (trace_udp_many). */
+static size_t quoted_len(const uint8_t *pkt, size_t len)
+{
+	const struct ip *outer = (const struct ip *)pkt;
+	size_t ohl = (size_t)outer->ip_hl * 4;
+	const struct ip *inner = (const struct ip *)(pkt + ohl + 8);
+
+	return len >= ohl + 8 + 20 ? ntohs(inner->ip_len) : 0;
+}
+
+#define MANY_PAYLOAD 32 /* + the TTL: each round's probes have their own length */
+
+/* Send round ttl's probe of every trace still going; the number sent, or -errno. */
+static int many_send(const struct trace_req *req, size_t n, const int *us, const bool *done,
+		     int ttl, struct trace_hop (*hops)[TRACE_MAX_HOPS], int *n_hops)
+{
+	char payload[MANY_PAYLOAD + TRACE_MAX_HOPS] = "rocelab-trace";
+	int sent = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct sockaddr_in dst = {
+		    .sin_family = AF_INET, .sin_addr = req[i].dst, .sin_port = htons(req[i].dport)};
+
+		if (done[i])
+			continue;
+		hops[i][ttl - 1] = (struct trace_hop){.ttl = ttl};
+		n_hops[i] = ttl;
+		if (setsockopt(us[i], IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl)) < 0 ||
+		    sendto(us[i], payload, MANY_PAYLOAD + (size_t)ttl, 0, (struct sockaddr *)&dst,
+			   sizeof(dst)) < 0)
+			return -errno;
+		sent++;
+	}
+	return sent;
+}
+
+int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hops)[TRACE_MAX_HOPS],
+		   int *n_hops, int *ret)
+{
+	int max_ttl = n && req[0].max_ttl > 0 ? req[0].max_ttl : 8;
+	int timeout = n && req[0].timeout_ms > 0 ? req[0].timeout_ms : 300;
+	int *us = rl_xcalloc(n + 1, sizeof(*us)), *misses = rl_xcalloc(n + 1, sizeof(*misses));
+	bool *done = rl_xcalloc(n + 1, sizeof(*done));
+	int one = 1, r = 0, rs;
+
+	if (max_ttl > TRACE_MAX_HOPS)
+		max_ttl = TRACE_MAX_HOPS;
+	for (size_t i = 0; i < n; i++) {
+		us[i] = -1;
+		n_hops[i] = 0;
+		ret[i] = -EHOSTUNREACH;
+	}
+	rs = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
+	if (rs < 0)
+		r = -errno;
+	for (size_t i = 0; !r && i < n; i++) {
+		struct sockaddr_in src = {
+		    .sin_family = AF_INET, .sin_addr = req[i].src, .sin_port = htons(req[i].sport)};
+
+		us[i] = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (us[i] < 0 ||
+		    setsockopt(us[i], SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+		    bind(us[i], (struct sockaddr *)&src, sizeof(src)) < 0)
+			r = -errno;
+	}
+	for (int ttl = 1; !r && ttl <= max_ttl && !rl_interrupted; ttl++) {
+		unsigned long long t0 = rl_now_ns(),
+				   deadline = t0 + (unsigned long long)timeout * 1000000ULL;
+		int pending = many_send(req, n, us, done, ttl, hops, n_hops);
+
+		if (pending <= 0) {
+			r = pending < 0 ? pending : 0;
+			break;
+		}
+		while (pending > 0 && !rl_interrupted) {
+			unsigned long long now = rl_now_ns();
+			struct pollfd p = {.fd = rs, .events = POLLIN};
+			uint8_t pkt[1500];
+			ssize_t len;
+
+			if (now >= deadline)
+				break;
+			if (poll(&p, 1, (int)((deadline - now) / 1000000ULL) + 1) <= 0)
+				continue;
+			len = recv(rs, pkt, sizeof(pkt), 0);
+			/* only this round's probes: an answer to an earlier TTL is late, not a hop
+			 */
+			if (len <= 0 ||
+			    quoted_len(pkt, (size_t)len) != 28 + MANY_PAYLOAD + (size_t)ttl)
+				continue;
+			for (size_t i = 0; i < n; i++) {
+				struct trace_hop *h = &hops[i][ttl - 1];
+				int type;
+
+				if (done[i] || h->addr.s_addr ||
+				    !trace_match_icmp(pkt, (size_t)len, &req[i], &h->addr, &type))
+					continue;
+				h->rtt_ms = (double)(rl_now_ns() - t0) / 1e6;
+				h->reached = type == ICMP_DEST_UNREACH;
+				pending--;
+				break;
+			}
+		}
+		for (size_t i = 0; i < n; i++) {
+			const struct trace_hop *h = &hops[i][ttl - 1];
+
+			if (done[i])
+				continue;
+			misses[i] = h->addr.s_addr ? 0 : misses[i] + 1;
+			if (h->reached)
+				ret[i] = 0;
+			done[i] =
+			    h->reached || (req[i].max_misses && misses[i] >= req[i].max_misses);
+		}
+	}
+	if (rl_interrupted && !r)
+		r = -EINTR;
+	for (size_t i = 0; i < n; i++)
+		if (us[i] >= 0)
+			close(us[i]);
+	if (rs >= 0)
+		close(rs);
+	free(us);
+	free(misses);
+	free(done);
+	return r;
 }

@@ -22,17 +22,30 @@ struct trace_req {
 	uint16_t sport, dport;
 	int max_ttl;	/* default 8 */
 	int timeout_ms; /* per hop, default 300 */
+	int max_misses; /* stop after this many hops in a row did not answer (0: never) */
 };
 
-/*
- * Trace the path of one UDP 5-tuple from the current network namespace.
- * Fills hops[0..*n) and returns 0 (the destination answered), -EHOSTUNREACH
- * (it did not within max_ttl), or another -errno.  Needs CAP_NET_RAW.
- */
 /* Does the ICMP error in pkt (from its IPv4 header on) quote req's probe? Fills *from, *type. */
 bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *req,
 		      struct in_addr *from, int *type);
 
+/*
+ * Trace the path of one UDP 5-tuple from the current network namespace.
+ * Fills hops[0..*n) and returns 0 (the destination answered), -EHOSTUNREACH
+ * (it did not within max_ttl or max_misses), or another -errno.  Needs
+ * CAP_NET_RAW.
+ */
 int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n);
+
+/*
+ * Trace n 5-tuples at once, TTL by TTL: each round's probes leave together
+ * and wait up to req[0].timeout_ms for their answers, so n traces take at
+ * most req[0].max_ttl timeouts.  hops[i], n_hops[i] and ret[i] as
+ * trace_udp() fills and returns them for req[i].  0, or -errno when a
+ * socket could not be opened or a probe not sent (then ret[] says nothing).
+ * Needs CAP_NET_RAW and a file descriptor per 5-tuple.
+ */
+int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hops)[TRACE_MAX_HOPS],
+		   int *n_hops, int *ret);
 
 #endif

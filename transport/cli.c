@@ -29,6 +29,8 @@ static void help(FILE *f)
 	    "usage: rocelab transport run  [-i INV] --from HOST:RNIC --to HOST:RNIC [options]\n"
 	    "       rocelab transport send [-i INV] --from HOST:RNIC --to HOST:RNIC [options]\n"
 	    "       rocelab transport recv [-i INV] --at HOST:RNIC [options]\n"
+	    "       rocelab transport paths [-i INV] --from HOST:RNIC --to HOST:RNIC [--vps N]\n"
+	    "                              [--duration T]\n"
 	    "\n"
 	    "MP-RDMA (NSDI'18), the multi-path RDMA transport, as RoCEv2 packets on the lab's\n"
 	    "real data path: a backlogged sender spreads one window over virtual paths (UDP\n"
@@ -36,7 +38,9 @@ static void help(FILE *f)
 	    "'run' starts the receiver on --to's host and the sender on --from's through the lab,\n"
 	    "waits --duration and prints goodput; 'send' and 'recv' are the endpoints it starts\n"
 	    "(JSON lines on stdout: one per --interval, one at the end).  ECN is emulated from\n"
-	    "one-way delay unless --ecn wire (this machine's kernel has no RED).\n"
+	    "one-way delay unless --ecn wire (this machine's kernel has no RED).  'paths' traces\n"
+	    "each VP's route from where it runs (the ground truth of which links a VP crosses):\n"
+	    "a JSON line per VP, once, or a sweep a second for --duration.\n"
 	    "\n",
 	    f);
 	opt_help(ep_opts, &d, 2, f);
@@ -194,8 +198,9 @@ int cmd_transport(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return help(argc < 2 ? stderr : stdout), argc < 2 ? RL_EXIT_USAGE : RL_EXIT_OK;
 	verb = argv[1];
-	if (strcmp(verb, "run") && strcmp(verb, "send") && strcmp(verb, "recv"))
-		return rl_usage_error("transport", "'%s': give run, send or recv", verb);
+	if (strcmp(verb, "run") && strcmp(verb, "send") && strcmp(verb, "recv") &&
+	    strcmp(verb, "paths"))
+		return rl_usage_error("transport", "'%s': give run, send, recv or paths", verb);
 	snprintf(cmd, sizeof(cmd), "transport %s", verb);
 	opt_longopts(ep_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	argc--, argv++;
@@ -248,8 +253,12 @@ int cmd_transport(int argc, char **argv)
 	if (!(inv = lab_target_inventory(inv_path)))
 		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	rl_signals_install();
-	r = !strcmp(verb, "send") ? ep_send(inv, from, to, &p, &rl_interrupted, stdout)
-				  : ep_recv(inv, at, &p, &rl_interrupted, stdout);
+	if (!strcmp(verb, "send"))
+		r = ep_send(inv, from, to, &p, &rl_interrupted, stdout);
+	else if (!strcmp(verb, "paths"))
+		r = ep_paths(inv, from, to, &p, &rl_interrupted, stdout);
+	else
+		r = ep_recv(inv, at, &p, &rl_interrupted, stdout);
 	inventory_free(inv);
 	return r;
 }

@@ -7,6 +7,8 @@
 #include "transport/mpr_comp.h"
 
 #include "harness/lib/common.h"
+#include "probe/pathmap.h"
+#include "transport/mpr_vpmap.h"
 #include "transport/mprdma/mpr_wire.h"
 
 #include <errno.h>
@@ -16,10 +18,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#define WARMUP_S   1.0 /* the baseline counts from this long after the start */
-#define SETTLE_S   0.5 /* after a revert, before recovery counts */
-#define PLOT_BIN_S 0.1 /* the report's timeline resolution */
-#define PARAMS_MAX 40
+#define WARMUP_S    2.0 /* the baseline counts from this long after the start (README) */
+#define SETTLE_S    0.5 /* after a revert, before recovery counts */
+#define PLOT_BIN_S  0.1 /* the report's timeline resolution */
+#define PARAMS_MAX  40
+#define VP_LO	    49152      /* the endpoints' first VP (mpr_ep.c) */
+#define TRACE_MS    86400000LL /* the tracers run until stopped */
+#define FAULT_LINKS 8
+/* Ground truth for abandonment and reuse (the brief's D.6) */
+#define ABANDON_W   0.1 /* the touched VPs' share stays below ABANDON_MAX this long */
+#define ABANDON_MAX 0.01
+#define REUSE_W	    0.2 /* the restored link carries REUSE_SHARE of its fair share this long */
+#define REUSE_SHARE 0.9
 
 /* ---- endpoints through the lab (also 'rocelab transport run') --------------------------- */
 
@@ -340,13 +350,61 @@ static long long settle_ms(const void *cfg)
 
 struct mpr_state {
 	const struct mpr_comp_cfg *cfg;
+	const struct inventory *inv;
 	char from[72], to[72]; /* as given, or picked */
 	struct mpr_flow flow;
 	char slog[PATH_MAX + 32], rlog[PATH_MAX + 32];
+	/* 'transport paths' from each end: the VPs' data (fwd) and ACK routes */
+	struct lab_proc trace_fwd, trace_ack;
+	char flog[PATH_MAX + 32], alog[PATH_MAX + 32];
 	double optimal; /* Mbit/s, 0: unknown */
 	struct mpr_sample *rs, *ss;
 	size_t n_rs, n_ss;
+	/* The faults' links (inventory indexes), and whether they blackhole (abandon, reuse) */
+	size_t fault_links[FAULT_LINKS], n_fault_links;
+	bool blackhole;
 };
+
+/* The inventory links the faults sit on; blackhole when one of them drops everything. */
+static void fault_links(struct mpr_state *st, const struct inventory *inv,
+			const struct comp_fault *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct inv_endpoint ep;
+		char msg[160];
+		ssize_t l;
+
+		if (inventory_endpoint(inv, f[i].target, &ep, msg, sizeof(msg)) ||
+		    (l = pathmap_link_index(inv, &ep)) < 0 || st->n_fault_links == FAULT_LINKS)
+			continue; /* a whole switch, or no link: no path is singled out */
+		st->fault_links[st->n_fault_links++] = (size_t)l;
+		st->blackhole |= !strcmp(f[i].kind, "link-flap") || !strcmp(f[i].kind, "acl-error");
+	}
+}
+
+/*
+ * 'rocelab transport paths' on each end, a sweep a second until stopped: the
+ * data's routes from the sender, the ACKs' from the receiver (the brief's D.5:
+ * before the fault and during it, as ECMP may spread them anew).
+ */
+static int start_tracers(struct mpr_state *st, const struct comp_env *e, const struct ep_params *p)
+{
+	const char *fwd[] = {"--from", st->from, "--to", st->to, NULL};
+	const char *ack[] = {"--from", st->to, "--to", st->from, NULL};
+	char sh[INV_NAME_MAX + 1], rh[INV_NAME_MAX + 1];
+	int r;
+
+	snprintf(st->flog, sizeof(st->flog), "%s/mp-rdma-paths-data.log", e->dir);
+	snprintf(st->alog, sizeof(st->alog), "%s/mp-rdma-paths-ack.log", e->dir);
+	if (host_of(st->from, sh, sizeof(sh)) || host_of(st->to, rh, sizeof(rh)))
+		return -EINVAL;
+	r = spawn(e->lab, e->self_exe, e->inv_path, sh, "paths", fwd, p, TRACE_MS, st->flog,
+		  &st->trace_fwd);
+	if (!r)
+		r = spawn(e->lab, e->self_exe, e->inv_path, rh, "paths", ack, p, TRACE_MS, st->alog,
+			  &st->trace_ack);
+	return r;
+}
 
 static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
 		 size_t whatlen)
@@ -376,6 +434,14 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 			   st->slog, st->rlog, what, whatlen);
 	if (r)
 		return r;
+	st->inv = e->inv;
+	fault_links(st, e->inv, e->faults, e->n_faults);
+	r = start_tracers(st, e, &p);
+	if (r) {
+		snprintf(what, whatlen, "cannot trace the VPs' paths: %s (see %s, %s)",
+			 strerror(-r), st->flog, st->alog);
+		return r;
+	}
 	if (st->optimal > 0)
 		snprintf(what, whatlen, "%s %s -> %s, optimal %.1f Mbit/s (fabric)",
 			 p.single_path ? "single path" : "MP-RDMA", st->from, st->to, st->optimal);
@@ -402,7 +468,16 @@ static bool alive(void *state, char *why, size_t whylen)
 
 static void stop(void *state)
 {
-	mpr_flow_stop(&((struct mpr_state *)state)->flow);
+	struct mpr_state *st = state;
+
+	mpr_flow_stop(&st->flow);
+	for (int i = 0; i < 2; i++) {
+		struct lab_proc *pr = i ? &st->trace_ack : &st->trace_fwd;
+
+		if (pr->pid > 0)
+			lab_stop(st->flow.lab, pr, 3000);
+		pr->pid = 0;
+	}
 }
 
 static double jnum(const json_t *o, const char *k)
@@ -410,11 +485,34 @@ static double jnum(const json_t *o, const char *k)
 	return json_number_value(json_object_get(o, k));
 }
 
+#define VP_HIT 1 /* a VP a fault touches, data or ACKs */
+#define VP_FWD 2 /* a VP whose data crosses a fault's link */
+
+/* A sender line's sends per VP ("vp_sent": [[vp, n], ...]) summed into s by mask[vp - VP_LO]. */
+static void sends(const json_t *per_vp, const uint8_t *mask, size_t n_mask, struct mpr_sample *s)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(per_vp, i, e)
+	{
+		json_int_t vp = json_integer_value(json_array_get(e, 0));
+		double k = json_number_value(json_array_get(e, 1));
+		uint8_t m = vp >= VP_LO && (size_t)(vp - VP_LO) < n_mask ? mask[vp - VP_LO] : 0;
+
+		s->sent += k;
+		s->sent_hit += m & VP_HIT ? k : 0;
+		s->sent_fwd += m & VP_FWD ? k : 0;
+	}
+}
+
 /*
  * A log's per-interval lines of type, and its last line of type "TYPE-end"
- * into *end (NULL: none; a new reference).
+ * into *end (NULL: none; a new reference).  mask (n_mask VPs from VP_LO, or
+ * NULL) sorts the sender's sends per VP.
  */
-static size_t read_log(const char *path, const char *type, struct mpr_sample **out, json_t **end)
+static size_t read_log(const char *path, const char *type, struct mpr_sample **out, json_t **end,
+		       const uint8_t *mask, size_t n_mask)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL, end_type[32];
@@ -428,10 +526,14 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 		const char *t = j ? json_string_value(json_object_get(j, "type")) : NULL;
 
 		if (t && !strcmp(t, type)) {
-			*RL_PUSH(*out, n) = (struct mpr_sample){.t = jnum(j, "t"),
-								.delivered = jnum(j, "delivered"),
-								.retx = jnum(j, "retx"),
-								.vps_used = jnum(j, "vps_used")};
+			struct mpr_sample *smp = RL_PUSH(*out, n);
+
+			*smp = (struct mpr_sample){.t = jnum(j, "t"),
+						   .delivered = jnum(j, "delivered"),
+						   .retx = jnum(j, "retx"),
+						   .vps_used = jnum(j, "vps_used"),
+						   .srtt_us = jnum(j, "srtt_us")};
+			sends(json_object_get(j, "vp_sent"), mask, n_mask, smp);
 		} else if (t && !strcmp(t, end_type)) {
 			json_decref(*end);
 			*end = j;
@@ -445,14 +547,15 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 	return n;
 }
 
-static double mean_vps(const struct mpr_sample *s, size_t n, double from, double to)
+/* The mean of field (an offset into struct mpr_sample) over the samples within [from, to]. */
+static double mean_of(const struct mpr_sample *s, size_t n, size_t field, double from, double to)
 {
 	double sum = 0;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (s[i].t >= from && s[i].t <= to)
-			sum += s[i].vps_used, k++;
+			sum += *(const double *)((const char *)&s[i] + field), k++;
 	return k ? sum / (double)k : 0;
 }
 
@@ -461,6 +564,146 @@ static void phase(json_t *sec, const char *name, double from, double to, double 
 	json_object_set_new(
 	    json_object_get(sec, "phases"), name,
 	    json_pack("{s:f,s:f,s:f}", "from", from, "to", to, "goodput_mbit", g < 0 ? 0 : g));
+}
+
+static bool same_route(const struct mpr_route *a, const struct mpr_route *b)
+{
+	return a->n == b->n && !memcmp(a->links, b->links, a->n * sizeof(a->links[0]));
+}
+
+static json_t *route_json(const struct inventory *inv, const struct mpr_route *r)
+{
+	json_t *a = json_array();
+	char name[160];
+
+	for (unsigned i = 0; i < r->n; i++)
+		json_array_append_new(
+		    a, json_string(pathmap_link_name(inv, r->links[i], name, sizeof(name))));
+	return a;
+}
+
+/*
+ * The VPs' routes traced before the fault (and during it), into results.json;
+ * mask[vp - VP_LO] gets VP_HIT when a fault's link is on its data or ACK route
+ * before the fault, VP_FWD when on its data route.
+ */
+static json_t *vp_truth(const struct mpr_state *st, const struct comp_times *t, uint8_t *mask)
+{
+	unsigned nv = st->cfg->ep.vps;
+	double pre_to = t->t_fault > 0 ? t->t_inject : 1e18;
+	struct mpr_route *d = rl_xcalloc(nv, sizeof(*d)), *a = rl_xcalloc(nv, sizeof(*a));
+	struct mpr_route *dd = rl_xcalloc(nv, sizeof(*dd)), *ad = rl_xcalloc(nv, sizeof(*ad));
+	struct topo *topo = topo_build(st->inv, false, NULL);
+	json_t *o = json_object(), *vps = json_array(), *fl = json_array();
+	unsigned hit = 0, fwd = 0, moved = 0, routes = 0, routes_fwd = 0;
+	char name[160];
+	int nd = -1, na = -1;
+
+	if (topo) {
+		nd = mpr_routes_read(st->flog, st->inv, topo, st->from, st->to, 0, pre_to, VP_LO, d,
+				     nv);
+		na = mpr_routes_read(st->alog, st->inv, topo, st->to, st->from, 0, pre_to, VP_LO, a,
+				     nv);
+		if (t->t_fault > 0) {
+			mpr_routes_read(st->flog, st->inv, topo, st->from, st->to, t->t_fault,
+					t->t_revert, VP_LO, dd, nv);
+			mpr_routes_read(st->alog, st->inv, topo, st->to, st->from, t->t_fault,
+					t->t_revert, VP_LO, ad, nv);
+		}
+	}
+	for (size_t k = 0; k < st->n_fault_links; k++)
+		json_array_append_new(fl, json_string(pathmap_link_name(st->inv, st->fault_links[k],
+									name, sizeof(name))));
+	for (unsigned i = 0; i < nv; i++) {
+		bool on_d = false, on_a = false, first = d[i].complete;
+
+		for (size_t k = 0; k < st->n_fault_links; k++) {
+			on_d |= mpr_route_has(&d[i], st->fault_links[k]);
+			on_a |= mpr_route_has(&a[i], st->fault_links[k]);
+		}
+		mask[i] = (uint8_t)((on_d || on_a ? VP_HIT : 0) | (on_d ? VP_FWD : 0));
+		hit += on_d || on_a;
+		fwd += on_d;
+		/* distinct complete data routes: the paths, for the restored one's fair share */
+		for (unsigned j = 0; first && j < i; j++)
+			first = !(d[j].complete && same_route(&d[j], &d[i]));
+		routes += first;
+		routes_fwd += first && on_d;
+		/* a route traced during the fault that leaves the one before (up to where it ends)
+		 */
+		for (unsigned k = 0; dd[i].t && d[i].t && k < dd[i].n && k < d[i].n; k++)
+			if (dd[i].links[k] != d[i].links[k]) {
+				moved++;
+				break;
+			}
+		if (!d[i].t && !a[i].t)
+			continue;
+		json_array_append_new(vps,
+				      json_pack("{s:i,s:o,s:o,s:b}", "vp", (int)(VP_LO + i), "data",
+						route_json(st->inv, &d[i]), "ack",
+						route_json(st->inv, &a[i]), "hit", on_d || on_a));
+	}
+	json_object_set_new(o, "traced_data", json_integer(nd < 0 ? 0 : nd));
+	json_object_set_new(o, "traced_ack", json_integer(na < 0 ? 0 : na));
+	json_object_set_new(o, "fault_links", fl);
+	json_object_set_new(o, "vps_hit", json_integer(hit));
+	json_object_set_new(o, "vps_fwd", json_integer(fwd));
+	json_object_set_new(o, "data_routes", json_integer(routes));
+	json_object_set_new(o, "fair_share", json_real(routes ? (double)routes_fwd / routes : 0));
+	json_object_set_new(o, "moved_during_fault", json_integer(moved));
+	json_object_set_new(o, "vps", vps);
+	topo_free(topo);
+	free(d), free(a), free(dd), free(ad);
+	return o;
+}
+
+/*
+ * How MP-RDMA's sends moved off the VPs the fault touched and, after a
+ * blackhole, back onto the restored link (the brief's D.6).
+ */
+static void path_metrics(const struct mpr_state *st, const struct comp_times *t, double iv,
+			 double t_end, json_t *paths, struct comp_obs *obs)
+{
+	struct mpr_share *hit = rl_xcalloc(st->n_ss + 1, sizeof(*hit));
+	struct mpr_share *fwd = rl_xcalloc(st->n_ss + 1, sizeof(*fwd));
+	double fair = json_real_value(json_object_get(paths, "fair_share"));
+	double base, during;
+
+	for (size_t i = 0; i < st->n_ss; i++) {
+		hit[i] = (struct mpr_share){st->ss[i].t, st->ss[i].sent_hit, st->ss[i].sent};
+		fwd[i] = (struct mpr_share){st->ss[i].t, st->ss[i].sent_fwd, st->ss[i].sent};
+	}
+	base = mpr_share_mean(hit, st->n_ss, iv, t->t_start, t->t_inject);
+	during = mpr_share_mean(hit, st->n_ss, iv, t->t_fault, t->t_revert);
+	if (base >= 0)
+		comp_obs_metric(obs, "hit-share-baseline", base, "ratio");
+	if (during >= 0)
+		comp_obs_metric(obs, "hit-share-fault", during, "ratio");
+	if (st->blackhole) {
+		double ab = mpr_share_settles(hit, st->n_ss, iv, t->t_fault, t->t_revert, ABANDON_W,
+					      ABANDON_MAX, true);
+		double re = fair > 0 ? mpr_share_settles(fwd, st->n_ss, iv, t->t_revert, t_end,
+							 REUSE_W, REUSE_SHARE * fair, false)
+				     : -1;
+
+		/* never: the whole phase (a bound that fails, never one that passes) */
+		comp_obs_metric(obs, "abandon-ms", (ab < 0 ? t->t_revert - t->t_fault : ab) * 1e3,
+				"ms");
+		double srtt = mean_of(st->ss, st->n_ss, offsetof(struct mpr_sample, srtt_us),
+				      t->t_revert, t_end);
+
+		if (fair > 0)
+			comp_obs_metric(obs, "reuse-ms", (re < 0 ? t_end - t->t_revert : re) * 1e3,
+					"ms");
+		/* the paper's "under 1 s" was at 10 Gbit/s, thousands of its round trips */
+		if (fair > 0 && srtt > 0)
+			comp_obs_metric(obs, "reuse-rtts",
+					(re < 0 ? t_end - t->t_revert : re) * 1e6 / srtt, "RTTs");
+		json_object_set_new(paths, "abandon_s", ab < 0 ? json_null() : json_real(ab));
+		json_object_set_new(paths, "reuse_s", re < 0 ? json_null() : json_real(re));
+	}
+	free(hit);
+	free(fwd);
 }
 
 static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
@@ -474,9 +717,14 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	double base, fault = -1, rec = -1;
 	unsigned long long rig;
 
-	st->n_rs = read_log(st->rlog, "rcv", &st->rs, &re);
-	st->n_ss = read_log(st->slog, "snd", &st->ss, &se);
+	uint8_t *mask = rl_xcalloc(st->cfg->ep.vps, 1);
+	json_t *paths = vp_truth(st, t, mask);
+
+	st->n_rs = read_log(st->rlog, "rcv", &st->rs, &re, NULL, 0);
+	st->n_ss = read_log(st->slog, "snd", &st->ss, &se, mask, st->cfg->ep.vps);
+	free(mask);
 	obs->section = json_object();
+	json_object_set_new(obs->section, "paths", paths);
 	if (!se || !re) {
 		snprintf(obs->invalid, sizeof(obs->invalid),
 			 "no summary from the MP-RDMA %s (see its log)",
@@ -508,7 +756,11 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 		if (fault >= 0)
 			comp_obs_metric(obs, "fault-vs-optimal", fault / st->optimal, "ratio");
 	}
-	comp_obs_metric(obs, "vps-used", mean_vps(st->ss, st->n_ss, b_from, b_to), "VPs");
+	comp_obs_metric(
+	    obs, "vps-used",
+	    mean_of(st->ss, st->n_ss, offsetof(struct mpr_sample, vps_used), b_from, b_to), "VPs");
+	if (t->t_fault > 0 && json_integer_value(json_object_get(paths, "vps_hit")) > 0)
+		path_metrics(st, t, iv, t_end, paths, obs);
 	comp_obs_metric(obs, "retransmissions", jnum(se, "retx"), "packets");
 	comp_obs_metric(obs, "nacks", jnum(se, "nacks"), "ACKs");
 	comp_obs_metric(obs, "rtos", jnum(se, "rtos"), "timeouts");
@@ -551,20 +803,27 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 	snprintf(path, sizeof(path), "%s/mp-rdma.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return -errno;
-	fprintf(f, "# t_s goodput_mbit retx_per_s vps_in_use (per %.0f ms)\n", PLOT_BIN_S * 1e3);
+	fprintf(f,
+		"# t_s goodput_mbit retx_per_s vps_in_use hit_pct fwd_pct (per %.0f ms; the sends, "
+		"probes aside, on the VPs a fault's link carries data or ACKs of, and data of)\n",
+		PLOT_BIN_S * 1e3);
 	for (double b = t0; b < r->t->t_end; b += PLOT_BIN_S) {
-		double pk = 0, rt = 0, vps = 0;
+		double pk = 0, rt = 0, vps = 0, sent = 0, hit = 0, fwd = 0;
 		size_t nv = 0;
 
 		for (; i < st->n_rs && st->rs[i].t < b + PLOT_BIN_S; i++)
 			if (st->rs[i].t >= b)
 				pk += st->rs[i].delivered;
 		for (; k < st->n_ss && st->ss[k].t < b + PLOT_BIN_S; k++)
-			if (st->ss[k].t >= b)
+			if (st->ss[k].t >= b) {
 				rt += st->ss[k].retx, vps += st->ss[k].vps_used, nv++;
-		fprintf(f, "%.2f %.2f %.0f %.1f\n", b + PLOT_BIN_S / 2 - t0,
+				sent += st->ss[k].sent, hit += st->ss[k].sent_hit;
+				fwd += st->ss[k].sent_fwd;
+			}
+		fprintf(f, "%.2f %.2f %.0f %.1f %.1f %.1f\n", b + PLOT_BIN_S / 2 - t0,
 			pk * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6, rt / PLOT_BIN_S,
-			nv ? vps / (double)nv : 0);
+			nv ? vps / (double)nv : 0, sent ? 100 * hit / sent : 0,
+			sent ? 100 * fwd / sent : 0);
 	}
 	fclose(f);
 	return 0;
@@ -573,7 +832,8 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 static int plot(const struct mpr_state *st, const struct comp_report *r)
 {
 	char gp[PATH_MAX + 32];
-	FILE *f = comp_plot_begin(r, "MP-RDMA", 2, 800, gp, sizeof(gp));
+	bool paths = st->n_fault_links > 0;
+	FILE *f = comp_plot_begin(r, "MP-RDMA", paths ? 3 : 2, paths ? 1100 : 800, gp, sizeof(gp));
 
 	if (!f)
 		return -errno;
@@ -592,6 +852,16 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 	fprintf(f, "plot 'mp-rdma.dat' using 1:4 with lines lw 2 title 'VPs in use', "
 		   "'' using 1:3 axes x1y2 with lines lw 1 lc rgb '#c03030' "
 		   "title 'retransmissions/s'\n");
+	if (paths) {
+		fprintf(f,
+			"set title \"the sender's sends on the faulted link's VPs (traced; probes "
+			"aside)\"\n");
+		fprintf(f, "set ylabel '%% of sends'\nunset y2label\nunset y2tics\nset ytics "
+			   "mirror\nset yrange [0:100]\n");
+		fprintf(f, "plot 'mp-rdma.dat' using 1:5 with lines lw 2 lc rgb '#c03030' "
+			   "title 'data or ACKs cross it', '' using 1:6 with lines lw 2 "
+			   "lc rgb '#3060c0' title 'data crosses it'\n");
+	}
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	return comp_plot_draw(r, gp);

@@ -54,7 +54,9 @@ json_t *mpr_last_line(const char *path, const char *type);
 /* Per-interval samples read back from an endpoint's log. */
 struct mpr_sample {
 	double t; /* CLOCK_REALTIME s at the sample's end */
-	double delivered, retx, vps_used;
+	double delivered, retx, vps_used, srtt_us;
+	/* The sender's sends, probes aside: all, on the VPs a fault touches, on its link forward */
+	double sent, sent_hit, sent_fwd;
 };
 
 /*

@@ -7,6 +7,7 @@
 #include "transport/mpr_ep.h"
 
 #include "harness/lib/common.h"
+#include "probe/trace.h"
 #include "transport/dp/dp.h"
 #include "transport/dp/tloop.h"
 #include "transport/mprdma/mpr_wire.h"
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EP(f) offsetof(struct ep_params, f)
 #define VP_LO 49152u
@@ -29,6 +31,10 @@ const struct opt_desc ep_opts[] = {
     {"ooo-off", OPT_BOOL, 0, 0, EP(ooo_off), "out-of-order control off (the Fig. 14 ablation)"},
     {"iw", OPT_UINT, 1, MPR_SB / 2, EP(iw), "initial window (packets)"},
     {"probe", OPT_DOUBLE, 0, 1, EP(probe), "path probing probability a round trip"},
+    {"probe-mode", OPT_STR, 0, 0, EP(probe_mode),
+     "per-rtt (the paper: one trial a round trip) or per-packet (NS3-MP-RDMA: each packet, "
+     "once a round trip passed)",
+     .size = sizeof(((struct ep_params *)0)->probe_mode)},
     {"vps", OPT_UINT, 1, 65536 - VP_LO, EP(vps), "virtual paths: UDP source ports from 49152"},
     {"seed", OPT_UINT, 0, 4294967295.0, EP(seed), "random seed (VP choices, IP IDs)"},
     {"dscp", OPT_INT, 0, 63, EP(dscp), "DSCP of data and ACKs (26: PFC priority 3)"},
@@ -64,6 +70,7 @@ void ep_defaults(struct ep_params *p)
 	    .snd_qpn = 0x201,
 	    .rcv_qpn = 0x200,
 	    .ecn = "sojourn",
+	    .probe_mode = "per-rtt",
 	    .ecn_k_us = 700,	 /* the brief's T_K: about 4 packets at 50 Mbit/s */
 	    .rto_min_us = 10000, /* this rig's scheduling stalls reach milliseconds */
 	    .srtt_init_us = 100,
@@ -81,6 +88,10 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		*ecn = EP_ECN_OFF;
 	else {
 		snprintf(err, errlen, "ecn '%s': give sojourn, wire or off", p->ecn);
+		return -EINVAL;
+	}
+	if (strcmp(p->probe_mode, "per-rtt") && strcmp(p->probe_mode, "per-packet")) {
+		snprintf(err, errlen, "probe-mode '%s': give per-rtt or per-packet", p->probe_mode);
 		return -EINVAL;
 	}
 	if (p->delta > p->bitmap) {
@@ -257,6 +268,7 @@ struct snd_ep {
 	uint64_t rng;
 	unsigned vps;
 	struct vp_stat *vp;
+	uint32_t *vp_bin; /* this interval's sends per VP, probes aside */
 	struct tw_timer t_snd;
 	unsigned vps_in_bin;
 	struct snd_bin last;
@@ -277,6 +289,7 @@ static void snd_queue(struct snd_ep *e, const struct mpr_pkt *p, unsigned n)
 			continue; /* cannot happen: the buffer holds a full packet */
 		v->sent++;
 		v->retx += p[i].retx;
+		e->vp_bin[p[i].vp - VP_LO] += !p[i].probe;
 		if (v->bin != e->c.bin + 1) {
 			v->bin = e->c.bin + 1;
 			e->vps_in_bin++;
@@ -348,18 +361,27 @@ static void snd_on_bin(void *ctx, uint64_t now)
 	struct snd_ep *e = ctx;
 	struct mpr_snd_stats st = e->s.st;
 	struct dp_stats dp;
+	json_t *per_vp = json_array();
 
+	/* [vp, sends] for each VP that sent this interval (probes aside): which paths carry it */
+	for (unsigned i = 0; i < e->vps; i++)
+		if (e->vp_bin[i]) {
+			json_array_append_new(
+			    per_vp, json_pack("[i,i]", (int)(VP_LO + i), (int)e->vp_bin[i]));
+			e->vp_bin[i] = 0;
+		}
 	e->c.q.dp->stats(e->c.q.port, &dp);
 	emit(e->c.out,
-	     json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I}",
-		       "type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
-		       D(retx), "probes", D(probes), "acks", D(acks), "ece_acks", D(ece_acks),
-		       "nacks", D(nacks), "prunes", D(prunes), "rtos", D(rtos), "recoveries",
-		       D(recoveries), "cwnd", mpr_snd_cwnd(&e->s), "vps_used", (int)e->vps_in_bin,
-		       "tx_full", (json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
-		       (json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
-		       (json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate",
-		       (json_int_t)e->s.inflate));
+	     json_pack(
+		 "{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I,s:f,s:o}",
+		 "type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
+		 D(retx), "probes", D(probes), "acks", D(acks), "ece_acks", D(ece_acks), "nacks",
+		 D(nacks), "prunes", D(prunes), "rtos", D(rtos), "recoveries", D(recoveries),
+		 "cwnd", mpr_snd_cwnd(&e->s), "vps_used", (int)e->vps_in_bin, "tx_full",
+		 (json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
+		 (json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
+		 (json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate", (json_int_t)e->s.inflate,
+		 "srtt_us", (double)e->s.srtt / 1e3, "vp_sent", per_vp));
 	e->last = (struct snd_bin){st, dp};
 	e->vps_in_bin = 0;
 	core_next_bin(&e->c);
@@ -407,6 +429,8 @@ static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->ooo_aware = !p->ooo_off;
 	c->iw = p->iw;
 	c->probe_ppm = (uint32_t)(p->probe * 1e6 + 0.5);
+	c->probe_mode =
+	    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
 	c->vp_lo = VP_LO;
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
@@ -437,6 +461,7 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	e->c.out = out;
 	e->vps = p->vps;
 	e->vp = rl_xcalloc(p->vps, sizeof(*e->vp));
+	e->vp_bin = rl_xcalloc(p->vps, sizeof(*e->vp_bin));
 	e->rng = (uint64_t)p->seed * 0x9e3779b97f4a7c15ULL + 0x5eed;
 	e->wep = (struct mpr_wire_ep){.src = me->addr.addr,
 				      .dst = peer->addr.addr,
@@ -463,6 +488,7 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	core_close(&e->c);
 clean:
 	free(e->vp);
+	free(e->vp_bin);
 	free(e);
 	return r;
 }
@@ -718,4 +744,92 @@ clean:
 	free(e->held);
 	free(e);
 	return r;
+}
+
+/* ---- paths: each VP's route, traced --------------------------------------------------- */
+
+#define SWEEP_EVERY_NS 1000000000ULL /* one sweep a second, when it runs for a while */
+#define PATHS_BATCH    64	     /* VPs traced together (a socket each) */
+
+/*
+ * One VP's trace as a JSON line: the addresses that answered TTL 1, 2, ...
+ * (null: none), the peer's own last when reached.
+ */
+static void paths_line(FILE *out, unsigned sweep, unsigned vp, const struct trace_hop *h, int n,
+		       bool reached)
+{
+	json_t *hops = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(hops, h[i].addr.s_addr ? json_string(inet_ntoa(h[i].addr))
+							     : json_null());
+	emit(out, json_pack("{s:s,s:f,s:i,s:i,s:o,s:b}", "type", "trace", "t",
+			    (double)rl_realtime_ns() / 1e9, "sweep", (int)sweep, "vp", (int)vp,
+			    "hops", hops, "reached", reached));
+}
+
+int ep_paths(const struct inventory *inv, const char *from, const char *to,
+	     const struct ep_params *p, const volatile sig_atomic_t *stop, FILE *out)
+{
+	const struct inv_rnic *me, *peer;
+	unsigned long long t0 = rl_now_ns(), traced = 0, reached = 0;
+	unsigned sweep = 0;
+	enum ep_ecn ecn;
+	char err[256];
+
+	if (ep_check(p, &ecn, err, sizeof(err))) {
+		fprintf(stderr, "rocelab: transport paths: %s\n", err);
+		return RL_EXIT_USAGE;
+	}
+	if (find_rnic(inv, from, &me) || find_rnic(inv, to, &peer))
+		return RL_EXIT_USAGE;
+	fprintf(stderr, "rocelab: transport paths: %s -> %s, %u VPs (UDP source ports %u-%u)%s\n",
+		from, to, p->vps, VP_LO, VP_LO + p->vps - 1,
+		p->duration_ms ? ", a sweep a second" : "");
+	do {
+		unsigned long long start = rl_now_ns();
+
+		for (unsigned i0 = 0; i0 < p->vps && !*stop; i0 += PATHS_BATCH) {
+			unsigned k = p->vps - i0 < PATHS_BATCH ? p->vps - i0 : PATHS_BATCH;
+			struct trace_req req[PATHS_BATCH];
+			struct trace_hop hops[PATHS_BATCH][TRACE_MAX_HOPS];
+			int n[PATHS_BATCH], res[PATHS_BATCH], r;
+
+			for (unsigned i = 0; i < k; i++)
+				req[i] = (struct trace_req){.src = me->addr.addr,
+							    .dst = peer->addr.addr,
+							    .sport = (uint16_t)(VP_LO + i0 + i),
+							    .dport = ROCEV2_UDP_PORT,
+							    .max_ttl = 8,
+							    .timeout_ms = 100,
+							    .max_misses = 2};
+			r = trace_udp_many(req, k, hops, n, res);
+			if (r && r != -EINTR) {
+				fprintf(stderr,
+					"rocelab: transport paths: cannot trace from %s: %s\n",
+					from, strerror(-r));
+				return RL_EXIT_SETUP;
+			}
+			for (unsigned i = 0; !r && i < k; i++) {
+				/* reached: the peer itself answered (a router's "unreachable" ends
+				 * a trace too); an endpoint holding UDP 4791 stays silent */
+				bool at_peer =
+				    res[i] == 0 && n[i] > 0 &&
+				    hops[i][n[i] - 1].addr.s_addr == peer->addr.addr.s_addr;
+
+				paths_line(out, sweep, VP_LO + i0 + i, hops[i], n[i], at_peer);
+				traced++;
+				reached += at_peer;
+			}
+		}
+		sweep++;
+		while (p->duration_ms && !*stop && rl_now_ns() - start < SWEEP_EVERY_NS &&
+		       rl_now_ns() - t0 < (unsigned long long)p->duration_ms * 1000000)
+			nanosleep(&(struct timespec){0, 20000000}, NULL);
+	} while (p->duration_ms && !*stop &&
+		 rl_now_ns() - t0 < (unsigned long long)p->duration_ms * 1000000);
+	emit(out, json_pack("{s:s,s:f,s:i,s:I,s:I}", "type", "paths-end", "t",
+			    (double)rl_realtime_ns() / 1e9, "sweeps", (int)sweep, "traced",
+			    (json_int_t)traced, "reached", (json_int_t)reached));
+	return RL_EXIT_OK;
 }

@@ -33,6 +33,7 @@ struct ep_params {
 	int dscp;
 	unsigned snd_qpn, rcv_qpn;
 	char ecn[16];
+	char probe_mode[16]; /* per-rtt | per-packet */
 	long long ecn_k_us, ack_delay_us, rto_min_us, srtt_init_us;
 	long long interval_ms; /* stats lines */
 	long long duration_ms; /* how long to run (0: until SIGINT/SIGTERM) */
@@ -53,7 +54,17 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 int ep_recv(const struct inventory *inv, const char *at, const struct ep_params *p,
 	    const volatile sig_atomic_t *stop, FILE *out);
 
-/* rocelab transport run|send|recv (transport/cli.c). */
+/*
+ * Trace each VP's 5-tuple from RNIC from to RNIC to (UDP source port VP,
+ * destination 4791, as the data and the ACKs travel): a JSON line "trace"
+ * per VP with the addresses that answered each TTL, once, or with
+ * p->duration_ms a sweep a second until then or *stop; "paths-end" last.
+ * Run on from's host (a namespace, over SSH).  An rl_exit code.
+ */
+int ep_paths(const struct inventory *inv, const char *from, const char *to,
+	     const struct ep_params *p, const volatile sig_atomic_t *stop, FILE *out);
+
+/* rocelab transport run|send|recv|paths (transport/cli.c). */
 int cmd_transport(int argc, char **argv);
 
 #endif

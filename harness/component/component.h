@@ -78,6 +78,12 @@ struct comp_shape {
 	unsigned long long rate_kbit;
 };
 
+/* A fault of the scenario, as the component may want it: its kind and its resolved target. */
+struct comp_fault {
+	char kind[24];	 /* link-flap, ipid-drop, ... */
+	char target[72]; /* "spine2:swp2", "host1:rnic1", a switch */
+};
+
 struct comp_env {
 	struct lab *lab;
 	const struct inventory *inv;
@@ -88,6 +94,8 @@ struct comp_env {
 	unsigned seed;
 	const struct comp_shape *shapes; /* the fabric profile (NULL: none) */
 	size_t n_shapes;
+	const struct comp_fault *faults; /* what the fault phase injects (ground truth) */
+	size_t n_faults;
 };
 
 /*

@@ -460,6 +460,7 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 			     const struct run_opts *o, char *what, size_t whatlen)
 {
 	struct comp_shape *shapes = rl_xcalloc(s->n_fabric + 1, sizeof(*shapes));
+	struct comp_fault *faults = rl_xcalloc(s->n_faults + 1, sizeof(*faults));
 	struct comp_env env = {
 	    .lab = lab,
 	    .inv = s->inv,
@@ -470,6 +471,8 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 	    .seed = o->seed,
 	    .shapes = shapes,
 	    .n_shapes = s->n_fabric,
+	    .faults = faults,
+	    .n_faults = s->n_faults,
 	};
 	size_t len = 0;
 	bool ok = true;
@@ -478,6 +481,12 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 		snprintf(shapes[i].target, sizeof(shapes[i].target), "%s",
 			 s->fabric[i].spec.target);
 		shapes[i].rate_kbit = s->fabric[i].spec.rate_kbit;
+	}
+	for (size_t i = 0; i < s->n_faults; i++) {
+		snprintf(faults[i].kind, sizeof(faults[i].kind), "%s",
+			 s->faults[i].spec.kind->name);
+		snprintf(faults[i].target, sizeof(faults[i].target), "%s",
+			 s->faults[i].spec.target);
 	}
 
 	what[0] = '\0';
@@ -496,6 +505,7 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 					i ? "; " : "", c->sc->ops->name, line);
 	}
 	free(shapes);
+	free(faults);
 	return ok;
 }
 

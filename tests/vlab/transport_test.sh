@@ -57,11 +57,33 @@ if tr_run sp --duration 1s --single-path; then
 	total=$((UP[0] + UP[1] + UP[2] + UP[3]))
 	high=$(printf '%s\n' "${UP[@]}" | sort -n | tail -1)
 	[ "$total" -gt 0 ] && [ $((high * 100)) -ge $((total * 99)) ] &&
-		ok "single path: one spine carried it all (rail1 uplinks: ${UP[*]})" ||
+		ok "single path: one spine carried it all (rail1 uplinks: ${UP[*]})" && SP_UP=("${UP[@]}") ||
 		fail "single path spread over ${UP[*]}"
 	check "single path: one VP" test "$(jq '.sender.per_vp | length' "$TR_OUT/sp.json")" -eq 1
 else
 	fail "single-path run exited $?" "$(tail -3 "$TR_OUT/sp.err")"
+fi
+
+# The ground truth per VP: 'transport paths' traces each VP's 5-tuple from host1's namespace.
+# The single-path baseline uses the first VP (49152), so its traced spine must be the one whose
+# uplink carried the single-path run above.
+spine_addr() { ip netns exec "rl-$1" ip -4 -j addr show dev swp1 | jq -r '.[0].addr_info[0].local'; }
+paths=$TR_OUT/paths.jsonl
+if ip netns exec rl-host1 "$RL" transport paths --from host1:rnic1 --to host2:rnic2 >"$paths" 2>"$TR_OUT/paths.err"; then
+	# host2 rate-limits its port unreachables (a host's default), so a trace ends at rail2,
+	# the switch cabled to host2: the third hop.
+	n=$(jq -s '[.[] | select(.type == "trace" and .hops[2] != null)] | length' "$paths")
+	check "paths: all 64 VPs traced as far as rail2, host2:rnic2's switch ($n)" test "$n" -eq 64
+	spread=$(jq -rs '[.[] | select(.type == "trace") | .hops[1]] | group_by(.) | map(length) | join(" ")' "$paths")
+	check "paths: the VPs hash onto all four spines ($spread VPs)" test "$(wc -w <<<"$spread")" -eq 4
+	if [ -n "${SP_UP[*]:-}" ]; then
+		for i in 0 1 2 3; do if [ "${SP_UP[$i]}" -eq "$(printf "%s\n" "${SP_UP[@]}" | sort -n | tail -1)" ]; then sp=$((i + 1)); fi; done
+		got=$(jq -rs '.[] | select(.type == "trace" and .vp == 49152) | .hops[1]' "$paths")
+		check "paths: VP 49152 traced through spine$sp, the spine the single-path run loaded ($got)" \
+			test "$got" = "$(spine_addr spine$sp)"
+	fi
+else
+	fail "transport paths exited $?" "$(tail -3 "$TR_OUT/paths.err")"
 fi
 
 # ipid-drop on spine1 (both directions): with a fresh random IP ID on every packet, mod 10 is a 10%

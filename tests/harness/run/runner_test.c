@@ -28,6 +28,7 @@ static struct fake {
 	int spawned, stopped, execs, alive_calls;
 	int die_after; /* alive() says no after this many calls (0: never) */
 	char last_argv0[64];
+	char fault_seen[200]; /* what the echo component saw of the faults */
 } fake;
 
 static int fake_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
@@ -116,6 +117,9 @@ static int echo_start(const struct comp_env *e, const void *cfg, void **state, c
 	st->cfg = cfg;
 	st->lab = e->lab;
 	st->target = "rail1:swp5--spine1:swp1";
+	/* what the fault phase will inject, as the component's ground truth */
+	snprintf(fake.fault_seen, sizeof(fake.fault_seen), "%zu %s %s", e->n_faults,
+		 e->n_faults ? e->faults[0].kind : "-", e->n_faults ? e->faults[0].target : "-");
 	for (size_t h = 0; h < e->inv->n_hosts && h < 16; h++, st->n++) {
 		int r = lab_spawn(e->lab, e->inv->hosts[h].name, argv, "/dev/null", &st->parts[h]);
 
@@ -261,6 +265,7 @@ Test(runner, phases_fault_window_and_grade_of_a_registered_component)
 	cr_assert_eq(fake.stopped, (int)hosts);
 	cr_assert_eq(fake.execs, 0);
 	cr_assert_str_eq(fake.last_argv0, "echo-part");
+	cr_assert_str_eq(fake.fault_seen, "1 link-flap rail1:swp5");
 	cr_assert_eq(r.n_comps, 1);
 	cr_assert_eq(r.comps[0].obs.n_metrics, 1);
 	cr_assert_eq(json_integer_value(json_object_get(r.comps[0].obs.section, "parts")),

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ground truth per virtual path: traces of the built-in lab read into
+ * inventory links (a whole route, one cut short by a blackhole, the latest
+ * in a window), and abandonment and reuse times from the sender's shares.
+ */
+#include "transport/mpr_vpmap.h"
+
+#include "probe/pathmap.h"
+
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static struct inventory *inv;
+static struct topo *topo;
+
+static void load(void)
+{
+	inv = inventory_load("../lab-inventory/vlab-rail.yaml", stderr);
+	cr_assert_not_null(inv);
+	topo = topo_build(inv, true, stderr);
+	cr_assert_not_null(topo);
+}
+
+static void unload(void)
+{
+	topo_free(topo);
+	inventory_free(inv);
+}
+
+TestSuite(mpr_vpmap, .init = load, .fini = unload);
+
+/* The address a switch port answers from, as a trace sees it. */
+static const char *addr_of(const char *port, char *buf)
+{
+	struct inv_endpoint ep;
+	char msg[160];
+
+	cr_assert_eq(inventory_endpoint(inv, port, &ep, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(ep.kind, INV_DEV_SWITCH);
+	return inet_ntop(AF_INET, &topo->sw[ep.dev].port_addr[ep.port].addr, buf, 16);
+}
+
+static size_t link_of(const char *end)
+{
+	struct inv_endpoint ep;
+	char msg[160];
+
+	cr_assert_eq(inventory_endpoint(inv, end, &ep, msg, sizeof(msg)), 0, "%s", msg);
+	return (size_t)pathmap_link_index(inv, &ep);
+}
+
+Test(mpr_vpmap, traces_to_links)
+{
+	char path[] = "/tmp/rocelab-vpmap-XXXXXX", r1[16], s2[16], r2[16], s3[16];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct mpr_route rt[4] = {0};
+
+	addr_of("rail1:swp1", r1);
+	addr_of("spine2:swp1", s2);
+	addr_of("rail2:swp6", r2);
+	addr_of("spine3:swp1", s3);
+	/* VP 49152: rail1, spine2, rail2, then host2 itself; an older trace of it via spine3 */
+	fprintf(
+	    f,
+	    "{\"type\":\"trace\",\"t\":5,\"vp\":49152,\"hops\":[\"%s\",\"%s\"],\"reached\":false}\n"
+	    "{\"type\":\"trace\",\"t\":10,\"vp\":49152,\"hops\":[\"%s\",\"%s\",\"%s\","
+	    "\"198.18.2.2\"],\"reached\":true}\n",
+	    r1, s3, r1, s2, r2);
+	/* VP 49153: spine2 answers, nothing after it (a blackhole) */
+	fprintf(f,
+		"{\"type\":\"trace\",\"t\":11,\"vp\":49153,\"hops\":[\"%s\",\"%s\",null,null],"
+		"\"reached\":false}\n",
+		r1, s2);
+	/* VP 49155: host2 holds UDP 4791 and stays silent, but rail2 is cabled to it */
+	fprintf(f,
+		"{\"type\":\"trace\",\"t\":11,\"vp\":49155,\"hops\":[\"%s\",\"%s\",\"%s\",null,"
+		"null],\"reached\":false}\n",
+		r1, s2, r2);
+	/* outside the window, outside the VPs, not a trace, not JSON */
+	fprintf(f,
+		"{\"type\":\"trace\",\"t\":30,\"vp\":49154,\"hops\":[\"%s\"],\"reached\":false}\n"
+		"{\"type\":\"trace\",\"t\":12,\"vp\":49999,\"hops\":[\"%s\"],\"reached\":false}\n"
+		"{\"type\":\"paths-end\",\"t\":12}\nrocelab: transport paths: ...\n",
+		r1, r1);
+	fclose(f);
+
+	cr_assert_eq(
+	    mpr_routes_read(path, inv, topo, "host1:rnic1", "host2:rnic2", 0, 20, 49152, rt, 4), 3);
+	cr_assert(rt[0].complete);
+	cr_assert_eq(rt[0].n, 4);
+	cr_assert_float_eq(rt[0].t, 10, 1e-9);
+	cr_assert_eq(rt[0].links[0], link_of("host1:rnic1"));
+	cr_assert_eq(rt[0].links[1], link_of("spine2:swp1"));
+	cr_assert_eq(rt[0].links[2], link_of("spine2:swp2"));
+	cr_assert_eq(rt[0].links[3], link_of("host2:rnic2"));
+	cr_assert(mpr_route_has(&rt[0], link_of("rail2:swp6")), "the far end names the same link");
+	cr_assert_not(mpr_route_has(&rt[0], link_of("spine3:swp1")));
+	/* cut short: the links that are certain, up to spine2 */
+	cr_assert_not(rt[1].complete);
+	cr_assert_eq(rt[1].n, 2);
+	cr_assert_eq(rt[1].links[1], link_of("rail1:swp6"));
+	cr_assert_not(mpr_route_has(&rt[1], link_of("spine2:swp2")));
+	cr_assert_float_eq(rt[2].t, 0, 1e-9, "a trace after the window is not read");
+	cr_assert(rt[3].complete, "a silent peer behind its own rail switch");
+	cr_assert_eq(rt[3].n, 4);
+	cr_assert_eq(rt[3].links[3], link_of("host2:rnic2"));
+	/* the older trace alone, through spine3 and short */
+	memset(rt, 0, sizeof(rt));
+	cr_assert_eq(
+	    mpr_routes_read(path, inv, topo, "host1:rnic1", "host2:rnic2", 0, 10, 49152, rt, 4), 1);
+	cr_assert(mpr_route_has(&rt[0], link_of("spine3:swp1")));
+	cr_assert_eq(
+	    mpr_routes_read(path, inv, topo, "host9:rnic1", "host2:rnic2", 0, 10, 49152, rt, 4),
+	    -1);
+	unlink(path);
+	cr_assert_eq(
+	    mpr_routes_read(path, inv, topo, "host1:rnic1", "host2:rnic2", 0, 10, 49152, rt, 4),
+	    -1);
+}
+
+#define IV 0.01
+
+/* 10 ms intervals ending at 0.01 .. 1.00: share in/all of 100 sends each. */
+static void fill(struct mpr_share *s, double (*share)(double start))
+{
+	for (int i = 0; i < 100; i++) {
+		double start = i * IV;
+
+		s[i] = (struct mpr_share){.t = start + IV, .in = 100 * share(start), .all = 100};
+	}
+}
+
+/* 40% on the touched VPs until 0.23 (the fault at 0.2), then none but a 5% blip at 0.35. */
+static double abandoning(double start)
+{
+	return start < 0.2295 ? 0.4 : (start > 0.345 && start < 0.355) ? 0.05 : 0;
+}
+
+/* None on the restored link until 0.75 (the revert at 0.6), then 30% */
+static double reusing(double start)
+{
+	return start < 0.7495 ? 0 : 0.3;
+}
+
+static double never(double start)
+{
+	return start < 0.5 ? 0.4 : 0.1;
+}
+
+Test(mpr_vpmap, abandon_and_reuse)
+{
+	struct mpr_share s[100];
+
+	fill(s, abandoning);
+	/* the first 100 ms window below 1% starts at 0.23 (the blip is 0.5% of its window) */
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.2, 0.6, 0.1, 0.01, true), 0.03, 1e-9);
+	cr_assert_float_eq(mpr_share_mean(s, 100, IV, 0.0, 0.2), 0.4, 1e-9);
+	cr_assert_float_eq(mpr_share_mean(s, 100, IV, 0.3, 0.4), 0.005, 1e-9);
+	cr_assert_float_eq(mpr_share_mean(s, 100, IV, 2, 3), -1, 1e-9);
+	/* not within a window that would not fit */
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.2, 0.25, 0.1, 0.01, true), -1, 1e-9);
+
+	fill(s, reusing);
+	/*
+	 * 0.9 of a fair share of 1/4 over 200 ms: the window from 0.70 holds five
+	 * empty intervals and fifteen at 30%, 0.225 (0.69: six, 0.21).
+	 */
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.6, 1.0, 0.2, 0.225 - 1e-9, false), 0.10,
+			   1e-9);
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.6, 1.0, 0.2, 0.3, false), 0.15, 1e-9);
+	fill(s, never);
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.6, 1.0, 0.2, 0.225, false), -1, 1e-9);
+	/* nothing sent at all: nothing on the touched VPs either, but never a share reached */
+	for (int i = 0; i < 100; i++)
+		s[i].in = s[i].all = 0;
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.2, 0.6, 0.1, 0.01, true), 0, 1e-9);
+	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.6, 1.0, 0.2, 0.225, false), -1, 1e-9);
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ground truth per virtual path (mpr_vpmap.h): traces to links through
+ * probe/pathmap.c, and when the sends left or came back to a set of VPs.
+ */
+#define _GNU_SOURCE
+#include "transport/mpr_vpmap.h"
+
+#include "probe/pathmap.h"
+#include "probe/trace.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS 1e-6
+
+int mpr_routes_read(const char *log, const struct inventory *inv, const struct topo *t,
+		    const char *src, const char *dst, double from, double to, unsigned vp_lo,
+		    struct mpr_route *routes, size_t n)
+{
+	struct inv_endpoint a, b;
+	char msg[160], *line = NULL;
+	size_t cap = 0;
+	int got = 0;
+	FILE *f;
+
+	if (inventory_endpoint(inv, src, &a, msg, sizeof(msg)) || a.kind != INV_DEV_HOST ||
+	    inventory_endpoint(inv, dst, &b, msg, sizeof(msg)) || b.kind != INV_DEV_HOST ||
+	    !(f = fopen(log, "re")))
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		json_t *j = line[0] == '{' ? json_loads(line, 0, NULL) : NULL;
+		const char *type = j ? json_string_value(json_object_get(j, "type")) : NULL;
+		double when = json_number_value(json_object_get(j, "t"));
+		json_int_t vp = json_integer_value(json_object_get(j, "vp"));
+		json_t *hops = json_object_get(j, "hops");
+		struct in_addr addr[TRACE_MAX_HOPS] = {0};
+		size_t k, nh = json_array_size(hops);
+		struct mpr_route *r;
+		uint16_t links[MPR_ROUTE_MAX];
+		bool reached;
+		int nl = 0;
+
+		if (!type || strcmp(type, "trace") || vp < vp_lo || (size_t)(vp - vp_lo) >= n ||
+		    when < from || when >= to || nh > TRACE_MAX_HOPS) {
+			json_decref(j);
+			continue;
+		}
+		for (k = 0; k < nh; k++) {
+			const char *s = json_string_value(json_array_get(hops, k));
+
+			if (s && inet_pton(AF_INET, s, &addr[k]) != 1)
+				addr[k].s_addr = 0;
+		}
+		r = &routes[vp - vp_lo];
+		got += r->t == 0;
+		reached = json_is_true(json_object_get(j, "reached"));
+		/* the switches' hops: the peer's own answer ends a trace that reached it */
+		if (reached && nh)
+			nh--;
+		for (; !reached && nh && !addr[nh - 1].s_addr; nh--)
+			;
+		/*
+		 * A peer that holds UDP 4791 (an MP-RDMA endpoint, a Hostmesh agent)
+		 * never answers: a trace whose last answer came from the switch
+		 * cabled to it is whole all the same.
+		 */
+		r->complete =
+		    pathmap_links(inv, t, &a, &b, addr, (int)nh, true, links, MPR_ROUTE_MAX, &nl);
+		if (!r->complete && !reached)
+			pathmap_links(inv, t, &a, &b, addr, (int)nh, false, links, MPR_ROUTE_MAX,
+				      &nl);
+		r->n = (uint8_t)(nl < 0 ? 0 : nl);
+		memcpy(r->links, links, r->n * sizeof(links[0]));
+		r->t = when;
+		json_decref(j);
+	}
+	free(line);
+	fclose(f);
+	return got;
+}
+
+bool mpr_route_has(const struct mpr_route *r, size_t link)
+{
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->links[i] == link)
+			return true;
+	return false;
+}
+
+/* Sum over the intervals that lie within [from, to]; false when there are none. */
+static bool window(const struct mpr_share *s, size_t n, double iv, double from, double to,
+		   double *in, double *all)
+{
+	bool any = false;
+
+	*in = *all = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].t - iv >= from - EPS && s[i].t <= to + EPS) {
+			*in += s[i].in;
+			*all += s[i].all;
+			any = true;
+		}
+	return any;
+}
+
+double mpr_share_settles(const struct mpr_share *s, size_t n, double interval_s, double from,
+			 double to, double w, double bound, bool below)
+{
+	for (size_t i = 0; i < n; i++) {
+		double start = s[i].t - interval_s, in, all, share;
+
+		if (start < from - EPS)
+			continue;
+		if (start + w > to + EPS)
+			break;
+		if (!window(s, n, interval_s, start, start + w, &in, &all))
+			continue;
+		share = all > 0 ? in / all : 0;
+		if (below ? share < bound : all > 0 && share >= bound)
+			return start - from < 0 ? 0 : start - from;
+	}
+	return -1;
+}
+
+double mpr_share_mean(const struct mpr_share *s, size_t n, double interval_s, double from,
+		      double to)
+{
+	double in, all;
+
+	return window(s, n, interval_s, from, to, &in, &all) && all > 0 ? in / all : -1;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Ground truth per virtual path: which inventory links each VP's data and
+ * ACKs cross, read from 'rocelab transport paths' traces (mpr_ep.h), and,
+ * from the sender's sends per VP, how soon MP-RDMA left the VPs a fault
+ * touched and came back to them (the brief's D.5 and D.6).
+ */
+#ifndef ROCELAB_MPR_VPMAP_H
+#define ROCELAB_MPR_VPMAP_H
+
+#include "harness/lib/inventory.h"
+#include "harness/lib/topo.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPR_ROUTE_MAX 12
+
+/* The links one VP's packets crossed in one direction, as last traced. */
+struct mpr_route {
+	uint16_t links[MPR_ROUTE_MAX]; /* inventory link indexes, from the sending end */
+	uint8_t n;
+	bool complete; /* every hop answered, each cabled to the one before, destination reached */
+	double t;      /* when it was traced (CLOCK_REALTIME s), 0: never */
+};
+
+/*
+ * Read a 'transport paths' log traced from RNIC src to RNIC dst ("host:rnic"):
+ * routes[vp - vp_lo] (n of them) gets each VP's latest trace taken in
+ * [from, to).  The number of VPs that got one; -1 when the log cannot be read
+ * or src/dst are not RNICs of inv.
+ */
+int mpr_routes_read(const char *log, const struct inventory *inv, const struct topo *t,
+		    const char *src, const char *dst, double from, double to, unsigned vp_lo,
+		    struct mpr_route *routes, size_t n);
+
+bool mpr_route_has(const struct mpr_route *r, size_t link);
+
+/* Of one sender interval: its sends (probes aside) on a set of VPs, and on all. */
+struct mpr_share {
+	double t; /* the interval's end (CLOCK_REALTIME s) */
+	double in, all;
+};
+
+/*
+ * The time from 'from' to the start of the first interval after which the
+ * share in/all, summed over a window of w seconds, is below bound (below:
+ * true; an empty window counts as 0) or at least bound (below: false), with
+ * the window within [from, to].  -1 when it never is.
+ */
+double mpr_share_settles(const struct mpr_share *s, size_t n, double interval_s, double from,
+			 double to, double w, double bound, bool below);
+
+/* The share in/all summed over the intervals within [from, to]; -1 when nothing was sent. */
+double mpr_share_mean(const struct mpr_share *s, size_t n, double interval_s, double from,
+		      double to);
+
+#endif
