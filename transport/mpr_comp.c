@@ -30,6 +30,7 @@
 #define ABANDON_MAX 0.01
 #define REUSE_W	    0.2 /* the restored link carries REUSE_SHARE of its fair share this long */
 #define REUSE_SHARE 0.9
+#define LOC_W	    0.5 /* after the fault starts: which VPs lost their clocking */
 
 /* ---- endpoints through the lab (also 'rocelab transport run') --------------------------- */
 
@@ -363,6 +364,9 @@ struct mpr_state {
 	/* The faults' links (inventory indexes), and whether they blackhole (abandon, reuse) */
 	size_t fault_links[FAULT_LINKS], n_fault_links;
 	bool blackhole;
+	/* each VP's data and ACK routes before the fault (NULL until collect) */
+	struct mpr_route *data, *ack;
+	unsigned vps_hit, vps_traced; /* VPs a fault's link carries, of those traced */
 };
 
 /* The inventory links the faults sit on; blackhole when one of them drops everything. */
@@ -488,31 +492,55 @@ static double jnum(const json_t *o, const char *k)
 #define VP_HIT 1 /* a VP a fault touches, data or ACKs */
 #define VP_FWD 2 /* a VP whose data crosses a fault's link */
 
-/* A sender line's sends per VP ("vp_sent": [[vp, n], ...]) summed into s by mask[vp - VP_LO]. */
-static void sends(const json_t *per_vp, const uint8_t *mask, size_t n_mask, struct mpr_sample *s)
+/* What the sender's lines say per VP: sorted by mask, and summed over a window. */
+struct vp_acc {
+	const uint8_t *mask; /* VP_HIT | VP_FWD per VP from VP_LO */
+	size_t n;
+	double from, to; /* the window (CLOCK_REALTIME s) */
+	unsigned *acks;	 /* per VP: ACKs within it */
+	uint8_t *lost;	 /* per VP: lost its clocking within it */
+};
+
+/*
+ * A sender line's sends per VP ("vp_sent": [[vp, sends, acks], ...]) summed
+ * into s by acc->mask, its ACKs and lost clockings ("vp_lost") into acc's
+ * window.
+ */
+static void per_vp(const json_t *line, const struct vp_acc *acc, struct mpr_sample *s)
 {
+	bool in = s->t >= acc->from && s->t <= acc->to;
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(per_vp, i, e)
+	json_array_foreach(json_object_get(line, "vp_sent"), i, e)
 	{
 		json_int_t vp = json_integer_value(json_array_get(e, 0));
 		double k = json_number_value(json_array_get(e, 1));
-		uint8_t m = vp >= VP_LO && (size_t)(vp - VP_LO) < n_mask ? mask[vp - VP_LO] : 0;
+		bool ours = vp >= VP_LO && (size_t)(vp - VP_LO) < acc->n;
+		uint8_t m = ours ? acc->mask[vp - VP_LO] : 0;
 
 		s->sent += k;
 		s->sent_hit += m & VP_HIT ? k : 0;
 		s->sent_fwd += m & VP_FWD ? k : 0;
+		if (ours && in)
+			acc->acks[vp - VP_LO] += (unsigned)json_integer_value(json_array_get(e, 2));
+	}
+	json_array_foreach(json_object_get(line, "vp_lost"), i, e)
+	{
+		json_int_t vp = json_integer_value(e);
+
+		if (in && vp >= VP_LO && (size_t)(vp - VP_LO) < acc->n)
+			acc->lost[vp - VP_LO] = 1;
 	}
 }
 
 /*
  * A log's per-interval lines of type, and its last line of type "TYPE-end"
- * into *end (NULL: none; a new reference).  mask (n_mask VPs from VP_LO, or
- * NULL) sorts the sender's sends per VP.
+ * into *end (NULL: none; a new reference); acc (or NULL) gets the sender's
+ * figures per VP.
  */
 static size_t read_log(const char *path, const char *type, struct mpr_sample **out, json_t **end,
-		       const uint8_t *mask, size_t n_mask)
+		       const struct vp_acc *acc)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL, end_type[32];
@@ -533,7 +561,8 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .retx = jnum(j, "retx"),
 						   .vps_used = jnum(j, "vps_used"),
 						   .srtt_us = jnum(j, "srtt_us")};
-			sends(json_object_get(j, "vp_sent"), mask, n_mask, smp);
+			if (acc)
+				per_vp(j, acc, smp);
 		} else if (t && !strcmp(t, end_type)) {
 			json_decref(*end);
 			*end = j;
@@ -587,7 +616,7 @@ static json_t *route_json(const struct inventory *inv, const struct mpr_route *r
  * mask[vp - VP_LO] gets VP_HIT when a fault's link is on its data or ACK route
  * before the fault, VP_FWD when on its data route.
  */
-static json_t *vp_truth(const struct mpr_state *st, const struct comp_times *t, uint8_t *mask)
+static json_t *vp_truth(struct mpr_state *st, const struct comp_times *t, uint8_t *mask)
 {
 	unsigned nv = st->cfg->ep.vps;
 	double pre_to = t->t_fault > 0 ? t->t_inject : 1e18;
@@ -643,6 +672,8 @@ static json_t *vp_truth(const struct mpr_state *st, const struct comp_times *t, 
 						route_json(st->inv, &d[i]), "ack",
 						route_json(st->inv, &a[i]), "hit", on_d || on_a));
 	}
+	st->vps_hit = hit;
+	st->vps_traced = nd < 0 ? 0 : (unsigned)nd;
 	json_object_set_new(o, "traced_data", json_integer(nd < 0 ? 0 : nd));
 	json_object_set_new(o, "traced_ack", json_integer(na < 0 ? 0 : na));
 	json_object_set_new(o, "fault_links", fl);
@@ -653,7 +684,9 @@ static json_t *vp_truth(const struct mpr_state *st, const struct comp_times *t, 
 	json_object_set_new(o, "moved_during_fault", json_integer(moved));
 	json_object_set_new(o, "vps", vps);
 	topo_free(topo);
-	free(d), free(a), free(dd), free(ad);
+	free(dd), free(ad);
+	st->data = d;
+	st->ack = a;
 	return o;
 }
 
@@ -706,6 +739,72 @@ static void path_metrics(const struct mpr_state *st, const struct comp_times *t,
 	free(fwd);
 }
 
+/*
+ * The brief's D.7: the VPs MP-RDMA's own behaviour marks bad within LOC_W
+ * of the fault (they lost their clocking: a packet unanswered for 3 RTTs)
+ * against those still clocked, graded against the VPs the fault's links
+ * carry, and voted onto links: the faulted one's rank among the suspects.
+ */
+static void localize(const struct mpr_state *st, const struct vp_acc *acc, json_t *paths,
+		     struct comp_obs *obs)
+{
+	unsigned nv = st->cfg->ep.vps, bad = 0, bad_hit = 0, judged_hit = 0, rank = 0;
+	int8_t *verdict = rl_xcalloc(nv, 1);
+	struct mpr_vote votes[16];
+	json_t *sus = json_array();
+	char name[160];
+	size_t n;
+
+	for (unsigned i = 0; i < nv; i++) {
+		bool hit = acc->mask[i] & VP_HIT;
+
+		verdict[i] = acc->lost[i] ? 1 : acc->acks[i] ? 0 : -1;
+		if (verdict[i] < 0)
+			continue;
+		bad += verdict[i] > 0;
+		bad_hit += verdict[i] > 0 && hit;
+		judged_hit += hit;
+	}
+	n = mpr_vote(st->data, st->ack, verdict, nv, votes, ARRAY_SIZE(votes));
+	for (size_t k = 0; k < st->n_fault_links; k++) {
+		unsigned r = mpr_vote_rank(votes, n, st->fault_links[k]);
+
+		if (r && (!rank || r < rank))
+			rank = r;
+	}
+	comp_obs_metric(obs, "bad-vps", bad, "VPs");
+	if (bad)
+		comp_obs_metric(obs, "bad-vps-precision", (double)bad_hit / bad, "ratio");
+	if (judged_hit)
+		comp_obs_metric(obs, "bad-vps-recall", (double)bad_hit / judged_hit, "ratio");
+	/* not among the suspects: ranked after all of them */
+	comp_obs_metric(obs, "suspect-rank", rank ? rank : (double)n + 1, "rank");
+	for (size_t k = 0; k < n && k < 5; k++)
+		json_array_append_new(
+		    sus, json_pack("{s:s,s:i,s:i}", "link",
+				   pathmap_link_name(st->inv, votes[k].link, name, sizeof(name)),
+				   "bad", (int)votes[k].bad, "good", (int)votes[k].good));
+	json_object_set_new(paths, "suspects", sus);
+	free(verdict);
+}
+
+/*
+ * From the revert to the first 200 ms in which goodput is back to 0.9 of the
+ * baseline (the whole recovery phase when it never is).
+ */
+static void recovery_time(const struct mpr_state *st, const struct comp_times *t, double iv,
+			  double t_end, double base_mbit, struct comp_obs *obs)
+{
+	struct mpr_share *g = rl_xcalloc(st->n_rs + 1, sizeof(*g));
+	double per_iv = base_mbit * 1e6 * iv / (MPR_WIRE_PAYLOAD * 8), r;
+
+	for (size_t i = 0; i < st->n_rs; i++)
+		g[i] = (struct mpr_share){st->rs[i].t, st->rs[i].delivered, per_iv};
+	r = mpr_share_settles(g, st->n_rs, iv, t->t_revert, t_end, REUSE_W, REUSE_SHARE, false);
+	comp_obs_metric(obs, "recover-ms", (r < 0 ? t_end - t->t_revert : r) * 1e3, "ms");
+	free(g);
+}
+
 static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
 {
 	struct mpr_state *st = state;
@@ -717,12 +816,22 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	double base, fault = -1, rec = -1;
 	unsigned long long rig;
 
-	uint8_t *mask = rl_xcalloc(st->cfg->ep.vps, 1);
-	json_t *paths = vp_truth(st, t, mask);
+	unsigned nv = st->cfg->ep.vps;
+	struct vp_acc acc = {.mask = rl_xcalloc(nv, 1),
+			     .n = nv,
+			     .from = t->t_fault,
+			     .to = t->t_fault > 0 ? t->t_fault + LOC_W : -1,
+			     .acks = rl_xcalloc(nv, sizeof(unsigned)),
+			     .lost = rl_xcalloc(nv, 1)};
+	json_t *paths = vp_truth(st, t, (uint8_t *)acc.mask);
 
-	st->n_rs = read_log(st->rlog, "rcv", &st->rs, &re, NULL, 0);
-	st->n_ss = read_log(st->slog, "snd", &st->ss, &se, mask, st->cfg->ep.vps);
-	free(mask);
+	st->n_rs = read_log(st->rlog, "rcv", &st->rs, &re, NULL);
+	st->n_ss = read_log(st->slog, "snd", &st->ss, &se, &acc);
+	if (t->t_fault > 0 && st->blackhole && st->n_fault_links)
+		localize(st, &acc, paths, obs);
+	free((uint8_t *)acc.mask);
+	free(acc.acks);
+	free(acc.lost);
 	obs->section = json_object();
 	json_object_set_new(obs->section, "paths", paths);
 	if (!se || !re) {
@@ -750,6 +859,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 		}
 		phase(obs->section, "fault", t->t_fault, t->t_revert, fault);
 		phase(obs->section, "recovery", r_from, t_end, rec);
+		if (base > 0)
+			recovery_time(st, t, iv, t_end, base, obs);
 	}
 	if (st->optimal > 0) {
 		comp_obs_metric(obs, "goodput-vs-optimal", base / st->optimal, "ratio");
@@ -832,7 +943,8 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 static int plot(const struct mpr_state *st, const struct comp_report *r)
 {
 	char gp[PATH_MAX + 32];
-	bool paths = st->n_fault_links > 0;
+	/* the share on the faulted link's VPs says something only when some VPs avoid it */
+	bool paths = st->n_fault_links > 0 && st->vps_hit && st->vps_hit < st->vps_traced;
 	FILE *f = comp_plot_begin(r, "MP-RDMA", paths ? 3 : 2, paths ? 1100 : 800, gp, sizeof(gp));
 
 	if (!f)
@@ -908,6 +1020,8 @@ static void release(void *state)
 		return;
 	free(st->rs);
 	free(st->ss);
+	free(st->data);
+	free(st->ack);
 	free(st);
 }
 

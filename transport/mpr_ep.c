@@ -254,6 +254,9 @@ static void core_next_bin(struct ep_core *c)
 struct vp_stat {
 	unsigned long long sent, retx, acks, ece, nacks, prunes;
 	uint64_t bin; /* the last bin it sent in, + 1 */
+	/* its clocking: a packet sent after its last ACK and unanswered for 3 RTTs is lost */
+	uint64_t last_send, last_ack;
+	bool lost_said;
 };
 
 struct snd_bin {
@@ -268,7 +271,8 @@ struct snd_ep {
 	uint64_t rng;
 	unsigned vps;
 	struct vp_stat *vp;
-	uint32_t *vp_bin; /* this interval's sends per VP, probes aside */
+	uint32_t *vp_bin;  /* this interval's sends per VP, probes aside */
+	uint32_t *vp_acks; /* and ACKs (NACKs too) per VP: is it still clocked? */
 	struct tw_timer t_snd;
 	unsigned vps_in_bin;
 	struct snd_bin last;
@@ -289,6 +293,8 @@ static void snd_queue(struct snd_ep *e, const struct mpr_pkt *p, unsigned n)
 			continue; /* cannot happen: the buffer holds a full packet */
 		v->sent++;
 		v->retx += p[i].retx;
+		v->last_send = p[i].tx_ns;
+		v->lost_said = false;
 		e->vp_bin[p[i].vp - VP_LO] += !p[i].probe;
 		if (v->bin != e->c.bin + 1) {
 			v->bin = e->c.bin + 1;
@@ -343,6 +349,8 @@ static void snd_on_rx(void *ctx, uint64_t now)
 			snd_queue(e, out, mpr_snd_ack(&e->s, &a, now, out));
 			v = &e->vp[a.vp - VP_LO];
 			v->acks++;
+			v->last_ack = now;
+			e->vp_acks[a.vp - VP_LO]++;
 			v->ece += a.ece;
 			v->nacks += a.nack;
 			v->prunes += e->s.st.prunes - prunes;
@@ -361,31 +369,49 @@ static void snd_on_bin(void *ctx, uint64_t now)
 	struct snd_ep *e = ctx;
 	struct mpr_snd_stats st = e->s.st;
 	struct dp_stats dp;
-	json_t *per_vp = json_array();
+	json_t *per_vp = json_array(), *lost = json_array();
 
-	/* [vp, sends] for each VP that sent this interval (probes aside): which paths carry it */
+	/*
+	 * [vp, sends, acks] for each VP that sent (probes aside) or was ACKed this
+	 * interval: which paths carry the flow, and which stopped answering
+	 */
 	for (unsigned i = 0; i < e->vps; i++)
-		if (e->vp_bin[i]) {
-			json_array_append_new(
-			    per_vp, json_pack("[i,i]", (int)(VP_LO + i), (int)e->vp_bin[i]));
-			e->vp_bin[i] = 0;
+		if (e->vp_bin[i] || e->vp_acks[i]) {
+			json_array_append_new(per_vp,
+					      json_pack("[i,i,i]", (int)(VP_LO + i),
+							(int)e->vp_bin[i], (int)e->vp_acks[i]));
+			e->vp_bin[i] = e->vp_acks[i] = 0;
 		}
+	/*
+	 * VPs that lost their clocking this interval (the brief's D.7): their
+	 * last packet went out after their last ACK and none came for 3 RTTs.
+	 * A VP that simply stops (its ACK found the window closed) never is.
+	 */
+	for (unsigned i = 0; i < e->vps; i++) {
+		struct vp_stat *v = &e->vp[i];
+
+		if (!v->lost_said && v->last_send > v->last_ack &&
+		    now - v->last_send >= 3 * e->s.srtt) {
+			json_array_append_new(lost, json_integer(VP_LO + i));
+			v->lost_said = true;
+		}
+	}
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	emit(e->c.out,
-	     json_pack(
-		 "{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I,s:f,s:o}",
-		 "type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
-		 D(retx), "probes", D(probes), "acks", D(acks), "ece_acks", D(ece_acks), "nacks",
-		 D(nacks), "prunes", D(prunes), "rtos", D(rtos), "recoveries", D(recoveries),
-		 "cwnd", mpr_snd_cwnd(&e->s), "vps_used", (int)e->vps_in_bin, "tx_full",
-		 (json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
-		 (json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
-		 (json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate", (json_int_t)e->s.inflate,
-		 "srtt_us", (double)e->s.srtt / 1e3, "vp_sent", per_vp));
+	emit(
+	    e->c.out,
+	    json_pack(
+		"{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I,s:f,s:o,s:o}",
+		"type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
+		D(retx), "probes", D(probes), "acks", D(acks), "ece_acks", D(ece_acks), "nacks",
+		D(nacks), "prunes", D(prunes), "rtos", D(rtos), "recoveries", D(recoveries), "cwnd",
+		mpr_snd_cwnd(&e->s), "vps_used", (int)e->vps_in_bin, "tx_full",
+		(json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
+		(json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
+		(json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate", (json_int_t)e->s.inflate,
+		"srtt_us", (double)e->s.srtt / 1e3, "vp_sent", per_vp, "vp_lost", lost));
 	e->last = (struct snd_bin){st, dp};
 	e->vps_in_bin = 0;
 	core_next_bin(&e->c);
-	(void)now;
 }
 
 #undef D
@@ -462,6 +488,7 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	e->vps = p->vps;
 	e->vp = rl_xcalloc(p->vps, sizeof(*e->vp));
 	e->vp_bin = rl_xcalloc(p->vps, sizeof(*e->vp_bin));
+	e->vp_acks = rl_xcalloc(p->vps, sizeof(*e->vp_acks));
 	e->rng = (uint64_t)p->seed * 0x9e3779b97f4a7c15ULL + 0x5eed;
 	e->wep = (struct mpr_wire_ep){.src = me->addr.addr,
 				      .dst = peer->addr.addr,
@@ -489,6 +516,7 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 clean:
 	free(e->vp);
 	free(e->vp_bin);
+	free(e->vp_acks);
 	free(e);
 	return r;
 }

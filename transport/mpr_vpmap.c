@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "transport/mpr_vpmap.h"
 
+#include "harness/lib/common.h"
 #include "probe/pathmap.h"
 #include "probe/trace.h"
 
@@ -132,4 +133,79 @@ double mpr_share_mean(const struct mpr_share *s, size_t n, double interval_s, do
 	double in, all;
 
 	return window(s, n, interval_s, from, to, &in, &all) && all > 0 ? in / all : -1;
+}
+
+static bool ahead(const struct mpr_vote *a, const struct mpr_vote *b)
+{
+	return a->bad > b->bad || (a->bad == b->bad && a->good < b->good);
+}
+
+static int by_suspicion(const void *x, const void *y)
+{
+	const struct mpr_vote *a = x, *b = y;
+
+	return ahead(a, b) ? -1 : ahead(b, a) ? 1 : (a->link > b->link) - (a->link < b->link);
+}
+
+/* Count route r's links (each once for this VP, seen[] marks them) into v. */
+static void tally(const struct mpr_route *r, bool bad, struct mpr_vote *v, size_t *nv, size_t cap,
+		  size_t *seen, size_t *n_seen)
+{
+	for (unsigned k = 0; k < r->n; k++) {
+		size_t l = r->links[k], i;
+		bool dup = false;
+
+		for (i = 0; i < *n_seen; i++)
+			dup |= seen[i] == l;
+		if (dup)
+			continue;
+		seen[(*n_seen)++] = l;
+		for (i = 0; i < *nv && v[i].link != l; i++)
+			;
+		if (i == *nv) {
+			if (*nv == cap)
+				continue;
+			v[(*nv)++] = (struct mpr_vote){.link = l};
+		}
+		v[i].bad += bad;
+		v[i].good += !bad;
+	}
+}
+
+size_t mpr_vote(const struct mpr_route *data, const struct mpr_route *ack, const int8_t *verdict,
+		size_t n, struct mpr_vote *out, size_t max)
+{
+	size_t cap = 4 * MPR_ROUTE_MAX * (n ? n : 1), nv = 0;
+	struct mpr_vote *v = rl_xcalloc(cap, sizeof(*v));
+	size_t seen[2 * MPR_ROUTE_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t n_seen = 0;
+
+		if (verdict[i] < 0)
+			continue;
+		tally(&data[i], verdict[i] > 0, v, &nv, cap, seen, &n_seen);
+		tally(&ack[i], verdict[i] > 0, v, &nv, cap, seen, &n_seen);
+	}
+	qsort(v, nv, sizeof(*v), by_suspicion);
+	if (nv > max)
+		nv = max;
+	memcpy(out, v, nv * sizeof(*v));
+	free(v);
+	return nv;
+}
+
+unsigned mpr_vote_rank(const struct mpr_vote *votes, size_t n, size_t link)
+{
+	const struct mpr_vote *me = NULL;
+	unsigned rank = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (votes[i].link == link)
+			me = &votes[i];
+	if (!me || !me->bad)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		rank += ahead(&votes[i], me);
+	return rank;
 }

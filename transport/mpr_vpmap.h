@@ -56,4 +56,25 @@ double mpr_share_settles(const struct mpr_share *s, size_t n, double interval_s,
 double mpr_share_mean(const struct mpr_share *s, size_t n, double interval_s, double from,
 		      double to);
 
+/* A link as a suspect: the VPs that cross it and stopped answering, and those that did not. */
+struct mpr_vote {
+	size_t link;
+	unsigned bad, good;
+};
+
+/*
+ * Vote (the brief's D.7): each VP with verdict[i] 1 (bad) or 0 (good; -1:
+ * not judged) counts once on every link of its data and ACK routes.  out
+ * gets up to max links, the likeliest first: most bad votes, then fewest
+ * good, then inventory order.  The number of links written.
+ */
+size_t mpr_vote(const struct mpr_route *data, const struct mpr_route *ack, const int8_t *verdict,
+		size_t n, struct mpr_vote *out, size_t max);
+
+/*
+ * The rank of link among votes[0..n): 1 + the links strictly ahead of it (a
+ * tie shares the better rank); 0 when no bad VP crossed it.
+ */
+unsigned mpr_vote_rank(const struct mpr_vote *votes, size_t n, size_t link);
+
 #endif

@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static struct inventory *inv;
@@ -180,4 +181,47 @@ Test(mpr_vpmap, abandon_and_reuse)
 		s[i].in = s[i].all = 0;
 	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.2, 0.6, 0.1, 0.01, true), 0, 1e-9);
 	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.6, 1.0, 0.2, 0.225, false), -1, 1e-9);
+}
+
+static struct mpr_route route(int n, const uint16_t *links)
+{
+	struct mpr_route r = {.n = (uint8_t)n, .complete = true, .t = 1};
+
+	memcpy(r.links, links, (size_t)n * sizeof(*links));
+	return r;
+}
+
+Test(mpr_vpmap, votes_onto_links)
+{
+	/* links: 0 host1, 1 rail1-spine2, 2 spine2-rail2, 3 host2, 4 rail1-spine3, 5 spine3-rail2
+	 */
+	static const uint16_t via2[] = {0, 1, 2, 3}, via2_back[] = {3, 2, 1, 0};
+	static const uint16_t via3[] = {0, 4, 5, 3}, via3_back[] = {3, 5, 4, 0};
+	struct mpr_route data[4] = {route(4, via2), route(4, via3), route(4, via2), route(4, via3)};
+	struct mpr_route ack[4] = {route(4, via2_back), route(4, via3_back), route(4, via3_back),
+				   route(4, via3_back)};
+	/* VP 0 and 2 stopped answering (2's ACKs came back by spine3); 1 did not; 3 was idle */
+	const int8_t verdict[4] = {1, 0, 1, -1};
+	struct mpr_vote v[8];
+	size_t n = mpr_vote(data, ack, verdict, 4, v, 8);
+
+	cr_assert_eq(n, 6);
+	/* spine2's two links: every bad VP, no good one (a tie, in inventory order) */
+	cr_assert_eq(v[0].link, 1);
+	cr_assert_eq(v[0].bad, 2);
+	cr_assert_eq(v[0].good, 0);
+	cr_assert_eq(v[1].link, 2);
+	/* the hosts' links: every VP crosses them, so the good one counts against them */
+	cr_assert_eq(v[2].link, 0);
+	cr_assert_eq(v[2].good, 1);
+	cr_assert_eq(v[3].link, 3);
+	cr_assert_eq(v[4].bad, 1, "VP 2's ACKs crossed spine3 once per link");
+	cr_assert_eq(mpr_vote_rank(v, n, 2), 1, "a tie shares the better rank");
+	cr_assert_eq(mpr_vote_rank(v, n, 1), 1);
+	cr_assert_eq(mpr_vote_rank(v, n, 0), 3);
+	cr_assert_eq(mpr_vote_rank(v, n, 5), 5);
+	cr_assert_eq(mpr_vote_rank(v, n, 9), 0, "no bad VP crossed it");
+	/* at most max, the likeliest */
+	cr_assert_eq(mpr_vote(data, ack, verdict, 4, v, 2), 2);
+	cr_assert_eq(v[1].link, 2);
 }

@@ -117,7 +117,7 @@ echo "  ($(($(date +%s) - start)) s)"
 [ $rc -eq 0 ] && ok "run exits 0: every transport scenario passed" || fail "run exit $rc" "$(grep -E 'fail|invalid' "$TR_OUT/ci.log" | head -4 | tr '\n' ' ')"
 R="$TR_OUT/ci/results.json"
 for s in $(jq -r '.scenarios[].name' "$R" 2>/dev/null); do
-	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components["mp-rdma"].metrics | to_entries[] | select(.key | test("goodput|payload|vps")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
+	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components["mp-rdma"].metrics | to_entries[] | select(.key | test("goodput|payload|vps|-ms|rank")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
 	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
 # One path carries at most 50 Mbit/s x 1024/1098 = 46.6: more than three paths' worth needs all four.
@@ -129,3 +129,6 @@ check "results.json records the fabric: four rail1 uplinks at 50 Mbit/s" \
 check "each scenario drew its incident report" test "$(ls "$TR_OUT"/ci/*/report.png | wc -l)" -eq "$(jq '.scenarios | length' "$R")"
 snapshot >"$TR_OUT/snap.after"
 check "the fabric's shaping came off: the lab is as before the run" diff -q "$TR_OUT/snap.before" "$TR_OUT/snap.after"
+check "no endpoint or path tracer left running after the scenarios" test -z "$(pgrep -f 'rocelab transport' || true)"
+check "blackhole: the traced routes put every VP through one of the four spines" \
+	jq -e '.scenarios[] | select(.name == "mprdma-blackhole") | .components["mp-rdma"].paths | .traced_data == 64 and .traced_ack == 64 and .data_routes == 4' "$R"
