@@ -46,84 +46,6 @@ bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *re
 	return true;
 }
 
-int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
-{
-	struct sockaddr_in src = {
-	    .sin_family = AF_INET, .sin_addr = req->src, .sin_port = htons(req->sport)};
-	struct sockaddr_in dst = {
-	    .sin_family = AF_INET, .sin_addr = req->dst, .sin_port = htons(req->dport)};
-	int max_ttl = req->max_ttl > 0 ? req->max_ttl : 8;
-	int timeout = req->timeout_ms > 0 ? req->timeout_ms : 300;
-	int one = 1, ret = -EHOSTUNREACH, misses = 0;
-	int us, rs;
-
-	*n = 0;
-	if (max_ttl > TRACE_MAX_HOPS)
-		max_ttl = TRACE_MAX_HOPS;
-	rs = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
-	if (rs < 0)
-		return -errno;
-	us = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (us < 0) {
-		ret = -errno;
-		goto close_raw;
-	}
-	setsockopt(us, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(us, (struct sockaddr *)&src, sizeof(src)) < 0) {
-		ret = -errno;
-		goto close_udp;
-	}
-	for (int ttl = 1; ttl <= max_ttl; ttl++) {
-		struct trace_hop *h = &hops[(*n)++];
-		char payload[32] = "rocelab-trace";
-		unsigned long long t0 = rl_now_ns(), deadline;
-
-		memset(h, 0, sizeof(*h));
-		h->ttl = ttl;
-		if (setsockopt(us, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl)) < 0 ||
-		    sendto(us, payload, sizeof(payload), 0, (struct sockaddr *)&dst, sizeof(dst)) <
-			0) {
-			ret = -errno;
-			goto close_udp;
-		}
-		deadline = t0 + (unsigned long long)timeout * 1000000ULL;
-		for (;;) {
-			unsigned long long now = rl_now_ns();
-			struct pollfd p = {.fd = rs, .events = POLLIN};
-			uint8_t pkt[1500];
-			int type;
-
-			if (now >= deadline || rl_interrupted)
-				break;
-			if (poll(&p, 1, (int)((deadline - now) / 1000000ULL) + 1) <= 0)
-				continue;
-			ssize_t len = recv(rs, pkt, sizeof(pkt), 0);
-
-			if (len > 0 && trace_match_icmp(pkt, (size_t)len, req, &h->addr, &type)) {
-				h->rtt_ms = (double)(rl_now_ns() - t0) / 1e6;
-				h->reached = type == ICMP_DEST_UNREACH;
-				break;
-			}
-		}
-		if (h->reached) {
-			ret = 0;
-			break;
-		}
-		if (rl_interrupted) {
-			ret = -EINTR;
-			break;
-		}
-		misses = h->addr.s_addr ? 0 : misses + 1;
-		if (req->max_misses && misses >= req->max_misses)
-			break; /* a blackhole: nothing further will answer */
-	}
-close_udp:
-	close(us);
-close_raw:
-	close(rs);
-	return ret;
-}
-
 /* The quoted probe's IP total length: which TTL's probe an answer is about (trace_udp_many). */
 static size_t quoted_len(const uint8_t *pkt, size_t len)
 {
@@ -250,4 +172,11 @@ int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hop
 	free(misses);
 	free(done);
 	return r;
+}
+
+int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n)
+{
+	int ret, r = trace_udp_many(req, 1, (struct trace_hop(*)[TRACE_MAX_HOPS])hops, n, &ret);
+
+	return r ? r : ret;
 }

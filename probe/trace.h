@@ -30,10 +30,10 @@ bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *re
 		      struct in_addr *from, int *type);
 
 /*
- * Trace the path of one UDP 5-tuple from the current network namespace.
- * Fills hops[0..*n) and returns 0 (the destination answered), -EHOSTUNREACH
- * (it did not within max_ttl or max_misses), or another -errno.  Needs
- * CAP_NET_RAW.
+ * Trace the path of one UDP 5-tuple from the current network namespace
+ * (trace_udp_many() of one): hops (TRACE_MAX_HOPS of them) gets [0..*n),
+ * and it returns 0 (the destination answered), -EHOSTUNREACH (it did not
+ * within max_ttl or max_misses), or another -errno.  Needs CAP_NET_RAW.
  */
 int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n);
 
