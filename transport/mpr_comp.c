@@ -22,7 +22,7 @@
 #define SETTLE_S    0.5 /* after a revert, before recovery counts */
 #define PLOT_BIN_S  0.1 /* the report's timeline resolution */
 #define PARAMS_MAX  40
-#define VP_LO	    49152      /* the endpoints' first VP (mpr_ep.c) */
+#define VP_LO	    EP_VP_LO
 #define TRACE_MS    86400000LL /* the tracers run until stopped */
 #define FAULT_LINKS 8
 /* Ground truth for abandonment and reuse (the brief's D.6) */

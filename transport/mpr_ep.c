@@ -21,7 +21,7 @@
 #include <time.h>
 
 #define EP(f) offsetof(struct ep_params, f)
-#define VP_LO 49152u
+#define VP_LO EP_VP_LO
 
 const struct opt_desc ep_opts[] = {
     {"single-path", OPT_BOOL, 0, 0, EP(single_path),

@@ -24,6 +24,9 @@ enum ep_ecn {
 	EP_ECN_OFF,
 };
 
+/* The first VP: VP i is UDP source port EP_VP_LO + i. */
+#define EP_VP_LO 49152u
+
 /* Both ends' parameters: one option table for the command lines and the scenario. */
 struct ep_params {
 	bool single_path; /* the rxe-like baseline: one VP, go back N, receiver L = 1 */
