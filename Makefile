@@ -40,7 +40,8 @@ help:
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput, MP-RDMA rig ceiling"
-	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly)"
+	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
+	@echo "                then the whole CI suite on the lab reached over SSH"
 	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
 	@echo "make fuzz-nightly  each harness for FUZZ_NIGHTLY_S (1800) or 10^7 executions, new inputs in build/fuzz"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
@@ -137,9 +138,12 @@ vm-check: deps
 
 # The long scenarios (minutes each), for a nightly job: results.json, junit.xml and reports.
 nightly: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(TOOL_BIN)
 	@rm -rf $(BUILD)/nightly
-	@$(BUILD)/rocelab run -o $(BUILD)/nightly --seed 7 scenarios/nightly/*.yaml
+	@$(BUILD)/rocelab run -o $(BUILD)/nightly --seed 7 scenarios/nightly/*.yaml \
+		scenarios/nightly/transport/*.yaml
+	@# the lab reached over SSH, with every CI scenario (make check runs one of each kind)
+	@SSH_SUITE=all ONLY=ssh_lab tests/vlab/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
