@@ -333,7 +333,7 @@ long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 	}
 	return sent_or_why(f, traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT,
 					    hs->priority << 5 | hs->ecn, hs->size, hs->n_sports,
-					    hs->ms, hs->pps));
+					    (uint16_t)hs->sport0, hs->ms, hs->pps));
 }
 
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)

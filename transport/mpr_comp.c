@@ -31,6 +31,10 @@
 #define REUSE_W	    0.2 /* the restored link carries REUSE_SHARE of its fair share this long */
 #define REUSE_SHARE 0.9
 #define LOC_W	    0.5 /* after the fault starts: which VPs lost their clocking */
+/* A competing stream (Fig. 15): MP-RDMA's share on its link, after COMPETE_AFTER */
+#define COMPETE_W     0.2 /* the share stays below COMPETE_MAX this long */
+#define COMPETE_MAX   0.10
+#define COMPETE_AFTER 1.0
 
 /* ---- endpoints through the lab (also 'rocelab transport run') --------------------------- */
 
@@ -44,6 +48,65 @@ static int host_of(const char *spec, char *host, size_t len)
 	memcpy(host, spec, (size_t)(c - spec));
 	host[c - spec] = '\0';
 	return 0;
+}
+
+int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
+		 const char *from, const char *to, const char *across, const char *log,
+		 uint16_t *sport, char *why, size_t whylen)
+{
+	char host[INV_NAME_MAX + 1], inv_there[PATH_MAX], err[256] = "";
+	struct mpr_route routes[64] = {0};
+	struct inv_endpoint ep;
+	struct topo *topo;
+	char *out = NULL;
+	ssize_t link;
+	FILE *f;
+	int r, n;
+
+	if (inventory_endpoint(inv, across, &ep, err, sizeof(err)) ||
+	    (link = pathmap_link_index(inv, &ep)) < 0) {
+		snprintf(why, whylen, "%s is no cabled port (%s)", across, err);
+		return -EINVAL;
+	}
+	if (host_of(from, host, sizeof(host)))
+		return snprintf(why, whylen, "%s is no HOST:RNIC", from), -EINVAL;
+	if ((r = lab_share(l, host, inv_path, inv_there, sizeof(inv_there))))
+		return snprintf(why, whylen, "%s: cannot share the inventory", host), r;
+	const char *argv[] = {lab_program(l, host, self),
+			      "transport",
+			      "paths",
+			      "-i",
+			      inv_there,
+			      "--from",
+			      from,
+			      "--to",
+			      to,
+			      NULL};
+
+	if ((r = lab_exec(l, host, argv, NULL, &out, err, sizeof(err)))) {
+		snprintf(why, whylen, "tracing %s -> %s: %s", from, to, err);
+		free(out);
+		return r;
+	}
+	if (!(f = fopen(log, "we"))) {
+		free(out);
+		return snprintf(why, whylen, "%s: %s", log, strerror(errno)), -errno;
+	}
+	fputs(out ? out : "", f);
+	fclose(f);
+	free(out);
+	topo = topo_build(inv, false, NULL);
+	n = mpr_routes_read(log, inv, topo, from, to, 0, 1e18, VP_LO, routes, ARRAY_SIZE(routes));
+	topo_free(topo);
+	for (size_t i = 0; n > 0 && i < ARRAY_SIZE(routes); i++)
+		if (routes[i].complete && mpr_route_has(&routes[i], (size_t)link)) {
+			*sport = (uint16_t)(VP_LO + (unsigned)i);
+			return 0;
+		}
+	snprintf(why, whylen,
+		 "none of the %d source ports traced from %s to %s crosses %s (see %s)",
+		 n < 0 ? 0 : n, from, to, across, log);
+	return -ENOENT;
 }
 
 json_t *mpr_last_line(const char *path, const char *type)
@@ -197,43 +260,66 @@ double mpr_goodput_mbit(const struct mpr_sample *s, size_t n, double interval_s,
 	return span > 0 ? pkts * MPR_WIRE_PAYLOAD * 8 / span / 1e6 : -1;
 }
 
-/* The shaped rate of the link at endpoint ep (kbit/s), 0: unshaped. */
+/*
+ * The rate of the link at endpoint ep (kbit/s): the smallest shape on it (0:
+ * down), ULLONG_MAX when none is.
+ */
 static unsigned long long shaped(const struct inventory *inv, const struct inv_endpoint *ep,
 				 const struct comp_shape *shapes, size_t n)
 {
 	const struct inv_link *l = inventory_link_at(inv, ep);
+	unsigned long long r = ULLONG_MAX;
 
 	for (size_t i = 0; l && i < n; i++) {
 		struct inv_endpoint e;
 		char msg[128];
 
 		if (!inventory_endpoint(inv, shapes[i].target, &e, msg, sizeof(msg)) &&
-		    inventory_link_at(inv, &e) == l)
-			return shapes[i].rate_kbit;
+		    inventory_link_at(inv, &e) == l && shapes[i].rate_kbit < r)
+			r = shapes[i].rate_kbit;
 	}
-	return 0;
+	return r;
+}
+
+/* The end on switch sw of a link between sw and switch other, NULL when none. */
+static const struct inv_endpoint *switch_link(const struct inventory *inv, size_t sw, size_t other)
+{
+	for (size_t i = 0; i < inv->n_links; i++) {
+		const struct inv_link *l = &inv->links[i];
+
+		if (l->a.kind != INV_DEV_SWITCH || l->b.kind != INV_DEV_SWITCH)
+			continue;
+		if (l->a.dev == sw && l->b.dev == other)
+			return &l->a;
+		if (l->b.dev == sw && l->a.dev == other)
+			return &l->b;
+	}
+	return NULL;
 }
 
 double mpr_optimal_mbit(const struct inventory *inv, const char *from, const char *to,
 			const struct comp_shape *shapes, size_t n)
 {
-	struct inv_endpoint a, b, rail;
-	unsigned long long host = ULLONG_MAX, paths = 0, r;
+	struct inv_endpoint a, b, rail, rail_b;
+	unsigned long long host, paths = 0, r;
 	char msg[128];
 	size_t uplinks = 0;
 
 	if (inventory_endpoint(inv, from, &a, msg, sizeof(msg)) ||
 	    inventory_endpoint(inv, to, &b, msg, sizeof(msg)) || inventory_peer(inv, &a, &rail) ||
-	    rail.kind != INV_DEV_SWITCH)
+	    rail.kind != INV_DEV_SWITCH || inventory_peer(inv, &b, &rail_b) ||
+	    rail_b.kind != INV_DEV_SWITCH)
 		return 0;
-	if ((r = shaped(inv, &a, shapes, n)))
+	host = shaped(inv, &a, shapes, n);
+	if ((r = shaped(inv, &b, shapes, n)) < host)
 		host = r;
-	if ((r = shaped(inv, &b, shapes, n)) && r < host)
-		host = r;
-	/* The rail switch's links to other switches: the paths' first hops. */
+	/*
+	 * A path a spine: the smaller of the rail switch's link up to it and the
+	 * spine's link down to the far rail (the far one counts only when shaped).
+	 */
 	for (size_t i = 0; i < inv->n_links; i++) {
 		const struct inv_link *l = &inv->links[i];
-		const struct inv_endpoint *me = NULL, *other;
+		const struct inv_endpoint *me = NULL, *other, *down;
 
 		if (l->a.kind == INV_DEV_SWITCH && l->a.dev == rail.dev)
 			me = &l->a;
@@ -243,10 +329,13 @@ double mpr_optimal_mbit(const struct inventory *inv, const char *from, const cha
 			continue;
 		uplinks++;
 		r = shaped(inv, me, shapes, n);
-		if (!r) {
+		if (r == ULLONG_MAX) {
 			paths = ULLONG_MAX;
 			break;
 		}
+		down = rail_b.dev != rail.dev ? switch_link(inv, other->dev, rail_b.dev) : NULL;
+		if (down && shaped(inv, down, shapes, n) < r)
+			r = shaped(inv, down, shapes, n);
 		paths += r;
 	}
 	if (!uplinks)
@@ -283,6 +372,15 @@ __attribute__((constructor)) static void build_params(void)
 	    CF(to),
 	    "the receiving RNIC (host:rnic; default: the second host's next rail)",
 	    .size = sizeof(((struct mpr_comp_cfg *)0)->to)};
+	params[n++] = (struct opt_desc){
+	    "across",
+	    OPT_STR,
+	    0,
+	    0,
+	    CF(across),
+	    "single path: place it across this port (SWITCH:PORT): its source port is the first "
+	    "of the VPs' whose traced path crosses it (the paper's placement on each spine)",
+	    .size = sizeof(((struct mpr_comp_cfg *)0)->across)};
 	for (const struct opt_desc *d = ep_opts; d->type != OPT_END && n < PARAMS_MAX - 1; d++) {
 		if (!strcmp(d->name, "duration"))
 			continue; /* the scenario's phases say how long */
@@ -338,6 +436,18 @@ static int check(void *cfg, char *err, size_t errlen)
 			 "first host's lowest rail to the second host's next rail)");
 		return -EINVAL;
 	}
+	if (c->across[0] && !c->ep.single_path) {
+		snprintf(err, errlen,
+			 "mp-rdma: across places the single path on a port: add single-path: true "
+			 "(MP-RDMA spreads over every path)");
+		return -EINVAL;
+	}
+	if (c->across[0] && c->ep.sport) {
+		snprintf(err, errlen,
+			 "mp-rdma: across picks the single path's source port by tracing: give "
+			 "across or sport, not both");
+		return -EINVAL;
+	}
 	if (ep_check(&c->ep, &ecn, err, errlen))
 		return -EINVAL;
 	return 0;
@@ -358,12 +468,17 @@ struct mpr_state {
 	/* 'transport paths' from each end: the VPs' data (fwd) and ACK routes */
 	struct lab_proc trace_fwd, trace_ack;
 	char flog[PATH_MAX + 32], alog[PATH_MAX + 32];
-	double optimal; /* Mbit/s, 0: unknown */
+	unsigned sport;	      /* a placed single path's source port (0: not placed) */
+	double optimal;	      /* Mbit/s, 0: unknown */
+	double optimal_fault; /* the same with the faults' links down or degraded */
 	struct mpr_sample *rs, *ss;
 	size_t n_rs, n_ss;
-	/* The faults' links (inventory indexes), and whether they blackhole (abandon, reuse) */
+	/*
+	 * The faults' links (inventory indexes), and whether they blackhole (abandon,
+	 * reuse) or a competing stream crosses them (the share left there)
+	 */
 	size_t fault_links[FAULT_LINKS], n_fault_links;
-	bool blackhole;
+	bool blackhole, compete;
 	/* each VP's data and ACK routes before the fault (NULL until collect) */
 	struct mpr_route *data, *ack;
 	unsigned vps_hit, vps_traced; /* VPs a fault's link carries, of those traced */
@@ -378,12 +493,41 @@ static void fault_links(struct mpr_state *st, const struct inventory *inv,
 		char msg[160];
 		ssize_t l;
 
+		if (!strncmp(f[i].kind, "load-", 5) && strcmp(f[i].kind, "load-stream"))
+			continue; /* an incast's target is an RNIC: no path is singled out */
 		if (inventory_endpoint(inv, f[i].target, &ep, msg, sizeof(msg)) ||
 		    (l = pathmap_link_index(inv, &ep)) < 0 || st->n_fault_links == FAULT_LINKS)
 			continue; /* a whole switch, or no link: no path is singled out */
 		st->fault_links[st->n_fault_links++] = (size_t)l;
 		st->blackhole |= !strcmp(f[i].kind, "link-flap") || !strcmp(f[i].kind, "acl-error");
+		st->compete |= !strcmp(f[i].kind, "load-stream");
 	}
+}
+
+/*
+ * The optimal while the faults are live: a blackholing fault's link carries
+ * nothing, a degraded one its rate; the rest (losses, routes) leave it as it is.
+ */
+static double optimal_in_fault(const struct comp_env *e, const char *from, const char *to)
+{
+	struct comp_shape *s = rl_xcalloc(e->n_shapes + e->n_faults + 1, sizeof(*s));
+	size_t n = e->n_shapes;
+	double r;
+
+	if (n)
+		memcpy(s, e->shapes, n * sizeof(*s));
+	for (size_t i = 0; i < e->n_faults; i++) {
+		const struct comp_fault *f = &e->faults[i];
+		bool down = !strcmp(f->kind, "link-flap") || !strcmp(f->kind, "acl-error");
+
+		if (!down && !(!strcmp(f->kind, "link-degrade") && f->rate_kbit))
+			continue;
+		snprintf(s[n].target, sizeof(s[n].target), "%s", f->target);
+		s[n++].rate_kbit = down ? 0 : f->rate_kbit;
+	}
+	r = mpr_optimal_mbit(e->inv, from, to, s, n);
+	free(s);
+	return r;
 }
 
 /*
@@ -431,7 +575,21 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	}
 	if ((r = mpr_flow_check(e->inv, st->from, st->to, what, whatlen)))
 		return r;
+	if (c->across[0]) {
+		char log[PATH_MAX + 32], why[400];
+		uint16_t sport;
+
+		snprintf(log, sizeof(log), "%s/mp-rdma-place.log", e->dir);
+		if ((r = mpr_pin_port(e->lab, e->self_exe, e->inv, e->inv_path, st->from, st->to,
+				      c->across, log, &sport, why, sizeof(why)))) {
+			snprintf(what, whatlen, "cannot place the single path across %s: %s",
+				 c->across, why);
+			return r;
+		}
+		p.sport = sport;
+	}
 	st->optimal = mpr_optimal_mbit(e->inv, st->from, st->to, e->shapes, e->n_shapes);
+	st->optimal_fault = optimal_in_fault(e, st->from, st->to);
 	snprintf(st->slog, sizeof(st->slog), "%s/mp-rdma-send.log", e->dir);
 	snprintf(st->rlog, sizeof(st->rlog), "%s/mp-rdma-recv.log", e->dir);
 	r = mpr_flow_start(&st->flow, e->lab, e->self_exe, e->inv_path, st->from, st->to, &p, 0,
@@ -446,12 +604,21 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 			 strerror(-r), st->flog, st->alog);
 		return r;
 	}
+	char mode[128] = "MP-RDMA";
+
+	if (p.single_path)
+		snprintf(mode, sizeof(mode), "single path%s%s", c->across[0] ? " across " : "",
+			 c->across);
+	if (c->across[0])
+		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode), " (source port %u)",
+			 p.sport);
+	st->sport = p.sport;
 	if (st->optimal > 0)
-		snprintf(what, whatlen, "%s %s -> %s, optimal %.1f Mbit/s (fabric)",
-			 p.single_path ? "single path" : "MP-RDMA", st->from, st->to, st->optimal);
+		snprintf(what, whatlen, "%s %s -> %s, optimal %.1f Mbit/s (fabric)", mode, st->from,
+			 st->to, st->optimal);
 	else
-		snprintf(what, whatlen, "%s %s -> %s, unshaped (no optimal)",
-			 p.single_path ? "single path" : "MP-RDMA", st->from, st->to);
+		snprintf(what, whatlen, "%s %s -> %s, unshaped (no optimal)", mode, st->from,
+			 st->to);
 	return 0;
 }
 
@@ -712,6 +879,19 @@ static void path_metrics(const struct mpr_state *st, const struct comp_times *t,
 		comp_obs_metric(obs, "hit-share-baseline", base, "ratio");
 	if (during >= 0)
 		comp_obs_metric(obs, "hit-share-fault", during, "ratio");
+	if (st->compete) {
+		double left = mpr_share_settles(hit, st->n_ss, iv, t->t_fault, t->t_revert,
+						COMPETE_W, COMPETE_MAX, true);
+		double after =
+		    mpr_share_mean(hit, st->n_ss, iv, t->t_fault + COMPETE_AFTER, t->t_revert);
+
+		/* never: the whole phase (a bound that fails, never one that passes) */
+		comp_obs_metric(obs, "compete-ms",
+				(left < 0 ? t->t_revert - t->t_fault : left) * 1e3, "ms");
+		if (after >= 0)
+			comp_obs_metric(obs, "compete-share", after, "ratio");
+		json_object_set_new(paths, "compete_s", left < 0 ? json_null() : json_real(left));
+	}
 	if (st->blackhole) {
 		double ab = mpr_share_settles(hit, st->n_ss, iv, t->t_fault, t->t_revert, ABANDON_W,
 					      ABANDON_MAX, true);
@@ -848,8 +1028,14 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	phase(obs->section, "baseline", b_from, b_to, base);
 	if (t->t_fault > 0) {
 		double r_from = t->t_revert + SETTLE_S;
+		/*
+		 * Goodput during the fault counts once its injector had verified it:
+		 * the test traffic it verifies with (pfc-misconfig: a second of
+		 * incast at full speed) loads the rig's own CPUs, not the fabric.
+		 */
+		double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
 
-		fault = mpr_goodput_mbit(st->rs, st->n_rs, iv, t->t_fault, t->t_revert);
+		fault = mpr_goodput_mbit(st->rs, st->n_rs, iv, f_from, t->t_revert);
 		rec = mpr_goodput_mbit(st->rs, st->n_rs, iv, r_from, t_end);
 		comp_obs_metric(obs, "goodput-fault-mbit", fault, "Mbit/s");
 		comp_obs_metric(obs, "goodput-recovery-mbit", rec, "Mbit/s");
@@ -857,16 +1043,16 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 			comp_obs_metric(obs, "fault-vs-baseline", fault / base, "ratio");
 			comp_obs_metric(obs, "recovery-vs-baseline", rec / base, "ratio");
 		}
-		phase(obs->section, "fault", t->t_fault, t->t_revert, fault);
+		phase(obs->section, "fault", f_from, t->t_revert, fault);
 		phase(obs->section, "recovery", r_from, t_end, rec);
 		if (base > 0)
 			recovery_time(st, t, iv, t_end, base, obs);
 	}
-	if (st->optimal > 0) {
+	if (st->optimal > 0)
 		comp_obs_metric(obs, "goodput-vs-optimal", base / st->optimal, "ratio");
-		if (fault >= 0)
-			comp_obs_metric(obs, "fault-vs-optimal", fault / st->optimal, "ratio");
-	}
+	/* during the fault: of the optimal that the faults left (0: they left nothing) */
+	if (st->optimal_fault > 0 && fault >= 0)
+		comp_obs_metric(obs, "fault-vs-optimal", fault / st->optimal_fault, "ratio");
 	comp_obs_metric(
 	    obs, "vps-used",
 	    mean_of(st->ss, st->n_ss, offsetof(struct mpr_sample, vps_used), b_from, b_to), "VPs");
@@ -882,8 +1068,16 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_object_set_new(obs->section, "to", json_string(st->to));
 	json_object_set_new(obs->section, "mode",
 			    json_string(st->cfg->ep.single_path ? "single-path" : "mp-rdma"));
+	if (st->cfg->across[0])
+		json_object_set_new(obs->section, "across", json_string(st->cfg->across));
+	if (st->sport)
+		json_object_set_new(obs->section, "sport", json_integer(st->sport));
 	json_object_set_new(obs->section, "optimal_mbit",
 			    st->optimal > 0 ? json_real(st->optimal) : json_null());
+	if (t->t_fault > 0)
+		json_object_set_new(obs->section, "optimal_fault_mbit",
+				    st->optimal_fault > 0 ? json_real(st->optimal_fault)
+							  : json_null());
 	json_object_set_new(obs->section, "ecn",
 			    json_string(!strcmp(st->cfg->ep.ecn, "sojourn")
 					    ? "emulated (one-way delay at the receiver)"
@@ -957,6 +1151,13 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 	if (st->optimal > 0)
 		fprintf(f, ", %.3f with lines dt 2 lw 2 lc rgb '#606060' title 'optimal (fabric)'",
 			st->optimal);
+	/* where the faults take capacity away, the optimal they leave (x: s since the start) */
+	if (st->optimal_fault > 0 && r->t->t_fault > 0 && st->optimal_fault < st->optimal - 1e-6)
+		fprintf(f,
+			", (x >= %.3f && x <= %.3f ? %.3f : 1/0) with lines dt 3 lw 2 lc rgb "
+			"'#a06000' title 'optimal while the fault is live'",
+			r->t->t_fault - r->t->t_start, r->t->t_revert - r->t->t_start,
+			st->optimal_fault);
 	fprintf(f, "\nunset label 100\n");
 	fprintf(f, "set title 'virtual paths in use and retransmissions'\n");
 	fprintf(f, "set ylabel 'VPs in use (mean per 10 ms)'\nset y2label 'retransmissions/s'\n"
@@ -966,8 +1167,9 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 		   "title 'retransmissions/s'\n");
 	if (paths) {
 		fprintf(f,
-			"set title \"the sender's sends on the faulted link's VPs (traced; probes "
-			"aside)\"\n");
+			"set title \"the sender's sends on the VPs that cross %s (traced; probes "
+			"aside)\"\n",
+			st->compete ? "the competing stream's link" : "the faulted link");
 		fprintf(f, "set ylabel '%% of sends'\nunset y2label\nunset y2tics\nset ytics "
 			   "mirror\nset yrange [0:100]\n");
 		fprintf(f, "plot 'mp-rdma.dat' using 1:5 with lines lw 2 lc rgb '#c03030' "

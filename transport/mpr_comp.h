@@ -14,10 +14,12 @@
 #include "transport/mpr_ep.h"
 
 #include <jansson.h>
+#include <stdint.h>
 
 struct mpr_comp_cfg {
 	struct ep_params ep;
 	char from[72], to[72]; /* host:rnic */
+	char across[72]; /* single path: placed across this port (SWITCH:PORT), "": anywhere */
 };
 
 extern const struct component_ops mprdma_component;
@@ -47,6 +49,17 @@ int mpr_flow_start(struct mpr_flow *fl, struct lab *l, const char *self, const c
 		   size_t whatlen);
 /* Stop the sender, let what is in flight arrive, stop the receiver (each writes its end line). */
 void mpr_flow_stop(struct mpr_flow *fl);
+
+/*
+ * The first VP (UDP source port EP_VP_LO + i, toward RoCEv2's port) whose
+ * traced path from RNIC from to RNIC to crosses the link at endpoint across
+ * ("rail1:swp6"): one sweep of 'rocelab transport paths' on from's host,
+ * what it printed kept in log.  0 with *sport set; -ENOENT (no VP crosses
+ * it) or another -errno, with why.
+ */
+int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
+		 const char *from, const char *to, const char *across, const char *log,
+		 uint16_t *sport, char *why, size_t whylen);
 
 /* The last JSON line of type in a log, or NULL (a new reference). */
 json_t *mpr_last_line(const char *path, const char *type);

@@ -36,6 +36,8 @@ const struct opt_desc ep_opts[] = {
      "once a round trip passed)",
      .size = sizeof(((struct ep_params *)0)->probe_mode)},
     {"vps", OPT_UINT, 1, 65536 - VP_LO, EP(vps), "virtual paths: UDP source ports from 49152"},
+    {"sport", OPT_UINT, 0, 65535, EP(sport),
+     "single path: its source port, one of the VPs' (0: 49152, the first)"},
     {"seed", OPT_UINT, 0, 4294967295.0, EP(seed), "random seed (VP choices, IP IDs)"},
     {"dscp", OPT_INT, 0, 63, EP(dscp), "DSCP of data and ACKs (26: PFC priority 3)"},
     {"sender-qpn", OPT_UINT, 1, 0xffffff, EP(snd_qpn), "the sender's QPN (ACKs go to it)"},
@@ -97,6 +99,12 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 	if (p->delta > p->bitmap) {
 		snprintf(err, errlen, "delta %u is more than bitmap %u: give delta <= bitmap",
 			 p->delta, p->bitmap);
+		return -EINVAL;
+	}
+	if (p->sport && (!p->single_path || p->sport < VP_LO || p->sport >= VP_LO + p->vps)) {
+		snprintf(err, errlen,
+			 "sport %u: with single-path, give one of the VPs' ports, %u to %u",
+			 p->sport, VP_LO, VP_LO + p->vps - 1);
 		return -EINVAL;
 	}
 	if (p->snd_qpn == p->rcv_qpn) {
@@ -457,7 +465,7 @@ static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->probe_ppm = (uint32_t)(p->probe * 1e6 + 0.5);
 	c->probe_mode =
 	    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
-	c->vp_lo = VP_LO;
+	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
 	c->srtt_init_ns = (uint64_t)p->srtt_init_us * 1000;

@@ -119,11 +119,12 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 	fprintf(f, "set output '%s'\n", r->png);
 	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,
 		rl_gp_escape(r->title, title, sizeof(title)));
+	/* bottom right: clear of the last panel's centred time label */
 	if (r->caption)
-		fprintf(
-		    f,
-		    "set label 100 \"%s\" at screen 0.01, screen 0.01 font 'Sans,8' noenhanced\n",
-		    rl_gp_escape(r->caption, caption, sizeof(caption)));
+		fprintf(f,
+			"set label 100 \"%s\" at screen 0.99, screen 0.01 right font 'Sans,8' "
+			"noenhanced\n",
+			rl_gp_escape(r->caption, caption, sizeof(caption)));
 	/* The same plot area in every panel, so their time axes line up. */
 	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
 	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);

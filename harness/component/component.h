@@ -78,10 +78,15 @@ struct comp_shape {
 	unsigned long long rate_kbit;
 };
 
-/* A fault of the scenario, as the component may want it: its kind and its resolved target. */
+/*
+ * A fault of the scenario, as the component may want it: its kind and its
+ * resolved target.  The scenario's loads come after its faults, as kinds
+ * load-stream (target: the port it goes across) and load-incast (its RNIC).
+ */
 struct comp_fault {
-	char kind[24];	 /* link-flap, ipid-drop, ... */
-	char target[72]; /* "spine2:swp2", "host1:rnic1", a switch */
+	char kind[24];		      /* link-flap, ipid-drop, ..., load-stream, load-incast */
+	char target[72];	      /* "spine2:swp2", "host1:rnic1", a switch */
+	unsigned long long rate_kbit; /* a link-degrade's rate, a load's (0: none) */
 };
 
 struct comp_env {
@@ -102,10 +107,12 @@ struct comp_env {
  * The scenario's clock: CLOCK_REALTIME seconds; t_fault 0 when nothing was
  * injected.  t_inject: when the first injector started (its login and
  * checks), t_fault: when its fault took effect.  t_stop: when the components
- * began to be stopped (0: not known).
+ * began to be stopped (0: not known).  t_verified: when the first fault's
+ * injector had verified it, its test traffic (pfc-misconfig: a second of
+ * incast at full speed) over (0: not known).
  */
 struct comp_times {
-	double t_start, t_inject, t_fault, t_revert, t_end, t_stop;
+	double t_start, t_inject, t_fault, t_revert, t_end, t_stop, t_verified;
 };
 
 /* The incident report's hooks: files go to dir, the plot to dir/png. */

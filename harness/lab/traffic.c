@@ -76,7 +76,8 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
 }
 
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
-			int payload, int n_sports, long long duration_ms, unsigned long long pps)
+			int payload, int n_sports, uint16_t sport0, long long duration_ms,
+			unsigned long long pps)
 {
 	pid_t *pids = rl_xcalloc(n, sizeof(*pids));
 	int pipefd[2];
@@ -108,16 +109,16 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 						 .sin_addr = flows[i].dst,
 						 .sin_port = htons(dport)};
 			int ns = n_sports > 64 ? 64 : n_sports;
+			int first = sport0 ? sport0 + (int)i : 50000 + 97 * (int)i;
 
 			signal(SIGINT, SIG_DFL);
 			signal(SIGTERM, SIG_DFL);
 			for (int s = 0; s < ns; s++) {
-				fds[s] =
-				    flow_socket(l, &flows[i], (uint16_t)(50000 + 97 * i + s), tos);
+				fds[s] = flow_socket(l, &flows[i], (uint16_t)(first + s), tos);
 				if (fds[s] < 0)
 					rl_warn(
 					    "load: flow %zu to %s: no socket on source port %d: %s",
-					    i, inet_ntoa(flows[i].dst), 50000 + 97 * (int)i + s,
+					    i, inet_ntoa(flows[i].dst), first + s,
 					    strerror(-fds[s]));
 			}
 			for (unsigned k = 0;; k++) {
@@ -300,11 +301,12 @@ size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struc
 	snprintf(a->num[3], sizeof(a->num[3]), "%d", hs->size);
 	snprintf(a->num[4], sizeof(a->num[4]), "%d", hs->n_sports);
 	snprintf(a->num[5], sizeof(a->num[5]), "%d", hs->ecn);
+	snprintf(a->num[6], sizeof(a->num[6]), "%d", hs->sport0);
 	const char *const argv[] = {hs->prog,  "load",	   "send",     "-i",	     hs->inv_there,
 				    "--host",  host->name, "--flows",  a->list,	     "--for",
 				    a->num[0], "--pps",	   a->num[1],  "--priority", a->num[2],
 				    "--size",  a->num[3],  "--sports", a->num[4],    "--ecn",
-				    a->num[5], NULL};
+				    a->num[5], "--sport",  a->num[6],  NULL};
 
 	for (k = 0; k < ARRAY_SIZE(argv); k++)
 		a->argv[k] = argv[k];

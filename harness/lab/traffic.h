@@ -26,11 +26,13 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
 
 /*
  * Send as fast as possible from every flow at once (one process per flow) for
- * duration_ms, rotating over n_sports source ports, at most pps datagrams per
- * second per flow (0: as fast as possible).  Returns datagrams sent, or -errno.
+ * duration_ms, rotating over n_sports source ports (flow i's from sport0 + i,
+ * or from 50000 + 97 i when sport0 is 0), at most pps datagrams per second per
+ * flow (0: as fast as possible).  Returns datagrams sent, or -errno.
  */
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
-			int payload, int n_sports, long long duration_ms, unsigned long long pps);
+			int payload, int n_sports, uint16_t sport0, long long duration_ms,
+			unsigned long long pps);
 
 /*
  * Flows whose packets must cross port of switch sw (port < 0: the switch), in
@@ -48,13 +50,14 @@ struct host_send {
 	long long ms;		/* for this long */
 	unsigned long long pps; /* per flow; 0: as fast as it can */
 	int priority, size, n_sports;
-	int ecn; /* the IP header's ECN bits: 0 not ECN-capable, 2 ECT(0) */
+	int ecn;    /* the IP header's ECN bits: 0 not ECN-capable, 2 ECT(0) */
+	int sport0; /* the first source port (0: traffic_blast's own) */
 };
 
 /* The argv of one host's 'rocelab load send', its strings kept here. */
 struct host_send_argv {
-	const char *argv[24];
-	char list[2048], num[6][24];
+	const char *argv[26];
+	char list[2048], num[7][24];
 };
 
 /*

@@ -20,6 +20,7 @@
 #include "harness/lib/version.h"
 #include "harness/run/scenario.h"
 #include "injectors/links.h"
+#include "transport/mpr_comp.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -270,6 +271,12 @@ static size_t load_flows(const struct scenario *s, const struct scn_load *l, str
 			inventory_endpoint(s->inv, l->from[i], &flows[n].src, msg, sizeof(msg));
 			flows[n++].dst = s->inv->hosts[to.dev].rnics[to.port].addr.addr;
 		}
+	} else if (l->n_from) { /* pinned: one flow, its source port found by start_load */
+		struct inv_endpoint to;
+
+		inventory_endpoint(s->inv, l->to, &to, msg, sizeof(msg));
+		inventory_endpoint(s->inv, l->from[0], &flows[0].src, msg, sizeof(msg));
+		flows[n++].dst = s->inv->hosts[to.dev].rnics[to.port].addr.addr;
 	} else {
 		struct inv_endpoint at;
 
@@ -282,8 +289,8 @@ static size_t load_flows(const struct scenario *s, const struct scn_load *l, str
 /* On each sending host, 'rocelab load send' with that host's flows. */
 static int start_remote_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
 			     const struct flow *flows, size_t n, unsigned long long pps,
-			     long long ms, const char *logpath, const struct run_opts *o,
-			     struct load_run *lr)
+			     long long ms, uint16_t sport0, const char *logpath,
+			     const struct run_opts *o, struct load_run *lr)
 {
 	for (size_t h = 0; h < s->inv->n_hosts && lr->n_senders < ARRAY_SIZE(lr->senders); h++) {
 		const char *host = s->inv->hosts[h].name;
@@ -294,7 +301,9 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 				       pps ? pps : 1,
 				       l->priority,
 				       l->size,
-				       8};
+				       sport0 ? 1 : 8,
+				       0,
+				       sport0};
 		struct host_send_argv a;
 		int r;
 
@@ -310,21 +319,49 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 	return 0;
 }
 
+/*
+ * A pinned stream's source port: the first of the ports 'rocelab transport
+ * paths' traces from its sender to its receiver whose path crosses 'across'
+ * (ECMP hashes the same 5-tuple the same way), the trace kept in dir.
+ */
+static int pin_stream(struct lab *lab, const struct scenario *s, const struct scn_load *l,
+		      const char *dir, const struct run_opts *o, uint16_t *sport)
+{
+	char log[PATH_MAX + 32], why[400];
+	int r;
+
+	snprintf(log, sizeof(log), "%s/load-paths.log", dir);
+	r = mpr_pin_port(lab, o->self_exe, s->inv, s->inv_path, l->from[0], l->to, l->across, log,
+			 sport, why, sizeof(why));
+	if (r)
+		rl_warn("%s: the stream %s -> %s cannot be pinned across %s: %s", s->name,
+			l->from[0], l->to, l->across, why);
+	return r;
+}
+
 static int start_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
-		      long long ms, const char *logpath, const struct run_opts *o,
-		      struct load_run *lr)
+		      long long ms, const char *dir, const struct run_opts *o, struct load_run *lr)
 {
 	struct flow flows[256];
 	size_t n = load_flows(s, l, flows, ARRAY_SIZE(flows));
 	/* pps per flow from the total rate: bits / (8 * (payload + 28 bytes of headers)) */
 	unsigned long long pps =
 	    n ? l->rate_mbps * 1000000ULL / 8 / (unsigned)(l->size + 28) / n : 0;
+	char logpath[PATH_MAX + 32];
+	uint16_t sport0 = 0;
 	pid_t pid;
+	int r;
 
 	if (!n)
 		return -ENOENT;
+	snprintf(logpath, sizeof(logpath), "%s/load.log", dir);
+	if (l->kind == LOAD_STREAM && l->n_from && (r = pin_stream(lab, s, l, dir, o, &sport0)))
+		return r;
+	if (sport0)
+		rl_info("%s: stream %s -> %s pinned across %s: source port %u", s->name, l->from[0],
+			l->to, l->across, sport0);
 	if (!lab_can(lab, LAB_CAP_ENTER))
-		return start_remote_load(lab, s, l, flows, n, pps, ms, logpath, o, lr);
+		return start_remote_load(lab, s, l, flows, n, pps, ms, sport0, logpath, o, lr);
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -342,8 +379,8 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 			dup2(fd, STDERR_FILENO);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		sent = traffic_blast(lab, flows, n, ROCEV2_UDP_PORT, l->priority << 5, l->size, 8,
-				     ms, pps ? pps : 1);
+		sent = traffic_blast(lab, flows, n, ROCEV2_UDP_PORT, l->priority << 5, l->size,
+				     sport0 ? 1 : 8, sport0, ms, pps ? pps : 1);
 		fprintf(stderr, "load: %zu flows, %llu pps each: %lld datagrams sent\n", n, pps,
 			sent);
 		_exit(sent < 0 ? 1 : 0);
@@ -371,8 +408,8 @@ static void stop_load(struct lab *lab, struct load_run *lr)
 
 struct comp_times runner_times(const struct scn_result *r)
 {
-	return (struct comp_times){r->t_start,	r->t_inject, r->t_fault,
-				   r->t_revert, r->t_end,    r->t_stop};
+	return (struct comp_times){r->t_start, r->t_inject, r->t_fault,	  r->t_revert,
+				   r->t_end,   r->t_stop,   r->t_verified};
 }
 
 bool runner_known_blind(const struct scn_result *r)
@@ -460,7 +497,7 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 			     const struct run_opts *o, char *what, size_t whatlen)
 {
 	struct comp_shape *shapes = rl_xcalloc(s->n_fabric + 1, sizeof(*shapes));
-	struct comp_fault *faults = rl_xcalloc(s->n_faults + 1, sizeof(*faults));
+	struct comp_fault *faults = rl_xcalloc(s->n_faults + s->n_loads + 1, sizeof(*faults));
 	struct comp_env env = {
 	    .lab = lab,
 	    .inv = s->inv,
@@ -472,7 +509,7 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 	    .shapes = shapes,
 	    .n_shapes = s->n_fabric,
 	    .faults = faults,
-	    .n_faults = s->n_faults,
+	    .n_faults = s->n_faults + s->n_loads,
 	};
 	size_t len = 0;
 	bool ok = true;
@@ -487,6 +524,18 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 			 s->faults[i].spec.kind->name);
 		snprintf(faults[i].target, sizeof(faults[i].target), "%s",
 			 s->faults[i].spec.target);
+		faults[i].rate_kbit = s->faults[i].spec.rate_kbit;
+	}
+	/* A load is ground truth too: where a stream goes across, where an incast goes to. */
+	for (size_t i = 0; i < s->n_loads; i++) {
+		struct comp_fault *f = &faults[s->n_faults + i];
+		const struct scn_load *l = &s->loads[i];
+
+		snprintf(f->kind, sizeof(f->kind), "%s",
+			 l->kind == LOAD_STREAM ? "load-stream" : "load-incast");
+		snprintf(f->target, sizeof(f->target), "%s",
+			 l->kind == LOAD_STREAM ? l->across : l->to);
+		f->rate_kbit = l->rate_mbps * 1000;
 	}
 
 	what[0] = '\0';
@@ -600,6 +649,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					r->t_inject = t_apply;
 					r->t_fault =
 					    lf[i].applied_at > t_apply ? lf[i].applied_at : t_apply;
+					r->t_verified = now_s();
 				}
 				progress(idx, total, s, "%s %s applied: %s", f->spec.kind->name,
 					 f->spec.target, r->evidence);
@@ -625,9 +675,14 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		 */
 		for (size_t l = 0; ok && !loads_started && l < s->n_loads && l < ARRAY_SIZE(loads);
 		     l++) {
-			snprintf(log, sizeof(log), "%s/load.log", r->dir);
-			if (start_load(lab, s, &s->loads[l], s->fault_ms - t, log, o, &loads[l]))
-				rl_warn("%s: load %zu could not start (see %s)", s->name, l, log);
+			double t_load = now_s();
+
+			if (start_load(lab, s, &s->loads[l], s->fault_ms - t, r->dir, o, &loads[l]))
+				rl_warn("%s: load %zu could not start (see %s/load.log)", s->name,
+					l, r->dir);
+			/* Without a fault, the load is what the fault phase is about. */
+			else if (!s->n_faults && !r->t_fault)
+				r->t_inject = r->t_fault = t_load;
 		}
 		loads_started = true;
 		if (!pending && t >= s->fault_ms)
@@ -645,6 +700,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		}
 	for (size_t l = 0; l < ARRAY_SIZE(loads); l++)
 		stop_load(lab, &loads[l]);
+	if (!s->n_faults && r->t_fault)
+		r->t_revert = now_s();
 	if (r->drift[0])
 		rl_warn("%s: not as found after the revert (drift): %s", s->name, r->drift);
 	if (ok) {
@@ -907,12 +964,14 @@ static int dry_run(const struct scenario *s)
 	}
 	if (s->expect.silent)
 		printf("  expect: no verdict at all\n");
-	else
+	else if (s->expect.cls[0] || !s->expect.n_metrics)
 		printf(
 		    "  expect: %s on %s within %s, in the top %d, at most %d false positive(s)\n",
 		    s->expect.cls[0] ? s->expect.cls : "a verdict", s->expect.target,
 		    rl_format_duration_ms(s->expect.within_ms, a, sizeof(a)), s->expect.top_k,
 		    s->expect.max_false_positives);
+	for (size_t i = 0; i < s->expect.n_metrics; i++)
+		printf("  expect: %s %s\n", s->expect.metrics[i].name, s->expect.metrics[i].text);
 	topo_free(topo);
 	return ret;
 }

@@ -640,7 +640,7 @@ static int load_endpoints(struct sctx *c, struct load_tmp *t)
 	}
 	if (!t->from)
 		return 0;
-	if (t->from->type == YAML_MAPPING_NODE) {
+	if (t->from->type == YAML_MAPPING_NODE || t->from->type == YAML_SCALAR_NODE) {
 		if ((got = load_endpoint(c, t, t->from, true, ARRAY_SIZE(l->from), out,
 					 "load 'from'")) < 0)
 			return -EINVAL;
@@ -691,6 +691,13 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 		l->kind = LOAD_STREAM;
 		if (!l->across[0])
 			return err_at(c, n, "a stream needs 'across: SWITCH:PORT'");
+		/* pinned: one flow, on a source port whose traced path crosses 'across' */
+		if ((l->n_from || l->to[0]) && !(l->n_from == 1 && l->to[0]))
+			return err_at(c, n,
+				      "a pinned stream needs one sender in 'from' and a 'to' (or "
+				      "neither, for every flow that crosses 'across')");
+		if (l->n_from && !strcmp(l->from[0], l->to))
+			return err_at(c, t.to, "a stream's 'to' is its sender, %s", l->to);
 	} else {
 		return err_at(c, t.kind, "unknown load kind '%s' (incast, stream)", kind);
 	}

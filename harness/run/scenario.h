@@ -26,8 +26,8 @@ enum scn_load_kind { LOAD_INCAST, LOAD_STREAM };
 
 struct scn_load {
 	enum scn_load_kind kind;
-	char to[72];	   /* incast: the receiving RNIC */
-	char from[16][72]; /* incast: senders */
+	char to[72];	   /* incast: the receiving RNIC; a pinned stream's too */
+	char from[16][72]; /* incast: senders; a pinned stream: its one sender */
 	size_t n_from;
 	char across[72];	      /* stream: SWITCH:PORT the load leaves through */
 	unsigned long long rate_mbps; /* total offered rate */

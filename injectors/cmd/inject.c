@@ -745,7 +745,7 @@ struct load_args {
 	int priority, size;
 	/* load send */
 	char inv[PATH_MAX], host[INV_NAME_MAX + 1], flows[2048];
-	int pps, sports, ecn;
+	int pps, sports, sport, ecn;
 };
 
 #define LA(f) offsetof(struct load_args, f)
@@ -782,6 +782,8 @@ static const struct opt_desc send_opts[] = {
     {"for", OPT_MS, 10, 3600000, LA(for_ms), "how long"},
     {"pps", OPT_INT, 0, 10000000, LA(pps), "datagrams per second per flow (0: as fast as it can)"},
     {"sports", OPT_INT, 1, 1024, LA(sports), "source ports each flow rotates over (ECMP)"},
+    {"sport", OPT_INT, 0, 65535 - 1024, LA(sport),
+     "the first source port (0: 50000 + 97 per flow); flow i starts at this + i"},
     {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
     {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
     {"ecn", OPT_INT, 0, 3, LA(ecn), "the ECN bits (2: ECT(0), as an ECN-capable RoCE sender)"},
@@ -861,7 +863,7 @@ static int load_send(int argc, char **argv)
 	setpriority(PRIO_PROCESS, 0, 19); /* as the virtual lab's load: never before the agents */
 	lab_open_here(&lab, inv);
 	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5 | la.ecn, la.size,
-			     la.sports, la.for_ms, (unsigned long long)la.pps);
+			     la.sports, (uint16_t)la.sport, la.for_ms, (unsigned long long)la.pps);
 	lab_close(&lab);
 	/* on stdout: an injector that has the host send its test traffic reads the count */
 	printf("load: %zu flows from %s (%s), %d pps each: %lld datagrams sent\n", n, la.host,
@@ -941,7 +943,7 @@ int cmd_load(int argc, char **argv)
 		la.priority);
 	lab_open(&lab, inv);
 	long long sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5, la.size,
-				       8, la.for_ms, 0);
+				       8, 0, la.for_ms, 0);
 
 	lab_close(&lab);
 

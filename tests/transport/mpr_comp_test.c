@@ -42,6 +42,31 @@ Test(mpr_comp, optimal_paths_bottleneck)
 	cr_assert_eq(mpr_optimal_mbit(inv, "host1:rnic2", "host2:rnic3", s, 4), 0);
 }
 
+/* While a fault is live: its link down (rate 0) or degraded, on either hop of a path. */
+Test(mpr_comp, optimal_with_a_link_down_or_degraded)
+{
+	struct comp_shape s[] = {{"rail1:swp5", 50000},
+				 {"rail1:swp6", 50000},
+				 {"rail1:swp7", 50000},
+				 {"rail1:swp8", 50000},
+				 {"spine2:swp2", 0}}; /* spine2's link down to rail 2 */
+
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 5), 150 * ETA,
+			   1e-9);
+	/* the paper's Fig. 14: one path at 1/40 (the spine's end of the link names it too) */
+	s[4] = (struct comp_shape){"rail2:swp6", 1250};
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 5), 151.25 * ETA,
+			   1e-9);
+	/* the first hop's smallest shape counts: the fabric's 50 Mbit/s and a fault's 10 */
+	s[4] = (struct comp_shape){"spine1:swp1", 10000};
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 5), 160 * ETA,
+			   1e-9);
+	/* a link down on rail 3's side is not this flow's */
+	s[4] = (struct comp_shape){"spine2:swp3", 0};
+	cr_assert_float_eq(mpr_optimal_mbit(inv, "host1:rnic1", "host2:rnic2", s, 5), 200 * ETA,
+			   1e-9);
+}
+
 Test(mpr_comp, optimal_host_bottleneck)
 {
 	struct comp_shape s[] = {{"host1:rnic1", 100000},

@@ -106,6 +106,7 @@ check "ipid-drop reverted after its --for" test $? -eq 0
 expect_exit 2 "transport: unknown RNIC" "$RL" transport run --from host9:rnic1 --to host2:rnic2
 expect_exit 2 "transport: delta above the bitmap" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --delta 100 --bitmap 64
 expect_exit 2 "transport: bad ECN mode" "$RL" transport recv --at host2:rnic2 --ecn red
+expect_exit 2 "transport: a source port for the single path, without it" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sport 49153
 check "no transport endpoint left running" test -z "$(pgrep -f 'rocelab transport' || true)"
 
 section "transport: the MP-RDMA CI scenarios (rocelab run scenarios/ci/transport/*.yaml)"
@@ -117,7 +118,7 @@ echo "  ($(($(date +%s) - start)) s)"
 [ $rc -eq 0 ] && ok "run exits 0: every transport scenario passed" || fail "run exit $rc" "$(grep -E 'fail|invalid' "$TR_OUT/ci.log" | head -4 | tr '\n' ' ')"
 R="$TR_OUT/ci/results.json"
 for s in $(jq -r '.scenarios[].name' "$R" 2>/dev/null); do
-	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components["mp-rdma"].metrics | to_entries[] | select(.key | test("goodput|payload|vps|-ms|rank")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
+	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components["mp-rdma"].metrics | to_entries[] | select(.key | test("goodput|payload|vps|-ms|rank|fault-vs|compete-share")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
 	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
 # One path carries at most 50 Mbit/s x 1024/1098 = 46.6: more than three paths' worth needs all four.
@@ -132,3 +133,22 @@ check "the fabric's shaping came off: the lab is as before the run" diff -q "$TR
 check "no endpoint or path tracer left running after the scenarios" test -z "$(pgrep -f 'rocelab transport' || true)"
 check "blackhole: the traced routes put every VP through one of the four spines" \
 	jq -e '.scenarios[] | select(.name == "mprdma-blackhole") | .components["mp-rdma"].paths | .traced_data == 64 and .traced_ack == 64 and .data_routes == 4' "$R"
+# Fig. 14: while one path runs at 1/40, the optimal is what is left: 3 x 50 + 1.25 Mbit/s.
+check "degraded: the optimal during the fault is 151.25 Mbit/s x 1024/1098 (141.05)" \
+	jq -e '.scenarios[] | select(.name == "mprdma-degraded") | .components["mp-rdma"].optimal_fault_mbit | . > 141.0 and . < 141.1' "$R"
+# Fig. 15: a stream pinned by tracing, its link the ground truth, its run the fault phase.
+check "competing: the stream was pinned to a source port traced across rail1's uplink to spine2" \
+	grep -Eq "mprdma-competing: stream host3:rnic1 -> host4:rnic2 pinned across rail1:swp6: source port 49[0-9]{3}" "$TR_OUT/ci.log"
+check "competing: the stream's link is the component's ground truth" \
+	jq -e '.scenarios[] | select(.name == "mprdma-competing") | .components["mp-rdma"].paths.fault_links == ["rail1:swp6--spine2:swp1"]' "$R"
+check "competing: without a fault, the stream's run is the fault phase (5 s)" \
+	jq -e '.scenarios[] | select(.name == "mprdma-competing") | .fault_window | .[1] - .[0] | . > 4.5 and . < 6' "$R"
+check "pfc-incast: goodput in the fault counts from the injector's verification (its second of incast)" \
+	jq -e '.scenarios[] | select(.name == "mprdma-pfc-incast") | (.components["mp-rdma"].phases.fault.from - .fault_window[0]) > 0.5' "$R"
+# Fig. 11(a): the single path placed on each spine in turn under mprdma-lossy's faults. The
+# paper's MP-RDMA carried 2-4x their mean; at this lab's small BDP go-back-N loses less (README).
+ratio=$(jq -r '[.scenarios[] | select(.name | startswith("mprdma-lossy")) | {(.name): .components["mp-rdma"].metrics["goodput-fault-mbit"].value}] | add | .["mprdma-lossy"] / ((.["mprdma-lossy-single-spine1"] + .["mprdma-lossy-single-spine2"] + .["mprdma-lossy-single-spine3"] + .["mprdma-lossy-single-spine4"]) / 4)' "$R" 2>/dev/null)
+check "lossy: MP-RDMA carries at least 1.4x the single path's placement mean at 10% loss (${ratio:-?}x)" \
+	awk -v r="${ratio:-0}" 'BEGIN { exit !(r >= 1.4) }'
+check "lossy: each placement's single path left rail 1 through its spine (traced source port)" \
+	jq -e '[.scenarios[] | select(.name | startswith("mprdma-lossy-single-spine")) | .components["mp-rdma"] | .across != null and .sport >= 49152] | length == 4 and all' "$R"

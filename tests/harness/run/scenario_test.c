@@ -118,6 +118,9 @@ Test(scenario, ci_transport_scenarios_are_valid)
 Test(scenario, nightly_scenarios_are_valid)
 {
 	cr_assert_geq(suite_valid("../scenarios/nightly/*.yaml", "nightly", 8, false, true), 2);
+	/* the transports' shape the virtual lab's links, as their CI scenarios do */
+	cr_assert_geq(
+	    suite_valid("../scenarios/nightly/transport/*.yaml", "transport", 4, false, false), 1);
 }
 
 static struct scenario *ci(const char *name, const char *inv, unsigned seed)
