@@ -378,6 +378,8 @@ unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pk
 	return spread(s, now, out);
 }
 
+#define RTO_NACK_RTTS 4 /* the RTO waits for a NACK at most this many round trips */
+
 static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 {
 	uint64_t err = rtt > s->srtt ? rtt - s->srtt : s->srtt - rtt;
@@ -387,6 +389,26 @@ static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 	s->rto = s->srtt + 4 * s->rttvar;
 	if (s->rto < s->cfg.rto_min_ns)
 		s->rto = s->cfg.rto_min_ns;
+	/*
+	 * Not before the NACK could have come (the paper gives no RTO value):
+	 * a hole is NACKed once L packets were sent past it, L / cwnd round
+	 * trips at this window after the hole's own, and the NACK and the copy
+	 * take about one more: 2 + L / cwnd round trips.  An
+	 * RTO that fires first resends the whole window on random VPs, most of
+	 * them lossy when most paths are: at 36 packets of BDP and L = 64, one
+	 * path of four clean, it fired every 20 ms and the flow kept 0.3 of
+	 * optimal (transport/README.md, Fig. 11(a)).  At most 4 round trips: a
+	 * small window pushes no NACK out soon, and 2 + L / cwnd at a window of
+	 * 1 was 66 of them, which kept a flow whose route came back silent.
+	 */
+	uint64_t nack_by = 2 * s->srtt + s->srtt * s->cfg.bitmap * MPR_ONE /
+					     (s->cwnd > MPR_ONE ? s->cwnd : MPR_ONE);
+
+	if (nack_by > RTO_NACK_RTTS * s->srtt)
+		nack_by = RTO_NACK_RTTS * s->srtt;
+
+	if (s->rto < nack_by)
+		s->rto = nack_by;
 }
 
 /*
