@@ -484,6 +484,12 @@ struct mpr_state {
 	unsigned vps_hit, vps_traced; /* VPs a fault's link carries, of those traced */
 };
 
+/* A fault kind that drops everything on its link (abandon, reuse; the optimal loses the link). */
+static bool blackholes(const char *kind)
+{
+	return !strcmp(kind, "link-flap") || !strcmp(kind, "acl-error");
+}
+
 /* The inventory links the faults sit on; blackhole when one of them drops everything. */
 static void fault_links(struct mpr_state *st, const struct inventory *inv,
 			const struct comp_fault *f, size_t n)
@@ -499,7 +505,7 @@ static void fault_links(struct mpr_state *st, const struct inventory *inv,
 		    (l = pathmap_link_index(inv, &ep)) < 0 || st->n_fault_links == FAULT_LINKS)
 			continue; /* a whole switch, or no link: no path is singled out */
 		st->fault_links[st->n_fault_links++] = (size_t)l;
-		st->blackhole |= !strcmp(f[i].kind, "link-flap") || !strcmp(f[i].kind, "acl-error");
+		st->blackhole |= blackholes(f[i].kind);
 		st->compete |= !strcmp(f[i].kind, "load-stream");
 	}
 }
@@ -518,7 +524,7 @@ static double optimal_in_fault(const struct comp_env *e, const char *from, const
 		memcpy(s, e->shapes, n * sizeof(*s));
 	for (size_t i = 0; i < e->n_faults; i++) {
 		const struct comp_fault *f = &e->faults[i];
-		bool down = !strcmp(f->kind, "link-flap") || !strcmp(f->kind, "acl-error");
+		bool down = blackholes(f->kind);
 
 		if (!down && !(!strcmp(f->kind, "link-degrade") && f->rate_kbit))
 			continue;

@@ -379,25 +379,24 @@ static void snd_on_bin(void *ctx, uint64_t now)
 	struct dp_stats dp;
 	json_t *per_vp = json_array(), *lost = json_array();
 
-	/*
-	 * [vp, sends, acks] for each VP that sent (probes aside) or was ACKed this
-	 * interval: which paths carry the flow, and which stopped answering
-	 */
-	for (unsigned i = 0; i < e->vps; i++)
+	for (unsigned i = 0; i < e->vps; i++) {
+		struct vp_stat *v = &e->vp[i];
+
+		/*
+		 * [vp, sends, acks] for each VP that sent (probes aside) or was ACKed
+		 * this interval: which paths carry the flow, and which stopped answering
+		 */
 		if (e->vp_bin[i] || e->vp_acks[i]) {
 			json_array_append_new(per_vp,
 					      json_pack("[i,i,i]", (int)(VP_LO + i),
 							(int)e->vp_bin[i], (int)e->vp_acks[i]));
 			e->vp_bin[i] = e->vp_acks[i] = 0;
 		}
-	/*
-	 * VPs that lost their clocking this interval (the brief's D.7): their
-	 * last packet went out after their last ACK and none came for 3 RTTs.
-	 * A VP that simply stops (its ACK found the window closed) never is.
-	 */
-	for (unsigned i = 0; i < e->vps; i++) {
-		struct vp_stat *v = &e->vp[i];
-
+		/*
+		 * VPs that lost their clocking this interval (the brief's D.7): their
+		 * last packet went out after their last ACK and none came for 3 RTTs.
+		 * A VP that simply stops (its ACK found the window closed) never is.
+		 */
 		if (!v->lost_said && v->last_send > v->last_ack &&
 		    now - v->last_send >= 3 * e->s.srtt) {
 			json_array_append_new(lost, json_integer(VP_LO + i));

@@ -289,7 +289,7 @@ static size_t load_flows(const struct scenario *s, const struct scn_load *l, str
 /* On each sending host, 'rocelab load send' with that host's flows. */
 static int start_remote_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
 			     const struct flow *flows, size_t n, unsigned long long pps,
-			     long long ms, uint16_t sport0, const char *logpath,
+			     long long ms, int n_sports, uint16_t sport0, const char *logpath,
 			     const struct run_opts *o, struct load_run *lr)
 {
 	for (size_t h = 0; h < s->inv->n_hosts && lr->n_senders < ARRAY_SIZE(lr->senders); h++) {
@@ -301,7 +301,7 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 				       pps ? pps : 1,
 				       l->priority,
 				       l->size,
-				       sport0 ? 1 : 8,
+				       n_sports,
 				       0,
 				       sport0};
 		struct host_send_argv a;
@@ -349,19 +349,21 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 	    n ? l->rate_mbps * 1000000ULL / 8 / (unsigned)(l->size + 28) / n : 0;
 	char logpath[PATH_MAX + 32];
 	uint16_t sport0 = 0;
+	int n_sports, r;
 	pid_t pid;
-	int r;
 
 	if (!n)
 		return -ENOENT;
 	snprintf(logpath, sizeof(logpath), "%s/load.log", dir);
 	if (l->kind == LOAD_STREAM && l->n_from && (r = pin_stream(lab, s, l, dir, o, &sport0)))
 		return r;
+	n_sports = sport0 ? 1 : 8; /* pinned: that one port; else ECMP spreads 8 */
 	if (sport0)
 		rl_info("%s: stream %s -> %s pinned across %s: source port %u", s->name, l->from[0],
 			l->to, l->across, sport0);
 	if (!lab_can(lab, LAB_CAP_ENTER))
-		return start_remote_load(lab, s, l, flows, n, pps, ms, sport0, logpath, o, lr);
+		return start_remote_load(lab, s, l, flows, n, pps, ms, n_sports, sport0, logpath, o,
+					 lr);
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -380,7 +382,7 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		sent = traffic_blast(lab, flows, n, ROCEV2_UDP_PORT, l->priority << 5, l->size,
-				     sport0 ? 1 : 8, sport0, ms, pps ? pps : 1);
+				     n_sports, sport0, ms, pps ? pps : 1);
 		fprintf(stderr, "load: %zu flows, %llu pps each: %lld datagrams sent\n", n, pps,
 			sent);
 		_exit(sent < 0 ? 1 : 0);
@@ -675,14 +677,15 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		 */
 		for (size_t l = 0; ok && !loads_started && l < s->n_loads && l < ARRAY_SIZE(loads);
 		     l++) {
-			double t_load = now_s();
-
 			if (start_load(lab, s, &s->loads[l], s->fault_ms - t, r->dir, o, &loads[l]))
 				rl_warn("%s: load %zu could not start (see %s/load.log)", s->name,
 					l, r->dir);
-			/* Without a fault, the load is what the fault phase is about. */
+			/*
+			 * Without a fault, the load is what the fault phase is about, from
+			 * when it started (after a pinned stream's trace, not before).
+			 */
 			else if (!s->n_faults && !r->t_fault)
-				r->t_inject = r->t_fault = t_load;
+				r->t_inject = r->t_fault = now_s();
 		}
 		loads_started = true;
 		if (!pending && t >= s->fault_ms)
