@@ -176,7 +176,7 @@ Test(figures, fig11a_lossy_paths)
 }
 
 /*
- * Fig. 11(a) as the lab runs it (scenarios/ci/transport/mprdma-lossy*.yaml):
+ * Fig. 11(a) as the lab runs it (scenarios/nightly/transport/mprdma-lossy-bdp*.yaml):
  * the host at 100 Mbit/s, 3.1 ms round trips (the ACK delay), 36 packets of
  * BDP, IW 16 and the lab's 10 ms RTO floor; paths 0-2 drop 10% of the data
  * and of the ACKs.  Before the RTO waited for the NACK (mpr_snd.c,
