@@ -73,6 +73,13 @@ static json_t *scenario_json(const struct scn_result *r)
 				      s->expect.target, "top_k", s->expect.top_k, "within_s",
 				      (double)s->expect.within_ms / 1e3, "silent",
 				      s->expect.silent));
+	if (s->expect.n_also) {
+		json_t *also = json_array();
+
+		for (size_t i = 0; i < s->expect.n_also; i++)
+			json_array_append_new(also, json_string(s->expect.also[i]));
+		json_object_set_new(json_object_get(o, "expected"), "also", also);
+	}
 	json_object_set_new(o, "got",
 			    json_pack("{s:s,s:s}", "class", g->got_class, "target", g->got_target));
 	for (size_t i = 0; i < s->n_faults; i++) {
@@ -540,8 +547,9 @@ static FILE *html_head(struct scn_result *r)
 	fprintf(f, "<tr><th>expected</th><td>%s</td></tr>\n",
 		s->expect.silent ? "no verdict" : rl_xml_escape(s->expect.cls, a, sizeof(a)));
 	if (!s->expect.silent)
-		fprintf(f, "<tr><th>true target</th><td>%s (top-%d)</td></tr>\n",
-			rl_xml_escape(s->expect.target, a, sizeof(a)), s->expect.top_k);
+		fprintf(f, "<tr><th>true target</th><td>%s%s (top-%d)</td></tr>\n",
+			rl_xml_escape(s->expect.target, a, sizeof(a)),
+			s->expect.n_also ? " or another fault's" : "", s->expect.top_k);
 	fprintf(f, "<tr><th>detected</th><td>%s", g->detected ? "yes" : "no");
 	if (g->detected)
 		fprintf(f, ", after %.1f s", g->time_to_detect_s);

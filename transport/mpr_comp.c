@@ -30,11 +30,15 @@
 #define ABANDON_MAX 0.01
 #define REUSE_W	    0.2 /* the restored link carries REUSE_SHARE of its fair share this long */
 #define REUSE_SHARE 0.9
-#define LOC_W	    0.5 /* after the fault starts: which VPs lost their clocking */
 /* A competing stream (Fig. 15): MP-RDMA's share on its link, after COMPETE_AFTER */
 #define COMPETE_W     0.2 /* the share stays below COMPETE_MAX this long */
 #define COMPETE_MAX   0.10
 #define COMPETE_AFTER 1.0
+/*
+ * An endpoint on a CPU or waiting for one this share of a graded phase never
+ * idled: the rig's CPU was the limit (the brief's D.6), not the transport.
+ */
+#define CPU_BUSY_MAX 0.9
 
 /* ---- endpoints through the lab (also 'rocelab transport run') --------------------------- */
 
@@ -669,15 +673,14 @@ static double jnum(const json_t *o, const char *k)
 struct vp_acc {
 	const uint8_t *mask; /* VP_HIT | VP_FWD per VP from VP_LO */
 	size_t n;
-	double from, to; /* the window (CLOCK_REALTIME s) */
-	unsigned *acks;	 /* per VP: ACKs within it */
-	uint8_t *lost;	 /* per VP: lost its clocking within it */
+	double from, to;	    /* the window (CLOCK_REALTIME s) */
+	struct mpr_vp_evidence *ev; /* per VP: what its behaviour said within it */
 };
 
 /*
- * A sender line's sends per VP ("vp_sent": [[vp, sends, acks], ...]) summed
- * into s by acc->mask, its ACKs and lost clockings ("vp_lost") into acc's
- * window.
+ * A sender line's sends per VP ("vp_sent": [[vp, sends, acks, resent,
+ * prunes], ...]) summed into s by acc->mask, and with its lost clockings
+ * ("vp_lost") into acc's window.
  */
 static void per_vp(const json_t *line, const struct vp_acc *acc, struct mpr_sample *s)
 {
@@ -695,15 +698,26 @@ static void per_vp(const json_t *line, const struct vp_acc *acc, struct mpr_samp
 		s->sent += k;
 		s->sent_hit += m & VP_HIT ? k : 0;
 		s->sent_fwd += m & VP_FWD ? k : 0;
-		if (ours && in)
-			acc->acks[vp - VP_LO] += (unsigned)json_integer_value(json_array_get(e, 2));
+		if (ours && in) {
+			struct mpr_vp_evidence *v = &acc->ev[vp - VP_LO];
+
+			v->sent += k;
+			v->acks += json_number_value(json_array_get(e, 2));
+			v->resent += json_number_value(json_array_get(e, 3));
+			v->prunes += json_number_value(json_array_get(e, 4));
+			if (!v->first && v->resent + v->prunes > 0)
+				v->first = s->t;
+		}
 	}
 	json_array_foreach(json_object_get(line, "vp_lost"), i, e)
 	{
 		json_int_t vp = json_integer_value(e);
 
-		if (in && vp >= VP_LO && (size_t)(vp - VP_LO) < acc->n)
-			acc->lost[vp - VP_LO] = 1;
+		if (in && vp >= VP_LO && (size_t)(vp - VP_LO) < acc->n) {
+			acc->ev[vp - VP_LO].lost = true;
+			if (!acc->ev[vp - VP_LO].first)
+				acc->ev[vp - VP_LO].first = s->t;
+		}
 	}
 }
 
@@ -733,7 +747,9 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .delivered = jnum(j, "delivered"),
 						   .retx = jnum(j, "retx"),
 						   .vps_used = jnum(j, "vps_used"),
-						   .srtt_us = jnum(j, "srtt_us")};
+						   .srtt_us = jnum(j, "srtt_us"),
+						   .cpu_ms = jnum(j, "cpu_ms"),
+						   .runq_ms = jnum(j, "runq_ms")};
 			if (acc)
 				per_vp(j, acc, smp);
 		} else if (t && !strcmp(t, end_type)) {
@@ -747,6 +763,75 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 	if (f)
 		fclose(f);
 	return n;
+}
+
+/*
+ * The share of [from, to] an endpoint spent on a CPU (*cpu) and on one or
+ * waiting for one (the return; -1: no samples with the figures).
+ */
+static double cpu_busy(const struct mpr_sample *s, size_t n, double iv, double from, double to,
+		       double *cpu)
+{
+	double c = 0, q = 0, span;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].t - iv >= from - 1e-6 && s[i].t <= to)
+			c += s[i].cpu_ms, q += s[i].runq_ms, k++;
+	if (!k || c + q <= 0)
+		return -1;
+	span = (double)k * iv * 1e3;
+	*cpu = c / span;
+	return (c + q) / span;
+}
+
+/*
+ * invalid (rig-limited) when an endpoint never idled through a graded phase
+ * ([from[i], to[i]], named name[i]); false when none did.
+ */
+static bool cpu_limited(const struct mpr_state *st, double iv, const double *from, const double *to,
+			const char *const *name, size_t n, struct comp_obs *obs)
+{
+	for (size_t p = 0; p < n; p++)
+		for (int e = 0; e < 2; e++) {
+			double cpu = 0,
+			       busy = cpu_busy(e ? st->rs : st->ss, e ? st->n_rs : st->n_ss, iv,
+					       from[p], to[p], &cpu);
+
+			if (busy < CPU_BUSY_MAX)
+				continue;
+			snprintf(
+			    obs->invalid, sizeof(obs->invalid),
+			    "invalid (rig-limited): the MP-RDMA %s was on a CPU or waiting for "
+			    "one %.0f%% of the %s phase (on one %.0f%%): the rig's CPU was "
+			    "the limit",
+			    e ? "receiver" : "sender", busy * 100, name[p], cpu * 100);
+			return true;
+		}
+	return false;
+}
+
+/* Each endpoint's CPU per graded phase, for results.json: {sender: {baseline: {cpu, busy}}}. */
+static json_t *cpu_json(const struct mpr_state *st, double iv, const double *from, const double *to,
+			const char *const *name, size_t n)
+{
+	json_t *o = json_pack("{s:f}", "busy_max", CPU_BUSY_MAX);
+
+	for (int e = 0; e < 2; e++) {
+		json_t *ep = json_object();
+
+		for (size_t p = 0; p < n; p++) {
+			double cpu = 0,
+			       busy = cpu_busy(e ? st->rs : st->ss, e ? st->n_rs : st->n_ss, iv,
+					       from[p], to[p], &cpu);
+
+			if (busy >= 0)
+				json_object_set_new(
+				    ep, name[p], json_pack("{s:f,s:f}", "cpu", cpu, "busy", busy));
+		}
+		json_object_set_new(o, e ? "receiver" : "sender", ep);
+	}
+	return o;
 }
 
 /* The mean of field (an offset into struct mpr_sample) over the samples within [from, to]. */
@@ -926,28 +1011,28 @@ static void path_metrics(const struct mpr_state *st, const struct comp_times *t,
 }
 
 /*
- * The brief's D.7: the VPs MP-RDMA's own behaviour marks bad within LOC_W
- * of the fault (they lost their clocking: a packet unanswered for 3 RTTs)
- * against those still clocked, graded against the VPs the fault's links
- * carry, and voted onto links: the faulted one's rank among the suspects.
+ * The brief's D.7: the VPs MP-RDMA's own behaviour marks bad over the fault
+ * (lost their clocking, lost packets, pruned as slow; mpr_vp_judge) against
+ * those it found fine, graded against the VPs the faults' links carry, and
+ * voted onto links: the faulted ones' best rank among the suspects, and a
+ * verdict the grader ranks (class, suspects) when any VP was bad.
  */
-static void localize(const struct mpr_state *st, const struct vp_acc *acc, json_t *paths,
-		     struct comp_obs *obs)
+static void localize(const struct mpr_state *st, const struct vp_acc *acc,
+		     const struct comp_times *t, json_t *paths, struct comp_obs *obs)
 {
-	unsigned nv = st->cfg->ep.vps, bad = 0, bad_hit = 0, judged_hit = 0, rank = 0;
+	unsigned nv = st->cfg->ep.vps, bad, bad_hit = 0, judged_hit = 0, rank = 0, slow = 0;
 	int8_t *verdict = rl_xcalloc(nv, 1);
-	struct mpr_vote votes[16];
+	struct mpr_vote votes[VERDICT_SUSPECTS];
 	json_t *sus = json_array();
 	char name[160];
 	size_t n;
 
+	bad = mpr_vp_judge(acc->ev, nv, verdict);
 	for (unsigned i = 0; i < nv; i++) {
 		bool hit = acc->mask[i] & VP_HIT;
 
-		verdict[i] = acc->lost[i] ? 1 : acc->acks[i] ? 0 : -1;
 		if (verdict[i] < 0)
 			continue;
-		bad += verdict[i] > 0;
 		bad_hit += verdict[i] > 0 && hit;
 		judged_hit += hit;
 	}
@@ -965,6 +1050,39 @@ static void localize(const struct mpr_state *st, const struct vp_acc *acc, json_
 		comp_obs_metric(obs, "bad-vps-recall", (double)bad_hit / judged_hit, "ratio");
 	/* not among the suspects: ranked after all of them */
 	comp_obs_metric(obs, "suspect-rank", rank ? rank : (double)n + 1, "rank");
+	if (n) {
+		struct verdict *v = comp_obs_verdict(obs);
+
+		double first = t->t_revert;
+
+		/*
+		 * Most bad VPs on the top suspect slow (pruned), not lossy: it is
+		 * congested.  Said when the first of them showed it: the judgement
+		 * is over the whole fault, but the evidence was there from then on.
+		 */
+		for (unsigned i = 0; i < nv; i++) {
+			if (verdict[i] <= 0 || !(mpr_route_has(&st->data[i], votes[0].link) ||
+						 mpr_route_has(&st->ack[i], votes[0].link)))
+				continue;
+			slow += verdict[i] == 2;
+			if (acc->ev[i].first && acc->ev[i].first < first)
+				first = acc->ev[i].first;
+		}
+		*v = (struct verdict){.time = first,
+				      .emitted = first,
+				      .win = {t->t_fault, t->t_revert},
+				      .votes = votes[0].bad,
+				      .n_sus = n};
+		snprintf(v->cls, sizeof(v->cls), "%s",
+			 slow * 2 > votes[0].bad ? "congestion" : "switch-link");
+		pathmap_link_name(st->inv, votes[0].link, v->target, sizeof(v->target));
+		for (size_t k = 0; k < n; k++) {
+			pathmap_link_name(st->inv, votes[k].link, v->sus[k].target,
+					  sizeof(v->sus[k].target));
+			v->sus[k].votes = votes[k].bad;
+			v->sus[k].good = votes[k].good;
+		}
+	}
 	for (size_t k = 0; k < n && k < 5; k++)
 		json_array_append_new(
 		    sus, json_pack("{s:s,s:i,s:i}", "link",
@@ -1001,23 +1119,27 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_t *se, *re;
 	double base, fault = -1, rec = -1;
 	unsigned long long rig;
+	/* the graded phases, for the rig's CPU */
+	double ph_from[3] = {b_from}, ph_to[3] = {b_to};
+	const char *ph_name[3] = {"baseline", "fault", "recovery"};
+	size_t n_ph = 1;
 
 	unsigned nv = st->cfg->ep.vps;
+	/* the whole fault: MP-RDMA leaves a bad path within RTTs, then probes it now and then */
 	struct vp_acc acc = {.mask = rl_xcalloc(nv, 1),
 			     .n = nv,
 			     .from = t->t_fault,
-			     .to = t->t_fault > 0 ? t->t_fault + LOC_W : -1,
-			     .acks = rl_xcalloc(nv, sizeof(unsigned)),
-			     .lost = rl_xcalloc(nv, 1)};
+			     .to = t->t_fault > 0 ? t->t_revert : -1,
+			     .ev = rl_xcalloc(nv, sizeof(*acc.ev))};
 	json_t *paths = vp_truth(st, t, (uint8_t *)acc.mask);
 
 	st->n_rs = read_log(st->rlog, "rcv", &st->rs, &re, NULL);
 	st->n_ss = read_log(st->slog, "snd", &st->ss, &se, &acc);
-	if (t->t_fault > 0 && st->blackhole && st->n_fault_links)
-		localize(st, &acc, paths, obs);
+	/* a competing stream is no fault of a link: nothing to localise */
+	if (t->t_fault > 0 && st->n_fault_links && !st->compete)
+		localize(st, &acc, t, paths, obs);
 	free((uint8_t *)acc.mask);
-	free(acc.acks);
-	free(acc.lost);
+	free(acc.ev);
 	obs->section = json_object();
 	json_object_set_new(obs->section, "paths", paths);
 	if (!se || !re) {
@@ -1051,6 +1173,9 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 		}
 		phase(obs->section, "fault", f_from, t->t_revert, fault);
 		phase(obs->section, "recovery", r_from, t_end, rec);
+		ph_from[1] = f_from, ph_to[1] = t->t_revert;
+		ph_from[2] = r_from, ph_to[2] = t_end;
+		n_ph = 3;
 		if (base > 0)
 			recovery_time(st, t, iv, t_end, base, obs);
 	}
@@ -1099,6 +1224,9 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 			 "invalid (rig-limited): the endpoints' sockets lost %llu packets (full "
 			 "send queues, receive overflows, held ACKs)",
 			 rig);
+	else
+		cpu_limited(st, iv, ph_from, ph_to, ph_name, n_ph, obs);
+	json_object_set_new(obs->section, "cpu", cpu_json(st, iv, ph_from, ph_to, ph_name, n_ph));
 	return 0;
 }
 

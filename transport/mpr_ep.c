@@ -196,7 +196,67 @@ struct ep_core {
 	struct tw_timer t_bin, t_end;
 	uint64_t bin, interval_ns, t0;
 	FILE *out;
+	/* the scheduler's figures at the start and the last line (ns): on a CPU, waiting for one */
+	uint64_t run0, wait0, run_bin, wait_bin;
 };
+
+/*
+ * This thread's time on a CPU and waiting for one (ns), from
+ * /proc/thread-self/schedstat (the kernel's schedstats: run, run-queue
+ * delay, timeslices); 0 and 0 when the kernel keeps none.
+ */
+static void sched_now(uint64_t *run, uint64_t *wait)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	unsigned long long r = 0, w = 0;
+
+	if (!f || fscanf(f, "%llu %llu", &r, &w) != 2)
+		r = w = 0;
+	if (f)
+		fclose(f);
+	*run = r;
+	*wait = w;
+}
+
+/*
+ * A statistics line's CPU figures since the last one, into o: the
+ * endpoint's time on a CPU and waiting for one (ms).  Their sum near the
+ * interval means the endpoint never idled: the rig's CPU was its limit.
+ */
+static void core_sched(struct ep_core *c, json_t *o)
+{
+	uint64_t run, wait;
+
+	sched_now(&run, &wait);
+	json_object_set_new(o, "cpu_ms", json_real((double)(run - c->run_bin) / 1e6));
+	json_object_set_new(o, "runq_ms", json_real((double)(wait - c->wait_bin) / 1e6));
+	c->run_bin = run;
+	c->wait_bin = wait;
+}
+
+/* The end line's: the whole run's (s). */
+static void core_sched_total(const struct ep_core *c, json_t *o)
+{
+	uint64_t run, wait;
+
+	sched_now(&run, &wait);
+	json_object_set_new(o, "cpu_s", json_real((double)(run - c->run0) / 1e9));
+	json_object_set_new(o, "runq_s", json_real((double)(wait - c->wait0) / 1e9));
+}
+
+/* A statistics line, with its CPU figures. */
+static void emit_bin(struct ep_core *c, json_t *o)
+{
+	core_sched(c, o);
+	emit(c->out, o);
+}
+
+/* The end line, with the run's CPU figures. */
+static void emit_end(struct ep_core *c, json_t *o)
+{
+	core_sched_total(c, o);
+	emit(c->out, o);
+}
 
 static void on_end(void *ctx, uint64_t now)
 {
@@ -224,6 +284,9 @@ static int core_open(struct ep_core *c, const struct inv_rnic *me, uint32_t qpn,
 	tw_timer_init(&c->t_end, on_end, &c->loop);
 	c->interval_ns = (uint64_t)p->interval_ms * 1000000;
 	c->t0 = tloop_now();
+	sched_now(&c->run0, &c->wait0);
+	c->run_bin = c->run0;
+	c->wait_bin = c->wait0;
 	tw_arm(&c->loop.tw, &c->t_bin, c->t0 + c->interval_ns);
 	if (p->duration_ms)
 		tw_arm(&c->loop.tw, &c->t_end, c->t0 + (uint64_t)p->duration_ms * 1000000);
@@ -259,8 +322,16 @@ static void core_next_bin(struct ep_core *c)
 
 /* ---- sender ----------------------------------------------------------------------------- */
 
+/* Per VP figures at an interval's start, to print the interval's own. */
+struct vp_bin {
+	unsigned long long data, acks, resent, prunes;
+};
+
 struct vp_stat {
 	unsigned long long sent, retx, acks, ece, nacks, prunes;
+	unsigned long long data;   /* sends, probes aside */
+	unsigned long long resent; /* copies sent on this VP that were sent again */
+	struct vp_bin at_bin;
 	uint64_t bin; /* the last bin it sent in, + 1 */
 	/* its clocking: a packet sent after its last ACK and unanswered for 3 RTTs is lost */
 	uint64_t last_send, last_ack;
@@ -279,8 +350,6 @@ struct snd_ep {
 	uint64_t rng;
 	unsigned vps;
 	struct vp_stat *vp;
-	uint32_t *vp_bin;  /* this interval's sends per VP, probes aside */
-	uint32_t *vp_acks; /* and ACKs (NACKs too) per VP: is it still clocked? */
 	struct tw_timer t_snd;
 	unsigned vps_in_bin;
 	struct snd_bin last;
@@ -301,9 +370,11 @@ static void snd_queue(struct snd_ep *e, const struct mpr_pkt *p, unsigned n)
 			continue; /* cannot happen: the buffer holds a full packet */
 		v->sent++;
 		v->retx += p[i].retx;
+		v->data += !p[i].probe;
 		v->last_send = p[i].tx_ns;
 		v->lost_said = false;
-		e->vp_bin[p[i].vp - VP_LO] += !p[i].probe;
+		if (p[i].lost_vp >= VP_LO && p[i].lost_vp < VP_LO + e->vps)
+			e->vp[p[i].lost_vp - VP_LO].resent++;
 		if (v->bin != e->c.bin + 1) {
 			v->bin = e->c.bin + 1;
 			e->vps_in_bin++;
@@ -358,7 +429,6 @@ static void snd_on_rx(void *ctx, uint64_t now)
 			v = &e->vp[a.vp - VP_LO];
 			v->acks++;
 			v->last_ack = now;
-			e->vp_acks[a.vp - VP_LO]++;
 			v->ece += a.ece;
 			v->nacks += a.nack;
 			v->prunes += e->s.st.prunes - prunes;
@@ -382,16 +452,21 @@ static void snd_on_bin(void *ctx, uint64_t now)
 	for (unsigned i = 0; i < e->vps; i++) {
 		struct vp_stat *v = &e->vp[i];
 
+		struct vp_bin d = {v->data - v->at_bin.data, v->acks - v->at_bin.acks,
+				   v->resent - v->at_bin.resent, v->prunes - v->at_bin.prunes};
+
 		/*
-		 * [vp, sends, acks] for each VP that sent (probes aside) or was ACKed
-		 * this interval: which paths carry the flow, and which stopped answering
+		 * [vp, sends, acks, resent, prunes] for each VP that sent (probes
+		 * aside) or was ACKed this interval: which paths carry the flow,
+		 * which stopped answering, which lost packets (their copies were
+		 * sent again) and which were pruned as too slow
 		 */
-		if (e->vp_bin[i] || e->vp_acks[i]) {
-			json_array_append_new(per_vp,
-					      json_pack("[i,i,i]", (int)(VP_LO + i),
-							(int)e->vp_bin[i], (int)e->vp_acks[i]));
-			e->vp_bin[i] = e->vp_acks[i] = 0;
-		}
+		if (d.data || d.acks || d.resent || d.prunes)
+			json_array_append_new(
+			    per_vp, json_pack("[i,I,I,I,I]", (int)(VP_LO + i), (json_int_t)d.data,
+					      (json_int_t)d.acks, (json_int_t)d.resent,
+					      (json_int_t)d.prunes));
+		v->at_bin = (struct vp_bin){v->data, v->acks, v->resent, v->prunes};
 		/*
 		 * VPs that lost their clocking this interval (the brief's D.7): their
 		 * last packet went out after their last ACK and none came for 3 RTTs.
@@ -404,8 +479,8 @@ static void snd_on_bin(void *ctx, uint64_t now)
 		}
 	}
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	emit(
-	    e->c.out,
+	emit_bin(
+	    &e->c,
 	    json_pack(
 		"{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I,s:f,s:o,s:o}",
 		"type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
@@ -435,22 +510,23 @@ static void snd_end(struct snd_ep *e, double secs)
 
 		if (v->sent || v->acks)
 			json_array_append_new(
-			    vps, json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I}", "vp", (int)(VP_LO + i),
-					   "sent", (json_int_t)v->sent, "retx", (json_int_t)v->retx,
-					   "acks", (json_int_t)v->acks, "ece", (json_int_t)v->ece,
-					   "nacks", (json_int_t)v->nacks, "prunes",
-					   (json_int_t)v->prunes));
+			    vps,
+			    json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "vp", (int)(VP_LO + i),
+				      "sent", (json_int_t)v->sent, "retx", (json_int_t)v->retx,
+				      "acks", (json_int_t)v->acks, "ece", (json_int_t)v->ece,
+				      "resent", (json_int_t)v->resent, "nacks",
+				      (json_int_t)v->nacks, "prunes", (json_int_t)v->prunes));
 	}
-	emit(e->c.out,
-	     json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
-		       "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
-		       "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
-		       (json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
-		       (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
-		       (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
-		       (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
-		       "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad,
-		       "wakeups", (json_int_t)e->c.loop.wakeups, "per_vp", vps));
+	emit_end(&e->c,
+		 json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
+			   "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
+			   "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
+			   (json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
+			   (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
+			   (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
+			   (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
+			   "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad,
+			   "wakeups", (json_int_t)e->c.loop.wakeups, "per_vp", vps));
 }
 
 static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
@@ -494,8 +570,6 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	e->c.out = out;
 	e->vps = p->vps;
 	e->vp = rl_xcalloc(p->vps, sizeof(*e->vp));
-	e->vp_bin = rl_xcalloc(p->vps, sizeof(*e->vp_bin));
-	e->vp_acks = rl_xcalloc(p->vps, sizeof(*e->vp_acks));
 	e->rng = (uint64_t)p->seed * 0x9e3779b97f4a7c15ULL + 0x5eed;
 	e->wep = (struct mpr_wire_ep){.src = me->addr.addr,
 				      .dst = peer->addr.addr,
@@ -522,8 +596,6 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	core_close(&e->c);
 clean:
 	free(e->vp);
-	free(e->vp_bin);
-	free(e->vp_acks);
 	free(e);
 	return r;
 }
@@ -694,16 +766,16 @@ static void rcv_on_bin(void *ctx, uint64_t now)
 	struct rcv_ep *e = ctx;
 	struct mpr_rcv_stats st = e->r.st;
 
-	emit(e->c.out,
-	     json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:I}", "type", "rcv",
-		       "t", (double)rl_realtime_ns() / 1e9, "data", D(data), "delivered",
-		       D(delivered), "dups", D(dups), "overflow_drops", D(overflow_drops), "acks",
-		       D(acks), "nacks", D(nacks), "ce", (json_int_t)(e->ce - e->last.ce),
-		       "ce_wire", (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
-		       (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
-		       (int)e->ood_bin_max, "queue_us_mean",
-		       e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0, "queue_us_max",
-		       (json_int_t)e->queue_us_max));
+	emit_bin(&e->c, json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:I}",
+				  "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data",
+				  D(data), "delivered", D(delivered), "dups", D(dups),
+				  "overflow_drops", D(overflow_drops), "acks", D(acks), "nacks",
+				  D(nacks), "ce", (json_int_t)(e->ce - e->last.ce), "ce_wire",
+				  (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
+				  (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
+				  (int)e->ood_bin_max, "queue_us_mean",
+				  e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0,
+				  "queue_us_max", (json_int_t)e->queue_us_max));
 	e->queue_us_sum = 0;
 	e->queue_n = e->queue_us_max = 0;
 	e->last = (struct rcv_bin){st, e->ce, e->ce_wire, e->pattern_bad};
@@ -720,21 +792,22 @@ static void rcv_end(struct rcv_ep *e, double secs)
 	struct dp_stats dp;
 
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	emit(e->c.out,
-	     json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
-		       "s:I,s:s,s:I}",
-		       "type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
-		       "data", (json_int_t)st->data, "delivered", (json_int_t)st->delivered, "dups",
-		       (json_int_t)st->dups, "overflow_drops", (json_int_t)st->overflow_drops,
-		       "acks", (json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "ce",
-		       (json_int_t)e->ce, "ce_wire", (json_int_t)e->ce_wire, "pattern_bad",
-		       (json_int_t)e->pattern_bad, "ood_p99", (int)mpr_ood_quantile(&e->ood, 0.99),
-		       "ood_p999", (int)mpr_ood_quantile(&e->ood, 0.999), "ood_max",
-		       (int)st->ood_max, "rx_overflow", (json_int_t)dp.rx_overflow, "tx_full",
-		       (json_int_t)dp.tx_full, "held_full", (json_int_t)e->held_full, "foreign",
-		       (json_int_t)e->bad, "timestamps",
-		       e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software",
-		       "unroutable", (json_int_t)dp.tx_unroutable));
+	emit_end(
+	    &e->c,
+	    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
+		      "s:I,s:s,s:I}",
+		      "type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
+		      "data", (json_int_t)st->data, "delivered", (json_int_t)st->delivered, "dups",
+		      (json_int_t)st->dups, "overflow_drops", (json_int_t)st->overflow_drops,
+		      "acks", (json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "ce",
+		      (json_int_t)e->ce, "ce_wire", (json_int_t)e->ce_wire, "pattern_bad",
+		      (json_int_t)e->pattern_bad, "ood_p99", (int)mpr_ood_quantile(&e->ood, 0.99),
+		      "ood_p999", (int)mpr_ood_quantile(&e->ood, 0.999), "ood_max",
+		      (int)st->ood_max, "rx_overflow", (json_int_t)dp.rx_overflow, "tx_full",
+		      (json_int_t)dp.tx_full, "held_full", (json_int_t)e->held_full, "foreign",
+		      (json_int_t)e->bad, "timestamps",
+		      e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software",
+		      "unroutable", (json_int_t)dp.tx_unroutable));
 }
 
 int ep_recv(const struct inventory *inv, const char *at, const struct ep_params *p,

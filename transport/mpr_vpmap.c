@@ -12,6 +12,8 @@
 
 #include <arpa/inet.h>
 #include <jansson.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,9 +137,106 @@ double mpr_share_mean(const struct mpr_share *s, size_t n, double interval_s, do
 	return window(s, n, interval_s, from, to, &in, &all) && all > 0 ? in / all : -1;
 }
 
+double mpr_binom_tail(unsigned k, unsigned n, double p)
+{
+	double sum = 0;
+
+	if (k == 0)
+		return 1;
+	if (k > n || p <= 0)
+		return 0;
+	if (p >= 1)
+		return 1;
+	/* the terms fall away fast past the mean: stop once they no longer count */
+	for (unsigned i = k; i <= n; i++) {
+		double t = exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) +
+			       i * log(p) + (n - i) * log1p(-p));
+
+		sum += t;
+		if (i > n * p && t < sum * 1e-12)
+			break;
+	}
+	return sum < 1 ? sum : 1;
+}
+
+struct rate {
+	double r, n;
+};
+
+static int by_rate(const void *x, const void *y)
+{
+	const struct rate *a = x, *b = y;
+
+	return (a->r > b->r) - (a->r < b->r);
+}
+
+/*
+ * The rate (events / of) below which VPs carrying a quarter of all 'of' lie,
+ * never below MPR_JUDGE_FLOOR.  events and of are offsets into the evidence.
+ */
+static double ref_rate(const struct mpr_vp_evidence *e, size_t n, size_t events, size_t of)
+{
+	struct rate *r = rl_xcalloc(n + 1, sizeof(*r));
+	double total = 0, run = 0, ref = MPR_JUDGE_FLOOR;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double ev = *(const double *)((const char *)&e[i] + events);
+		double o = *(const double *)((const char *)&e[i] + of);
+
+		o = o > ev ? o : ev; /* a resent probe: its copy is no send */
+		if (o > 0)
+			r[k++] = (struct rate){ev / o, o}, total += o;
+	}
+	qsort(r, k, sizeof(*r), by_rate);
+	for (size_t i = 0; i < k; i++) {
+		run += r[i].n;
+		if (run >= total / 4) {
+			ref = r[i].r > ref ? r[i].r : ref;
+			break;
+		}
+	}
+	free(r);
+	return ref;
+}
+
+static bool excess(double ev, double of, double ref)
+{
+	of = of > ev ? of : ev;
+	return ev >= MPR_JUDGE_K && ev >= MPR_JUDGE_RATIO * ref * of &&
+	       mpr_binom_tail((unsigned)ev, (unsigned)of, ref) < MPR_JUDGE_P;
+}
+
+unsigned mpr_vp_judge(const struct mpr_vp_evidence *e, size_t n, int8_t *verdict)
+{
+	double rr = ref_rate(e, n, offsetof(struct mpr_vp_evidence, resent),
+			     offsetof(struct mpr_vp_evidence, sent));
+	double rp = ref_rate(e, n, offsetof(struct mpr_vp_evidence, prunes),
+			     offsetof(struct mpr_vp_evidence, acks));
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mpr_vp_evidence *v = &e[i];
+
+		if (v->lost)
+			verdict[i] = 1, bad++;
+		else if (excess(v->prunes, v->acks, rp))
+			verdict[i] = 2, bad++;
+		else if (excess(v->resent, v->sent, rr))
+			verdict[i] = 1, bad++;
+		else
+			verdict[i] = v->sent >= MPR_JUDGE_MIN || v->acks >= MPR_JUDGE_MIN ? 0 : -1;
+	}
+	return bad;
+}
+
+/* a's share of bad votes beats b's (cross-multiplied: exact), then its count */
 static bool ahead(const struct mpr_vote *a, const struct mpr_vote *b)
 {
-	return a->bad > b->bad || (a->bad == b->bad && a->good < b->good);
+	double sa = (double)a->bad * (b->bad + b->good + 1);
+	double sb = (double)b->bad * (a->bad + a->good + 1);
+
+	return sa > sb || (sa == sb && a->bad > b->bad);
 }
 
 static int by_suspicion(const void *x, const void *y)
@@ -188,6 +287,8 @@ size_t mpr_vote(const struct mpr_route *data, const struct mpr_route *ack, const
 		tally(&ack[i], verdict[i] > 0, v, &nv, cap, seen, &n_seen);
 	}
 	qsort(v, nv, sizeof(*v), by_suspicion);
+	while (nv && !v[nv - 1].bad)
+		nv--; /* no bad VP crossed them: no suspects */
 	if (nv > max)
 		nv = max;
 	memcpy(out, v, nv * sizeof(*v));

@@ -56,6 +56,48 @@ double mpr_share_settles(const struct mpr_share *s, size_t n, double interval_s,
 double mpr_share_mean(const struct mpr_share *s, size_t n, double interval_s, double from,
 		      double to);
 
+/*
+ * What MP-RDMA's own behaviour says of one VP over a window (the brief's
+ * D.7): its sends (probes aside) and ACKs, the copies sent on it that went
+ * again (retransmitted: presumably lost there), its prunes (an ACK too far
+ * out of order), and whether it lost its clocking (a packet unanswered for
+ * 3 RTTs).
+ */
+struct mpr_vp_evidence {
+	double sent, acks, resent, prunes;
+	bool lost;
+	double first; /* when it first showed a loss or a prune (CLOCK_REALTIME s; 0: never) */
+};
+
+/* A VP is judged good only when it carried at least this many sends or ACKs. */
+#define MPR_JUDGE_MIN 10
+/* Of a VP's resends (prunes): this many, this many times the reference rate, at this p. */
+#define MPR_JUDGE_K	2
+#define MPR_JUDGE_RATIO 4.0
+#define MPR_JUDGE_P	1e-3
+/* A reference rate never below this: a clean window has none, and one event is no evidence. */
+#define MPR_JUDGE_FLOOR 1e-3
+
+/*
+ * P(X >= k) for X ~ Binomial(n, p), to about 1e-12 (0 <= p <= 1).
+ */
+double mpr_binom_tail(unsigned k, unsigned n, double p);
+
+/*
+ * The verdict on each VP: 1 (bad: lossy) when it lost its clocking or its
+ * resends (of its sends), 2 (bad: slow) when its prunes (of its ACKs) and
+ * not a lost clocking, are at least MPR_JUDGE_K, at least
+ * MPR_JUDGE_RATIO times what the window's reference rate predicts, and that
+ * many would come by chance with p < MPR_JUDGE_P (a one-sided binomial
+ * test).  The reference rate is the window's own, not the baseline's: a
+ * recovery sends again what other paths had in flight, so every VP's resends
+ * rise with any loss.  It is the rate below which VPs carrying a quarter of
+ * the sends (ACKs) lie: the clean paths' once MP-RDMA moved its load onto
+ * them, even with most paths bad.  0 (good) with MPR_JUDGE_MIN sends or ACKs
+ * and none of that; -1 (not judged) with fewer.  The number judged bad.
+ */
+unsigned mpr_vp_judge(const struct mpr_vp_evidence *e, size_t n, int8_t *verdict);
+
 /* A link as a suspect: the VPs that cross it and stopped answering, and those that did not. */
 struct mpr_vote {
 	size_t link;
@@ -65,8 +107,13 @@ struct mpr_vote {
 /*
  * Vote (the brief's D.7): each VP with verdict[i] 1 (bad) or 0 (good; -1:
  * not judged) counts once on every link of its data and ACK routes.  out
- * gets up to max links, the likeliest first: most bad votes, then fewest
- * good, then inventory order.  The number of links written.
+ * gets up to max links with a bad vote, the likeliest first: the highest
+ * share of bad votes, bad / (bad + good + 1), then most bad, then inventory
+ * order.  A share, not a count: every VP crosses the two hosts' links, so
+ * with two paths of four lossy those carry more bad votes than either
+ * faulted link, and the good VPs that cross them exonerate them (network
+ * tomography).  The + 1 keeps one stray bad VP on a link of its own from
+ * outranking a link many bad VPs cross.  The number of links written.
  */
 size_t mpr_vote(const struct mpr_route *data, const struct mpr_route *ack, const int8_t *verdict,
 		size_t n, struct mpr_vote *out, size_t max);

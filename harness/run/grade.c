@@ -30,27 +30,50 @@ bool grade_target_matches(const char *cand, const char *truth)
 				       (!strncmp(sep + 2, truth, tl) && sep[2 + tl] == ':'));
 }
 
-/* Rank of truth among a verdict's suspects: ties with better-placed suspects count against it. */
+/*
+ * Rank of truth among a verdict's suspects, in the order the component gave
+ * them (best first: each ranks them its own way): 1 + the suspects before
+ * it, and ties (as many votes and good) after it count against it too.
+ */
 static int verdict_rank(const struct verdict *v, const char *truth)
 {
 	if (!v->n_sus)
 		return grade_target_matches(v->target, truth) ? 1 : 0;
 	for (size_t i = 0; i < v->n_sus; i++) {
 		const struct suspect *c = &v->sus[i];
-		int rank = 1;
+		int rank = 1 + (int)i;
 
 		if (!grade_target_matches(c->target, truth))
 			continue;
-		for (size_t k = 0; k < v->n_sus; k++) {
-			const struct suspect *o = &v->sus[k];
-
-			if (k != i &&
-			    (o->votes > c->votes || (o->votes == c->votes && o->good <= c->good)))
-				rank++;
-		}
+		for (size_t k = i + 1; k < v->n_sus; k++)
+			rank += v->sus[k].votes == c->votes && v->sus[k].good == c->good;
 		return rank;
 	}
 	return 0;
+}
+
+/* The best rank among the truth's targets (0: none among the suspects). */
+static int truth_rank(const struct verdict *v, const struct scn_expect *e)
+{
+	int best = verdict_rank(v, e->target);
+
+	for (size_t i = 0; i < e->n_also; i++) {
+		int r = verdict_rank(v, e->also[i]);
+
+		if (r && (!best || r < best))
+			best = r;
+	}
+	return best;
+}
+
+static bool names_truth(const char *target, const struct scn_expect *e)
+{
+	if (grade_target_matches(target, e->target))
+		return true;
+	for (size_t i = 0; i < e->n_also; i++)
+		if (grade_target_matches(target, e->also[i]))
+			return true;
+	return false;
 }
 
 static void detection(const struct scn_expect *e, const struct comp_obs *obs,
@@ -90,7 +113,7 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			first = at;
 		g->detected = true;
 		in++;
-		right += !strcmp(v->cls, e->cls) && grade_target_matches(v->target, e->target);
+		right += !strcmp(v->cls, e->cls) && names_truth(v->target, e);
 		if (!g->got_class[0]) { /* what it said first, until a right one comes */
 			snprintf(g->got_class, sizeof(g->got_class), "%s", v->cls);
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);
@@ -102,7 +125,7 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);
 		}
 		g->class_ok = true;
-		rank = verdict_rank(v, e->target);
+		rank = truth_rank(v, e);
 		if (rank && (!best || rank < best)) {
 			best = rank;
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);

@@ -974,8 +974,13 @@ static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at)
 		return err_at(c, at,
 			      "expect names a verdict but the scenario has no fault; "
 			      "use 'silent: true'");
-	if (!e->target[0] && s->n_faults)
+	if (!e->target[0] && s->n_faults) {
 		snprintf(e->target, sizeof(e->target), "%s", s->faults[0].spec.target);
+		/* several faults and no target given: a verdict naming any of them is right */
+		for (size_t i = 1; i < s->n_faults && e->n_also < SCN_MAX_ALSO; i++)
+			snprintf(e->also[e->n_also++], sizeof(e->also[0]), "%s",
+				 s->faults[i].spec.target);
+	}
 	if (!e->within_ms)
 		e->within_ms = s->fault_ms;
 	return 0;

@@ -47,11 +47,15 @@ struct metric_expect {
 };
 
 #define SCN_MAX_METRICS 16
+#define SCN_MAX_ALSO	8 /* other faults' targets an expectation accepts */
 
 struct scn_expect {
-	bool silent;		 /* no verdict at all (a no-fault scenario) */
-	char cls[24];		 /* rnic | switch-link | switch | congestion | host-processing */
-	char target[72];	 /* default: the first fault's target */
+	bool silent;	 /* no verdict at all (a no-fault scenario) */
+	char cls[24];	 /* rnic | switch-link | switch | congestion | host-processing */
+	char target[72]; /* default: the first fault's target */
+	/* with no target given, the other faults' targets: naming any of them is right */
+	char also[SCN_MAX_ALSO][72];
+	size_t n_also;
 	long long within_ms;	 /* detect within this long after the fault starts */
 	int top_k;		 /* localized when the target ranks within top_k: 1 */
 	int max_false_positives; /* verdicts in baseline and settled recovery: 0 */

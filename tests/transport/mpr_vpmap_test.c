@@ -225,3 +225,87 @@ Test(mpr_vpmap, votes_onto_links)
 	cr_assert_eq(mpr_vote(data, ack, verdict, 4, v, 2), 2);
 	cr_assert_eq(v[1].link, 2);
 }
+
+/*
+ * Three of four spines lossy (Fig. 11(a)): every bad VP crosses the hosts'
+ * links, more of them than cross any one spine, but the clean spine's VPs
+ * exonerate the hosts' links; a stray bad VP on a link of its own does not
+ * outrank the faulted ones.
+ */
+Test(mpr_vpmap, votes_by_share_across_several_faulted_links)
+{
+	/* links: 0 host1, 1..4 rail1-spineN, 5 host2, 6 a link only VP 12 crosses */
+	struct mpr_route data[13], ack[13];
+	int8_t verdict[13];
+	struct mpr_vote v[8];
+	size_t n;
+
+	for (int i = 0; i < 13; i++) {
+		uint16_t l[] = {0, (uint16_t)(1 + i % 4), 5}, stray[] = {0, 4, 6, 5};
+
+		data[i] = i == 12 ? route(4, stray) : route(3, l);
+		ack[i] = data[i];
+		verdict[i] = i % 4 != 3; /* spines 1-3 lossy: VPs 0-2, 4-6, 8-10 bad */
+	}
+	verdict[12] = 1; /* on spine4, bad by chance, and alone on link 6 */
+	n = mpr_vote(data, ack, verdict, 13, v, 8);
+	/* spines 1-3: 3 bad, 0 good (3/4); link 6: 1 bad (1/2); hosts: 10 bad, 3 good (10/14) */
+	cr_assert_eq(n, 7);
+	cr_assert_eq(v[0].link, 1);
+	cr_assert_eq(v[1].link, 2);
+	cr_assert_eq(v[2].link, 3);
+	cr_assert_eq(v[3].link, 0, "the hosts' links after the faulted ones");
+	cr_assert_eq(v[3].bad, 10);
+	cr_assert_eq(v[3].good, 3);
+	cr_assert_eq(v[5].link, 6);
+	cr_assert_eq(v[6].link, 4, "the clean spine last: 1 bad of 4");
+	cr_assert_eq(mpr_vote_rank(v, n, 3), 1);
+	cr_assert_eq(mpr_vote_rank(v, n, 0), 4);
+}
+
+Test(mpr_vpmap, binomial_tail)
+{
+	cr_assert_float_eq(mpr_binom_tail(0, 10, 0.3), 1, 1e-12);
+	cr_assert_float_eq(mpr_binom_tail(11, 10, 0.3), 0, 1e-12);
+	cr_assert_float_eq(mpr_binom_tail(10, 10, 0.5), 1.0 / 1024, 1e-12);
+	/* P(X >= 2), n = 3, p = 0.1: 3 * 0.01 * 0.9 + 0.001 */
+	cr_assert_float_eq(mpr_binom_tail(2, 3, 0.1), 0.028, 1e-12);
+	/* 5 of 1000 at 1e-3: 1 - P(X <= 4) = 0.0036369 (exact sum) */
+	cr_assert_float_eq(mpr_binom_tail(5, 1000, 1e-3), 0.0036369, 1e-7);
+}
+
+/*
+ * The judge: a path's own window against the window's clean paths, never
+ * the baseline (a recovery resends what other paths had in flight).
+ */
+Test(mpr_vpmap, judges_each_path_against_the_clean_ones)
+{
+	struct mpr_vp_evidence e[] = {
+	    /* clean paths carrying most of the load: 2% spurious resends, few prunes */
+	    {.sent = 5000, .acks = 5000, .resent = 100, .prunes = 2},
+	    {.sent = 3000, .acks = 3000, .resent = 66, .prunes = 1},
+	    /* lossy: 10 of 60 sent again */
+	    {.sent = 60, .acks = 54, .resent = 10},
+	    /* degraded: pruned on 8 of 20 ACKs */
+	    {.sent = 25, .acks = 20, .resent = 1, .prunes = 8},
+	    /* a blackhole: lost its clocking */
+	    {.sent = 0, .acks = 0, .resent = 3, .lost = true},
+	    /* a clean path at 3%: more than the reference, but not 4 times it */
+	    {.sent = 2000, .acks = 2000, .resent = 60},
+	    /* too little to say */
+	    {.sent = 4, .acks = 4},
+	    /* one resend of one probe: no evidence */
+	    {.sent = 0, .acks = 1, .resent = 1},
+	};
+	int8_t v[8];
+
+	cr_assert_eq(mpr_vp_judge(e, 8, v), 3);
+	cr_assert_eq(v[0], 0);
+	cr_assert_eq(v[1], 0);
+	cr_assert_eq(v[2], 1, "lossy");
+	cr_assert_eq(v[3], 2, "pruned: slow");
+	cr_assert_eq(v[4], 1, "lost its clocking");
+	cr_assert_eq(v[5], 0, "3% where the clean paths see 2%: the same recoveries");
+	cr_assert_eq(v[6], -1, "not judged");
+	cr_assert_eq(v[7], -1);
+}

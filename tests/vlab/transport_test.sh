@@ -152,3 +152,13 @@ check "lossy: MP-RDMA carries at least 1.4x the single path's placement mean at 
 	awk -v r="${ratio:-0}" 'BEGIN { exit !(r >= 1.4) }'
 check "lossy: each placement's single path left rail 1 through its spine (traced source port)" \
 	jq -e '[.scenarios[] | select(.name | startswith("mprdma-lossy-single-spine")) | .components["mp-rdma"] | .across != null and .sport >= 49152] | length == 4 and all' "$R"
+
+section "transport: a run the rig's CPU limits is invalid (rig-limited), never a pass or a fail"
+# No fabric profile: nothing shapes the paths and the endpoints run flat out (the brief's D.6).
+"$RL" run -o "$TR_OUT/cpu" tests/vlab/scenarios/mprdma-cpu-bound.yaml 2>"$TR_OUT/cpu.log"
+R="$TR_OUT/cpu/results.json"
+check "unshaped: the scenario is invalid, its reason the endpoint's CPU ($(jq -r '.scenarios[0].reason' "$R" 2>/dev/null | cut -c1-120))" \
+	jq -e '.scenarios[0] | .verdict == "invalid" and (.reason | test("rig-limited.*CPU"))' "$R"
+check "unshaped: results.json records each endpoint's CPU per phase" \
+	jq -e '.scenarios[0].components["mp-rdma"].cpu | .sender.baseline.busy >= 0.9 and .receiver.baseline.cpu > 0' "$R"
+check "no endpoint left running after the CPU-bound run" test -z "$(pgrep -f 'rocelab transport' || true)"

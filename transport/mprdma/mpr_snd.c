@@ -195,9 +195,11 @@ static void emit(struct mpr_snd *s, uint32_t psn, uint16_t vp, bool probe, uint6
 	    .sync = is_sync_msg(s, psn),
 	    .tail = is_tail(s, psn),
 	    .probe = probe,
+	    .lost_vp = psn < s->snd_max ? s->sent_vp[psn % MPR_SB] : 0,
 	    .tx_ns = now,
 	};
 	s->sent_ns[psn % MPR_SB] = now;
+	s->sent_vp[psn % MPR_SB] = out->vp;
 	set_flag(s->dropped, psn, false);
 	if (psn >= s->snd_max) {
 		set_flag(s->sacked, psn, false);

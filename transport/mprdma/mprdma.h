@@ -62,6 +62,12 @@ struct mpr_pkt {
 	uint16_t vp;
 	bool retx, sync, tail, probe;
 	bool ce; /* arrived with ECN CE (set by the fabric) */
+	/*
+	 * A retransmission: the VP its previous copy went on, which that copy
+	 * presumably never crossed (0: a first send).  Not on the wire: the
+	 * harness charges the loss to that path (the brief's D.7).
+	 */
+	uint16_t lost_vp;
 	uint64_t tx_ns;
 };
 
@@ -101,6 +107,7 @@ struct mpr_snd {
 	uint64_t sacked[MPR_SB / 64];
 	uint64_t dropped[MPR_SB / 64]; /* a NACK reported it dropped beyond the bitmap */
 	uint64_t sent_ns[MPR_SB];      /* when each PSN in flight was last sent */
+	uint16_t sent_vp[MPR_SB];      /* and on which VP */
 	struct mpr_snd_stats st;
 };
 

@@ -442,3 +442,50 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	for (int i = 0; i < 3; i++)
 		finish(&r[i], s[i]);
 }
+
+/*
+ * The grader ranks a verdict's suspects in the order the component gave them
+ * (each ranks its own way), ties after the truth counting against it, and
+ * with several faults and no target given, any fault's target is the truth.
+ */
+Test(grade, suspects_in_the_components_order_and_any_faults_target)
+{
+	struct scn_expect e = {.cls = "switch-link",
+			       .target = "spine1:swp1",
+			       .top_k = 1,
+			       .within_ms = 10000,
+			       .also = {"spine2:swp1"},
+			       .n_also = 1};
+	struct comp_times t = {
+	    .t_start = 100, .t_inject = 104, .t_fault = 105, .t_revert = 113, .t_end = 116};
+	struct verdict v = {.time = 113,
+			    .emitted = 113,
+			    .win = {105, 113},
+			    .cls = "switch-link",
+			    .target = "rail1:swp6--spine2:swp1",
+			    .votes = 3,
+			    .n_sus = 4};
+	struct comp_obs obs = {.verdicts = &v, .n_verdicts = 1};
+	struct grade g = {0};
+
+	/* by share of bad votes: spine2's link first though the host's has more */
+	v.sus[0] = (struct suspect){"rail1:swp6--spine2:swp1", 3, 0};
+	v.sus[1] = (struct suspect){"host1:rnic1--rail1:swp1", 10, 3};
+	v.sus[2] = (struct suspect){"rail1:swp5--spine1:swp1", 2, 1};
+	v.sus[3] = (struct suspect){"rail1:swp8--spine4:swp1", 1, 8};
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	cr_assert_eq(g.rank, 1, "another fault's target, first");
+	cr_assert(g.localized);
+	cr_assert_float_eq(g.precision, 1, 1e-9);
+	/* one fault only: spine1's link is third, in the component's order */
+	e.n_also = 0;
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.rank, 3);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert_float_eq(g.precision, 0, 1e-9, "it named spine2's link");
+	/* a tie after the truth counts against it */
+	v.sus[3] = (struct suspect){"rail1:swp4--spine9:swp1", 2, 1};
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.rank, 4);
+}

@@ -330,6 +330,41 @@ Test(mprdma, overflow_nacks_and_lost_retransmission)
 	cr_assert_eq(s.st.rtos, 0);
 }
 
+/*
+ * A retransmission names the VP its previous copy went on (where it was
+ * presumably lost: the harness's localisation charges it there); a first
+ * send names none.
+ */
+Test(mprdma, retransmission_names_the_path_of_the_lost_copy)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+	uint16_t vp_of[10];
+
+	cr_assert_eq(mpr_snd_init(&s, &c, 42), 0);
+	cr_assert_eq(mpr_snd_push(&s, 1000000, 0, out), 10);
+	for (unsigned i = 0; i < 10; i++) {
+		cr_assert_eq(out[i].psn, i);
+		cr_assert_eq(out[i].lost_vp, 0, "a first send");
+		vp_of[i] = out[i].vp;
+	}
+	s.cwnd = 100 * MPR_ONE;
+	for (uint32_t p = 1; p < 9; p++)
+		s.sacked[0] |= 1ULL << p;
+	/* 0 lost, 9 dropped beyond the bitmap, 1..8 in: 0 and 9 go again on the NACK's VP */
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(0, 9), 10, out), 2);
+	cr_assert_eq(out[0].psn, 0);
+	cr_assert_eq(out[0].vp, 50011, "sent on the NACK's path");
+	cr_assert_eq(out[0].lost_vp, vp_of[0], "charged to the first copy's path");
+	cr_assert_eq(out[1].psn, 9);
+	cr_assert_eq(out[1].lost_vp, vp_of[9]);
+	/* lost again: now charged to the path the copy took */
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(0, 10), 10 + 1000 * US, out), 2);
+	cr_assert_eq(out[0].psn, 0);
+	cr_assert_eq(out[0].lost_vp, 50011);
+}
+
 /* F.6: probing sends one packet a round trip to a random VP, never two. */
 Test(mprdma, probing_once_a_round_trip)
 {
