@@ -1135,8 +1135,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 
 	st->n_rs = read_log(st->rlog, "rcv", &st->rs, &re, NULL);
 	st->n_ss = read_log(st->slog, "snd", &st->ss, &se, &acc);
-	/* a competing stream is no fault of a link: nothing to localise */
-	if (t->t_fault > 0 && st->n_fault_links && !st->compete)
+	/* a competing stream is no fault of a link, one path has none to vote among */
+	if (t->t_fault > 0 && st->n_fault_links && !st->compete && !st->cfg->ep.single_path)
 		localize(st, &acc, t, paths, obs);
 	free((uint8_t *)acc.mask);
 	free(acc.ev);

@@ -50,6 +50,8 @@ const struct opt_desc ep_opts[] = {
     {"ack-delay", OPT_US, 0, 1000, EP(ack_delay_us),
      "the receiver holds each ACK this long (emulated propagation: the paper's BDP)"},
     {"rto-min", OPT_US, 0.01, 10000, EP(rto_min_us), "retransmission timeout floor"},
+    {"qp-timeout", OPT_UINT, 1, 31, EP(qp_timeout),
+     "single path: rxe's retransmission timer, 4.096 us x 2^N (14: 67 ms)"},
     {"srtt-init", OPT_US, 0.001, 1000, EP(srtt_init_us), "round trip assumed before the first"},
     {"interval", OPT_MS, 1, 60000, EP(interval_ms), "statistics line interval"},
     {"duration", OPT_MS, 0, 86400000, EP(duration_ms), "run this long (0: until stopped)"},
@@ -75,6 +77,7 @@ void ep_defaults(struct ep_params *p)
 	    .probe_mode = "per-rtt",
 	    .ecn_k_us = 700,	 /* the brief's T_K: about 4 packets at 50 Mbit/s */
 	    .rto_min_us = 10000, /* this rig's scheduling stalls reach milliseconds */
+	    .qp_timeout = 14,	 /* ibv_rc_pingpong's (rdma-core libibverbs/examples) */
 	    .srtt_init_us = 100,
 	    .interval_ms = 10,
 	};
@@ -543,6 +546,7 @@ static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
+	c->qp_timeout_ns = 4096ULL << p->qp_timeout;
 	c->srtt_init_ns = (uint64_t)p->srtt_init_us * 1000;
 }
 

@@ -31,9 +31,10 @@ enum ep_ecn {
 struct ep_params {
 	bool single_path; /* the rxe-like baseline: one VP, go back N, receiver L = 1 */
 	unsigned delta, bitmap, iw, vps, seed;
-	unsigned sport; /* single path: its VP, a source port from EP_VP_LO (0: EP_VP_LO) */
-	bool ooo_off;	/* out-of-order control off (the Fig. 14 ablation) */
-	double probe;	/* path probing probability a round trip */
+	unsigned qp_timeout; /* single path: the QP's timeout exponent (4.096 us << it) */
+	unsigned sport;	     /* single path: its VP, a source port from EP_VP_LO (0: EP_VP_LO) */
+	bool ooo_off;	     /* out-of-order control off (the Fig. 14 ablation) */
+	double probe;	     /* path probing probability a round trip */
 	int dscp;
 	unsigned snd_qpn, rcv_qpn;
 	char ecn[16];

@@ -69,8 +69,12 @@ struct mpr_vp_evidence {
 	double first; /* when it first showed a loss or a prune (CLOCK_REALTIME s; 0: never) */
 };
 
-/* A VP is judged good only when it carried at least this many sends or ACKs. */
-#define MPR_JUDGE_MIN 10
+/*
+ * A VP is judged good only when it carried at least this many sends or ACKs:
+ * at 10% loss, 20 sends show fewer than MPR_JUDGE_K losses 39% of the time,
+ * 50 sends 3% (a lossy VP probed now and then must not read as clean).
+ */
+#define MPR_JUDGE_MIN 50
 /* Of a VP's resends (prunes): this many, this many times the reference rate, at this p. */
 #define MPR_JUDGE_K	2
 #define MPR_JUDGE_RATIO 4.0

@@ -30,42 +30,6 @@ bool grade_target_matches(const char *cand, const char *truth)
 				       (!strncmp(sep + 2, truth, tl) && sep[2 + tl] == ':'));
 }
 
-/*
- * Rank of truth among a verdict's suspects, in the order the component gave
- * them (best first: each ranks them its own way): 1 + the suspects before
- * it, and ties (as many votes and good) after it count against it too.
- */
-static int verdict_rank(const struct verdict *v, const char *truth)
-{
-	if (!v->n_sus)
-		return grade_target_matches(v->target, truth) ? 1 : 0;
-	for (size_t i = 0; i < v->n_sus; i++) {
-		const struct suspect *c = &v->sus[i];
-		int rank = 1 + (int)i;
-
-		if (!grade_target_matches(c->target, truth))
-			continue;
-		for (size_t k = i + 1; k < v->n_sus; k++)
-			rank += v->sus[k].votes == c->votes && v->sus[k].good == c->good;
-		return rank;
-	}
-	return 0;
-}
-
-/* The best rank among the truth's targets (0: none among the suspects). */
-static int truth_rank(const struct verdict *v, const struct scn_expect *e)
-{
-	int best = verdict_rank(v, e->target);
-
-	for (size_t i = 0; i < e->n_also; i++) {
-		int r = verdict_rank(v, e->also[i]);
-
-		if (r && (!best || r < best))
-			best = r;
-	}
-	return best;
-}
-
 static bool names_truth(const char *target, const struct scn_expect *e)
 {
 	if (grade_target_matches(target, e->target))
@@ -74,6 +38,38 @@ static bool names_truth(const char *target, const struct scn_expect *e)
 		if (grade_target_matches(target, e->also[i]))
 			return true;
 	return false;
+}
+
+/*
+ * Rank of the truth among a verdict's suspects, in the order the component
+ * gave them (best first: each ranks them its own way): 1 + the suspects
+ * before it, and ties (as many votes and good) after it count against it
+ * too.  With several faults, the best-placed of their targets, and the
+ * other faults' targets never count against it.
+ */
+static int truth_rank(const struct verdict *v, const struct scn_expect *e)
+{
+	int best = 0;
+
+	if (!v->n_sus)
+		return names_truth(v->target, e) ? 1 : 0;
+	for (size_t i = 0; i < v->n_sus; i++) {
+		const struct suspect *c = &v->sus[i];
+		int rank = 1;
+
+		if (!names_truth(c->target, e))
+			continue;
+		for (size_t k = 0; k < v->n_sus; k++) {
+			const struct suspect *o = &v->sus[k];
+
+			if (k != i && !names_truth(o->target, e) &&
+			    (k < i || (o->votes == c->votes && o->good == c->good)))
+				rank++;
+		}
+		if (!best || rank < best)
+			best = rank;
+	}
+	return best;
 }
 
 static void detection(const struct scn_expect *e, const struct comp_obs *obs,

@@ -21,6 +21,7 @@ void mpr_cfg_default(struct mpr_cfg *cfg)
 	    .vp_hi = 65535,
 	    .srtt_init_ns = 10000,
 	    .rto_min_ns = 1000000,
+	    .qp_timeout_ns = 4096ULL << 14,
 	    .cwnd_max = MPR_SB / 2,
 	    .msg_pkts = 64,
 	    .sync_every = 0,
@@ -52,6 +53,8 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "a message is at least one packet";
 	else if (cfg->srtt_init_ns < 1 || cfg->rto_min_ns < 1)
 		w = "the initial RTT and the RTO floor must be positive";
+	else if (cfg->single_path && cfg->qp_timeout_ns < 1)
+		w = "the single path's QP timeout must be positive";
 	if (why)
 		*why = w;
 	return w ? -EINVAL : 0;
@@ -87,7 +90,7 @@ int mpr_snd_init(struct mpr_snd *s, const struct mpr_cfg *cfg, uint64_t seed)
 	s->cwnd = cfg->iw * MPR_ONE;
 	s->srtt = cfg->srtt_init_ns;
 	s->rttvar = cfg->srtt_init_ns / 2;
-	s->rto = cfg->rto_min_ns;
+	s->rto = cfg->single_path ? cfg->qp_timeout_ns : cfg->rto_min_ns;
 	s->burst_at = s->rto_at = s->sync_at = MPR_NEVER;
 	return 0;
 }
@@ -388,6 +391,8 @@ static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 
 	s->rttvar = (3 * s->rttvar + err) / 4;
 	s->srtt = (7 * s->srtt + rtt) / 8;
+	if (s->cfg.single_path)
+		return; /* rxe's timer is the QP's, whatever the round trip */
 	s->rto = s->srtt + 4 * s->rttvar;
 	if (s->rto < s->cfg.rto_min_ns)
 		s->rto = s->cfg.rto_min_ns;
@@ -543,8 +548,8 @@ static unsigned timeout(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 	s->backlog = 0;
 	s->burst_at = MPR_NEVER;
 	s->cwnd = s->cfg.iw * MPR_ONE;
-	if (s->rto_backoff < 6)
-		s->rto_backoff++;
+	if (s->rto_backoff < 6 && !s->cfg.single_path)
+		s->rto_backoff++; /* rxe re-arms the same timer (and gives up after retry_cnt) */
 	s->rto_at = MPR_NEVER;
 	unsigned k = spread(s, now, out);
 

@@ -49,10 +49,16 @@ struct mpr_cfg {
 	uint16_t vp_lo, vp_hi; /* virtual paths: UDP source ports (49152..65535) */
 	uint64_t srtt_init_ns; /* RTT assumed before the first sample */
 	uint64_t rto_min_ns;   /* retransmission timeout floor */
-	uint32_t cwnd_max;     /* packets; at most MPR_SB / 2 */
-	unsigned msg_pkts;     /* packets a message (the last one is its Tail) */
-	unsigned sync_every;   /* every n-th message is a synchronise one (0: none) */
-	bool single_path;      /* go-back-N on one VP (vp_lo): the rxe-like baseline */
+	/*
+	 * The single path's retransmission timer, fixed, as rxe's: 4.096 us <<
+	 * the QP's timeout attribute (rxe_qp_from_attr(); 14, as ibv_rc_pingpong
+	 * sets it: 67.1 ms), re-armed on progress, never adapted or backed off.
+	 */
+	uint64_t qp_timeout_ns;
+	uint32_t cwnd_max;   /* packets; at most MPR_SB / 2 */
+	unsigned msg_pkts;   /* packets a message (the last one is its Tail) */
+	unsigned sync_every; /* every n-th message is a synchronise one (0: none) */
+	bool single_path;    /* go-back-N on one VP (vp_lo): the rxe-like baseline */
 };
 
 /* A data packet as the state machines see it (the wire carries the same fields). */

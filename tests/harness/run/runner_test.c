@@ -488,4 +488,12 @@ Test(grade, suspects_in_the_components_order_and_any_faults_target)
 	v.sus[3] = (struct suspect){"rail1:swp4--spine9:swp1", 2, 1};
 	grade_component(&e, &obs, &t, 1, &g);
 	cr_assert_eq(g.rank, 4);
+	/* two faults' links and a twin tied first: the other fault's never counts against */
+	e.n_also = 1;
+	v.n_sus = 3;
+	v.sus[0] = (struct suspect){"rail1:swp5--spine1:swp1", 9, 0};
+	v.sus[1] = (struct suspect){"rail1:swp6--spine2:swp1", 9, 0};
+	v.sus[2] = (struct suspect){"rail2:swp5--spine1:swp2", 9, 0};
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.rank, 2, "the twin ties with it");
 }

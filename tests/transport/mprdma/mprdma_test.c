@@ -533,6 +533,40 @@ Test(mprdma, single_path_goes_back_n)
 	cr_assert_eq(s.st.recoveries, 1);
 }
 
+/*
+ * rxe's retransmission timer: the QP's timeout (4.096 us << 14 = 67.1 ms),
+ * whatever the round trip, re-armed the same after each expiry, never
+ * backed off (MP-RDMA's is adaptive and doubles).
+ */
+Test(mprdma, single_path_times_out_as_rxe)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+	struct mpr_ack a = {.vp = 0, .sack = 0, .aack = 1, .tx_ns = 1 * US};
+	uint64_t qp = 4096ULL << 14;
+
+	c.single_path = true;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(s.rto, qp);
+	cr_assert_eq(mpr_snd_push(&s, 1000, 1 * US, out), 10);
+	a.vp = c.vp_lo;
+	mpr_snd_ack(&s, &a, 201 * US, out); /* a 200 us round trip */
+	cr_assert_eq(s.srtt, (7 * c.srtt_init_ns + 200 * US) / 8, "the round trip is measured");
+	cr_assert_eq(s.rto, qp, "but not used");
+	uint64_t at = mpr_snd_deadline(&s);
+
+	cr_assert_eq(at, 201 * US + qp, "re-armed on progress");
+	mpr_snd_timer(&s, at, out);
+	cr_assert_eq(s.st.rtos, 1);
+	cr_assert_eq(mpr_snd_deadline(&s), at + qp, "the same timer again");
+	mpr_snd_timer(&s, mpr_snd_deadline(&s), out);
+	cr_assert_eq(s.st.rtos, 2);
+	cr_assert_eq(s.rto_backoff, 0);
+	c.qp_timeout_ns = 0;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), -EINVAL);
+}
+
 /* A small deterministic channel: random delay (reordering), loss of data and ACKs. */
 struct ev {
 	uint64_t t;
