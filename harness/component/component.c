@@ -144,8 +144,13 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 
 int comp_plot_draw(const struct comp_report *r, const char *gp)
 {
-	/* It runs in the scenario's folder, so report.gp redraws from there as it is. */
-	int rc = proc_gnuplot(r->dir, gp);
+	/*
+	 * It runs in the scenario's folder, so report.gp redraws from there as
+	 * it is; gp named from there (an OUTDIR given relative was looked for
+	 * twice over, and no plot was drawn).
+	 */
+	const char *base = strrchr(gp, '/');
+	int rc = proc_gnuplot(r->dir, base ? base + 1 : gp);
 
 	if (rc == -ENOENT)
 		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,

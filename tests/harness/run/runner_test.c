@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 #include "harness/run/registry.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
@@ -496,4 +497,34 @@ Test(grade, suspects_in_the_components_order_and_any_faults_target)
 	v.sus[2] = (struct suspect){"rail2:swp5--spine1:swp2", 9, 0};
 	grade_component(&e, &obs, &t, 1, &g);
 	cr_assert_eq(g.rank, 2, "the twin ties with it");
+}
+
+/* An incident plot drawn in a folder named relative to the working directory ('run -o DIR'). */
+Test(report, plot_draws_in_a_relative_folder)
+{
+	char cwd[PATH_MAX], dir[] = "rocelab-plot-XXXXXX", gp[PATH_MAX + 32], png[PATH_MAX + 32];
+	struct comp_times t = {.t_start = 100, .t_fault = 102, .t_revert = 104, .t_end = 106};
+	struct comp_report r = {
+	    .png = "report.png", .title = "plot: pass", .caption = "test", .t = &t};
+	FILE *f;
+
+	if (access(PROC_GNUPLOT, X_OK))
+		cr_skip_test("no gnuplot ('make deps')");
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir("/tmp"), 0);
+	cr_assert_not_null(mkdtemp(dir));
+	r.dir = dir;
+	f = comp_plot_begin(&r, "test", 1, 300, gp, sizeof(gp));
+	cr_assert_not_null(f);
+	fprintf(f, "plot x\nunset multiplot\n");
+	fclose(f);
+	cr_assert_eq(comp_plot_draw(&r, gp), 0);
+	snprintf(png, sizeof(png), "%s/report.png", dir);
+	cr_assert_eq(access(png, R_OK), 0, "%s drawn", png);
+	unlink(png);
+	unlink(gp);
+	snprintf(png, sizeof(png), "%s/gnuplot.log", dir);
+	unlink(png);
+	rmdir(dir);
+	cr_assert_eq(chdir(cwd), 0);
 }
