@@ -107,9 +107,10 @@ struct comp_env {
  * The scenario's clock: CLOCK_REALTIME seconds; t_fault 0 when nothing was
  * injected.  t_inject: when the first injector started (its login and
  * checks), t_fault: when its fault took effect.  t_stop: when the components
- * began to be stopped (0: not known).  t_verified: when the first fault's
- * injector had verified it, its test traffic (pfc-misconfig: a second of
- * incast at full speed) over (0: not known).
+ * began to be stopped (0: not known).  t_verified: when the injectors of
+ * the faults due at the phase's start had verified them all, their test
+ * traffic (pfc-misconfig: a second of incast at full speed) over (0: not
+ * known).
  */
 struct comp_times {
 	double t_start, t_inject, t_fault, t_revert, t_end, t_stop, t_verified;

@@ -651,8 +651,10 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					r->t_inject = t_apply;
 					r->t_fault =
 					    lf[i].applied_at > t_apply ? lf[i].applied_at : t_apply;
-					r->t_verified = now_s();
 				}
+				/* verified: every fault due at the phase's start is live */
+				if (!f->at_ms || !r->t_verified)
+					r->t_verified = now_s();
 				progress(idx, total, s, "%s %s applied: %s", f->spec.kind->name,
 					 f->spec.target, r->evidence);
 			}
