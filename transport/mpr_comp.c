@@ -786,19 +786,28 @@ static double cpu_busy(const struct mpr_sample *s, size_t n, double iv, double f
 }
 
 /*
- * invalid (rig-limited) when an endpoint never idled through a graded phase
- * ([from[i], to[i]], named name[i]); false when none did.
+ * Each endpoint's CPU per graded phase ([from[p], to[p]], named name[p]) for
+ * results.json: {busy_max, sender: {baseline: {cpu, busy}}, receiver: ...}.
+ * With judge, the first phase in which an endpoint (the sender first) never
+ * idled makes the run invalid (rig-limited).
  */
-static bool cpu_limited(const struct mpr_state *st, double iv, const double *from, const double *to,
-			const char *const *name, size_t n, struct comp_obs *obs)
+static json_t *cpu_section(const struct mpr_state *st, double iv, const double *from,
+			   const double *to, const char *const *name, size_t n, bool judge,
+			   struct comp_obs *obs)
 {
+	json_t *ep[2] = {json_object(), json_object()};
+
 	for (size_t p = 0; p < n; p++)
 		for (int e = 0; e < 2; e++) {
 			double cpu = 0,
 			       busy = cpu_busy(e ? st->rs : st->ss, e ? st->n_rs : st->n_ss, iv,
 					       from[p], to[p], &cpu);
 
-			if (busy < CPU_BUSY_MAX)
+			if (busy < 0)
+				continue;
+			json_object_set_new(ep[e], name[p],
+					    json_pack("{s:f,s:f}", "cpu", cpu, "busy", busy));
+			if (!judge || busy < CPU_BUSY_MAX)
 				continue;
 			snprintf(
 			    obs->invalid, sizeof(obs->invalid),
@@ -806,32 +815,10 @@ static bool cpu_limited(const struct mpr_state *st, double iv, const double *fro
 			    "one %.0f%% of the %s phase (on one %.0f%%): the rig's CPU was "
 			    "the limit",
 			    e ? "receiver" : "sender", busy * 100, name[p], cpu * 100);
-			return true;
+			judge = false;
 		}
-	return false;
-}
-
-/* Each endpoint's CPU per graded phase, for results.json: {sender: {baseline: {cpu, busy}}}. */
-static json_t *cpu_json(const struct mpr_state *st, double iv, const double *from, const double *to,
-			const char *const *name, size_t n)
-{
-	json_t *o = json_pack("{s:f}", "busy_max", CPU_BUSY_MAX);
-
-	for (int e = 0; e < 2; e++) {
-		json_t *ep = json_object();
-
-		for (size_t p = 0; p < n; p++) {
-			double cpu = 0,
-			       busy = cpu_busy(e ? st->rs : st->ss, e ? st->n_rs : st->n_ss, iv,
-					       from[p], to[p], &cpu);
-
-			if (busy >= 0)
-				json_object_set_new(
-				    ep, name[p], json_pack("{s:f,s:f}", "cpu", cpu, "busy", busy));
-		}
-		json_object_set_new(o, e ? "receiver" : "sender", ep);
-	}
-	return o;
+	return json_pack("{s:f,s:o,s:o}", "busy_max", CPU_BUSY_MAX, "sender", ep[0], "receiver",
+			 ep[1]);
 }
 
 /* The mean of field (an offset into struct mpr_sample) over the samples within [from, to]. */
@@ -1224,9 +1211,9 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 			 "invalid (rig-limited): the endpoints' sockets lost %llu packets (full "
 			 "send queues, receive overflows, held ACKs)",
 			 rig);
-	else
-		cpu_limited(st, iv, ph_from, ph_to, ph_name, n_ph, obs);
-	json_object_set_new(obs->section, "cpu", cpu_json(st, iv, ph_from, ph_to, ph_name, n_ph));
+	/* an endpoint that never idled is rig-limited too (a socket loss, said first, stands) */
+	json_object_set_new(obs->section, "cpu",
+			    cpu_section(st, iv, ph_from, ph_to, ph_name, n_ph, !rig, obs));
 	return 0;
 }
 

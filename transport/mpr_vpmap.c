@@ -147,10 +147,12 @@ double mpr_binom_tail(unsigned k, unsigned n, double p)
 		return 0;
 	if (p >= 1)
 		return 1;
+	double ln_n = lgamma(n + 1.0), ln_p = log(p), ln_q = log1p(-p);
+
 	/* the terms fall away fast past the mean: stop once they no longer count */
 	for (unsigned i = k; i <= n; i++) {
-		double t = exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) +
-			       i * log(p) + (n - i) * log1p(-p));
+		double t =
+		    exp(ln_n - lgamma(i + 1.0) - lgamma(n - i + 1.0) + i * ln_p + (n - i) * ln_q);
 
 		sum += t;
 		if (i > n * p && t < sum * 1e-12)

@@ -32,8 +32,7 @@ struct scn_result {
 	double t_start, t_fault, t_revert, t_end; /* CLOCK_REALTIME seconds; t_fault 0: no fault */
 	double t_inject;			  /* the first injector started */
 	double t_stop;				  /* its components began to be stopped */
-	double
-	    t_verified; /* the faults due at the phase's start were verified (test traffic done) */
+	double t_verified;			  /* the faults due at the start were verified */
 	char evidence[320];
 	char note[256]; /* what was emulated */
 	bool emulated;
