@@ -379,6 +379,7 @@ unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pk
 			s->st.restarts++;
 		s->cwnd = s->cfg.iw * MPR_ONE;
 		s->inflate = 0;
+		s->credit_from = now;
 	}
 	return spread(s, now, out);
 }
@@ -431,6 +432,7 @@ static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
 		if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_nxt) {
 			s->snd_nxt = a->nack_psn;
 			s->inflate = 0;
+			s->credit_from = now;
 			s->st.recoveries++;
 		}
 		return;
@@ -472,14 +474,28 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 	if (!a->retx && a->tx_ns && a->tx_ns <= now)
 		rtt_sample(s, now - a->tx_ns); /* Karn: never from a retransmission */
 	/*
-	 * inflate counts packets that left the network, each once: a duplicate
-	 * ACK (of a packet and of its retransmission) or a second NACK for the
-	 * same drop adds nothing.  Counted per ACK instead, inflate grew by every
-	 * duplicate, the AACK took back one per packet, and the excess stayed:
-	 * on the lab it held a standing queue that every ECN mark failed to drain.
+	 * inflate counts what left the network.  ONCE: each PSN once, a
+	 * duplicate ACK (a packet and its retransmission) or a second NACK for
+	 * the same drop adds nothing.  Counted per reply on the lab, a standing
+	 * queue formed that every ECN mark failed to drain: the window at 1
+	 * packet, inflate held at 32-93, every ACK marked (mprdma-degraded;
+	 * transport/README.md).
+	 *
+	 * PER_REPLY: + 1 for every reply, as the paper counts.  Each copy sent
+	 * brings one back (the receiver answers every packet, duplicates and
+	 * drops beyond its bitmap too), a retransmission took one from inflate
+	 * and the AACK takes one a PSN, so a packet and its retransmission that
+	 * both land balance.  Not for a copy sent before inflate was last reset
+	 * (a timeout, go-back-N, a restart): its credit went with the reset.
+	 * ONCE leaves the late copy of a packet whose retransmission already
+	 * landed without credit, so a slow path's late replies clock nothing:
+	 * that alone keeps a 1/40 path from holding the bitmap's head, and the
+	 * Fig. 14 ablation shows the paper's loss only with PER_REPLY.
 	 */
-	if (a->sack >= s->snd_una && a->sack < s->snd_max && !sacked(s, a->sack) &&
-	    !(a->nack && flag(s->dropped, a->sack)))
+	if (s->cfg.credit == MPR_CREDIT_PER_REPLY
+		? a->tx_ns >= s->credit_from
+		: a->sack >= s->snd_una && a->sack < s->snd_max && !sacked(s, a->sack) &&
+		      !(a->nack && flag(s->dropped, a->sack)))
 		s->inflate++;
 	if (!a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
 		set_flag(s->sacked, a->sack, true);
@@ -545,6 +561,7 @@ static unsigned timeout(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 	s->mode = MPR_NORMAL;
 	s->snd_nxt = s->snd_una;
 	s->inflate = 0;
+	s->credit_from = now;
 	s->backlog = 0;
 	s->burst_at = MPR_NEVER;
 	s->cwnd = s->cfg.iw * MPR_ONE;

@@ -31,6 +31,16 @@
 #define MPR_OUT_MAX 64u
 #define MPR_NEVER   UINT64_MAX
 
+/*
+ * How replies give window credit back (inflate).  ONCE: each PSN once, the
+ * first reply above snd_una (rocelab's default).  PER_REPLY: every reply,
+ * as the paper counts (the Fig. 14 ablation; see mpr_snd_ack()).
+ */
+enum mpr_credit {
+	MPR_CREDIT_ONCE,
+	MPR_CREDIT_PER_REPLY,
+};
+
 enum mpr_probe_mode {
 	MPR_PROBE_PER_RTT,    /* the paper: one Bernoulli(p) trial a round trip */
 	MPR_PROBE_PER_PACKET, /* NS3-MP-RDMA: each packet with p, once a round trip passed */
@@ -59,6 +69,7 @@ struct mpr_cfg {
 	unsigned msg_pkts;   /* packets a message (the last one is its Tail) */
 	unsigned sync_every; /* every n-th message is a synchronise one (0: none) */
 	bool single_path;    /* go-back-N on one VP (vp_lo): the rxe-like baseline */
+	enum mpr_credit credit;
 };
 
 /* A data packet as the state machines see it (the wire carries the same fields). */
@@ -97,8 +108,9 @@ enum mpr_mode { MPR_NORMAL, MPR_RECOVERY };
 struct mpr_snd {
 	struct mpr_cfg cfg;
 	uint64_t rng;
-	uint32_t cwnd;	 /* Q16.16 */
-	int32_t inflate; /* packets that left the network but are not yet cumulatively ACKed */
+	uint32_t cwnd;	      /* Q16.16 */
+	int32_t inflate;      /* packets that left the network but are not yet cumulatively ACKed */
+	uint64_t credit_from; /* inflate was reset then: replies to older copies carry no credit */
 	uint32_t snd_una, snd_nxt, snd_max, total;
 	uint32_t snd_ooh; /* highest SACKed PSN + 1 (0: none yet) */
 	enum mpr_mode mode;

@@ -111,6 +111,52 @@ Test(mprdma, ack_clocks_on_its_own_path)
 	cr_assert_eq(s.snd_una, 4);
 }
 
+/*
+ * MPR_CREDIT_PER_REPLY: inflate + 1 a reply, as the paper counts: a packet and its retransmission
+ * that both land balance (+1 +1, -1 for the copy, -1 for the AACK), and a
+ * reply to a copy sent before a timeout carries no credit (the timeout took
+ * inflate back to 0 and sends the window again).
+ */
+Test(mprdma, every_reply_is_credit_but_none_from_before_a_timeout)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	c.credit = MPR_CREDIT_PER_REPLY;
+	started(&s, &c);
+	in_flight(&s, 0, 10, 10);
+	s.total = 10; /* no new data: spare window resends what is overdue (FUSO) */
+	/* 5's reply (tx_ns 0: no RTT sample): +1, awnd 1, and the overdue 0 goes again */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50005, 5, 0, false), 1000 * US, out), 1);
+	cr_assert_eq(out[0].psn, 0);
+	cr_assert(out[0].retx);
+	cr_assert_eq(s.inflate, 0, "+1 for 5's reply, -1 for 0's copy");
+	for (uint32_t p = 1; p < 10; p++)
+		s.sent_ns[p] = 1000 * US; /* none other overdue: no more copies */
+	/* the copy lands: +1, and its AACK 1: -1 */
+	struct mpr_ack r = {.vp = 50000, .sack = 0, .aack = 1, .retx = true, .tx_ns = 1000 * US};
+
+	mpr_snd_ack(&s, &r, 1001 * US, out);
+	cr_assert_eq(s.inflate, 0);
+	/* the first copy lands late, a duplicate: +1, which balances the copy's -1 */
+	mpr_snd_ack(&s, ack_of(50000, 0, 1, false), 1002 * US, out);
+	cr_assert_eq(s.inflate, 1);
+
+	/* a timeout: inflate 0, and the replies to what was in flight before it add nothing */
+	uint64_t at = s.rto_at;
+
+	cr_assert_neq(at, MPR_NEVER);
+	mpr_snd_timer(&s, at, out);
+	cr_assert_eq(s.st.rtos, 1);
+	cr_assert_eq(s.inflate, 0);
+	mpr_snd_ack(&s, ack_of(50007, 7, 1, false), at + 1, out);
+	cr_assert_eq(s.inflate, 0, "a copy from before the timeout");
+	r = (struct mpr_ack){.vp = 50008, .sack = 8, .aack = 1, .retx = true, .tx_ns = at};
+	mpr_snd_ack(&s, &r, at + 2, out);
+	cr_assert_eq(s.inflate, 1, "a copy the timeout sent");
+}
+
 /* F.3: an ACK more than Δ below the highest SACK prunes its path. */
 Test(mprdma, slow_path_is_pruned_but_retransmissions_are_not)
 {
