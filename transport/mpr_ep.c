@@ -14,11 +14,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EP(f) offsetof(struct ep_params, f)
 #define VP_LO EP_VP_LO
@@ -201,22 +203,25 @@ struct ep_core {
 	FILE *out;
 	/* the scheduler's figures at the start and the last line (ns): on a CPU, waiting for one */
 	uint64_t run0, wait0, run_bin, wait_bin;
+	int sched_fd; /* /proc/thread-self/schedstat, open for the run (-1: none) */
 };
 
 /*
- * This thread's time on a CPU and waiting for one (ns), from
+ * The loop thread's time on a CPU and waiting for one (ns), from its
  * /proc/thread-self/schedstat (the kernel's schedstats: run, run-queue
- * delay, timeslices); 0 and 0 when the kernel keeps none.
+ * delay, timeslices), opened once by core_open() and read again from its
+ * start each line; 0 and 0 when the kernel keeps none.
  */
-static void sched_now(uint64_t *run, uint64_t *wait)
+static void sched_now(const struct ep_core *c, uint64_t *run, uint64_t *wait)
 {
-	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	char buf[96];
+	ssize_t n = c->sched_fd < 0 ? -1 : pread(c->sched_fd, buf, sizeof(buf) - 1, 0);
 	unsigned long long r = 0, w = 0;
 
-	if (!f || fscanf(f, "%llu %llu", &r, &w) != 2)
+	if (n > 0)
+		buf[n] = 0;
+	if (n <= 0 || sscanf(buf, "%llu %llu", &r, &w) != 2)
 		r = w = 0;
-	if (f)
-		fclose(f);
 	*run = r;
 	*wait = w;
 }
@@ -230,7 +235,7 @@ static void core_sched(struct ep_core *c, json_t *o)
 {
 	uint64_t run, wait;
 
-	sched_now(&run, &wait);
+	sched_now(c, &run, &wait);
 	json_object_set_new(o, "cpu_ms", json_real((double)(run - c->run_bin) / 1e6));
 	json_object_set_new(o, "runq_ms", json_real((double)(wait - c->wait_bin) / 1e6));
 	c->run_bin = run;
@@ -242,7 +247,7 @@ static void core_sched_total(const struct ep_core *c, json_t *o)
 {
 	uint64_t run, wait;
 
-	sched_now(&run, &wait);
+	sched_now(c, &run, &wait);
 	json_object_set_new(o, "cpu_s", json_real((double)(run - c->run0) / 1e9));
 	json_object_set_new(o, "runq_s", json_real((double)(wait - c->wait0) / 1e9));
 }
@@ -287,7 +292,8 @@ static int core_open(struct ep_core *c, const struct inv_rnic *me, uint32_t qpn,
 	tw_timer_init(&c->t_end, on_end, &c->loop);
 	c->interval_ns = (uint64_t)p->interval_ms * 1000000;
 	c->t0 = tloop_now();
-	sched_now(&c->run0, &c->wait0);
+	c->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	sched_now(c, &c->run0, &c->wait0);
 	c->run_bin = c->run0;
 	c->wait_bin = c->wait0;
 	tw_arm(&c->loop.tw, &c->t_bin, c->t0 + c->interval_ns);
@@ -312,6 +318,8 @@ static double core_run(struct ep_core *c, const volatile sig_atomic_t *stop)
 
 static void core_close(struct ep_core *c)
 {
+	if (c->sched_fd >= 0)
+		close(c->sched_fd);
 	c->q.dp->close(c->q.port);
 	tloop_fini(&c->loop);
 }

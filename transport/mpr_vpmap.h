@@ -109,8 +109,9 @@ struct mpr_vote {
 };
 
 /*
- * Vote (the brief's D.7): each VP with verdict[i] 1 (bad) or 0 (good; -1:
- * not judged) counts once on every link of its data and ACK routes.  out
+ * Vote (the brief's D.7): each VP with verdict[i] 1 or 2 (bad: lossy or
+ * slow, mpr_vp_judge) or 0 (good; -1: not judged) counts once on every
+ * link of its data and ACK routes.  out
  * gets up to max links with a bad vote, the likeliest first: the highest
  * share of bad votes, bad / (bad + good + 1), then most bad, then inventory
  * order.  A share, not a count: every VP crosses the two hosts' links, so

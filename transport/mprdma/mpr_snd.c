@@ -136,6 +136,16 @@ static uint32_t awnd(const struct mpr_snd *s)
 	return a > 0 ? (uint32_t)a : 0;
 }
 
+/*
+ * inflate back to 0: the window's credit starts again now, and replies to
+ * copies sent before carry none (MPR_CREDIT_PER_REPLY; mpr_snd_ack()).
+ */
+static void credit_reset(struct mpr_snd *s, uint64_t now)
+{
+	s->inflate = 0;
+	s->credit_from = now;
+}
+
 static bool is_tail(const struct mpr_snd *s, uint32_t psn)
 {
 	return (psn + 1) % s->cfg.msg_pkts == 0 || psn + 1 == s->total;
@@ -378,8 +388,7 @@ unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pk
 		if (s->sent_any)
 			s->st.restarts++;
 		s->cwnd = s->cfg.iw * MPR_ONE;
-		s->inflate = 0;
-		s->credit_from = now;
+		credit_reset(s, now);
 	}
 	return spread(s, now, out);
 }
@@ -431,8 +440,7 @@ static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
 		/* rxe's completer: a sequence-error NAK retries from its PSN (go back N) */
 		if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_nxt) {
 			s->snd_nxt = a->nack_psn;
-			s->inflate = 0;
-			s->credit_from = now;
+			credit_reset(s, now);
 			s->st.recoveries++;
 		}
 		return;
@@ -560,8 +568,7 @@ static unsigned timeout(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 	s->st.rtos++;
 	s->mode = MPR_NORMAL;
 	s->snd_nxt = s->snd_una;
-	s->inflate = 0;
-	s->credit_from = now;
+	credit_reset(s, now);
 	s->backlog = 0;
 	s->burst_at = MPR_NEVER;
 	s->cwnd = s->cfg.iw * MPR_ONE;
