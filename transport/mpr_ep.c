@@ -37,6 +37,9 @@ const struct opt_desc ep_opts[] = {
      "per-rtt (the paper: one trial a round trip) or per-packet (NS3-MP-RDMA: each packet, "
      "once a round trip passed)",
      .size = sizeof(((struct ep_params *)0)->probe_mode)},
+    {"credit", OPT_STR, 0, 0, EP(credit),
+     "window credit from replies: once (each PSN once) or per-reply (the paper's, Fig. 14)",
+     .size = sizeof(((struct ep_params *)0)->credit)},
     {"vps", OPT_UINT, 1, 65536 - VP_LO, EP(vps), "virtual paths: UDP source ports from 49152"},
     {"sport", OPT_UINT, 0, 65535, EP(sport),
      "single path: its source port, one of the VPs' (0: 49152, the first)"},
@@ -77,6 +80,7 @@ void ep_defaults(struct ep_params *p)
 	    .rcv_qpn = 0x200,
 	    .ecn = "sojourn",
 	    .probe_mode = "per-rtt",
+	    .credit = "once",
 	    .ecn_k_us = 700,	 /* the brief's T_K: about 4 packets at 50 Mbit/s */
 	    .rto_min_us = 10000, /* this rig's scheduling stalls reach milliseconds */
 	    .qp_timeout = 14,	 /* ibv_rc_pingpong's (rdma-core libibverbs/examples) */
@@ -99,6 +103,10 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 	}
 	if (strcmp(p->probe_mode, "per-rtt") && strcmp(p->probe_mode, "per-packet")) {
 		snprintf(err, errlen, "probe-mode '%s': give per-rtt or per-packet", p->probe_mode);
+		return -EINVAL;
+	}
+	if (strcmp(p->credit, "once") && strcmp(p->credit, "per-reply")) {
+		snprintf(err, errlen, "credit '%s': give once or per-reply", p->credit);
 		return -EINVAL;
 	}
 	if (p->delta > p->bitmap) {
@@ -551,6 +559,7 @@ static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->probe_ppm = (uint32_t)(p->probe * 1e6 + 0.5);
 	c->probe_mode =
 	    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
+	c->credit = strcmp(p->credit, "per-reply") ? MPR_CREDIT_ONCE : MPR_CREDIT_PER_REPLY;
 	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
@@ -593,11 +602,13 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 		goto clean;
 	inet_ntop(AF_INET, &me->addr.addr, a1, sizeof(a1));
 	inet_ntop(AF_INET, &peer->addr.addr, a2, sizeof(a2));
-	fprintf(stderr,
-		"rocelab: transport send: %s (%s) -> %s (%s), %s, %u VPs, delta %u, bitmap %u%s\n",
-		from, a1, to, a2, p->single_path ? "single path (go-back-N)" : "MP-RDMA",
-		p->single_path ? 1 : p->vps, p->delta, p->single_path ? 1 : c.bitmap,
-		p->ooo_off ? ", out-of-order control off" : "");
+	fprintf(
+	    stderr,
+	    "rocelab: transport send: %s (%s) -> %s (%s), %s, %u VPs, delta %u, bitmap %u%s%s\n",
+	    from, a1, to, a2, p->single_path ? "single path (go-back-N)" : "MP-RDMA",
+	    p->single_path ? 1 : p->vps, p->delta, p->single_path ? 1 : c.bitmap,
+	    p->ooo_off ? ", out-of-order control off" : "",
+	    c.credit == MPR_CREDIT_PER_REPLY ? ", window credit per reply" : "");
 	/* A backlogged sender: data for longer than any run. */
 	snd_queue(e, first, mpr_snd_push(&e->s, 0x7fffffff, e->c.t0, first));
 	txq_flush(&e->c.q);

@@ -106,6 +106,7 @@ check "ipid-drop reverted after its --for" test $? -eq 0
 expect_exit 2 "transport: unknown RNIC" "$RL" transport run --from host9:rnic1 --to host2:rnic2
 expect_exit 2 "transport: delta above the bitmap" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --delta 100 --bitmap 64
 expect_exit 2 "transport: bad ECN mode" "$RL" transport recv --at host2:rnic2 --ecn red
+expect_exit 2 "transport: bad credit rule" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --credit twice
 expect_exit 2 "transport: a source port for the single path, without it" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sport 49153
 check "no transport endpoint left running" test -z "$(pgrep -f 'rocelab transport' || true)"
 
