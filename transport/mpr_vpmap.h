@@ -111,14 +111,14 @@ struct mpr_vote {
 /*
  * Vote (the brief's D.7): each VP with verdict[i] 1 or 2 (bad: lossy or
  * slow, mpr_vp_judge) or 0 (good; -1: not judged) counts once on every
- * link of its data and ACK routes.  out
- * gets up to max links with a bad vote, the likeliest first: the highest
- * share of bad votes, bad / (bad + good + 1), then most bad, then inventory
- * order.  A share, not a count: every VP crosses the two hosts' links, so
- * with two paths of four lossy those carry more bad votes than either
- * faulted link, and the good VPs that cross them exonerate them (network
- * tomography).  The + 1 keeps one stray bad VP on a link of its own from
- * outranking a link many bad VPs cross.  The number of links written.
+ * link of its data and ACK routes.  out gets up to max links with a bad
+ * vote, the likeliest first: the highest share of bad votes,
+ * bad / (bad + good + 1), then most bad, then inventory order.  A share,
+ * not a count: every VP crosses the two hosts' links, so with two paths of
+ * four lossy those carry more bad votes than either faulted link, and the
+ * good VPs that cross them exonerate them (network tomography).  The + 1
+ * keeps one stray bad VP on a link of its own from outranking a link many
+ * bad VPs cross.  The number of links written.
  */
 size_t mpr_vote(const struct mpr_route *data, const struct mpr_route *ack, const int8_t *verdict,
 		size_t n, struct mpr_vote *out, size_t max);

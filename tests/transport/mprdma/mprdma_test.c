@@ -112,10 +112,10 @@ Test(mprdma, ack_clocks_on_its_own_path)
 }
 
 /*
- * MPR_CREDIT_PER_REPLY: inflate + 1 a reply, as the paper counts: a packet and its retransmission
- * that both land balance (+1 +1, -1 for the copy, -1 for the AACK), and a
- * reply to a copy sent before a timeout carries no credit (the timeout took
- * inflate back to 0 and sends the window again).
+ * MPR_CREDIT_PER_REPLY: inflate + 1 a reply, as the paper counts: a packet
+ * and its retransmission that both land balance (+1 +1, -1 for the copy, -1
+ * for the AACK), and a reply to a copy sent before a timeout carries no
+ * credit (the timeout took inflate back to 0 and sends the window again).
  */
 Test(mprdma, every_reply_is_credit_but_none_from_before_a_timeout)
 {

@@ -26,7 +26,6 @@
 #include "transport/sim/pathsim.h"
 
 #include <criterion/criterion.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define US  1000ULL
