@@ -6,7 +6,7 @@ DESTDIR   ?=
 CC        ?= cc
 NPROC     := $(shell nproc 2>/dev/null || echo 1)
 BUILD     ?= build
-PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs libcrypto sqlite3
+PKGS      := yaml-0.1 libnl-3.0 libnl-route-3.0 libssh jansson zlib libibverbs libcrypto sqlite3 libbpf
 OPT       ?= -O2 -g
 WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wno-missing-field-initializers
 # Includes name their layer: #include "harness/lib/common.h".
@@ -20,7 +20,7 @@ SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 
 SRC_DIRS  := harness injectors probe transport reports
 MAIN_SRC  := harness/cli/main.c
-LIB_SRC   := $(filter-out $(MAIN_SRC),$(sort $(shell find $(SRC_DIRS) -name '*.c' 2>/dev/null)))
+LIB_SRC   := $(filter-out $(MAIN_SRC) %.bpf.c,$(sort $(shell find $(SRC_DIRS) -name '*.c' 2>/dev/null)))
 TEST_SRC  := $(sort $(shell find tests -name '*_test.c' -not -path 'tests/bench/*'))
 FMT_SRC   := $(sort $(shell find $(SRC_DIRS) tests -name '*.[ch]' 2>/dev/null))
 TOOL_SRC  := $(wildcard tests/tools/*.c)
@@ -48,6 +48,15 @@ help:
 	@echo "make format     apply .clang-format; make format-check checks it (in make check)"
 	@echo "make layers     check that each folder includes only from layers below it"
 	@echo "make install    install rocelab, its data, man page and bash completion to \$$(DESTDIR)\$$(PREFIX)"
+
+# BPF programs (*.bpf.c): clang -target bpf; a C file links each one in with .incbin.
+BPF_CC    ?= clang
+BPF_OBJ   := $(BUILD)/bpf/ecn_mark.bpf.o
+$(BUILD)/bpf/%.bpf.o: injectors/bpf/%.bpf.c
+	@mkdir -p $(@D)
+	$(BPF_CC) -target bpf -O2 -g -Wall -I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
+$(foreach t,obj asan fuzz/obj,$(BUILD)/$(t)/injectors/ecn_mark.o): $(BPF_OBJ)
+CPPFLAGS  += -DECN_MARK_OBJ=\"$(BPF_OBJ)\"
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

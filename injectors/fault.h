@@ -70,8 +70,10 @@ struct fault_spec {
 	bool roce_only;
 	enum direction dir; /* ipid-drop, packet-corruption on a port */
 
-	/* link-degrade */
+	/* link-degrade; ecn_mark: the emulated ECN marker's threshold on Linux switch ends (0:
+	 * none) */
 	unsigned long long rate_kbit;
+	unsigned ecn_mark;
 
 	/* packet-corruption: the share of RoCE packets lost, in parts per million (FAULT_PPM) */
 	unsigned corrupt_ppm;
@@ -165,6 +167,12 @@ extern const struct opt_desc fault_common_opts[];
 int fault_opt_rate_parse(const struct opt_desc *d, const char *v, void *field, char *err,
 			 size_t errlen);
 const char *fault_opt_rate_print(const void *field, char *buf, size_t len);
+
+/* OPT_CUSTOM queue depth in bytes (unsigned): "240KB" (1000s), "64KiB" (1024s), "1500"; 1..256MB.
+ */
+int fault_opt_bytes_parse(const struct opt_desc *d, const char *v, void *field, char *err,
+			  size_t errlen);
+const char *fault_opt_bytes_print(const void *field, char *buf, size_t len);
 
 /* OPT_CUSTOM direction on a port target: "in", "out" or "both" (enum direction). */
 int fault_opt_dir_parse(const struct opt_desc *d, const char *v, void *field, char *err,

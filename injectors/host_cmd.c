@@ -99,6 +99,14 @@ int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST
 		words(&c, (const char *const[]){"latency", "50ms", NULL});
 	} else if (!strcmp(v, "qdisc-del") && n == 2) {
 		words(&c, (const char *const[]){"tc", "qdisc", "del", "dev", w[1], "root", NULL});
+	} else if (!strcmp(v, "ecn-unmark") && n == 2) {
+		words(&c, (const char *const[]){"tc", "qdisc", "del", "dev", w[1], "clsact", NULL});
+	} else if (!strcmp(v, "ecn-mark")) {
+		snprintf(err, errlen,
+			 "'%s': the emulated ECN marker is a BPF program this machine loads into "
+			 "its own kernel: the virtual lab only",
+			 op);
+		return -EOPNOTSUPP;
 	} else if (!strcmp(v, "dcb-pfc") && n == 4) {
 		words(&c,
 		      (const char *const[]){"dcb", "pfc", "set", "dev", w[1], "prio-pfc", NULL});

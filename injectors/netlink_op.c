@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/nl.h"
+#include "injectors/ecn_mark.h"
 
 #include <arpa/inet.h>
 #include <linux/dcbnl.h>
@@ -119,6 +120,27 @@ static int dcb_pfc_set(struct lab *l, const char *host, const char *dev, int pri
 
 /* ---- op lines ------------------------------------------------------------ */
 
+/* ---- The emulated ECN marker: BPF on clsact, from inside the device's namespace ---- */
+
+static int ecn_mark_op(struct lab *l, const char *host, const char *verb, const char *dev,
+		       const char *rate, const char *k, const char *cap, char *err, size_t errlen)
+{
+	int saved, ret = lab_enter(l, host, &saved);
+
+	if (ret) {
+		snprintf(err, errlen, "%s: cannot enter its network namespace (%s)", host,
+			 strerror(-ret));
+		return ret;
+	}
+	if (!strcmp(verb, "ecn-mark"))
+		ret = ecn_mark_attach(dev, strtoull(rate, NULL, 10), strtoull(k, NULL, 10),
+				      strtoull(cap, NULL, 10), err, errlen);
+	else
+		ret = ecn_mark_detach(dev, err, errlen);
+	lab_leave(l, saved);
+	return ret;
+}
+
 static int parse_prefix(const char *s, struct in_addr *a, int *len)
 {
 	char buf[32];
@@ -151,6 +173,8 @@ int netlink_op_run(struct lab *l, const char *host, const char *op, bool undo, c
 	}
 	if (!strcmp(verb, "dcb-pfc") && n == 4)
 		return dcb_pfc_set(l, host, a1, atoi(a2), !strcmp(a3, "on"), err, errlen);
+	if ((!strcmp(verb, "ecn-mark") && n == 5) || (!strcmp(verb, "ecn-unmark") && n == 2))
+		return ecn_mark_op(l, host, verb, a1, a2, a3, a4, err, errlen);
 	if ((ret = lab_nsctx(l, host, &c))) {
 		snprintf(err, errlen, "%s: no netlink access on the %s lab (%s)", host,
 			 l->ops->name, strerror(-ret));

@@ -15,6 +15,9 @@
  *   rule-del PREF SRC IIF TABLE | rule-add PREF SRC IIF TABLE
  *   route-del TABLE DST/LEN | route-add TABLE DST/LEN GW DEV
  *   tbf DEV RATE_KBIT | qdisc-del DEV
+ *   ecn-mark DEV RATE_KBIT K CAP | ecn-unmark DEV
+ *                                         (the emulated ECN marker, injectors/ecn_mark.h:
+ *                                         BPF loaded by this process, so this kernel only)
  *   dcb-pfc DEV PRIORITY on|off           (DCBNL IEEE PFC; EOPNOTSUPP on veth)
  *   noop                                  (a step that only has an undo)
  * Run op on lab host through the lab's netlink access.  With undo set the

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define FS(f) offsetof(struct fault_spec, f)
 
@@ -53,6 +54,52 @@ int fault_opt_rate_parse(const struct opt_desc *d, const char *v, void *field, c
 	}
 	*(unsigned long long *)field = kbit;
 	return 0;
+}
+
+/* Bytes: "240KB" (1000s), "2MB", "64KiB" (1024s), "1500", "1500B". */
+#define OPT_MAX_BYTES 256000000u /* EOS's largest ECN threshold; SONiC and NVUE take more */
+
+int fault_opt_bytes_parse(const struct opt_desc *d, const char *v, void *field, char *err,
+			  size_t errlen)
+{
+	static const struct {
+		const char *unit;
+		unsigned long long mult;
+	} units[] = {{"", 1},	    {"b", 1},	     {"kb", 1000},   {"k", 1000},
+		     {"kib", 1024}, {"mb", 1000000}, {"m", 1000000}, {"mib", 1048576}};
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (!errno && end != v && *v >= '0' && *v <= '9')
+		for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+			if (!strcasecmp(end, units[i].unit)) {
+				x *= units[i].mult;
+				if (x >= 1 && x <= OPT_MAX_BYTES) {
+					*(unsigned *)field = (unsigned)x;
+					return 0;
+				}
+				break;
+			}
+	snprintf(err, errlen,
+		 "%s '%s': give a queue depth in bytes from 1 to 256MB (e.g. 20KB, 240KB, 1500, "
+		 "2MB; KB is 1000 bytes, KiB 1024)",
+		 d->name, v);
+	return -EINVAL;
+}
+
+const char *fault_opt_bytes_print(const void *field, char *buf, size_t len)
+{
+	unsigned b = *(const unsigned *)field;
+
+	if (b && b % 1000000 == 0)
+		snprintf(buf, len, "%uMB", b / 1000000);
+	else if (b && b % 1000 == 0)
+		snprintf(buf, len, "%uKB", b / 1000);
+	else
+		snprintf(buf, len, "%u", b);
+	return buf;
 }
 
 /* As a person writes it ("100mbit"); empty when not given. */

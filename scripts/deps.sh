@@ -10,7 +10,7 @@ PKGS=(
 	qemu-system-x86 linux-image-amd64 busybox-static tshark
 	libcriterion-dev gnuplot-nox clang-format clang libclang-rt-dev llvm
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc libxml2-utils
-	libsqlite3-dev sqlite3 python3-jsonschema man-db groff-base
+	libsqlite3-dev sqlite3 python3-jsonschema man-db groff-base libbpf-dev
 )
 
 missing=()

@@ -24,52 +24,6 @@
 
 #define FS(f) offsetof(struct fault_spec, f)
 
-#define ECN_MAX_BYTES 256000000u /* EOS's largest threshold; SONiC and NVUE take more */
-
-/* Bytes: "240KB" (1000s), "2MB", "64KiB" (1024s), "1500", "1500B". */
-static int bytes_parse(const struct opt_desc *d, const char *v, void *field, char *err,
-		       size_t errlen)
-{
-	static const struct {
-		const char *unit;
-		unsigned long long mult;
-	} units[] = {{"", 1},	    {"b", 1},	     {"kb", 1000},   {"k", 1000},
-		     {"kib", 1024}, {"mb", 1000000}, {"m", 1000000}, {"mib", 1048576}};
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	x = strtoull(v, &end, 10);
-	if (!errno && end != v && *v >= '0' && *v <= '9')
-		for (size_t i = 0; i < ARRAY_SIZE(units); i++)
-			if (!strcasecmp(end, units[i].unit)) {
-				x *= units[i].mult;
-				if (x >= 1 && x <= ECN_MAX_BYTES) {
-					*(unsigned *)field = (unsigned)x;
-					return 0;
-				}
-				break;
-			}
-	snprintf(err, errlen,
-		 "%s '%s': give a queue depth in bytes from 1 to 256MB (e.g. 20KB, 240KB, 1500, "
-		 "2MB; KB is 1000 bytes, KiB 1024)",
-		 d->name, v);
-	return -EINVAL;
-}
-
-static const char *bytes_print(const void *field, char *buf, size_t len)
-{
-	unsigned b = *(const unsigned *)field;
-
-	if (b && b % 1000000 == 0)
-		snprintf(buf, len, "%uMB", b / 1000000);
-	else if (b && b % 1000 == 0)
-		snprintf(buf, len, "%uKB", b / 1000);
-	else
-		snprintf(buf, len, "%u", b);
-	return buf;
-}
-
 /* A mark probability: "80%", "100%", or a share "0.8"; kept in whole percent, 1..100. */
 static int pct_parse(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
 {
@@ -99,11 +53,11 @@ static const char *pct_print(const void *field, char *buf, size_t len)
 }
 
 static const struct opt_desc opts[] = {
-    {"kmin", OPT_CUSTOM, 0, 0, FS(ecn_kmin), "queue depth where marking starts (Kmin)", bytes_parse,
-     bytes_print},
+    {"kmin", OPT_CUSTOM, 0, 0, FS(ecn_kmin), "queue depth where marking starts (Kmin)",
+     fault_opt_bytes_parse, fault_opt_bytes_print},
     {"kmax", OPT_CUSTOM, 0, 0, FS(ecn_kmax),
      "queue depth where the mark probability reaches --pmax (Kmax); all are marked beyond",
-     bytes_parse, bytes_print},
+     fault_opt_bytes_parse, fault_opt_bytes_print},
     {"pmax", OPT_CUSTOM, 0, 0, FS(ecn_pmax), "mark probability at Kmax (Pmax)", pct_parse,
      pct_print},
     {"off", OPT_BOOL, 0, 0, FS(ecn_off), "no ECN marking on the queue at all (a NOS only)"},
@@ -142,8 +96,8 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 		snprintf(why, whylen,
 			 "kmin %s is above kmax %s: give --kmin at most --kmax (equal: a step, "
 			 "as DCTCP marks)",
-			 bytes_print(&s->ecn_kmin, a, sizeof(a)),
-			 bytes_print(&s->ecn_kmax, b, sizeof(b)));
+			 fault_opt_bytes_print(&s->ecn_kmin, a, sizeof(a)),
+			 fault_opt_bytes_print(&s->ecn_kmax, b, sizeof(b)));
 		return -EINVAL;
 	}
 	return 0;

@@ -3,11 +3,15 @@
  * link-degrade: a link runs at --rate, both ways.  Linux ends (switch ports,
  * RNICs) get a TBF at the rate; a NOS switch port gets a port speed, so the
  * rate must be one both ends can take, and the far end is set to the same.
+ * With --ecn-mark K a Linux switch end also marks ECN as a switch would,
+ * emulated: a BPF virtual queue at the rate, CE past K bytes
+ * (injectors/ecn_mark.h), on the virtual lab, whose kernel has no RED.
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
+#include "injectors/ecn_mark.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/links.h"
@@ -20,6 +24,10 @@
 static const struct opt_desc opts[] = {
     {"rate", OPT_CUSTOM, 8, 4000000000.0, FS(rate_kbit), "the degraded rate (e.g. 10mbit)",
      fault_opt_rate_parse, fault_opt_rate_print},
+    {"ecn-mark", OPT_CUSTOM, 0, 0, FS(ecn_mark),
+     "Linux switch ends also mark CE past this many bytes queued at the rate (e.g. 6KB; "
+     "emulated, the virtual lab)",
+     fault_opt_bytes_parse, fault_opt_bytes_print},
     OPT_TABLE_END,
 };
 
@@ -76,9 +84,51 @@ static int speed_of_link(struct render_ctx *r, const struct inv_endpoint *t)
 	return 0;
 }
 
+/*
+ * The marker's host op on a Linux switch end: its queue drains at the rate
+ * and holds what the TBF would (dialect.c's linux_link_degrade: 50 ms of
+ * queue behind a 10 ms bucket of at least 4 KB).
+ */
+static int plan_ecn_mark(struct render_ctx *r)
+{
+	const struct inv_switch *sw = &r->inv->switches[r->sw];
+	unsigned long long bps = r->spec->rate_kbit * 1000 / 8, burst = bps / 100;
+
+	if (sw->dialect != INV_DIALECT_LINUX) {
+		snprintf(r->why, r->whylen,
+			 "ecn-mark: %s runs a NOS, which marks ECN itself (set its thresholds "
+			 "with ecn-misconfig); the option is for Linux switches",
+			 sw->name);
+		return -EINVAL;
+	}
+	if (r->plan->host_cmds) {
+		snprintf(r->why, r->whylen,
+			 "ecn-mark: the emulated marker is a BPF program this machine loads into "
+			 "its own kernel, so it runs on the virtual lab only");
+		return -EOPNOTSUPP;
+	}
+	if (burst < 4000)
+		burst = 4000;
+	if (r->spec->ecn_mark > bps / 20 && !r->plan->note[0])
+		snprintf(
+		    r->plan->note, sizeof(r->plan->note),
+		    "ecn-mark %u bytes is more than the TBF's 50 ms of queue at this rate (%llu "
+		    "bytes): its ports drop before they mark, as a switch whose buffer is "
+		    "below K",
+		    r->spec->ecn_mark, bps / 20);
+	/* The TBF's queue is what its bucket lets through above the rate: K past the bucket. */
+	fault_plan_host_op(r->plan, sw->name, "ecn-mark %s %llu %llu %llu", "ecn-unmark %s",
+			   r->port, r->spec->rate_kbit, burst + r->spec->ecn_mark,
+			   bps / 20 + burst);
+	r->plan->emulated = true;
+	return 0;
+}
+
 static int render_one(const struct dialect_ops *d, struct render_ctx *r)
 {
-	return d->link_degrade ? d->link_degrade(r) : dialect_unsupported(r, "degrade a link");
+	int ret = d->link_degrade ? d->link_degrade(r) : dialect_unsupported(r, "degrade a link");
+
+	return ret || !r->spec->ecn_mark ? ret : plan_ecn_mark(r);
 }
 
 /* A degraded link is slow both ways: the RNIC, then its switch port in that switch's dialect. */
@@ -252,10 +302,39 @@ static int verify_speed(struct fault_run *f, struct sbuf *said)
 	return 0;
 }
 
+/*
+ * Each marker planned is attached: its counters read from inside its
+ * switch's namespace.  How many, or -EIO with f->err.
+ */
+static int markers_present(struct fault_run *f, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < f->plan->n_acts; i++) {
+		const struct fault_action *a = &f->plan->acts[i];
+		unsigned long long seen, marked;
+		char dev[64];
+		int saved, r;
+
+		if (a->backend != FB_HOST || sscanf(a->apply, "ecn-mark %63s", dev) != 1)
+			continue;
+		if ((r = lab_enter(f->lab, a->device, &saved)) == 0) {
+			r = ecn_mark_counts(dev, &seen, &marked);
+			lab_leave(f->lab, saved);
+		}
+		if (r) {
+			snprintf(f->err, sizeof(f->err), "no ECN marker on %s:%s (%s)", a->device,
+				 dev, strerror(-r));
+			return -EIO;
+		}
+		++*n;
+	}
+	return 0;
+}
+
 static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
-	size_t found = 0, shaped = 0;
+	size_t found = 0, shaped = 0, marked = 0;
 	struct sbuf said = {0};
 	int r;
 
@@ -274,10 +353,17 @@ static int verify(struct fault_run *f)
 	if (found != 2) {
 		snprintf(f->err, sizeof(f->err), "TBF present on %zu of 2 link ends", found);
 		r = -EIO;
+	} else if ((r = markers_present(f, &marked))) {
+		/* f->err says which */
 	} else if (!said.len) {
+		char k[32];
+
 		snprintf(f->evidence, sizeof(f->evidence),
-			 "TBF %llu kbit/s present on both ends of %s", f->spec->rate_kbit,
-			 f->spec->target);
+			 "TBF %llu kbit/s present on both ends of %s%s%s%s", f->spec->rate_kbit,
+			 f->spec->target, marked ? "; the ECN marker (emulated, CE past " : "",
+			 marked ? fault_opt_bytes_print(&f->spec->ecn_mark, k, sizeof(k)) : "",
+			 marked ? marked == 2 ? ") on both switch ends" : ") on the switch end"
+				: "");
 	} else {
 		snprintf(f->evidence, sizeof(f->evidence), "%s%s", said.p,
 			 shaped ? "; the Linux end shaped by a TBF at that rate" : "");

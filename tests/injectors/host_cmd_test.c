@@ -32,6 +32,8 @@ Test(host_cmd, every_op_is_an_iproute2_command)
 	cr_assert_str_eq(text("tbf rnic1 1000"), "tc qdisc replace dev rnic1 root handle 1: tbf "
 						 "rate 1000kbit burst 4000b latency 50ms");
 	cr_assert_str_eq(text("qdisc-del rnic1"), "tc qdisc del dev rnic1 root");
+	/* The ECN marker's undo: its clsact qdisc goes, the filter and program with it. */
+	cr_assert_str_eq(text("ecn-unmark swp3"), "tc qdisc del dev swp3 clsact");
 	cr_assert_str_eq(text("dcb-pfc ens1np0 3 off"), "dcb pfc set dev ens1np0 prio-pfc 3:off");
 	cr_assert_str_eq(text("ip route del default table 101 via 10.0.0.1"),
 			 "ip route del default table 101 via 10.0.0.1");
@@ -48,6 +50,11 @@ Test(host_cmd, malformed_ops_are_refused)
 	cr_assert(strstr(err, "malformed host op 'link-down'"));
 	cr_assert_eq(host_op_command("reboot now", buf, sizeof(buf), argv, err, sizeof(err)),
 		     -EINVAL);
+	/* The marker itself is loaded by this process into this kernel: never over SSH. */
+	cr_assert_eq(host_op_command("ecn-mark swp3 50000 72500 375000", buf, sizeof(buf), argv,
+				     err, sizeof(err)),
+		     -EOPNOTSUPP);
+	cr_assert(strstr(err, "virtual lab only"));
 	cr_assert_eq(host_op_command("link-up rnic1", buf, sizeof(buf), argv, err, sizeof(err)), 0);
 	cr_assert_str_eq(argv[0], "ip");
 	cr_assert_null(argv[6]);

@@ -127,6 +127,14 @@ if start_hold "link-degrade rail3:swp6 10mbit" link-degrade --target rail3:swp6 
 	check "TBF 10Mbit on its peer spine2:swp3" grep -q 'tbf.*rate 10Mbit' <(tc -n rl-spine2 qdisc show dev swp3)
 	stop_hold "link-degrade rail3:swp6"
 fi
+# ... with the emulated switch ECN marker: BPF on each switch end's clsact egress, gone after
+if start_hold "link-degrade rail3:swp6 10mbit, ECN marked past 6KB" link-degrade --target rail3:swp6 --rate 10mbit --ecn-mark 6KB; then
+	check "output names the marker as emulated" grep -q 'ECN marker (emulated' $T/hold.out
+	check "the marker on rail3:swp6's egress, direct-action" grep -q 'ecn_mark.*direct-action' <(tc -n rl-rail3 filter show dev swp6 egress)
+	check "the marker on its peer spine2:swp3's egress" grep -q 'ecn_mark' <(tc -n rl-spine2 filter show dev swp3 egress)
+	stop_hold "link-degrade rail3:swp6 with --ecn-mark"
+	check "no clsact qdisc left on either end" test -z "$(tc -n rl-rail3 qdisc show dev swp6 clsact; tc -n rl-spine2 qdisc show dev swp3 clsact)"
+fi
 
 # 6. PFC misconfiguration (emulated), revealed by incast
 if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1:swp1 --priority 3; then
@@ -263,6 +271,8 @@ done <<'BAD'
 2|zero rate|link-degrade --target rail3:swp6 --rate 0
 2|absurd rate|link-degrade --target rail3:swp6 --rate 999tbit
 2|rate above link speed|link-degrade --target rail3:swp6 --rate 200g
+2|ECN threshold of 0 bytes|link-degrade --target rail3:swp6 --rate 10mbit --ecn-mark 0
+2|ECN threshold as a rate|link-degrade --target rail3:swp6 --rate 10mbit --ecn-mark 10mbit
 2|--rem not below --mod|ipid-drop --target spine2:swp1 --mod 10 --rem 10
 2|acl without --to|acl-error --target rail2 --from host1:rnic2
 2|acl from a switch port|acl-error --target rail2 --from rail1:swp1 --to host3:rnic2

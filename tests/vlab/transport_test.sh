@@ -103,6 +103,26 @@ fi
 wait $INJ
 check "ipid-drop reverted after its --for" test $? -eq 0
 
+# The emulated switch ECN marker: host2:rnic2's link at 20 Mbit/s, its switch end (rail2) marking
+# CE past 6 KB queued; the receiver on --ecn wire counts only CE bits that arrive.
+"$RL" inject link-degrade --target host2:rnic2 --rate 20mbit --ecn-mark 6KB --for 6s >"$TR_OUT/mark.out" 2>&1 &
+INJ=$!
+for _ in $(seq 100); do grep -q 'applied' "$TR_OUT/mark.out" && break; sleep 0.1; done
+if tr_run marked --duration 2s --ecn wire; then
+	j=$TR_OUT/marked.json
+	ce=$(jq '.receiver.ce_wire' "$j"); del=$(jq '.receiver.delivered' "$j")
+	mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
+	[ "${ce:-0}" -gt 0 ] && [ "$ce" -lt "$del" ] && [ "$(jq '.receiver.pattern_bad' "$j")" -eq 0 ] &&
+		ok "the marker set CE on $ce of $del packets through the 20 Mbit/s port ($mbit Mbit/s of payload)" ||
+		fail "marked run: ce_wire ${ce:-?} of ${del:-?} packets, $mbit Mbit/s" "$(jq -c '.receiver' "$j")"
+	check "the window held near the port's rate: 12-20 Mbit/s of payload ($mbit)" test "${mbit:-0}" -ge 12 -a "${mbit:-0}" -le 20
+else
+	fail "marked run exited $?" "$(tail -3 "$TR_OUT/marked.err")"
+fi
+wait $INJ
+check "link-degrade with its marker reverted after its --for" test $? -eq 0
+check "no clsact qdisc left on rail2" test -z "$(tc -n rl-rail2 qdisc show | grep clsact)"
+
 expect_exit 2 "transport: unknown RNIC" "$RL" transport run --from host9:rnic1 --to host2:rnic2
 expect_exit 2 "transport: delta above the bitmap" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --delta 100 --bitmap 64
 expect_exit 2 "transport: bad ECN mode" "$RL" transport recv --at host2:rnic2 --ecn red

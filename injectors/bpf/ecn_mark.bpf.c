@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ecn_mark: a switch's ECN marking on a Linux port, where this kernel has no
+ * RED (emulated).  A tc classifier in direct-action mode on the port's clsact
+ * egress keeps a virtual queue of the port's bytes that drains at the port's
+ * rate (the TBF's, the link a link-degrade emulates): each IPv4 packet adds
+ * its length, and when the queue holds more than the threshold the packet
+ * leaves with CE if it was ECN-capable.  That is DCTCP's RED (Kmin = Kmax =
+ * K, Pmax = 1.0), the marking MP-RDMA's evaluation uses (NSDI'18, §5.3).
+ *
+ * The queue is virtual: clsact egress runs before the root qdisc takes the
+ * packet, so it counts what the TBF would hold, capped where the TBF drops
+ * (its 50 ms of queue).  Config (rate, K, cap) and state share one array
+ * element under a spin lock: softirqs of both CPUs forward through a port.
+ * Compiled by clang -target bpf and loaded by injectors/ecn_mark.c.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+struct ecn_vq {
+	struct bpf_spin_lock lock;
+	__u64 rate_bps; /* bytes a second the queue drains at */
+	__u64 k;	/* marking threshold, bytes */
+	__u64 cap;	/* the queue never holds more (the TBF's limit) */
+	__u64 bytes;	/* queued now */
+	__u64 last_ns;	/* when bytes was last brought up to date */
+	__u64 seen;	/* IPv4 packets counted */
+	__u64 marked;	/* packets that left with CE set here */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ecn_vq);
+} ecn_vq SEC(".maps");
+
+SEC("tc")
+int ecn_mark(struct __sk_buff *skb)
+{
+	__u32 key = 0;
+	struct ecn_vq *q;
+	__u64 now, dt, drained, over;
+
+	if (skb->protocol != bpf_htons(ETH_P_IP))
+		return TC_ACT_OK;
+	q = bpf_map_lookup_elem(&ecn_vq, &key);
+	if (!q)
+		return TC_ACT_OK;
+	now = bpf_ktime_get_ns();
+	bpf_spin_lock(&q->lock);
+	dt = now > q->last_ns ? now - q->last_ns : 0;
+	/* Under a second, dt * rate stays below 2^64 up to 18 GB/s (144 Gbit/s). */
+	drained = dt >= 1000000000ULL ? q->bytes : dt * q->rate_bps / 1000000000ULL;
+	q->bytes = q->bytes > drained ? q->bytes - drained : 0;
+	q->last_ns = now;
+	if (q->bytes + skb->len <= q->cap)
+		q->bytes += skb->len; /* else the TBF drops it: it takes no room */
+	over = q->bytes > q->k;
+	q->seen++;
+	bpf_spin_unlock(&q->lock);
+	if (over && bpf_skb_ecn_set_ce(skb))
+		__sync_fetch_and_add(&q->marked, 1);
+	return TC_ACT_OK;
+}
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
