@@ -5,6 +5,7 @@
 #include "injectors/dialect.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/nl.h"
 #include "harness/lib/sbuf.h"
 #include "injectors/readback.h"
 
@@ -509,15 +510,13 @@ static int linux_pfc_storm(struct render_ctx *r)
 static int linux_link_degrade(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
-	unsigned long long burst = r->spec->rate_kbit * 1000 / 8 / 100; /* 10 ms of traffic */
 	int ret = need_port(r, "link-degrade");
 
 	if (ret)
 		return ret;
-	if (burst < 4000)
-		burst = 4000;
-	sb_printf(&a, "tc qdisc replace dev %s root tbf rate %llukbit burst %llu latency 50ms",
-		  r->port, r->spec->rate_kbit, burst);
+	/* As nl_qdisc_tbf() makes it. */
+	sb_printf(&a, "tc qdisc replace dev %s root tbf rate %llukbit burst %llu latency %dms",
+		  r->port, r->spec->rate_kbit, nl_tbf_burst(r->spec->rate_kbit), NL_TBF_LATENCY_MS);
 	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q tbf",
 		  r->port, r->port);
 	read_tc_root(emit(r, &a, NULL, &v), r->port);

@@ -4,6 +4,7 @@
 #include "injectors/host_cmd.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/nl.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -87,16 +88,17 @@ int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST
 		words(&c,
 		      (const char *const[]){"dev", w[4], "table", w[1], "proto", "static", NULL});
 	} else if (!strcmp(v, "tbf") && n == 3) {
-		/* As nl_qdisc_tbf(): a 10 ms bucket of at least 4 KB, 50 ms of queue. */
-		unsigned long long kbit = strtoull(w[2], NULL, 10), bps = kbit * 1000 / 8;
+		/* As nl_qdisc_tbf() makes it. */
+		unsigned long long kbit = strtoull(w[2], NULL, 10);
 
 		words(&c, (const char *const[]){"tc", "qdisc", "replace", "dev", w[1], "root",
 						"handle", "1:", "tbf", NULL});
 		word(&c, "rate");
 		word(&c, "%llukbit", kbit);
 		word(&c, "burst");
-		word(&c, "%llub", bps / 100 > 4000 ? bps / 100 : 4000);
-		words(&c, (const char *const[]){"latency", "50ms", NULL});
+		word(&c, "%llub", nl_tbf_burst(kbit));
+		word(&c, "latency");
+		word(&c, "%dms", NL_TBF_LATENCY_MS);
 	} else if (!strcmp(v, "qdisc-del") && n == 2) {
 		words(&c, (const char *const[]){"tc", "qdisc", "del", "dev", w[1], "root", NULL});
 	} else if (!strcmp(v, "ecn-unmark") && n == 2) {

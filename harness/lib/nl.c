@@ -324,12 +324,23 @@ int nl_rule_del(const struct nsctx *c, uint32_t pref, const struct in_addr *src,
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
+unsigned long long nl_tbf_burst(unsigned long long rate_kbit)
+{
+	unsigned long long bps = rate_kbit * 1000 / 8;
+
+	return bps / 100 > 4000 ? bps / 100 : 4000;
+}
+
+unsigned long long nl_tbf_limit(unsigned long long rate_kbit)
+{
+	return rate_kbit * 1000 / 8 * NL_TBF_LATENCY_MS / 1000 + nl_tbf_burst(rate_kbit);
+}
+
 int nl_qdisc_tbf(const struct nsctx *c, const char *dev, unsigned long long rate_kbit)
 {
 	struct rtnl_qdisc *q;
 	int idx = nl_ifindex(c, dev), ret;
-	unsigned long long bps = rate_kbit * 1000 / 8;
-	unsigned long long bucket = bps / 100 > 4000 ? bps / 100 : 4000; /* 10 ms, at least 4 KB */
+	unsigned long long bps = rate_kbit * 1000 / 8, bucket = nl_tbf_burst(rate_kbit);
 
 	if (idx < 0)
 		return idx;
@@ -344,7 +355,7 @@ int nl_qdisc_tbf(const struct nsctx *c, const char *dev, unsigned long long rate
 	ret = rtnl_tc_set_kind(TC_CAST(q), "tbf");
 	if (ret == 0) {
 		rtnl_qdisc_tbf_set_rate(q, (int)bps, (int)bucket, 0);
-		ret = rtnl_qdisc_tbf_set_limit_by_latency(q, 50000);
+		ret = rtnl_qdisc_tbf_set_limit_by_latency(q, NL_TBF_LATENCY_MS * 1000);
 	}
 	if (ret == 0)
 		ret = rtnl_qdisc_add(c->sk, q, NLM_F_CREATE | NLM_F_REPLACE);

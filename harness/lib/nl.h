@@ -51,9 +51,17 @@ int nl_rule_add(const struct nsctx *c, uint32_t pref, const struct in_addr *src,
 int nl_rule_del(const struct nsctx *c, uint32_t pref, const struct in_addr *src, const char *iif,
 		uint32_t table);
 
-#endif
+/*
+ * The TBF rocelab shapes a link with, here and as tc commands (injectors/):
+ * a bucket of 10 ms of the rate, at least 4000 bytes, and NL_TBF_LATENCY_MS
+ * of queue behind it; nl_tbf_limit() is all it holds (tc's limit from
+ * latency: the queue and the bucket), in bytes.
+ */
+#define NL_TBF_LATENCY_MS 50
+unsigned long long nl_tbf_burst(unsigned long long rate_kbit);
+unsigned long long nl_tbf_limit(unsigned long long rate_kbit);
 
-/* Replace dev's root qdisc with TBF at rate_kbit (50 ms of queue). */
+/* Replace dev's root qdisc with that TBF at rate_kbit. */
 int nl_qdisc_tbf(const struct nsctx *c, const char *dev, unsigned long long rate_kbit);
 /* Delete dev's root qdisc; 0 when there was none of ours. */
 int nl_qdisc_del_root(const struct nsctx *c, const char *dev);
@@ -63,3 +71,5 @@ int nl_qdisc_root_kind(const struct nsctx *c, const char *dev, char *buf, size_t
 int nl_rule_exists(const struct nsctx *c, uint32_t pref);
 /* True when table has a route to dst/len. */
 int nl_route_exists(const struct nsctx *c, uint32_t table, struct in_addr dst, int len);
+
+#endif

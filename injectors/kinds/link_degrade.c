@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/nl.h"
 #include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/ecn_mark.h"
@@ -86,13 +87,13 @@ static int speed_of_link(struct render_ctx *r, const struct inv_endpoint *t)
 
 /*
  * The marker's host op on a Linux switch end: its queue drains at the rate
- * and holds what the TBF would (dialect.c's linux_link_degrade: 50 ms of
- * queue behind a 10 ms bucket of at least 4 KB).
+ * and holds what the TBF would (nl_tbf_limit()).
  */
 static int plan_ecn_mark(struct render_ctx *r)
 {
 	const struct inv_switch *sw = &r->inv->switches[r->sw];
-	unsigned long long bps = r->spec->rate_kbit * 1000 / 8, burst = bps / 100;
+	unsigned long long kbit = r->spec->rate_kbit, burst = nl_tbf_burst(kbit),
+			   queue = nl_tbf_limit(kbit) - burst;
 
 	if (sw->dialect != INV_DIALECT_LINUX) {
 		snprintf(r->why, r->whylen,
@@ -107,19 +108,15 @@ static int plan_ecn_mark(struct render_ctx *r)
 			 "its own kernel, so it runs on the virtual lab only");
 		return -EOPNOTSUPP;
 	}
-	if (burst < 4000)
-		burst = 4000;
-	if (r->spec->ecn_mark > bps / 20 && !r->plan->note[0])
-		snprintf(
-		    r->plan->note, sizeof(r->plan->note),
-		    "ecn-mark %u bytes is more than the TBF's 50 ms of queue at this rate (%llu "
-		    "bytes): its ports drop before they mark, as a switch whose buffer is "
-		    "below K",
-		    r->spec->ecn_mark, bps / 20);
+	if (r->spec->ecn_mark > queue && !r->plan->note[0])
+		snprintf(r->plan->note, sizeof(r->plan->note),
+			 "ecn-mark %u bytes is more than the TBF's %d ms of queue at this rate "
+			 "(%llu bytes): its ports drop before they mark, as a switch whose buffer "
+			 "is below K",
+			 r->spec->ecn_mark, NL_TBF_LATENCY_MS, queue);
 	/* The TBF's queue is what its bucket lets through above the rate: K past the bucket. */
 	fault_plan_host_op(r->plan, sw->name, "ecn-mark %s %llu %llu %llu", "ecn-unmark %s",
-			   r->port, r->spec->rate_kbit, burst + r->spec->ecn_mark,
-			   bps / 20 + burst);
+			   r->port, kbit, burst + r->spec->ecn_mark, nl_tbf_limit(kbit));
 	r->plan->emulated = true;
 	return 0;
 }
