@@ -30,7 +30,7 @@ extern const char rl_ecn_mark_obj[], rl_ecn_mark_obj_end[];
 struct ecn_vq {
 	uint32_t lock;
 	uint32_t pad;
-	uint64_t rate_bps, k, cap, bytes, last_ns, seen, marked;
+	uint64_t rate_bps, k, cap, bytes, last_ns;
 };
 
 #define ECN_MARK_PRIO	1
@@ -136,7 +136,7 @@ int ecn_mark_detach(const char *dev, char *err, size_t errlen)
 	return r;
 }
 
-int ecn_mark_counts(const char *dev, unsigned long long *seen, unsigned long long *marked)
+int ecn_mark_present(const char *dev)
 {
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts opts = {
@@ -164,7 +164,5 @@ int ecn_mark_counts(const char *dev, unsigned long long *seen, unsigned long lon
 		return -errno;
 	r = bpf_map_lookup_elem(mfd, &key, &vq) ? -errno : 0;
 	close(mfd);
-	*seen = vq.seen;
-	*marked = vq.marked;
 	return r;
 }

@@ -21,7 +21,7 @@ int ecn_mark_attach(const char *dev, unsigned long long rate_kbit, unsigned long
 /* Remove dev's clsact qdisc and the marker with it; 0 when there is none. */
 int ecn_mark_detach(const char *dev, char *err, size_t errlen);
 
-/* The marker's counters on dev: IPv4 packets seen, CE marks set; -ENOENT: no marker. */
-int ecn_mark_counts(const char *dev, unsigned long long *seen, unsigned long long *marked);
+/* Is the marker on dev: its filter found and its queue read through it?  0, -ENOENT: none. */
+int ecn_mark_present(const char *dev);
 
 #endif

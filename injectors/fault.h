@@ -70,8 +70,7 @@ struct fault_spec {
 	bool roce_only;
 	enum direction dir; /* ipid-drop, packet-corruption on a port */
 
-	/* link-degrade; ecn_mark: the emulated ECN marker's threshold on Linux switch ends (0:
-	 * none) */
+	/* link-degrade, and its emulated ECN marker's threshold in bytes (0: none) */
 	unsigned long long rate_kbit;
 	unsigned ecn_mark;
 

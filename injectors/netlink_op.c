@@ -118,8 +118,6 @@ static int dcb_pfc_set(struct lab *l, const char *host, const char *dev, int pri
 	return ret;
 }
 
-/* ---- op lines ------------------------------------------------------------ */
-
 /* ---- The emulated ECN marker: BPF on clsact, from inside the device's namespace ---- */
 
 static int ecn_mark_op(struct lab *l, const char *host, const char *verb, const char *dev,
@@ -140,6 +138,8 @@ static int ecn_mark_op(struct lab *l, const char *host, const char *verb, const 
 	lab_leave(l, saved);
 	return ret;
 }
+
+/* ---- op lines ------------------------------------------------------------ */
 
 static int parse_prefix(const char *s, struct in_addr *a, int *len)
 {

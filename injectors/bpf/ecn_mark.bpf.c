@@ -28,8 +28,6 @@ struct ecn_vq {
 	__u64 cap;	/* the queue never holds more (the TBF's limit) */
 	__u64 bytes;	/* queued now */
 	__u64 last_ns;	/* when bytes was last brought up to date */
-	__u64 seen;	/* IPv4 packets counted */
-	__u64 marked;	/* packets that left with CE set here */
 };
 
 struct {
@@ -61,10 +59,9 @@ int ecn_mark(struct __sk_buff *skb)
 	if (q->bytes + skb->len <= q->cap)
 		q->bytes += skb->len; /* else the TBF drops it: it takes no room */
 	over = q->bytes > q->k;
-	q->seen++;
 	bpf_spin_unlock(&q->lock);
-	if (over && bpf_skb_ecn_set_ce(skb))
-		__sync_fetch_and_add(&q->marked, 1);
+	if (over)
+		bpf_skb_ecn_set_ce(skb); /* a no-op on a packet that is not ECN-capable */
 	return TC_ACT_OK;
 }
 

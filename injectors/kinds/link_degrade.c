@@ -300,22 +300,21 @@ static int verify_speed(struct fault_run *f, struct sbuf *said)
 }
 
 /*
- * Each marker planned is attached: its counters read from inside its
- * switch's namespace.  How many, or -EIO with f->err.
+ * Each marker planned is attached: its queue read through its filter from
+ * inside its switch's namespace.  How many, or -EIO with f->err.
  */
 static int markers_present(struct fault_run *f, size_t *n)
 {
 	*n = 0;
 	for (size_t i = 0; i < f->plan->n_acts; i++) {
 		const struct fault_action *a = &f->plan->acts[i];
-		unsigned long long seen, marked;
 		char dev[64];
 		int saved, r;
 
 		if (a->backend != FB_HOST || sscanf(a->apply, "ecn-mark %63s", dev) != 1)
 			continue;
 		if ((r = lab_enter(f->lab, a->device, &saved)) == 0) {
-			r = ecn_mark_counts(dev, &seen, &marked);
+			r = ecn_mark_present(dev);
 			lab_leave(f->lab, saved);
 		}
 		if (r) {
@@ -331,7 +330,7 @@ static int markers_present(struct fault_run *f, size_t *n)
 static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
-	size_t found = 0, shaped = 0, marked = 0;
+	size_t found = 0, shaped = 0, markers = 0;
 	struct sbuf said = {0};
 	int r;
 
@@ -350,17 +349,17 @@ static int verify(struct fault_run *f)
 	if (found != 2) {
 		snprintf(f->err, sizeof(f->err), "TBF present on %zu of 2 link ends", found);
 		r = -EIO;
-	} else if ((r = markers_present(f, &marked))) {
+	} else if ((r = markers_present(f, &markers))) {
 		/* f->err says which */
 	} else if (!said.len) {
 		char k[32];
 
 		snprintf(f->evidence, sizeof(f->evidence),
 			 "TBF %llu kbit/s present on both ends of %s%s%s%s", f->spec->rate_kbit,
-			 f->spec->target, marked ? "; the ECN marker (emulated, CE past " : "",
-			 marked ? fault_opt_bytes_print(&f->spec->ecn_mark, k, sizeof(k)) : "",
-			 marked ? marked == 2 ? ") on both switch ends" : ") on the switch end"
-				: "");
+			 f->spec->target, markers ? "; the ECN marker (emulated, CE past " : "",
+			 markers ? fault_opt_bytes_print(&f->spec->ecn_mark, k, sizeof(k)) : "",
+			 markers ? markers == 2 ? ") on both switch ends" : ") on the switch end"
+				 : "");
 	} else {
 		snprintf(f->evidence, sizeof(f->evidence), "%s%s", said.p,
 			 shaped ? "; the Linux end shaped by a TBF at that rate" : "");
