@@ -114,7 +114,7 @@ fuzz-nightly: deps
 
 # In make check: every corpus and reproducer replayed, then a short fuzz of each harness.
 fuzz-check: $(FUZZ_BIN)
-	@tests/fuzz/run.sh check 20 $(FUZZ_BIN)
+	@tests/fuzz/run.sh check 10 $(FUZZ_BIN)
 
 # Benchmark drivers link the library (optimized, no sanitizers).
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)

@@ -67,6 +67,12 @@ struct pt_events {
 	/* A packet arrived that is not a probe (foreign, malformed, bad ICRC): a counter, never
 	 * fatal. */
 	void (*bad)(void *ctx, int reason);
+	/*
+	 * The probe sent with this cookie was not sent after all: its send
+	 * completed in error (verbs: a QP or transport error; -EIO).  Failures
+	 * send() returns itself are its return value, not this.  NULL: ignored.
+	 */
+	void (*tx_failed)(void *ctx, uint64_t cookie, int err);
 };
 
 struct pt_port;

@@ -672,15 +672,19 @@ static void completion(struct pt_port *p, enum ibv_wc_opcode op, enum ibv_wc_sta
 }
 
 /* An error completion has an undefined opcode: which queue it came from tells. */
-static void send_error(struct pt_port *p, uint64_t wr_id, enum ibv_wc_status st)
+static void send_error(struct pt_port *p, uint64_t wr_id, enum ibv_wc_status st,
+		       const struct pt_events *ev, void *ctx)
 {
 	struct tx_slot *t = &p->tx[wr_id % SEND_N];
 
 	rl_dbg("%s: send completion: %s", p->name, ibv_wc_status_str(st));
-	if (t->used) {
-		t->used = false;
-		p->qps[t->qp].inflight--;
-	}
+	if (!t->used)
+		return;
+	t->used = false;
+	p->qps[t->qp].inflight--;
+	/* A flushed send never went out either: the QP had failed before it. */
+	if (ev->tx_failed)
+		ev->tx_failed(ctx, t->cookie, -EIO);
 }
 
 /* Deliver up to 512 completions of one CQ. */
@@ -699,7 +703,7 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 			return -r;
 		do {
 			if (send && cqx->status != IBV_WC_SUCCESS)
-				send_error(p, cqx->wr_id, cqx->status);
+				send_error(p, cqx->wr_id, cqx->status, ev, ctx);
 			else
 				completion(p, send ? IBV_WC_SEND : IBV_WC_RECV, cqx->status,
 					   cqx->wr_id, send ? 0 : ibv_wc_read_byte_len(cqx),
@@ -720,7 +724,7 @@ static int drain(struct pt_port *p, struct ibv_cq *cq, struct ibv_cq_ex *cqx, bo
 			return -EIO;
 		for (int i = 0; i < k; i++)
 			if (send && wc[i].status != IBV_WC_SUCCESS)
-				send_error(p, wc[i].wr_id, wc[i].status);
+				send_error(p, wc[i].wr_id, wc[i].status, ev, ctx);
 			else
 				completion(p, send ? IBV_WC_SEND : IBV_WC_RECV, wc[i].status,
 					   wc[i].wr_id, wc[i].byte_len, wc[i].src_qp, now,

@@ -462,8 +462,27 @@ static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
 	}
 }
 
+/* A probe whose send completed in error never left: a send failure of its RNIC. */
+static void on_tx_failed(void *ctx, uint64_t cookie, int err)
+{
+	struct agent *a = ((struct rx_ctx *)ctx)->a;
+	size_t s = (size_t)(cookie >> 40);
+	uint32_t id = (uint32_t)cookie;
+	struct pending *p;
+
+	if (cookie & TRACE_COOKIE || s >= a->n)
+		return;
+	p = &a->rn[s].ring[id % a->rn[s].ring_n];
+	if (!p->used || p->id != id)
+		return;
+	rl_dbg("agent: %s -> %s: send completion: %s", a->rn[s].r->name, a->rn[p->dst].r->name,
+	       strerror(-err));
+	emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, PT_TS_APP, 0, 0);
+	p->used = false;
+}
+
 /* Send completions only (before any receive: a probe's ② must be in before its ③). */
-static const struct pt_events tx_events = {on_tx, NULL, NULL};
+static const struct pt_events tx_events = {on_tx, NULL, NULL, on_tx_failed};
 
 static void trace_reached(struct agent *a, const struct hm_payload *pl)
 {
@@ -518,7 +537,7 @@ static void on_bad(void *ctx, int reason)
 /* Everything queued on every port, send completions first; never waits. */
 static void drain(struct agent *a)
 {
-	static const struct pt_events ev = {on_tx, on_rx, on_bad};
+	static const struct pt_events ev = {on_tx, on_rx, on_bad, on_tx_failed};
 
 	for (size_t s = 0; s < a->n; s++) {
 		struct rx_ctx c = {a, s};
@@ -1091,7 +1110,8 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 				}
 			} else if (pfd[i].revents & POLLIN) {
 				struct rx_ctx c = {&a, owner[i]};
-				static const struct pt_events ev = {on_tx, on_rx, on_bad};
+				static const struct pt_events ev = {on_tx, on_rx, on_bad,
+								    on_tx_failed};
 
 				cfg->transport->poll(a.rn[owner[i]].port, &ev, &c);
 			}

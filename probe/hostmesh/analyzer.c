@@ -55,7 +55,8 @@ struct grp {
 };
 
 struct rnic_win {
-	uint32_t probes, timeouts;
+	uint32_t probes, timeouts; /* timeouts include send_errors */
+	uint32_t send_errors;	   /* its probes that never left it */
 	uint8_t ng;
 	struct grp g[NGRP];
 };
@@ -72,7 +73,7 @@ struct abn {
 struct window {
 	bool used;
 	uint64_t start, end;
-	uint64_t probes, timeouts, ok, unlocalized, ts_kernel, ts_hw;
+	uint64_t probes, timeouts, send_errors, ok, unlocalized, ts_kernel, ts_hw;
 	struct rnic_win *rn;
 	uint32_t *peer_probes, *peer_timeouts; /* [RNIC][peer's local index] */
 	uint32_t *host_probes, *host_slow;
@@ -380,6 +381,23 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 	a->tot.probes++;
 	gs = a->base[host] + p->src;
 	gd = a->base[host] + p->dst;
+	if (p->status == HM_SEND_ERROR) {
+		/*
+		 * The probe never left its RNIC (no route, a QP or transport
+		 * error): a failure of the sender alone.  Its peer never had the
+		 * chance to answer and no link carried it, so it counts against
+		 * the source RNIC only and is never voted over the fabric.
+		 */
+		w->probes++;
+		w->timeouts++;
+		w->send_errors++;
+		w->rn[gs].probes++;
+		w->rn[gs].timeouts++;
+		w->rn[gs].send_errors++;
+		w->peer_probes[gs * a->max_per_host + p->dst]++;
+		w->peer_timeouts[gs * a->max_per_host + p->dst]++;
+		return;
+	}
 	e = path_find(a, pkey(host, p->src, p->dst, p->sport));
 	known = e && e->complete && e->n_links >= 3;
 	if (e)
@@ -484,6 +502,13 @@ static bool rnic_anomalous(const struct az *a, const struct window *w, size_t g,
 	if (probes < (uint32_t)a->cfg.rnic_min_probes ||
 	    (double)timeouts <= a->cfg.rnic_threshold * probes)
 		return false;
+	/*
+	 * Sends that failed in the RNIC itself are its own whatever its uplinks
+	 * show: a lost policy route fails every probe it sends while the probes
+	 * sent to it, on paths through healthy spines, still arrive.
+	 */
+	if ((double)r->send_errors > a->cfg.rnic_threshold * probes)
+		return true;
 	/*
 	 * The paper's rule alone blames an RNIC for a fabric link that carries a
 	 * large share of its probes (a quarter with four spines).  An RNIC fault
@@ -977,7 +1002,8 @@ static void sort_by_share(const struct window *w, size_t *order, size_t n)
 
 static void close_window(struct az *a, struct window *w)
 {
-	uint64_t rnic_drops = 0, switch_drops = 0, hold = (uint64_t)a->cfg.rnic_hold_ms * NS_PER_MS;
+	uint64_t rnic_drops = w->send_errors, switch_drops = 0,
+		 hold = (uint64_t)a->cfg.rnic_hold_ms * NS_PER_MS;
 	uint32_t n_t = 0, n_s = 0;
 	uint64_t verdicts = a->tot.verdicts;
 	char name[160];
@@ -1005,6 +1031,7 @@ static void close_window(struct az *a, struct window *w)
 				     (double)r->timeouts / r->probes);
 			out_uint(&a->o, PRINT_JSON, "probes", NULL, r->probes);
 			out_uint(&a->o, PRINT_JSON, "timeouts", NULL, r->timeouts);
+			out_uint(&a->o, PRINT_JSON, "send_errors", NULL, r->send_errors);
 			out_close(&a->o);
 		}
 	}
@@ -1033,6 +1060,7 @@ static void close_window(struct az *a, struct window *w)
 	out_float(o, PRINT_JSON, "end", NULL, 3, secs(w->end));
 	out_uint(o, PRINT_JSON, "probes", NULL, w->probes);
 	out_uint(o, PRINT_JSON, "timeouts", NULL, w->timeouts);
+	out_uint(o, PRINT_JSON, "send_errors", NULL, w->send_errors);
 	out_uint(o, PRINT_JSON, "rnic_drops", NULL, rnic_drops);
 	out_uint(o, PRINT_JSON, "switch_drops", NULL, switch_drops);
 	out_float(o, PRINT_JSON, "rnic_drop_rate", NULL, 6,

@@ -62,7 +62,8 @@ static void mkpath(struct hm_path *p, int host, int s, int d, int k)
 
 static int now_w; /* the window being fed */
 
-/* What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms. */
+/* What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms, 4 its send failed.
+ */
 typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
 
 /* Feed `windows` 2-s windows of probes: every pair, every spine, 3 probes each. */
@@ -105,7 +106,9 @@ static char *run_cfg(fate_fn fate, int windows, double alpha)
 							    .sport = (uint16_t)(50000 + k),
 							    .src = (uint8_t)(s - 1),
 							    .dst = (uint8_t)(d - 1),
-							    .status = x == 1,
+							    .status = x == 1   ? HM_TIMEOUT
+								      : x == 4 ? HM_SEND_ERROR
+									       : HM_OK,
 							    .net_ns = x == 2   ? 30000000
 								      : x == 3 ? 2000000
 									       : 12000,
@@ -183,6 +186,13 @@ static int rnic_dead(int h, int s, int d, int k, int i)
 	return h == 1 && (s == 2 || d == 2);
 }
 
+/* host1:rnic2 lost its route: what it sends fails in it, what it is sent arrives. */
+static int route_lost(int h, int s, int d, int k, int i)
+{
+	(void)d, (void)k, (void)i;
+	return h == 1 && s == 2 ? 4 : 0;
+}
+
 static int acl_pair(int h, int s, int d, int k, int i)
 {
 	(void)i;
@@ -229,6 +239,24 @@ Test(analyzer, dead_rnic_is_blamed_alone)
 	cr_assert_eq(s.rnic, 2, "one verdict per window, for host1:rnic2 only:\n%s", out);
 	cr_assert_str_eq(s.first_target, "host1:rnic2");
 	cr_assert_eq(s.link + s.sw, 0, "its timeouts are RNIC problems:\n%s", out);
+	free(out);
+}
+
+/* Send failures never left the RNIC: its own problem, though its uplinks carry probes to it. */
+Test(analyzer, send_failures_are_the_rnics)
+{
+	char *out = run(route_lost, 2);
+	struct seen s = scan(out);
+	const char *w = strstr(out, "\"type\":\"window\"");
+
+	cr_assert_eq(s.rnic, 2, "one verdict per window, for host1:rnic2 only:\n%s", out);
+	cr_assert_str_eq(s.first_target, "host1:rnic2");
+	cr_assert_eq(s.link + s.sw + s.congestion, 0, "never voted over the fabric:\n%s", out);
+	/* 3 probes to each of 3 peers over 4 spines: 36 failed sends a window, all RNIC drops */
+	cr_assert_not_null(w);
+	cr_assert_not_null(strstr(w, "\"send_errors\":36,\"rnic_drops\":36,\"switch_drops\":0"),
+			   "%s", out);
+	cr_assert_not_null(strstr(out, "\"timeouts\":36,\"send_errors\":36"), "%s", out);
 	free(out);
 }
 
