@@ -246,7 +246,7 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	}
 	fprintf(f, "</table>\n<h2>scenarios</h2>\n<table class=\"grid\"><tr><th>scenario</th>"
 		   "<th>verdict</th><th>time to detect (s)</th><th>rank</th><th>precision</th>"
-		   "<th>false positives</th><th>reason</th></tr>\n");
+		   "<th>incidents</th><th>false positives</th><th>reason</th></tr>\n");
 	json_array_foreach(json_object_get(root, "scenarios"), i, s)
 	{
 		fprintf(f, "<tr><td><a href=\"");
@@ -258,6 +258,7 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		cell_num(f, json_object_get(s, "time_to_detect_s"), 1);
 		cell_num(f, json_object_get(s, "rank"), 0);
 		cell_num(f, json_object_get(s, "precision"), 2);
+		cell_num(f, json_object_get(json_object_get(s, "incidents"), "during_fault"), 0);
 		cell_num(f, json_object_get(s, "false_positives"), 0);
 		fprintf(f, "<td>");
 		rl_xml_fputs(f, text_of(s, "reason"));

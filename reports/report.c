@@ -44,6 +44,32 @@ static const char *metric_better(const struct scn_expect *e, const char *name)
 	return NULL;
 }
 
+/* A component's verdicts merged into incidents, and the truth's rank in each in-fault verdict. */
+static json_t *incidents_json(const struct grade *g)
+{
+	json_t *o = json_object(), *list = json_array(), *ranks = json_array();
+
+	json_object_set_new(o, "during_fault", json_integer(g->incidents));
+	json_object_set_new(o, "right", json_integer(g->incidents_right));
+	json_object_set_new(o, "precision",
+			    g->incident_precision >= 0 ? json_real(g->incident_precision)
+						       : json_null());
+	for (size_t i = 0; i < g->n_inc; i++) {
+		const struct grade_incident *x = &g->inc[i];
+
+		json_array_append_new(list, json_pack("{s:s,s:s,s:f,s:f,s:i,s:i,s:b,s:b}", "target",
+						      x->target, "class", x->cls, "start", x->start,
+						      "end", x->end, "verdicts", x->verdicts,
+						      "other_class", x->other_cls, "in_fault",
+						      x->in_fault, "right", x->right));
+	}
+	for (size_t i = 0; i < g->n_ranks; i++)
+		json_array_append_new(ranks, json_pack("[f,i]", g->ranks[i].t, g->ranks[i].rank));
+	json_object_set_new(o, "list", list);
+	json_object_set_new(o, "truth_rank", ranks);
+	return o;
+}
+
 static json_t *scenario_json(const struct scn_result *r)
 {
 	const struct scenario *s = r->s;
@@ -68,6 +94,7 @@ static json_t *scenario_json(const struct scn_result *r)
 			    g->detected && g->precision >= 0 ? json_real(g->precision)
 							     : json_null());
 	json_object_set_new(o, "false_positives", json_integer(g->false_positives));
+	json_object_set_new(o, "incidents", incidents_json(g));
 	json_object_set_new(o, "expected",
 			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", s->expect.cls, "target",
 				      s->expect.target, "top_k", s->expect.top_k, "within_s",
@@ -512,6 +539,32 @@ static void html_side_by_side(FILE *f, const struct scn_result *r)
 	fprintf(f, "</tr>\n</table>\n");
 }
 
+/* The verdicts merged into incidents, seconds from the scenario's start. */
+static void html_incidents(FILE *f, const struct scn_result *r)
+{
+	const struct grade *g = &r->g;
+	char a[512];
+
+	if (!g->n_inc)
+		return;
+	fprintf(f, "<h2>incidents</h2>\n<table class=\"grid\"><tr><th>element</th><th>class</th>"
+		   "<th>from (s)</th><th>to (s)</th><th>verdicts</th><th>of another class</th>"
+		   "<th></th></tr>\n");
+	for (size_t i = 0; i < g->n_inc; i++) {
+		const struct grade_incident *x = &g->inc[i];
+
+		fprintf(f,
+			"<tr><td>%s</td><td>%s</td><td>%.1f</td><td>%.1f</td><td>%d</td>"
+			"<td>%d</td><td class=\"%s\">%s</td></tr>\n",
+			rl_xml_escape(x->target, a, sizeof(a)), x->cls, x->start - r->t_start,
+			x->end - r->t_start, x->verdicts, x->other_cls, x->right ? "pass" : "fail",
+			x->right      ? "the truth"
+			: x->in_fault ? "during the fault, not the truth"
+				      : "outside the fault");
+	}
+	fprintf(f, "</table>\n");
+}
+
 /* The head of report.html: the verdict, the fault, the truth and the grade. */
 static FILE *html_head(struct scn_result *r)
 {
@@ -555,6 +608,12 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, ", after %.1f s", g->time_to_detect_s);
 	fprintf(f, "</td></tr>\n<tr><th>localized</th><td>%s (rank %d, class %s)</td></tr>\n",
 		g->localized ? "yes" : "no", g->rank, g->class_ok ? "right" : "wrong");
+	if (g->precision >= 0)
+		fprintf(f,
+			"<tr><th>precision</th><td>%.2f: %d of %d verdicts during the fault right; "
+			"%d incident(s) during the fault, %d right</td></tr>\n",
+			g->precision, g->verdicts_right, g->verdicts_in, g->incidents,
+			g->incidents_right);
 	fprintf(f, "<tr><th>false positives</th><td>%d</td></tr>\n", g->false_positives);
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
@@ -569,6 +628,7 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
+	html_incidents(f, r);
 	if (r->n_comps > 1)
 		html_side_by_side(f, r);
 	return f;

@@ -72,6 +72,100 @@ static int truth_rank(const struct verdict *v, const struct scn_expect *e)
 	return best;
 }
 
+/* ---- incidents ------------------------------------------------------------------------ */
+
+#define INC_CLASSES 6
+
+struct inc_tally {
+	char cls[INC_CLASSES][24];
+	int n[INC_CLASSES];
+	int k;
+};
+
+static bool loss_class(const char *cls)
+{
+	return !strcmp(cls, "rnic") || !strcmp(cls, "switch-link") || !strcmp(cls, "switch");
+}
+
+static void tally_add(struct inc_tally *t, const char *cls)
+{
+	int i;
+
+	for (i = 0; i < t->k && strcmp(t->cls[i], cls); i++)
+		;
+	if (i == t->k) {
+		if (t->k == INC_CLASSES)
+			return;
+		snprintf(t->cls[t->k++], sizeof(t->cls[0]), "%s", cls);
+	}
+	t->n[i]++;
+}
+
+/* The most frequent loss class, else the most frequent class; ties to the first seen. */
+static int primary(const struct inc_tally *t)
+{
+	int best = -1;
+
+	for (int pass = 0; pass < 2 && best < 0; pass++)
+		for (int i = 0; i < t->k; i++)
+			if ((pass || loss_class(t->cls[i])) && (best < 0 || t->n[i] > t->n[best]))
+				best = i;
+	return best;
+}
+
+/*
+ * Merge the verdicts into incidents, one per element while its verdicts keep
+ * coming: a verdict joins the element's last incident when its window starts
+ * at most two of its windows after that incident's end.  Verdicts of windows
+ * ending once the components are being stopped are left out, as for
+ * detection.
+ */
+static void incidents(const struct scn_expect *e, const struct comp_obs *obs,
+		      const struct comp_times *t, struct grade *g)
+{
+	struct inc_tally tl[GRADE_MAX_INCIDENTS] = {0};
+
+	for (size_t i = 0; i < obs->n_verdicts; i++) {
+		const struct verdict *v = &obs->verdicts[i];
+		double ws = v->win[0], we = v->win[1], gap = 2 * (we - ws);
+		struct grade_incident *x = NULL;
+
+		if (t->t_stop > 0 && we > t->t_stop)
+			continue;
+		for (size_t k = g->n_inc; k-- > 0;)
+			if (!strcmp(g->inc[k].target, v->target)) {
+				if (ws <= g->inc[k].end + gap)
+					x = &g->inc[k];
+				break;
+			}
+		if (!x) {
+			if (g->n_inc == GRADE_MAX_INCIDENTS)
+				continue;
+			x = &g->inc[g->n_inc++];
+			*x = (struct grade_incident){.start = ws, .end = we};
+			snprintf(x->target, sizeof(x->target), "%s", v->target);
+		}
+		x->start = ws < x->start ? ws : x->start;
+		x->end = we > x->end ? we : x->end;
+		x->verdicts++;
+		x->in_fault |= t->t_fault > 0 && ws < t->t_revert && we > t->t_fault;
+		tally_add(&tl[x - g->inc], v->cls);
+	}
+	for (size_t k = 0; k < g->n_inc; k++) {
+		struct grade_incident *x = &g->inc[k];
+		int p = primary(&tl[k]);
+
+		snprintf(x->cls, sizeof(x->cls), "%s", p >= 0 ? tl[k].cls[p] : "");
+		x->other_cls = x->verdicts - (p >= 0 ? tl[k].n[p] : 0);
+		x->right = x->in_fault && e->cls[0] && !strcmp(x->cls, e->cls) &&
+			   names_truth(x->target, e);
+		g->incidents += x->in_fault;
+		g->incidents_right += x->right;
+	}
+	g->incident_precision =
+	    g->incidents && e->cls[0] ? (double)g->incidents_right / g->incidents : -1;
+}
+
 static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 		      const struct comp_times *t, double settle, struct grade *g)
 {
@@ -109,6 +203,10 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			first = at;
 		g->detected = true;
 		in++;
+		if (g->n_ranks < GRADE_MAX_RANKS) {
+			g->ranks[g->n_ranks].t = we;
+			g->ranks[g->n_ranks++].rank = truth_rank(v, e);
+		}
 		right += !strcmp(v->cls, e->cls) && names_truth(v->target, e);
 		if (!g->got_class[0]) { /* what it said first, until a right one comes */
 			snprintf(g->got_class, sizeof(g->got_class), "%s", v->cls);
@@ -129,6 +227,8 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 	}
 	g->rank = best;
 	g->precision = in && e->cls[0] ? (double)right / in : -1;
+	g->verdicts_in = in;
+	g->verdicts_right = right;
 	g->localized = best > 0 && best <= e->top_k;
 	if (g->detected)
 		g->time_to_detect_s = first - t->t_fault > 0 ? first - t->t_fault : 0;
@@ -174,7 +274,10 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 	g->rank = g->false_positives = 0;
 	g->time_to_detect_s = g->precision = -1;
 	g->got_class[0] = g->got_target[0] = g->fp_first[0] = '\0';
+	g->verdicts_in = g->verdicts_right = g->incidents = g->incidents_right = 0;
+	g->n_inc = g->n_ranks = 0;
 	detection(e, obs, t, settle_s, g);
+	incidents(e, obs, t, g);
 	if (was == RV_INVALID)
 		return;
 	g->verdict = RV_PASS;
@@ -194,6 +297,12 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 		else if (!g->localized)
 			fail(g, "%s ranked %s among %s suspects (top-%d expected)", e->target,
 			     g->rank ? "low" : "nowhere", e->cls, e->top_k);
+		else if (g->precision < e->min_precision)
+			fail(g,
+			     "precision %.2f, below %.2f: %d of the %d verdicts during the fault "
+			     "name %s as %s (%d incident(s), %d of them right)",
+			     g->precision, e->min_precision, g->verdicts_right, g->verdicts_in,
+			     e->target, e->cls, g->incidents, g->incidents_right);
 		else if (g->false_positives > e->max_false_positives)
 			fail(
 			    g,

@@ -14,6 +14,23 @@
 enum run_verdict { RV_PASS, RV_FAIL, RV_INVALID };
 const char *run_verdict_name(enum run_verdict v);
 
+/*
+ * An incident: a component's verdicts naming one element, merged while they
+ * keep coming (a gap of at most two of its windows).  Its primary class is
+ * the most frequent of its loss classes (rnic, switch-link, switch), else of
+ * its latency ones: a lossy element also delays.
+ */
+#define GRADE_MAX_INCIDENTS 24
+#define GRADE_MAX_RANKS	    64
+struct grade_incident {
+	char target[160];
+	char cls[24];		 /* primary class */
+	double start, end;	 /* its first verdict's window start, its last one's end */
+	int verdicts, other_cls; /* verdicts merged; of them, not of the primary class */
+	bool in_fault;		 /* overlaps the fault (else a false positive, or recovery) */
+	bool right;		 /* names the truth with the expected class */
+};
+
 struct grade {
 	enum run_verdict verdict;
 	char reason[320]; /* one line */
@@ -26,6 +43,19 @@ struct grade {
 	 * the expected class (one fault, one incident: 1.0); -1 when there were none.
 	 */
 	double precision;
+	int verdicts_in, verdicts_right; /* its terms */
+	/* Incidents during the fault, those naming the truth with the class, and their share (-1).
+	 */
+	int incidents, incidents_right;
+	double incident_precision;
+	struct grade_incident inc[GRADE_MAX_INCIDENTS]; /* all of them, in order of start */
+	size_t n_inc;
+	/* The truth's rank in each verdict during the fault (0: not among its suspects). */
+	struct {
+		double t; /* the verdict's window end */
+		int rank;
+	} ranks[GRADE_MAX_RANKS];
+	size_t n_ranks;
 	char fp_first[200]; /* the first false positive: "class target [ws, we] s" */
 	char got_class[24];
 	char got_target[160];

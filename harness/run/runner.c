@@ -740,12 +740,19 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			 r->g.detected ? r->g.got_target : "", r->g.detected ? ")" : "");
 	else
 		progress(idx, total, s, "%s: %s", run_verdict_name(r->g.verdict), r->g.reason);
-	if (r->g.detected)
+	if (r->g.detected) {
+		char prec[96] = "";
+
+		if (r->g.precision >= 0)
+			snprintf(prec, sizeof(prec),
+				 ", precision %.2f (%d incident(s) during the fault, %d right)",
+				 r->g.precision, r->g.incidents, r->g.incidents_right);
 		fprintf(stderr,
-			"run: [%zu/%zu] %s: detected after %.1f s, rank %d, %d false "
+			"run: [%zu/%zu] %s: detected after %.1f s, rank %d%s, %d false "
 			"positive(s)\n",
-			idx + 1, total, s->name, r->g.time_to_detect_s, r->g.rank,
+			idx + 1, total, s->name, r->g.time_to_detect_s, r->g.rank, prec,
 			r->g.false_positives);
+	}
 	free(lf);
 	free(fab);
 }

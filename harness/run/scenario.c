@@ -86,20 +86,45 @@ static int dur(struct sctx *c, yaml_node_t *n, long long lo, long long hi, long 
 	return 0;
 }
 
+/* A finite number; NAN when the scalar v is not one. */
+static double scalar_number(const char *v)
+{
+	double x;
+	char *end;
+
+	errno = 0;
+	x = strtod(v, &end);
+	return errno || end == v || *end || !isfinite(x) ? NAN : x;
+}
+
 /* A whole number from lo to hi: checked finite and in range before it becomes an int. */
 static int whole(struct sctx *c, yaml_node_t *n, int lo, int hi, int *out, const char *what)
 {
 	const char *v = str(c, n, what);
 	double x;
-	char *end;
 
 	if (!v)
 		return -EINVAL;
-	errno = 0;
-	x = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(x) || x < lo || x > hi || x != floor(x))
+	x = scalar_number(v);
+	if (isnan(x) || x < lo || x > hi || x != floor(x))
 		return err_at(c, n, "%s '%s': give a whole number from %d to %d", what, v, lo, hi);
 	*out = (int)x;
+	return 0;
+}
+
+/* A share above 0 and at most 1. */
+static int fraction(struct sctx *c, yaml_node_t *n, double *out, const char *what)
+{
+	const char *v = str(c, n, what);
+	double x;
+
+	if (!v)
+		return -EINVAL;
+	x = scalar_number(v);
+	if (isnan(x) || x <= 0 || x > 1)
+		return err_at(c, n, "%s '%s': give a share above 0 and at most 1 (e.g. 0.9)", what,
+			      v);
+	*out = x;
 	return 0;
 }
 
@@ -776,6 +801,8 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		return whole(c, v, 0, 1000000, &e->max_false_positives,
 			     "expect.max-false-positives");
 	}
+	if (!strcmp(key, "min-precision"))
+		return fraction(c, v, &e->min_precision, "expect.min-precision");
 	if (!strcmp(key, "metrics"))
 		return each_pair(c, v, metric_pair, e, "expect.metrics");
 	if (!strcmp(key, "known-blind")) {
@@ -796,8 +823,8 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		return 0;
 	}
 	return UNKNOWN(c, k, key, "expect",
-		       "class, target, within, top-k, max-false-positives, silent, metrics, "
-		       "known-blind");
+		       "class, target, within, top-k, max-false-positives, min-precision, silent, "
+		       "metrics, known-blind");
 }
 
 /* ---- top level ------------------------------------------------------------------------- */
@@ -981,6 +1008,8 @@ static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at)
 			snprintf(e->also[e->n_also++], sizeof(e->also[0]), "%s",
 				 s->faults[i].spec.target);
 	}
+	if (e->min_precision > 0 && !e->cls[0])
+		return err_at(c, at, "expect.min-precision is of verdicts: it needs 'class'");
 	if (!e->within_ms)
 		e->within_ms = s->fault_ms;
 	return 0;

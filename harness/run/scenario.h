@@ -59,6 +59,8 @@ struct scn_expect {
 	long long within_ms;	 /* detect within this long after the fault starts */
 	int top_k;		 /* localized when the target ranks within top_k: 1 */
 	int max_false_positives; /* verdicts in baseline and settled recovery: 0 */
+	/* the least share of in-fault verdicts naming the truth with the class (0: not asked) */
+	double min_precision;
 	/*
 	 * "" or why this is known not to be met today (expect.known-blind): a
 	 * failure is then reported as skipped with this reason, and fails no run.

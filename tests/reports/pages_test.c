@@ -76,17 +76,18 @@ static json_t *results(void)
 {
 	return json_pack(
 	    "{s:s,s:s,s:s,s:s,s:s,s:i,s:f,s:s,s:{s:{s:{s:s,s:{s:{s:s,s:s,s:n}}}},s:{s:{s:s,s:s,"
-	    "s:s,s:n}}},s:[{s:s,s:s,s:s,s:f,s:i,s:f,s:i,s:s},{s:s,s:s,s:s,s:n,s:n,s:n,s:i,s:s}]}",
+	    "s:s,s:n}}},s:[{s:s,s:s,s:s,s:f,s:i,s:f,s:i,s:{s:i},s:s},{s:s,s:s,s:s,s:n,s:n,s:n,s:i,"
+	    "s:s}]}",
 	    "run_id", "20261123T010000Z-abcd", "lab", "vlab-rail", "lab_kind", "vlab", "inventory",
 	    "lab.yaml", "inventory_sha256", "0123456789abcdef0123", "seed", 7, "started",
 	    1795453175.0, "versions", "rocelab t", "dut", "hosts", "host1", "kernel", "6.1.0",
 	    "rnics", "rnic1", "netdev", "rnic1", "driver", "veth", "firmware", "switches", "rail1",
 	    "dialect", "linux", "nos", "Linux", "version", "6.1.0", "model", "scenarios", "name",
 	    "rnic-flap", "verdict", "pass", "reason", "", "time_to_detect_s", 2.04, "rank", 1,
-	    "precision", 0.8, "false_positives", 0, "report", "rnic-flap/report.html", "name",
-	    "acl<x>", "verdict", "fail", "reason", "not detected: no verdict during the fault",
-	    "time_to_detect_s", "rank", "precision", "false_positives", 2, "report",
-	    "acl/report.html");
+	    "precision", 0.8, "false_positives", 0, "incidents", "during_fault", 1, "report",
+	    "rnic-flap/report.html", "name", "acl<x>", "verdict", "fail", "reason",
+	    "not detected: no verdict during the fault", "time_to_detect_s", "rank", "precision",
+	    "false_positives", 2, "report", "acl/report.html");
 }
 
 Test(pages, the_suite_index_lists_each_scenario_with_its_grade_and_the_devices)
@@ -99,12 +100,14 @@ Test(pages, the_suite_index_lists_each_scenario_with_its_grade_and_the_devices)
 	h = get("index.html");
 	cr_assert(strstr(h, "<h1>run 20261123T010000Z-abcd: <span class=\"fail\">1 of 2 passed"),
 		  "%s", h);
-	cr_assert(strstr(h,
-			 "<tr><td><a href=\"rnic-flap/report.html\">rnic-flap</a></td><td "
-			 "class=\"pass\">pass</td><td>2.0</td><td>1</td><td>0.80</td><td>0</td>"),
-		  "%s", h);
+	cr_assert(
+	    strstr(
+		h,
+		"<tr><td><a href=\"rnic-flap/report.html\">rnic-flap</a></td><td "
+		"class=\"pass\">pass</td><td>2.0</td><td>1</td><td>0.80</td><td>1</td><td>0</td>"),
+	    "%s", h);
 	cr_assert(strstr(h, ">acl&lt;x&gt;</a></td><td class=\"fail\">fail</td><td>-</td><td>-"
-			    "</td><td>-</td><td>2</td><td>not detected"),
+			    "</td><td>-</td><td>-</td><td>2</td><td>not detected"),
 		  "%s", h);
 	cr_assert(strstr(h, "<tr><th>host1</th><td>kernel 6.1.0<br>rnic1 (rnic1): driver veth"
 			    "</td></tr>"),

@@ -499,6 +499,75 @@ Test(grade, suspects_in_the_components_order_and_any_faults_target)
 	cr_assert_eq(g.rank, 2, "the twin ties with it");
 }
 
+/*
+ * A flapping link seen as lossy in most windows and slow in one, a switch
+ * named once, and a verdict long after: three incidents during the fault
+ * (the link's primary class its loss), one false positive incident after it.
+ */
+Test(grade, verdicts_merge_into_incidents_with_loss_first)
+{
+	struct scn_expect e = {.cls = "switch-link",
+			       .target = "spine2:swp2",
+			       .top_k = 1,
+			       .within_ms = 10000,
+			       .min_precision = 0.5};
+	struct comp_times t = {
+	    .t_start = 100, .t_inject = 105, .t_fault = 106, .t_revert = 126, .t_end = 160};
+	static const struct {
+		double ws;
+		const char *cls, *target;
+	} in[] = {
+	    {106, "switch-link", "rail2:swp6--spine2:swp2"},
+	    {108, "congestion", "rail2:swp6--spine2:swp2"},
+	    {108, "switch", "spine3"},
+	    {112, "switch-link", "rail2:swp6--spine2:swp2"}, /* one window missed: same incident */
+	    {122, "switch-link", "rail2:swp6--spine2:swp2"}, /* four missed: a second one */
+	    {150, "switch-link", "rail1:swp5--spine1:swp1"}, /* settled recovery: false positive */
+	};
+	struct verdict v[ARRAY_SIZE(in)] = {0};
+	struct comp_obs obs = {.verdicts = v, .n_verdicts = ARRAY_SIZE(in)};
+	struct grade g = {0};
+
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++) {
+		v[i] = (struct verdict){.time = in[i].ws + 2, .win = {in[i].ws, in[i].ws + 2}};
+		snprintf(v[i].cls, sizeof(v[i].cls), "%s", in[i].cls);
+		snprintf(v[i].target, sizeof(v[i].target), "%s", in[i].target);
+	}
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.n_inc, 4);
+	cr_assert_str_eq(g.inc[0].target, "rail2:swp6--spine2:swp2");
+	cr_assert_str_eq(g.inc[0].cls, "switch-link", "loss outranks latency");
+	cr_assert_eq(g.inc[0].verdicts, 3);
+	cr_assert_eq(g.inc[0].other_cls, 1);
+	cr_assert_float_eq(g.inc[0].start, 106, 1e-9);
+	cr_assert_float_eq(g.inc[0].end, 114, 1e-9);
+	cr_assert(g.inc[0].right && g.inc[0].in_fault);
+	cr_assert_str_eq(g.inc[1].target, "spine3");
+	cr_assert(!g.inc[1].right && g.inc[1].in_fault);
+	cr_assert(g.inc[2].right, "the link again, later: its own incident");
+	cr_assert(!g.inc[3].in_fault && !g.inc[3].right);
+	cr_assert_eq(g.incidents, 3);
+	cr_assert_eq(g.incidents_right, 2);
+	cr_assert_float_eq(g.incident_precision, 2.0 / 3, 1e-9);
+	cr_assert_eq(g.verdicts_in, 5);
+	cr_assert_eq(g.verdicts_right, 3);
+	cr_assert_float_eq(g.precision, 0.6, 1e-9);
+	cr_assert_eq(g.false_positives, 1);
+	cr_assert_eq(g.n_ranks, 5, "the truth's rank in each in-fault verdict");
+	cr_assert_eq(g.ranks[2].rank, 0, "spine3's verdict does not name it");
+	cr_assert_eq(g.ranks[3].rank, 1);
+	/* min-precision: 0.6 of the verdicts is below 0.7 */
+	e.max_false_positives = 1;
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	e.min_precision = 0.7;
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert_str_eq(g.reason,
+			 "precision 0.60, below 0.70: 3 of the 5 verdicts during the fault name "
+			 "spine2:swp2 as switch-link (3 incident(s), 2 of them right)");
+}
+
 /* An incident plot drawn in a folder named relative to the working directory ('run -o DIR'). */
 Test(report, plot_draws_in_a_relative_folder)
 {
