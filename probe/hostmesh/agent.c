@@ -445,17 +445,25 @@ struct rx_ctx {
 	size_t rnic;
 };
 
-static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
+/* The probe a send cookie names while it is pending (RNIC index in *s), or NULL. */
+static struct pending *pending_of(struct agent *a, uint64_t cookie, size_t *s)
 {
-	struct agent *a = ((struct rx_ctx *)ctx)->a;
-	size_t s = (size_t)(cookie >> 40);
 	uint32_t id = (uint32_t)cookie;
 	struct pending *p;
 
-	if (cookie & TRACE_COOKIE || s >= a->n)
-		return;
-	p = &a->rn[s].ring[id % a->rn[s].ring_n];
-	if (p->used && p->id == id && (ts == PT_TS_KERNEL || ts == PT_TS_HW)) {
+	*s = (size_t)(cookie >> 40);
+	if (cookie & TRACE_COOKIE || *s >= a->n)
+		return NULL;
+	p = &a->rn[*s].ring[id % a->rn[*s].ring_n];
+	return p->used && p->id == id ? p : NULL;
+}
+
+static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
+{
+	size_t s;
+	struct pending *p = pending_of(((struct rx_ctx *)ctx)->a, cookie, &s);
+
+	if (p && (ts == PT_TS_KERNEL || ts == PT_TS_HW)) {
 		p->t2 = tx_ns;
 		p->t2_kernel = ts == PT_TS_KERNEL;
 		p->t2_hw = ts == PT_TS_HW;
@@ -466,14 +474,10 @@ static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
 static void on_tx_failed(void *ctx, uint64_t cookie, int err)
 {
 	struct agent *a = ((struct rx_ctx *)ctx)->a;
-	size_t s = (size_t)(cookie >> 40);
-	uint32_t id = (uint32_t)cookie;
-	struct pending *p;
+	size_t s;
+	struct pending *p = pending_of(a, cookie, &s);
 
-	if (cookie & TRACE_COOKIE || s >= a->n)
-		return;
-	p = &a->rn[s].ring[id % a->rn[s].ring_n];
-	if (!p->used || p->id != id)
+	if (!p)
 		return;
 	rl_dbg("agent: %s -> %s: send completion: %s", a->rn[s].r->name, a->rn[p->dst].r->name,
 	       strerror(-err));
