@@ -20,6 +20,7 @@
 #define HBINS	     896 /* log-linear histogram: 32 sub-buckets per power of two */
 #define SUSPECTS     5
 #define BASE_WINDOWS 31 /* healthy windows whose p99 make the lab's tail, at most */
+#define EV_MAX	     32 /* windows of loss evidence, at most */
 
 void az_defaults(struct az_cfg *c)
 {
@@ -35,6 +36,8 @@ void az_defaults(struct az_cfg *c)
 	    .slow_alpha = 1e-6,
 	    .slow_tail = 2,
 	    .slow_memory_ms = 60000,
+	    .evidence_windows = 5,
+	    .evidence_alpha = 1e-4,
 	    .proc_us = 5000,
 	    .grace_ms = 1500,
 	    .max_abnormal = 1000000,
@@ -113,6 +116,18 @@ struct az {
 	double base_p99[BASE_WINDOWS];
 	size_t n_p99, next_p99;
 	uint64_t slow_ns; /* the slow threshold now */
+	/*
+	 * Loss evidence of the last evidence_windows windows: per window its
+	 * tallies (ev_stride() values: votes, good and fast per link, then per
+	 * switch), when it started, its voting timeouts and its fast probes.
+	 */
+	uint32_t *ev, *ev_cur, *ev_fast; /* the ring; a window's own tallies; summed fast probes */
+	struct {
+		uint64_t start, n_fast;
+		uint32_t n;
+		bool used;
+	} ev_m[EV_MAX];
+	size_t ev_next;
 	uint8_t *pair_t, *pair_s, *bad_rnic;
 	size_t *order;
 	/* Bounds on what agents can make it keep (input from the network) */
@@ -449,6 +464,11 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 }
 
 /* ---- analysis ------------------------------------------------------------------------- */
+
+static size_t ev_stride(const struct az *a)
+{
+	return 3 * (a->inv->n_links + a->inv->n_switches);
+}
 
 static double secs(uint64_t ns)
 {
@@ -915,6 +935,124 @@ out:
 	free(cs);
 }
 
+/*
+ * Evidence over time for a weak persistent loss.  An ACL between two of a
+ * host's 8 RNICs through one spine drops 2-5 probes a 2 s window: below
+ * min_votes in every window, and the fault never stops.  A window with
+ * timeouts to vote on but fewer than min_votes sums its tallies with those of
+ * the windows before it (evidence_windows in all, consecutive) and votes on
+ * the sum, as Algorithm 1 does on one window, when:
+ *  - the sum reaches min_votes and its top suspect is on min_share of them;
+ *  - the top suspect has a timeout in this window: the fault is still live
+ *    (after a revert the evidence of the fault's windows stays out);
+ *  - its timeouts are more than chance explains: P(X >= k) for
+ *    X ~ Binomial(n, ref) is at most evidence_alpha, where k and n are its
+ *    timeouts and probes over those windows and ref the rest of the
+ *    fabric's timeout share in them (Jeffreys prior: half a timeout in one
+ *    more probe).  In the unit test, 2 timeouts a window on a switch that
+ *    carries 144 probes a window, the rest of the fabric 432 without any:
+ *    4 of 2 windows are at log10 p -4.6, 6 of 3 windows at -7.6.  Single
+ *    probes lost by chance on other elements never add up.  This test bounds the
+ *    false alarms: evidence_alpha per window and element (measured over long
+ *    fault-free runs: README).
+ * A window with min_votes or more judges on its own, as before: strong
+ * faults are found when they were.  The verdict says evidence_windows.
+ */
+static void evidence(struct az *a, const struct window *w, uint32_t n_t)
+{
+	size_t nl = a->inv->n_links, ns = a->inv->n_switches, st = ev_stride(a),
+	       E = (size_t)a->cfg.evidence_windows, used = 0;
+	uint64_t wl = (uint64_t)a->cfg.window_ms * NS_PER_MS, n_fast = 0;
+	uint32_t *slot, n_acc = 0;
+	uint32_t *vl = a->votes_l, *gl = a->good_l, *vs = a->votes_s, *gs = a->good_s;
+	struct cand *cl, *cs;
+	const struct cand *top;
+	size_t kl, ks;
+	bool link;
+	char name[160];
+
+	if (E <= 1)
+		return;
+	count_fast(a, w);
+	slot = a->ev + a->ev_next * st;
+	memcpy(slot, vl, nl * sizeof(*slot));
+	memcpy(slot + nl, gl, nl * sizeof(*slot));
+	memcpy(slot + 2 * nl, w->fast_l, nl * sizeof(*slot));
+	memcpy(slot + 3 * nl, vs, ns * sizeof(*slot));
+	memcpy(slot + 3 * nl + ns, gs, ns * sizeof(*slot));
+	memcpy(slot + 3 * nl + 2 * ns, a->fast_s, ns * sizeof(*slot));
+	a->ev_m[a->ev_next].start = w->start;
+	a->ev_m[a->ev_next].n = n_t;
+	a->ev_m[a->ev_next].n_fast = w->n_fast;
+	a->ev_m[a->ev_next].used = true;
+	a->ev_next = (a->ev_next + 1) % E;
+	if (!n_t || n_t >= (uint32_t)a->cfg.min_votes)
+		return;
+	/* This window's own tallies aside; the sum in their place. */
+	memcpy(a->ev_cur, slot, st * sizeof(*slot));
+	memset(vl, 0, nl * sizeof(*vl));
+	memset(gl, 0, nl * sizeof(*gl));
+	memset(vs, 0, ns * sizeof(*vs));
+	memset(gs, 0, ns * sizeof(*gs));
+	memset(a->ev_fast, 0, (nl + ns) * sizeof(*a->ev_fast));
+	for (size_t k = 0; k < E; k++) {
+		const uint32_t *e = a->ev + k * st;
+
+		if (!a->ev_m[k].used || a->ev_m[k].start > w->start ||
+		    a->ev_m[k].start + E * wl <= w->start)
+			continue;
+		used++;
+		n_acc += a->ev_m[k].n;
+		n_fast += a->ev_m[k].n_fast;
+		for (size_t i = 0; i < nl; i++) {
+			vl[i] += e[i];
+			gl[i] += e[nl + i];
+			a->ev_fast[i] += e[2 * nl + i];
+		}
+		for (size_t i = 0; i < ns; i++) {
+			vs[i] += e[3 * nl + i];
+			gs[i] += e[3 * nl + ns + i];
+			a->ev_fast[nl + i] += e[3 * nl + 2 * ns + i];
+		}
+	}
+	cl = rl_xcalloc(nl + 1, sizeof(*cl));
+	cs = rl_xcalloc(ns + 1, sizeof(*cs));
+	kl = rank(vl, gl, nl, cl);
+	ks = rank(vs, gs, ns, cs);
+	link = unique_top(cl, kl) || !unique_top(cs, ks);
+	top = link ? cl : cs;
+	if (n_acc >= (uint32_t)a->cfg.min_votes && (link ? kl : ks) &&
+	    (double)top->votes >= a->cfg.min_share * n_acc &&
+	    (link ? a->ev_cur[top->id] : a->ev_cur[3 * nl + top->id]) > 0) {
+		uint64_t all = top->votes + (uint64_t)a->ev_fast[(link ? 0 : nl) + top->id],
+			 rest_all = n_acc + n_fast - all, rest_k = n_acc - top->votes;
+		double ref = (rest_k + 0.5) / ((double)rest_all + 1),
+		       lp = binom_log_sf(top->votes, all, ref) / log(10);
+
+		if (lp <= log10(a->cfg.evidence_alpha)) {
+			verdict_head(a, w, link ? "switch-link" : "switch",
+				     elem_name(a, link, top->id, name, sizeof(name)), top->votes,
+				     (double)top->votes / n_acc);
+			out_bool(&a->o, PRINT_JSON, "unique", NULL,
+				 unique_top(top, link ? kl : ks));
+			out_uint(&a->o, PRINT_JSON, "abnormal", NULL, n_acc);
+			out_uint(&a->o, PRINT_JSON, "evidence_windows", NULL, used);
+			out_uint(&a->o, PRINT_JSON, "probes", NULL, all);
+			out_float(&a->o, PRINT_JSON, "reference_share", NULL, 6, ref);
+			out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1, isfinite(lp) ? lp : -999);
+			print_suspects(a, "suspects", link, top, link ? kl : ks);
+			print_suspects(a, "switch_suspects", false, cs, ks);
+			out_close(&a->o);
+		}
+	}
+	free(cl);
+	free(cs);
+	memcpy(vl, a->ev_cur, nl * sizeof(*vl));
+	memcpy(gl, a->ev_cur + nl, nl * sizeof(*gl));
+	memcpy(vs, a->ev_cur + 3 * nl, ns * sizeof(*vs));
+	memcpy(gs, a->ev_cur + 3 * nl + ns, ns * sizeof(*gs));
+}
+
 static void tally(struct az *a, const struct window *w, bool slow, uint8_t *pairs, uint32_t *n)
 {
 	size_t sw[HM_MAX_LINKS * 2];
@@ -1050,6 +1188,7 @@ static void close_window(struct az *a, struct window *w)
 	tally(a, w, false, a->pair_t, &n_t);
 	if (n_t >= (uint32_t)a->cfg.min_votes)
 		vote_verdict(a, w, false, n_t);
+	evidence(a, w, n_t);
 	struct out *o = &a->o;
 	static const double q[] = {0.5, 0.9, 0.99, 0.999};
 	static const char *const qn[] = {"p50", "p90", "p99", "p999"};
@@ -1212,6 +1351,9 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->pair_s = rl_xcalloc(a->n_rnics * a->max_per_host + 1, 1);
 	a->bad_rnic = rl_xcalloc(a->n_rnics + 1, 1);
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(size_t));
+	a->ev = rl_xcalloc((size_t)cfg->evidence_windows * ev_stride(a) + 1, sizeof(uint32_t));
+	a->ev_cur = rl_xcalloc(ev_stride(a) + 1, sizeof(uint32_t));
+	a->ev_fast = rl_xcalloc(inv->n_links + inv->n_switches + 1, sizeof(uint32_t));
 	return a;
 }
 
@@ -1247,6 +1389,9 @@ void az_free(struct az *a)
 	free(a->pair_s);
 	free(a->bad_rnic);
 	free(a->order);
+	free(a->ev);
+	free(a->ev_cur);
+	free(a->ev_fast);
 	free(a);
 }
 

@@ -28,6 +28,8 @@ struct az_cfg {
 	double slow_alpha;	  /* a hotspot's slow share is this unlikely by chance: 1e-6 */
 	double slow_tail;	  /* and above this many times the healthy windows' p99: 2 */
 	long long slow_memory_ms; /* the healthy baseline halves its weight this often: 60 s */
+	int evidence_windows;	  /* a weak loss accumulates over this many windows: 5 (1: off) */
+	double evidence_alpha;	  /* and its share is this unlikely by chance: 1e-4 */
 	long long proc_us;	  /* host-processing verdict when most probes exceed it: 5000 us */
 	long long grace_ms;	  /* a window closes this long after its end: timeout + 1 s */
 	size_t max_abnormal;	  /* abnormal probes kept per window: 1,000,000 */

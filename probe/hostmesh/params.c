@@ -77,6 +77,12 @@ const struct opt_desc az_opts[] = {
      "(0: the 'slow' floor alone)"},
     {"slow-memory", OPT_MS, 100, 86400000, AZ(slow_memory_ms),
      "the healthy latency baseline halves its weight this often"},
+    {"evidence", OPT_INT, 1, 32, AZ(evidence_windows),
+     "a window with too few timeouts to vote on sums them with the windows before it, this "
+     "many in all (1: each window alone)"},
+    {"evidence-alpha", OPT_DOUBLE, 1e-300, 1, AZ(evidence_alpha),
+     "such a suspect's timeout share, against the rest of the fabric's in the same windows, "
+     "is at most this likely by chance (one-sided binomial test)"},
     {"proc", OPT_US, 0, 60000, AZ(proc_us), "host-processing verdict when most probes exceed it"},
     {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
      "close a window this long after its end (> the probe timeout)"},

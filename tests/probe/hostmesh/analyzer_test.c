@@ -67,6 +67,8 @@ static int now_w; /* the window being fed */
 typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
 
 /* Feed `windows` 2-s windows of probes: every pair, every spine, 3 probes each. */
+static int evidence_windows; /* 0: the default */
+
 static char *run_cfg(fate_fn fate, int windows, double alpha)
 {
 	struct az_cfg cfg;
@@ -81,6 +83,8 @@ static char *run_cfg(fate_fn fate, int windows, double alpha)
 	cfg.window_ms = 2000;
 	cfg.rnic_hold_ms = 4000;
 	cfg.min_votes = 3; /* the ACL pattern gives 3 abnormal probes a window */
+	if (evidence_windows)
+		cfg.evidence_windows = evidence_windows;
 	az = az_new(inv, &cfg, f);
 	for (int h = 1; h <= 4; h++)
 		for (int s = 1; s <= 4; s++)
@@ -193,6 +197,26 @@ static int route_lost(int h, int s, int d, int k, int i)
 	return h == 1 && s == 2 ? 4 : 0;
 }
 
+/* An ACL on one RNIC pair through spine2 that drops only two probes a window. */
+static int weak_acl(int h, int s, int d, int k, int i)
+{
+	return h == 1 && s == 1 && d == 2 && k == 2 && i < 2;
+}
+
+/* ... dropped in the first window only, then lifted. */
+static int weak_acl_once(int h, int s, int d, int k, int i)
+{
+	return now_w == 0 && weak_acl(h, s, d, k, i);
+}
+
+/* One probe lost a window, each time on another pair, host and spine: chance, not a fault. */
+static int scattered(int h, int s, int d, int k, int i)
+{
+	int w = now_w % 4;
+
+	return i == 0 && h == 1 + w && s == 1 + w && d == 1 + (w + 1) % 4 && k == 1 + (w + 2) % 4;
+}
+
 static int acl_pair(int h, int s, int d, int k, int i)
 {
 	(void)i;
@@ -257,6 +281,47 @@ Test(analyzer, send_failures_are_the_rnics)
 	cr_assert_not_null(strstr(w, "\"send_errors\":36,\"rnic_drops\":36,\"switch_drops\":0"),
 			   "%s", out);
 	cr_assert_not_null(strstr(out, "\"timeouts\":36,\"send_errors\":36"), "%s", out);
+	free(out);
+}
+
+/*
+ * Two timeouts a window, below min-votes: each window alone says nothing, the
+ * windows together name spine2 once they are beyond chance, for as long as
+ * the fault lasts and no longer.
+ */
+Test(analyzer, weak_persistent_loss_adds_up_over_windows)
+{
+	char *out;
+	struct seen s;
+
+	evidence_windows = 1;
+	out = run(weak_acl, 4);
+	s = scan(out);
+	cr_assert_eq(s.verdicts, 0, "each window alone is below min-votes:\n%s", out);
+	free(out);
+	evidence_windows = 0;
+	out = run(weak_acl, 4);
+	s = scan(out);
+	/* 4 timeouts of 2 windows are beyond chance (log10 p -4.6); with evidence-alpha 1e-6 it
+	 * takes 6 of 3 windows (-7.6) */
+	cr_assert_eq(s.sw, 3, "windows 2, 3 and 4:\n%s", out);
+	cr_assert_eq(s.verdicts, 3, "%s", out);
+	cr_assert_str_eq(s.first_target, "spine2");
+	cr_assert_not_null(strstr(out, "\"evidence_windows\":2,"), "%s", out);
+	free(out);
+	out = run(weak_acl_once, 4);
+	s = scan(out);
+	cr_assert_eq(s.verdicts, 0, "lifted after one window: the evidence stays out:\n%s", out);
+	free(out);
+}
+
+/* Single losses on other elements each window add up to nothing (the binomial test). */
+Test(analyzer, scattered_single_losses_are_chance)
+{
+	char *out = run(scattered, 8);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.verdicts, 0, "%s", out);
 	free(out);
 }
 
