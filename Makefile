@@ -41,7 +41,8 @@ help:
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput, MP-RDMA rig ceiling"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
-	@echo "                then the whole CI suite on the lab reached over SSH"
+	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
+	@echo "                sweep (scenarios/nightly/random/sweep: 3 generated shapes, the date as seed)"
 	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
 	@echo "make fuzz-nightly  each harness for FUZZ_NIGHTLY_S (1800) or 10^7 executions, new inputs in build/fuzz"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
@@ -114,7 +115,7 @@ fuzz-nightly: deps
 
 # In make check: every corpus and reproducer replayed, then a short fuzz of each harness.
 fuzz-check: $(FUZZ_BIN)
-	@tests/fuzz/run.sh check 10 $(FUZZ_BIN)
+	@tests/fuzz/run.sh check 5 $(FUZZ_BIN)
 
 # Benchmark drivers link the library (optimized, no sanitizers).
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
@@ -153,6 +154,8 @@ nightly: deps
 		scenarios/nightly/transport/*.yaml
 	@# the lab reached over SSH, with every CI scenario (make check runs one of each kind)
 	@SSH_SUITE=all ONLY=ssh_lab tests/vlab/run.sh
+	@# the randomized Hostmesh sweep: three generated shapes, the date as seed (printed)
+	@tests/random/suite.sh -o $(BUILD)/nightly/random $$(grep -v '^#' scenarios/nightly/random/sweep)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -46,12 +46,14 @@ run_deferred() {
 
 # run_tests DIR: each DIR/*_test.sh in this shell (ONLY=substring picks some), its cleanups after it.
 run_tests() {
-	local t
+	local t t0
 	for t in "$1"/*_test.sh; do
 		[ -n "${ONLY:-}" ] && [[ "$t" != *"$ONLY"* ]] && continue
+		t0=$SECONDS
 		# shellcheck disable=SC1090
 		. "$t"
 		run_deferred
+		printf '%s: %d s\n' "${t##*/}" $((SECONDS - t0))
 	done
 }
 

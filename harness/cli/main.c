@@ -14,6 +14,7 @@
 #include "harness/lib/version.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
+#include "harness/run/scengen.h"
 #include "injectors/cmd/inject.h"
 #include "probe/hostmesh/hostmesh.h"
 #include "probe/trace.h"
@@ -355,8 +356,11 @@ static const char inv_check_help[] =
     "file:line:col: message. --virtual also checks what a virtual lab needs\n"
     "(two tiers, addresses in 198.18.0.0/15). Exit 2 when any file is invalid.\n";
 static const char inv_gen_help[] =
-    "usage: rocelab inventory gen [--hosts N] [--rnics N] [--spines N] [--name NAME] [--speed S]\n"
-    "Print a rail-optimized virtual-lab inventory (defaults: 4 hosts, 4 RNICs, 4 spines).\n";
+    "usage: rocelab inventory gen [--hosts N] [--rnics N] [--spines N] [--pods N] [--name NAME]\n"
+    "                             [--speed S]\n"
+    "Print a rail-optimized virtual-lab inventory (defaults: 4 hosts, 4 RNICs, 4 spines, 1 pod).\n"
+    "--pods N: N rail groups of --hosts hosts each, every pod with its own --rnics rail\n"
+    "switches, all sharing the spines; hosts are numbered across pods.\n";
 
 static int check_virtual;
 
@@ -439,6 +443,8 @@ static int inv_gen_opt(int c, const char *arg, void *ctx)
 		return parse_count(arg, "--rnics", &g->rnics);
 	case 'S':
 		return parse_count(arg, "--spines", &g->spines);
+	case 'O':
+		return parse_count(arg, "--pods", &g->pods);
 	case 'N':
 		g->name = arg;
 		return 0;
@@ -459,12 +465,16 @@ static int inv_gen_opt(int c, const char *arg, void *ctx)
 static int inv_gen(int argc, char **argv)
 {
 	static const struct option extra[] = {
-	    {"hosts", required_argument, NULL, 'H'},  {"rnics", required_argument, NULL, 'R'},
-	    {"spines", required_argument, NULL, 'S'}, {"name", required_argument, NULL, 'N'},
-	    {"speed", required_argument, NULL, 'P'},  {0},
+	    {"hosts", required_argument, NULL, 'H'},
+	    {"rnics", required_argument, NULL, 'R'},
+	    {"spines", required_argument, NULL, 'S'},
+	    {"name", required_argument, NULL, 'N'},
+	    {"speed", required_argument, NULL, 'P'},
+	    {"pods", required_argument, NULL, 'O'},
+	    {0},
 	};
 	struct invgen_opts g = {
-	    .name = "vlab-rail", .hosts = 4, .rnics = 4, .spines = 4, .speed = "100g"};
+	    .name = "vlab-rail", .hosts = 4, .rnics = 4, .spines = 4, .pods = 1, .speed = "100g"};
 	struct opts o = {0};
 	int r = parse_opts(argc, argv, &o, extra, inv_gen_opt, &g);
 
@@ -486,6 +496,111 @@ static const struct cmd inventory_cmds[] = {
 static int cmd_inventory(int argc, char **argv)
 {
 	return dispatch(inventory_cmds, "inventory", argc, argv);
+}
+
+/* ---- scenario ---------------------------------------------------------- */
+
+static const char scn_gen_help[] =
+    "usage: rocelab scenario gen --seed N -o DIR [-i INVENTORY] [--faults N] [--fault-free N]\n"
+    "                            [--kinds LIST]\n"
+    "Write random Hostmesh scenarios for an inventory (default: the built-in lab) into DIR\n"
+    "(new or empty): the seed draws each one's fault kind, its target by role (rail, host,\n"
+    "spine), its parameters and its load; the expectation (class, time to detect) follows\n"
+    "from the kind and target. Each carries the CI suite's Hostmesh parameters and is\n"
+    "checked by the scenario loader. Run them with 'rocelab run -i INVENTORY DIR/*.yaml'.\n"
+    "  --faults N      fault scenarios (default 20)\n"
+    "  --fault-free N  scenarios with no fault, 30 s of fault phase each (default 2)\n"
+    "  --kinds LIST    draw only from these kinds (comma-separated; default: every kind\n"
+    "                  that fits the lab)\n";
+
+struct scn_gen_args {
+	struct scengen_opts g;
+	bool seeded;
+};
+
+static int scn_gen_opt(int c, const char *arg, void *ctx)
+{
+	struct scn_gen_args *a = ctx;
+	char *end;
+	long v;
+
+	switch (c) {
+	case 's':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 0 || v > 0x7fffffffL) {
+			usage_error("--seed '%s' is not a whole number from 0 to 2147483647", arg);
+			return 1;
+		}
+		a->g.seed = (unsigned)v;
+		a->seeded = true;
+		return 0;
+	case 'o':
+		a->g.dir = arg;
+		return 0;
+	case 'F':
+	case 'Z':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 0 || v > 999) {
+			usage_error("%s '%s' is not a whole number from 0 to 999",
+				    c == 'F' ? "--faults" : "--fault-free", arg);
+			return 1;
+		}
+		*(c == 'F' ? &a->g.faults : &a->g.fault_free) = (int)v;
+		return 0;
+	case 'K':
+		a->g.kinds = arg;
+		return 0;
+	}
+	return 1;
+}
+
+static int scn_gen(int argc, char **argv)
+{
+	static const struct option extra[] = {
+	    {"seed", required_argument, NULL, 's'},   {"output", required_argument, NULL, 'o'},
+	    {"faults", required_argument, NULL, 'F'}, {"fault-free", required_argument, NULL, 'Z'},
+	    {"kinds", required_argument, NULL, 'K'},  {0},
+	};
+	struct scn_gen_args a = {.g = {.faults = 20, .fault_free = 2}};
+	struct opts o = {.shorts = "o:"};
+	char builtin[PATH_MAX];
+	struct inventory *inv;
+	int r = parse_opts(argc, argv, &o, extra, scn_gen_opt, &a);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(scn_gen_help, stdout), 0;
+	if (optind != argc)
+		return usage_error("scenario gen: unexpected argument '%s'", argv[optind]);
+	if (!a.seeded)
+		return usage_error("scenario gen: give --seed N (the same seed writes the same "
+				   "scenarios)");
+	if (!a.g.dir)
+		return usage_error("scenario gen: give -o DIR, a new or empty folder");
+	a.g.inv_path = o.inventory ? o.inventory : lab_builtin_inventory(builtin, sizeof(builtin));
+	if (!(inv = inventory_load(a.g.inv_path, stderr)))
+		return RL_EXIT_USAGE;
+	a.g.inv = inv;
+	r = scengen_write(&a.g, o.quiet ? NULL : stdout);
+	if (!r && !o.quiet)
+		printf("scenario gen: seed %u: %d fault scenario(s), %d fault-free, in %s, for lab "
+		       "'%s'\n",
+		       a.g.seed, a.g.faults, a.g.fault_free, a.g.dir, inv->name);
+	inventory_free(inv);
+	return r ? RL_EXIT_USAGE : RL_EXIT_OK;
+}
+
+static const struct cmd scenario_cmds[] = {
+    {"gen", scn_gen, "write random Hostmesh scenarios for an inventory"},
+    {0},
+};
+
+static int cmd_scenario(int argc, char **argv)
+{
+	return dispatch(scenario_cmds, "scenario", argc, argv);
 }
 
 /* ---- trace ------------------------------------------------------------- */
@@ -1326,6 +1441,7 @@ static int cmd_report(int argc, char **argv)
 static const struct cmd top_cmds[] = {
     {"lab", cmd_lab, "bring the virtual lab up or down, show it, ssh into switches"},
     {"inventory", cmd_inventory, "validate or generate lab inventories"},
+    {"scenario", cmd_scenario, "generate random scenarios for an inventory"},
     {"inject", cmd_inject, "inject a fault (journaled, verified, reverted)"},
     {"revert", cmd_revert, "undo every outstanding fault of the journal"},
     {"faults", cmd_faults, "list outstanding faults (-j: JSON)"},

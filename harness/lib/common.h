@@ -49,6 +49,8 @@ int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format
 #define ROCEV2_UDP_PORT 4791 /* IANA port of RoCEv2 */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define RL_STR_(x)    #x
+#define RL_STR(x)     RL_STR_(x) /* a macro's value as a string literal */
 
 /* Allocation that never returns NULL: out of memory aborts with a message. */
 void *rl_xcalloc(size_t n, size_t size);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Generates rail-optimized virtual-lab inventories (H hosts x R RNICs, R rails, S spines). */
+/* Generates rail-optimized virtual-lab inventories: P pods (rail groups) of H hosts x R RNICs, each
+ * pod with R rail switches, sharing S spines. */
 #ifndef ROCELAB_INVGEN_H
 #define ROCELAB_INVGEN_H
 
@@ -8,6 +9,7 @@
 struct invgen_opts {
 	const char *name;
 	int hosts, rnics, spines;
+	int pods; /* 0 or 1: one pod, named as before pods existed */
 	const char *speed;
 };
 

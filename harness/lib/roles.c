@@ -44,6 +44,11 @@ void role_rng_init(struct role_rng *r, unsigned seed, const char *salt)
 	r->s = h ^ ((uint64_t)seed << 17) ^ seed;
 }
 
+unsigned role_rng_below(struct role_rng *r, unsigned n)
+{
+	return n ? (unsigned)(splitmix(&r->s) % n) : 0;
+}
+
 void role_sel_init(struct role_sel *s, enum role_kind kind)
 {
 	*s = (struct role_sel){.kind = kind,

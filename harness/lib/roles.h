@@ -56,6 +56,9 @@ struct role_rng {
 
 void role_rng_init(struct role_rng *r, unsigned seed, const char *salt);
 
+/* The next draw: uniform over 0 .. n-1 (n >= 1). */
+unsigned role_rng_below(struct role_rng *r, unsigned n);
+
 /* A selector asking for any one of kind. */
 void role_sel_init(struct role_sel *s, enum role_kind kind);
 

@@ -618,8 +618,10 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		ok = wait_ms(s->baseline_ms, r, why, sizeof(why));
 	}
 	fault_start = rl_now_ns();
-	if (ok && s->n_faults + s->n_loads)
-		progress(idx, total, s, "fault phase %.1f s", (double)s->fault_ms / 1e3);
+	/* A scenario without faults or load still holds its fault phase: time to stay silent in. */
+	if (ok)
+		progress(idx, total, s, "fault phase %.1f s%s", (double)s->fault_ms / 1e3,
+			 s->n_faults + s->n_loads ? "" : " (nothing injected)");
 	/* Faults start at their offsets and end at theirs (or with the phase). */
 	for (bool loads_started = false; ok && !rl_interrupted;) {
 		long long t = (long long)((rl_now_ns() - fault_start) / 1000000ULL);
@@ -691,8 +693,6 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		}
 		loads_started = true;
 		if (!pending && t >= s->fault_ms)
-			break;
-		if (!pending && !s->n_faults && !s->n_loads)
 			break;
 		if (!wait_ms(100, r, why, sizeof(why)))
 			ok = false;

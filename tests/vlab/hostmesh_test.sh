@@ -167,21 +167,6 @@ check "rocelab report DIR: redraws every plot and the index" sh -c '"$0" report 
 check "... and the report inlines the redrawn plot" sh -c 'test "$(grep -o "data:image/png;base64,[A-Za-z0-9+/=]*" "$0/report.html" | head -1 | cut -d, -f2 | base64 -d | sha256sum)" = "$(sha256sum < "$0/report.png")"' "$F"
 expect_exit 3 "rocelab report of a folder without results: exit 3" "$RL" report "$T"
 
-section "hostmesh: a lost route on a generated lab of 8 RNICs a host: failed sends are the RNIC's"
-# The host has no other route for the RNIC's address: every probe it sends fails in it, while the
-# probes sent to it arrive over healthy spines (issue 16's second weakness).
-"$RL" inventory gen --hosts 2 --rnics 8 --spines 2 --name gen8 >"$HM_OUT/gen8.yaml"
-"$RL" run --no-history -i "$HM_OUT/gen8.yaml" -o "$HM_OUT/gen8" --seed 3 scenarios/ci/rnic-route-missing.yaml 2>"$HM_OUT/gen8.log"
-rc=$?
-R="$HM_OUT/gen8/results.json"
-line=$(jq -r '.scenarios[0] | "\(.verdict) \(.got.class) \(.got.target) of \(.expected.target) ttd=\(.time_to_detect_s)"' "$R")
-[ $rc -eq 0 ] && [[ "$line" == pass* ]] && ok "rnic verdict for the RNIC: $line" || fail "route lost on gen8: exit $rc, $line" "$(jq -r '.scenarios[0].reason' "$R")"
-W="$HM_OUT/gen8/rnic-route-missing/analyzer.jsonl"
-se=$(jq -s '[.[] | select(.type=="window") | .send_errors] | add' "$W")
-rd=$(jq -s '[.[] | select(.type=="window") | .rnic_drops] | add' "$W")
-[ "${se:-0}" -ge 100 ] && [ "${rd:-0}" -ge "$se" ] && ok "the analyzer got $se failed sends as records, all in the RNIC drops ($rd)" || fail "send errors $se, rnic drops $rd"
-check "the RNIC's verdict counts its send failures" jq -se '[.[] | select(.type=="verdict" and .class=="rnic") | .send_errors] | min > 0' "$W"
-
 section "run history: runs recorded and compared; a worse run fails against its baseline"
 # The ci run above is the newest of this lab: rnic-flap again, compared with it.
 "$RL" run -o "$HM_OUT/h2" --seed 7 --baseline last scenarios/ci/rnic-flap.yaml >"$HM_OUT/h2.log" 2>&1
