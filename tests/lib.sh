@@ -46,14 +46,15 @@ run_deferred() {
 
 # run_tests DIR: each DIR/*_test.sh in this shell (ONLY=substring picks some), its cleanups after it.
 run_tests() {
-	local t t0
-	for t in "$1"/*_test.sh; do
-		[ -n "${ONLY:-}" ] && [[ "$t" != *"$ONLY"* ]] && continue
-		t0=$SECONDS
+	# Names of their own: the tests run in this function, and their variables are its.
+	local _rt_file _rt_t0
+	for _rt_file in "$1"/*_test.sh; do
+		[ -n "${ONLY:-}" ] && [[ "$_rt_file" != *"$ONLY"* ]] && continue
+		_rt_t0=$SECONDS
 		# shellcheck disable=SC1090
-		. "$t"
+		. "$_rt_file"
 		run_deferred
-		printf '%s: %d s\n' "${t##*/}" $((SECONDS - t0))
+		printf '%s: %d s\n' "${_rt_file##*/}" $((SECONDS - _rt_t0))
 	done
 }
 

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Pre-flight and post-flight: a lab not as its inventory says stops the run (invalid, exit 3), and --recover reverts the journal and checks again.
 NF="$ROOT/scenarios/ci/no-fault.yaml"
+# The runs the lab is broken under: 10 s, as ci/no-fault was before its fault phase ran.
+NS="$ROOT/tests/vlab/scenarios/no-fault-short.yaml"
 
 # A fault whose injector died (kill -9): in the lab and in the journal, reverted by nobody.
 orphan_fault() {
@@ -27,7 +29,7 @@ expect_exit 3 "without -o, the same run, from another directory: exit 3" sh -c '
 check "without -o it wrote into rocelab-results/RUN_ID, and latest points there" sh -c 'test -d "$0"/rocelab-results/latest/ && basename "$(readlink "$0"/rocelab-results/latest)" | grep -Eq "^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$"' "$T/def"
 
 section "pre-flight with --recover: the journal is reverted, the lab checked again, the run goes on"
-"$RL" run -o "$T/pf2" --seed 7 --recover "$NF" >"$T/pf2.out" 2>&1
+"$RL" run -o "$T/pf2" --seed 7 --recover "$NS" >"$T/pf2.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "run --recover: exit 0" || fail "run --recover: exit $rc" "$(grep -m3 'flight' "$T/pf2.out" | tr '\n' ' ')"
 check "it says it reverted and that the lab is right again" grep -q "pre-flight: the lab is as its inventory says again" "$T/pf2.out"
@@ -36,7 +38,7 @@ check "the post-flight check passed" grep -q "post-flight: 16 RNIC(s) up" "$T/pf
 
 section "post-flight: a lab broken during a scenario makes it invalid and stops the run"
 (sleep 6; ip -n rl-host3 addr del 198.18.2.3/24 dev rnic2) &
-"$RL" run -o "$T/pf3" --seed 7 "$NF" "$NF" >"$T/pf3.out" 2>&1
+"$RL" run -o "$T/pf3" --seed 7 "$NS" "$NS" >"$T/pf3.out" 2>&1
 rc=$?
 wait
 [ $rc -eq 3 ] && ok "run with the lab broken mid-scenario: exit 3" || fail "post-flight: exit $rc, want 3" "$(tail -3 "$T/pf3.out" | tr '\n' ' ')"
@@ -48,7 +50,7 @@ check "the next scenario did not run" jq -e '.scenarios[1].verdict == "invalid" 
 
 section "post-flight: a switch link left down (read in the switch's dialect) stops the run"
 (sleep 6; ip -n rl-spine2 link set swp3 down) &
-"$RL" run -o "$T/pf5" --seed 7 "$NF" "$NF" >"$T/pf5.out" 2>&1
+"$RL" run -o "$T/pf5" --seed 7 "$NS" "$NS" >"$T/pf5.out" 2>&1
 rc=$?
 wait
 [ $rc -eq 3 ] && ok "run with a spine port downed mid-scenario: exit 3" || fail "link post-flight: exit $rc, want 3" "$(tail -3 "$T/pf5.out" | tr '\n' ' ')"
@@ -61,7 +63,7 @@ ip -n rl-spine2 link set swp3 up
 
 section "post-flight with --recover: a fault left behind mid-run is reverted and the run goes on"
 (sleep 6; orphan_fault) &
-"$RL" run -o "$T/pf4" --seed 7 --recover "$NF" "$NF" >"$T/pf4.out" 2>&1
+"$RL" run -o "$T/pf4" --seed 7 --recover "$NS" "$NS" >"$T/pf4.out" 2>&1
 rc=$?
 wait
 [ $rc -eq 3 ] && ok "run --recover with a fault left mid-scenario: exit 3 (one invalid)" || fail "post-flight --recover: exit $rc, want 3" "$(tail -3 "$T/pf4.out" | tr '\n' ' ')"

@@ -38,7 +38,7 @@ check "an inventory whose host1 takes a copy of rocelab is valid" "$RL" inventor
 mkdir -p /tmp/rocelab-run.999999 /tmp/rocelab-run.999998
 echo "$(cat /etc/machine-id) 999999 4242" >/tmp/rocelab-run.999999/owner
 echo "0123456789abcdef0123456789abcdef 999998 4242" >/tmp/rocelab-run.999998/owner
-"$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 scenarios/ci/no-fault.yaml >"$T/copy.out" 2>&1
+"$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 tests/vlab/scenarios/no-fault-short.yaml >"$T/copy.out" 2>&1
 rc=$?
 wait
 [ $rc -eq 0 ] && ok "no-fault with host1's rocelab copied there: exit 0" || fail "run with rocelab: copy: exit $rc" "$(grep -m3 -E 'error|flight' "$T/copy.out" | tr '\n' ' ')"
