@@ -121,7 +121,7 @@ struct az {
 	 * tallies (ev_stride() values: votes, good and fast per link, then per
 	 * switch), when it started, its voting timeouts and its fast probes.
 	 */
-	uint32_t *ev, *ev_cur, *ev_fast; /* the ring; a window's own tallies; summed fast probes */
+	uint32_t *ev, *ev_sum; /* the ring; their sum, laid out as one window's */
 	struct {
 		uint64_t start, n_fast;
 		uint32_t n;
@@ -875,6 +875,39 @@ static void verdict_head(struct az *a, const struct window *w, const char *cls, 
 }
 
 /*
+ * A voted verdict on the top suspect of cl (a link) or cs (a switch): class
+ * cls, else switch-link or switch; with the significance test's figures when
+ * one was made (hs), and the windows of evidence summed when more than one.
+ */
+static void vote_emit(struct az *a, const struct window *w, const char *cls, bool link,
+		      const struct cand *cl, size_t kl, const struct cand *cs, size_t ks,
+		      uint32_t total, const struct hotspot *hs, size_t evidence_windows)
+{
+	const struct cand *top = link ? cl : cs;
+	char name[160];
+
+	verdict_head(a, w,
+		     cls    ? cls
+		     : link ? "switch-link"
+			    : "switch",
+		     elem_name(a, link, top->id, name, sizeof(name)), top->votes,
+		     total ? (double)top->votes / total : 0);
+	out_bool(&a->o, PRINT_JSON, "unique", NULL, unique_top(top, link ? kl : ks));
+	out_uint(&a->o, PRINT_JSON, "abnormal", NULL, total);
+	if (evidence_windows)
+		out_uint(&a->o, PRINT_JSON, "evidence_windows", NULL, evidence_windows);
+	if (hs) {
+		out_uint(&a->o, PRINT_JSON, "probes", NULL, hs->all);
+		out_float(&a->o, PRINT_JSON, "reference_share", NULL, 6, hs->ref);
+		out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1,
+			  isfinite(hs->log10_p) ? hs->log10_p : -999);
+	}
+	print_suspects(a, "suspects", link, top, link ? kl : ks);
+	print_suspects(a, "switch_suspects", false, cs, ks);
+	out_close(&a->o);
+}
+
+/*
  * Algorithm 1 over links, then over switches: the element on the most
  * abnormal paths is the suspect.  Ties are broken by the probes of the same
  * RNIC pairs that went well through each element (tomography's exoneration).
@@ -887,7 +920,6 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 	size_t kl = rank(a->votes_l, a->good_l, nl, cl), ks = rank(a->votes_s, a->good_s, ns, cs);
 	bool link = unique_top(cl, kl) || !unique_top(cs, ks);
 	const struct cand *top = link ? cl : cs;
-	char name[160];
 	struct hotspot hs;
 	double share;
 
@@ -914,22 +946,8 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 		goto out;
 	if (slow && !hotspot(a, w, link, top->id, total, &hs))
 		goto out;
-	verdict_head(a, w,
-		     slow   ? "congestion"
-		     : link ? "switch-link"
-			    : "switch",
-		     elem_name(a, link, top->id, name, sizeof(name)), top->votes, share);
-	out_bool(&a->o, PRINT_JSON, "unique", NULL, unique_top(top, link ? kl : ks));
-	out_uint(&a->o, PRINT_JSON, "abnormal", NULL, total);
-	if (slow) {
-		out_uint(&a->o, PRINT_JSON, "probes", NULL, hs.all);
-		out_float(&a->o, PRINT_JSON, "reference_share", NULL, 6, hs.ref);
-		out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1,
-			  isfinite(hs.log10_p) ? hs.log10_p : -999);
-	}
-	print_suspects(a, "suspects", link, top, link ? kl : ks);
-	print_suspects(a, "switch_suspects", false, cs, ks);
-	out_close(&a->o);
+	vote_emit(a, w, slow ? "congestion" : NULL, link, cl, kl, cs, ks, total, slow ? &hs : NULL,
+		  0);
 out:
 	free(cl);
 	free(cs);
@@ -963,23 +981,21 @@ static void evidence(struct az *a, const struct window *w, uint32_t n_t)
 	size_t nl = a->inv->n_links, ns = a->inv->n_switches, st = ev_stride(a),
 	       E = (size_t)a->cfg.evidence_windows, used = 0;
 	uint64_t wl = (uint64_t)a->cfg.window_ms * NS_PER_MS, n_fast = 0;
-	uint32_t *slot, n_acc = 0;
-	uint32_t *vl = a->votes_l, *gl = a->good_l, *vs = a->votes_s, *gs = a->good_s;
+	uint32_t *slot, *sum = a->ev_sum, n_acc = 0;
 	struct cand *cl, *cs;
 	const struct cand *top;
 	size_t kl, ks;
 	bool link;
-	char name[160];
 
 	if (E <= 1)
 		return;
 	count_fast(a, w);
 	slot = a->ev + a->ev_next * st;
-	memcpy(slot, vl, nl * sizeof(*slot));
-	memcpy(slot + nl, gl, nl * sizeof(*slot));
+	memcpy(slot, a->votes_l, nl * sizeof(*slot));
+	memcpy(slot + nl, a->good_l, nl * sizeof(*slot));
 	memcpy(slot + 2 * nl, w->fast_l, nl * sizeof(*slot));
-	memcpy(slot + 3 * nl, vs, ns * sizeof(*slot));
-	memcpy(slot + 3 * nl + ns, gs, ns * sizeof(*slot));
+	memcpy(slot + 3 * nl, a->votes_s, ns * sizeof(*slot));
+	memcpy(slot + 3 * nl + ns, a->good_s, ns * sizeof(*slot));
 	memcpy(slot + 3 * nl + 2 * ns, a->fast_s, ns * sizeof(*slot));
 	a->ev_m[a->ev_next].start = w->start;
 	a->ev_m[a->ev_next].n = n_t;
@@ -988,13 +1004,8 @@ static void evidence(struct az *a, const struct window *w, uint32_t n_t)
 	a->ev_next = (a->ev_next + 1) % E;
 	if (!n_t || n_t >= (uint32_t)a->cfg.min_votes)
 		return;
-	/* This window's own tallies aside; the sum in their place. */
-	memcpy(a->ev_cur, slot, st * sizeof(*slot));
-	memset(vl, 0, nl * sizeof(*vl));
-	memset(gl, 0, nl * sizeof(*gl));
-	memset(vs, 0, ns * sizeof(*vs));
-	memset(gs, 0, ns * sizeof(*gs));
-	memset(a->ev_fast, 0, (nl + ns) * sizeof(*a->ev_fast));
+	/* The consecutive windows' tallies summed, slot by slot (this window's is slot). */
+	memset(sum, 0, st * sizeof(*sum));
 	for (size_t k = 0; k < E; k++) {
 		const uint32_t *e = a->ev + k * st;
 
@@ -1004,53 +1015,31 @@ static void evidence(struct az *a, const struct window *w, uint32_t n_t)
 		used++;
 		n_acc += a->ev_m[k].n;
 		n_fast += a->ev_m[k].n_fast;
-		for (size_t i = 0; i < nl; i++) {
-			vl[i] += e[i];
-			gl[i] += e[nl + i];
-			a->ev_fast[i] += e[2 * nl + i];
-		}
-		for (size_t i = 0; i < ns; i++) {
-			vs[i] += e[3 * nl + i];
-			gs[i] += e[3 * nl + ns + i];
-			a->ev_fast[nl + i] += e[3 * nl + 2 * ns + i];
-		}
+		for (size_t i = 0; i < st; i++)
+			sum[i] += e[i];
 	}
 	cl = rl_xcalloc(nl + 1, sizeof(*cl));
 	cs = rl_xcalloc(ns + 1, sizeof(*cs));
-	kl = rank(vl, gl, nl, cl);
-	ks = rank(vs, gs, ns, cs);
+	kl = rank(sum, sum + nl, nl, cl);
+	ks = rank(sum + 3 * nl, sum + 3 * nl + ns, ns, cs);
 	link = unique_top(cl, kl) || !unique_top(cs, ks);
 	top = link ? cl : cs;
 	if (n_acc >= (uint32_t)a->cfg.min_votes && (link ? kl : ks) &&
 	    (double)top->votes >= a->cfg.min_share * n_acc &&
-	    (link ? a->ev_cur[top->id] : a->ev_cur[3 * nl + top->id]) > 0) {
-		uint64_t all = top->votes + (uint64_t)a->ev_fast[(link ? 0 : nl) + top->id],
+	    slot[(link ? 0 : 3 * nl) + top->id] > 0) {
+		uint64_t all = top->votes +
+			       (uint64_t)sum[(link ? 2 * nl : 3 * nl + 2 * ns) + top->id],
 			 rest_all = n_acc + n_fast - all, rest_k = n_acc - top->votes;
-		double ref = (rest_k + 0.5) / ((double)rest_all + 1),
-		       lp = binom_log_sf(top->votes, all, ref) / log(10);
+		double ref = (rest_k + 0.5) / ((double)rest_all + 1);
+		struct hotspot hs = {.all = all,
+				     .ref = ref,
+				     .log10_p = binom_log_sf(top->votes, all, ref) / log(10)};
 
-		if (lp <= log10(a->cfg.evidence_alpha)) {
-			verdict_head(a, w, link ? "switch-link" : "switch",
-				     elem_name(a, link, top->id, name, sizeof(name)), top->votes,
-				     (double)top->votes / n_acc);
-			out_bool(&a->o, PRINT_JSON, "unique", NULL,
-				 unique_top(top, link ? kl : ks));
-			out_uint(&a->o, PRINT_JSON, "abnormal", NULL, n_acc);
-			out_uint(&a->o, PRINT_JSON, "evidence_windows", NULL, used);
-			out_uint(&a->o, PRINT_JSON, "probes", NULL, all);
-			out_float(&a->o, PRINT_JSON, "reference_share", NULL, 6, ref);
-			out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1, isfinite(lp) ? lp : -999);
-			print_suspects(a, "suspects", link, top, link ? kl : ks);
-			print_suspects(a, "switch_suspects", false, cs, ks);
-			out_close(&a->o);
-		}
+		if (hs.log10_p <= log10(a->cfg.evidence_alpha))
+			vote_emit(a, w, NULL, link, cl, kl, cs, ks, n_acc, &hs, used);
 	}
 	free(cl);
 	free(cs);
-	memcpy(vl, a->ev_cur, nl * sizeof(*vl));
-	memcpy(gl, a->ev_cur + nl, nl * sizeof(*gl));
-	memcpy(vs, a->ev_cur + 3 * nl, ns * sizeof(*vs));
-	memcpy(gs, a->ev_cur + 3 * nl + ns, ns * sizeof(*gs));
 }
 
 static void tally(struct az *a, const struct window *w, bool slow, uint8_t *pairs, uint32_t *n)
@@ -1352,8 +1341,7 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->bad_rnic = rl_xcalloc(a->n_rnics + 1, 1);
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(size_t));
 	a->ev = rl_xcalloc((size_t)cfg->evidence_windows * ev_stride(a) + 1, sizeof(uint32_t));
-	a->ev_cur = rl_xcalloc(ev_stride(a) + 1, sizeof(uint32_t));
-	a->ev_fast = rl_xcalloc(inv->n_links + inv->n_switches + 1, sizeof(uint32_t));
+	a->ev_sum = rl_xcalloc(ev_stride(a) + 1, sizeof(uint32_t));
 	return a;
 }
 
@@ -1390,8 +1378,7 @@ void az_free(struct az *a)
 	free(a->bad_rnic);
 	free(a->order);
 	free(a->ev);
-	free(a->ev_cur);
-	free(a->ev_fast);
+	free(a->ev_sum);
 	free(a);
 }
 
