@@ -28,7 +28,8 @@ struct shape {
 	int other_rnics; /* RNICs on another host and another rail than any one RNIC */
 };
 
-/* What a kind writes: faults and load as YAML, the expectation, a description. */
+/* What a kind writes: its fault's target and options (after "- kind:") and any load as YAML,
+ * the expectation, a description. */
 struct draw {
 	struct sbuf yaml; /* "faults:" ... and "load:" ... */
 	char desc[200];
@@ -92,6 +93,17 @@ static void fabric_link(struct role_rng *rng, const struct shape *sh, struct dra
 		 uplink ? "rail" : "spine");
 }
 
+/* An RNIC on a drawn host and rail; what names it, for people. */
+static void rnic_target(struct role_rng *rng, const struct shape *sh, const struct inventory *inv,
+			struct draw *d, char *what, size_t len)
+{
+	const char *host = host_name(rng, inv);
+	int rail = pick(rng, 1, sh->rails);
+
+	sb_printf(&d->yaml, "    target: { role: rnic, host: %s, rail: %d }\n", host, rail);
+	snprintf(what, len, "the RNIC of %s on rail %d", host, rail);
+}
+
 static void draw_flap(struct role_rng *rng, const struct shape *sh, const struct inventory *inv,
 		      struct draw *d)
 {
@@ -99,19 +111,13 @@ static void draw_flap(struct role_rng *rng, const struct shape *sh, const struct
 	bool rnic = role_rng_below(rng, 3) == 0;
 	char what[96];
 
-	sb_printf(&d->yaml, "faults:\n  - kind: link-flap\n");
-	if (rnic) {
-		const char *host = host_name(rng, inv);
-		int rail = pick(rng, 1, sh->rails);
-
-		sb_printf(&d->yaml, "    target: { role: rnic, host: %s, rail: %d }\n", host, rail);
-		snprintf(what, sizeof(what), "the link of the RNIC of %s on rail %d", host, rail);
-	} else {
+	if (rnic)
+		rnic_target(rng, sh, inv, d, what, sizeof(what));
+	else
 		fabric_link(rng, sh, d, what, sizeof(what));
-	}
 	sb_printf(&d->yaml, "    options: { period: %ds, down: %dms }\n", period, down);
-	snprintf(d->desc, sizeof(d->desc), "%s flaps: down %d ms of every %d s", what, down,
-		 period);
+	snprintf(d->desc, sizeof(d->desc), "%s%s flaps: down %d ms of every %d s",
+		 rnic ? "the link of " : "", what, down, period);
 	d->cls = rnic ? "rnic" : "switch-link";
 	d->within_s = 6;
 }
@@ -124,7 +130,6 @@ static void draw_corruption(struct role_rng *rng, const struct shape *sh,
 	char what[96];
 
 	(void)inv;
-	sb_printf(&d->yaml, "faults:\n  - kind: packet-corruption\n");
 	fabric_link(rng, sh, d, what, sizeof(what));
 	sb_printf(&d->yaml, "    options: { rate: %d%% }\n", rate);
 	snprintf(d->desc, sizeof(d->desc), "%s corrupts %d%% of its packets", what, rate);
@@ -139,7 +144,6 @@ static void draw_ipid(struct role_rng *rng, const struct shape *sh, const struct
 	char what[96];
 
 	(void)inv;
-	sb_printf(&d->yaml, "faults:\n  - kind: ipid-drop\n");
 	fabric_link(rng, sh, d, what, sizeof(what));
 	sb_printf(&d->yaml, "    options: { mod: %d, rem: %d, roce-only: true }\n", mod, rem);
 	snprintf(d->desc, sizeof(d->desc), "%s drops the RoCE packets of IP ID %d modulo %d", what,
@@ -151,15 +155,10 @@ static void draw_ipid(struct role_rng *rng, const struct shape *sh, const struct
 static void draw_route(struct role_rng *rng, const struct shape *sh, const struct inventory *inv,
 		       struct draw *d)
 {
-	const char *host = host_name(rng, inv);
-	int rail = pick(rng, 1, sh->rails);
+	char what[96];
 
-	sb_printf(&d->yaml,
-		  "faults:\n  - kind: rnic-route-missing\n"
-		  "    target: { role: rnic, host: %s, rail: %d }\n",
-		  host, rail);
-	snprintf(d->desc, sizeof(d->desc), "the RNIC of %s on rail %d loses its policy route", host,
-		 rail);
+	rnic_target(rng, sh, inv, d, what, sizeof(what));
+	snprintf(d->desc, sizeof(d->desc), "%s loses its policy route", what);
 	d->cls = "rnic";
 	d->within_s = 6;
 }
@@ -171,7 +170,7 @@ static void draw_acl(struct role_rng *rng, const struct shape *sh, const struct 
 
 	(void)sh;
 	sb_printf(&d->yaml,
-		  "faults:\n  - kind: acl-error\n    target: { role: switch, of: spine }\n"
+		  "    target: { role: switch, of: spine }\n"
 		  "    options:\n      from: { role: rnic, host: %s }\n"
 		  "      to: { role: rnic, host: same, rail: other }\n",
 		  host);
@@ -189,7 +188,6 @@ static void draw_degrade(struct role_rng *rng, const struct shape *sh, const str
 
 	(void)inv;
 	sb_printf(&d->yaml,
-		  "faults:\n  - kind: link-degrade\n"
 		  "    target: { role: rail-uplink, rail: %d, spine: spine%d }\n"
 		  "    options: { rate: [10mbit, 10g] }\n"
 		  "load:\n  - kind: stream\n    across: fault\n    rate: 120mbit\n",
@@ -204,19 +202,18 @@ static void draw_degrade(struct role_rng *rng, const struct shape *sh, const str
 static void draw_storm(struct role_rng *rng, const struct shape *sh, const struct inventory *inv,
 		       struct draw *d)
 {
-	const char *host = host_name(rng, inv);
-	int rail = pick(rng, 1, sh->rails), n = sh->other_rnics < 3 ? sh->other_rnics : 3;
+	int n = sh->other_rnics < 3 ? sh->other_rnics : 3;
+	char what[96];
 
+	rnic_target(rng, sh, inv, d, what, sizeof(what));
 	sb_printf(&d->yaml,
-		  "faults:\n  - kind: pfc-storm\n    target: { role: rnic, host: %s, rail: %d }\n"
 		  "    options: { priority: 3, rate: 4000/s }\n"
 		  "load:\n  - kind: incast\n    to: { role: rnic, host: fault, rail: fault }\n"
 		  "    from: { role: rnic, host: other, rail: other, count: %d }\n"
 		  "    rate: 100mbit\n    priority: 3\n",
-		  host, rail, n);
-	snprintf(d->desc, sizeof(d->desc),
-		 "the RNIC of %s on rail %d sends 4000 PFC pauses/s while %d RNIC(s) send to it",
-		 host, rail, n);
+		  n);
+	snprintf(d->desc, sizeof(d->desc), "%s sends 4000 PFC pauses/s while %d RNIC(s) send to it",
+		 what, n);
 	d->cls = "rnic";
 	d->within_s = 6;
 }
@@ -229,7 +226,7 @@ static void draw_alpha(struct role_rng *rng, const struct shape *sh, const struc
 	(void)rng;
 	(void)inv;
 	sb_printf(&d->yaml,
-		  "faults:\n  - kind: buffer-alpha\n    target: { role: switch, of: spine }\n"
+		  "    target: { role: switch, of: spine }\n"
 		  "    options: { alpha: 1/64, priority: 3, emu-rate: 20mbit }\n"
 		  "load:\n  - kind: incast\n    to: { role: rnic }\n"
 		  "    from: { role: rnic, host: other, rail: other, count: %d }\n"
@@ -462,8 +459,10 @@ int scengen_write(const struct scengen_opts *o, FILE *log)
 
 		snprintf(name, sizeof(name), "r%u-%03d-%s", o->seed, i, k ? k->name : "no-fault");
 		snprintf(path, sizeof(path), "%s/%s.yaml", o->dir, name);
-		if (k)
+		if (k) {
+			sb_printf(&d.yaml, "faults:\n  - kind: %s\n", k->name);
 			k->draw(&rng, &sh, o->inv, &d);
+		}
 		r = write_one(o, &sh, path, name, i, k ? &d : NULL);
 		if (log && !r)
 			fprintf(log, "%s: %s%s%s\n", path, k ? d.desc : "no fault",
