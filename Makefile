@@ -53,9 +53,9 @@ help:
 # BPF programs (*.bpf.c): clang -target bpf; a C file links each one in with .incbin.
 BPF_CC    ?= clang
 BPF_OBJ   := $(BUILD)/bpf/ecn_mark.bpf.o
-$(BUILD)/bpf/%.bpf.o: injectors/bpf/%.bpf.c
+$(BUILD)/bpf/%.bpf.o: injectors/bpf/%.bpf.c injectors/bpf/ecn_vq.h
 	@mkdir -p $(@D)
-	$(BPF_CC) -target bpf -O2 -g -Wall -I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
+	$(BPF_CC) -target bpf -O2 -g -Wall -I. -I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
 $(foreach t,obj asan fuzz/obj,$(BUILD)/$(t)/injectors/ecn_mark.o): $(BPF_OBJ)
 CPPFLAGS  += -DECN_MARK_OBJ=\"$(BPF_OBJ)\"
 

@@ -7,6 +7,7 @@
 #include "injectors/ecn_mark.h"
 
 #include "harness/lib/common.h"
+#include "injectors/bpf/ecn_vq.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -25,13 +26,6 @@ __asm__(".section .rodata\n"
 	"rl_ecn_mark_obj_end:\n"
 	".previous\n");
 extern const char rl_ecn_mark_obj[], rl_ecn_mark_obj_end[];
-
-/* As in the BPF program. */
-struct ecn_vq {
-	uint32_t lock;
-	uint32_t pad;
-	uint64_t rate_bps, k, cap, bytes, last_ns;
-};
 
 #define ECN_MARK_PRIO	1
 #define ECN_MARK_HANDLE 0xec

@@ -21,14 +21,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-struct ecn_vq {
-	struct bpf_spin_lock lock;
-	__u64 rate_bps; /* bytes a second the queue drains at */
-	__u64 k;	/* marking threshold, bytes */
-	__u64 cap;	/* the queue never holds more (the TBF's limit) */
-	__u64 bytes;	/* queued now */
-	__u64 last_ns;	/* when bytes was last brought up to date */
-};
+#include "injectors/bpf/ecn_vq.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -42,23 +35,17 @@ int ecn_mark(struct __sk_buff *skb)
 {
 	__u32 key = 0;
 	struct ecn_vq *q;
-	__u64 now, dt, drained, over;
+	__u64 now;
+	int over;
 
 	if (skb->protocol != bpf_htons(ETH_P_IP))
 		return TC_ACT_OK;
 	q = bpf_map_lookup_elem(&ecn_vq, &key);
 	if (!q)
 		return TC_ACT_OK;
-	now = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns(); /* no helper may run under the lock */
 	bpf_spin_lock(&q->lock);
-	dt = now > q->last_ns ? now - q->last_ns : 0;
-	/* Under a second, dt * rate stays below 2^64 up to 18 GB/s (144 Gbit/s). */
-	drained = dt >= 1000000000ULL ? q->bytes : dt * q->rate_bps / 1000000000ULL;
-	q->bytes = q->bytes > drained ? q->bytes - drained : 0;
-	q->last_ns = now;
-	if (q->bytes + skb->len <= q->cap)
-		q->bytes += skb->len; /* else the TBF drops it: it takes no room */
-	over = q->bytes > q->k;
+	over = ecn_vq_step(q, now, skb->len);
 	bpf_spin_unlock(&q->lock);
 	if (over)
 		bpf_skb_ecn_set_ce(skb); /* a no-op on a packet that is not ECN-capable */
