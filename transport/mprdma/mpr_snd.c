@@ -523,6 +523,16 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 		on_nack(s, a, now);
 	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
 		s->snd_ooh = a->sack + 1;
+	/*
+	 * PER_REPLY: the receiver holds nothing above its cumulative ACK, so no
+	 * packet beyond snd_una has left the network and no credit is owed.
+	 * Counted per reply, credit leaks (a reply whose AACK found inflate
+	 * already at 0, a late copy's reply): on the lab it grew to 36 while the
+	 * window was 1 packet, and a single VP kept 37 packets queued on its
+	 * path, every ACK marked, through the rest of the run.
+	 */
+	if (s->cfg.credit == MPR_CREDIT_PER_REPLY && !a->nack && a->aack >= s->snd_ooh)
+		s->inflate = 0;
 	if (s->cfg.ooo_aware && !s->cfg.single_path && !a->retx && !a->nack &&
 	    (int64_t)a->sack < (int64_t)s->snd_ooh - 1 - s->cfg.delta) {
 		/* a slow path: its credit moves to the fast ones (section 3.3.2) */

@@ -157,6 +157,48 @@ Test(mprdma, every_reply_is_credit_but_none_from_before_a_timeout)
 	cr_assert_eq(s.inflate, 1, "a copy the timeout sent");
 }
 
+/*
+ * MPR_CREDIT_PER_REPLY: credit is owed only while the receiver holds
+ * something above its cumulative ACK.  On the lab inflate had leaked to 36
+ * with the window at 1 packet: a single VP kept 37 packets queued, every
+ * ACK marked.  In order again, inflate is 0 and the window is cwnd.
+ */
+Test(mprdma, per_reply_credit_ends_when_nothing_is_held_above_the_ack)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	c.credit = MPR_CREDIT_PER_REPLY;
+	started(&s, &c);
+	in_flight(&s, 0, 40, 1);
+	s.snd_ooh = 6; /* 5 is the highest SACK: 0..4 still held out */
+	s.inflate = 36;
+	/* 2 lands, 0 and 1 still missing: +1, nothing delivered, the credit stays */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50001, 2, 0, false), 10, out), 0);
+	cr_assert_eq(s.inflate, 37);
+	/* 0 lands and the AACK reaches 3, below 5: -3 +1 */
+	mpr_snd_ack(&s, ack_of(50001, 0, 3, false), 11, out);
+	cr_assert_eq(s.inflate, 35);
+	/* 3 and 4 land: the AACK reaches 6 = snd_ooh, nothing held above it */
+	mpr_snd_ack(&s, ack_of(50001, 3, 4, false), 12, out);
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50001, 4, 6, false), 13, out), 0);
+	cr_assert_eq(s.inflate, 0);
+	cr_assert_eq(s.snd_una, 6);
+	/* 34 in flight and a window of 1 packet: an in-order reply clocks nothing */
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50001, 6, 7, false), 14, out), 0);
+	cr_assert_eq(s.inflate, 0);
+
+	/* the default credit (once a PSN) is left as it was */
+	c.credit = MPR_CREDIT_ONCE;
+	started(&s, &c);
+	in_flight(&s, 0, 40, 1);
+	s.snd_ooh = 1;
+	s.inflate = 36;
+	mpr_snd_ack(&s, ack_of(50001, 1, 2, false), 10, out);
+	cr_assert_eq(s.inflate, 35, "+1 for 1, -2 for the AACK");
+}
+
 /* F.3: an ACK more than Δ below the highest SACK prunes its path. */
 Test(mprdma, slow_path_is_pruned_but_retransmissions_are_not)
 {
