@@ -81,6 +81,13 @@ double mpr_goodput_mbit(const struct mpr_sample *s, size_t n, double interval_s,
 			double to);
 
 /*
+ * The OOD at or below which a share q (0..1) of the receiver's arrivals
+ * sat, over the statistics lines of its log (path) whose interval (iv s)
+ * lies within [from, to]: the sum of their ood_hist.  -1 when none.
+ */
+double mpr_ood_quantile_in(const char *path, double iv, double from, double to, double q);
+
+/*
  * The fabric's optimal for a flow from RNIC 'from' to RNIC 'to' (Mbit/s of
  * payload): the smaller of the two RNICs' shaped rates and the sum of the
  * shaped rates of the uplinks of from's rail switch, times 1024/1098 (the

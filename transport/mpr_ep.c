@@ -655,7 +655,8 @@ struct rcv_ep {
 	unsigned held_head, held_n;
 	unsigned long long ce, ce_wire, pattern_bad, bad, held_full, kernel_ts, from_app;
 	struct mpr_ood ood;
-	uint32_t ood_bin_max; /* this interval */
+	struct mpr_ood ood_bin; /* this interval's, for an OOD per phase (mpr_comp.c) */
+	uint32_t ood_bin_max;	/* this interval */
 	struct tw_timer t_held;
 	struct rcv_bin last;
 };
@@ -758,8 +759,11 @@ static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
 		if (!mpr_wire_pattern_ok(p.psn, pl, plen))
 			e->pattern_bad++;
 	}
-	if (mpr_ood_add(&e->ood, &e->r, &res) && res.ood > e->ood_bin_max)
-		e->ood_bin_max = res.ood;
+	if (mpr_ood_add(&e->ood, &e->r, &res)) {
+		mpr_ood_add(&e->ood_bin, &e->r, &res);
+		if (res.ood > e->ood_bin_max)
+			e->ood_bin_max = res.ood;
+	}
 	if (res.reply) {
 		e->wep.dst = ip.src;
 		rcv_reply(e, &res.ack, now);
@@ -784,19 +788,38 @@ static void rcv_on_rx(void *ctx, uint64_t now)
 
 #define D(f) (json_int_t)(st.f - e->last.st.f)
 
+/*
+ * This interval's OOD histogram, [[degree, arrivals], ...] of the degrees
+ * that arrived (0 counts: it is the denominator), and back to empty.
+ */
+static json_t *ood_bin_take(struct rcv_ep *e)
+{
+	uint32_t top = e->ood_bin_max < MPR_OOD_MAX ? e->ood_bin_max : MPR_OOD_MAX;
+	json_t *h = json_array();
+
+	for (uint32_t v = 0; v <= top; v++)
+		if (e->ood_bin.hist[v]) {
+			json_array_append_new(h,
+					      json_pack("[i,i]", (int)v, (int)e->ood_bin.hist[v]));
+			e->ood_bin.hist[v] = 0;
+		}
+	e->ood_bin.n = 0;
+	return h;
+}
+
 static void rcv_on_bin(void *ctx, uint64_t now)
 {
 	struct rcv_ep *e = ctx;
 	struct mpr_rcv_stats st = e->r.st;
 
-	emit_bin(&e->c, json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:I}",
+	emit_bin(&e->c, json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:f,s:I}",
 				  "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data",
 				  D(data), "delivered", D(delivered), "dups", D(dups),
 				  "overflow_drops", D(overflow_drops), "acks", D(acks), "nacks",
 				  D(nacks), "ce", (json_int_t)(e->ce - e->last.ce), "ce_wire",
 				  (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
 				  (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
-				  (int)e->ood_bin_max, "queue_us_mean",
+				  (int)e->ood_bin_max, "ood_hist", ood_bin_take(e), "queue_us_mean",
 				  e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0,
 				  "queue_us_max", (json_int_t)e->queue_us_max));
 	e->queue_us_sum = 0;

@@ -9,6 +9,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static struct inventory *inv;
 
@@ -106,4 +108,40 @@ Test(mpr_comp, goodput_over_a_phase)
 	cr_assert_float_eq(mpr_goodput_mbit(s, 300, 0.01, 100.995, 101.0), -1, 1e-9);
 	cr_assert_float_eq(mpr_goodput_mbit(s, 300, 0.01, 100.5, 101.5), (81.92 + 40.96) / 2, 1e-6);
 	cr_assert_eq(mpr_goodput_mbit(s, 0, 0.01, 0, 1e12), -1);
+}
+
+/*
+ * The OOD of a phase: the receiver's 10 ms lines' histograms summed over
+ * the lines inside it.  A first second with a long tail (a path slowing
+ * under packets already on it), then a short one.
+ */
+Test(mpr_comp, ood_over_a_phase)
+{
+	char path[] = "/tmp/rocelab-ood-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	cr_assert_not_null(f);
+	fputs("rocelab: transport recv: a line that is not a record\n", f);
+	for (int i = 0; i < 200; i++)
+		fprintf(f,
+			"{\"type\":\"rcv\",\"t\":%.2f,\"delivered\":1000,\"ood_hist\":[[0,990],[%d,"
+			"10]]}\n",
+			100.0 + 0.01 * (i + 1), i < 100 ? 900 : 40);
+	/* not the receiver's, or not a histogram: counted nowhere */
+	fputs("{\"type\":\"snd\",\"t\":100.5,\"ood_hist\":[[5000,100000]]}\n", f);
+	fputs("{\"type\":\"rcv\",\"t\":101.5,\"ood_hist\":[[-1,5],[4097,5],[7,0],\"x\"]}\n", f);
+	fputs("{\"type\":\"rcv-end\",\"t\":102.5,\"ood_p999\":900}\n", f);
+	fclose(f);
+	/* 1% at 900 in the first second: p99.9 900, p99 0 */
+	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 101.0, 0.999), 900, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 101.0, 0.99), 0, 1e-9);
+	/* the second alone, and both: half the tail at 40, half at 900 */
+	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 101.0, 102.0, 0.999), 40, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 102.0, 0.995), 40, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 102.0, 0.996), 900, 1e-9);
+	/* no line inside: none */
+	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 200.0, 201.0, 0.999), -1, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in("/nonexistent/log", 0.01, 0, 1e12, 0.999), -1, 1e-9);
+	unlink(path);
 }
