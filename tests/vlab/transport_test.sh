@@ -173,6 +173,13 @@ check "lossy: MP-RDMA carries at least 2x the single path's placement mean at 10
 	awk -v r="${ratio:-0}" 'BEGIN { exit !(r >= 2.0) }'
 check "lossy: each placement's single path left rail 1 through its spine (traced source port)" \
 	jq -e '[.scenarios[] | select(.name | startswith("mprdma-lossy-single-spine")) | .components["mp-rdma"] | .across != null and .sport >= 49152] | length == 4 and all' "$R"
+# Fig. 14(b): the same 1/40 path, the fabric marking ECN; the control keeps most of the optimal
+# left, and without it the slow path's packets hold the bitmap (the paper: 0.96 against 0.325).
+on_off=$(jq -r '[.scenarios[] | select(.name | startswith("mprdma-degraded-marked")) | {(.name): .components["mp-rdma"].metrics["fault-vs-optimal"].value}] | add | "\(.["mprdma-degraded-marked"] * 1000 | round / 1000) \(.["mprdma-degraded-marked-ooo-off"] * 1000 | round / 1000)"' "$R" 2>/dev/null)
+check "degraded, ECN marked: out-of-order control on keeps 1.5x what it keeps off (${on_off/ / vs })" \
+	awk -v a="${on_off% *}" -v b="${on_off#* }" 'BEGIN { exit !(a + 0 > 0 && b + 0 > 0 && a >= 1.5 * b) }'
+check "degraded, ECN marked: the marker set CE on the fast paths (the receiver's ce_wire)" \
+	sh -c 'grep -h "\"type\":\"rcv-end\"" "$1"/mprdma-degraded-marked/mp-rdma-recv.log | jq -e ".ce_wire > 0"' sh "$TR_OUT/ci"
 
 section "transport: a run the rig's CPU limits is invalid (rig-limited), never a pass or a fail"
 # No fabric profile: nothing shapes the paths and the endpoints run flat out (the brief's D.6).
