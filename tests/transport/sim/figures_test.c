@@ -300,7 +300,7 @@ static void fig14(unsigned L, enum mpr_credit credit, double g[2], uint32_t ood[
  * (mpr_snd_ack(): none owed once nothing is held above the cumulative ACK)
  * off keeps 0.027, the slowest path's rate, as the paper's §2 says a
  * bitmap too short for the reordering does (its Fig. 14(b): 0.325, the lab
- * 0.31-0.33).  At L = 64 the bitmap bounds the OOD both ways (26 on, 87
+ * 0.37-0.46).  At L = 64 the bitmap bounds the OOD both ways (26 on, 87
  * off), so the tenfold cut is asserted where the bitmap holds it, L = 1024.
  */
 Test(figures, fig14_degraded_path_out_of_order_control)
