@@ -654,7 +654,7 @@ struct rcv_ep {
 	struct held_ack *held;
 	unsigned held_head, held_n;
 	unsigned long long ce, ce_wire, pattern_bad, bad, held_full, kernel_ts, from_app;
-	struct mpr_ood ood;
+	struct mpr_ood ood;	/* the run's, but for the interval in ood_bin */
 	struct mpr_ood ood_bin; /* this interval's, for an OOD per phase (mpr_comp.c) */
 	uint32_t ood_bin_max;	/* this interval */
 	struct tw_timer t_held;
@@ -759,8 +759,7 @@ static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
 		if (!mpr_wire_pattern_ok(p.psn, pl, plen))
 			e->pattern_bad++;
 	}
-	if (mpr_ood_add(&e->ood, &e->r, &res)) {
-		mpr_ood_add(&e->ood_bin, &e->r, &res);
+	if (mpr_ood_add(&e->ood_bin, &e->r, &res)) {
 		if (res.ood > e->ood_bin_max)
 			e->ood_bin_max = res.ood;
 	}
@@ -789,29 +788,35 @@ static void rcv_on_rx(void *ctx, uint64_t now)
 #define D(f) (json_int_t)(st.f - e->last.st.f)
 
 /*
- * This interval's OOD histogram, [[degree, arrivals], ...] of the degrees
- * that arrived (0 counts: it is the denominator), and back to empty.
+ * This interval's OOD histogram into the run's and back to empty; with h,
+ * also appended to it as [[degree, arrivals], ...] of the degrees that
+ * arrived (0 counts: it is the denominator).
  */
-static json_t *ood_bin_take(struct rcv_ep *e)
+static void ood_bin_fold(struct rcv_ep *e, json_t *h)
 {
 	uint32_t top = e->ood_bin_max < MPR_OOD_MAX ? e->ood_bin_max : MPR_OOD_MAX;
-	json_t *h = json_array();
 
 	for (uint32_t v = 0; v <= top; v++)
 		if (e->ood_bin.hist[v]) {
-			json_array_append_new(h,
-					      json_pack("[i,i]", (int)v, (int)e->ood_bin.hist[v]));
+			if (h)
+				json_array_append_new(
+				    h, json_pack("[i,i]", (int)v, (int)e->ood_bin.hist[v]));
+			e->ood.hist[v] += e->ood_bin.hist[v];
 			e->ood_bin.hist[v] = 0;
 		}
+	e->ood.n += e->ood_bin.n;
 	e->ood_bin.n = 0;
-	return h;
+	e->ood_bin_max = 0;
 }
 
 static void rcv_on_bin(void *ctx, uint64_t now)
 {
 	struct rcv_ep *e = ctx;
 	struct mpr_rcv_stats st = e->r.st;
+	uint32_t ood_max = e->ood_bin_max;
+	json_t *ood_hist = json_array();
 
+	ood_bin_fold(e, ood_hist);
 	emit_bin(&e->c, json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:f,s:I}",
 				  "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data",
 				  D(data), "delivered", D(delivered), "dups", D(dups),
@@ -819,13 +824,12 @@ static void rcv_on_bin(void *ctx, uint64_t now)
 				  D(nacks), "ce", (json_int_t)(e->ce - e->last.ce), "ce_wire",
 				  (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
 				  (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
-				  (int)e->ood_bin_max, "ood_hist", ood_bin_take(e), "queue_us_mean",
+				  (int)ood_max, "ood_hist", ood_hist, "queue_us_mean",
 				  e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0,
 				  "queue_us_max", (json_int_t)e->queue_us_max));
 	e->queue_us_sum = 0;
 	e->queue_n = e->queue_us_max = 0;
 	e->last = (struct rcv_bin){st, e->ce, e->ce_wire, e->pattern_bad};
-	e->ood_bin_max = 0;
 	core_next_bin(&e->c);
 	(void)now;
 }
@@ -837,6 +841,7 @@ static void rcv_end(struct rcv_ep *e, double secs)
 	const struct mpr_rcv_stats *st = &e->r.st;
 	struct dp_stats dp;
 
+	ood_bin_fold(e, NULL);
 	e->c.q.dp->stats(e->c.q.port, &dp);
 	emit_end(
 	    &e->c,
