@@ -258,13 +258,19 @@ void mpr_flow_stop(struct mpr_flow *fl)
 
 /* ---- figures ---------------------------------------------------------------------------- */
 
+/* Does the sample's whole interval (iv s, ending at its t) lie within [from, to]? */
+static bool in_window(const struct mpr_sample *s, double iv, double from, double to)
+{
+	return s->t - iv >= from - 1e-6 && s->t <= to + 1e-6;
+}
+
 double mpr_goodput_mbit(const struct mpr_sample *s, size_t n, double interval_s, double from,
 			double to)
 {
 	double pkts = 0, span = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (s[i].t - interval_s >= from - 1e-6 && s[i].t <= to + 1e-6) {
+		if (in_window(&s[i], interval_s, from, to)) {
 			pkts += s[i].delivered;
 			span += interval_s;
 		}
@@ -756,7 +762,9 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .vps_used = jnum(j, "vps_used"),
 						   .srtt_us = jnum(j, "srtt_us"),
 						   .cpu_ms = jnum(j, "cpu_ms"),
-						   .runq_ms = jnum(j, "runq_ms")};
+						   .runq_ms = jnum(j, "runq_ms"),
+						   .ood_hist =
+						       json_incref(json_object_get(j, "ood_hist"))};
 			if (acc)
 				per_vp(j, acc, smp);
 		} else if (t && !strcmp(t, end_type)) {
@@ -772,37 +780,41 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 	return n;
 }
 
-double mpr_ood_quantile_in(const char *path, double iv, double from, double to, double q)
+size_t mpr_read_log(const char *path, const char *type, struct mpr_sample **out, json_t **end)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	return read_log(path, type, out, end, NULL);
+}
+
+void mpr_samples_free(struct mpr_sample *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_decref(s[i].ood_hist);
+	free(s);
+}
+
+double mpr_ood_quantile_in(const struct mpr_sample *s, size_t n, double iv, double from, double to,
+			   double q)
+{
 	struct mpr_ood *o = rl_xcalloc(1, sizeof(*o));
 	double r = -1;
 
-	while (f && getline(&line, &cap, f) > 0) {
-		json_t *j = line[0] == '{' ? json_loads(line, 0, NULL) : NULL;
-		const char *t = j ? json_string_value(json_object_get(j, "type")) : NULL;
-		json_t *h = j ? json_object_get(j, "ood_hist") : NULL, *e;
-		double at = jnum(j, "t");
+	for (size_t k = 0; k < n; k++) {
 		size_t i;
+		json_t *e;
 
-		if (t && !strcmp(t, "rcv") && at - iv >= from - 1e-6 && at <= to)
-			json_array_foreach(h, i, e)
-			{
-				json_int_t v = json_integer_value(json_array_get(e, 0)),
-					   c = json_integer_value(json_array_get(e, 1));
+		if (!in_window(&s[k], iv, from, to))
+			continue;
+		json_array_foreach(s[k].ood_hist, i, e)
+		{
+			json_int_t v = json_integer_value(json_array_get(e, 0)),
+				   c = json_integer_value(json_array_get(e, 1));
 
-				if (v < 0 || v > MPR_OOD_MAX || c <= 0)
-					continue; /* not the receiver's: counted nowhere */
-				o->hist[v] += (uint32_t)c;
-				o->n += (unsigned long long)c;
-			}
-		json_decref(j);
+			if (v < 0 || v > MPR_OOD_MAX || c <= 0)
+				continue; /* not the receiver's: counted nowhere */
+			o->hist[v] += (uint32_t)c;
+			o->n += (unsigned long long)c;
+		}
 	}
-	free(line);
-	if (f)
-		fclose(f);
 	if (o->n)
 		r = mpr_ood_quantile(o, q);
 	free(o);
@@ -820,7 +832,7 @@ static double cpu_busy(const struct mpr_sample *s, size_t n, double iv, double f
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (s[i].t - iv >= from - 1e-6 && s[i].t <= to)
+		if (in_window(&s[i], iv, from, to))
 			c += s[i].cpu_ms, q += s[i].runq_ms, k++;
 	if (!k || c + q <= 0)
 		return -1;
@@ -1203,8 +1215,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 			comp_obs_metric(obs, "recovery-vs-baseline", rec / base, "ratio");
 		}
 		phase(obs->section, "fault", f_from, t->t_revert, fault);
-		ood_fault =
-		    mpr_ood_quantile_in(st->rlog, iv, f_from + OOD_SETTLE_S, t->t_revert, 0.999);
+		ood_fault = mpr_ood_quantile_in(st->rs, st->n_rs, iv, f_from + OOD_SETTLE_S,
+						t->t_revert, 0.999);
 		phase(obs->section, "recovery", r_from, t_end, rec);
 		ph_from[1] = f_from, ph_to[1] = t->t_revert;
 		ph_from[2] = r_from, ph_to[2] = t_end;
@@ -1389,8 +1401,8 @@ static void release(void *state)
 
 	if (!st)
 		return;
-	free(st->rs);
-	free(st->ss);
+	mpr_samples_free(st->rs, st->n_rs);
+	mpr_samples_free(st->ss, st->n_ss);
 	free(st->data);
 	free(st->ack);
 	free(st);

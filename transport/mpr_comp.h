@@ -71,7 +71,16 @@ struct mpr_sample {
 	double cpu_ms, runq_ms; /* the endpoint on a CPU, waiting for one */
 	/* The sender's sends, probes aside: all, on the VPs a fault touches, on its link forward */
 	double sent, sent_hit, sent_fwd;
+	json_t *ood_hist; /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
 };
+
+/*
+ * A log's per-interval lines of type ("snd", "rcv") into *out, and its
+ * last "TYPE-end" line into *end (NULL: none; a new reference).  Lines that
+ * are not records are skipped.  Free the samples with mpr_samples_free().
+ */
+size_t mpr_read_log(const char *path, const char *type, struct mpr_sample **out, json_t **end);
+void mpr_samples_free(struct mpr_sample *s, size_t n);
 
 /*
  * Payload goodput (Mbit/s) over the samples whose interval lies within
@@ -82,10 +91,11 @@ double mpr_goodput_mbit(const struct mpr_sample *s, size_t n, double interval_s,
 
 /*
  * The OOD at or below which a share q (0..1) of the receiver's arrivals
- * sat, over the statistics lines of its log (path) whose interval (iv s)
- * lies within [from, to]: the sum of their ood_hist.  -1 when none.
+ * sat, over its samples whose interval (iv s) lies within [from, to]: the
+ * sum of their ood_hist.  -1 when none.
  */
-double mpr_ood_quantile_in(const char *path, double iv, double from, double to, double q);
+double mpr_ood_quantile_in(const struct mpr_sample *s, size_t n, double iv, double from, double to,
+			   double q);
 
 /*
  * The fabric's optimal for a flow from RNIC 'from' to RNIC 'to' (Mbit/s of

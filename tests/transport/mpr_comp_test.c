@@ -120,6 +120,9 @@ Test(mpr_comp, ood_over_a_phase)
 	char path[] = "/tmp/rocelab-ood-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
+	struct mpr_sample *s;
+	json_t *end;
+	size_t n;
 
 	cr_assert_not_null(f);
 	fputs("rocelab: transport recv: a line that is not a record\n", f);
@@ -133,15 +136,24 @@ Test(mpr_comp, ood_over_a_phase)
 	fputs("{\"type\":\"rcv\",\"t\":101.5,\"ood_hist\":[[-1,5],[4097,5],[7,0],\"x\"]}\n", f);
 	fputs("{\"type\":\"rcv-end\",\"t\":102.5,\"ood_p999\":900}\n", f);
 	fclose(f);
+	n = mpr_read_log(path, "rcv", &s, &end);
+	cr_assert_eq(n, 201);
+	cr_assert_not_null(end);
+	cr_assert_float_eq(json_number_value(json_object_get(end, "ood_p999")), 900, 1e-9);
 	/* 1% at 900 in the first second: p99.9 900, p99 0 */
-	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 101.0, 0.999), 900, 1e-9);
-	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 101.0, 0.99), 0, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, n, 0.01, 100.0, 101.0, 0.999), 900, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, n, 0.01, 100.0, 101.0, 0.99), 0, 1e-9);
 	/* the second alone, and both: half the tail at 40, half at 900 */
-	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 101.0, 102.0, 0.999), 40, 1e-9);
-	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 102.0, 0.995), 40, 1e-9);
-	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 100.0, 102.0, 0.996), 900, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, n, 0.01, 101.0, 102.0, 0.999), 40, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, n, 0.01, 100.0, 102.0, 0.995), 40, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, n, 0.01, 100.0, 102.0, 0.996), 900, 1e-9);
 	/* no line inside: none */
-	cr_assert_float_eq(mpr_ood_quantile_in(path, 0.01, 200.0, 201.0, 0.999), -1, 1e-9);
-	cr_assert_float_eq(mpr_ood_quantile_in("/nonexistent/log", 0.01, 0, 1e12, 0.999), -1, 1e-9);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, n, 0.01, 200.0, 201.0, 0.999), -1, 1e-9);
+	json_decref(end);
+	mpr_samples_free(s, n);
+	cr_assert_eq(mpr_read_log("/nonexistent/log", "rcv", &s, &end), 0);
+	cr_assert_null(end);
+	cr_assert_float_eq(mpr_ood_quantile_in(s, 0, 0.01, 0, 1e12, 0.999), -1, 1e-9);
+	mpr_samples_free(s, 0);
 	unlink(path);
 }
