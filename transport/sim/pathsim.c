@@ -5,10 +5,22 @@
 #include "transport/mprdma/mpr_wire.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum ev_kind { EV_PATH, EV_DATA, EV_ACK, EV_TIMER };
+/* EV_S*: the spraying workload's, whose flow is a connection */
+enum ev_kind {
+	EV_PATH,
+	EV_DATA,
+	EV_ACK,
+	EV_TIMER,
+	EV_SPATH,
+	EV_SDATA,
+	EV_SACK,
+	EV_STIMER,
+	EV_SAMPLE
+};
 
 struct ev {
 	uint64_t t, seq; /* seq: first in, first out among equal times */
@@ -17,7 +29,29 @@ struct ev {
 	union {
 		struct mpr_pkt p;
 		struct mpr_ack a;
+		struct {
+			struct spr_pkt sp;
+			bool sce;
+		};
+		struct spr_reply sr;
 	};
+};
+
+/* A connection of the spraying workload. */
+struct sconn {
+	struct spr_snd snd;
+	uint64_t start_ns, timer_at;
+	uint32_t app_next; /* the next sequence the application expects, from Head */
+	bool started, sender_done;
+};
+
+struct spray {
+	struct ps_spray_cfg cfg;
+	struct ord_rx *rx;
+	struct sconn *conn;
+	unsigned next; /* the next connection to start */
+	uint64_t rng;
+	struct ps_spray_stats st;
 };
 
 struct flow {
@@ -34,6 +68,7 @@ struct pathsim {
 	struct ps_path_stats pst[PS_PATHS_MAX];
 	struct flow *flows[PS_FLOWS_MAX];
 	int n_flows;
+	struct spray *spray;
 	struct ev *heap;
 	size_t len, cap;
 };
@@ -84,6 +119,13 @@ void ps_free(struct pathsim *ps)
 		return;
 	for (int i = 0; i < ps->n_flows; i++)
 		free(ps->flows[i]);
+	if (ps->spray) {
+		for (unsigned i = 0; i < ps->spray->cfg.n_conns; i++)
+			spr_free(&ps->spray->conn[i].snd);
+		free(ps->spray->conn);
+		ord_rx_free(ps->spray->rx);
+		free(ps->spray);
+	}
 	free(ps->heap);
 	free(ps);
 }
@@ -188,26 +230,39 @@ static bool mark(struct pathsim *ps, uint64_t backlog, uint64_t k, uint64_t kmax
 	return chance(ps, (uint32_t)((backlog - k) * pmax_ppm / (kmax - k)));
 }
 
+/* A data packet's CE bit, whichever sender's it is. */
+static bool *ce_of(struct ev *e)
+{
+	return e->kind == EV_SPATH || e->kind == EV_SDATA ? &e->sce : &e->p.ce;
+}
+
+/* A data packet onto its path, through the sender's host link when there is one. */
+static void host_out(struct pathsim *ps, struct ev *e)
+{
+	e->t = ps->now;
+	if (ps->cfg.host_bps) {
+		uint64_t q;
+
+		if (!enqueue(ps->now, &ps->host_busy, ps->cfg.host_bps, ps->cfg.host_qlimit_bytes,
+			     ps->cfg.data_bytes, &q, &e->t))
+			return; /* the host's own queue overflowed */
+		*ce_of(e) |= mark(ps, q, ps->cfg.host_ecn_k_bytes, 0, 0);
+	}
+	ev_push(ps, *e);
+}
+
 static void send_pkts(struct pathsim *ps, int f, const struct mpr_pkt *out, unsigned k)
 {
 	struct flow *fl = ps->flows[f];
 
 	for (unsigned i = 0; i < k; i++) {
-		struct ev e = {.kind = EV_PATH, .flow = (int16_t)f, .p = out[i], .t = ps->now};
+		struct ev e = {.kind = EV_PATH, .flow = (int16_t)f, .p = out[i]};
 		unsigned path = ps_path_of(ps, out[i].vp);
 
 		e.path = (uint8_t)path;
 		fl->st.sent[path] += !out[i].probe;
 		fl->st.probe_sent[path] += out[i].probe;
-		if (ps->cfg.host_bps) {
-			uint64_t q;
-
-			if (!enqueue(ps->now, &ps->host_busy, ps->cfg.host_bps,
-				     ps->cfg.host_qlimit_bytes, ps->cfg.data_bytes, &q, &e.t))
-				continue; /* the host's own queue overflowed */
-			e.p.ce |= mark(ps, q, ps->cfg.host_ecn_k_bytes, 0, 0);
-		}
-		ev_push(ps, e);
+		host_out(ps, &e);
 	}
 }
 
@@ -251,7 +306,7 @@ static void on_path(struct pathsim *ps, struct ev *e)
 	uint64_t depart = ps->now;
 
 	st->data++;
-	st->probes += e->p.probe;
+	st->probes += e->kind == EV_PATH && e->p.probe;
 	if (pc->down) {
 		st->down_drops++;
 		return;
@@ -268,35 +323,38 @@ static void on_path(struct pathsim *ps, struct ev *e)
 			st->qdrops++;
 			return;
 		}
-		e->p.ce |= mark(ps, q, pc->ecn_k_bytes, pc->red_kmax_bytes, pc->red_pmax_ppm);
+		*ce_of(e) |= mark(ps, q, pc->ecn_k_bytes, pc->red_kmax_bytes, pc->red_pmax_ppm);
 	}
-	st->marked += e->p.ce;
-	e->kind = EV_DATA;
+	st->marked += *ce_of(e);
+	e->kind = e->kind == EV_SPATH ? EV_SDATA : EV_DATA;
 	e->t = depart + pc->delay_ns;
 	ev_push(ps, *e);
+}
+
+/* A reply goes back on the data packet's path (its VP echoes the source port), unqueued. */
+static void reply_back(struct pathsim *ps, struct ev r, unsigned path)
+{
+	const struct ps_path_cfg *pc = &ps->cfg.path[path];
+
+	if (pc->down || chance(ps, pc->ack_loss_ppm)) {
+		ps->pst[path].down_drops += pc->down;
+		return;
+	}
+	r.path = (uint8_t)path;
+	r.t = ps->now + pc->delay_ns;
+	ev_push(ps, r);
 }
 
 static void on_data(struct pathsim *ps, struct ev *e)
 {
 	struct flow *fl = ps->flows[e->flow];
-	const struct ps_path_cfg *pc = &ps->cfg.path[e->path];
 	struct mpr_rx_result res;
 
 	mpr_rcv_data(&fl->rcv, &e->p, &res);
 	fl->st.delivered += res.deliver_to - res.deliver_from;
 	mpr_ood_add(&fl->st.ood, &fl->rcv, &res);
-	if (!res.reply)
-		return;
-	/* the ACK goes back on the data packet's path (its VP echoes the source port) */
-	if (pc->down || chance(ps, pc->ack_loss_ppm)) {
-		ps->pst[e->path].down_drops += pc->down;
-		return;
-	}
-	ev_push(ps, (struct ev){.kind = EV_ACK,
-				.flow = e->flow,
-				.path = e->path,
-				.t = ps->now + pc->delay_ns,
-				.a = res.ack});
+	if (res.reply)
+		reply_back(ps, (struct ev){.kind = EV_ACK, .flow = e->flow, .a = res.ack}, e->path);
 }
 
 static void on_ack(struct pathsim *ps, struct ev *e)
@@ -327,26 +385,228 @@ static void on_timer(struct pathsim *ps, struct ev *e)
 	arm(ps, e->flow);
 }
 
+/* ---- the spraying workload ---------------------------------------------------------------- */
+
+#define SPRAY_SAMPLE_NS 1000000ULL /* the paper's 1 ms memory samples */
+
+static void spray_arm(struct pathsim *ps, unsigned c)
+{
+	struct sconn *sc = &ps->spray->conn[c];
+	uint64_t d = spr_deadline(&sc->snd);
+
+	if (d != SPR_NEVER && d < sc->timer_at) {
+		sc->timer_at = d;
+		ev_push(ps, (struct ev){.kind = EV_STIMER, .flow = (int16_t)c, .t = d});
+	}
+}
+
+/* What connection c's window lets out, onto the paths. */
+static void spray_send(struct pathsim *ps, unsigned c)
+{
+	struct spray *sp = ps->spray;
+	struct spr_pkt out[32];
+	unsigned k;
+
+	do {
+		k = spr_pull(&sp->conn[c].snd, ps->now, out, 32);
+		for (unsigned i = 0; i < k; i++) {
+			struct ev e = {.kind = EV_SPATH, .flow = (int16_t)c, .sp = out[i]};
+
+			e.path = (uint8_t)ps_path_of(ps, out[i].vp);
+			sp->st.path_sent[e.path]++;
+			sp->st.path_retx[e.path] += out[i].retx;
+			host_out(ps, &e);
+		}
+	} while (k == 32);
+	spray_arm(ps, c);
+}
+
+/* The next connection of the workload, when there is one. */
+static void spray_start(struct pathsim *ps)
+{
+	struct spray *sp = ps->spray;
+	struct sconn *sc;
+	double lo, hi;
+	uint32_t n;
+
+	if (sp->next == sp->cfg.n_conns)
+		return;
+	sc = &sp->conn[sp->next];
+	lo = log((double)sp->cfg.min_pkts);
+	hi = log((double)sp->cfg.max_pkts + 1);
+	n = (uint32_t)exp(lo + (hi - lo) * (double)(mpr_rand(&sp->rng) % 1000000) / 1e6);
+	n = n < sp->cfg.min_pkts ? sp->cfg.min_pkts : n > sp->cfg.max_pkts ? sp->cfg.max_pkts : n;
+	if (spr_init(&sc->snd, &sp->cfg.snd, (uint32_t)(mpr_rand(&sp->rng) % (1u << 30)), n,
+		     mpr_rand(&sp->rng)))
+		abort(); /* the configuration was checked when the workload was added */
+	sc->start_ns = ps->now;
+	sc->timer_at = MPR_NEVER;
+	sc->started = true;
+	sp->st.started++;
+	spray_send(ps, sp->next++);
+}
+
+static void on_sdata(struct pathsim *ps, struct ev *e)
+{
+	struct spray *sp = ps->spray;
+	struct sconn *sc = &sp->conn[e->flow];
+	uint32_t next = sc->snd.head + sc->app_next;
+	struct eu_result res;
+
+	if (ord_rx_data(sp->rx, (unsigned)e->flow, e->sp.seq, e->sp.head, e->sp.last, &res))
+		return; /* a copy after the completion: the connection is gone at the receiver */
+	if (!res.duplicate && e->sp.seq >= next) {
+		uint32_t d = e->sp.seq - next;
+
+		sp->st.reorder.hist[d < MPR_OOD_MAX ? d : MPR_OOD_MAX]++;
+		sp->st.reorder.n++;
+	}
+	if (res.deliver_to > res.deliver_from) {
+		/* the application: exactly the next sequences, once */
+		if (res.deliver_from < next)
+			sp->st.duplicated += res.deliver_to - res.deliver_from;
+		else if (res.deliver_from > next)
+			sp->st.misordered++;
+		else
+			sc->app_next = res.deliver_to - sc->snd.head;
+		sp->st.delivered += res.deliver_to - res.deliver_from;
+	}
+	if (res.completed) {
+		uint64_t fct = ps->now - sc->start_ns;
+
+		sp->st.misordered += sc->app_next != sc->snd.n;
+		sp->st.completed++;
+		sp->st.fct_sum_ns += fct;
+		sp->st.fct_max_ns = fct > sp->st.fct_max_ns ? fct : sp->st.fct_max_ns;
+		if (sp->st.completed == sp->cfg.n_conns)
+			sp->st.done_ns = ps->now;
+	}
+	if (res.reply != EU_DROP)
+		reply_back(ps,
+			   (struct ev){.kind = EV_SACK,
+				       .flow = e->flow,
+				       .sr = {res.reply, res.ack, res.seq, e->sce, e->sp.retx,
+					      e->sp.tx_ns}},
+			   e->path);
+}
+
+/* The sender's figures into the workload's, once a connection is done. */
+static void spray_account(struct spray *sp, const struct spr_snd *s)
+{
+	sp->st.sent += s->st.sent;
+	sp->st.retx += s->st.retx;
+	sp->st.timeouts += s->st.timeouts;
+	sp->st.go_backs += s->st.go_backs;
+}
+
+static void spray_progress(struct pathsim *ps, unsigned c)
+{
+	struct sconn *sc = &ps->spray->conn[c];
+
+	if (!sc->sender_done && spr_done(&sc->snd)) {
+		sc->sender_done = true;
+		spray_account(ps->spray, &sc->snd);
+		spray_start(ps); /* the workload keeps its concurrency */
+		return;
+	}
+	spray_send(ps, c);
+}
+
+static void on_sack(struct pathsim *ps, struct ev *e)
+{
+	struct sconn *sc = &ps->spray->conn[e->flow];
+
+	ps->pst[e->path].acks++;
+	ps->pst[e->path].ece_acks += e->sr.ece;
+	if (sc->sender_done)
+		return;
+	spr_reply(&sc->snd, &e->sr, ps->now);
+	spray_progress(ps, (unsigned)e->flow);
+}
+
+static void on_stimer(struct pathsim *ps, struct ev *e)
+{
+	struct sconn *sc = &ps->spray->conn[e->flow];
+
+	if (e->t != sc->timer_at || sc->sender_done)
+		return;
+	sc->timer_at = MPR_NEVER;
+	spr_timer(&sc->snd, ps->now);
+	spray_progress(ps, (unsigned)e->flow);
+}
+
+static void on_sample(struct pathsim *ps, struct ev *e)
+{
+	struct spray *sp = ps->spray;
+	struct ord_mem m, *sum = &sp->st.mem_sum, *hw = &sp->st.mem_high;
+
+	ord_rx_mem(sp->rx, &m);
+	sp->st.mem_samples++;
+	sum->total += m.total, sum->bitmap += m.bitmap;
+	sum->static_total += m.static_total, sum->static_bitmap += m.static_bitmap;
+#define HW(f) hw->f = m.f > hw->f ? m.f : hw->f
+	HW(total), HW(bitmap), HW(static_total), HW(static_bitmap);
+#undef HW
+	if (!sp->st.done_ns)
+		ev_push(ps, (struct ev){.kind = EV_SAMPLE, .t = ps->now + SPRAY_SAMPLE_NS});
+	(void)e;
+}
+
+int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg)
+{
+	struct spr_snd probe;
+	struct spray *sp;
+
+	if (ps->spray || !cfg->n_conns || !cfg->concurrent || cfg->concurrent > cfg->n_conns ||
+	    !cfg->min_pkts || cfg->max_pkts < cfg->min_pkts || cfg->max_pkts > (1u << 24))
+		return -EINVAL;
+	if (spr_init(&probe, &cfg->snd, 0, 1, 1))
+		return -EINVAL;
+	spr_free(&probe);
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	sp->conn = calloc(cfg->n_conns, sizeof(*sp->conn));
+	sp->rx = ord_rx_new(cfg->rx, cfg->n_conns);
+	if (!sp->conn || !sp->rx) {
+		int r = sp->rx || errno != EINVAL ? -ENOMEM : -EINVAL;
+
+		free(sp->conn);
+		ord_rx_free(sp->rx);
+		free(sp);
+		return r;
+	}
+	sp->cfg = *cfg;
+	sp->rng = cfg->seed ? cfg->seed : 1;
+	ps->spray = sp;
+	for (unsigned i = 0; i < cfg->concurrent; i++)
+		spray_start(ps);
+	ev_push(ps, (struct ev){.kind = EV_SAMPLE, .t = ps->now + SPRAY_SAMPLE_NS});
+	return 0;
+}
+
+const struct ps_spray_stats *ps_spray_stats(const struct pathsim *ps, const struct ord_rx **rx)
+{
+	if (!ps->spray)
+		return NULL;
+	if (rx)
+		*rx = ps->spray->rx;
+	return &ps->spray->st;
+}
+
+static void (*const on[])(struct pathsim *, struct ev *) = {
+    [EV_PATH] = on_path,   [EV_DATA] = on_data,	    [EV_ACK] = on_ack,
+    [EV_TIMER] = on_timer, [EV_SPATH] = on_path,    [EV_SDATA] = on_sdata,
+    [EV_SACK] = on_sack,   [EV_STIMER] = on_stimer, [EV_SAMPLE] = on_sample,
+};
+
 void ps_run_until(struct pathsim *ps, uint64_t t)
 {
 	while (ps->len && ps->heap[0].t <= t) {
 		struct ev e = ev_pop(ps);
 
 		ps->now = e.t;
-		switch (e.kind) {
-		case EV_PATH:
-			on_path(ps, &e);
-			break;
-		case EV_DATA:
-			on_data(ps, &e);
-			break;
-		case EV_ACK:
-			on_ack(ps, &e);
-			break;
-		case EV_TIMER:
-			on_timer(ps, &e);
-			break;
-		}
+		on[e.kind](ps, &e);
 	}
 	ps->now = t;
 }

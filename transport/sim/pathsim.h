@@ -17,6 +17,8 @@
 #define ROCELAB_PATHSIM_H
 
 #include "transport/mprdma/mprdma.h"
+#include "transport/ordering/ordrx.h"
+#include "transport/ordering/spray.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -91,5 +93,42 @@ uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth);
 double ps_goodput(struct pathsim *ps, int flow, uint64_t t0, uint64_t t1);
 /* The OOD at or below which a share q (0..1) of the flow's packets arrived. */
 uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q);
+
+/*
+ * Eunomia under a spraying sender (../shared/briefs/mp-rdma-eunomia.md
+ * D.8): a workload of finite connections from the sender host to one
+ * receiver NIC of a kind (ordrx.h), at most `concurrent` at once (one that
+ * finishes is replaced), sizes log-uniform in [min_pkts, max_pkts], each
+ * from a random Head.  Every packet is sprayed over snd.vps (spray.h); its
+ * reply comes back on its path.  The application takes what the receiver
+ * delivers and checks it is exactly the next sequences; the NIC's ordering
+ * memory is sampled every millisecond.  One workload a simulator.
+ */
+struct ps_spray_cfg {
+	struct spr_cfg snd;
+	enum ord_kind rx;
+	unsigned n_conns, concurrent;
+	uint32_t min_pkts, max_pkts;
+	uint64_t seed;
+};
+
+struct ps_spray_stats {
+	unsigned started, completed;   /* connections; completed: the receiver's completion */
+	unsigned long long misordered; /* deliveries not exactly the next sequences, or short */
+	unsigned long long duplicated; /* deliveries of sequences delivered before */
+	unsigned long long delivered;  /* packets to the application */
+	unsigned long long sent, retx, timeouts, go_backs; /* the senders' */
+	uint64_t fct_sum_ns, fct_max_ns; /* first packet sent to the receiver's completion */
+	uint64_t done_ns;		 /* when the last connection completed (0: not yet) */
+	struct mpr_ood reorder;		 /* per new arrival: its distance above the next in order */
+	unsigned long long mem_samples;
+	struct ord_mem mem_sum, mem_high; /* the 1 ms samples' sum, and their high-water marks */
+	unsigned long long path_sent[PS_PATHS_MAX], path_retx[PS_PATHS_MAX];
+};
+
+/* 0, -EINVAL (a bad configuration, a workload there already), -ENOMEM. */
+int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg);
+/* The workload's figures, with the receiver's counters in rx->eu; NULL when there is none. */
+const struct ps_spray_stats *ps_spray_stats(const struct pathsim *ps, const struct ord_rx **rx);
 
 #endif
