@@ -3,6 +3,7 @@
 #include "transport/mprdma/mprdma.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { SLOT_EMPTY, SLOT_RECV, SLOT_TAIL };
@@ -16,6 +17,32 @@ int mpr_rcv_init(struct mpr_rcv *r, unsigned L)
 	return 0;
 }
 
+int mpr_rcv_init_eunomia(struct mpr_rcv *r)
+{
+	struct eu_cfg cfg;
+
+	memset(r, 0, sizeof(*r));
+	r->eu = malloc(sizeof(*r->eu));
+	if (!r->eu)
+		return -ENOMEM;
+	eu_cfg_default(&cfg);
+	eu_rx_init(r->eu, &cfg);
+	eu_conn_init(&r->euc);
+	r->L = cfg.cap_rows * EU_BLOCK_BITS;
+	return 0;
+}
+
+void mpr_rcv_free(struct mpr_rcv *r)
+{
+	free(r->eu);
+	r->eu = NULL;
+}
+
+size_t mpr_rcv_bytes(const struct mpr_rcv *r)
+{
+	return r->eu ? eu_conn_bytes(r->eu, &r->euc) : r->L / 8 + 4 + 4 + 1;
+}
+
 /* The paper has no field for it; a NACK carries the hole in nack_psn. */
 static void nack(struct mpr_rx_result *res, uint32_t psn, bool sync)
 {
@@ -23,6 +50,27 @@ static void nack(struct mpr_rx_result *res, uint32_t psn, bool sync)
 	res->ack.nack = true;
 	res->ack.nack_psn = psn;
 	res->ack.sync_fail = sync;
+}
+
+/* Beyond the bitmap: dropped and answered with a NACK of the hole. */
+static void overflow(struct mpr_rcv *r, struct mpr_rx_result *res)
+{
+	/*
+	 * Every such packet is answered, as every data packet is: the NACK
+	 * tells the sender that the packet left the network (its window
+	 * credit comes back) and, once the hole's retransmission should have
+	 * landed, that it was lost too.  The brief's reading (one NACK a hole)
+	 * stalls the ACK clock for the hole's round trip.  L = 1 is rxe, which
+	 * answers a gap once.
+	 */
+	r->st.overflow_drops++;
+	res->dropped = true;
+	if (r->L == 1 && r->nak_for == r->rcv_nxt + 1)
+		return; /* rxe NAKs a gap once (resp.sent_psn_nak): its sender goes back N */
+	r->nak_for = r->rcv_nxt + 1;
+	r->st.nacks++;
+	nack(res, r->rcv_nxt, false);
+	res->ack.aack = r->rcv_nxt;
 }
 
 void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_result *res)
@@ -47,24 +95,7 @@ void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_resu
 	if (res->ood > r->st.ood_max)
 		r->st.ood_max = res->ood;
 	if (res->ood >= r->L) {
-		/*
-		 * Beyond the bitmap: dropped and answered with a NACK of the hole.
-		 * Every such packet is answered, as every data packet is: the
-		 * NACK tells the sender that the packet left the network (its
-		 * window credit comes back) and, once the hole's retransmission
-		 * should have landed, that it was lost too.  The brief's reading
-		 * (one NACK a hole) stalls the ACK clock for the hole's round trip.
-		 * L = 1 is rxe, which answers a gap once.
-		 */
-		r->st.overflow_drops++;
-		res->dropped = true;
-		if (r->L == 1 && r->nak_for == r->rcv_nxt + 1)
-			return; /* rxe NAKs a gap once (resp.sent_psn_nak): its sender goes back N
-				 */
-		r->nak_for = r->rcv_nxt + 1;
-		r->st.nacks++;
-		nack(res, r->rcv_nxt, false);
-		res->ack.aack = r->rcv_nxt;
+		overflow(r, res);
 		return;
 	}
 	if (p->sync && p->msg_first > r->rcv_nxt) {
@@ -75,6 +106,21 @@ void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_resu
 		nack(res, p->psn, true);
 		res->ack.aack = r->rcv_nxt;
 		return;
+	}
+	if (r->eu) {
+		/*
+		 * Eunomia decides what it can track and holds the memory for it;
+		 * the slots only remember which PSNs are in and which are tails.
+		 * Once its bitmap grew linear rows its reach ends below rcv_nxt +
+		 * 256 (Tail stays until Head passes it), so it may refuse more.
+		 */
+		struct eu_result er;
+
+		eu_rx_data(r->eu, &r->euc, p->psn, 0, false, &er);
+		if (er.reply == EU_NACK) {
+			overflow(r, res);
+			return;
+		}
 	}
 	r->slot[p->psn % r->L] = p->tail ? SLOT_TAIL : SLOT_RECV;
 	for (uint8_t *s; *(s = &r->slot[r->rcv_nxt % r->L]) != SLOT_EMPTY; r->rcv_nxt++) {

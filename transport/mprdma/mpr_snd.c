@@ -55,6 +55,9 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "the initial RTT and the RTO floor must be positive";
 	else if (cfg->single_path && cfg->qp_timeout_ns < 1)
 		w = "the single path's QP timeout must be positive";
+	else if (cfg->eunomia_rx &&
+		 (cfg->single_path || cfg->bitmap != EU_CAP_ROWS * EU_BLOCK_BITS))
+		w = "the Eunomia receiver is multi-path, with the bitmap at its reach: 256";
 	if (why)
 		*why = w;
 	return w ? -EINVAL : 0;

@@ -17,6 +17,8 @@
 #ifndef ROCELAB_MPRDMA_H
 #define ROCELAB_MPRDMA_H
 
+#include "transport/ordering/eunomia.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,6 +72,12 @@ struct mpr_cfg {
 	unsigned sync_every; /* every n-th message is a synchronise one (0: none) */
 	bool single_path;    /* go-back-N on one VP (vp_lo): the rxe-like baseline */
 	enum mpr_credit credit;
+	/*
+	 * The receiver is Eunomia's HD bitmap (transport/ordering), not an
+	 * L-slot one; bitmap must then be its reach, 256 (issue 15: MP-RDMA
+	 * without out-of-order control over Eunomia).
+	 */
+	bool eunomia_rx;
 };
 
 /* A data packet as the state machines see it (the wire carries the same fields). */
@@ -166,9 +174,11 @@ struct mpr_rcv_stats {
 struct mpr_rcv {
 	unsigned L;
 	uint32_t rcv_nxt;
-	uint32_t nak_for; /* L = 1 (rxe): the hole already NAKed, + 1 (0: none) */
-	uint8_t slot[MPR_L_MAX];
+	uint32_t nak_for;	 /* L = 1 (rxe): the hole already NAKed, + 1 (0: none) */
+	uint8_t slot[MPR_L_MAX]; /* Eunomia: only which PSNs are a message's tail */
 	struct mpr_rcv_stats st;
+	struct eu_rx *eu; /* Eunomia's receiver (one connection: the QP), or NULL */
+	struct eu_conn euc;
 };
 
 /* What one data packet did at the receiver. */
@@ -183,6 +193,21 @@ struct mpr_rx_result {
 
 /* L = 1 is the rxe-like receiver: in order or dropped, one NACK a hole. */
 int mpr_rcv_init(struct mpr_rcv *r, unsigned L);
+/*
+ * The same replies from Eunomia's receiver: the QP is one connection from
+ * PSN 0 that never ends, whose HD bitmap (16-bit rows, 256 bits at most)
+ * is made at its first out-of-order packet.  What is L or more beyond
+ * rcv_nxt (L: the reach, 256) is dropped and NACKed as the L-slot
+ * receiver does.  -ENOMEM; free with mpr_rcv_free().
+ */
+int mpr_rcv_init_eunomia(struct mpr_rcv *r);
+void mpr_rcv_free(struct mpr_rcv *r);
+/*
+ * The receiver's ordering memory now: Eunomia's (4 B, + 48 + 2 a row once
+ * it reordered), or an L-slot bitmap's L/8 + Head, Last and Head's index
+ * (17 B at L = 64: the Eunomia paper's Table 1 for MP-RDMA).
+ */
+size_t mpr_rcv_bytes(const struct mpr_rcv *r);
 void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_result *res);
 
 /*

@@ -117,8 +117,10 @@ void ps_free(struct pathsim *ps)
 {
 	if (!ps)
 		return;
-	for (int i = 0; i < ps->n_flows; i++)
+	for (int i = 0; i < ps->n_flows; i++) {
+		mpr_rcv_free(&ps->flows[i]->rcv);
 		free(ps->flows[i]);
+	}
 	if (ps->spray) {
 		for (unsigned i = 0; i < ps->spray->cfg.n_conns; i++)
 			spr_free(&ps->spray->conn[i].snd);
@@ -290,8 +292,12 @@ int ps_add_flow(struct pathsim *ps, const struct mpr_cfg *cfg, uint64_t seed, ui
 	fl = calloc(1, sizeof(*fl));
 	if (!fl)
 		return -ENOMEM;
+	if (cfg->eunomia_rx ? mpr_rcv_init_eunomia(&fl->rcv)
+			    : mpr_rcv_init(&fl->rcv, cfg->single_path ? 1 : cfg->bitmap)) {
+		free(fl);
+		return -ENOMEM;
+	}
 	mpr_snd_init(&fl->snd, cfg, seed);
-	mpr_rcv_init(&fl->rcv, cfg->single_path ? 1 : cfg->bitmap);
 	fl->timer_at = MPR_NEVER;
 	ps->flows[ps->n_flows++] = fl;
 	send_pkts(ps, f, out, mpr_snd_push(&fl->snd, pkts ? pkts : 0x7fffffff, ps->now, out));

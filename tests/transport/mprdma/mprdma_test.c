@@ -702,7 +702,9 @@ static void run_channel(const struct mpr_cfg *c, uint32_t n, unsigned loss_pct, 
 
 	cr_assert(s && r && q);
 	cr_assert_eq(mpr_snd_init(s, c, seed), 0);
-	cr_assert_eq(mpr_rcv_init(r, c->single_path ? 1 : c->bitmap), 0);
+	cr_assert_eq(c->eunomia_rx ? mpr_rcv_init_eunomia(r)
+				   : mpr_rcv_init(r, c->single_path ? 1 : c->bitmap),
+		     0);
 #define RND() (rng = rng * 6364136223846793005ULL + 1442695040888963407ULL, (rng >> 33))
 #define ENQ(pkt)                                                                                   \
 	do {                                                                                       \
@@ -731,6 +733,15 @@ static void run_channel(const struct mpr_cfg *c, uint32_t n, unsigned loss_pct, 
 				mpr_rcv_data(r, &e.p, &res);
 				for (uint32_t p = res.deliver_from; p < res.deliver_to; p++)
 					cr_assert_eq(p, next_deliver++, "delivered out of order");
+				if (r->eu && r->euc.dba >= 0) {
+					struct eu_meta m;
+
+					cr_assert_eq(eu_conn_meta(r->eu, &r->euc, &m), 0);
+					cr_assert_eq(m.head, r->rcv_nxt,
+						     "Eunomia's Head is rcv_nxt");
+				} else if (r->eu) {
+					cr_assert_eq(r->euc.expected, r->rcv_nxt);
+				}
 				if (res.reply && RND() % 100 >= loss_pct) {
 					cr_assert_lt(len, cap);
 					push(q, &len,
@@ -747,6 +758,7 @@ static void run_channel(const struct mpr_cfg *c, uint32_t n, unsigned loss_pct, 
 #undef RND
 	cr_assert_eq(next_deliver, n);
 	cr_assert_eq(r->st.delivered, n);
+	mpr_rcv_free(r);
 	free(q);
 	free(r);
 	free(s);
@@ -771,4 +783,73 @@ Test(mprdma, every_packet_arrives_once_and_in_order_despite_loss_and_reordering)
 	c.ooo_aware = false;
 	c.sync_every = 3;
 	run_channel(&c, 5000, 5, 11);
+	/* MP-RDMA without out-of-order control over Eunomia's receiver */
+	c.sync_every = 0;
+	c.eunomia_rx = true;
+	c.bitmap = 256;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		run_channel(&c, 20000, 0, seed);
+		run_channel(&c, 5000, 5, seed);
+	}
+	c.sync_every = 3;
+	run_channel(&c, 5000, 5, 11);
+}
+
+/*
+ * MP-RDMA over Eunomia (issue 15): the same replies as an L = 256 bitmap
+ * while the HD bitmap reaches as far, a NACK where its linear rows end
+ * sooner, and its memory: 4 B in order, 48 + 2 a row once reordered.
+ */
+Test(mprdma, the_eunomia_receiver)
+{
+	struct mpr_rcv r;
+	struct mpr_rx_result res;
+	struct mpr_cfg c;
+	const char *why;
+
+	cr_assert_eq(mpr_rcv_init_eunomia(&r), 0);
+	cr_assert_eq(r.L, 256);
+	cr_assert_eq(mpr_rcv_bytes(&r), 4);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 0, .vp = 7}, &res);
+	cr_assert(res.reply && !res.ack.nack && res.ack.aack == 1 && res.deliver_to == 1);
+	cr_assert_eq(mpr_rcv_bytes(&r), 4, "in order: the DBA alone");
+	/* 1 is late: 2 makes the bitmap, one row */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 2, .vp = 7, .tail = true}, &res);
+	cr_assert(res.reply && !res.ack.nack && res.ack.aack == 1 && res.ack.sack == 2);
+	cr_assert_eq(mpr_rcv_bytes(&r), 4 + 48 + 2);
+	/* 40 grows it by linear rows (Tail stays at 16) */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 40, .vp = 7}, &res);
+	cr_assert(!res.ack.nack && res.ack.aack == 1);
+	cr_assert_eq(mpr_rcv_bytes(&r), 4 + 48 + 2 * 3);
+	/* 1 fills the hole: 0..2 in order, the message that ended at 2 completes */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 1, .vp = 7}, &res);
+	cr_assert(!res.ack.nack && res.ack.aack == 3 && res.deliver_from == 1 &&
+		  res.deliver_to == 3 && res.cqes == 1);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 2, .vp = 7}, &res);
+	cr_assert(res.duplicate && res.ack.aack == 3);
+	/*
+	 * Head (3) has not passed Tail (16): the rows stay linear and reach
+	 * Tail + 15 rows = 256.  An L = 256 bitmap would take 257 (3 + 254);
+	 * Eunomia refuses it and NACKs the hole.
+	 */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 257, .vp = 7}, &res);
+	cr_assert(res.dropped && res.ack.nack && res.ack.nack_psn == 3 && res.ack.aack == 3);
+	cr_assert_eq(r.st.overflow_drops, 1);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 256, .vp = 7}, &res);
+	cr_assert(!res.dropped && !res.ack.nack && res.ack.sack == 256);
+	mpr_rcv_free(&r);
+	/* the sender's side: the bitmap at the reach, not with a single path */
+	mpr_cfg_default(&c);
+	c.eunomia_rx = true;
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL);
+	cr_assert_str_eq(why,
+			 "the Eunomia receiver is multi-path, with the bitmap at its reach: 256");
+	c.bitmap = 256;
+	cr_assert_eq(mpr_cfg_check(&c, NULL), 0);
+	c.single_path = true;
+	cr_assert_eq(mpr_cfg_check(&c, NULL), -EINVAL);
+	/* an L-slot receiver's memory: 17 B at 64 (Eunomia's Table 1 for MP-RDMA) */
+	cr_assert_eq(mpr_rcv_init(&r, 64), 0);
+	cr_assert_eq(mpr_rcv_bytes(&r), 17);
+	mpr_rcv_free(&r);
 }
