@@ -763,6 +763,8 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .srtt_us = jnum(j, "srtt_us"),
 						   .cpu_ms = jnum(j, "cpu_ms"),
 						   .runq_ms = jnum(j, "runq_ms"),
+						   .ord_bytes = jnum(j, "ord_bytes"),
+						   .ord_bytes_max = jnum(j, "ord_bytes_max"),
 						   .ood_hist =
 						       json_incref(json_object_get(j, "ood_hist"))};
 			if (acc)
@@ -1242,6 +1244,19 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	if (ood_fault >= 0)
 		comp_obs_metric(obs, "ood-p999-fault", ood_fault, "packets");
 	comp_obs_metric(obs, "payload-errors", jnum(re, "pattern_bad"), "packets");
+	if (t->t_fault > 0) {
+		double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault, high = 0;
+
+		/* the receiver's ordering memory in the fault (Eunomia's Table 1: MP-RDMA's 17 B)
+		 */
+		comp_obs_metric(obs, "ordering-memory-fault",
+				mean_of(st->rs, st->n_rs, offsetof(struct mpr_sample, ord_bytes),
+					f_from, t->t_revert),
+				"bytes");
+		for (size_t i = 0; i < st->n_rs; i++)
+			high = st->rs[i].ord_bytes_max > high ? st->rs[i].ord_bytes_max : high;
+		comp_obs_metric(obs, "ordering-memory-high", high, "bytes");
+	}
 	json_object_set_new(obs->section, "from", json_string(st->from));
 	json_object_set_new(obs->section, "to", json_string(st->to));
 	json_object_set_new(obs->section, "mode",

@@ -71,7 +71,9 @@ struct mpr_sample {
 	double cpu_ms, runq_ms; /* the endpoint on a CPU, waiting for one */
 	/* The sender's sends, probes aside: all, on the VPs a fault touches, on its link forward */
 	double sent, sent_hit, sent_fwd;
-	json_t *ood_hist; /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
+	double ord_bytes,
+	    ord_bytes_max; /* the receiver's ordering memory: at the line, and its most */
+	json_t *ood_hist;  /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
 };
 
 /*

@@ -40,6 +40,10 @@ const struct opt_desc ep_opts[] = {
     {"credit", OPT_STR, 0, 0, EP(credit),
      "window credit from replies: once (each PSN once) or per-reply (the paper's, Fig. 14)",
      .size = sizeof(((struct ep_params *)0)->credit)},
+    {"receiver", OPT_STR, 0, 0, EP(receiver),
+     "bitmap (MP-RDMA's, bitmap slots) or eunomia (Eunomia's HD bitmap, 256 at most: give "
+     "bitmap 256)",
+     .size = sizeof(((struct ep_params *)0)->receiver)},
     {"vps", OPT_UINT, 1, 65536 - VP_LO, EP(vps), "virtual paths: UDP source ports from 49152"},
     {"sport", OPT_UINT, 0, 65535, EP(sport),
      "single path: its source port, one of the VPs' (0: 49152, the first)"},
@@ -81,6 +85,7 @@ void ep_defaults(struct ep_params *p)
 	    .ecn = "sojourn",
 	    .probe_mode = "per-rtt",
 	    .credit = "once",
+	    .receiver = "bitmap",
 	    .ecn_k_us = 700,	 /* the brief's T_K: about 4 packets at 50 Mbit/s */
 	    .rto_min_us = 10000, /* this rig's scheduling stalls reach milliseconds */
 	    .qp_timeout = 14,	 /* ibv_rc_pingpong's (rdma-core libibverbs/examples) */
@@ -107,6 +112,18 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 	}
 	if (strcmp(p->credit, "once") && strcmp(p->credit, "per-reply")) {
 		snprintf(err, errlen, "credit '%s': give once or per-reply", p->credit);
+		return -EINVAL;
+	}
+	if (strcmp(p->receiver, "bitmap") && strcmp(p->receiver, "eunomia")) {
+		snprintf(err, errlen, "receiver '%s': give bitmap or eunomia", p->receiver);
+		return -EINVAL;
+	}
+	if (!strcmp(p->receiver, "eunomia") &&
+	    (p->single_path || p->bitmap != EU_CAP_ROWS * EU_BLOCK_BITS)) {
+		snprintf(
+		    err, errlen,
+		    "receiver eunomia: Eunomia's HD bitmap reaches 256 packets on a multi-path "
+		    "flow: give bitmap 256 and no single-path");
 		return -EINVAL;
 	}
 	if (p->delta > p->bitmap) {
@@ -560,6 +577,7 @@ static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->probe_mode =
 	    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
 	c->credit = strcmp(p->credit, "per-reply") ? MPR_CREDIT_ONCE : MPR_CREDIT_PER_REPLY;
+	c->eunomia_rx = !strcmp(p->receiver, "eunomia");
 	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
@@ -657,6 +675,7 @@ struct rcv_ep {
 	struct mpr_ood ood;	/* the run's, but for the interval in ood_bin */
 	struct mpr_ood ood_bin; /* this interval's, for an OOD per phase (mpr_comp.c) */
 	uint32_t ood_bin_max;	/* this interval */
+	size_t mem_max;		/* the ordering memory's high-water mark this interval */
 	struct tw_timer t_held;
 	struct rcv_bin last;
 };
@@ -759,6 +778,8 @@ static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
 		if (!mpr_wire_pattern_ok(p.psn, pl, plen))
 			e->pattern_bad++;
 	}
+	if (mpr_rcv_bytes(&e->r) > e->mem_max)
+		e->mem_max = mpr_rcv_bytes(&e->r);
 	if (mpr_ood_add(&e->ood_bin, &e->r, &res)) {
 		if (res.ood > e->ood_bin_max)
 			e->ood_bin_max = res.ood;
@@ -817,16 +838,22 @@ static void rcv_on_bin(void *ctx, uint64_t now)
 	json_t *ood_hist = json_array();
 
 	ood_bin_fold(e, ood_hist);
-	emit_bin(&e->c, json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:f,s:I}",
-				  "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data",
-				  D(data), "delivered", D(delivered), "dups", D(dups),
-				  "overflow_drops", D(overflow_drops), "acks", D(acks), "nacks",
-				  D(nacks), "ce", (json_int_t)(e->ce - e->last.ce), "ce_wire",
-				  (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
-				  (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
-				  (int)ood_max, "ood_hist", ood_hist, "queue_us_mean",
-				  e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0,
-				  "queue_us_max", (json_int_t)e->queue_us_max));
+	emit_bin(&e->c,
+		 json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:f,s:I,s:I,"
+			   "s:I}",
+			   "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data", D(data),
+			   "delivered", D(delivered), "dups", D(dups), "overflow_drops",
+			   D(overflow_drops), "acks", D(acks), "nacks", D(nacks), "ce",
+			   (json_int_t)(e->ce - e->last.ce), "ce_wire",
+			   (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
+			   (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
+			   (int)ood_max, "ood_hist", ood_hist, "queue_us_mean",
+			   e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0, "queue_us_max",
+			   (json_int_t)e->queue_us_max, "ord_bytes",
+			   (json_int_t)mpr_rcv_bytes(&e->r), "ord_bytes_max",
+			   (json_int_t)(e->mem_max > mpr_rcv_bytes(&e->r) ? e->mem_max
+									  : mpr_rcv_bytes(&e->r))));
+	e->mem_max = 0;
 	e->queue_us_sum = 0;
 	e->queue_n = e->queue_us_max = 0;
 	e->last = (struct rcv_bin){st, e->ce, e->ce_wire, e->pattern_bad};
@@ -887,19 +914,24 @@ int ep_recv(const struct inventory *inv, const char *at, const struct ep_params 
 	    .src = me->addr.addr, .dst_qpn = p->snd_qpn, .dscp = (uint8_t)p->dscp};
 	if (e->ack_delay_ns)
 		e->held = rl_xcalloc(HELD_MAX, sizeof(*e->held));
-	mpr_rcv_init(&e->r, p->single_path ? 1 : p->bitmap);
+	if (!strcmp(p->receiver, "eunomia") ? mpr_rcv_init_eunomia(&e->r)
+					    : mpr_rcv_init(&e->r, p->single_path ? 1 : p->bitmap)) {
+		fprintf(stderr, "rocelab: transport recv: out of memory\n");
+		goto clean;
+	}
 	tw_timer_init(&e->t_held, rcv_release_held, e);
 	if (core_open(&e->c, me, p->rcv_qpn, p, rcv_on_rx, rcv_on_bin, e))
 		goto clean;
-	fprintf(stderr,
-		"rocelab: transport recv: %s (%s), bitmap %u, ECN %s%s, ACK delay %lld us\n", at,
-		inet_ntoa(me->addr.addr), e->r.L, p->ecn,
-		ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "", p->ack_delay_us);
+	fprintf(stderr, "rocelab: transport recv: %s (%s), %s %u, ECN %s%s, ACK delay %lld us\n",
+		at, inet_ntoa(me->addr.addr), e->r.eu ? "Eunomia's HD bitmap, reach" : "bitmap",
+		e->r.L, p->ecn, ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "",
+		p->ack_delay_us);
 	secs = core_run(&e->c, stop);
 	rcv_end(e, secs < 0 ? 0 : secs);
 	r = secs < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
 	core_close(&e->c);
 clean:
+	mpr_rcv_free(&e->r);
 	free(e->held);
 	free(e);
 	return r;

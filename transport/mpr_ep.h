@@ -40,6 +40,7 @@ struct ep_params {
 	char ecn[16];
 	char probe_mode[16]; /* per-rtt | per-packet */
 	char credit[16];     /* once | per-reply */
+	char receiver[16];   /* bitmap (MP-RDMA's L slots) | eunomia (Eunomia's HD bitmap) */
 	long long ecn_k_us, ack_delay_us, rto_min_us, srtt_init_us;
 	long long interval_ms; /* stats lines */
 	long long duration_ms; /* how long to run (0: until SIGINT/SIGTERM) */

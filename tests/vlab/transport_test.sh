@@ -180,6 +180,13 @@ check "degraded, ECN marked: out-of-order control on keeps 1.5x what it keeps of
 	awk -v a="${on_off% *}" -v b="${on_off#* }" 'BEGIN { exit !(a + 0 > 0 && b + 0 > 0 && a >= 1.5 * b) }'
 check "degraded, ECN marked: the marker set CE on the fast paths (the receiver's ce_wire)" \
 	sh -c 'grep -h "\"type\":\"rcv-end\"" "$1"/mprdma-degraded-marked/mp-rdma-recv.log | jq -e ".ce_wire > 0"' sh "$TR_OUT/ci"
+# Issue 15: without the control, Eunomia's receiver (reach 256) in place of the 64-slot bitmap.
+eu_bm=$(jq -r '[.scenarios[] | select(.name | startswith("mprdma-degraded-marked-ooo-off")) | {(.name): .components["mp-rdma"].metrics | [.["fault-vs-optimal"].value, .["ordering-memory-high"].value]}] | add | "\(.["mprdma-degraded-marked-ooo-off-eunomia"][0] * 1000 | round / 1000) \(.["mprdma-degraded-marked-ooo-off"][0] * 1000 | round / 1000) \(.["mprdma-degraded-marked-ooo-off-eunomia"][1]) \(.["mprdma-degraded-marked-ooo-off"][1])"' "$R" 2>/dev/null)
+read -r eu_g bm_g eu_mem bm_mem <<<"${eu_bm:-0 0 0 0}"
+check "degraded, control off: over Eunomia at least what over the 64-slot bitmap ($eu_g vs $bm_g of optimal)" \
+	awk -v a="$eu_g" -v b="$bm_g" 'BEGIN { exit !(a + 0 > 0 && a >= b) }'
+check "degraded, control off: ordering memory 17 B for the 64-slot bitmap, Eunomia's up to its 84 B cap ($bm_mem, $eu_mem)" \
+	awk -v a="$eu_mem" -v b="$bm_mem" 'BEGIN { exit !(b == 17 && a > 17 && a <= 84) }'
 
 section "transport: a run the rig's CPU limits is invalid (rig-limited), never a pass or a fail"
 # No fabric profile: nothing shapes the paths and the endpoints run flat out (the brief's D.6).
