@@ -144,6 +144,17 @@ static void free_bitmap(struct eu_rx *rx, struct eu_conn *c, const struct eu_met
 	c->dba = -1;
 }
 
+void eu_conn_reset(struct eu_rx *rx, struct eu_conn *c)
+{
+	struct eu_meta m;
+
+	if (c->dba >= 0) {
+		meta_load(rx, c->dba, &m);
+		free_bitmap(rx, c, &m);
+	}
+	eu_conn_init(c);
+}
+
 static void reply(struct eu_rx *rx, struct eu_result *res, enum eu_reply r, uint32_t ack,
 		  uint32_t seq)
 {

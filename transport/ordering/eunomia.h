@@ -112,6 +112,12 @@ void eu_conn_init(struct eu_conn *c);
 int eu_rx_data(struct eu_rx *rx, struct eu_conn *c, uint32_t seq, uint32_t head_meta, bool last,
 	       struct eu_result *res);
 
+/*
+ * The connection ended without completing (its sender gave up, a run
+ * stopped): what it holds goes back to the controller and it starts anew.
+ */
+void eu_conn_reset(struct eu_rx *rx, struct eu_conn *c);
+
 /* Ordering memory the connection holds now: EU_DBA_BYTES, + 48 + 2 per row when reordering. */
 size_t eu_conn_bytes(const struct eu_rx *rx, const struct eu_conn *c);
 

@@ -26,6 +26,33 @@ static unsigned static_bits(enum ord_kind k)
 	return k == ORD_STATIC64 ? 64 : 256;
 }
 
+static void conn_init(struct ord_rx *rx, struct ord_conn *c)
+{
+	if (rx->kind == ORD_EUNOMIA)
+		eu_conn_init(&c->eu);
+	else if (rx->kind == ORD_GBN)
+		gbn_conn_init(&c->gbn);
+	else
+		sbm_conn_init(&c->sbm, static_bits(rx->kind));
+}
+
+int ord_rx_reset(struct ord_rx *rx, unsigned conn)
+{
+	struct ord_conn *c;
+
+	if (conn >= rx->n_conns)
+		return -EINVAL;
+	c = &rx->conn[conn];
+	if (rx->kind == ORD_EUNOMIA)
+		eu_conn_reset(&rx->eu, &c->eu);
+	else
+		conn_init(rx, c);
+	if (c->live)
+		rx->live--;
+	c->live = false;
+	return 0;
+}
+
 struct ord_rx *ord_rx_new(enum ord_kind kind, unsigned n)
 {
 	struct eu_cfg cfg;
@@ -47,16 +74,8 @@ struct ord_rx *ord_rx_new(enum ord_kind kind, unsigned n)
 	rx->n_conns = n;
 	eu_cfg_default(&cfg);
 	eu_rx_init(&rx->eu, &cfg);
-	for (unsigned i = 0; i < n; i++) {
-		struct ord_conn *c = &rx->conn[i];
-
-		if (kind == ORD_EUNOMIA)
-			eu_conn_init(&c->eu);
-		else if (kind == ORD_GBN)
-			gbn_conn_init(&c->gbn);
-		else
-			sbm_conn_init(&c->sbm, static_bits(kind));
-	}
+	for (unsigned i = 0; i < n; i++)
+		conn_init(rx, &rx->conn[i]);
 	return rx;
 }
 

@@ -53,6 +53,12 @@ int ord_rx_data(struct ord_rx *rx, unsigned conn, uint32_t seq, uint32_t head_me
 		struct eu_result *res);
 
 /*
+ * Connection conn starts anew (a new flow on the QP): what it held is
+ * given back, complete or not.  -EINVAL: no such connection.
+ */
+int ord_rx_reset(struct ord_rx *rx, unsigned conn);
+
+/*
  * The ordering memory the NIC holds now, in bytes: all of it (total), and
  * the bitmaps alone (the paper's Figs. 9(c), 10 and 18(c) count these);
  * and what a static 256-bit bitmap would hold for the same live

@@ -206,6 +206,28 @@ static void mem(const struct ord_rx *r, size_t total, size_t bitmap, unsigned li
 	cr_assert_eq(m.static_bitmap, 32 * live);
 }
 
+Test(ordrx, a_connection_reset_midway_gives_its_memory_back)
+{
+	for (int k = 0; k < ORD_KINDS; k++) {
+		struct ord_rx *r = ord_rx_new(k, 2);
+
+		cr_assert_not_null(r);
+		rx(r, 0, 0, false, EU_ACK);
+		rx(r, 0, 5, false, k == ORD_GBN ? EU_NACK : EU_SACK);
+		rx(r, 0, 40, false, k == ORD_GBN ? EU_DROP : EU_SACK);
+		cr_assert_eq(ord_rx_reset(r, 0), 0);
+		mem(r, 0, 0, 0);
+		cr_assert_eq(r->eu.mc.used, 0, "%s: every block back", ord_kind_name(k));
+		/* the QP's next flow, from its own Head */
+		struct eu_result res;
+
+		cr_assert_eq(ord_rx_data(r, 0, 1000, 1000, true, &res), 0);
+		cr_assert(res.completed && res.deliver_from == 1000 && res.deliver_to == 1001);
+		cr_assert_eq(ord_rx_reset(r, 2), -EINVAL);
+		ord_rx_free(r);
+	}
+}
+
 Test(ordrx, kinds_by_name)
 {
 	for (int k = 0; k < ORD_KINDS; k++)
