@@ -40,7 +40,9 @@ static void help(FILE *f)
 	    "(JSON lines on stdout: one per --interval, one at the end).  ECN is emulated from\n"
 	    "one-way delay unless --ecn wire (this machine's kernel has no RED).  'paths' traces\n"
 	    "each VP's route from where it runs (the ground truth of which links a VP crosses):\n"
-	    "a JSON line per VP, once, or a sweep a second for --duration.\n"
+	    "a JSON line per VP, once, or a sweep a second for --duration.  --workload spray runs\n"
+	    "Eunomia's workload instead: --conns finite connections sprayed over the VPs against\n"
+	    "a receiver NIC of the --receiver kind (eunomia, bitmap 256/64, gbn).\n"
 	    "\n",
 	    f);
 	opt_help(ep_opts, &d, 2, f);
@@ -135,6 +137,34 @@ static int do_run(const char *inv_path, const char *from, const char *to, const 
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
+		r = RL_EXIT_OK;
+	} else if (!strcmp(p->workload, "spray")) {
+		double secs = num(se, "seconds"), deliv = num(re, "delivered");
+
+		printf("%s -> %s: %u connections at once sprayed over the VPs, a %s receiver, "
+		       "%.2f s\n",
+		       from, to, p->conns, json_string_value(json_object_get(re, "receiver")),
+		       secs);
+		printf("  goodput      %.1f Mbit/s (%.0f packets of %d B delivered in order)\n",
+		       secs > 0 ? deliv * MPR_WIRE_PAYLOAD * 8 / secs / 1e6 : 0, deliv,
+		       MPR_WIRE_PAYLOAD);
+		printf(
+		    "  connections  %.0f completed, FCT mean %.1f ms, p99 %.1f ms; %.0f stalled\n",
+		    num(se, "completed"), num(se, "fct_ms_mean"), num(se, "fct_ms_p99"),
+		    num(se, "stalled"));
+		printf("  application  %.0f misordered, %.0f duplicated, %.0f payload errors\n",
+		       num(re, "misordered"), num(re, "duplicated"), num(re, "pattern_bad"));
+		printf("  replies      %.0f SACKs, %.0f NACKs (%.0f dropped past the bitmap); "
+		       "%.0f retransmitted, %.0f timeouts, %.0f go-backs\n",
+		       num(re, "sacks"), num(re, "nacks"), num(re, "cap_drops"), num(se, "retx"),
+		       num(se, "rtos"), num(se, "go_backs"));
+		printf("  receiver     reorder distance p99 %.0f, max %.0f; ordering memory mean "
+		       "%.0f B, most %.0f B\n",
+		       num(re, "ood_p99"), num(re, "ood_max"), num(re, "mem_mean"),
+		       num(re, "mem_high"));
+		printf("  rig          %.0f send-queue full, %.0f receive overflows\n",
+		       num(se, "tx_full") + num(re, "tx_full"),
+		       num(se, "rx_overflow") + num(re, "rx_overflow"));
 		r = RL_EXIT_OK;
 	} else {
 		double secs = num(se, "seconds"), deliv = num(re, "delivered");

@@ -21,7 +21,7 @@
 #define WARMUP_S    2.0 /* the baseline counts from this long after the start (README) */
 #define SETTLE_S    0.5 /* after a revert, before recovery counts */
 #define PLOT_BIN_S  0.1 /* the report's timeline resolution */
-#define PARAMS_MAX  40
+#define PARAMS_MAX  56
 #define VP_LO	    EP_VP_LO
 #define TRACE_MS    86400000LL /* the tracers run until stopped */
 #define FAULT_LINKS 8
@@ -61,24 +61,21 @@ static int host_of(const char *spec, char *host, size_t len)
 	return 0;
 }
 
-int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
-		 const char *from, const char *to, const char *across, const char *log,
-		 uint16_t *sport, char *why, size_t whylen)
+/*
+ * One sweep of 'rocelab transport paths' from RNIC from to RNIC to on from's
+ * host, kept in log, read into routes[n] (VP_LO + i each); how many VPs
+ * were traced, or -errno with why.
+ */
+static int trace_once(struct lab *l, const char *self, const struct inventory *inv,
+		      const char *inv_path, const char *from, const char *to, const char *log,
+		      struct mpr_route *routes, size_t n, char *why, size_t whylen)
 {
 	char host[INV_NAME_MAX + 1], inv_there[PATH_MAX], err[256] = "";
-	struct mpr_route routes[64] = {0};
-	struct inv_endpoint ep;
 	struct topo *topo;
 	char *out = NULL;
-	ssize_t link;
 	FILE *f;
-	int r, n;
+	int r;
 
-	if (inventory_endpoint(inv, across, &ep, err, sizeof(err)) ||
-	    (link = pathmap_link_index(inv, &ep)) < 0) {
-		snprintf(why, whylen, "%s is no cabled port (%s)", across, err);
-		return -EINVAL;
-	}
 	if (host_of(from, host, sizeof(host)))
 		return snprintf(why, whylen, "%s is no HOST:RNIC", from), -EINVAL;
 	if ((r = lab_share(l, host, inv_path, inv_there, sizeof(inv_there))))
@@ -107,17 +104,96 @@ int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, c
 	fclose(f);
 	free(out);
 	topo = topo_build(inv, false, NULL);
-	n = mpr_routes_read(log, inv, topo, from, to, 0, 1e18, VP_LO, routes, ARRAY_SIZE(routes));
+	r = mpr_routes_read(log, inv, topo, from, to, 0, 1e18, VP_LO, routes, n);
 	topo_free(topo);
-	for (size_t i = 0; n > 0 && i < ARRAY_SIZE(routes); i++)
+	if (r < 0)
+		snprintf(why, whylen, "cannot read the traces in %s", log);
+	return r < 0 ? -EIO : r;
+}
+
+int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
+		 const char *from, const char *to, const char *across, const char *log,
+		 uint16_t *sport, char *why, size_t whylen)
+{
+	struct mpr_route routes[64] = {0};
+	struct inv_endpoint ep;
+	char err[256] = "";
+	ssize_t link;
+	int n;
+
+	if (inventory_endpoint(inv, across, &ep, err, sizeof(err)) ||
+	    (link = pathmap_link_index(inv, &ep)) < 0) {
+		snprintf(why, whylen, "%s is no cabled port (%s)", across, err);
+		return -EINVAL;
+	}
+	n = trace_once(l, self, inv, inv_path, from, to, log, routes, ARRAY_SIZE(routes), why,
+		       whylen);
+	if (n < 0)
+		return n;
+	for (size_t i = 0; i < ARRAY_SIZE(routes); i++)
 		if (routes[i].complete && mpr_route_has(&routes[i], (size_t)link)) {
 			*sport = (uint16_t)(VP_LO + (unsigned)i);
 			return 0;
 		}
 	snprintf(why, whylen,
-		 "none of the %d source ports traced from %s to %s crosses %s (see %s)",
-		 n < 0 ? 0 : n, from, to, across, log);
+		 "none of the %d source ports traced from %s to %s crosses %s (see %s)", n, from,
+		 to, across, log);
 	return -ENOENT;
+}
+
+int mpr_balance_vps(struct lab *l, const char *self, const struct inventory *inv,
+		    const char *inv_path, const char *from, const char *to, unsigned per,
+		    const char *log, char *set, size_t setlen, char *why, size_t whylen)
+{
+	struct mpr_route routes[64] = {0};
+	uint16_t uplink[64]; /* the distinct first links out of from's rail */
+	unsigned count[64] = {0}, n_up = 0, take = per, k = 0;
+	size_t len = 0;
+	int n = trace_once(l, self, inv, inv_path, from, to, log, routes, ARRAY_SIZE(routes), why,
+			   whylen);
+
+	if (n < 0)
+		return n;
+	for (size_t i = 0; i < ARRAY_SIZE(routes); i++) {
+		unsigned u;
+
+		if (!routes[i].complete || routes[i].n < 2)
+			continue;
+		for (u = 0; u < n_up && uplink[u] != routes[i].links[1]; u++)
+			;
+		if (u == n_up)
+			uplink[n_up++] = routes[i].links[1];
+		count[u]++;
+	}
+	for (unsigned u = 0; u < n_up; u++)
+		take = count[u] < take ? count[u] : take;
+	if (!n_up || !take) {
+		snprintf(why, whylen,
+			 "the %d source ports traced from %s to %s leave by %u paths "
+			 "(see %s): none to balance over",
+			 n, from, to, n_up, log);
+		return -ENOENT;
+	}
+	set[0] = '\0';
+	memset(count, 0, sizeof(count));
+	for (size_t i = 0; i < ARRAY_SIZE(routes); i++) {
+		unsigned u;
+
+		if (!routes[i].complete || routes[i].n < 2)
+			continue;
+		for (u = 0; uplink[u] != routes[i].links[1]; u++)
+			;
+		if (count[u] == take)
+			continue;
+		count[u]++;
+		len += (size_t)snprintf(set + len, len < setlen ? setlen - len : 0, "%s%u",
+					k++ ? "," : "", VP_LO + (unsigned)i);
+	}
+	if (len >= setlen) {
+		snprintf(why, whylen, "%u source ports do not fit the VP set", k);
+		return -E2BIG;
+	}
+	return (int)k;
 }
 
 json_t *mpr_last_line(const char *path, const char *type)
@@ -398,6 +474,14 @@ __attribute__((constructor)) static void build_params(void)
 	    "single path: place it across this port (SWITCH:PORT): its source port is the first "
 	    "of the VPs' whose traced path crosses it (the paper's placement on each spine)",
 	    .size = sizeof(((struct mpr_comp_cfg *)0)->across)};
+	params[n++] = (struct opt_desc){
+	    "vps-per-path",
+	    OPT_UINT,
+	    0,
+	    16,
+	    CF(vps_per_path),
+	    "spray: pick this many VPs through each spine by tracing and spray over those (the "
+	    "brief's D.8: 4 a spine; 0: every VP, as ECMP spreads them)"};
 	for (const struct opt_desc *d = ep_opts; d->type != OPT_END && n < PARAMS_MAX - 1; d++) {
 		if (!strcmp(d->name, "duration"))
 			continue; /* the scenario's phases say how long */
@@ -478,6 +562,8 @@ static long long settle_ms(const void *cfg)
 
 struct mpr_state {
 	const struct mpr_comp_cfg *cfg;
+	const char *name; /* mp-rdma, or eunomia (the spraying workload): its files' prefix */
+	bool spray;
 	const struct inventory *inv;
 	char from[72], to[72]; /* as given, or picked */
 	struct mpr_flow flow;
@@ -565,8 +651,8 @@ static int start_tracers(struct mpr_state *st, const struct comp_env *e, const s
 	char sh[INV_NAME_MAX + 1], rh[INV_NAME_MAX + 1];
 	int r;
 
-	snprintf(st->flog, sizeof(st->flog), "%s/mp-rdma-paths-data.log", e->dir);
-	snprintf(st->alog, sizeof(st->alog), "%s/mp-rdma-paths-ack.log", e->dir);
+	snprintf(st->flog, sizeof(st->flog), "%s/%s-paths-data.log", e->dir, st->name);
+	snprintf(st->alog, sizeof(st->alog), "%s/%s-paths-ack.log", e->dir, st->name);
 	if (host_of(st->from, sh, sizeof(sh)) || host_of(st->to, rh, sizeof(rh)))
 		return -EINVAL;
 	r = spawn(e->lab, e->self_exe, e->inv_path, sh, "paths", fwd, p, TRACE_MS, st->flog,
@@ -587,6 +673,8 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 
 	*state = st;
 	st->cfg = c;
+	st->spray = !strcmp(c->ep.workload, "spray");
+	st->name = st->spray ? "eunomia" : "mp-rdma";
 	if (!p.seed)
 		p.seed = e->seed ? e->seed : 1;
 	snprintf(st->from, sizeof(st->from), "%s", c->from);
@@ -611,10 +699,21 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 		}
 		p.sport = sport;
 	}
+	if (st->spray && c->vps_per_path && !p.vp_set[0]) {
+		char log[PATH_MAX + 32], why[400];
+
+		snprintf(log, sizeof(log), "%s/eunomia-vps.log", e->dir);
+		if ((r = mpr_balance_vps(e->lab, e->self_exe, e->inv, e->inv_path, st->from, st->to,
+					 c->vps_per_path, log, p.vp_set, sizeof(p.vp_set), why,
+					 sizeof(why))) < 0) {
+			snprintf(what, whatlen, "cannot balance the VPs over the paths: %s", why);
+			return r;
+		}
+	}
 	st->optimal = mpr_optimal_mbit(e->inv, st->from, st->to, e->shapes, e->n_shapes);
 	st->optimal_fault = optimal_in_fault(e, st->from, st->to);
-	snprintf(st->slog, sizeof(st->slog), "%s/mp-rdma-send.log", e->dir);
-	snprintf(st->rlog, sizeof(st->rlog), "%s/mp-rdma-recv.log", e->dir);
+	snprintf(st->slog, sizeof(st->slog), "%s/%s-send.log", e->dir, st->name);
+	snprintf(st->rlog, sizeof(st->rlog), "%s/%s-recv.log", e->dir, st->name);
 	r = mpr_flow_start(&st->flow, e->lab, e->self_exe, e->inv_path, st->from, st->to, &p, 0,
 			   st->slog, st->rlog, what, whatlen);
 	if (r)
@@ -629,6 +728,11 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	}
 	char mode[128] = "MP-RDMA";
 
+	if (st->spray)
+		snprintf(mode, sizeof(mode), "%u connections sprayed over %s (%s receiver)",
+			 p.conns, p.vp_set[0] ? "VPs balanced by tracing" : "every VP",
+			 !strcmp(p.receiver, "bitmap") ? (p.bitmap == 64 ? "static64" : "static256")
+						       : p.receiver);
 	if (p.single_path)
 		snprintf(mode, sizeof(mode), "single path%s%s", c->across[0] ? " across " : "",
 			 c->across);
@@ -650,11 +754,13 @@ static bool alive(void *state, char *why, size_t whylen)
 	struct mpr_flow *fl = &((struct mpr_state *)state)->flow;
 
 	if (fl->rcv.pid > 0 && !lab_alive(fl->lab, &fl->rcv)) {
-		snprintf(why, whylen, "the MP-RDMA receiver exited early; see %s", fl->rlog);
+		snprintf(why, whylen, "the %s receiver exited early; see %s",
+			 ((struct mpr_state *)state)->name, fl->rlog);
 		return false;
 	}
 	if (fl->snd.pid > 0 && !lab_alive(fl->lab, &fl->snd)) {
-		snprintf(why, whylen, "the MP-RDMA sender exited early; see %s", fl->slog);
+		snprintf(why, whylen, "the %s sender exited early; see %s",
+			 ((struct mpr_state *)state)->name, fl->slog);
 		return false;
 	}
 	return true;
@@ -765,6 +871,12 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .runq_ms = jnum(j, "runq_ms"),
 						   .ord_bytes = jnum(j, "ord_bytes"),
 						   .ord_bytes_max = jnum(j, "ord_bytes_max"),
+						   .static_bytes = jnum(j, "static_mean"),
+						   .bm_bytes = jnum(j, "bm_mean"),
+						   .static_bm_bytes = jnum(j, "static_bm_mean"),
+						   .reorder_max = json_object_get(j, "reorder_max")
+								      ? jnum(j, "reorder_max")
+								      : jnum(j, "ood_max"),
 						   .ood_hist =
 						       json_incref(json_object_get(j, "ood_hist"))};
 			if (acc)
@@ -1154,6 +1266,60 @@ static void recovery_time(const struct mpr_state *st, const struct comp_times *t
 	free(g);
 }
 
+/* A window's mean of a sample field, as mean_of() but over [from, to] of whole intervals. */
+static double fault_mean(const struct mpr_state *st, const struct comp_times *t, size_t field)
+{
+	double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
+
+	return mean_of(st->rs, st->n_rs, field, f_from, t->t_revert);
+}
+
+/*
+ * The spraying workload's figures (issue 15): what the application got, the
+ * connections' completions, the receiver's replies and reorder distance,
+ * and its ordering memory against a static 256-bit bitmap's for the same
+ * live connections, during the fault.
+ */
+static void spray_metrics(const struct mpr_state *st, const struct comp_times *t, const json_t *re,
+			  const json_t *se, struct comp_obs *obs)
+{
+	/* metric, the end line it comes from (s: the sender's, r: the receiver's), its key, unit */
+	static const char *const figs[][4] = {
+	    {"misordered", "r", "misordered", "deliveries"},
+	    {"duplicated", "r", "duplicated", "packets"},
+	    {"completions", "s", "completed", "connections"},
+	    {"abandoned", "r", "abandoned", "connections"},
+	    /* live at the end, their cumulative ACK standing for a second: lost for good */
+	    {"stalled", "s", "stalled", "connections"},
+	    {"fct-ms-mean", "s", "fct_ms_mean", "ms"},
+	    {"fct-ms-p99", "s", "fct_ms_p99", "ms"},
+	    {"sacks", "r", "sacks", "ACKs"},
+	    {"cap-drops", "r", "cap_drops", "packets"},
+	    {"alloc-failures", "r", "alloc_failures", "packets"},
+	    {"go-backs", "s", "go_backs", "NAKs"},
+	    {"reorder-p99", "r", "ood_p99", "packets"},
+	    {"reorder-max", "r", "ood_max", "packets"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(figs); i++)
+		comp_obs_metric(obs, figs[i][0], jnum(figs[i][1][0] == 's' ? se : re, figs[i][2]),
+				figs[i][3]);
+	if (t->t_fault > 0) {
+		double mem = fault_mean(st, t, offsetof(struct mpr_sample, ord_bytes)),
+		       sta = fault_mean(st, t, offsetof(struct mpr_sample, static_bytes)),
+		       bm = fault_mean(st, t, offsetof(struct mpr_sample, bm_bytes)),
+		       sbm = fault_mean(st, t, offsetof(struct mpr_sample, static_bm_bytes));
+
+		comp_obs_metric(obs, "static-memory-fault", sta, "bytes");
+		comp_obs_metric(obs, "bitmap-memory-fault", bm, "bytes");
+		comp_obs_metric(obs, "static-bitmap-memory-fault", sbm, "bytes");
+		if (sta > 0)
+			comp_obs_metric(obs, "memory-vs-static", mem / sta, "ratio");
+		if (sbm > 0)
+			comp_obs_metric(obs, "bitmap-vs-static", bm / sbm, "ratio");
+	}
+}
+
 static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
 {
 	struct mpr_state *st = state;
@@ -1189,7 +1355,7 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_object_set_new(obs->section, "paths", paths);
 	if (!se || !re) {
 		snprintf(obs->invalid, sizeof(obs->invalid),
-			 "no summary from the MP-RDMA %s (see its log)",
+			 "no summary from the %s %s (see its log)", st->name,
 			 se ? "receiver" : "sender");
 		json_decref(se);
 		json_decref(re);
@@ -1259,8 +1425,12 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	}
 	json_object_set_new(obs->section, "from", json_string(st->from));
 	json_object_set_new(obs->section, "to", json_string(st->to));
+	if (st->spray)
+		spray_metrics(st, t, re, se, obs);
 	json_object_set_new(obs->section, "mode",
-			    json_string(st->cfg->ep.single_path ? "single-path" : "mp-rdma"));
+			    json_string(st->spray		  ? "spray"
+					: st->cfg->ep.single_path ? "single-path"
+								  : "mp-rdma"));
 	if (st->cfg->across[0])
 		json_object_set_new(obs->section, "across", json_string(st->cfg->across));
 	if (st->sport)
@@ -1301,30 +1471,43 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 	FILE *f;
 	size_t i = 0, k = 0;
 
-	snprintf(path, sizeof(path), "%s/mp-rdma.dat", r->dir);
+	snprintf(path, sizeof(path), "%s/%s.dat", r->dir, st->name);
 	if (!(f = fopen(path, "we")))
 		return -errno;
-	fprintf(f,
-		"# t_s goodput_mbit retx_per_s vps_in_use hit_pct fwd_pct (per %.0f ms; the sends, "
-		"probes aside, on the VPs a fault's link carries data or ACKs of, and data of)\n",
-		PLOT_BIN_S * 1e3);
+	fprintf(
+	    f,
+	    "# t_s goodput_mbit retx_per_s vps_in_use hit_pct fwd_pct mem_b static_b bitmap_b "
+	    "reorder_max (per %.0f ms; the sends, probes aside, on the VPs a fault's link carries "
+	    "data or ACKs of, and data of; the receiver's ordering memory, a static 256-bit "
+	    "bitmap's for its connections, its bitmaps, means of 1 ms samples; the largest "
+	    "reorder distance)\n",
+	    PLOT_BIN_S * 1e3);
 	for (double b = t0; b < r->t->t_end; b += PLOT_BIN_S) {
 		double pk = 0, rt = 0, vps = 0, sent = 0, hit = 0, fwd = 0;
-		size_t nv = 0;
+		double mem = 0, sta = 0, bm = 0, ro = 0;
+		size_t nv = 0, nr = 0;
 
 		for (; i < st->n_rs && st->rs[i].t < b + PLOT_BIN_S; i++)
-			if (st->rs[i].t >= b)
-				pk += st->rs[i].delivered;
+			if (st->rs[i].t >= b) {
+				const struct mpr_sample *x = &st->rs[i];
+
+				pk += x->delivered, nr++;
+				mem += x->ord_bytes, sta += x->static_bytes, bm += x->bm_bytes;
+				ro = x->reorder_max > ro ? x->reorder_max : ro;
+			}
 		for (; k < st->n_ss && st->ss[k].t < b + PLOT_BIN_S; k++)
 			if (st->ss[k].t >= b) {
 				rt += st->ss[k].retx, vps += st->ss[k].vps_used, nv++;
 				sent += st->ss[k].sent, hit += st->ss[k].sent_hit;
 				fwd += st->ss[k].sent_fwd;
 			}
-		fprintf(f, "%.2f %.2f %.0f %.1f %.1f %.1f\n", b + PLOT_BIN_S / 2 - t0,
-			pk * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6, rt / PLOT_BIN_S,
-			nv ? vps / (double)nv : 0, sent ? 100 * hit / sent : 0,
-			sent ? 100 * fwd / sent : 0);
+		if (!nr)
+			nr = 1;
+		fprintf(f, "%.2f %.2f %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.0f\n",
+			b + PLOT_BIN_S / 2 - t0, pk * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6,
+			rt / PLOT_BIN_S, nv ? vps / (double)nv : 0, sent ? 100 * hit / sent : 0,
+			sent ? 100 * fwd / sent : 0, mem / (double)nr, sta / (double)nr,
+			bm / (double)nr, ro);
 	}
 	fclose(f);
 	return 0;
@@ -1335,15 +1518,24 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 	char gp[PATH_MAX + 32];
 	/* the share on the faulted link's VPs says something only when some VPs avoid it */
 	bool paths = st->n_fault_links > 0 && st->vps_hit && st->vps_hit < st->vps_traced;
-	FILE *f = comp_plot_begin(r, "MP-RDMA", paths ? 3 : 2, paths ? 1100 : 800, gp, sizeof(gp));
+	int rows = 2 + paths + st->spray;
+	FILE *f = comp_plot_begin(r, st->spray ? "Eunomia" : "MP-RDMA", rows, 300 * rows + 200, gp,
+				  sizeof(gp));
+	char dat[40];
+	const char *who = st->spray		    ? (st->cfg->ep.receiver[0] == 'e'	? "Eunomia"
+						       : st->cfg->ep.receiver[0] == 'g' ? "go-back-N"
+						       : st->cfg->ep.bitmap == 64	? "static 64-bit bitmap"
+											: "static 256-bit bitmap")
+			  : st->cfg->ep.single_path ? "single path"
+						    : "MP-RDMA";
 
 	if (!f)
 		return -errno;
+	snprintf(dat, sizeof(dat), "%s.dat", st->name);
 	fprintf(f, "set title 'goodput, payload in order per %.0f ms (fault window shaded)'\n",
 		PLOT_BIN_S * 1e3);
 	fprintf(f, "set ylabel 'Mbit/s'\nset xlabel 'time since start (s)'\nset yrange [0:*]\n");
-	fprintf(f, "plot 'mp-rdma.dat' using 1:2 with lines lw 2 title '%s'",
-		st->cfg->ep.single_path ? "single path" : "MP-RDMA");
+	fprintf(f, "plot '%s' using 1:2 with lines lw 2 title '%s'", dat, who);
 	if (st->optimal > 0)
 		fprintf(f, ", %.3f with lines dt 2 lw 2 lc rgb '#606060' title 'optimal (fabric)'",
 			st->optimal);
@@ -1358,9 +1550,25 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 	fprintf(f, "set title 'virtual paths in use and retransmissions'\n");
 	fprintf(f, "set ylabel 'VPs in use (mean per 10 ms)'\nset y2label 'retransmissions/s'\n"
 		   "set y2tics\nset ytics nomirror\nset y2range [0:*]\n");
-	fprintf(f, "plot 'mp-rdma.dat' using 1:4 with lines lw 2 title 'VPs in use', "
-		   "'' using 1:3 axes x1y2 with lines lw 1 lc rgb '#c03030' "
-		   "title 'retransmissions/s'\n");
+	fprintf(f,
+		"plot '%s' using 1:4 with lines lw 2 title 'VPs in use', "
+		"'' using 1:3 axes x1y2 with lines lw 1 lc rgb '#c03030' "
+		"title 'retransmissions/s'\n",
+		dat);
+	if (st->spray) {
+		fprintf(f,
+			"set title 'ordering memory at the receiver NIC (1 ms samples) and reorder "
+			"distance'\n");
+		fprintf(f, "set ylabel 'bytes'\nset y2label 'reorder distance, max (packets)'\n"
+			   "set yrange [0:*]\n");
+		fprintf(f,
+			"plot '%s' using 1:7 with lines lw 2 lc rgb '#7030a0' title '%s, all', "
+			"'' using 1:9 with lines lw 1 lc rgb '#b080d0' title '%s, bitmaps', "
+			"'' using 1:8 with lines dt 2 lw 2 lc rgb '#606060' title 'static 256-bit "
+			"(41 B a connection)', '' using 1:10 axes x1y2 with lines lw 1 lc rgb "
+			"'#c06000' title 'reorder distance'\n",
+			dat, who, who);
+	}
 	if (paths) {
 		fprintf(f,
 			"set title \"the sender's sends on the VPs that cross %s (traced; probes "
@@ -1368,9 +1576,11 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 			st->compete ? "the competing stream's link" : "the faulted link");
 		fprintf(f, "set ylabel '%% of sends'\nunset y2label\nunset y2tics\nset ytics "
 			   "mirror\nset yrange [0:100]\n");
-		fprintf(f, "plot 'mp-rdma.dat' using 1:5 with lines lw 2 lc rgb '#c03030' "
-			   "title 'data or ACKs cross it', '' using 1:6 with lines lw 2 "
-			   "lc rgb '#3060c0' title 'data crosses it'\n");
+		fprintf(f,
+			"plot '%s' using 1:5 with lines lw 2 lc rgb '#c03030' "
+			"title 'data or ACKs cross it', '' using 1:6 with lines lw 2 "
+			"lc rgb '#3060c0' title 'data crosses it'\n",
+			dat);
 	}
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
@@ -1386,9 +1596,11 @@ static int report(void *state, const struct comp_report *r)
 
 	if (!ret)
 		ret = plot(st, r);
-	fprintf(f, "<h2>mp-rdma</h2>\n<table>\n");
+	fprintf(f, "<h2>%s</h2>\n<table>\n", st->name);
 	fprintf(f, "<tr><th>flow</th><td>%s &rarr; %s, %s</td></tr>\n", st->from, st->to,
-		st->cfg->ep.single_path ? "single path (go-back-N)" : "MP-RDMA");
+		st->spray		  ? "finite connections sprayed over the VPs"
+		: st->cfg->ep.single_path ? "single path (go-back-N)"
+					  : "MP-RDMA");
 	fprintf(f, "<tr><th>optimal</th><td>%s</td></tr>\n",
 		st->optimal > 0 ? "from the fabric profile (see results.json)"
 				: "none: no fabric profile shapes this flow's links");
@@ -1404,9 +1616,11 @@ static int report(void *state, const struct comp_report *r)
 		fprintf(f, "<p><img src=\"%s\" alt=\"goodput timeline\" width=\"1200\"></p>\n",
 			rl_xml_escape(r->png, a, sizeof(a)));
 	else
-		fprintf(f, "<p>(no plot: gnuplot did not run; data in mp-rdma.dat)</p>\n");
-	fprintf(f, "<p>Files: mp-rdma-send.log, mp-rdma-recv.log (JSON lines), mp-rdma.dat, "
-		   "report.gp</p>\n");
+		fprintf(f, "<p>(no plot: gnuplot did not run; data in %s.dat)</p>\n", st->name);
+	fprintf(f,
+		"<p>Files: %s-send.log, %s-recv.log (JSON lines), %s.dat, "
+		"report.gp</p>\n",
+		st->name, st->name, st->name);
 	return ret;
 }
 
@@ -1423,18 +1637,45 @@ static void release(void *state)
 	free(st);
 }
 
-const struct component_ops mprdma_component = {
-    .name = "mp-rdma",
-    .summary = "MP-RDMA (NSDI'18): multi-path RDMA transport, graded on goodput",
-    .params = params,
-    .cfg_size = sizeof(struct mpr_comp_cfg),
-    .defaults = defaults,
-    .check = check,
-    .settle_ms = settle_ms,
-    .start = start,
-    .alive = alive,
-    .stop = stop,
-    .collect = collect,
-    .report = report,
-    .release = release,
-};
+/* The two components are one machine: MP-RDMA's stream, or Eunomia's spraying workload. */
+#define MPR_COMPONENT(nm, sum, def, chk)                                                           \
+	{                                                                                          \
+		.name = nm, .summary = sum, .params = params,                                      \
+		.cfg_size = sizeof(struct mpr_comp_cfg), .defaults = def, .check = chk,            \
+		.settle_ms = settle_ms, .start = start, .alive = alive, .stop = stop,              \
+		.collect = collect, .report = report, .release = release,                          \
+	}
+
+const struct component_ops mprdma_component = MPR_COMPONENT(
+    "mp-rdma", "MP-RDMA (NSDI'18): multi-path RDMA transport, graded on goodput", defaults, check);
+
+static void eunomia_defaults(void *cfg)
+{
+	struct mpr_comp_cfg *c = cfg;
+
+	defaults(cfg);
+	snprintf(c->ep.workload, sizeof(c->ep.workload), "spray");
+	c->vps_per_path = 4;
+	snprintf(c->ep.receiver, sizeof(c->ep.receiver), "eunomia");
+	c->ep.bitmap = EU_CAP_ROWS * EU_BLOCK_BITS;
+}
+
+static int eunomia_check(void *cfg, char *err, size_t errlen)
+{
+	struct mpr_comp_cfg *c = cfg;
+
+	if (strcmp(c->ep.workload, "spray")) {
+		snprintf(err, errlen,
+			 "eunomia: the component runs the spraying workload (workload: spray); "
+			 "MP-RDMA's stream over Eunomia is the mp-rdma component with receiver: "
+			 "eunomia");
+		return -EINVAL;
+	}
+	return check(cfg, err, errlen);
+}
+
+const struct component_ops eunomia_component =
+    MPR_COMPONENT("eunomia",
+		  "Eunomia: the receiver ordering layer under a spraying workload, graded on "
+		  "in-order delivery, memory and goodput",
+		  eunomia_defaults, eunomia_check);

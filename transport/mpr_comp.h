@@ -20,9 +20,12 @@ struct mpr_comp_cfg {
 	struct ep_params ep;
 	char from[72], to[72]; /* host:rnic */
 	char across[72]; /* single path: placed across this port (SWITCH:PORT), "": anywhere */
+	unsigned vps_per_path; /* spray: VPs picked through each spine by tracing (0: all) */
 };
 
 extern const struct component_ops mprdma_component;
+/* The same machinery for Eunomia's spraying workload (spray_ep.h): workload spray. */
+extern const struct component_ops eunomia_component;
 
 /* One connection on a lab: its receiver and sender, started through the lab. */
 struct mpr_flow {
@@ -61,6 +64,17 @@ int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, c
 		 const char *from, const char *to, const char *across, const char *log,
 		 uint16_t *sport, char *why, size_t whylen);
 
+/*
+ * The spraying workload's VPs balanced over the paths (the brief's D.8):
+ * one sweep of 'rocelab transport paths' from from to to on from's host
+ * (kept in log), the traced VPs grouped by the link they leave from's rail
+ * by, and per of each (fewer when a group has fewer: as many of each),
+ * written to set as "49152,49160,...".  How many, or -errno with why.
+ */
+int mpr_balance_vps(struct lab *l, const char *self, const struct inventory *inv,
+		    const char *inv_path, const char *from, const char *to, unsigned per,
+		    const char *log, char *set, size_t setlen, char *why, size_t whylen);
+
 /* The last JSON line of type in a log, or NULL (a new reference). */
 json_t *mpr_last_line(const char *path, const char *type);
 
@@ -71,9 +85,12 @@ struct mpr_sample {
 	double cpu_ms, runq_ms; /* the endpoint on a CPU, waiting for one */
 	/* The sender's sends, probes aside: all, on the VPs a fault touches, on its link forward */
 	double sent, sent_hit, sent_fwd;
-	double ord_bytes,
-	    ord_bytes_max; /* the receiver's ordering memory: at the line, and its most */
-	json_t *ood_hist;  /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
+	double ord_bytes, ord_bytes_max; /* the receiver's ordering memory: at the line, its most */
+	/* the spraying workload's: a static 256-bit bitmap's for the same connections, the bitmaps
+	 */
+	double static_bytes, bm_bytes, static_bm_bytes;
+	double reorder_max; /* the interval's largest reorder distance (OOD) */
+	json_t *ood_hist;   /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
 };
 
 /*

@@ -10,7 +10,9 @@
 #include "probe/trace.h"
 #include "transport/dp/dp.h"
 #include "transport/dp/tloop.h"
+#include "transport/ep_core.h"
 #include "transport/mprdma/mpr_wire.h"
+#include "transport/spray_ep.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -41,9 +43,22 @@ const struct opt_desc ep_opts[] = {
      "window credit from replies: once (each PSN once) or per-reply (the paper's, Fig. 14)",
      .size = sizeof(((struct ep_params *)0)->credit)},
     {"receiver", OPT_STR, 0, 0, EP(receiver),
-     "bitmap (MP-RDMA's, bitmap slots) or eunomia (Eunomia's HD bitmap, 256 at most: give "
-     "bitmap 256)",
+     "bitmap (MP-RDMA's, bitmap slots), eunomia (Eunomia's HD bitmap, 256 at most: give bitmap "
+     "256) or gbn (spray: no ordering support, go-back-N)",
      .size = sizeof(((struct ep_params *)0)->receiver)},
+    {"workload", OPT_STR, 0, 0, EP(workload),
+     "stream (MP-RDMA: one backlogged flow) or spray (Eunomia's: finite connections, each "
+     "sprayed over the VPs)",
+     .size = sizeof(((struct ep_params *)0)->workload)},
+    {"spray", OPT_STR, 0, 0, EP(spray), "spray: round-robin or random over the VPs",
+     .size = sizeof(((struct ep_params *)0)->spray)},
+    {"conns", OPT_UINT, 1, SPRAY_CONNS_MAX, EP(conns),
+     "spray: connections at once, each its own QP pair from sender-qpn and receiver-qpn"},
+    {"size-min", OPT_UINT, 1, 1048576, EP(size_min_kb), "spray: smallest connection (KB)"},
+    {"size-max", OPT_UINT, 1, 1048576, EP(size_max_kb), "spray: largest connection (KB)"},
+    {"vp-set", OPT_STR, 0, 0, EP(vp_set),
+     "spray: the VPs to spray over, source ports (\"49152,49160\"; default: all of vps)",
+     .size = sizeof(((struct ep_params *)0)->vp_set)},
     {"vps", OPT_UINT, 1, 65536 - VP_LO, EP(vps), "virtual paths: UDP source ports from 49152"},
     {"sport", OPT_UINT, 0, 65535, EP(sport),
      "single path: its source port, one of the VPs' (0: 49152, the first)"},
@@ -80,12 +95,17 @@ void ep_defaults(struct ep_params *p)
 	    .vps = 64,
 	    .seed = 1,
 	    .dscp = 26,
-	    .snd_qpn = 0x201,
+	    .snd_qpn = 0x200 + SPRAY_CONNS_MAX, /* room for a spraying workload's QPs */
 	    .rcv_qpn = 0x200,
 	    .ecn = "sojourn",
 	    .probe_mode = "per-rtt",
 	    .credit = "once",
 	    .receiver = "bitmap",
+	    .workload = "stream",
+	    .spray = "round-robin",
+	    .conns = 20,       /* Eunomia's section 4: 20 concurrent connections */
+	    .size_min_kb = 16, /* the brief's D.8: 16 KB to 4 MB, AliStorage-like, scaled */
+	    .size_max_kb = 4096,
 	    .ecn_k_us = 700,	 /* the brief's T_K: about 4 packets at 50 Mbit/s */
 	    .rto_min_us = 10000, /* this rig's scheduling stalls reach milliseconds */
 	    .qp_timeout = 14,	 /* ibv_rc_pingpong's (rdma-core libibverbs/examples) */
@@ -114,8 +134,18 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		snprintf(err, errlen, "credit '%s': give once or per-reply", p->credit);
 		return -EINVAL;
 	}
-	if (strcmp(p->receiver, "bitmap") && strcmp(p->receiver, "eunomia")) {
-		snprintf(err, errlen, "receiver '%s': give bitmap or eunomia", p->receiver);
+	bool spray = !strcmp(p->workload, "spray");
+
+	if (!spray && strcmp(p->workload, "stream")) {
+		snprintf(err, errlen, "workload '%s': give stream or spray", p->workload);
+		return -EINVAL;
+	}
+	if (strcmp(p->receiver, "bitmap") && strcmp(p->receiver, "eunomia") &&
+	    (!spray || strcmp(p->receiver, "gbn"))) {
+		snprintf(err, errlen, "receiver '%s': give bitmap or eunomia%s", p->receiver,
+			 spray ? " or gbn"
+			       : " (gbn: with workload spray; the stream's go-back-N "
+				 "is single-path)");
 		return -EINVAL;
 	}
 	if (!strcmp(p->receiver, "eunomia") &&
@@ -126,6 +156,8 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		    "flow: give bitmap 256 and no single-path");
 		return -EINVAL;
 	}
+	if (spray && spray_check(p, err, errlen))
+		return -EINVAL;
 	if (p->delta > p->bitmap) {
 		snprintf(err, errlen, "delta %u is more than bitmap %u: give delta <= bitmap",
 			 p->delta, p->bitmap);
@@ -143,217 +175,6 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* An RNIC of the inventory, named "host:rnic". */
-static int find_rnic(const struct inventory *inv, const char *spec, const struct inv_rnic **out)
-{
-	struct inv_endpoint e;
-	char msg[256];
-
-	if (inventory_endpoint(inv, spec, &e, msg, sizeof(msg)) || e.kind != INV_DEV_HOST) {
-		fprintf(stderr, "rocelab: transport: '%s' %s\n", spec,
-			msg[0] && e.kind == INV_DEV_HOST ? msg : "is not an RNIC (give host:rnic)");
-		return -ENOENT;
-	}
-	*out = &inv->hosts[e.dev].rnics[e.port];
-	return 0;
-}
-
-static int open_port(const struct inv_rnic *r, uint32_t qpn, struct dp_port **port)
-{
-	struct dp_cfg c = {
-	    .netdev = r->netdev, .addr = r->addr.addr, .prefix_len = r->addr.len, .qpn = qpn};
-	char err[300], what[200];
-	int e = dp_raw_ops.open(&c, port, err, sizeof(err));
-
-	if (e) {
-		fprintf(stderr, "rocelab: transport: %s\n", err);
-		return e;
-	}
-	fprintf(stderr, "rocelab: transport: %s\n", dp_raw_ops.describe(*port, what, sizeof(what)));
-	return 0;
-}
-
-static uint16_t fresh_ip_id(uint64_t *rng)
-{
-	uint16_t id;
-
-	/* Fresh on every packet, retransmissions too, so ipid-drop --mod N samples at random. */
-	do
-		id = (uint16_t)(mpr_rand(rng) >> 48);
-	while (!id);
-	return id;
-}
-
-static void emit(FILE *out, json_t *o)
-{
-	json_dumpf(o, out, JSON_COMPACT);
-	fputc('\n', out);
-	fflush(out);
-	json_decref(o);
-}
-
-/* Packets built for one sendmmsg(): each into buf[n], then txq_push(). */
-struct txq {
-	const struct dp_ops *dp;
-	struct dp_port *port;
-	uint8_t buf[DP_BATCH][MPR_WIRE_PAYLOAD + 128];
-	struct dp_tx tx[DP_BATCH];
-	unsigned n;
-};
-
-/* What is unsent goes; the datapath counts what it could not send. */
-static void txq_flush(struct txq *q)
-{
-	if (q->n)
-		q->dp->send(q->port, q->tx, q->n);
-	q->n = 0;
-}
-
-/* The packet of len bytes built in buf[n], to dst; a full batch goes at once. */
-static void txq_push(struct txq *q, size_t len, struct in_addr dst)
-{
-	q->tx[q->n] = (struct dp_tx){q->buf[q->n], len, dst};
-	if (++q->n == DP_BATCH)
-		txq_flush(q);
-}
-
-/* What both endpoints have: the loop, the datapath, the statistics clock. */
-struct ep_core {
-	struct tloop loop;
-	struct txq q;
-	struct tw_timer t_bin, t_end;
-	uint64_t bin, interval_ns, t0;
-	FILE *out;
-	/* the scheduler's figures at the start and the last line (ns): on a CPU, waiting for one */
-	uint64_t run0, wait0, run_bin, wait_bin;
-	int sched_fd; /* /proc/thread-self/schedstat, open for the run (-1: none) */
-};
-
-/*
- * The loop thread's time on a CPU and waiting for one (ns), from its
- * /proc/thread-self/schedstat (the kernel's schedstats: run, run-queue
- * delay, timeslices), opened once by core_open() and read again from its
- * start each line; 0 and 0 when the kernel keeps none.
- */
-static void sched_now(const struct ep_core *c, uint64_t *run, uint64_t *wait)
-{
-	char buf[96];
-	ssize_t n = c->sched_fd < 0 ? -1 : pread(c->sched_fd, buf, sizeof(buf) - 1, 0);
-	unsigned long long r = 0, w = 0;
-
-	if (n > 0)
-		buf[n] = 0;
-	if (n <= 0 || sscanf(buf, "%llu %llu", &r, &w) != 2)
-		r = w = 0;
-	*run = r;
-	*wait = w;
-}
-
-/*
- * A statistics line's CPU figures since the last one, into o: the
- * endpoint's time on a CPU and waiting for one (ms).  Their sum near the
- * interval means the endpoint never idled: the rig's CPU was its limit.
- */
-static void core_sched(struct ep_core *c, json_t *o)
-{
-	uint64_t run, wait;
-
-	sched_now(c, &run, &wait);
-	json_object_set_new(o, "cpu_ms", json_real((double)(run - c->run_bin) / 1e6));
-	json_object_set_new(o, "runq_ms", json_real((double)(wait - c->wait_bin) / 1e6));
-	c->run_bin = run;
-	c->wait_bin = wait;
-}
-
-/* The end line's: the whole run's (s). */
-static void core_sched_total(const struct ep_core *c, json_t *o)
-{
-	uint64_t run, wait;
-
-	sched_now(c, &run, &wait);
-	json_object_set_new(o, "cpu_s", json_real((double)(run - c->run0) / 1e9));
-	json_object_set_new(o, "runq_s", json_real((double)(wait - c->wait0) / 1e9));
-}
-
-/* A statistics line, with its CPU figures. */
-static void emit_bin(struct ep_core *c, json_t *o)
-{
-	core_sched(c, o);
-	emit(c->out, o);
-}
-
-/* The end line, with the run's CPU figures. */
-static void emit_end(struct ep_core *c, json_t *o)
-{
-	core_sched_total(c, o);
-	emit(c->out, o);
-}
-
-static void on_end(void *ctx, uint64_t now)
-{
-	(void)now;
-	((struct tloop *)ctx)->done = true;
-}
-
-/*
- * The loop, the RNIC's datapath for qpn watched with on_rx, a statistics
- * line by on_bin every interval and the end after duration (ctx to both).
- * 0, or -1 with nothing left open (the reason printed).
- */
-static int core_open(struct ep_core *c, const struct inv_rnic *me, uint32_t qpn,
-		     const struct ep_params *p, void (*on_rx)(void *, uint64_t),
-		     void (*on_bin)(void *, uint64_t), void *ctx)
-{
-	c->q.dp = &dp_raw_ops;
-	if (tloop_init(&c->loop))
-		return -1;
-	if (open_port(me, qpn, &c->q.port))
-		goto clean_loop;
-	if (tloop_watch(&c->loop, c->q.dp->fd(c->q.port), on_rx, ctx))
-		goto clean_port;
-	tw_timer_init(&c->t_bin, on_bin, ctx);
-	tw_timer_init(&c->t_end, on_end, &c->loop);
-	c->interval_ns = (uint64_t)p->interval_ms * 1000000;
-	c->t0 = tloop_now();
-	c->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	sched_now(c, &c->run0, &c->wait0);
-	c->run_bin = c->run0;
-	c->wait_bin = c->wait0;
-	tw_arm(&c->loop.tw, &c->t_bin, c->t0 + c->interval_ns);
-	if (p->duration_ms)
-		tw_arm(&c->loop.tw, &c->t_end, c->t0 + (uint64_t)p->duration_ms * 1000000);
-	return 0;
-clean_port:
-	c->q.dp->close(c->q.port);
-clean_loop:
-	tloop_fini(&c->loop);
-	return -1;
-}
-
-/* Run until the end or *stop; the seconds it ran, or -1 when the loop failed. */
-static double core_run(struct ep_core *c, const volatile sig_atomic_t *stop)
-{
-	int r = tloop_run(&c->loop, stop);
-
-	txq_flush(&c->q);
-	return r ? -1 : (double)(tloop_now() - c->t0) / 1e9;
-}
-
-static void core_close(struct ep_core *c)
-{
-	if (c->sched_fd >= 0)
-		close(c->sched_fd);
-	c->q.dp->close(c->q.port);
-	tloop_fini(&c->loop);
-}
-
-/* The next statistics line's timer. */
-static void core_next_bin(struct ep_core *c)
-{
-	c->bin++;
-	tw_arm(&c->loop.tw, &c->t_bin, c->t0 + (c->bin + 1) * c->interval_ns);
 }
 
 /* ---- sender ----------------------------------------------------------------------------- */
@@ -401,7 +222,7 @@ static void snd_queue(struct snd_ep *e, const struct mpr_pkt *p, unsigned n)
 
 		mpr_wire_pattern(p[i].psn, e->payload, sizeof(e->payload));
 		len = mpr_wire_data(e->c.q.buf[e->c.q.n], sizeof(e->c.q.buf[0]), &e->wep,
-				    fresh_ip_id(&e->rng), &p[i], e->payload, sizeof(e->payload));
+				    ep_fresh_ip_id(&e->rng), &p[i], e->payload, sizeof(e->payload));
 		if (len < 0)
 			continue; /* cannot happen: the buffer holds a full packet */
 		v->sent++;
@@ -415,7 +236,7 @@ static void snd_queue(struct snd_ep *e, const struct mpr_pkt *p, unsigned n)
 			v->bin = e->c.bin + 1;
 			e->vps_in_bin++;
 		}
-		txq_push(&e->c.q, (size_t)len, e->wep.dst);
+		ep_txq_push(&e->c.q, (size_t)len, e->wep.dst);
 	}
 }
 
@@ -436,43 +257,39 @@ static void snd_on_timer(void *ctx, uint64_t now)
 
 	if (mpr_snd_deadline(&e->s) <= now)
 		snd_queue(e, out, mpr_snd_timer(&e->s, now, out));
-	txq_flush(&e->c.q);
+	ep_txq_flush(&e->c.q);
 	snd_arm(e);
+}
+
+static void snd_ack(void *ctx, const struct dp_rx *rx, uint64_t now)
+{
+	struct snd_ep *e = ctx;
+	struct mpr_pkt out[MPR_OUT_MAX];
+	struct roce_ip ip;
+	struct mpr_ack a;
+	uint32_t qpn;
+	unsigned long long prunes = e->s.st.prunes;
+	struct vp_stat *v;
+
+	if (mpr_wire_parse_ack(rx->pkt, rx->len, &ip, &qpn, &a) ||
+	    ip.src.s_addr != e->wep.dst.s_addr || a.vp < VP_LO || a.vp >= VP_LO + e->vps) {
+		e->bad++;
+		return;
+	}
+	snd_queue(e, out, mpr_snd_ack(&e->s, &a, now, out));
+	v = &e->vp[a.vp - VP_LO];
+	v->acks++;
+	v->last_ack = now;
+	v->ece += a.ece;
+	v->nacks += a.nack;
+	v->prunes += e->s.st.prunes - prunes;
 }
 
 static void snd_on_rx(void *ctx, uint64_t now)
 {
 	struct snd_ep *e = ctx;
-	struct dp_rx rx[DP_BATCH];
-	struct mpr_pkt out[MPR_OUT_MAX];
-	int n;
 
-	while ((n = e->c.q.dp->recv(e->c.q.port, rx, DP_BATCH)) > 0) {
-		for (int i = 0; i < n; i++) {
-			struct roce_ip ip;
-			struct mpr_ack a;
-			uint32_t qpn;
-			unsigned long long prunes = e->s.st.prunes;
-			struct vp_stat *v;
-
-			if (mpr_wire_parse_ack(rx[i].pkt, rx[i].len, &ip, &qpn, &a) ||
-			    ip.src.s_addr != e->wep.dst.s_addr || a.vp < VP_LO ||
-			    a.vp >= VP_LO + e->vps) {
-				e->bad++;
-				continue;
-			}
-			snd_queue(e, out, mpr_snd_ack(&e->s, &a, now, out));
-			v = &e->vp[a.vp - VP_LO];
-			v->acks++;
-			v->last_ack = now;
-			v->ece += a.ece;
-			v->nacks += a.nack;
-			v->prunes += e->s.st.prunes - prunes;
-		}
-		txq_flush(&e->c.q);
-		if (n < DP_BATCH)
-			break;
-	}
+	ep_core_drain(&e->c, snd_ack, e, now, NULL);
 	snd_arm(e);
 }
 
@@ -515,7 +332,7 @@ static void snd_on_bin(void *ctx, uint64_t now)
 		}
 	}
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	emit_bin(
+	ep_emit_bin(
 	    &e->c,
 	    json_pack(
 		"{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I,s:f,s:o,s:o}",
@@ -529,7 +346,7 @@ static void snd_on_bin(void *ctx, uint64_t now)
 		"srtt_us", (double)e->s.srtt / 1e3, "vp_sent", per_vp, "vp_lost", lost));
 	e->last = (struct snd_bin){st, dp};
 	e->vps_in_bin = 0;
-	core_next_bin(&e->c);
+	ep_core_next_bin(&e->c);
 }
 
 #undef D
@@ -553,16 +370,17 @@ static void snd_end(struct snd_ep *e, double secs)
 				      "resent", (json_int_t)v->resent, "nacks",
 				      (json_int_t)v->nacks, "prunes", (json_int_t)v->prunes));
 	}
-	emit_end(&e->c,
-		 json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
-			   "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
-			   "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
-			   (json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
-			   (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
-			   (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
-			   (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
-			   "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad,
-			   "wakeups", (json_int_t)e->c.loop.wakeups, "per_vp", vps));
+	ep_emit_end(
+	    &e->c,
+	    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
+		      "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
+		      "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
+		      (json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
+		      (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
+		      (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
+		      (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
+		      "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad,
+		      "wakeups", (json_int_t)e->c.loop.wakeups, "per_vp", vps));
 }
 
 static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
@@ -599,11 +417,14 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	int r = RL_EXIT_SETUP;
 
 	snd_cfg(p, &c);
-	if (ep_check(p, &ecn, err, sizeof(err)) || mpr_cfg_check(&c, &why)) {
+	if (ep_check(p, &ecn, err, sizeof(err)) ||
+	    (strcmp(p->workload, "spray") && mpr_cfg_check(&c, &why))) {
 		fprintf(stderr, "rocelab: transport send: %s\n", why ? why : err);
 		return RL_EXIT_USAGE;
 	}
-	if (find_rnic(inv, from, &me) || find_rnic(inv, to, &peer))
+	if (!strcmp(p->workload, "spray"))
+		return spray_send(inv, from, to, p, stop, out);
+	if (ep_find_rnic(inv, from, &me) || ep_find_rnic(inv, to, &peer))
 		return RL_EXIT_USAGE;
 	e = rl_xcalloc(1, sizeof(*e));
 	e->c.out = out;
@@ -616,7 +437,8 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 				      .dscp = (uint8_t)p->dscp};
 	mpr_snd_init(&e->s, &c, p->seed ? p->seed : 1);
 	tw_timer_init(&e->t_snd, snd_on_timer, e);
-	if (core_open(&e->c, me, p->snd_qpn, p, snd_on_rx, snd_on_bin, e))
+	if (ep_core_open(&e->c, me, p->snd_qpn, 1, p->interval_ms, p->duration_ms, snd_on_rx,
+			 snd_on_bin, e))
 		goto clean;
 	inet_ntop(AF_INET, &me->addr.addr, a1, sizeof(a1));
 	inet_ntop(AF_INET, &peer->addr.addr, a2, sizeof(a2));
@@ -629,12 +451,12 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	    c.credit == MPR_CREDIT_PER_REPLY ? ", window credit per reply" : "");
 	/* A backlogged sender: data for longer than any run. */
 	snd_queue(e, first, mpr_snd_push(&e->s, 0x7fffffff, e->c.t0, first));
-	txq_flush(&e->c.q);
+	ep_txq_flush(&e->c.q);
 	snd_arm(e);
-	secs = core_run(&e->c, stop);
+	secs = ep_core_run(&e->c, stop);
 	snd_end(e, secs < 0 ? 0 : secs);
 	r = secs < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
-	core_close(&e->c);
+	ep_core_close(&e->c);
 clean:
 	free(e->vp);
 	free(e);
@@ -662,13 +484,9 @@ struct rcv_ep {
 	struct mpr_rcv r;
 	struct mpr_wire_ep wep;
 	enum ep_ecn ecn;
-	uint64_t ecn_k_ns, ack_delay_ns, rng;
-	int64_t min_owd;
-	bool have_owd;
-	uint64_t rt_off;     /* CLOCK_REALTIME - CLOCK_MONOTONIC, read with each receive batch */
-	double queue_us_sum; /* this interval: one-way delay above its minimum, summed */
-	uint64_t queue_us_max;
-	unsigned long long queue_n;
+	uint64_t ack_delay_ns, rng;
+	struct ep_sojourn soj;
+	uint64_t rt_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC, read with each receive batch */
 	struct held_ack *held;
 	unsigned held_head, held_n;
 	unsigned long long ce, ce_wire, pattern_bad, bad, held_full, kernel_ts, from_app;
@@ -688,11 +506,11 @@ static void rcv_release_held(void *ctx, uint64_t now)
 		struct held_ack *h = &e->held[e->held_head];
 
 		memcpy(e->c.q.buf[e->c.q.n], h->pkt, h->len);
-		txq_push(&e->c.q, h->len, h->dst);
+		ep_txq_push(&e->c.q, h->len, h->dst);
 		e->held_head = (e->held_head + 1) % HELD_MAX;
 		e->held_n--;
 	}
-	txq_flush(&e->c.q);
+	ep_txq_flush(&e->c.q);
 	if (e->held_n)
 		tw_arm(&e->c.loop.tw, &e->t_held, e->held[e->held_head].due);
 }
@@ -715,11 +533,11 @@ static void rcv_reply(struct rcv_ep *e, const struct mpr_ack *a, uint64_t now)
 		b = h->pkt;
 		cap = sizeof(h->pkt);
 	}
-	len = mpr_wire_ack(b, cap, &e->wep, fresh_ip_id(&e->rng), a);
+	len = mpr_wire_ack(b, cap, &e->wep, ep_fresh_ip_id(&e->rng), a);
 	if (len < 0)
 		return;
 	if (!e->ack_delay_ns) {
-		txq_push(&e->c.q, (size_t)len, e->wep.dst);
+		ep_txq_push(&e->c.q, (size_t)len, e->wep.dst);
 		return;
 	}
 	struct held_ack *h = &e->held[(e->held_head + e->held_n++) % HELD_MAX];
@@ -731,8 +549,9 @@ static void rcv_reply(struct rcv_ep *e, const struct mpr_ack *a, uint64_t now)
 		tw_arm(&e->c.loop.tw, &e->t_held, h->due);
 }
 
-static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
+static void rcv_data(void *ctx, const struct dp_rx *rx, uint64_t now)
 {
+	struct rcv_ep *e = ctx;
 	struct roce_ip ip;
 	struct mpr_pkt p;
 	struct mpr_rx_result res;
@@ -749,28 +568,8 @@ static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
 	e->from_app += !rx->kernel_ts;
 	ce_wire = p.ce && e->ecn != EP_ECN_OFF;
 	p.ce = ce_wire;
-	if (e->ecn == EP_ECN_SOJOURN) {
-		/*
-		 * Emulated ECN: the sender stamps CLOCK_MONOTONIC, the kernel's receive
-		 * time is CLOCK_REALTIME, which NTP or a hypervisor may step mid-run:
-		 * the receive time goes to our monotonic clock first (rt_off, read
-		 * with the batch).  The two hosts' monotonic clocks
-		 * then differ by a constant, which the minimum one-way delay takes
-		 * away; what is left is queueing.
-		 */
-		int64_t owd = (int64_t)(rx->rx_ns - e->rt_off - p.tx_ns);
-		uint64_t queued;
-
-		if (!e->have_owd || owd < e->min_owd)
-			e->min_owd = owd, e->have_owd = true;
-		queued = (uint64_t)(owd - e->min_owd);
-		e->queue_us_sum += (double)queued / 1e3;
-		e->queue_n++;
-		if (queued / 1000 > e->queue_us_max)
-			e->queue_us_max = queued / 1000;
-		if (queued > e->ecn_k_ns)
-			p.ce = true;
-	}
+	if (e->ecn == EP_ECN_SOJOURN && ep_sojourn(&e->soj, rx->rx_ns - e->rt_off, p.tx_ns))
+		p.ce = true;
 	e->ce += p.ce;
 	e->ce_wire += ce_wire;
 	mpr_rcv_data(&e->r, &p, &res);
@@ -793,17 +592,8 @@ static void rcv_data(struct rcv_ep *e, const struct dp_rx *rx, uint64_t now)
 static void rcv_on_rx(void *ctx, uint64_t now)
 {
 	struct rcv_ep *e = ctx;
-	struct dp_rx rx[DP_BATCH];
-	int n;
 
-	while ((n = e->c.q.dp->recv(e->c.q.port, rx, DP_BATCH)) > 0) {
-		e->rt_off = rl_realtime_ns() - tloop_now();
-		for (int i = 0; i < n; i++)
-			rcv_data(e, &rx[i], now);
-		txq_flush(&e->c.q);
-		if (n < DP_BATCH)
-			break;
-	}
+	ep_core_drain(&e->c, rcv_data, e, now, &e->rt_off);
 }
 
 #define D(f) (json_int_t)(st.f - e->last.st.f)
@@ -838,26 +628,27 @@ static void rcv_on_bin(void *ctx, uint64_t now)
 	json_t *ood_hist = json_array();
 
 	ood_bin_fold(e, ood_hist);
-	emit_bin(&e->c,
-		 json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:f,s:I,s:I,"
-			   "s:I}",
-			   "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data", D(data),
-			   "delivered", D(delivered), "dups", D(dups), "overflow_drops",
-			   D(overflow_drops), "acks", D(acks), "nacks", D(nacks), "ce",
-			   (json_int_t)(e->ce - e->last.ce), "ce_wire",
-			   (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
-			   (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max",
-			   (int)ood_max, "ood_hist", ood_hist, "queue_us_mean",
-			   e->queue_n ? e->queue_us_sum / (double)e->queue_n : 0.0, "queue_us_max",
-			   (json_int_t)e->queue_us_max, "ord_bytes",
-			   (json_int_t)mpr_rcv_bytes(&e->r), "ord_bytes_max",
-			   (json_int_t)(e->mem_max > mpr_rcv_bytes(&e->r) ? e->mem_max
-									  : mpr_rcv_bytes(&e->r))));
+	ep_emit_bin(
+	    &e->c,
+	    json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:o,s:f,s:I,s:I,"
+		      "s:I}",
+		      "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data", D(data),
+		      "delivered", D(delivered), "dups", D(dups), "overflow_drops",
+		      D(overflow_drops), "acks", D(acks), "nacks", D(nacks), "ce",
+		      (json_int_t)(e->ce - e->last.ce), "ce_wire",
+		      (json_int_t)(e->ce_wire - e->last.ce_wire), "pattern_bad",
+		      (json_int_t)(e->pattern_bad - e->last.pattern_bad), "ood_max", (int)ood_max,
+		      "ood_hist", ood_hist, "queue_us_mean",
+		      e->soj.n ? e->soj.queue_us_sum / (double)e->soj.n : 0.0, "queue_us_max",
+		      (json_int_t)e->soj.queue_us_max, "ord_bytes",
+		      (json_int_t)mpr_rcv_bytes(&e->r), "ord_bytes_max",
+		      (json_int_t)(e->mem_max > mpr_rcv_bytes(&e->r) ? e->mem_max
+								     : mpr_rcv_bytes(&e->r))));
 	e->mem_max = 0;
-	e->queue_us_sum = 0;
-	e->queue_n = e->queue_us_max = 0;
+	e->soj.queue_us_sum = 0;
+	e->soj.n = e->soj.queue_us_max = 0;
 	e->last = (struct rcv_bin){st, e->ce, e->ce_wire, e->pattern_bad};
-	core_next_bin(&e->c);
+	ep_core_next_bin(&e->c);
 	(void)now;
 }
 
@@ -870,7 +661,7 @@ static void rcv_end(struct rcv_ep *e, double secs)
 
 	ood_bin_fold(e, NULL);
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	emit_end(
+	ep_emit_end(
 	    &e->c,
 	    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
 		      "s:I,s:s,s:I}",
@@ -902,12 +693,14 @@ int ep_recv(const struct inventory *inv, const char *at, const struct ep_params 
 		fprintf(stderr, "rocelab: transport recv: %s\n", err);
 		return RL_EXIT_USAGE;
 	}
-	if (find_rnic(inv, at, &me))
+	if (!strcmp(p->workload, "spray"))
+		return spray_recv(inv, at, p, ecn, stop, out);
+	if (ep_find_rnic(inv, at, &me))
 		return RL_EXIT_USAGE;
 	e = rl_xcalloc(1, sizeof(*e));
 	e->c.out = out;
 	e->ecn = ecn;
-	e->ecn_k_ns = (uint64_t)p->ecn_k_us * 1000;
+	e->soj.k_ns = (uint64_t)p->ecn_k_us * 1000;
 	e->ack_delay_ns = (uint64_t)p->ack_delay_us * 1000;
 	e->rng = (uint64_t)p->seed * 0xbf58476d1ce4e5b9ULL + 0xacc;
 	e->wep = (struct mpr_wire_ep){
@@ -920,16 +713,17 @@ int ep_recv(const struct inventory *inv, const char *at, const struct ep_params 
 		goto clean;
 	}
 	tw_timer_init(&e->t_held, rcv_release_held, e);
-	if (core_open(&e->c, me, p->rcv_qpn, p, rcv_on_rx, rcv_on_bin, e))
+	if (ep_core_open(&e->c, me, p->rcv_qpn, 1, p->interval_ms, p->duration_ms, rcv_on_rx,
+			 rcv_on_bin, e))
 		goto clean;
 	fprintf(stderr, "rocelab: transport recv: %s (%s), %s %u, ECN %s%s, ACK delay %lld us\n",
 		at, inet_ntoa(me->addr.addr), e->r.eu ? "Eunomia's HD bitmap, reach" : "bitmap",
 		e->r.L, p->ecn, ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "",
 		p->ack_delay_us);
-	secs = core_run(&e->c, stop);
+	secs = ep_core_run(&e->c, stop);
 	rcv_end(e, secs < 0 ? 0 : secs);
 	r = secs < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;
-	core_close(&e->c);
+	ep_core_close(&e->c);
 clean:
 	mpr_rcv_free(&e->r);
 	free(e->held);
@@ -954,9 +748,9 @@ static void paths_line(FILE *out, unsigned sweep, unsigned vp, const struct trac
 	for (int i = 0; i < n; i++)
 		json_array_append_new(hops, h[i].addr.s_addr ? json_string(inet_ntoa(h[i].addr))
 							     : json_null());
-	emit(out, json_pack("{s:s,s:f,s:i,s:i,s:o,s:b}", "type", "trace", "t",
-			    (double)rl_realtime_ns() / 1e9, "sweep", (int)sweep, "vp", (int)vp,
-			    "hops", hops, "reached", reached));
+	ep_emit(out, json_pack("{s:s,s:f,s:i,s:i,s:o,s:b}", "type", "trace", "t",
+			       (double)rl_realtime_ns() / 1e9, "sweep", (int)sweep, "vp", (int)vp,
+			       "hops", hops, "reached", reached));
 }
 
 int ep_paths(const struct inventory *inv, const char *from, const char *to,
@@ -972,7 +766,7 @@ int ep_paths(const struct inventory *inv, const char *from, const char *to,
 		fprintf(stderr, "rocelab: transport paths: %s\n", err);
 		return RL_EXIT_USAGE;
 	}
-	if (find_rnic(inv, from, &me) || find_rnic(inv, to, &peer))
+	if (ep_find_rnic(inv, from, &me) || ep_find_rnic(inv, to, &peer))
 		return RL_EXIT_USAGE;
 	fprintf(stderr, "rocelab: transport paths: %s -> %s, %u VPs (UDP source ports %u-%u)%s\n",
 		from, to, p->vps, VP_LO, VP_LO + p->vps - 1,
@@ -1019,8 +813,8 @@ int ep_paths(const struct inventory *inv, const char *from, const char *to,
 			nanosleep(&(struct timespec){0, 20000000}, NULL);
 	} while (p->duration_ms && !*stop &&
 		 rl_now_ns() - t0 < (unsigned long long)p->duration_ms * 1000000);
-	emit(out, json_pack("{s:s,s:f,s:i,s:I,s:I}", "type", "paths-end", "t",
-			    (double)rl_realtime_ns() / 1e9, "sweeps", (int)sweep, "traced",
-			    (json_int_t)traced, "reached", (json_int_t)reached));
+	ep_emit(out, json_pack("{s:s,s:f,s:i,s:I,s:I}", "type", "paths-end", "t",
+			       (double)rl_realtime_ns() / 1e9, "sweeps", (int)sweep, "traced",
+			       (json_int_t)traced, "reached", (json_int_t)reached));
 	return RL_EXIT_OK;
 }

@@ -40,7 +40,12 @@ struct ep_params {
 	char ecn[16];
 	char probe_mode[16]; /* per-rtt | per-packet */
 	char credit[16];     /* once | per-reply */
-	char receiver[16];   /* bitmap (MP-RDMA's L slots) | eunomia (Eunomia's HD bitmap) */
+	char receiver[16];   /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */
+	char workload[16];   /* stream (MP-RDMA's backlogged flow) | spray (spray_ep.h) */
+	char spray[16];	     /* spray: round-robin | random over the VPs */
+	unsigned conns;	     /* spray: connections at once, each a QP pair */
+	unsigned size_min_kb, size_max_kb; /* spray: connection sizes, log-uniform */
+	char vp_set[400];		   /* spray: the VPs to spray over ("": all of vps) */
 	long long ecn_k_us, ack_delay_us, rto_min_us, srtt_init_us;
 	long long interval_ms; /* stats lines */
 	long long duration_ms; /* how long to run (0: until SIGINT/SIGTERM) */

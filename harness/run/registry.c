@@ -14,6 +14,7 @@
 static const struct component_ops *table[COMPONENTS_MAX] = {
     &hostmesh_component,
     &mprdma_component,
+    &eunomia_component,
 };
 
 int component_register(const struct component_ops *ops)

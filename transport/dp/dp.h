@@ -26,6 +26,7 @@ struct dp_cfg {
 	struct in_addr addr; /* the RNIC's address */
 	int prefix_len;	     /* its subnet (the rail), 32 when unknown */
 	uint32_t qpn;	     /* receive RoCEv2 packets to this QPN only (24 bits) */
+	uint32_t qpn_span;   /* or to the span of QPNs from it (0: 1) */
 	int sockbuf;	     /* socket buffers, bytes (0: 8 MiB) */
 };
 

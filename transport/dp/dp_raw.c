@@ -34,27 +34,28 @@
 struct dp_port {
 	struct rawsock s;
 	struct in_addr addr;
-	uint32_t qpn;
-	struct sock_filter code[11];
+	uint32_t qpn, span;
+	struct sock_filter code[12];
 	struct sock_fprog filter;
 	struct dp_stats st;
 	uint8_t buf[DP_BATCH][DP_PKT_MAX];
 	char ctrl[DP_BATCH][CTRL_LEN];
 };
 
-/* IPv4 without options, UDP to 4791, BTH destination QPN (bytes 33..35) = qpn. */
+/* IPv4 without options, UDP to 4791, BTH destination QPN (bytes 33..35) in qpn's span. */
 static void make_filter(struct dp_port *p)
 {
 	struct sock_filter code[] = {
 	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 8),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 9),
 	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 6),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 7),
 	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 4),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 5),
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 32), /* out of the packet: dropped */
 	    BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xffffff),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, p->qpn, 0, 1),
+	    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, p->qpn, 0, 2),
+	    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, p->qpn + p->span, 1, 0),
 	    BPF_STMT(BPF_RET | BPF_K, DP_PKT_MAX),
 	    BPF_STMT(BPF_RET | BPF_K, 0),
 	};
@@ -88,6 +89,13 @@ static int raw_open(const struct dp_cfg *cfg, struct dp_port **out, char *err, s
 
 	p->addr = cfg->addr;
 	p->qpn = cfg->qpn & 0xffffff;
+	p->span = cfg->qpn_span ? cfg->qpn_span : 1;
+	if (p->qpn + p->span > 0x1000000) {
+		snprintf(err, errlen, "QPNs 0x%x and %u more: past the 24-bit QPN space", p->qpn,
+			 p->span - 1);
+		free(p);
+		return -EINVAL;
+	}
 	make_filter(p);
 	r = rawsock_open(&p->s, &rc, err, errlen);
 	if (r) {
@@ -184,9 +192,14 @@ static void raw_stats(struct dp_port *p, struct dp_stats *st)
 
 static const char *raw_describe(struct dp_port *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "raw datapath on %s: QPN 0x%x, %s receive timestamps, UDP 4791 %s",
-		 inet_ntoa(p->addr), p->qpn,
-		 p->s.rx_kernel_ts ? "kernel software" : "clock_gettime",
+	char qpns[40];
+
+	if (p->span > 1)
+		snprintf(qpns, sizeof(qpns), "QPNs 0x%x-0x%x", p->qpn, p->qpn + p->span - 1);
+	else
+		snprintf(qpns, sizeof(qpns), "QPN 0x%x", p->qpn);
+	snprintf(buf, len, "raw datapath on %s: %s, %s receive timestamps, UDP 4791 %s",
+		 inet_ntoa(p->addr), qpns, p->s.rx_kernel_ts ? "kernel software" : "clock_gettime",
 		 p->s.port_shared ? "held by another socket here" : "held");
 	return buf;
 }

@@ -42,6 +42,7 @@ ssize_t mpr_wire_data(uint8_t *buf, size_t cap, const struct mpr_wire_ep *ep, ui
 	x[0] = (uint8_t)((p->retx ? D_RETX : 0) | (p->sync ? D_SYNC : 0) | (p->tail ? D_TAIL : 0) |
 			 (p->probe ? D_PROBE : 0));
 	x[1] = (uint8_t)(p->psn >> 24);
+	roce_put_be(x + 2, p->conn, 2);
 	roce_put_be(x + 4, p->msg_first, 4);
 	roce_put_be(x + 8, p->tx_ns, 8);
 	return roce_build(buf, cap, &ip, &bth, x, sizeof(x), payload, len);
@@ -57,11 +58,12 @@ int mpr_wire_parse_data(const uint8_t *pkt, size_t len, struct roce_ip *ip, uint
 
 	if (r)
 		return r;
-	if ((x[0] & ~(D_RETX | D_SYNC | D_TAIL | D_PROBE)) || x[2] || x[3])
-		return -EPROTO; /* flags or reserved bits this format does not know */
+	if (x[0] & ~(D_RETX | D_SYNC | D_TAIL | D_PROBE))
+		return -EPROTO; /* flags this format does not know */
 	*p = (struct mpr_pkt){
 	    .psn = (uint32_t)x[1] << 24 | bth.psn,
 	    .msg_first = (uint32_t)roce_get_be(x + 4, 4),
+	    .conn = (uint16_t)roce_get_be(x + 2, 2),
 	    .vp = ip->sport,
 	    .retx = x[0] & D_RETX,
 	    .sync = x[0] & D_SYNC,

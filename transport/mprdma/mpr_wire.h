@@ -9,7 +9,9 @@
  *   mark) | UDP sport = the VP, dport 4791 | BTH RC SEND Only (0x04), AckReq,
  *   PSN = the PSN's low 24 bits | MPX-D 16 bytes | payload | ICRC.
  *   MPX-D: flags (ReTx 0x01, Sync 0x02, Tail 0x04, Probe 0x08), the PSN's
- *   high 8 bits, 2 reserved, the message's first PSN (32), tx_ns (64).
+ *   high 8 bits, the connection's number (16: a spraying workload's, which
+ *   runs many on a QP each in turn; 0 for MP-RDMA's one), the message's
+ *   first PSN (32: Eunomia's Head), tx_ns (64).
  *
  * ACK and NACK (64 bytes from IPv4 on, 78 on the wire):
  *   IPv4 (not ECT) | UDP sport = the echoed VP, dport 4791 | BTH RC

@@ -94,6 +94,7 @@ struct mpr_pkt {
 	 */
 	uint16_t lost_vp;
 	uint64_t tx_ns;
+	uint16_t conn; /* a spraying workload's connection number (mpr_wire.h); 0 otherwise */
 };
 
 /* An ACK or NACK. */

@@ -26,7 +26,8 @@ Test(wire, data_round_trip)
 			    .vp = 51234,
 			    .retx = true,
 			    .tail = true,
-			    .tx_ns = 0x1122334455667788ULL},
+			    .tx_ns = 0x1122334455667788ULL,
+			    .conn = 0xbeef},
 		       got;
 	uint8_t pl[MPR_WIRE_PAYLOAD], buf[2048];
 	struct roce_ip ip;
@@ -45,6 +46,7 @@ Test(wire, data_round_trip)
 	cr_assert_eq(got.vp, 51234);
 	cr_assert(got.retx && got.tail && !got.sync && !got.probe && !got.ce);
 	cr_assert_eq(got.tx_ns, p.tx_ns);
+	cr_assert_eq(got.conn, 0xbeef, "a spraying workload's connection number");
 	cr_assert_eq(qpn, 0x123456);
 	cr_assert_eq(ip.id, 777);
 	cr_assert_eq(ip.dport, 4791);
