@@ -1556,18 +1556,20 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 		"title 'retransmissions/s'\n",
 		dat);
 	if (st->spray) {
-		fprintf(f,
-			"set title 'ordering memory at the receiver NIC (1 ms samples) and reorder "
-			"distance'\n");
+		fprintf(
+		    f,
+		    "set title 'ordering memory at the receiver NIC (1 ms samples; static 256-bit: "
+		    "41 B a live connection) and reorder distance'\n");
 		fprintf(f, "set ylabel 'bytes'\nset y2label 'reorder distance, max (packets)'\n"
 			   "set yrange [0:*]\n");
-		fprintf(f,
-			"plot '%s' using 1:7 with lines lw 2 lc rgb '#7030a0' title '%s, all', "
-			"'' using 1:9 with lines lw 1 lc rgb '#b080d0' title '%s, bitmaps', "
-			"'' using 1:8 with lines dt 2 lw 2 lc rgb '#606060' title 'static 256-bit "
-			"(41 B a connection)', '' using 1:10 axes x1y2 with lines lw 1 lc rgb "
-			"'#c06000' title 'reorder distance'\n",
-			dat, who, who);
+		fprintf(
+		    f,
+		    "plot '%s' using 1:7 with lines lw 2 lc rgb '#7030a0' title '%s, all', "
+		    "'' using 1:9 with lines lw 1 lc rgb '#b080d0' title '%s, bitmaps', "
+		    "'' using 1:8 with lines dt 2 lw 2 lc rgb '#606060' title 'static 256-bit', "
+		    "'' using 1:10 axes x1y2 with lines lw 1 lc rgb '#c06000' title 'reorder "
+		    "distance'\n",
+		    dat, who, who);
 	}
 	if (paths) {
 		fprintf(f,
