@@ -146,7 +146,8 @@ static void rtt_sample(struct spr_snd *s, uint64_t rtt)
 
 void spr_reply(struct spr_snd *s, const struct spr_reply *r, uint64_t now)
 {
-	uint32_t ack = r->ack - s->head, seq = r->seq - s->head;
+	uint32_t ack = r->ack - s->head, seq = r->seq - s->head, una = s->una;
+	bool sacked;
 
 	if (!r->retx && r->tx_ns && r->tx_ns <= now)
 		rtt_sample(s, now - r->tx_ns);
@@ -165,8 +166,18 @@ void spr_reply(struct spr_snd *s, const struct spr_reply *r, uint64_t now)
 		s->rto_at = SPR_NEVER;
 		return;
 	}
-	s->rto_at = now + s->rto;
-	if (r->reply == EU_SACK && seq < s->n) {
+	/*
+	 * The timeout runs from the last progress: the cumulative ACK moved, or
+	 * a packet not yet in reached the receiver.  A NACK or a duplicate is
+	 * no progress: a receiver that keeps NACKing what lies past its reach
+	 * while the hole's one resend was lost would otherwise hold the
+	 * timeout off for good (seen on the lab: 23,000 NACKed resends a
+	 * second, the hole never sent again).
+	 */
+	sacked = r->reply == EU_SACK && seq < s->n && st_of(s, seq) != SPR_DONE;
+	if (s->una != una || sacked)
+		s->rto_at = now + s->rto;
+	if (sacked) {
 		settle(s, seq, SPR_DONE);
 	} else if (r->reply == EU_NACK && s->cfg.gbn) {
 		go_back(s, s->una, false);

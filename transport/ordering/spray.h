@@ -12,7 +12,8 @@
  * support: the packet it names was dropped and is resent (selective
  * repeat), and so is the hole it reports, once a hole.  NACK from a
  * receiver without (go-back-N): everything from the hole is sent again.
- * Nothing heard for the timeout: go back N from the cumulative ACK at the
+ * No progress for the timeout (the cumulative ACK still, no packet newly
+ * SACKed; NACKs do not count): go back N from the cumulative ACK at the
  * initial window.  Choices the paper leaves open ([inferred] in the brief):
  * the hole resent once, the window after a timeout, and the timeout
  * itself: IRN's is fixed, but a sprayed window collects on a degraded

@@ -145,6 +145,53 @@ Test(spray, a_timeout_goes_back_n_at_the_initial_window)
 	spr_free(&s);
 }
 
+/*
+ * The hole's one resend lost, and every packet past the receiver's reach
+ * NACKed and sent again: NACKs are no progress, so the timeout still
+ * fires from the last SACK and goes back to the hole (before, each NACK
+ * pushed it on and the sender resent NACKed packets for good).
+ */
+Test(spray, nacks_alone_do_not_hold_the_timeout_off)
+{
+	struct spr_snd s = snd(8, false);
+	struct spr_pkt out[16];
+	uint64_t t = 1000000;
+
+	pull(&s, 0, 4, (uint32_t[]){0, 1, 2, 3}, (bool[]){0, 0, 0, 0});
+	spr_reply(&s, &(struct spr_reply){EU_SACK, H, H + 1, false}, t);
+	cr_assert_eq(spr_deadline(&s), t + 10000000, "a SACK is progress: the timeout from it");
+	/* 2 and 3 past the reach: NACKed; the hole (0) resent once, then only 2 and 3 */
+	spr_reply(&s, &(struct spr_reply){EU_NACK, H, H + 2, false}, t + 1000);
+	cr_assert_eq(s.st.nacks, 1);
+	for (int round = 0; round < 50; round++) {
+		uint64_t now = t + 2000 + (uint64_t)round * 100000;
+		unsigned k = spr_pull(&s, now, out, 16);
+
+		for (unsigned i = 0; i < k; i++)
+			if (out[i].seq != H)
+				spr_reply(&s, &(struct spr_reply){EU_NACK, H, out[i].seq, false},
+					  now + 50000);
+		cr_assert_eq(spr_deadline(&s), t + 10000000,
+			     "round %d: a NACK moved the timeout to %llu", round,
+			     (unsigned long long)spr_deadline(&s));
+	}
+	cr_assert_gt(s.st.nacks, 50);
+	spr_timer(&s, t + 10000000);
+	cr_assert_eq(s.st.timeouts, 1, "the timeout fired");
+	/* back to the hole: 0 first, at the initial window */
+	{
+		unsigned k = spr_pull(&s, t + 10000000, out, 16);
+
+		cr_assert_geq(k, 1);
+		cr_assert_eq(out[0].seq, H, "the hole again");
+		cr_assert(out[0].retx);
+	}
+	/* a duplicate ACK is no progress either */
+	spr_reply(&s, &(struct spr_reply){EU_ACK, H, H, false}, t + 12000000);
+	cr_assert_eq(spr_deadline(&s), t + 10000000 + 20000000, "from the go-back, doubled");
+	spr_free(&s);
+}
+
 Test(spray, the_timeout_follows_the_slowest_round_trip)
 {
 	struct spr_snd s = snd(100, false);
