@@ -874,6 +874,8 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .static_bytes = jnum(j, "static_mean"),
 						   .bm_bytes = jnum(j, "bm_mean"),
 						   .static_bm_bytes = jnum(j, "static_bm_mean"),
+						   .delivered_b = jnum(j, "delivered_b"),
+						   .ord_bytes_b = jnum(j, "mem_mean_b"),
 						   .reorder_max = json_object_get(j, "reorder_max")
 								      ? jnum(j, "reorder_max")
 								      : jnum(j, "ood_max"),
@@ -1275,6 +1277,38 @@ static double fault_mean(const struct mpr_state *st, const struct comp_times *t,
 }
 
 /*
+ * A run with a versus receiver: the even QPs (the receiver's kind) and the
+ * odd ones (the versus kind) side by side, on the same fabric at the same
+ * moments: goodput during the fault, ordering memory, NACKs, completions.
+ */
+static void versus_metrics(const struct mpr_state *st, const struct comp_times *t, const json_t *re,
+			   const json_t *se, struct comp_obs *obs)
+{
+	double per_pkt = MPR_WIRE_PAYLOAD * 8 / ((double)st->cfg->ep.interval_ms / 1e3) / 1e6;
+
+	comp_obs_metric(obs, "half-nacks", jnum(re, "nacks") - jnum(re, "nacks_b"), "ACKs");
+	comp_obs_metric(obs, "versus-nacks", jnum(re, "nacks_b"), "ACKs");
+	comp_obs_metric(obs, "half-completions", jnum(se, "completed_a"), "connections");
+	comp_obs_metric(obs, "versus-completions", jnum(se, "completed_b"), "connections");
+	comp_obs_metric(obs, "half-fct-ms-mean", jnum(se, "fct_ms_mean_a"), "ms");
+	comp_obs_metric(obs, "versus-fct-ms-mean", jnum(se, "fct_ms_mean_b"), "ms");
+	if (t->t_fault > 0) {
+		double all = fault_mean(st, t, offsetof(struct mpr_sample, delivered)) * per_pkt,
+		       b = fault_mean(st, t, offsetof(struct mpr_sample, delivered_b)) * per_pkt,
+		       mem = fault_mean(st, t, offsetof(struct mpr_sample, ord_bytes)),
+		       mem_b = fault_mean(st, t, offsetof(struct mpr_sample, ord_bytes_b));
+
+		comp_obs_metric(obs, "half-goodput-fault-mbit", all - b, "Mbit/s");
+		comp_obs_metric(obs, "versus-goodput-fault-mbit", b, "Mbit/s");
+		if (b > 0)
+			comp_obs_metric(obs, "goodput-vs-versus", (all - b) / b, "ratio");
+		comp_obs_metric(obs, "versus-memory-fault", mem_b, "bytes");
+		if (mem_b > 0)
+			comp_obs_metric(obs, "memory-vs-versus", mem / mem_b, "ratio");
+	}
+}
+
+/*
  * The spraying workload's figures (issue 15): what the application got, the
  * connections' completions, the receiver's replies and reorder distance,
  * and its ordering memory against a static 256-bit bitmap's for the same
@@ -1304,6 +1338,12 @@ static void spray_metrics(const struct mpr_state *st, const struct comp_times *t
 	for (size_t i = 0; i < ARRAY_SIZE(figs); i++)
 		comp_obs_metric(obs, figs[i][0], jnum(figs[i][1][0] == 's' ? se : re, figs[i][2]),
 				figs[i][3]);
+	if (st->cfg->ep.load_mbit > 0) {
+		/* an offered load: what arrived, and the connections still waiting for a QP */
+		comp_obs_metric(obs, "offered-mbit", jnum(se, "offered_mbit"), "Mbit/s");
+		comp_obs_metric(obs, "backlog", jnum(se, "backlog"), "connections");
+		comp_obs_metric(obs, "backlog-max", jnum(se, "backlog_max"), "connections");
+	}
 	if (t->t_fault > 0) {
 		double mem = fault_mean(st, t, offsetof(struct mpr_sample, ord_bytes)),
 		       sta = fault_mean(st, t, offsetof(struct mpr_sample, static_bytes)),
@@ -1318,6 +1358,8 @@ static void spray_metrics(const struct mpr_state *st, const struct comp_times *t
 		if (sbm > 0)
 			comp_obs_metric(obs, "bitmap-vs-static", bm / sbm, "ratio");
 	}
+	if (st->cfg->ep.versus[0])
+		versus_metrics(st, t, re, se, obs);
 }
 
 static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)

@@ -90,7 +90,9 @@ struct mpr_sample {
 	 */
 	double static_bytes, bm_bytes, static_bm_bytes;
 	double reorder_max; /* the interval's largest reorder distance (OOD) */
-	json_t *ood_hist;   /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
+	/* with a versus receiver (spray_ep.h): the odd QPs' deliveries and ordering memory */
+	double delivered_b, ord_bytes_b;
+	json_t *ood_hist; /* the receiver's: [[degree, arrivals], ...] (a reference, or NULL) */
 };
 
 /*

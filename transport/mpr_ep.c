@@ -52,10 +52,18 @@ const struct opt_desc ep_opts[] = {
      .size = sizeof(((struct ep_params *)0)->workload)},
     {"spray", OPT_STR, 0, 0, EP(spray), "spray: round-robin or random over the VPs",
      .size = sizeof(((struct ep_params *)0)->spray)},
+    {"versus", OPT_STR, 0, 0, EP(versus),
+     "spray: the odd QPs answered by a receiver of this kind instead (eunomia, static256 or "
+     "static64), side by side with the even QPs' on the same fabric at the same moments",
+     .size = sizeof(((struct ep_params *)0)->versus)},
     {"conns", OPT_UINT, 1, SPRAY_CONNS_MAX, EP(conns),
      "spray: connections at once, each its own QP pair from sender-qpn and receiver-qpn"},
     {"size-min", OPT_UINT, 1, 1048576, EP(size_min_kb), "spray: smallest connection (KB)"},
     {"size-max", OPT_UINT, 1, 1048576, EP(size_max_kb), "spray: largest connection (KB)"},
+    {"load", OPT_DOUBLE, 0, 1e6, EP(load_mbit),
+     "spray: offered load in Mbit/s of payload, connections arriving as a Poisson process "
+     "(the Eunomia paper's section 5) and waiting for a free QP; 0: every QP starts its next "
+     "connection when the last completes"},
     {"vp-set", OPT_STR, 0, 0, EP(vp_set),
      "spray: the VPs to spray over, source ports (\"49152,49160\"; default: all of vps)",
      .size = sizeof(((struct ep_params *)0)->vp_set)},
@@ -154,6 +162,13 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		    err, errlen,
 		    "receiver eunomia: Eunomia's HD bitmap reaches 256 packets on a multi-path "
 		    "flow: give bitmap 256 and no single-path");
+		return -EINVAL;
+	}
+	if (!spray && p->load_mbit > 0) {
+		snprintf(err, errlen,
+			 "load %g Mbit/s: an offered load is the spraying workload's (workload "
+			 "spray); the stream is backlogged",
+			 p->load_mbit);
 		return -EINVAL;
 	}
 	if (spray && spray_check(p, err, errlen))

@@ -43,9 +43,11 @@ struct ep_params {
 	char receiver[16];   /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */
 	char workload[16];   /* stream (MP-RDMA's backlogged flow) | spray (spray_ep.h) */
 	char spray[16];	     /* spray: round-robin | random over the VPs */
+	char versus[16];     /* spray: the odd QPs' receiver kind ("": receiver's, all QPs) */
 	unsigned conns;	     /* spray: connections at once, each a QP pair */
 	unsigned size_min_kb, size_max_kb; /* spray: connection sizes, log-uniform */
-	char vp_set[400];		   /* spray: the VPs to spray over ("": all of vps) */
+	double load_mbit; /* spray: Poisson arrivals offering this much payload (0: backlogged) */
+	char vp_set[400]; /* spray: the VPs to spray over ("": all of vps) */
 	long long ecn_k_us, ack_delay_us, rto_min_us, srtt_init_us;
 	long long interval_ms; /* stats lines */
 	long long duration_ms; /* how long to run (0: until SIGINT/SIGTERM) */

@@ -57,6 +57,24 @@ static int vp_set_parse(const struct ep_params *p, uint16_t *vps, char *err, siz
 	return n;
 }
 
+static enum ord_kind kind_of(const struct ep_params *p)
+{
+	if (!strcmp(p->receiver, "eunomia"))
+		return ORD_EUNOMIA;
+	if (!strcmp(p->receiver, "gbn"))
+		return ORD_GBN;
+	return p->bitmap == 64 ? ORD_STATIC64 : ORD_STATIC256;
+}
+
+/* Can the odd QPs take a receiver of kind p->versus beside the even QPs' kind? */
+static bool versus_bad(const struct ep_params *p)
+{
+	int k = ord_kind_parse(p->versus);
+
+	return k < 0 || k == ORD_GBN || kind_of(p) == ORD_GBN || k == (int)kind_of(p) ||
+	       p->conns < 2;
+}
+
 int spray_check(const struct ep_params *p, char *err, size_t errlen)
 {
 	if (p->single_path)
@@ -81,6 +99,17 @@ int spray_check(const struct ep_params *p, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "ack-delay holds the stream's ACKs; the spraying workload "
 			 "answers at once: leave it 0");
+	else if (p->versus[0] && p->load_mbit > 0)
+		snprintf(err, errlen,
+			 "versus pairs QPs 2k and 2k + 1 on the same connection sizes, each "
+			 "replaced as it completes: give load 0 (an offered load draws sizes as "
+			 "connections arrive)");
+	else if (p->versus[0] && versus_bad(p))
+		snprintf(err, errlen,
+			 "versus '%s': give eunomia, static256 or static64, a kind other than the "
+			 "receiver's (%s, not gbn: its sender goes back N on every QP), and at "
+			 "least 2 conns",
+			 p->versus, ord_kind_name(kind_of(p)));
 	else if (p->snd_qpn < p->rcv_qpn + p->conns && p->rcv_qpn < p->snd_qpn + p->conns)
 		snprintf(
 		    err, errlen,
@@ -96,15 +125,6 @@ int spray_check(const struct ep_params *p, char *err, size_t errlen)
 		return vp_set_parse(p, vps, err, errlen) < 0 ? -EINVAL : 0;
 	}
 	return -EINVAL;
-}
-
-static enum ord_kind kind_of(const struct ep_params *p)
-{
-	if (!strcmp(p->receiver, "eunomia"))
-		return ORD_EUNOMIA;
-	if (!strcmp(p->receiver, "gbn"))
-		return ORD_GBN;
-	return p->bitmap == 64 ? ORD_STATIC64 : ORD_STATIC256;
 }
 
 /* ---- sender ----------------------------------------------------------------------------- */
@@ -137,6 +157,8 @@ struct sslot {
 	 */
 	uint16_t *vp_of, *prev_vp;
 	uint8_t *answered;
+	/* with a versus receiver: QPs 2k and 2k + 1 draw the same sizes, a paired comparison */
+	uint64_t size_rng;
 };
 
 struct spray_snd {
@@ -154,6 +176,23 @@ struct spray_snd {
 	double fct_ms_bin;
 	double *fct_ms; /* every completion's, for the end line's percentiles */
 	size_t n_fct;
+	/*
+	 * An offered load (p->load_mbit): connections arrive as a Poisson
+	 * process, each at the lowest idle QP, or waiting in arrival order for
+	 * one; its FCT counts from its arrival.
+	 */
+	struct tw_timer t_arrive;
+	double arrive_mean_ns;
+	struct pending {
+		uint64_t at;
+		uint32_t n;
+	} * backlog;
+	size_t n_backlog, backlog_head, backlog_max;
+	unsigned long long arrivals, offered_kb;
+	unsigned idle;
+	/* with a versus receiver: the even QPs' and the odd QPs' completions and FCTs summed */
+	unsigned long long completed_half[2];
+	double fct_ms_half[2];
 	uint8_t payload[MPR_WIRE_PAYLOAD];
 };
 
@@ -164,17 +203,33 @@ static void stats_add(struct spr_stats *a, const struct spr_stats *b)
 	a->go_backs += b->go_backs;
 }
 
-/* The next connection on slot sl: a size and a Head of its own. */
-static void slot_start(struct spray_snd *e, struct sslot *sl, uint64_t now)
+/* A connection's size in KB (packets), log-uniform from size-min to size-max, drawn from rng. */
+static uint32_t conn_size(struct spray_snd *e, uint64_t *rng)
 {
 	const struct ep_params *p = e->p;
 	double lo = log((double)p->size_min_kb), hi = log((double)p->size_max_kb + 1);
-	double u = (double)(mpr_rand(&e->rng) >> 11) * 0x1.0p-53;
+	double u = (double)(mpr_rand(rng) >> 11) * 0x1.0p-53;
 	uint32_t n = (uint32_t)exp(lo + (hi - lo) * u);
+
+	return n < p->size_min_kb ? p->size_min_kb : n > p->size_max_kb ? p->size_max_kb : n;
+}
+
+/* conn_size()'s mean, exactly: P(n = k) = ln((k + 1) / k) / ln((max + 1) / min). */
+double spray_mean_kb(unsigned size_min_kb, unsigned size_max_kb)
+{
+	double sum = 0;
+
+	for (unsigned k = size_min_kb; k <= size_max_kb; k++)
+		sum += (double)k * log1p(1.0 / k);
+	return sum / log(((double)size_max_kb + 1) / size_min_kb);
+}
+
+/* A connection of n packets on slot sl from now, with a Head of its own; it arrived at t. */
+static void slot_start(struct spray_snd *e, struct sslot *sl, uint32_t n, uint64_t t, uint64_t now)
+{
 	/* 30 bits: a connection never wraps the 32-bit sequence space */
 	uint32_t head = (uint32_t)(mpr_rand(&e->rng) >> 34);
 
-	n = n < p->size_min_kb ? p->size_min_kb : n > p->size_max_kb ? p->size_max_kb : n;
 	spr_free(&sl->s);
 	if (spr_init(&sl->s, &e->cfg, head, n, mpr_rand(&e->rng) | 1)) {
 		sl->live = false; /* cannot happen: spray_check() passed the configuration */
@@ -182,7 +237,8 @@ static void slot_start(struct spray_snd *e, struct sslot *sl, uint64_t now)
 	}
 	sl->gen = e->next_gen++;
 	sl->live = true;
-	sl->start_ns = sl->moved_ns = now;
+	sl->start_ns = t;
+	sl->moved_ns = now;
 	memset(sl->answered, 0, n);
 }
 
@@ -237,17 +293,68 @@ static void slot_send(struct spray_snd *e, struct sslot *sl, uint64_t now)
 		tw_arm(&e->c.loop.tw, &sl->t, d);
 }
 
-/* The slot's connection is acknowledged in full: its figures kept, the next one started. */
+/*
+ * The slot's connection is acknowledged in full: its figures kept, and the
+ * next one started on it (backlogged), the longest waiting (an offered
+ * load), or the QP left idle.
+ */
 static void slot_done(struct spray_snd *e, struct sslot *sl, uint64_t now)
 {
 	double ms = (double)(now - sl->start_ns) / 1e6;
 
 	stats_add(&e->done, &sl->s.st);
 	e->completed++;
+	e->completed_half[sl->idx & 1]++;
+	e->fct_ms_half[sl->idx & 1] += ms;
 	e->fct_ms_bin += ms;
 	*RL_PUSH(e->fct_ms, e->n_fct) = ms;
-	slot_start(e, sl, now);
+	if (e->p->load_mbit <= 0) {
+		slot_start(e, sl, conn_size(e, e->p->versus[0] ? &sl->size_rng : &e->rng), now,
+			   now);
+	} else if (e->n_backlog > e->backlog_head) {
+		struct pending w = e->backlog[e->backlog_head++];
+
+		slot_start(e, sl, w.n, w.at, now);
+	} else {
+		spr_free(&sl->s);
+		sl->live = false;
+		tw_cancel(&e->c.loop.tw, &sl->t);
+		e->idle++;
+		return;
+	}
 	slot_send(e, sl, now);
+}
+
+/* A connection arrives (an offered load): on the lowest idle QP, or it waits. */
+static void snd_on_arrival(void *ctx, uint64_t now)
+{
+	struct spray_snd *e = ctx;
+	uint32_t n = conn_size(e, &e->rng);
+	double u = ((double)(mpr_rand(&e->rng) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+
+	e->arrivals++;
+	e->offered_kb += n;
+	for (unsigned i = 0; i < e->p->conns && e->idle; i++) {
+		struct sslot *sl = &e->slot[i];
+
+		if (sl->live)
+			continue;
+		e->idle--;
+		slot_start(e, sl, n, now, now);
+		slot_send(e, sl, now);
+		ep_txq_flush(&e->c.q);
+		n = 0;
+		break;
+	}
+	if (n) {
+		/* the queue's taken front is reused once it is empty */
+		if (e->backlog_head == e->n_backlog)
+			e->backlog_head = e->n_backlog = 0;
+		*RL_PUSH(e->backlog, e->n_backlog) = (struct pending){.at = now, .n = n};
+		if (e->n_backlog - e->backlog_head > e->backlog_max)
+			e->backlog_max = e->n_backlog - e->backlog_head;
+	}
+	tw_arm(&e->c.loop.tw, &e->t_arrive, now + (uint64_t)(-log(u) * e->arrive_mean_ns) + 1);
 }
 
 static void slot_on_timer(void *ctx, uint64_t now)
@@ -350,6 +457,7 @@ static void snd_on_bin(void *ctx, uint64_t now)
 	unsigned long long inflight = 0, done = e->completed - e->last_completed;
 	unsigned live = 0;
 	struct dp_stats dp;
+	json_t *o;
 
 	for (unsigned i = 0; i < e->p->vps; i++) {
 		struct svp *v = &e->vp[i];
@@ -383,19 +491,23 @@ static void snd_on_bin(void *ctx, uint64_t now)
 		inflight += sl->s.inflight;
 	}
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	ep_emit_bin(
-	    &e->c,
-	    json_pack(
-		"{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:i,s:f,s:f,s:I,s:I,s:I,s:o,"
-		"s:o}",
-		"type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
-		D(retx), "acks", D(acks), "sacks", D(sacks), "nacks", D(nacks), "ece_acks", D(ece),
-		"rtos", D(timeouts), "go_backs", D(go_backs), "completed", (json_int_t)done,
-		"fct_ms", done ? json_real(e->fct_ms_bin / (double)done) : json_null(), "vps_used",
-		(int)e->vps_in_bin, "srtt_us", live ? srtt / live : 0.0, "cwnd",
-		live ? cwnd / live : 0.0, "inflight", (json_int_t)inflight, "stale",
-		(json_int_t)e->stale, "tx_full", (json_int_t)dp.tx_full, "vp_sent", per_vp,
-		"vp_lost", json_array()));
+	o = json_pack(
+	    "{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:i,s:f,s:f,s:I,s:I,s:I,s:o,"
+	    "s:o}",
+	    "type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx", D(retx),
+	    "acks", D(acks), "sacks", D(sacks), "nacks", D(nacks), "ece_acks", D(ece), "rtos",
+	    D(timeouts), "go_backs", D(go_backs), "completed", (json_int_t)done, "fct_ms",
+	    done ? json_real(e->fct_ms_bin / (double)done) : json_null(), "vps_used",
+	    (int)e->vps_in_bin, "srtt_us", live ? srtt / live : 0.0, "cwnd",
+	    live ? cwnd / live : 0.0, "inflight", (json_int_t)inflight, "stale",
+	    (json_int_t)e->stale, "tx_full", (json_int_t)dp.tx_full, "vp_sent", per_vp, "vp_lost",
+	    json_array());
+	if (e->p->load_mbit > 0)
+		/* an offered load: connections waiting for a QP, QPs idle */
+		json_object_update_new(o, json_pack("{s:I,s:i}", "backlog",
+						    (json_int_t)(e->n_backlog - e->backlog_head),
+						    "idle", (int)e->idle));
+	ep_emit_bin(&e->c, o);
 	e->last = st;
 	e->last_completed = e->completed;
 	e->fct_ms_bin = 0;
@@ -431,6 +543,7 @@ static void snd_end(struct spray_snd *e, double secs)
 	double sum = 0;
 	unsigned stalled = 0, live = 0;
 	uint64_t now = tloop_now();
+	json_t *o;
 
 	for (unsigned i = 0; i < e->p->conns; i++) {
 		live += e->slot[i].live;
@@ -453,23 +566,41 @@ static void snd_end(struct spray_snd *e, double secs)
 				      (json_int_t)v->nacks, "late", (json_int_t)v->late, "lost",
 				      (json_int_t)(v->resent - v->unlost)));
 	}
-	ep_emit_end(
-	    &e->c,
-	    json_pack(
-		"{s:s,s:f,s:f,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:I,"
-		"s:I,s:I,s:I,s:I,s:I,s:o}",
-		"type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "workload",
-		"spray", "sent", (json_int_t)st.sent, "retx", (json_int_t)st.retx, "acks",
-		(json_int_t)st.acks, "sacks", (json_int_t)st.sacks, "nacks", (json_int_t)st.nacks,
-		"rtos", (json_int_t)st.timeouts, "go_backs", (json_int_t)st.go_backs, "completed",
-		(json_int_t)e->completed, "live", (json_int_t)live, "stalled", (json_int_t)stalled,
-		"fct_ms_mean", e->n_fct ? sum / (double)e->n_fct : 0.0, "fct_ms_p50",
-		quantile(e->fct_ms, e->n_fct, 0.5), "fct_ms_p99",
-		quantile(e->fct_ms, e->n_fct, 0.99), "fct_ms_max",
-		e->n_fct ? e->fct_ms[e->n_fct - 1] : 0.0, "stale", (json_int_t)e->stale, "tx_full",
-		(json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable, "rx_overflow",
-		(json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad, "wakeups",
-		(json_int_t)e->c.loop.wakeups, "per_vp", vps));
+	o = json_pack(
+	    "{s:s,s:f,s:f,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:I,"
+	    "s:I,s:I,s:I,s:I,s:I,s:o}",
+	    "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "workload",
+	    "spray", "sent", (json_int_t)st.sent, "retx", (json_int_t)st.retx, "acks",
+	    (json_int_t)st.acks, "sacks", (json_int_t)st.sacks, "nacks", (json_int_t)st.nacks,
+	    "rtos", (json_int_t)st.timeouts, "go_backs", (json_int_t)st.go_backs, "completed",
+	    (json_int_t)e->completed, "live", (json_int_t)live, "stalled", (json_int_t)stalled,
+	    "fct_ms_mean", e->n_fct ? sum / (double)e->n_fct : 0.0, "fct_ms_p50",
+	    quantile(e->fct_ms, e->n_fct, 0.5), "fct_ms_p99", quantile(e->fct_ms, e->n_fct, 0.99),
+	    "fct_ms_max", e->n_fct ? e->fct_ms[e->n_fct - 1] : 0.0, "stale", (json_int_t)e->stale,
+	    "tx_full", (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
+	    "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad, "wakeups",
+	    (json_int_t)e->c.loop.wakeups, "per_vp", vps);
+	if (e->p->load_mbit > 0)
+		/* what arrived, as payload over the run; still waiting at the end, and at most */
+		json_object_update_new(
+		    o,
+		    json_pack("{s:f,s:f,s:I,s:I,s:I}", "load_mbit", e->p->load_mbit, "offered_mbit",
+			      secs > 0 ? (double)e->offered_kb * 1024 * 8 / secs / 1e6 : 0.0,
+			      "arrivals", (json_int_t)e->arrivals, "backlog",
+			      (json_int_t)(e->n_backlog - e->backlog_head), "backlog_max",
+			      (json_int_t)e->backlog_max));
+	if (e->p->versus[0]) {
+		/* the even QPs' connections (the receiver's kind), the odd ones' (the versus kind)
+		 */
+		const unsigned long long *c = e->completed_half;
+
+		json_object_update_new(
+		    o, json_pack("{s:I,s:f,s:I,s:f}", "completed_a", (json_int_t)c[0],
+				 "fct_ms_mean_a", c[0] ? e->fct_ms_half[0] / (double)c[0] : 0.0,
+				 "completed_b", (json_int_t)c[1], "fct_ms_mean_b",
+				 c[1] ? e->fct_ms_half[1] / (double)c[1] : 0.0));
+	}
+	ep_emit_end(&e->c, o);
 }
 
 int spray_send(const struct inventory *inv, const char *from, const char *to,
@@ -502,6 +633,7 @@ int spray_send(const struct inventory *inv, const char *from, const char *to,
 
 		sl->e = e;
 		sl->idx = i;
+		sl->size_rng = (uint64_t)p->seed * 0xd1b54a32d192ed03ULL + i / 2 + 1;
 		sl->vp_of = rl_xcalloc(p->size_max_kb, sizeof(*sl->vp_of));
 		sl->prev_vp = rl_xcalloc(p->size_max_kb, sizeof(*sl->prev_vp));
 		sl->answered = rl_xcalloc(p->size_max_kb, 1);
@@ -513,14 +645,26 @@ int spray_send(const struct inventory *inv, const char *from, const char *to,
 	inet_ntop(AF_INET, &me->addr.addr, a1, sizeof(a1));
 	inet_ntop(AF_INET, &peer->addr.addr, a2, sizeof(a2));
 	fprintf(stderr,
-		"rocelab: transport send: %s (%s) -> %s (%s), spraying %u connections at once "
+		"rocelab: transport send: %s (%s) -> %s (%s), spraying %s%u connections at once "
 		"(%u-%u KB) %s over %u VPs%s%s%s, for a %s receiver\n",
-		from, a1, to, a2, p->conns, p->size_min_kb, p->size_max_kb, p->spray, e->cfg.n_vps,
-		p->vp_set[0] ? " (" : "", p->vp_set, p->vp_set[0] ? ")" : "",
-		ord_kind_name(kind_of(p)));
-	for (unsigned i = 0; i < p->conns; i++) {
-		slot_start(e, &e->slot[i], e->c.t0);
-		slot_send(e, &e->slot[i], e->c.t0);
+		from, a1, to, a2, p->load_mbit > 0 ? "a Poisson load over " : "", p->conns,
+		p->size_min_kb, p->size_max_kb, p->spray, e->cfg.n_vps, p->vp_set[0] ? " (" : "",
+		p->vp_set, p->vp_set[0] ? ")" : "", ord_kind_name(kind_of(p)));
+	if (p->load_mbit > 0) {
+		/* payload bits a connection brings, over the offered bits a nanosecond */
+		e->arrive_mean_ns = spray_mean_kb(p->size_min_kb, p->size_max_kb) * 1024 * 8 /
+				    (p->load_mbit * 1e-3);
+		e->idle = p->conns;
+		tw_timer_init(&e->t_arrive, snd_on_arrival, e);
+		snd_on_arrival(e, e->c.t0);
+	} else {
+		for (unsigned i = 0; i < p->conns; i++) {
+			struct sslot *sl = &e->slot[i];
+
+			slot_start(e, sl, conn_size(e, p->versus[0] ? &sl->size_rng : &e->rng),
+				   e->c.t0, e->c.t0);
+			slot_send(e, &e->slot[i], e->c.t0);
+		}
 	}
 	ep_txq_flush(&e->c.q);
 	secs = ep_core_run(&e->c, stop);
@@ -537,6 +681,7 @@ clean:
 	free(e->slot);
 	free(e->vp);
 	free(e->fct_ms);
+	free(e->backlog);
 	free(e);
 	return r;
 }
@@ -560,6 +705,7 @@ struct rcv_count {
 	unsigned long long data, delivered, completions, misordered, duplicated, pattern_bad, dups,
 	    stale, ce, ce_wire, abandoned;
 	unsigned long long acks, sacks, nacks, cap_drops, alloc_failures;
+	unsigned long long delivered_b, nacks_b; /* the odd QPs' with a versus receiver */
 };
 
 struct spray_rcv {
@@ -567,6 +713,7 @@ struct spray_rcv {
 	struct mpr_wire_ep wep;
 	const struct ep_params *p;
 	struct ord_rx *rx;
+	struct ord_rx *rx_b; /* --versus: the odd QPs' receiver (NULL: rx answers every QP) */
 	struct rslot *slot;
 	enum ep_ecn ecn;
 	struct ep_sojourn soj;
@@ -579,10 +726,17 @@ struct spray_rcv {
 	/* ordering memory: this interval's 1 ms samples summed, and their most; the run's most */
 	struct tw_timer t_mem;
 	struct ord_mem mem_sum, mem_high, run_high;
+	struct ord_mem mem_sum_b; /* the versus receiver's, this interval */
 	unsigned long long mem_n;
 	double run_total_sum;
 	unsigned long long run_n;
 };
+
+/* The receiver that answers QP idx: the versus kind for the odd QPs, when there is one. */
+static struct ord_rx *rx_of(const struct spray_rcv *e, unsigned idx)
+{
+	return e->rx_b && idx & 1 ? e->rx_b : e->rx;
+}
 
 static void rcv_reply(struct spray_rcv *e, unsigned idx, const struct mpr_pkt *p,
 		      const struct eu_result *res, struct in_addr to)
@@ -642,6 +796,8 @@ static void rcv_deliver(struct spray_rcv *e, struct rslot *sl, const struct eu_r
 		else
 			sl->app_next = res->deliver_to - sl->head;
 		e->n.delivered += res->deliver_to - res->deliver_from;
+		if (rx_of(e, (unsigned)(sl - e->slot)) != e->rx)
+			e->n.delivered_b += res->deliver_to - res->deliver_from;
 	}
 	if (res->completed) {
 		e->n.completions++;
@@ -674,7 +830,7 @@ static void rcv_data(void *ctx, const struct dp_rx *rx, uint64_t now)
 	if (!sl->used || (int16_t)(p.conn - sl->gen) > 0) {
 		/* the QP's next connection: the last one's state goes, complete or not */
 		e->n.abandoned += sl->used && !sl->done;
-		ord_rx_reset(e->rx, idx);
+		ord_rx_reset(rx_of(e, idx), idx);
 		*sl = (struct rslot){.gen = p.conn, .used = true, .head = p.msg_first};
 	} else if (p.conn != sl->gen || p.msg_first != sl->head) {
 		e->n.stale++; /* a late copy of a connection before it */
@@ -696,7 +852,7 @@ static void rcv_data(void *ctx, const struct dp_rx *rx, uint64_t now)
 		rcv_reply(e, idx, &p, &res, ip.src);
 		return;
 	}
-	if (ord_rx_data(e->rx, idx, p.psn, p.msg_first, p.tail, &res)) {
+	if (ord_rx_data(rx_of(e, idx), idx, p.psn, p.msg_first, p.tail, &res)) {
 		e->bad++;
 		return;
 	}
@@ -725,6 +881,10 @@ static void rcv_on_mem(void *ctx, uint64_t now)
 	struct spray_rcv *e = ctx;
 	struct ord_mem m, *s = &e->mem_sum, *h = &e->mem_high, *r = &e->run_high;
 
+	if (e->rx_b) {
+		ord_rx_mem(e->rx_b, &m);
+		e->mem_sum_b.total += m.total, e->mem_sum_b.static_total += m.static_total;
+	}
 	ord_rx_mem(e->rx, &m);
 	s->total += m.total, s->bitmap += m.bitmap;
 	s->static_total += m.static_total, s->static_bitmap += m.static_bitmap;
@@ -778,8 +938,11 @@ static struct rcv_count rcv_totals(const struct spray_rcv *e)
 {
 	struct rcv_count n = e->n;
 
-	n.acks = e->rx->eu.acks, n.sacks = e->rx->eu.sacks, n.nacks = e->rx->eu.nacks;
-	n.cap_drops = e->rx->eu.cap_drops, n.alloc_failures = e->rx->eu.alloc_failures;
+	for (const struct ord_rx *rx = e->rx; rx; rx = rx == e->rx ? e->rx_b : NULL) {
+		n.acks += rx->eu.acks, n.sacks += rx->eu.sacks, n.nacks += rx->eu.nacks;
+		n.cap_drops += rx->eu.cap_drops, n.alloc_failures += rx->eu.alloc_failures;
+	}
+	n.nacks_b = e->rx_b ? e->rx_b->eu.nacks : 0;
 	return n;
 }
 
@@ -793,13 +956,14 @@ static void rcv_on_bin(void *ctx, uint64_t now)
 	uint32_t reorder_max = e->reorder_max_bin;
 	json_t *o, *hist = reorder_take(e);
 
-	o = json_pack(
-	    "{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "type",
-	    "rcv", "t", (double)rl_realtime_ns() / 1e9, "data", D(data), "delivered", D(delivered),
-	    "completions", D(completions), "misordered", D(misordered), "duplicated", D(duplicated),
-	    "pattern_bad", D(pattern_bad), "dups", D(dups), "stale", D(stale), "acks", D(acks),
-	    "sacks", D(sacks), "nacks", D(nacks), "cap_drops", D(cap_drops), "alloc_failures",
-	    D(alloc_failures), "ce", D(ce), "ce_wire", D(ce_wire), "live", (json_int_t)e->rx->live);
+	o = json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		      "type", "rcv", "t", (double)rl_realtime_ns() / 1e9, "data", D(data),
+		      "delivered", D(delivered), "completions", D(completions), "misordered",
+		      D(misordered), "duplicated", D(duplicated), "pattern_bad", D(pattern_bad),
+		      "dups", D(dups), "stale", D(stale), "acks", D(acks), "sacks", D(sacks),
+		      "nacks", D(nacks), "cap_drops", D(cap_drops), "alloc_failures",
+		      D(alloc_failures), "ce", D(ce), "ce_wire", D(ce_wire), "live",
+		      (json_int_t)(e->rx->live + (e->rx_b ? e->rx_b->live : 0)));
 	json_object_update_new(
 	    o,
 	    json_pack("{s:f,s:I,s:f,s:I,s:f,s:f,s:f,s:I,s:i,s:o,s:o,s:f,s:I}", "mem_mean",
@@ -812,9 +976,15 @@ static void rcv_on_bin(void *ctx, uint64_t now)
 		      "reorder_max", (int)reorder_max, "ood_hist", hist, "vp_late", vp_late_take(e),
 		      "queue_us_mean", e->soj.n ? e->soj.queue_us_sum / (double)e->soj.n : 0.0,
 		      "queue_us_max", (json_int_t)e->soj.queue_us_max));
+	if (e->rx_b)
+		/* the odd QPs' receiver apart (the memory above is the even QPs' alone) */
+		json_object_update_new(
+		    o, json_pack("{s:I,s:I,s:f,s:f}", "delivered_b", D(delivered_b), "nacks_b",
+				 D(nacks_b), "mem_mean_b", (double)e->mem_sum_b.total / k,
+				 "static_mean_b", (double)e->mem_sum_b.static_total / k));
 	ep_emit_bin(&e->c, o);
 	e->last = n;
-	e->mem_sum = e->mem_high = (struct ord_mem){0};
+	e->mem_sum = e->mem_high = e->mem_sum_b = (struct ord_mem){0};
 	e->mem_n = 0;
 	e->soj.queue_us_sum = 0;
 	e->soj.n = e->soj.queue_us_max = 0;
@@ -828,32 +998,36 @@ static void rcv_end(struct spray_rcv *e, double secs)
 {
 	struct rcv_count n = rcv_totals(e);
 	struct dp_stats dp;
+	json_t *o;
 
 	json_decref(reorder_take(e));
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	ep_emit_end(
-	    &e->c,
-	    json_pack(
-		"{s:s,s:f,s:f,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-		"s:I,s:i,s:i,s:i,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:s}",
-		"type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "workload",
-		"spray", "receiver", ord_kind_name(e->rx->kind), "data", (json_int_t)n.data,
-		"delivered", (json_int_t)n.delivered, "completions", (json_int_t)n.completions,
-		"misordered", (json_int_t)n.misordered, "duplicated", (json_int_t)n.duplicated,
-		"pattern_bad", (json_int_t)n.pattern_bad, "dups", (json_int_t)n.dups, "stale",
-		(json_int_t)n.stale, "abandoned", (json_int_t)n.abandoned, "acks",
-		(json_int_t)n.acks, "sacks", (json_int_t)n.sacks, "nacks", (json_int_t)n.nacks,
-		"cap_drops", (json_int_t)n.cap_drops, "alloc_failures",
-		(json_int_t)n.alloc_failures, "ce", (json_int_t)n.ce, "ood_p99",
-		(int)mpr_ood_quantile(&e->reorder, 0.99), "ood_p999",
-		(int)mpr_ood_quantile(&e->reorder, 0.999), "ood_max",
-		(int)mpr_ood_quantile(&e->reorder, 1.0), "mem_mean",
-		e->run_n ? e->run_total_sum / (double)e->run_n : 0.0, "mem_high",
-		(json_int_t)e->run_high.total, "bm_high", (json_int_t)e->run_high.bitmap,
-		"rx_overflow", (json_int_t)dp.rx_overflow, "tx_full", (json_int_t)dp.tx_full,
-		"unroutable", (json_int_t)dp.tx_unroutable, "foreign", (json_int_t)e->bad,
-		"timestamps",
-		e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software"));
+	o = json_pack(
+	    "{s:s,s:f,s:f,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+	    "s:I,s:i,s:i,s:i,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:s}",
+	    "type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "workload",
+	    "spray", "receiver", ord_kind_name(e->rx->kind), "data", (json_int_t)n.data,
+	    "delivered", (json_int_t)n.delivered, "completions", (json_int_t)n.completions,
+	    "misordered", (json_int_t)n.misordered, "duplicated", (json_int_t)n.duplicated,
+	    "pattern_bad", (json_int_t)n.pattern_bad, "dups", (json_int_t)n.dups, "stale",
+	    (json_int_t)n.stale, "abandoned", (json_int_t)n.abandoned, "acks", (json_int_t)n.acks,
+	    "sacks", (json_int_t)n.sacks, "nacks", (json_int_t)n.nacks, "cap_drops",
+	    (json_int_t)n.cap_drops, "alloc_failures", (json_int_t)n.alloc_failures, "ce",
+	    (json_int_t)n.ce, "ood_p99", (int)mpr_ood_quantile(&e->reorder, 0.99), "ood_p999",
+	    (int)mpr_ood_quantile(&e->reorder, 0.999), "ood_max",
+	    (int)mpr_ood_quantile(&e->reorder, 1.0), "mem_mean",
+	    e->run_n ? e->run_total_sum / (double)e->run_n : 0.0, "mem_high",
+	    (json_int_t)e->run_high.total, "bm_high", (json_int_t)e->run_high.bitmap, "rx_overflow",
+	    (json_int_t)dp.rx_overflow, "tx_full", (json_int_t)dp.tx_full, "unroutable",
+	    (json_int_t)dp.tx_unroutable, "foreign", (json_int_t)e->bad, "timestamps",
+	    e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software");
+	if (e->rx_b)
+		json_object_update_new(
+		    o, json_pack("{s:s,s:I,s:I,s:I,s:I}", "versus", ord_kind_name(e->rx_b->kind),
+				 "delivered_b", (json_int_t)n.delivered_b, "nacks_b",
+				 (json_int_t)n.nacks_b, "sacks_b", (json_int_t)e->rx_b->eu.sacks,
+				 "cap_drops_b", (json_int_t)e->rx_b->eu.cap_drops));
+	ep_emit_end(&e->c, o);
 }
 
 int spray_recv(const struct inventory *inv, const char *at, const struct ep_params *p,
@@ -874,9 +1048,16 @@ int spray_recv(const struct inventory *inv, const char *at, const struct ep_para
 	e->rng = (uint64_t)p->seed * 0xbf58476d1ce4e5b9ULL + 0xacc;
 	e->wep = (struct mpr_wire_ep){.src = me->addr.addr, .dscp = (uint8_t)p->dscp};
 	e->rx = ord_rx_new(kind_of(p), p->conns);
+	if (p->versus[0])
+		e->rx_b = ord_rx_new(ord_kind_parse(p->versus), p->conns);
+	/* every QP the NIC keeps counts, idle or not: with a versus kind, the even ones here */
+	if (e->rx)
+		e->rx->qps = p->versus[0] ? (p->conns + 1) / 2 : p->conns;
+	if (e->rx_b)
+		e->rx_b->qps = p->conns / 2;
 	e->slot = rl_xcalloc(p->conns, sizeof(*e->slot));
 	e->vp = rl_xcalloc(p->vps, sizeof(*e->vp));
-	if (!e->rx) {
+	if (!e->rx || (p->versus[0] && !e->rx_b)) {
 		fprintf(stderr, "rocelab: transport recv: out of memory\n");
 		goto clean;
 	}
@@ -887,8 +1068,10 @@ int spray_recv(const struct inventory *inv, const char *at, const struct ep_para
 	tw_arm(&e->c.loop.tw, &e->t_mem, e->c.t0 + MEM_EVERY_NS);
 	fprintf(stderr,
 		"rocelab: transport recv: %s (%s), spraying workload, %u connections, a %s "
-		"receiver, ECN %s%s\n",
-		at, inet_ntoa(me->addr.addr), p->conns, ord_kind_name(e->rx->kind), p->ecn,
+		"receiver%s%s%s, ECN %s%s\n",
+		at, inet_ntoa(me->addr.addr), p->conns, ord_kind_name(e->rx->kind),
+		e->rx_b ? " (even QPs) beside a " : "", e->rx_b ? ord_kind_name(e->rx_b->kind) : "",
+		e->rx_b ? " one (odd QPs)" : "", p->ecn,
 		ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "");
 	secs = ep_core_run(&e->c, stop);
 	rcv_end(e, secs < 0 ? 0 : secs);
@@ -896,6 +1079,7 @@ int spray_recv(const struct inventory *inv, const char *at, const struct ep_para
 	ep_core_close(&e->c);
 clean:
 	ord_rx_free(e->rx);
+	ord_rx_free(e->rx_b);
 	free(e->slot);
 	free(e->vp);
 	free(e);

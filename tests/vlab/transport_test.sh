@@ -198,12 +198,19 @@ check "degraded, ECN marked: the marker set CE on the fast paths (the receiver's
 	sh -c 'grep -h "\"type\":\"rcv-end\"" "$1"/mprdma-degraded-marked/mp-rdma-recv.log | jq -e ".ce_wire > 0"' sh "$TR_OUT/ci"
 # Issue 15: the spraying workload, one spine's link to rail 2 at 1/10, over each receiver kind.
 eu() { jq -r --arg s "$1" --arg m "$2" '.scenarios[] | select(.name == $s) | .components.eunomia.metrics[$m].value // 0' "$R" 2>/dev/null; }
-g_eu=$(eu eunomia-degraded goodput-fault-mbit); g_st=$(eu eunomia-degraded-static256 goodput-fault-mbit)
-# The same 256-packet reach and the same replies: one figure in the simulator, but on the lab
-# timeouts route around the slow link and the two runs differ by up to 12% (four pairs:
-# 67.6/68.2, 71.3/70.8, 71.4/81.2 Mbit/s), so a run asks only that Eunomia lost nothing gross.
-check "spray, degraded: Eunomia's goodput beside the static 256-bit bitmap's ($g_eu vs $g_st Mbit/s)" \
-	awk -v a="$g_eu" -v b="$g_st" 'BEGIN { exit !(a > 0 && a >= 0.75 * b) }'
+# Beside a static 256-bit bitmap on the same fabric at the same moments: the odd QPs answered by
+# it, the even ones by Eunomia, each pair drawing the same connection sizes. Six seeds' pairs
+# came out 0.91-1.08 (two runs apart they differed by up to 12%, and in this fault even a
+# 64-bit bitmap keeps 0.94: the slow path, not the reach, sets goodput), so a run asks 0.85.
+g_vs=$(eu eunomia-degraded-versus goodput-vs-versus)
+check "spray, degraded: Eunomia's goodput beside the static 256-bit bitmap's, paired QPs ($(eu eunomia-degraded-versus half-goodput-fault-mbit) vs $(eu eunomia-degraded-versus versus-goodput-fault-mbit) Mbit/s, $g_vs)" \
+	awk -v r="$g_vs" 'BEGIN { exit !(r >= 0.85) }'
+check "spray, degraded: the static 256-bit half held 41 B a QP ($(eu eunomia-degraded-versus versus-memory-fault) B for 10), Eunomia's its own" \
+	awk -v a="$(eu eunomia-degraded-versus versus-memory-fault)" 'BEGIN { exit !(a == 410) }'
+# An offered load (Poisson arrivals, 20 Mbit/s): most QPs idle at their 4-byte DBA, all of
+# Eunomia's memory below 41 B a QP (the backlogged runs above keep every QP reordering: 1.9x).
+check "spray, an offered load: all of Eunomia's ordering memory below the static bitmaps' ($(eu eunomia-degraded-load ordering-memory-fault) vs $(eu eunomia-degraded-load static-memory-fault) B in the fault)" \
+	awk -v a="$(eu eunomia-degraded-load ordering-memory-fault)" -v b="$(eu eunomia-degraded-load static-memory-fault)" 'BEGIN { exit !(b == 820 && a > 80 && a < b) }'
 r_eu=$(eu eunomia-degraded retransmissions); r_gbn=$(eu eunomia-degraded-gbn retransmissions)
 check "spray, degraded: go-back-N resends 3x what Eunomia does (Fig. 1(c): $r_gbn vs $r_eu)" \
 	awk -v a="$r_gbn" -v b="$r_eu" 'BEGIN { exit !(b > 0 && a >= 3 * b) }'

@@ -137,9 +137,11 @@ int ord_rx_data(struct ord_rx *rx, unsigned conn, uint32_t seq, uint32_t head_me
 void ord_rx_mem(const struct ord_rx *rx, struct ord_mem *m)
 {
 	unsigned bits = static_bits(rx->kind);
+	/* the QPs that hold memory: the live connections, and the idle QPs the NIC keeps */
+	unsigned held = rx->qps > rx->live ? rx->qps : rx->live;
 
-	*m = (struct ord_mem){.static_total = rx->live * sbm_bytes(256),
-			      .static_bitmap = rx->live * 256 / 8};
+	*m = (struct ord_mem){.static_total = held * sbm_bytes(256),
+			      .static_bitmap = held * 256 / 8};
 	switch (rx->kind) {
 	case ORD_EUNOMIA:
 		for (unsigned i = 0; i < rx->n_conns; i++) {
@@ -151,12 +153,13 @@ void ord_rx_mem(const struct ord_rx *rx, struct ord_mem *m)
 			if (!eu_conn_meta(&rx->eu, &rx->conn[i].eu, &meta))
 				m->bitmap += 2u * meta.d_rows;
 		}
+		m->total += (size_t)(held - rx->live) * EU_DBA_BYTES; /* an idle QP: its DBA */
 		break;
 	case ORD_GBN:
 		break;
 	default:
-		m->total = rx->live * sbm_bytes(bits);
-		m->bitmap = rx->live * bits / 8;
+		m->total = held * sbm_bytes(bits);
+		m->bitmap = held * bits / 8;
 		break;
 	}
 }

@@ -7,7 +7,9 @@
  * 4 counts it: Eunomia's 4-byte DBA per live connection plus its metadata
  * and rows while one reorders; a static bitmap's whole size per live
  * connection; nothing for go-back-N.  A connection is live from its first
- * packet to its completion.  Storage is allocated once, in ord_rx_new().
+ * packet to its completion.  A NIC may also hold QPs that carry no
+ * connection now (qps): each keeps its DBA, or its whole static bitmap in
+ * its QP context.  Storage is allocated once, in ord_rx_new().
  */
 #ifndef ROCELAB_ORDRX_H
 #define ROCELAB_ORDRX_H
@@ -35,6 +37,12 @@ struct ord_conn {
 struct ord_rx {
 	enum ord_kind kind;
 	unsigned n_conns, live;
+	/*
+	 * The QPs the NIC holds, live or idle (0, as ord_rx_new() leaves it:
+	 * only the live connections count).  A QP between two connections
+	 * costs Eunomia its 4-byte DBA and a static bitmap all of it.
+	 */
+	unsigned qps;
 	struct eu_rx eu; /* the NIC's controller and counters (every kind counts here) */
 	struct ord_conn *conn;
 };
@@ -62,7 +70,7 @@ int ord_rx_reset(struct ord_rx *rx, unsigned conn);
  * The ordering memory the NIC holds now, in bytes: all of it (total), and
  * the bitmaps alone (the paper's Figs. 9(c), 10 and 18(c) count these);
  * and what a static 256-bit bitmap would hold for the same live
- * connections (41 B and 32 B each).  Eunomia's total passes the static
+ * connections, or for all qps when more (41 B and 32 B each).  Eunomia's total passes the static
  * one's when most live connections reorder: its 48 B of metadata (the
  * paper's Fig. 9(d), above about 60% of them).
  */

@@ -275,6 +275,56 @@ Test(ordrx, a_connection_reset_midway_gives_its_memory_back)
 	}
 }
 
+/*
+ * A NIC of 4 QPs, one connection live and reordering: the idle QPs cost
+ * Eunomia its DBA each and a static bitmap all of it (the paper's section
+ * 4 counts every connection the NIC holds), so with few QPs busy
+ * Eunomia's total is below the static bitmap's; and the QP's memory once
+ * the connection completed is its DBA again.
+ */
+Test(ordrx, idle_qps_hold_a_dba_or_a_whole_static_bitmap)
+{
+	static const size_t busy[ORD_KINDS] = {
+	    [ORD_EUNOMIA] = 3 * 4 + 4 + 48 + 2,
+	    [ORD_STATIC256] = 4 * 41,
+	    [ORD_STATIC64] = 4 * 17,
+	    [ORD_GBN] = 0,
+	};
+	static const size_t idle[ORD_KINDS] = {[ORD_EUNOMIA] = 4 * 4,
+					       [ORD_STATIC256] = 4 * 41,
+					       [ORD_STATIC64] = 4 * 17,
+					       [ORD_GBN] = 0};
+
+	for (int k = 0; k < ORD_KINDS; k++) {
+		struct ord_rx *r = ord_rx_new(k, 4);
+		struct ord_mem m;
+
+		cr_assert_not_null(r);
+		r->qps = 4;
+		ord_rx_mem(r, &m);
+		cr_assert_eq(m.total, idle[k], "%s: %zu B idle", ord_kind_name(k), m.total);
+		cr_assert_eq(m.static_total, 4 * 41);
+		cr_assert_eq(m.static_bitmap, 4 * 32);
+		rx(r, 2, 0, false, EU_ACK);
+		rx(r, 2, 3, true, k == ORD_GBN ? EU_NACK : EU_SACK);
+		ord_rx_mem(r, &m);
+		cr_assert_eq(m.total, busy[k], "%s: %zu B with one reordering", ord_kind_name(k),
+			     m.total);
+		cr_assert_eq(m.static_total, 4 * 41, "the static bitmaps count once a QP");
+		if (k == ORD_EUNOMIA)
+			cr_assert_lt(m.total, m.static_total);
+		rx(r, 2, 1, false, EU_ACK);
+		rx(r, 2, 2, false, EU_ACK);
+		if (k == ORD_GBN)
+			rx(r, 2, 3, true, EU_ACK);
+		cr_assert_eq(r->live, 0, "%s: completed", ord_kind_name(k));
+		ord_rx_mem(r, &m);
+		cr_assert_eq(m.total, idle[k], "%s: %zu B after completion", ord_kind_name(k),
+			     m.total);
+		ord_rx_free(r);
+	}
+}
+
 Test(ordrx, kinds_by_name)
 {
 	for (int k = 0; k < ORD_KINDS; k++)
