@@ -19,7 +19,8 @@ enum ev_kind {
 	EV_SDATA,
 	EV_SACK,
 	EV_STIMER,
-	EV_SAMPLE
+	EV_SAMPLE,
+	EV_ARRIVE
 };
 
 struct ev {
@@ -50,6 +51,9 @@ struct spray {
 	struct ord_rx *rx;
 	struct sconn *conn;
 	unsigned next; /* the next connection to start */
+	/* an offered load: connections arrived, those on a QP now, and when each arrived */
+	unsigned arrived, busy;
+	uint64_t *arrive_ns;
 	uint64_t rng;
 	struct ps_spray_stats st;
 };
@@ -125,6 +129,7 @@ void ps_free(struct pathsim *ps)
 		for (unsigned i = 0; i < ps->spray->cfg.n_conns; i++)
 			spr_free(&ps->spray->conn[i].snd);
 		free(ps->spray->conn);
+		free(ps->spray->arrive_ns);
 		ord_rx_free(ps->spray->rx);
 		free(ps->spray);
 	}
@@ -445,7 +450,7 @@ static void spray_start(struct pathsim *ps)
 	if (spr_init(&sc->snd, &sp->cfg.snd, (uint32_t)(mpr_rand(&sp->rng) % (1u << 30)), n,
 		     mpr_rand(&sp->rng)))
 		abort(); /* the configuration was checked when the workload was added */
-	sc->start_ns = ps->now;
+	sc->start_ns = sp->arrive_ns ? sp->arrive_ns[sp->next] : ps->now;
 	sc->timer_at = MPR_NEVER;
 	sc->started = true;
 	sp->st.started++;
@@ -510,9 +515,15 @@ static void spray_progress(struct pathsim *ps, unsigned c)
 	struct sconn *sc = &ps->spray->conn[c];
 
 	if (!sc->sender_done && spr_done(&sc->snd)) {
+		struct spray *sp = ps->spray;
+
 		sc->sender_done = true;
-		spray_account(ps->spray, &sc->snd);
-		spray_start(ps); /* the workload keeps its concurrency */
+		spray_account(sp, &sc->snd);
+		/* the workload keeps its concurrency, or the QP takes the longest waiting */
+		if (!sp->arrive_ns || sp->next < sp->arrived)
+			spray_start(ps);
+		else
+			sp->busy--;
 		return;
 	}
 	spray_send(ps, c);
@@ -558,6 +569,24 @@ static void on_sample(struct pathsim *ps, struct ev *e)
 	(void)e;
 }
 
+/* A connection arrives (an offered load): on an idle QP, or it waits; the next arrival. */
+static void on_arrive(struct pathsim *ps, struct ev *e)
+{
+	struct spray *sp = ps->spray;
+	double u = ((double)(mpr_rand(&sp->rng) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+
+	sp->arrive_ns[sp->arrived++] = ps->now;
+	if (sp->busy < sp->cfg.concurrent) {
+		sp->busy++;
+		spray_start(ps);
+	}
+	if (sp->arrived < sp->cfg.n_conns)
+		ev_push(ps, (struct ev){.kind = EV_ARRIVE,
+					.t = ps->now + 1 +
+					     (uint64_t)(-log(u) * (double)sp->cfg.arrive_mean_ns)});
+	(void)e;
+}
+
 int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg)
 {
 	struct spr_snd probe;
@@ -574,9 +603,12 @@ int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg)
 		return -ENOMEM;
 	sp->conn = calloc(cfg->n_conns, sizeof(*sp->conn));
 	sp->rx = ord_rx_new(cfg->rx, cfg->n_conns);
-	if (!sp->conn || !sp->rx) {
+	if (cfg->arrive_mean_ns)
+		sp->arrive_ns = calloc(cfg->n_conns, sizeof(*sp->arrive_ns));
+	if (!sp->conn || !sp->rx || (cfg->arrive_mean_ns && !sp->arrive_ns)) {
 		int r = sp->rx || errno != EINVAL ? -ENOMEM : -EINVAL;
 
+		free(sp->arrive_ns);
 		free(sp->conn);
 		ord_rx_free(sp->rx);
 		free(sp);
@@ -584,9 +616,13 @@ int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg)
 	}
 	sp->cfg = *cfg;
 	sp->rng = cfg->seed ? cfg->seed : 1;
+	sp->rx->qps = cfg->concurrent; /* the NIC's QPs, idle or not */
 	ps->spray = sp;
-	for (unsigned i = 0; i < cfg->concurrent; i++)
-		spray_start(ps);
+	if (cfg->arrive_mean_ns)
+		ev_push(ps, (struct ev){.kind = EV_ARRIVE, .t = ps->now});
+	else
+		for (unsigned i = 0; i < cfg->concurrent; i++)
+			spray_start(ps);
 	ev_push(ps, (struct ev){.kind = EV_SAMPLE, .t = ps->now + SPRAY_SAMPLE_NS});
 	return 0;
 }
@@ -601,9 +637,9 @@ const struct ps_spray_stats *ps_spray_stats(const struct pathsim *ps, const stru
 }
 
 static void (*const on[])(struct pathsim *, struct ev *) = {
-    [EV_PATH] = on_path,   [EV_DATA] = on_data,	    [EV_ACK] = on_ack,
-    [EV_TIMER] = on_timer, [EV_SPATH] = on_path,    [EV_SDATA] = on_sdata,
-    [EV_SACK] = on_sack,   [EV_STIMER] = on_stimer, [EV_SAMPLE] = on_sample,
+    [EV_PATH] = on_path,     [EV_DATA] = on_data,     [EV_ACK] = on_ack,   [EV_TIMER] = on_timer,
+    [EV_SPATH] = on_path,    [EV_SDATA] = on_sdata,   [EV_SACK] = on_sack, [EV_STIMER] = on_stimer,
+    [EV_SAMPLE] = on_sample, [EV_ARRIVE] = on_arrive,
 };
 
 void ps_run_until(struct pathsim *ps, uint64_t t)

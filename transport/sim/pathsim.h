@@ -102,12 +102,17 @@ uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q);
  * from a random Head.  Every packet is sprayed over snd.vps (spray.h); its
  * reply comes back on its path.  The application takes what the receiver
  * delivers and checks it is exactly the next sequences; the NIC's ordering
- * memory is sampled every millisecond.  One workload a simulator.
+ * memory is sampled every millisecond.  With arrive_mean_ns, connections
+ * arrive instead as a Poisson process of that mean gap and wait for one of
+ * the `concurrent` QPs when all are busy (FCT counts from the arrival); the
+ * NIC holds `concurrent` QPs either way, idle ones too.  One workload a
+ * simulator.
  */
 struct ps_spray_cfg {
 	struct spr_cfg snd;
 	enum ord_kind rx;
 	unsigned n_conns, concurrent;
+	uint64_t arrive_mean_ns; /* 0: a finished connection is replaced at once */
 	uint32_t min_pkts, max_pkts;
 	uint64_t seed;
 };
