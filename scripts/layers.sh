@@ -15,6 +15,7 @@ LAYERS=(
 	injectors/cmd    # the fault commands: inject, revert, faults, load
 	probe            # probe transports, packets, tracer, path mapping
 	probe/hostmesh   # the Hostmesh monitor
+	probe/rpingmesh  # the R-Pingmesh monitor: probe protocol, pinglists
 	transport/ordering # receiver ordering state machines (Eunomia): pure, no I/O
 	transport/mprdma # MP-RDMA and single-path senders and receivers: pure, no I/O
 	transport/sim    # the deterministic path simulator that drives them

@@ -17,6 +17,7 @@
 #include "harness/run/scengen.h"
 #include "injectors/cmd/inject.h"
 #include "probe/hostmesh/hostmesh.h"
+#include "probe/rpingmesh/rpingmesh.h"
 #include "probe/trace.h"
 #include "reports/history.h"
 #include "reports/pages.h"
@@ -1448,6 +1449,7 @@ static const struct cmd top_cmds[] = {
     {"load", cmd_load, "generate load (incast) in the virtual lab"},
     {"trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs"},
     {"agent", cmd_agent, "run a probing agent (hostmesh) on a host"},
+    {"controller", cmd_controller, "R-Pingmesh's controller: a host's pinglists (pinglist)"},
     {"transport", cmd_transport, "run MP-RDMA between two RNICs (run, send, recv)"},
     {"run", cmd_run_reported, "run scenarios and grade the components under test"},
     {"analyze", cmd_analyze, "analyze agents' records: verdicts, drop rates, latency"},

@@ -22,7 +22,7 @@ check "nothing was created by refused commands" test -z "$(leftovers)"
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
-for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" analyze; do
+for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" "controller pinglist" analyze; do
 	expect_exit 0 "rocelab $c --help" "$RL" $c --help
 done
 # EOS port names carry '/': a valid fault target, planned without touching anything.
@@ -30,6 +30,12 @@ done
 rc=$?
 if [ $rc -eq 0 ] && grep -q "^interface Ethernet1/1$" $T/out; then ok "inject --dry-run on EOS spine1:Ethernet1/1 plans 'interface Ethernet1/1'"; else fail "EOS port target" "exit $rc: $(head -3 $T/out | tr '\n' ' ')"; fi
 expect_exit 2 "a target with a shell metacharacter is refused" "$RL" inject link-flap --target 'spine1:Ethernet1/1;reboot' -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run
+# R-Pingmesh's pinglists, offline: the brief's F.2 counts on the built-in lab, touching nothing.
+"$RL" controller pinglist --host host3 -i "$ROOT/lab-inventory/vlab-rail.yaml" -j >$T/pl.json 2>$T/pl.err
+check "controller pinglist: host3's RNICs 3 ToR-mesh and 9 inter-ToR targets each, 13 ports across the spines" \
+	jq -e '([.targets[] | select(.list == "tor-mesh")] | length == 12) and ([.targets[] | select(.list == "inter-tor" and (.sports | length) == 13)] | length == 36)' $T/pl.json
+expect_exit 2 "controller pinglist: an unknown host is refused" "$RL" controller pinglist --host host9 -i "$ROOT/lab-inventory/vlab-rail.yaml"
+expect_exit 2 "controller pinglist: --sports past 64 is refused" "$RL" controller pinglist --host host1 --sports 65 -i "$ROOT/lab-inventory/vlab-rail.yaml"
 
 section "lab up / status"
 check "lab up (built-in vlab-rail)" "$RL" lab up -q

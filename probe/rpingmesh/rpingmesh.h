@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * R-Pingmesh (SIGCOMM'24), rocelab's second monitor: its commands.  The
+ * probe protocol is rpm.h, the pinglists pinglist.h.
+ */
+#ifndef ROCELAB_RPINGMESH_H
+#define ROCELAB_RPINGMESH_H
+
+/* rocelab controller pinglist (cli.c): an rl_exit code. */
+int cmd_controller(int argc, char **argv);
+
+#endif
