@@ -1519,14 +1519,15 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 	fprintf(
 	    f,
 	    "# t_s goodput_mbit retx_per_s vps_in_use hit_pct fwd_pct mem_b static_b bitmap_b "
-	    "reorder_max (per %.0f ms; the sends, probes aside, on the VPs a fault's link carries "
-	    "data or ACKs of, and data of; the receiver's ordering memory, a static 256-bit "
-	    "bitmap's for its connections, its bitmaps, means of 1 ms samples; the largest "
-	    "reorder distance)\n",
+	    "reorder_max versus_goodput_mbit versus_mem_b (per %.0f ms; the sends, probes aside, "
+	    "on the VPs a fault's link carries data or ACKs of, and data of; the receiver's "
+	    "ordering memory, a static 256-bit bitmap's for its QPs, its bitmaps, means of 1 ms "
+	    "samples; the largest reorder distance; with a versus receiver, the odd QPs' "
+	    "goodput and memory, the rest the even QPs')\n",
 	    PLOT_BIN_S * 1e3);
 	for (double b = t0; b < r->t->t_end; b += PLOT_BIN_S) {
 		double pk = 0, rt = 0, vps = 0, sent = 0, hit = 0, fwd = 0;
-		double mem = 0, sta = 0, bm = 0, ro = 0;
+		double mem = 0, sta = 0, bm = 0, ro = 0, pk_b = 0, mem_b = 0;
 		size_t nv = 0, nr = 0;
 
 		for (; i < st->n_rs && st->rs[i].t < b + PLOT_BIN_S; i++)
@@ -1535,6 +1536,7 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 
 				pk += x->delivered, nr++;
 				mem += x->ord_bytes, sta += x->static_bytes, bm += x->bm_bytes;
+				pk_b += x->delivered_b, mem_b += x->ord_bytes_b;
 				ro = x->reorder_max > ro ? x->reorder_max : ro;
 			}
 		for (; k < st->n_ss && st->ss[k].t < b + PLOT_BIN_S; k++)
@@ -1545,14 +1547,23 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 			}
 		if (!nr)
 			nr = 1;
-		fprintf(f, "%.2f %.2f %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.0f\n",
+		fprintf(f, "%.2f %.2f %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.0f %.2f %.1f\n",
 			b + PLOT_BIN_S / 2 - t0, pk * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6,
 			rt / PLOT_BIN_S, nv ? vps / (double)nv : 0, sent ? 100 * hit / sent : 0,
 			sent ? 100 * fwd / sent : 0, mem / (double)nr, sta / (double)nr,
-			bm / (double)nr, ro);
+			bm / (double)nr, ro, pk_b * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6,
+			mem_b / (double)nr);
 	}
 	fclose(f);
 	return 0;
+}
+
+/* A versus receiver's kind as the keys name it (short: the keys sit beside the axes). */
+static const char *versus_name(const char *kind)
+{
+	return !strcmp(kind, "eunomia")	   ? "Eunomia"
+	       : !strcmp(kind, "static64") ? "static 64"
+					   : "static 256";
 }
 
 static int plot(const struct mpr_state *st, const struct comp_report *r)
@@ -1577,7 +1588,17 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 	fprintf(f, "set title 'goodput, payload in order per %.0f ms (fault window shaded)'\n",
 		PLOT_BIN_S * 1e3);
 	fprintf(f, "set ylabel 'Mbit/s'\nset xlabel 'time since start (s)'\nset yrange [0:*]\n");
-	fprintf(f, "plot '%s' using 1:2 with lines lw 2 title '%s'", dat, who);
+	if (st->cfg->ep.versus[0])
+		/* the even QPs' and the odd QPs' apart, each with its own receiver */
+		fprintf(f,
+			"plot '%s' using 1:($2-$11) with lines lw 2 title '%s, even QPs', '' "
+			"using 1:11 with lines lw 2 lc rgb '#20a0a0' title '%s, odd QPs'",
+			dat, who, versus_name(st->cfg->ep.versus));
+	else
+		fprintf(f, "plot '%s' using 1:2 with lines lw 2 title '%s'", dat, who);
+	if (st->cfg->ep.load_mbit > 0)
+		fprintf(f, ", %.3f with lines dt 4 lw 2 lc rgb '#208020' title 'offered load'",
+			st->cfg->ep.load_mbit);
 	if (st->optimal > 0)
 		fprintf(f, ", %.3f with lines dt 2 lw 2 lc rgb '#606060' title 'optimal (fabric)'",
 			st->optimal);
@@ -1601,7 +1622,7 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 		fprintf(
 		    f,
 		    "set title 'ordering memory at the receiver NIC (1 ms samples; static 256-bit: "
-		    "41 B a live connection) and reorder distance'\n");
+		    "41 B a QP) and reorder distance'\n");
 		fprintf(f, "set ylabel 'bytes'\nset y2label 'reorder distance, max (packets)'\n"
 			   "set yrange [0:*]\n");
 		fprintf(
@@ -1610,8 +1631,14 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 		    "'' using 1:9 with lines lw 1 lc rgb '#b080d0' title '%s, bitmaps', "
 		    "'' using 1:8 with lines dt 2 lw 2 lc rgb '#606060' title 'static 256-bit', "
 		    "'' using 1:10 axes x1y2 with lines lw 1 lc rgb '#c06000' title 'reorder "
-		    "distance'\n",
+		    "distance'",
 		    dat, who, who);
+		if (st->cfg->ep.versus[0])
+			fprintf(
+			    f,
+			    ", '' using 1:12 with lines lw 2 lc rgb '#20a0a0' title '%s, odd QPs'",
+			    versus_name(st->cfg->ep.versus));
+		fprintf(f, "\n");
 	}
 	if (paths) {
 		fprintf(f,
