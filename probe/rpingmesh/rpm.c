@@ -85,6 +85,33 @@ void rpm_ack(const struct rpm_msg *p, bool ack2, uint64_t t3, uint64_t t4, struc
 	a->t4 = ack2 ? t4 : 0;
 }
 
+int rpm_respond(const uint8_t *buf, size_t len, uint16_t host, uint8_t rnic, uint8_t ttl,
+		uint64_t t3, struct rpm_msg *ack1, struct rpm_resp_stats *st)
+{
+	struct rpm_msg m;
+	int r = rpm_decode(buf, len, &m);
+
+	if (r) {
+		if (r == -EMSGSIZE)
+			st->short_msg++;
+		else
+			st->foreign++;
+		return r;
+	}
+	if (m.kind != RPM_PROBE) {
+		st->not_probe++; /* an ACK or a trace at a responder: a prober's, misdelivered */
+		return -EPROTO;
+	}
+	if (m.dst_host != host || m.dst_rnic != rnic) {
+		st->misaddressed++;
+		return -EDESTADDRREQ;
+	}
+	rpm_ack(&m, false, t3, 0, ack1);
+	ack1->ttl = ttl;
+	st->answered++;
+	return 0;
+}
+
 const char *rpm_status_name(enum rpm_status s)
 {
 	static const char *const n[] = {"ok", "timeout", "ack2-lost", "send-error", "invalid"};

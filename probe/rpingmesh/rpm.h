@@ -57,6 +57,22 @@ int rpm_decode(const uint8_t *buf, size_t len, struct rpm_msg *m);
 /* ACK1 (ack2 false) or ACK2 for probe p: its fields echoed, T3 (and T4) the responder's. */
 void rpm_ack(const struct rpm_msg *p, bool ack2, uint64_t t3, uint64_t t4, struct rpm_msg *a);
 
+/* What a responder saw that it did not answer. */
+struct rpm_resp_stats {
+	unsigned long long answered, foreign, short_msg, misaddressed, not_probe;
+};
+
+/*
+ * The responder's part for a payload of len bytes that arrived at T3 with
+ * IP TTL ttl on RNIC (host, rnic): a probe for it gives its ACK1 in *ack1
+ * (the TTL echoed, so the prober learns how far it came) and 0; ACK2 follows
+ * once ACK1's own send time T4 is known (rpm_ack(ack1, true, t3, t4)).
+ * Anything else is counted in st and not answered: -EPROTO (not ours, or an
+ * ACK), -EMSGSIZE, -EDESTADDRREQ (a probe for another RNIC).
+ */
+int rpm_respond(const uint8_t *buf, size_t len, uint16_t host, uint8_t rnic, uint8_t ttl,
+		uint64_t t3, struct rpm_msg *ack1, struct rpm_resp_stats *st);
+
 enum rpm_status {
 	RPM_OK,
 	RPM_TIMEOUT,	/* no ACK1 within the timeout */

@@ -4,9 +4,10 @@
  * payload that may be an ACK1 or ACK2 of its probes, or anything else.
  * Each input is split into replies by its first byte (lengths); a pending
  * table with probes 0..15 of this epoch takes them, then expires them.
- * Properties checked: a payload that decodes, encoded again, decodes the
- * same; a probe is finished at most once; a finished probe's figures are
- * either all known or its status says which are not.
+ * A responder takes each too.  Properties checked: a payload that
+ * decodes, encoded again, decodes the same; a responder answers only a
+ * probe addressed to it; a probe is finished at most once; a finished
+ * probe's figures are either all known or its status says which are not.
  */
 #include "probe/rpingmesh/rpm.h"
 #include "tests/fuzz/fuzz.h"
@@ -37,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rpm_pend *pt = rpm_pend_new(0x5eed, 16, 1000000000ULL);
 	struct rpm_msg m, m2;
+	struct rpm_resp_stats rs = {0};
 	uint8_t buf[RPM_PAYLOAD_LEN];
 
 	if (!pt)
@@ -72,6 +74,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (rpm_pend_reply(pt, data, len, 9000, 12000, &d) == 1)
 			check(&d);
+		/* at a responder: only a probe for this RNIC is answered, with its ACK1 */
+		if (!rpm_respond(data, len, 1, 2, 64, 7000, &m2, &rs) &&
+		    (m2.kind != RPM_ACK1 || m2.dst_host != 1 || m2.dst_rnic != 2 ||
+		     m2.t3 != 7000)) {
+			fprintf(stderr, "a responder answered what is not its probe\n");
+			abort();
+		}
 		data += len, size -= len;
 	}
 	rpm_pend_expire(pt, 2000000000ULL, on_expired, NULL);

@@ -235,3 +235,32 @@ Test(rpm, the_pending_table_matches_each_ack_once_and_counts_the_rest)
 	rpm_pend_free(pt);
 	cr_assert_null(rpm_pend_new(1, 0, MS));
 }
+
+Test(rpm, the_responder_answers_its_own_probes_and_counts_the_rest)
+{
+	struct rpm_resp_stats st = {0};
+	struct rpm_msg a1, a2, p = probe;
+	uint8_t buf[RPM_PAYLOAD_LEN];
+	size_t len = rpm_encode(&p, buf);
+
+	cr_assert_eq(rpm_respond(buf, len, 2, 3, 61, 5 * S, &a1, &st), 0);
+	cr_assert_eq(a1.kind, RPM_ACK1);
+	cr_assert_eq(a1.t3, 5 * S);
+	cr_assert_eq(a1.t4, 0);
+	cr_assert_eq(a1.ttl, 61, "the arrival TTL echoed");
+	cr_assert(a1.id == p.id && a1.nonce == p.nonce && a1.sport == p.sport && a1.t1 == p.t1 &&
+		  a1.src_host == p.src_host && a1.src_rnic == p.src_rnic);
+	rpm_ack(&a1, true, a1.t3, 5 * S + 4 * US, &a2);
+	cr_assert_eq(a2.kind, RPM_ACK2);
+	cr_assert_eq(a2.t4 - a2.t3, 4 * US);
+	cr_assert_eq(a2.ttl, 61);
+	cr_assert_eq(rpm_respond(buf, len, 2, 0, 61, 5 * S, &a1, &st), -EDESTADDRREQ);
+	cr_assert_eq(rpm_respond(buf, len, 1, 3, 61, 5 * S, &a1, &st), -EDESTADDRREQ);
+	cr_assert_eq(rpm_respond(buf, 20, 2, 3, 61, 5 * S, &a1, &st), -EMSGSIZE);
+	len = rpm_encode(&a2, buf);
+	cr_assert_eq(rpm_respond(buf, len, 2, 3, 61, 5 * S, &a1, &st), -EPROTO, "an ACK");
+	memset(buf, 0, sizeof(buf));
+	cr_assert_eq(rpm_respond(buf, sizeof(buf), 2, 3, 61, 5 * S, &a1, &st), -EPROTO);
+	cr_assert(st.answered == 1 && st.misaddressed == 2 && st.short_msg == 1 &&
+		  st.not_probe == 1 && st.foreign == 1);
+}
