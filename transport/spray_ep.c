@@ -330,7 +330,7 @@ static void snd_on_arrival(void *ctx, uint64_t now)
 {
 	struct spray_snd *e = ctx;
 	uint32_t n = conn_size(e, &e->rng);
-	double u = ((double)(mpr_rand(&e->rng) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+	uint64_t gap = mpr_rand_gap(&e->rng, e->arrive_mean_ns);
 
 	e->arrivals++;
 	e->offered_kb += n;
@@ -354,7 +354,7 @@ static void snd_on_arrival(void *ctx, uint64_t now)
 		if (e->n_backlog - e->backlog_head > e->backlog_max)
 			e->backlog_max = e->n_backlog - e->backlog_head;
 	}
-	tw_arm(&e->c.loop.tw, &e->t_arrive, now + (uint64_t)(-log(u) * e->arrive_mean_ns) + 1);
+	tw_arm(&e->c.loop.tw, &e->t_arrive, now + gap);
 }
 
 static void slot_on_timer(void *ctx, uint64_t now)

@@ -3,6 +3,7 @@
 #include "transport/mprdma/mprdma.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 void mpr_cfg_default(struct mpr_cfg *cfg)
@@ -69,6 +70,13 @@ uint64_t mpr_rand(uint64_t *state)
 	*state ^= *state << 25;
 	*state ^= *state >> 27;
 	return *state * 0x2545f4914f6cdd1dULL;
+}
+
+uint64_t mpr_rand_gap(uint64_t *state, double mean_ns)
+{
+	double u = ((double)(mpr_rand(state) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+
+	return 1 + (uint64_t)(-log(u) * mean_ns);
 }
 
 static uint64_t rnd(struct mpr_snd *s)

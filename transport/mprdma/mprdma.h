@@ -140,6 +140,8 @@ struct mpr_snd {
 
 /* xorshift64*: small, seeded, the same sequence on every machine (*state nonzero). */
 uint64_t mpr_rand(uint64_t *state);
+/* A Poisson process's next gap (ns, at least 1): exponential of mean_ns, one mpr_rand() draw. */
+uint64_t mpr_rand_gap(uint64_t *state, double mean_ns);
 
 /* The paper's defaults (A.2), a 10 µs RTT assumed until measured. */
 void mpr_cfg_default(struct mpr_cfg *cfg);

@@ -70,9 +70,9 @@ int ord_rx_reset(struct ord_rx *rx, unsigned conn);
  * The ordering memory the NIC holds now, in bytes: all of it (total), and
  * the bitmaps alone (the paper's Figs. 9(c), 10 and 18(c) count these);
  * and what a static 256-bit bitmap would hold for the same live
- * connections, or for all qps when more (41 B and 32 B each).  Eunomia's total passes the static
- * one's when most live connections reorder: its 48 B of metadata (the
- * paper's Fig. 9(d), above about 60% of them).
+ * connections, or for all qps when more (41 B and 32 B each).  Eunomia's
+ * total passes the static one's when most live connections reorder: its
+ * 48 B of metadata (the paper's Fig. 9(d), above about 60% of them).
  */
 struct ord_mem {
 	size_t total, bitmap, static_total, static_bitmap;

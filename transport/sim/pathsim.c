@@ -573,7 +573,7 @@ static void on_sample(struct pathsim *ps, struct ev *e)
 static void on_arrive(struct pathsim *ps, struct ev *e)
 {
 	struct spray *sp = ps->spray;
-	double u = ((double)(mpr_rand(&sp->rng) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+	uint64_t gap = mpr_rand_gap(&sp->rng, (double)sp->cfg.arrive_mean_ns);
 
 	sp->arrive_ns[sp->arrived++] = ps->now;
 	if (sp->busy < sp->cfg.concurrent) {
@@ -581,9 +581,7 @@ static void on_arrive(struct pathsim *ps, struct ev *e)
 		spray_start(ps);
 	}
 	if (sp->arrived < sp->cfg.n_conns)
-		ev_push(ps, (struct ev){.kind = EV_ARRIVE,
-					.t = ps->now + 1 +
-					     (uint64_t)(-log(u) * (double)sp->cfg.arrive_mean_ns)});
+		ev_push(ps, (struct ev){.kind = EV_ARRIVE, .t = ps->now + gap});
 	(void)e;
 }
 
