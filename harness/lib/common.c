@@ -514,3 +514,14 @@ int rl_sha256_file(const char *path, char hex[65])
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }
+
+unsigned rl_peak_rss_kb(void)
+{
+	char *s = rl_read_file("/proc/self/status", NULL), *p;
+	unsigned kb = 0;
+
+	if (s && (p = strstr(s, "VmHWM:")))
+		kb = (unsigned)strtoul(p + 6, NULL, 10);
+	free(s);
+	return kb;
+}

@@ -103,6 +103,9 @@ int rl_write_file_mode(const char *path, const char *buf, size_t len, unsigned m
 char *rl_read_file(const char *path, size_t *len);
 const char *rl_read_strerror(int e);
 
+/* This process's peak resident set (VmHWM) in KiB, 0 when unknown. */
+unsigned rl_peak_rss_kb(void);
+
 /* qsort() that takes an empty array (base may be NULL when n is 0, which qsort does not). */
 void rl_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 

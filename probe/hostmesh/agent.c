@@ -21,20 +21,17 @@
 #include "harness/lib/topo.h"
 #include "probe/hostmesh/hmrec.h"
 #include "probe/pathmap.h"
+#include "probe/recout.h"
+#include "probe/tracer.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <netinet/ip.h>
-#include <netinet/ip_icmp.h>
-#include <netinet/udp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAX_JOBS     8
 #define MAX_FDS	     64
 #define NS_PER_MS    1000000ULL
 #define TRACE_COOKIE (1ULL << 63)
@@ -136,24 +133,6 @@ struct rnic_state {
 	uint32_t rx_overflow; /* last reported by the transport */
 };
 
-struct trace_job {
-	bool used;
-	uint8_t src, dst;
-	int slot;
-	uint16_t sport;	     /* the pool's port (the job's key) */
-	uint16_t wire_sport; /* the port the packets really carry */
-	unsigned long long start;
-	int n_sent;
-	uint16_t ids[HM_MAX_HOPS];
-	struct in_addr hops[HM_MAX_HOPS];
-	int reached_ttl; /* smallest TTL that reached the destination, 0: none */
-};
-
-struct outbuf {
-	uint8_t *buf;
-	size_t cap, start, end, frame;
-};
-
 struct agent {
 	const struct inventory *inv;
 	const struct hm_agent_cfg *cfg;
@@ -168,17 +147,10 @@ struct agent {
 	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
 	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
 
-	struct trace_job jobs[MAX_JOBS];
-	double tokens;
-	unsigned long long last_refill;
+	struct tracer tr;
 	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
-	int icmp;
 
-	struct outbuf ob;
-	int conn, outfd;
-	bool connecting, connected;
-	unsigned long long next_connect;
-	struct sockaddr_in az;
+	struct recout out;
 
 	struct hm_stats st;
 	unsigned long long next_stats;
@@ -189,58 +161,23 @@ static size_t tuple_ix(const struct agent *a, size_t s, size_t d, int slot)
 	return (s * a->n + d) * (size_t)a->cfg->pool + (size_t)slot;
 }
 
-/* ---- record output ---------------------------------------------------------- */
-
-static void ob_compact(struct outbuf *o)
+/* A trace job's key: the 5-tuple (src RNIC, dst RNIC, the pool's source port). */
+static uint64_t trace_key(size_t s, size_t d, uint16_t sport)
 {
-	if (!o->start)
-		return;
-	memmove(o->buf, o->buf + o->start, o->end - o->start);
-	o->end -= o->start;
-	o->frame -= o->start;
-	o->start = 0;
+	return (uint64_t)s << 32 | (uint64_t)d << 16 | sport;
 }
-
-/* After sending up to start, move frame to the frame that holds start. */
-static void ob_advance(struct outbuf *o)
-{
-	while (o->frame < o->start) {
-		struct hm_frame h;
-
-		memcpy(&h, o->buf + o->frame, sizeof(h));
-		if (o->frame + sizeof(h) + h.len > o->start)
-			break;
-		o->frame += sizeof(h) + h.len;
-	}
-}
-
-static void flush_out(struct agent *a);
 
 static void emit(struct agent *a, uint16_t type, const void *body, uint16_t len)
 {
-	struct outbuf *o = &a->ob;
-	struct hm_frame h = {type, len};
-
-	if (o->end + sizeof(h) + len > o->cap)
-		ob_compact(o);
-	if (o->end + sizeof(h) + len > o->cap) {
-		a->st.dropped_records++;
-		return;
-	}
-	memcpy(o->buf + o->end, &h, sizeof(h));
-	memcpy(o->buf + o->end + sizeof(h), body, len);
-	o->end += sizeof(h) + len;
-	if (a->outfd >= 0)
-		flush_out(a);
+	recout_emit(&a->out, type, body, len);
 }
 
-static void hello(struct agent *a, int fd)
+static void hello_frame(const struct agent *a, void *buf)
 {
 	struct {
-		struct hm_frame h;
+		struct rec_frame h;
 		struct hm_hello b;
 	} __attribute__((packed)) m = {{HM_HELLO, sizeof(struct hm_hello)}};
-	size_t off = 0;
 
 	m.b.magic = HM_MAGIC;
 	m.b.version = HM_VERSION;
@@ -250,90 +187,9 @@ static void hello(struct agent *a, int fd)
 	m.b.inv_fingerprint = inventory_fingerprint(a->inv);
 	m.b.interval_us = (uint32_t)(a->cfg->interval_ms * 1000);
 	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
-	while (off < sizeof(m)) {
-		ssize_t w = write(fd, (char *)&m + off, sizeof(m) - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			if (errno == EAGAIN) {
-				struct pollfd p = {.fd = fd, .events = POLLOUT};
-
-				if (poll(&p, 1, 1000) > 0)
-					continue;
-			}
-			return;
-		}
-		off += (size_t)w;
-	}
+	memcpy(buf, &m, sizeof(m));
 }
-
-static void disconnect(struct agent *a, const char *why)
-{
-	struct outbuf *o = &a->ob;
-
-	if (a->connected)
-		rl_warn("agent: lost the analyzer (%s); buffering records, retrying", why);
-	close(a->conn);
-	a->conn = -1;
-	a->connected = a->connecting = false;
-	a->next_connect = rl_now_ns() + 1000 * NS_PER_MS;
-	/* A frame cut in the middle is dropped: the next connection starts clean. */
-	if (o->start > o->frame) {
-		struct hm_frame h;
-
-		memcpy(&h, o->buf + o->frame, sizeof(h));
-		o->start = o->frame = o->frame + sizeof(h) + h.len;
-		a->st.dropped_records++;
-	}
-}
-
-static void try_connect(struct agent *a)
-{
-	if (a->conn >= 0 || !a->cfg->analyzer || rl_now_ns() < a->next_connect)
-		return;
-	a->conn = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (a->conn < 0)
-		return;
-	if (connect(a->conn, (struct sockaddr *)&a->az, sizeof(a->az)) == 0) {
-		a->connected = true;
-		hello(a, a->conn);
-	} else if (errno == EINPROGRESS) {
-		a->connecting = true;
-	} else {
-		disconnect(a, strerror(errno));
-	}
-}
-
-static void flush_out(struct agent *a)
-{
-	struct outbuf *o = &a->ob;
-	int fd = a->outfd >= 0 ? a->outfd : a->connected ? a->conn : -1;
-
-	while (fd >= 0 && o->start < o->end) {
-		ssize_t w = a->outfd >= 0 ? write(fd, o->buf + o->start, o->end - o->start)
-					  : send(fd, o->buf + o->start, o->end - o->start,
-						 MSG_DONTWAIT | MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno == EAGAIN)
-			break;
-		if (w < 0) {
-			if (a->outfd >= 0) {
-				rl_err("agent: writing records: %s", strerror(errno));
-				a->outfd = -1;
-			} else {
-				disconnect(a, strerror(errno));
-			}
-			return;
-		}
-		o->start += (size_t)w;
-		ob_advance(o);
-	}
-	if (o->start == o->end)
-		o->start = o->end = o->frame = 0;
-}
+#define HELLO_LEN (sizeof(struct rec_frame) + sizeof(struct hm_hello))
 
 /* ---- probing ------------------------------------------------------------------ */
 
@@ -488,17 +344,6 @@ static void on_tx_failed(void *ctx, uint64_t cookie, int err)
 /* Send completions only (before any receive: a probe's ② must be in before its ③). */
 static const struct pt_events tx_events = {on_tx, NULL, NULL, on_tx_failed};
 
-static void trace_reached(struct agent *a, const struct hm_payload *pl)
-{
-	for (int j = 0; j < MAX_JOBS; j++) {
-		struct trace_job *t = &a->jobs[j];
-
-		if (t->used && t->src == pl->src && t->dst == pl->dst && t->sport == pl->sport &&
-		    (!t->reached_ttl || pl->ttl < t->reached_ttl))
-			t->reached_ttl = pl->ttl;
-	}
-}
-
 static void on_rx(void *ctx, const struct pt_rx *rx)
 {
 	struct rx_ctx *c = ctx;
@@ -514,7 +359,7 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 		return;
 	}
 	if (pl.kind == HM_KIND_TRACE) {
-		trace_reached(a, &pl);
+		tracer_reached(&a->tr, trace_key(pl.src, pl.dst, pl.sport), pl.ttl);
 		return;
 	}
 	p = &a->rn[pl.src].ring[pl.id % a->rn[pl.src].ring_n];
@@ -594,67 +439,63 @@ static void rotate(struct agent *a, unsigned long long now)
 
 /* ---- path tracing ---------------------------------------------------------------- */
 
-static void start_trace(struct agent *a, struct trace_job *t, size_t s, size_t d, int slot,
+struct trace_pl {
+	struct agent *a;
+	size_t s, d;
+	uint16_t sport;
+};
+
+static size_t trace_payload(void *ctx, int ttl, uint8_t *buf)
+{
+	struct trace_pl *c = ctx;
+	struct hm_payload pl = {.kind = HM_KIND_TRACE,
+				.src = (uint8_t)c->s,
+				.dst = (uint8_t)c->d,
+				.ttl = (uint8_t)ttl,
+				.nonce = c->a->nonce,
+				.sport = c->sport,
+				.t1_ns = rl_realtime_ns()};
+
+	hm_payload_encode(&pl, buf);
+	return HM_PAYLOAD_LEN;
+}
+
+static void start_trace(struct agent *a, struct tr_job *j, size_t s, size_t d, int slot,
 			unsigned long long now)
 {
 	struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
 	const struct pt_ops *tops = a->rn[s].tracer ? &pt_udp_ops : a->cfg->transport;
 	struct pt_port *tport = a->rn[s].tracer ? a->rn[s].tracer : a->rn[s].port;
-
+	struct trace_pl c = {a, s, d, a->pool[slot]};
 	/* Known hop count: TTL 1..hops+1 (the last reaches the destination); else all. */
 	int known = a->hops[s * a->n + d],
 	    top = known && known < a->cfg->max_ttl ? known + 1 : a->cfg->max_ttl;
-
-	*t = (struct trace_job){.used = true,
-				.src = (uint8_t)s,
-				.dst = (uint8_t)d,
-				.slot = slot,
-				.sport = a->pool[slot],
-				.start = now};
 	/* A tracer sends from the port the probes of this slot really use: same 5-tuple, same path.
 	 */
-	t->wire_sport = a->cfg->transport->wire_sport
-			    ? a->cfg->transport->wire_sport(a->rn[s].port, t->sport)
-			    : t->sport;
-	for (int ttl = 1; ttl <= top; ttl++) {
-		struct hm_payload pl = {.kind = HM_KIND_TRACE,
-					.src = (uint8_t)s,
-					.dst = (uint8_t)d,
-					.ttl = (uint8_t)ttl,
-					.nonce = a->nonce,
-					.sport = t->sport,
-					.t1_ns = rl_realtime_ns()};
-		uint8_t buf[HM_PAYLOAD_LEN];
-		uint16_t used, ipid = 0;
+	uint16_t wire = a->cfg->transport->wire_sport
+			    ? a->cfg->transport->wire_sport(a->rn[s].port, c.sport)
+			    : c.sport;
 
-		hm_payload_encode(&pl, buf);
-		if (tops->send(tport, &dst, t->wire_sport, (uint8_t)ttl, buf, sizeof(buf),
-			       TRACE_COOKIE, &used, &ipid))
-			break;
-		t->ids[ttl - 1] = ipid;
-		t->n_sent = ttl;
-	}
+	tracer_start(&a->tr, j, trace_key(s, d, c.sport), tops, tport, a->rn[s].r->addr.addr, &dst,
+		     wire, top, TRACE_COOKIE, trace_payload, &c, now);
 	a->traced[tuple_ix(a, s, d, slot)] = now;
 	a->st.traces++;
 }
 
-static void finish_trace(struct agent *a, struct trace_job *t)
+static void finish_trace(void *ctx, struct tr_job *t)
 {
+	struct agent *a = ctx;
+	size_t s = (size_t)(t->key >> 32), d = (size_t)(t->key >> 16 & 0xffff);
+	uint16_t sport = (uint16_t)t->key;
 	struct hm_path p = {.t_ns = rec_time(a, rl_realtime_ns()),
 			    .sport = t->wire_sport,
-			    .src = t->src,
-			    .dst = t->dst};
-	struct inv_endpoint src = {INV_DEV_HOST, a->host, t->src},
-			    dst = {INV_DEV_HOST, a->host, t->dst};
-	int n_hops = t->reached_ttl ? t->reached_ttl - 1 : t->n_sent, n_links = 0;
+			    .src = (uint8_t)s,
+			    .dst = (uint8_t)d};
+	struct inv_endpoint src = {INV_DEV_HOST, a->host, s}, dst = {INV_DEV_HOST, a->host, d};
+	int n_hops = tracer_hops(t), n_links = 0;
 	uint16_t links[HM_MAX_LINKS] = {0};
 	bool ok;
 
-	if (n_hops > HM_MAX_HOPS)
-		n_hops = HM_MAX_HOPS;
-	if (!t->reached_ttl) /* keep the answered prefix */
-		while (n_hops > 0 && !t->hops[n_hops - 1].s_addr)
-			n_hops--;
 	ok = pathmap_links(a->inv, a->topo, &src, &dst, t->hops, n_hops, t->reached_ttl > 0, links,
 			   HM_MAX_LINKS, &n_links);
 	memcpy(p.links, links, sizeof(links));
@@ -663,57 +504,19 @@ static void finish_trace(struct agent *a, struct trace_job *t)
 	p.complete = ok;
 	for (int i = 0; i < n_hops; i++)
 		p.hops[i] = t->hops[i].s_addr;
-	a->hops[t->src * a->n + t->dst] = ok ? (uint8_t)n_hops : 0;
+	a->hops[s * a->n + d] = ok ? (uint8_t)n_hops : 0;
 	if (ok)
 		a->st.traces_complete++;
-	else /* try again sooner than a good path is refreshed */
-		a->traced[tuple_ix(a, t->src, t->dst, t->slot)] -=
-		    (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS * 3 / 4;
+	else /* try again sooner than a good path is refreshed (unless the slot rotated) */
+		for (int k = 0; k < a->cfg->pool; k++)
+			if (a->pool[k] == sport)
+				a->traced[tuple_ix(a, s, d, k)] -=
+				    (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS * 3 /
+				    4;
 	a->trace_idle_until = 0;
 	/* The slot may have been rotated while tracing: the record names the sport, so it stays
 	 * true. */
 	emit(a, HM_PATH, &p, sizeof(p));
-	t->used = false;
-}
-
-static void on_icmp(struct agent *a)
-{
-	for (int budget = 64; budget > 0; budget--) {
-		uint8_t pkt[1500];
-		ssize_t len = recv(a->icmp, pkt, sizeof(pkt), MSG_DONTWAIT);
-		const struct ip *outer, *inner;
-		const struct icmphdr *ic;
-		const struct udphdr *u;
-		size_t ohl, ihl;
-
-		if (len < 0)
-			return;
-		outer = (const struct ip *)pkt;
-		ohl = (size_t)outer->ip_hl * 4;
-		if ((size_t)len < ohl + 8 + 20 + 8)
-			continue;
-		ic = (const struct icmphdr *)(pkt + ohl);
-		if (ic->type != ICMP_TIME_EXCEEDED)
-			continue;
-		inner = (const struct ip *)(pkt + ohl + 8);
-		ihl = (size_t)inner->ip_hl * 4;
-		if (inner->ip_p != IPPROTO_UDP || (size_t)len < ohl + 8 + ihl + 8)
-			continue;
-		u = (const struct udphdr *)(pkt + ohl + 8 + ihl);
-		if (ntohs(u->dest) != ROCEV2_UDP_PORT)
-			continue;
-		for (int j = 0; j < MAX_JOBS; j++) {
-			struct trace_job *t = &a->jobs[j];
-
-			if (!t->used || ntohs(u->source) != t->wire_sport ||
-			    inner->ip_src.s_addr != a->rn[t->src].r->addr.addr.s_addr ||
-			    inner->ip_dst.s_addr != a->rn[t->dst].r->addr.addr.s_addr)
-				continue;
-			for (int k = 0; k < t->n_sent; k++)
-				if (t->ids[k] && t->ids[k] == ntohs(inner->ip_id))
-					t->hops[k] = outer->ip_src;
-		}
-	}
 }
 
 /* Pick the tuple most in need of a trace: never traced first, then the stalest. */
@@ -729,14 +532,10 @@ static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size
 				continue;
 			for (int k = 0; k < a->cfg->pool; k++) {
 				unsigned long long t = a->traced[tuple_ix(a, s, d, k)];
-				bool busy = false;
 
 				if (t && now - t < refresh)
 					continue;
-				for (int j = 0; j < MAX_JOBS; j++)
-					busy |= a->jobs[j].used && a->jobs[j].src == s &&
-						a->jobs[j].dst == d && a->jobs[j].slot == k;
-				if (!busy && t < best) {
+				if (t < best && !tracer_busy(&a->tr, trace_key(s, d, a->pool[k]))) {
 					best = t;
 					*ps = s, *pd = d, *pslot = k;
 					found = true;
@@ -748,53 +547,23 @@ static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size
 
 static void run_traces(struct agent *a, unsigned long long now)
 {
-	unsigned long long tmo = (unsigned long long)a->cfg->trace_timeout_ms * NS_PER_MS;
+	struct tr_job *j;
 
-	for (int j = 0; j < MAX_JOBS; j++) {
-		struct trace_job *t = &a->jobs[j];
-		bool all = t->used && t->reached_ttl > 0;
-
-		for (int k = 0; all && k < t->reached_ttl - 1; k++)
-			all = t->hops[k].s_addr != 0;
-		if (t->used && (all || now - t->start > tmo))
-			finish_trace(a, t);
-	}
-	a->tokens += a->cfg->trace_rate * (double)(now - a->last_refill) / 1e9;
-	if (a->tokens > (a->cfg->trace_rate > 1 ? a->cfg->trace_rate : 1))
-		a->tokens = a->cfg->trace_rate > 1 ? a->cfg->trace_rate : 1;
-	a->last_refill = now;
-	while (a->tokens >= 1) {
-		struct trace_job *free_job = NULL;
+	tracer_reap(&a->tr, now, finish_trace, a);
+	while (now >= a->trace_idle_until && (j = tracer_job(&a->tr, now))) {
 		size_t s, d;
 		int slot;
 
-		for (int j = 0; j < MAX_JOBS && !free_job; j++)
-			if (!a->jobs[j].used)
-				free_job = &a->jobs[j];
-		if (!free_job || now < a->trace_idle_until)
-			break;
 		if (!next_tuple(a, now, &s, &d, &slot)) {
 			/* All fresh: look again in a second (rotation resets slots to "never"). */
 			a->trace_idle_until = now + 1000 * NS_PER_MS;
 			break;
 		}
-		start_trace(a, free_job, s, d, slot, now);
-		a->tokens -= 1;
+		start_trace(a, j, s, d, slot, now);
 	}
 }
 
 /* ---- main loop ------------------------------------------------------------------- */
-
-static uint32_t rss_kb(void)
-{
-	char *s = rl_read_file("/proc/self/status", NULL), *p;
-	uint32_t kb = 0;
-
-	if (s && (p = strstr(s, "VmHWM:")))
-		kb = (uint32_t)strtoul(p + 6, NULL, 10);
-	free(s);
-	return kb;
-}
 
 /* Sum the transports' receive overflows; say so once per growth, since those losses read as
  * timeouts. */
@@ -820,37 +589,28 @@ static void emit_stats(struct agent *a)
 {
 	count_overflow(a);
 	a->st.t_ns = rec_time(a, rl_realtime_ns());
-	a->st.rss_kb = rss_kb();
+	a->st.rss_kb = rl_peak_rss_kb();
+	a->st.dropped_records = a->out.dropped;
 	emit(a, HM_STATS, &a->st, sizeof(a->st));
 }
 
 int hm_parse_addr(const char *spec, struct sockaddr_in *sa)
 {
-	char host[64];
-	const char *colon = strrchr(spec, ':');
-	unsigned long port = HM_DEFAULT_PORT;
-
-	snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
-	if (colon) {
-		char *end;
-
-		port = strtoul(colon + 1, &end, 10);
-		if (*end || port == 0 || port > 65535)
-			return -EINVAL;
-	}
-	*sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -EINVAL;
+	return recout_parse_addr(spec, HM_DEFAULT_PORT, sa);
 }
 
 static int setup(struct agent *a, const struct inventory *inv, const struct hm_agent_cfg *cfg)
 {
 	const struct inv_host *h;
 	unsigned long long now = rl_now_ns();
+	struct sockaddr_in az = {0};
+	uint8_t hello[HELLO_LEN];
 	char err[256];
+	int r;
 
 	a->inv = inv;
 	a->cfg = cfg;
-	a->conn = a->outfd = a->icmp = -1;
+	a->out.conn = a->out.outfd = a->tr.icmp = -1;
 	h = inventory_host(inv, cfg->host);
 	if (!h) {
 		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
@@ -864,7 +624,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 		       h->name, a->n);
 		return RL_EXIT_USAGE;
 	}
-	if (cfg->analyzer && hm_parse_addr(cfg->analyzer, &a->az)) {
+	if (cfg->analyzer && hm_parse_addr(cfg->analyzer, &az)) {
 		rl_err("agent: --analyzer '%s' is not ADDR[:PORT] with an IPv4 address",
 		       cfg->analyzer);
 		return RL_EXIT_USAGE;
@@ -886,7 +646,6 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 				    .tos = (uint8_t)(cfg->dscp << 2),
 				    .qpn = 0x100 + (uint32_t)i,
 				    .sports = cfg->pool};
-		int r;
 
 		rs->r = &h->rnics[i];
 		rs->ring_n = (size_t)(cfg->timeout_ms / cfg->interval_ms) + 8;
@@ -914,16 +673,14 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 	for (size_t s = 0; cfg->transport->prepare && s < a->n; s++)
 		for (size_t d = 0; d < a->n; d++) {
 			struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
-			int r = d == s ? 0 : cfg->transport->prepare(a->rn[s].port, &dst);
-
+			r = d == s ? 0 : cfg->transport->prepare(a->rn[s].port, &dst);
 			if (r)
 				rl_warn("agent: %s:%s -> %s: %s (probes will say whether it lasts)",
 					h->name, a->rn[s].r->name, a->rn[d].r->name, strerror(-r));
 		}
-	a->icmp = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_ICMP);
-	if (a->icmp < 0)
-		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced",
-			strerror(errno));
+	r = tracer_open(&a->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
+	if (r)
+		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
 	a->pool = rl_xcalloc((size_t)cfg->pool, sizeof(*a->pool));
 	a->born = rl_xcalloc((size_t)cfg->pool, sizeof(*a->born));
 	a->traced = rl_xcalloc(a->n * a->n * (size_t)cfg->pool, sizeof(*a->traced));
@@ -931,19 +688,11 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 	for (int k = 0; k < cfg->pool; k++)
 		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
-	a->last_refill = now;
-	a->tokens = 1;
-	a->ob.cap = cfg->buffer_bytes;
-	a->ob.buf = rl_xcalloc(1, a->ob.cap);
-	if (cfg->out) {
-		a->outfd = strcmp(cfg->out, "-")
-			       ? open(cfg->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
-			       : dup(STDOUT_FILENO);
-		if (a->outfd < 0) {
-			rl_err("agent: cannot write records to %s: %s", cfg->out, strerror(errno));
-			return RL_EXIT_SETUP;
-		}
-		hello(a, a->outfd);
+	hello_frame(a, hello);
+	if (recout_open(&a->out, "agent", &az, cfg->analyzer, cfg->out, cfg->buffer_bytes, hello,
+			sizeof(hello), err, sizeof(err))) {
+		rl_err("agent: %s", err);
+		return RL_EXIT_SETUP;
 	}
 	a->next_stats = now + 5000 * NS_PER_MS;
 	return 0;
@@ -959,17 +708,12 @@ static void teardown(struct agent *a)
 		free(a->rn[i].ring);
 	}
 	free(a->rn);
-	if (a->icmp >= 0)
-		close(a->icmp);
-	if (a->conn >= 0)
-		close(a->conn);
-	if (a->outfd >= 0)
-		close(a->outfd);
+	tracer_close(&a->tr);
+	recout_close(&a->out);
 	free(a->pool);
 	free(a->born);
 	free(a->traced);
 	free(a->hops);
-	free(a->ob.buf);
 	topo_free(a->topo);
 }
 
@@ -1021,7 +765,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 		if (a.rn[0].next_send < next)
 			next = a.rn[0].next_send;
 		expire(&a, rl_realtime_ns());
-		if (a.icmp >= 0)
+		if (a.tr.icmp >= 0)
 			run_traces(&a, now);
 		if (now >= a.next_rotate) {
 			rotate(&a, now);
@@ -1031,14 +775,12 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 			emit_stats(&a);
 			a.next_stats = now + 5000 * NS_PER_MS;
 		}
-		try_connect(&a);
-		if (a.connected)
-			flush_out(&a);
+		recout_service(&a.out);
 		/*
 		 * Started on a host over SSH, the agent is on its own: a run killed
 		 * with -9 cannot stop it.  Its analyzer gone that long, it stops itself.
 		 */
-		if (a.connected || !cfg->analyzer || !cfg->orphan_ms)
+		if (a.out.connected || !cfg->analyzer || !cfg->orphan_ms)
 			seen_analyzer = now;
 		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {
 			rl_err(
@@ -1057,18 +799,12 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 				owner[nfd++] = s;
 			}
 		}
-		if (a.icmp >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = a.icmp, .events = POLLIN};
+		if (a.tr.icmp >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = a.tr.icmp, .events = POLLIN};
 			owner[nfd++] = SIZE_MAX;
 		}
-		if (a.conn >= 0) {
-			pfd[nfd] = (struct pollfd){
-			    .fd = a.conn,
-			    .events =
-				(short)(POLLIN |
-					(a.connecting || a.ob.end > a.ob.start ? POLLOUT : 0))};
+		if (recout_pollfd(&a.out, &pfd[nfd]))
 			owner[nfd++] = SIZE_MAX - 1;
-		}
 		wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 		if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
 			continue;
@@ -1087,31 +823,9 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 			if (!pfd[i].revents)
 				continue;
 			if (owner[i] == SIZE_MAX) {
-				on_icmp(&a);
+				tracer_icmp(&a.tr);
 			} else if (owner[i] == SIZE_MAX - 1) {
-				if (a.connecting &&
-				    (pfd[i].revents & (POLLOUT | POLLERR | POLLHUP))) {
-					int e = 0;
-					socklen_t l = sizeof(e);
-
-					getsockopt(a.conn, SOL_SOCKET, SO_ERROR, &e, &l);
-					a.connecting = false;
-					if (e) {
-						errno = e;
-						disconnect(&a, strerror(e));
-						continue;
-					}
-					a.connected = true;
-					rl_info("agent: streaming to the analyzer at %s",
-						cfg->analyzer);
-					hello(&a, a.conn);
-				} else if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-					char junk[256];
-					ssize_t r = recv(a.conn, junk, sizeof(junk), MSG_DONTWAIT);
-
-					if (r == 0 || (r < 0 && errno != EAGAIN))
-						disconnect(&a, r == 0 ? "closed" : strerror(errno));
-				}
+				recout_event(&a.out, pfd[i].revents);
 			} else if (pfd[i].revents & POLLIN) {
 				struct rx_ctx c = {&a, owner[i]};
 				static const struct pt_events ev = {on_tx, on_rx, on_bad,
@@ -1124,14 +838,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
 	/* Last words: the probes still in flight are not judged; stats and buffered records go out.
 	 */
 	emit_stats(&a);
-	for (int tries = 0; tries < 20 && a.ob.start < a.ob.end && a.connected; tries++) {
-		flush_out(&a);
-		if (a.ob.start < a.ob.end) {
-			struct pollfd p = {.fd = a.conn, .events = POLLOUT};
-
-			poll(&p, 1, 50);
-		}
-	}
+	recout_finish(&a.out);
 	rl_info(
 	    "agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu traces (%llu "
 	    "complete), %llu malformed, %llu foreign, %llu records dropped, %u receive overflows",

@@ -1,30 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hostmesh records: what an agent streams to the analyzer (TCP or a file).
- * A stream is a sequence of frames {u16 type, u16 length, body}; the first is
- * a hello.  Little-endian, fixed-size bodies; unknown types are skipped by
- * length, so old analyzers read newer agents.
+ * Hostmesh records: what an agent streams to the analyzer (TCP or a file),
+ * in probe/rec.h's frames.
  */
 #ifndef ROCELAB_HMREC_H
 #define ROCELAB_HMREC_H
 
-#include <stdint.h>
+#include "probe/rec.h"
 
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "hostmesh records are little-endian; add byte swapping for this target"
-#endif
+#include <stdint.h>
 
 #define HM_MAGIC	0x4d484c52u /* "RLHM" */
 #define HM_VERSION	1
-#define HM_MAX_HOPS	8
-#define HM_MAX_LINKS	(HM_MAX_HOPS + 2)
+#define HM_MAX_HOPS	REC_MAX_HOPS
+#define HM_MAX_LINKS	REC_MAX_LINKS
 #define HM_DEFAULT_PORT 4790 /* analyzer TCP port */
 
 enum hm_type { HM_HELLO = 1, HM_PROBE = 2, HM_PATH = 3, HM_STATS = 4 };
-
-struct hm_frame {
-	uint16_t type, len;
-} __attribute__((packed));
 
 struct hm_hello {
 	uint32_t magic;

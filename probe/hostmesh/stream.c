@@ -45,8 +45,8 @@ int hm_stream_take(struct az *az, const struct inventory *inv, struct hm_stream 
 	size_t off = 0;
 	int r = 0;
 
-	while (!r && s->len - off >= sizeof(struct hm_frame)) {
-		struct hm_frame h;
+	while (!r && s->len - off >= sizeof(struct rec_frame)) {
+		struct rec_frame h;
 		const uint8_t *body;
 
 		memcpy(&h, s->buf + off, sizeof(h));

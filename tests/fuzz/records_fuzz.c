@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hm_stream_init(&s, "fuzz");
 	if (data[0] & 1) {
 		struct {
-			struct hm_frame h;
+			struct rec_frame h;
 			struct hm_hello m;
 		} __attribute__((packed)) hi = {{HM_HELLO, sizeof(struct hm_hello)},
 						{.magic = HM_MAGIC,

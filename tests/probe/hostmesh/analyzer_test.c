@@ -532,7 +532,7 @@ Test(analyzer, bounds_what_agents_can_make_it_keep)
 
 static size_t put_frame(uint8_t *b, uint16_t type, const void *body, uint16_t len)
 {
-	struct hm_frame h = {type, len};
+	struct rec_frame h = {type, len};
 
 	memcpy(b, &h, sizeof(h));
 	memcpy(b + sizeof(h), body, len);
@@ -573,7 +573,7 @@ Test(analyzer, drops_streams_that_break_the_frame_rules)
 	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
 	s.len += put_frame(s.buf + s.len, 9, zeros, HM_MAX_FRAME);
 	cr_assert_eq(hm_stream_take(az, inv, &s), 0, "an unknown frame type is skipped");
-	memcpy(s.buf, &(struct hm_frame){HM_PROBE, HM_MAX_FRAME + 1}, sizeof(struct hm_frame));
+	memcpy(s.buf, &(struct rec_frame){HM_PROBE, HM_MAX_FRAME + 1}, sizeof(struct rec_frame));
 	s.len = 4;
 	cr_assert_eq(hm_stream_take(az, inv, &s), -1, "a frame longer than HM_MAX_FRAME");
 	az_totals(az, &t);

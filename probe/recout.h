@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An agent's record stream out (hmrec.h's framing): a bounded buffer, sent
+ * to an analyzer over TCP with reconnects, or written to a file.  Every
+ * stream starts with the caller's hello frame.  Never blocks the probing
+ * loop: what cannot be sent waits in the buffer, what does not fit in it is
+ * counted in dropped.
+ */
+#ifndef ROCELAB_RECOUT_H
+#define ROCELAB_RECOUT_H
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RECOUT_HELLO_MAX 512
+
+struct recout {
+	uint8_t *buf;
+	size_t cap, start, end, frame;
+	int conn, outfd;
+	bool connecting, connected;
+	unsigned long long next_connect; /* monotonic ns */
+	struct sockaddr_in az;
+	const char *az_spec; /* the analyzer as given, or NULL */
+	const char *who;     /* "agent", for messages */
+	uint8_t hello[RECOUT_HELLO_MAX];
+	size_t hello_len;
+	unsigned long long dropped; /* records lost: buffer full, or cut by a disconnect */
+};
+
+/* "A.B.C.D[:PORT]" with port default_port when none is given; -EINVAL when malformed. */
+int recout_parse_addr(const char *spec, uint16_t default_port, struct sockaddr_in *sa);
+
+/*
+ * Records go to the analyzer at analyzer (parsed already into *az), or to
+ * the file out ("-": stdout), or nowhere when both are NULL; hello (one
+ * whole frame, header included) starts each stream.  0, or -errno with err
+ * filled.
+ */
+int recout_open(struct recout *o, const char *who, const struct sockaddr_in *az,
+		const char *analyzer, const char *out, size_t cap, const void *hello,
+		size_t hello_len, char *err, size_t errlen);
+void recout_close(struct recout *o);
+
+/* Queue one frame (sent now when it can be). */
+void recout_emit(struct recout *o, uint16_t type, const void *body, uint16_t len);
+
+/* Connect when due, and send what waits; call every loop turn. */
+void recout_service(struct recout *o);
+
+/* The connection's pollfd when there is one (false: none). */
+bool recout_pollfd(const struct recout *o, struct pollfd *p);
+
+/* The connection's poll() events. */
+void recout_event(struct recout *o, short revents);
+
+/* Last words: send what waits, for up to a second. */
+void recout_finish(struct recout *o);
+
+#endif
