@@ -947,6 +947,54 @@ static int hist_parse(int argc, char **argv, struct opts *o, struct hist_opts *h
 	return parse_opts(argc, argv, o, hist_long, hist_opt, h);
 }
 
+/*
+ * rocelab analyze [--monitor hostmesh|rpingmesh]: each monitor's analyzer
+ * parses its own options (hostmesh when none is given).
+ */
+static int cmd_analyzes(int argc, char **argv)
+{
+	const char *mon = "hostmesh";
+	char **av = rl_xcalloc((size_t)argc + 1, sizeof(*av));
+	int n = 0, r;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--monitor") && i + 1 < argc) {
+			mon = argv[++i];
+			continue;
+		}
+		if (!strncmp(argv[i], "--monitor=", 10)) {
+			mon = argv[i] + 10;
+			continue;
+		}
+		av[n++] = argv[i];
+	}
+	if (!strcmp(mon, "rpingmesh"))
+		r = cmd_rpm_analyze(n, av);
+	else if (!strcmp(mon, "hostmesh"))
+		r = cmd_analyze(n, av);
+	else
+		r = rl_usage_error("analyze", "--monitor '%s': give hostmesh or rpingmesh", mon);
+	free(av);
+	return r;
+}
+
+/* rocelab agent hostmesh|rpingmesh: each monitor parses its own agent's options. */
+static int cmd_agents(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "rpingmesh"))
+		return cmd_rpm_agent(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(
+		    "usage: rocelab agent hostmesh|rpingmesh --host HOST [options]\n"
+		    "  hostmesh    Hostmesh (APNet'24): probes between the RNICs of one host\n"
+		    "  rpingmesh   R-Pingmesh (SIGCOMM'24): probes across hosts, with ACKs\n"
+		    "'rocelab agent hostmesh --help', 'rocelab agent rpingmesh --help': options\n",
+		    stdout);
+		return 0;
+	}
+	return cmd_agent(argc, argv);
+}
+
 static int cmd_history(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -1448,11 +1496,11 @@ static const struct cmd top_cmds[] = {
     {"faults", cmd_faults, "list outstanding faults (-j: JSON)"},
     {"load", cmd_load, "generate load (incast) in the virtual lab"},
     {"trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs"},
-    {"agent", cmd_agent, "run a probing agent (hostmesh) on a host"},
+    {"agent", cmd_agents, "run a monitor's probing agent (hostmesh, rpingmesh) on a host"},
     {"controller", cmd_controller, "R-Pingmesh's controller: a host's pinglists (pinglist)"},
     {"transport", cmd_transport, "run MP-RDMA between two RNICs (run, send, recv)"},
     {"run", cmd_run_reported, "run scenarios and grade the components under test"},
-    {"analyze", cmd_analyze, "analyze agents' records: verdicts, drop rates, latency"},
+    {"analyze", cmd_analyzes, "analyze agents' records: verdicts, drop rates, latency"},
     {"history", cmd_history, "list the runs recorded in the run history"},
     {"compare", cmd_compare, "compare two runs of the history: regressions (exit 1)"},
     {"report", cmd_report, "re-render the reports of a results folder"},

@@ -7,6 +7,7 @@
 #include "harness/lib/out.h"
 #include "probe/pathmap.h"
 #include "probe/ptrans.h"
+#include "probe/vote.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -17,7 +18,6 @@
 #define MAX_WINDOWS  8
 #define NGRP	     8
 #define NO_LINK	     0xffff
-#define HBINS	     896 /* log-linear histogram: 32 sub-buckets per power of two */
 #define SUSPECTS     5
 #define BASE_WINDOWS 31 /* healthy windows whose p99 make the lab's tail, at most */
 #define EV_MAX	     32 /* windows of loss evidence, at most */
@@ -86,7 +86,7 @@ struct window {
 	size_t n_good, cap_good;
 	uint32_t *fast_l; /* good probes (under the slow threshold) on a known path, per link */
 	uint64_t n_fast;
-	uint32_t net_h[HBINS], proc_h[HBINS];
+	uint32_t net_h[HIST_BINS], proc_h[HIST_BINS];
 };
 
 struct az {
@@ -136,47 +136,6 @@ struct az {
 	uint64_t *stats_t; /* per host: the last agent record printed (one a second at most) */
 	struct az_totals tot;
 };
-
-/* ---- histograms ------------------------------------------------------------------ */
-
-static int hbin(uint64_t v)
-{
-	int e;
-
-	if (v < 64)
-		return (int)v;
-	if (v > UINT32_MAX)
-		v = UINT32_MAX;
-	e = 63 - __builtin_clzll(v);
-	return 64 + (e - 6) * 32 + (int)((v >> (e - 5)) & 31);
-}
-
-static double hval(int bin)
-{
-	int e, sub;
-
-	if (bin < 64)
-		return bin;
-	e = (bin - 64) / 32 + 6;
-	sub = (bin - 64) % 32;
-	return ((32.0 + sub + 0.5) * (double)(1ULL << (e - 5)));
-}
-
-static double hpct(const uint32_t *h, uint64_t n, double q)
-{
-	uint64_t want = (uint64_t)(q * (double)n), acc = 0;
-
-	if (!n)
-		return 0;
-	if (want >= n)
-		want = n - 1;
-	for (int i = 0; i < HBINS; i++) {
-		acc += h[i];
-		if (acc > want)
-			return hval(i);
-	}
-	return hval(HBINS - 1);
-}
 
 /* ---- paths ------------------------------------------------------------------------- */
 
@@ -443,8 +402,8 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 	w->ts_kernel +=
 	    (p->flags & (HM_F_TX_KERNEL | HM_F_RX_KERNEL)) == (HM_F_TX_KERNEL | HM_F_RX_KERNEL);
 	w->ts_hw += !!(p->flags & HM_F_HW);
-	w->net_h[hbin(p->net_ns)]++;
-	w->proc_h[hbin(p->proc_ns)]++;
+	w->net_h[hist_bin(p->net_ns)]++;
+	w->proc_h[hist_bin(p->proc_ns)]++;
 	w->host_probes[host]++;
 	if ((long long)p->proc_ns > a->cfg.proc_us * 1000)
 		w->host_slow[host]++;
@@ -793,48 +752,7 @@ static void baseline_hold(struct az *a, const struct window *w, bool healthy)
 	memcpy(a->pend + nl, w->fast_l, nl * sizeof(uint32_t));
 	memcpy(a->pend + 2 * nl, a->votes_s, ns * sizeof(uint32_t));
 	memcpy(a->pend + 2 * nl + ns, a->fast_s, ns * sizeof(uint32_t));
-	a->pend_p99 = w->ok >= 100 ? hpct(w->net_h, w->ok, 0.99) : -1;
-}
-
-struct cand {
-	size_t id;
-	uint32_t votes, good;
-};
-
-static int cand_cmp(const void *pa, const void *pb)
-{
-	const struct cand *x = pa, *y = pb;
-
-	if (x->votes != y->votes)
-		return x->votes > y->votes ? -1 : 1;
-	if (x->good != y->good)
-		return x->good < y->good ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* Sort the elements with votes; returns how many, top first. */
-static size_t rank(const uint32_t *votes, const uint32_t *good, size_t n, struct cand *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (votes[i])
-			out[k++] = (struct cand){i, votes[i], good[i]};
-	rl_sort(out, k, sizeof(*out), cand_cmp);
-	return k;
-}
-
-static bool unique_top(const struct cand *c, size_t n)
-{
-	return n == 1 || (n > 1 && (c[0].votes != c[1].votes || c[0].good != c[1].good));
-}
-
-static const char *elem_name(const struct az *a, bool link, size_t id, char *buf, size_t len)
-{
-	if (link)
-		return pathmap_link_name(a->inv, id, buf, len);
-	snprintf(buf, len, "%s", a->inv->switches[id].name);
-	return buf;
+	a->pend_p99 = w->ok >= 100 ? hist_pct(w->net_h, w->ok, 0.99) : -1;
 }
 
 static void print_suspects(struct az *a, const char *key, bool link, const struct cand *c, size_t n)
@@ -845,7 +763,7 @@ static void print_suspects(struct az *a, const char *key, bool link, const struc
 	for (size_t i = 0; i < n && i < SUSPECTS; i++) {
 		out_open_object(&a->o, NULL);
 		out_string(&a->o, PRINT_JSON, "target", NULL,
-			   elem_name(a, link, c[i].id, name, sizeof(name)));
+			   vote_elem_name(a->inv, link, c[i].id, name, sizeof(name)));
 		out_string(&a->o, PRINT_JSON, "kind", NULL, link ? "link" : "switch");
 		out_uint(&a->o, PRINT_JSON, "votes", NULL, c[i].votes);
 		out_uint(&a->o, PRINT_JSON, "good", NULL, c[i].good);
@@ -890,9 +808,9 @@ static void vote_emit(struct az *a, const struct window *w, const char *cls, boo
 		     cls    ? cls
 		     : link ? "switch-link"
 			    : "switch",
-		     elem_name(a, link, top->id, name, sizeof(name)), top->votes,
+		     vote_elem_name(a->inv, link, top->id, name, sizeof(name)), top->votes,
 		     total ? (double)top->votes / total : 0);
-	out_bool(&a->o, PRINT_JSON, "unique", NULL, unique_top(top, link ? kl : ks));
+	out_bool(&a->o, PRINT_JSON, "unique", NULL, vote_unique_top(top, link ? kl : ks));
 	out_uint(&a->o, PRINT_JSON, "abnormal", NULL, total);
 	if (evidence_windows)
 		out_uint(&a->o, PRINT_JSON, "evidence_windows", NULL, evidence_windows);
@@ -917,8 +835,9 @@ static void vote_verdict(struct az *a, const struct window *w, bool slow, uint32
 {
 	size_t nl = a->inv->n_links, ns = a->inv->n_switches;
 	struct cand *cl = rl_xcalloc(nl + 1, sizeof(*cl)), *cs = rl_xcalloc(ns + 1, sizeof(*cs));
-	size_t kl = rank(a->votes_l, a->good_l, nl, cl), ks = rank(a->votes_s, a->good_s, ns, cs);
-	bool link = unique_top(cl, kl) || !unique_top(cs, ks);
+	size_t kl = vote_rank(a->votes_l, a->good_l, nl, cl),
+	       ks = vote_rank(a->votes_s, a->good_s, ns, cs);
+	bool link = vote_unique_top(cl, kl) || !vote_unique_top(cs, ks);
 	const struct cand *top = link ? cl : cs;
 	struct hotspot hs;
 	double share;
@@ -1020,9 +939,9 @@ static void evidence(struct az *a, const struct window *w, uint32_t n_t)
 	}
 	cl = rl_xcalloc(nl + 1, sizeof(*cl));
 	cs = rl_xcalloc(ns + 1, sizeof(*cs));
-	kl = rank(sum, sum + nl, nl, cl);
-	ks = rank(sum + 3 * nl, sum + 3 * nl + ns, ns, cs);
-	link = unique_top(cl, kl) || !unique_top(cs, ks);
+	kl = vote_rank(sum, sum + nl, nl, cl);
+	ks = vote_rank(sum + 3 * nl, sum + 3 * nl + ns, ns, cs);
+	link = vote_unique_top(cl, kl) || !vote_unique_top(cs, ks);
 	top = link ? cl : cs;
 	if (n_acc >= (uint32_t)a->cfg.min_votes && (link ? kl : ks) &&
 	    (double)top->votes >= a->cfg.min_share * n_acc &&
@@ -1094,7 +1013,7 @@ static void tally(struct az *a, const struct window *w, bool slow, uint8_t *pair
 static void print_top_votes(struct az *a, const char *key)
 {
 	struct cand *cl = rl_xcalloc(a->inv->n_links + 1, sizeof(*cl));
-	size_t k = rank(a->votes_l, a->good_l, a->inv->n_links, cl);
+	size_t k = vote_rank(a->votes_l, a->good_l, a->inv->n_links, cl);
 	char name[160];
 
 	out_open_array(&a->o, key);
@@ -1208,11 +1127,11 @@ static void close_window(struct az *a, struct window *w)
 	print_top_votes(a, "slow_votes");
 	out_open_object(o, "net_us");
 	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1, hpct(w->net_h, w->ok, q[i]) / 1e3);
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->net_h, w->ok, q[i]) / 1e3);
 	out_close(o);
 	out_open_object(o, "proc_us");
 	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1, hpct(w->proc_h, w->ok, q[i]) / 1e3);
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->proc_h, w->ok, q[i]) / 1e3);
 	out_close(o);
 	out_close(o);
 	if (n_s >= (uint32_t)a->cfg.min_votes)

@@ -12,6 +12,7 @@
 #include "harness/lib/inventory.h"
 #include "harness/lib/opt.h"
 #include "probe/hostmesh/hmrec.h"
+#include "probe/recin.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -60,20 +61,13 @@ void az_tick(struct az *a, uint64_t now_ns);
 void az_flush(struct az *a);
 
 /*
- * One agent's record stream (TCP connection or file) as it arrives: fill
- * buf[len..], then hm_stream_take() the whole frames in it.  A frame body
- * longer than HM_MAX_FRAME, records before the hello, a hello of another
- * inventory or version: -1, the stream is to be dropped (said on stderr).
+ * One agent's record stream (recin.h) as it arrives: hm_stream_take() the
+ * whole frames in it.  A frame body longer than HM_MAX_FRAME, records
+ * before the hello, a hello of another inventory or version: -1, the stream
+ * is to be dropped (said on stderr).
  */
 #define HM_MAX_FRAME 1024 /* the largest body (agent stats) is 80 bytes */
-struct hm_stream {
-	int host; /* -1 until the hello */
-	size_t len;
-	char peer[48];
-	uint8_t buf[65536];
-};
-void hm_stream_init(struct hm_stream *s, const char *peer);
-int hm_stream_take(struct az *a, const struct inventory *inv, struct hm_stream *s);
+int hm_stream_take(struct az *a, const struct inventory *inv, struct rec_stream *s);
 
 /* Counters since az_new. */
 struct az_totals {

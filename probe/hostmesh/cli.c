@@ -9,6 +9,7 @@
 #include "probe/hostmesh/hmrec.h"
 #include "probe/hostmesh/hostmesh.h"
 #include "probe/pathmap.h"
+#include "probe/recin.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -100,7 +101,7 @@ int cmd_agent(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "hostmesh")) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 			return agent_help(), 0;
-		return rl_usage_error("agent", "the agent to run is 'hostmesh'");
+		return rl_usage_error("agent", "the agent to run is 'hostmesh' or 'rpingmesh'");
 	}
 	argc--, argv++;
 	optind = 1;
@@ -194,159 +195,19 @@ static void analyze_help(void)
 	      stdout);
 }
 
-struct conn {
-	int fd;
-	unsigned long long since; /* accepted at (monotonic ns) */
-	struct hm_stream st;
-};
-
-/*
- * Bounds on connections (input from the network): at most two per host of the
- * inventory and 16 more, and a hello within 10 s, or the connection is closed.
- */
-#define HELLO_WITHIN_NS (10ULL * 1000000000ULL)
-static size_t max_conns(const struct inventory *inv)
+static int az_take(void *ctx, const struct inventory *inv, struct rec_stream *s)
 {
-	return 2 * inv->n_hosts + 16;
+	return hm_stream_take(ctx, inv, s);
 }
 
-static int replay(struct az *az, const struct inventory *inv, char **files, int n)
+static void az_tick_cb(void *ctx, uint64_t now_ns)
 {
-	for (int i = 0; i < n; i++) {
-		struct hm_stream *c = rl_xcalloc(1, sizeof(*c));
-		int fd = strcmp(files[i], "-") ? open(files[i], O_RDONLY | O_CLOEXEC) : dup(0);
-		ssize_t r;
-
-		hm_stream_init(c, files[i]);
-		if (fd < 0) {
-			rl_err("analyze: cannot read %s: %s", files[i], strerror(errno));
-			free(c);
-			return RL_EXIT_USAGE;
-		}
-		while ((r = read(fd, c->buf + c->len, sizeof(c->buf) - c->len)) > 0) {
-			c->len += (size_t)r;
-			if (hm_stream_take(az, inv, c)) {
-				close(fd);
-				free(c);
-				return RL_EXIT_USAGE;
-			}
-		}
-		close(fd);
-		if (c->len)
-			rl_warn("analyze: %s ends in a cut frame (%zu bytes ignored)", files[i],
-				c->len);
-		free(c);
-	}
-	az_flush(az);
-	return 0;
+	az_tick(ctx, now_ns);
 }
 
-static int listen_on(const char *spec, char *err, size_t errlen)
+static void az_flush_cb(void *ctx)
 {
-	struct sockaddr_in sa;
-	int fd, one = 1;
-
-	if (hm_parse_addr(spec, &sa)) {
-		snprintf(err, errlen, "--listen '%s': give an IPv4 address and optionally :PORT",
-			 spec);
-		return -EINVAL;
-	}
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 256) < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "cannot listen on %s: %s", spec, strerror(e));
-		close(fd);
-		return -e;
-	}
-	return fd;
-}
-
-/* One connection's turn: false when it is to be closed. */
-static bool conn_turn(struct az *az, const struct inventory *inv, struct conn *c, short revents)
-{
-	ssize_t r;
-
-	if (c->st.host < 0 && rl_now_ns() - c->since > HELLO_WITHIN_NS) {
-		rl_warn("analyze: %s: no hello within 10 s; closed", c->st.peer);
-		return false;
-	}
-	if (!revents)
-		return true;
-	r = read(c->fd, c->st.buf + c->st.len, sizeof(c->st.buf) - c->st.len);
-	if (r < 0 && (errno == EINTR || errno == EAGAIN))
-		return true;
-	if (r == 0 && c->st.host >= 0)
-		rl_info("analyze: agent %s disconnected", inv->hosts[c->st.host].name);
-	if (r <= 0)
-		return false;
-	c->st.len += (size_t)r;
-	return hm_stream_take(az, inv, &c->st) == 0;
-}
-
-static void conn_accept(struct conn ***cs, size_t *n, const struct inventory *inv, int lfd)
-{
-	struct sockaddr_in sa;
-	socklen_t sl = sizeof(sa);
-	int fd = accept4(lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	struct conn *c;
-	char peer[48];
-
-	if (fd < 0)
-		return;
-	snprintf(peer, sizeof(peer), "%s:%u", inet_ntoa(sa.sin_addr), ntohs(sa.sin_port));
-	if (*n >= max_conns(inv)) {
-		rl_warn("analyze: %s: %zu connections already, more than this inventory's agents "
-			"make; closed",
-			peer, *n);
-		close(fd);
-		return;
-	}
-	c = rl_xcalloc(1, sizeof(*c));
-	c->fd = fd;
-	c->since = rl_now_ns();
-	hm_stream_init(&c->st, peer);
-	*RL_PUSH(*cs, *n) = c;
-}
-
-static int serve(struct az *az, const struct inventory *inv, int lfd, long long duration_ms)
-{
-	struct conn **cs = NULL;
-	size_t n = 0;
-	unsigned long long end =
-	    duration_ms ? rl_now_ns() + (unsigned long long)duration_ms * 1000000ULL : ULLONG_MAX;
-
-	while (!rl_interrupted && rl_now_ns() < end) {
-		struct pollfd *p = rl_xcalloc(n + 1, sizeof(*p));
-		size_t polled = n, keep = 0; /* cs[0..polled) have p[1..polled] */
-
-		p[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
-		for (size_t i = 0; i < n; i++)
-			p[i + 1] = (struct pollfd){.fd = cs[i]->fd, .events = POLLIN};
-		if (poll(p, (nfds_t)n + 1, 200) > 0 && (p[0].revents & POLLIN))
-			conn_accept(&cs, &n, inv, lfd);
-		for (size_t i = 0; i < n; i++) {
-			if (conn_turn(az, inv, cs[i], i < polled ? p[i + 1].revents : 0)) {
-				cs[keep++] = cs[i];
-				continue;
-			}
-			close(cs[i]->fd);
-			free(cs[i]);
-		}
-		n = keep;
-		free(p);
-		az_tick(az, rl_realtime_ns());
-	}
-	for (size_t i = 0; i < n; i++) {
-		close(cs[i]->fd);
-		free(cs[i]);
-	}
-	free(cs);
-	az_flush(az);
-	return 0;
+	az_flush(ctx);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -368,6 +229,7 @@ int cmd_analyze(int argc, char **argv)
 	struct inventory *inv;
 	FILE *out = stdout;
 	struct az *az;
+	struct rec_sink sink;
 	char err[160];
 	int o, r = 0, lfd = -1;
 
@@ -410,7 +272,8 @@ int cmd_analyze(int argc, char **argv)
 		return rl_usage_error(cmd, "give either --listen ADDR[:PORT] or record files");
 	if (!(inv = lab_target_inventory(inv_path)))
 		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
-	if (listen_spec && (lfd = listen_on(listen_spec, err, sizeof(err))) < 0) {
+	if (listen_spec &&
+	    (lfd = recin_listen(listen_spec, HM_DEFAULT_PORT, err, sizeof(err))) < 0) {
 		rl_err("analyze: %s", err);
 		inventory_free(inv);
 		return lfd == -EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
@@ -423,13 +286,14 @@ int cmd_analyze(int argc, char **argv)
 		return RL_EXIT_SETUP;
 	}
 	az = az_new(inv, &cfg, out);
+	sink = (struct rec_sink){az, az_take, az_tick_cb, az_flush_cb};
 	rl_signals_install();
 	if (lfd >= 0) {
 		rl_info("analyze: listening on %s (window %lld ms)", listen_spec, cfg.window_ms);
-		r = serve(az, inv, lfd, duration);
+		r = recin_serve(&sink, inv, lfd, duration);
 		close(lfd);
 	} else {
-		r = replay(az, inv, argv + optind, argc - optind);
+		r = recin_replay(&sink, inv, argv + optind, argc - optind);
 	}
 	{
 		struct az_totals t;

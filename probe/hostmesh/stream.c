@@ -6,14 +6,7 @@
 
 #include <string.h>
 
-void hm_stream_init(struct hm_stream *s, const char *peer)
-{
-	s->host = -1;
-	s->len = 0;
-	snprintf(s->peer, sizeof(s->peer), "%.47s", peer);
-}
-
-static int hello(struct az *az, const struct inventory *inv, struct hm_stream *s,
+static int hello(struct az *az, const struct inventory *inv, struct rec_stream *s,
 		 const uint8_t *body)
 {
 	struct hm_hello m;
@@ -40,7 +33,7 @@ static int hello(struct az *az, const struct inventory *inv, struct hm_stream *s
 	return 0;
 }
 
-int hm_stream_take(struct az *az, const struct inventory *inv, struct hm_stream *s)
+int hm_stream_take(struct az *az, const struct inventory *inv, struct rec_stream *s)
 {
 	size_t off = 0;
 	int r = 0;

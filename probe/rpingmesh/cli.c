@@ -4,14 +4,21 @@
 #include "harness/lab/lab.h"
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
+#include "probe/recin.h"
+#include "probe/rpingmesh/agent.h"
+#include "probe/rpingmesh/analyzer.h"
+#include "probe/rpingmesh/params.h"
 #include "probe/rpingmesh/pinglist.h"
 #include "probe/rpingmesh/rpingmesh.h"
+#include "probe/rpingmesh/rpmrec.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const list_names[RPM_LISTS] = {"tor-mesh", "inter-tor", "service"};
 
@@ -106,6 +113,7 @@ static int cmd_pinglist(int argc, char **argv)
 	struct inv_host *h;
 	struct out o;
 	bool json = false;
+	char err[160];
 	long n;
 	int opt, r;
 
@@ -121,38 +129,18 @@ static int cmd_pinglist(int argc, char **argv)
 			inv_path = optarg;
 			break;
 		case 'T':
-			if (!strcmp(optarg, "all"))
-				c.inter_tor_per_tor = 0;
-			else if ((n = whole(optarg, 1, 1024)) > 0)
-				c.inter_tor_per_tor = (unsigned)n;
-			else
-				return rl_usage_error(
-				    cmd,
-				    "--inter-tor '%s': give all, or how many RNICs "
-				    "of each other ToR (1 to 1024)",
-				    optarg);
+			if (rpm_parse_inter_tor(NULL, optarg, &c.inter_tor_per_tor, err,
+						sizeof(err)))
+				return rl_usage_error(cmd, "--%s", err);
 			break;
 		case 'S':
-			if (!strcmp(optarg, "auto"))
-				c.sports = 0;
-			else if ((n = whole(optarg, 1, RPM_SPORTS_MAX)) > 0)
-				c.sports = (unsigned)n;
-			else
-				return rl_usage_error(
-				    cmd, "--sports '%s': give auto (Eq. (1)) or 1 to %d", optarg,
-				    RPM_SPORTS_MAX);
+			if (rpm_parse_sports(NULL, optarg, &c.sports, err, sizeof(err)))
+				return rl_usage_error(cmd, "--%s", err);
 			break;
-		case 'c': {
-			char *end;
-
-			c.coverage = strtod(optarg, &end);
-			if (end == optarg || *end || !(c.coverage > 0 && c.coverage < 1))
-				return rl_usage_error(cmd,
-						      "--coverage '%s': give a probability between "
-						      "0 and 1 (e.g. 0.9)",
-						      optarg);
+		case 'c':
+			if (rpm_parse_coverage(NULL, optarg, &c.coverage, err, sizeof(err)))
+				return rl_usage_error(cmd, "--%s", err);
 			break;
-		}
 		case 'O':
 			c.same_host = true;
 			break;
@@ -218,4 +206,280 @@ int cmd_controller(int argc, char **argv)
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return controller_help(), 0;
 	return rl_usage_error("controller", "give 'pinglist' (the offline pinglists of a host)");
+}
+
+/* ---- agent ------------------------------------------------------------------------------- */
+
+#define OPT_BASE 0x200
+
+static void agent_help(void)
+{
+	struct rpm_agent_cfg d;
+
+	rpm_agent_defaults(&d);
+	fputs("usage: rocelab agent rpingmesh --host HOST [-i INVENTORY] [options]\n"
+	      "\n"
+	      "R-Pingmesh's agent (SIGCOMM'24) for HOST: each RNIC probes the RNICs of its\n"
+	      "pinglists (ToR-mesh: the other hosts' RNICs under its ToR; inter-ToR: those under\n"
+	      "the other ToRs), each from the source ports of Eq. (1), and answers the other\n"
+	      "agents' probes with two ACKs.  From six timestamps it measures the network RTT,\n"
+	      "its own and the responder's processing delays, with no clock sync.  It traces the\n"
+	      "5-tuples of its probes and of its ACKs, and streams records to the analyzer.  The\n"
+	      "pinglists are computed from the inventory, as 'controller pinglist' prints them.\n"
+	      "Every host's agent must run for probes to be answered.\n"
+	      "\n",
+	      stdout);
+	opt_help(rpm_agent_opts, &d, 2, stdout);
+	fputs("  --analyzer ADDR[:PORT] stream records to 'rocelab analyze --monitor rpingmesh\n"
+	      "                         --listen' (port 4793)\n"
+	      "  --out FILE|-           write records to FILE (for 'rocelab analyze --monitor\n"
+	      "                         rpingmesh FILE')\n"
+	      "  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
+	      "  --orphan-after D       with --analyzer: exit when it has been unreachable for D\n"
+	      "                         (default 30s; 0: never)\n"
+	      "  --clock-offset S       this host's clock minus the analyzer's, in seconds\n"
+	      "exit: 0 done; 2 bad options; 3 the RNICs could not be opened, or the analyzer was\n"
+	      "gone for --orphan-after.\n",
+	      stdout);
+}
+
+int cmd_rpm_agent(int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"host", required_argument, NULL, 'H'},
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"analyzer", required_argument, NULL, 'a'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"orphan-after", required_argument, NULL, 'O'},
+	    {"clock-offset", required_argument, NULL, 'C'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static const char *const cmd = "agent rpingmesh";
+	struct option lo[48];
+	struct rpm_agent_cfg c;
+	const char *inv_path = NULL;
+	struct inventory *inv;
+	char err[256];
+	int o, r;
+
+	rpm_agent_defaults(&c);
+	opt_longopts(rpm_agent_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "i:vh", lo, NULL)) != -1) {
+		switch (o) {
+		case 'H':
+			c.host = optarg;
+			break;
+		case 'i':
+			inv_path = optarg;
+			break;
+		case 'a':
+			c.analyzer = optarg;
+			break;
+		case 'o':
+			c.out = optarg;
+			break;
+		case 'd':
+			if (rl_parse_duration_ms(optarg, &c.duration_ms) || c.duration_ms < 1)
+				return rl_usage_error(
+				    cmd, "--duration '%s': give a duration (e.g. 20s)", optarg);
+			break;
+		case 'O':
+			if (rl_parse_duration_ms(optarg, &c.orphan_ms) || c.orphan_ms < 0)
+				return rl_usage_error(
+				    cmd,
+				    "--orphan-after '%s': give a duration (e.g. 30s, 0: never)",
+				    optarg);
+			break;
+		case 'C': {
+			char *end;
+			double off = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(off >= -3600 && off <= 3600))
+				return rl_usage_error(cmd,
+						      "--clock-offset: '%s' is not seconds in "
+						      "[-3600, 3600] (e.g. 0.012 or -0.4)",
+						      optarg);
+			c.clock_offset_ns = (long long)(off * 1e9);
+			break;
+		}
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			break;
+		case 'h':
+			return agent_help(), 0;
+		case ':':
+			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (o >= OPT_BASE) {
+				if (opt_set(&rpm_agent_opts[o - OPT_BASE], &c, optarg, err,
+					    sizeof(err)))
+					return rl_usage_error(cmd, "--%s", err);
+				break;
+			}
+			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		return rl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (!c.host)
+		return rl_usage_error(cmd, "--host HOST is required (the host whose RNICs probe)");
+	if (!rl_name_ok(c.host, INV_NAME_MAX))
+		return rl_usage_error(cmd, "--host '%s' is not a valid name", c.host);
+	if (c.seed)
+		c.pl.seed = c.seed;
+	if (!(inv = lab_target_inventory(inv_path)))
+		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	rl_signals_install();
+	r = rpm_agent_run(inv, &c);
+	inventory_free(inv);
+	return r;
+}
+
+/* ---- analyzer ------------------------------------------------------------------------------- */
+
+static void analyze_help(void)
+{
+	struct rpa_cfg d;
+
+	rpa_defaults(&d);
+	fputs("usage: rocelab analyze --monitor rpingmesh [-i INVENTORY] (--listen ADDR[:PORT] | "
+	      "FILE...)\n"
+	      "       [options]\n"
+	      "\n"
+	      "Analyze R-Pingmesh records per window: hosts down, RNIC anomalies from the\n"
+	      "ToR-mesh, Algorithm 1 voting over the forward and reverse paths of timeouts,\n"
+	      "host processing delays, timeouts and RTT percentiles per list.  Writes JSON\n"
+	      "lines (window, verdict) to stdout or -o FILE.\n"
+	      "\n"
+	      "  --listen ADDR[:PORT]   take agents' record streams over TCP (port 4793)\n"
+	      "  FILE...                record files written by 'agent rpingmesh --out'\n",
+	      stdout);
+	opt_help(rpa_opts, &d, 2, stdout);
+	fputs("  --duration D           stop listening after D (default: at SIGINT/SIGTERM)\n"
+	      "  -o FILE                JSON lines here (default stdout)\n"
+	      "exit: 0 done; 2 bad options or records from another inventory; 3 cannot listen.\n",
+	      stdout);
+}
+
+static int rpa_take(void *ctx, const struct inventory *inv, struct rec_stream *s)
+{
+	return rpa_stream_take(ctx, inv, s);
+}
+
+static void rpa_tick_cb(void *ctx, uint64_t now_ns)
+{
+	rpa_tick(ctx, now_ns);
+}
+
+static void rpa_flush_cb(void *ctx)
+{
+	rpa_flush(ctx);
+}
+
+int cmd_rpm_analyze(int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"listen", required_argument, NULL, 'l'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static const char *const cmd = "analyze --monitor rpingmesh";
+	struct option lo[32];
+	const char *inv_path = NULL, *out_path = NULL, *listen_spec = NULL;
+	long long duration = 0;
+	struct rpa_cfg cfg;
+	struct rpa_totals t;
+	struct inventory *inv;
+	FILE *out = stdout;
+	struct rpa *az;
+	struct rec_sink sink;
+	char err[160];
+	int o, r, lfd = -1;
+
+	rpa_defaults(&cfg);
+	opt_longopts(rpa_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
+		switch (o) {
+		case 'i':
+			inv_path = optarg;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'l':
+			listen_spec = optarg;
+			break;
+		case 'd':
+			if (rl_parse_duration_ms(optarg, &duration) || duration < 1)
+				return rl_usage_error(
+				    cmd, "--duration '%s': give a duration (e.g. 20s)", optarg);
+			break;
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			break;
+		case 'h':
+			return analyze_help(), 0;
+		case ':':
+			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (o >= OPT_BASE) {
+				if (opt_set(&rpa_opts[o - OPT_BASE], &cfg, optarg, err,
+					    sizeof(err)))
+					return rl_usage_error(cmd, "--%s", err);
+				break;
+			}
+			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!listen_spec == (optind == argc))
+		return rl_usage_error(cmd,
+				      "give either --listen ADDR[:PORT] or record files ('agent "
+				      "rpingmesh --out')");
+	if (!(inv = lab_target_inventory(inv_path)))
+		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	if (listen_spec &&
+	    (lfd = recin_listen(listen_spec, RPM_DEFAULT_PORT, err, sizeof(err))) < 0) {
+		rl_err("analyze: %s", err);
+		inventory_free(inv);
+		return lfd == -EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	}
+	if (out_path && !(out = fopen(out_path, "we"))) {
+		rl_err("analyze: cannot write %s: %s", out_path, strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		inventory_free(inv);
+		return RL_EXIT_SETUP;
+	}
+	az = rpa_new(inv, &cfg, out);
+	sink = (struct rec_sink){az, rpa_take, rpa_tick_cb, rpa_flush_cb};
+	if (lfd >= 0) {
+		rl_signals_install();
+		rl_info("analyze: R-Pingmesh: listening on %s (window %lld ms)", listen_spec,
+			cfg.window_ms);
+		r = recin_serve(&sink, inv, lfd, duration);
+		close(lfd);
+	} else {
+		r = recin_replay(&sink, inv, argv + optind, argc - optind);
+	}
+	rpa_totals(az, &t);
+	if (t.refused || t.late)
+		rl_warn("analyze: records left out: %llu refused (naming no RNIC of the "
+			"inventory, or from the future), %llu late",
+			(unsigned long long)t.refused, (unsigned long long)t.late);
+	rpa_free(az);
+	if (out != stdout)
+		fclose(out);
+	inventory_free(inv);
+	return r;
 }

@@ -8,5 +8,9 @@
 
 /* rocelab controller pinglist (cli.c): an rl_exit code. */
 int cmd_controller(int argc, char **argv);
+/* rocelab agent rpingmesh (argv[0] "rpingmesh"): an rl_exit code. */
+int cmd_rpm_agent(int argc, char **argv);
+/* rocelab analyze --monitor rpingmesh (the option taken out of argv): an rl_exit code. */
+int cmd_rpm_analyze(int argc, char **argv);
 
 #endif

@@ -16,7 +16,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct inventory *inv;
-	static struct hm_stream s;
+	static struct rec_stream s;
 	struct az_cfg cfg;
 	struct az *az;
 	size_t piece, off = 1;
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	az_defaults(&cfg);
 	cfg.window_ms = 2000;
 	az = az_new(inv, &cfg, fuzz_null());
-	hm_stream_init(&s, "fuzz");
+	rec_stream_init(&s, "fuzz");
 	if (data[0] & 1) {
 		struct {
 			struct rec_frame h;

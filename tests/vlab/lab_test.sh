@@ -22,7 +22,7 @@ check "nothing was created by refused commands" test -z "$(leftovers)"
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
-for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" "controller pinglist" analyze; do
+for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
 	expect_exit 0 "rocelab $c --help" "$RL" $c --help
 done
 # EOS port names carry '/': a valid fault target, planned without touching anything.

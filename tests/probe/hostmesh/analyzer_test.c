@@ -549,7 +549,7 @@ Test(analyzer, drops_streams_that_break_the_frame_rules)
 			      .host = "host1",
 			      .inv_fingerprint = inventory_fingerprint(inv)};
 	struct hm_probe pr = {.t_send_ns = T0, .src = 0, .dst = 1};
-	static struct hm_stream s;
+	static struct rec_stream s;
 	static const uint8_t zeros[HM_MAX_FRAME];
 	FILE *null = fopen("/dev/null", "we");
 	struct az_totals t;
@@ -557,7 +557,7 @@ Test(analyzer, drops_streams_that_break_the_frame_rules)
 
 	az_defaults(&cfg);
 	az = az_new(inv, &cfg, null);
-	hm_stream_init(&s, "test");
+	rec_stream_init(&s, "test");
 	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
 	s.len += put_frame(s.buf + s.len, HM_PROBE, &pr, sizeof(pr));
 	cr_assert_eq(hm_stream_take(az, inv, &s), 0, "a hello, then a probe");
@@ -565,11 +565,11 @@ Test(analyzer, drops_streams_that_break_the_frame_rules)
 	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
 	cr_assert_eq(hm_stream_take(az, inv, &s), -1, "a second hello");
 
-	hm_stream_init(&s, "test");
+	rec_stream_init(&s, "test");
 	s.len = put_frame(s.buf, HM_PROBE, &pr, sizeof(pr));
 	cr_assert_eq(hm_stream_take(az, inv, &s), -1, "a probe before the hello");
 
-	hm_stream_init(&s, "test");
+	rec_stream_init(&s, "test");
 	s.len = put_frame(s.buf, HM_HELLO, &hi, sizeof(hi));
 	s.len += put_frame(s.buf + s.len, 9, zeros, HM_MAX_FRAME);
 	cr_assert_eq(hm_stream_take(az, inv, &s), 0, "an unknown frame type is skipped");

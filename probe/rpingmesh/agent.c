@@ -1,0 +1,975 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The R-Pingmesh agent (agent.h).  One thread and one poll loop serve every
+ * RNIC of the host, as the Hostmesh agent does: each RNIC's port sends the
+ * probes of its pinglist's targets at each list's rate, answers the probes
+ * other agents send it (ACK1 at once, ACK2 when ACK1's send time T4 is
+ * known), and matches the ACKs its own probes get (rpm.h's pending table).
+ *
+ * An ACK goes back to the probe's source address and QP from the probe's
+ * source port, so it takes the reverse 5-tuple, which ECMP may hash onto
+ * another path than the probe's: a timeout implicates the forward or the
+ * reverse path.  So the agent traces both: the 5-tuples of its probes
+ * (forward) and those of the ACKs it sent recently (the reverse paths of
+ * the other agents' probes).
+ */
+#define _GNU_SOURCE
+#include "probe/rpingmesh/agent.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/topo.h"
+#include "probe/hostmesh/hmrec.h"
+#include "probe/pathmap.h"
+#include "probe/recout.h"
+#include "probe/rpingmesh/rpmrec.h"
+#include "probe/tracer.h"
+
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NS_PER_MS    1000000ULL
+#define MAX_FDS	     64
+#define TRACE_COOKIE (1ULL << 63)
+#define ACK_COOKIE   (1ULL << 62)
+#define ACK_WAIT     64		      /* ACK1s awaiting their send time, per RNIC */
+#define ACK_T4_WAIT  (20 * NS_PER_MS) /* then ACK2 goes with T4 in app time */
+#define ACK_TUPLES   4096	      /* ACK 5-tuples kept for tracing */
+
+void rpm_agent_defaults(struct rpm_agent_cfg *c)
+{
+	*c = (struct rpm_agent_cfg){
+	    .transport = &pt_udp_ops,
+	    .tor_mesh_rate = 10,
+	    .inter_tor_rate = 1,
+	    .timeout_ms = 500,
+	    .rotate_ms = 3600000,
+	    .rotate_share = 0.2,
+	    .trace_rate = 2,
+	    .trace_refresh_ms = 60000,
+	    .trace_timeout_ms = 300,
+	    .max_ttl = 6,
+	    .dscp = 26,
+	    .buffer_bytes = 1 << 20,
+	    .orphan_ms = 30000,
+	};
+	rpm_pl_cfg_default(&c->pl);
+}
+
+/* A target of the pinglist, with its schedule and the trace times of its 5-tuples. */
+struct target {
+	struct rpm_target t;
+	struct pt_dst dst;
+	unsigned long long next, period; /* monotonic ns */
+	unsigned next_sport, rotate_at;
+	unsigned long long traced[RPM_SPORTS_MAX];
+};
+
+/* An ACK1 sent, awaiting its send time T4 for ACK2. */
+struct ack_wait {
+	bool used, ready;
+	uint32_t seq;
+	struct rpm_msg ack1;
+	struct pt_dst to;
+	uint64_t t4;
+	unsigned long long deadline;
+};
+
+/* Per probe pending at the prober, beside rpm.h's table (same slot). */
+struct extra {
+	uint16_t ip_id;
+	uint8_t ttl, flags;
+};
+
+struct rnic {
+	const struct inv_rnic *r;
+	struct pt_port *port, *tracer;
+	struct rpm_pend *pend;
+	struct extra *ex;
+	uint32_t next_id, ack_seq;
+	struct ack_wait acks[ACK_WAIT];
+	uint32_t rx_overflow;
+};
+
+/* A 5-tuple the host's ACKs took: traced as the reverse path of a prober's probes. */
+struct ack_tuple {
+	uint64_t key; /* 0: empty */
+	struct pt_dst to;
+	unsigned long long used, traced;
+};
+
+struct agent {
+	const struct inventory *inv;
+	const struct rpm_agent_cfg *cfg;
+	struct topo *topo;
+	size_t host, n;
+	struct rnic *rn;
+	uint32_t nonce;
+	struct target *tg;
+	size_t n_tg;
+	struct ack_tuple *at;
+	unsigned long long next_rotate, next_expire, next_stats, trace_idle_until;
+	struct tracer tr;
+	struct recout out;
+	struct rpm_resp_stats resp;
+	struct hm_stats st;
+	unsigned long long acks_sent, ack_tuples_full;
+};
+
+struct rx_ctx {
+	struct agent *a;
+	size_t rnic;
+};
+
+/* A 5-tuple's key: local RNIC, remote host:RNIC, source port. */
+static uint64_t tuple_key(size_t s, size_t host, size_t rnic, uint16_t sport)
+{
+	return (uint64_t)(s + 1) << 48 | (uint64_t)host << 24 | (uint64_t)rnic << 16 | sport;
+}
+
+static uint64_t rec_time(const struct agent *a, uint64_t t)
+{
+	return t - (uint64_t)a->cfg->clock_offset_ns;
+}
+
+static uint32_t clamp_ns(int64_t v)
+{
+	return v < 0 ? RPM_UNKNOWN_NS : v >= RPM_UNKNOWN_NS ? RPM_UNKNOWN_NS - 1 : (uint32_t)v;
+}
+
+/* ---- prober ------------------------------------------------------------------------- */
+
+static void emit_done(struct agent *a, size_t s, const struct rpm_done *d)
+{
+	const struct extra *x = &a->rn[s].ex[d->probe.id % a->rn[s].pend->cap];
+	struct rpm_probe_rec r = {.t1_ns = rec_time(a, d->t.t1),
+				  .rtt_ns = clamp_ns(d->r.rtt_ns),
+				  .prober_ns = clamp_ns(d->r.prober_ns),
+				  .responder_ns = clamp_ns(d->r.responder_ns),
+				  .dst_host = d->probe.dst_host,
+				  .src_rnic = d->probe.src_rnic,
+				  .dst_rnic = d->probe.dst_rnic,
+				  .list = d->probe.list,
+				  .status = (uint8_t)d->r.status,
+				  .flags = x->flags,
+				  .ttl = x->ttl,
+				  .sport = d->probe.sport,
+				  .ip_id = x->ip_id};
+
+	if (d->r.status == RPM_TIMEOUT || d->r.status == RPM_ACK2_LOST)
+		a->st.timeouts++;
+	else if (d->r.status == RPM_SEND_ERROR)
+		a->st.send_errors++;
+	recout_emit(&a->out, RPM_REC_PROBE, &r, sizeof(r));
+}
+
+static void send_probe(struct agent *a, struct target *t)
+{
+	size_t s = t->t.src_rnic;
+	struct rnic *rs = &a->rn[s];
+	uint16_t sport = t->t.sports[t->next_sport++ % t->t.n_sports], used = 0, ipid = 0;
+	struct rpm_msg m = {.kind = RPM_PROBE,
+			    .list = (uint8_t)t->t.list,
+			    .src_host = (uint16_t)a->host,
+			    .dst_host = (uint16_t)t->t.host,
+			    .src_rnic = (uint8_t)s,
+			    .dst_rnic = (uint8_t)t->t.rnic,
+			    .sport = sport,
+			    .nonce = a->nonce,
+			    .id = rs->next_id++};
+	uint8_t buf[RPM_PAYLOAD_LEN];
+	struct extra *x = &rs->ex[m.id % rs->pend->cap];
+	int r;
+
+	m.t1 = rl_realtime_ns();
+	rpm_encode(&m, buf);
+	if (rpm_pend_sent(rs->pend, &m, m.t1, rl_realtime_ns())) {
+		/* Its slot still awaits an older probe: more in flight than the table holds. */
+		a->st.dropped_records++;
+		return;
+	}
+	*x = (struct extra){0};
+	a->st.probes++;
+	r = a->cfg->transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf), m.id | s << 40,
+				    &used, &ipid);
+	if (r) {
+		struct rpm_pending *p = &rs->pend->slot[m.id % rs->pend->cap];
+		struct rpm_done d = {.probe = m, .t = p->t, .r = {RPM_SEND_ERROR, -1, -1, -1}};
+
+		rl_dbg("agent: %s -> %s:%s: send: %s", rs->r->name, a->inv->hosts[t->t.host].name,
+		       a->inv->hosts[t->t.host].rnics[t->t.rnic].name, strerror(-r));
+		p->used = false;
+		emit_done(a, s, &d);
+		return;
+	}
+	x->ip_id = ipid;
+}
+
+static void expire_each(void *ctx, const struct rpm_done *d)
+{
+	struct rx_ctx *c = ctx;
+
+	emit_done(c->a, c->rnic, d);
+}
+
+/* ---- responder ------------------------------------------------------------------------ */
+
+static void ack_tuple_use(struct agent *a, size_t s, const struct rpm_msg *m,
+			  const struct pt_dst *to, unsigned long long now)
+{
+	uint64_t k = tuple_key(s, m->src_host, m->src_rnic, m->sport);
+	size_t i = (size_t)(k * 0x9e3779b97f4a7c15ULL >> 40) % ACK_TUPLES;
+
+	for (size_t probe = 0; probe < ACK_TUPLES; probe++, i = (i + 1) % ACK_TUPLES) {
+		struct ack_tuple *t = &a->at[i];
+
+		if (t->key == k || !t->key) {
+			if (!t->key)
+				*t = (struct ack_tuple){.key = k, .to = *to};
+			t->used = now;
+			return;
+		}
+		if (probe > 32)
+			break;
+	}
+	a->ack_tuples_full++;
+}
+
+/* Send ACK1 for probe m that arrived on RNIC s, and await its send time for ACK2. */
+static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, const struct pt_rx *rx)
+{
+	struct rnic *rs = &a->rn[s];
+	struct pt_dst to = {rx->src, rx->src_qpn};
+	uint8_t buf[RPM_PAYLOAD_LEN];
+	uint16_t used = 0, ipid = 0;
+	uint32_t seq = rs->ack_seq++;
+	struct ack_wait *w = &rs->acks[seq % ACK_WAIT];
+	unsigned long long now = rl_now_ns();
+
+	rpm_encode(ack1, buf);
+	if (a->cfg->transport->send(rs->port, &to, ack1->sport, 64, buf, sizeof(buf),
+				    ACK_COOKIE | (uint64_t)s << 40 | seq, &used, &ipid)) {
+		a->st.send_errors++;
+		return;
+	}
+	a->acks_sent++;
+	/* An older ACK1 still waiting for T4 goes with its app time now. */
+	*w = (struct ack_wait){.used = true,
+			       .seq = seq,
+			       .ack1 = *ack1,
+			       .to = to,
+			       .t4 = rl_realtime_ns(),
+			       .deadline = now + ACK_T4_WAIT};
+	ack_tuple_use(a, s, ack1, &to, now);
+}
+
+static void send_ack2s(struct agent *a, size_t s, bool all)
+{
+	struct rnic *rs = &a->rn[s];
+	unsigned long long now = rl_now_ns();
+
+	for (int i = 0; i < ACK_WAIT; i++) {
+		struct ack_wait *w = &rs->acks[i];
+		struct rpm_msg ack2;
+		uint8_t buf[RPM_PAYLOAD_LEN];
+		uint16_t used, ipid;
+
+		if (!w->used || !(w->ready || all || now >= w->deadline))
+			continue;
+		rpm_ack(&w->ack1, true, w->ack1.t3, w->t4, &ack2);
+		rpm_encode(&ack2, buf);
+		if (a->cfg->transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0,
+					    &used, &ipid))
+			a->st.send_errors++;
+		else
+			a->acks_sent++;
+		w->used = false;
+	}
+}
+
+/* ---- completions and arrivals ---------------------------------------------------------- */
+
+static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
+{
+	struct rx_ctx *c = ctx;
+	struct agent *a = c->a;
+	size_t s = (size_t)(cookie >> 40 & 0xff);
+	uint32_t id = (uint32_t)cookie;
+
+	if (cookie & TRACE_COOKIE || s >= a->n || ts == PT_TS_APP)
+		return;
+	if (cookie & ACK_COOKIE) {
+		struct ack_wait *w = &a->rn[s].acks[id % ACK_WAIT];
+
+		if (w->used && w->seq == id && !w->ready) {
+			w->t4 = tx_ns;
+			w->ready = true;
+		}
+	} else if (cookie) {
+		struct rpm_pending *p = &a->rn[s].pend->slot[id % a->rn[s].pend->cap];
+
+		if (p->used && p->probe.id == id && !p->ack1) {
+			p->t.t2 = tx_ns;
+			a->rn[s].ex[id % a->rn[s].pend->cap].flags |=
+			    ts == PT_TS_HW ? RPM_F_HW : RPM_F_KERNEL;
+		}
+	}
+}
+
+static void on_tx_failed(void *ctx, uint64_t cookie, int err)
+{
+	struct rx_ctx *c = ctx;
+
+	(void)cookie;
+	(void)err;
+	c->a->st.send_errors++;
+}
+
+static void on_reply(struct agent *a, size_t s, const struct rpm_msg *m, const struct pt_rx *rx)
+{
+	struct rnic *rs = &a->rn[s];
+	struct rpm_done d;
+	uint64_t t6 = rl_realtime_ns();
+	int r;
+
+	if (m->kind == RPM_ACK1 && m->nonce == a->nonce) {
+		struct extra *x = &rs->ex[m->id % rs->pend->cap];
+		struct rpm_pending *p = &rs->pend->slot[m->id % rs->pend->cap];
+
+		if (p->used && p->probe.id == m->id && !p->ack1) {
+			x->ttl = m->ttl;
+			/* T2 and T5 from one clock, or neither is the kernel's. */
+			if (rx->rx_ts == PT_TS_APP ||
+			    (rx->rx_ts == PT_TS_HW) != !!(x->flags & RPM_F_HW))
+				x->flags &= (uint8_t) ~(RPM_F_HW | RPM_F_KERNEL);
+		}
+	}
+	r = rpm_pend_reply(rs->pend, rx->payload, rx->len, rx->rx_ns, t6, &d);
+	if (r == 1)
+		emit_done(a, s, &d);
+}
+
+static void on_rx(void *ctx, const struct pt_rx *rx)
+{
+	struct rx_ctx *c = ctx;
+	struct agent *a = c->a;
+	size_t s = c->rnic;
+	struct rpm_msg m, ack1;
+	int r = rpm_decode(rx->payload, rx->len, &m);
+
+	if (r) {
+		if (r == -EMSGSIZE)
+			a->st.malformed++;
+		else
+			a->st.foreign++;
+		return;
+	}
+	switch (m.kind) {
+	case RPM_PROBE:
+		if (rpm_respond(rx->payload, rx->len, (uint16_t)a->host, (uint8_t)s, rx->ttl,
+				rx->rx_ns, &ack1, &a->resp))
+			a->st.foreign++;
+		else
+			send_ack1(a, s, &ack1, rx);
+		break;
+	case RPM_TRACE:
+		if (m.dst_host == a->host && m.dst_rnic == s) {
+			struct pt_dst to = {rx->src, rx->src_qpn};
+			uint8_t buf[RPM_PAYLOAD_LEN];
+			uint16_t used, ipid;
+
+			m.kind = RPM_TRACE_ACK;
+			rpm_encode(&m, buf);
+			a->cfg->transport->send(a->rn[s].port, &to, m.sport, 64, buf, sizeof(buf),
+						0, &used, &ipid);
+		} else {
+			a->st.foreign++;
+		}
+		break;
+	case RPM_TRACE_ACK:
+		if (m.src_host == a->host && m.src_rnic == s && m.nonce == a->nonce)
+			tracer_reached(&a->tr, tuple_key(s, m.dst_host, m.dst_rnic, m.sport),
+				       m.ttl);
+		else
+			a->st.foreign++;
+		break;
+	default: /* ACK1, ACK2 */
+		if (m.src_host != a->host || m.src_rnic != s) {
+			a->st.foreign++;
+			break;
+		}
+		on_reply(a, s, &m, rx);
+		break;
+	}
+}
+
+static void on_bad(void *ctx, int reason)
+{
+	struct agent *a = ((struct rx_ctx *)ctx)->a;
+
+	if (reason == -ENOENT)
+		a->st.foreign++;
+	else
+		a->st.malformed++;
+}
+
+static const struct pt_events tx_events = {on_tx, NULL, NULL, on_tx_failed};
+static const struct pt_events all_events = {on_tx, on_rx, on_bad, on_tx_failed};
+
+/* RNIC s's send completions (and with rx, its arrivals), then the ACK2s they made ready. */
+static void port_poll(struct agent *a, size_t s, bool rx)
+{
+	struct rx_ctx c = {a, s};
+
+	a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+	if (rx)
+		a->cfg->transport->poll(a->rn[s].port, &all_events, &c);
+	send_ack2s(a, s, false);
+	a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+}
+
+/*
+ * Probes unanswered for the timeout.  What arrived while the agent was not
+ * looking is read first (an agent descheduled on a busy host finds its
+ * answers waiting).
+ */
+static void expire(struct agent *a)
+{
+	uint64_t now = rl_realtime_ns();
+
+	for (size_t s = 0; s < a->n; s++) {
+		struct rx_ctx c = {a, s};
+
+		port_poll(a, s, true);
+		rpm_pend_expire(a->rn[s].pend, now, expire_each, &c);
+	}
+}
+
+/* ---- source ports ------------------------------------------------------------------------ */
+
+static bool has_sport(const struct target *t, uint16_t p)
+{
+	for (unsigned k = 0; k < t->t.n_sports; k++)
+		if (t->t.sports[k] == p)
+			return true;
+	return false;
+}
+
+/*
+ * Replace rotate_share of each target's source ports (those longest in use
+ * first, round the set), so a fault on one 5-tuple shows in time.  A target
+ * with one path keeps its port.
+ */
+static void rotate(struct agent *a)
+{
+	for (size_t i = 0; i < a->n_tg; i++) {
+		struct target *t = &a->tg[i];
+		unsigned n = t->t.n_sports,
+			 k = (unsigned)ceil(a->cfg->rotate_share * (double)n - 1e-9);
+
+		if (t->t.paths <= 1 || !k)
+			continue;
+		for (unsigned j = 0; j < k && j < n; j++) {
+			unsigned slot = t->rotate_at++ % n;
+			uint16_t p;
+
+			do
+				p = (uint16_t)(RPM_SPORT_LO + (unsigned)random() % 16384);
+			while (has_sport(t, p));
+			t->t.sports[slot] = p;
+			t->traced[slot] = 0;
+		}
+	}
+	a->trace_idle_until = 0;
+}
+
+/* ---- path tracing -------------------------------------------------------------------------- */
+
+struct trace_pl {
+	const struct agent *a;
+	size_t s, host, rnic;
+	uint16_t sport;
+};
+
+static size_t trace_payload(void *ctx, int ttl, uint8_t *buf)
+{
+	const struct trace_pl *c = ctx;
+	struct rpm_msg m = {.kind = RPM_TRACE,
+			    .ttl = (uint8_t)ttl,
+			    .src_host = (uint16_t)c->a->host,
+			    .dst_host = (uint16_t)c->host,
+			    .src_rnic = (uint8_t)c->s,
+			    .dst_rnic = (uint8_t)c->rnic,
+			    .sport = c->sport,
+			    .nonce = c->a->nonce,
+			    .t1 = rl_realtime_ns()};
+
+	return rpm_encode(&m, buf);
+}
+
+static void finish_trace(void *ctx, struct tr_job *j)
+{
+	struct agent *a = ctx;
+	size_t s = (size_t)(j->key >> 48) - 1, host = (size_t)(j->key >> 24 & 0xffffff),
+	       rnic = (size_t)(j->key >> 16 & 0xff);
+	struct rpm_path_rec p = {.t_ns = rec_time(a, rl_realtime_ns()),
+				 .sport = j->wire_sport,
+				 .dst_host = (uint16_t)host,
+				 .src_rnic = (uint8_t)s,
+				 .dst_rnic = (uint8_t)rnic};
+	struct inv_endpoint src = {INV_DEV_HOST, a->host, s}, dst = {INV_DEV_HOST, host, rnic};
+	int n_hops = tracer_hops(j), n_links = 0;
+	uint16_t links[REC_MAX_LINKS] = {0};
+	bool ok = a->topo && pathmap_links(a->inv, a->topo, &src, &dst, j->hops, n_hops,
+					   j->reached_ttl > 0, links, REC_MAX_LINKS, &n_links);
+
+	memcpy(p.links, links, sizeof(links));
+	p.n_hops = (uint8_t)n_hops;
+	p.n_links = (uint8_t)n_links;
+	p.complete = ok;
+	for (int i = 0; i < n_hops; i++)
+		p.hops[i] = j->hops[i].s_addr;
+	if (ok)
+		a->st.traces_complete++;
+	a->trace_idle_until = 0;
+	recout_emit(&a->out, RPM_REC_PATH, &p, sizeof(p));
+}
+
+/* The 5-tuple most in need of a trace: never traced first, then the stalest. */
+struct pick {
+	unsigned long long *traced;
+	size_t s, host, rnic;
+	uint16_t sport;
+	struct pt_dst dst;
+};
+
+static void consider(const struct agent *a, struct pick *best, unsigned long long *best_t,
+		     unsigned long long now, unsigned long long *traced, size_t s, size_t host,
+		     size_t rnic, uint16_t sport, const struct pt_dst *dst)
+{
+	unsigned long long refresh = (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
+
+	if ((*traced && now - *traced < refresh) || *traced >= *best_t ||
+	    tracer_busy(&a->tr, tuple_key(s, host, rnic, sport)))
+		return;
+	*best_t = *traced;
+	*best = (struct pick){traced, s, host, rnic, sport, *dst};
+}
+
+static bool next_tuple(struct agent *a, unsigned long long now, struct pick *p)
+{
+	unsigned long long best = ULLONG_MAX,
+			   recent = 2ULL * (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
+
+	for (size_t i = 0; i < a->n_tg; i++) {
+		struct target *t = &a->tg[i];
+		/* Under one ToR there is one path: one 5-tuple shows it. */
+		unsigned n = t->t.paths <= 1 ? 1 : t->t.n_sports;
+
+		for (unsigned k = 0; k < n; k++)
+			consider(a, p, &best, now, &t->traced[k], t->t.src_rnic, t->t.host,
+				 t->t.rnic, t->t.sports[k], &t->dst);
+	}
+	for (size_t i = 0; i < ACK_TUPLES; i++) {
+		struct ack_tuple *t = &a->at[i];
+
+		if (t->key && now - t->used < recent)
+			consider(a, p, &best, now, &t->traced, (size_t)(t->key >> 48) - 1,
+				 (size_t)(t->key >> 24 & 0xffffff), (size_t)(t->key >> 16 & 0xff),
+				 (uint16_t)t->key, &t->to);
+	}
+	return best != ULLONG_MAX;
+}
+
+static void run_traces(struct agent *a, unsigned long long now)
+{
+	struct tr_job *j;
+
+	tracer_reap(&a->tr, now, finish_trace, a);
+	while (now >= a->trace_idle_until && (j = tracer_job(&a->tr, now))) {
+		struct pick p;
+		struct trace_pl c;
+		const struct pt_ops *ops;
+		struct pt_port *port;
+		uint16_t wire;
+
+		if (!next_tuple(a, now, &p)) {
+			a->trace_idle_until = now + 1000 * NS_PER_MS;
+			break;
+		}
+		c = (struct trace_pl){a, p.s, p.host, p.rnic, p.sport};
+		ops = a->rn[p.s].tracer ? &pt_udp_ops : a->cfg->transport;
+		port = a->rn[p.s].tracer ? a->rn[p.s].tracer : a->rn[p.s].port;
+		wire = a->cfg->transport->wire_sport
+			   ? a->cfg->transport->wire_sport(a->rn[p.s].port, p.sport)
+			   : p.sport;
+		tracer_start(&a->tr, j, tuple_key(p.s, p.host, p.rnic, p.sport), ops, port,
+			     a->rn[p.s].r->addr.addr, &p.dst, wire, a->cfg->max_ttl, TRACE_COOKIE,
+			     trace_payload, &c, now);
+		*p.traced = now;
+		a->st.traces++;
+	}
+}
+
+/* ---- setup and the loop ---------------------------------------------------------------------- */
+
+static void count_overflow(struct agent *a)
+{
+	uint32_t (*get)(struct pt_port *) = a->cfg->transport->rx_overflow;
+	uint32_t sum = 0;
+
+	for (size_t i = 0; get && i < a->n; i++) {
+		uint32_t v = get(a->rn[i].port);
+
+		if (v != a->rn[i].rx_overflow)
+			rl_warn("agent: %s: the receive socket was full and dropped %u packets: "
+				"probes and ACKs lost here count as timeouts",
+				a->rn[i].r->name, v - a->rn[i].rx_overflow);
+		a->rn[i].rx_overflow = v;
+		sum += v;
+	}
+	a->st.rx_overflow = sum;
+}
+
+static void emit_stats(struct agent *a)
+{
+	count_overflow(a);
+	a->st.t_ns = rec_time(a, rl_realtime_ns());
+	a->st.rss_kb = rl_peak_rss_kb();
+	a->st.dropped_records = a->out.dropped;
+	for (size_t s = 0; s < a->n; s++) {
+		const struct rpm_pend *p = a->rn[s].pend;
+
+		a->st.foreign += p->foreign + p->stale + p->unknown + p->duplicate;
+		a->st.malformed += p->short_msg;
+		a->rn[s].pend->foreign = a->rn[s].pend->stale = a->rn[s].pend->unknown =
+		    a->rn[s].pend->duplicate = a->rn[s].pend->short_msg = 0;
+	}
+	recout_emit(&a->out, HM_STATS, &a->st, sizeof(a->st));
+}
+
+static void hello_frame(const struct agent *a, void *buf)
+{
+	struct {
+		struct rec_frame h;
+		struct rpm_hello b;
+	} __attribute__((packed)) m = {{RPM_REC_HELLO, sizeof(struct rpm_hello)}};
+
+	m.b.magic = RPM_REC_MAGIC;
+	m.b.version = RPM_REC_VERSION;
+	m.b.n_rnics = (uint8_t)a->n;
+	m.b.transport = strcmp(a->cfg->transport->name, "udp") ? 1 : 0;
+	snprintf(m.b.host, sizeof(m.b.host), "%s", a->inv->hosts[a->host].name);
+	m.b.inv_fingerprint = inventory_fingerprint(a->inv);
+	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
+	memcpy(buf, &m, sizeof(m));
+}
+#define HELLO_LEN (sizeof(struct rec_frame) + sizeof(struct rpm_hello))
+
+static int open_ports(struct agent *a, const struct inv_host *h)
+{
+	const struct rpm_agent_cfg *cfg = a->cfg;
+	double rate = 0;
+	char err[256];
+
+	for (size_t i = 0; i < a->n_tg; i++)
+		rate += 1e9 / (double)a->tg[i].period;
+	for (size_t i = 0; i < a->n; i++) {
+		struct rnic *rs = &a->rn[i];
+		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
+				    .ibdev = h->rnics[i].ibdev,
+				    .addr = h->rnics[i].addr.addr,
+				    .prefix_len = h->rnics[i].addr.len,
+				    .gid_index = h->rnics[i].gid_index,
+				    .tos = (uint8_t)(cfg->dscp << 2),
+				    .qpn = RPM_QPN_BASE + (uint32_t)i};
+		/* Room for every probe of the RNIC within two timeouts. */
+		size_t cap =
+		    (size_t)(rate / (double)a->n * (double)cfg->timeout_ms / 1000.0 * 2) + 64;
+		int r;
+
+		rs->r = &h->rnics[i];
+		rs->pend = rpm_pend_new(a->nonce, cap, (uint64_t)cfg->timeout_ms * NS_PER_MS);
+		if (!rs->pend)
+			return RL_EXIT_SETUP;
+		rs->ex = rl_xcalloc(cap, sizeof(*rs->ex));
+		r = cfg->transport->open(&pc, &rs->port, err, sizeof(err));
+		if (r) {
+			rl_err("agent: %s:%s: %s", h->name, rs->r->name, err);
+			return RL_EXIT_SETUP;
+		}
+		if (!cfg->transport->traces) {
+			pc.share_port = pc.send_only = true;
+			pc.qpn = cfg->transport->qpn(rs->port);
+			if (pt_udp_ops.open(&pc, &rs->tracer, err, sizeof(err)))
+				rl_warn("agent: %s:%s: no path tracer: %s", h->name, rs->r->name,
+					err);
+		}
+		if (cfg->transport->describe)
+			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
+				cfg->transport->describe(rs->port, err, sizeof(err)));
+	}
+	return 0;
+}
+
+static int load_targets(struct agent *a, unsigned long long now)
+{
+	struct rpm_pinglist pl;
+	int r = rpm_pinglist(a->inv, a->host, &a->cfg->pl, &pl);
+
+	if (r) {
+		rl_err("agent: the pinglist of %s: %s", a->inv->hosts[a->host].name, strerror(-r));
+		return RL_EXIT_SETUP;
+	}
+	a->n_tg = pl.n;
+	a->tg = rl_xcalloc(pl.n ? pl.n : 1, sizeof(*a->tg));
+	for (size_t i = 0; i < pl.n; i++) {
+		struct target *t = &a->tg[i];
+		double rate =
+		    pl.t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
+
+		t->t = pl.t[i];
+		t->dst = (struct pt_dst){a->inv->hosts[t->t.host].rnics[t->t.rnic].addr.addr,
+					 RPM_QPN_BASE + (uint32_t)t->t.rnic};
+		t->period = (unsigned long long)(1e9 / rate);
+		/* Spread the first probes over one period, so targets do not fire together. */
+		t->next = now + (unsigned long long)random() % t->period;
+		t->next_sport = (unsigned)random();
+	}
+	rpm_pinglist_free(&pl);
+	return 0;
+}
+
+static int setup(struct agent *a, const struct inventory *inv, const struct rpm_agent_cfg *cfg)
+{
+	const struct inv_host *h = inventory_host(inv, cfg->host);
+	unsigned long long now = rl_now_ns();
+	struct sockaddr_in az = {0};
+	uint8_t hello[HELLO_LEN];
+	char err[256];
+	int r;
+
+	a->inv = inv;
+	a->cfg = cfg;
+	a->out.conn = a->out.outfd = a->tr.icmp = -1;
+	if (!h) {
+		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
+		return RL_EXIT_USAGE;
+	}
+	a->host = (size_t)(h - inv->hosts);
+	a->n = h->n_rnics;
+	if (a->n < 1 || a->n > 255) {
+		rl_err("agent: host %s has %zu RNICs; an agent serves 1 to 255", h->name, a->n);
+		return RL_EXIT_USAGE;
+	}
+	if (cfg->analyzer && recout_parse_addr(cfg->analyzer, RPM_DEFAULT_PORT, &az)) {
+		rl_err("agent: --analyzer '%s' is not ADDR[:PORT] with an IPv4 address",
+		       cfg->analyzer);
+		return RL_EXIT_USAGE;
+	}
+	a->topo = topo_build(inv, false, NULL);
+	if (!a->topo)
+		rl_warn("agent: inventory %s has no routed plan; paths cannot be mapped to links",
+			inv->name);
+	srandom(cfg->seed ? cfg->seed : (unsigned)(now ^ (unsigned long long)getpid()));
+	a->nonce = (uint32_t)random() ^ (uint32_t)(rl_realtime_ns() >> 7);
+	r = load_targets(a, now);
+	if (r)
+		return r;
+	a->rn = rl_xcalloc(a->n, sizeof(*a->rn));
+	a->at = rl_xcalloc(ACK_TUPLES, sizeof(*a->at));
+	r = open_ports(a, h);
+	if (r)
+		return r;
+	for (size_t i = 0; cfg->transport->prepare && i < a->n_tg; i++) {
+		r = cfg->transport->prepare(a->rn[a->tg[i].t.src_rnic].port, &a->tg[i].dst);
+		if (r)
+			rl_warn(
+			    "agent: %s: a route to %s:%s: %s (probes will say whether it lasts)",
+			    h->name, inv->hosts[a->tg[i].t.host].name,
+			    inv->hosts[a->tg[i].t.host].rnics[a->tg[i].t.rnic].name, strerror(-r));
+	}
+	r = tracer_open(&a->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
+	if (r)
+		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
+	hello_frame(a, hello);
+	if (recout_open(&a->out, "agent", &az, cfg->analyzer, cfg->out, cfg->buffer_bytes, hello,
+			sizeof(hello), err, sizeof(err))) {
+		rl_err("agent: %s", err);
+		return RL_EXIT_SETUP;
+	}
+	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
+	a->next_stats = now + 5000 * NS_PER_MS;
+	return 0;
+}
+
+static void teardown(struct agent *a)
+{
+	for (size_t i = 0; a->rn && i < a->n; i++) {
+		if (a->rn[i].port)
+			a->cfg->transport->close(a->rn[i].port);
+		if (a->rn[i].tracer)
+			pt_udp_ops.close(a->rn[i].tracer);
+		rpm_pend_free(a->rn[i].pend);
+		free(a->rn[i].ex);
+	}
+	free(a->rn);
+	free(a->tg);
+	free(a->at);
+	tracer_close(&a->tr);
+	recout_close(&a->out);
+	topo_free(a->topo);
+}
+
+static bool acks_waiting(const struct agent *a)
+{
+	for (size_t s = 0; s < a->n; s++)
+		for (int i = 0; i < ACK_WAIT; i++)
+			if (a->rn[s].acks[i].used)
+				return true;
+	return false;
+}
+
+/* Send what is due; returns when the next probe is due (monotonic ns). */
+static unsigned long long send_due(struct agent *a, unsigned long long now)
+{
+	unsigned long long next = ULLONG_MAX;
+	uint64_t sent = 0;
+
+	for (size_t i = 0; i < a->n_tg; i++) {
+		struct target *t = &a->tg[i];
+
+		if (now >= t->next) {
+			long long jit = (long long)t->period / 10;
+
+			send_probe(a, t);
+			sent |= 1ULL << (t->t.src_rnic % 64);
+			t->next += (unsigned long long)((long long)t->period - jit +
+							(jit ? random() % (2 * jit + 1) : 0));
+			if (t->next < now)
+				t->next = now + t->period;
+		}
+		if (t->next < next)
+			next = t->next;
+	}
+	/* Their send completions now: no separate wake-up for them. */
+	for (size_t s = 0; s < a->n; s++)
+		if (sent & 1ULL << (s % 64))
+			port_poll(a, s, false);
+	return next;
+}
+
+static int poll_once(struct agent *a, unsigned long long now, unsigned long long next)
+{
+	struct pollfd pfd[MAX_FDS];
+	size_t owner[MAX_FDS];
+	int nfd = 0, wait_ms;
+
+	for (size_t s = 0; s < a->n; s++) {
+		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
+
+		for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
+			pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+			owner[nfd++] = s;
+		}
+	}
+	if (a->tr.icmp >= 0) {
+		pfd[nfd] = (struct pollfd){.fd = a->tr.icmp, .events = POLLIN};
+		owner[nfd++] = SIZE_MAX;
+	}
+	if (recout_pollfd(&a->out, &pfd[nfd]))
+		owner[nfd++] = SIZE_MAX - 1;
+	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
+	if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
+		return 0;
+	/* Send completions first: a probe's T2 must be in before its ACK's T5 is taken. */
+	for (int i = 0; i < nfd; i++)
+		if (owner[i] < a->n && pfd[i].revents) {
+			struct rx_ctx c = {a, owner[i]};
+
+			a->cfg->transport->poll_tx(a->rn[owner[i]].port, &tx_events, &c);
+		}
+	for (int i = 0; i < nfd; i++) {
+		if (!pfd[i].revents)
+			continue;
+		if (owner[i] == SIZE_MAX)
+			tracer_icmp(&a->tr);
+		else if (owner[i] == SIZE_MAX - 1)
+			recout_event(&a->out, pfd[i].revents);
+		else if (pfd[i].revents & POLLIN)
+			port_poll(a, owner[i], true);
+	}
+	return 0;
+}
+
+int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *cfg)
+{
+	struct agent a = {0};
+	unsigned long long start = rl_now_ns(), end, seen_analyzer = start;
+	int ret = setup(&a, inv, cfg);
+
+	if (ret)
+		goto out;
+	end = cfg->duration_ms ? start + (unsigned long long)cfg->duration_ms * NS_PER_MS
+			       : ULLONG_MAX;
+	rl_info("agent: %s: R-Pingmesh probing %zu targets from %zu RNICs (ToR-mesh %.3g/s, "
+		"inter-ToR %.3g/s a target; timeout %lld ms; %s transport)",
+		inv->hosts[a.host].name, a.n_tg, a.n, cfg->tor_mesh_rate, cfg->inter_tor_rate,
+		cfg->timeout_ms, cfg->transport->name);
+	while (!rl_interrupted) {
+		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS, due;
+
+		if (now >= end)
+			break;
+		due = send_due(&a, now);
+		if (due < next)
+			next = due;
+		if (now >= a.next_expire) {
+			expire(&a);
+			a.next_expire = now + 50 * NS_PER_MS;
+		}
+		for (size_t s = 0; s < a.n; s++)
+			send_ack2s(&a, s, false);
+		if (a.tr.icmp >= 0)
+			run_traces(&a, now);
+		if (now >= a.next_rotate) {
+			rotate(&a);
+			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
+		}
+		if (now >= a.next_stats) {
+			emit_stats(&a);
+			a.next_stats = now + 5000 * NS_PER_MS;
+		}
+		recout_service(&a.out);
+		if (a.out.connected || !cfg->analyzer || !cfg->orphan_ms)
+			seen_analyzer = now;
+		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {
+			rl_err("agent: no analyzer at %s for %lld s: the run that started this "
+			       "agent is gone; exiting",
+			       cfg->analyzer, cfg->orphan_ms / 1000);
+			ret = RL_EXIT_SETUP;
+			break;
+		}
+		if (next > now + ACK_T4_WAIT && acks_waiting(&a))
+			next = now + ACK_T4_WAIT; /* an ACK2 may have to go without its T4 */
+		poll_once(&a, now, next);
+	}
+	/* Last words: ACK2s still owed go out; probes in flight are not judged. */
+	for (size_t s = 0; s < a.n; s++)
+		send_ack2s(&a, s, true);
+	emit_stats(&a);
+	recout_finish(&a.out);
+	rl_info("agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu ACKs sent, %llu "
+		"traces (%llu complete), %llu malformed, %llu foreign, %llu records dropped",
+		inv->hosts[a.host].name, (unsigned long long)a.st.probes,
+		(unsigned long long)a.st.timeouts, (unsigned long long)a.st.send_errors,
+		a.acks_sent, (unsigned long long)a.st.traces,
+		(unsigned long long)a.st.traces_complete, (unsigned long long)a.st.malformed,
+		(unsigned long long)a.st.foreign, (unsigned long long)a.st.dropped_records);
+out:
+	teardown(&a);
+	return ret;
+}

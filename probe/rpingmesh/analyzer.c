@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: MIT
+/* The R-Pingmesh analyzer: host-down, ToR-mesh RNIC anomalies, fwd+rev voting (analyzer.h). */
+#define _GNU_SOURCE
+#include "probe/rpingmesh/analyzer.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/out.h"
+#include "probe/pathmap.h"
+#include "probe/rpingmesh/pinglist.h"
+#include "probe/rpingmesh/rpm.h"
+#include "probe/vote.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_PER_MS   1000000ULL
+#define MAX_WINDOWS 16
+#define SUSPECTS    5
+#define NB	    8 /* a window's time buckets, for when a host went silent */
+
+void rpa_defaults(struct rpa_cfg *c)
+{
+	*c = (struct rpa_cfg){
+	    .window_ms = 20000,
+	    .rnic_threshold = 0.10,
+	    .rnic_min_probes = 3,
+	    .rnic_min_peers = 2,
+	    .rnic_peer_share = 0.5,
+	    .rnic_hold_ms = 60000,
+	    .host_down_share = 0.5,
+	    .min_votes = 5,
+	    .min_share = 0.5,
+	    .proc_us = 5000,
+	    .grace_ms = 1500,
+	    .max_tuples = 4000000,
+	};
+}
+
+/* A window's counts for one 5-tuple: prober RNIC, responder RNIC (global indexes), sport. */
+struct tup {
+	uint64_t key; /* 0: empty */
+	uint32_t probes, timeouts, ack2_lost, ok;
+	uint8_t list;
+};
+
+/* A path last traced: links from the source RNIC on. */
+struct path {
+	uint64_t key; /* 0: empty */
+	uint8_t n_links, complete;
+	uint16_t links[REC_MAX_LINKS];
+};
+
+struct hostw {
+	bool alive;
+	uint32_t ok_sent, slow_prober;	 /* its probes answered; with prober delay > proc */
+	uint32_t ok_answered, slow_resp; /* probes it answered; with responder delay > proc */
+};
+
+struct window {
+	bool used;
+	uint64_t start, end;
+	struct tup *t;
+	size_t cap, n;
+	struct hostw *h;
+	uint64_t probes[RPM_LISTS], timeouts[RPM_LISTS], ack2_lost[RPM_LISTS], ok[RPM_LISTS],
+	    send_errors;
+	uint32_t *sent, *send_err; /* per global RNIC: probes it sent, those that never left */
+	uint8_t *seen;		   /* per host: the buckets it sent records in (bit per bucket) */
+	uint32_t *to_p, *to_t;	   /* per global RNIC and bucket: probes to it, timed out */
+	uint32_t rtt_h[RPM_LISTS][HIST_BINS];
+	uint32_t prober_h[HIST_BINS], resp_h[HIST_BINS];
+};
+
+struct rpa {
+	const struct inventory *inv;
+	struct rpa_cfg cfg;
+	struct out o;
+	size_t *base, n_rnics; /* global RNIC index of each host's first RNIC */
+	int *tor;	       /* per global RNIC: its ToR (switch index), -1 */
+	struct path *paths;
+	size_t paths_cap, paths_n;
+	struct window win[MAX_WINDOWS];
+	uint64_t *until;  /* per global RNIC: its timeouts are its own until (host-down, rnic) */
+	uint8_t *bad_now; /* per global RNIC: found bad in the window being closed */
+	uint64_t *down_until; /* per host: found down; its RNICs' troubles are that, until */
+	uint32_t *votes_l, *good_l, *votes_s, *good_s;
+	size_t *order;
+	double *share;
+	uint64_t now_ns;
+	struct rpa_totals tot;
+};
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static size_t host_of(const struct rpa *a, size_t g)
+{
+	size_t lo = 0, hi = a->inv->n_hosts;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (a->base[mid] <= g)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const char *rnic_name(const struct rpa *a, size_t g, char *buf, size_t len)
+{
+	size_t h = host_of(a, g);
+
+	snprintf(buf, len, "%s:%s", a->inv->hosts[h].name,
+		 a->inv->hosts[h].rnics[g - a->base[h]].name);
+	return buf;
+}
+
+/* ---- hash tables --------------------------------------------------------------------- */
+
+static uint64_t tkey(size_t src, size_t dst, uint16_t sport)
+{
+	return (uint64_t)(src + 1) << 40 | (uint64_t)dst << 16 | sport;
+}
+
+static size_t khash(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+static struct tup *tup_get(struct rpa *a, struct window *w, uint64_t key)
+{
+	size_t i;
+
+	if (2 * (w->n + 1) > w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 1024;
+		struct tup *t;
+
+		if (w->n >= a->cfg.max_tuples)
+			return NULL;
+		t = rl_xcalloc(cap, sizeof(*t));
+		for (size_t k = 0; k < w->cap; k++)
+			if (w->t[k].key) {
+				for (i = khash(w->t[k].key, cap); t[i].key; i = (i + 1) & (cap - 1))
+					;
+				t[i] = w->t[k];
+			}
+		free(w->t);
+		w->t = t;
+		w->cap = cap;
+	}
+	for (i = khash(key, w->cap); w->t[i].key; i = (i + 1) & (w->cap - 1))
+		if (w->t[i].key == key)
+			return &w->t[i];
+	w->n++;
+	w->t[i].key = key;
+	return &w->t[i];
+}
+
+static const struct path *path_find(const struct rpa *a, uint64_t key)
+{
+	if (!a->paths_cap)
+		return NULL;
+	for (size_t i = khash(key, a->paths_cap); a->paths[i].key; i = (i + 1) & (a->paths_cap - 1))
+		if (a->paths[i].key == key)
+			return &a->paths[i];
+	return NULL;
+}
+
+static struct path *path_put(struct rpa *a, uint64_t key)
+{
+	size_t i;
+
+	if (2 * (a->paths_n + 1) > a->paths_cap) {
+		size_t cap = a->paths_cap ? 2 * a->paths_cap : 1024;
+		struct path *p = rl_xcalloc(cap, sizeof(*p));
+
+		for (size_t k = 0; k < a->paths_cap; k++)
+			if (a->paths[k].key) {
+				for (i = khash(a->paths[k].key, cap); p[i].key;
+				     i = (i + 1) & (cap - 1))
+					;
+				p[i] = a->paths[k];
+			}
+		free(a->paths);
+		a->paths = p;
+		a->paths_cap = cap;
+	}
+	for (i = khash(key, a->paths_cap); a->paths[i].key; i = (i + 1) & (a->paths_cap - 1))
+		if (a->paths[i].key == key)
+			return &a->paths[i];
+	a->paths_n++;
+	a->paths[i].key = key;
+	return &a->paths[i];
+}
+
+/* ---- windows ----------------------------------------------------------------------------- */
+
+static void close_window(struct rpa *a, struct window *w);
+
+static struct window *win_get(struct rpa *a, uint64_t t)
+{
+	uint64_t wl = (uint64_t)a->cfg.window_ms * NS_PER_MS, start = t - t % wl;
+	struct window *free_w = NULL, *oldest = NULL;
+
+	for (int i = 0; i < MAX_WINDOWS; i++) {
+		struct window *w = &a->win[i];
+
+		if (w->used && w->start == start)
+			return w;
+		if (!w->used && !free_w)
+			free_w = w;
+		if (w->used && (!oldest || w->start < oldest->start))
+			oldest = w;
+	}
+	if (!free_w) {
+		if (start < oldest->start)
+			return NULL;
+		close_window(a, oldest);
+		free_w = oldest;
+	}
+	*free_w = (struct window){.used = true, .start = start, .end = start + wl};
+	free_w->h = rl_xcalloc(a->inv->n_hosts, sizeof(*free_w->h));
+	free_w->sent = rl_xcalloc(a->n_rnics + 1, sizeof(*free_w->sent));
+	free_w->send_err = rl_xcalloc(a->n_rnics + 1, sizeof(*free_w->send_err));
+	free_w->seen = rl_xcalloc(a->inv->n_hosts, 1);
+	free_w->to_p = rl_xcalloc(a->n_rnics * NB + 1, sizeof(*free_w->to_p));
+	free_w->to_t = rl_xcalloc(a->n_rnics * NB + 1, sizeof(*free_w->to_t));
+	return free_w;
+}
+
+static size_t bucket(const struct rpa *a, const struct window *w, uint64_t t)
+{
+	uint64_t b = (t - w->start) * NB / ((uint64_t)a->cfg.window_ms * NS_PER_MS);
+
+	return b < NB ? (size_t)b : NB - 1;
+}
+
+void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
+{
+	struct window *w;
+	size_t src, dst, b;
+	struct tup *t;
+	unsigned list = p->list < RPM_LISTS ? p->list : RPM_SERVICE;
+
+	if (host >= a->inv->n_hosts || p->src_rnic >= a->inv->hosts[host].n_rnics ||
+	    p->dst_host >= a->inv->n_hosts || p->dst_rnic >= a->inv->hosts[p->dst_host].n_rnics) {
+		a->tot.refused++;
+		return;
+	}
+	if (a->now_ns && p->t1_ns > a->now_ns + (uint64_t)a->cfg.window_ms * NS_PER_MS) {
+		a->tot.refused++; /* from the future: a clock or a forgery */
+		return;
+	}
+	w = win_get(a, p->t1_ns);
+	if (!w) {
+		a->tot.late++;
+		return;
+	}
+	a->tot.probes++;
+	src = a->base[host] + p->src_rnic;
+	dst = a->base[p->dst_host] + p->dst_rnic;
+	w->h[host].alive = true;
+	b = bucket(a, w, p->t1_ns);
+	w->seen[host] |= (uint8_t)(1u << b);
+	w->to_p[dst * NB + b]++;
+	if (p->status == RPM_TIMEOUT)
+		w->to_t[dst * NB + b]++;
+	w->probes[list]++;
+	w->sent[src]++;
+	if (p->status == RPM_SEND_ERROR) {
+		w->send_errors++;
+		w->send_err[src]++;
+		return;
+	}
+	t = tup_get(a, w, tkey(src, dst, p->sport));
+	if (!t) {
+		a->tot.refused++;
+		return;
+	}
+	t->list = (uint8_t)list;
+	t->probes++;
+	switch (p->status) {
+	case RPM_OK:
+		t->ok++;
+		w->ok[list]++;
+		w->rtt_h[list][hist_bin(p->rtt_ns)]++;
+		w->prober_h[hist_bin(p->prober_ns)]++;
+		w->resp_h[hist_bin(p->responder_ns)]++;
+		w->h[host].ok_sent++;
+		w->h[p->dst_host].ok_answered++;
+		if (p->prober_ns > (uint64_t)a->cfg.proc_us * 1000)
+			w->h[host].slow_prober++;
+		if (p->responder_ns > (uint64_t)a->cfg.proc_us * 1000)
+			w->h[p->dst_host].slow_resp++;
+		break;
+	case RPM_ACK2_LOST:
+		t->ack2_lost++;
+		w->ack2_lost[list]++;
+		break;
+	case RPM_TIMEOUT:
+		t->timeouts++;
+		w->timeouts[list]++;
+		break;
+	default:
+		break;
+	}
+}
+
+void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
+{
+	struct path *e;
+
+	if (host >= a->inv->n_hosts || p->src_rnic >= a->inv->hosts[host].n_rnics ||
+	    p->dst_host >= a->inv->n_hosts || p->dst_rnic >= a->inv->hosts[p->dst_host].n_rnics ||
+	    p->n_links > REC_MAX_LINKS) {
+		a->tot.refused++;
+		return;
+	}
+	for (int i = 0; i < p->n_links; i++)
+		if (p->links[i] >= a->inv->n_links) {
+			a->tot.refused++;
+			return;
+		}
+	a->tot.paths++;
+	e = path_put(
+	    a, tkey(a->base[host] + p->src_rnic, a->base[p->dst_host] + p->dst_rnic, p->sport));
+	e->n_links = p->n_links;
+	e->complete = p->complete;
+	memcpy(e->links, p->links, sizeof(e->links));
+}
+
+void rpa_stats(struct rpa *a, size_t host, const struct hm_stats *s)
+{
+	struct window *w;
+
+	if (host >= a->inv->n_hosts || (a->now_ns && s->t_ns > a->now_ns + 60ULL * 1000000000ULL))
+		return;
+	w = win_get(a, s->t_ns);
+	if (w) {
+		w->h[host].alive = true;
+		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
+	}
+}
+
+/* ---- verdicts ------------------------------------------------------------------------------- */
+
+static void verdict_head(struct rpa *a, const struct window *w, const char *cls, const char *target,
+			 uint64_t votes, double share)
+{
+	struct out *o = &a->o;
+
+	a->tot.verdicts++;
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "verdict");
+	out_string(o, PRINT_JSON, "monitor", NULL, "rpingmesh");
+	out_float(o, PRINT_JSON, "time", NULL, 3, secs(w->end));
+	out_float(o, PRINT_JSON, "emitted", NULL, 3, secs(rl_realtime_ns()));
+	out_open_array(o, "window");
+	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->start));
+	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->end));
+	out_close(o);
+	out_string(o, PRINT_JSON, "class", NULL, cls);
+	out_string(o, PRINT_JSON, "target", NULL, target);
+	out_uint(o, PRINT_JSON, "votes", NULL, votes);
+	out_float(o, PRINT_JSON, "share", NULL, 3, share);
+}
+
+static bool bad_at(const struct rpa *a, size_t g, const struct window *w)
+{
+	return a->until[g] > w->start;
+}
+
+/* RNIC g is bad in w, and its timeouts its own for hold after it. */
+static void mark_bad(struct rpa *a, size_t g, const struct window *w, uint64_t hold)
+{
+	a->bad_now[g] = 1;
+	if (a->until[g] < w->end + hold)
+		a->until[g] = w->end + hold;
+}
+
+/* Probes and timeouts (ACK2 losses too) between RNICs x and y, both ways, on list. */
+static void pair_counts(const struct window *w, size_t x, size_t y, const struct tup **by_src,
+			const size_t *n_by_src, uint32_t *probes, uint32_t *timeouts)
+{
+	*probes = *timeouts = 0;
+	for (int dir = 0; dir < 2; dir++) {
+		size_t s = dir ? y : x, d = dir ? x : y;
+
+		for (size_t i = 0; i < n_by_src[s]; i++) {
+			const struct tup *t = by_src[s] + i;
+
+			if ((size_t)(t->key >> 16 & 0xffffff) != d || t->list != RPM_TOR_MESH)
+				continue;
+			*probes += t->probes;
+			*timeouts += t->timeouts + t->ack2_lost;
+		}
+	}
+	(void)w;
+}
+
+static int tup_cmp(const void *pa, const void *pb)
+{
+	const struct tup *x = pa, *y = pb;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * 1. Host down: a host that went silent (sent no record) for a stretch of
+ * the window, during which each of its RNICs timed out for more than
+ * host_down_share of the probes sent to it, by probers on two hosts or
+ * more.  A host stopped mid-window is one host problem, not an RNIC each.
+ */
+static void host_down(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
+		      uint64_t hold)
+{
+	uint8_t *seen = rl_xcalloc(a->inv->n_hosts * a->inv->n_hosts, 1);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t s = (size_t)(t[i].key >> 40) - 1, d = (size_t)(t[i].key >> 16 & 0xffffff);
+
+		if (t[i].timeouts)
+			seen[host_of(a, d) * a->inv->n_hosts + host_of(a, s)] = 1;
+	}
+	for (size_t h = 0; h < a->inv->n_hosts; h++) {
+		const struct inv_host *hh = &a->inv->hosts[h];
+		size_t probers = 0, run = 0, best = 0, b0 = 0;
+		uint64_t all = 0, lost = 0;
+		bool every = hh->n_rnics > 0;
+
+		for (size_t b = 0; b < NB; b++) { /* the longest silent stretch */
+			run = w->seen[h] & (1u << b) ? 0 : run + 1;
+			if (run > best)
+				best = run, b0 = b + 1 - run;
+		}
+		if (!best)
+			continue;
+		for (size_t p = 0; p < a->inv->n_hosts; p++)
+			probers += seen[h * a->inv->n_hosts + p];
+		for (size_t r = 0; r < hh->n_rnics; r++) {
+			size_t g = a->base[h] + r;
+			uint64_t pp = 0, tt = 0;
+
+			for (size_t b = b0; b < b0 + best; b++)
+				pp += w->to_p[g * NB + b], tt += w->to_t[g * NB + b];
+			every &= pp > 0 && tt > a->cfg.host_down_share * (double)pp;
+			all += pp;
+			lost += tt;
+		}
+		if (!every || probers < 2)
+			continue;
+		for (size_t r = 0; r < hh->n_rnics; r++)
+			mark_bad(a, a->base[h] + r, w, hold);
+		if (a->down_until[h] < w->end + hold)
+			a->down_until[h] = w->end + hold;
+		verdict_head(a, w, "host-down", hh->name, lost,
+			     all ? (double)lost / (double)all : 0);
+		out_uint(&a->o, PRINT_JSON, "probers", NULL, probers);
+		out_float(&a->o, PRINT_JSON, "silent_s", NULL, 3,
+			  (double)best * (double)a->cfg.window_ms / 1000.0 / NB);
+		out_close(&a->o);
+	}
+	free(seen);
+}
+
+static int share_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const double *sh = ctx;
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+
+	return sh[x] > sh[y] ? -1 : sh[x] < sh[y] ? 1 : (x > y) - (x < y);
+}
+
+/*
+ * 2. RNIC anomalies from the ToR-mesh, worst first: an RNIC whose pairs
+ * with most of its judged ToR-mesh peers (other hosts, same ToR, not bad)
+ * time out beyond the threshold.
+ */
+static void rnic_step(struct rpa *a, const struct window *w, const struct tup **by_src,
+		      const size_t *n_by_src, uint64_t hold)
+{
+	size_t n = 0;
+	char name[160];
+
+	for (size_t g = 0; g < a->n_rnics; g++) {
+		uint64_t p = 0, to = 0;
+
+		for (size_t i = 0; i < n_by_src[g]; i++)
+			if (by_src[g][i].list == RPM_TOR_MESH) {
+				p += by_src[g][i].probes;
+				to += by_src[g][i].timeouts + by_src[g][i].ack2_lost;
+			}
+		a->share[g] = p ? (double)to / (double)p : 0;
+		a->order[n++] = g;
+	}
+	/* A dead RNIC's own probes all time out: its share leads. */
+	qsort_r(a->order, n, sizeof(*a->order), share_cmp, a->share);
+	for (size_t i = 0; i < n; i++) {
+		size_t r = a->order[i], peers = 0, bad = 0;
+		uint64_t probes = 0, touts = 0;
+
+		/* A host that was down lately: what its RNICs show on coming back is that. */
+		if (a->bad_now[r] || !w->h[host_of(a, r)].alive ||
+		    a->down_until[host_of(a, r)] > w->start)
+			continue;
+		/* Its own probes do not leave (a missing route, a port down): the RNIC's. */
+		if (w->send_err[r] >= (uint32_t)a->cfg.rnic_min_probes &&
+		    w->send_err[r] > a->cfg.rnic_threshold * w->sent[r]) {
+			mark_bad(a, r, w, hold);
+			verdict_head(a, w, "rnic", rnic_name(a, r, name, sizeof(name)),
+				     w->send_err[r], (double)w->send_err[r] / w->sent[r]);
+			out_uint(&a->o, PRINT_JSON, "send_errors", NULL, w->send_err[r]);
+			out_uint(&a->o, PRINT_JSON, "sent", NULL, w->sent[r]);
+			out_close(&a->o);
+			continue;
+		}
+		if (a->tor[r] < 0)
+			continue;
+		for (size_t q = 0; q < a->n_rnics; q++) {
+			uint32_t pp, tt;
+
+			/* A peer found bad already explains its own timeouts with r. */
+			if (a->tor[q] != a->tor[r] || host_of(a, q) == host_of(a, r) ||
+			    a->bad_now[q])
+				continue;
+			pair_counts(w, r, q, by_src, n_by_src, &pp, &tt);
+			if (pp < (uint32_t)a->cfg.rnic_min_probes)
+				continue;
+			peers++;
+			probes += pp;
+			touts += tt;
+			bad += tt > a->cfg.rnic_threshold * pp;
+		}
+		if (peers < (size_t)a->cfg.rnic_min_peers || bad < 2 ||
+		    (double)bad < a->cfg.rnic_peer_share * (double)peers)
+			continue;
+		mark_bad(a, r, w, hold);
+		verdict_head(a, w, "rnic", rnic_name(a, r, name, sizeof(name)), touts,
+			     probes ? (double)touts / (double)probes : 0);
+		out_uint(&a->o, PRINT_JSON, "peers", NULL, peers);
+		out_uint(&a->o, PRINT_JSON, "bad_peers", NULL, bad);
+		out_close(&a->o);
+	}
+}
+
+/* Add n to every link and switch on path p (once each), into votes. */
+static void on_path(const struct rpa *a, const struct path *p, uint32_t n, uint32_t *vl,
+		    uint32_t *vs, uint8_t *mark_l, uint8_t *mark_s)
+{
+	for (int i = 0; p && i < p->n_links; i++) {
+		const struct inv_link *l = &a->inv->links[p->links[i]];
+		const struct inv_endpoint *ep[2] = {&l->a, &l->b};
+
+		if (!mark_l[p->links[i]]) {
+			mark_l[p->links[i]] = 1;
+			vl[p->links[i]] += n;
+		}
+		for (int k = 0; k < 2; k++)
+			if (ep[k]->kind == INV_DEV_SWITCH && !mark_s[ep[k]->dev]) {
+				mark_s[ep[k]->dev] = 1;
+				vs[ep[k]->dev] += n;
+			}
+	}
+}
+
+static void print_suspects(struct rpa *a, bool link, const struct cand *c, size_t n)
+{
+	char name[160];
+
+	out_open_array(&a->o, "suspects");
+	for (size_t i = 0; i < n && i < SUSPECTS; i++) {
+		out_open_object(&a->o, NULL);
+		out_string(&a->o, PRINT_JSON, "target", NULL,
+			   vote_elem_name(a->inv, link, c[i].id, name, sizeof(name)));
+		out_string(&a->o, PRINT_JSON, "kind", NULL, link ? "link" : "switch");
+		out_uint(&a->o, PRINT_JSON, "votes", NULL, c[i].votes);
+		out_uint(&a->o, PRINT_JSON, "good", NULL, c[i].good);
+		out_close(&a->o);
+	}
+	out_close(&a->o);
+}
+
+/*
+ * 3. Switch problems: each abnormal 5-tuple of two healthy RNICs votes for
+ * the elements of its forward and its reverse path (a timeout: either; an
+ * ACK2 loss: the reverse); OK probes of the same tuples exonerate.
+ */
+static uint32_t switch_step(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
+			    uint32_t *unlocalized)
+{
+	size_t nl = a->inv->n_links, ns = a->inv->n_switches;
+	uint8_t *ml = rl_xcalloc(nl + 1, 1), *ms = rl_xcalloc(ns + 1, 1);
+	uint32_t total = 0;
+	struct cand *cl, *cs;
+	size_t kl, ks;
+	bool link;
+	char name[160];
+
+	memset(a->votes_l, 0, nl * sizeof(*a->votes_l));
+	memset(a->good_l, 0, nl * sizeof(*a->good_l));
+	memset(a->votes_s, 0, ns * sizeof(*a->votes_s));
+	memset(a->good_s, 0, ns * sizeof(*a->good_s));
+	*unlocalized = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t s = (size_t)(t[i].key >> 40) - 1, d = (size_t)(t[i].key >> 16 & 0xffffff);
+		uint16_t sport = (uint16_t)t[i].key;
+		const struct path *fwd = path_find(a, tkey(s, d, sport)),
+				  *rev = path_find(a, tkey(d, s, sport));
+		uint32_t bad = t[i].timeouts + t[i].ack2_lost;
+
+		if (bad_at(a, s, w) || bad_at(a, d, w))
+			continue;
+		if (t[i].ok) {
+			memset(ml, 0, nl), memset(ms, 0, ns);
+			on_path(a, fwd, t[i].ok, a->good_l, a->good_s, ml, ms);
+			on_path(a, rev, t[i].ok, a->good_l, a->good_s, ml, ms);
+		}
+		if (!bad)
+			continue;
+		if (!(fwd && fwd->complete) && !(rev && rev->complete)) {
+			*unlocalized += bad;
+			continue;
+		}
+		total += bad;
+		memset(ml, 0, nl), memset(ms, 0, ns);
+		if (t[i].timeouts)
+			on_path(a, fwd, t[i].timeouts, a->votes_l, a->votes_s, ml, ms);
+		on_path(a, rev, bad, a->votes_l, a->votes_s, ml, ms);
+	}
+	free(ml);
+	free(ms);
+	if (total < (uint32_t)a->cfg.min_votes)
+		return total;
+	cl = rl_xcalloc(nl + 1, sizeof(*cl));
+	cs = rl_xcalloc(ns + 1, sizeof(*cs));
+	kl = vote_rank(a->votes_l, a->good_l, nl, cl);
+	ks = vote_rank(a->votes_s, a->good_s, ns, cs);
+	link = vote_unique_top(cl, kl) || !vote_unique_top(cs, ks);
+	if ((link ? kl : ks) && (double)(link ? cl : cs)->votes >= a->cfg.min_share * total) {
+		const struct cand *top = link ? cl : cs;
+
+		verdict_head(a, w, link ? "switch-link" : "switch",
+			     vote_elem_name(a->inv, link, top->id, name, sizeof(name)), top->votes,
+			     (double)top->votes / total);
+		out_bool(&a->o, PRINT_JSON, "unique", NULL, vote_unique_top(top, link ? kl : ks));
+		out_uint(&a->o, PRINT_JSON, "abnormal", NULL, total);
+		print_suspects(a, link, top, link ? kl : ks);
+		out_close(&a->o);
+	}
+	free(cl);
+	free(cs);
+	return total;
+}
+
+/* 4. Host processing: most of a host's answered probes (or answers) were slow in the host. */
+static void host_step(struct rpa *a, const struct window *w)
+{
+	for (size_t h = 0; h < a->inv->n_hosts; h++) {
+		const struct hostw *x = &w->h[h];
+		bool prober = x->ok_sent >= 10 && 2 * x->slow_prober > x->ok_sent,
+		     resp = x->ok_answered >= 10 && 2 * x->slow_resp > x->ok_answered;
+
+		if (!prober && !resp)
+			continue;
+		verdict_head(a, w, "host-processing", a->inv->hosts[h].name,
+			     prober ? x->slow_prober : x->slow_resp,
+			     prober ? (double)x->slow_prober / x->ok_sent
+				    : (double)x->slow_resp / x->ok_answered);
+		out_string(&a->o, PRINT_JSON, "side", NULL, prober ? "prober" : "responder");
+		out_close(&a->o);
+	}
+}
+
+static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t unlocalized)
+{
+	static const char *const ln[RPM_LISTS] = {"tor_mesh", "inter_tor", "service"};
+	static const double q[] = {0.5, 0.9, 0.99, 0.999};
+	static const char *const qn[] = {"p50", "p90", "p99", "p999"};
+	struct out *o = &a->o;
+	uint64_t ok = 0;
+
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "window");
+	out_string(o, PRINT_JSON, "monitor", NULL, "rpingmesh");
+	out_float(o, PRINT_JSON, "start", NULL, 3, secs(w->start));
+	out_float(o, PRINT_JSON, "end", NULL, 3, secs(w->end));
+	out_uint(o, PRINT_JSON, "send_errors", NULL, w->send_errors);
+	out_uint(o, PRINT_JSON, "voted", NULL, voted);
+	out_uint(o, PRINT_JSON, "unlocalized", NULL, unlocalized);
+	for (int l = 0; l < RPM_LISTS; l++) {
+		if (!w->probes[l])
+			continue;
+		ok += w->ok[l];
+		out_open_object(o, ln[l]);
+		out_uint(o, PRINT_JSON, "probes", NULL, w->probes[l]);
+		out_uint(o, PRINT_JSON, "timeouts", NULL, w->timeouts[l]);
+		out_uint(o, PRINT_JSON, "ack2_lost", NULL, w->ack2_lost[l]);
+		out_uint(o, PRINT_JSON, "ok", NULL, w->ok[l]);
+		out_open_object(o, "rtt_us");
+		for (int i = 0; i < 4; i++)
+			out_float(o, PRINT_JSON, qn[i], NULL, 1,
+				  hist_pct(w->rtt_h[l], w->ok[l], q[i]) / 1e3);
+		out_close(o);
+		out_close(o);
+	}
+	out_open_object(o, "prober_us");
+	for (int i = 0; i < 4; i++)
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->prober_h, ok, q[i]) / 1e3);
+	out_close(o);
+	out_open_object(o, "responder_us");
+	for (int i = 0; i < 4; i++)
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->resp_h, ok, q[i]) / 1e3);
+	out_close(o);
+	out_close(o);
+}
+
+static void close_window(struct rpa *a, struct window *w)
+{
+	uint64_t hold = (uint64_t)a->cfg.rnic_hold_ms * NS_PER_MS;
+	struct tup *t = rl_xcalloc(w->n + 1, sizeof(*t));
+	const struct tup **by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*by_src));
+	size_t n = 0, *n_by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*n_by_src));
+	uint32_t voted, unlocalized;
+
+	a->tot.windows++;
+	for (size_t i = 0; i < w->cap; i++)
+		if (w->t[i].key)
+			t[n++] = w->t[i];
+	rl_sort(t, n, sizeof(*t), tup_cmp); /* by prober RNIC, then responder, then sport */
+	for (size_t i = 0; i < n; i++) {
+		size_t s = (size_t)(t[i].key >> 40) - 1;
+
+		if (!n_by_src[s]++)
+			by_src[s] = &t[i];
+	}
+	memset(a->bad_now, 0, a->n_rnics);
+	host_down(a, w, t, n, hold);
+	rnic_step(a, w, by_src, n_by_src, hold);
+	voted = switch_step(a, w, t, n, &unlocalized);
+	host_step(a, w);
+	sla(a, w, voted, unlocalized);
+	free(t);
+	free(by_src);
+	free(n_by_src);
+	free(w->t);
+	free(w->h);
+	free(w->sent);
+	free(w->send_err);
+	free(w->seen);
+	free(w->to_p);
+	free(w->to_t);
+	*w = (struct window){0};
+}
+
+static int win_cmp(const void *pa, const void *pb)
+{
+	const struct window *x = *(struct window *const *)pa, *y = *(struct window *const *)pb;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void close_until(struct rpa *a, uint64_t limit, bool all)
+{
+	struct window *open[MAX_WINDOWS];
+	size_t n = 0;
+
+	for (int i = 0; i < MAX_WINDOWS; i++)
+		if (a->win[i].used &&
+		    (all || a->win[i].end + (uint64_t)a->cfg.grace_ms * NS_PER_MS <= limit))
+			open[n++] = &a->win[i];
+	rl_sort(open, n, sizeof(*open), win_cmp);
+	for (size_t i = 0; i < n; i++)
+		close_window(a, open[i]);
+}
+
+void rpa_tick(struct rpa *a, uint64_t now_ns)
+{
+	a->now_ns = now_ns;
+	close_until(a, now_ns, false);
+}
+
+void rpa_flush(struct rpa *a)
+{
+	close_until(a, 0, true);
+}
+
+struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE *out)
+{
+	struct rpa *a = rl_xcalloc(1, sizeof(*a));
+
+	a->inv = inv;
+	a->cfg = *cfg;
+	out_init(&a->o, out, OUT_JSON_LINES);
+	a->base = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->base));
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		a->base[h] = a->n_rnics;
+		a->n_rnics += inv->hosts[h].n_rnics;
+	}
+	a->tor = rl_xcalloc(a->n_rnics + 1, sizeof(*a->tor));
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		for (size_t r = 0; r < inv->hosts[h].n_rnics; r++)
+			a->tor[a->base[h] + r] = rpm_tor_of(inv, h, r);
+	a->until = rl_xcalloc(a->n_rnics + 1, sizeof(*a->until));
+	a->bad_now = rl_xcalloc(a->n_rnics + 1, 1);
+	a->down_until = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->down_until));
+	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(*a->order));
+	a->share = rl_xcalloc(a->n_rnics + 1, sizeof(*a->share));
+	a->votes_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
+	a->good_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
+	a->votes_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
+	a->good_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
+	return a;
+}
+
+void rpa_free(struct rpa *a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < MAX_WINDOWS; i++) {
+		free(a->win[i].t);
+		free(a->win[i].h);
+		free(a->win[i].sent);
+		free(a->win[i].send_err);
+		free(a->win[i].seen);
+		free(a->win[i].to_p);
+		free(a->win[i].to_t);
+	}
+	free(a->base);
+	free(a->tor);
+	free(a->until);
+	free(a->bad_now);
+	free(a->down_until);
+	free(a->order);
+	free(a->share);
+	free(a->votes_l);
+	free(a->good_l);
+	free(a->votes_s);
+	free(a->good_s);
+	free(a->paths);
+	free(a);
+}
+
+void rpa_totals(const struct rpa *a, struct rpa_totals *t)
+{
+	*t = a->tot;
+}

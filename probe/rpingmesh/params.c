@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * R-Pingmesh's parameters, spelled once: the agent's option table drives its
+ * command line (and, with the runner, the scenario's rpingmesh section).
+ */
+#include "probe/rpingmesh/params.h"
+#include "harness/lib/opt.h"
+#include "probe/rec.h"
+#include "probe/rpingmesh/agent.h"
+#include "probe/rpingmesh/analyzer.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A whole number in [lo, hi] from v, or -1. */
+static long whole(const char *v, long lo, long hi)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	return end == v || *end || n < lo || n > hi ? -1 : n;
+}
+
+int rpm_parse_inter_tor(const struct opt_desc *d, const char *v, void *field, char *err,
+			size_t errlen)
+{
+	long n = strcmp(v, "all") ? whole(v, 1, 1024) : 0;
+
+	(void)d;
+	if (n < 0) {
+		snprintf(err, errlen,
+			 "inter-tor '%s': give all, or how many RNICs of each other ToR (1 to "
+			 "1024)",
+			 v);
+		return -EINVAL;
+	}
+	*(unsigned *)field = (unsigned)n;
+	return 0;
+}
+
+static const char *print_inter_tor(const void *field, char *buf, size_t len)
+{
+	unsigned n = *(const unsigned *)field;
+
+	if (n)
+		snprintf(buf, len, "%u", n);
+	else
+		snprintf(buf, len, "all");
+	return buf;
+}
+
+int rpm_parse_sports(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
+{
+	long n = strcmp(v, "auto") ? whole(v, 1, RPM_SPORTS_MAX) : 0;
+
+	(void)d;
+	if (n < 0) {
+		snprintf(err, errlen, "sports '%s': give auto (Eq. (1)) or 1 to %d", v,
+			 RPM_SPORTS_MAX);
+		return -EINVAL;
+	}
+	*(unsigned *)field = (unsigned)n;
+	return 0;
+}
+
+static const char *print_sports(const void *field, char *buf, size_t len)
+{
+	unsigned n = *(const unsigned *)field;
+
+	if (n)
+		snprintf(buf, len, "%u", n);
+	else
+		snprintf(buf, len, "auto");
+	return buf;
+}
+
+int rpm_parse_coverage(const struct opt_desc *d, const char *v, void *field, char *err,
+		       size_t errlen)
+{
+	char *end;
+	double p = strtod(v, &end);
+
+	(void)d;
+	if (end == v || *end || !(p > 0 && p < 1)) {
+		snprintf(err, errlen,
+			 "coverage '%s': give a probability between 0 and 1 (e.g. 0.9)", v);
+		return -EINVAL;
+	}
+	*(double *)field = p;
+	return 0;
+}
+
+static const char *print_coverage(const void *field, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", *(const double *)field);
+	return buf;
+}
+
+static int parse_transport(const struct opt_desc *d, const char *v, void *field, char *err,
+			   size_t errlen)
+{
+	const struct pt_ops *t = pt_find(v);
+
+	(void)d;
+	if (!t) {
+		snprintf(err, errlen, "transport '%s': known transports: %s", v, pt_names());
+		return -EINVAL;
+	}
+	*(const struct pt_ops **)field = t;
+	return 0;
+}
+
+static const char *print_transport(const void *field, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", (*(const struct pt_ops *const *)field)->name);
+	return buf;
+}
+
+#define AG(f) offsetof(struct rpm_agent_cfg, f)
+
+const struct opt_desc rpm_agent_opts[] = {
+    {"transport", OPT_CUSTOM, 0, 0, AG(transport),
+     "probe transport: udp (RoCEv2 UD packets over raw sockets) or verbs (UD QPs through "
+     "rdma-core)",
+     parse_transport, print_transport},
+    {"tor-mesh-rate", OPT_DOUBLE, 0.01, 1000, AG(tor_mesh_rate),
+     "probes a second to each ToR-mesh target"},
+    {"inter-tor-rate", OPT_DOUBLE, 0.01, 1000, AG(inter_tor_rate),
+     "probes a second to each inter-ToR target"},
+    {"timeout", OPT_MS, 1, 60000, AG(timeout_ms),
+     "no ACK1 by then is a timeout, ACK1 without ACK2 an ACK2 loss"},
+    {"inter-tor", OPT_CUSTOM, 0, 0, AG(pl.inter_tor_per_tor),
+     "inter-ToR targets: every RNIC of each other ToR (all), or N of each", rpm_parse_inter_tor,
+     print_inter_tor},
+    {"sports", OPT_CUSTOM, 0, 0, AG(pl.sports),
+     "source ports per target: Eq. (1) over the ECMP paths between the ToRs (auto), or N",
+     rpm_parse_sports, print_sports},
+    {"coverage", OPT_CUSTOM, 0, 0, AG(pl.coverage),
+     "Eq. (1)'s probability that every ECMP path gets a source port", rpm_parse_coverage,
+     print_coverage},
+    {"same-host", OPT_BOOL, 0, 0, AG(pl.same_host),
+     "probe the host's own RNICs too (they measure the host, not the fabric)"},
+    {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms),
+     "replace rotate-share of each target's source ports this often"},
+    {"rotate-share", OPT_DOUBLE, 0, 1, AG(rotate_share), "share of the ports each rotation"},
+    {"trace-rate", OPT_DOUBLE, 0, 1000, AG(trace_rate),
+     "path traces per second at most (switch ICMP budget)"},
+    {"trace-refresh", OPT_MS, 100, 86400000, AG(trace_refresh_ms),
+     "re-trace each 5-tuple this often"},
+    {"trace-timeout", OPT_MS, 10, 10000, AG(trace_timeout_ms), "wait for ICMP answers per trace"},
+    {"max-ttl", OPT_INT, 2, REC_MAX_HOPS, AG(max_ttl), "hops traced at most"},
+    {"dscp", OPT_INT, 0, 63, AG(dscp), "DSCP of probes and ACKs (26: PFC priority 3)"},
+    {"seed", OPT_UINT, 0, 4294967295.0, AG(seed),
+     "random seed (probe phases, port rotation, inter-ToR picks)"},
+    OPT_TABLE_END,
+};
+
+#define AZ(f) offsetof(struct rpa_cfg, f)
+
+const struct opt_desc rpa_opts[] = {
+    {"window", OPT_MS, 100, 3600000, AZ(window_ms), "analysis window"},
+    {"rnic-threshold", OPT_DOUBLE, 0, 1, AZ(rnic_threshold),
+     "a ToR-mesh pair timing out more than this share is bad"},
+    {"rnic-min-probes", OPT_INT, 1, 1e6, AZ(rnic_min_probes),
+     "probes a ToR-mesh pair needs in a window to be judged"},
+    {"rnic-min-peers", OPT_INT, 1, 1e6, AZ(rnic_min_peers),
+     "ToR-mesh peers an RNIC needs to be judged (a ToR of two cannot tell which one is dead)"},
+    {"rnic-peer-share", OPT_DOUBLE, 0, 1, AZ(rnic_peer_share),
+     "share of its peers whose pairs are bad that makes an RNIC bad"},
+    {"rnic-hold", OPT_MS, 0, 86400000, AZ(rnic_hold_ms),
+     "a bad RNIC's timeouts stay its own this long"},
+    {"host-down-share", OPT_DOUBLE, 0, 1, AZ(host_down_share),
+     "timeout share to every RNIC of a silent host that makes it down"},
+    {"min-votes", OPT_INT, 1, 1e6, AZ(min_votes), "abnormal probes needed before voting"},
+    {"min-share", OPT_DOUBLE, 0, 1, AZ(min_share),
+     "share of abnormal probes the top suspect must be on"},
+    {"proc", OPT_US, 0, 60000, AZ(proc_us),
+     "host-processing verdict when most prober or responder delays exceed it"},
+    {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
+     "close a window this long after its end (> the probe timeout)"},
+    OPT_TABLE_END,
+};

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: MIT
+# R-Pingmesh end to end on the virtual lab: an agent on every host (probes across hosts, ACKs,
+# traces), hostile input, and the analyzer's verdicts on faults injected while they run.
+RPM_OUT=$(mktemp -d "$T"/rpingmesh.XXXXXX)
+
+# rpm_run NAME SECONDS AT 'FAULT' 'CLEAR': every host's agent for SECONDS, FAULT run AT seconds in
+# (in the background: it holds its fault for as long as it says), CLEAR after the agents; then
+# the analyzer, 2-s windows, into $RPM_OUT/NAME.jsonl.
+rpm_run() {
+	local name=$1 secs=$2 at=$3 fault=$4 clear=$5 h pids=() rc=0 az= to
+	if [ -n "${RPM_LISTEN:-}" ]; then # records over TCP to a listening analyzer
+		"$RL" analyze --monitor rpingmesh --listen 198.19.128.1 --window 2s \
+			-o "$RPM_OUT/$name.jsonl" 2>"$RPM_OUT/$name-az.log" &
+		az=$!
+		sleep 0.3
+	fi
+	for h in host1 host2 host3 host4; do
+		to=(--out "$RPM_OUT/$name-$h.rec")
+		[ -n "$az" ] && to=(--analyzer 198.19.128.1)
+		ip netns exec rl-$h "$RL" agent rpingmesh --host $h "${to[@]}" \
+			--duration ${secs}s --inter-tor-rate 3 --sports 6 --trace-rate 100 \
+			--seed $((RANDOM + 1)) 2>"$RPM_OUT/$name-$h.log" &
+		pids+=($!)
+	done
+	sleep "$at"
+	eval "$fault"
+	for h in "${pids[@]}"; do wait "$h" || rc=$?; done
+	eval "$clear"
+	if [ -n "$az" ]; then
+		sleep 2 # the last window's grace
+		kill -TERM "$az"
+		wait "$az" || rc=$?
+	fi
+	wait
+	[ -n "$az" ] || "$RL" analyze --monitor rpingmesh --window 2s "$RPM_OUT/$name"-host*.rec \
+		-o "$RPM_OUT/$name.jsonl" 2>"$RPM_OUT/$name-az.log" || rc=$?
+	return $rc
+}
+
+# The verdicts of NAME: "class target" lines, sorted and counted.
+verdicts() { jq -r 'select(.type=="verdict") | .class + " " + .target' "$RPM_OUT/$1.jsonl" | sort | uniq -c; }
+
+section "rpingmesh: agents across hosts, the analyzer, faults"
+"$RL" lab up -q
+defer '"$RL" lab down -q'
+
+# 1. An RNIC's port down for 4 s (its host-facing switch port follows), and junk at host1:rnic1.
+rpm_run rnic 12 4.5 \
+	'ip netns exec rl-host2 "$TOOLS/udpsend" 198.18.1.2 198.18.1.1 4791 40000 50 20 >/dev/null 2>&1;
+	 "$RL" inject link-flap --target host1:rnic2 --for 4s >"$RPM_OUT/rnic-inject.log" 2>&1' true
+rc=$?
+[ $rc -eq 0 ] && ok "4 agents ran their --duration through 1000 junk datagrams and a fault, exit 0" ||
+	fail "agents or analyzer exit $rc" "$(tail -2 "$RPM_OUT"/rnic-*.log | tr '\n' ' ')"
+grep -q "reverted" "$RPM_OUT/rnic-inject.log" && ok "the link flap was applied and reverted" ||
+	fail "inject" "$(tail -2 "$RPM_OUT/rnic-inject.log")"
+v=$(verdicts rnic)
+echo "$v" | grep -q "rnic host1:rnic2" && [ "$(echo "$v" | grep -vc "host1:rnic2")" -eq 0 ] &&
+	ok "a dead RNIC: 'rnic host1:rnic2' and nothing else ($(echo $v))" || fail "dead RNIC verdicts" "$v"
+mal=$(grep -o '[0-9]* malformed' "$RPM_OUT/rnic-host1.log" | cut -d' ' -f1)
+[ "${mal:-0}" -ge 900 ] && ok "host1's agent counted $mal junk datagrams as malformed, none as probes" ||
+	fail "malformed ${mal:-?} of 1000 junk datagrams" "$(tail -1 "$RPM_OUT/rnic-host1.log")"
+# Before the fault (window 1 ends 4 s in at the latest): every probe answered, the ToR-mesh (one switch each way) faster than inter-ToR
+# (three), and every traced path complete.
+first=$(jq -s '[.[] | select(.type=="window")][1]' "$RPM_OUT/rnic.jsonl")
+tm=$(echo "$first" | jq '.tor_mesh.rtt_us.p50')
+it=$(echo "$first" | jq '.inter_tor.rtt_us.p50')
+lost=$(echo "$first" | jq '.tor_mesh.timeouts + .tor_mesh.ack2_lost + .inter_tor.timeouts + .inter_tor.ack2_lost')
+n=$(echo "$first" | jq '.tor_mesh.ok + .inter_tor.ok')
+[ "$lost" = 0 ] && [ "${n:-0}" -ge 800 ] && ok "a healthy window: $n probes answered, none lost" ||
+	fail "healthy window: $n answered, $lost lost" "$first"
+awk -v a="$tm" -v b="$it" 'BEGIN { exit !(a > 0 && b > a) }' &&
+	ok "RTT p50: ToR-mesh $tm us < inter-ToR $it us (one switch each way against three)" ||
+	fail "RTT p50 ToR-mesh $tm, inter-ToR $it"
+tr=$(grep -o '([0-9]* complete)' "$RPM_OUT/rnic-host3.log" | tr -dc 0-9)
+all=$(grep -o '[0-9]* traces' "$RPM_OUT/rnic-host3.log" | cut -d' ' -f1)
+[ "${tr:-0}" -ge 200 ] && ok "host3 traced $all 5-tuples of its probes and ACKs, $tr complete" ||
+	fail "traces on host3: $all, complete ${tr:-0}" "$(tail -1 "$RPM_OUT/rnic-host3.log")"
+
+# 2. A rail switch's uplink to a spine down: probes and ACKs through it are lost.  The records go
+# to the analyzer over TCP this time.
+RPM_LISTEN=1 rpm_run uplink 9 2 '"$RL" inject link-flap --target rail2:swp6 --for 4s >/dev/null 2>&1' true
+rc=$?
+n=$(grep -c "R-Pingmesh agent host[1-4] .* connected" "$RPM_OUT/uplink-az.log")
+[ $rc -eq 0 ] && [ "$n" -eq 4 ] && ok "the analyzer took 4 agents' records over TCP (--listen), exit 0" ||
+	fail "analyzer over TCP: exit $rc, $n agents" "$(tail -2 "$RPM_OUT/uplink-az.log" | tr '\n' ' ')"
+v=$(verdicts uplink)
+echo "$v" | grep -q "switch-link rail2:swp6--spine2:swp2" && ! echo "$v" | grep -q "rnic " &&
+	[ "$(echo "$v" | grep -vc "rail2:swp6--spine2:swp2")" -eq 0 ] &&
+	ok "a rail uplink down: 'switch-link rail2:swp6--spine2:swp2' and nothing else ($(echo $v))" ||
+	fail "uplink verdicts" "$v"
+
+# 3. A host down: its RNICs' ports down and its agent stopped, not four RNIC problems.
+rpm_run host 11 2 \
+	'pkill -STOP -f "agent rpingmesh --host host3 "
+	 for r in 1 2 3 4; do "$RL" inject link-flap --target host3:rnic$r --for 5s >/dev/null 2>&1 & done
+	 sleep 5; pkill -CONT -f "agent rpingmesh --host host3 "' true
+v=$(verdicts host)
+echo "$v" | grep -q "host-down host3" && [ "$(echo "$v" | grep -vc "host-down host3")" -eq 0 ] &&
+	ok "a host down: 'host-down host3' and nothing else ($(echo $v))" || fail "host-down verdicts" "$v"
+
+# 4. Records that are not R-Pingmesh's are refused with a reason, and nothing is analyzed.
+expect_exit 2 "analyze --monitor rpingmesh refuses a file of junk" "$RL" analyze --monitor rpingmesh "$RPM_OUT/rnic-az.log"
+expect_exit 2 "analyze --monitor foo is refused" "$RL" analyze --monitor foo x
+expect_exit 2 "agent rpingmesh: an unknown host is refused" "$RL" agent rpingmesh --host host9 --duration 1s
+expect_exit 2 "agent rpingmesh: --sports 65 is refused" "$RL" agent rpingmesh --host host1 --sports 65
+check "no agent is left running" sh -c '! pgrep -f "rocelab agent rpingmes[h]"'
