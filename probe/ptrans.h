@@ -64,8 +64,11 @@ struct pt_events {
 	/* The probe sent with this cookie left at tx_ns (②) measured by ts. */
 	void (*tx_done)(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts);
 	void (*rx)(void *ctx, const struct pt_rx *rx);
-	/* A packet arrived that is not a probe (foreign, malformed, bad ICRC): a counter, never
-	 * fatal. */
+	/*
+	 * A packet arrived that is not a probe (foreign, malformed, bad ICRC): a counter, never
+	 * fatal.  -EXDEV: a probe for another monitor's QP on this RNIC (pt_sibling_qpn), which
+	 * runs beside this one and is not foreign.
+	 */
 	void (*bad)(void *ctx, int reason);
 	/*
 	 * The probe sent with this cookie was not sent after all: its send
@@ -130,6 +133,15 @@ struct pt_ops {
 
 extern const struct pt_ops pt_udp_ops;
 extern const struct pt_ops pt_verbs_ops;
+
+/*
+ * rocelab's probe QPs: Hostmesh's are 0x100 + i, R-Pingmesh's 0x200 + i.  Is
+ * qpn another monitor's than ours (both monitors run on the same RNICs)?
+ */
+static inline bool pt_sibling_qpn(uint32_t ours, uint32_t qpn)
+{
+	return qpn >> 8 != ours >> 8 && (qpn >> 8 == 1 || qpn >> 8 == 2);
+}
 
 /* The names of all transports, for messages: "udp, verbs". */
 const char *pt_names(void);

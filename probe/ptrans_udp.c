@@ -264,7 +264,12 @@ static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 		r = roce_parse_ud(pkt, (size_t)n, &ip, &ud, &rx.payload, &rx.len);
 		if (!r &&
 		    (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn || ud.qkey != p->qkey))
-			r = -ENOENT; /* RoCEv2, but not for this port's probe QP */
+			/* RoCEv2, but not for this port's probe QP: another monitor's, or foreign
+			 */
+			r = ip.dst.s_addr == p->addr.s_addr && ud.qkey == p->qkey &&
+				    pt_sibling_qpn(p->qpn, ud.dst_qpn)
+				? -EXDEV
+				: -ENOENT;
 		if (r) {
 			if (ev->bad)
 				ev->bad(ctx, r);

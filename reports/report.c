@@ -70,19 +70,10 @@ static json_t *incidents_json(const struct grade *g)
 	return o;
 }
 
-static json_t *scenario_json(const struct scn_result *r)
+/* A grade against expectation e: what a scenario says, and each component's section. */
+static void grade_fields(json_t *o, const struct grade *g, const struct scn_expect *e)
 {
-	const struct scenario *s = r->s;
-	const struct grade *g = &r->g;
-	json_t *o = json_object(), *f = json_array(), *comps = json_object();
-
-	json_object_set_new(o, "name", json_string(r->test_name));
-	json_object_set_new(o, "suite", json_string(s->suite));
-	json_object_set_new(o, "file", json_string(s->path));
-	json_object_set_new(o, "verdict", json_string(run_verdict_name(g->verdict)));
-	json_object_set_new(o, "reason", json_string(g->reason));
-	json_object_set_new(o, "known_blind",
-			    s->expect.blind[0] ? json_string(s->expect.blind) : json_null());
+	json_object_set_new(o, "known_blind", e->blind[0] ? json_string(e->blind) : json_null());
 	json_object_set_new(o, "detected", json_boolean(g->detected));
 	json_object_set_new(o, "time_to_detect_s",
 			    g->time_to_detect_s >= 0 ? json_real(g->time_to_detect_s)
@@ -96,19 +87,32 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "false_positives", json_integer(g->false_positives));
 	json_object_set_new(o, "incidents", incidents_json(g));
 	json_object_set_new(o, "expected",
-			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", s->expect.cls, "target",
-				      s->expect.target, "top_k", s->expect.top_k, "within_s",
-				      (double)s->expect.within_ms / 1e3, "silent",
-				      s->expect.silent));
-	if (s->expect.n_also) {
+			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", e->cls, "target", e->target,
+				      "top_k", e->top_k, "within_s", (double)e->within_ms / 1e3,
+				      "silent", e->silent));
+	if (e->n_also) {
 		json_t *also = json_array();
 
-		for (size_t i = 0; i < s->expect.n_also; i++)
-			json_array_append_new(also, json_string(s->expect.also[i]));
+		for (size_t i = 0; i < e->n_also; i++)
+			json_array_append_new(also, json_string(e->also[i]));
 		json_object_set_new(json_object_get(o, "expected"), "also", also);
 	}
 	json_object_set_new(o, "got",
 			    json_pack("{s:s,s:s}", "class", g->got_class, "target", g->got_target));
+}
+
+static json_t *scenario_json(const struct scn_result *r)
+{
+	const struct scenario *s = r->s;
+	const struct grade *g = &r->g;
+	json_t *o = json_object(), *f = json_array(), *comps = json_object();
+
+	json_object_set_new(o, "name", json_string(r->test_name));
+	json_object_set_new(o, "suite", json_string(s->suite));
+	json_object_set_new(o, "file", json_string(s->path));
+	json_object_set_new(o, "verdict", json_string(run_verdict_name(g->verdict)));
+	json_object_set_new(o, "reason", json_string(g->reason));
+	grade_fields(o, g, &s->expect);
 	for (size_t i = 0; i < s->n_faults; i++) {
 		json_t *x = json_pack("{s:s,s:s}", "kind", s->faults[i].spec.kind->name, "target",
 				      s->faults[i].spec.target);
@@ -149,6 +153,8 @@ static json_t *scenario_json(const struct scn_result *r)
 
 		json_object_set_new(sec, "verdict", json_string(run_verdict_name(c->g.verdict)));
 		json_object_set_new(sec, "reason", json_string(c->g.reason));
+		/* Its grade against its own expectation: monitors side by side. */
+		grade_fields(sec, &c->g, &c->sc->expect);
 		for (size_t k = 0; k < c->obs.n_metrics; k++) {
 			const struct metric *x = &c->obs.metrics[k];
 			json_t *v = json_pack("{s:f,s:s}", "value", x->value, "unit", x->unit);

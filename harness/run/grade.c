@@ -282,10 +282,15 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 		return;
 	g->verdict = RV_PASS;
 	g->reason[0] = '\0';
-	if (e->silent) {
+	if (e->silent && t->t_fault > 0 && g->detected) {
+		/* Blind by design to this fault: anything said during it is a false alarm. */
+		fail(g, "expected blind to the fault, but said %s %s during it", g->got_class,
+		     g->got_target);
+	} else if (e->silent) {
 		if (g->false_positives > e->max_false_positives)
-			fail(g, "%d verdict(s) on a fault-free lab (at most %d allowed)",
-			     g->false_positives, e->max_false_positives);
+			fail(g, "%d verdict(s) %s (at most %d allowed)", g->false_positives,
+			     t->t_fault > 0 ? "outside the fault" : "on a fault-free lab",
+			     e->max_false_positives);
 	} else if (e->cls[0]) {
 		if (!g->detected)
 			fail(g, "not detected: no verdict during the fault");

@@ -6,6 +6,7 @@
 #include "harness/run/registry.h"
 
 #include "probe/hostmesh/component.h"
+#include "probe/rpingmesh/component.h"
 #include "transport/mpr_comp.h"
 
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 static const struct component_ops *table[COMPONENTS_MAX] = {
     &hostmesh_component,
+    &rpingmesh_component,
     &mprdma_component,
     &eunomia_component,
 };

@@ -988,13 +988,19 @@ static char *resolve_inventory(const char *scn_path, const char *inv)
 	return rl_xstrdup(out);
 }
 
-/* Defaults and consistency of one expectation, reported at where it was written. */
-static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at)
+/*
+ * Defaults and consistency of one expectation, reported at where it was
+ * written.  A component's own may be silent under a fault: it is expected
+ * blind to it (outside its design), and graded so.
+ */
+static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at, bool own)
 {
 	struct scenario *s = c->s;
 
-	if (e->silent && s->n_faults)
-		return err_at(c, at, "expect.silent is for scenarios without faults");
+	if (e->silent && s->n_faults && !own)
+		return err_at(c, at,
+			      "expect.silent is for scenarios without faults (a component "
+			      "blind to the fault says so in components.NAME.expect)");
 	if (!e->silent && !e->cls[0] && !e->n_metrics)
 		return err_at(c, at, "expect needs 'class' (or 'silent: true', or 'metrics')");
 	if (!e->silent && e->cls[0] && !s->n_faults)
@@ -1112,13 +1118,13 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 	}
 	if (c->nerr)
 		return -EINVAL;
-	if (t.expect && finish_expect(c, &s->expect, t.expect))
+	if (t.expect && finish_expect(c, &s->expect, t.expect, false))
 		return -EINVAL;
 	/* The scenario's expectation, finished, holds for components without their own. */
 	for (size_t i = 0; i < s->n_comps; i++) {
 		if (!expects[i])
 			s->comps[i].expect = s->expect;
-		else if (finish_expect(c, &s->comps[i].expect, expects[i]))
+		else if (finish_expect(c, &s->comps[i].expect, expects[i], true))
 			return -EINVAL;
 	}
 	if (!t.expect)

@@ -377,6 +377,8 @@ static void on_bad(void *ctx, int reason)
 {
 	struct agent *a = ((struct rx_ctx *)ctx)->a;
 
+	if (reason == -EXDEV) /* the other monitor's probe, beside us on this RNIC */
+		return;
 	if (reason == -ENOENT)
 		a->st.foreign++;
 	else
@@ -645,7 +647,9 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 				    .gid_index = h->rnics[i].gid_index,
 				    .tos = (uint8_t)(cfg->dscp << 2),
 				    .qpn = 0x100 + (uint32_t)i,
-				    .sports = cfg->pool};
+				    .sports = cfg->pool,
+				    /* R-Pingmesh's agent may hold UDP 4791 here already. */
+				    .share_port = true};
 
 		rs->r = &h->rnics[i];
 		rs->ring_n = (size_t)(cfg->timeout_ms / cfg->interval_ms) + 8;

@@ -73,150 +73,41 @@ static long long drain_ms(const void *cfg)
 static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
 		 size_t whatlen)
 {
+	static const char *const analyze[] = {"analyze", NULL}, *const agent[] = {"agent",
+										  "hostmesh", NULL};
 	const struct hm_params *p = cfg;
 	struct hm_state *st = rl_xcalloc(1, sizeof(*st));
-	const char *argv[80];
-	char an[64], log[PATH_MAX + 64], seed[16], off[32];
-	double max_off = 0;
-	struct opt_store store = {0};
-	size_t n = 0;
-	int r = 0;
+	struct mon_desc d = {.prefix = "",
+			     .analyze = analyze,
+			     .agent = agent,
+			     .port = ANALYZER_PORT,
+			     .az_opts = az_opts,
+			     .az_cfg = &p->az,
+			     .agent_opts = hm_agent_opts,
+			     .agent_cfg = &p->agent,
+			     .seed = p->agent.seed,
+			     .window_ms = p->az.window_ms};
 
 	*state = st;
 	st->cfg = p;
-	st->lab = e->lab;
-	snprintf(st->out, sizeof(st->out), "%s/analyzer.jsonl", e->dir);
-	snprintf(an, sizeof(an), "%s:%d", inet_ntoa(e->mgmt), ANALYZER_PORT);
-	unlink(st->out);
-
-	/* The analyzer runs on the controller, listening on the management network. */
-	snprintf(log, sizeof(log), "%s/analyzer.log", e->dir);
-	argv[n++] = e->self_exe;
-	argv[n++] = "analyze";
-	argv[n++] = "-i";
-	argv[n++] = e->inv_path;
-	argv[n++] = "--listen";
-	argv[n++] = an;
-	argv[n++] = "-o";
-	argv[n++] = st->out;
-	if (opt_argv(az_opts, &p->az, NULL, argv, &n, ARRAY_SIZE(argv), &store)) {
-		opt_store_free(&store);
-		return -E2BIG;
-	}
-	st->analyzer = proc_spawn_tied(argv, NULL, log);
-	opt_store_free(&store);
-	if (st->analyzer < 0) {
-		snprintf(what, whatlen, "cannot start the analyzer: %s", strerror(-st->analyzer));
-		return st->analyzer;
-	}
-
-	/* An agent where each host's RNICs are. */
-	st->n = e->inv->n_hosts;
-	st->agents = rl_xcalloc(st->n, sizeof(*st->agents));
-	for (size_t h = 0; h < st->n && !r; h++) {
-		const char *host = e->inv->hosts[h].name;
-		char inv_there[PATH_MAX];
-
-		/* On a lab reached over SSH: the host's rocelab, a copy of the inventory. */
-		r = lab_share(e->lab, host, e->inv_path, inv_there, sizeof(inv_there));
-		if (r) {
-			snprintf(what, whatlen, "cannot copy the inventory to %s: %s", host,
-				 strerror(-r));
-			break;
-		}
-		n = 0;
-		argv[n++] = lab_program(e->lab, host, e->self_exe);
-		argv[n++] = "agent";
-		argv[n++] = "hostmesh";
-		argv[n++] = "--host";
-		argv[n++] = host;
-		argv[n++] = "-i";
-		argv[n++] = inv_there;
-		argv[n++] = "--analyzer";
-		argv[n++] = an;
-		if (opt_argv(hm_agent_opts, &p->agent, NULL, argv, &n, ARRAY_SIZE(argv) - 2,
-			     &store)) {
-			opt_store_free(&store);
-			r = -E2BIG;
-			break;
-		}
-		/* Seeds differ per host, from the scenario's seed else the run's. */
-		snprintf(seed, sizeof(seed), "%u",
-			 (p->agent.seed ? p->agent.seed : e->seed) + (unsigned)h);
-		argv[n++] = "--seed";
-		argv[n++] = seed;
-		/* Its clock as measured at pre-flight: record times on this machine's clock. */
-		if (e->lab->clock && e->lab->clock[h].offset) {
-			snprintf(off, sizeof(off), "%.6f", e->lab->clock[h].offset);
-			argv[n++] = "--clock-offset";
-			argv[n++] = off;
-			max_off = fmax(max_off, fabs(e->lab->clock[h].offset));
-		}
-		argv[n] = NULL;
-		snprintf(log, sizeof(log), "%s/agent-%s.log", e->dir, host);
-		r = lab_spawn(e->lab, host, argv, log, &st->agents[h]);
-		opt_store_free(&store);
-		if (r)
-			snprintf(what, whatlen, "cannot start the agent on %s: %s", host,
-				 strerror(-r));
-	}
-	if (!r)
-		snprintf(what, whatlen, "%zu agents, analyzer window %.1f s", st->n,
-			 (double)p->az.window_ms / 1e3);
-	if (!r && e->lab->clock) {
-		size_t used = strlen(what);
-
-		if (max_off)
-			snprintf(what + used, whatlen - used,
-				 ", record times on this machine's clock (host offsets up to %.3f "
-				 "s taken off)",
-				 max_off);
-		else
-			snprintf(what + used, whatlen - used,
-				 ", host clocks as this machine's (within measurement)");
-	}
-	return r;
+	return mon_start(e, &d, &st->procs, what, whatlen);
 }
 
 static bool alive(void *state, char *why, size_t whylen)
 {
-	struct hm_state *st = state;
-
-	if (st->analyzer > 0 && !proc_alive(st->analyzer)) {
-		snprintf(why, whylen, "the analyzer (pid %d) exited early; see its log",
-			 st->analyzer);
-		return false;
-	}
-	for (size_t i = 0; i < st->n; i++)
-		if (st->agents[i].pid > 0 && !lab_alive(st->lab, &st->agents[i])) {
-			if (st->agents[i].why[0])
-				snprintf(why, whylen, "lost %s mid-run: %s", st->agents[i].dev,
-					 st->agents[i].why);
-			else
-				snprintf(why, whylen, "the agent on %s exited early; see its log",
-					 st->agents[i].dev);
-			return false;
-		}
-	return true;
+	return mon_alive(&((struct hm_state *)state)->procs, why, whylen);
 }
 
 static void stop(void *state)
 {
-	struct hm_state *st = state;
-
-	for (size_t h = 0; h < st->n; h++)
-		if (st->agents[h].pid > 0)
-			lab_stop(st->lab, &st->agents[h], 3000);
-	if (st->analyzer > 0)
-		proc_stop(st->analyzer, 5000);
-	st->analyzer = 0;
+	mon_stop(&((struct hm_state *)state)->procs);
 }
 
 /* The analyzer's JSON lines: windows (kept for the report), verdicts (typed), agents. */
 static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
 {
 	struct hm_state *st = state;
-	FILE *f = fopen(st->out, "re");
+	FILE *f = fopen(st->procs.out, "re");
 	char *line = NULL;
 	size_t cap = 0, ok = 0, kern = 0, hw = 0;
 	unsigned long long probes = 0, timeouts = 0;
@@ -286,7 +177,7 @@ static void release(void *state)
 	if (!st)
 		return;
 	json_decref(st->windows);
-	free(st->agents);
+	mon_release(&st->procs);
 	free(st);
 }
 

@@ -6,6 +6,7 @@
 #include "harness/component/component.h"
 #include "probe/hostmesh/analyzer.h"
 #include "probe/hostmesh/hostmesh.h"
+#include "probe/moncomp.h"
 
 /* components.hostmesh in a scenario. */
 struct hm_params {
@@ -16,11 +17,7 @@ struct hm_params {
 /* One scenario's Hostmesh: the analyzer here, an agent on every host through the lab. */
 struct hm_state {
 	const struct hm_params *cfg;
-	struct lab *lab;
-	pid_t analyzer;
-	struct lab_proc *agents;
-	size_t n;
-	char out[4200];	 /* analyzer.jsonl */
+	struct mon_procs procs;
 	json_t *windows; /* the analyzer's windows, for the report */
 };
 

@@ -410,6 +410,8 @@ static void on_bad(void *ctx, int reason)
 {
 	struct agent *a = ((struct rx_ctx *)ctx)->a;
 
+	if (reason == -EXDEV) /* the other monitor's probe, beside us on this RNIC */
+		return;
 	if (reason == -ENOENT)
 		a->st.foreign++;
 	else
@@ -685,7 +687,9 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 				    .prefix_len = h->rnics[i].addr.len,
 				    .gid_index = h->rnics[i].gid_index,
 				    .tos = (uint8_t)(cfg->dscp << 2),
-				    .qpn = RPM_QPN_BASE + (uint32_t)i};
+				    .qpn = RPM_QPN_BASE + (uint32_t)i,
+				    /* Hostmesh's agent may hold UDP 4791 here already. */
+				    .share_port = true};
 		/* Room for every probe of the RNIC within two timeouts. */
 		size_t cap =
 		    (size_t)(rate / (double)a->n * (double)cfg->timeout_ms / 1000.0 * 2) + 64;

@@ -29,6 +29,9 @@ done
 "$RL" inject link-flap --target spine1:Ethernet1/1 -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run >$T/out 2>&1
 rc=$?
 if [ $rc -eq 0 ] && grep -q "^interface Ethernet1/1$" $T/out; then ok "inject --dry-run on EOS spine1:Ethernet1/1 plans 'interface Ethernet1/1'"; else fail "EOS port target" "exit $rc: $(head -3 $T/out | tr '\n' ' ')"; fi
+# A bad scenario first, then a good one: refused with the error, and nothing started (it crashed).
+expect_exit 2 "run -n: a bad scenario before a good one is refused" "$RL" run -n \
+	"$ROOT/tests/harness/run/scenario/bad-duration.yaml" "$ROOT/scenarios/ci/no-fault.yaml"
 expect_exit 2 "a target with a shell metacharacter is refused" "$RL" inject link-flap --target 'spine1:Ethernet1/1;reboot' -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run
 # R-Pingmesh's pinglists, offline: the brief's F.2 counts on the built-in lab, touching nothing.
 "$RL" controller pinglist --host host3 -i "$ROOT/lab-inventory/vlab-rail.yaml" -j >$T/pl.json 2>$T/pl.err

@@ -500,6 +500,33 @@ Test(grade, suspects_in_the_components_order_and_any_faults_target)
 }
 
 /*
+ * A monitor expected blind to a fault (outside its design: R-Pingmesh and an
+ * ACL between two RNICs of one host) passes while it says nothing, and
+ * fails once it says anything during the fault, or outside it.
+ */
+Test(grade, a_blind_monitor_passes_silent_and_fails_if_it_speaks)
+{
+	struct scn_expect e = {.silent = true, .target = "spine2", .top_k = 1, .within_ms = 10000};
+	struct comp_times t = {
+	    .t_start = 100, .t_inject = 104, .t_fault = 105, .t_revert = 113, .t_end = 120};
+	struct verdict v = {.time = 109, .win = {107, 109}, .cls = "switch", .target = "spine2"};
+	struct comp_obs obs = {.verdicts = &v, .n_verdicts = 0};
+	struct grade g = {0};
+
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	obs.n_verdicts = 1; /* right, but it was to be blind */
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert(strstr(g.reason, "expected blind to the fault, but said switch spine2"), "%s",
+		  g.reason);
+	v.win[0] = 117, v.win[1] = 119; /* after the fault, once settled */
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert(strstr(g.reason, "1 verdict(s) outside the fault"), "%s", g.reason);
+}
+
+/*
  * A flapping link seen as lossy in most windows and slow in one, a switch
  * named once, and a verdict long after: three incidents during the fault
  * (the link's primary class its loss), one false positive incident after it.

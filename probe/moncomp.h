@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every monitor component does alike (Hostmesh, R-Pingmesh): its
+ * analyzer on the controller, listening on the management network, and an
+ * agent on every host through the lab streaming to it, each agent with its
+ * own seed and its host's measured clock offset; checked alive, stopped
+ * agents first.  How each reads its analyzer's output back is its own.
+ */
+#ifndef ROCELAB_MONCOMP_H
+#define ROCELAB_MONCOMP_H
+
+#include "harness/component/component.h"
+#include "harness/lib/opt.h"
+
+struct mon_desc {
+	/* its files' names start with this in the scenario's folder, which components share */
+	const char *prefix;
+	const char *const *analyze; /* rocelab's words for its analyzer, NULL-ended */
+	const char *const *agent;   /* and for its agent */
+	int port;		    /* the analyzer's TCP port */
+	const struct opt_desc *az_opts;
+	const void *az_cfg;
+	const struct opt_desc *agent_opts;
+	const void *agent_cfg;
+	unsigned seed;	     /* the agents' seed base (0: the run's); host h gets seed + h */
+	long long window_ms; /* for the line that says what started */
+};
+
+struct mon_procs {
+	struct lab *lab;
+	pid_t analyzer;
+	struct lab_proc *agents;
+	size_t n;
+	char out[4200]; /* the analyzer's JSON lines: DIR/PREFIXanalyzer.jsonl */
+};
+
+/* Start the analyzer, then the agents; what says what started, or what did not.  0 or -errno. */
+int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p, char *what,
+	      size_t whatlen);
+bool mon_alive(struct mon_procs *p, char *why, size_t whylen);
+void mon_stop(struct mon_procs *p);
+void mon_release(struct mon_procs *p);
+
+#endif

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * R-Pingmesh as a component under test: its analyzer on the controller, an
+ * agent on every host through the lab (moncomp.c), beside Hostmesh's when
+ * a scenario runs both; its verdicts read back typed, and its section of
+ * results.json.
+ */
+#define _GNU_SOURCE
+#include "probe/rpingmesh/component.h"
+
+#include "harness/lib/common.h"
+#include "probe/rpingmesh/rpmrec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rpm_state {
+	const struct rpm_params *cfg;
+	struct mon_procs procs;
+};
+
+/* The scenario's rpingmesh section: the agent's parameters, then the analyzer's. */
+static struct opt_desc params[48];
+
+__attribute__((constructor)) static void build_params(void)
+{
+	size_t n = 0;
+
+	for (const struct opt_desc *d = rpm_agent_opts; d->type != OPT_END; d++) {
+		params[n] = *d;
+		params[n++].off += offsetof(struct rpm_params, agent);
+	}
+	for (const struct opt_desc *d = rpa_opts; d->type != OPT_END; d++) {
+		params[n] = *d;
+		params[n++].off += offsetof(struct rpm_params, az);
+	}
+	params[n] = (struct opt_desc)OPT_TABLE_END;
+}
+
+static void defaults(void *cfg)
+{
+	struct rpm_params *p = cfg;
+
+	rpm_agent_defaults(&p->agent);
+	rpa_defaults(&p->az);
+	p->agent.seed = 0; /* 0: the run's seed */
+}
+
+static int check(void *cfg, char *err, size_t errlen)
+{
+	struct rpm_params *p = cfg;
+
+	(void)err;
+	(void)errlen;
+	/* A window closes only once its probes' ACKs can no longer arrive. */
+	if (p->az.grace_ms < p->agent.timeout_ms + 500)
+		p->az.grace_ms = p->agent.timeout_ms + 1000;
+	return 0;
+}
+
+static long long settle_ms(const void *cfg)
+{
+	return ((const struct rpm_params *)cfg)->agent.timeout_ms + 1000;
+}
+
+static long long drain_ms(const void *cfg)
+{
+	return ((const struct rpm_params *)cfg)->az.grace_ms;
+}
+
+static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
+		 size_t whatlen)
+{
+	static const char *const analyze[] = {"analyze", "--monitor", "rpingmesh", NULL},
+				 *const agent[] = {"agent", "rpingmesh", NULL};
+	const struct rpm_params *p = cfg;
+	struct rpm_state *st = rl_xcalloc(1, sizeof(*st));
+	struct mon_desc d = {.prefix = "rpingmesh-",
+			     .analyze = analyze,
+			     .agent = agent,
+			     .port = RPM_DEFAULT_PORT,
+			     .az_opts = rpa_opts,
+			     .az_cfg = &p->az,
+			     .agent_opts = rpm_agent_opts,
+			     .agent_cfg = &p->agent,
+			     .seed = p->agent.seed,
+			     .window_ms = p->az.window_ms};
+
+	*state = st;
+	st->cfg = p;
+	return mon_start(e, &d, &st->procs, what, whatlen);
+}
+
+static bool alive(void *state, char *why, size_t whylen)
+{
+	return mon_alive(&((struct rpm_state *)state)->procs, why, whylen);
+}
+
+static void stop(void *state)
+{
+	mon_stop(&((struct rpm_state *)state)->procs);
+}
+
+static long long jint(const json_t *o, const char *list, const char *key)
+{
+	return json_integer_value(json_object_get(json_object_get(o, list), key));
+}
+
+/* The analyzer's JSON lines: windows (summed per list), verdicts (typed). */
+static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
+{
+	static const char *const lists[] = {"tor_mesh", "inter_tor", "service"};
+	struct rpm_state *st = state;
+	FILE *f = fopen(st->procs.out, "re");
+	char *line = NULL;
+	size_t cap = 0, windows = 0;
+	long long probes = 0, timeouts = 0, ack2 = 0, unloc = 0;
+	json_t *verdicts = json_array(), *per_list = json_object();
+
+	(void)t;
+	while (f && getline(&line, &cap, f) > 0) {
+		json_t *j = json_loads(line, 0, NULL);
+		const char *type = j ? json_string_value(json_object_get(j, "type")) : NULL;
+
+		if (type && !strcmp(type, "window")) {
+			windows++;
+			unloc += json_integer_value(json_object_get(j, "unlocalized"));
+			for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+				json_t *s = json_object_get(per_list, lists[l]);
+				long long p = jint(j, lists[l], "probes");
+
+				if (!p)
+					continue;
+				if (!s) {
+					s = json_pack("{s:I,s:I,s:I}", "probes", 0, "timeouts", 0,
+						      "ack2_lost", 0);
+					json_object_set_new(per_list, lists[l], s);
+				}
+				probes += p;
+				timeouts += jint(j, lists[l], "timeouts");
+				ack2 += jint(j, lists[l], "ack2_lost");
+				json_object_set_new(
+				    s, "probes",
+				    json_integer(json_integer_value(json_object_get(s, "probes")) +
+						 p));
+				json_object_set_new(s, "timeouts",
+						    json_integer(json_integer_value(json_object_get(
+								     s, "timeouts")) +
+								 jint(j, lists[l], "timeouts")));
+				json_object_set_new(s, "ack2_lost",
+						    json_integer(json_integer_value(json_object_get(
+								     s, "ack2_lost")) +
+								 jint(j, lists[l], "ack2_lost")));
+			}
+		} else if (type && !strcmp(type, "verdict")) {
+			if (verdict_from_json(j, comp_obs_verdict(obs)))
+				obs->n_verdicts--; /* not a verdict of this version: skipped */
+			json_array_append(verdicts, j);
+		}
+		json_decref(j);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	comp_obs_metric(obs, "probes", (double)probes, "probes");
+	comp_obs_metric(obs, "timeouts", (double)(timeouts + ack2), "probes");
+	obs->section = json_object();
+	json_object_set_new(obs->section, "transport", json_string(st->cfg->agent.transport->name));
+	json_object_set_new(obs->section, "probes", json_integer(probes));
+	json_object_set_new(obs->section, "timeouts", json_integer(timeouts));
+	json_object_set_new(obs->section, "ack2_lost", json_integer(ack2));
+	json_object_set_new(obs->section, "unlocalized", json_integer(unloc));
+	json_object_set_new(obs->section, "lists", per_list);
+	json_object_set_new(obs->section, "windows", json_integer((json_int_t)windows));
+	json_object_set_new(obs->section, "verdicts", verdicts);
+	return 0;
+}
+
+static void release(void *state)
+{
+	struct rpm_state *st = state;
+
+	if (!st)
+		return;
+	mon_release(&st->procs);
+	free(st);
+}
+
+const struct component_ops rpingmesh_component = {
+    .name = "rpingmesh",
+    .summary = "R-Pingmesh (SIGCOMM'24): cross-host probing with ACKs, ToR-mesh and voting",
+    .params = params,
+    .cfg_size = sizeof(struct rpm_params),
+    .defaults = defaults,
+    .check = check,
+    .settle_ms = settle_ms,
+    .drain_ms = drain_ms,
+    .start = start,
+    .alive = alive,
+    .stop = stop,
+    .collect = collect,
+    .release = release,
+};

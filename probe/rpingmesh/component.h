@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* R-Pingmesh as a component under test (component.c). */
+#ifndef ROCELAB_RPM_COMPONENT_H
+#define ROCELAB_RPM_COMPONENT_H
+
+#include "harness/component/component.h"
+#include "probe/moncomp.h"
+#include "probe/rpingmesh/agent.h"
+#include "probe/rpingmesh/analyzer.h"
+
+/* components.rpingmesh in a scenario. */
+struct rpm_params {
+	struct rpm_agent_cfg agent;
+	struct rpa_cfg az;
+};
+
+extern const struct component_ops rpingmesh_component;
+
+#endif
