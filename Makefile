@@ -39,7 +39,8 @@ help:
 	@echo "make demo       install deps, bring up the built-in virtual lab, show it, take it down"
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
-	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput, MP-RDMA rig ceiling"
+	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput,"
+	@echo "                R-Pingmesh agent beside Hostmesh's and its analyzer, MP-RDMA rig ceiling"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
 	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
 	@echo "                sweep (scenarios/nightly/random/sweep: 3 generated shapes, the date as seed)"
@@ -163,9 +164,10 @@ demo: deps
 	@scripts/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench $(BUILD)/bench/rpa_bench
 	@tests/bench/lab_bench.sh
 	@tests/bench/hostmesh_bench.sh
+	@tests/bench/rpm_bench.sh
 	@tests/bench/verbs_bench.sh
 	@tests/bench/transport_bench.sh
 

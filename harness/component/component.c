@@ -111,10 +111,15 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 	char title[1024], caption[512];
 	FILE *f;
 
-	snprintf(gp, gplen, "%s/report.gp", r->dir);
+	const char *dot = strrchr(r->png, '.');
+	int stem = dot ? (int)(dot - r->png) : (int)strlen(r->png);
+
+	/* report.png from report.gp, report-NAME.png from report-NAME.gp: one each a component */
+	snprintf(gp, gplen, "%s/%.*s.gp", r->dir, stem, r->png);
 	if (!(f = fopen(gp, "we")))
 		return NULL;
-	fprintf(f, "# rocelab incident report, %s: 'gnuplot report.gp' in this folder\n", what);
+	fprintf(f, "# rocelab incident report, %s: 'gnuplot %.*s.gp' in this folder\n", what, stem,
+		r->png);
 	fprintf(f, "set terminal pngcairo size 1200,%d font 'Sans,10'\n", height);
 	fprintf(f, "set output '%s'\n", r->png);
 	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,

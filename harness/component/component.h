@@ -131,7 +131,7 @@ struct comp_report {
 };
 
 /*
- * A component's incident plot: report.gp in r->dir begun with the
+ * A component's incident plot: its script (r->png named .gp) in r->dir begun with the
  * terminal, its panels (layout rows,1) under the report's title and
  * caption, a shared time axis and the fault window shaded (and a flapping
  * link's down intervals, darker).  what names the component in its first

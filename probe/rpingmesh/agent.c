@@ -65,7 +65,7 @@ struct target {
 	struct pt_dst dst;
 	unsigned long long next, period; /* monotonic ns */
 	unsigned next_sport, rotate_at;
-	unsigned long long traced[RPM_SPORTS_MAX];
+	unsigned long long *traced; /* per source port: when its 5-tuple was traced, 0: never */
 };
 
 /* An ACK1 sent, awaiting its send time T4 for ACK2. */
@@ -736,6 +736,7 @@ static int load_targets(struct agent *a, unsigned long long now)
 		    pl.t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
 
 		t->t = pl.t[i];
+		t->traced = rl_xcalloc(t->t.n_sports ? t->t.n_sports : 1, sizeof(*t->traced));
 		t->dst = (struct pt_dst){a->inv->hosts[t->t.host].rnics[t->t.rnic].addr.addr,
 					 RPM_QPN_BASE + (uint32_t)t->t.rnic};
 		t->period = (unsigned long long)(1e9 / rate);
@@ -821,6 +822,8 @@ static void teardown(struct agent *a)
 		free(a->rn[i].ex);
 	}
 	free(a->rn);
+	for (size_t i = 0; a->tg && i < a->n_tg; i++)
+		free(a->tg[i].traced);
 	free(a->tg);
 	free(a->at);
 	tracer_close(&a->tr);

@@ -31,6 +31,8 @@ void rpa_defaults(struct rpa_cfg *c)
 	    .host_down_share = 0.5,
 	    .min_votes = 5,
 	    .min_share = 0.5,
+	    .slow_us = 1000,
+	    .slow_share = 0.2,
 	    .proc_us = 5000,
 	    .grace_ms = 1500,
 	    .max_tuples = 4000000,
@@ -39,8 +41,8 @@ void rpa_defaults(struct rpa_cfg *c)
 
 /* A window's counts for one 5-tuple: prober RNIC, responder RNIC (global indexes), sport. */
 struct tup {
-	uint64_t key; /* 0: empty */
-	uint32_t probes, timeouts, ack2_lost, ok;
+	uint64_t key;					/* 0: empty */
+	uint32_t probes, timeouts, ack2_lost, ok, slow; /* slow: OK, RTT over slow_us */
 	uint8_t list;
 };
 
@@ -290,6 +292,7 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 	switch (p->status) {
 	case RPM_OK:
 		t->ok++;
+		t->slow += p->rtt_ns > (uint64_t)a->cfg.slow_us * 1000;
 		w->ok[list]++;
 		w->rtt_h[list][hist_bin(p->rtt_ns)]++;
 		w->prober_h[hist_bin(p->prober_ns)]++;
@@ -386,24 +389,71 @@ static void mark_bad(struct rpa *a, size_t g, const struct window *w, uint64_t h
 		a->until[g] = w->end + hold;
 }
 
-/* Probes and timeouts (ACK2 losses too) between RNICs x and y, both ways, on list. */
-static void pair_counts(const struct window *w, size_t x, size_t y, const struct tup **by_src,
-			const size_t *n_by_src, uint32_t *probes, uint32_t *timeouts)
+/* A ToR-mesh pair's probes both ways: RNICs a < b (global indexes). */
+struct pair {
+	size_t a, b;
+	uint32_t probes, timeouts;
+};
+
+static int pair_cmp(const void *pa, const void *pb)
 {
-	*probes = *timeouts = 0;
-	for (int dir = 0; dir < 2; dir++) {
-		size_t s = dir ? y : x, d = dir ? x : y;
+	const struct pair *x = pa, *y = pb;
 
-		for (size_t i = 0; i < n_by_src[s]; i++) {
-			const struct tup *t = by_src[s] + i;
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	return x->b < y->b ? -1 : x->b > y->b;
+}
 
-			if ((size_t)(t->key >> 16 & 0xffffff) != d || t->list != RPM_TOR_MESH)
-				continue;
-			*probes += t->probes;
-			*timeouts += t->timeouts + t->ack2_lost;
+/* Each RNIC's ToR-mesh pairs, from the window's 5-tuples. */
+struct adj {
+	size_t *off; /* RNIC g's pairs are pairs[idx[off[g] .. off[g + 1])] */
+	size_t *idx;
+	struct pair *pairs;
+	size_t n;
+};
+
+static void adj_build(const struct rpa *a, const struct tup *t, size_t n, struct adj *j)
+{
+	size_t k = 0, *fill;
+
+	j->pairs = rl_xcalloc(n + 1, sizeof(*j->pairs));
+	for (size_t i = 0; i < n; i++) {
+		size_t s = (size_t)(t[i].key >> 40) - 1, d = (size_t)(t[i].key >> 16 & 0xffffff);
+
+		if (t[i].list != RPM_TOR_MESH)
+			continue;
+		j->pairs[k++] = (struct pair){s < d ? s : d, s < d ? d : s, t[i].probes,
+					      t[i].timeouts + t[i].ack2_lost};
+	}
+	rl_sort(j->pairs, k, sizeof(*j->pairs), pair_cmp);
+	j->n = 0;
+	for (size_t i = 0; i < k; i++) { /* both directions and every port of a pair in one */
+		if (j->n && !pair_cmp(&j->pairs[j->n - 1], &j->pairs[i])) {
+			j->pairs[j->n - 1].probes += j->pairs[i].probes;
+			j->pairs[j->n - 1].timeouts += j->pairs[i].timeouts;
+		} else {
+			j->pairs[j->n++] = j->pairs[i];
 		}
 	}
-	(void)w;
+	j->off = rl_xcalloc(a->n_rnics + 2, sizeof(*j->off));
+	j->idx = rl_xcalloc(2 * j->n + 1, sizeof(*j->idx));
+	fill = rl_xcalloc(a->n_rnics + 1, sizeof(*fill));
+	for (size_t i = 0; i < j->n; i++)
+		j->off[j->pairs[i].a + 1]++, j->off[j->pairs[i].b + 1]++;
+	for (size_t g = 0; g < a->n_rnics; g++)
+		j->off[g + 1] += j->off[g];
+	for (size_t i = 0; i < j->n; i++) {
+		j->idx[j->off[j->pairs[i].a] + fill[j->pairs[i].a]++] = i;
+		j->idx[j->off[j->pairs[i].b] + fill[j->pairs[i].b]++] = i;
+	}
+	free(fill);
+}
+
+static void adj_free(struct adj *j)
+{
+	free(j->off);
+	free(j->idx);
+	free(j->pairs);
 }
 
 static int tup_cmp(const void *pa, const void *pb)
@@ -485,7 +535,7 @@ static int share_cmp(const void *pa, const void *pb, void *ctx)
  * time out beyond the threshold.
  */
 static void rnic_step(struct rpa *a, const struct window *w, const struct tup **by_src,
-		      const size_t *n_by_src, uint64_t hold)
+		      const size_t *n_by_src, const struct adj *j, uint64_t hold)
 {
 	size_t n = 0;
 	char name[160];
@@ -524,15 +574,14 @@ static void rnic_step(struct rpa *a, const struct window *w, const struct tup **
 		}
 		if (a->tor[r] < 0)
 			continue;
-		for (size_t q = 0; q < a->n_rnics; q++) {
-			uint32_t pp, tt;
+		for (size_t x = j->off[r]; x < j->off[r + 1]; x++) {
+			const struct pair *pr = &j->pairs[j->idx[x]];
+			size_t q = pr->a == r ? pr->b : pr->a;
+			uint32_t pp = pr->probes, tt = pr->timeouts;
 
 			/* A peer found bad already explains its own timeouts with r. */
 			if (a->tor[q] != a->tor[r] || host_of(a, q) == host_of(a, r) ||
-			    a->bad_now[q])
-				continue;
-			pair_counts(w, r, q, by_src, n_by_src, &pp, &tt);
-			if (pp < (uint32_t)a->cfg.rnic_min_probes)
+			    a->bad_now[q] || pp < (uint32_t)a->cfg.rnic_min_probes)
 				continue;
 			peers++;
 			probes += pp;
@@ -551,21 +600,21 @@ static void rnic_step(struct rpa *a, const struct window *w, const struct tup **
 	}
 }
 
-/* Add n to every link and switch on path p (once each), into votes. */
+/* Add n to every link and switch on path p, once each per gen (marked), into votes. */
 static void on_path(const struct rpa *a, const struct path *p, uint32_t n, uint32_t *vl,
-		    uint32_t *vs, uint8_t *mark_l, uint8_t *mark_s)
+		    uint32_t *vs, uint32_t *mark_l, uint32_t *mark_s, uint32_t gen)
 {
 	for (int i = 0; p && i < p->n_links; i++) {
 		const struct inv_link *l = &a->inv->links[p->links[i]];
 		const struct inv_endpoint *ep[2] = {&l->a, &l->b};
 
-		if (!mark_l[p->links[i]]) {
-			mark_l[p->links[i]] = 1;
+		if (mark_l[p->links[i]] != gen) {
+			mark_l[p->links[i]] = gen;
 			vl[p->links[i]] += n;
 		}
 		for (int k = 0; k < 2; k++)
-			if (ep[k]->kind == INV_DEV_SWITCH && !mark_s[ep[k]->dev]) {
-				mark_s[ep[k]->dev] = 1;
+			if (ep[k]->kind == INV_DEV_SWITCH && mark_s[ep[k]->dev] != gen) {
+				mark_s[ep[k]->dev] = gen;
 				vs[ep[k]->dev] += n;
 			}
 	}
@@ -591,18 +640,16 @@ static void print_suspects(struct rpa *a, bool link, const struct cand *c, size_
 /*
  * 3. Switch problems: each abnormal 5-tuple of two healthy RNICs votes for
  * the elements of its forward and its reverse path (a timeout: either; an
- * ACK2 loss: the reverse); OK probes of the same tuples exonerate.
+ * ACK2 loss: the reverse); OK probes of the same tuples exonerate.  With
+ * slow, the same for OK probes whose RTT is over slow_us (the RTT spans
+ * both directions too): congestion.
  */
-static uint32_t switch_step(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
-			    uint32_t *unlocalized)
+static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
+		      bool slow, uint32_t *unlocalized)
 {
 	size_t nl = a->inv->n_links, ns = a->inv->n_switches;
-	uint8_t *ml = rl_xcalloc(nl + 1, 1), *ms = rl_xcalloc(ns + 1, 1);
-	uint32_t total = 0;
-	struct cand *cl, *cs;
-	size_t kl, ks;
-	bool link;
-	char name[160];
+	uint32_t *ml = rl_xcalloc(nl + 1, sizeof(*ml)), *ms = rl_xcalloc(ns + 1, sizeof(*ms));
+	uint32_t total = 0, gen = 0;
 
 	memset(a->votes_l, 0, nl * sizeof(*a->votes_l));
 	memset(a->good_l, 0, nl * sizeof(*a->good_l));
@@ -614,14 +661,15 @@ static uint32_t switch_step(struct rpa *a, const struct window *w, const struct 
 		uint16_t sport = (uint16_t)t[i].key;
 		const struct path *fwd = path_find(a, tkey(s, d, sport)),
 				  *rev = path_find(a, tkey(d, s, sport));
-		uint32_t bad = t[i].timeouts + t[i].ack2_lost;
+		uint32_t bad = slow ? t[i].slow : t[i].timeouts + t[i].ack2_lost,
+			 good = slow ? t[i].ok - t[i].slow : t[i].ok;
 
 		if (bad_at(a, s, w) || bad_at(a, d, w))
 			continue;
-		if (t[i].ok) {
-			memset(ml, 0, nl), memset(ms, 0, ns);
-			on_path(a, fwd, t[i].ok, a->good_l, a->good_s, ml, ms);
-			on_path(a, rev, t[i].ok, a->good_l, a->good_s, ml, ms);
+		if (good) {
+			gen++;
+			on_path(a, fwd, good, a->good_l, a->good_s, ml, ms, gen);
+			on_path(a, rev, good, a->good_l, a->good_s, ml, ms, gen);
 		}
 		if (!bad)
 			continue;
@@ -630,24 +678,66 @@ static uint32_t switch_step(struct rpa *a, const struct window *w, const struct 
 			continue;
 		}
 		total += bad;
-		memset(ml, 0, nl), memset(ms, 0, ns);
-		if (t[i].timeouts)
-			on_path(a, fwd, t[i].timeouts, a->votes_l, a->votes_s, ml, ms);
-		on_path(a, rev, bad, a->votes_l, a->votes_s, ml, ms);
+		gen++;
+		if (slow || t[i].timeouts)
+			on_path(a, fwd, slow ? bad : t[i].timeouts, a->votes_l, a->votes_s, ml, ms,
+				gen);
+		on_path(a, rev, bad, a->votes_l, a->votes_s, ml, ms, gen);
 	}
 	free(ml);
 	free(ms);
+	return total;
+}
+
+/*
+ * A congestion hotspot stands out: at least slow_share of the OK probes
+ * through it were slow, and ten times the share of the rest of the fabric
+ * (a scheduling stall on this 2-core machine delays probes everywhere).
+ */
+static bool hotspot(const struct rpa *a, const struct cand *top, uint32_t slow_all, uint64_t ok_all)
+{
+	double mine = (double)top->votes / ((double)top->votes + top->good + 1e-9);
+	uint64_t rest_ok = ok_all > (uint64_t)top->votes + top->good
+			       ? ok_all - (uint64_t)top->votes - top->good
+			       : 0;
+	double rest = rest_ok ? (double)(slow_all - top->votes) / (double)rest_ok : 0;
+
+	return mine >= a->cfg.slow_share && mine >= 10 * rest;
+}
+
+static uint32_t vote_step(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
+			  bool slow, uint32_t *unlocalized)
+{
+	size_t nl = a->inv->n_links, ns = a->inv->n_switches, kl, ks;
+	uint32_t total = tally(a, w, t, n, slow, unlocalized);
+	uint64_t ok_all = 0;
+	struct cand *cl, *cs;
+	const struct cand *top;
+	bool link;
+	char name[160];
+
 	if (total < (uint32_t)a->cfg.min_votes)
 		return total;
+	for (int l = 0; l < RPM_LISTS; l++)
+		ok_all += w->ok[l];
 	cl = rl_xcalloc(nl + 1, sizeof(*cl));
 	cs = rl_xcalloc(ns + 1, sizeof(*cs));
 	kl = vote_rank(a->votes_l, a->good_l, nl, cl);
 	ks = vote_rank(a->votes_s, a->good_s, ns, cs);
-	link = vote_unique_top(cl, kl) || !vote_unique_top(cs, ks);
-	if ((link ? kl : ks) && (double)(link ? cl : cs)->votes >= a->cfg.min_share * total) {
-		const struct cand *top = link ? cl : cs;
-
-		verdict_head(a, w, link ? "switch-link" : "switch",
+	/*
+	 * A link only when it stands out by its votes alone: a pair blocked both
+	 * ways ties its two host links (good probes apart), and the switch they
+	 * meet at is the suspect both share.
+	 */
+	link = (kl == 1 || (kl > 1 && cl[0].votes > cl[1].votes)) || !vote_unique_top(cs, ks);
+	top = link ? cl : cs;
+	if ((link ? kl : ks) && (double)top->votes >= a->cfg.min_share * total &&
+	    top->votes >= (uint32_t)(slow ? a->cfg.min_votes : 1) &&
+	    (!slow || hotspot(a, top, total, ok_all))) {
+		verdict_head(a, w,
+			     slow   ? "congestion"
+			     : link ? "switch-link"
+				    : "switch",
 			     vote_elem_name(a->inv, link, top->id, name, sizeof(name)), top->votes,
 			     (double)top->votes / total);
 		out_bool(&a->o, PRINT_JSON, "unique", NULL, vote_unique_top(top, link ? kl : ks));
@@ -679,7 +769,8 @@ static void host_step(struct rpa *a, const struct window *w)
 	}
 }
 
-static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t unlocalized)
+static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t unlocalized,
+		uint32_t slow)
 {
 	static const char *const ln[RPM_LISTS] = {"tor_mesh", "inter_tor", "service"};
 	static const double q[] = {0.5, 0.9, 0.99, 0.999};
@@ -695,6 +786,7 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 	out_uint(o, PRINT_JSON, "send_errors", NULL, w->send_errors);
 	out_uint(o, PRINT_JSON, "voted", NULL, voted);
 	out_uint(o, PRINT_JSON, "unlocalized", NULL, unlocalized);
+	out_uint(o, PRINT_JSON, "slow_probes", NULL, slow);
 	for (int l = 0; l < RPM_LISTS; l++) {
 		if (!w->probes[l])
 			continue;
@@ -728,7 +820,8 @@ static void close_window(struct rpa *a, struct window *w)
 	struct tup *t = rl_xcalloc(w->n + 1, sizeof(*t));
 	const struct tup **by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*by_src));
 	size_t n = 0, *n_by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*n_by_src));
-	uint32_t voted, unlocalized;
+	uint32_t voted, unlocalized, slow, slow_unloc;
+	struct adj j;
 
 	a->tot.windows++;
 	for (size_t i = 0; i < w->cap; i++)
@@ -742,11 +835,14 @@ static void close_window(struct rpa *a, struct window *w)
 			by_src[s] = &t[i];
 	}
 	memset(a->bad_now, 0, a->n_rnics);
+	adj_build(a, t, n, &j);
 	host_down(a, w, t, n, hold);
-	rnic_step(a, w, by_src, n_by_src, hold);
-	voted = switch_step(a, w, t, n, &unlocalized);
+	rnic_step(a, w, by_src, n_by_src, &j, hold);
+	adj_free(&j);
+	voted = vote_step(a, w, t, n, false, &unlocalized);
+	slow = vote_step(a, w, t, n, true, &slow_unloc);
 	host_step(a, w);
-	sla(a, w, voted, unlocalized);
+	sla(a, w, voted, unlocalized, slow);
 	free(t);
 	free(by_src);
 	free(n_by_src);

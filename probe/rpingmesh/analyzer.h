@@ -9,7 +9,9 @@
  *     one is dead), worst first, each explaining its peers' timeouts away;
  *  3. switch problems: Algorithm 1 voting of the remaining timeouts over
  *     the forward and the reverse path of each (an ACK takes the reverse
- *     5-tuple), and of lost ACK2s over the reverse path alone;
+ *     5-tuple), and of lost ACK2s over the reverse path alone; congestion:
+ *     the same for probes whose RTT is high, when the top suspect's share
+ *     of slow probes stands out against the rest of the fabric's;
  *  4. host processing: a host whose probes' prober delay, or whose
  *     answers' responder delay, is above proc for most of them;
  *  5. SLA figures per list (ToR-mesh, inter-ToR): timeouts, RTT and
@@ -39,6 +41,8 @@ struct rpa_cfg {
 	double host_down_share; /* timeout share to every RNIC of a silent host: 0.5 */
 	int min_votes;		/* abnormal probes needed before voting: 5 */
 	double min_share;	/* the top suspect must be on this share of them: 0.5 */
+	long long slow_us;	/* an RTT over it is high: 1000 us, as Hostmesh's */
+	double slow_share;	/* a hotspot's share of slow probes at least: 0.2 */
 	long long proc_us;	/* host-processing when most delays exceed it: 5000 us */
 	long long grace_ms;	/* a window closes this long after its end: timeout + 1 s */
 	size_t max_tuples;	/* 5-tuples counted per window: 4,000,000 */

@@ -17,7 +17,13 @@
 struct rpm_state {
 	const struct rpm_params *cfg;
 	struct mon_procs procs;
+	json_t *windows; /* the analyzer's windows, for the report */
 };
+
+const json_t *rpm_windows(const void *state)
+{
+	return ((const struct rpm_state *)state)->windows;
+}
 
 /* The scenario's rpingmesh section: the agent's parameters, then the analyzer's. */
 static struct opt_desc params[48];
@@ -118,12 +124,14 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_t *verdicts = json_array(), *per_list = json_object();
 
 	(void)t;
+	st->windows = json_array();
 	while (f && getline(&line, &cap, f) > 0) {
 		json_t *j = json_loads(line, 0, NULL);
 		const char *type = j ? json_string_value(json_object_get(j, "type")) : NULL;
 
 		if (type && !strcmp(type, "window")) {
 			windows++;
+			json_array_append(st->windows, j);
 			unloc += json_integer_value(json_object_get(j, "unlocalized"));
 			for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
 				json_t *s = json_object_get(per_list, lists[l]);
@@ -183,6 +191,7 @@ static void release(void *state)
 	if (!st)
 		return;
 	mon_release(&st->procs);
+	json_decref(st->windows);
 	free(st);
 }
 
@@ -199,5 +208,6 @@ const struct component_ops rpingmesh_component = {
     .alive = alive,
     .stop = stop,
     .collect = collect,
+    .report = rpm_report,
     .release = release,
 };

@@ -14,6 +14,10 @@ struct rpm_params {
 	struct rpa_cfg az;
 };
 
+/* Its part of the incident report (report.c), from the windows collect() kept. */
+int rpm_report(void *state, const struct comp_report *r);
+const json_t *rpm_windows(const void *state);
+
 extern const struct component_ops rpingmesh_component;
 
 #endif

@@ -10,16 +10,15 @@
 #include "harness/lib/inventory.h"
 #include "harness/lib/sbuf.h"
 #include "probe/hostmesh/analyzer.h"
+#include "tests/bench/bench_inv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HOSTS  1000
-#define RNICS  8
-#define SPINES 8
-#define POOL   16
-#define T0     1795200000000000000ULL
+#define HOSTS 1000
+#define POOL  16
+#define T0    1795200000000000000ULL
 
 static double secs(unsigned long long a, unsigned long long b)
 {
@@ -29,63 +28,16 @@ static double secs(unsigned long long a, unsigned long long b)
 int main(int argc, char **argv)
 {
 	int hosts = argc > 1 ? atoi(argv[1]) : HOSTS;
-	struct sbuf y = {0};
 	struct inventory *inv;
 	struct az_cfg cfg;
 	struct az *az;
 	struct az_totals tot;
 	FILE *devnull = fopen("/dev/null", "w");
 	unsigned long long t0, t1, t2, t3, n = 0;
-	size_t len;
-	char *text;
 
-	/* The inventory, written in a known order so link indexes are arithmetic. */
-	sb_printf(&y, "lab: bench-%dx%d\nhosts:\n", hosts, RNICS);
-	for (int h = 0; h < hosts; h++) {
-		sb_printf(&y, "  - name: h%d\n    rnics:\n", h);
-		for (int r = 0; r < RNICS; r++)
-			sb_printf(&y,
-				  "      - { name: r%d, netdev: r%d, rail: %d, address: "
-				  "198.%d.%d.%d/15 }\n",
-				  r, r, r + 1, 18 + (r >= 4), (r % 4) * 32 + h / 250, 1 + h % 250);
-	}
-	sb_printf(&y, "switches:\n");
-	for (int r = 0; r < RNICS; r++) {
-		sb_printf(&y,
-			  "  - name: rail%d\n    role: rail\n    rail: %d\n    dialect: linux\n"
-			  "    mgmt: 198.19.200.%d\n    ssh: { user: root, credential: lab-key }\n"
-			  "    ports: [",
-			  r + 1, r + 1, r + 1);
-		for (int p = 0; p < hosts + SPINES; p++)
-			sb_printf(&y, "%sp%d", p ? ", " : "", p);
-		sb_printf(&y, "]\n");
-	}
-	for (int s = 0; s < SPINES; s++) {
-		sb_printf(&y,
-			  "  - name: spine%d\n    role: spine\n    dialect: linux\n"
-			  "    mgmt: 198.19.201.%d\n    ssh: { user: root, credential: lab-key }\n"
-			  "    ports: [",
-			  s + 1, s + 1);
-		for (int p = 0; p < RNICS; p++)
-			sb_printf(&y, "%sp%d", p ? ", " : "", p);
-		sb_printf(&y, "]\n");
-	}
-	sb_printf(&y, "links:\n");
-	for (int h = 0; h < hosts; h++)
-		for (int r = 0; r < RNICS; r++)
-			sb_printf(&y, "  - { a: h%d:r%d, b: rail%d:p%d }\n", h, r, r + 1, h);
-	for (int r = 0; r < RNICS; r++)
-		for (int s = 0; s < SPINES; s++)
-			sb_printf(&y, "  - { a: rail%d:p%d, b: spine%d:p%d }\n", r + 1, hosts + s,
-				  s + 1, r);
-	text = sb_take(&y);
-	len = strlen(text);
-	inv = inventory_parse("bench.yaml", text, len, stderr);
-	free(text);
-	if (!inv) {
-		fprintf(stderr, "az_bench: synthetic inventory rejected\n");
+	inv = bench_inventory(hosts);
+	if (!inv)
 		return 1;
-	}
 	az_defaults(&cfg);
 	az = az_new(inv, &cfg, devnull);
 	t0 = rl_now_ns();

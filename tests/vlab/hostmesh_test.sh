@@ -130,6 +130,16 @@ for s in $(jq -r '.scenarios[].name' "$R"); do
 	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict) detected=\(.detected) ttd=\(.time_to_detect_s) rank=\(.rank) class_ok=\(.class_ok) fp=\(.false_positives) got=\(.got.class) \(.got.target)"' "$R")
 	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
+# R-Pingmesh ran beside Hostmesh in each, graded against the same fault: its own line.
+for s in $(jq -r '.scenarios[].name' "$R"); do
+	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .components.rpingmesh | "\(.verdict) detected=\(.detected) ttd=\(.time_to_detect_s) rank=\(.rank) fp=\(.false_positives) got=\(.got.class) \(.got.target)"' "$R")
+	[[ "$line" == pass* ]] && ok "beside it, rpingmesh: $s: $line" || fail "rpingmesh: $s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .components.rpingmesh.reason' "$R")"
+done
+rp=0
+for d in "$HM_OUT"/ci/*/; do
+	[ "$(head -c 8 "$d/report-rpingmesh.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && grep -q '<h2>rpingmesh</h2>' "$d/report.html" && rp=$((rp + 1))
+done
+[ $rp -eq "$(ls scenarios/ci/*.yaml | wc -l)" ] && ok "each scenario's report has R-Pingmesh's plot and section" || fail "rpingmesh reports: $rp"
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
 check "results.json records the lab kind (vlab: namespaces on this machine)" jq -e '.lab_kind == "vlab"' "$R"

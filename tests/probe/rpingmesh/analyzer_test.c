@@ -283,12 +283,18 @@ Test(rpa, uplink_loss_on_forward_or_reverse_paths_is_the_link)
 	free(out);
 }
 
-/* One intra-ToR pair blocked both ways on rail2 (an ACL): the switch, not a link. */
+/*
+ * One intra-ToR pair blocked on rail2 (an ACL from host1:rnic2 to host3:rnic2):
+ * host1's probes are lost, and host3's ACKs.  The switch, not a host link,
+ * though host3's link carries fewer good probes (host4's to it invalid).
+ */
 static void acl_on_rail2(int hs, int s, int hd, int d, int k, int i, struct fate *f)
 {
 	(void)k, (void)i;
 	if (s == 1 && d == 1 && ((hs == 0 && hd == 2) || (hs == 2 && hd == 0)))
 		f->status = RPM_TIMEOUT;
+	else if (hs == 3 && hd == 2 && d == 1)
+		f->status = RPM_INVALID; /* neither good nor voted */
 }
 
 Test(rpa, a_blocked_intra_tor_pair_is_its_switch)
@@ -301,6 +307,50 @@ Test(rpa, a_blocked_intra_tor_pair_is_its_switch)
 	out = run(acl_on_rail2, 2, &c);
 	v = verdicts(out);
 	cr_assert_str_eq(v, "switch rail2\nswitch rail2\n", "%s", out);
+	free(v);
+	free(out);
+}
+
+/* rail2 -> spine2 congested: probes or ACKs through it wait 3 ms in its queue. */
+static void uplink_congested(int hs, int s, int hd, int d, int k, int i, struct fate *f)
+{
+	(void)i;
+	if (crosses(hs, s, hd, d, k, 2, 2) || crosses(hd, d, hs, s, k, 2, 2))
+		f->rtt_ns = 3000000;
+}
+
+Test(rpa, slow_probes_through_one_link_are_congestion_there)
+{
+	char *out, *v;
+
+	memset(silent, 0, sizeof(silent));
+	out = run(uplink_congested, 2, NULL);
+	v = verdicts(out);
+	cr_assert_str_eq(v,
+			 "congestion rail2:swp6--spine2:swp2\n"
+			 "congestion rail2:swp6--spine2:swp2\n",
+			 "%s", out);
+	free(v);
+	free(out);
+}
+
+/* A busy machine: one probe in 40, anywhere, late by 5 ms (a scheduling stall). */
+static void stalls(int hs, int s, int hd, int d, int k, int i, struct fate *f)
+{
+	(void)hs, (void)s, (void)hd, (void)d, (void)k;
+	if (i % 40 == 7)
+		f->rtt_ns = 5000000;
+}
+
+Test(rpa, slow_probes_spread_over_the_fabric_are_no_congestion)
+{
+	char *out, *v;
+
+	memset(silent, 0, sizeof(silent));
+	out = run(stalls, 2, NULL);
+	v = verdicts(out);
+	cr_assert_str_empty(v, "%s", v);
+	cr_assert(strstr(out, "\"slow_probes\":"), "%s", out);
 	free(v);
 	free(out);
 }

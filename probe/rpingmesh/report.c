@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * R-Pingmesh's part of the incident report: timeouts and RTT per window and
+ * list (gnuplot, pngcairo; files named rpingmesh-*, beside Hostmesh's), and
+ * its HTML section.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "probe/rpingmesh/component.h"
+
+#include <limits.h>
+#include <string.h>
+
+static double num(const json_t *o, const char *list, const char *k)
+{
+	const json_t *v = json_object_get(list ? json_object_get(o, list) : o, k);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static double pct(const json_t *w, const char *list)
+{
+	double p = num(w, list, "probes");
+
+	return p ? 100 * (num(w, list, "timeouts") + num(w, list, "ack2_lost")) / p : 0;
+}
+
+static double rtt(const json_t *w, const char *list, const char *q)
+{
+	const json_t *r = json_object_get(json_object_get(w, list), "rtt_us");
+
+	return json_is_number(json_object_get(r, q)) ? json_number_value(json_object_get(r, q)) : 0;
+}
+
+static int write_data(const json_t *windows, const struct comp_report *r)
+{
+	double t0 = r->t->t_start;
+	char path[PATH_MAX + 32];
+	size_t i;
+	json_t *w;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rpingmesh-windows.dat", r->dir);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# t_mid_s tor_mesh_lost_pct inter_tor_lost_pct tor_mesh_rtt_p50_us "
+		   "tor_mesh_rtt_p99_us inter_tor_rtt_p50_us inter_tor_rtt_p99_us "
+		   "prober_p50_us responder_p50_us\n");
+	json_array_foreach(windows, i, w)
+	{
+		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.1f\n",
+			(num(w, NULL, "start") + num(w, NULL, "end")) / 2 - t0, pct(w, "tor_mesh"),
+			pct(w, "inter_tor"), rtt(w, "tor_mesh", "p50"), rtt(w, "tor_mesh", "p99"),
+			rtt(w, "inter_tor", "p50"), rtt(w, "inter_tor", "p99"),
+			num(json_object_get(w, "prober_us"), NULL, "p50"),
+			num(json_object_get(w, "responder_us"), NULL, "p50"));
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/rpingmesh-verdicts.dat", r->dir);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# t_s label (the verdicts of one window on one line)\n");
+	for (i = 0; i < r->obs->n_verdicts;) {
+		const struct verdict *v = &r->obs->verdicts[i];
+		size_t k = i + 1;
+
+		fprintf(f, "%.3f \"%s", v->time - t0, v->cls);
+		for (; k < r->obs->n_verdicts && r->obs->verdicts[k].time - v->time < 1e-3; k++)
+			fprintf(f, "%s%s",
+				strcmp(r->obs->verdicts[k].target, v->target) ? "; " : "+",
+				r->obs->verdicts[k].cls);
+		fprintf(f, " %s\"\n", v->target);
+		i = k;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int plot(const struct comp_report *r)
+{
+	char gp[PATH_MAX + 32];
+	FILE *f = comp_plot_begin(r, "R-Pingmesh", 2, 700, gp, sizeof(gp));
+
+	if (!f)
+		return -errno;
+	fprintf(f, "set yrange [0:1<*]\n");
+	fprintf(f,
+		"set title 'R-Pingmesh: probes lost per window, timeouts and ACK2 losses "
+		"(fault window shaded%s; verdicts marked)'\n",
+		r->n_down ? ", darker: the flapping link down" : "");
+	fprintf(f, "set ylabel 'lost (%% of probes)'\nset xlabel 'time since start (s)'\n");
+	fprintf(f, "plot 'rpingmesh-windows.dat' using 1:2 with linespoints lw 2 title "
+		   "'ToR-mesh', '' using 1:3 with linespoints lw 2 title 'inter-ToR', "
+		   "'rpingmesh-verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
+		   "title 'verdict (listed in report.html)', "
+		   "'' using 1:(0):2 with labels rotate by 90 left offset 0,0.7 font 'Sans,6' "
+		   "tc rgb '#a00000' notitle\n");
+	fprintf(f, "unset label 100\n");
+	fprintf(f, "set autoscale y\nset title 'network RTT per window, (T5-T2)-(T4-T3), prober "
+		   "and responder delays'\nset ylabel 'microseconds'\nset logscale y\n");
+	fprintf(f, "plot 'rpingmesh-windows.dat' using 1:($4>0?$4:1/0) with lines lw 2 title "
+		   "'ToR-mesh P50', '' using 1:($5>0?$5:1/0) with lines title 'ToR-mesh P99', "
+		   "'' using 1:($6>0?$6:1/0) with lines lw 2 title 'inter-ToR P50', "
+		   "'' using 1:($7>0?$7:1/0) with lines title 'inter-ToR P99', "
+		   "'' using 1:($8>0?$8:1/0) with lines dt 2 title 'prober P50', "
+		   "'' using 1:($9>0?$9:1/0) with lines dt 3 title 'responder P50'\n");
+	fprintf(f, "unset multiplot\n");
+	fclose(f);
+	return comp_plot_draw(r, gp);
+}
+
+static void html(const struct comp_report *r, bool png)
+{
+	const json_t *sec = r->obs->section;
+	FILE *f = r->html;
+	char a[1024], b[1024];
+
+	fprintf(f, "<h2>rpingmesh</h2>\n<table>\n");
+	fprintf(f,
+		"<tr><th>probes</th><td>%lld (%lld timed out, %lld lost their ACK2), "
+		"%lld unlocalized</td></tr>\n</table>\n",
+		(long long)json_integer_value(json_object_get(sec, "probes")),
+		(long long)json_integer_value(json_object_get(sec, "timeouts")),
+		(long long)json_integer_value(json_object_get(sec, "ack2_lost")),
+		(long long)json_integer_value(json_object_get(sec, "unlocalized")));
+	if (png)
+		fprintf(f, "<p><img src=\"%s\" alt=\"R-Pingmesh timeline\" width=\"1200\"></p>\n",
+			rl_xml_escape(r->png, a, sizeof(a)));
+	else
+		fprintf(f, "<p>(no plot: gnuplot did not run; data in "
+			   "rpingmesh-windows.dat)</p>\n");
+	fprintf(f, "<h3>verdicts</h3>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
+		   "<th>votes</th></tr>\n");
+	for (size_t i = 0; i < r->obs->n_verdicts && i < 200; i++) {
+		const struct verdict *v = &r->obs->verdicts[i];
+
+		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%lld</td></tr>\n",
+			v->time - r->t->t_start, rl_xml_escape(v->cls, a, sizeof(a)),
+			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
+	}
+	fprintf(f, "</table>\n<p>Files: rpingmesh-analyzer.jsonl (windows, verdicts), "
+		   "rpingmesh-agent-*.log</p>\n");
+}
+
+int rpm_report(void *state, const struct comp_report *r)
+{
+	const json_t *windows = rpm_windows(state);
+	int ret = write_data(windows, r);
+
+	if (!ret)
+		ret = plot(r);
+	html(r, ret == 0);
+	return ret;
+}
