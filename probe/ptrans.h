@@ -163,4 +163,9 @@ uint16_t pt_rxe_sport(uint32_t qpn);
 /* The transport called name ("udp", "verbs"), or NULL. */
 const struct pt_ops *pt_find(const char *name);
 
+/* An option table's transport (OPT_CUSTOM parse and print of a const struct pt_ops *). */
+struct opt_desc;
+int pt_opt_parse(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen);
+const char *pt_opt_print(const void *field, char *buf, size_t len);
+
 #endif

@@ -339,3 +339,22 @@ const struct pt_ops *pt_find(const char *name)
 			return all[i];
 	return NULL;
 }
+
+int pt_opt_parse(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
+{
+	const struct pt_ops *t = pt_find(v);
+
+	(void)d;
+	if (!t) {
+		snprintf(err, errlen, "transport '%s': known transports: %s", v, pt_names());
+		return -EINVAL;
+	}
+	*(const struct pt_ops **)field = t;
+	return 0;
+}
+
+const char *pt_opt_print(const void *field, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", (*(const struct pt_ops *const *)field)->name);
+	return buf;
+}

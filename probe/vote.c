@@ -80,3 +80,27 @@ const char *vote_elem_name(const struct inventory *inv, bool link, size_t id, ch
 	snprintf(buf, len, "%s", inv->switches[id].name);
 	return buf;
 }
+
+size_t vote_host_of(const size_t *base, size_t n_hosts, size_t g)
+{
+	size_t lo = 0, hi = n_hosts;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (base[mid] <= g)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *vote_rnic_name(const struct inventory *inv, const size_t *base, size_t g, char *buf,
+			   size_t len)
+{
+	size_t h = vote_host_of(base, inv->n_hosts, g);
+
+	snprintf(buf, len, "%s:%s", inv->hosts[h].name, inv->hosts[h].rnics[g - base[h]].name);
+	return buf;
+}

@@ -32,6 +32,15 @@ size_t vote_rank(const uint32_t *votes, const uint32_t *good, size_t n, struct c
 /* Whether the first of n ranked candidates stands alone. */
 bool vote_unique_top(const struct cand *c, size_t n);
 
+/*
+ * RNICs numbered across the inventory: host h's first is base[h] (base
+ * ascending over n_hosts hosts).  The host of global RNIC g, and its name
+ * "host:rnic".
+ */
+size_t vote_host_of(const size_t *base, size_t n_hosts, size_t g);
+const char *vote_rnic_name(const struct inventory *inv, const size_t *base, size_t g, char *buf,
+			   size_t len);
+
 /* The name of a link (its canonical name) or of a switch. */
 const char *vote_elem_name(const struct inventory *inv, bool link, size_t id, char *buf,
 			   size_t len);

@@ -7,6 +7,7 @@
 #include "harness/lib/proc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,31 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 			"fc rgb '#f09090' fs solid 0.6 noborder\n",
 			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
 	return f;
+}
+
+int comp_plot_verdicts(const struct comp_report *r, const char *name)
+{
+	double t0 = r->t->t_start;
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	if (!(f = fopen(path, "we")))
+		return -errno;
+	fprintf(f, "# t_s label (the verdicts of one window on one line)\n");
+	for (size_t i = 0; i < r->obs->n_verdicts;) {
+		const struct verdict *v = &r->obs->verdicts[i];
+		size_t k = i + 1;
+
+		fprintf(f, "%.3f \"%s", v->time - t0, v->cls);
+		for (; k < r->obs->n_verdicts && r->obs->verdicts[k].time - v->time < 1e-3; k++)
+			fprintf(f, "%s%s",
+				strcmp(r->obs->verdicts[k].target, v->target) ? "; " : "+",
+				r->obs->verdicts[k].cls);
+		fprintf(f, " %s\"\n", v->target);
+		i = k;
+	}
+	return fclose(f) ? -errno : 0;
 }
 
 int comp_plot_draw(const struct comp_report *r, const char *gp)

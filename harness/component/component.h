@@ -140,6 +140,13 @@ struct comp_report {
  */
 FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
 		      size_t gplen);
+/*
+ * The verdicts as plot labels: r->dir/name, "t_s \"class target\"" a line,
+ * seconds since the start, the verdicts of one window on one line.  0 or
+ * -errno.
+ */
+int comp_plot_verdicts(const struct comp_report *r, const char *name);
+
 /* Run gnuplot on gp in r->dir; 0, -ENOENT (no gnuplot, warned) or -EIO (warned). */
 int comp_plot_draw(const struct comp_report *r, const char *gp);
 

@@ -436,26 +436,12 @@ static double secs(uint64_t ns)
 
 static size_t host_of(const struct az *a, size_t g)
 {
-	size_t lo = 0, hi = a->inv->n_hosts;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (a->base[mid] <= g)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return vote_host_of(a->base, a->inv->n_hosts, g);
 }
 
 static const char *rnic_name(const struct az *a, size_t g, char *buf, size_t len)
 {
-	size_t h = host_of(a, g);
-
-	snprintf(buf, len, "%s:%s", a->inv->hosts[h].name,
-		 a->inv->hosts[h].rnics[g - a->base[h]].name);
-	return buf;
+	return vote_rnic_name(a->inv, a->base, g, buf, len);
 }
 
 /*

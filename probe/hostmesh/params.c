@@ -12,33 +12,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-static int parse_transport(const struct opt_desc *d, const char *v, void *field, char *err,
-			   size_t errlen)
-{
-	const struct pt_ops *t = pt_find(v);
-
-	(void)d;
-	if (!t) {
-		snprintf(err, errlen, "transport '%s': known transports: %s", v, pt_names());
-		return -EINVAL;
-	}
-	*(const struct pt_ops **)field = t;
-	return 0;
-}
-
-static const char *print_transport(const void *field, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", (*(const struct pt_ops *const *)field)->name);
-	return buf;
-}
-
 #define AG(f) offsetof(struct hm_agent_cfg, f)
 
 const struct opt_desc hm_agent_opts[] = {
     {"transport", OPT_CUSTOM, 0, 0, AG(transport),
      "probe transport: udp (RoCEv2 UD packets over raw sockets) or verbs (UD QPs through "
      "rdma-core)",
-     parse_transport, print_transport},
+     pt_opt_parse, pt_opt_print},
     {"interval", OPT_MS, 1, 60000, AG(interval_ms), "probe interval per RNIC"},
     {"timeout", OPT_MS, 1, 60000, AG(timeout_ms), "a probe not received by then is a drop"},
     {"sports", OPT_INT, 1, 1024, AG(pool), "source ports in the pool"},

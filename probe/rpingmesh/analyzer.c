@@ -86,6 +86,7 @@ struct rpa {
 	uint64_t *until;  /* per global RNIC: its timeouts are its own until (host-down, rnic) */
 	uint8_t *bad_now; /* per global RNIC: found bad in the window being closed */
 	uint64_t *down_until; /* per host: found down; its RNICs' troubles are that, until */
+	uint64_t *first_seen; /* per host: its earliest record (0: none yet) */
 	uint32_t *votes_l, *good_l, *votes_s, *good_s;
 	size_t *order;
 	double *share;
@@ -100,26 +101,12 @@ static double secs(uint64_t ns)
 
 static size_t host_of(const struct rpa *a, size_t g)
 {
-	size_t lo = 0, hi = a->inv->n_hosts;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (a->base[mid] <= g)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return vote_host_of(a->base, a->inv->n_hosts, g);
 }
 
 static const char *rnic_name(const struct rpa *a, size_t g, char *buf, size_t len)
 {
-	size_t h = host_of(a, g);
-
-	snprintf(buf, len, "%s:%s", a->inv->hosts[h].name,
-		 a->inv->hosts[h].rnics[g - a->base[h]].name);
-	return buf;
+	return vote_rnic_name(a->inv, a->base, g, buf, len);
 }
 
 /* ---- hash tables --------------------------------------------------------------------- */
@@ -238,6 +225,13 @@ static struct window *win_get(struct rpa *a, uint64_t t)
 	return free_w;
 }
 
+/* Host h sent a record of time t: a host never seen is not started, not down. */
+static void seen(struct rpa *a, size_t h, uint64_t t)
+{
+	if (!a->first_seen[h] || t < a->first_seen[h])
+		a->first_seen[h] = t;
+}
+
 static size_t bucket(const struct rpa *a, const struct window *w, uint64_t t)
 {
 	uint64_t b = (t - w->start) * NB / ((uint64_t)a->cfg.window_ms * NS_PER_MS);
@@ -270,6 +264,7 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 	src = a->base[host] + p->src_rnic;
 	dst = a->base[p->dst_host] + p->dst_rnic;
 	w->h[host].alive = true;
+	seen(a, host, p->t1_ns);
 	b = bucket(a, w, p->t1_ns);
 	w->seen[host] |= (uint8_t)(1u << b);
 	w->to_p[dst * NB + b]++;
@@ -349,6 +344,7 @@ void rpa_stats(struct rpa *a, size_t host, const struct hm_stats *s)
 	w = win_get(a, s->t_ns);
 	if (w) {
 		w->h[host].alive = true;
+		seen(a, host, s->t_ns);
 		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
 	}
 }
@@ -491,7 +487,11 @@ static void host_down(struct rpa *a, const struct window *w, const struct tup *t
 			if (run > best)
 				best = run, b0 = b + 1 - run;
 		}
-		if (!best)
+		/* Down is gone silent: an agent not started yet (over SSH they start one by one)
+		 * is not a host down. */
+		if (!best || !a->first_seen[h] ||
+		    a->first_seen[h] >=
+			w->start + b0 * ((uint64_t)a->cfg.window_ms * NS_PER_MS / NB))
 			continue;
 		for (size_t p = 0; p < a->inv->n_hosts; p++)
 			probers += seen[h * a->inv->n_hosts + p];
@@ -579,9 +579,14 @@ static void rnic_step(struct rpa *a, const struct window *w, const struct tup **
 			size_t q = pr->a == r ? pr->b : pr->a;
 			uint32_t pp = pr->probes, tt = pr->timeouts;
 
-			/* A peer found bad already explains its own timeouts with r. */
+			/*
+			 * A peer found bad already explains its own timeouts with r; one on a
+			 * host that sent nothing in the window (its agent not started, or
+			 * down) says nothing of r.
+			 */
 			if (a->tor[q] != a->tor[r] || host_of(a, q) == host_of(a, r) ||
-			    a->bad_now[q] || pp < (uint32_t)a->cfg.rnic_min_probes)
+			    a->bad_now[q] || !w->h[host_of(a, q)].alive ||
+			    pp < (uint32_t)a->cfg.rnic_min_probes)
 				continue;
 			peers++;
 			probes += pp;
@@ -664,7 +669,9 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 		uint32_t bad = slow ? t[i].slow : t[i].timeouts + t[i].ack2_lost,
 			 good = slow ? t[i].ok - t[i].slow : t[i].ok;
 
-		if (bad_at(a, s, w) || bad_at(a, d, w))
+		/* Nor do probes to a host that sent nothing in the window: no agent answers there.
+		 */
+		if (bad_at(a, s, w) || bad_at(a, d, w) || !w->h[host_of(a, d)].alive)
 			continue;
 		if (good) {
 			gen++;
@@ -907,6 +914,7 @@ struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE
 	a->until = rl_xcalloc(a->n_rnics + 1, sizeof(*a->until));
 	a->bad_now = rl_xcalloc(a->n_rnics + 1, 1);
 	a->down_until = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->down_until));
+	a->first_seen = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->first_seen));
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(*a->order));
 	a->share = rl_xcalloc(a->n_rnics + 1, sizeof(*a->share));
 	a->votes_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
@@ -934,6 +942,7 @@ void rpa_free(struct rpa *a)
 	free(a->until);
 	free(a->bad_now);
 	free(a->down_until);
+	free(a->first_seen);
 	free(a->order);
 	free(a->share);
 	free(a->votes_l);

@@ -99,33 +99,13 @@ static const char *print_coverage(const void *field, char *buf, size_t len)
 	return buf;
 }
 
-static int parse_transport(const struct opt_desc *d, const char *v, void *field, char *err,
-			   size_t errlen)
-{
-	const struct pt_ops *t = pt_find(v);
-
-	(void)d;
-	if (!t) {
-		snprintf(err, errlen, "transport '%s': known transports: %s", v, pt_names());
-		return -EINVAL;
-	}
-	*(const struct pt_ops **)field = t;
-	return 0;
-}
-
-static const char *print_transport(const void *field, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", (*(const struct pt_ops *const *)field)->name);
-	return buf;
-}
-
 #define AG(f) offsetof(struct rpm_agent_cfg, f)
 
 const struct opt_desc rpm_agent_opts[] = {
     {"transport", OPT_CUSTOM, 0, 0, AG(transport),
      "probe transport: udp (RoCEv2 UD packets over raw sockets) or verbs (UD QPs through "
      "rdma-core)",
-     parse_transport, print_transport},
+     pt_opt_parse, pt_opt_print},
     {"tor-mesh-rate", OPT_DOUBLE, 0.01, 1000, AG(tor_mesh_rate),
      "probes a second to each ToR-mesh target"},
     {"inter-tor-rate", OPT_DOUBLE, 0.01, 1000, AG(inter_tor_rate),

@@ -56,24 +56,7 @@ static int write_data(const json_t *windows, const struct comp_report *r)
 			num(json_object_get(w, "responder_us"), NULL, "p50"));
 	}
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/rpingmesh-verdicts.dat", r->dir);
-	if (!(f = fopen(path, "we")))
-		return -errno;
-	fprintf(f, "# t_s label (the verdicts of one window on one line)\n");
-	for (i = 0; i < r->obs->n_verdicts;) {
-		const struct verdict *v = &r->obs->verdicts[i];
-		size_t k = i + 1;
-
-		fprintf(f, "%.3f \"%s", v->time - t0, v->cls);
-		for (; k < r->obs->n_verdicts && r->obs->verdicts[k].time - v->time < 1e-3; k++)
-			fprintf(f, "%s%s",
-				strcmp(r->obs->verdicts[k].target, v->target) ? "; " : "+",
-				r->obs->verdicts[k].cls);
-		fprintf(f, " %s\"\n", v->target);
-		i = k;
-	}
-	fclose(f);
-	return 0;
+	return comp_plot_verdicts(r, "rpingmesh-verdicts.dat");
 }
 
 static int plot(const struct comp_report *r)

@@ -185,10 +185,11 @@ rc=$?
 check "it compared with the ci run and found no regression" sh -c 'grep -q "^compare .* -> .*: 1 scenario(s) in both" "$0" && grep -q "^no regressions" "$0"' "$HM_OUT/h2.log"
 check "results.json carries the comparison" jq -e --arg a "$(jq -r .run_id "$HM_OUT/ci/results.json")" '.baseline.a.run_id == $a and (.baseline.regressions | length) == 0' "$HM_OUT/h2/results.json"
 check "rocelab compare: the last two runs, exit 0" "$RL" compare
-# Deliberately worse: the analyzer closes each window 6 s after its end (grace, default
+# Deliberately worse: each analyzer closes each window 6 s after its end (grace, default
 # 1.5 s), so every verdict comes 4.5 s later; its expectation is widened so that the scenario
 # itself passes, and only the baseline fails the run.
-sed -e 's/^  window: 2s/  window: 2s\n  grace: 6s/' -e 's/^  within: 6s/  within: 20s/' scenarios/ci/rnic-flap.yaml >"$T/rnic-flap-worse.yaml"
+sed -e 's/^    window: 2s/    window: 2s\n    grace: 6s/' -e 's/^  within: 6s/  within: 20s/' scenarios/ci/rnic-flap.yaml >"$T/rnic-flap-worse.yaml"
+check "the worse copy closes every monitor's windows late" test "$(grep -c '^    grace: 6s' "$T/rnic-flap-worse.yaml")" -eq 2
 "$RL" run -o "$HM_OUT/h3" --seed 7 --baseline last "$T/rnic-flap-worse.yaml" >"$HM_OUT/h3.log" 2>&1
 rc=$?
 [ $rc -eq 1 ] && ok "the worse run against its baseline: exit 1" || fail "worse run: exit $rc, want 1" "$(tail -3 "$HM_OUT/h3.log" | tr '\n' ' ')"

@@ -83,8 +83,10 @@ struct fate {
 
 typedef void (*fate_fn)(int hs, int s, int hd, int d, int k, int i, struct fate *f);
 
-static bool silent[H]; /* hosts whose agent sends nothing */
-static bool absent[H]; /* hosts nobody probes either (not in the pinglists) */
+static bool silent[H];	/* hosts whose agent sends nothing ... */
+static int silent_from; /* ... from this window on */
+static int cur_w;	/* the window being fed */
+static bool absent[H];	/* hosts nobody probes either (not in the pinglists) */
 
 /*
  * Feed `windows` 2-s windows: each alive host's RNICs probe their ToR-mesh
@@ -119,8 +121,9 @@ static char *run(fate_fn fate, int windows, struct rpa_cfg *cfg_in)
 	for (int w = 0; w < windows; w++) {
 		int i = 0;
 
+		cur_w = w;
 		for (int hs = 0; hs < H; hs++) {
-			if (silent[hs])
+			if (silent[hs] && w >= silent_from)
 				continue;
 			for (int s = 0; s < R; s++)
 				for (int hd = 0; hd < H; hd++)
@@ -355,11 +358,11 @@ Test(rpa, slow_probes_spread_over_the_fabric_are_no_congestion)
 	free(out);
 }
 
-/* host3 down: its agent silent, every probe to it lost. */
+/* host3 down from the second window: its agent silent, every probe to it lost. */
 static void host3_down(int hs, int s, int hd, int d, int k, int i, struct fate *f)
 {
 	(void)hs, (void)s, (void)d, (void)k, (void)i;
-	if (hd == 2)
+	if (hd == 2 && cur_w >= 1)
 		f->status = RPM_TIMEOUT;
 }
 
@@ -369,9 +372,34 @@ Test(rpa, a_host_down_is_one_verdict_not_four_rnics)
 
 	memset(silent, 0, sizeof(silent));
 	silent[2] = true;
-	out = run(host3_down, 2, NULL);
+	silent_from = 1;
+	out = run(host3_down, 3, NULL);
 	v = verdicts(out);
 	cr_assert_str_eq(v, "host-down host3\nhost-down host3\n", "%s", out);
+	free(v);
+	free(out);
+	memset(silent, 0, sizeof(silent));
+	silent_from = 0;
+}
+
+/* host3's and host4's agents not started yet: probes to them go unanswered (no fault). */
+static void host3_absent(int hs, int s, int hd, int d, int k, int i, struct fate *f)
+{
+	(void)hs, (void)s, (void)d, (void)k, (void)i;
+	if (hd >= 2)
+		f->status = RPM_TIMEOUT;
+}
+
+Test(rpa, a_host_whose_agent_never_started_is_not_down_nor_its_peers_blamed)
+{
+	char *out, *v;
+
+	/* host3 and host4 never started: host1:rnicN's ToR-mesh would have 2 of 3 peers bad */
+	memset(silent, 0, sizeof(silent));
+	silent[2] = silent[3] = true;
+	out = run(host3_absent, 2, NULL);
+	v = verdicts(out);
+	cr_assert_str_empty(v, "%s", out);
 	free(v);
 	free(out);
 	memset(silent, 0, sizeof(silent));
