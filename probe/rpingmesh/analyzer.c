@@ -34,6 +34,7 @@ void rpa_defaults(struct rpa_cfg *c)
 	    .slow_us = 1000,
 	    .slow_share = 0.2,
 	    .proc_us = 5000,
+	    .stall_us = 100000,
 	    .grace_ms = 1500,
 	    .max_tuples = 4000000,
 	};
@@ -55,8 +56,10 @@ struct path {
 
 struct hostw {
 	bool alive;
+	bool stalled; /* its agent stalled past --stall in the window: its timeouts are noise */
 	uint32_t ok_sent, slow_prober;	 /* its probes answered; with prober delay > proc */
 	uint32_t ok_answered, slow_resp; /* probes it answered; with responder delay > proc */
+	uint32_t max_prober_ns, max_resp_ns;
 };
 
 struct window {
@@ -298,6 +301,10 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 			w->h[host].slow_prober++;
 		if (p->responder_ns > (uint64_t)a->cfg.proc_us * 1000)
 			w->h[p->dst_host].slow_resp++;
+		if (p->prober_ns > w->h[host].max_prober_ns)
+			w->h[host].max_prober_ns = p->prober_ns;
+		if (p->responder_ns > w->h[p->dst_host].max_resp_ns)
+			w->h[p->dst_host].max_resp_ns = p->responder_ns;
 		break;
 	case RPM_ACK2_LOST:
 		t->ack2_lost++;
@@ -377,6 +384,18 @@ static bool bad_at(const struct rpa *a, size_t g, const struct window *w)
 	return a->until[g] > w->start;
 }
 
+/*
+ * 0. Host noise (the authors' main source of false "network" alarms): a
+ * tuple whose prober or responder host stalled in the window.  An agent
+ * descheduled for a while answers late, and the probes it missed the
+ * timeout of read as lost; the ones it answered just in time show the
+ * stall as their prober or responder delay, so the window tells.
+ */
+static bool noise(const struct rpa *a, const struct window *w, size_t s, size_t d)
+{
+	return w->h[host_of(a, s)].stalled || w->h[host_of(a, d)].stalled;
+}
+
 /* RNIC g is bad in w, and its timeouts its own for hold after it. */
 static void mark_bad(struct rpa *a, size_t g, const struct window *w, uint64_t hold)
 {
@@ -408,7 +427,8 @@ struct adj {
 	size_t n;
 };
 
-static void adj_build(const struct rpa *a, const struct tup *t, size_t n, struct adj *j)
+static void adj_build(const struct rpa *a, const struct window *w, const struct tup *t, size_t n,
+		      struct adj *j)
 {
 	size_t k = 0, *fill;
 
@@ -416,7 +436,7 @@ static void adj_build(const struct rpa *a, const struct tup *t, size_t n, struct
 	for (size_t i = 0; i < n; i++) {
 		size_t s = (size_t)(t[i].key >> 40) - 1, d = (size_t)(t[i].key >> 16 & 0xffffff);
 
-		if (t[i].list != RPM_TOR_MESH)
+		if (t[i].list != RPM_TOR_MESH || noise(a, w, s, d))
 			continue;
 		j->pairs[k++] = (struct pair){s < d ? s : d, s < d ? d : s, t[i].probes,
 					      t[i].timeouts + t[i].ack2_lost};
@@ -669,9 +689,12 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 		uint32_t bad = slow ? t[i].slow : t[i].timeouts + t[i].ack2_lost,
 			 good = slow ? t[i].ok - t[i].slow : t[i].ok;
 
-		/* Nor do probes to a host that sent nothing in the window: no agent answers there.
+		/*
+		 * Nor do probes to a host that sent nothing in the window (no agent answers
+		 * there), nor those of a host that stalled (host noise, step 0).
 		 */
-		if (bad_at(a, s, w) || bad_at(a, d, w) || !w->h[host_of(a, d)].alive)
+		if (bad_at(a, s, w) || bad_at(a, d, w) || !w->h[host_of(a, d)].alive ||
+		    noise(a, w, s, d))
 			continue;
 		if (good) {
 			gen++;
@@ -765,7 +788,9 @@ static void host_step(struct rpa *a, const struct window *w)
 		bool prober = x->ok_sent >= 10 && 2 * x->slow_prober > x->ok_sent,
 		     resp = x->ok_answered >= 10 && 2 * x->slow_resp > x->ok_answered;
 
-		if (!prober && !resp)
+		/* A host that was down lately: its agent's first answers on coming back are that.
+		 */
+		if ((!prober && !resp) || a->down_until[h] > w->start)
 			continue;
 		verdict_head(a, w, "host-processing", a->inv->hosts[h].name,
 			     prober ? x->slow_prober : x->slow_resp,
@@ -842,7 +867,10 @@ static void close_window(struct rpa *a, struct window *w)
 			by_src[s] = &t[i];
 	}
 	memset(a->bad_now, 0, a->n_rnics);
-	adj_build(a, t, n, &j);
+	for (size_t h = 0; h < a->inv->n_hosts; h++)
+		w->h[h].stalled = w->h[h].max_prober_ns > (uint64_t)a->cfg.stall_us * 1000 ||
+				  w->h[h].max_resp_ns > (uint64_t)a->cfg.stall_us * 1000;
+	adj_build(a, w, t, n, &j);
 	host_down(a, w, t, n, hold);
 	rnic_step(a, w, by_src, n_by_src, &j, hold);
 	adj_free(&j);

@@ -2,6 +2,8 @@
 /*
  * The R-Pingmesh analyzer (SIGCOMM'24; ../shared/briefs/r-pingmesh.md C).
  * Per window of probe send times:
+ *  0. host noise: the timeouts of a host whose agent stalled (a prober or
+ *     responder delay over --stall) are not voted on;
  *  1. host-down: a host that sent nothing, whose every RNIC times out for
  *     probers on two hosts or more, is one host problem, not an RNIC each;
  *  2. RNIC problems from the ToR-mesh: an RNIC that times out with most of
@@ -44,6 +46,8 @@ struct rpa_cfg {
 	long long slow_us;	/* an RTT over it is high: 1000 us, as Hostmesh's */
 	double slow_share;	/* a hotspot's share of slow probes at least: 0.2 */
 	long long proc_us;	/* host-processing when most delays exceed it: 5000 us */
+	long long stall_us;	/* a host's prober or responder delay over it: its timeouts in the
+				   window are host noise, not the network's: 100 ms */
 	long long grace_ms;	/* a window closes this long after its end: timeout + 1 s */
 	size_t max_tuples;	/* 5-tuples counted per window: 4,000,000 */
 };

@@ -162,6 +162,9 @@ const struct opt_desc rpa_opts[] = {
      "a congestion hotspot's share of slow probes at least (and ten times the rest's)"},
     {"proc", OPT_US, 0, 60000, AZ(proc_us),
      "host-processing verdict when most prober or responder delays exceed it"},
+    {"stall", OPT_US, 0, 10000000, AZ(stall_us),
+     "a host whose prober or responder delay passed it in a window stalled there: its "
+     "timeouts are host noise"},
     {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
      "close a window this long after its end (> the probe timeout)"},
     OPT_TABLE_END,

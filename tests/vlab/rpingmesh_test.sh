@@ -76,29 +76,22 @@ all=$(grep -o '[0-9]* traces' "$RPM_OUT/rnic-host3.log" | cut -d' ' -f1)
 [ "${tr:-0}" -ge 200 ] && ok "host3 traced $all 5-tuples of its probes and ACKs, $tr complete" ||
 	fail "traces on host3: $all, complete ${tr:-0}" "$(tail -1 "$RPM_OUT/rnic-host3.log")"
 
-# 2. A rail switch's uplink to a spine down: probes and ACKs through it are lost.  The records go
-# to the analyzer over TCP this time.
-RPM_LISTEN=1 rpm_run uplink 9 2 '"$RL" inject link-flap --target rail2:swp6 --for 4s >/dev/null 2>&1' true
-rc=$?
-n=$(grep -c "R-Pingmesh agent host[1-4] .* connected" "$RPM_OUT/uplink-az.log")
-[ $rc -eq 0 ] && [ "$n" -eq 4 ] && ok "the analyzer took 4 agents' records over TCP (--listen), exit 0" ||
-	fail "analyzer over TCP: exit $rc, $n agents" "$(tail -2 "$RPM_OUT/uplink-az.log" | tr '\n' ' ')"
-v=$(verdicts uplink)
-echo "$v" | grep -q "switch-link rail2:swp6--spine2:swp2" && ! echo "$v" | grep -q "rnic " &&
-	[ "$(echo "$v" | grep -vc "rail2:swp6--spine2:swp2")" -eq 0 ] &&
-	ok "a rail uplink down: 'switch-link rail2:swp6--spine2:swp2' and nothing else ($(echo $v))" ||
-	fail "uplink verdicts" "$v"
-
-# 3. A host down: its RNICs' ports down and its agent stopped, not four RNIC problems.
-rpm_run host 11 2 \
+# 2. A host down: its RNICs' ports down and its agent stopped, not four RNIC problems.  The
+# records go to the analyzer over TCP this time.  (A rail uplink down, and the other faults, are
+# the CI scenarios', graded beside Hostmesh.)
+RPM_LISTEN=1 rpm_run host 11 2 \
 	'pkill -STOP -f "agent rpingmesh --host host3 "
 	 for r in 1 2 3 4; do "$RL" inject link-flap --target host3:rnic$r --for 5s >/dev/null 2>&1 & done
 	 sleep 5; pkill -CONT -f "agent rpingmesh --host host3 "' true
+rc=$?
+n=$(grep -c "R-Pingmesh agent host[1-4] .* connected" "$RPM_OUT/host-az.log")
+[ $rc -eq 0 ] && [ "$n" -eq 4 ] && ok "the analyzer took 4 agents' records over TCP (--listen), exit 0" ||
+	fail "analyzer over TCP: exit $rc, $n agents" "$(tail -2 "$RPM_OUT/host-az.log" | tr '\n' ' ')"
 v=$(verdicts host)
 echo "$v" | grep -q "host-down host3" && [ "$(echo "$v" | grep -vc "host-down host3")" -eq 0 ] &&
 	ok "a host down: 'host-down host3' and nothing else ($(echo $v))" || fail "host-down verdicts" "$v"
 
-# 4. Records that are not R-Pingmesh's are refused with a reason, and nothing is analyzed.
+# 3. Records that are not R-Pingmesh's are refused with a reason, and nothing is analyzed.
 expect_exit 2 "analyze --monitor rpingmesh refuses a file of junk" "$RL" analyze --monitor rpingmesh "$RPM_OUT/rnic-az.log"
 expect_exit 2 "analyze --monitor foo is refused" "$RL" analyze --monitor foo x
 expect_exit 2 "agent rpingmesh: an unknown host is refused" "$RL" agent rpingmesh --host host9 --duration 1s

@@ -182,7 +182,7 @@ ours_running() { pgrep -af "rocelab (agent|inject|analyze|load) "; }
 until_ours_gone() {
 	for _ in $(seq 100); do ours_running >/dev/null || break; sleep 0.5; done
 }
-"$RL" run -i "$SI" -o "$T/killed" --seed 7 scenarios/ci/rnic-route-missing.yaml >"$T/killed.log" 2>&1 &
+"$RL" run -i "$SI" -o "$T/killed" --seed 7 tests/vlab/scenarios/rnic-route-missing-hostmesh.yaml >"$T/killed.log" 2>&1 &
 pid=$!
 until_applied "$T/killed.log"
 check "the fault was applied over SSH" grep -q "rnic-route-missing .* applied" "$T/killed.log"
@@ -204,7 +204,7 @@ check "every host is as it was before the killed run" diff -q "$T/kill.before" "
 
 # A host that drops off mid-run (its management link down): the scenario is invalid, naming the
 # host; what could not be reverted there stays in the journal for 'rocelab revert'.
-"$RL" run -i "$SI" -o "$T/drop" --seed 7 scenarios/ci/rnic-route-missing.yaml >"$T/drop.log" 2>&1 &
+"$RL" run -i "$SI" -o "$T/drop" --seed 7 tests/vlab/scenarios/rnic-route-missing-hostmesh.yaml >"$T/drop.log" 2>&1 &
 pid=$!
 until_applied "$T/drop.log"
 sleep 2

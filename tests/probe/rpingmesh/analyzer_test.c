@@ -425,6 +425,32 @@ Test(rpa, slow_answers_are_host_processing_not_the_network)
 	free(out);
 }
 
+/*
+ * host2's agent stalls 0.7 s (descheduled): what reached it in the first
+ * part times out, what came later is answered late.  Host noise, no fault.
+ */
+static void host2_stall(int hs, int s, int hd, int d, int k, int i, struct fate *f)
+{
+	(void)hs, (void)s, (void)d, (void)k;
+	if (hd == 1 && i % 10 == 3)
+		f->status = RPM_TIMEOUT;
+	else if (hd == 1 && i % 10 == 4)
+		f->responder_ns = 300000000;
+}
+
+Test(rpa, a_stalled_agent_is_host_noise_not_a_network_fault)
+{
+	char *out, *v;
+
+	memset(silent, 0, sizeof(silent));
+	out = run(host2_stall, 1, NULL);
+	v = verdicts(out);
+	cr_assert_eq(count(v, "rnic"), 0, "%s", v);
+	cr_assert_eq(count(v, "switch"), 0, "%s", v);
+	free(v);
+	free(out);
+}
+
 /* host1:rnic4's probes do not leave (its route is missing); probes to it go unanswered. */
 static void route_missing(int hs, int s, int hd, int d, int k, int i, struct fate *f)
 {
