@@ -100,6 +100,7 @@ int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_pro
 	int r;
 
 	p->lab = e->lab;
+	p->inv = e->inv;
 	snprintf(p->out, sizeof(p->out), "%s/%sanalyzer.jsonl", e->dir, d->prefix);
 	snprintf(an, sizeof(an), "%s:%d", inet_ntoa(e->mgmt), d->port);
 	unlink(p->out);
@@ -163,4 +164,95 @@ void mon_release(struct mon_procs *p)
 {
 	free(p->agents);
 	p->agents = NULL;
+}
+
+/* An agent's first and last counters (its lines are cumulative since it started). */
+struct span {
+	double t0, t1, first[4], last[4], rss_kb;
+	bool seen;
+};
+
+static double jnum(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+void mon_overhead(const struct mon_procs *p, const json_t *agents, const json_t *windows,
+		  const struct comp_times *t, struct comp_obs *obs)
+{
+	static const char *const keys[] = {"probes", "tx_pkts", "tx_bytes", "cpu_us"};
+	const struct inventory *inv = p->inv;
+	struct span *sp = rl_xcalloc(inv->n_hosts + 1, sizeof(*sp));
+	double sum[4] = {0}, rss_kb = 0, covered = -1, links = 0;
+	size_t rnics = 0, hosts = 0, i;
+	json_t *a, *w, *o = json_object();
+
+	json_array_foreach(agents, i, a)
+	{
+		const char *host = json_string_value(json_object_get(a, "host"));
+		double tm = jnum(a, "time");
+		size_t h;
+
+		for (h = 0; host && h < inv->n_hosts && strcmp(inv->hosts[h].name, host); h++)
+			;
+		if (!host || h == inv->n_hosts)
+			continue;
+		for (int k = 0; k < 4; k++) {
+			if (!sp[h].seen || tm < sp[h].t0)
+				sp[h].first[k] = jnum(a, keys[k]);
+			if (!sp[h].seen || tm >= sp[h].t1)
+				sp[h].last[k] = jnum(a, keys[k]);
+		}
+		sp[h].t0 = sp[h].seen ? fmin(sp[h].t0, tm) : tm;
+		sp[h].t1 = sp[h].seen ? fmax(sp[h].t1, tm) : tm;
+		sp[h].seen = true;
+		sp[h].rss_kb = fmax(sp[h].rss_kb, jnum(a, "rss_kb"));
+	}
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		double dt = sp[h].t1 - sp[h].t0;
+
+		rss_kb = fmax(rss_kb, sp[h].rss_kb);
+		if (!sp[h].seen || dt < 1)
+			continue; /* one line: no rate */
+		for (int k = 0; k < 4; k++)
+			sum[k] += (sp[h].last[k] - sp[h].first[k]) / dt;
+		rnics += inv->hosts[h].n_rnics;
+		hosts++;
+	}
+	json_array_foreach(windows, i, w)
+	{
+		if (!json_object_get(w, "links_covered"))
+			continue;
+		if (t->t_fault > 0 && jnum(w, "end") > t->t_fault && covered >= 0)
+			break; /* the last window before the fault: the baseline's coverage */
+		covered = jnum(w, "links_covered");
+		links = jnum(w, "links");
+	}
+	if (rnics) {
+		double cpu = sum[3] / 1e4 / (double)hosts; /* us/s to % of one core, per agent */
+
+		comp_obs_metric(obs, "probes-per-rnic", sum[0] / (double)rnics, "probes/s");
+		comp_obs_metric(obs, "packets-per-rnic", sum[1] / (double)rnics, "packets/s");
+		comp_obs_metric(obs, "bytes-per-rnic", sum[2] / (double)rnics, "bytes/s");
+		comp_obs_metric(obs, "agent-cpu", cpu, "%");
+		json_object_set_new(o, "per_rnic",
+				    json_pack("{s:f,s:f,s:f}", "probes_s",
+					      round(sum[0] / (double)rnics * 10) / 10, "packets_s",
+					      round(sum[1] / (double)rnics * 10) / 10, "bytes_s",
+					      round(sum[2] / (double)rnics)));
+		json_object_set_new(o, "agent_cpu_pct", json_real(round(cpu * 100) / 100));
+		json_object_set_new(o, "agents", json_integer((json_int_t)hosts));
+	}
+	if (rss_kb > 0) {
+		comp_obs_metric(obs, "agent-rss", rss_kb / 1024, "MB");
+		json_object_set_new(o, "agent_rss_mb", json_real(round(rss_kb / 1024 * 10) / 10));
+	}
+	json_object_set_new(obs->section, "overhead", o);
+	if (covered >= 0 && links > 0) {
+		comp_obs_metric(obs, "link-coverage", covered / links, "share");
+		json_object_set_new(obs->section, "link_coverage",
+				    json_pack("{s:i,s:i,s:s}", "covered", (int)covered, "links",
+					      (int)links, "at", t->t_fault > 0 ? "fault" : "end"));
+	}
+	free(sp);
 }

@@ -28,6 +28,7 @@ struct mon_desc {
 
 struct mon_procs {
 	struct lab *lab;
+	const struct inventory *inv;
 	pid_t analyzer;
 	struct lab_proc *agents;
 	size_t n;
@@ -40,5 +41,17 @@ int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_pro
 bool mon_alive(struct mon_procs *p, char *why, size_t whylen);
 void mon_stop(struct mon_procs *p);
 void mon_release(struct mon_procs *p);
+
+/*
+ * What a monitor cost and saw, from its analyzer's lines: agents (its
+ * "agent" lines, each agent's counters since it started) give the overhead
+ * per RNIC: probes/s, packets/s and bytes/s sent (as on the wire), and each
+ * agent's CPU (% of one core) and peak RSS; windows give the link coverage
+ * (links on a traced probe path, of the lab's) at the fault's start, or at
+ * the end with no fault.  As metrics, and as obs->section's "overhead" and
+ * "link_coverage" (section made first).
+ */
+void mon_overhead(const struct mon_procs *p, const json_t *agents, const json_t *windows,
+		  const struct comp_times *t, struct comp_obs *obs);
 
 #endif

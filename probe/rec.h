@@ -10,6 +10,7 @@
 #ifndef ROCELAB_REC_H
 #define ROCELAB_REC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -19,8 +20,31 @@
 #define REC_MAX_HOPS  8			 /* switch hops a traced path holds */
 #define REC_MAX_LINKS (REC_MAX_HOPS + 2) /* and its links, both RNICs' included */
 
+/*
+ * A probe's bytes on the wire, for what an agent sends: Ethernet 14, IPv4 20,
+ * UDP 8, BTH 12, DETH 8, the payload, ICRC 4 (preamble and FCS not counted).
+ */
+#define REC_WIRE_BYTES(payload) ((payload) + 66u)
+
 struct rec_frame {
 	uint16_t type, len;
 } __attribute__((packed));
+
+/*
+ * An agent's counters since it started (every monitor's, type 4 in each
+ * numbering), sent every few seconds and as its last words.  The fields from
+ * cpu_us on came later: a shorter body reads them as 0.
+ */
+struct rec_stats {
+	uint64_t t_ns;
+	uint64_t probes, timeouts, send_errors, malformed, foreign, dropped_records;
+	uint64_t traces, traces_complete;
+	uint32_t rss_kb;
+	uint32_t rx_overflow;	    /* packets the agent's receive path dropped when full (not the
+				       network's) */
+	uint64_t cpu_us;	    /* the agent's user + system CPU time */
+	uint64_t tx_pkts, tx_bytes; /* what it sent (probes, ACKs, traces), bytes as on the wire */
+} __attribute__((packed));
+#define REC_STATS_MIN_LEN offsetof(struct rec_stats, cpu_us) /* the first version's body */
 
 #endif

@@ -4,6 +4,7 @@
 #include "probe/recin.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/out.h"
 #include "probe/recout.h"
 
 #include <arpa/inet.h>
@@ -177,4 +178,35 @@ int recin_serve(const struct rec_sink *k, const struct inventory *inv, int lfd,
 	free(cs);
 	k->flush(k->ctx);
 	return 0;
+}
+
+bool rec_stats_read(const void *body, size_t len, struct rec_stats *st)
+{
+	if (len < REC_STATS_MIN_LEN)
+		return false;
+	memset(st, 0, sizeof(*st));
+	memcpy(st, body, len < sizeof(*st) ? len : sizeof(*st));
+	return true;
+}
+
+void rec_stats_line(struct out *o, const char *host, const struct rec_stats *s)
+{
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "agent");
+	out_string(o, PRINT_JSON, "host", NULL, host);
+	out_float(o, PRINT_JSON, "time", NULL, 3, (double)s->t_ns / 1e9);
+	out_uint(o, PRINT_JSON, "probes", NULL, s->probes);
+	out_uint(o, PRINT_JSON, "timeouts", NULL, s->timeouts);
+	out_uint(o, PRINT_JSON, "send_errors", NULL, s->send_errors);
+	out_uint(o, PRINT_JSON, "malformed", NULL, s->malformed);
+	out_uint(o, PRINT_JSON, "foreign", NULL, s->foreign);
+	out_uint(o, PRINT_JSON, "dropped_records", NULL, s->dropped_records);
+	out_uint(o, PRINT_JSON, "traces", NULL, s->traces);
+	out_uint(o, PRINT_JSON, "traces_complete", NULL, s->traces_complete);
+	out_uint(o, PRINT_JSON, "rx_overflow", NULL, s->rx_overflow);
+	out_uint(o, PRINT_JSON, "rss_kb", NULL, s->rss_kb);
+	out_uint(o, PRINT_JSON, "cpu_us", NULL, s->cpu_us);
+	out_uint(o, PRINT_JSON, "tx_pkts", NULL, s->tx_pkts);
+	out_uint(o, PRINT_JSON, "tx_bytes", NULL, s->tx_bytes);
+	out_close(o);
 }

@@ -8,7 +8,9 @@
 #define ROCELAB_RECIN_H
 
 #include "harness/lib/inventory.h"
+#include "probe/rec.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,5 +43,15 @@ int recin_serve(const struct rec_sink *k, const struct inventory *inv, int lfd,
 
 /* Replay record files ("-": stdin) one after another, then flush: 0, or RL_EXIT_USAGE. */
 int recin_replay(const struct rec_sink *k, const struct inventory *inv, char **files, int n);
+
+/* An agent's stats frame body of len bytes (REC_STATS_MIN_LEN at least) into st. */
+bool rec_stats_read(const void *body, size_t len, struct rec_stats *st);
+
+/*
+ * Its JSON line for the analyzer's output, {"type":"agent","host":...}, the
+ * same for every monitor: the components read overhead from these.
+ */
+struct out;
+void rec_stats_line(struct out *o, const char *host, const struct rec_stats *s);
 
 #endif

@@ -142,6 +142,8 @@ void tracer_start(struct tracer *t, struct tr_job *j, uint64_t key, const struct
 
 		if (ops->send(port, dst, wire_sport, (uint8_t)ttl, buf, len, cookie, &used, &ipid))
 			break;
+		t->tx_pkts++;
+		t->tx_bytes += REC_WIRE_BYTES(len);
 		j->ids[ttl - 1] = ipid;
 		j->n_sent = ttl;
 	}

@@ -36,6 +36,7 @@ struct tracer {
 	double rate, tokens;
 	unsigned long long last_refill, timeout_ns;
 	struct tr_job jobs[TR_MAX_JOBS];
+	uint64_t tx_pkts, tx_bytes; /* what its traces sent, bytes as on the wire */
 };
 
 /* rate traces a second at most, timeout_ms to wait for a trace's answers.  0 or -errno. */

@@ -41,6 +41,22 @@ size_t vote_host_of(const size_t *base, size_t n_hosts, size_t g);
 const char *vote_rnic_name(const struct inventory *inv, const size_t *base, size_t g, char *buf,
 			   size_t len);
 
+/*
+ * Link coverage: seen[] one byte per inventory link; mark the n links of a
+ * traced path and return how many of them were new.
+ */
+static inline size_t cover_mark(uint8_t *seen, const uint16_t *links, int n)
+{
+	size_t fresh = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!seen[links[i]]) {
+			seen[links[i]] = 1;
+			fresh++;
+		}
+	return fresh;
+}
+
 /* The name of a link (its canonical name) or of a switch. */
 const char *vote_elem_name(const struct inventory *inv, bool link, size_t id, char *buf,
 			   size_t len);

@@ -8,6 +8,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,277 @@ static void dut_table(FILE *f, const json_t *dut)
 	fprintf(f, "</table>\n");
 }
 
+/* ---- the monitors side by side ------------------------------------------------------------- */
+
+/* What pages_monitors() sums for one monitor in one suite (n: how many values a mean has). */
+struct mon_sum {
+	long long scenarios, passed, faults, detected, top1, class_ok, silent, kept, fp;
+	double ttd, ttd_max, prec, cover, over[5];
+	long long n_ttd, n_prec, n_cover, n_over[5];
+};
+
+static const char *const over_keys[] = {"probes-per-rnic", "packets-per-rnic", "bytes-per-rnic",
+					"agent-cpu", "agent-rss"};
+static const char *const over_json[] = {"probes_s", "packets_s", "bytes_s", "agent_cpu_pct",
+					"agent_rss_mb"};
+
+static double metric_of(const json_t *c, const char *name, bool *has)
+{
+	const json_t *v =
+	    json_object_get(json_object_get(json_object_get(c, "metrics"), name), "value");
+
+	*has = json_is_number(v);
+	return json_number_value(v);
+}
+
+static void mon_add(struct mon_sum *m, const json_t *c)
+{
+	const json_t *e = json_object_get(c, "expected"),
+		     *t = json_object_get(c, "time_to_detect_s"),
+		     *p = json_object_get(c, "precision");
+	bool silent = json_is_true(json_object_get(e, "silent")), has;
+	bool detected = json_is_true(json_object_get(c, "detected"));
+	double v;
+
+	m->scenarios++;
+	m->passed += !strcmp(text_of(c, "verdict"), "pass");
+	m->fp += json_integer_value(json_object_get(c, "false_positives"));
+	if (silent) {
+		m->silent++;
+		m->kept += !detected;
+	} else {
+		m->faults++;
+		m->detected += detected;
+		m->top1 += json_integer_value(json_object_get(c, "rank")) == 1;
+		m->class_ok += json_is_true(json_object_get(c, "class_ok"));
+		if (json_is_number(t)) {
+			m->ttd += json_number_value(t);
+			m->ttd_max = fmax(m->ttd_max, json_number_value(t));
+			m->n_ttd++;
+		}
+		if (json_is_number(p)) {
+			m->prec += json_number_value(p);
+			m->n_prec++;
+		}
+	}
+	v = metric_of(c, "link-coverage", &has);
+	if (has) {
+		m->cover += v;
+		m->n_cover++;
+	}
+	for (int k = 0; k < 5; k++) {
+		v = metric_of(c, over_keys[k], &has);
+		if (!has)
+			continue;
+		m->over[k] = k == 4 ? fmax(m->over[k], v) : m->over[k] + v; /* RSS: the worst */
+		m->n_over[k]++;
+	}
+}
+
+static json_t *mean_or_null(double sum, long long n, double scale)
+{
+	return n ? json_real(round(sum / (double)n * scale) / scale) : json_null();
+}
+
+static json_t *mon_json(const struct mon_sum *m)
+{
+	json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "scenarios", m->scenarios,
+			      "passed", m->passed, "faults", m->faults, "detected", m->detected,
+			      "top1", m->top1, "class_ok", m->class_ok, "silent_expected",
+			      m->silent, "silent_kept", m->kept, "false_positives", m->fp);
+	json_t *ov = json_object();
+
+	json_object_set_new(o, "time_to_detect_mean_s", mean_or_null(m->ttd, m->n_ttd, 100));
+	json_object_set_new(o, "time_to_detect_max_s",
+			    m->n_ttd ? json_real(round(m->ttd_max * 100) / 100) : json_null());
+	json_object_set_new(o, "precision_mean", mean_or_null(m->prec, m->n_prec, 1000));
+	json_object_set_new(o, "link_coverage_mean", mean_or_null(m->cover, m->n_cover, 1000));
+	for (int k = 0; k < 5; k++)
+		json_object_set_new(
+		    ov, over_json[k],
+		    k == 4 ? (m->n_over[k] ? json_real(round(m->over[k] * 10) / 10) : json_null())
+			   : mean_or_null(m->over[k], m->n_over[k], 100));
+	json_object_set_new(o, "overhead", ov);
+	return o;
+}
+
+json_t *pages_monitors(const json_t *scenarios)
+{
+	json_t *out = json_object(), *s, *c;
+	struct mon_sum *sums = NULL; /* per (suite, monitor) pair, in order of first sight */
+	struct {
+		const char *suite, *name;
+	} *keys = NULL;
+	size_t n = 0, i;
+	const char *name;
+
+	json_array_foreach(scenarios, i, s)
+	{
+		json_object_foreach((json_t *)json_object_get(s, "components"), name, c)
+		{
+			const json_t *e = json_object_get(c, "expected");
+			const char *suite = text_of(s, "suite");
+			size_t k;
+
+			/* graded on verdicts: a monitor (a transport's expectation is metrics) */
+			if (!*text_of(e, "class") && !json_is_true(json_object_get(e, "silent")))
+				continue;
+			for (k = 0;
+			     k < n && (strcmp(keys[k].suite, suite) || strcmp(keys[k].name, name));
+			     k++)
+				;
+			if (k == n) {
+				sums = rl_xrealloc(sums, n + 1, sizeof(*sums));
+				keys = rl_xrealloc(keys, n + 1, sizeof(*keys));
+				sums[n] = (struct mon_sum){0};
+				keys[n].suite = suite;
+				keys[n].name = name;
+				n++;
+			}
+			mon_add(&sums[k], c);
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		json_t *suite = json_object_get(out, keys[k].suite);
+
+		if (!suite) {
+			suite = json_pack("{s:[]}", "monitors");
+			json_object_set_new(out, keys[k].suite, suite);
+		}
+		json_array_append_new(json_object_get(suite, "monitors"),
+				      json_string(keys[k].name));
+		json_object_set_new(suite, keys[k].name, mon_json(&sums[k]));
+	}
+	free(sums);
+	free(keys);
+	return out;
+}
+
+/* One row of the comparison: a figure of each monitor (fmt "I": integer, "F.d": number). */
+static void mon_row(FILE *f, const json_t *suite, const char *label, const char *key,
+		    const char *sub, int decimals)
+{
+	const json_t *m;
+	size_t i;
+
+	fprintf(f, "<tr><th>%s</th>", label);
+	json_array_foreach(json_object_get(suite, "monitors"), i, m)
+	{
+		const json_t *o = json_object_get(suite, json_string_value(m));
+
+		cell_num(f, json_object_get(sub ? json_object_get(o, sub) : o, key), decimals);
+	}
+	fprintf(f, "</tr>\n");
+}
+
+/* "k of n" cells. */
+static void mon_share_row(FILE *f, const json_t *suite, const char *label, const char *key,
+			  const char *of)
+{
+	const json_t *m;
+	size_t i;
+
+	fprintf(f, "<tr><th>%s</th>", label);
+	json_array_foreach(json_object_get(suite, "monitors"), i, m)
+	{
+		const json_t *o = json_object_get(suite, json_string_value(m));
+
+		fprintf(f, "<td>%lld of %lld</td>",
+			(long long)json_integer_value(json_object_get(o, key)),
+			(long long)json_integer_value(json_object_get(o, of)));
+	}
+	fprintf(f, "</tr>\n");
+}
+
+/* A table's head: corner, then a column per monitor. */
+static void mon_head(FILE *f, const json_t *suite, const char *corner)
+{
+	const json_t *m;
+	size_t i;
+
+	fprintf(f, "<table class=\"grid\"><tr><th>%s</th>", corner);
+	json_array_foreach(json_object_get(suite, "monitors"), i, m)
+	{
+		fprintf(f, "<th>");
+		rl_xml_fputs(f, json_string_value(m));
+		fprintf(f, "</th>");
+	}
+	fprintf(f, "</tr>\n");
+}
+
+/* The monitors side by side: per suite, then per scenario (each monitor's verdict and what it
+ * said). */
+static void monitors_html(FILE *f, const json_t *root)
+{
+	json_t *mons = json_object_get(root, "monitors")
+			   ? json_incref(json_object_get(root, "monitors"))
+			   : pages_monitors(json_object_get(root, "scenarios"));
+	const char *suite_name;
+	const json_t *suite, *m, *s;
+	size_t i, j;
+
+	json_object_foreach(mons, suite_name, suite)
+	{
+		if (json_array_size(json_object_get(suite, "monitors")) < 2)
+			continue; /* one monitor: the scenario table says it all */
+		fprintf(f, "<h2>monitors side by side: suite ");
+		rl_xml_fputs(f, suite_name);
+		fprintf(f, "</h2>\n");
+		mon_head(f, suite, "");
+		mon_share_row(f, suite, "passed", "passed", "scenarios");
+		mon_share_row(f, suite, "faults detected", "detected", "faults");
+		mon_share_row(f, suite, "truth ranked first", "top1", "faults");
+		mon_share_row(f, suite, "class right", "class_ok", "faults");
+		mon_share_row(f, suite, "silent where expected", "silent_kept", "silent_expected");
+		mon_row(f, suite, "time to detect, mean (s)", "time_to_detect_mean_s", NULL, 1);
+		mon_row(f, suite, "time to detect, worst (s)", "time_to_detect_max_s", NULL, 1);
+		mon_row(f, suite, "precision, mean", "precision_mean", NULL, 2);
+		mon_row(f, suite, "false positives", "false_positives", NULL, 0);
+		mon_row(f, suite, "link coverage, baseline", "link_coverage_mean", NULL, 2);
+		mon_row(f, suite, "probes/s per RNIC", "probes_s", "overhead", 1);
+		mon_row(f, suite, "packets/s per RNIC", "packets_s", "overhead", 1);
+		mon_row(f, suite, "bytes/s per RNIC", "bytes_s", "overhead", 0);
+		mon_row(f, suite, "agent CPU (% of a core)", "agent_cpu_pct", "overhead", 2);
+		mon_row(f, suite, "agent RSS, worst (MB)", "agent_rss_mb", "overhead", 1);
+		fprintf(f, "</table>\n");
+		mon_head(f, suite, "scenario");
+		json_array_foreach(json_object_get(root, "scenarios"), j, s)
+		{
+			if (strcmp(text_of(s, "suite"), suite_name))
+				continue;
+			fprintf(f, "<tr><td>");
+			rl_xml_fputs(f, text_of(s, "name"));
+			fprintf(f, "</td>");
+			json_array_foreach(json_object_get(suite, "monitors"), i, m)
+			{
+				const json_t *c = json_object_get(json_object_get(s, "components"),
+								  json_string_value(m));
+				const json_t *got = json_object_get(c, "got"),
+					     *t = json_object_get(c, "time_to_detect_s");
+
+				if (!c) {
+					fprintf(f, "<td>-</td>");
+					continue;
+				}
+				fprintf(f, "<td class=\"%s\">", text_of(c, "verdict"));
+				if (json_is_true(json_object_get(c, "detected"))) {
+					rl_xml_fputs(f, text_of(got, "class"));
+					fprintf(f, " ");
+					rl_xml_fputs(f, text_of(got, "target"));
+					if (json_is_number(t))
+						fprintf(f, " (%.1f s)", json_number_value(t));
+				} else {
+					fprintf(f, "silent");
+				}
+				fprintf(f, "</td>");
+			}
+			fprintf(f, "</tr>\n");
+		}
+		fprintf(f, "</table>\n");
+	}
+	json_decref(mons);
+}
+
 int pages_suite_index(const char *outdir, const json_t *root)
 {
 	char path[PATH_MAX], ts[32];
@@ -265,6 +537,7 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
+	monitors_html(f, root);
 	dut_table(f, json_object_get(root, "dut"));
 	fprintf(f, "<p><a href=\"results.json\">results.json</a> <a href=\"junit.xml\">junit.xml"
 		   "</a></p>\n</body></html>\n");

@@ -26,6 +26,18 @@ int pages_inline_images(const char *html);
 int pages_suite_index(const char *outdir, const json_t *root);
 
 /*
+ * The monitors side by side, per suite, from a run's scenarios (results.json's
+ * "scenarios"): for each component graded on verdicts (its expectation a
+ * class, or silence), how many scenarios it ran and passed; of the faults it
+ * was to find, how many it detected, ranked first and classed right; how
+ * often it kept silent where it was to; mean and worst time to detect, mean
+ * precision, false positives; and its mean link coverage and overhead per
+ * RNIC (probes/s, packets/s, bytes/s, agent CPU %, worst RSS).
+ * {"SUITE": {"monitors": [names], "NAME": {...}}}; a new reference.
+ */
+json_t *pages_monitors(const json_t *scenarios);
+
+/*
  * 'rocelab report DIR': redraw each scenario's plots from its report.gp
  * (gnuplot, in its folder), inline them into its report.html again, and
  * rewrite DIR/index.html from DIR/results.json.  How many scenarios were

@@ -188,7 +188,7 @@ json_t *report_results(const struct run_info *ri, struct scn_result *r, size_t n
 	 * 3: inventory_sha256, dut, precision, metrics' better, baseline
 	 * (reports/results.schema.json).
 	 */
-	json_object_set_new(root, "schema_version", json_integer(3));
+	json_object_set_new(root, "schema_version", json_integer(4));
 	json_object_set_new(root, "run_id", json_string(ri->run_id));
 	json_object_set_new(root, "lab", json_string(ri->inv ? ri->inv->name : ""));
 	json_object_set_new(root, "rocelab", json_string(ri->version));
@@ -222,6 +222,8 @@ json_t *report_results(const struct run_info *ri, struct scn_result *r, size_t n
 			    ri->dut ? json_incref(ri->dut)
 				    : json_pack("{s:{},s:{}}", "hosts", "switches"));
 	json_object_set_new(root, "scenarios", arr);
+	/* 4: the monitors side by side, per suite */
+	json_object_set_new(root, "monitors", pages_monitors(arr));
 	return root;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -524,4 +525,14 @@ unsigned rl_peak_rss_kb(void)
 		kb = (unsigned)strtoul(p + 6, NULL, 10);
 	free(s);
 	return kb;
+}
+
+unsigned long long rl_cpu_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000ULL +
+	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }

@@ -105,6 +105,8 @@ const char *rl_read_strerror(int e);
 
 /* This process's peak resident set (VmHWM) in KiB, 0 when unknown. */
 unsigned rl_peak_rss_kb(void);
+/* This process's user + system CPU time so far, microseconds. */
+unsigned long long rl_cpu_us(void);
 
 /* qsort() that takes an empty array (base may be NULL when n is 0, which qsort does not). */
 void rl_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));

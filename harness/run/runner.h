@@ -26,7 +26,7 @@ struct scn_result {
 	char test_name[96]; /* unique within the run */
 	/*
 	 * The scenario's grade: the worst of its components'; the detection
-	 * figures are those of the first component graded on verdicts.
+	 * figures are those of the first component to name a fault (else the first to keep silent).
 	 */
 	struct grade g;
 	double t_start, t_fault, t_revert, t_end; /* CLOCK_REALTIME seconds; t_fault 0: no fault */

@@ -152,7 +152,7 @@ struct agent {
 
 	struct recout out;
 
-	struct hm_stats st;
+	struct rec_stats st;
 	unsigned long long next_stats;
 };
 
@@ -257,6 +257,10 @@ static void send_probe(struct agent *a, size_t s)
 	r = a->cfg->transport->send(rs->port, &dst, pl.sport, 64, buf, sizeof(buf),
 				    (uint64_t)s << 40 | id, &used, &ipid);
 	a->st.probes++;
+	if (!r) {
+		a->st.tx_pkts++;
+		a->st.tx_bytes += REC_WIRE_BYTES(sizeof(buf));
+	}
 	if (r) {
 		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
 		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, PT_TS_APP, 0, 0);
@@ -593,7 +597,12 @@ static void emit_stats(struct agent *a)
 	a->st.t_ns = rec_time(a, rl_realtime_ns());
 	a->st.rss_kb = rl_peak_rss_kb();
 	a->st.dropped_records = a->out.dropped;
-	emit(a, HM_STATS, &a->st, sizeof(a->st));
+	a->st.cpu_us = rl_cpu_us();
+	struct rec_stats st = a->st; /* with the traces' packets */
+
+	st.tx_pkts += a->tr.tx_pkts;
+	st.tx_bytes += a->tr.tx_bytes;
+	emit(a, HM_STATS, &st, sizeof(st));
 }
 
 int hm_parse_addr(const char *spec, struct sockaddr_in *sa)

@@ -134,6 +134,8 @@ struct az {
 	size_t paths_max;  /* 5-tuples remembered: two pools of the most sports per RNIC pair */
 	uint64_t now_ns;   /* the last az_tick(): records later than a window past it are refused */
 	uint64_t *stats_t; /* per host: the last agent record printed (one a second at most) */
+	uint8_t *covered;  /* per inventory link: on a traced probe path so far */
+	size_t n_covered;
 	struct az_totals tot;
 };
 
@@ -232,6 +234,7 @@ void az_path(struct az *a, size_t host, const struct hm_path *p)
 	e->complete = p->complete;
 	e->n_links = p->n_links;
 	memcpy(e->links, p->links, sizeof(e->links));
+	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
 }
 
 /* ---- windows ------------------------------------------------------------------------ */
@@ -1100,6 +1103,9 @@ static void close_window(struct az *a, struct window *w)
 		  w->probes ? (double)rnic_drops / w->probes : 0);
 	out_float(o, PRINT_JSON, "switch_drop_rate", NULL, 6,
 		  w->probes ? (double)switch_drops / w->probes : 0);
+	/* the lab's links on a traced probe path so far, of all its links */
+	out_uint(o, PRINT_JSON, "links_covered", NULL, a->n_covered);
+	out_uint(o, PRINT_JSON, "links", NULL, a->inv->n_links);
 	out_uint(o, PRINT_JSON, "unlocalized", NULL, w->unlocalized);
 	out_uint(o, PRINT_JSON, "voted_timeouts", NULL, n_t);
 	out_uint(o, PRINT_JSON, "ok", NULL, w->ok);
@@ -1166,7 +1172,7 @@ void az_flush(struct az *a)
 	close_until(a, 0, true);
 }
 
-void az_agent_stats(struct az *a, size_t host, const struct hm_stats *s)
+void az_agent_stats(struct az *a, size_t host, const struct rec_stats *s)
 {
 	if (host >= a->inv->n_hosts)
 		return;
@@ -1175,23 +1181,7 @@ void az_agent_stats(struct az *a, size_t host, const struct hm_stats *s)
 		return;
 	}
 	a->stats_t[host] = s->t_ns;
-	struct out *o = &a->o;
-
-	out_open_object(o, NULL);
-	out_string(o, PRINT_JSON, "type", NULL, "agent");
-	out_string(o, PRINT_JSON, "host", NULL, a->inv->hosts[host].name);
-	out_float(o, PRINT_JSON, "time", NULL, 3, secs(s->t_ns));
-	out_uint(o, PRINT_JSON, "probes", NULL, s->probes);
-	out_uint(o, PRINT_JSON, "timeouts", NULL, s->timeouts);
-	out_uint(o, PRINT_JSON, "send_errors", NULL, s->send_errors);
-	out_uint(o, PRINT_JSON, "malformed", NULL, s->malformed);
-	out_uint(o, PRINT_JSON, "foreign", NULL, s->foreign);
-	out_uint(o, PRINT_JSON, "dropped_records", NULL, s->dropped_records);
-	out_uint(o, PRINT_JSON, "traces", NULL, s->traces);
-	out_uint(o, PRINT_JSON, "traces_complete", NULL, s->traces_complete);
-	out_uint(o, PRINT_JSON, "rx_overflow", NULL, s->rx_overflow);
-	out_uint(o, PRINT_JSON, "rss_kb", NULL, s->rss_kb);
-	out_close(o);
+	rec_stats_line(&a->o, a->inv->hosts[host].name, s);
 	fflush(a->out);
 }
 
@@ -1220,6 +1210,7 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->paths = rl_xcalloc(a->paths_cap, sizeof(*a->paths));
 	a->paths_max = a->n_rnics * a->max_per_host * 2048 + 1024;
 	a->stats_t = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->stats_t));
+	a->covered = rl_xcalloc(inv->n_links + 1, 1);
 	for (int i = 0; i < MAX_WINDOWS; i++) {
 		a->win[i].rn = rl_xcalloc(a->n_rnics + 1, sizeof(*a->win[i].rn));
 		a->win[i].peer_probes =
@@ -1266,6 +1257,7 @@ void az_free(struct az *a)
 	}
 	free(a->base);
 	free(a->stats_t);
+	free(a->covered);
 	free(a->until);
 	free(a->paths);
 	free(a->votes_l);

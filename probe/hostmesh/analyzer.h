@@ -53,7 +53,7 @@ int az_host_index(const struct az *a, const char *name);
 
 void az_probe(struct az *a, size_t host, const struct hm_probe *p);
 void az_path(struct az *a, size_t host, const struct hm_path *p);
-void az_agent_stats(struct az *a, size_t host, const struct hm_stats *s);
+void az_agent_stats(struct az *a, size_t host, const struct rec_stats *s);
 
 /* Close the windows that can no longer get records at realtime now_ns. */
 void az_tick(struct az *a, uint64_t now_ns);
@@ -66,7 +66,7 @@ void az_flush(struct az *a);
  * before the hello, a hello of another inventory or version: -1, the stream
  * is to be dropped (said on stderr).
  */
-#define HM_MAX_FRAME 1024 /* the largest body (agent stats) is 80 bytes */
+#define HM_MAX_FRAME 1024 /* the largest body (agent stats) is 104 bytes */
 int hm_stream_take(struct az *a, const struct inventory *inv, struct rec_stream *s);
 
 /* Counters since az_new. */

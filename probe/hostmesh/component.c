@@ -114,7 +114,6 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_t *verdicts = json_array(), *agents = json_array();
 	const char *ts;
 
-	(void)t;
 	st->windows = json_array();
 	while (f && getline(&line, &cap, f) > 0) {
 		json_t *j = json_loads(line, 0, NULL);
@@ -166,6 +165,7 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_object_set_new(obs->section, "windows",
 			    json_integer((json_int_t)json_array_size(st->windows)));
 	json_object_set_new(obs->section, "verdicts", verdicts);
+	mon_overhead(&st->procs, agents, st->windows, t, obs);
 	json_object_set_new(obs->section, "agents", agents);
 	return 0;
 }

@@ -58,13 +58,4 @@ struct hm_path {
 	uint16_t links[HM_MAX_LINKS]; /* inventory link indexes, source RNIC first */
 } __attribute__((packed));
 
-struct hm_stats {
-	uint64_t t_ns;
-	uint64_t probes, timeouts, send_errors, malformed, foreign, dropped_records;
-	uint64_t traces, traces_complete;
-	uint32_t rss_kb;
-	uint32_t rx_overflow; /* packets the agent's receive path dropped when full (not the
-				 network's) */
-} __attribute__((packed));
-
 #endif

@@ -41,6 +41,7 @@ int hm_stream_take(struct az *az, const struct inventory *inv, struct rec_stream
 	while (!r && s->len - off >= sizeof(struct rec_frame)) {
 		struct rec_frame h;
 		const uint8_t *body;
+		struct rec_stats st;
 
 		memcpy(&h, s->buf + off, sizeof(h));
 		if (h.len > HM_MAX_FRAME) {
@@ -69,10 +70,7 @@ int hm_stream_take(struct az *az, const struct inventory *inv, struct rec_stream
 
 			memcpy(&p, body, sizeof(p));
 			az_path(az, (size_t)s->host, &p);
-		} else if (h.type == HM_STATS && h.len >= sizeof(struct hm_stats)) {
-			struct hm_stats st;
-
-			memcpy(&st, body, sizeof(st));
+		} else if (h.type == HM_STATS && rec_stats_read(body, h.len, &st)) {
 			az_agent_stats(az, (size_t)s->host, &st);
 		}
 		/* other frame types: skipped by length */

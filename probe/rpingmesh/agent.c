@@ -115,7 +115,7 @@ struct agent {
 	struct tracer tr;
 	struct recout out;
 	struct rpm_resp_stats resp;
-	struct hm_stats st;
+	struct rec_stats st;
 	unsigned long long acks_sent, ack_tuples_full;
 };
 
@@ -141,6 +141,13 @@ static uint32_t clamp_ns(int64_t v)
 }
 
 /* ---- prober ------------------------------------------------------------------------- */
+
+/* A packet of len payload bytes went out (probe, ACK, TRACE_ACK): the overhead figures. */
+static void sent(struct agent *a, size_t len)
+{
+	a->st.tx_pkts++;
+	a->st.tx_bytes += REC_WIRE_BYTES(len);
+}
 
 static void emit_done(struct agent *a, size_t s, const struct rpm_done *d)
 {
@@ -195,6 +202,8 @@ static void send_probe(struct agent *a, struct target *t)
 	a->st.probes++;
 	r = a->cfg->transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf), m.id | s << 40,
 				    &used, &ipid);
+	if (!r)
+		sent(a, sizeof(buf));
 	if (r) {
 		struct rpm_pending *p = &rs->pend->slot[m.id % rs->pend->cap];
 		struct rpm_done d = {.probe = m, .t = p->t, .r = {RPM_SEND_ERROR, -1, -1, -1}};
@@ -255,6 +264,7 @@ static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, con
 		a->st.send_errors++;
 		return;
 	}
+	sent(a, sizeof(buf));
 	a->acks_sent++;
 	/* An older ACK1 still waiting for T4 goes with its app time now. */
 	*w = (struct ack_wait){.used = true,
@@ -284,8 +294,10 @@ static void send_ack2s(struct agent *a, size_t s, bool all)
 		if (a->cfg->transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0,
 					    &used, &ipid))
 			a->st.send_errors++;
-		else
+		else {
+			sent(a, sizeof(buf));
 			a->acks_sent++;
+		}
 		w->used = false;
 	}
 }
@@ -383,8 +395,9 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 
 			m.kind = RPM_TRACE_ACK;
 			rpm_encode(&m, buf);
-			a->cfg->transport->send(a->rn[s].port, &to, m.sport, 64, buf, sizeof(buf),
-						0, &used, &ipid);
+			if (!a->cfg->transport->send(a->rn[s].port, &to, m.sport, 64, buf,
+						     sizeof(buf), 0, &used, &ipid))
+				sent(a, sizeof(buf));
 		} else {
 			a->st.foreign++;
 		}
@@ -650,7 +663,12 @@ static void emit_stats(struct agent *a)
 		a->rn[s].pend->foreign = a->rn[s].pend->stale = a->rn[s].pend->unknown =
 		    a->rn[s].pend->duplicate = a->rn[s].pend->short_msg = 0;
 	}
-	recout_emit(&a->out, HM_STATS, &a->st, sizeof(a->st));
+	a->st.cpu_us = rl_cpu_us();
+	struct rec_stats st = a->st; /* with the traces' packets */
+
+	st.tx_pkts += a->tr.tx_pkts;
+	st.tx_bytes += a->tr.tx_bytes;
+	recout_emit(&a->out, HM_STATS, &st, sizeof(st));
 }
 
 static void hello_frame(const struct agent *a, void *buf)
@@ -807,6 +825,9 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 		return RL_EXIT_SETUP;
 	}
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
+	/* Said first, before any probe: from now on this host answers (the analyzer's
+	 * first_seen; its ports are open). */
+	emit_stats(a);
 	a->next_stats = now + 5000 * NS_PER_MS;
 	return 0;
 }

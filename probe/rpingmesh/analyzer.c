@@ -69,7 +69,7 @@ struct window {
 	size_t cap, n;
 	struct hostw *h;
 	uint64_t probes[RPM_LISTS], timeouts[RPM_LISTS], ack2_lost[RPM_LISTS], ok[RPM_LISTS],
-	    send_errors;
+	    send_errors, unstarted;
 	uint32_t *sent, *send_err; /* per global RNIC: probes it sent, those that never left */
 	uint8_t *seen;		   /* per host: the buckets it sent records in (bit per bucket) */
 	uint32_t *to_p, *to_t;	   /* per global RNIC and bucket: probes to it, timed out */
@@ -90,6 +90,9 @@ struct rpa {
 	uint8_t *bad_now; /* per global RNIC: found bad in the window being closed */
 	uint64_t *down_until; /* per host: found down; its RNICs' troubles are that, until */
 	uint64_t *first_seen; /* per host: its earliest record (0: none yet) */
+	uint64_t *stats_t;    /* per host: its last agent line printed (one a second at most) */
+	uint8_t *covered;     /* per inventory link: on a traced probe path so far */
+	size_t n_covered;
 	uint32_t *votes_l, *good_l, *votes_s, *good_s;
 	size_t *order;
 	double *share;
@@ -280,6 +283,15 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 		w->send_err[src]++;
 		return;
 	}
+	/*
+	 * Lost on its way to a host whose agent had not started when it was sent (over SSH
+	 * the agents start one by one; each says so first): not the network's.
+	 */
+	if (p->status == RPM_TIMEOUT &&
+	    (!a->first_seen[p->dst_host] || p->t1_ns < a->first_seen[p->dst_host])) {
+		w->unstarted++;
+		return;
+	}
 	t = tup_get(a, w, tkey(src, dst, p->sport));
 	if (!t) {
 		a->tot.refused++;
@@ -340,9 +352,10 @@ void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
 	e->n_links = p->n_links;
 	e->complete = p->complete;
 	memcpy(e->links, p->links, sizeof(e->links));
+	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
 }
 
-void rpa_stats(struct rpa *a, size_t host, const struct hm_stats *s)
+void rpa_stats(struct rpa *a, size_t host, const struct rec_stats *s)
 {
 	struct window *w;
 
@@ -353,6 +366,11 @@ void rpa_stats(struct rpa *a, size_t host, const struct hm_stats *s)
 		w->h[host].alive = true;
 		seen(a, host, s->t_ns);
 		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
+	}
+	/* Its counters as a line (the components' overhead figures); agents report every 5 s. */
+	if (!a->stats_t[host] || s->t_ns >= a->stats_t[host] + 1000 * NS_PER_MS) {
+		a->stats_t[host] = s->t_ns;
+		rec_stats_line(&a->o, a->inv->hosts[host].name, s);
 	}
 }
 
@@ -816,6 +834,11 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 	out_float(o, PRINT_JSON, "start", NULL, 3, secs(w->start));
 	out_float(o, PRINT_JSON, "end", NULL, 3, secs(w->end));
 	out_uint(o, PRINT_JSON, "send_errors", NULL, w->send_errors);
+	/* timeouts to hosts whose agents had not started: left out */
+	out_uint(o, PRINT_JSON, "to_unstarted", NULL, w->unstarted);
+	/* the lab's links on a traced probe path so far, of all its links */
+	out_uint(o, PRINT_JSON, "links_covered", NULL, a->n_covered);
+	out_uint(o, PRINT_JSON, "links", NULL, a->inv->n_links);
 	out_uint(o, PRINT_JSON, "voted", NULL, voted);
 	out_uint(o, PRINT_JSON, "unlocalized", NULL, unlocalized);
 	out_uint(o, PRINT_JSON, "slow_probes", NULL, slow);
@@ -943,6 +966,8 @@ struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE
 	a->bad_now = rl_xcalloc(a->n_rnics + 1, 1);
 	a->down_until = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->down_until));
 	a->first_seen = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->first_seen));
+	a->stats_t = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->stats_t));
+	a->covered = rl_xcalloc(inv->n_links + 1, 1);
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(*a->order));
 	a->share = rl_xcalloc(a->n_rnics + 1, sizeof(*a->share));
 	a->votes_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
@@ -971,6 +996,8 @@ void rpa_free(struct rpa *a)
 	free(a->bad_now);
 	free(a->down_until);
 	free(a->first_seen);
+	free(a->stats_t);
+	free(a->covered);
 	free(a->order);
 	free(a->share);
 	free(a->votes_l);

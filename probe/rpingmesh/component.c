@@ -121,9 +121,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	char *line = NULL;
 	size_t cap = 0, windows = 0;
 	long long probes = 0, timeouts = 0, ack2 = 0, unloc = 0;
-	json_t *verdicts = json_array(), *per_list = json_object();
+	json_t *verdicts = json_array(), *per_list = json_object(), *agents = json_array();
 
-	(void)t;
 	st->windows = json_array();
 	while (f && getline(&line, &cap, f) > 0) {
 		json_t *j = json_loads(line, 0, NULL);
@@ -164,6 +163,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 			if (verdict_from_json(j, comp_obs_verdict(obs)))
 				obs->n_verdicts--; /* not a verdict of this version: skipped */
 			json_array_append(verdicts, j);
+		} else if (type && !strcmp(type, "agent")) {
+			json_array_append(agents, j);
 		}
 		json_decref(j);
 	}
@@ -181,6 +182,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_object_set_new(obs->section, "lists", per_list);
 	json_object_set_new(obs->section, "windows", json_integer((json_int_t)windows));
 	json_object_set_new(obs->section, "verdicts", verdicts);
+	mon_overhead(&st->procs, agents, st->windows, t, obs);
+	json_object_set_new(obs->section, "agents", agents);
 	return 0;
 }
 

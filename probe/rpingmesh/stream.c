@@ -46,6 +46,7 @@ int rpa_stream_take(struct rpa *a, const struct inventory *inv, struct rec_strea
 	while (!r && s->len - off >= sizeof(struct rec_frame)) {
 		struct rec_frame h;
 		const uint8_t *body;
+		struct rec_stats st;
 
 		memcpy(&h, s->buf + off, sizeof(h));
 		if (h.len > RPA_MAX_FRAME) {
@@ -75,10 +76,7 @@ int rpa_stream_take(struct rpa *a, const struct inventory *inv, struct rec_strea
 
 			memcpy(&p, body, sizeof(p));
 			rpa_path(a, (size_t)s->host, &p);
-		} else if (h.type == HM_STATS && h.len >= sizeof(struct hm_stats)) {
-			struct hm_stats st;
-
-			memcpy(&st, body, sizeof(st));
+		} else if (h.type == HM_STATS && rec_stats_read(body, h.len, &st)) {
 			rpa_stats(a, (size_t)s->host, &st);
 		}
 		/* other frame types: skipped by length */

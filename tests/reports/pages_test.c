@@ -116,6 +116,94 @@ Test(pages, the_suite_index_lists_each_scenario_with_its_grade_and_the_devices)
 	free(h);
 }
 
+/* One monitor's section of a scenario, as results.json has it. */
+static json_t *mon(const char *verdict, const char *cls, bool silent, bool detected, int rank,
+		   double ttd, double prec, int fp, double cover, double probes, double rss)
+{
+	json_t *c =
+	    json_pack("{s:s,s:b,s:i,s:b,s:i,s:{s:s,s:b},s:{s:s,s:s}}", "verdict", verdict,
+		      "detected", detected, "rank", rank, "class_ok", rank == 1, "false_positives",
+		      fp, "expected", "class", cls, "silent", silent, "got", "class",
+		      detected ? "rnic" : "", "target", detected ? "host1:rnic1" : "");
+
+	json_object_set_new(c, "time_to_detect_s", detected ? json_real(ttd) : json_null());
+	json_object_set_new(c, "precision", prec >= 0 ? json_real(prec) : json_null());
+	json_object_set_new(c, "metrics",
+			    json_pack("{s:{s:f,s:s},s:{s:f,s:s},s:{s:f,s:s}}", "link-coverage",
+				      "value", cover, "unit", "share", "probes-per-rnic", "value",
+				      probes, "unit", "probes/s", "agent-rss", "value", rss, "unit",
+				      "MB"));
+	return c;
+}
+
+Test(pages, monitors_side_by_side_per_suite_from_their_sections)
+{
+	/* A fault both find (R-Pingmesh later), one only Hostmesh finds, a fault-free run; a
+	 * transport graded on metrics is no monitor. */
+	json_t *sc = json_pack(
+	    "[{s:s,s:s,s:{s:o,s:o,s:{s:s,s:{s:s,s:b}}}},"
+	    "{s:s,s:s,s:{s:o,s:o}},{s:s,s:s,s:{s:o,s:o}},{s:s,s:s,s:{s:o}}]",
+	    "name", "rnic-flap", "suite", "ci", "components", "hostmesh",
+	    mon("pass", "rnic", false, true, 1, 2.0, 1.0, 0, 0.5, 80, 6.5), "rpingmesh",
+	    mon("pass", "rnic", false, true, 1, 4.0, 0.5, 1, 1.0, 250, 7.5), "mprdma", "verdict",
+	    "pass", "expected", "class", "", "silent", false, "name", "acl-intra-host", "suite",
+	    "ci", "components", "hostmesh",
+	    mon("pass", "switch", false, true, 1, 3.0, 1.0, 0, 0.5, 80, 6.9), "rpingmesh",
+	    mon("pass", "", true, false, 0, 0, -1, 0, 1.0, 250, 7.0), "name", "no-fault", "suite",
+	    "ci", "components", "hostmesh", mon("fail", "", true, true, 0, 0, -1, 2, 0.5, 80, 6.5),
+	    "rpingmesh", mon("pass", "", true, false, 0, 0, -1, 0, 1.0, 250, 7.0), "name", "other",
+	    "suite", "nightly", "components", "hostmesh",
+	    mon("pass", "rnic", false, true, 1, 1.0, 1.0, 0, 0.5, 80, 6.5));
+	json_t *m = pages_monitors(sc), *hm, *rp, *root;
+	char *h;
+
+	cr_assert_not_null(m);
+	cr_assert_eq(json_object_size(m), 2); /* ci, nightly */
+	cr_assert_eq(json_array_size(json_object_get(json_object_get(m, "ci"), "monitors")), 2,
+		     "the transport is no monitor");
+	hm = json_object_get(json_object_get(m, "ci"), "hostmesh");
+	rp = json_object_get(json_object_get(m, "ci"), "rpingmesh");
+	cr_assert_eq(json_integer_value(json_object_get(hm, "scenarios")), 3);
+	cr_assert_eq(json_integer_value(json_object_get(hm, "passed")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(hm, "faults")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(hm, "detected")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(hm, "silent_expected")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(hm, "silent_kept")), 0);
+	cr_assert_eq(json_integer_value(json_object_get(hm, "false_positives")), 2);
+	cr_assert_float_eq(json_real_value(json_object_get(hm, "time_to_detect_mean_s")), 2.5,
+			   1e-9);
+	cr_assert_eq(json_integer_value(json_object_get(rp, "faults")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(rp, "silent_kept")), 2);
+	cr_assert_float_eq(json_real_value(json_object_get(rp, "time_to_detect_max_s")), 4.0, 1e-9);
+	cr_assert_float_eq(json_real_value(json_object_get(rp, "precision_mean")), 0.5, 1e-9);
+	cr_assert_float_eq(json_real_value(json_object_get(rp, "link_coverage_mean")), 1.0, 1e-9);
+	cr_assert_float_eq(
+	    json_real_value(json_object_get(json_object_get(rp, "overhead"), "probes_s")), 250,
+	    1e-9);
+	cr_assert_float_eq(
+	    json_real_value(json_object_get(json_object_get(hm, "overhead"), "agent_rss_mb")), 6.9,
+	    1e-9, "RSS: the worst");
+	cr_assert(json_is_null(json_object_get(json_object_get(hm, "overhead"), "bytes_s")));
+	/* The index shows the suite's table and each scenario's monitors, one suite of one
+	 * monitor not. */
+	root = results();
+	json_object_set_new(root, "scenarios", sc);
+	json_object_set_new(root, "monitors", m);
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	json_decref(root);
+	h = get("index.html");
+	cr_assert(strstr(h, "<h2>monitors side by side: suite ci</h2>"), "%s", h);
+	cr_assert(!strstr(h, "suite nightly"), "%s", h);
+	cr_assert(strstr(h, "<tr><th>faults detected</th><td>2 of 2</td><td>1 of 1</td></tr>"),
+		  "%s", h);
+	cr_assert(strstr(h, "<tr><th>silent where expected</th><td>0 of 1</td><td>2 of 2</td>"),
+		  "%s", h);
+	cr_assert(strstr(h, "<tr><td>acl-intra-host</td><td class=\"pass\">rnic host1:rnic1 "
+			    "(3.0 s)</td><td class=\"pass\">silent</td></tr>"),
+		  "%s", h);
+	free(h);
+}
+
 Test(pages, the_trend_page_draws_a_plot_per_scenario_inlined)
 {
 	json_t *runs = json_pack("[{s:s,s:f,s:s,s:i,s:i,s:i,s:s}]", "run_id", "r2", "started",

@@ -142,8 +142,18 @@ done
 [ $rp -eq "$(ls scenarios/ci/*.yaml | wc -l)" ] && ok "each scenario's report has R-Pingmesh's plot and section" || fail "rpingmesh reports: $rp"
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
+# The two monitors side by side over the suite, with their coverage and overhead per RNIC.
+check "results.json: monitors.ci compares hostmesh and rpingmesh over all $n scenarios" \
+	jq -e --argjson n "$n" '.monitors.ci.monitors == ["hostmesh","rpingmesh"] and ([.monitors.ci.hostmesh, .monitors.ci.rpingmesh] | all(.scenarios == $n and .passed == $n and .false_positives == 0))' "$R"
+check "each monitor's overhead per RNIC and agent (probes/s, packets/s, bytes/s, CPU, RSS) and baseline link coverage" \
+	jq -e '[.monitors.ci.hostmesh, .monitors.ci.rpingmesh] | all(.overhead.probes_s > 0 and .overhead.packets_s >= .overhead.probes_s and .overhead.bytes_s > 60 * .overhead.packets_s and .overhead.agent_cpu_pct > 0 and .overhead.agent_rss_mb > 1 and .link_coverage_mean > 0.3 and .link_coverage_mean <= 1)' "$R"
+check "R-Pingmesh probes across hosts: more probes per RNIC and more links covered than Hostmesh" \
+	jq -e '.monitors.ci.rpingmesh.overhead.probes_s > .monitors.ci.hostmesh.overhead.probes_s and .monitors.ci.rpingmesh.link_coverage_mean >= .monitors.ci.hostmesh.link_coverage_mean' "$R"
+check "index.html: the monitors side by side, per suite and per scenario" \
+	grep -q '<h2>monitors side by side: suite ci</h2>' "$HM_OUT/ci/index.html"
+jq -r '.monitors.ci as $m | $m.monitors[] as $k | "\($k): \($m[$k] | del(.overhead) | tostring) overhead \($m[$k].overhead | tostring)"' "$R" >&2
 check "results.json records the lab kind (vlab: namespaces on this machine)" jq -e '.lab_kind == "vlab"' "$R"
-check "results.json: schema_version 3, run_id, lab, started and ended" jq -e '.schema_version == 3 and (.run_id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$")) and .lab == "vlab-rail" and .ended > .started' "$R"
+check "results.json: schema_version 4, run_id, lab, started and ended" jq -e '.schema_version == 4 and (.run_id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$")) and .lab == "vlab-rail" and .ended > .started' "$R"
 check "results.json is valid against reports/results.schema.json" results_valid "$HM_OUT/ci"
 check "results.json: the devices under test, read through the lab (kernel, RNIC driver, switch NOS)" \
 	jq -e --arg k "$(uname -r)" '.dut.hosts.host1.kernel == $k and .dut.hosts.host1.rnics.rnic1.driver == "veth" and .dut.hosts.host1.rnics.rnic1.netdev == "rnic1" and .dut.switches.rail1.nos == "Linux" and .dut.switches.spine1.version == $k and .inventory_sha256 != null' "$R"

@@ -371,7 +371,7 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	cr_assert_eq(report_results_json(&ri, r, 3), 0);
 	snprintf(path, sizeof(path), "%s/results.json", outdir);
 	cr_assert_not_null(xml = rl_read_file(path, &len));
-	cr_assert(strstr(xml, "\"schema_version\": 3,\n  \"run_id\": \"20261123T170535Z-00ff\",\n  "
+	cr_assert(strstr(xml, "\"schema_version\": 4,\n  \"run_id\": \"20261123T170535Z-00ff\",\n  "
 			      "\"lab\": \"vlab-rail\""),
 		  "%s", xml);
 	cr_assert(strstr(xml, "\"ended\": 1795453178.0"), "%s", xml);

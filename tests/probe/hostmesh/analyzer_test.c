@@ -491,7 +491,7 @@ Test(analyzer, bounds_what_agents_can_make_it_keep)
 	struct az *az;
 	struct hm_path p;
 	struct hm_probe pr = {.t_send_ns = T0, .src = 0, .dst = 1};
-	struct hm_stats st = {.t_ns = T0};
+	struct rec_stats st = {.t_ns = T0};
 	size_t paths = 0;
 
 	az_defaults(&cfg);
