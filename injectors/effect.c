@@ -7,6 +7,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/dialect.h"
 #include "injectors/exec.h"
+#include "injectors/host_found.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -652,4 +653,112 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
 					 const struct readback *rb))
 {
 	return fault_verify_class(f, sw, port, 0, "drops", "tail-dropped", "emulated", took);
+}
+
+/* ---- what taking a host netdev down loses ---------------------------------------------- */
+
+/*
+ * The routes through the RNIC's netdev that admin-down flushes, read from a
+ * host whose routing rocelab did not lay out: every table, IPv4 and IPv6.
+ * The kernel puts back its own (proto kernel, the local table, RA-learned)
+ * when the link comes up; the others come back from the journal, as found.
+ */
+static int found_routes(struct fault_run *f, struct fault_plan *found, const char *host,
+			const char *netdev, bool v6)
+{
+	const char *argv[] = {"ip",  v6 ? "-6" : "-4", "-j", "route", "show", "table", "all",
+			      "dev", netdev,	       NULL};
+	json_t *routes = fault_read_json(f, host, argv), *x;
+	char bad[64] = "", tbl[16], proto[16];
+	size_t i;
+	int r = 0;
+
+	if (!routes)
+		return -EIO;
+	json_array_foreach(routes, i, x)
+	{
+		struct sbuf add = {0};
+
+		if (json_object_get(x, "type") ||
+		    (host_found_word(x, "protocol", proto, sizeof(proto)) &&
+		     (!strcmp(proto, "kernel") || !strcmp(proto, "ra"))))
+			continue; /* the kernel's own: back with the link */
+		if (!host_found_word(x, "table", tbl, sizeof(tbl)))
+			snprintf(tbl, sizeof(tbl), "main");
+		json_object_set_new(x, "dev", json_string(netdev)); /* 'dev' filtered: not shown */
+		/* A multipath route has no single device: 'dev' does not list it, and it stays. */
+		if (!host_found_keys(x, host_route_keys, bad, sizeof(bad)) ||
+		    host_route_cmd(x, tbl, v6, true, &add)) {
+			snprintf(
+			    f->err, sizeof(f->err),
+			    "%s: a route through %s has an attribute rocelab cannot restore as "
+			    "found ('%s'): it would be lost when the link goes down",
+			    host, netdev, bad[0] ? bad : "?");
+			r = -EOPNOTSUPP;
+		} else {
+			fault_plan_add(found, FB_HOST, host, "noop", NULL, add.p);
+		}
+		sb_free(&add);
+		if (r)
+			break;
+	}
+	json_decref(routes);
+	return r;
+}
+
+/*
+ * The static IPv6 addresses of netdev, which admin-down removes (unless
+ * keep_addr_on_down): put back after link-up.  Link-local and autoconfigured
+ * ones the kernel makes again.
+ */
+static int found_addrs(struct fault_run *f, struct fault_plan *found, const char *host,
+		       const char *netdev)
+{
+	static const char *const flags[] = {"nodad", "noprefixroute", "home", "mngtmpaddr"};
+	const char *argv[] = {"ip", "-6", "-j", "addr", "show", "dev", netdev, NULL};
+	json_t *links = fault_read_json(f, host, argv), *a;
+	size_t i;
+	int r = 0;
+
+	if (!links)
+		return -EIO;
+	json_array_foreach(json_object_get(json_array_get(links, 0), "addr_info"), i, a)
+	{
+		char addr[64], len[8];
+		struct sbuf add = {0};
+
+		if (!host_found_word(a, "scope", addr, sizeof(addr)) || strcmp(addr, "global") ||
+		    json_is_true(json_object_get(a, "dynamic")))
+			continue;
+		if (!host_found_word(a, "local", addr, sizeof(addr)) ||
+		    !host_found_word(a, "prefixlen", len, sizeof(len))) {
+			snprintf(f->err, sizeof(f->err),
+				 "%s: an IPv6 address of %s that rocelab cannot read back", host,
+				 netdev);
+			r = -EOPNOTSUPP;
+			break;
+		}
+		sb_printf(&add, "ip -6 addr add %s/%s dev %s", addr, len, netdev);
+		for (size_t k = 0; k < ARRAY_SIZE(flags); k++)
+			if (json_is_true(json_object_get(a, flags[k])))
+				sb_printf(&add, " %s", flags[k]);
+		fault_plan_add(found, FB_HOST, host, "noop", NULL, add.p);
+		sb_free(&add);
+	}
+	json_decref(links);
+	return r;
+}
+
+int fault_found_link(struct fault_run *f, struct fault_plan *found, const char *host,
+		     const char *netdev, size_t *n_routes)
+{
+	size_t n0 = found->n_acts;
+	int r = found_routes(f, found, host, netdev, false);
+
+	if (!r)
+		r = found_routes(f, found, host, netdev, true);
+	*n_routes = found->n_acts - n0;
+	if (!r)
+		r = found_addrs(f, found, host, netdev);
+	return r;
 }

@@ -31,6 +31,18 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
 /* The fault's own nft table on dev ('nft -j list table inet T'), or NULL with f->err. */
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
 
+/*
+ * What admin-down of netdev on host (a host rocelab did not lay out) loses,
+ * read there and appended to found as undo-only steps ("noop", then the
+ * command that puts it back): the routes through it in every table, IPv4 and
+ * IPv6, but the kernel's own (back with the link), then its static IPv6
+ * addresses.  Add them before the link-down step, so that the undo brings
+ * the link up first.  n_routes: how many are routes.  0, or -errno with f->err
+ * (-EOPNOTSUPP: one cannot be restored as found).
+ */
+int fault_found_link(struct fault_run *f, struct fault_plan *found, const char *host,
+		     const char *netdev, size_t *n_routes);
+
 /* Sum every "key": N anywhere inside v (nft counters, tc drops). */
 unsigned long long fault_json_sum(json_t *v, const char *key);
 

@@ -114,6 +114,7 @@ enum fault_target_form {
 	FT_PORT = 1 << 0,   /* SWITCH:PORT */
 	FT_SWITCH = 1 << 1, /* a whole SWITCH */
 	FT_RNIC = 1 << 2,   /* HOST:RNIC */
+	FT_HOST = 1 << 3,   /* a whole HOST (tport -1) */
 };
 
 /*
@@ -132,7 +133,8 @@ struct fault_kind_ops {
 	int (*check)(const struct fault_spec *s, char *why, size_t whylen);
 	/* Its names against the inventory, once the target is resolved. */
 	int (*resolve)(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen);
-	/* Host side (FT_RNIC targets): netlink op lines into r->plan (r->sw, r->port unset). */
+	/* Host side (FT_RNIC, FT_HOST targets): netlink op lines into r->plan (r->sw, r->port
+	 * unset). */
 	int (*plan_host)(struct render_ctx *r);
 	/* Switch side: the dialect's function for this kind, or -EOPNOTSUPP. */
 	int (*render)(const struct dialect_ops *d, struct render_ctx *r);

@@ -113,6 +113,16 @@ int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST
 		words(&c,
 		      (const char *const[]){"dcb", "pfc", "set", "dev", w[1], "prio-pfc", NULL});
 		word(&c, "%s:%s", w[2], w[3]);
+	} else if ((!strcmp(v, "agents-stop") || !strcmp(v, "agents-cont")) && n == 1) {
+		/*
+		 * rocelab's monitor agents in the host's network namespace (a host of the
+		 * virtual lab, or the one a host reached over SSH runs its sessions in), by
+		 * their command line; none is no error (pkill's 1).
+		 */
+		word(&c, "sh");
+		word(&c, "-c");
+		word(&c, "pkill -%s --ns $$ --nslist net -f '%s'; [ $? -le 1 ]",
+		     !strcmp(v, "agents-stop") ? "STOP" : "CONT", HOST_AGENTS_RE);
 	} else if (!strcmp(v, "ip") && n > 1) {
 		for (size_t i = 0; i < n; i++)
 			word(&c, "%s", w[i]);

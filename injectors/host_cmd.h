@@ -13,10 +13,15 @@
 
 #define HOST_CMD_MAX_WORDS 40
 
+/* rocelab's monitor agents' command lines (pkill -f, an extended regex). */
+#define HOST_AGENTS_RE "^[^ ]*rocelab agent (hostmesh|rpingmesh)( |$)"
+
 /*
  * The command for op: its words in argv (pointing into buf), NULL-terminated;
  * argv[0] NULL for "noop".  Besides the netlink ops, "ip WORD..." is an
- * iproute2 command as it stands (rules and routes found on a host).
+ * iproute2 command as it stands (rules and routes found on a host), and
+ * "agents-stop" / "agents-cont" freeze and thaw rocelab's monitor agents on
+ * the host (SIGSTOP, SIGCONT: host-down).
  * 0, or -EINVAL with a reason in err for a malformed op.
  */
 int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST_CMD_MAX_WORDS],

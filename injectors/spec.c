@@ -197,10 +197,13 @@ int fault_spec_check(struct fault_spec *s, char *why, size_t whylen)
 /* "SWITCH:PORT or HOST:RNIC" for the forms a kind takes. */
 static const char *forms(unsigned t, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s%s", t & FT_PORT ? "SWITCH:PORT" : "",
-		 t & FT_PORT && t & (FT_SWITCH | FT_RNIC) ? ", " : "",
-		 t & FT_SWITCH ? "SWITCH" : "", t & FT_SWITCH && t & FT_RNIC ? ", " : "",
-		 t & FT_RNIC ? "HOST:RNIC" : "");
+	static const char *const name[] = {"SWITCH:PORT", "SWITCH", "HOST:RNIC", "HOST"};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < ARRAY_SIZE(name); i++)
+		if (t & 1u << i && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name[i]);
 	return buf;
 }
 
@@ -216,7 +219,12 @@ int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s,
 		snprintf(why, whylen, "target '%s' is not a valid name", s->target);
 		return -EINVAL;
 	}
-	if (!strchr(s->target, ':')) {
+	if (!strchr(s->target, ':') && k->targets & FT_HOST && inventory_host(inv, s->target)) {
+		s->tkind = INV_DEV_HOST;
+		s->tdev = (size_t)(inventory_host(inv, s->target) - inv->hosts);
+		s->tport = -1;
+		form = FT_HOST;
+	} else if (!strchr(s->target, ':')) {
 		struct inv_switch *sw = inventory_switch(inv, s->target);
 
 		if (!sw) {
@@ -250,7 +258,8 @@ int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s,
 	if (!(k->targets & form)) {
 		snprintf(why, whylen, "%s targets %s, and %s is %s", k->name,
 			 forms(k->targets, f, sizeof(f)), s->target,
-			 form == FT_RNIC     ? "an RNIC"
+			 form == FT_HOST     ? "a whole host"
+			 : form == FT_RNIC   ? "an RNIC"
 			 : form == FT_SWITCH ? "a whole switch"
 					     : "a switch port");
 		return -EINVAL;

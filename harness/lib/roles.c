@@ -16,6 +16,7 @@ static const char *const kind_names[] = {
     [ROLE_RAIL_UPLINK] = "rail-uplink",
     [ROLE_SPINE_PORT] = "spine-port",
     [ROLE_SWITCH] = "switch",
+    [ROLE_HOST] = "host",
 };
 
 /* Keys each kind takes besides 'role'. */
@@ -24,6 +25,7 @@ static const char *const kind_keys[] = {
     [ROLE_RAIL_UPLINK] = "rail, spine, count",
     [ROLE_SPINE_PORT] = "spine, rail, count",
     [ROLE_SWITCH] = "of, rail, count",
+    [ROLE_HOST] = "host, count",
 };
 
 static uint64_t splitmix(uint64_t *s)
@@ -66,7 +68,8 @@ int role_kind_parse(const char *text, enum role_kind *kind, char *why, size_t wh
 			*kind = (enum role_kind)i;
 			return 0;
 		}
-	snprintf(why, whylen, "role '%s': one of rnic, rail-uplink, spine-port, switch", text);
+	snprintf(why, whylen, "role '%s': one of rnic, rail-uplink, spine-port, switch, host",
+		 text);
 	return -EINVAL;
 }
 
@@ -305,6 +308,13 @@ static struct cand *candidates(const struct inventory *inv, const struct role_se
 				x->host = (ssize_t)h;
 				x->rail = inv->hosts[h].rnics[r].rail;
 			}
+	} else if (s->kind == ROLE_HOST) {
+		for (size_t h = 0; h < inv->n_hosts; h++) {
+			x = RL_PUSH(c, *n);
+			snprintf(x->name, sizeof(x->name), "%s", inv->hosts[h].name);
+			x->host = (ssize_t)h;
+			x->rail = 0;
+		}
 	} else if (s->kind == ROLE_SWITCH) {
 		for (size_t i = 0; i < inv->n_switches; i++) {
 			const struct inv_switch *w = &inv->switches[i];
@@ -339,6 +349,7 @@ static const char *kind_noun(enum role_kind k)
 	    [ROLE_RAIL_UPLINK] = "rail uplink",
 	    [ROLE_SPINE_PORT] = "spine port",
 	    [ROLE_SWITCH] = "switch",
+	    [ROLE_HOST] = "host",
 	};
 	return nouns[k];
 }
@@ -423,13 +434,10 @@ free_c:
 
 void role_note(const struct inventory *inv, struct role_picks *picks, const char *name)
 {
-	struct inv_endpoint ep;
-	char msg[160];
-	int rail = role_rail_of(inv, name);
+	int rail = role_rail_of(inv, name), host = role_host_of(inv, name);
 
-	if (!inventory_endpoint(inv, name, &ep, msg, sizeof(msg)) && ep.kind == INV_DEV_HOST &&
-	    picks->n_hosts < ROLE_PICKS)
-		picks->hosts[picks->n_hosts++] = ep.dev;
+	if (host && picks->n_hosts < ROLE_PICKS)
+		picks->hosts[picks->n_hosts++] = (size_t)host - 1;
 	if (rail > 0 && picks->n_rails < ROLE_PICKS)
 		picks->rails[picks->n_rails++] = rail;
 }
@@ -439,8 +447,11 @@ int role_host_of(const struct inventory *inv, const char *target)
 	struct inv_endpoint ep;
 	char msg[160];
 
-	if (!strchr(target, ':') || inventory_endpoint(inv, target, &ep, msg, sizeof(msg)) ||
-	    ep.kind != INV_DEV_HOST)
+	struct inv_host *h;
+
+	if (!strchr(target, ':')) /* a whole host (host-down), or a switch */
+		return (h = inventory_host(inv, target)) ? (int)(h - inv->hosts) + 1 : 0;
+	if (inventory_endpoint(inv, target, &ep, msg, sizeof(msg)) || ep.kind != INV_DEV_HOST)
 		return 0;
 	return (int)ep.dev + 1;
 }

@@ -19,6 +19,7 @@ enum role_kind {
 	ROLE_RAIL_UPLINK, /* RAIL:PORT, the rail (leaf, tor) end of a link to a spine */
 	ROLE_SPINE_PORT,  /* SPINE:PORT, the spine end of a link to a rail (leaf, tor) switch */
 	ROLE_SWITCH,	  /* SWITCH */
+	ROLE_HOST,	  /* HOST, a whole host (host-down) */
 };
 
 /* Special values of the rail and host keys. */
@@ -98,7 +99,7 @@ void role_note(const struct inventory *inv, struct role_picks *picks, const char
  */
 int role_rail_of(const struct inventory *inv, const char *target);
 
-/* 1 + the host index of target when it is an RNIC (HOST:RNIC), else 0. */
+/* 1 + the host index of target when it is an RNIC (HOST:RNIC) or a whole HOST, else 0. */
 int role_host_of(const struct inventory *inv, const char *target);
 
 #endif

@@ -301,7 +301,7 @@ static int pick(struct sctx *c, yaml_node_t *n, struct role_picks *picks, unsign
 	if (!role)
 		return err_at(c, n,
 			      "a target by role needs 'role' (rnic, rail-uplink, spine-port, "
-			      "switch), e.g. { role: rail-uplink, rail: any }");
+			      "switch, host), e.g. { role: rail-uplink, rail: any }");
 	if (!(kind = str(c, role, "role")))
 		return -EINVAL;
 	if (role_kind_parse(kind, &sel.kind, why, sizeof(why)))
@@ -731,8 +731,8 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 
 /* ---- expectations --------------------------------------------------------------------- */
 
-static const char *const classes[] = {"rnic", "switch-link", "switch", "congestion",
-				      "host-processing"};
+static const char *const classes[] = {"rnic",	    "switch-link",     "switch",
+				      "congestion", "host-processing", "host-down"};
 
 /* NAME: ">= 0.9" (also >, <=, <, ==) */
 static int metric_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
@@ -787,7 +787,7 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 				return 0;
 		return err_at(c, v,
 			      "expect.class '%s': one of rnic, switch-link, switch, "
-			      "congestion, host-processing",
+			      "congestion, host-processing, host-down",
 			      e->cls);
 	}
 	if (!strcmp(key, "target"))

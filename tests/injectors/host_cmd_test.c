@@ -38,6 +38,11 @@ Test(host_cmd, every_op_is_an_iproute2_command)
 	cr_assert_str_eq(text("ip route del default table 101 via 10.0.0.1"),
 			 "ip route del default table 101 via 10.0.0.1");
 	cr_assert_str_eq(text("noop"), "(nothing)");
+	/* host-down: rocelab's agents in the host's own network namespace, none no error */
+	cr_assert_str_eq(text("agents-stop"),
+			 "sh -c pkill -STOP --ns $$ --nslist net -f '^[^ ]*rocelab agent "
+			 "(hostmesh|rpingmesh)( |$)'; [ $? -le 1 ]");
+	cr_assert(strstr(text("agents-cont"), "pkill -CONT --ns $$ --nslist net"));
 }
 
 Test(host_cmd, malformed_ops_are_refused)

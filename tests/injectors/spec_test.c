@@ -278,3 +278,45 @@ ParameterizedTest(struct bad_case *c, spec, bad_input)
 	cr_assert_str_eq(why, c->why);
 	inventory_free(inv);
 }
+
+/* host-down takes a whole host, which no other kind does; its plan is the agents, then links. */
+Test(spec, a_whole_host_is_a_target_of_host_down_only)
+{
+	struct inventory *inv = inventory_load("../lab-inventory/vlab-rail.yaml", stderr);
+	struct fault_spec s;
+	struct fault_plan p;
+	char why[256];
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&s, fault_kind_find("host-down"));
+	cr_assert_eq(fault_spec_set(&s, "target", "host3", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &s, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(s.tkind, INV_DEV_HOST);
+	cr_assert_eq(s.tport, -1);
+	cr_assert_eq(fault_plan_build(inv, NULL, &s, 1, &p, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(p.n_acts, 1 + 2 * inv->hosts[2].n_rnics);
+	cr_assert_str_eq(p.acts[0].apply, "agents-stop");
+	cr_assert_str_eq(p.acts[0].revert, "agents-cont");
+	/* each RNIC's policy route, which its link-down flushes, back after its link-up */
+	cr_assert_str_eq(p.acts[1].apply, "noop");
+	cr_assert(!strncmp(p.acts[1].revert, "route-add 101 0.0.0.0/0 198.18.1.", 32), "%s",
+		  p.acts[1].revert);
+	cr_assert_str_eq(p.acts[2].apply, "link-down rnic1");
+	cr_assert_str_eq(p.acts[2].revert, "link-up rnic1");
+	cr_assert(p.emulated && strstr(p.note, "emulated: host3's 4 RNIC link(s) down"), "%s",
+		  p.note);
+	fault_plan_clear(&p);
+	/* an RNIC or a switch is not a host */
+	cr_assert_eq(fault_spec_set(&s, "target", "host3:rnic1", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &s, why, sizeof(why)), -EINVAL);
+	cr_assert(strstr(why, "host-down targets HOST, and host3:rnic1 is an RNIC"), "%s", why);
+	cr_assert_eq(fault_spec_set(&s, "target", "nohost", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &s, why, sizeof(why)), -EINVAL);
+	cr_assert(strstr(why, "no switch is named 'nohost'"), "%s", why);
+	/* other kinds still ask for an RNIC when given a host */
+	fault_spec_init(&s, fault_kind_find("link-flap"));
+	cr_assert_eq(fault_spec_set(&s, "target", "host3", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &s, why, sizeof(why)), -EINVAL);
+	cr_assert(strstr(why, "is a host: give one of its RNICs (host3:rnicN)"), "%s", why);
+	inventory_free(inv);
+}

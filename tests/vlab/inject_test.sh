@@ -121,6 +121,25 @@ if start_hold "rnic-route-missing host2:rnic3" rnic-route-missing --target host2
 	check "host2:rnic3 -> host1:rnic2 leaves through rail3 again" test "$("$RL" trace host2:rnic3 host1:rnic2 -j | jq -r '.hops[0].device')" = rail3
 fi
 
+# 4b. a whole host down (emulated): its agents frozen, every RNIC link down; all back after
+ip netns exec rl-host2 "$RL" agent hostmesh --host host2 --interval 20ms --trace-rate 0 \
+	--out "$T/hd-agent.rec" --duration 30s 2>"$T/hd-agent.log" &
+HD_AG=$!
+ip netns exec rl-host3 "$RL" agent hostmesh --host host3 --interval 20ms --trace-rate 0 \
+	--out "$T/hd-other.rec" --duration 30s 2>"$T/hd-other.log" &
+HD_OTHER=$!
+sleep 1
+if start_hold "host-down host2" host-down --target host2; then
+	check "host-down: host2's agent stopped (T), host3's not" test "$(ps -o stat= -p $HD_AG | cut -c1)" = T -a "$(ps -o stat= -p $HD_OTHER | cut -c1)" != T
+	check "host-down: every RNIC link of host2 down" test "$(for r in 1 2 3 4; do ip netns exec rl-host2 cat /sys/class/net/rnic$r/operstate; done | sort -u)" = down
+	check "host-down: its evidence names the links and the agent" grep -q "host2: its 4 RNIC netdev(s) down, 1 monitor agent(s) stopped" $T/hold.out
+	stop_hold "host-down host2"
+	check "host-down: host2's agent runs again" test "$(ps -o stat= -p $HD_AG | cut -c1)" != T
+fi
+kill $HD_AG $HD_OTHER 2>/dev/null
+wait $HD_AG $HD_OTHER 2>/dev/null
+expect_exit 2 "host-down of an RNIC: exit 2, a whole host is its target" "$RL" inject host-down --target host2:rnic1 --for 1s
+
 # 5. link degradation (TBF both ends)
 if start_hold "link-degrade rail3:swp6 10mbit" link-degrade --target rail3:swp6 --rate 10mbit; then
 	check "TBF 10Mbit on rail3:swp6" grep -q 'tbf.*rate 10Mbit' <(tc -n rl-rail3 qdisc show dev swp6)
