@@ -253,6 +253,8 @@ struct fault_plan {
 
 /* Free the actions of a plan (not the plan itself). */
 void fault_plan_clear(struct fault_plan *p);
+/* p's actions replaced by found's, which is left empty (a kind's discover: what it found). */
+void fault_plan_take(struct fault_plan *p, struct fault_plan *found);
 
 /* Add an action; strings are copied. Returns the new action. */
 struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be, const char *dev,

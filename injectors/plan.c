@@ -21,6 +21,15 @@ void fault_plan_clear(struct fault_plan *p)
 	p->n_acts = 0;
 }
 
+void fault_plan_take(struct fault_plan *p, struct fault_plan *found)
+{
+	fault_plan_clear(p);
+	p->acts = found->acts;
+	p->n_acts = found->n_acts;
+	found->acts = NULL;
+	found->n_acts = 0;
+}
+
 struct fault_action *fault_plan_add(struct fault_plan *p, enum fault_backend be, const char *dev,
 				    const char *apply, const char *input, const char *revert)
 {

@@ -75,9 +75,7 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		fault_plan_clear(&found);
 		return r;
 	}
-	fault_plan_clear(p);
-	p->acts = found.acts;
-	p->n_acts = found.n_acts;
+	fault_plan_take(p, &found);
 	snprintf(p->note, sizeof(p->note),
 		 "emulated: %s's %zu RNIC link(s) down and rocelab's monitor agents there frozen "
 		 "(SIGSTOP); %zu route(s) through them as found, restored after link-up",

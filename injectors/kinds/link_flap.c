@@ -131,13 +131,11 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 			fault_action_read(down, p->acts[i].read, p->acts[i].read_as);
 			fault_action_set(&down->found, p->acts[i].found);
 		}
-	fault_plan_clear(p);
-	p->acts = found.acts;
-	p->n_acts = found.n_acts;
+	fault_plan_take(p, &found);
 	snprintf(p->note, sizeof(p->note),
 		 "%zu route(s) through %s and %zu IPv6 address(es) as found on %s, restored after "
 		 "link-up",
-		 n_routes, netdev, found.n_acts - 1 - n_routes, h->name);
+		 n_routes, netdev, p->n_acts - 1 - n_routes, h->name);
 	return 0;
 }
 

@@ -136,9 +136,7 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		fault_plan_clear(&found);
 		return r;
 	}
-	fault_plan_clear(p);
-	p->acts = found.acts;
-	p->n_acts = found.n_acts;
+	fault_plan_take(p, &found);
 	snprintf(p->note, sizeof(p->note),
 		 "the rules from %s and the routes of their tables, as found on %s", src, h->name);
 	return 0;
