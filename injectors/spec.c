@@ -219,9 +219,11 @@ int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s,
 		snprintf(why, whylen, "target '%s' is not a valid name", s->target);
 		return -EINVAL;
 	}
-	if (!strchr(s->target, ':') && k->targets & FT_HOST && inventory_host(inv, s->target)) {
+	struct inv_host *host = strchr(s->target, ':') ? NULL : inventory_host(inv, s->target);
+
+	if (host && k->targets & FT_HOST) {
 		s->tkind = INV_DEV_HOST;
-		s->tdev = (size_t)(inventory_host(inv, s->target) - inv->hosts);
+		s->tdev = (size_t)(host - inv->hosts);
 		s->tport = -1;
 		form = FT_HOST;
 	} else if (!strchr(s->target, ':')) {

@@ -190,13 +190,13 @@ void mon_overhead(const struct mon_procs *p, const json_t *agents, const json_t 
 	json_array_foreach(agents, i, a)
 	{
 		const char *host = json_string_value(json_object_get(a, "host"));
+		const struct inv_host *ih = host ? inventory_host(inv, host) : NULL;
 		double tm = jnum(a, "time");
 		size_t h;
 
-		for (h = 0; host && h < inv->n_hosts && strcmp(inv->hosts[h].name, host); h++)
-			;
-		if (!host || h == inv->n_hosts)
+		if (!ih)
 			continue;
+		h = (size_t)(ih - inv->hosts);
 		for (int k = 0; k < 4; k++) {
 			if (!sp[h].seen || tm < sp[h].t0)
 				sp[h].first[k] = jnum(a, keys[k]);

@@ -189,8 +189,11 @@ bool rec_stats_read(const void *body, size_t len, struct rec_stats *st)
 	return true;
 }
 
-void rec_stats_line(struct out *o, const char *host, const struct rec_stats *s)
+bool rec_stats_line(struct out *o, const char *host, const struct rec_stats *s, uint64_t *last)
 {
+	if (*last && s->t_ns < *last + 1000000000ULL)
+		return false; /* agents report every few seconds: not a line per frame */
+	*last = s->t_ns;
 	out_open_object(o, NULL);
 	out_string(o, PRINT_JSON, "type", NULL, "agent");
 	out_string(o, PRINT_JSON, "host", NULL, host);
@@ -209,4 +212,5 @@ void rec_stats_line(struct out *o, const char *host, const struct rec_stats *s)
 	out_uint(o, PRINT_JSON, "tx_pkts", NULL, s->tx_pkts);
 	out_uint(o, PRINT_JSON, "tx_bytes", NULL, s->tx_bytes);
 	out_close(o);
+	return true;
 }

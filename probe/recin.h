@@ -49,9 +49,11 @@ bool rec_stats_read(const void *body, size_t len, struct rec_stats *st);
 
 /*
  * Its JSON line for the analyzer's output, {"type":"agent","host":...}, the
- * same for every monitor: the components read overhead from these.
+ * same for every monitor: the components read overhead from these.  One a
+ * second per host at most: *last is the time of the host's last line (0:
+ * none), and false says this one was not printed.
  */
 struct out;
-void rec_stats_line(struct out *o, const char *host, const struct rec_stats *s);
+bool rec_stats_line(struct out *o, const char *host, const struct rec_stats *s, uint64_t *last);
 
 #endif

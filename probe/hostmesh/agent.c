@@ -257,16 +257,14 @@ static void send_probe(struct agent *a, size_t s)
 	r = a->cfg->transport->send(rs->port, &dst, pl.sport, 64, buf, sizeof(buf),
 				    (uint64_t)s << 40 | id, &used, &ipid);
 	a->st.probes++;
-	if (!r) {
-		a->st.tx_pkts++;
-		a->st.tx_bytes += REC_WIRE_BYTES(sizeof(buf));
-	}
 	if (r) {
 		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
 		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, PT_TS_APP, 0, 0);
 		p->used = false;
 		return;
 	}
+	a->st.tx_pkts++;
+	a->st.tx_bytes += REC_WIRE_BYTES(sizeof(buf));
 	p->sport = used;
 	p->ip_id = ipid;
 }

@@ -1176,12 +1176,10 @@ void az_agent_stats(struct az *a, size_t host, const struct rec_stats *s)
 {
 	if (host >= a->inv->n_hosts)
 		return;
-	if (a->stats_t[host] && s->t_ns < a->stats_t[host] + 1000 * NS_PER_MS) {
-		a->tot.refused++; /* agents report every few seconds: not a line per frame */
+	if (!rec_stats_line(&a->o, a->inv->hosts[host].name, s, &a->stats_t[host])) {
+		a->tot.refused++;
 		return;
 	}
-	a->stats_t[host] = s->t_ns;
-	rec_stats_line(&a->o, a->inv->hosts[host].name, s);
 	fflush(a->out);
 }
 

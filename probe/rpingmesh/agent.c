@@ -202,8 +202,6 @@ static void send_probe(struct agent *a, struct target *t)
 	a->st.probes++;
 	r = a->cfg->transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf), m.id | s << 40,
 				    &used, &ipid);
-	if (!r)
-		sent(a, sizeof(buf));
 	if (r) {
 		struct rpm_pending *p = &rs->pend->slot[m.id % rs->pend->cap];
 		struct rpm_done d = {.probe = m, .t = p->t, .r = {RPM_SEND_ERROR, -1, -1, -1}};
@@ -214,6 +212,7 @@ static void send_probe(struct agent *a, struct target *t)
 		emit_done(a, s, &d);
 		return;
 	}
+	sent(a, sizeof(buf));
 	x->ip_id = ipid;
 }
 

@@ -368,10 +368,7 @@ void rpa_stats(struct rpa *a, size_t host, const struct rec_stats *s)
 		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
 	}
 	/* Its counters as a line (the components' overhead figures); agents report every 5 s. */
-	if (!a->stats_t[host] || s->t_ns >= a->stats_t[host] + 1000 * NS_PER_MS) {
-		a->stats_t[host] = s->t_ns;
-		rec_stats_line(&a->o, a->inv->hosts[host].name, s);
-	}
+	rec_stats_line(&a->o, a->inv->hosts[host].name, s, &a->stats_t[host]);
 }
 
 /* ---- verdicts ------------------------------------------------------------------------------- */
