@@ -13,39 +13,44 @@
 #include <string.h>
 #include <unistd.h>
 
-static int start_analyzer(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p,
-			  const char *an, char *what, size_t whatlen)
+/* The analyzer (words analyze, output out) or the controller (out NULL), on this machine. */
+static pid_t start_server(const struct comp_env *e, const struct mon_desc *d,
+			  const char *const *words, const char *name, const char *addr,
+			  const char *out, const struct opt_desc *opts, const void *cfg, char *what,
+			  size_t whatlen)
 {
 	const char *argv[80];
 	char log[PATH_MAX + 64];
 	struct opt_store store = {0};
 	size_t n = 0;
+	pid_t pid;
 
-	snprintf(log, sizeof(log), "%s/%sanalyzer.log", e->dir, d->prefix);
+	snprintf(log, sizeof(log), "%s/%s%s.log", e->dir, d->prefix, name);
 	argv[n++] = e->self_exe;
-	for (const char *const *w = d->analyze; *w; w++)
+	for (const char *const *w = words; *w; w++)
 		argv[n++] = *w;
 	argv[n++] = "-i";
 	argv[n++] = e->inv_path;
 	argv[n++] = "--listen";
-	argv[n++] = an;
-	argv[n++] = "-o";
-	argv[n++] = p->out;
-	if (opt_argv(d->az_opts, d->az_cfg, NULL, argv, &n, ARRAY_SIZE(argv), &store)) {
+	argv[n++] = addr;
+	if (out) {
+		argv[n++] = "-o";
+		argv[n++] = out;
+	}
+	if (opt_argv(opts, cfg, NULL, argv, &n, ARRAY_SIZE(argv), &store)) {
 		opt_store_free(&store);
 		return -E2BIG;
 	}
-	p->analyzer = proc_spawn_tied(argv, NULL, log);
+	pid = proc_spawn_tied(argv, NULL, log);
 	opt_store_free(&store);
-	if (p->analyzer < 0) {
-		snprintf(what, whatlen, "cannot start the analyzer: %s", strerror(-p->analyzer));
-		return p->analyzer;
-	}
-	return 0;
+	if (pid < 0)
+		snprintf(what, whatlen, "cannot start the %s: %s", name, strerror(-pid));
+	return pid;
 }
 
 static int start_agent(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p,
-		       size_t h, const char *an, double *max_off, char *what, size_t whatlen)
+		       size_t h, const char *an, const char *ctl, double *max_off, char *what,
+		       size_t whatlen)
 {
 	const char *host = e->inv->hosts[h].name, *argv[80];
 	char inv_there[PATH_MAX], log[PATH_MAX + 64], seed[16], off[32];
@@ -68,6 +73,10 @@ static int start_agent(const struct comp_env *e, const struct mon_desc *d, struc
 	argv[n++] = inv_there;
 	argv[n++] = "--analyzer";
 	argv[n++] = an;
+	if (d->controller) {
+		argv[n++] = "--controller";
+		argv[n++] = ctl;
+	}
 	if (opt_argv(d->agent_opts, d->agent_cfg, NULL, argv, &n, ARRAY_SIZE(argv) - 6, &store)) {
 		opt_store_free(&store);
 		return -E2BIG;
@@ -95,26 +104,34 @@ static int start_agent(const struct comp_env *e, const struct mon_desc *d, struc
 int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p, char *what,
 	      size_t whatlen)
 {
-	char an[64];
+	char an[64], ctl[64];
 	double max_off = 0;
-	int r;
+	int r = 0;
 
 	p->lab = e->lab;
 	p->inv = e->inv;
 	snprintf(p->out, sizeof(p->out), "%s/%sanalyzer.jsonl", e->dir, d->prefix);
 	snprintf(an, sizeof(an), "%s:%d", inet_ntoa(e->mgmt), d->port);
+	snprintf(ctl, sizeof(ctl), "%s:%d", inet_ntoa(e->mgmt), d->ctl_port);
 	unlink(p->out);
-	r = start_analyzer(e, d, p, an, what, whatlen);
-	if (r)
-		return r;
+	p->analyzer = start_server(e, d, d->analyze, "analyzer", an, p->out, d->az_opts, d->az_cfg,
+				   what, whatlen);
+	if (p->analyzer < 0)
+		return p->analyzer;
+	if (d->controller) {
+		p->controller = start_server(e, d, d->controller, "controller", ctl, NULL,
+					     d->ctl_opts, d->ctl_cfg, what, whatlen);
+		if (p->controller < 0)
+			return p->controller;
+	}
 	p->n = e->inv->n_hosts;
 	p->agents = rl_xcalloc(p->n, sizeof(*p->agents));
 	for (size_t h = 0; h < p->n && !r; h++)
-		r = start_agent(e, d, p, h, an, &max_off, what, whatlen);
+		r = start_agent(e, d, p, h, an, ctl, &max_off, what, whatlen);
 	if (r)
 		return r;
-	snprintf(what, whatlen, "%zu agents, analyzer window %.1f s", p->n,
-		 (double)d->window_ms / 1e3);
+	snprintf(what, whatlen, "%zu agents%s, analyzer window %.1f s", p->n,
+		 d->controller ? " with a controller" : "", (double)d->window_ms / 1e3);
 	if (e->lab->clock) {
 		size_t used = strlen(what);
 
@@ -137,6 +154,11 @@ bool mon_alive(struct mon_procs *p, char *why, size_t whylen)
 			 p->analyzer);
 		return false;
 	}
+	if (p->controller > 0 && !proc_alive(p->controller)) {
+		snprintf(why, whylen, "the controller (pid %d) exited early; see its log",
+			 p->controller);
+		return false;
+	}
 	for (size_t i = 0; i < p->n; i++)
 		if (p->agents[i].pid > 0 && !lab_alive(p->lab, &p->agents[i])) {
 			if (p->agents[i].why[0])
@@ -155,6 +177,9 @@ void mon_stop(struct mon_procs *p)
 	for (size_t h = 0; h < p->n; h++)
 		if (p->agents[h].pid > 0)
 			lab_stop(p->lab, &p->agents[h], 3000);
+	if (p->controller > 0)
+		proc_stop(p->controller, 5000);
+	p->controller = 0;
 	if (p->analyzer > 0)
 		proc_stop(p->analyzer, 5000);
 	p->analyzer = 0;

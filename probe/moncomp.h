@@ -22,6 +22,12 @@ struct mon_desc {
 	const void *az_cfg;
 	const struct opt_desc *agent_opts;
 	const void *agent_cfg;
+	/* A controller the agents take their pinglists from (NULL: none): its words, port,
+	 * parameters */
+	const char *const *controller;
+	int ctl_port;
+	const struct opt_desc *ctl_opts;
+	const void *ctl_cfg;
 	unsigned seed;	     /* the agents' seed base (0: the run's); host h gets seed + h */
 	long long window_ms; /* for the line that says what started */
 };
@@ -29,13 +35,14 @@ struct mon_desc {
 struct mon_procs {
 	struct lab *lab;
 	const struct inventory *inv;
-	pid_t analyzer;
+	pid_t analyzer, controller;
 	struct lab_proc *agents;
 	size_t n;
 	char out[4200]; /* the analyzer's JSON lines: DIR/PREFIXanalyzer.jsonl */
 };
 
-/* Start the analyzer, then the agents; what says what started, or what did not.  0 or -errno. */
+/* Start the analyzer and the controller, then the agents; what says what started, or what did not.
+ * 0 or -errno. */
 int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p, char *what,
 	      size_t whatlen);
 bool mon_alive(struct mon_procs *p, char *why, size_t whylen);

@@ -21,6 +21,7 @@
 #include "probe/hostmesh/hmrec.h"
 #include "probe/pathmap.h"
 #include "probe/recout.h"
+#include "probe/rpingmesh/ctl.h"
 #include "probe/rpingmesh/rpmrec.h"
 #include "probe/tracer.h"
 
@@ -116,6 +117,8 @@ struct agent {
 	struct recout out;
 	struct rpm_resp_stats resp;
 	struct rec_stats st;
+	struct rpm_ctlc ctl; /* with a controller (fd -1: none) */
+	double rate_max;     /* probes a second the tables are sized for */
 	unsigned long long acks_sent, ack_tuples_full;
 };
 
@@ -662,6 +665,8 @@ static void emit_stats(struct agent *a)
 		a->rn[s].pend->foreign = a->rn[s].pend->stale = a->rn[s].pend->unknown =
 		    a->rn[s].pend->duplicate = a->rn[s].pend->short_msg = 0;
 	}
+	a->st.malformed += a->ctl.malformed; /* the controller's frames that could not be read */
+	a->ctl.malformed = 0;
 	a->st.cpu_us = rl_cpu_us();
 	struct rec_stats st = a->st; /* with the traces' packets */
 
@@ -691,11 +696,9 @@ static void hello_frame(const struct agent *a, void *buf)
 static int open_ports(struct agent *a, const struct inv_host *h)
 {
 	const struct rpm_agent_cfg *cfg = a->cfg;
-	double rate = 0;
+	double rate = a->rate_max;
 	char err[256];
 
-	for (size_t i = 0; i < a->n_tg; i++)
-		rate += 1e9 / (double)a->tg[i].period;
 	for (size_t i = 0; i < a->n; i++) {
 		struct rnic *rs = &a->rn[i];
 		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
@@ -736,31 +739,116 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 	return 0;
 }
 
+/* Probes a second the RNICs of the host send to targets t[0..n), at most. */
+static double rate_of(const struct agent *a, const struct rpm_target *t, size_t n)
+{
+	double rate = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rate += t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
+	return rate;
+}
+
+/*
+ * Take the targets t[0..n) (qpn: each one's QPN; NULL: rocelab's own
+ * numbering, RPM_QPN_BASE + the RNIC's index).  A target already probed
+ * keeps its schedule, its source ports (rotated) and their trace times;
+ * a new one starts within one period.
+ */
+static void take_targets(struct agent *a, const struct rpm_target *t, const uint32_t *qpn, size_t n,
+			 unsigned long long now)
+{
+	struct target *tg = rl_xcalloc(n ? n : 1, sizeof(*tg));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct target *x = &tg[i], *old = NULL;
+		double rate =
+		    t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
+
+		for (size_t k = 0; k < a->n_tg && !old; k++) {
+			const struct rpm_target *o = &a->tg[k].t;
+
+			if (a->tg[k].traced && o->src_rnic == t[i].src_rnic &&
+			    o->host == t[i].host && o->rnic == t[i].rnic && o->list == t[i].list &&
+			    o->n_sports == t[i].n_sports)
+				old = &a->tg[k];
+		}
+		x->dst = (struct pt_dst){a->inv->hosts[t[i].host].rnics[t[i].rnic].addr.addr,
+					 qpn ? qpn[i] : RPM_QPN_BASE + (uint32_t)t[i].rnic};
+		if (old && old->dst.qpn == x->dst.qpn) {
+			*x = *old;
+			old->traced = NULL; /* moved */
+			kept++;
+			continue;
+		}
+		x->t = t[i];
+		x->traced = rl_xcalloc(t[i].n_sports ? t[i].n_sports : 1, sizeof(*x->traced));
+		x->period = (unsigned long long)(1e9 / rate);
+		/* Spread the first probes over one period, so targets do not fire together. */
+		x->next = now + (unsigned long long)random() % x->period;
+		x->next_sport = (unsigned)random();
+		if (a->cfg->transport->prepare && a->rn) {
+			int r = a->cfg->transport->prepare(a->rn[x->t.src_rnic].port, &x->dst);
+
+			if (r)
+				rl_warn("agent: %s: a route to %s:%s: %s (probes will say whether "
+					"it lasts)",
+					a->inv->hosts[a->host].name, a->inv->hosts[x->t.host].name,
+					a->inv->hosts[x->t.host].rnics[x->t.rnic].name,
+					strerror(-r));
+		}
+	}
+	for (size_t k = 0; k < a->n_tg; k++)
+		free(a->tg[k].traced);
+	free(a->tg);
+	if (kept != n || kept != a->n_tg)
+		rl_info("agent: %s: %zu targets (%zu kept, %zu new, %zu gone)",
+			a->inv->hosts[a->host].name, n, kept, n - kept, a->n_tg - kept);
+	a->tg = tg;
+	a->n_tg = n;
+}
+
+/* A pinglist from the controller. */
+static void got_list(void *ctx, struct rpm_ctl_got *g)
+{
+	struct agent *a = ctx;
+	double rate = rate_of(a, g->t, g->n);
+
+	if (rate > a->rate_max * 1.001) {
+		rl_warn("agent: %s: the controller's pinglist %u asks %.0f probes/s, past the "
+			"%.0f this agent sized its tables for (all other RNICs of the "
+			"inventory): left out",
+			a->inv->hosts[a->host].name, g->generation, rate, a->rate_max);
+		a->ctl.malformed++;
+		return;
+	}
+	rl_dbg("agent: pinglist generation %u from the controller", g->generation);
+	take_targets(a, g->t, g->qpn, g->n, rl_now_ns());
+	a->trace_idle_until = 0;
+}
+
+/*
+ * The pinglist computed here from the inventory (no controller), or, with
+ * one, only the bound on what it can hand out (every other RNIC), for the
+ * tables' size.
+ */
 static int load_targets(struct agent *a, unsigned long long now)
 {
+	struct rpm_pl_cfg c = a->cfg->pl;
 	struct rpm_pinglist pl;
-	int r = rpm_pinglist(a->inv, a->host, &a->cfg->pl, &pl);
+	int r;
 
+	if (a->cfg->controller)
+		c.inter_tor_per_tor = 0, c.same_host = true, c.live = NULL;
+	r = rpm_pinglist(a->inv, a->host, &c, &pl);
 	if (r) {
 		rl_err("agent: the pinglist of %s: %s", a->inv->hosts[a->host].name, strerror(-r));
 		return RL_EXIT_SETUP;
 	}
-	a->n_tg = pl.n;
-	a->tg = rl_xcalloc(pl.n ? pl.n : 1, sizeof(*a->tg));
-	for (size_t i = 0; i < pl.n; i++) {
-		struct target *t = &a->tg[i];
-		double rate =
-		    pl.t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
-
-		t->t = pl.t[i];
-		t->traced = rl_xcalloc(t->t.n_sports ? t->t.n_sports : 1, sizeof(*t->traced));
-		t->dst = (struct pt_dst){a->inv->hosts[t->t.host].rnics[t->t.rnic].addr.addr,
-					 RPM_QPN_BASE + (uint32_t)t->t.rnic};
-		t->period = (unsigned long long)(1e9 / rate);
-		/* Spread the first probes over one period, so targets do not fire together. */
-		t->next = now + (unsigned long long)random() % t->period;
-		t->next_sport = (unsigned)random();
-	}
+	a->rate_max = rate_of(a, pl.t, pl.n);
+	if (!a->cfg->controller)
+		take_targets(a, pl.t, NULL, pl.n, now);
 	rpm_pinglist_free(&pl);
 	return 0;
 }
@@ -776,7 +864,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 
 	a->inv = inv;
 	a->cfg = cfg;
-	a->out.conn = a->out.outfd = a->tr.icmp = -1;
+	a->out.conn = a->out.outfd = a->tr.icmp = a->ctl.fd = -1;
 	if (!h) {
 		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
 		return RL_EXIT_USAGE;
@@ -814,6 +902,18 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 			    h->name, inv->hosts[a->tg[i].t.host].name,
 			    inv->hosts[a->tg[i].t.host].rnics[a->tg[i].t.rnic].name, strerror(-r));
 	}
+	if (cfg->controller) {
+		uint32_t qpn[RPM_CTL_RNICS];
+
+		for (size_t i = 0; i < a->n; i++)
+			qpn[i] = cfg->transport->qpn(a->rn[i].port);
+		if (rpm_ctlc_open(&a->ctl, inv, a->host, cfg->controller,
+				  (uint64_t)a->nonce << 32 | (uint32_t)getpid(), qpn, err,
+				  sizeof(err))) {
+			rl_err("agent: %s", err);
+			return RL_EXIT_USAGE;
+		}
+	}
 	r = tracer_open(&a->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
 	if (r)
 		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
@@ -848,6 +948,7 @@ static void teardown(struct agent *a)
 	free(a->at);
 	tracer_close(&a->tr);
 	recout_close(&a->out);
+	rpm_ctlc_close(&a->ctl);
 	topo_free(a->topo);
 }
 
@@ -898,7 +999,7 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	for (size_t s = 0; s < a->n; s++) {
 		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
 
-		for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
+		for (int i = 0; i < k && nfd < MAX_FDS - 3; i++) {
 			pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
 			owner[nfd++] = s;
 		}
@@ -909,6 +1010,8 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	}
 	if (recout_pollfd(&a->out, &pfd[nfd]))
 		owner[nfd++] = SIZE_MAX - 1;
+	if (rpm_ctlc_pollfd(&a->ctl, &pfd[nfd]))
+		owner[nfd++] = SIZE_MAX - 2;
 	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 	if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
 		return 0;
@@ -919,6 +1022,7 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 
 			a->cfg->transport->poll_tx(a->rn[owner[i]].port, &tx_events, &c);
 		}
+	now = rl_now_ns();
 	for (int i = 0; i < nfd; i++) {
 		if (!pfd[i].revents)
 			continue;
@@ -926,6 +1030,8 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 			tracer_icmp(&a->tr);
 		else if (owner[i] == SIZE_MAX - 1)
 			recout_event(&a->out, pfd[i].revents);
+		else if (owner[i] == SIZE_MAX - 2)
+			rpm_ctlc_event(&a->ctl, pfd[i].revents, now, got_list, a);
 		else if (pfd[i].revents & POLLIN)
 			port_poll(a, owner[i], true);
 	}
@@ -971,6 +1077,8 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *cfg)
 			a.next_stats = now + 5000 * NS_PER_MS;
 		}
 		recout_service(&a.out);
+		if (cfg->controller)
+			rpm_ctlc_service(&a.ctl, now);
 		if (a.out.connected || !cfg->analyzer || !cfg->orphan_ms)
 			seen_analyzer = now;
 		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {

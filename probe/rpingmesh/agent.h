@@ -30,7 +30,8 @@ struct rpm_agent_cfg {
 	long long trace_timeout_ms; /* wait for ICMP answers per trace: 300 ms */
 	int max_ttl;		    /* 6 */
 	int dscp;		    /* 26 */
-	struct rpm_pl_cfg pl;	    /* the pinglist, computed here until the controller hands it */
+	struct rpm_pl_cfg pl;	    /* the pinglist when computed here (no controller) */
+	const char *controller;	    /* ADDR[:PORT] (4792): the pinglists from it, or NULL */
 	long long duration_ms;	    /* 0: until SIGINT/SIGTERM */
 	const char *analyzer;	    /* ADDR[:PORT] (4793), or NULL */
 	const char *out;	    /* file for records ("-": stdout), or NULL */

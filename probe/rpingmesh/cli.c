@@ -7,6 +7,7 @@
 #include "probe/recin.h"
 #include "probe/rpingmesh/agent.h"
 #include "probe/rpingmesh/analyzer.h"
+#include "probe/rpingmesh/ctl.h"
 #include "probe/rpingmesh/params.h"
 #include "probe/rpingmesh/pinglist.h"
 #include "probe/rpingmesh/rpingmesh.h"
@@ -19,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define OPT_BASE 0x200
 
 static const char *const list_names[RPM_LISTS] = {"tor-mesh", "inter-tor", "service"};
 
@@ -192,25 +195,116 @@ static int cmd_pinglist(int argc, char **argv)
 
 static void controller_help(void)
 {
-	fputs("usage: rocelab controller pinglist --host HOST [-i INVENTORY] [options]\n"
+	struct rpm_ctl_cfg d;
+
+	rpm_ctl_defaults(&d);
+	fputs("usage: rocelab controller --listen ADDR[:PORT] [-i INVENTORY] [options]\n"
+	      "       rocelab controller pinglist --host HOST [-i INVENTORY] [options] [-j]\n"
 	      "\n"
-	      "R-Pingmesh's controller. 'pinglist' prints the pinglists it would hand HOST's\n"
-	      "agent, offline ('rocelab controller pinglist --help').\n",
+	      "R-Pingmesh's controller (SIGCOMM'24).  Agents ('agent rpingmesh --controller')\n"
+	      "register their host and each RNIC's probe QPN; each gets the pinglists of its\n"
+	      "RNICs over the hosts registered now, with the targets' QPNs, again every --refresh\n"
+	      "and whenever a host registers or is dropped.  A host unseen for --stale is dropped\n"
+	      "from every pinglist.  'pinglist' prints what it would hand HOST's agent with every\n"
+	      "host registered, offline ('rocelab controller pinglist --help').\n"
+	      "\n"
+	      "  --listen ADDR[:PORT]   take agents over TCP (port " RL_STR(RPM_CTL_PORT) ")\n",
 	      stdout);
+	opt_help(rpm_ctl_opts, &d, 2, stdout);
+	fputs("  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
+	      "exit: 0 done; 2 bad options or inventory; 3 cannot listen.\n",
+	      stdout);
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"listen", required_argument, NULL, 'l'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static const char *const cmd = "controller";
+	struct option lo[24];
+	struct rpm_ctl_cfg cfg;
+	const char *inv_path = NULL, *listen_spec = NULL;
+	long long duration = 0;
+	struct inventory *inv;
+	struct rpm_ctl *c;
+	char err[160];
+	int o, r, lfd;
+
+	rpm_ctl_defaults(&cfg);
+	opt_longopts(rpm_ctl_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "i:vh", lo, NULL)) != -1) {
+		switch (o) {
+		case 'i':
+			inv_path = optarg;
+			break;
+		case 'l':
+			listen_spec = optarg;
+			break;
+		case 'd':
+			if (rl_parse_duration_ms(optarg, &duration) || duration < 1)
+				return rl_usage_error(
+				    cmd, "--duration '%s': give a duration (e.g. 20s)", optarg);
+			break;
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			break;
+		case 'h':
+			return controller_help(), 0;
+		case ':':
+			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (o >= OPT_BASE) {
+				if (opt_set(&rpm_ctl_opts[o - OPT_BASE], &cfg, optarg, err,
+					    sizeof(err)))
+					return rl_usage_error(cmd, "--%s", err);
+				break;
+			}
+			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		return rl_usage_error(cmd, "unexpected argument '%s' (subcommands: pinglist)",
+				      argv[optind]);
+	if (!listen_spec)
+		return rl_usage_error(cmd, "give --listen ADDR[:PORT] (or the 'pinglist' "
+					   "subcommand, offline)");
+	if (cfg.stale_ms <= cfg.refresh_ms)
+		return rl_usage_error(cmd,
+				      "--stale (%lld ms) must be longer than --refresh (%lld ms): "
+				      "agents register again once a refresh",
+				      cfg.stale_ms, cfg.refresh_ms);
+	if (!(inv = lab_target_inventory(inv_path)))
+		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	if ((lfd = recin_listen(listen_spec, RPM_CTL_PORT, err, sizeof(err))) < 0) {
+		rl_err("controller: %s", err);
+		inventory_free(inv);
+		return lfd == -EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
+	}
+	rl_signals_install();
+	c = rpm_ctl_new(inv, &cfg);
+	r = rpm_ctl_serve(c, lfd, duration);
+	rpm_ctl_free(c);
+	close(lfd);
+	inventory_free(inv);
+	return r;
 }
 
 int cmd_controller(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "pinglist"))
 		return cmd_pinglist(argc - 1, argv + 1);
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		return controller_help(), 0;
-	return rl_usage_error("controller", "give 'pinglist' (the offline pinglists of a host)");
+	return cmd_serve(argc, argv);
 }
 
 /* ---- agent ------------------------------------------------------------------------------- */
-
-#define OPT_BASE 0x200
 
 static void agent_help(void)
 {
@@ -224,13 +318,17 @@ static void agent_help(void)
 	      "the other ToRs), each from the source ports of Eq. (1), and answers the other\n"
 	      "agents' probes with two ACKs.  From six timestamps it measures the network RTT,\n"
 	      "its own and the responder's processing delays, with no clock sync.  It traces the\n"
-	      "5-tuples of its probes and of its ACKs, and streams records to the analyzer.  The\n"
-	      "pinglists are computed from the inventory, as 'controller pinglist' prints them.\n"
-	      "Every host's agent must run for probes to be answered.\n"
+	      "5-tuples of its probes and of its ACKs, and streams records to the analyzer.  With\n"
+	      "--controller it registers there and probes the pinglists it is handed (the hosts\n"
+	      "registered now, their QPNs); without, it computes them from the inventory, as\n"
+	      "'controller pinglist' prints them, and every host's agent must run for probes to\n"
+	      "be answered.  --inter-tor, --sports, --coverage and --same-host are then its own.\n"
 	      "\n",
 	      stdout);
 	opt_help(rpm_agent_opts, &d, 2, stdout);
-	fputs("  --analyzer ADDR[:PORT] stream records to 'rocelab analyze --monitor rpingmesh\n"
+	fputs("  --controller ADDR[:PORT] take the pinglists from 'rocelab controller --listen'\n"
+	      "                         (port 4792)\n"
+	      "  --analyzer ADDR[:PORT] stream records to 'rocelab analyze --monitor rpingmesh\n"
 	      "                         --listen' (port 4793)\n"
 	      "  --out FILE|-           write records to FILE (for 'rocelab analyze --monitor\n"
 	      "                         rpingmesh FILE')\n"
@@ -249,6 +347,7 @@ int cmd_rpm_agent(int argc, char **argv)
 	    {"host", required_argument, NULL, 'H'},
 	    {"inventory", required_argument, NULL, 'i'},
 	    {"analyzer", required_argument, NULL, 'a'},
+	    {"controller", required_argument, NULL, 'c'},
 	    {"out", required_argument, NULL, 'o'},
 	    {"duration", required_argument, NULL, 'd'},
 	    {"verbose", no_argument, NULL, 'v'},
@@ -279,6 +378,9 @@ int cmd_rpm_agent(int argc, char **argv)
 			break;
 		case 'a':
 			c.analyzer = optarg;
+			break;
+		case 'c':
+			c.controller = optarg;
 			break;
 		case 'o':
 			c.out = optarg;

@@ -16,6 +16,7 @@
 
 struct rpm_state {
 	const struct rpm_params *cfg;
+	struct rpm_ctl_cfg ctl; /* the controller's, as started */
 	struct mon_procs procs;
 	json_t *windows; /* the analyzer's windows, for the report */
 };
@@ -25,8 +26,13 @@ const json_t *rpm_windows(const void *state)
 	return ((const struct rpm_state *)state)->windows;
 }
 
-/* The scenario's rpingmesh section: the agent's parameters, then the analyzer's. */
-static struct opt_desc params[48];
+/*
+ * The scenario's rpingmesh section: the agent's parameters, then the
+ * analyzer's, then the controller's own (its pinglist options are the
+ * agent's, the seed the run's).
+ */
+static struct opt_desc params[56];
+static struct opt_desc ctl_params[8];
 
 __attribute__((constructor)) static void build_params(void)
 {
@@ -40,7 +46,16 @@ __attribute__((constructor)) static void build_params(void)
 		params[n] = *d;
 		params[n++].off += offsetof(struct rpm_params, az);
 	}
+	for (const struct opt_desc *d = rpm_ctl_opts; d->type != OPT_END; d++)
+		if (!strcmp(d->name, "refresh") || !strcmp(d->name, "stale")) {
+			params[n] = *d;
+			params[n++].off += offsetof(struct rpm_params, ctl);
+		}
 	params[n] = (struct opt_desc)OPT_TABLE_END;
+	n = 0;
+	for (const struct opt_desc *d = rpm_ctl_opts; d->type != OPT_END; d++)
+		ctl_params[n++] = *d;
+	ctl_params[n] = (struct opt_desc)OPT_TABLE_END;
 }
 
 static void defaults(void *cfg)
@@ -49,6 +64,7 @@ static void defaults(void *cfg)
 
 	rpm_agent_defaults(&p->agent);
 	rpa_defaults(&p->az);
+	rpm_ctl_defaults(&p->ctl);
 	p->agent.seed = 0; /* 0: the run's seed */
 }
 
@@ -56,8 +72,13 @@ static int check(void *cfg, char *err, size_t errlen)
 {
 	struct rpm_params *p = cfg;
 
-	(void)err;
-	(void)errlen;
+	if (p->ctl.stale_ms <= p->ctl.refresh_ms) {
+		snprintf(err, errlen,
+			 "stale (%lld ms) must be longer than refresh (%lld ms): agents register "
+			 "again once a refresh",
+			 p->ctl.stale_ms, p->ctl.refresh_ms);
+		return -EINVAL;
+	}
 	/* A window closes only once its probes' ACKs can no longer arrive. */
 	if (p->az.grace_ms < p->agent.timeout_ms + 500)
 		p->az.grace_ms = p->agent.timeout_ms + 1000;
@@ -78,7 +99,8 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 		 size_t whatlen)
 {
 	static const char *const analyze[] = {"analyze", "--monitor", "rpingmesh", NULL},
-				 *const agent[] = {"agent", "rpingmesh", NULL};
+				 *const agent[] = {"agent", "rpingmesh", NULL},
+				 *const controller[] = {"controller", NULL};
 	const struct rpm_params *p = cfg;
 	struct rpm_state *st = rl_xcalloc(1, sizeof(*st));
 	struct mon_desc d = {.prefix = "rpingmesh-",
@@ -89,11 +111,19 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 			     .az_cfg = &p->az,
 			     .agent_opts = rpm_agent_opts,
 			     .agent_cfg = &p->agent,
+			     .controller = controller,
+			     .ctl_port = RPM_CTL_PORT,
+			     .ctl_opts = ctl_params,
+			     .ctl_cfg = &st->ctl,
 			     .seed = p->agent.seed,
 			     .window_ms = p->az.window_ms};
 
 	*state = st;
 	st->cfg = p;
+	/* The controller hands out the pinglists the agent's options describe. */
+	st->ctl = p->ctl;
+	st->ctl.pl = p->agent.pl;
+	st->ctl.pl.seed = p->agent.seed ? p->agent.seed : e->seed;
 	return mon_start(e, &d, &st->procs, what, whatlen);
 }
 

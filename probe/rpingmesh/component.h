@@ -7,11 +7,13 @@
 #include "probe/moncomp.h"
 #include "probe/rpingmesh/agent.h"
 #include "probe/rpingmesh/analyzer.h"
+#include "probe/rpingmesh/ctl.h"
 
 /* components.rpingmesh in a scenario. */
 struct rpm_params {
 	struct rpm_agent_cfg agent;
 	struct rpa_cfg az;
+	struct rpm_ctl_cfg ctl; /* its pinglist options are the agent's (agent.pl) */
 };
 
 /* Its part of the incident report (report.c), from the windows collect() kept. */

@@ -41,7 +41,7 @@ int rpm_parse_inter_tor(const struct opt_desc *d, const char *v, void *field, ch
 	return 0;
 }
 
-static const char *print_inter_tor(const void *field, char *buf, size_t len)
+const char *rpm_print_inter_tor(const void *field, char *buf, size_t len)
 {
 	unsigned n = *(const unsigned *)field;
 
@@ -66,7 +66,7 @@ int rpm_parse_sports(const struct opt_desc *d, const char *v, void *field, char 
 	return 0;
 }
 
-static const char *print_sports(const void *field, char *buf, size_t len)
+const char *rpm_print_sports(const void *field, char *buf, size_t len)
 {
 	unsigned n = *(const unsigned *)field;
 
@@ -93,7 +93,7 @@ int rpm_parse_coverage(const struct opt_desc *d, const char *v, void *field, cha
 	return 0;
 }
 
-static const char *print_coverage(const void *field, char *buf, size_t len)
+const char *rpm_print_coverage(const void *field, char *buf, size_t len)
 {
 	snprintf(buf, len, "%g", *(const double *)field);
 	return buf;
@@ -114,13 +114,13 @@ const struct opt_desc rpm_agent_opts[] = {
      "no ACK1 by then is a timeout, ACK1 without ACK2 an ACK2 loss"},
     {"inter-tor", OPT_CUSTOM, 0, 0, AG(pl.inter_tor_per_tor),
      "inter-ToR targets: every RNIC of each other ToR (all), or N of each", rpm_parse_inter_tor,
-     print_inter_tor},
+     rpm_print_inter_tor},
     {"sports", OPT_CUSTOM, 0, 0, AG(pl.sports),
      "source ports per target: Eq. (1) over the ECMP paths between the ToRs (auto), or N",
-     rpm_parse_sports, print_sports},
+     rpm_parse_sports, rpm_print_sports},
     {"coverage", OPT_CUSTOM, 0, 0, AG(pl.coverage),
      "Eq. (1)'s probability that every ECMP path gets a source port", rpm_parse_coverage,
-     print_coverage},
+     rpm_print_coverage},
     {"same-host", OPT_BOOL, 0, 0, AG(pl.same_host),
      "probe the host's own RNICs too (they measure the host, not the fabric)"},
     {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms),

@@ -16,4 +16,9 @@ int rpm_parse_sports(const struct opt_desc *d, const char *v, void *field, char 
 int rpm_parse_coverage(const struct opt_desc *d, const char *v, void *field, char *err,
 		       size_t errlen);
 
+/* And back, for command lines and help. */
+const char *rpm_print_inter_tor(const void *field, char *buf, size_t len);
+const char *rpm_print_sports(const void *field, char *buf, size_t len);
+const char *rpm_print_coverage(const void *field, char *buf, size_t len);
+
 #endif

@@ -116,6 +116,8 @@ static bool eligible(const struct inventory *inv, const struct rpm_pl_cfg *c, si
 {
 	if (hy == h && (ry == r || !c->same_host))
 		return false;
+	if (c->live && !c->live[hy])
+		return false;
 	return same_tenant(inv, h, r, hy, ry) && rpm_tor_of(inv, hy, ry) >= 0;
 }
 

@@ -35,6 +35,8 @@ struct rpm_pl_cfg {
 	double coverage;	    /* Eq. (1)'s p */
 	bool same_host;		    /* probe RNICs of the same host too */
 	unsigned seed;
+	const bool *live; /* per host: only these are targets (the controller's registered); NULL:
+			     every host */
 };
 
 /* The brief's defaults: every RNIC of other ToRs, Eq. (1) at p = 0.9, same host off. */

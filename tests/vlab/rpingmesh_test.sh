@@ -7,7 +7,13 @@ RPM_OUT=$(mktemp -d "$T"/rpingmesh.XXXXXX)
 # (in the background: it holds its fault for as long as it says), CLEAR after the agents; then
 # the analyzer, 2-s windows, into $RPM_OUT/NAME.jsonl.
 rpm_run() {
-	local name=$1 secs=$2 at=$3 fault=$4 clear=$5 h pids=() rc=0 az= to
+	local name=$1 secs=$2 at=$3 fault=$4 clear=$5 h pids=() rc=0 az= ctl= to pl=()
+	if [ -n "${RPM_CTL:-}" ]; then # pinglists from a controller: renewed each second
+		"$RL" controller --listen 198.19.128.1 --refresh 1s --stale 4s --sports 6 \
+			2>"$RPM_OUT/$name-ctl.log" &
+		ctl=$!
+		pl=(--controller 198.19.128.1)
+	fi
 	if [ -n "${RPM_LISTEN:-}" ]; then # records over TCP to a listening analyzer
 		"$RL" analyze --monitor rpingmesh --listen 198.19.128.1 --window 2s \
 			-o "$RPM_OUT/$name.jsonl" 2>"$RPM_OUT/$name-az.log" &
@@ -19,13 +25,17 @@ rpm_run() {
 		[ -n "$az" ] && to=(--analyzer 198.19.128.1)
 		ip netns exec rl-$h "$RL" agent rpingmesh --host $h "${to[@]}" \
 			--duration ${secs}s --inter-tor-rate 3 --sports 6 --trace-rate 100 \
-			--seed $((RANDOM + 1)) 2>"$RPM_OUT/$name-$h.log" &
+			--seed $((RANDOM + 1)) "${pl[@]}" 2>"$RPM_OUT/$name-$h.log" &
 		pids+=($!)
 	done
 	sleep "$at"
 	eval "$fault"
 	for h in "${pids[@]}"; do wait "$h" || rc=$?; done
 	eval "$clear"
+	if [ -n "$ctl" ]; then
+		kill -TERM "$ctl"
+		wait "$ctl" || rc=$?
+	fi
 	if [ -n "$az" ]; then
 		sleep 2 # the last window's grace
 		kill -TERM "$az"
@@ -77,12 +87,13 @@ all=$(grep -o '[0-9]* traces' "$RPM_OUT/rnic-host3.log" | cut -d' ' -f1)
 	fail "traces on host3: $all, complete ${tr:-0}" "$(tail -1 "$RPM_OUT/rnic-host3.log")"
 
 # 2. A host down: its RNICs' ports down and its agent stopped, not four RNIC problems.  The
-# records go to the analyzer over TCP this time.  (A rail uplink down, and the other faults, are
-# the CI scenarios', graded beside Hostmesh.)
-RPM_LISTEN=1 rpm_run host 11 2 \
+# records go to the analyzer over TCP this time, and the pinglists come from the controller,
+# which drops the frozen host after 4 s unseen and takes it back when it registers again.  (A
+# rail uplink down, and the other faults, are the CI scenarios', graded beside Hostmesh.)
+RPM_CTL=1 RPM_LISTEN=1 rpm_run host 12 2 \
 	'pkill -STOP -f "agent rpingmesh --host host3 "
 	 for r in 1 2 3 4; do "$RL" inject link-flap --target host3:rnic$r --for 5s >/dev/null 2>&1 & done
-	 sleep 5; pkill -CONT -f "agent rpingmesh --host host3 "' true
+	 sleep 6; pkill -CONT -f "agent rpingmesh --host host3 "' true
 rc=$?
 n=$(grep -c "R-Pingmesh agent host[1-4] .* connected" "$RPM_OUT/host-az.log")
 [ $rc -eq 0 ] && [ "$n" -eq 4 ] && ok "the analyzer took 4 agents' records over TCP (--listen), exit 0" ||
@@ -90,6 +101,18 @@ n=$(grep -c "R-Pingmesh agent host[1-4] .* connected" "$RPM_OUT/host-az.log")
 v=$(verdicts host)
 echo "$v" | grep -q "host-down host3" && [ "$(echo "$v" | grep -vc "host-down host3")" -eq 0 ] &&
 	ok "a host down: 'host-down host3' and nothing else ($(echo $v))" || fail "host-down verdicts" "$v"
+c="$RPM_OUT/host-ctl.log"
+[ "$(grep -c 'host[1-4] registered (epoch' "$c")" -eq 4 ] &&
+	grep -q "host3 unseen for [4-9].* dropped from every pinglist (3 hosts" "$c" &&
+	grep -q "host3 registered again after it was dropped" "$c" &&
+	ok "the controller: 4 hosts registered, host3 dropped when unseen for 4 s, then back" ||
+	fail "controller registry" "$(grep -v 'generation' "$c" | tail -8 | tr '\n' ' ')"
+# 16 targets a host (each of host1's 4 RNICs: 1 ToR-mesh and 3 inter-ToR on it).
+grep targets "$RPM_OUT/host-host1.log" | grep -A1 "32 targets (32 kept, 0 new, 16 gone)" |
+	grep -q "48 targets (32 kept, 16 new, 0 gone)" &&
+	ok "host1's agent stopped probing host3's 4 RNICs while it was dropped, then took them back" ||
+	fail "host1's pinglists" "$(grep targets "$RPM_OUT/host-host1.log" | tr '\n' ' ')"
+expect_exit 2 "controller: --stale not past --refresh is refused" "$RL" controller --listen 198.19.128.1 --refresh 5s --stale 5s
 
 # 3. Records that are not R-Pingmesh's are refused with a reason, and nothing is analyzed.
 expect_exit 2 "analyze --monitor rpingmesh refuses a file of junk" "$RL" analyze --monitor rpingmesh "$RPM_OUT/rnic-az.log"
