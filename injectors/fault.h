@@ -98,6 +98,14 @@ struct fault_spec {
 	unsigned ecn_kmin, ecn_kmax, ecn_pmax;
 	bool ecn_off;
 
+	/*
+	 * cpu-hog: busy threads beside the host's monitor agents in a CPU cgroup
+	 * capped at hog_quota % of one core, pinned to CPU hog_cpu (-1: the last);
+	 * verified once the agents' run-queue delay reaches hog_min_delay_ms a second
+	 */
+	int hog_threads, hog_quota, hog_cpu;
+	long long hog_min_delay_ms;
+
 	/* ---- resolved by fault_spec_resolve ---- */
 	/* the target: a switch port, a whole switch, or a host RNIC */
 	enum inv_dev_kind tkind;

@@ -50,6 +50,75 @@ static void word(struct cmd *c, const char *fmt, ...)
 	c->used += (size_t)k + 1;
 }
 
+/* A word that is a static string (a script): not copied. */
+static void fixed(struct cmd *c, const char *s)
+{
+	if (c->n + 1 >= HOST_CMD_MAX_WORDS) {
+		c->overflow = true;
+		return;
+	}
+	c->argv[c->n++] = s;
+}
+
+/*
+ * cpu-hog-on HOST QUOTA THREADS CPU: a CPU cgroup (v2, or v1's cpu and cpuset
+ * hierarchies) named for the host, capped at QUOTA % of one core and pinned
+ * to CPU ("last": the highest), where rocelab's monitor agents in the host's
+ * network namespace go (their cgroups as found kept in /run for the undo),
+ * and THREADS busy shells beside them (their $0 names the host).
+ */
+static const char cpu_hog_on[] =
+    "set -e; h=$1 q=$2 n=$3 cpu=$4 re=$5; st=/run/rocelab-cpu-hog-$h\n"
+    "[ ! -e \"$st\" ] || { echo \"a cpu-hog is on $h already ($st)\" >&2; exit 1; }\n"
+    "[ \"$cpu\" != last ] || cpu=$(($(nproc) - 1))\n"
+    "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then\n"
+    "  dirs=/sys/fs/cgroup/rocelab-cpu-hog-$h; mkdir \"$dirs\"\n"
+    "  echo \"$((q * 1000)) 100000\" > \"$dirs/cpu.max\"; echo \"$cpu\" > \"$dirs/cpuset.cpus\"\n"
+    "else\n"
+    "  c=/sys/fs/cgroup/cpu/rocelab-cpu-hog-$h s=/sys/fs/cgroup/cpuset/rocelab-cpu-hog-$h\n"
+    "  dirs=\"$c $s\"; mkdir $dirs\n"
+    "  echo 100000 > $c/cpu.cfs_period_us; echo $((q * 1000)) > $c/cpu.cfs_quota_us\n"
+    "  echo \"$cpu\" > $s/cpuset.cpus; cat /sys/fs/cgroup/cpuset/cpuset.mems > $s/cpuset.mems\n"
+    "fi\n"
+    ": > \"$st\"\n"
+    "for p in $(pgrep --ns $$ --nslist net -f \"$re\"); do\n"
+    "  awk -F: -v p=$p '$2 == \"\" || $2 == \"cpu\" || $2 == \"cpu,cpuacct\" || $2 == \"cpuset\" "
+    "{ print p, ($2 == \"\" ? \"v2\" : $2), $3 }' /proc/$p/cgroup >> \"$st\"\n"
+    "  for d in $dirs; do echo $p > $d/cgroup.procs; done\n"
+    "done\n"
+    "i=0; while [ $i -lt $n ]; do\n"
+    "  setsid sh -c 'n=$1; shift; for d; do echo $$ > $d/cgroup.procs; done; "
+    "exec sh -c \"while :; do :; done\" $n' hog rocelab-cpu-hog-$h $dirs "
+    "</dev/null >/dev/null 2>&1 &\n"
+    "  i=$((i + 1))\n"
+    "done\n"
+    "i=0; while [ \"$(pgrep -fc \"^sh -c while :; do :; done rocelab-cpu-hog-$h\\$\")\" -lt $n ] "
+    "&& "
+    "[ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n";
+
+/* cpu-hog-off HOST: the agents back where they were, the busy shells gone, the cgroups too. */
+static const char cpu_hog_off[] =
+    "set -e; h=$1; st=/run/rocelab-cpu-hog-$h\n"
+    "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then dirs=/sys/fs/cgroup/rocelab-cpu-hog-$h\n"
+    "else dirs=\"/sys/fs/cgroup/cpu/rocelab-cpu-hog-$h /sys/fs/cgroup/cpuset/rocelab-cpu-hog-$h\"; "
+    "fi\n"
+    "if [ -f \"$st\" ]; then\n"
+    "  while read p k path; do\n"
+    "    [ -d /proc/$p ] || continue\n"
+    "    case $k in v2) d=/sys/fs/cgroup$path;; cpuset) d=/sys/fs/cgroup/cpuset$path;;\n"
+    "      *) d=/sys/fs/cgroup/cpu$path;; esac\n"
+    "    echo $p > \"$d/cgroup.procs\" || true\n"
+    "  done < \"$st\"\n"
+    "fi\n"
+    "pkill -9 -f \"^sh -c while :; do :; done rocelab-cpu-hog-$h\\$\" || true\n"
+    "for d in $dirs; do\n"
+    "  [ -d $d ] || continue\n"
+    "  i=0; while [ -n \"$(cat $d/cgroup.procs)\" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); "
+    "done\n"
+    "  rmdir $d\n"
+    "done\n"
+    "rm -f \"$st\"\n";
+
 static void words(struct cmd *c, const char *const *w)
 {
 	for (; *w; w++)
@@ -123,6 +192,15 @@ int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST
 		word(&c, "-c");
 		word(&c, "pkill -%s --ns $$ --nslist net -f '%s'; [ $? -le 1 ]",
 		     !strcmp(v, "agents-stop") ? "STOP" : "CONT", HOST_AGENTS_RE);
+	} else if (!strcmp(v, "cpu-hog-on") && n == 5) {
+		words(&c, (const char *const[]){"sh", "-c", NULL});
+		fixed(&c, cpu_hog_on);
+		words(&c, (const char *const[]){"cpu-hog", w[1], w[2], w[3], w[4], NULL});
+		fixed(&c, HOST_AGENTS_RE);
+	} else if (!strcmp(v, "cpu-hog-off") && n == 2) {
+		words(&c, (const char *const[]){"sh", "-c", NULL});
+		fixed(&c, cpu_hog_off);
+		words(&c, (const char *const[]){"cpu-hog", w[1], NULL});
 	} else if (!strcmp(v, "ip") && n > 1) {
 		for (size_t i = 0; i < n; i++)
 			word(&c, "%s", w[i]);

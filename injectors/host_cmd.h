@@ -21,7 +21,9 @@
  * argv[0] NULL for "noop".  Besides the netlink ops, "ip WORD..." is an
  * iproute2 command as it stands (rules and routes found on a host), and
  * "agents-stop" / "agents-cont" freeze and thaw rocelab's monitor agents on
- * the host (SIGSTOP, SIGCONT: host-down).
+ * the host (SIGSTOP, SIGCONT: host-down); "cpu-hog-on HOST QUOTA THREADS CPU" and
+ * "cpu-hog-off HOST" put them in a CPU cgroup with busy threads and take them
+ * out again (cpu-hog).
  * 0, or -EINVAL with a reason in err for a malformed op.
  */
 int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST_CMD_MAX_WORDS],

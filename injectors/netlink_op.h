@@ -21,6 +21,9 @@
  *   dcb-pfc DEV PRIORITY on|off           (DCBNL IEEE PFC; EOPNOTSUPP on veth)
  *   agents-stop | agents-cont             (SIGSTOP, SIGCONT to rocelab's monitor agents in
  *                                         the host's namespace: a shell command, as over SSH)
+ *   cpu-hog-on HOST QUOTA THREADS CPU | cpu-hog-off HOST
+ *                                         (a CPU cgroup with busy threads beside the agents:
+ *                                         a shell command, as over SSH)
  *   noop                                  (a step that only has an undo)
  * Run op on lab host through the lab's netlink access.  With undo set the
  * op is an undo step: state already as wanted counts as success.  Returns 0 or

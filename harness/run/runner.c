@@ -432,12 +432,16 @@ void runner_grade(struct scn_result *r)
 		c->g.verdict = invalid ? RV_INVALID : RV_PASS;
 		grade_component(&sc->expect, &c->obs, &t, (double)sc->ops->settle_ms(sc->cfg) / 1e3,
 				&c->g);
-		/* The headline: the first component to name a fault, else the first to keep silent
-		 * (a monitor blind to this fault beside one that finds it does not speak for the
-		 * scenario). */
-		if (!headline && sc->expect.cls[0])
+		/* The headline: the first component to name a fault and not known blind to it,
+		 * else the first to keep silent (a monitor blind to this fault beside one that
+		 * finds it does not speak for the scenario). */
+		if (!headline && sc->expect.cls[0] && !sc->expect.blind[0])
 			headline = &c->g;
 	}
+	for (size_t i = 0; !headline && i < r->n_comps; i++)
+		if (r->comps[i].sc->expect.cls[0] &&
+		    !strcmp(r->comps[i].sc->expect.blind, r->s->expect.blind))
+			headline = &r->comps[i].g;
 	for (size_t i = 0; !headline && i < r->n_comps; i++)
 		if (r->comps[i].sc->expect.silent)
 			headline = &r->comps[i].g;

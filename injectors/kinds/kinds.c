@@ -9,7 +9,7 @@
 static const struct fault_kind_ops *const kinds[] = {
     &fk_link_flap,	    &fk_acl_error,     &fk_pfc_misconfig,     &fk_ipid_drop,
     &fk_rnic_route_missing, &fk_link_degrade,  &fk_packet_corruption, &fk_pfc_storm,
-    &fk_buffer_alpha,	    &fk_ecn_misconfig, &fk_host_down,
+    &fk_buffer_alpha,	    &fk_ecn_misconfig, &fk_host_down,	      &fk_cpu_hog,
 };
 
 const struct fault_kind_ops *fault_kind_find(const char *name)

@@ -9,7 +9,7 @@
 
 static const char *text(const char *op)
 {
-	static char buf[512];
+	static char buf[4096];
 
 	return host_op_text(op, buf, sizeof(buf));
 }
@@ -43,6 +43,14 @@ Test(host_cmd, every_op_is_an_iproute2_command)
 			 "sh -c pkill -STOP --ns $$ --nslist net -f '^[^ ]*rocelab agent "
 			 "(hostmesh|rpingmesh)( |$)'; [ $? -le 1 ]");
 	cr_assert(strstr(text("agents-cont"), "pkill -CONT --ns $$ --nslist net"));
+	/* cpu-hog: one script each way, its arguments after it ($0 cpu-hog) */
+	cr_assert(strstr(text("cpu-hog-on host2 10 2 last"), "cpu.cfs_quota_us"));
+	cr_assert(strstr(text("cpu-hog-on host2 10 2 last"),
+			 " cpu-hog host2 10 2 last ^[^ ]*rocelab agent (hostmesh|rpingmesh)( |$)"),
+		  "%s", text("cpu-hog-on host2 10 2 last"));
+	cr_assert(strstr(text("cpu-hog-off host2"), "rmdir $d"));
+	cr_assert(strstr(text("cpu-hog-off host2"), "rm -f \"$st\"\n cpu-hog host2"), "%s",
+		  text("cpu-hog-off host2"));
 }
 
 Test(host_cmd, malformed_ops_are_refused)

@@ -279,6 +279,40 @@ ParameterizedTest(struct bad_case *c, spec, bad_input)
 	inventory_free(inv);
 }
 
+/* cpu-hog takes a whole host too: one step, the cgroup and its threads, undone at once. */
+Test(spec, cpu_hog_is_one_host_step_with_its_options)
+{
+	struct inventory *inv = inventory_load("../lab-inventory/vlab-rail.yaml", stderr);
+	struct fault_spec s;
+	struct fault_plan p;
+	char why[256];
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&s, fault_kind_find("cpu-hog"));
+	cr_assert_eq(s.hog_threads, 2, "the defaults: 2 threads, 10%%, the last CPU, 100 ms");
+	cr_assert_eq(s.hog_quota, 10);
+	cr_assert_eq(s.hog_cpu, -1);
+	cr_assert_eq(s.hog_min_delay_ms, 100);
+	cr_assert_eq(fault_spec_set(&s, "target", "host2", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_set(&s, "threads", "3", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_set(&s, "cpu", "0", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &s, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(inv, NULL, &s, 1, &p, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(p.n_acts, 1);
+	cr_assert_str_eq(p.acts[0].apply, "cpu-hog-on host2 10 3 0");
+	cr_assert_str_eq(p.acts[0].revert, "cpu-hog-off host2");
+	cr_assert(p.emulated && strstr(p.note, "3 busy thread(s) beside host2's monitor agents"),
+		  "%s", p.note);
+	fault_plan_clear(&p);
+	cr_assert_eq(fault_spec_set(&s, "quota", "0", why, sizeof(why)), -EINVAL);
+	cr_assert_eq(fault_spec_set(&s, "quota", "101", why, sizeof(why)), -EINVAL);
+	cr_assert_eq(fault_spec_set(&s, "threads", "65", why, sizeof(why)), -EINVAL);
+	cr_assert_eq(fault_spec_set(&s, "target", "host2:rnic1", why, sizeof(why)), 0);
+	cr_assert_eq(fault_spec_resolve(inv, &s, why, sizeof(why)), -EINVAL);
+	cr_assert(strstr(why, "cpu-hog targets HOST, and host2:rnic1 is an RNIC"), "%s", why);
+	inventory_free(inv);
+}
+
 /* host-down takes a whole host, which no other kind does; its plan is the agents, then links. */
 Test(spec, a_whole_host_is_a_target_of_host_down_only)
 {

@@ -136,6 +136,22 @@ if start_hold "host-down host2" host-down --target host2; then
 	stop_hold "host-down host2"
 	check "host-down: host2's agent runs again" test "$(ps -o stat= -p $HD_AG | cut -c1)" != T
 fi
+# 4c. a host's CPU overloaded (emulated): busy threads beside its agents in one CPU cgroup
+cg_of() { grep -E '^[0-9]+:cpu(,cpuacct)?:' /proc/$1/cgroup | cut -d: -f3; }
+hog_left() { ls -d /sys/fs/cgroup/cpu/rocelab-cpu-hog-* /sys/fs/cgroup/cpuset/rocelab-cpu-hog-* \
+	/sys/fs/cgroup/rocelab-cpu-hog-* /run/rocelab-cpu-hog-* 2>/dev/null; pgrep -f "rocelab-cpu-ho[g]"; }
+HD_CG=$(cg_of $HD_AG)
+if start_hold "cpu-hog host2" cpu-hog --target host2; then
+	check "cpu-hog: host2's agent in its cgroup, host3's not" test "$(cg_of $HD_AG)" = /rocelab-cpu-hog-host2 -a "$(cg_of $HD_OTHER)" = "$HD_CG"
+	check "cpu-hog: 2 busy threads, pinned to the last CPU" test "$(pgrep -fc 'rocelab-cpu-hog-host[2]$')" = 2 -a "$(cat /sys/fs/cgroup/cpuset/rocelab-cpu-hog-host2/cpuset.cpus)" = $(($(nproc) - 1))
+	check "cpu-hog: its evidence is the agent's measured run-queue delay" grep -Eq "host2: 2 busy thread\(s\) beside 1 monitor agent\(s\) in a CPU cgroup of 10% of one CPU; the agents' run-queue delay [0-9]+ ms a second" $T/hold.out
+	stop_hold "cpu-hog host2"
+	check "cpu-hog: host2's agent back in its cgroup ($HD_CG), no cgroup, thread or state file left" test "$(cg_of $HD_AG)" = "$HD_CG" -a -z "$(hog_left)"
+fi
+expect_exit 3 "cpu-hog on CPU 4095: exit 3, the host has no such CPU" "$RL" inject cpu-hog --target host2 --cpu 4095 --for 1s
+cp $T/check.out $T/hog-cpu.out
+check "it said so" grep -q 'host2 has [0-9]* CPU(s): cpu 4095 is not one of them' $T/hog-cpu.out
+check "and left nothing" test -z "$(hog_left)"
 kill $HD_AG $HD_OTHER 2>/dev/null
 wait $HD_AG $HD_OTHER 2>/dev/null
 expect_exit 2 "host-down of an RNIC: exit 2, a whole host is its target" "$RL" inject host-down --target host2:rnic1 --for 1s
@@ -235,7 +251,7 @@ check "the htb qdisc is still there, untouched" grep -q "qdisc htb 7: root" <(tc
 tc -n rl-rail1 qdisc del dev swp2 root
 
 section "crash: kill -9 during --hold, then 'rocelab revert'"
-for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit" "pfc-storm --target host2:rnic1" "buffer-alpha --target rail4"; do
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit" "pfc-storm --target host2:rnic1" "buffer-alpha --target rail4" "cpu-hog --target host2"; do
 	kind=${spec%% *}
 	if start_hold "$kind (to be killed)" $spec; then
 		kill -9 $HOLD
@@ -244,7 +260,8 @@ for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --targe
 		check "$kind: rocelab revert" "$RL" revert
 		snapshot >$T/snap.after
 		check "$kind: lab identical to the snapshot" diff -q $T/snap.before $T/snap.after
-		check "$kind: nothing of it still runs" sh -c '! pgrep -f "rocelab load [p]fc" >/dev/null'
+		check "$kind: nothing of it still runs" sh -c '! pgrep -f "rocelab load [p]fc|rocelab-cpu-ho[g]" >/dev/null'
+		[ "$kind" != cpu-hog ] || check "cpu-hog: no cgroup or state file left" test -z "$(hog_left)"
 	fi
 done
 check "revert again is harmless (idempotent)" "$RL" revert

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpu-hog: a host's CPU overloaded under its monitor agents (Hostmesh's
+ * problem #7; R-Pingmesh's host-processing), so that what they measure is
+ * their host's delay, not the network's.  Busy threads run beside rocelab's
+ * agents in one CPU cgroup, pinned to one CPU (cpuset) and capped at
+ * --quota % of it (CFS bandwidth): the agents wait in the run queue behind
+ * the threads and the cap, which verify measures (/proc/PID/schedstat's
+ * run-queue delay over a second).  Emulated: on the virtual lab every host
+ * shares this machine's CPUs, so busy threads alone would slow every host;
+ * the cgroup confines the overload to the target host's agents.  On a host
+ * reached over SSH the same commands run there (cgroup v2 or v1).  The undo
+ * puts the agents back in the cgroups they were found in (kept in
+ * /run/rocelab-cpu-hog-HOST), kills the threads and removes the cgroups.
+ */
+#define _GNU_SOURCE
+#include "harness/lib/common.h"
+#include "injectors/dialect.h"
+#include "injectors/effect.h"
+#include "injectors/host_cmd.h"
+#include "injectors/kinds/kinds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FS(f) offsetof(struct fault_spec, f)
+
+static const struct opt_desc opts[] = {
+    {"threads", OPT_INT, 1, 64, FS(hog_threads), "busy threads beside the agents"},
+    {"quota", OPT_INT, 1, 100, FS(hog_quota),
+     "% of one CPU the agents and the busy threads share (CFS bandwidth)"},
+    {"cpu", OPT_INT, -1, 4095, FS(hog_cpu), "the CPU they are pinned to (-1: the host's last)"},
+    {"min-delay", OPT_MS, 1, 1000, FS(hog_min_delay_ms),
+     "run-queue delay a second, at least, that verify must measure on the agents"},
+    OPT_TABLE_END,
+};
+
+static void defaults(struct fault_spec *s)
+{
+	s->hog_threads = 2;
+	s->hog_quota = 10;
+	s->hog_cpu = -1;
+	s->hog_min_delay_ms = 100;
+}
+
+static int plan_host(struct render_ctx *rc)
+{
+	const struct inv_host *h = &rc->inv->hosts[rc->spec->tdev];
+	const struct fault_spec *s = rc->spec;
+	struct fault_plan *p = rc->plan;
+	char cpu[16];
+
+	if (s->hog_cpu < 0)
+		snprintf(cpu, sizeof(cpu), "last");
+	else
+		snprintf(cpu, sizeof(cpu), "%d", s->hog_cpu);
+	fault_plan_host_op(p, h->name, "cpu-hog-on %s %d %d %s", "cpu-hog-off %s", h->name,
+			   s->hog_quota, s->hog_threads, cpu, h->name);
+	if (s->hog_cpu < 0)
+		snprintf(cpu, sizeof(cpu), "its last");
+	p->emulated = true;
+	snprintf(p->note, sizeof(p->note),
+		 "emulated: %d busy thread(s) beside %s's monitor agents in a CPU cgroup on "
+		 "CPU %s, capped at %d%% of it (the cgroup keeps the overload to this host)",
+		 s->hog_threads, h->name, cpu, s->hog_quota);
+	return 0;
+}
+
+/* Before anything changes: cgroups with the cpu and cpuset controllers, the CPU, schedstat. */
+static int precheck(struct fault_run *f)
+{
+	const struct inv_host *h = &f->inv->hosts[f->spec->tdev];
+	char script[512], *out = NULL;
+	int r, cpus;
+
+	snprintf(script, sizeof(script),
+		 "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then "
+		 "c=$(cat /sys/fs/cgroup/cgroup.subtree_control); "
+		 "case \" $c \" in *' cpu '*) ;; *) echo no-cpu;; esac; "
+		 "case \" $c \" in *' cpuset '*) ;; *) echo no-cpuset;; esac; "
+		 "else [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || echo no-cpu; "
+		 "[ -w /sys/fs/cgroup/cpuset/cgroup.procs ] || echo no-cpuset; fi; "
+		 "[ -r /proc/self/schedstat ] || echo no-schedstat; "
+		 "[ ! -e /run/rocelab-cpu-hog-%s ] || echo busy; echo cpus $(nproc)",
+		 h->name);
+	r = lab_exec(f->lab, h->name, (const char *const[]){"sh", "-c", script, NULL}, NULL, &out,
+		     f->err, sizeof(f->err));
+	if (r) {
+		free(out);
+		return -EIO;
+	}
+	cpus = strstr(out, "cpus ") ? atoi(strstr(out, "cpus ") + 5) : 0;
+	if (strstr(out, "no-cpu\n") || strstr(out, "no-cpuset"))
+		snprintf(f->err, sizeof(f->err),
+			 "%s: no writable CPU cgroup with the cpu and cpuset controllers (cgroup "
+			 "v2: enable them in /sys/fs/cgroup/cgroup.subtree_control)",
+			 h->name);
+	else if (strstr(out, "no-schedstat"))
+		snprintf(f->err, sizeof(f->err),
+			 "%s: no /proc/PID/schedstat (a kernel without CONFIG_SCHED_INFO): the "
+			 "run-queue delay cannot be measured",
+			 h->name);
+	else if (strstr(out, "busy"))
+		snprintf(f->err, sizeof(f->err),
+			 "%s: /run/rocelab-cpu-hog-%s is there: a cpu-hog is on already, or one "
+			 "was left behind ('rocelab revert')",
+			 h->name, h->name);
+	else if (f->spec->hog_cpu >= cpus)
+		snprintf(f->err, sizeof(f->err), "%s has %d CPU(s): cpu %d is not one of them",
+			 h->name, cpus, f->spec->hog_cpu);
+	else {
+		free(out);
+		return 0;
+	}
+	free(out);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * The busy threads, and per agent (or, with none, per thread) its run-queue
+ * delay over one second and whether it is in the host's cgroup.
+ */
+static int verify(struct fault_run *f)
+{
+	const struct inv_host *h = &f->inv->hosts[f->spec->tdev];
+	static const char script[] =
+	    "h=$1 re=$2; hog=\"^sh -c while :; do :; done rocelab-cpu-hog-$h\\$\"\n"
+	    "a=$(pgrep --ns $$ --nslist net -f \"$re\" | tr '\\n' ' ')\n"
+	    "t=$(pgrep -f \"$hog\" | tr '\\n' ' ')\n"
+	    "echo threads $(echo $t | wc -w)\n"
+	    "[ -n \"$a\" ] && w=agent || { w=thread; a=$t; }\n"
+	    "d0=; for p in $a; do d0=\"$d0 $(cut -d' ' -f2 /proc/$p/schedstat 2>/dev/null || "
+	    "echo 0)\"; done\n"
+	    "sleep 1; set -- $d0\n"
+	    "for p in $a; do d=$(cut -d' ' -f2 /proc/$p/schedstat 2>/dev/null || echo $1); "
+	    "echo $w $p $(( (d - $1) / 1000000 )) $(grep -c rocelab-cpu-hog-$h /proc/$p/cgroup "
+	    "2>/dev/null); shift; done\n";
+	char *out = NULL, *save = NULL;
+	long long sum = 0, worst = -1;
+	size_t n = 0, inside = 0, threads = 0;
+	const char *what = "agent";
+	int r = lab_exec(
+	    f->lab, h->name,
+	    (const char *const[]){"sh", "-c", script, "cpu-hog", h->name, HOST_AGENTS_RE, NULL},
+	    NULL, &out, f->err, sizeof(f->err));
+
+	if (r) {
+		free(out);
+		return -EIO;
+	}
+	for (char *l = strtok_r(out ? out : (char[]){""}, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char w[16];
+		int pid;
+		long long ms;
+		unsigned in;
+
+		if (sscanf(l, "threads %zu", &threads) == 1)
+			continue;
+		if (sscanf(l, "%15s %d %lld %u", w, &pid, &ms, &in) != 4)
+			continue;
+		what = strcmp(w, "agent") ? "busy thread" : "agent";
+		n++;
+		inside += in > 0;
+		sum += ms;
+		if (worst < 0 || ms < worst)
+			worst = ms;
+	}
+	free(out);
+	if (threads != (size_t)f->spec->hog_threads) {
+		snprintf(f->err, sizeof(f->err), "%s: %zu busy thread(s) running, not %d", h->name,
+			 threads, f->spec->hog_threads);
+		return -EIO;
+	}
+	if (inside < n) {
+		snprintf(f->err, sizeof(f->err), "%s: %zu of %zu %s(s) outside the cgroup", h->name,
+			 n - inside, n, what);
+		return -EIO;
+	}
+	if (!n || worst < f->spec->hog_min_delay_ms) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s: the %ss' run-queue delay is %lld ms a second at the least, under the "
+			 "%lld ms asked (min-delay): raise threads or lower quota",
+			 h->name, what, worst, f->spec->hog_min_delay_ms);
+		return -EIO;
+	}
+	if (strcmp(what, "agent"))
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "%s: %zu busy thread(s) in a CPU cgroup of %d%% of one CPU, no monitor "
+			 "agent there; the threads' run-queue delay %lld ms a second on average "
+			 "(least %lld), measured",
+			 h->name, threads, f->spec->hog_quota, sum / (long long)n, worst);
+	else
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "%s: %zu busy thread(s) beside %zu monitor agent(s) in a CPU cgroup of "
+			 "%d%% of one CPU; the agents' run-queue delay %lld ms a second on average "
+			 "(least %lld), measured",
+			 h->name, threads, n, f->spec->hog_quota, sum / (long long)n, worst);
+	return 0;
+}
+
+const struct fault_kind_ops fk_cpu_hog = {
+    .name = "cpu-hog",
+    .usage = "--target HOST [--threads N] [--quota PCT] [--cpu N] [--min-delay D]",
+    .targets = FT_HOST,
+    .example = "host3",
+    .opts = opts,
+    .defaults = defaults,
+    .plan_host = plan_host,
+    .precheck = precheck,
+    .verify = verify,
+};
