@@ -66,8 +66,7 @@ static void agent_help(void)
 	    "  --analyzer ADDR[:PORT] stream records to a 'rocelab analyze --listen' (port 4790)\n"
 	    "  --out FILE|-           write records to FILE (for 'rocelab analyze FILE')\n"
 	    "  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
-	    "  --orphan-after D       with --analyzer: exit when it has been unreachable for D\n"
-	    "                         (default 30s; 0: never), as when the run was killed\n"
+
 	    "  --clock-offset S       this host's clock minus the analyzer's, in seconds: taken\n"
 	    "                         off the times in records ('rocelab run' measures it)\n"
 	    "exit: 0 done; 2 bad options; 3 the RNICs could not be opened, or the analyzer was\n"
@@ -84,7 +83,6 @@ int cmd_agent(int argc, char **argv)
 	    {"out", required_argument, NULL, 'o'},
 	    {"duration", required_argument, NULL, 'd'},
 	    {"verbose", no_argument, NULL, 'v'},
-	    {"orphan-after", required_argument, NULL, 'O'},
 	    {"clock-offset", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -122,9 +120,6 @@ int cmd_agent(int argc, char **argv)
 			break;
 		case 'd':
 			r = opt_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, &c.duration_ms);
-			break;
-		case 'O':
-			r = opt_ms(cmd, "--orphan-after", optarg, 0, 86400000LL, &c.orphan_ms);
 			break;
 		case 'C': {
 			char *end;

@@ -21,6 +21,9 @@ const struct opt_desc hm_agent_opts[] = {
      pt_opt_parse, pt_opt_print},
     {"interval", OPT_MS, 1, 60000, AG(interval_ms), "probe interval per RNIC"},
     {"timeout", OPT_MS, 1, 60000, AG(timeout_ms), "a probe not received by then is a drop"},
+    {"orphan-after", OPT_MS, 0, 86400000, AG(orphan_ms),
+     "with an analyzer: exit once it has been unreachable this long (0: never), as when the run "
+     "that started the agent was killed"},
     {"sports", OPT_INT, 1, 1024, AG(pool), "source ports in the pool"},
     {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms), "replace a quarter of the pool this often"},
     {"trace-rate", OPT_DOUBLE, 0, 1000, AG(trace_rate),

@@ -333,8 +333,7 @@ static void agent_help(void)
 	      "  --out FILE|-           write records to FILE (for 'rocelab analyze --monitor\n"
 	      "                         rpingmesh FILE')\n"
 	      "  --duration D           stop after D (default: at SIGINT/SIGTERM)\n"
-	      "  --orphan-after D       with --analyzer: exit when it has been unreachable for D\n"
-	      "                         (default 30s; 0: never)\n"
+
 	      "  --clock-offset S       this host's clock minus the analyzer's, in seconds\n"
 	      "exit: 0 done; 2 bad options; 3 the RNICs could not be opened, or the analyzer was\n"
 	      "gone for --orphan-after.\n",
@@ -351,7 +350,6 @@ int cmd_rpm_agent(int argc, char **argv)
 	    {"out", required_argument, NULL, 'o'},
 	    {"duration", required_argument, NULL, 'd'},
 	    {"verbose", no_argument, NULL, 'v'},
-	    {"orphan-after", required_argument, NULL, 'O'},
 	    {"clock-offset", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -389,13 +387,6 @@ int cmd_rpm_agent(int argc, char **argv)
 			if (rl_parse_duration_ms(optarg, &c.duration_ms) || c.duration_ms < 1)
 				return rl_usage_error(
 				    cmd, "--duration '%s': give a duration (e.g. 20s)", optarg);
-			break;
-		case 'O':
-			if (rl_parse_duration_ms(optarg, &c.orphan_ms) || c.orphan_ms < 0)
-				return rl_usage_error(
-				    cmd,
-				    "--orphan-after '%s': give a duration (e.g. 30s, 0: never)",
-				    optarg);
 			break;
 		case 'C': {
 			char *end;

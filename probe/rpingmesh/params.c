@@ -112,6 +112,9 @@ const struct opt_desc rpm_agent_opts[] = {
      "probes a second to each inter-ToR target"},
     {"timeout", OPT_MS, 1, 60000, AG(timeout_ms),
      "no ACK1 by then is a timeout, ACK1 without ACK2 an ACK2 loss"},
+    {"orphan-after", OPT_MS, 0, 86400000, AG(orphan_ms),
+     "with an analyzer: exit once it has been unreachable this long (0: never), as when the run "
+     "that started the agent was killed"},
     {"inter-tor", OPT_CUSTOM, 0, 0, AG(pl.inter_tor_per_tor),
      "inter-ToR targets: every RNIC of each other ToR (all), or N of each", rpm_parse_inter_tor,
      rpm_print_inter_tor},

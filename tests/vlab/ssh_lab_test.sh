@@ -187,7 +187,8 @@ check "the devices under test were read over SSH (kernel, RNIC driver, switch NO
 	jq -e --arg k "$(uname -r)" '.lab_kind == "ssh" and .dut.hosts.host2.kernel == $k and .dut.hosts.host2.rnics.rnic3.driver == "veth" and .dut.switches.spine1.nos == "Linux"' "$R"
 
 # A run killed with -9 mid-fault: the kernel tells its injector (SIGTERM), which reverts;
-# the agents on the hosts find their analyzer gone and stop themselves (30 s).
+# the agents on the hosts find their analyzer gone and stop themselves (the scenario's
+# orphan-after: 5 s).
 snapshot >"$T/kill.before"
 # Up to 120 s for rnic-route-missing to be applied by the run logging to $1 (pre-flight and the
 # 6 s baseline can take tens of seconds on a loaded 2-core machine; a host taken down before the fault
