@@ -171,7 +171,8 @@ int netlink_op_run(struct lab *l, const char *host, const char *op, bool undo, c
 		return 0; /* a step that only has an undo */
 	if ((n == 1 && (!strcmp(verb, "agents-stop") || !strcmp(verb, "agents-cont"))) ||
 	    !strcmp(verb, "cpu-hog-on") || !strcmp(verb, "cpu-hog-off"))
-		return host_op_exec(l, host, op, undo, err, errlen); /* signals, cgroups: no netlink */
+		return host_op_exec(l, host, op, undo, err,
+				    errlen); /* signals, cgroups: no netlink */
 	if (n < 2) {
 		snprintf(err, errlen, "malformed netlink op '%s'", op);
 		return -EINVAL;
