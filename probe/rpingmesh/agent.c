@@ -23,9 +23,12 @@
 #include "probe/recout.h"
 #include "probe/rpingmesh/ctl.h"
 #include "probe/rpingmesh/rpmrec.h"
+#include "probe/rpingmesh/svc.h"
 #include "probe/tracer.h"
 
+#include <arpa/inet.h>
 #include <limits.h>
+#include <linux/if_packet.h>
 #include <math.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -33,7 +36,7 @@
 #include <unistd.h>
 
 #define NS_PER_MS    1000000ULL
-#define MAX_FDS	     64
+#define MAX_FDS	     96
 #define TRACE_COOKIE (1ULL << 63)
 #define ACK_COOKIE   (1ULL << 62)
 #define ACK_WAIT     64		      /* ACK1s awaiting their send time, per RNIC */
@@ -56,6 +59,9 @@ void rpm_agent_defaults(struct rpm_agent_cfg *c)
 	    .dscp = 26,
 	    .buffer_bytes = 1 << 20,
 	    .orphan_ms = 30000,
+	    .services = true,
+	    .service_rate = 10,
+	    .service_idle_ms = 1000,
 	};
 	rpm_pl_cfg_default(&c->pl);
 }
@@ -93,6 +99,7 @@ struct rnic {
 	uint32_t next_id, ack_seq;
 	struct ack_wait acks[ACK_WAIT];
 	uint32_t rx_overflow;
+	int svc_fd; /* its outgoing service packets (-1: none) */
 };
 
 /* A 5-tuple the host's ACKs took: traced as the reverse path of a prober's probes. */
@@ -118,7 +125,15 @@ struct agent {
 	struct rpm_resp_stats resp;
 	struct rec_stats st;
 	struct rpm_ctlc ctl; /* with a controller (fd -1: none) */
-	double rate_max;     /* probes a second the tables are sized for */
+	/* The pinglist as last taken (the controller's, or computed here), and the service
+	 * flows: the targets are both. */
+	struct rpm_target *pl_t;
+	uint32_t *pl_q; /* NULL: rocelab's own numbering */
+	size_t pl_n;
+	struct rpm_svc svc;
+	bool svc_dirty;
+	unsigned long long next_flows, svc_seen, svc_other;
+	double rate_max; /* probes a second the tables are sized for */
 	unsigned long long acks_sent, ack_tuples_full;
 };
 
@@ -735,8 +750,23 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 		if (cfg->transport->describe)
 			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
 				cfg->transport->describe(rs->port, err, sizeof(err)));
+		rs->svc_fd = -1;
+		if (cfg->services &&
+		    (rs->svc_fd = rpm_svc_open(h->rnics[i].netdev, err, sizeof(err))) < 0) {
+			rl_warn("agent: %s:%s: no service tracing: %s", h->name, rs->r->name, err);
+			rs->svc_fd = -1;
+		}
 	}
+	a->svc.idle_ns = (unsigned long long)cfg->service_idle_ms * NS_PER_MS;
 	return 0;
+}
+
+/* Probes a second to a target of list. */
+static double list_rate(const struct agent *a, unsigned list)
+{
+	return list == RPM_TOR_MESH    ? a->cfg->tor_mesh_rate
+	       : list == RPM_INTER_TOR ? a->cfg->inter_tor_rate
+				       : a->cfg->service_rate;
 }
 
 /* Probes a second the RNICs of the host send to targets t[0..n), at most. */
@@ -745,7 +775,7 @@ static double rate_of(const struct agent *a, const struct rpm_target *t, size_t 
 	double rate = 0;
 
 	for (size_t i = 0; i < n; i++)
-		rate += t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
+		rate += list_rate(a, t[i].list);
 	return rate;
 }
 
@@ -763,15 +793,15 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 
 	for (size_t i = 0; i < n; i++) {
 		struct target *x = &tg[i], *old = NULL;
-		double rate =
-		    t[i].list == RPM_TOR_MESH ? a->cfg->tor_mesh_rate : a->cfg->inter_tor_rate;
+		double rate = list_rate(a, t[i].list);
 
 		for (size_t k = 0; k < a->n_tg && !old; k++) {
 			const struct rpm_target *o = &a->tg[k].t;
 
 			if (a->tg[k].traced && o->src_rnic == t[i].src_rnic &&
 			    o->host == t[i].host && o->rnic == t[i].rnic && o->list == t[i].list &&
-			    o->n_sports == t[i].n_sports)
+			    o->n_sports == t[i].n_sports &&
+			    (t[i].list != RPM_SERVICE || o->sports[0] == t[i].sports[0]))
 				old = &a->tg[k];
 		}
 		x->dst = (struct pt_dst){a->inv->hosts[t[i].host].rnics[t[i].rnic].addr.addr,
@@ -803,10 +833,167 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 		free(a->tg[k].traced);
 	free(a->tg);
 	if (kept != n || kept != a->n_tg)
-		rl_info("agent: %s: %zu targets (%zu kept, %zu new, %zu gone)",
-			a->inv->hosts[a->host].name, n, kept, n - kept, a->n_tg - kept);
+		rl_info("agent: %s: %zu targets (%zu kept, %zu new, %zu gone)%s",
+			a->inv->hosts[a->host].name, n, kept, n - kept, a->n_tg - kept,
+			n > a->pl_n ? ", services among them" : "");
 	a->tg = tg;
 	a->n_tg = n;
+}
+
+/* ---- service tracing ------------------------------------------------------------------- */
+
+/* The inventory RNIC at address dst (network order): its host and index, false when none. */
+static bool rnic_at(const struct agent *a, uint32_t dst, size_t *host, size_t *rnic)
+{
+	for (size_t h = 0; h < a->inv->n_hosts; h++)
+		for (size_t r = 0; r < a->inv->hosts[h].n_rnics; r++)
+			if (a->inv->hosts[h].rnics[r].addr.addr.s_addr == dst) {
+				*host = h, *rnic = r;
+				return true;
+			}
+	return false;
+}
+
+/* The QPN of (host, rnic)'s probe port: as the pinglist has it, else rocelab's own. */
+static uint32_t qpn_of(const struct agent *a, size_t host, size_t rnic)
+{
+	for (size_t i = 0; a->pl_q && i < a->pl_n; i++)
+		if (a->pl_t[i].host == host && a->pl_t[i].rnic == rnic)
+			return a->pl_q[i];
+	return RPM_QPN_BASE + (uint32_t)rnic;
+}
+
+/*
+ * The targets anew: the pinglist's, then one per service flow to an RNIC of
+ * the inventory, probed on the flow's own 5-tuple (its source port) so that
+ * ECMP puts the probes on the service's path.
+ */
+static void retarget(struct agent *a, unsigned long long now)
+{
+	size_t n = a->pl_n, cap = a->pl_n + RPM_SVC_MAX;
+	struct rpm_target *t = rl_xcalloc(cap, sizeof(*t));
+	uint32_t *q = rl_xcalloc(cap, sizeof(*q));
+
+	memcpy(t, a->pl_t, a->pl_n * sizeof(*t));
+	for (size_t i = 0; i < a->pl_n; i++)
+		q[i] = a->pl_q ? a->pl_q[i] : RPM_QPN_BASE + (uint32_t)a->pl_t[i].rnic;
+	for (size_t i = 0; i < RPM_SVC_MAX; i++) {
+		const struct rpm_flow *f = &a->svc.f[i];
+		size_t h, r;
+
+		if (!f->used || !rnic_at(a, f->dst, &h, &r))
+			continue;
+		t[n] = (struct rpm_target){.src_rnic = f->src_rnic,
+					   .host = h,
+					   .rnic = r,
+					   .list = RPM_SERVICE,
+					   .paths = 1,
+					   .n_sports = 1};
+		t[n].sports[0] = f->sport;
+		q[n++] = qpn_of(a, h, r);
+	}
+	take_targets(a, t, q, n, now);
+	free(t);
+	free(q);
+	a->svc_dirty = false;
+}
+
+static void flow_rec(struct agent *a, struct rpm_flow *f, bool ended, unsigned long long now)
+{
+	size_t h = 0, r = 0;
+	/* An ended flow's record is of its last packet: the window it stopped in knows. */
+	uint64_t t = rl_realtime_ns() - (ended ? (uint64_t)(now - f->last) : 0);
+	struct rpm_flow_rec x = {.t_ns = rec_time(a, t),
+				 .src_rnic = f->src_rnic,
+				 .sport = f->sport,
+				 .ended = ended,
+				 .pkts = (uint32_t)(f->pkts - f->rep_pkts),
+				 .bytes = (uint32_t)(f->bytes - f->rep_bytes),
+				 .qpn = f->qpn};
+
+	if (!rnic_at(a, f->dst, &h, &r))
+		return; /* to an address the inventory does not know: not probed, not said */
+	x.dst_host = (uint16_t)h;
+	x.dst_rnic = (uint8_t)r;
+	x.span_ms = (uint32_t)((now - f->rep_t) / NS_PER_MS);
+	f->rep_t = now;
+	f->rep_pkts = f->pkts;
+	f->rep_bytes = f->bytes;
+	recout_emit(&a->out, RPM_REC_FLOW, &x, sizeof(x));
+}
+
+static void flow_ended(void *ctx, const struct rpm_flow *f)
+{
+	struct agent *a = ctx;
+	struct rpm_flow copy = *f;
+	char d[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &f->dst, d, sizeof(d));
+	rl_info("agent: %s:%s: service flow to %s from UDP port %u ended (%llu packets)",
+		a->inv->hosts[a->host].name, a->rn[f->src_rnic].r->name, d, f->sport,
+		(unsigned long long)f->pkts);
+	flow_rec(a, &copy, true, rl_now_ns());
+	a->svc_dirty = true;
+}
+
+/* What RNIC s's packet socket has: its service packets counted, new flows probed. */
+static void svc_read(struct agent *a, size_t s, unsigned long long now)
+{
+	uint8_t buf[256];
+
+	for (int k = 0; k < 256; k++) {
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(a->rn[s].svc_fd, buf, sizeof(buf), MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &fl);
+		struct rpm_svc_pkt p;
+		bool is_new;
+		struct rpm_flow *f;
+
+		if (n < 0)
+			return;
+		if (from.sll_pkttype != PACKET_OUTGOING ||
+		    rpm_svc_parse(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf), &p) !=
+			1 ||
+		    p.src != a->rn[s].r->addr.addr.s_addr) {
+			a->svc_other++;
+			continue;
+		}
+		a->svc_seen++;
+		f = rpm_svc_add(&a->svc, (uint8_t)s, &p, now, &is_new);
+		if (f && is_new) {
+			char d[INET_ADDRSTRLEN];
+			size_t h, r;
+
+			inet_ntop(AF_INET, &p.dst, d, sizeof(d));
+			if (rnic_at(a, p.dst, &h, &r))
+				rl_info("agent: %s:%s: service flow to %s:%s (%s) from UDP port "
+					"%u, QP 0x%x: probed on its 5-tuple",
+					a->inv->hosts[a->host].name, a->rn[s].r->name,
+					a->inv->hosts[h].name, a->inv->hosts[h].rnics[r].name, d,
+					p.sport, p.qpn);
+			else
+				rl_info("agent: %s:%s: service flow to %s, no RNIC of the "
+					"inventory: not probed",
+					a->inv->hosts[a->host].name, a->rn[s].r->name, d);
+			a->svc_dirty = true;
+		}
+	}
+}
+
+/* Each second: what each live flow sent; flows gone idle end. */
+static void svc_tick(struct agent *a, unsigned long long now)
+{
+	if (rpm_svc_expire(&a->svc, now, flow_ended, a))
+		a->svc_dirty = true;
+	if (now >= a->next_flows) {
+		a->next_flows = now + 1000 * NS_PER_MS;
+		for (size_t i = 0; i < RPM_SVC_MAX; i++)
+			if (a->svc.f[i].used)
+				flow_rec(a, &a->svc.f[i], false, now);
+	}
+	if (a->svc_dirty)
+		retarget(a, now);
 }
 
 /* A pinglist from the controller. */
@@ -824,7 +1011,11 @@ static void got_list(void *ctx, struct rpm_ctl_got *g)
 		return;
 	}
 	rl_dbg("agent: pinglist generation %u from the controller", g->generation);
-	take_targets(a, g->t, g->qpn, g->n, rl_now_ns());
+	free(a->pl_t);
+	free(a->pl_q);
+	a->pl_t = g->t, a->pl_q = g->qpn, a->pl_n = g->n;
+	g->t = NULL, g->qpn = NULL, g->n = 0;
+	retarget(a, rl_now_ns());
 	a->trace_idle_until = 0;
 }
 
@@ -847,8 +1038,13 @@ static int load_targets(struct agent *a, unsigned long long now)
 		return RL_EXIT_SETUP;
 	}
 	a->rate_max = rate_of(a, pl.t, pl.n);
-	if (!a->cfg->controller)
-		take_targets(a, pl.t, NULL, pl.n, now);
+	if (a->cfg->services) /* room for the probes of as many service flows as it follows */
+		a->rate_max += RPM_SVC_MAX * a->cfg->service_rate;
+	if (!a->cfg->controller) {
+		a->pl_t = pl.t, a->pl_n = pl.n;
+		pl.t = NULL;
+		retarget(a, now);
+	}
 	rpm_pinglist_free(&pl);
 	return 0;
 }
@@ -938,6 +1134,8 @@ static void teardown(struct agent *a)
 			a->cfg->transport->close(a->rn[i].port);
 		if (a->rn[i].tracer)
 			pt_udp_ops.close(a->rn[i].tracer);
+		if (a->rn[i].svc_fd > 0)
+			close(a->rn[i].svc_fd);
 		rpm_pend_free(a->rn[i].pend);
 		free(a->rn[i].ex);
 	}
@@ -945,6 +1143,8 @@ static void teardown(struct agent *a)
 	for (size_t i = 0; a->tg && i < a->n_tg; i++)
 		free(a->tg[i].traced);
 	free(a->tg);
+	free(a->pl_t);
+	free(a->pl_q);
 	free(a->at);
 	tracer_close(&a->tr);
 	recout_close(&a->out);
@@ -999,7 +1199,7 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	for (size_t s = 0; s < a->n; s++) {
 		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
 
-		for (int i = 0; i < k && nfd < MAX_FDS - 3; i++) {
+		for (int i = 0; i < k && nfd < MAX_FDS - 3 - (int)a->n; i++) {
 			pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
 			owner[nfd++] = s;
 		}
@@ -1012,6 +1212,11 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 		owner[nfd++] = SIZE_MAX - 1;
 	if (rpm_ctlc_pollfd(&a->ctl, &pfd[nfd]))
 		owner[nfd++] = SIZE_MAX - 2;
+	for (size_t s = 0; s < a->n && nfd < MAX_FDS; s++)
+		if (a->rn[s].svc_fd >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = a->rn[s].svc_fd, .events = POLLIN};
+			owner[nfd++] = SIZE_MAX - 16 - s;
+		}
 	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 	if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
 		return 0;
@@ -1032,6 +1237,8 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 			recout_event(&a->out, pfd[i].revents);
 		else if (owner[i] == SIZE_MAX - 2)
 			rpm_ctlc_event(&a->ctl, pfd[i].revents, now, got_list, a);
+		else if (owner[i] >= SIZE_MAX - 16 - a->n && owner[i] <= SIZE_MAX - 16)
+			svc_read(a, SIZE_MAX - 16 - owner[i], now);
 		else if (pfd[i].revents & POLLIN)
 			port_poll(a, owner[i], true);
 	}
@@ -1079,6 +1286,8 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *cfg)
 		recout_service(&a.out);
 		if (cfg->controller)
 			rpm_ctlc_service(&a.ctl, now);
+		if (cfg->services)
+			svc_tick(&a, now);
 		if (a.out.connected || !cfg->analyzer || !cfg->orphan_ms)
 			seen_analyzer = now;
 		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {

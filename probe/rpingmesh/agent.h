@@ -30,6 +30,9 @@ struct rpm_agent_cfg {
 	long long trace_timeout_ms; /* wait for ICMP answers per trace: 300 ms */
 	int max_ttl;		    /* 6 */
 	int dscp;		    /* 26 */
+	bool services;		    /* trace the host's service flows, found by packets: on */
+	double service_rate;	    /* probes a second on each service's 5-tuple: 10 */
+	long long service_idle_ms;  /* a flow idle this long has ended: 1 s (within the analyzer's grace) */
 	struct rpm_pl_cfg pl;	    /* the pinglist when computed here (no controller) */
 	const char *controller;	    /* ADDR[:PORT] (4792): the pinglists from it, or NULL */
 	long long duration_ms;	    /* 0: until SIGINT/SIGTERM */

@@ -36,6 +36,8 @@ void rpa_defaults(struct rpa_cfg *c)
 	    .proc_us = 5000,
 	    .stall_us = 100000,
 	    .grace_ms = 1500,
+	    .svc_loss = 0.05,
+	    .svc_degrade = 0.2,
 	    .max_tuples = 4000000,
 	};
 }
@@ -62,8 +64,26 @@ struct hostw {
 	uint32_t max_prober_ns, max_resp_ns;
 };
 
+/* A service flow in a window: what its agent said it sent. */
+struct svcw {
+	uint64_t key; /* tkey(src, dst, sport) */
+	uint64_t pkts, bytes;
+	uint32_t qpn;
+	bool ended;
+};
+
+/* A service flow across windows: the most it sent in a window it was healthy through. */
+struct svch {
+	uint64_t key, last_end; /* the end of the last window it was in */
+	double best_bps;
+};
+
+#define MAX_SERVICES 1024 /* flows followed across windows, and in one */
+
 struct window {
 	bool used;
+	struct svcw *svc;
+	size_t n_svc;
 	uint64_t start, end;
 	struct tup *t;
 	size_t cap, n;
@@ -97,6 +117,8 @@ struct rpa {
 	size_t *order;
 	double *share;
 	uint64_t now_ns;
+	struct svch *svh;
+	size_t n_svh;
 	struct rpa_totals tot;
 };
 
@@ -329,6 +351,40 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 	default:
 		break;
 	}
+}
+
+void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f)
+{
+	struct window *w;
+	struct svcw *x = NULL;
+	uint64_t key;
+
+	if (host >= a->inv->n_hosts || f->src_rnic >= a->inv->hosts[host].n_rnics ||
+	    f->dst_host >= a->inv->n_hosts || f->dst_rnic >= a->inv->hosts[f->dst_host].n_rnics) {
+		a->tot.refused++;
+		return;
+	}
+	w = win_get(a, f->t_ns);
+	if (!w) {
+		a->tot.late++;
+		return;
+	}
+	key = tkey(a->base[host] + f->src_rnic, a->base[f->dst_host] + f->dst_rnic, f->sport);
+	for (size_t i = 0; i < w->n_svc && !x; i++)
+		if (w->svc[i].key == key)
+			x = &w->svc[i];
+	if (!x) {
+		if (w->n_svc >= MAX_SERVICES) {
+			a->tot.refused++;
+			return;
+		}
+		x = RL_PUSH(w->svc, w->n_svc);
+		x->key = key;
+	}
+	x->pkts += f->pkts;
+	x->bytes += f->bytes;
+	x->qpn = f->qpn;
+	x->ended |= f->ended;
 }
 
 void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
@@ -816,8 +872,83 @@ static void host_step(struct rpa *a, const struct window *w)
 	}
 }
 
+static struct svch *svh_get(struct rpa *a, uint64_t key)
+{
+	struct svch *h;
+
+	for (size_t i = 0; i < a->n_svh; i++)
+		if (a->svh[i].key == key)
+			return &a->svh[i];
+	if (a->n_svh >= MAX_SERVICES)
+		return NULL;
+	h = RL_PUSH(a->svh, a->n_svh);
+	h->key = key;
+	return h;
+}
+
+/*
+ * 5. Services: each flow an agent found, with what it sent in the window
+ * against its best healthy window, and its own probes (its 5-tuple's, list
+ * service): lost past svc-loss or slow for most, its path is in trouble.  A
+ * flow that sends svc-degrade less than its best, or whose path is in
+ * trouble, is impacted: network-related when its probes say so.  A flow's
+ * first window and its last (it ended) set nothing and judge no rate.
+ * Returns how many were impacted.
+ */
+static size_t service_step(struct rpa *a, const struct window *w, const struct tup *t, size_t n)
+{
+	double span = (double)(w->end - w->start) / 1e9;
+	size_t impacted = 0;
+
+	for (size_t i = 0; i < w->n_svc; i++) {
+		const struct svcw *x = &w->svc[i];
+		struct tup k = {.key = x->key};
+		const struct tup *p = n ? bsearch(&k, t, n, sizeof(*t), tup_cmp) : NULL;
+		size_t src = (size_t)(x->key >> 40) - 1, dst = (size_t)(x->key >> 16 & 0xffffff);
+		uint32_t probes = p ? p->probes : 0, lost = p ? p->timeouts + p->ack2_lost : 0,
+			 ok = p ? p->ok : 0, slow = p ? p->slow : 0;
+		struct svch *h = svh_get(a, x->key);
+		bool first = !h || h->last_end != w->start;
+		double bps = (double)x->bytes * 8 / span;
+		bool net = probes >= (uint32_t)a->cfg.min_votes &&
+			   ((double)lost > a->cfg.svc_loss * probes || (ok && 2 * slow > ok));
+		bool degraded = !first && !x->ended && h->best_bps > 0 &&
+				bps < (1 - a->cfg.svc_degrade) * h->best_bps;
+		char from[2 * INV_NAME_MAX + 2], to[2 * INV_NAME_MAX + 2];
+
+		out_open_object(&a->o, NULL);
+		out_string(&a->o, PRINT_JSON, "type", NULL, "service");
+		out_string(&a->o, PRINT_JSON, "monitor", NULL, "rpingmesh");
+		out_float(&a->o, PRINT_JSON, "start", NULL, 3, secs(w->start));
+		out_float(&a->o, PRINT_JSON, "end", NULL, 3, secs(w->end));
+		out_string(&a->o, PRINT_JSON, "from", NULL, rnic_name(a, src, from, sizeof(from)));
+		out_string(&a->o, PRINT_JSON, "to", NULL, rnic_name(a, dst, to, sizeof(to)));
+		out_uint(&a->o, PRINT_JSON, "sport", NULL, x->key & 0xffff);
+		out_uint(&a->o, PRINT_JSON, "qpn", NULL, x->qpn);
+		out_float(&a->o, PRINT_JSON, "rate_mbps", NULL, 3, bps / 1e6);
+		out_float(&a->o, PRINT_JSON, "best_mbps", NULL, 3, h ? h->best_bps / 1e6 : 0);
+		out_uint(&a->o, PRINT_JSON, "probes", NULL, probes);
+		out_uint(&a->o, PRINT_JSON, "lost", NULL, lost);
+		out_uint(&a->o, PRINT_JSON, "slow", NULL, slow);
+		out_bool(&a->o, PRINT_JSON, "first", NULL, first);
+		out_bool(&a->o, PRINT_JSON, "ended", NULL, x->ended);
+		out_bool(&a->o, PRINT_JSON, "degraded", NULL, degraded);
+		out_bool(&a->o, PRINT_JSON, "impacted", NULL, net || degraded);
+		if (net || degraded)
+			out_bool(&a->o, PRINT_JSON, "network_related", NULL, net);
+		out_close(&a->o);
+		impacted += net || degraded;
+		if (!h)
+			continue;
+		h->last_end = w->end;
+		if (!first && !x->ended && !net && !degraded && bps > h->best_bps)
+			h->best_bps = bps;
+	}
+	return impacted;
+}
+
 static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t unlocalized,
-		uint32_t slow)
+		uint32_t slow, size_t impacted)
 {
 	static const char *const ln[RPM_LISTS] = {"tor_mesh", "inter_tor", "service"};
 	static const double q[] = {0.5, 0.9, 0.99, 0.999};
@@ -839,6 +970,8 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 	out_uint(o, PRINT_JSON, "voted", NULL, voted);
 	out_uint(o, PRINT_JSON, "unlocalized", NULL, unlocalized);
 	out_uint(o, PRINT_JSON, "slow_probes", NULL, slow);
+	out_uint(o, PRINT_JSON, "services", NULL, w->n_svc);
+	out_uint(o, PRINT_JSON, "services_impacted", NULL, impacted);
 	for (int l = 0; l < RPM_LISTS; l++) {
 		if (!w->probes[l])
 			continue;
@@ -873,6 +1006,7 @@ static void close_window(struct rpa *a, struct window *w)
 	const struct tup **by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*by_src));
 	size_t n = 0, *n_by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*n_by_src));
 	uint32_t voted, unlocalized, slow, slow_unloc;
+	size_t impacted;
 	struct adj j;
 
 	a->tot.windows++;
@@ -897,7 +1031,8 @@ static void close_window(struct rpa *a, struct window *w)
 	voted = vote_step(a, w, t, n, false, &unlocalized);
 	slow = vote_step(a, w, t, n, true, &slow_unloc);
 	host_step(a, w);
-	sla(a, w, voted, unlocalized, slow);
+	impacted = service_step(a, w, t, n);
+	sla(a, w, voted, unlocalized, slow, impacted);
 	free(t);
 	free(by_src);
 	free(n_by_src);
@@ -908,6 +1043,7 @@ static void close_window(struct rpa *a, struct window *w)
 	free(w->seen);
 	free(w->to_p);
 	free(w->to_t);
+	free(w->svc);
 	*w = (struct window){0};
 }
 
@@ -986,7 +1122,9 @@ void rpa_free(struct rpa *a)
 		free(a->win[i].seen);
 		free(a->win[i].to_p);
 		free(a->win[i].to_t);
+		free(a->win[i].svc);
 	}
+	free(a->svh);
 	free(a->base);
 	free(a->tor);
 	free(a->until);

@@ -16,8 +16,13 @@
  *     of slow probes stands out against the rest of the fabric's;
  *  4. host processing: a host whose probes' prober delay, or whose
  *     answers' responder delay, is above proc for most of them;
- *  5. SLA figures per list (ToR-mesh, inter-ToR): timeouts, RTT and
- *     delays' percentiles.
+ *  5. services (flows the agents found and probe on their own 5-tuples):
+ *     what each sent against its best window, and whether its probes were
+ *     lost or slow; a service that sends less, or whose path is in
+ *     trouble, is a "service" line with network_related true when its
+ *     probes say the network, false when they do not;
+ *  6. SLA figures per list (ToR-mesh, inter-ToR, service): timeouts, RTT
+ *     and delays' percentiles.
  * Output: JSON lines, as Hostmesh's analyzer writes them, with
  * "monitor":"rpingmesh".
  */
@@ -49,6 +54,8 @@ struct rpa_cfg {
 	long long stall_us;	/* a host's prober or responder delay over it: its timeouts in the
 				   window are host noise, not the network's: 100 ms */
 	long long grace_ms;	/* a window closes this long after its end: timeout + 1 s */
+	double svc_loss;	/* a service's probes lost past this share: its path's trouble */
+	double svc_degrade;	/* a service sending this share less than its best: degraded */
 	size_t max_tuples;	/* 5-tuples counted per window: 4,000,000 */
 };
 
@@ -65,6 +72,7 @@ void rpa_free(struct rpa *a);
 void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p);
 void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p);
 void rpa_stats(struct rpa *a, size_t host, const struct rec_stats *s);
+void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f);
 
 /* Close the windows that can no longer get records at realtime now_ns; all of them. */
 void rpa_tick(struct rpa *a, uint64_t now_ns);

@@ -142,7 +142,37 @@ static long long jint(const json_t *o, const char *list, const char *key)
 	return json_integer_value(json_object_get(json_object_get(o, list), key));
 }
 
-/* The analyzer's JSON lines: windows (summed per list), verdicts (typed). */
+static void bump(json_t *o, const char *key, bool yes)
+{
+	json_object_set_new(
+	    o, key, json_integer(json_integer_value(json_object_get(o, key)) + (yes ? 1 : 0)));
+}
+
+/*
+ * A "service" line (a flow an agent found, judged in one window) into services,
+ * by "FROM>TO/SPORT": its windows, those it was impacted in, and of those the
+ * network-related ones.
+ */
+static void service_add(json_t *services, const json_t *j)
+{
+	char key[160];
+	json_t *s, *nr = json_object_get(j, "network_related");
+
+	snprintf(key, sizeof(key), "%s>%s/%lld", json_string_value(json_object_get(j, "from")),
+		 json_string_value(json_object_get(j, "to")),
+		 (long long)json_integer_value(json_object_get(j, "sport")));
+	if (!(s = json_object_get(services, key))) {
+		s = json_pack("{s:O,s:O,s:O,s:i,s:i,s:i}", "from", json_object_get(j, "from"), "to",
+			      json_object_get(j, "to"), "sport", json_object_get(j, "sport"),
+			      "windows", 0, "impacted", 0, "network_related", 0);
+		json_object_set_new(services, key, s);
+	}
+	bump(s, "windows", true);
+	bump(s, "impacted", json_is_true(json_object_get(j, "impacted")));
+	bump(s, "network_related", json_is_true(nr));
+}
+
+/* The analyzer's JSON lines: windows (summed per list), verdicts (typed), services. */
 static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
 {
 	static const char *const lists[] = {"tor_mesh", "inter_tor", "service"};
@@ -151,7 +181,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	char *line = NULL;
 	size_t cap = 0, windows = 0;
 	long long probes = 0, timeouts = 0, ack2 = 0, unloc = 0;
-	json_t *verdicts = json_array(), *per_list = json_object(), *agents = json_array();
+	json_t *verdicts = json_array(), *per_list = json_object(), *agents = json_array(),
+	       *services = json_object();
 
 	st->windows = json_array();
 	while (f && getline(&line, &cap, f) > 0) {
@@ -195,6 +226,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 			json_array_append(verdicts, j);
 		} else if (type && !strcmp(type, "agent")) {
 			json_array_append(agents, j);
+		} else if (type && !strcmp(type, "service")) {
+			service_add(services, j);
 		}
 		json_decref(j);
 	}
@@ -212,6 +245,7 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_object_set_new(obs->section, "lists", per_list);
 	json_object_set_new(obs->section, "windows", json_integer((json_int_t)windows));
 	json_object_set_new(obs->section, "verdicts", verdicts);
+	json_object_set_new(obs->section, "services", services);
 	mon_overhead(&st->procs, agents, st->windows, t, obs);
 	json_object_set_new(obs->section, "agents", agents);
 	return 0;

@@ -99,6 +99,25 @@ const char *rpm_print_coverage(const void *field, char *buf, size_t len)
 	return buf;
 }
 
+static int parse_services(const struct opt_desc *d, const char *v, void *field, char *err,
+			  size_t errlen)
+{
+	(void)d;
+	if (strcmp(v, "packet") && strcmp(v, "off")) {
+		snprintf(err, errlen,
+			 "services '%s': give packet (flows found on the RNICs) or off", v);
+		return -EINVAL;
+	}
+	*(bool *)field = !strcmp(v, "packet");
+	return 0;
+}
+
+static const char *print_services(const void *field, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", *(const bool *)field ? "packet" : "off");
+	return buf;
+}
+
 #define AG(f) offsetof(struct rpm_agent_cfg, f)
 
 const struct opt_desc rpm_agent_opts[] = {
@@ -115,6 +134,14 @@ const struct opt_desc rpm_agent_opts[] = {
     {"orphan-after", OPT_MS, 0, 86400000, AG(orphan_ms),
      "with an analyzer: exit once it has been unreachable this long (0: never), as when the run "
      "that started the agent was killed"},
+    {"services", OPT_CUSTOM, 0, 0, AG(services),
+     "service tracing: packet (the host's outgoing RoCEv2 flows, found on its RNICs, probed on "
+     "their 5-tuples) or off",
+     parse_services, print_services},
+    {"service-rate", OPT_DOUBLE, 0.01, 1000, AG(service_rate),
+     "probes a second on each service flow's 5-tuple"},
+    {"service-idle", OPT_MS, 100, 3600000, AG(service_idle_ms),
+     "a service flow that sent nothing this long has ended"},
     {"inter-tor", OPT_CUSTOM, 0, 0, AG(pl.inter_tor_per_tor),
      "inter-ToR targets: every RNIC of each other ToR (all), or N of each", rpm_parse_inter_tor,
      rpm_print_inter_tor},
@@ -168,6 +195,10 @@ const struct opt_desc rpa_opts[] = {
     {"stall", OPT_US, 0, 10000000, AZ(stall_us),
      "a host whose prober or responder delay passed it in a window stalled there: its "
      "timeouts are host noise"},
+    {"svc-loss", OPT_DOUBLE, 0, 1, AZ(svc_loss),
+     "a service whose probes are lost past this share has trouble on its path"},
+    {"svc-degrade", OPT_DOUBLE, 0, 1, AZ(svc_degrade),
+     "a service sending this share less than in its best window is degraded"},
     {"grace", OPT_MS, 0, 600000, AZ(grace_ms),
      "close a window this long after its end (> the probe timeout)"},
     OPT_TABLE_END,

@@ -16,7 +16,7 @@
 #define RPM_DEFAULT_PORT 4793 /* analyzer TCP port (Hostmesh's is 4790) */
 #define RPM_UNKNOWN_NS	 UINT32_MAX
 
-enum rpm_rec_type { RPM_REC_HELLO = 16, RPM_REC_PROBE = 17, RPM_REC_PATH = 19 };
+enum rpm_rec_type { RPM_REC_HELLO = 16, RPM_REC_PROBE = 17, RPM_REC_PATH = 19, RPM_REC_FLOW = 20 };
 
 struct rpm_hello {
 	uint32_t magic;
@@ -61,6 +61,22 @@ struct rpm_path_rec {
 	uint8_t n_hops, complete, n_links, reserved[3];
 	uint32_t hops[REC_MAX_HOPS];   /* hop addresses (network order), 0: no answer */
 	uint16_t links[REC_MAX_LINKS]; /* inventory link indexes, source RNIC first */
+} __attribute__((packed));
+
+/*
+ * A service flow the agent's host sends (svc.h): what it sent since the
+ * flow's last record (about a second), and whether it has ended (idle).
+ * Its probes are those of list RPM_SERVICE with the flow's sport.
+ */
+struct rpm_flow_rec {
+	uint64_t t_ns;
+	uint16_t dst_host;
+	uint8_t src_rnic, dst_rnic;
+	uint16_t sport;
+	uint8_t ended, reserved;
+	uint32_t pkts, bytes; /* since its last record */
+	uint32_t span_ms;     /* the time they were counted over */
+	uint32_t qpn;	      /* its destination QP (BTH) */
 } __attribute__((packed));
 
 #endif

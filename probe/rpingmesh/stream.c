@@ -76,6 +76,11 @@ int rpa_stream_take(struct rpa *a, const struct inventory *inv, struct rec_strea
 
 			memcpy(&p, body, sizeof(p));
 			rpa_path(a, (size_t)s->host, &p);
+		} else if (h.type == RPM_REC_FLOW && h.len >= sizeof(struct rpm_flow_rec)) {
+			struct rpm_flow_rec f;
+
+			memcpy(&f, body, sizeof(f));
+			rpa_flow(a, (size_t)s->host, &f);
 		} else if (h.type == HM_STATS && rec_stats_read(body, h.len, &st)) {
 			rpa_stats(a, (size_t)s->host, &st);
 		}

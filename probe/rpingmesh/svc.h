@@ -26,15 +26,16 @@ struct rpm_svc_pkt {
 	uint32_t src, dst; /* IPv4, network order */
 	uint16_t sport;
 	uint32_t qpn; /* BTH destination QP */
-	uint32_t len; /* the frame's length on the wire */
+	uint32_t len; /* the frame's length on the wire (Ethernet header and IP packet) */
 };
 
 /*
- * A frame (Ethernet, len bytes captured of wire_len): 1 and *p when it is a
- * RoCEv2 packet of a service; 0 when it is not RoCEv2 or is a monitor's
- * (counted by the caller); -EMSGSIZE when it is cut short.
+ * A frame (Ethernet, the first len bytes of it): 1 and *p when it is a
+ * RoCEv2 packet of a service (its length on the wire from its IP header);
+ * 0 when it is not RoCEv2 or is a monitor's (counted by the caller);
+ * -EMSGSIZE when too little of it was captured.
  */
-int rpm_svc_parse(const uint8_t *frame, size_t len, size_t wire_len, struct rpm_svc_pkt *p);
+int rpm_svc_parse(const uint8_t *frame, size_t len, struct rpm_svc_pkt *p);
 
 struct rpm_flow {
 	bool used;
@@ -45,6 +46,7 @@ struct rpm_flow {
 	unsigned long long first, last; /* the caller's clock, ns */
 	uint64_t pkts, bytes;		/* so far */
 	uint64_t rep_pkts, rep_bytes;	/* as last reported */
+	unsigned long long rep_t;	/* when (first: its start) */
 };
 
 struct rpm_svc {

@@ -114,7 +114,48 @@ grep targets "$RPM_OUT/host-host1.log" | grep -A1 "32 targets (32 kept, 0 new, 1
 	fail "host1's pinglists" "$(grep targets "$RPM_OUT/host-host1.log" | tr '\n' ' ')"
 expect_exit 2 "controller: --stale not past --refresh is refused" "$RL" controller --listen 198.19.128.1 --refresh 5s --stale 5s
 
-# 3. Records that are not R-Pingmesh's are refused with a reason, and nothing is analyzed.
+# 3. Services: flows the agents find on their own RNICs (outgoing UDP 4791 not of a monitor)
+# and probe on each flow's own 5-tuple.  A service host1:rnic1 -> host3:rnic2 that halves its
+# rate on a healthy network is degraded, not network-related; then two services, one of them
+# across a spine link degraded below its rate: network-related, the other one untouched.  (A
+# flow ends once idle for a second: the loads stop a few seconds before the agents do.)
+svc_lines() { jq -c --arg sp "$2" 'select(.type=="service" and .sport==($sp|tonumber))' "$RPM_OUT/$1.jsonl"; }
+LS=(load send -i lab-inventory/vlab-rail.yaml --host host1 --sports 1 --size 1000)
+RPM_LISTEN=1 rpm_run svc 15 2 \
+	'(ip netns exec rl-host1 "$RL" "${LS[@]}" --flows rnic1:198.18.2.3 --sport 50123 --for 6s --pps 500 &&
+	  ip netns exec rl-host1 "$RL" "${LS[@]}" --flows rnic1:198.18.2.3 --sport 50123 --for 5s --pps 200) >/dev/null 2>&1 &
+	 sleep 3; ip netns exec rl-host1 timeout 3 tshark -i rnic1 -n -f "udp src port 50123" \
+		-Y "frame[47:2] == 00:02" -T fields -e frame.number >"$RPM_OUT/svc-tshark.txt" 2>/dev/null' true
+grep -q "host1:rnic1: service flow to host3:rnic2 (198.18.2.3) from UDP port 50123, QP 0x[0-9a-f]*: probed on its 5-tuple" "$RPM_OUT/svc-host1.log" &&
+	ok "host1's agent found the service flow host1:rnic1 -> host3:rnic2 from port 50123 on its RNIC" ||
+	fail "service flow not found" "$(grep -i service "$RPM_OUT/svc-host1.log" | head -3 | tr '\n' ' ')"
+n=$(wc -l <"$RPM_OUT/svc-tshark.txt")
+[ "$n" -ge 10 ] && ok "tshark on host1:rnic1: $n probes to R-Pingmesh's QP on the service's own 5-tuple (UDP 50123 -> 4791)" ||
+	fail "probes on the service's 5-tuple seen by tshark: $n"
+v=$(svc_lines svc 50123)
+echo "$v" | jq -se 'map(select(.degraded and .network_related == false)) | length >= 1' >/dev/null &&
+	echo "$v" | jq -se 'map(select(.network_related == true)) | length == 0' >/dev/null &&
+	ok "the service halving its rate on a healthy network: degraded, not network-related ($(echo "$v" | jq -r '"\(.rate_mbps)/\(.best_mbps)"' | tr '\n' ' '))" ||
+	fail "service on a healthy network" "$v"
+spine=$("$RL" trace host1:rnic1 host3:rnic2 --sport 50123 -j | jq -r '.hops[1].device')
+other=
+for sp in $(seq 50124 50160); do
+	d=$("$RL" trace host1:rnic1 host3:rnic2 --sport $sp -j | jq -r '.hops[1].device')
+	[ "$d" != "$spine" ] && { other=$sp; break; }
+done
+RPM_LISTEN=1 rpm_run svcnet 14 2 \
+	'(ip netns exec rl-host1 "$RL" "${LS[@]}" --flows rnic1:198.18.2.3 --sport 50123 --for 9s --pps 500 >/dev/null 2>&1 &
+	  ip netns exec rl-host1 "$RL" "${LS[@]}" --flows rnic1:198.18.2.3 --sport '"$other"' --for 9s --pps 500 >/dev/null 2>&1 &)
+	 sleep 4; "$RL" inject link-degrade --target '"$spine"':swp2 --rate 2mbit --for 6s >"$RPM_OUT/svcnet-inject.log" 2>&1' true
+v=$(svc_lines svcnet 50123)
+echo "$v" | jq -se 'map(select(.network_related == true)) | length >= 1' >/dev/null &&
+	ok "the service across $spine:swp2, degraded to 2 Mbit/s: its path's trouble, network-related" ||
+	fail "service across the degraded link" "$v $(tail -2 "$RPM_OUT/svcnet-inject.log")"
+v=$(svc_lines svcnet "$other")
+[ -n "$v" ] && echo "$v" | jq -se 'map(select(.impacted)) | length == 0' >/dev/null &&
+	ok "the service from port $other, on another spine: never impacted" || fail "the service that avoids $spine" "$v"
+
+# 4. Records that are not R-Pingmesh's are refused with a reason, and nothing is analyzed.
 expect_exit 2 "analyze --monitor rpingmesh refuses a file of junk" "$RL" analyze --monitor rpingmesh "$RPM_OUT/rnic-az.log"
 expect_exit 2 "analyze --monitor foo is refused" "$RL" analyze --monitor foo x
 expect_exit 2 "agent rpingmesh: an unknown host is refused" "$RL" agent rpingmesh --host host9 --duration 1s

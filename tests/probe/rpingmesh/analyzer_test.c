@@ -549,3 +549,126 @@ Test(rpa, records_naming_no_rnic_are_refused_not_fatal)
 	fclose(f);
 	free(out);
 }
+
+/*
+ * A service host1:rnic1 -> host3:rnic2 from port 50123 over 5 windows of 2 s:
+ * its agent's flow records (4 Mbit/s, or rate_w[w] of that) and 20 probes on
+ * its 5-tuple a window, lost_w[w] of them lost.  The "service" lines out.
+ */
+static char *run_service(const double *rate_w, const int *lost_w)
+{
+	struct rpa_cfg cfg;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct rpa *a;
+	struct rpm_path_rec p;
+
+	rpa_defaults(&cfg);
+	cfg.window_ms = 2000;
+	a = rpa_new(inv, &cfg, f);
+	for (int hs = 0; hs < H; hs++)
+		rpa_stats(a, (size_t)hs, &(struct rec_stats){.t_ns = T0});
+	mkpath(&p, 0, 0, 2, 1, 0);
+	p.sport = 50123;
+	rpa_path(a, 0, &p);
+	for (int w = 0; w < 5; w++) {
+		for (int sec = 0; sec < 2; sec++) {
+			struct rpm_flow_rec fr = {
+			    .t_ns = T0 + (uint64_t)(2 * w + sec) * SEC + SEC / 2,
+			    .dst_host = 2,
+			    .src_rnic = 0,
+			    .dst_rnic = 1,
+			    .sport = 50123,
+			    .pkts = 500,
+			    .bytes = (uint32_t)(500000 * rate_w[w]),
+			    .span_ms = 1000,
+			    .qpn = 0x11,
+			};
+
+			rpa_flow(a, 0, &fr);
+		}
+		for (int i = 0; i < 20; i++) {
+			struct rpm_probe_rec r = {.t1_ns = T0 + (uint64_t)w * 2 * SEC +
+							   (uint64_t)i * 50000000ULL,
+						  .dst_host = 2,
+						  .src_rnic = 0,
+						  .dst_rnic = 1,
+						  .list = RPM_SERVICE,
+						  .sport = 50123};
+
+			r.status = (uint8_t)(i < lost_w[w] ? RPM_TIMEOUT : RPM_OK);
+			r.rtt_ns = i < lost_w[w] ? RPM_UNKNOWN_NS : 20000;
+			r.prober_ns = r.responder_ns = 30000;
+			rpa_probe(a, 0, &r);
+		}
+	}
+	rpa_flush(a);
+	rpa_free(a);
+	fclose(f);
+	{
+		char *res = NULL;
+		size_t rl = 0;
+		FILE *g = open_memstream(&res, &rl);
+
+		for (const char *q = out; q && *q;) {
+			const char *nl = strchr(q, '\n');
+			json_t *j = json_loadb(q, nl ? (size_t)(nl - q) : strlen(q), 0, NULL);
+
+			if (j &&
+			    !strcmp(json_string_value(json_object_get(j, "type")), "service")) {
+				json_t *nr = json_object_get(j, "network_related");
+
+				fprintf(g, "%s>%s/%lld %.1f %s%s\n",
+					json_string_value(json_object_get(j, "from")),
+					json_string_value(json_object_get(j, "to")),
+					(long long)json_integer_value(json_object_get(j, "sport")),
+					json_real_value(json_object_get(j, "rate_mbps")),
+					json_is_true(json_object_get(j, "impacted")) ? "impacted"
+										     : "ok",
+					!nr		   ? ""
+					: json_is_true(nr) ? " network"
+							   : " not-network");
+			}
+			json_decref(j);
+			q = nl ? nl + 1 : NULL;
+		}
+		fclose(g);
+		free(out);
+		return res;
+	}
+}
+
+Test(rpa, a_service_that_sends_less_on_a_healthy_path_is_not_the_network)
+{
+	static const double rate[5] = {1, 1, 1, 0.5, 0.5};
+	static const int lost[5] = {0};
+	char *v = run_service(rate, lost);
+
+	/* Its first window sets nothing; the second its best; then half of it: degraded. */
+	cr_assert_str_eq(v,
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 2.0 impacted not-network\n"
+			 "host1:rnic1>host3:rnic2/50123 2.0 impacted not-network\n",
+			 "%s", v);
+	free(v);
+}
+
+Test(rpa, a_service_whose_own_probes_are_lost_is_the_network)
+{
+	static const double rate[5] = {1, 1, 1, 1, 0.5};
+	static const int lost[5] = {0, 0, 0, 4, 10};
+	char *v = run_service(rate, lost);
+
+	/* One lost in five (svc-loss 0.05), and half: its path, whatever it sends. */
+	cr_assert_str_eq(v,
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 impacted network\n"
+			 "host1:rnic1>host3:rnic2/50123 2.0 impacted network\n",
+			 "%s", v);
+	free(v);
+}
