@@ -112,7 +112,7 @@ static int trace_once(struct lab *l, const char *self, const struct inventory *i
 }
 
 int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
-		 const char *from, const char *to, const char *across, const char *log,
+		 const char *from, const char *to, const char *across, bool avoid, const char *log,
 		 uint16_t *sport, char *why, size_t whylen)
 {
 	struct mpr_route routes[64] = {0};
@@ -131,13 +131,12 @@ int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, c
 	if (n < 0)
 		return n;
 	for (size_t i = 0; i < ARRAY_SIZE(routes); i++)
-		if (routes[i].complete && mpr_route_has(&routes[i], (size_t)link)) {
+		if (routes[i].complete && mpr_route_has(&routes[i], (size_t)link) != avoid) {
 			*sport = (uint16_t)(VP_LO + (unsigned)i);
 			return 0;
 		}
-	snprintf(why, whylen,
-		 "none of the %d source ports traced from %s to %s crosses %s (see %s)", n, from,
-		 to, across, log);
+	snprintf(why, whylen, "none of the %d source ports traced from %s to %s %s %s (see %s)", n,
+		 from, to, avoid ? "avoids" : "crosses", across, log);
 	return -ENOENT;
 }
 
@@ -692,7 +691,7 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 
 		snprintf(log, sizeof(log), "%s/mp-rdma-place.log", e->dir);
 		if ((r = mpr_pin_port(e->lab, e->self_exe, e->inv, e->inv_path, st->from, st->to,
-				      c->across, log, &sport, why, sizeof(why)))) {
+				      c->across, false, log, &sport, why, sizeof(why)))) {
 			snprintf(what, whatlen, "cannot place the single path across %s: %s",
 				 c->across, why);
 			return r;

@@ -56,12 +56,12 @@ void mpr_flow_stop(struct mpr_flow *fl);
 /*
  * The first VP (UDP source port EP_VP_LO + i, toward RoCEv2's port) whose
  * traced path from RNIC from to RNIC to crosses the link at endpoint across
- * ("rail1:swp6"): one sweep of 'rocelab transport paths' on from's host,
- * what it printed kept in log.  0 with *sport set; -ENOENT (no VP crosses
- * it) or another -errno, with why.
+ * ("rail1:swp6"), or with avoid set, does not cross it: one sweep of
+ * 'rocelab transport paths' on from's host, what it printed kept in log.
+ * 0 with *sport set; -ENOENT (no VP does) or another -errno, with why.
  */
 int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
-		 const char *from, const char *to, const char *across, const char *log,
+		 const char *from, const char *to, const char *across, bool avoid, const char *log,
 		 uint16_t *sport, char *why, size_t whylen);
 
 /*

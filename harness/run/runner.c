@@ -331,8 +331,8 @@ static int pin_stream(struct lab *lab, const struct scenario *s, const struct sc
 	int r;
 
 	snprintf(log, sizeof(log), "%s/load-paths.log", dir);
-	r = mpr_pin_port(lab, o->self_exe, s->inv, s->inv_path, l->from[0], l->to, l->across, log,
-			 sport, why, sizeof(why));
+	r = mpr_pin_port(lab, o->self_exe, s->inv, s->inv_path, l->from[0], l->to, l->across, false,
+			 log, sport, why, sizeof(why));
 	if (r)
 		rl_warn("%s: the stream %s -> %s cannot be pinned across %s: %s", s->name,
 			l->from[0], l->to, l->across, why);
@@ -406,6 +406,165 @@ static void stop_load(struct lab *lab, struct load_run *lr)
 	lr->pid = 0;
 }
 
+/* ---- declared services ----------------------------------------------------------------- */
+
+static void invalid(struct scn_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#define SVC_MAX 16 /* services a scenario declares at most (scn_result.svc_sport) */
+
+/*
+ * Each declared service's stream: a source port whose traced path crosses
+ * (or avoids) its port, or the next free one, then 'rocelab load send' on
+ * its host through the lab (the same on the virtual lab and over SSH) at
+ * its rate, and at its slowdown's share from then on, until stopped.  false
+ * (the scenario invalid) when one cannot be placed or started.
+ */
+static bool start_services(struct lab *lab, const struct scenario *s, struct scn_result *r,
+			   const struct run_opts *o, struct lab_proc *sv)
+{
+	/* Its rate until its slowdown, then (exec) the rest at its share; or its rate throughout.
+	 */
+	static const char send[] =
+	    "\"$0\" load send -i \"$1\" --host \"$2\" --flows \"$3\" "
+	    "--sports 1 --size 1000 --sport \"$4\" --for \"$5\" --pps \"$6\"";
+	static const char slow[] = " && exec \"$0\" load send -i \"$1\" --host \"$2\" --flows "
+				   "\"$3\" --sports 1 --size 1000 --sport \"$4\" --for \"$7\" "
+				   "--pps \"$8\"";
+	char script[512];
+	long long total = s->baseline_ms + s->fault_ms + s->recovery_ms + 10000;
+
+	for (size_t i = 0; i < s->n_services && i < SVC_MAX; i++) {
+		const struct scn_service *x = &s->services[i];
+		struct inv_endpoint to;
+		char host[72], log[PATH_MAX + 4200], inv_there[PATH_MAX], flows[128], why[400],
+		    a[INET_ADDRSTRLEN], sp[8], for1[24], pps1[24], for2[24], pps2[24];
+		unsigned long long pps = x->rate_mbps * 1000000ULL / 8 / 1028;
+		char *colon;
+		int rc;
+
+		snprintf(log, sizeof(log), "%s/service-%s-paths.log", r->dir, x->name);
+		r->svc_sport[i] = (uint16_t)(51000 + i);
+		if (x->port[0] &&
+		    mpr_pin_port(lab, o->self_exe, s->inv, s->inv_path, x->from, x->to, x->port,
+				 x->avoids, log, &r->svc_sport[i], why, sizeof(why))) {
+			invalid(r, "service %s cannot be made to %s %s: %s", x->name,
+				x->avoids ? "avoid" : "cross", x->port, why);
+			return false;
+		}
+		snprintf(host, sizeof(host), "%s", x->from);
+		colon = strchr(host, ':');
+		*colon = '\0';
+		inventory_endpoint(s->inv, x->to, &to, why, sizeof(why));
+		inet_ntop(AF_INET, &s->inv->hosts[to.dev].rnics[to.port].addr.addr, a, sizeof(a));
+		snprintf(flows, sizeof(flows), "%s:%s", colon + 1, a);
+		if ((rc = lab_share(lab, host, s->inv_path, inv_there, sizeof(inv_there)))) {
+			invalid(r, "service %s: cannot copy the inventory to %s: %s", x->name, host,
+				strerror(-rc));
+			return false;
+		}
+		snprintf(sp, sizeof(sp), "%u", r->svc_sport[i]);
+		/* Up to its slowdown (into the fault phase), then the rest at its share. */
+		snprintf(for1, sizeof(for1), "%lldms",
+			 x->slow_to ? s->baseline_ms + x->slow_at_ms : total);
+		snprintf(pps1, sizeof(pps1), "%llu", pps ? pps : 1);
+		snprintf(for2, sizeof(for2), "%lldms",
+			 x->slow_to ? total - s->baseline_ms - x->slow_at_ms : 1000);
+		snprintf(pps2, sizeof(pps2), "%llu",
+			 x->slow_to ? (unsigned long long)((double)pps * x->slow_to) + 1 : 1);
+		snprintf(log, sizeof(log), "%s/service-%s.log", r->dir, x->name);
+		snprintf(script, sizeof(script), "%s%s", x->slow_to ? "" : "exec ", send);
+		if (x->slow_to)
+			snprintf(script + strlen(script), sizeof(script) - strlen(script), "%s",
+				 slow);
+		rc = lab_spawn(lab, host,
+			       (const char *const[]){"/bin/sh", "-c", script,
+						     lab_program(lab, host, o->self_exe), inv_there,
+						     host, flows, sp, for1, pps1, for2, pps2, NULL},
+			       log, &sv[i]);
+		if (rc) {
+			invalid(r, "service %s could not start on %s: %s", x->name, host,
+				strerror(-rc));
+			return false;
+		}
+		rl_info("%s: service %s: %s -> %s from UDP port %u at %llu Mbit/s%s%s%s", s->name,
+			x->name, x->from, x->to, r->svc_sport[i], x->rate_mbps,
+			x->port[0] ? (x->avoids ? ", avoiding " : ", across ") : "", x->port,
+			x->slow_to ? " (slows down on cue)" : "");
+	}
+	return true;
+}
+
+static void stop_services(struct lab *lab, const struct scenario *s, struct lab_proc *sv)
+{
+	for (size_t i = 0; i < s->n_services && i < SVC_MAX; i++)
+		if (sv[i].pid > 0)
+			lab_stop(lab, &sv[i], 2000);
+}
+
+/*
+ * What a monitor that traces services said of each declared one (its
+ * section's "services", by "FROM>TO/SPORT") against what the service
+ * expects; the section gains "declared".  false with why when one is not met.
+ */
+static bool grade_services(const struct scn_result *r, struct comp_result *c, char *why,
+			   size_t whylen)
+{
+	const struct scenario *s = r->s;
+	json_t *seen = c->obs.section ? json_object_get(c->obs.section, "services") : NULL,
+	       *declared;
+	bool ok = true;
+
+	if (!json_is_object(seen))
+		return true; /* a monitor that does not trace services */
+	declared = json_array();
+	for (size_t i = 0; i < s->n_services && i < SVC_MAX; i++) {
+		const struct scn_service *x = &s->services[i];
+		char key[200];
+		const json_t *g;
+		long long win, imp, net;
+		bool pass = true;
+		char got[160];
+
+		snprintf(key, sizeof(key), "%s>%s/%u", x->from, x->to, r->svc_sport[i]);
+		g = json_object_get(seen, key);
+		win = json_integer_value(json_object_get(g, "windows"));
+		imp = json_integer_value(json_object_get(g, "impacted"));
+		net = json_integer_value(json_object_get(g, "network_related"));
+		snprintf(got, sizeof(got),
+			 "seen in %lld window(s), impacted in %lld, network in %lld", win, imp,
+			 net);
+		if (!win)
+			pass = x->want_impacted < 0 && x->want_network < 0;
+		else if (x->want_network == 1)
+			pass = net > 0;
+		else if (x->want_network == 0)
+			pass = imp > net && net == 0;
+		if (x->want_impacted >= 0)
+			pass &= x->want_impacted ? imp > 0 : imp == 0;
+		json_array_append_new(
+		    declared,
+		    json_pack("{s:s,s:s,s:s,s:i,s:s?,s:b,s:o,s:o,s:I,s:I,s:I,s:b}", "name", x->name,
+			      "from", x->from, "to", x->to, "sport", r->svc_sport[i], "port",
+			      x->port[0] ? x->port : NULL, "avoids", x->avoids, "network_related",
+			      x->want_network < 0 ? json_null() : json_boolean(x->want_network),
+			      "impacted",
+			      x->want_impacted < 0 ? json_null() : json_boolean(x->want_impacted),
+			      "windows", (json_int_t)win, "windows_impacted", (json_int_t)imp,
+			      "windows_network", (json_int_t)net, "pass", pass));
+		if (!pass && ok) {
+			snprintf(why, whylen, "service %s: %s (expected %s)", x->name, got,
+				 x->want_network == 1	 ? "network-related"
+				 : x->want_network == 0	 ? "impacted, not network-related"
+				 : x->want_impacted == 0 ? "never impacted"
+							 : "impacted");
+			ok = false;
+		}
+	}
+	json_object_set_new(c->obs.section, "declared", declared);
+	return ok;
+}
+
 /* ---- grading ------------------------------------------------------------------------- */
 
 struct comp_times runner_times(const struct scn_result *r)
@@ -424,6 +583,7 @@ void runner_grade(struct scn_result *r)
 	struct comp_times t = runner_times(r);
 	const struct grade *headline = NULL;
 	bool invalid = r->g.verdict == RV_INVALID;
+	char svc_why[300];
 
 	for (size_t i = 0; i < r->n_comps; i++) {
 		struct comp_result *c = &r->comps[i];
@@ -432,6 +592,11 @@ void runner_grade(struct scn_result *r)
 		c->g.verdict = invalid ? RV_INVALID : RV_PASS;
 		grade_component(&sc->expect, &c->obs, &t, (double)sc->ops->settle_ms(sc->cfg) / 1e3,
 				&c->g);
+		if (r->s && r->s->n_services && !grade_services(r, c, svc_why, sizeof(svc_why)) &&
+		    c->g.verdict == RV_PASS) {
+			c->g.verdict = RV_FAIL;
+			snprintf(c->g.reason, sizeof(c->g.reason), "%s", svc_why);
+		}
 		/* The headline: the first component to name a fault and not known blind to it,
 		 * else the first to keep silent (a monitor blind to this fault beside one that
 		 * finds it does not speak for the scenario). */
@@ -494,9 +659,6 @@ static void progress(size_t i, size_t n, const struct scenario *s, const char *f
 	va_end(ap);
 	fputc('\n', stderr);
 }
-
-static void invalid(struct scn_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 static void invalid(struct scn_result *r, const char *fmt, ...)
 {
@@ -608,6 +770,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 {
 	char log[PATH_MAX + 64], why[320] = "", what[512];
 	struct load_run loads[8] = {0};
+	struct lab_proc svc[SVC_MAX] = {0};
 	struct live_fault *lf = rl_xcalloc(s->n_faults + 1, sizeof(*lf));
 	struct live_fault *fab = rl_xcalloc(s->n_fabric + 1, sizeof(*fab));
 	unsigned long long fault_start;
@@ -626,7 +789,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		drain = d > drain ? d : drain;
 	}
 	ok = start_fabric(s, r, fab, o, idx, total) &&
-	     start_components(lab, s, r, o, what, sizeof(what));
+	     start_components(lab, s, r, o, what, sizeof(what)) &&
+	     start_services(lab, s, r, o, svc);
 	if (ok) {
 		progress(idx, total, s, "baseline %.1f s (%s)", (double)s->baseline_ms / 1e3, what);
 		/* Components need a moment (agents trace their paths) before the baseline counts.
@@ -727,8 +891,15 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		rl_warn("%s: not as found after the revert (drift): %s", s->name, r->drift);
 	if (ok) {
 		progress(idx, total, s, "recovery %.1f s", (double)s->recovery_ms / 1e3);
-		ok = wait_ms(s->recovery_ms + drain, r, why, sizeof(why));
+		ok = wait_ms(s->recovery_ms, r, why, sizeof(why));
 	}
+	/* Services end before the monitors do: a flow idle for a moment has ended, not slowed. */
+	stop_services(lab, s, svc);
+	if (ok)
+		ok = wait_ms(drain > 1200    ? drain
+			     : s->n_services ? 1200
+					     : drain,
+			     r, why, sizeof(why));
 	r->t_stop = now_s();
 	for (size_t i = 0; i < r->n_comps; i++)
 		if (r->comps[i].started)

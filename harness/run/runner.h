@@ -39,7 +39,8 @@ struct scn_result {
 	char drift[512]; /* what its faults' reverts did not give back as found ("": none) */
 	struct comp_result *comps; /* one per s->comps */
 	size_t n_comps;
-	char dir[4096]; /* OUTDIR/<name> */
+	uint16_t svc_sport[16]; /* each declared service's UDP source port (0: not started) */
+	char dir[4096];		/* OUTDIR/<name> */
 };
 
 struct run_info {

@@ -729,6 +729,128 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 	return 0;
 }
 
+/* ---- services -------------------------------------------------------------------------- */
+
+struct svc_tmp {
+	struct scn_service *v;
+	struct load_tmp lt; /* its endpoints' role picks, as a load's ('other': than from) */
+};
+
+static int svc_truth(struct sctx *c, yaml_node_t *v, int *out, const char *what)
+{
+	const char *b = str(c, v, what);
+
+	if (!b || (strcmp(b, "true") && strcmp(b, "false")))
+		return err_at(c, v, "%s is true or false", what);
+	*out = !strcmp(b, "true");
+	return 0;
+}
+
+static int svc_expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct scn_service *x = o;
+
+	if (!strcmp(key, "network-related"))
+		return svc_truth(c, v, &x->want_network, "a service's expect.network-related");
+	if (!strcmp(key, "impacted"))
+		return svc_truth(c, v, &x->want_impacted, "a service's expect.impacted");
+	return UNKNOWN(c, k, key, "a service's expect", "network-related, impacted");
+}
+
+static int svc_slow_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct scn_service *x = o;
+
+	if (!strcmp(key, "at"))
+		return dur(c, v, 0, 3600000, &x->slow_at_ms, "slowdown.at");
+	if (!strcmp(key, "to")) {
+		if (fraction(c, v, &x->slow_to, "slowdown.to"))
+			return -EINVAL;
+		if (x->slow_to <= 0 || x->slow_to >= 1)
+			return err_at(c, v,
+				      "slowdown.to is the share of its rate it keeps, "
+				      "between 0 and 1 (e.g. 0.5)");
+		return 0;
+	}
+	return UNKNOWN(c, k, key, "a service's slowdown", "at, to");
+}
+
+static int svc_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
+{
+	struct svc_tmp *t = o;
+	struct scn_service *x = t->v;
+	const char *s;
+
+	if (!strcmp(key, "name")) {
+		if (!(s = str(c, v, "a service's name")))
+			return -EINVAL;
+		if (!rl_name_ok(s, SCN_NAME_MAX))
+			return err_at(c, v, "service name '%s': letters, digits, '_', '.', '-'", s);
+		snprintf(x->name, sizeof(x->name), "%s", s);
+		return 0;
+	}
+	if (!strcmp(key, "from") || !strcmp(key, "to") || !strcmp(key, "crosses") ||
+	    !strcmp(key, "avoids")) {
+		bool rnic = !strcmp(key, "from") || !strcmp(key, "to");
+		char out[ROLE_PICKS][ROLE_NAME_MAX];
+
+		if (!rnic && x->port[0])
+			return err_at(c, k, "give a service 'crosses' or 'avoids', not both");
+		if (load_endpoint(c, &t->lt, v, rnic, 1, out,
+				  rnic ? "a service's endpoint" : "a service's port") < 0)
+			return -EINVAL;
+		_Static_assert(sizeof(x->from) == ROLE_NAME_MAX && sizeof(x->port) == ROLE_NAME_MAX,
+			       "names as roles pick them");
+		memcpy(!strcmp(key, "from") ? x->from
+		       : !strcmp(key, "to") ? x->to
+					    : x->port,
+		       out[0], ROLE_NAME_MAX);
+		if (!rnic)
+			x->avoids = !strcmp(key, "avoids");
+		return 0;
+	}
+	if (!strcmp(key, "rate")) {
+		if (!(s = str(c, v, "a service's rate")))
+			return -EINVAL;
+		if (rl_parse_rate_mbps(s, &x->rate_mbps) || !x->rate_mbps || x->rate_mbps > 1000)
+			return err_at(c, v, "service rate '%s': give 1mbit to 1gbit (e.g. 4mbit)",
+				      s);
+		return 0;
+	}
+	if (!strcmp(key, "slowdown"))
+		return each_pair(c, v, svc_slow_pair, x, "a service's slowdown");
+	if (!strcmp(key, "expect"))
+		return each_pair(c, v, svc_expect_pair, x, "a service's expect");
+	return UNKNOWN(c, k, key, "a service",
+		       "name, from, to, crosses, avoids, rate, slowdown, expect");
+}
+
+static int parse_service(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
+{
+	struct scenario *s = c->s;
+	struct scn_service *x = RL_PUSH(s->services, s->n_services);
+	struct svc_tmp t = {x, {.inv = inv}};
+
+	x->rate_mbps = 4;
+	x->want_impacted = x->want_network = -1;
+	x->loc =
+	    (struct inv_loc){(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
+	if (each_pair(c, n, svc_pair, &t, "a service"))
+		return -EINVAL;
+	if (!x->name[0] || !x->from[0] || !x->to[0])
+		return err_at(c, n,
+			      "a service needs a name, 'from: HOST:RNIC' and 'to: HOST:RNIC'");
+	if (!strcmp(x->from, x->to))
+		return err_at(c, n, "service %s: 'from' and 'to' are both %s", x->name, x->from);
+	for (size_t i = 0; i + 1 < s->n_services; i++)
+		if (!strcmp(s->services[i].name, x->name))
+			return err_at(c, n, "a second service named '%s'", x->name);
+	if (x->slow_to && x->slow_at_ms >= s->fault_ms)
+		return err_at(c, n, "service %s slows down %lld ms into a fault phase of %lld ms",
+			      x->name, x->slow_at_ms, s->fault_ms);
+	return 0;
+}
+
 /* ---- expectations --------------------------------------------------------------------- */
 
 static const char *const classes[] = {"rnic",	    "switch-link",     "switch",
@@ -830,7 +952,7 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 /* ---- top level ------------------------------------------------------------------------- */
 
 struct top_tmp {
-	yaml_node_t *faults, *fabric, *load, *expect, *components;
+	yaml_node_t *faults, *fabric, *load, *services, *expect, *components;
 	yaml_node_t *legacy[8], *legacy_key[8]; /* 'NAME:' sections beside 'components: [NAME]' */
 	size_t n_legacy;
 	const char *inventory;
@@ -885,6 +1007,8 @@ static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t
 		t->fabric = v;
 	else if (!strcmp(key, "load"))
 		t->load = v;
+	else if (!strcmp(key, "services"))
+		t->services = v;
 	else if (!strcmp(key, "expect"))
 		t->expect = v;
 	else {
@@ -893,7 +1017,7 @@ static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t
 		return err_at(c, k,
 			      "unknown key '%s' in a scenario (expected one of: name, suite, "
 			      "description, inventory, phases, components, fabric, faults, load, "
-			      "expect; "
+			      "services, expect; "
 			      "components: %s)",
 			      key, component_names(names, sizeof(names)));
 	}
@@ -1073,6 +1197,16 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 		     it < t.load->data.sequence.items.top; it++)
 			parse_load(c, nd(c, *it), s->inv);
 	}
+	if (t.services) {
+		if (t.services->type != YAML_SEQUENCE_NODE)
+			return err_at(
+			    c, t.services,
+			    "services is a list of {name, from, to, crosses|avoids, rate, "
+			    "...}");
+		for (yaml_node_item_t *it = t.services->data.sequence.items.start;
+		     it < t.services->data.sequence.items.top; it++)
+			parse_service(c, nd(c, *it), s->inv);
+	}
 	/* A fault that replaces a root qdisc cannot go on a link the fabric shapes. */
 	for (size_t i = 0; !c->nerr && i < s->n_faults; i++) {
 		const struct fault_spec *f = &s->faults[i].spec;
@@ -1196,6 +1330,7 @@ void scenario_free(struct scenario *s)
 	free(s->faults);
 	free(s->fabric);
 	free(s->loads);
+	free(s->services);
 	for (size_t i = 0; i < s->n_comps; i++)
 		free(s->comps[i].cfg);
 	free(s->comps);

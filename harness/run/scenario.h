@@ -35,6 +35,26 @@ struct scn_load {
 	struct inv_loc loc;
 };
 
+/*
+ * A declared service: a UDP 4791 stream on one 5-tuple (from's address, to's,
+ * a source port whose traced path crosses or avoids port), for the whole
+ * scenario at rate, slowed to slow_to of it from slow_at_ms into the fault
+ * phase; what its monitor must say of it.  R-Pingmesh's agents find it on
+ * the sending RNIC (service tracing).
+ */
+struct scn_service {
+	char name[SCN_NAME_MAX + 1];
+	char from[72], to[72];
+	char port[72]; /* "" none; else the port its path must cross (or avoid) */
+	bool avoids;
+	unsigned long long rate_mbps;
+	long long slow_at_ms; /* into the fault phase */
+	double slow_to;	      /* 0: no slowdown; else its share of rate from then on */
+	int want_impacted;    /* -1 not asked; 0: never impacted; 1: impacted */
+	int want_network;     /* -1 not asked; 1: impacted and network-related; 0: not */
+	struct inv_loc loc;
+};
+
 enum metric_op { MOP_GE, MOP_GT, MOP_LE, MOP_LT, MOP_EQ };
 
 /* expect: metrics: { goodput-vs-optimal: ">= 0.9" } */
@@ -100,6 +120,8 @@ struct scenario {
 	size_t n_fabric;
 	struct scn_load *loads;
 	size_t n_loads;
+	struct scn_service *services;
+	size_t n_services;
 	struct scn_expect expect; /* the scenario's: each component's unless it has its own */
 };
 

@@ -32,15 +32,15 @@ struct rpm_agent_cfg {
 	int dscp;		    /* 26 */
 	bool services;		    /* trace the host's service flows, found by packets: on */
 	double service_rate;	    /* probes a second on each service's 5-tuple: 10 */
-	long long service_idle_ms;  /* a flow idle this long has ended: 1 s (within the analyzer's grace) */
-	struct rpm_pl_cfg pl;	    /* the pinglist when computed here (no controller) */
-	const char *controller;	    /* ADDR[:PORT] (4792): the pinglists from it, or NULL */
-	long long duration_ms;	    /* 0: until SIGINT/SIGTERM */
-	const char *analyzer;	    /* ADDR[:PORT] (4793), or NULL */
-	const char *out;	    /* file for records ("-": stdout), or NULL */
-	size_t buffer_bytes;	    /* 1 MiB */
-	long long orphan_ms;	    /* exit after this long without the analyzer: 30 s */
-	long long clock_offset_ns;  /* this host's clock minus the analyzer's */
+	long long service_idle_ms; /* a flow idle this long has ended: 1 s (< the analyzer grace) */
+	struct rpm_pl_cfg pl;	   /* the pinglist when computed here (no controller) */
+	const char *controller;	   /* ADDR[:PORT] (4792): the pinglists from it, or NULL */
+	long long duration_ms;	   /* 0: until SIGINT/SIGTERM */
+	const char *analyzer;	   /* ADDR[:PORT] (4793), or NULL */
+	const char *out;	   /* file for records ("-": stdout), or NULL */
+	size_t buffer_bytes;	   /* 1 MiB */
+	long long orphan_ms;	   /* exit after this long without the analyzer: 30 s */
+	long long clock_offset_ns; /* this host's clock minus the analyzer's */
 	unsigned seed;
 };
 

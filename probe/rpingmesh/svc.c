@@ -38,6 +38,8 @@ int rpm_svc_parse(const uint8_t *frame, size_t len, struct rpm_svc_pkt *p)
 		return 0;
 	if ((ip[6] & 0x1f) || ip[7])
 		return 0; /* a fragment past the first: no UDP header */
+	if (ip[8] < RPM_SVC_MIN_TTL)
+		return 0; /* a path trace's probe (rocelab trace, transport paths), not a flow */
 	ihl = (size_t)(ip[0] & 0xf) * 4;
 	if (ihl < 20)
 		return 0;

@@ -7,7 +7,8 @@
  * Hostmesh's 0x1xx or R-Pingmesh's 0x2xx is a probe, an ACK or a trace);
  * each (RNIC, destination address, UDP source port) is a service flow
  * until it has been idle for a while.  The agent probes each flow's outer
- * 5-tuple, so ECMP puts the probes on the service's path.
+ * 5-tuple, so ECMP puts the probes on the service's path.  Packets sent
+ * with a low TTL are path traces' (rocelab's own sweeps), not a flow's.
  *
  * The parser and the flow table are pure (no clock reads): unit tests give
  * them frames and times.
@@ -19,7 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RPM_SVC_MAX 64 /* flows an agent follows at once */
+#define RPM_SVC_MAX	64 /* flows an agent follows at once */
+#define RPM_SVC_MIN_TTL 32 /* a packet sent with a lower IP TTL is a path trace's, not a flow's */
 
 /* What one outgoing frame says of a service. */
 struct rpm_svc_pkt {

@@ -26,6 +26,7 @@ static size_t frame(uint8_t *f, uint16_t sport, uint32_t qpn, uint32_t w, uint16
 	f[14] = 0x45;
 	f[16] = (uint8_t)((n - 14) >> 8), f[17] = (uint8_t)(n - 14);
 	f[20] = (uint8_t)(frag >> 8), f[21] = (uint8_t)frag;
+	f[22] = 64;
 	f[23] = 17;
 	memcpy(f + 26, (uint8_t[]){198, 18, 1, 1}, 4);
 	memcpy(f + 30, (uint8_t[]){198, 18, 2, 3}, 4);
@@ -61,6 +62,9 @@ Test(svc, a_service_packet_is_roce_not_of_a_monitor)
 	frame(f, 50123, 0x11, 0, 0);
 	f[37] = 0xb8;
 	cr_assert_eq(rpm_svc_parse(f, 128, &p), 0, "UDP 4792 is not RoCEv2");
+	frame(f, 50123, 0x11, 0, 0);
+	f[22] = 3;
+	cr_assert_eq(rpm_svc_parse(f, 128, &p), 0, "TTL 3: a path trace's probe");
 	frame(f, 50123, 0x11, 0, 0);
 	cr_assert_eq(rpm_svc_parse(f, 40, &p), -EMSGSIZE);
 	cr_assert_eq(rpm_svc_parse(f, 50, &p), -EMSGSIZE, "no room for its BTH");
