@@ -901,8 +901,11 @@ static void retarget(struct agent *a, unsigned long long now)
 static void flow_rec(struct agent *a, struct rpm_flow *f, bool ended, unsigned long long now)
 {
 	size_t h = 0, r = 0;
-	/* An ended flow's record is of its last packet: the window it stopped in knows. */
-	uint64_t t = rl_realtime_ns() - (ended ? (uint64_t)(now - f->last) : 0);
+	/*
+	 * A record is of the flow's last packet counted: its bytes go to the window
+	 * they were sent in, and an ended flow's end to the window it stopped in.
+	 */
+	uint64_t t = rl_realtime_ns() - (uint64_t)(now - f->last);
 	struct rpm_flow_rec x = {.t_ns = rec_time(a, t),
 				 .src_rnic = f->src_rnic,
 				 .sport = f->sport,
@@ -911,8 +914,8 @@ static void flow_rec(struct agent *a, struct rpm_flow *f, bool ended, unsigned l
 				 .bytes = (uint32_t)(f->bytes - f->rep_bytes),
 				 .qpn = f->qpn};
 
-	if (!rnic_at(a, f->dst, &h, &r))
-		return; /* to an address the inventory does not know: not probed, not said */
+	if (!rnic_at(a, f->dst, &h, &r) || (!ended && f->pkts == f->rep_pkts))
+		return; /* to an address the inventory does not know, or nothing new to say */
 	x.dst_host = (uint16_t)h;
 	x.dst_rnic = (uint8_t)r;
 	x.span_ms = (uint32_t)((now - f->rep_t) / NS_PER_MS);
