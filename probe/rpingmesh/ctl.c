@@ -26,20 +26,11 @@ void rpm_ctl_defaults(struct rpm_ctl_cfg *c)
 	rpm_pl_cfg_default(&c->pl);
 }
 
-#define CT(f) offsetof(struct rpm_ctl_cfg, f)
+#define CT(f)	 offsetof(struct rpm_ctl_cfg, f)
+#define CT_PL(f) offsetof(struct rpm_ctl_cfg, pl.f)
 
 const struct opt_desc rpm_ctl_opts[] = {
-    {"inter-tor", OPT_CUSTOM, 0, 0, CT(pl.inter_tor_per_tor),
-     "inter-ToR targets: every RNIC of each other ToR (all), or N of each", rpm_parse_inter_tor,
-     rpm_print_inter_tor},
-    {"sports", OPT_CUSTOM, 0, 0, CT(pl.sports),
-     "source ports per target: Eq. (1) over the ECMP paths between the ToRs (auto), or N",
-     rpm_parse_sports, rpm_print_sports},
-    {"coverage", OPT_CUSTOM, 0, 0, CT(pl.coverage),
-     "Eq. (1)'s probability that every ECMP path gets a source port", rpm_parse_coverage,
-     rpm_print_coverage},
-    {"same-host", OPT_BOOL, 0, 0, CT(pl.same_host),
-     "probe the host's own RNICs too (they measure the host, not the fabric)"},
+    RPM_PL_OPTS(CT_PL),
     {"seed", OPT_UINT, 0, 4294967295.0, CT(pl.seed), "inter-ToR picks and source ports"},
     {"refresh", OPT_MS, 100, 86400000, CT(refresh_ms),
      "send every agent its pinglists again this often (agents register again as often)"},

@@ -118,7 +118,8 @@ static const char *print_services(const void *field, char *buf, size_t len)
 	return buf;
 }
 
-#define AG(f) offsetof(struct rpm_agent_cfg, f)
+#define AG(f)	 offsetof(struct rpm_agent_cfg, f)
+#define AG_PL(f) offsetof(struct rpm_agent_cfg, pl.f)
 
 const struct opt_desc rpm_agent_opts[] = {
     {"transport", OPT_CUSTOM, 0, 0, AG(transport),
@@ -142,17 +143,7 @@ const struct opt_desc rpm_agent_opts[] = {
      "probes a second on each service flow's 5-tuple"},
     {"service-idle", OPT_MS, 100, 3600000, AG(service_idle_ms),
      "a service flow that sent nothing this long has ended"},
-    {"inter-tor", OPT_CUSTOM, 0, 0, AG(pl.inter_tor_per_tor),
-     "inter-ToR targets: every RNIC of each other ToR (all), or N of each", rpm_parse_inter_tor,
-     rpm_print_inter_tor},
-    {"sports", OPT_CUSTOM, 0, 0, AG(pl.sports),
-     "source ports per target: Eq. (1) over the ECMP paths between the ToRs (auto), or N",
-     rpm_parse_sports, rpm_print_sports},
-    {"coverage", OPT_CUSTOM, 0, 0, AG(pl.coverage),
-     "Eq. (1)'s probability that every ECMP path gets a source port", rpm_parse_coverage,
-     rpm_print_coverage},
-    {"same-host", OPT_BOOL, 0, 0, AG(pl.same_host),
-     "probe the host's own RNICs too (they measure the host, not the fabric)"},
+    RPM_PL_OPTS(AG_PL),
     {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms),
      "replace rotate-share of each target's source ports this often"},
     {"rotate-share", OPT_DOUBLE, 0, 1, AG(rotate_share), "share of the ports each rotation"},
