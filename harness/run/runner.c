@@ -896,10 +896,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	/* Services end before the monitors do: a flow idle for a moment has ended, not slowed. */
 	stop_services(lab, s, svc);
 	if (ok)
-		ok = wait_ms(drain > 1200    ? drain
-			     : s->n_services ? 1200
-					     : drain,
-			     r, why, sizeof(why));
+		ok = wait_ms(s->n_services && drain < 1200 ? 1200 : drain, r, why, sizeof(why));
 	r->t_stop = now_s();
 	for (size_t i = 0; i < r->n_comps; i++)
 		if (r->comps[i].started)

@@ -818,7 +818,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 		/* Spread the first probes over one period, so targets do not fire together. */
 		x->next = now + (unsigned long long)random() % x->period;
 		x->next_sport = (unsigned)random();
-		if (a->cfg->transport->prepare && a->rn) {
+		if (a->cfg->transport->prepare) {
 			int r = a->cfg->transport->prepare(a->rn[x->t.src_rnic].port, &x->dst);
 
 			if (r)
@@ -1027,7 +1027,7 @@ static void got_list(void *ctx, struct rpm_ctl_got *g)
  * one, only the bound on what it can hand out (every other RNIC), for the
  * tables' size.
  */
-static int load_targets(struct agent *a, unsigned long long now)
+static int load_targets(struct agent *a)
 {
 	struct rpm_pl_cfg c = a->cfg->pl;
 	struct rpm_pinglist pl;
@@ -1043,10 +1043,9 @@ static int load_targets(struct agent *a, unsigned long long now)
 	a->rate_max = rate_of(a, pl.t, pl.n);
 	if (a->cfg->services) /* room for the probes of as many service flows as it follows */
 		a->rate_max += RPM_SVC_MAX * a->cfg->service_rate;
-	if (!a->cfg->controller) {
+	if (!a->cfg->controller) { /* the targets, once the ports are open (setup) */
 		a->pl_t = pl.t, a->pl_n = pl.n;
 		pl.t = NULL;
-		retarget(a, now);
 	}
 	rpm_pinglist_free(&pl);
 	return 0;
@@ -1085,7 +1084,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 			inv->name);
 	srandom(cfg->seed ? cfg->seed : (unsigned)(now ^ (unsigned long long)getpid()));
 	a->nonce = (uint32_t)random() ^ (uint32_t)(rl_realtime_ns() >> 7);
-	r = load_targets(a, now);
+	r = load_targets(a);
 	if (r)
 		return r;
 	a->rn = rl_xcalloc(a->n, sizeof(*a->rn));
@@ -1093,14 +1092,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	r = open_ports(a, h);
 	if (r)
 		return r;
-	for (size_t i = 0; cfg->transport->prepare && i < a->n_tg; i++) {
-		r = cfg->transport->prepare(a->rn[a->tg[i].t.src_rnic].port, &a->tg[i].dst);
-		if (r)
-			rl_warn(
-			    "agent: %s: a route to %s:%s: %s (probes will say whether it lasts)",
-			    h->name, inv->hosts[a->tg[i].t.host].name,
-			    inv->hosts[a->tg[i].t.host].rnics[a->tg[i].t.rnic].name, strerror(-r));
-	}
+	retarget(a, now); /* the pinglist computed here (with a controller: none yet) */
 	if (cfg->controller) {
 		uint32_t qpn[RPM_CTL_RNICS];
 
