@@ -79,6 +79,13 @@ struct pt_port {
 	uint8_t *buf; /* RECV_N receive slots, then SEND_N send slots */
 	struct qp_ent qps[QP_MAX];
 	int n_qp;
+	/*
+	 * The receive buffers, shared by every QP of the pool: an answer comes
+	 * back to the QP that sent the probe (R-Pingmesh's ACKs to the probe's
+	 * source QPN), and on rxe that is any of them.  NULL (no SRQ on the
+	 * device): receives on the first QP only.
+	 */
+	struct ibv_srq *srq;
 	bool flow_label; /* the device takes the source port from the AH flow label */
 	bool rxe;
 	struct ah_ent ahs[AH_N];
@@ -285,6 +292,8 @@ static int post_recv(struct pt_port *p, unsigned i)
 	struct ibv_sge sge = {(uintptr_t)recv_buf(p, i), PT_GRH_LEN + MSG_MAX, p->mr->lkey};
 	struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
 
+	if (p->srq)
+		return -ibv_post_srq_recv(p->srq, &wr, &bad);
 	return -ibv_post_recv(p->qps[0].qp, &wr, &bad);
 }
 
@@ -298,6 +307,8 @@ static void verbs_close(struct pt_port *p)
 	for (int i = p->n_qp - 1; i >= 0; i--)
 		if (p->qps[i].qp)
 			ibv_destroy_qp(p->qps[i].qp);
+	if (p->srq)
+		ibv_destroy_srq(p->srq);
 	if (p->mr)
 		ibv_dereg_mr(p->mr);
 	free(p->buf);
@@ -437,10 +448,19 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 			  p->name, bytes, strerror(errno));
 		goto fail;
 	}
+	if (want_qps > 1) {
+		struct ibv_srq_init_attr sa = {.attr = {.max_wr = RECV_N, .max_sge = 1}};
+
+		if (!(p->srq = ibv_create_srq(p->pd, &sa)))
+			rl_warn("%s: no shared receive queue (%s): answers to the pool's other "
+				"QPs than the first are lost",
+				p->name, strerror(errno));
+	}
 	for (int i = 0; i < want_qps; i++) {
 		struct ibv_qp_init_attr qa = {
 		    .send_cq = p->scq,
 		    .recv_cq = p->rcq,
+		    .srq = p->srq,
 		    .qp_type = IBV_QPT_UD,
 		    .cap = {.max_send_wr = SEND_N,
 			    .max_recv_wr = i ? 1 : RECV_N,
@@ -782,8 +802,10 @@ static uint32_t verbs_qpn(struct pt_port *p)
 
 static const char *verbs_describe(struct pt_port *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: QPN 0x%x, %d UD QP(s), source port per %s, %s timestamps", p->name,
-		 p->qps[0].qp->qp_num, p->n_qp, p->flow_label ? "AH flow label" : "QP",
+	snprintf(buf, len, "%s: QPN 0x%x, %d UD QP(s)%s, source port per %s, %s timestamps",
+		 p->name, p->qps[0].qp->qp_num, p->n_qp,
+		 p->srq ? " receiving on one shared queue" : "",
+		 p->flow_label ? "AH flow label" : "QP",
 		 p->scqx ? "hardware completion" : "software (clock_gettime)");
 	return buf;
 }

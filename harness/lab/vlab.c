@@ -109,8 +109,15 @@ static int root_host_unconfigure(void)
 		return 0;
 	for (unsigned i = 0; i < 64; i++) /* per-RNIC rules; absent ones fail harmlessly */
 		nl_rule_del(&root, topo_host_table(i), NULL, NULL, topo_host_table(i));
-	if (nl_rule_exists(&root, 0) != 1)
-		ret = nl_rule_add(&root, 0, NULL, NULL, RT_TABLE_LOCAL);
+	/*
+	 * The local table's rule back at pref 0, then ours at LOCAL_RULE_PREF gone.  Added
+	 * exclusively rather than looked up: a dump leaves out a pref of 0, so libnl reports 0
+	 * for rules it cannot tell apart from it (the lookup said "there" when it was not, and
+	 * the namespace was left with no local rule at all).
+	 */
+	ret = nl_rule_add(&root, 0, NULL, NULL, RT_TABLE_LOCAL);
+	if (ret == -EEXIST)
+		ret = 0;
 	if (!ret && nl_rule_exists(&root, LOCAL_RULE_PREF) == 1)
 		ret = nl_rule_del(&root, LOCAL_RULE_PREF, NULL, NULL, RT_TABLE_LOCAL);
 	nsctx_close(&root);

@@ -318,6 +318,66 @@ Test(verbs, probes_between_two_rnics_cross_the_fabric)
 }
 
 /* Capture the next RoCEv2 frame on netdev (AF_PACKET) and write it as a pcap file. */
+/*
+ * An answer goes back to the QP that sent the probe (R-Pingmesh's ACKs to the
+ * probe's source QPN), and on rxe a pool of QPs sends them: every QP of the
+ * pool must receive (one shared receive queue), not only the first.
+ */
+Test(verbs, answers_to_any_qp_of_the_pool_arrive)
+{
+	struct rnic ra, rb;
+	struct pt_port *a = NULL, *b = NULL;
+	struct pt_cfg ca, cb;
+	static struct seen sa, sb;
+	char err[512];
+	uint32_t qpns[4];
+	const int n = 4;
+
+	need_rnic(0, &ra);
+	need_rnic(1, &rb);
+	ca = cfg_of(&ra);
+	cb = cfg_of(&rb);
+	cr_assert_eq(pt_verbs_ops.open(&ca, &a, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pt_verbs_ops.open(&cb, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert(strstr(pt_verbs_ops.describe(a, err, sizeof(err)), "one shared queue"), "%s",
+		  err);
+	struct pt_dst to_b = {rb.addr, pt_verbs_ops.qpn(b)};
+
+	/* a -> b from four source ports: four QPs of a's pool. */
+	for (int i = 0; i < n; i++) {
+		uint8_t pl[50];
+		uint16_t used = 0, id = 0;
+
+		fill(pl, sizeof(pl), i);
+		cr_assert_eq(pt_verbs_ops.send(a, &to_b, (uint16_t)(50000 + i), 64, pl, sizeof(pl),
+					       (uint64_t)i, &used, &id),
+			     0);
+	}
+	pump(&pt_verbs_ops, a, &sa, &pt_verbs_ops, b, &sb, n);
+	cr_assert_eq(sb.rx, n, "received %d of %d", sb.rx, n);
+	for (int i = 0; i < n; i++) {
+		qpns[i] = sb.rxs[i].src_qpn;
+		for (int j = 0; j < i; j++)
+			cr_assert_neq(qpns[i], qpns[j], "four ports, four source QPs");
+	}
+	/* b answers each to the QP it came from: a receives all four. */
+	for (int i = 0; i < n; i++) {
+		struct pt_dst back = {ra.addr, qpns[i]};
+		uint8_t pl[50];
+		uint16_t used = 0, id = 0;
+
+		fill(pl, sizeof(pl), 100 + i);
+		cr_assert_eq(pt_verbs_ops.send(b, &back, 50100, 64, pl, sizeof(pl),
+					       (uint64_t)(100 + i), &used, &id),
+			     0);
+	}
+	pump(&pt_verbs_ops, b, &sb, &pt_verbs_ops, a, &sa, n);
+	cr_assert_eq(sa.rx, n, "answers received at the pool's QPs: %d of %d", sa.rx, n);
+	cr_assert_eq(sa.bad, 0);
+	pt_verbs_ops.close(a);
+	pt_verbs_ops.close(b);
+}
+
 static int capture_open(const char *netdev)
 {
 	int fd =

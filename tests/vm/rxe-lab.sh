@@ -36,13 +36,25 @@ rxe_del() {
 }
 
 # Nothing of ours left: namespaces, processes, policy rules, links, rxe devices.  Prints what is.
+# (A namespace's links go with it a moment after it is deleted: vm_links_gone waits for that.)
 vm_leftovers() {
 	local left procs rules links rxe
 	left=$(ls /run/netns 2>/dev/null | grep -c '^rl-')
 	procs=$(pgrep -f 'rocelab (agent|analyze|inject)|sshd -f /run/rocelab' | wc -l)
+	# ours gone, and the local table's rule back at pref 0 (a lab down once lost it)
 	rules=$(ip rule show | grep -vcE '^(0|32766|32767):')
+	ip rule show | grep -qE '^0:[[:space:]]+from all lookup local' || rules=$((rules + 1))
 	links=$(ip -o link show | grep -vc ' lo:')
 	rxe=$(rdma link show | grep -c .)
 	[ "$left$procs$rules$links$rxe" = 00000 ] ||
 		echo "$left namespaces, $procs processes, $rules rules, $links links, $rxe rxe devices"
+}
+
+# The links of a lab just taken down, gone (namespaces are freed after 'lab down' returns).
+vm_links_gone() {
+	for _ in $(seq 50); do
+		[ "$(ip -o link show | grep -vc ' lo:')" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
