@@ -202,6 +202,32 @@ static double jnum(const json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
+void mon_transport(const json_t *agents, const char *configured, struct comp_obs *obs)
+{
+	json_t *per = json_object();
+	const char *one = NULL;
+	bool mixed = false;
+	size_t i;
+	json_t *j;
+
+	json_array_foreach(agents, i, j)
+	{
+		const char *h = json_string_value(json_object_get(j, "host")),
+			   *t = json_string_value(json_object_get(j, "transport"));
+
+		if (!h || !t)
+			continue;
+		json_object_set_new(per, h, json_string(t));
+		mixed |= one && strcmp(one, t);
+		one = one ? one : t;
+	}
+	json_object_set_new(obs->section, "transport",
+			    json_string(mixed ? "mixed"
+					: one ? one
+					      : configured));
+	json_object_set_new(obs->section, "transports", per);
+}
+
 void mon_overhead(const struct mon_procs *p, const json_t *agents, const json_t *windows,
 		  const struct comp_times *t, struct comp_obs *obs)
 {

@@ -61,4 +61,11 @@ void mon_release(struct mon_procs *p);
 void mon_overhead(const struct mon_procs *p, const json_t *agents, const json_t *windows,
 		  const struct comp_times *t, struct comp_obs *obs);
 
+/*
+ * The probe transport the agents used, into obs->section: "transport" (the
+ * one all used, "mixed", or the configured one when no agent reported) and
+ * "transports" (host: transport).  With "auto", hosts can differ.
+ */
+void mon_transport(const json_t *agents, const char *configured, struct comp_obs *obs);
+
 #endif

@@ -133,6 +133,21 @@ struct pt_ops {
 
 extern const struct pt_ops pt_udp_ops;
 extern const struct pt_ops pt_verbs_ops;
+/*
+ * "auto": no transport of its own, a choice an agent makes at start with
+ * pt_resolve(): verbs where the host's RNIC has an RDMA device, udp where it
+ * has none (a lab whose hosts differ, as the Soft-RoCE VM's).
+ */
+extern const struct pt_ops pt_auto_ops;
+
+/*
+ * The transport to use for t on host h: t itself, or for pt_auto_ops verbs
+ * when a verbs port opens on h's first RNIC (it is closed again), else udp.
+ * how says which and why (the verbs error when it is udp).
+ */
+struct inv_host;
+const struct pt_ops *pt_resolve(const struct pt_ops *t, const struct inv_host *h, char *how,
+				size_t howlen);
 
 /*
  * rocelab's probe QPs: Hostmesh's are 0x100 + i, R-Pingmesh's 0x200 + i.  Is
@@ -143,7 +158,7 @@ static inline bool pt_sibling_qpn(uint32_t ours, uint32_t qpn)
 	return qpn >> 8 != ours >> 8 && (qpn >> 8 == 1 || qpn >> 8 == 2);
 }
 
-/* The names of all transports, for messages: "udp, verbs". */
+/* The names of all transports, for messages: "udp, verbs, auto". */
 const char *pt_names(void);
 
 /*
@@ -160,7 +175,7 @@ uint64_t pt_hwclock_ns(struct pt_hwclock *c, uint64_t ticks);
 /* rxe sends a QP's packets from UDP port 0xC000 + hash_32(QPN, 14); this computes it. */
 uint16_t pt_rxe_sport(uint32_t qpn);
 
-/* The transport called name ("udp", "verbs"), or NULL. */
+/* The transport called name ("udp", "verbs", "auto"), or NULL. */
 const struct pt_ops *pt_find(const char *name);
 
 /* An option table's transport (OPT_CUSTOM parse and print of a const struct pt_ops *). */

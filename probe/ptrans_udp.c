@@ -24,6 +24,7 @@
 #include "probe/ptrans.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/inventory.h"
 #include "probe/rawsock.h"
 #include "probe/roce.h"
 #include "probe/rtcheck.h"
@@ -319,7 +320,39 @@ const struct pt_ops pt_udp_ops = {
     .qpn = udp_qpn,
 };
 
-static const struct pt_ops *const all[] = {&pt_udp_ops, &pt_verbs_ops};
+const struct pt_ops pt_auto_ops = {.name = "auto"};
+
+static const struct pt_ops *const all[] = {&pt_udp_ops, &pt_verbs_ops, &pt_auto_ops};
+
+const struct pt_ops *pt_resolve(const struct pt_ops *t, const struct inv_host *h, char *how,
+				size_t howlen)
+{
+	struct pt_port *port;
+	struct pt_cfg c;
+	char err[256];
+
+	if (t != &pt_auto_ops) {
+		snprintf(how, howlen, "%s transport", t->name);
+		return t;
+	}
+	if (!h || !h->n_rnics) {
+		snprintf(how, howlen, "udp transport (auto: no RNIC to try verbs on)");
+		return &pt_udp_ops;
+	}
+	c = (struct pt_cfg){.netdev = h->rnics[0].netdev,
+			    .ibdev = h->rnics[0].ibdev,
+			    .addr = h->rnics[0].addr.addr,
+			    .prefix_len = h->rnics[0].addr.len,
+			    .gid_index = h->rnics[0].gid_index,
+			    .sports = 1};
+	if (!pt_verbs_ops.open(&c, &port, err, sizeof(err))) {
+		pt_verbs_ops.close(port);
+		snprintf(how, howlen, "verbs transport (auto: %s has an RDMA device)", c.netdev);
+		return &pt_verbs_ops;
+	}
+	snprintf(how, howlen, "udp transport (auto: %s)", err);
+	return &pt_udp_ops;
+}
 
 const char *pt_names(void)
 {

@@ -19,6 +19,7 @@
 void rec_stream_init(struct rec_stream *s, const char *peer)
 {
 	s->host = -1;
+	s->transport = NULL;
 	s->len = 0;
 	snprintf(s->peer, sizeof(s->peer), "%.47s", peer);
 }
@@ -189,7 +190,8 @@ bool rec_stats_read(const void *body, size_t len, struct rec_stats *st)
 	return true;
 }
 
-bool rec_stats_line(struct out *o, const char *host, const struct rec_stats *s, uint64_t *last)
+bool rec_stats_line(struct out *o, const char *host, const char *transport,
+		    const struct rec_stats *s, uint64_t *last)
 {
 	if (*last && s->t_ns < *last + 1000000000ULL)
 		return false; /* agents report every few seconds: not a line per frame */
@@ -197,6 +199,8 @@ bool rec_stats_line(struct out *o, const char *host, const struct rec_stats *s, 
 	out_open_object(o, NULL);
 	out_string(o, PRINT_JSON, "type", NULL, "agent");
 	out_string(o, PRINT_JSON, "host", NULL, host);
+	if (transport)
+		out_string(o, PRINT_JSON, "transport", NULL, transport);
 	out_float(o, PRINT_JSON, "time", NULL, 3, (double)s->t_ns / 1e9);
 	out_uint(o, PRINT_JSON, "probes", NULL, s->probes);
 	out_uint(o, PRINT_JSON, "timeouts", NULL, s->timeouts);

@@ -16,7 +16,8 @@
 
 /* One agent's stream as it arrives: take() consumes the whole frames of buf[0..len). */
 struct rec_stream {
-	int host; /* -1 until the hello */
+	int host;	       /* -1 until the hello */
+	const char *transport; /* the agent's probe transport, from its hello ("udp", "verbs") */
 	size_t len;
 	char peer[48];
 	uint8_t buf[65536];
@@ -54,6 +55,7 @@ bool rec_stats_read(const void *body, size_t len, struct rec_stats *st);
  * none), and false says this one was not printed.
  */
 struct out;
-bool rec_stats_line(struct out *o, const char *host, const struct rec_stats *s, uint64_t *last);
+bool rec_stats_line(struct out *o, const char *host, const char *transport,
+		    const struct rec_stats *s, uint64_t *last);
 
 #endif

@@ -728,20 +728,26 @@ static void teardown(struct agent *a)
 	topo_free(a->topo);
 }
 
-int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg)
+int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 {
 	struct agent a = {0};
+	struct hm_agent_cfg resolved = *given;
+	const struct hm_agent_cfg *cfg = &resolved;
 	unsigned long long start = rl_now_ns(), end, seen_analyzer = start;
-	int ret = setup(&a, inv, cfg);
+	char how[320];
+	int ret;
+
+	resolved.transport =
+	    pt_resolve(given->transport, inventory_host(inv, given->host), how, sizeof(how));
+	ret = setup(&a, inv, cfg);
 
 	if (ret)
 		goto out;
 	end = cfg->duration_ms ? start + (unsigned long long)cfg->duration_ms * NS_PER_MS
 			       : ULLONG_MAX;
 	rl_info("agent: %s: probing %zu RNICs every %lld ms (timeout %lld ms, %d source ports, "
-		"%s transport)",
-		inv->hosts[a.host].name, a.n, cfg->interval_ms, cfg->timeout_ms, cfg->pool,
-		cfg->transport->name);
+		"%s)",
+		inv->hosts[a.host].name, a.n, cfg->interval_ms, cfg->timeout_ms, cfg->pool, how);
 	while (!rl_interrupted) {
 		struct pollfd pfd[MAX_FDS];
 		size_t owner[MAX_FDS];

@@ -1172,11 +1172,11 @@ void az_flush(struct az *a)
 	close_until(a, 0, true);
 }
 
-void az_agent_stats(struct az *a, size_t host, const struct rec_stats *s)
+void az_agent_stats(struct az *a, size_t host, const char *transport, const struct rec_stats *s)
 {
 	if (host >= a->inv->n_hosts)
 		return;
-	if (!rec_stats_line(&a->o, a->inv->hosts[host].name, s, &a->stats_t[host])) {
+	if (!rec_stats_line(&a->o, a->inv->hosts[host].name, transport, s, &a->stats_t[host])) {
 		a->tot.refused++;
 		return;
 	}

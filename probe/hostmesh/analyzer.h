@@ -53,7 +53,7 @@ int az_host_index(const struct az *a, const char *name);
 
 void az_probe(struct az *a, size_t host, const struct hm_probe *p);
 void az_path(struct az *a, size_t host, const struct hm_path *p);
-void az_agent_stats(struct az *a, size_t host, const struct rec_stats *s);
+void az_agent_stats(struct az *a, size_t host, const char *transport, const struct rec_stats *s);
 
 /* Close the windows that can no longer get records at realtime now_ns. */
 void az_tick(struct az *a, uint64_t now_ns);

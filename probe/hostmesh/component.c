@@ -151,7 +151,7 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	comp_obs_metric(obs, "probes", (double)probes, "probes");
 	comp_obs_metric(obs, "timeouts", (double)timeouts, "probes");
 	obs->section = json_object();
-	json_object_set_new(obs->section, "transport", json_string(st->cfg->agent.transport->name));
+	mon_transport(agents, st->cfg->agent.transport->name, obs);
 	json_object_set_new(obs->section, "timestamps", json_string(ts));
 	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime).
 	 */

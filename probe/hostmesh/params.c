@@ -16,8 +16,8 @@
 
 const struct opt_desc hm_agent_opts[] = {
     {"transport", OPT_CUSTOM, 0, 0, AG(transport),
-     "probe transport: udp (RoCEv2 UD packets over raw sockets) or verbs (UD QPs through "
-     "rdma-core)",
+     "probe transport: udp (RoCEv2 UD packets over raw sockets), verbs (UD QPs through "
+     "rdma-core) or auto (verbs where the RNIC has an RDMA device, else udp)",
      pt_opt_parse, pt_opt_print},
     {"interval", OPT_MS, 1, 60000, AG(interval_ms), "probe interval per RNIC"},
     {"timeout", OPT_MS, 1, 60000, AG(timeout_ms), "a probe not received by then is a drop"},

@@ -29,7 +29,9 @@ static int hello(struct az *az, const struct inventory *inv, struct rec_stream *
 		       s->peer, m.host, inv->name);
 		return -1;
 	}
-	rl_info("analyze: agent %s (%s, %u RNICs) connected", m.host, s->peer, m.n_rnics);
+	s->transport = m.transport ? "verbs" : "udp";
+	rl_info("analyze: agent %s (%s, %u RNICs, %s transport) connected", m.host, s->peer,
+		m.n_rnics, s->transport);
 	return 0;
 }
 
@@ -71,7 +73,7 @@ int hm_stream_take(struct az *az, const struct inventory *inv, struct rec_stream
 			memcpy(&p, body, sizeof(p));
 			az_path(az, (size_t)s->host, &p);
 		} else if (h.type == HM_STATS && rec_stats_read(body, h.len, &st)) {
-			az_agent_stats(az, (size_t)s->host, &st);
+			az_agent_stats(az, (size_t)s->host, s->transport, &st);
 		}
 		/* other frame types: skipped by length */
 	}

@@ -1240,20 +1240,27 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	return 0;
 }
 
-int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *cfg)
+int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given)
 {
 	struct agent a = {0};
+	struct rpm_agent_cfg resolved = *given;
+	const struct rpm_agent_cfg *cfg = &resolved;
 	unsigned long long start = rl_now_ns(), end, seen_analyzer = start;
-	int ret = setup(&a, inv, cfg);
+	char how[320];
+	int ret;
+
+	resolved.transport =
+	    pt_resolve(given->transport, inventory_host(inv, given->host), how, sizeof(how));
+	ret = setup(&a, inv, cfg);
 
 	if (ret)
 		goto out;
 	end = cfg->duration_ms ? start + (unsigned long long)cfg->duration_ms * NS_PER_MS
 			       : ULLONG_MAX;
 	rl_info("agent: %s: R-Pingmesh probing %zu targets from %zu RNICs (ToR-mesh %.3g/s, "
-		"inter-ToR %.3g/s a target; timeout %lld ms; %s transport)",
+		"inter-ToR %.3g/s a target; timeout %lld ms; %s)",
 		inv->hosts[a.host].name, a.n_tg, a.n, cfg->tor_mesh_rate, cfg->inter_tor_rate,
-		cfg->timeout_ms, cfg->transport->name);
+		cfg->timeout_ms, how);
 	while (!rl_interrupted) {
 		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS, due;
 

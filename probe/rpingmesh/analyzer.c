@@ -411,7 +411,7 @@ void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
 	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
 }
 
-void rpa_stats(struct rpa *a, size_t host, const struct rec_stats *s)
+void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct rec_stats *s)
 {
 	struct window *w;
 
@@ -424,7 +424,7 @@ void rpa_stats(struct rpa *a, size_t host, const struct rec_stats *s)
 		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
 	}
 	/* Its counters as a line (the components' overhead figures); agents report every 5 s. */
-	rec_stats_line(&a->o, a->inv->hosts[host].name, s, &a->stats_t[host]);
+	rec_stats_line(&a->o, a->inv->hosts[host].name, transport, s, &a->stats_t[host]);
 }
 
 /* ---- verdicts ------------------------------------------------------------------------------- */

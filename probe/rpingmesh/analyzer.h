@@ -71,7 +71,7 @@ void rpa_free(struct rpa *a);
 
 void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p);
 void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p);
-void rpa_stats(struct rpa *a, size_t host, const struct rec_stats *s);
+void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct rec_stats *s);
 void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f);
 
 /* Close the windows that can no longer get records at realtime now_ns; all of them. */

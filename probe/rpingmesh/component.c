@@ -237,7 +237,7 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	comp_obs_metric(obs, "probes", (double)probes, "probes");
 	comp_obs_metric(obs, "timeouts", (double)(timeouts + ack2), "probes");
 	obs->section = json_object();
-	json_object_set_new(obs->section, "transport", json_string(st->cfg->agent.transport->name));
+	mon_transport(agents, st->cfg->agent.transport->name, obs);
 	json_object_set_new(obs->section, "probes", json_integer(probes));
 	json_object_set_new(obs->section, "timeouts", json_integer(timeouts));
 	json_object_set_new(obs->section, "ack2_lost", json_integer(ack2));

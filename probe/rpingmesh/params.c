@@ -123,8 +123,8 @@ static const char *print_services(const void *field, char *buf, size_t len)
 
 const struct opt_desc rpm_agent_opts[] = {
     {"transport", OPT_CUSTOM, 0, 0, AG(transport),
-     "probe transport: udp (RoCEv2 UD packets over raw sockets) or verbs (UD QPs through "
-     "rdma-core)",
+     "probe transport: udp (RoCEv2 UD packets over raw sockets), verbs (UD QPs through "
+     "rdma-core) or auto (verbs where the RNIC has an RDMA device, else udp)",
      pt_opt_parse, pt_opt_print},
     {"tor-mesh-rate", OPT_DOUBLE, 0.01, 1000, AG(tor_mesh_rate),
      "probes a second to each ToR-mesh target"},

@@ -33,8 +33,9 @@ static int hello(const struct inventory *inv, struct rec_stream *s, const uint8_
 		return -1;
 	}
 	s->host = (int)(h - inv->hosts);
-	rl_info("analyze: R-Pingmesh agent %s (%s, %u RNICs) connected", m.host, s->peer,
-		m.n_rnics);
+	s->transport = m.transport ? "verbs" : "udp";
+	rl_info("analyze: R-Pingmesh agent %s (%s, %u RNICs, %s transport) connected", m.host,
+		s->peer, m.n_rnics, s->transport);
 	return 0;
 }
 
@@ -82,7 +83,7 @@ int rpa_stream_take(struct rpa *a, const struct inventory *inv, struct rec_strea
 			memcpy(&f, body, sizeof(f));
 			rpa_flow(a, (size_t)s->host, &f);
 		} else if (h.type == HM_STATS && rec_stats_read(body, h.len, &st)) {
-			rpa_stats(a, (size_t)s->host, &st);
+			rpa_stats(a, (size_t)s->host, s->transport, &st);
 		}
 		/* other frame types: skipped by length */
 	}

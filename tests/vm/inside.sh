@@ -122,9 +122,36 @@ else
 	fail "no $res/results.json"
 fi
 
+step "R-Pingmesh across two hosts: verbs on host1's rxe RNICs, udp on host2 (vm-rail2)"
+check "rdma link delete (vm-rail)" rxe_del
+check "lab down (vm-rail)" build/rocelab lab down
+vm_clean() { vm_links_gone && left=$(vm_leftovers) && [ -z "$left" ] || { echo "left: $left"; return 1; }; }
+check "nothing left of it: links, rxe devices, this namespace's rules as found" vm_clean
+inv=lab-inventory/vm-rail2.yaml
+# host2's RNICs have the same netdev names, in its namespace: one rxe each for host1's.
+rnics=$(awk '/netdev:/ { for (i = 1; i <= NF; i++) if ($i == "netdev:") { n = $(i+1); sub(/,$/, "", n); print n } }' "$inv" | sort -u)
+if vm_lab_up && rxe_add; then
+	res2=$out/rpm-scenarios
+	build/rocelab run -o $res2 scenarios/vm/rpm-no-fault.yaml scenarios/vm/rpm-ipid-drop.yaml \
+		scenarios/vm/rpm-rail-uplink-flap.yaml
+	rc=$?
+	[ $rc = 0 ] && ok "R-Pingmesh scenarios (rocelab run exit 0)" || fail "R-Pingmesh scenarios (rocelab run exit $rc)"
+	if [ -f $res2/results.json ]; then
+		jq -r '.scenarios[] | "  \(.name): \(.verdict) (\(.reason)) transports=\(.transports | tostring) ttd=\(.time_to_detect_s // "-") rank=\(.rank // "-") probes=\(.probes) timeouts=\(.timeouts)"' $res2/results.json
+		# 'auto': verbs where rxe is (host1), udp where no RDMA device is (host2).
+		bad=$(jq '[.scenarios[] | select(.transports.host1 != "verbs" or .transports.host2 != "udp")] | length' $res2/results.json)
+		[ "$bad" = 0 ] && ok "every R-Pingmesh scenario: host1 probed and answered over verbs, host2 over udp" ||
+			fail "$bad R-Pingmesh scenarios without verbs on host1 and udp on host2"
+	else
+		fail "no $res2/results.json"
+	fi
+else
+	fail "vm-rail2 lab with rxe on host1"
+fi
+
 step "teardown"
 check "rdma link delete" rxe_del
 check "lab down" build/rocelab lab down
-left=$(vm_leftovers)
+vm_links_gone; left=$(vm_leftovers)
 [ -z "$left" ] && ok "nothing left (namespaces, processes, rules, links, rxe devices)" || fail "left behind: $left"
 summary

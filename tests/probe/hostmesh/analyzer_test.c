@@ -502,7 +502,7 @@ Test(analyzer, bounds_what_agents_can_make_it_keep)
 	az_probe(az, 0, &pr); /* an hour ahead: a window for it would close the others */
 	for (int i = 0; i < 10; i++) {
 		st.t_ns = T0 + (uint64_t)i * SEC / 10;
-		az_agent_stats(az, 0, &st); /* ten in a second: one line */
+		az_agent_stats(az, 0, "udp", &st); /* ten in a second: one line */
 	}
 	/* 5-tuples: 2048 per RNIC pair (16 RNICs, 4 per host) and 1024 more, then refused */
 	mkpath(&p, 1, 1, 2, 1);

@@ -113,7 +113,7 @@ static char *run(fate_fn fate, int windows, struct rpa_cfg *cfg_in)
 		struct rec_stats st = {.t_ns = T0 + start_ns[hs]};
 
 		if (!silent[hs] || silent_from > 0)
-			rpa_stats(a, (size_t)hs, &st);
+			rpa_stats(a, (size_t)hs, "udp", &st);
 	}
 	for (int hs = 0; hs < H; hs++)
 		for (int s = 0; s < R; s++)
@@ -568,7 +568,7 @@ static char *run_service(const double *rate_w, const int *lost_w)
 	cfg.window_ms = 2000;
 	a = rpa_new(inv, &cfg, f);
 	for (int hs = 0; hs < H; hs++)
-		rpa_stats(a, (size_t)hs, &(struct rec_stats){.t_ns = T0});
+		rpa_stats(a, (size_t)hs, NULL, &(struct rec_stats){.t_ns = T0});
 	mkpath(&p, 0, 0, 2, 1, 0);
 	p.sport = 50123;
 	rpa_path(a, 0, &p);
