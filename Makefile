@@ -20,7 +20,9 @@ SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 
 SRC_DIRS  := harness injectors probe transport reports
 MAIN_SRC  := harness/cli/main.c
-LIB_SRC   := $(filter-out $(MAIN_SRC) %.bpf.c,$(sort $(shell find $(SRC_DIRS) -name '*.c' 2>/dev/null)))
+# The agents alone (rocelab-agent): the same objects, only those an agent uses linked in.
+AGENT_SRC := harness/cli/agent_main.c
+LIB_SRC   := $(filter-out $(MAIN_SRC) $(AGENT_SRC) %.bpf.c,$(sort $(shell find $(SRC_DIRS) -name '*.c' 2>/dev/null)))
 TEST_SRC  := $(sort $(shell find tests -name '*_test.c' -not -path 'tests/bench/*'))
 FMT_SRC   := $(sort $(shell find $(SRC_DIRS) tests -name '*.[ch]' 2>/dev/null))
 TOOL_SRC  := $(wildcard tests/tools/*.c)
@@ -32,7 +34,7 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
 	fuzz fuzz-check fuzz-nightly install-check
-all: $(BUILD)/rocelab
+all: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 
 help:
 	@echo "make            build build/rocelab"
@@ -70,6 +72,15 @@ $(BUILD)/asan/%.o: %.c
 
 $(BUILD)/rocelab: $(BUILD)/obj/$(MAIN_SRC:.c=.o) $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# An archive, so that the agent links only the objects it reaches, and --as-needed only their
+# libraries.
+$(BUILD)/librocelab.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/rocelab-agent: $(BUILD)/obj/$(AGENT_SRC:.c=.o) $(BUILD)/librocelab.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -Wl,--as-needed $(LDLIBS)
 
 $(BUILD)/tests/%_test: tests/%_test.c $(ASAN_OBJ)
 	@mkdir -p $(@D)
@@ -131,7 +142,7 @@ deps:
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t" >&2; ( cd tests && ../$$t --jobs 2 ); done
 
-integration: $(BUILD)/rocelab $(TOOL_BIN)
+integration: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(TOOL_BIN)
 	@tests/vlab/run.sh
 
 check: deps
@@ -174,10 +185,11 @@ bench: deps
 SHARE     := $(DESTDIR)$(PREFIX)/share
 # The binary, the inventories, every scenario folder (qualification's links copied as files),
 # the results schema, the man page and bash completion.
-install: $(BUILD)/rocelab
+install: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/rocelab/lab-inventory $(SHARE)/man/man1 \
 		$(SHARE)/bash-completion/completions
 	install -m 0755 $(BUILD)/rocelab $(DESTDIR)$(PREFIX)/bin/rocelab
+	install -m 0755 $(BUILD)/rocelab-agent $(DESTDIR)$(PREFIX)/bin/rocelab-agent
 	install -m 0644 lab-inventory/*.yaml $(SHARE)/rocelab/lab-inventory/
 	for d in $$(cd scenarios && find . -type d); do \
 		install -d $(SHARE)/rocelab/scenarios/$$d && \
@@ -189,7 +201,7 @@ install: $(BUILD)/rocelab
 	install -m 0644 harness/cli/rocelab.bash-completion $(SHARE)/bash-completion/completions/rocelab
 
 # In make check: install into build/inst and check what was installed (scripts/install-check.sh).
-install-check: $(BUILD)/rocelab
+install-check: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 	@scripts/install-check.sh $(BUILD)/inst
 
 format:

@@ -13,6 +13,14 @@ no() { echo "install-check: $*"; bad=$((bad + 1)); }
 B="$D$P/bin/rocelab"
 S="$D$P/share"
 "$B" --version | grep -Eq '^rocelab [0-9]' || no "rocelab --version prints no version"
+# The agents alone, beside rocelab (which runs them as rocelab-agent), linking no SSH, crypto,
+# SQLite, netlink (but what libibverbs brings) or BPF library.
+A="$D$P/bin/rocelab-agent"
+[ "$("$A" --version)" = "rocelab-agent $("$B" --version | awk '{print $2}')" ] ||
+	no "rocelab-agent --version does not print rocelab's version"
+libs=$(readelf -d "$A" | grep -Eo 'lib(ssh|crypto|sqlite3|nl-[a-z-]*3|bpf|jansson)[.]so' | tr '\n' ' ')
+[ -z "$libs" ] || no "rocelab-agent links $libs"
+"$A" hostmesh --help | grep -q -- '--interval' || no "rocelab-agent hostmesh --help prints no options"
 for f in rocelab/lab-inventory/vlab-rail.yaml rocelab/scenarios/ci/no-fault.yaml \
 	rocelab/scenarios/qualification/rnic-flap.yaml rocelab/scenarios/qualification/rules/vlab.yaml \
 	rocelab/results.schema.json man/man1/rocelab.1 bash-completion/completions/rocelab; do
@@ -34,7 +42,7 @@ done
 kinds=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab inject ""); COMP_CWORD=2; _rocelab; echo "${COMPREPLY[*]}"' "$B" "$S/bash-completion/completions/rocelab")
 grep -q "link-flap" <<<"$kinds" && grep -q "ecn-misconfig" <<<"$kinds" || no "bash completion does not complete fault kinds (got: $kinds)"
 if [ $bad -eq 0 ]; then
-	echo "install-check: $B runs; data, man page ($(wc -w <<<"$cmds") commands) and completion installed under $D$P"
+	echo "install-check: $B and rocelab-agent run; data, man page ($(wc -w <<<"$cmds") commands) and completion installed under $D$P"
 fi
 rm -rf "$D"
 exit $((bad > 0))

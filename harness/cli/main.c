@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The rocelab command line: table-driven subcommands, results on stdout, logs on stderr. */
 #define _GNU_SOURCE
+#include "harness/cli/agents.h"
 #include "harness/lab/lab.h"
 #include "harness/lab/trust.h"
 #include "harness/lab/vlab.h"
@@ -978,21 +979,11 @@ static int cmd_analyzes(int argc, char **argv)
 	return r;
 }
 
-/* rocelab agent hostmesh|rpingmesh: each monitor parses its own agent's options. */
+/* rocelab agent hostmesh|rpingmesh: as rocelab-agent when it is installed beside rocelab. */
 static int cmd_agents(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "rpingmesh"))
-		return cmd_rpm_agent(argc - 1, argv + 1);
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(
-		    "usage: rocelab agent hostmesh|rpingmesh --host HOST [options]\n"
-		    "  hostmesh    Hostmesh (APNet'24): probes between the RNICs of one host\n"
-		    "  rpingmesh   R-Pingmesh (SIGCOMM'24): probes across hosts, with ACKs\n"
-		    "'rocelab agent hostmesh --help', 'rocelab agent rpingmesh --help': options\n",
-		    stdout);
-		return 0;
-	}
-	return cmd_agent(argc, argv);
+	cli_agents_exec_lean(argc, argv);
+	return cli_agents(argc, argv);
 }
 
 static int cmd_history(int argc, char **argv)

@@ -829,15 +829,7 @@ const char *vlab_builtin_inventory(char *buf, size_t len)
 
 struct inventory *vlab_target_inventory(const char *path)
 {
-	struct inventory *inv;
-
-	if (path)
-		return inventory_load(path,
-				      stderr); /* errno EINVAL (bad file) or that of the open */
-	inv = vlab_inventory(stderr);
-	if (!inv && errno == ENOENT)
-		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
-	return inv;
+	return state_target_inventory(path);
 }
 
 /* ---- the lab kind: every device a namespace of this machine ------------------------------ */

@@ -9,7 +9,6 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -495,25 +494,6 @@ const char *rl_data_path(const char *rel, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%s/%s", ROCELAB_DATADIR, rel);
 	return buf;
-}
-
-int rl_sha256_file(const char *path, char hex[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned mdlen = 0;
-	size_t len;
-	char *data = rl_read_file(path, &len);
-	int ok;
-
-	if (!data)
-		return -errno;
-	ok = EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	free(data);
-	if (!ok || mdlen != 32)
-		return -EIO;
-	for (unsigned i = 0; i < mdlen; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	return 0;
 }
 
 unsigned rl_peak_rss_kb(void)

@@ -186,6 +186,26 @@ static bool unset(const struct opt_desc *d, const void *obj)
 	}
 }
 
+int opt_cli_set(const char *cmd, const struct opt_desc *d, void *obj, const char *v)
+{
+	char err[256];
+
+	if (opt_set(d, obj, v, err, sizeof(err)))
+		return rl_usage_error(cmd, "--%s", err);
+	return 0;
+}
+
+int opt_cli_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
+	       long long *out)
+{
+	if (rl_parse_duration_ms(v, out) || *out < lo || *out > hi)
+		return rl_usage_error(cmd,
+				      "%s '%s': give a duration from %lld ms to %lld s "
+				      "(e.g. 100ms, 20s)",
+				      opt, v, lo, hi / 1000);
+	return 0;
+}
+
 void opt_help(const struct opt_desc *tab, const void *defaults, int indent, FILE *f)
 {
 	char v[64], left[96];

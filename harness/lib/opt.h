@@ -54,6 +54,13 @@ const struct opt_desc *opt_find(const struct opt_desc *tab, const char *name);
 /* Set one option from its text (OPT_BOOL: NULL is true); -EINVAL with what to give in err. */
 int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_t errlen);
 
+/* opt_set for command cmd's --NAME v: a usage error naming the option (RL_EXIT_USAGE), or 0. */
+int opt_cli_set(const char *cmd, const struct opt_desc *d, void *obj, const char *v);
+
+/* Command cmd's duration option opt (v, from lo to hi ms) into *out: 0, or a usage error. */
+int opt_cli_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
+	       long long *out);
+
 /* The option's value as text that opt_set takes back. */
 const char *opt_value(const struct opt_desc *d, const void *obj, char *buf, size_t len);
 

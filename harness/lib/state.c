@@ -4,6 +4,7 @@
 #include "harness/lib/state.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/inventory.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -75,4 +76,19 @@ void state_unlock(void)
 		close(lock_fd);
 		lock_fd = -1;
 	}
+}
+
+struct inventory *state_target_inventory(const char *path)
+{
+	char p[4096];
+
+	if (path)
+		return inventory_load(path,
+				      stderr); /* errno EINVAL (bad file) or that of the open */
+	if (access(state_path(p, sizeof(p), "up"), F_OK)) {
+		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
+		errno = ENOENT;
+		return NULL;
+	}
+	return inventory_load(state_path(p, sizeof(p), "inventory.yaml"), stderr);
 }

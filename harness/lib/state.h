@@ -25,6 +25,14 @@ const char *state_lib_dir(void);
 /* state_lib_dir()/rel into buf; returns buf. */
 char *state_lib_path(char *buf, size_t len, const char *rel);
 
+/*
+ * The inventory a command acts on: path's, else that of the virtual lab that
+ * is up (its copy in the state directory).  NULL with errno EINVAL (a bad
+ * file), ENOENT (no path and no lab up) or that of the open, said on stderr.
+ */
+struct inventory;
+struct inventory *state_target_inventory(const char *path);
+
 /* Take the machine-wide lab lock (serialises up/down/inject/revert); -errno on failure. */
 int state_lock(void);
 void state_unlock(void);

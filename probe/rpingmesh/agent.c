@@ -120,6 +120,8 @@ struct agent {
 	size_t n_tg;
 	struct ack_tuple *at;
 	unsigned long long next_rotate, next_expire, next_stats, trace_idle_until;
+	/* The earliest target's next probe: the targets are looked at only once it is due. */
+	unsigned long long next_due;
 	struct tracer tr;
 	struct recout out;
 	struct rpm_resp_stats resp;
@@ -293,10 +295,12 @@ static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, con
 	ack_tuple_use(a, s, ack1, &to, now);
 }
 
-static void send_ack2s(struct agent *a, size_t s, bool all)
+/* The ACK2s of RNIC s that are due (all: every one waiting); returns how many went out. */
+static int send_ack2s(struct agent *a, size_t s, bool all)
 {
 	struct rnic *rs = &a->rn[s];
 	unsigned long long now = rl_now_ns();
+	int n = 0;
 
 	for (int i = 0; i < ACK_WAIT; i++) {
 		struct ack_wait *w = &rs->acks[i];
@@ -314,9 +318,11 @@ static void send_ack2s(struct agent *a, size_t s, bool all)
 		else {
 			sent(a, sizeof(buf));
 			a->acks_sent++;
+			n++;
 		}
 		w->used = false;
 	}
+	return n;
 }
 
 /* ---- completions and arrivals ---------------------------------------------------------- */
@@ -459,8 +465,9 @@ static void port_poll(struct agent *a, size_t s, bool rx)
 	a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
 	if (rx)
 		a->cfg->transport->poll(a->rn[s].port, &all_events, &c);
-	send_ack2s(a, s, false);
-	a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+	/* The ACK2s' send completions too, when some went (a read that finds none costs). */
+	if (send_ack2s(a, s, false))
+		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
 }
 
 /*
@@ -838,6 +845,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 			n > a->pl_n ? ", services among them" : "");
 	a->tg = tg;
 	a->n_tg = n;
+	a->next_due = 0; /* new targets: look at them all again */
 }
 
 /* ---- service tracing ------------------------------------------------------------------- */
@@ -1162,6 +1170,8 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 	unsigned long long next = ULLONG_MAX;
 	uint64_t sent = 0;
 
+	if (now < a->next_due)
+		return a->next_due;
 	for (size_t i = 0; i < a->n_tg; i++) {
 		struct target *t = &a->tg[i];
 
@@ -1180,8 +1190,12 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 	}
 	/* Their send completions now: no separate wake-up for them. */
 	for (size_t s = 0; s < a->n; s++)
-		if (sent & 1ULL << (s % 64))
-			port_poll(a, s, false);
+		if (sent & 1ULL << (s % 64)) {
+			struct rx_ctx c = {a, s};
+
+			a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+		}
+	a->next_due = next;
 	return next;
 }
 

@@ -98,8 +98,9 @@ echo "bench: agent sent $probes probes in ${secs%.*} s; $samples profile samples
 # agent's instructions over two runs of different lengths; the difference over the difference
 # in probes leaves start-up and exit out.
 cg_run() { # cg_run SECONDS: prints "instructions probes"
+	# (rocelab-agent itself: 'rocelab agent' execs it, and callgrind would follow only rocelab)
 	ip netns exec rl-host1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" \
-		"$RL" agent hostmesh -i "$inv" --host host1 --analyzer 198.19.128.1 2>"$out/cg.$1.log" &
+		build/rocelab-agent hostmesh -i "$inv" --host host1 --analyzer 198.19.128.1 2>"$out/cg.$1.log" &
 	local v=$!
 	sleep "$1"
 	kill -TERM "$v"; wait "$v" || true

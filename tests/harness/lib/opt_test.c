@@ -4,6 +4,7 @@
 #include "harness/lib/opt.h"
 
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -91,4 +92,24 @@ Test(opt, names)
 
 	cr_assert_str_eq(opt_names(tab, buf, sizeof(buf)),
 			 "interval, slow, sports, seed, min-share");
+}
+
+/* A command's options: the usage error names the command and the option, and says what to give. */
+Test(opt, command_line_errors_name_the_command, .init = cr_redirect_stderr)
+{
+	struct cfg c = {.n = 7};
+	long long ms = 0;
+
+	cr_assert_eq(opt_cli_set("agent test", opt_find(tab, "sports"), &c, "12"), 0);
+	cr_assert_eq(c.n, 12);
+	cr_assert_eq(opt_cli_set("agent test", opt_find(tab, "sports"), &c, "0"), 2);
+	cr_assert_eq(c.n, 12, "a bad value changes nothing");
+	cr_assert_eq(opt_cli_ms("agent test", "--duration", "2s", 1, 10000, &ms), 0);
+	cr_assert_eq(ms, 2000);
+	cr_assert_eq(opt_cli_ms("agent test", "--duration", "20s", 1, 10000, &ms), 2);
+	fflush(stderr);
+	cr_assert_stderr_eq_str(
+	    "rocelab: agent test: --sports '0': give a whole number from 1 to 1024 (see --help)\n"
+	    "rocelab: agent test: --duration '20s': give a duration from 1 ms to 10 s (e.g. "
+	    "100ms, 20s) (see --help)\n");
 }

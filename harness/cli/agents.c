@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * 'rocelab agent': each monitor parses its own agent's options.  An agent
+ * runs on every host of a lab for as long as the lab is watched, so it runs
+ * as rocelab-agent when that is installed beside rocelab: the same code
+ * linked with only what an agent uses (no SSH, crypto, SQLite, netlink or
+ * BPF library mapped), whose resident memory is then the agent's own.
+ */
+#define _GNU_SOURCE
+#include "harness/cli/agents.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/version.h"
+#include "probe/hostmesh/hostmesh.h"
+#include "probe/rpingmesh/rpingmesh.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_agents(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "rpingmesh"))
+		return cmd_rpm_agent(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs("usage: rocelab agent hostmesh|rpingmesh --host HOST [options]\n"
+		      "  hostmesh    Hostmesh (APNet'24): probes between the RNICs of one host\n"
+		      "  rpingmesh   R-Pingmesh (SIGCOMM'24): probes across hosts, with ACKs\n"
+		      "'rocelab agent hostmesh --help', 'rocelab agent rpingmesh --help': options\n"
+		      "(run as " ROCELAB_AGENT_BIN " when it is installed beside rocelab; "
+		      "ROCELAB_AGENT_INPROCESS=1: in rocelab itself)\n",
+		      stdout);
+		return 0;
+	}
+	return cmd_agent(argc, argv);
+}
+
+void cli_agents_exec_lean(int argc, char **argv)
+{
+	char self[PATH_MAX], path[PATH_MAX + sizeof(ROCELAB_AGENT_BIN)], **av;
+	const char *v = getenv("ROCELAB_AGENT_INPROCESS");
+	ssize_t n;
+	char *slash;
+
+	if ((v && !strcmp(v, "1")) || (n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <= 0)
+		return;
+	self[n] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return;
+	slash[1] = '\0';
+	snprintf(path, sizeof(path), "%s%s", self, ROCELAB_AGENT_BIN);
+	if (access(path, X_OK))
+		return;
+	av = rl_xcalloc((size_t)argc + 1, sizeof(*av));
+	av[0] = path;
+	for (int i = 1; i < argc; i++)
+		av[i] = argv[i];
+	/* Which rocelab asked: the agent refuses to run for another version. */
+	setenv("ROCELAB_AGENT_FOR", ROCELAB_VERSION, 1);
+	execv(path, av);
+	rl_warn("agent: cannot run %s (%s); running in rocelab", path, strerror(errno));
+	unsetenv("ROCELAB_AGENT_FOR");
+	free(av);
+}
