@@ -2,7 +2,9 @@
 /*
  * rocelab-agent: the monitors' probing agents alone, as 'rocelab agent' runs
  * them (harness/cli/agents.c says why).  Usage as 'rocelab agent':
- * rocelab-agent hostmesh|rpingmesh --host HOST [options].
+ * rocelab-agent hostmesh|rpingmesh --host HOST [options].  'rocelab agent'
+ * runs it as 'rocelab agent hostmesh|rpingmesh ...' (argv[0] rocelab's path),
+ * so that its command line is the one that was asked for.
  */
 #include "harness/cli/agents.h"
 #include "harness/lib/common.h"
@@ -27,5 +29,7 @@ int main(int argc, char **argv)
 		return RL_EXIT_USAGE;
 	}
 	unsetenv("ROCELAB_AGENT_FOR");
+	if (argc >= 2 && !strcmp(argv[1], "agent"))
+		argc--, argv++;
 	return cli_agents(argc, argv);
 }

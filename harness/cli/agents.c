@@ -48,14 +48,18 @@ void cli_agents_exec_lean(int argc, char **argv)
 	self[n] = '\0';
 	if (!(slash = strrchr(self, '/')))
 		return;
-	slash[1] = '\0';
-	snprintf(path, sizeof(path), "%s%s", self, ROCELAB_AGENT_BIN);
+	snprintf(path, sizeof(path), "%.*s%s", (int)(slash + 1 - self), self, ROCELAB_AGENT_BIN);
 	if (access(path, X_OK))
 		return;
-	av = rl_xcalloc((size_t)argc + 1, sizeof(*av));
-	av[0] = path;
-	for (int i = 1; i < argc; i++)
-		av[i] = argv[i];
+	/*
+	 * Its command line stays 'rocelab agent ...' (argv[0] this executable):
+	 * what finds an agent by it (pgrep, the host-down and cpu-hog faults, a
+	 * person) finds it as before.
+	 */
+	av = rl_xcalloc((size_t)argc + 2, sizeof(*av));
+	av[0] = self;
+	for (int i = 0; i < argc; i++)
+		av[i + 1] = argv[i];
 	/* Which rocelab asked: the agent refuses to run for another version. */
 	setenv("ROCELAB_AGENT_FOR", ROCELAB_VERSION, 1);
 	execv(path, av);

@@ -195,6 +195,20 @@ int opt_cli_set(const char *cmd, const struct opt_desc *d, void *obj, const char
 	return 0;
 }
 
+int opt_cli_clock_offset(const char *cmd, const char *v, long long *ns)
+{
+	char *end;
+	double off = strtod(v, &end);
+
+	if (end == v || *end || !(off >= -3600 && off <= 3600))
+		return rl_usage_error(cmd,
+				      "--clock-offset: '%s' is not seconds in [-3600, 3600] (e.g. "
+				      "0.012 or -0.4)",
+				      v);
+	*ns = (long long)(off * 1e9);
+	return 0;
+}
+
 int opt_cli_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
 	       long long *out)
 {

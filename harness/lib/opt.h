@@ -57,6 +57,12 @@ int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_
 /* opt_set for command cmd's --NAME v: a usage error naming the option (RL_EXIT_USAGE), or 0. */
 int opt_cli_set(const char *cmd, const struct opt_desc *d, void *obj, const char *v);
 
+/*
+ * An agent's --clock-offset v (its host's clock minus the analyzer's, in
+ * seconds, within an hour) into *ns: 0, or a usage error.
+ */
+int opt_cli_clock_offset(const char *cmd, const char *v, long long *ns);
+
 /* Command cmd's duration option opt (v, from lo to hi ms) into *out: 0, or a usage error. */
 int opt_cli_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
 	       long long *out);

@@ -92,18 +92,10 @@ int cmd_agent(int argc, char **argv)
 			r = opt_cli_ms(cmd, "--duration", optarg, 1, 86400000LL * 365,
 				       &c.duration_ms);
 			break;
-		case 'C': {
-			char *end;
-			double off = strtod(optarg, &end);
-
-			if (end == optarg || *end || !(off >= -3600 && off <= 3600))
-				return rl_usage_error(cmd,
-						      "--clock-offset: '%s' is not seconds in "
-						      "[-3600, 3600] (e.g. 0.012 or -0.4)",
-						      optarg);
-			c.clock_offset_ns = (long long)(off * 1e9);
+		case 'C':
+			if ((r = opt_cli_clock_offset(cmd, optarg, &c.clock_offset_ns)))
+				return r;
 			break;
-		}
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
 			break;

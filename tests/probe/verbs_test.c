@@ -252,22 +252,29 @@ Test(verbs, open_finds_the_gid_and_rejects_a_wrong_one)
 	cr_log_info("wrong GID: %s", err);
 }
 
+/* The two RNICs of ROCELAB_TEST_RNICS, each with a verbs port open. */
+static void open_two(struct rnic *ra, struct rnic *rb, struct pt_port **a, struct pt_port **b)
+{
+	struct pt_cfg ca, cb;
+	char err[512];
+
+	need_rnic(0, ra);
+	need_rnic(1, rb);
+	ca = cfg_of(ra);
+	cb = cfg_of(rb);
+	cr_assert_eq(pt_verbs_ops.open(&ca, a, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pt_verbs_ops.open(&cb, b, err, sizeof(err)), 0, "%s", err);
+}
+
 Test(verbs, probes_between_two_rnics_cross_the_fabric)
 {
 	struct rnic ra, rb;
 	struct pt_port *a = NULL, *b = NULL;
-	struct pt_cfg ca, cb;
 	static struct seen sa, sb;
-	char err[512];
 	uint16_t want_sport[4];
 	const int n = 40;
 
-	need_rnic(0, &ra);
-	need_rnic(1, &rb);
-	ca = cfg_of(&ra);
-	cb = cfg_of(&rb);
-	cr_assert_eq(pt_verbs_ops.open(&ca, &a, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(pt_verbs_ops.open(&cb, &b, err, sizeof(err)), 0, "%s", err);
+	open_two(&ra, &rb, &a, &b);
 	struct pt_dst dst = {rb.addr, pt_verbs_ops.qpn(b)};
 
 	for (int i = 0; i < n; i++) {
@@ -327,18 +334,12 @@ Test(verbs, answers_to_any_qp_of_the_pool_arrive)
 {
 	struct rnic ra, rb;
 	struct pt_port *a = NULL, *b = NULL;
-	struct pt_cfg ca, cb;
 	static struct seen sa, sb;
 	char err[512];
 	uint32_t qpns[4];
 	const int n = 4;
 
-	need_rnic(0, &ra);
-	need_rnic(1, &rb);
-	ca = cfg_of(&ra);
-	cb = cfg_of(&rb);
-	cr_assert_eq(pt_verbs_ops.open(&ca, &a, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(pt_verbs_ops.open(&cb, &b, err, sizeof(err)), 0, "%s", err);
+	open_two(&ra, &rb, &a, &b);
 	cr_assert(strstr(pt_verbs_ops.describe(a, err, sizeof(err)), "one shared queue"), "%s",
 		  err);
 	struct pt_dst to_b = {rb.addr, pt_verbs_ops.qpn(b)};

@@ -107,9 +107,18 @@ Test(opt, command_line_errors_name_the_command, .init = cr_redirect_stderr)
 	cr_assert_eq(opt_cli_ms("agent test", "--duration", "2s", 1, 10000, &ms), 0);
 	cr_assert_eq(ms, 2000);
 	cr_assert_eq(opt_cli_ms("agent test", "--duration", "20s", 1, 10000, &ms), 2);
+	cr_assert_eq(opt_cli_clock_offset("agent test", "-0.4", &ms), 0);
+	cr_assert_eq(ms, -400000000LL);
+	cr_assert_eq(opt_cli_clock_offset("agent test", "4000", &ms), 2);
+	cr_assert_eq(opt_cli_clock_offset("agent test", "1s", &ms), 2);
+	cr_assert_eq(ms, -400000000LL, "a bad value changes nothing");
 	fflush(stderr);
 	cr_assert_stderr_eq_str(
 	    "rocelab: agent test: --sports '0': give a whole number from 1 to 1024 (see --help)\n"
 	    "rocelab: agent test: --duration '20s': give a duration from 1 ms to 10 s (e.g. "
-	    "100ms, 20s) (see --help)\n");
+	    "100ms, 20s) (see --help)\n"
+	    "rocelab: agent test: --clock-offset: '4000' is not seconds in [-3600, 3600] (e.g. "
+	    "0.012 or -0.4) (see --help)\n"
+	    "rocelab: agent test: --clock-offset: '1s' is not seconds in [-3600, 3600] (e.g. "
+	    "0.012 or -0.4) (see --help)\n");
 }
