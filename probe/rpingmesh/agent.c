@@ -33,6 +33,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #define NS_PER_MS    1000000ULL
@@ -122,6 +123,13 @@ struct agent {
 	unsigned long long next_rotate, next_expire, next_stats, trace_idle_until;
 	/* The earliest target's next probe: the targets are looked at only once it is due. */
 	unsigned long long next_due;
+	/*
+	 * The sockets that stay for the agent's life (each RNIC's, its packet
+	 * socket, ICMP) in one epoll set: a wake-up polls it and the two
+	 * connections, three descriptors rather than every socket (a poll over
+	 * 34 cost 26 us a call).
+	 */
+	int epfd;
 	struct tracer tr;
 	struct recout out;
 	struct rpm_resp_stats resp;
@@ -1059,6 +1067,39 @@ static int load_targets(struct agent *a)
 	return 0;
 }
 
+/* Owners of the descriptors in the epoll set and the poll: RNIC s is s itself. */
+#define OWN_ICMP SIZE_MAX
+#define OWN_OUT	 (SIZE_MAX - 1)
+#define OWN_CTL	 (SIZE_MAX - 2)
+#define OWN_SVC0 (SIZE_MAX - 16) /* RNIC s's packet socket: OWN_SVC0 - s */
+
+static int watch(struct agent *a, int fd, size_t owner)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = owner};
+
+	return epoll_ctl(a->epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+/* Every socket that stays for the agent's life, in a->epfd. */
+static int watch_sockets(struct agent *a)
+{
+	int r = 0;
+
+	if ((a->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		return -errno;
+	for (size_t s = 0; s < a->n && !r; s++) {
+		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
+
+		for (int i = 0; i < k && !r; i++)
+			r = watch(a, fds[i], s);
+		if (!r && a->rn[s].svc_fd >= 0)
+			r = watch(a, a->rn[s].svc_fd, OWN_SVC0 - s);
+	}
+	if (!r && a->tr.icmp >= 0)
+		r = watch(a, a->tr.icmp, OWN_ICMP);
+	return r;
+}
+
 static int setup(struct agent *a, const struct inventory *inv, const struct rpm_agent_cfg *cfg)
 {
 	const struct inv_host *h = inventory_host(inv, cfg->host);
@@ -1070,7 +1111,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 
 	a->inv = inv;
 	a->cfg = cfg;
-	a->out.conn = a->out.outfd = a->tr.icmp = a->ctl.fd = -1;
+	a->out.conn = a->out.outfd = a->tr.icmp = a->ctl.fd = a->epfd = -1;
 	if (!h) {
 		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
 		return RL_EXIT_USAGE;
@@ -1116,6 +1157,10 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	r = tracer_open(&a->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
 	if (r)
 		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
+	if ((r = watch_sockets(a))) {
+		rl_err("agent: epoll: %s", strerror(-r));
+		return RL_EXIT_SETUP;
+	}
 	hello_frame(a, hello);
 	if (recout_open(&a->out, "agent", &az, cfg->analyzer, cfg->out, cfg->buffer_bytes, hello,
 			sizeof(hello), err, sizeof(err))) {
@@ -1153,6 +1198,8 @@ static void teardown(struct agent *a)
 	recout_close(&a->out);
 	rpm_ctlc_close(&a->ctl);
 	topo_free(a->topo);
+	if (a->epfd >= 0)
+		close(a->epfd);
 }
 
 static bool acks_waiting(const struct agent *a)
@@ -1201,54 +1248,54 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 
 static int poll_once(struct agent *a, unsigned long long now, unsigned long long next)
 {
-	struct pollfd pfd[MAX_FDS];
-	size_t owner[MAX_FDS];
-	int nfd = 0, wait_ms;
+	/* The epoll set, then the analyzer's and the controller's connections (they come and go).
+	 */
+	struct pollfd pfd[3] = {{.fd = a->epfd, .events = POLLIN}};
+	size_t powner[3] = {0}, owner[MAX_FDS + 2];
+	struct epoll_event ev[MAX_FDS];
+	short rev[MAX_FDS + 2];
+	int nfd = 1, n = 0, wait_ms;
 
-	for (size_t s = 0; s < a->n; s++) {
-		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
-
-		for (int i = 0; i < k && nfd < MAX_FDS - 3 - (int)a->n; i++) {
-			pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-			owner[nfd++] = s;
-		}
-	}
-	if (a->tr.icmp >= 0) {
-		pfd[nfd] = (struct pollfd){.fd = a->tr.icmp, .events = POLLIN};
-		owner[nfd++] = SIZE_MAX;
-	}
 	if (recout_pollfd(&a->out, &pfd[nfd]))
-		owner[nfd++] = SIZE_MAX - 1;
+		powner[nfd++] = OWN_OUT;
 	if (rpm_ctlc_pollfd(&a->ctl, &pfd[nfd]))
-		owner[nfd++] = SIZE_MAX - 2;
-	for (size_t s = 0; s < a->n && nfd < MAX_FDS; s++)
-		if (a->rn[s].svc_fd >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = a->rn[s].svc_fd, .events = POLLIN};
-			owner[nfd++] = SIZE_MAX - 16 - s;
-		}
+		powner[nfd++] = OWN_CTL;
 	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 	if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
 		return 0;
+	if (pfd[0].revents) {
+		int k = epoll_wait(a->epfd, ev, MAX_FDS, 0);
+
+		for (int i = 0; i < k; i++) {
+			owner[n] = (size_t)ev[i].data.u64;
+			rev[n++] = (short)((ev[i].events & EPOLLIN ? POLLIN : 0) |
+					   (ev[i].events & EPOLLERR ? POLLERR : 0) |
+					   (ev[i].events & EPOLLHUP ? POLLHUP : 0));
+		}
+	}
+	for (int i = 1; i < nfd; i++)
+		if (pfd[i].revents) {
+			owner[n] = powner[i];
+			rev[n++] = pfd[i].revents;
+		}
 	/* Send completions first: a probe's T2 must be in before its ACK's T5 is taken. */
-	for (int i = 0; i < nfd; i++)
-		if (owner[i] < a->n && pfd[i].revents) {
+	for (int i = 0; i < n; i++)
+		if (owner[i] < a->n) {
 			struct rx_ctx c = {a, owner[i]};
 
 			a->cfg->transport->poll_tx(a->rn[owner[i]].port, &tx_events, &c);
 		}
 	now = rl_now_ns();
-	for (int i = 0; i < nfd; i++) {
-		if (!pfd[i].revents)
-			continue;
-		if (owner[i] == SIZE_MAX)
+	for (int i = 0; i < n; i++) {
+		if (owner[i] == OWN_ICMP)
 			tracer_icmp(&a->tr);
-		else if (owner[i] == SIZE_MAX - 1)
-			recout_event(&a->out, pfd[i].revents);
-		else if (owner[i] == SIZE_MAX - 2)
-			rpm_ctlc_event(&a->ctl, pfd[i].revents, now, got_list, a);
-		else if (owner[i] >= SIZE_MAX - 16 - a->n && owner[i] <= SIZE_MAX - 16)
-			svc_read(a, SIZE_MAX - 16 - owner[i], now);
-		else if (pfd[i].revents & POLLIN)
+		else if (owner[i] == OWN_OUT)
+			recout_event(&a->out, rev[i]);
+		else if (owner[i] == OWN_CTL)
+			rpm_ctlc_event(&a->ctl, rev[i], now, got_list, a);
+		else if (owner[i] >= OWN_SVC0 - a->n && owner[i] <= OWN_SVC0)
+			svc_read(a, OWN_SVC0 - owner[i], now);
+		else if (owner[i] < a->n && rev[i] & POLLIN)
 			port_poll(a, owner[i], true);
 	}
 	return 0;
