@@ -156,7 +156,7 @@ bool vlab_is_up(void)
 	char path[4096], **names;
 	size_t n;
 
-	if (access(state_path(path, sizeof(path), "up"), F_OK) == 0)
+	if (access(state_path(path, sizeof(path), STATE_UP), F_OK) == 0)
 		return true;
 	n = list_lab_ns(&names);
 	free_names(names, n);
@@ -165,13 +165,7 @@ bool vlab_is_up(void)
 
 struct inventory *vlab_inventory(FILE *errf)
 {
-	char path[4096];
-
-	if (access(state_path(path, sizeof(path), "up"), F_OK) != 0) {
-		errno = ENOENT;
-		return NULL;
-	}
-	return inventory_load(state_path(path, sizeof(path), "inventory.yaml"), errf);
+	return state_up_inventory(errf);
 }
 
 /* ---- bring-up ------------------------------------------------------- */
@@ -491,7 +485,7 @@ static int save_inventory(const char *inv_path)
 		free(real);
 		return -errno;
 	}
-	ret = rl_write_file(state_path(path, sizeof(path), "inventory.yaml"), text, len);
+	ret = rl_write_file(state_path(path, sizeof(path), STATE_INVENTORY), text, len);
 	if (!ret && real)
 		ret = rl_write_file(state_path(path, sizeof(path), "inventory.path"), real,
 				    strlen(real));
@@ -567,7 +561,7 @@ int vlab_up(const char *inv_path, bool quiet, bool remote)
 		rl_err("lab up: cannot write %s: %s", vlab_ssh_inventory_path(path, sizeof(path)),
 		       strerror(-r));
 
-	if (r == 0 && rl_write_file(state_path(path, sizeof(path), "up"), "1\n", 2) == 0) {
+	if (r == 0 && rl_write_file(state_path(path, sizeof(path), STATE_UP), "1\n", 2) == 0) {
 		ret = RL_EXIT_OK;
 		if (!quiet)
 			rl_info("lab up: ready in %.2f s (state in %s)",

@@ -78,17 +78,26 @@ void state_unlock(void)
 	}
 }
 
-struct inventory *state_target_inventory(const char *path)
+struct inventory *state_up_inventory(FILE *errf)
 {
 	char p[4096];
+
+	if (access(state_path(p, sizeof(p), STATE_UP), F_OK)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return inventory_load(state_path(p, sizeof(p), STATE_INVENTORY), errf);
+}
+
+struct inventory *state_target_inventory(const char *path)
+{
+	struct inventory *inv;
 
 	if (path)
 		return inventory_load(path,
 				      stderr); /* errno EINVAL (bad file) or that of the open */
-	if (access(state_path(p, sizeof(p), "up"), F_OK)) {
+	inv = state_up_inventory(stderr);
+	if (!inv && errno == ENOENT)
 		rl_err("no lab is up: start one with 'rocelab lab up', or give -i INVENTORY");
-		errno = ENOENT;
-		return NULL;
-	}
-	return inventory_load(state_path(p, sizeof(p), "inventory.yaml"), stderr);
+	return inv;
 }

@@ -5,6 +5,7 @@
 #define ROCELAB_STATE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define STATE_DIR_DEFAULT "/run/rocelab"
 
@@ -25,12 +26,22 @@ const char *state_lib_dir(void);
 /* state_lib_dir()/rel into buf; returns buf. */
 char *state_lib_path(char *buf, size_t len, const char *rel);
 
+/* The virtual lab's marks in the state directory: it is up; the copy of its inventory. */
+#define STATE_UP	"up"
+#define STATE_INVENTORY "inventory.yaml"
+
+/*
+ * The copy of the inventory of the virtual lab that is up (errors in it said
+ * on errf, NULL: not said); NULL with errno ENOENT when no lab is up.
+ */
+struct inventory;
+struct inventory *state_up_inventory(FILE *errf);
+
 /*
  * The inventory a command acts on: path's, else that of the virtual lab that
  * is up (its copy in the state directory).  NULL with errno EINVAL (a bad
  * file), ENOENT (no path and no lab up) or that of the open, said on stderr.
  */
-struct inventory;
 struct inventory *state_target_inventory(const char *path);
 
 /* Take the machine-wide lab lock (serialises up/down/inject/revert); -errno on failure. */
