@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *req,
@@ -60,9 +61,11 @@ static size_t quoted_len(const uint8_t *pkt, size_t len)
 
 /* Send round ttl's probe of every trace still going; the number sent, or -errno. */
 static int many_send(const struct trace_req *req, size_t n, const int *us, const bool *done,
-		     int ttl, struct trace_hop (*hops)[TRACE_MAX_HOPS], int *n_hops)
+		     int ttl, struct trace_hop (*hops)[TRACE_MAX_HOPS], int *n_hops,
+		     unsigned long long *sent_ns)
 {
 	char payload[MANY_PAYLOAD + TRACE_MAX_HOPS] = "rocelab-trace";
+	long gap_ns = n && req[0].gap_us > 0 && req[0].gap_us < 1000000 ? req[0].gap_us * 1000L : 0;
 	int sent = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -71,8 +74,11 @@ static int many_send(const struct trace_req *req, size_t n, const int *us, const
 
 		if (done[i])
 			continue;
+		if (sent && gap_ns)
+			nanosleep(&(struct timespec){0, gap_ns}, NULL);
 		hops[i][ttl - 1] = (struct trace_hop){.ttl = ttl};
 		n_hops[i] = ttl;
+		sent_ns[i] = rl_now_ns();
 		if (setsockopt(us[i], IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl)) < 0 ||
 		    sendto(us[i], payload, MANY_PAYLOAD + (size_t)ttl, 0, (struct sockaddr *)&dst,
 			   sizeof(dst)) < 0)
@@ -88,6 +94,7 @@ int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hop
 	int max_ttl = n && req[0].max_ttl > 0 ? req[0].max_ttl : 8;
 	int timeout = n && req[0].timeout_ms > 0 ? req[0].timeout_ms : 300;
 	int *us = rl_xcalloc(n + 1, sizeof(*us)), *misses = rl_xcalloc(n + 1, sizeof(*misses));
+	unsigned long long *sent_ns = rl_xcalloc(n + 1, sizeof(*sent_ns));
 	bool *done = rl_xcalloc(n + 1, sizeof(*done));
 	int one = 1, r = 0, rs;
 
@@ -112,10 +119,10 @@ int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hop
 			r = -errno;
 	}
 	for (int ttl = 1; !r && ttl <= max_ttl && !rl_interrupted; ttl++) {
-		unsigned long long t0 = rl_now_ns(),
-				   deadline = t0 + (unsigned long long)timeout * 1000000ULL;
-		int pending = many_send(req, n, us, done, ttl, hops, n_hops);
+		unsigned long long deadline;
+		int pending = many_send(req, n, us, done, ttl, hops, n_hops, sent_ns);
 
+		deadline = rl_now_ns() + (unsigned long long)timeout * 1000000ULL;
 		if (pending <= 0) {
 			r = pending < 0 ? pending : 0;
 			break;
@@ -143,7 +150,7 @@ int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hop
 				if (done[i] || h->addr.s_addr ||
 				    !trace_match_icmp(pkt, (size_t)len, &req[i], &h->addr, &type))
 					continue;
-				h->rtt_ms = (double)(rl_now_ns() - t0) / 1e6;
+				h->rtt_ms = (double)(rl_now_ns() - sent_ns[i]) / 1e6;
 				h->reached = type == ICMP_DEST_UNREACH;
 				pending--;
 				break;
@@ -169,6 +176,7 @@ int trace_udp_many(const struct trace_req *req, size_t n, struct trace_hop (*hop
 	if (rs >= 0)
 		close(rs);
 	free(us);
+	free(sent_ns);
 	free(misses);
 	free(done);
 	return r;

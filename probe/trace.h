@@ -23,6 +23,7 @@ struct trace_req {
 	int max_ttl;	/* default 8 */
 	int timeout_ms; /* per hop, default 300 */
 	int max_misses; /* stop after this many hops in a row did not answer (0: never) */
+	int gap_us;	/* trace_udp_many(): between one round's probes, under 1 s (0: none) */
 };
 
 /* Does the ICMP error in pkt (from its IPv4 header on) quote req's probe? Fills *from, *type. */
@@ -38,9 +39,11 @@ bool trace_match_icmp(const uint8_t *pkt, size_t len, const struct trace_req *re
 int trace_udp(const struct trace_req *req, struct trace_hop *hops, int *n);
 
 /*
- * Trace n 5-tuples at once, TTL by TTL: each round's probes leave together
- * and wait up to req[0].timeout_ms for their answers, so n traces take at
- * most req[0].max_ttl timeouts.  hops[i], n_hops[i] and ret[i] as
+ * Trace n 5-tuples at once, TTL by TTL: each round's probes leave
+ * req[0].gap_us apart (0: together) and wait up to req[0].timeout_ms after
+ * the last for their answers, so n traces take at most req[0].max_ttl
+ * rounds.  The gap keeps a round from queueing on a slow link: 64 probes of
+ * 78 bytes back to back hold a 1.25 Mbit/s link for 32 ms.  hops[i], n_hops[i] and ret[i] as
  * trace_udp() fills and returns them for req[i].  0, or -errno when a
  * socket could not be opened or a probe not sent (then ret[] says nothing).
  * Needs CAP_NET_RAW and a file descriptor per 5-tuple.
