@@ -328,7 +328,7 @@ unsigned long long nl_tbf_burst(unsigned long long rate_kbit)
 {
 	unsigned long long bps = rate_kbit * 1000 / 8;
 
-	return bps / 100 > 1600 ? bps / 100 : 1600;
+	return bps / 1000 > 1600 ? bps / 1000 : 1600;
 }
 
 unsigned long long nl_tbf_limit(unsigned long long rate_kbit)

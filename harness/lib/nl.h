@@ -53,14 +53,17 @@ int nl_rule_del(const struct nsctx *c, uint32_t pref, const struct in_addr *src,
 
 /*
  * The TBF rocelab shapes a link with, here and as tc commands (injectors/):
- * a bucket of 10 ms of the rate, at least 1600 bytes, and NL_TBF_LATENCY_MS
+ * a bucket of 1 ms of the rate, at least 1600 bytes, and NL_TBF_LATENCY_MS
  * of queue behind it; nl_tbf_limit() is all it holds (tc's limit from
- * latency: the queue and the bucket), in bytes.  The floor is one full
- * frame (1514 bytes at a 1500-byte MTU) and a little: a degraded link has
- * no bucket at all, every frame waits its time on the wire, and a bucket
- * of three frames let a probe and the two packets behind it through a
- * 1.25 Mbit/s link at once, which kept the slow path looking fast (the
- * MP-RDMA Fig. 14 ablation, transport/README.md).
+ * latency: the queue and the bucket), in bytes.  A switch port has no
+ * bucket: every frame waits its time on the wire.  The floor is one full
+ * frame (1514 bytes at a 1500-byte MTU) and a little; a bucket of three let
+ * a probe and the two packets behind it through a 1.25 Mbit/s link at once,
+ * which kept the slow path looking fast.  A bucket of 10 ms (62.5 KB at
+ * 50 Mbit/s) let each of four equal uplinks pass 57 frames at once in its
+ * own phase: their delays differed by more than Δ packets, MP-RDMA pruned
+ * healthy paths before any fault and fell to two of four for seconds
+ * (the MP-RDMA Fig. 14 runs, transport/README.md).
  */
 #define NL_TBF_LATENCY_MS 50
 unsigned long long nl_tbf_burst(unsigned long long rate_kbit);

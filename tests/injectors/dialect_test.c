@@ -417,7 +417,7 @@ Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
 	cr_assert_str_eq(plan.acts[0].read_as, "sonic-speed Ethernet8");
 	/* its peer, spine1:swp2, is a Linux switch: a TBF at the same rate */
 	cr_assert_str_eq(plan.acts[1].apply,
-			 "tc qdisc replace dev swp2 root tbf rate 25000000kbit burst 31250000 "
+			 "tc qdisc replace dev swp2 root tbf rate 25000000kbit burst 3125000 "
 			 "latency 50ms");
 	cr_assert(strstr(plan.note, "port speed 25G on both ends"), "%s", plan.note);
 

@@ -26,9 +26,9 @@ Test(host_cmd, every_op_is_an_iproute2_command)
 	cr_assert_str_eq(
 	    text("route-add 102 0.0.0.0/0 198.18.2.254 rnic2"),
 	    "ip route add 0.0.0.0/0 via 198.18.2.254 dev rnic2 table 102 proto static");
-	/* The same bucket as nl_qdisc_tbf(): 10 ms of the rate, at least 1600 bytes. */
+	/* The same bucket as nl_qdisc_tbf(): 1 ms of the rate, at least 1600 bytes. */
 	cr_assert_str_eq(text("tbf rnic1 50000"), "tc qdisc replace dev rnic1 root handle 1: tbf "
-						  "rate 50000kbit burst 62500b latency 50ms");
+						  "rate 50000kbit burst 6250b latency 50ms");
 	cr_assert_str_eq(text("tbf rnic1 1000"), "tc qdisc replace dev rnic1 root handle 1: tbf "
 						 "rate 1000kbit burst 1600b latency 50ms");
 	cr_assert_str_eq(text("qdisc-del rnic1"), "tc qdisc del dev rnic1 root");
