@@ -907,6 +907,11 @@ void mpr_samples_free(struct mpr_sample *s, size_t n)
 	free(s);
 }
 
+double mpr_ood_fault_to(const struct comp_times *t, double f_from)
+{
+	return t->t_unapply > f_from && t->t_unapply < t->t_revert ? t->t_unapply : t->t_revert;
+}
+
 double mpr_ood_quantile_in(const struct mpr_sample *s, size_t n, double iv, double from, double to,
 			   double q)
 {
@@ -1425,7 +1430,7 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 		}
 		phase(obs->section, "fault", f_from, t->t_revert, fault);
 		ood_fault = mpr_ood_quantile_in(st->rs, st->n_rs, iv, f_from + OOD_SETTLE_S,
-						t->t_revert, 0.999);
+						mpr_ood_fault_to(t, f_from), 0.999);
 		phase(obs->section, "recovery", r_from, t_end, rec);
 		ph_from[1] = f_from, ph_to[1] = t->t_revert;
 		ph_from[2] = r_from, ph_to[2] = t_end;

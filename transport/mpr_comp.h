@@ -117,6 +117,12 @@ double mpr_goodput_mbit(const struct mpr_sample *s, size_t n, double interval_s,
  */
 double mpr_ood_quantile_in(const struct mpr_sample *s, size_t n, double iv, double from, double to,
 			   double q);
+/*
+ * Where the fault's steady state ends for the OOD (ood-p999-fault): when
+ * its revert began, as deleting a TBF drops what it holds and those holes
+ * are the revert's; t_revert when that is not known.
+ */
+double mpr_ood_fault_to(const struct comp_times *t, double f_from);
 
 /*
  * The fabric's optimal for a flow from RNIC 'from' to RNIC 'to' (Mbit/s of

@@ -110,10 +110,12 @@ struct comp_env {
  * began to be stopped (0: not known).  t_verified: when the injectors of
  * the faults due at the phase's start had verified them all, their test
  * traffic (pfc-misconfig: a second of incast at full speed) over (0: not
- * known).
+ * known).  t_unapply: when the first revert began (t_revert is when the
+ * last one ended; between them the fault is coming off: a TBF deleted drops
+ * what it held).  0: not known.
  */
 struct comp_times {
-	double t_start, t_inject, t_fault, t_revert, t_end, t_stop, t_verified;
+	double t_start, t_inject, t_fault, t_revert, t_end, t_stop, t_verified, t_unapply;
 };
 
 /* The incident report's hooks: files go to dir, the plot to dir/png. */

@@ -569,8 +569,8 @@ static bool grade_services(const struct scn_result *r, struct comp_result *c, ch
 
 struct comp_times runner_times(const struct scn_result *r)
 {
-	return (struct comp_times){r->t_start, r->t_inject, r->t_fault,	  r->t_revert,
-				   r->t_end,   r->t_stop,   r->t_verified};
+	return (struct comp_times){r->t_start, r->t_inject, r->t_fault,	   r->t_revert,
+				   r->t_end,   r->t_stop,   r->t_verified, r->t_unapply};
 }
 
 bool runner_known_blind(const struct scn_result *r)
@@ -841,6 +841,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					 f->spec.target, r->evidence);
 			}
 			if (lf[i].pid && !lf[i].done && t >= end) {
+				if (!r->t_unapply)
+					r->t_unapply = now_s();
 				if (end_fault(&lf[i], r))
 					invalid(
 					    r,
@@ -880,6 +882,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	/* Whatever happened: every fault reverts, the load stops. */
 	for (size_t i = 0; i < s->n_faults; i++)
 		if (lf[i].pid && !lf[i].done) {
+			if (!r->t_unapply)
+				r->t_unapply = now_s();
 			end_fault(&lf[i], r);
 			r->t_revert = now_s();
 		}

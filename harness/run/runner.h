@@ -33,6 +33,7 @@ struct scn_result {
 	double t_inject;			  /* the first injector started */
 	double t_stop;				  /* its components began to be stopped */
 	double t_verified;			  /* the faults due at the start were verified */
+	double t_unapply;			  /* the first revert began */
 	char evidence[320];
 	char note[256]; /* what was emulated */
 	bool emulated;

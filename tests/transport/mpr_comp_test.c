@@ -115,6 +115,17 @@ Test(mpr_comp, goodput_over_a_phase)
  * the lines inside it.  A first second with a long tail (a path slowing
  * under packets already on it), then a short one.
  */
+Test(mpr_comp, ood_fault_window_ends_where_the_revert_began)
+{
+	struct comp_times t = {.t_fault = 110, .t_revert = 122.3, .t_verified = 110.4};
+
+	cr_assert_float_eq(mpr_ood_fault_to(&t, 110.4), 122.3, 1e-9); /* not known */
+	t.t_unapply = 122.0;
+	cr_assert_float_eq(mpr_ood_fault_to(&t, 110.4), 122.0, 1e-9);
+	t.t_unapply = 109; /* before the fault: not this fault's revert */
+	cr_assert_float_eq(mpr_ood_fault_to(&t, 110.4), 122.3, 1e-9);
+}
+
 Test(mpr_comp, ood_over_a_phase)
 {
 	char path[] = "/tmp/rocelab-ood-XXXXXX";
