@@ -199,6 +199,11 @@ check "degraded, ECN marked: out-of-order control on keeps 1.5x what it keeps of
 	awk -v a="${on_off% *}" -v b="${on_off#* }" 'BEGIN { exit !(a + 0 > 0 && b + 0 > 0 && a >= 1.5 * b) }'
 check "degraded, ECN marked: the marker set CE on the fast paths (the receiver's ce_wire)" \
 	sh -c 'grep -h "\"type\":\"rcv-end\"" "$1"/mprdma-degraded-marked/mp-rdma-recv.log | jq -e ".ce_wire > 0"' sh "$TR_OUT/ci"
+# Fig. 14(a): a bitmap of 1024 holds the reordering; with the control the slow path's packets
+# are pruned and the 99.9th percentile of the out-of-order degree stays near Δ (the paper: ~50x).
+ood=$(jq -r '[.scenarios[] | select(.name | startswith("mprdma-degraded-marked-ood")) | {(.name): .components["mp-rdma"].metrics["ood-p999-fault"].value}] | add | "\(.["mprdma-degraded-marked-ood"]) \(.["mprdma-degraded-marked-ood-ooo-off"])"' "$R" 2>/dev/null)
+check "degraded, L = 1024: the OOD's p99.9 in the fault is 10x lower with the control (${ood/ / vs })" \
+	awk -v a="${ood% *}" -v b="${ood#* }" 'BEGIN { exit !(a + 0 > 0 && b + 0 > 0 && 10 * a <= b) }'
 # Issue 15: the spraying workload, one spine's link to rail 2 at 1/10, over each receiver kind.
 eu() { jq -r --arg s "$1" --arg m "$2" '.scenarios[] | select(.name == $s) | .components.eunomia.metrics[$m].value // 0' "$R" 2>/dev/null; }
 # Beside a static 256-bit bitmap on the same fabric at the same moments: the odd QPs answered by
