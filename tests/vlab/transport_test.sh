@@ -245,6 +245,7 @@ section "transport: a run the rig's CPU limits is invalid (rig-limited), never a
 R="$TR_OUT/cpu/results.json"
 check "unshaped: the scenario is invalid, its reason the endpoint's CPU ($(jq -r '.scenarios[0].reason' "$R" 2>/dev/null | cut -c1-120))" \
 	jq -e '.scenarios[0] | .verdict == "invalid" and (.reason | test("rig-limited.*CPU"))' "$R"
-check "unshaped: results.json records each endpoint's CPU per phase" \
-	jq -e '.scenarios[0].components["mp-rdma"].cpu | .sender.baseline.busy >= 0.9 and .receiver.baseline.cpu > 0' "$R"
+# Which end saturates first depends on the machine: a CI run had the receiver at 96%, the sender below 90%.
+check "unshaped: results.json records each endpoint's CPU per phase, one end busy 90% or more" \
+	jq -e '.scenarios[0].components["mp-rdma"].cpu | (.sender.baseline.busy >= 0.9 or .receiver.baseline.busy >= 0.9) and .sender.baseline.cpu > 0 and .receiver.baseline.cpu > 0' "$R"
 check "no endpoint left running after the CPU-bound run" test -z "$(pgrep -f 'rocelab transport' || true)"
