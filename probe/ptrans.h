@@ -158,6 +158,17 @@ static inline bool pt_sibling_qpn(uint32_t ours, uint32_t qpn)
 	return qpn >> 8 != ours >> 8 && (qpn >> 8 == 1 || qpn >> 8 == 2);
 }
 
+/*
+ * The udp transport's receive filter (classic BPF over the IP header, into f[PT_UDP_FILTER_LEN])
+ * for probe QP qpn: IPv4 without options carrying UDP to port 4791, at most 256 bytes, and not for
+ * the other monitor's QPs (pt_sibling_qpn), which would wake this agent for nothing at every probe
+ * of theirs.  What it passes the transport still parses: anything short or foreign is counted
+ * there.
+ */
+#define PT_UDP_FILTER_LEN 16
+struct sock_filter;
+void pt_udp_filter(struct sock_filter *f, uint32_t qpn);
+
 /* The names of all transports, for messages: "udp, verbs, auto". */
 const char *pt_names(void);
 

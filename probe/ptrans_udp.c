@@ -74,20 +74,33 @@ const char *pt_ts_name(enum pt_ts t)
 	}
 }
 
-/* Accept IPv4 without options carrying UDP to port 4791, at most PROBE_MAX bytes. */
-static struct sock_filter probe_code[] = {
-    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 7),
-    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 5),
-    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 3),
-    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
-    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 1, 0),
-    BPF_STMT(BPF_RET | BPF_K, 0xffff),
-    BPF_STMT(BPF_RET | BPF_K, 0),
-};
-static const struct sock_fprog probe_filter = {.len = ARRAY_SIZE(probe_code), .filter = probe_code};
+void pt_udp_filter(struct sock_filter *f, uint32_t qpn)
+{
+	/* The other monitor's QPN range (pt_sibling_qpn): 0x2xx for 0x1xx, 0x1xx for 0x2xx. */
+	uint32_t ours = qpn >> 8, s1 = ours == 1 ? 2 : 1, s2 = ours == 2 ? 1 : 2;
+	const struct sock_filter code[PT_UDP_FILTER_LEN] = {
+	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 13),
+	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 11),
+	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 22),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ROCEV2_UDP_PORT, 0, 9),
+	    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),
+	    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PROBE_MAX, 7, 0),
+	    /* too short for a BTH: up to the transport, which counts it malformed */
+	    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 36, 0, 5),
+	    /* the BTH's destination QP (bytes 33-35): the other monitor's is not for us */
+	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 33),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 34),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, s1, 2, 0),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, s2, 1, 0),
+	    BPF_STMT(BPF_RET | BPF_K, 0xffff),
+	    BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+
+	memcpy(f, code, sizeof(code));
+}
 
 static void udp_close(struct pt_port *p)
 {
@@ -100,11 +113,13 @@ static void udp_close(struct pt_port *p)
 static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, size_t errlen)
 {
 	struct pt_port *p = rl_xcalloc(1, sizeof(*p));
+	struct sock_filter code[PT_UDP_FILTER_LEN];
+	struct sock_fprog filter = {.len = PT_UDP_FILTER_LEN, .filter = code};
 	struct rawsock_cfg rc = {.who = "udp transport",
 				 .netdev = cfg->netdev,
 				 .addr = cfg->addr,
 				 .prefix_len = cfg->prefix_len,
-				 .filter = cfg->send_only ? NULL : &probe_filter,
+				 .filter = cfg->send_only ? NULL : &filter,
 				 /*
 				  * A probe lost in a full socket would read as a network
 				  * timeout: a large buffer, and what is lost counted.
@@ -118,6 +133,7 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 	p->tos = cfg->tos;
 	p->qkey = cfg->qkey ? cfg->qkey : ROCE_DEFAULT_QKEY;
 	p->qpn = cfg->qpn ? cfg->qpn : 0x100;
+	pt_udp_filter(code, p->qpn);
 	p->next_id = (uint16_t)(1 + (unsigned)random() % 0xfffe);
 	r = rawsock_open(&p->s, &rc, err, errlen);
 	if (r) {

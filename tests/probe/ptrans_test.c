@@ -2,19 +2,23 @@
 /*
  * Probe transports by name, and 'auto': verbs where the RNIC has an RDMA
  * device, udp where it has none (this machine has none; the VM tier checks
- * the verbs side on rxe), and a monitor's transports summarized from its
- * agents' lines.
+ * the verbs side on rxe), a monitor's transports summarized from its
+ * agents' lines, and the udp transport's receive filter.
  */
 #define _GNU_SOURCE
 #include "harness/component/component.h"
 #include "harness/lib/inventory.h"
 #include "probe/moncomp.h"
 #include "probe/ptrans.h"
+#include "probe/roce.h"
 
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <linux/filter.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 Test(ptrans, names_and_auto)
 {
@@ -92,4 +96,70 @@ Test(ptrans, a_monitors_transports_from_its_agents)
 	cr_assert_str_eq(summary(json_pack("[o]", agent("host1", NULL)), "verbs", &per), "verbs");
 	cr_assert_eq(json_object_size(per), 0);
 	json_decref(per);
+}
+
+/*
+ * The udp transport's receive filter, run by the kernel on a datagram
+ * socket: a probe for our QP and a foreign one pass (the transport counts
+ * the foreign), the other monitor's is dropped before it wakes us, and so
+ * is what is not RoCEv2 or too long.  Too short for a BTH passes, to be
+ * counted malformed.
+ */
+static bool passes(int rx, int tx, const uint8_t *pkt, size_t len)
+{
+	uint8_t buf[512];
+
+	cr_assert_eq(send(tx, pkt, len, 0), (ssize_t)len);
+	return recv(rx, buf, sizeof(buf), MSG_DONTWAIT) == (ssize_t)len;
+}
+
+static size_t probe_to(uint8_t *pkt, size_t cap, uint32_t qpn, size_t payload)
+{
+	static const uint8_t data[300];
+	struct roce_ip ip = {.sport = 50000, .dport = 4791, .ttl = 64, .id = 7};
+	struct roce_ud ud = {.dst_qpn = qpn, .qkey = ROCE_DEFAULT_QKEY, .src_qpn = 0x101};
+	ssize_t n;
+
+	inet_pton(AF_INET, "198.18.1.1", &ip.src);
+	inet_pton(AF_INET, "198.18.2.1", &ip.dst);
+	n = roce_build_ud(pkt, cap, &ip, &ud, data, payload);
+	cr_assert_gt(n, 0);
+	return (size_t)n;
+}
+
+Test(ptrans, udp_filter_keeps_the_other_monitors_probes_out)
+{
+	struct sock_filter code[PT_UDP_FILTER_LEN];
+	struct sock_fprog prog = {.len = PT_UDP_FILTER_LEN, .filter = code};
+	uint8_t pkt[512];
+	size_t n;
+	int sv[2];
+
+	for (int mon = 0; mon < 2; mon++) {
+		uint32_t ours = mon ? 0x203 : 0x100, theirs = mon ? 0x100 : 0x203;
+
+		cr_assert_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+		pt_udp_filter(code, ours);
+		cr_assert_eq(setsockopt(sv[0], SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)),
+			     0);
+		n = probe_to(pkt, sizeof(pkt), ours, 40);
+		cr_assert(passes(sv[0], sv[1], pkt, n), "ours (QPN %#x)", ours);
+		n = probe_to(pkt, sizeof(pkt), theirs, 40);
+		cr_assert_not(passes(sv[0], sv[1], pkt, n), "the other monitor's (QPN %#x)",
+			      theirs);
+		n = probe_to(pkt, sizeof(pkt), 0x10203, 40);
+		cr_assert(passes(sv[0], sv[1], pkt, n), "a foreign QPN, counted by the transport");
+		n = probe_to(pkt, sizeof(pkt), 0x300, 40);
+		cr_assert(passes(sv[0], sv[1], pkt, n), "a QPN of neither monitor");
+		n = probe_to(pkt, sizeof(pkt), ours, 280);
+		cr_assert_not(passes(sv[0], sv[1], pkt, n), "longer than any probe");
+		n = probe_to(pkt, sizeof(pkt), ours, 40);
+		pkt[23] = 0x12; /* UDP destination port 4791 -> 4626 */
+		cr_assert_not(passes(sv[0], sv[1], pkt, n), "not RoCEv2");
+		n = probe_to(pkt, sizeof(pkt), theirs, 40);
+		pkt[2] = 0, pkt[3] = 34; /* an IP total length too short for the BTH */
+		cr_assert(passes(sv[0], sv[1], pkt, 34), "short: to be counted malformed");
+		close(sv[0]);
+		close(sv[1]);
+	}
 }
