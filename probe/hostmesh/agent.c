@@ -117,7 +117,13 @@ struct pending {
 	uint8_t dst;
 	uint16_t sport, ip_id;
 	uint32_t id;
-	uint64_t t1, t2; /* ① and ② (CLOCK_REALTIME ns) */
+	uint64_t t1, t2; /* the send and ② (CLOCK_REALTIME ns) */
+	/*
+	 * ① is when the probe was due: the send, less how late the agent came to
+	 * its round.  A probe its host kept from the CPU was delayed by the host,
+	 * as one that waits to be read is: both are the host's processing delay.
+	 */
+	uint64_t late;
 	bool t2_kernel, t2_hw;
 };
 
@@ -213,7 +219,7 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 
 	if (status == HM_OK) {
 		uint64_t net = t3 > p->t2 ? t3 - p->t2 : 0;
-		uint64_t total = t4 > p->t1 ? t4 - p->t1 : 0;
+		uint64_t total = t4 > p->t1 ? t4 - p->t1 + p->late : p->late;
 		uint64_t proc = total > net ? total - net : 0;
 
 		r.net_ns = net > UINT32_MAX ? UINT32_MAX : (uint32_t)net;
@@ -230,7 +236,7 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 	emit(a, HM_PROBE, &r, sizeof(r));
 }
 
-static void send_probe(struct agent *a, size_t s)
+static void send_probe(struct agent *a, size_t s, uint64_t late)
 {
 	struct rnic_state *rs = &a->rn[s];
 	size_t d = (s + 1 + (size_t)random() % (a->n - 1)) % a->n;
@@ -250,7 +256,8 @@ static void send_probe(struct agent *a, size_t s)
 
 	if (p->used) /* older than ring_n intervals: past its timeout */
 		emit_probe(a, s, p, HM_TIMEOUT, 0, 0, PT_TS_APP, 0, 0);
-	*p = (struct pending){.used = true, .dst = (uint8_t)d, .sport = pl.sport, .id = id};
+	*p = (struct pending){
+	    .used = true, .dst = (uint8_t)d, .sport = pl.sport, .id = id, .late = late};
 	p->t1 = pl.t1_ns = rl_realtime_ns();
 	hm_payload_encode(&pl, buf);
 	p->t2 = rl_realtime_ns();
@@ -751,7 +758,8 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 	while (!rl_interrupted) {
 		struct pollfd pfd[MAX_FDS];
 		size_t owner[MAX_FDS];
-		int nfd = 0, wait_ms;
+		int nfd = 0;
+		unsigned long long wait;
 		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS;
 
 		if (now >= end)
@@ -771,7 +779,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 			for (size_t s = 0; s < a.n; s++) {
 				struct rx_ctx c = {&a, s};
 
-				send_probe(&a, s);
+				send_probe(&a, s, now - a.rn[0].next_send);
 				/* Its send completion now: no separate wake-up for it. */
 				cfg->transport->poll_tx(a.rn[s].port, &tx_events, &c);
 			}
@@ -822,8 +830,12 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 		}
 		if (recout_pollfd(&a.out, &pfd[nfd]))
 			owner[nfd++] = SIZE_MAX - 1;
-		wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
-		if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
+		/* To the nanosecond: how late a round starts is part of its probes' ① (above). */
+		wait = next > now ? next - now : 0;
+		if (ppoll(pfd, (nfds_t)nfd,
+			  &(struct timespec){(time_t)(wait / (1000 * NS_PER_MS)),
+					     (long)(wait % (1000 * NS_PER_MS))},
+			  NULL) <= 0)
 			continue;
 		/*
 		 * Send completions first: a probe's ② must be in before its ③ is taken.

@@ -1125,6 +1125,17 @@ static void close_window(struct az *a, struct window *w)
 	for (int i = 0; i < 4; i++)
 		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->proc_h, w->ok, q[i]) / 1e3);
 	out_close(o);
+	/* hosts with any probe over the processing threshold: the evidence for step 3 */
+	out_open_array(o, "proc_slow_hosts");
+	for (size_t h = 0; h < a->inv->n_hosts; h++)
+		if (w->host_slow[h]) {
+			out_open_object(o, NULL);
+			out_string(o, PRINT_JSON, "host", NULL, a->inv->hosts[h].name);
+			out_uint(o, PRINT_JSON, "probes", NULL, w->host_probes[h]);
+			out_uint(o, PRINT_JSON, "slow", NULL, w->host_slow[h]);
+			out_close(o);
+		}
+	out_close(o);
 	out_close(o);
 	if (n_s >= (uint32_t)a->cfg.min_votes)
 		vote_verdict(a, w, true, n_s);

@@ -62,7 +62,9 @@ static void mkpath(struct hm_path *p, int host, int s, int d, int k)
 
 static int now_w; /* the window being fed */
 
-/* What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms, 4 its send failed.
+/*
+ * What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms, 4 its send failed,
+ * 5 its host slow to process it (8 ms).
  */
 typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
 
@@ -116,7 +118,7 @@ static char *run_cfg(fate_fn fate, int windows, double alpha)
 							    .net_ns = x == 2   ? 30000000
 								      : x == 3 ? 2000000
 									       : 12000,
-							    .proc_ns = 15000,
+							    .proc_ns = x == 5 ? 8000000 : 15000,
 							};
 							az_probe(az, (size_t)h - 1, &p);
 						}
@@ -135,7 +137,7 @@ static char *run(fate_fn fate, int windows)
 }
 
 struct seen {
-	int verdicts, rnic, link, sw, congestion;
+	int verdicts, rnic, link, sw, congestion, proc;
 	char first_target[160], first_class[32];
 	bool unique;
 };
@@ -164,6 +166,7 @@ static struct seen scan(const char *out)
 			s.link += !strcmp(cls, "switch-link");
 			s.sw += !strcmp(cls, "switch");
 			s.congestion += !strcmp(cls, "congestion");
+			s.proc += !strcmp(cls, "host-processing");
 		}
 		json_decref(j);
 		line = nl ? nl + 1 : NULL;
@@ -229,7 +232,40 @@ static int congested(int h, int s, int d, int k, int i)
 	return k == 3 && s == 3 ? 2 : 0;
 }
 
+/* host2's CPU overloaded: every probe, or one of each three, waits 8 ms for its agent. */
+static int busy_host(int h, int s, int d, int k, int i)
+{
+	(void)s, (void)d, (void)k, (void)i;
+	return h == 2 ? 5 : 0;
+}
+
+static int busy_host_third(int h, int s, int d, int k, int i)
+{
+	(void)s, (void)d, (void)k;
+	return h == 2 && i == 0 ? 5 : 0;
+}
+
 TestSuite(analyzer, .init = setup, .fini = teardown);
+
+Test(analyzer, a_host_slow_on_most_probes_is_host_processing)
+{
+	char *out = run(busy_host, 2);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.proc, 2, "one a window: %s", out);
+	cr_assert_eq(s.verdicts, 2, "and nothing else: %s", out);
+	cr_assert_str_eq(s.first_target, "host2");
+	cr_assert(strstr(out, "\"proc_slow_hosts\":[{\"host\":\"host2\",\"probes\":144,"
+			      "\"slow\":144}]"),
+		  "%s", out);
+	free(out);
+	/* A third of its probes slow: not most of them. */
+	out = run(busy_host_third, 2);
+	s = scan(out);
+	cr_assert_eq(s.verdicts, 0, "%s", out);
+	cr_assert(strstr(out, "{\"host\":\"host2\",\"probes\":144,\"slow\":48}"), "%s", out);
+	free(out);
+}
 
 Test(analyzer, silent_on_a_healthy_fabric)
 {
