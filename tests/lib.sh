@@ -32,7 +32,12 @@ expect_exit() {
 	"$@" >"$T/check.out" 2>&1; local got=$?
 	if [ "$got" -eq "$want" ]; then ok "$n"; else fail "$n" "exit $got, want $want: $(tail -2 "$T/check.out" | tr '\n' ' ')"; fi
 }
-section() { printf '%s\n' "== $1"; }
+# section NAME: a heading, after how long the section before it took (where time goes).
+section() {
+	[ -z "${_sec_t0:-}" ] || printf '  (section: %d s)\n' $((SECONDS - _sec_t0))
+	_sec_t0=$SECONDS
+	printf '%s\n' "== $1"
+}
 
 # defer CMD...: run CMD (quietly) when the current test file ends, last registered first.
 defer() { DEFERRED+=("$*"); }
