@@ -250,17 +250,6 @@ int rpm_pend_reply(struct rpm_pend *pt, const uint8_t *buf, size_t len, uint64_t
 	return 1;
 }
 
-bool rpm_pend_due(const struct rpm_pend *pt, uint64_t now)
-{
-	for (size_t i = 0; i < pt->cap; i++) {
-		const struct rpm_pending *s = &pt->slot[i];
-
-		if (s->used && now >= s->sent_at && now - s->sent_at >= pt->timeout_ns)
-			return true;
-	}
-	return false;
-}
-
 size_t rpm_pend_expire(struct rpm_pend *pt, uint64_t now,
 		       void (*each)(void *, const struct rpm_done *), void *ctx)
 {

@@ -149,9 +149,6 @@ struct rpm_done {
 int rpm_pend_reply(struct rpm_pend *pt, const uint8_t *buf, size_t len, uint64_t t5, uint64_t t6,
 		   struct rpm_done *done);
 
-/* Is a probe past its timeout at now (the prober's T1 clock)?  Reads memory only. */
-bool rpm_pend_due(const struct rpm_pend *pt, uint64_t now);
-
 /*
  * The probes past their timeout at now (the prober's T1 clock), each
  * given once to each(): RPM_TIMEOUT without ACK1, RPM_ACK2_LOST with it.
