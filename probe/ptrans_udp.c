@@ -76,8 +76,8 @@ const char *pt_ts_name(enum pt_ts t)
 
 void pt_udp_filter(struct sock_filter *f, uint32_t qpn)
 {
-	/* The other monitor's QPN range (pt_sibling_qpn): 0x2xx for 0x1xx, 0x1xx for 0x2xx. */
-	uint32_t ours = qpn >> 8, s1 = ours == 1 ? 2 : 1, s2 = ours == 2 ? 1 : 2;
+	/* The QPN ranges pt_sibling_qpn() calls the other monitor's (0x1xx, 0x2xx, or both). */
+	uint32_t s1 = pt_sibling_qpn(qpn, 0x100) ? 1 : 2, s2 = pt_sibling_qpn(qpn, 0x200) ? 2 : 1;
 	const struct sock_filter code[PT_UDP_FILTER_LEN] = {
 	    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
 	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x45, 0, 13),
