@@ -59,6 +59,14 @@ struct pt_port {
 	uint16_t tx_ids[TX_KEYS];
 	uint64_t cookies[TX_KEYS];
 	bool tx_kernel_ts; /* the kernel accepted TX software timestamping */
+	/*
+	 * Send timestamps expected since the error queue was last found empty:
+	 * the queue is read until they are in, with no read to find it empty,
+	 * and poll() reads it only when one is expected.  A timestamp that comes
+	 * later (a qdisc held the packet) makes the socket readable: poll_tx()
+	 * with none expected reads until the queue is empty.
+	 */
+	unsigned tx_out;
 	uint32_t rx_drops; /* the receive socket's drop count (SO_RXQ_OVFL), last seen */
 };
 
@@ -190,6 +198,7 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 	if (p->tx_kernel_ts) {
 		p->tx_ids[ip.id % TX_KEYS] = ip.id;
 		p->cookies[ip.id % TX_KEYS] = cookie;
+		p->tx_out++;
 	}
 	*sport_used = sport;
 	*ip_id = ip.id;
@@ -215,7 +224,7 @@ static int looped_ip_id(const struct pt_port *p, const uint8_t *b, size_t n)
 
 static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 {
-	for (;;) {
+	for (bool all = !p->tx_out; all || p->tx_out;) {
 		uint8_t pkt[128];
 		char ctrl[512];
 		struct iovec iov = {pkt, sizeof(pkt)};
@@ -228,8 +237,12 @@ static void drain_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 		ssize_t n = recvmsg(p->s.tx, &m, MSG_ERRQUEUE | MSG_DONTWAIT);
 		int id;
 
-		if (n < 0)
+		if (n < 0) {
+			p->tx_out = 0;
 			return;
+		}
+		if (p->tx_out)
+			p->tx_out--;
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING)
 				tss = (struct scm_timestamping *)CMSG_DATA(c);
@@ -254,52 +267,73 @@ static int udp_poll_tx(struct pt_port *p, const struct pt_events *ev, void *ctx)
 	return 0;
 }
 
+/* One received packet: a probe for this port's QP to rx(), anything else counted by bad(). */
+static void udp_rx_one(struct pt_port *p, const struct pt_events *ev, void *ctx, struct msghdr *m,
+		       size_t n)
+{
+	struct roce_ip ip;
+	struct roce_ud ud;
+	struct pt_rx rx = {.rx_ts = PT_TS_APP, .rx_ns = rl_realtime_ns()};
+	bool kernel;
+	int r;
+
+	rawsock_rx_meta(m, &rx.rx_ns, &kernel, &p->rx_drops);
+	if (kernel)
+		rx.rx_ts = PT_TS_KERNEL;
+	r = roce_parse_ud(m->msg_iov[0].iov_base, n, &ip, &ud, &rx.payload, &rx.len);
+	if (!r && (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn || ud.qkey != p->qkey))
+		/* RoCEv2, but not for this port's probe QP: another monitor's, or foreign */
+		r = ip.dst.s_addr == p->addr.s_addr && ud.qkey == p->qkey &&
+			    pt_sibling_qpn(p->qpn, ud.dst_qpn)
+			? -EXDEV
+			: -ENOENT;
+	if (r) {
+		if (ev->bad)
+			ev->bad(ctx, r);
+		return;
+	}
+	rx.src = ip.src;
+	rx.sport = ip.sport;
+	rx.ip_id = ip.id;
+	rx.ttl = ip.ttl;
+	rx.tos = ip.tos;
+	rx.src_qpn = ud.src_qpn;
+	if (ev->rx)
+		ev->rx(ctx, &rx);
+}
+
+/*
+ * Send timestamps first (when a send may have left one), then up to 256
+ * packets, RX_BATCH a system call: a batch that comes back short means the
+ * socket is empty, with no further read to find it so.
+ */
+#define RX_BATCH 8
 static int udp_poll(struct pt_port *p, const struct pt_events *ev, void *ctx)
 {
-	udp_poll_tx(p, ev, ctx);
-	for (int budget = p->s.rx < 0 ? 0 : 256; budget > 0; budget--) {
-		uint8_t pkt[2048];
-		char ctrl[256];
-		struct iovec iov = {pkt, sizeof(pkt)};
-		struct msghdr m = {.msg_iov = &iov,
-				   .msg_iovlen = 1,
-				   .msg_control = ctrl,
-				   .msg_controllen = sizeof(ctrl)};
-		struct roce_ip ip;
-		struct roce_ud ud;
-		struct pt_rx rx = {.rx_ts = PT_TS_APP};
-		ssize_t n = recvmsg(p->s.rx, &m, MSG_DONTWAIT);
-		bool kernel;
-		int r;
+	uint8_t pkt[RX_BATCH][2048];
+	char ctrl[RX_BATCH][256];
+	struct iovec iov[RX_BATCH];
+	struct mmsghdr mm[RX_BATCH];
 
+	if (p->tx_kernel_ts && p->tx_out)
+		drain_tx(p, ev, ctx);
+	for (int budget = p->s.rx < 0 ? 0 : 256; budget > 0; budget -= RX_BATCH) {
+		int n;
+
+		for (int i = 0; i < RX_BATCH; i++) {
+			iov[i] = (struct iovec){pkt[i], sizeof(pkt[i])};
+			mm[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i],
+							     .msg_iovlen = 1,
+							     .msg_control = ctrl[i],
+							     .msg_controllen = sizeof(ctrl[i])}};
+		}
+		n = recvmmsg(p->s.rx, mm, RX_BATCH, MSG_DONTWAIT, NULL);
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-		rx.rx_ns = rl_realtime_ns();
-		rawsock_rx_meta(&m, &rx.rx_ns, &kernel, &p->rx_drops);
-		if (kernel)
-			rx.rx_ts = PT_TS_KERNEL;
-		r = roce_parse_ud(pkt, (size_t)n, &ip, &ud, &rx.payload, &rx.len);
-		if (!r &&
-		    (ip.dst.s_addr != p->addr.s_addr || ud.dst_qpn != p->qpn || ud.qkey != p->qkey))
-			/* RoCEv2, but not for this port's probe QP: another monitor's, or foreign
-			 */
-			r = ip.dst.s_addr == p->addr.s_addr && ud.qkey == p->qkey &&
-				    pt_sibling_qpn(p->qpn, ud.dst_qpn)
-				? -EXDEV
-				: -ENOENT;
-		if (r) {
-			if (ev->bad)
-				ev->bad(ctx, r);
-			continue;
-		}
-		rx.src = ip.src;
-		rx.sport = ip.sport;
-		rx.ip_id = ip.id;
-		rx.ttl = ip.ttl;
-		rx.tos = ip.tos;
-		rx.src_qpn = ud.src_qpn;
-		if (ev->rx)
-			ev->rx(ctx, &rx);
+		for (int i = 0; i < n; i++)
+			udp_rx_one(p, ev, ctx, &mm[i].msg_hdr, mm[i].msg_len);
+		if (n < RX_BATCH)
+			return 0;
 	}
 	return 0;
 }

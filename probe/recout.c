@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -104,6 +105,7 @@ static void try_connect(struct recout *o)
 	o->conn = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (o->conn < 0)
 		return;
+	o->conns++;
 	if (connect(o->conn, (struct sockaddr *)&o->az, sizeof(o->az)) == 0) {
 		o->connected = true;
 		hello(o, o->conn);
@@ -139,8 +141,27 @@ static void flush(struct recout *o)
 		o->start += (size_t)w;
 		advance(o);
 	}
-	if (o->start == o->end)
+	if (o->start == o->end) {
 		o->start = o->end = o->frame = 0;
+		o->waiting = 0;
+	}
+}
+
+/* Whether what waits should go now. */
+static bool flush_due(const struct recout *o)
+{
+	return o->end > o->start && (!o->linger_ns || o->end - o->start >= o->cap / 4 ||
+				     rl_now_ns() - o->waiting >= o->linger_ns);
+}
+
+void recout_linger(struct recout *o, unsigned ms)
+{
+	o->linger_ns = (unsigned long long)ms * NS_PER_MS;
+}
+
+unsigned long long recout_due(const struct recout *o)
+{
+	return o->end > o->start ? o->waiting + o->linger_ns : ULLONG_MAX;
 }
 
 int recout_open(struct recout *o, const char *who, const struct sockaddr_in *az,
@@ -194,17 +215,19 @@ void recout_emit(struct recout *o, uint16_t type, const void *body, uint16_t len
 		o->dropped++;
 		return;
 	}
+	if (o->end == o->start)
+		o->waiting = rl_now_ns();
 	memcpy(o->buf + o->end, &h, sizeof(h));
 	memcpy(o->buf + o->end + sizeof(h), body, len);
 	o->end += sizeof(h) + len;
-	if (o->outfd >= 0)
+	if (o->outfd >= 0 && flush_due(o))
 		flush(o);
 }
 
 void recout_service(struct recout *o)
 {
 	try_connect(o);
-	if (o->connected)
+	if ((o->connected || o->outfd >= 0) && flush_due(o))
 		flush(o);
 }
 
@@ -212,9 +235,9 @@ bool recout_pollfd(const struct recout *o, struct pollfd *p)
 {
 	if (o->conn < 0)
 		return false;
-	*p = (struct pollfd){
-	    .fd = o->conn,
-	    .events = (short)(POLLIN | (o->connecting || o->end > o->start ? POLLOUT : 0))};
+	*p = (struct pollfd){.fd = o->conn,
+			     .events =
+				 (short)(POLLIN | (o->connecting || flush_due(o) ? POLLOUT : 0))};
 	return true;
 }
 

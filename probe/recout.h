@@ -21,6 +21,7 @@ struct recout {
 	uint8_t *buf;
 	size_t cap, start, end, frame;
 	int conn, outfd;
+	unsigned conns; /* sockets conn has had: a new one may reuse a closed one's number */
 	bool connecting, connected;
 	unsigned long long next_connect; /* monotonic ns */
 	struct sockaddr_in az;
@@ -29,6 +30,9 @@ struct recout {
 	uint8_t hello[RECOUT_HELLO_MAX];
 	size_t hello_len;
 	unsigned long long dropped; /* records lost: buffer full, or cut by a disconnect */
+	/* Records wait up to linger_ns to go out together (0: each at once); the oldest
+	 * waiting was queued at waiting (monotonic ns). */
+	unsigned long long linger_ns, waiting;
 };
 
 /* "A.B.C.D[:PORT]" with port default_port when none is given; -EINVAL when malformed. */
@@ -44,6 +48,16 @@ int recout_open(struct recout *o, const char *who, const struct sockaddr_in *az,
 		const char *analyzer, const char *out, size_t cap, const void *hello,
 		size_t hello_len, char *err, size_t errlen);
 void recout_close(struct recout *o);
+
+/*
+ * Let records wait up to ms (0, the default: none) and go out in one write
+ * or send: a write for each record cost more than the record.  A quarter of
+ * the buffer goes at once.  recout_service() must be called within ms.
+ */
+void recout_linger(struct recout *o, unsigned ms);
+
+/* When the records waiting are due to go (monotonic ns; ULLONG_MAX: none wait). */
+unsigned long long recout_due(const struct recout *o);
 
 /* Queue one frame (sent now when it can be). */
 void recout_emit(struct recout *o, uint16_t type, const void *body, uint16_t len);

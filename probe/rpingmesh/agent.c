@@ -36,13 +36,16 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#define NS_PER_MS    1000000ULL
-#define MAX_FDS	     96
-#define TRACE_COOKIE (1ULL << 63)
-#define ACK_COOKIE   (1ULL << 62)
-#define ACK_WAIT     64		      /* ACK1s awaiting their send time, per RNIC */
-#define ACK_T4_WAIT  (20 * NS_PER_MS) /* then ACK2 goes with T4 in app time */
-#define ACK_TUPLES   4096	      /* ACK 5-tuples kept for tracing */
+#define NS_PER_MS	 1000000ULL
+#define MAX_FDS		 96
+#define RECORD_LINGER_MS 50 /* records go out together, up to this late */
+#define WOKE_RX		 1
+#define WOKE_TX		 2
+#define TRACE_COOKIE	 (1ULL << 63)
+#define ACK_COOKIE	 (1ULL << 62)
+#define ACK_WAIT	 64		  /* ACK1s awaiting their send time, per RNIC */
+#define ACK_T4_WAIT	 (20 * NS_PER_MS) /* then ACK2 goes with T4 in app time */
+#define ACK_TUPLES	 4096		  /* ACK 5-tuples kept for tracing */
 
 void rpm_agent_defaults(struct rpm_agent_cfg *c)
 {
@@ -99,6 +102,8 @@ struct rnic {
 	struct extra *ex;
 	uint32_t next_id, ack_seq;
 	struct ack_wait acks[ACK_WAIT];
+	unsigned n_acks; /* of acks[] used */
+	uint8_t woke;	 /* in a wake-up: WOKE_RX, WOKE_TX */
 	uint32_t rx_overflow;
 	int svc_fd; /* its outgoing service packets (-1: none) */
 };
@@ -108,6 +113,13 @@ struct ack_tuple {
 	uint64_t key; /* 0: empty */
 	struct pt_dst to;
 	unsigned long long used, traced;
+};
+
+/* A connection in the epoll set (fd -1: none), as watch_conn() put it there. */
+struct conn_watch {
+	int fd;
+	uint32_t events;
+	unsigned gen;
 };
 
 struct agent {
@@ -121,15 +133,17 @@ struct agent {
 	size_t n_tg;
 	struct ack_tuple *at;
 	unsigned long long next_rotate, next_expire, next_stats, trace_idle_until;
-	/* The earliest target's next probe: the targets are looked at only once it is due. */
-	unsigned long long next_due;
+	/* The targets by their next probe, earliest first (a binary heap of indices in tg). */
+	size_t *due;
 	/*
-	 * The sockets that stay for the agent's life (each RNIC's, its packet
-	 * socket, ICMP) in one epoll set: a wake-up polls it and the two
-	 * connections, three descriptors rather than every socket (a poll over
-	 * 34 cost 26 us a call).
+	 * Every socket in one epoll set: those that stay for the agent's life
+	 * (each RNIC's, its packet socket, ICMP) and the two connections, which
+	 * come and go (cw).  A wake-up is one epoll_wait (a poll over 34
+	 * descriptors cost 26 us a call; a poll of the set and the connections,
+	 * then epoll_wait, two system calls).
 	 */
 	int epfd;
+	struct conn_watch cw[2]; /* the analyzer's and the controller's connections in it */
 	struct tracer tr;
 	struct recout out;
 	struct rpm_resp_stats resp;
@@ -142,9 +156,10 @@ struct agent {
 	size_t pl_n;
 	struct rpm_svc svc;
 	bool svc_dirty;
-	unsigned long long next_flows, svc_seen, svc_other;
+	unsigned long long next_flows, next_svc_expire, svc_seen, svc_other;
 	double rate_max; /* probes a second the tables are sized for */
 	unsigned long long acks_sent, ack_tuples_full;
+	unsigned n_acks; /* ACK1s awaiting their ACK2, every RNIC */
 };
 
 struct rx_ctx {
@@ -236,7 +251,7 @@ static void send_probe(struct agent *a, struct target *t)
 
 		rl_dbg("agent: %s -> %s:%s: send: %s", rs->r->name, a->inv->hosts[t->t.host].name,
 		       a->inv->hosts[t->t.host].rnics[t->t.rnic].name, strerror(-r));
-		p->used = false;
+		rpm_pend_drop(rs->pend, m.id);
 		emit_done(a, s, &d);
 		return;
 	}
@@ -274,6 +289,28 @@ static void ack_tuple_use(struct agent *a, size_t s, const struct rpm_msg *m,
 	a->ack_tuples_full++;
 }
 
+/* ACK2 for the ACK1 waiting in w, with its T4 (the app time at ACK1's send if none came). */
+static void send_ack2(struct agent *a, size_t s, struct ack_wait *w)
+{
+	struct rnic *rs = &a->rn[s];
+	struct rpm_msg ack2;
+	uint8_t buf[RPM_PAYLOAD_LEN];
+	uint16_t used, ipid;
+
+	rpm_ack(&w->ack1, true, w->ack1.t3, w->t4, &ack2);
+	rpm_encode(&ack2, buf);
+	if (a->cfg->transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0, &used,
+				    &ipid))
+		a->st.send_errors++;
+	else {
+		sent(a, sizeof(buf));
+		a->acks_sent++;
+	}
+	w->used = false;
+	rs->n_acks--;
+	a->n_acks--;
+}
+
 /* Send ACK1 for probe m that arrived on RNIC s, and await its send time for ACK2. */
 static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, const struct pt_rx *rx)
 {
@@ -294,6 +331,10 @@ static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, con
 	sent(a, sizeof(buf));
 	a->acks_sent++;
 	/* An older ACK1 still waiting for T4 goes with its app time now. */
+	if (w->used)
+		send_ack2(a, s, w);
+	rs->n_acks++;
+	a->n_acks++;
 	*w = (struct ack_wait){.used = true,
 			       .seq = seq,
 			       .ack1 = *ack1,
@@ -303,32 +344,26 @@ static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, con
 	ack_tuple_use(a, s, ack1, &to, now);
 }
 
-/* The ACK2s of RNIC s that are due (all: every one waiting); returns how many went out. */
+/*
+ * The ACK2s of RNIC s that are due (all: every one waiting); returns how many
+ * went out.  Most wake-ups have none waiting: the count saves the scan.
+ */
 static int send_ack2s(struct agent *a, size_t s, bool all)
 {
 	struct rnic *rs = &a->rn[s];
-	unsigned long long now = rl_now_ns();
+	unsigned long long now;
 	int n = 0;
 
-	for (int i = 0; i < ACK_WAIT; i++) {
+	if (!rs->n_acks)
+		return 0;
+	now = rl_now_ns();
+	for (int i = 0; i < ACK_WAIT && rs->n_acks; i++) {
 		struct ack_wait *w = &rs->acks[i];
-		struct rpm_msg ack2;
-		uint8_t buf[RPM_PAYLOAD_LEN];
-		uint16_t used, ipid;
 
-		if (!w->used || !(w->ready || all || now >= w->deadline))
-			continue;
-		rpm_ack(&w->ack1, true, w->ack1.t3, w->t4, &ack2);
-		rpm_encode(&ack2, buf);
-		if (a->cfg->transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0,
-					    &used, &ipid))
-			a->st.send_errors++;
-		else {
-			sent(a, sizeof(buf));
-			a->acks_sent++;
+		if (w->used && (w->ready || all || now >= w->deadline)) {
+			send_ack2(a, s, w);
 			n++;
 		}
-		w->used = false;
 	}
 	return n;
 }
@@ -465,23 +500,30 @@ static void on_bad(void *ctx, int reason)
 static const struct pt_events tx_events = {on_tx, NULL, NULL, on_tx_failed};
 static const struct pt_events all_events = {on_tx, on_rx, on_bad, on_tx_failed};
 
-/* RNIC s's send completions (and with rx, its arrivals), then the ACK2s they made ready. */
+/*
+ * RNIC s's send completions (and with rx, its arrivals: poll() takes both,
+ * completions first, so a probe's T2 is in before its ACK's T5), then the
+ * ACK2s they made ready.
+ */
 static void port_poll(struct agent *a, size_t s, bool rx)
 {
 	struct rx_ctx c = {a, s};
 
-	a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
 	if (rx)
 		a->cfg->transport->poll(a->rn[s].port, &all_events, &c);
+	else
+		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
 	/* The ACK2s' send completions too, when some went (a read that finds none costs). */
 	if (send_ack2s(a, s, false))
 		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
 }
 
 /*
- * Probes unanswered for the timeout.  What arrived while the agent was not
- * looking is read first (an agent descheduled on a busy host finds its
- * answers waiting).
+ * Probes unanswered for the timeout.  An RNIC is read first when one of its
+ * probes is past it (an agent descheduled on a busy host finds its answers
+ * waiting), and while an ACK1 of its awaits its send completion (verbs: send
+ * completions do not wake the agent).  Reading every RNIC every time found
+ * nothing nearly always: 16 empty reads every 50 ms on 8 RNICs.
  */
 static void expire(struct agent *a)
 {
@@ -490,7 +532,8 @@ static void expire(struct agent *a)
 	for (size_t s = 0; s < a->n; s++) {
 		struct rx_ctx c = {a, s};
 
-		port_poll(a, s, true);
+		if (a->rn[s].n_acks || rpm_pend_due(a->rn[s].pend, now))
+			port_poll(a, s, true);
 		rpm_pend_expire(a->rn[s].pend, now, expire_each, &c);
 	}
 }
@@ -794,6 +837,39 @@ static double rate_of(const struct agent *a, const struct rpm_target *t, size_t 
 	return rate;
 }
 
+/* ---- the schedule: a binary heap of targets by their next probe ------------------------ */
+
+static bool earlier(const struct agent *a, size_t i, size_t j)
+{
+	return a->tg[a->due[i]].next < a->tg[a->due[j]].next;
+}
+
+static void heap_down(struct agent *a, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, x;
+
+		if (l < a->n_tg && earlier(a, l, m))
+			m = l;
+		if (l + 1 < a->n_tg && earlier(a, l + 1, m))
+			m = l + 1;
+		if (m == i)
+			return;
+		x = a->due[i], a->due[i] = a->due[m], a->due[m] = x;
+		i = m;
+	}
+}
+
+static void heap_build(struct agent *a)
+{
+	free(a->due);
+	a->due = rl_xcalloc(a->n_tg ? a->n_tg : 1, sizeof(*a->due));
+	for (size_t i = 0; i < a->n_tg; i++)
+		a->due[i] = i;
+	for (size_t i = a->n_tg / 2; i-- > 0;)
+		heap_down(a, i);
+}
+
 /*
  * Take the targets t[0..n) (qpn: each one's QPN; NULL: rocelab's own
  * numbering, RPM_QPN_BASE + the RNIC's index).  A target already probed
@@ -853,7 +929,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 			n > a->pl_n ? ", services among them" : "");
 	a->tg = tg;
 	a->n_tg = n;
-	a->next_due = 0; /* new targets: look at them all again */
+	heap_build(a);
 }
 
 /* ---- service tracing ------------------------------------------------------------------- */
@@ -1003,8 +1079,12 @@ static void svc_read(struct agent *a, size_t s, unsigned long long now)
 /* Each second: what each live flow sent; flows gone idle end. */
 static void svc_tick(struct agent *a, unsigned long long now)
 {
-	if (rpm_svc_expire(&a->svc, now, flow_ended, a))
-		a->svc_dirty = true;
+	/* Idle is a second or more: a look every 100 ms, not at each wake-up. */
+	if (now >= a->next_svc_expire) {
+		a->next_svc_expire = now + 100 * NS_PER_MS;
+		if (rpm_svc_expire(&a->svc, now, flow_ended, a))
+			a->svc_dirty = true;
+	}
 	if (now >= a->next_flows) {
 		a->next_flows = now + 1000 * NS_PER_MS;
 		for (size_t i = 0; i < RPM_SVC_MAX; i++)
@@ -1112,6 +1192,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	a->inv = inv;
 	a->cfg = cfg;
 	a->out.conn = a->out.outfd = a->tr.icmp = a->ctl.fd = a->epfd = -1;
+	a->cw[0].fd = a->cw[1].fd = -1;
 	if (!h) {
 		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
 		return RL_EXIT_USAGE;
@@ -1167,6 +1248,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 		rl_err("agent: %s", err);
 		return RL_EXIT_SETUP;
 	}
+	recout_linger(&a->out, RECORD_LINGER_MS);
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 	/* Said first, before any probe: from now on this host answers (the analyzer's
 	 * first_seen; its ports are open). */
@@ -1191,6 +1273,7 @@ static void teardown(struct agent *a)
 	for (size_t i = 0; a->tg && i < a->n_tg; i++)
 		free(a->tg[i].traced);
 	free(a->tg);
+	free(a->due);
 	free(a->pl_t);
 	free(a->pl_q);
 	free(a->at);
@@ -1202,38 +1285,27 @@ static void teardown(struct agent *a)
 		close(a->epfd);
 }
 
-static bool acks_waiting(const struct agent *a)
-{
-	for (size_t s = 0; s < a->n; s++)
-		for (int i = 0; i < ACK_WAIT; i++)
-			if (a->rn[s].acks[i].used)
-				return true;
-	return false;
-}
-
-/* Send what is due; returns when the next probe is due (monotonic ns). */
+/*
+ * Send what is due; returns when the next probe is due (monotonic ns).  The
+ * heap's top is the earliest: a wake-up looks at the targets it sends to only
+ * (a scan of every target at each probe cost more than the probe, with
+ * hundreds of targets an RNIC).
+ */
 static unsigned long long send_due(struct agent *a, unsigned long long now)
 {
-	unsigned long long next = ULLONG_MAX;
 	uint64_t sent = 0;
 
-	if (now < a->next_due)
-		return a->next_due;
-	for (size_t i = 0; i < a->n_tg; i++) {
-		struct target *t = &a->tg[i];
+	while (a->n_tg && now >= a->tg[a->due[0]].next) {
+		struct target *t = &a->tg[a->due[0]];
+		long long jit = (long long)t->period / 10;
 
-		if (now >= t->next) {
-			long long jit = (long long)t->period / 10;
-
-			send_probe(a, t);
-			sent |= 1ULL << (t->t.src_rnic % 64);
-			t->next += (unsigned long long)((long long)t->period - jit +
-							(jit ? random() % (2 * jit + 1) : 0));
-			if (t->next < now)
-				t->next = now + t->period;
-		}
-		if (t->next < next)
-			next = t->next;
+		send_probe(a, t);
+		sent |= 1ULL << (t->t.src_rnic % 64);
+		t->next += (unsigned long long)((long long)t->period - jit +
+						(jit ? random() % (2 * jit + 1) : 0));
+		if (t->next < now)
+			t->next = now + t->period;
+		heap_down(a, 0);
 	}
 	/* Their send completions now: no separate wake-up for them. */
 	for (size_t s = 0; s < a->n; s++)
@@ -1242,61 +1314,80 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 
 			a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
 		}
-	a->next_due = next;
-	return next;
+	return a->n_tg ? a->tg[a->due[0]].next : ULLONG_MAX;
 }
 
+/*
+ * Connection slot k (0: the analyzer's, 1: the controller's) in the epoll set as
+ * p asks (NULL: none), or as it was.  They come and go, and a new socket may
+ * take a closed one's number: gen tells them apart.
+ */
+static void watch_conn(struct agent *a, int k, const struct pollfd *p, unsigned gen)
+{
+	struct conn_watch *w = &a->cw[k];
+	struct epoll_event ev = {.events = 0, .data.u64 = k ? OWN_CTL : OWN_OUT};
+
+	if (p && p->events & POLLIN)
+		ev.events |= EPOLLIN;
+	if (p && p->events & POLLOUT)
+		ev.events |= EPOLLOUT;
+	if (p ? w->fd == p->fd && w->gen == gen && w->events == ev.events : w->fd < 0)
+		return;
+	/* A closed socket left the set by itself (ENOENT then, or EBADF). */
+	if (w->fd >= 0 && !(p && w->fd == p->fd && w->gen == gen))
+		epoll_ctl(a->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	w->fd = -1;
+	if (!p)
+		return;
+	if (epoll_ctl(a->epfd, EPOLL_CTL_MOD, p->fd, &ev) &&
+	    epoll_ctl(a->epfd, EPOLL_CTL_ADD, p->fd, &ev))
+		return; /* not watched: tried again next time */
+	*w = (struct conn_watch){p->fd, ev.events, gen};
+}
+
+/* Waits for the epoll set until next (monotonic ns) at the latest, then serves what woke. */
 static int poll_once(struct agent *a, unsigned long long now, unsigned long long next)
 {
-	/* The epoll set, then the analyzer's and the controller's connections (they come and go).
-	 */
-	struct pollfd pfd[3] = {{.fd = a->epfd, .events = POLLIN}};
-	size_t powner[3] = {0}, owner[MAX_FDS + 2];
-	struct epoll_event ev[MAX_FDS];
-	short rev[MAX_FDS + 2];
-	int nfd = 1, n = 0, wait_ms;
+	struct epoll_event ev[MAX_FDS + 2];
+	struct pollfd p;
+	int n, wait_ms;
 
-	if (recout_pollfd(&a->out, &pfd[nfd]))
-		powner[nfd++] = OWN_OUT;
-	if (rpm_ctlc_pollfd(&a->ctl, &pfd[nfd]))
-		powner[nfd++] = OWN_CTL;
+	watch_conn(a, 0, recout_pollfd(&a->out, &p) ? &p : NULL, a->out.conns);
+	watch_conn(a, 1, rpm_ctlc_pollfd(&a->ctl, &p) ? &p : NULL, a->ctl.fds);
 	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
-	if (poll(pfd, (nfds_t)nfd, wait_ms) <= 0)
-		return 0;
-	if (pfd[0].revents) {
-		int k = epoll_wait(a->epfd, ev, MAX_FDS, 0);
+	n = epoll_wait(a->epfd, ev, MAX_FDS + 2, wait_ms);
+	/* An RNIC's sockets (two with udp): its arrivals and completions, or completions alone. */
+	for (int i = 0; i < n; i++) {
+		size_t o = (size_t)ev[i].data.u64;
 
-		for (int i = 0; i < k; i++) {
-			owner[n] = (size_t)ev[i].data.u64;
-			rev[n++] = (short)((ev[i].events & EPOLLIN ? POLLIN : 0) |
-					   (ev[i].events & EPOLLERR ? POLLERR : 0) |
-					   (ev[i].events & EPOLLHUP ? POLLHUP : 0));
-		}
+		if (o < a->n)
+			a->rn[o].woke |= ev[i].events & EPOLLIN ? WOKE_RX : WOKE_TX;
 	}
-	for (int i = 1; i < nfd; i++)
-		if (pfd[i].revents) {
-			owner[n] = powner[i];
-			rev[n++] = pfd[i].revents;
-		}
-	/* Send completions first: a probe's T2 must be in before its ACK's T5 is taken. */
-	for (int i = 0; i < n; i++)
-		if (owner[i] < a->n) {
-			struct rx_ctx c = {a, owner[i]};
-
-			a->cfg->transport->poll_tx(a->rn[owner[i]].port, &tx_events, &c);
-		}
 	now = rl_now_ns();
 	for (int i = 0; i < n; i++) {
-		if (owner[i] == OWN_ICMP)
+		size_t o = (size_t)ev[i].data.u64;
+		short rev = (short)((ev[i].events & EPOLLIN ? POLLIN : 0) |
+				    (ev[i].events & EPOLLOUT ? POLLOUT : 0) |
+				    (ev[i].events & EPOLLERR ? POLLERR : 0) |
+				    (ev[i].events & EPOLLHUP ? POLLHUP : 0));
+
+		if (o == OWN_ICMP)
 			tracer_icmp(&a->tr);
-		else if (owner[i] == OWN_OUT)
-			recout_event(&a->out, rev[i]);
-		else if (owner[i] == OWN_CTL)
-			rpm_ctlc_event(&a->ctl, rev[i], now, got_list, a);
-		else if (owner[i] >= OWN_SVC0 - a->n && owner[i] <= OWN_SVC0)
-			svc_read(a, OWN_SVC0 - owner[i], now);
-		else if (owner[i] < a->n && rev[i] & POLLIN)
-			port_poll(a, owner[i], true);
+		else if (o == OWN_OUT)
+			recout_event(&a->out, rev);
+		else if (o == OWN_CTL)
+			rpm_ctlc_event(&a->ctl, rev, now, got_list, a);
+		else if (o >= OWN_SVC0 - a->n && o <= OWN_SVC0)
+			svc_read(a, OWN_SVC0 - o, now);
+		else if (o < a->n && a->rn[o].woke) {
+			/* A send timestamp that came late (a qdisc held the packet) before the
+			 * arrivals: poll() reads the error queue only after a send. */
+			if (a->rn[o].woke == (WOKE_RX | WOKE_TX))
+				a->cfg->transport->poll_tx(a->rn[o].port, &tx_events,
+							   &(struct rx_ctx){a, o});
+			port_poll(a, o, a->rn[o].woke & WOKE_RX);
+			a->rn[o].woke = 0;
+		}
 	}
 	return 0;
 }
@@ -1360,7 +1451,10 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 			ret = RL_EXIT_SETUP;
 			break;
 		}
-		if (next > now + ACK_T4_WAIT && acks_waiting(&a))
+		if ((a.out.connected || a.out.outfd >= 0) && recout_due(&a.out) > now &&
+		    recout_due(&a.out) < next)
+			next = recout_due(&a.out); /* past due and still waiting: POLLOUT wakes */
+		if (next > now + ACK_T4_WAIT && a.n_acks)
 			next = now + ACK_T4_WAIT; /* an ACK2 may have to go without its T4 */
 		poll_once(&a, now, next);
 	}

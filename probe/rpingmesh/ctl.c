@@ -624,6 +624,7 @@ void rpm_ctlc_service(struct rpm_ctlc *c, unsigned long long now)
 			ctlc_drop(c, strerror(errno), now);
 			return;
 		}
+		c->fds++;
 		if (connect(c->fd, (struct sockaddr *)&c->sa, sizeof(c->sa)) == 0)
 			c->connected = true;
 		else if (errno == EINPROGRESS)

@@ -186,6 +186,7 @@ struct rpm_ctlc {
 	const struct inventory *inv;
 	size_t host;
 	int fd;
+	unsigned fds; /* sockets fd has had: a new one may reuse a closed one's number */
 	bool connecting, connected, said_down;
 	struct sockaddr_in sa;
 	const char *spec;

@@ -169,6 +169,7 @@ struct rpm_pend *rpm_pend_new(uint32_t nonce, size_t cap, uint64_t timeout_ns)
 	pt->nonce = nonce;
 	pt->cap = cap;
 	pt->timeout_ns = timeout_ns;
+	pt->oldest = UINT64_MAX;
 	return pt;
 }
 
@@ -187,15 +188,33 @@ int rpm_pend_sent(struct rpm_pend *pt, const struct rpm_msg *probe, uint64_t t1,
 		return -EBUSY;
 	*s = (struct rpm_pending){
 	    .probe = *probe, .t = {.t1 = t1, .t2 = t2}, .sent_at = t1, .used = true};
+	pt->used++;
+	if (t1 < pt->oldest)
+		pt->oldest = t1;
 	return 0;
 }
 
-static void finish(struct rpm_pending *s, bool ack2, struct rpm_done *d)
+static void release(struct rpm_pend *pt, struct rpm_pending *s)
+{
+	s->used = false;
+	if (!--pt->used)
+		pt->oldest = UINT64_MAX;
+}
+
+void rpm_pend_drop(struct rpm_pend *pt, uint32_t id)
+{
+	struct rpm_pending *s = &pt->slot[id % pt->cap];
+
+	if (s->used && s->probe.id == id)
+		release(pt, s);
+}
+
+static void finish(struct rpm_pend *pt, struct rpm_pending *s, bool ack2, struct rpm_done *d)
 {
 	d->probe = s->probe;
 	d->t = s->t;
 	rpm_compute(&s->t, ack2, &d->r);
-	s->used = false;
+	release(pt, s);
 }
 
 int rpm_pend_reply(struct rpm_pend *pt, const uint8_t *buf, size_t len, uint64_t t5, uint64_t t6,
@@ -233,7 +252,7 @@ int rpm_pend_reply(struct rpm_pend *pt, const uint8_t *buf, size_t len, uint64_t
 		if (!s->ack2)
 			return 0;
 		/* ACK2 overtook ACK1: T4 is known already */
-		finish(s, true, done);
+		finish(pt, s, true, done);
 		return 1;
 	}
 	if (s->ack2) {
@@ -246,30 +265,45 @@ int rpm_pend_reply(struct rpm_pend *pt, const uint8_t *buf, size_t len, uint64_t
 		s->t.t3 = m.t3; /* ACK1's T3, until ACK1 itself brings T5 and T6 */
 		return 0;
 	}
-	finish(s, true, done);
+	finish(pt, s, true, done);
 	return 1;
+}
+
+bool rpm_pend_due(const struct rpm_pend *pt, uint64_t now)
+{
+	return pt->oldest != UINT64_MAX && now >= pt->oldest && now - pt->oldest >= pt->timeout_ns;
 }
 
 size_t rpm_pend_expire(struct rpm_pend *pt, uint64_t now,
 		       void (*each)(void *, const struct rpm_done *), void *ctx)
 {
 	size_t n = 0;
+	uint64_t oldest = UINT64_MAX;
 
+	if (!rpm_pend_due(pt, now))
+		return 0;
 	for (size_t i = 0; i < pt->cap; i++) {
 		struct rpm_pending *s = &pt->slot[i];
 		struct rpm_done d;
 
-		if (!s->used || now < s->sent_at || now - s->sent_at < pt->timeout_ns)
+		if (!s->used)
 			continue;
+		if (now < s->sent_at || now - s->sent_at < pt->timeout_ns) {
+			if (s->sent_at < oldest)
+				oldest = s->sent_at;
+			continue;
+		}
 		if (s->ack1) {
-			finish(s, false, &d); /* ACK1 came, ACK2 did not */
+			finish(pt, s, false, &d); /* ACK1 came, ACK2 did not */
 		} else {
 			d = (struct rpm_done){
 			    .probe = s->probe, .t = s->t, .r = {RPM_TIMEOUT, -1, -1, -1}};
-			s->used = false;
+			release(pt, s);
 		}
 		each(ctx, &d);
 		n++;
 	}
+	if (pt->used)
+		pt->oldest = oldest;
 	return n;
 }

@@ -119,8 +119,11 @@ struct rpm_pending {
 struct rpm_pend {
 	uint32_t nonce;
 	uint64_t timeout_ns;
-	size_t cap;
+	size_t cap, used;
 	struct rpm_pending *slot; /* by id % cap */
+	/* No pending probe was sent before it (UINT64_MAX: none pending): expiry scans only
+	 * when it is past the timeout. */
+	uint64_t oldest;
 	/* replies not matched */
 	unsigned long long foreign, short_msg, stale, duplicate, unknown;
 };
@@ -148,6 +151,16 @@ struct rpm_done {
  */
 int rpm_pend_reply(struct rpm_pend *pt, const uint8_t *buf, size_t len, uint64_t t5, uint64_t t6,
 		   struct rpm_done *done);
+
+/*
+ * May a probe be past its timeout at now (the prober's T1 clock)?  Reads no
+ * slot: true when the oldest probe pending at the last expiry (or sent since)
+ * is, though it may have been answered since; false is sure.
+ */
+bool rpm_pend_due(const struct rpm_pend *pt, uint64_t now);
+
+/* The probe with this id was not sent after all: its slot is free again. */
+void rpm_pend_drop(struct rpm_pend *pt, uint32_t id);
 
 /*
  * The probes past their timeout at now (the prober's T1 clock), each

@@ -189,6 +189,16 @@ Test(rpm, the_pending_table_matches_each_ack_once_and_counts_the_rest)
 	cr_assert_eq(rpm_pend_reply(pt, buf, len, t.t5, t.t6, &d), 1);
 	cr_assert_eq(d.r.status, RPM_OK);
 	cr_assert_eq(d.r.rtt_ns, 20 * US);
+	cr_assert_eq(pt->used, 0);
+	cr_assert_not(rpm_pend_due(pt, t.t1 + S), "every probe answered: none can be due");
+
+	/* a probe not sent after all: its slot free, nothing to expire */
+	cr_assert_eq(rpm_pend_sent(pt, &probe, t.t1, t.t2), 0);
+	rpm_pend_drop(pt, probe.id + 1);
+	cr_assert_eq(pt->used, 1, "another id: not dropped");
+	rpm_pend_drop(pt, probe.id);
+	cr_assert_eq(pt->used, 0);
+	cr_assert_eq(rpm_pend_expire(pt, t.t1 + S, on_expired, NULL), 0);
 
 	/* a stale epoch, a stranger's payload, a short one, the probe itself echoed */
 	struct rpm_msg old = probe;
@@ -214,10 +224,14 @@ Test(rpm, the_pending_table_matches_each_ack_once_and_counts_the_rest)
 
 	/* nothing came: a timeout, once, and only past its time */
 	n_expired = 0;
+	cr_assert_not(rpm_pend_due(pt, t.t1 + 499 * MS), "due tells before expire reads");
+	cr_assert_not(rpm_pend_due(pt, t.t1 - 1));
+	cr_assert(rpm_pend_due(pt, t.t1 + 500 * MS));
 	cr_assert_eq(rpm_pend_expire(pt, t.t1 + 499 * MS, on_expired, NULL), 0);
 	cr_assert_eq(rpm_pend_expire(pt, t.t1 - 1, on_expired, NULL), 0, "a clock before T1");
 	cr_assert_eq(rpm_pend_expire(pt, t.t1 + 500 * MS, on_expired, NULL), 1);
 	cr_assert_eq(expired[0].r.status, RPM_TIMEOUT);
+	cr_assert_not(rpm_pend_due(pt, t.t1 + 900 * MS), "expired once: no longer due");
 	cr_assert_eq(rpm_pend_expire(pt, t.t1 + 900 * MS, on_expired, NULL), 0);
 
 	/* ACK1 alone: ACK2 lost, with the prober's delay */
@@ -232,6 +246,20 @@ Test(rpm, the_pending_table_matches_each_ack_once_and_counts_the_rest)
 	cr_assert_eq(expired[1].r.prober_ns, 7 * US);
 	cr_assert_eq(expired[1].r.rtt_ns, -1);
 	cr_assert_eq(expired[1].probe.id, 8);
+
+	/* two pending, one past its time: it alone expires, and the other is due at its own */
+	struct rpm_msg p3 = probe, p4 = probe;
+
+	p3.id = 9, p4.id = 10;
+	cr_assert_eq(rpm_pend_sent(pt, &p3, t.t1, t.t2), 0);
+	cr_assert_eq(rpm_pend_sent(pt, &p4, t.t1 + 300 * MS, t.t2 + 300 * MS), 0);
+	cr_assert_eq(rpm_pend_expire(pt, t.t1 + 600 * MS, on_expired, NULL), 1);
+	cr_assert_eq(expired[2].probe.id, 9);
+	cr_assert_not(rpm_pend_due(pt, t.t1 + 799 * MS));
+	cr_assert(rpm_pend_due(pt, t.t1 + 800 * MS));
+	cr_assert_eq(rpm_pend_expire(pt, t.t1 + 800 * MS, on_expired, NULL), 1);
+	cr_assert_eq(expired[3].probe.id, 10);
+	cr_assert_eq(pt->used, 0);
 	rpm_pend_free(pt);
 	cr_assert_null(rpm_pend_new(1, 0, MS));
 }
