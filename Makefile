@@ -114,7 +114,9 @@ $(BUILD)/fuzz/%: tests/fuzz/%_fuzz.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) -std=gnu17 -O1 -g $(FUZZ_WARN) -pthread $(FUZZ_SAN) \
 		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDFLAGS) $(LDLIBS)
 
-.SECONDARY: $(FUZZ_OBJ)
+# Kept: make deletes a chain's intermediates, and the next make (make unit after the build)
+# compiled every sanitized object again.
+.SECONDARY: $(FUZZ_OBJ) $(ASAN_OBJ)
 
 # Every harness for FUZZ_S seconds; new inputs go to build/fuzz/corpus, findings are printed.
 fuzz: deps
