@@ -791,6 +791,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	ok = start_fabric(s, r, fab, o, idx, total) &&
 	     start_components(lab, s, r, o, what, sizeof(what)) &&
 	     start_services(lab, s, r, o, svc);
+	rl_dbg("run: %s: components started in %.2f s", s->name, now_s() - r->t_start);
 	if (ok) {
 		progress(idx, total, s, "baseline %.1f s (%s)", (double)s->baseline_ms / 1e3, what);
 		/* Components need a moment (agents trace their paths) before the baseline counts.
@@ -906,6 +907,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		if (r->comps[i].started)
 			r->comps[i].sc->ops->stop(r->comps[i].state);
 	r->t_end = now_s();
+	rl_dbg("run: %s: components stopped in %.2f s", s->name, r->t_end - r->t_stop);
 	{
 		struct comp_times ct = runner_times(r);
 
@@ -1026,7 +1028,10 @@ void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const str
 				 rl_interrupted ? "interrupted" : unfit);
 			continue;
 		}
+		double t;
+
 		run_one(lab, sc[i], &res[i], i, n, o);
+		t = now_s();
 		if (o->postflight && !rl_interrupted &&
 		    !postflight(lab, sc[i], &res[i], o, why, sizeof(why))) {
 			snprintf(unfit, sizeof(unfit), "%s", why);
@@ -1036,8 +1041,13 @@ void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const str
 				       n - i - 1,
 				       o->recover ? "" : " (--recover reverts the journal first)");
 		}
+		rl_dbg("run: %s: graded at +%.2f s, post-flight in %.2f s", sc[i]->name,
+		       t - res[i].t_end, now_s() - t);
+		t = now_s();
 		if (sink && sink->scenario_done)
 			sink->scenario_done(ri, &res[i]);
+		rl_dbg("run: %s: its results and report written in %.2f s", sc[i]->name,
+		       now_s() - t);
 	}
 }
 
@@ -1396,7 +1406,13 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		goto free_sc;
 	}
 	res = rl_xcalloc(n, sizeof(*res));
-	ri.dut = lab_dut(&lab); /* what this run tests: kernels, NIC firmware, NOS versions */
+	{
+		double t = now_s();
+
+		ri.dut =
+		    lab_dut(&lab); /* what this run tests: kernels, NIC firmware, NOS versions */
+		rl_dbg("run: devices under test read in %.2f s", now_s() - t);
+	}
 	ri.outdir = outdir;
 	ri.lab_kind = lab.ops->name;
 	ri.clock = lab.clock;
