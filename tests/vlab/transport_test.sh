@@ -88,9 +88,12 @@ fi
 
 # ipid-drop on spine1 (both directions): with a fresh random IP ID on every packet, mod 10 is a 10%
 # random loss on a quarter of the paths, which MP-RDMA must recover without losing a byte.
-"$RL" inject ipid-drop --target spine1 --mod 10 --for 5s >"$TR_OUT/ipid.out" 2>&1 &
+# The fault holds 10 s and the run waits up to 30 s for it: on a busy machine the apply, or the
+# endpoints' start, took long enough once that the whole 2 s run missed a 5 s fault (0 retx).
+"$RL" inject ipid-drop --target spine1 --mod 10 --for 10s >"$TR_OUT/ipid.out" 2>&1 &
 INJ=$!
-for _ in $(seq 100); do grep -q 'applied' "$TR_OUT/ipid.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q 'applied' "$TR_OUT/ipid.out" && break; sleep 0.1; done
+grep -q 'applied' "$TR_OUT/ipid.out" || fail "ipid-drop on spine1 not applied within 30 s" "$(tail -2 "$TR_OUT/ipid.out")"
 if tr_run lossy --duration 2s; then
 	j=$TR_OUT/lossy.json
 	retx=$(jq '.sender.retx' "$j"); mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
