@@ -69,7 +69,7 @@ uticks() { awk '{print $14}' "/proc/$1/stat"; }
 measure() {
 	local name=$1 rp hm t0 t1 r0 r1 u0 u1 h0 h1 rhwm hhwm secs probes acks run_s pps wire
 	shift
-	ip netns exec rl-host1 $pin "$RL" agent rpingmesh -i "$inv" --host host1 --out "$out/rpm.rec" \
+	ip netns exec rl-host1 $pin "${AGENT:-$RL}" agent rpingmesh -i "$inv" --host host1 --out "$out/rpm.rec" \
 		"$@" 2>"$out/rpm-host1.log" &
 	rp=$!
 	ip netns exec rl-host1 $pin "$RL" agent hostmesh -i "$inv" --host host1 --out /dev/null \
@@ -111,3 +111,12 @@ measure ""
 # paper's 0.8% CPU and 7.7 MB were measured at.
 measure _10pps --tor-mesh-rate 0.38 --inter-tor-rate 0.038
 echo "bench: the paper's Hostmesh agent used 0.8% CPU and 7.7 MB an 8-RNIC host at 10 probes/s an RNIC" >&2
+# RPM_VS=BIN: another rocelab (an older build) beside this one at 10 probes/s an RNIC, alternated
+# RPM_ROUNDS times (default 2) on this lab: this machine's figures move from day to day, a ratio
+# measured side by side does not.
+if [ -n "${RPM_VS:-}" ]; then
+	for r in $(seq "${RPM_ROUNDS:-2}"); do
+		AGENT=$RPM_VS measure "_10pps_vs_$r" --tor-mesh-rate 0.38 --inter-tor-rate 0.038
+		measure "_10pps_this_$r" --tor-mesh-rate 0.38 --inter-tor-rate 0.038
+	done
+fi
