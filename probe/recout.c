@@ -267,6 +267,10 @@ void recout_event(struct recout *o, short revents)
 
 void recout_finish(struct recout *o)
 {
+	if (o->outfd >= 0) { /* a file: what lingers goes now */
+		flush(o);
+		return;
+	}
 	for (int tries = 0; tries < 20 && o->start < o->end && o->connected; tries++) {
 		flush(o);
 		if (o->start < o->end) {

@@ -1333,9 +1333,10 @@ static void watch_conn(struct agent *a, int k, const struct pollfd *p, unsigned 
 		ev.events |= EPOLLOUT;
 	if (p ? w->fd == p->fd && w->gen == gen && w->events == ev.events : w->fd < 0)
 		return;
-	/* A closed socket left the set by itself (ENOENT then, or EBADF). */
-	if (w->fd >= 0 && !(p && w->fd == p->fd && w->gen == gen))
-		epoll_ctl(a->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	/*
+	 * A connection's socket is in the set until it is closed, which takes it
+	 * out: nothing to delete (its number may be the other connection's by now).
+	 */
 	w->fd = -1;
 	if (!p)
 		return;
