@@ -63,12 +63,65 @@ static void unread(json_t *o, const char *why)
 		json_object_set_new(o, "unread", json_string(why));
 }
 
-/* netdev -> RDMA device, from 'rdma -j link show' ([{"ifname": "mlx5_0/1", "netdev": ...}]). */
-static void rdma_devices(struct lab *l, const char *host, json_t *map)
+/*
+ * A host is read with one command, so one exec (one SSH channel on a remote
+ * lab): each command's output follows a marker line.  One command each was
+ * 2 + 2 an RNIC, and an exec is a second or two under qemu (ibv_devinfo loads
+ * every provider): 20 s of every run there for a 4-RNIC host.  The netdevs
+ * are arguments, never part of the script.  ibv_devinfo runs once, for every
+ * device, when the host has one ('rdma link' lists it or the inventory names
+ * it).
+ */
+#define MARK "@@rocelab "
+static const char host_script[] =
+    "ib=$1; shift; uname -r; echo '" MARK "rdma'; r=$(rdma -j link show 2>/dev/null); "
+    "printf '%s\\n' \"$r\"; "
+    "for n do echo \"" MARK "ethtool $n\"; ethtool -i \"$n\" 2>&1 || echo '" MARK "failed'; done; "
+    "case $r in *ifname*) ib=ib ;; esac; "
+    "if [ \"$ib\" = ib ]; then echo '" MARK "ibv_devinfo'; "
+    "ibv_devinfo 2>&1 || echo '" MARK "failed'; fi";
+
+/* The text after the marker line "@@rocelab WHAT" up to the next marker (NULL: none), copied. */
+static char *section(const char *out, const char *what)
 {
-	static const char *const argv[] = {"rdma", "-j", "link", "show", NULL};
-	char err[256];
-	json_t *links = lab_exec_json(l, host, argv, err, sizeof(err)), *x;
+	size_t wl = strlen(what);
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *body, *next;
+
+		if (strncmp(p, MARK, strlen(MARK)) || strncmp(p + strlen(MARK), what, wl) ||
+		    (p[strlen(MARK) + wl] != '\n' && p[strlen(MARK) + wl] != '\0'))
+			continue;
+		body = p + strlen(MARK) + wl;
+		body += *body == '\n';
+		/* up to the next command's marker ("failed" is the command's own) */
+		for (next = body; next && *next &&
+				  (strncmp(next, MARK, strlen(MARK)) ||
+				   !strncmp(next, MARK "failed", strlen(MARK "failed")));)
+			next = strchr(next, '\n'), next = next ? next + 1 : NULL;
+		return strndup(body, next && *next ? (size_t)(next - body) : strlen(body));
+	}
+	return NULL;
+}
+
+/* What a command printed when it failed ("@@rocelab failed" follows it): its first line. */
+static bool failed(const char *out, const char *cmd, json_t *o)
+{
+	const char *f = strstr(out, MARK "failed");
+	char why[256];
+
+	if (!f)
+		return false;
+	snprintf(why, sizeof(why), "%s failed%s%.*s", cmd, f == out ? "" : ": ",
+		 (int)strcspn(out, "\n"), out);
+	unread(o, why);
+	return true;
+}
+
+/* netdev -> RDMA device, from 'rdma -j link show' ([{"ifname": "mlx5_0/1", "netdev": ...}]). */
+static void rdma_devices(const char *text, json_t *map)
+{
+	json_t *links = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL, *x;
 	size_t i;
 
 	json_array_foreach(links, i, x)
@@ -82,8 +135,24 @@ static void rdma_devices(struct lab *l, const char *host, json_t *map)
 	json_decref(links);
 }
 
-static json_t *dut_rnic(struct lab *l, const char *host, const struct inv_rnic *r,
-			const json_t *ibdevs)
+/* ibv_devinfo's block for device ib ("hca_id:\tIB" up to the next hca_id), copied, or NULL. */
+static char *devinfo_block(const char *text, const char *ib)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *v = p + strlen("hca_id:"), *next;
+
+		if (strncmp(p, "hca_id:", strlen("hca_id:")))
+			continue;
+		v += strspn(v, " \t");
+		if (strncmp(v, ib, strlen(ib)) || (v[strlen(ib)] != '\n' && v[strlen(ib)] != '\0'))
+			continue;
+		next = strstr(v, "\nhca_id:");
+		return strndup(p, next ? (size_t)(next - p + 1) : strlen(p));
+	}
+	return NULL;
+}
+
+static json_t *dut_rnic(const char *out, const struct inv_rnic *r, const json_t *ibdevs)
 {
 	static const char *const keys[] = {"driver",	  "driver_version", "firmware", "bus",
 					   "rdma_device", "model",	    NULL};
@@ -97,55 +166,99 @@ static json_t *dut_rnic(struct lab *l, const char *host, const struct inv_rnic *
 	static const char *const devinfo_map[][2] = {
 	    {"fw_ver", "ib_firmware"}, {"board_id", "model"}, {NULL, NULL}};
 	json_t *o = nulls(keys);
-	const char *argv[5] = {"ethtool", "-i", r->netdev, NULL};
 	const char *ib =
 	    r->ibdev[0] ? r->ibdev : json_string_value(json_object_get(ibdevs, r->netdev));
-	char *out = NULL, err[256];
-	int rc;
+	char what[sizeof("ethtool ") + INV_NETDEV_MAX], *text, *block;
 
 	json_object_set_new(o, "netdev", json_string(r->netdev));
-	if ((rc = lab_exec(l, host, argv, NULL, &out, err, sizeof(err))) == 0)
-		dut_parse_lines(out, ethtool_map, o);
-	else
-		unread(o, rc < 0 ? err : "ethtool -i failed");
-	free(out);
-	out = NULL;
+	snprintf(what, sizeof(what), "ethtool %s", r->netdev);
+	if (!(text = section(out, what)))
+		unread(o, "ethtool -i did not run");
+	else if (!failed(text, "ethtool -i", o))
+		dut_parse_lines(text, ethtool_map, o);
+	free(text);
 	if (!ib)
 		return o;
 	json_object_set_new(o, "rdma_device", json_string(ib));
-	argv[0] = "ibv_devinfo", argv[1] = "-d", argv[2] = ib;
-	if ((rc = lab_exec(l, host, argv, NULL, &out, err, sizeof(err))) == 0) {
-		dut_parse_lines(out, devinfo_map, o);
+	if (!(text = section(out, "ibv_devinfo")))
+		unread(o, "ibv_devinfo did not run");
+	else if (!(block = devinfo_block(text, ib))) {
+		char why[sizeof("ibv_devinfo does not list ") + INV_NAME_MAX];
+
+		snprintf(why, sizeof(why), "ibv_devinfo does not list %s", ib);
+		if (!failed(text, "ibv_devinfo", o))
+			unread(o, why);
+	} else {
+		dut_parse_lines(block, devinfo_map, o);
 		/* The RDMA device's firmware where the netdev's driver tells none (rxe). */
 		if (json_is_null(json_object_get(o, "firmware")) &&
 		    json_object_get(o, "ib_firmware"))
 			json_object_set(o, "firmware", json_object_get(o, "ib_firmware"));
 		json_object_del(o, "ib_firmware");
-	} else
-		unread(o, rc < 0 ? err : "ibv_devinfo failed");
-	free(out);
+		free(block);
+	}
+	free(text);
+	return o;
+}
+
+json_t *dut_host_parse(const struct inv_host *h, const char *out, const char *err)
+{
+	static const char *const keys[] = {"kernel", NULL};
+	json_t *o = nulls(keys), *rnics = json_object(), *ibdevs = json_object();
+	char *text = out ? section(out, "rdma") : NULL;
+	size_t kl = out ? strcspn(out, "\n") : 0;
+
+	if (!out)
+		unread(o, err && *err ? err : "its command did not run");
+	else if (kl && strncmp(out, MARK, strlen(MARK)))
+		json_object_set_new(o, "kernel", json_stringn(out, kl));
+	else
+		unread(o, "uname -r failed");
+	rdma_devices(text, ibdevs);
+	free(text);
+	for (size_t i = 0; i < h->n_rnics; i++) {
+		json_t *r;
+
+		if (out)
+			r = dut_rnic(out, &h->rnics[i], ibdevs);
+		else {
+			static const char *const none[] = {"driver", "driver_version", "firmware",
+							   "bus",    "rdma_device",    "model",
+							   NULL};
+
+			r = nulls(none);
+			json_object_set_new(r, "netdev", json_string(h->rnics[i].netdev));
+			unread(r, err && *err ? err : "its command did not run");
+		}
+		json_object_set_new(rnics, h->rnics[i].name, r);
+	}
+	json_object_set_new(o, "rnics", rnics);
+	json_decref(ibdevs);
 	return o;
 }
 
 static json_t *dut_host(struct lab *l, const struct inv_host *h)
 {
-	static const char *const keys[] = {"kernel", NULL};
-	static const char *const uname[] = {"uname", "-r", NULL};
-	json_t *o = nulls(keys), *rnics = json_object(), *ibdevs = json_object();
-	char *out = NULL, err[256];
+	const char **argv = rl_xcalloc(h->n_rnics + 6, sizeof(*argv));
+	char *out = NULL, err[256] = "";
+	json_t *o;
+	size_t n = 5;
 
-	if (lab_exec(l, h->name, uname, NULL, &out, err, sizeof(err)) == 0 && out) {
-		out[strcspn(out, "\n")] = '\0';
-		json_object_set_new(o, "kernel", json_string(out));
-	} else
-		unread(o, err[0] ? err : "uname -r failed");
+	argv[0] = "sh", argv[1] = "-c", argv[2] = host_script, argv[3] = "sh", argv[4] = "-";
+	for (size_t i = 0; i < h->n_rnics; i++) {
+		if (h->rnics[i].ibdev[0])
+			argv[4] = "ib";
+		argv[n++] = h->rnics[i].netdev;
+	}
+	argv[n] = NULL;
+	if (lab_exec(l, h->name, argv, NULL, &out, err, sizeof(err)) < 0) {
+		free(out);
+		out = NULL;
+	} else if (!out)
+		out = strdup("");
+	o = dut_host_parse(h, out, err);
 	free(out);
-	rdma_devices(l, h->name, ibdevs);
-	for (size_t i = 0; i < h->n_rnics; i++)
-		json_object_set_new(rnics, h->rnics[i].name,
-				    dut_rnic(l, h->name, &h->rnics[i], ibdevs));
-	json_object_set_new(o, "rnics", rnics);
-	json_decref(ibdevs);
+	free(argv);
 	return o;
 }
 

@@ -11,7 +11,7 @@
  * Per host its kernel ('uname -r') and per RNIC its driver, driver version,
  * firmware and bus ('ethtool -i NETDEV'), its RDMA device ('rdma -j link
  * show', or the inventory's ibdev) with that device's firmware and board
- * ('ibv_devinfo -d IBDEV'); per switch its NOS, version and model through
+ * (ibv_devinfo), all of a host read with one command; per switch its NOS, version and model through
  * the dialect's own show command.  What cannot be read is null, and why is
  * under "unread": a run on a lab without ethtool still runs.  A new object
  * {hosts: {...}, switches: {...}} as results.schema.json has it.
@@ -25,5 +25,13 @@ json_t *lab_dut(struct lab *l);
  * values that are empty stay null.
  */
 void dut_parse_lines(const char *text, const char *const (*map)[2], json_t *o);
+
+/*
+ * A host's object from what its one command printed (out: uname -r, then
+ * after "@@rocelab rdma", "@@rocelab ethtool NETDEV" and "@@rocelab
+ * ibv_devinfo" marker lines what those printed; "@@rocelab failed" after a
+ * command that failed); out NULL: the command could not run, err says why.
+ */
+json_t *dut_host_parse(const struct inv_host *h, const char *out, const char *err);
 
 #endif

@@ -17,12 +17,20 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define SSH_LOGIN_TIMEOUT_S 10
 #define SSH_CMD_TIMEOUT_MS  30000
+/*
+ * A device whose login timed out or found no route is not tried again for
+ * this long: every step of a run that lost a host (revert there, stop its
+ * agents, fetch their logs, post-flight) would wait out the login timeout
+ * again, a minute in all.  Each says it gave up, and since when.
+ */
+#define SSH_LOST_HOLD_S 30
 
 ssize_t lab_dev_index(const struct lab *l, const char *dev)
 {
@@ -46,6 +54,7 @@ int lab_open(struct lab *l, const struct inventory *inv)
 	l->inv = inv;
 	l->ops = virtual ? &vlab_lab_ops : &ssh_lab_ops;
 	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
+	l->lost = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->lost));
 	/* The virtual lab's sshd keys live and die with it; a real lab's are kept. */
 	if (virtual) {
 		vlab_known_hosts_path(l->known_hosts, sizeof(l->known_hosts));
@@ -83,6 +92,7 @@ void lab_open_here(struct lab *l, const struct inventory *inv)
 	l->inv = inv;
 	l->ops = &here_lab_ops;
 	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
+	l->lost = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->lost));
 }
 
 void lab_close(struct lab *l)
@@ -94,8 +104,10 @@ void lab_close(struct lab *l)
 	for (size_t i = 0; l->ssh && i < l->inv->n_hosts + l->inv->n_switches; i++)
 		sshc_close(l->ssh[i]);
 	free(l->ssh);
+	free(l->lost);
 	free(l->clock);
 	l->ssh = NULL;
+	l->lost = NULL;
 	l->clock = NULL;
 	l->ops = NULL;
 }
@@ -252,6 +264,7 @@ static struct sshc *session(struct lab *l, const char *dev, char *err, size_t er
 {
 	ssize_t i = lab_dev_index(l, dev);
 	struct sshc_target t;
+	struct lab_lost *lost;
 
 	if (i < 0 || lab_ssh_target(l, dev, &t)) {
 		snprintf(err, errlen, "%s: no such device with a management address in %s", dev,
@@ -259,8 +272,21 @@ static struct sshc *session(struct lab *l, const char *dev, char *err, size_t er
 		errno = ENOENT;
 		return NULL;
 	}
-	if (!l->ssh[i])
-		l->ssh[i] = sshc_connect(&t, SSH_LOGIN_TIMEOUT_S, err, errlen);
+	if (l->ssh[i])
+		return l->ssh[i];
+	lost = &l->lost[i];
+	if (lost->at && rl_now_ns() - lost->at < SSH_LOST_HOLD_S * 1000000000ULL) {
+		snprintf(err, errlen, "%s (%.0f s ago; not tried again for %d s)", lost->why,
+			 (double)(rl_now_ns() - lost->at) / 1e9, SSH_LOST_HOLD_S);
+		errno = lost->err;
+		return NULL;
+	}
+	l->ssh[i] = sshc_connect(&t, SSH_LOGIN_TIMEOUT_S, err, errlen);
+	if (!l->ssh[i] && (errno == ETIMEDOUT || errno == EHOSTUNREACH)) {
+		*lost = (struct lab_lost){.at = rl_now_ns(), .err = errno};
+		snprintf(lost->why, sizeof(lost->why), "%s", err);
+	} else if (l->ssh[i])
+		lost->at = 0;
 	return l->ssh[i];
 }
 
@@ -284,10 +310,17 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 		return -errno;
 	ret = sshc_exec(c, cmd, input, out, &errout, SSH_CMD_TIMEOUT_MS);
 	if (ret < 0) {
+		ssize_t i = lab_dev_index(l, dev);
+
 		snprintf(err, errlen, "%s: ssh: %s", dev, strerror(-ret));
-		/* A broken session is not reused. */
+		/* A broken session is not reused; a connection the device stopped answering
+		 * (SSH_DEAD_PEER_S) is a lost device, like a login that timed out. */
 		sshc_close(c);
-		l->ssh[lab_dev_index(l, dev)] = NULL;
+		l->ssh[i] = NULL;
+		if (ret == -EIO) {
+			l->lost[i] = (struct lab_lost){.at = rl_now_ns(), .err = EHOSTUNREACH};
+			snprintf(l->lost[i].why, sizeof(l->lost[i].why), "%s", err);
+		}
 	} else if (ret > 0) {
 		errout[strcspn(errout, "\n")] = '\0';
 		snprintf(err, errlen, "%s: '%.120s' exited %d%s%.200s", dev, cmd, ret,
@@ -350,6 +383,39 @@ json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], 
 		snprintf(err, errlen, "%s: '%s' gave no JSON: %s", dev, argv[0], je.text);
 	free(out);
 	return v;
+}
+
+/*
+ * fn(job) for each of the lab's hosts (jobs: an array of n_hosts elements of
+ * size bytes).  On an SSH lab at once, a thread a host (16 at a time): each
+ * host is round trips on its own session, a fifth of a second each, and a
+ * pre-flight or post-flight of 4 hosts was 20 of them one after the other.
+ * Elsewhere (netlink and local execs, milliseconds) in turn.  fn prints
+ * nothing: the caller reports from the jobs afterwards, in host order.
+ */
+#define HOSTS_AT_ONCE 16
+
+static void each_host(struct lab *l, void *(*fn)(void *), void *jobs, size_t size)
+{
+	size_t n = l->inv->n_hosts;
+	pthread_t th[HOSTS_AT_ONCE];
+	bool started[HOSTS_AT_ONCE];
+
+	for (size_t at = 0; at < n; at += HOSTS_AT_ONCE) {
+		size_t k = n - at < HOSTS_AT_ONCE ? n - at : HOSTS_AT_ONCE;
+
+		for (size_t i = 0; i < k; i++) {
+			void *job = (char *)jobs + (at + i) * size;
+
+			started[i] =
+			    l->ops == &ssh_lab_ops && !pthread_create(&th[i], NULL, fn, job);
+			if (!started[i])
+				fn(job);
+		}
+		for (size_t i = 0; i < k; i++)
+			if (started[i])
+				pthread_join(th[i], NULL);
+	}
 }
 
 /* A JSON list a host prints (ip -j ...); NULL with why. */
@@ -430,35 +496,73 @@ void lab_problem(const char *when, const char *what, char *why, size_t whylen, s
 		snprintf(why, whylen, "%s: %s", when, what);
 }
 
+/* What lab_health reads from one host: its links, and per RNIC where its traffic goes. */
+struct health_job {
+	struct lab *l;
+	size_t h;
+	json_t *links, **routes; /* NULL: not read, why in one / rwhy */
+	char one[512], (*rwhy)[512];
+};
+
+static void *health_read(void *p)
+{
+	struct health_job *j = p;
+	const struct inventory *inv = j->l->inv;
+	const struct inv_host *host = &inv->hosts[j->h];
+
+	j->links =
+	    host_list(j->l, host->name, (const char *const[]){"ip", "-j", "addr", "show", NULL},
+		      j->one, sizeof(j->one));
+	for (size_t k = 0; j->links && k < host->n_rnics; k++) {
+		const struct inv_rnic *r = &host->rnics[k];
+		char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+
+		/* Traffic from the RNIC's address must leave by it: its rule and routes. */
+		inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
+		j->routes[k] =
+		    host_list(j->l, host->name,
+			      (const char *const[]){"ip", "-j", "route", "get",
+						    probe_dst(inv, r, dst), "from", src, NULL},
+			      j->rwhy[k], sizeof(j->rwhy[k]));
+	}
+	return NULL;
+}
+
 int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 {
 	const struct inventory *inv = l->inv;
+	struct health_job *jobs = rl_xcalloc(inv->n_hosts ? inv->n_hosts : 1, sizeof(*jobs));
 	size_t n_ok = 0, bad = 0;
 	char one[512];
 
 	why[0] = '\0';
 	for (size_t h = 0; h < inv->n_hosts; h++) {
+		jobs[h] = (struct health_job){.l = l, .h = h};
+		jobs[h].routes = rl_xcalloc(inv->hosts[h].n_rnics + 1, sizeof(json_t *));
+		jobs[h].rwhy = rl_xcalloc(inv->hosts[h].n_rnics + 1, sizeof(*jobs[h].rwhy));
+	}
+	each_host(l, health_read, jobs, sizeof(*jobs));
+	for (size_t h = 0; h < inv->n_hosts; h++) {
 		const struct inv_host *host = &inv->hosts[h];
-		json_t *links = host_list(l, host->name,
-					  (const char *const[]){"ip", "-j", "addr", "show", NULL},
-					  one, sizeof(one));
+		struct health_job *j = &jobs[h];
 
 		for (size_t k = 0; k < host->n_rnics; k++) {
 			const struct inv_rnic *r = &host->rnics[k];
 			char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+			json_t *route = j->routes[k];
 			const char *dev;
-			json_t *route;
 			bool ok;
 
-			if (!links || rnic_as_inventory(inv, r, links, one, sizeof(one)))
+			if (!j->links) {
+				snprintf(one, sizeof(one), "%s", j->one);
 				goto failed;
-			/* Traffic from the RNIC's address must leave by it: its rule and routes. */
+			}
+			if (rnic_as_inventory(inv, r, j->links, one, sizeof(one)))
+				goto failed;
 			inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
-			route = host_list(l, host->name,
-					  (const char *const[]){"ip", "-j", "route", "get",
-								probe_dst(inv, r, dst), "from", src,
-								NULL},
-					  one, sizeof(one));
+			probe_dst(inv, r, dst);
+			if (!route)
+				snprintf(one, sizeof(one), "%s", j->rwhy[k]);
 			dev = route ? json_string_value(
 					  json_object_get(json_array_get(route, 0), "dev"))
 				    : NULL;
@@ -469,18 +573,22 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 					 "policy rule or route is missing)",
 					 host->name, r->name, src, dst, host->name,
 					 dev ? dev : "nothing", r->netdev);
-			json_decref(route);
 			if (ok) {
 				n_ok++;
 				continue;
 			}
 		failed:
 			lab_problem(when, one, why, whylen, &bad);
-			if (!links)
+			if (!j->links)
 				break; /* the host could not be read at all: one line for it */
 		}
-		json_decref(links);
+		for (size_t k = 0; k < host->n_rnics; k++)
+			json_decref(j->routes[k]);
+		json_decref(j->links);
+		free(j->routes);
+		free(j->rwhy);
 	}
+	free(jobs);
 	if (bad)
 		return -EHOSTUNREACH;
 	fprintf(stderr,
@@ -489,9 +597,36 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 	return 0;
 }
 
+/* What pre-flight asks a host: the rocelab there, its version and its clock. */
+struct preflight_job {
+	struct lab *l;
+	const char *host, *prog;
+	bool copy, not_copied;
+	char *out, err[512];
+	int r, clock_r;
+	double skew, within;
+};
+
+static void *preflight_read(void *p)
+{
+	struct preflight_job *j = p;
+
+	if (j->not_copied)
+		return NULL;
+	j->r = lab_exec(j->l, j->host, (const char *const[]){j->prog, "version", NULL}, NULL,
+			&j->out, j->err, sizeof(j->err));
+	if (j->out)
+		j->out[strcspn(j->out, "\n")] = '\0';
+	if (!j->r)
+		j->clock_r =
+		    clock_skew(j->l, j->host, &j->skew, &j->within, j->err, sizeof(j->err));
+	return NULL;
+}
+
 int lab_preflight(struct lab *l, const char *self)
 {
 	const struct inventory *inv = l->inv;
+	struct preflight_job *jobs;
 	char err[512], want[64];
 	int bad = 0;
 
@@ -506,57 +641,63 @@ int lab_preflight(struct lab *l, const char *self)
 			rl_err("pre-flight: %s", err);
 			bad++;
 		}
+	jobs = rl_xcalloc(inv->n_hosts ? inv->n_hosts : 1, sizeof(*jobs));
 	for (size_t h = 0; h < inv->n_hosts; h++) {
-		const char *host = inv->hosts[h].name, *prog = lab_program(l, host, self);
-		bool copy = !strcmp(inv->hosts[h].rocelab, INV_ROCELAB_COPY);
-		char *out = NULL, there[PATH_MAX];
-		double skew = 0, within = 0;
-		int r;
+		struct preflight_job *j = &jobs[h];
+		char there[PATH_MAX];
 
+		*j = (struct preflight_job){.l = l, .host = inv->hosts[h].name};
+		j->prog = lab_program(l, j->host, self);
+		j->copy = !strcmp(inv->hosts[h].rocelab, INV_ROCELAB_COPY);
 		/* 'rocelab: copy': this binary goes there for the run, then answers like any. */
-		if (copy && lab_share(l, host, self, there, sizeof(there))) {
-			rl_err("pre-flight: cannot copy %s to %s (see above)", self, host);
+		if (j->copy && lab_share(l, j->host, self, there, sizeof(there))) {
+			rl_err("pre-flight: cannot copy %s to %s (see above)", self, j->host);
+			j->not_copied = true;
 			bad++;
-			continue;
 		}
-		r = lab_exec(l, host, (const char *const[]){prog, "version", NULL}, NULL, &out, err,
-			     sizeof(err));
+	}
+	each_host(l, preflight_read, jobs, sizeof(*jobs));
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		struct preflight_job *j = &jobs[h];
+		const char *host = j->host, *out = j->out ? j->out : "";
 
-		if (out)
-			out[strcspn(out, "\n")] = '\0';
-		if (r) {
-			rl_err("pre-flight: %s%s", err,
-			       r == 127 && copy
+		if (j->not_copied)
+			continue;
+		if (j->r) {
+			rl_err("pre-flight: %s%s", j->err,
+			       j->r == 127 && j->copy
 				   ? " (the copy of rocelab does not start there: install "
 				     "the libraries it links, see README)"
-			       : r == 127 ? " (install rocelab there, give its path as 'rocelab:' "
-					    "in the inventory, or 'rocelab: copy')"
-					  : "");
+			       : j->r == 127
+				   ? " (install rocelab there, give its path as 'rocelab:' "
+				     "in the inventory, or 'rocelab: copy')"
+				   : "");
 			bad++;
-		} else if (strcmp(out ? out : "", want)) {
+		} else if (strcmp(out, want)) {
 			rl_err("pre-flight: %s runs '%s', this is '%s': install the same version",
-			       host, out ? out : "", want);
+			       host, out, want);
 			bad++;
-		} else if (clock_skew(l, host, &skew, &within, err, sizeof(err))) {
-			rl_err("pre-flight: %s", err);
+		} else if (j->clock_r) {
+			rl_err("pre-flight: %s", j->err);
 			bad++;
-		} else if (skew > CLOCK_SKEW_MAX_S || skew < -CLOCK_SKEW_MAX_S) {
+		} else if (j->skew > CLOCK_SKEW_MAX_S || j->skew < -CLOCK_SKEW_MAX_S) {
 			rl_err("pre-flight: %s's clock is %+.3f s off this machine's (more than "
 			       "%.1f s): time-to-detect would be wrong; synchronise it (NTP/PTP)",
-			       host, skew, CLOCK_SKEW_MAX_S);
+			       host, j->skew, CLOCK_SKEW_MAX_S);
 			bad++;
 		} else {
 			fprintf(stderr, "pre-flight: %s: %s%s, clock %+.3f s (±%.3f)%s\n", host,
-				out, copy ? " (copied there)" : "", skew, within,
-				lab_clock_of(skew, within).offset
+				out, j->copy ? " (copied there)" : "", j->skew, j->within,
+				lab_clock_of(j->skew, j->within).offset
 				    ? ": its record times are corrected"
 				    : "");
 			if (l->ops->sweep)
 				l->ops->sweep(l, host, "pre-flight");
 		}
-		l->clock[h] = lab_clock_of(skew, within);
-		free(out);
+		l->clock[h] = lab_clock_of(j->skew, j->within);
+		free(j->out);
 	}
+	free(jobs);
 	if (!bad && lab_health(l, "pre-flight", err, sizeof(err)))
 		bad++;
 	return bad ? -EHOSTUNREACH : 0;

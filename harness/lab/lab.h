@@ -79,6 +79,13 @@ struct lab_clock {
 			  within the measurement's own error (no better than no correction) */
 };
 
+/* A device that did not answer a login: not tried again for a while (lab.c). */
+struct lab_lost {
+	unsigned long long at; /* monotonic ns; 0: never */
+	int err;	       /* errno of the failed login */
+	char why[232];
+};
+
 struct lab {
 	const struct lab_ops *ops;
 	const struct inventory *inv; /* borrowed */
@@ -87,6 +94,7 @@ struct lab {
 					persistent ($ROCELAB_LIB_DIR) */
 	char lab_key[4096];	     /* the key behind 'credential: lab-key', "" if none */
 	struct sshc **ssh;	     /* per device (hosts, then switches), opened on first use */
+	struct lab_lost *lost;	     /* per device: when a login to it last failed, and why */
 	struct lab_clock *clock;     /* per host, measured at pre-flight; NULL: not measured (a
 					virtual lab shares this clock) */
 	void *priv;		     /* the kind's own state */

@@ -8,15 +8,41 @@
 
 #include <arpa/inet.h>
 #include <libssh/libssh.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 struct sshc {
 	ssh_session s;
 };
+
+/*
+ * A device that stops answering (its management link down, powered off) is
+ * given up in about 10 s, not at a command's own timeout (30 s): the kernel
+ * drops the connection when what was sent goes unacknowledged for
+ * SSH_DEAD_PEER_S, or an idle one when keepalives go unanswered for as long.
+ * A command that takes long on a device that answers is not cut short.
+ */
+#define SSH_DEAD_PEER_S 10
+
+static void dead_peer_timeout(int fd)
+{
+	int on = 1, idle = SSH_DEAD_PEER_S / 2, intvl = 2, cnt = SSH_DEAD_PEER_S / 2 / 2;
+	unsigned user_ms = SSH_DEAD_PEER_S * 1000;
+
+	if (fd < 0)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, sizeof(user_ms));
+}
 
 /*
  * A session to t, connected but not logged in, that trusts only
@@ -59,6 +85,7 @@ static ssh_session session_open(const struct sshc_target *t, int timeout_s, char
 		ssh_free(s);
 		return NULL;
 	}
+	dead_peer_timeout(ssh_get_fd(s));
 	return s;
 }
 
