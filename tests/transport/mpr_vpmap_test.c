@@ -305,7 +305,7 @@ Test(mpr_vpmap, judges_each_path_against_the_clean_ones)
 	cr_assert_eq(v[2], 1, "lossy");
 	cr_assert_eq(v[3], 2, "pruned: slow");
 	cr_assert_eq(v[4], 1, "lost its clocking");
-	cr_assert_eq(v[5], 0, "3% where the clean paths see 2%: the same recoveries");
+	cr_assert_eq(v[5], 0, "3%% where the clean paths see 2%%: the same recoveries");
 	cr_assert_eq(v[6], -1, "not judged");
 	cr_assert_eq(v[7], -1);
 }
