@@ -101,7 +101,8 @@ n=$(grep -c "service flow to host1:rnic[12] .* probed on its 5-tuple" $out/svc-a
 
 step "Hostmesh scenarios over the verbs transport"
 res=$out/scenarios  # a run writes only into a new directory
-build/rocelab run -o $res scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml \
+# -v: the time of each step of a run (devices read, components started and stopped, post-flight, report) in the log
+build/rocelab run -v -o $res scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml \
 	scenarios/vm/ecn-misconfig.yaml scenarios/vm/ecn-20kb.yaml
 rc=$?
 [ $rc = 0 ] && ok "scenarios (rocelab run exit 0)" || fail "scenarios (rocelab run exit $rc)"
@@ -132,7 +133,7 @@ inv=lab-inventory/vm-rail2.yaml
 rnics=$(awk '/netdev:/ { for (i = 1; i <= NF; i++) if ($i == "netdev:") { n = $(i+1); sub(/,$/, "", n); print n } }' "$inv" | sort -u)
 if vm_lab_up && rxe_add; then
 	res2=$out/rpm-scenarios
-	build/rocelab run -o $res2 scenarios/vm/rpm-no-fault.yaml scenarios/vm/rpm-ipid-drop.yaml \
+	build/rocelab run -v -o $res2 scenarios/vm/rpm-no-fault.yaml scenarios/vm/rpm-ipid-drop.yaml \
 		scenarios/vm/rpm-rail-uplink-flap.yaml
 	rc=$?
 	[ $rc = 0 ] && ok "R-Pingmesh scenarios (rocelab run exit 0)" || fail "R-Pingmesh scenarios (rocelab run exit $rc)"
