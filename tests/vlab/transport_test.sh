@@ -88,20 +88,29 @@ fi
 
 # ipid-drop on spine1 (both directions): with a fresh random IP ID on every packet, mod 10 is a 10%
 # random loss on a quarter of the paths, which MP-RDMA must recover without losing a byte.
-# The fault holds 10 s and the run waits up to 30 s for it: on a busy machine the apply, or the
+# The fault holds 15 s and the run waits up to 30 s for it: on a busy machine the apply, or the
 # endpoints' start, took long enough once that the whole 2 s run missed a 5 s fault (0 retx).
-"$RL" inject ipid-drop --target spine1 --mod 10 --for 10s >"$TR_OUT/ipid.out" 2>&1 &
+# A 2 s run can also send on VPs that all avoid spine1 (rail1's uplink to it carried nothing):
+# no loss to see, so it runs again, up to three times.
+"$RL" inject ipid-drop --target spine1 --mod 10 --for 15s >"$TR_OUT/ipid.out" 2>&1 &
 INJ=$!
 for _ in $(seq 300); do grep -q 'applied' "$TR_OUT/ipid.out" && break; sleep 0.1; done
 grep -q 'applied' "$TR_OUT/ipid.out" || fail "ipid-drop on spine1 not applied within 30 s" "$(tail -2 "$TR_OUT/ipid.out")"
-if tr_run lossy --duration 2s; then
+for try in 1 2 3; do
+	tr_run lossy --duration 2s
+	rc=$?
 	j=$TR_OUT/lossy.json
-	retx=$(jq '.sender.retx' "$j"); mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
+	retx=$(jq '.sender.retx' "$j" 2>/dev/null)
+	[ $rc -eq 0 ] && [ "${retx:-0}" -eq 0 ] && [ "${UP[0]:-0}" -eq 0 ] && [ $try -lt 3 ] || break
+	echo "  (lossy run $try: nothing crossed spine1 (rail1 uplinks: ${UP[*]}), again)"
+done
+if [ $rc -eq 0 ]; then
+	mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
 	[ "$retx" -gt 0 ] && [ "$(jq '.receiver.pattern_bad' "$j")" -eq 0 ] && [ "${mbit:-0}" -ge 10 ] &&
 		ok "10% random loss on spine1: $retx retransmissions, $mbit Mbit/s, every payload intact" ||
-		fail "lossy run: retx $retx, $mbit Mbit/s" "$(jq -c '.receiver' "$j")"
+		fail "lossy run: retx $retx, $mbit Mbit/s, rail1 uplinks ${UP[*]}" "$(jq -c '.receiver' "$j")"
 else
-	fail "lossy run exited $?" "$(tail -3 "$TR_OUT/lossy.err")"
+	fail "lossy run exited $rc" "$(tail -3 "$TR_OUT/lossy.err")"
 fi
 wait $INJ
 check "ipid-drop reverted after its --for" test $? -eq 0
