@@ -152,10 +152,12 @@ static char *devinfo_block(const char *text, const char *ib)
 	return NULL;
 }
 
+/* What an RNIC's object holds, null until read. */
+static const char *const rnic_keys[] = {"driver",      "driver_version", "firmware", "bus",
+					"rdma_device", "model",		 NULL};
+
 static json_t *dut_rnic(const char *out, const struct inv_rnic *r, const json_t *ibdevs)
 {
-	static const char *const keys[] = {"driver",	  "driver_version", "firmware", "bus",
-					   "rdma_device", "model",	    NULL};
 	/* ethtool -i: ethtool's own labels (ethtool.c, dump_drvinfo()) */
 	static const char *const ethtool_map[][2] = {{"driver", "driver"},
 						     {"version", "driver_version"},
@@ -165,7 +167,7 @@ static json_t *dut_rnic(const char *out, const struct inv_rnic *r, const json_t 
 	/* ibv_devinfo: rdma-core's libibverbs/examples/devinfo.c labels */
 	static const char *const devinfo_map[][2] = {
 	    {"fw_ver", "ib_firmware"}, {"board_id", "model"}, {NULL, NULL}};
-	json_t *o = nulls(keys);
+	json_t *o = nulls(rnic_keys);
 	const char *ib =
 	    r->ibdev[0] ? r->ibdev : json_string_value(json_object_get(ibdevs, r->netdev));
 	char what[sizeof("ethtool ") + INV_NETDEV_MAX], *text, *block;
@@ -222,11 +224,7 @@ json_t *dut_host_parse(const struct inv_host *h, const char *out, const char *er
 		if (out)
 			r = dut_rnic(out, &h->rnics[i], ibdevs);
 		else {
-			static const char *const none[] = {"driver", "driver_version", "firmware",
-							   "bus",    "rdma_device",    "model",
-							   NULL};
-
-			r = nulls(none);
+			r = nulls(rnic_keys);
 			json_object_set_new(r, "netdev", json_string(h->rnics[i].netdev));
 			unread(r, err && *err ? err : "its command did not run");
 		}

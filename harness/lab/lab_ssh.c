@@ -254,6 +254,15 @@ static int ssh_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	return r ? (r < 0 ? r : -EIO) : killed ? -ECANCELED : 0;
 }
 
+/* Is pid among the " PID " lines the liveness command printed? */
+static bool listed(const char *out, pid_t pid)
+{
+	char word[24];
+
+	snprintf(word, sizeof(word), " %d \n", (int)pid);
+	return out && strstr(out, word);
+}
+
 static bool ssh_alive(struct lab *l, struct lab_proc *p)
 {
 	struct ssh_priv *sp = priv(l);
@@ -280,19 +289,11 @@ static bool ssh_alive(struct lab *l, struct lab_proc *p)
 	if (!r && t) {
 		sp->asked[dev] = now;
 		for (size_t i = 0; i < sp->n_tr; i++)
-			if (sp->tr[i].dev == dev) {
-				char word[24];
-
-				snprintf(word, sizeof(word), " %d \n", (int)sp->tr[i].pid);
-				sp->tr[i].live = out && strstr(out, word);
-			}
+			if (sp->tr[i].dev == dev)
+				sp->tr[i].live = listed(out, sp->tr[i].pid);
 	}
-	if (!r && !t) {
-		char word[24];
-
-		snprintf(word, sizeof(word), " %d \n", (int)p->pid);
-		r = !(out && strstr(out, word));
-	}
+	if (!r && !t)
+		r = !listed(out, p->pid);
 	free(out);
 	return !r && (!t || t->live);
 }
