@@ -153,13 +153,14 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	obs->section = json_object();
 	mon_transport(agents, st->cfg->agent.transport->name, obs);
 	json_object_set_new(obs->section, "timestamps", json_string(ts));
-	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime).
+	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime,
+	 * one kind or both: udp agents beside verbs ones on rxe), "mixed" only with some of each.
 	 */
 	json_object_set_new(obs->section, "timestamp_source",
-			    json_string(!strcmp(ts, "hardware") ? "hardware"
-					: !strcmp(ts, "none") || !strcmp(ts, "mixed")
-					    ? ts
-					    : "software"));
+			    json_string(!ok	   ? "none"
+					: hw == ok ? "hardware"
+					: !hw	   ? "software"
+						   : "mixed"));
 	json_object_set_new(obs->section, "probes", json_integer((json_int_t)probes));
 	json_object_set_new(obs->section, "timeouts", json_integer((json_int_t)timeouts));
 	json_object_set_new(obs->section, "windows",

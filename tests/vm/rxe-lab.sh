@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Sourced inside the VM (tests/vm/inside.sh, tests/bench/verbs_bench_inside.sh):
-# the vm-rail lab with host1 in the VM's initial namespace, and one Soft-RoCE
-# device per RNIC netdev.  Needs $inv; defines $rnics.
-rnics=$(awk '/netdev:/ { for (i = 1; i <= NF; i++) if ($i == "netdev:") { n = $(i+1); sub(/,$/, "", n); print n } }' "$inv")
+# a VM lab (vm-rail, vm-rail2) with host1 in the VM's initial namespace, and one
+# Soft-RoCE device per RNIC netdev there.  Needs $inv; defines $rnics (host2's
+# RNICs have the same netdev names, in its namespace: one rxe each for host1's).
+rnics=$(awk '/netdev:/ { for (i = 1; i <= NF; i++) if ($i == "netdev:") { n = $(i+1); sub(/,$/, "", n); print n } }' "$inv" | sort -u)
 
 # lab up with host1 here (rxe works only in the initial namespace on 6.1).
 vm_lab_up() {
