@@ -145,6 +145,20 @@ static json_t *scenario_json(const struct scn_result *r)
 	if (r->note[0])
 		json_object_set_new(o, "emulated_note", json_string(r->note));
 	json_object_set_new(o, "duration_s", json_real(r->t_end - r->t_start));
+	/* --retries: how many runs it took, and each failed one's reason and files */
+	json_object_set_new(o, "attempts", json_integer(r->attempts > 1 ? r->attempts : 1));
+	if (r->attempts > 1) {
+		json_t *fa = json_array();
+		char kept[sizeof(r->test_name) + 32];
+
+		for (int k = 0; k < r->attempts - 1 && k < (int)ARRAY_SIZE(r->failed_reason); k++) {
+			snprintf(kept, sizeof(kept), "%s.attempt%d", r->test_name, k + 1);
+			json_array_append_new(fa,
+					      json_pack("{s:i,s:s,s:s}", "attempt", k + 1, "reason",
+							r->failed_reason[k], "files", kept));
+		}
+		json_object_set_new(o, "failed_attempts", fa);
+	}
 	/* Each component's own section, with its grade and metrics. */
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
@@ -498,6 +512,22 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 				rl_xml_escape(blind ? b : x->g.reason, a, sizeof(a)));
 			junit_body(f, x);
 			fprintf(f, "</%s>\n", el);
+		}
+		/* Earlier failed runs (--retries): Jenkins' schema has no rerun element. */
+		if (x->attempts > 1) {
+			char line[sizeof(x->dir) + sizeof(x->failed_reason[0]) + 96];
+
+			fputs("      <system-err>", f);
+			for (int k = 0;
+			     k < x->attempts - 1 && k < (int)ARRAY_SIZE(x->failed_reason); k++) {
+				snprintf(line, sizeof(line),
+					 "run %d of %d failed: %s (its files: %s.attempt%d)\n",
+					 k + 1, x->attempts, x->failed_reason[k], x->dir, k + 1);
+				rl_xml_fputs(f, line);
+			}
+			if (x->g.verdict == RV_PASS)
+				fprintf(f, "run %d passed: flaky\n", x->attempts);
+			fputs("</system-err>\n", f);
 		}
 		junit_attachments(f, x);
 		fprintf(f, "    </testcase>\n");

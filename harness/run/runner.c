@@ -42,7 +42,8 @@
 static const char run_help[] =
     "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
     "[--recover]\n"
-    "                   [--db FILE] [--no-history] [--baseline RUN|last] SCENARIO...\n"
+    "                   [--retries N] [--db FILE] [--no-history] [--baseline RUN|last]\n"
+    "                   SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
     "test (e.g. Hostmesh's analyzer and an agent per host), run baseline, inject and\n"
@@ -62,6 +63,10 @@ static const char run_help[] =
     "  --recover      when the pre-flight or a post-flight check finds the lab not as\n"
     "                 its inventory says, revert the journal ('rocelab revert') and\n"
     "                 check again (default: stop; the scenario is invalid)\n"
+    "  --retries N    run a scenario that failed again, up to N times (0-3; default 0):\n"
+    "                 a pass on a later run counts as a pass and is reported as flaky\n"
+    "                 (results.json: attempts, failed_attempts; junit.xml:\n"
+    "                 flakyFailure), each failed run's files kept in <scenario>.attemptN\n"
     "  -n, --dry-run  resolve and validate every scenario and print what it would do\n"
     "                 (targets picked, components, each fault's commands per device\n"
     "                 and their undo, load, expectation), touching nothing\n"
@@ -925,9 +930,10 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		invalid(r, "%s", why);
 	runner_grade(r);
 	if (r->g.verdict == RV_PASS)
-		progress(idx, total, s, "PASS%s%s%s%s%s", r->g.detected ? " (" : "",
+		progress(idx, total, s, "PASS%s%s%s%s%s%s", r->g.detected ? " (" : "",
 			 r->g.detected ? r->g.got_class : "", r->g.detected ? " " : "",
-			 r->g.detected ? r->g.got_target : "", r->g.detected ? ")" : "");
+			 r->g.detected ? r->g.got_target : "", r->g.detected ? ")" : "",
+			 r->attempts ? ", on a later run: flaky" : "");
 	else
 		progress(idx, total, s, "%s: %s", run_verdict_name(r->g.verdict), r->g.reason);
 	if (r->g.detected) {
@@ -1014,6 +1020,44 @@ static bool postflight(struct lab *lab, const struct scenario *s, struct scn_res
 	return true;
 }
 
+/*
+ * --retries: a scenario that failed (not one known blind or invalid, on a
+ * lab still fit) runs again.  Its failed run's files are kept beside the
+ * next run's, in DIR.attemptN, and its reason in r; then r is made ready
+ * for the next run.  False: no more runs.
+ */
+static bool retry(struct scn_result *r, size_t idx, size_t total, const struct run_opts *o,
+		  const char *unfit)
+{
+	char kept[sizeof(r->dir) + 32];
+	struct scn_result next = {0};
+	int a = r->attempts;
+
+	if (r->g.verdict != RV_FAIL || runner_known_blind(r) || a > o->retries || unfit[0] ||
+	    rl_interrupted || a > (int)ARRAY_SIZE(r->failed_reason))
+		return false;
+	snprintf(kept, sizeof(kept), "%s.attempt%d", r->dir, a);
+	if (rename(r->dir, kept)) {
+		rl_err("run: %s: cannot keep its failed run as %s (%s); not running it again",
+		       r->test_name, kept, strerror(errno));
+		return false;
+	}
+	progress(idx, total, r->s,
+		 "failed (run %d of up to %d): running it again (--retries %d); "
+		 "that run's files are in %s",
+		 a, o->retries + 1, o->retries, kept);
+	next.s = r->s;
+	next.attempts = a;
+	next.g.time_to_detect_s = -1;
+	memcpy(next.failed_reason, r->failed_reason, sizeof(next.failed_reason));
+	snprintf(next.failed_reason[a - 1], sizeof(next.failed_reason[a - 1]), "%s", r->g.reason);
+	snprintf(next.test_name, sizeof(next.test_name), "%s", r->test_name);
+	snprintf(next.dir, sizeof(next.dir), "%s", r->dir);
+	runner_result_free(r);
+	*r = next;
+	return true;
+}
+
 void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const struct run_opts *o,
 		const struct run_info *ri, const struct run_sink *sink, struct scn_result *res)
 {
@@ -1030,19 +1074,26 @@ void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const str
 		}
 		double t;
 
-		run_one(lab, sc[i], &res[i], i, n, o);
-		t = now_s();
-		if (o->postflight && !rl_interrupted &&
-		    !postflight(lab, sc[i], &res[i], o, why, sizeof(why))) {
-			snprintf(unfit, sizeof(unfit), "%s", why);
-			if (i + 1 < n)
-				rl_err("run: the lab failed post-flight checks; the remaining %zu "
-				       "scenario(s) are not run%s",
-				       n - i - 1,
-				       o->recover ? "" : " (--recover reverts the journal first)");
+		for (;;) {
+			run_one(lab, sc[i], &res[i], i, n, o);
+			res[i].attempts++;
+			t = now_s();
+			if (o->postflight && !rl_interrupted &&
+			    !postflight(lab, sc[i], &res[i], o, why, sizeof(why))) {
+				snprintf(unfit, sizeof(unfit), "%s", why);
+				if (i + 1 < n)
+					rl_err(
+					    "run: the lab failed post-flight checks; the remaining "
+					    "%zu scenario(s) are not run%s",
+					    n - i - 1,
+					    o->recover ? ""
+						       : " (--recover reverts the journal first)");
+			}
+			rl_dbg("run: %s: graded at +%.2f s, post-flight in %.2f s", sc[i]->name,
+			       t - res[i].t_end, now_s() - t);
+			if (!retry(&res[i], i, n, o, unfit))
+				break;
 		}
-		rl_dbg("run: %s: graded at +%.2f s, post-flight in %.2f s", sc[i]->name,
-		       t - res[i].t_end, now_s() - t);
 		t = now_s();
 		if (sink && sink->scenario_done)
 			sink->scenario_done(ri, &res[i]);
@@ -1260,6 +1311,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"keep-lab", no_argument, NULL, 'k'},
 	    {"dry-run", no_argument, NULL, 'n'},
 	    {"recover", no_argument, NULL, 'r'},
+	    {"retries", required_argument, NULL, 'R'},
 	    {"db", required_argument, NULL, 'D'},
 	    {"baseline", required_argument, NULL, 'B'},
 	    {"no-history", no_argument, NULL, 'H'},
@@ -1275,6 +1327,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	struct run_opts ro = {.self_exe = self_exe};
 	struct lab lab;
 	bool keep = false, started_lab = false, dry = false, recover = false;
+	int retries = 0;
 	char why[512];
 	unsigned seed = (unsigned)time(NULL);
 	int o, bad = 0, ret = RL_EXIT_OK, first;
@@ -1299,6 +1352,15 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'r':
 			recover = true;
 			break;
+		case 'R': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 0 || v > 3)
+				return rl_usage_error("run", "--retries '%s': give 0 to 3", optarg);
+			retries = (int)v;
+			break;
+		}
 		case 'o':
 			outdir = optarg;
 			break;
@@ -1395,6 +1457,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	lab_open(&lab, sc[0]->inv);
 	ro.postflight = true;
 	ro.recover = recover;
+	ro.retries = retries;
 	if ((lab_preflight(&lab, self_exe) || links_check(&lab, "pre-flight", why, sizeof(why))) &&
 	    (!recover ||
 	     runner_recover(&lab, self_exe, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
@@ -1437,20 +1500,25 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		ret = RL_EXIT_SETUP;
 	}
 	{
-		size_t pass = 0, fail = 0, inval = 0, blind = 0;
+		size_t pass = 0, fail = 0, inval = 0, blind = 0, flaky = 0;
+		char flaky_s[64] = "";
 
 		for (size_t i = 0; i < n; i++) {
 			bool b = runner_known_blind(&res[i]);
 
 			pass += res[i].g.verdict == RV_PASS;
+			flaky += res[i].g.verdict == RV_PASS && res[i].attempts > 1;
 			fail += res[i].g.verdict == RV_FAIL && !b;
 			blind += b;
 			inval += res[i].g.verdict == RV_INVALID;
 		}
+		if (flaky)
+			snprintf(flaky_s, sizeof(flaky_s), " (%zu flaky: passed on a later run)",
+				 flaky);
 		fprintf(stderr,
-			"run: %zu passed, %zu failed, %zu invalid, %zu known blind (skipped); "
+			"run: %zu passed%s, %zu failed, %zu invalid, %zu known blind (skipped); "
 			"results in %s/results.json, %s/junit.xml\n",
-			pass, fail, inval, blind, outdir, outdir);
+			pass, flaky_s, fail, inval, blind, outdir, outdir);
 		if (!ret)
 			ret = fail ? RL_EXIT_FAIL : inval ? RL_EXIT_SETUP : RL_EXIT_OK;
 	}

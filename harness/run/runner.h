@@ -42,6 +42,12 @@ struct scn_result {
 	size_t n_comps;
 	uint16_t svc_sport[16]; /* each declared service's UDP source port (0: not started) */
 	char dir[4096];		/* OUTDIR/<name> */
+	/*
+	 * Runs of it (--retries): a pass after a failed one is flaky.  Each
+	 * failed run's files are kept in DIR.attemptN, its reason here.
+	 */
+	int attempts;
+	char failed_reason[3][512];
 };
 
 struct run_info {
@@ -83,6 +89,7 @@ struct run_opts {
 	struct in_addr mgmt; /* where the controller is on the management network */
 	bool postflight;     /* check the lab after each scenario (lab_health()) */
 	bool recover;	     /* when a check fails: revert the journal and check again */
+	int retries;	     /* a scenario that fails runs again up to this many times */
 };
 
 /*

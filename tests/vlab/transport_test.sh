@@ -164,7 +164,9 @@ check "no transport endpoint left running" test -z "$(pgrep -f 'rocelab transpor
 section "transport: the MP-RDMA CI scenarios (rocelab run scenarios/ci/transport/*.yaml)"
 snapshot >"$TR_OUT/snap.before"
 start=$(date +%s)
-"$RL" run -o "$TR_OUT/ci" --seed 7 scenarios/ci/transport/*.yaml 2>"$TR_OUT/ci.log"
+# --retries 1: a figure a neighbour's CPU spoiled is measured again (README: Retries); a
+# scenario passing only then is flaky, and each is listed below with its first run's reason.
+"$RL" run -o "$TR_OUT/ci" --seed 7 --retries 1 scenarios/ci/transport/*.yaml 2>"$TR_OUT/ci.log"
 rc=$?
 echo "  ($(($(date +%s) - start)) s)"
 [ $rc -eq 0 ] && ok "run exits 0: every transport scenario passed" || fail "run exit $rc" "$(grep -E 'fail|invalid' "$TR_OUT/ci.log" | head -4 | tr '\n' ' ')"
@@ -173,6 +175,7 @@ for s in $(jq -r '.scenarios[].name' "$R" 2>/dev/null); do
 	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components | to_entries[0].value.metrics | to_entries[] | select(.key | test("goodput|payload|vps|-ms|rank|fault-vs|compete-share|misordered|memory-vs|bitmap-vs|completions|stalled")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
 	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
+jq -r '.scenarios[] | select(.attempts > 1) | "  flaky: \(.name) passed on run \(.attempts); run 1: \(.failed_attempts[0].reason)"' "$R" 2>/dev/null
 # One path carries at most 50 Mbit/s x 1024/1098 = 46.6: more than three paths' worth needs all four.
 check "no fault: more than three paths' worth (140 Mbit/s), so every spine carried its share" \
 	jq -e '.scenarios[] | select(.name == "mprdma-no-fault") | .components["mp-rdma"].metrics["goodput-mbit"].value > 140' "$R"

@@ -28,6 +28,8 @@
 static struct fake {
 	int spawned, stopped, execs, alive_calls;
 	int die_after; /* alive() says no after this many calls (0: never) */
+	int miss_runs; /* test-echo says nothing in this many runs first (a flaky monitor) */
+	int collects;
 	char last_argv0[64];
 	char fault_seen[200]; /* what the echo component saw of the faults */
 } fake;
@@ -163,7 +165,7 @@ static int echo_collect(void *state, const struct comp_times *t, struct comp_obs
 				      .cls = "congestion"};
 		snprintf(v->target, sizeof(v->target), "%s", st->target);
 	}
-	if (t->t_fault > 0 && st->cfg->after_ms) {
+	if (t->t_fault > 0 && st->cfg->after_ms && fake.collects++ >= fake.miss_runs) {
 		double at = t->t_fault + (double)st->cfg->after_ms / 1e3;
 		struct verdict *v = comp_obs_verdict(obs);
 
@@ -218,12 +220,12 @@ static void teardown(void)
 
 TestSuite(runner, .init = setup, .fini = teardown);
 
-/* Run one scenario file on the fake lab; the caller frees with finish(). */
-static struct scn_result run(const char *file, struct scenario **sp)
+/* Run one scenario file on the fake lab (--retries N); the caller frees with finish(). */
+static struct scn_result run_n(const char *file, struct scenario **sp, int retries)
 {
 	char self[PATH_MAX];
 	struct scenario *s = scenario_load(file, NULL, VLAB, 7, stderr);
-	struct run_opts o = {.self_exe = self, .seed = 7};
+	struct run_opts o = {.self_exe = self, .seed = 7, .retries = retries};
 	struct run_info ri = {.outdir = outdir, .version = "test"};
 	struct scn_result r = {0};
 	struct lab lab = {.ops = &fake_ops};
@@ -237,6 +239,11 @@ static struct scn_result run(const char *file, struct scenario **sp)
 	runner_run(&lab, &s, 1, &o, &ri, NULL, &r);
 	*sp = s;
 	return r;
+}
+
+static struct scn_result run(const char *file, struct scenario **sp)
+{
+	return run_n(file, sp, 0);
 }
 
 static void finish(struct scn_result *r, struct scenario *s)
@@ -281,6 +288,76 @@ Test(runner, a_late_verdict_and_a_low_figure_fail_with_the_first_reason)
 
 	cr_assert_eq(r.g.verdict, RV_FAIL);
 	cr_assert(strstr(r.g.reason, "detected after 0.8 s, later than 0.5 s"), "%s", r.g.reason);
+	finish(&r, s);
+}
+
+/* --retries: a failure runs again; a later pass is a pass, flaky, its failed run kept. */
+Test(runner, a_failed_scenario_runs_again_and_a_later_pass_is_flaky)
+{
+	struct scenario *s;
+	struct scn_result r;
+	struct run_info ri = {.outdir = outdir,
+			      .version = "test",
+			      .inventory = VLAB,
+			      .lab_kind = "fake",
+			      .run_id = "20261127T170535Z-00ff"};
+	char kept[PATH_MAX + 16], path[PATH_MAX], cmd[PATH_MAX + 128], *xml;
+	size_t len;
+	json_t *j, *sc;
+
+	fake.miss_runs = 1;
+	r = run_n(DIR "/echo-flap.yaml", &s, 2);
+	cr_assert_eq(r.g.verdict, RV_PASS, "%s", r.g.reason);
+	cr_assert_eq(r.attempts, 2);
+	cr_assert(strstr(r.failed_reason[0], "not detected"), "%s", r.failed_reason[0]);
+	/* each run's parts started and stopped; the failed run's folder kept beside */
+	cr_assert_eq(fake.spawned, 2 * (int)s->inv->n_hosts);
+	cr_assert_eq(fake.stopped, fake.spawned);
+	snprintf(kept, sizeof(kept), "%s.attempt1", r.dir);
+	cr_assert_eq(access(kept, F_OK), 0, "%s", kept);
+	cr_assert_eq(access(r.dir, F_OK), 0, "%s", r.dir);
+	ri.inv = s->inv;
+	j = report_results(&ri, &r, 1);
+	sc = json_array_get(json_object_get(j, "scenarios"), 0);
+	cr_assert_eq(json_integer_value(json_object_get(sc, "attempts")), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(
+			     json_array_get(json_object_get(sc, "failed_attempts"), 0), "files")),
+			 "echo-flap.attempt1");
+	json_decref(j);
+	/* junit.xml: a pass, with the failed run told in system-err; still Jenkins' schema */
+	cr_assert_eq(report_junit(&ri, &r, 1, NULL), 0);
+	snprintf(path, sizeof(path), "%s/junit.xml", outdir);
+	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema reports/junit.xsd '%s'", path);
+	cr_assert_eq(system(cmd), 0, "%s is not valid against reports/junit.xsd", path);
+	cr_assert_not_null(xml = rl_read_file(path, &len));
+	cr_assert(strstr(xml, "failures=\"0\" errors=\"0\"") &&
+		      strstr(xml, "<system-err>run 1 of 2 failed: not detected") &&
+		      strstr(xml, "run 2 passed: flaky\n</system-err>"),
+		  "%s", xml);
+	free(xml);
+	finish(&r, s);
+}
+
+Test(runner, a_scenario_that_keeps_failing_runs_retries_plus_one_times_and_fails)
+{
+	struct scenario *s;
+	struct scn_result r = run_n(DIR "/echo-slow.yaml", &s, 1);
+
+	cr_assert_eq(r.g.verdict, RV_FAIL);
+	cr_assert_eq(r.attempts, 2);
+	cr_assert(strstr(r.failed_reason[0], "later than 0.5 s"), "%s", r.failed_reason[0]);
+	cr_assert(strstr(r.g.reason, "later than 0.5 s"), "%s", r.g.reason);
+	finish(&r, s);
+}
+
+Test(runner, a_pass_runs_once_whatever_the_retries)
+{
+	struct scenario *s;
+	struct scn_result r = run_n(DIR "/echo-flap.yaml", &s, 3);
+
+	cr_assert_eq(r.g.verdict, RV_PASS, "%s", r.g.reason);
+	cr_assert_eq(r.attempts, 1);
+	cr_assert_eq(fake.spawned, (int)s->inv->n_hosts);
 	finish(&r, s);
 }
 
