@@ -110,6 +110,7 @@ struct rpa {
 	uint8_t *bad_now; /* per global RNIC: found bad in the window being closed */
 	uint64_t *down_until; /* per host: found down; its RNICs' troubles are that, until */
 	uint64_t *first_seen; /* per host: its earliest record (0: none yet) */
+	uint64_t *last_seen;  /* per host: its latest record (0: none yet) */
 	uint64_t *stats_t;    /* per host: its last agent line printed (one a second at most) */
 	uint8_t *covered;     /* per inventory link: on a traced probe path so far */
 	size_t n_covered;
@@ -258,6 +259,8 @@ static void seen(struct rpa *a, size_t h, uint64_t t)
 {
 	if (!a->first_seen[h] || t < a->first_seen[h])
 		a->first_seen[h] = t;
+	if (t > a->last_seen[h])
+		a->last_seen[h] = t;
 }
 
 static size_t bucket(const struct rpa *a, const struct window *w, uint64_t t)
@@ -610,6 +613,40 @@ static void host_down(struct rpa *a, const struct window *w, const struct tup *t
 		out_close(&a->o);
 	}
 	free(seen);
+}
+
+/*
+ * 1b. A host going quiet: its latest record so far is in this window, while
+ * another host's records go on past it (by a bucket or more).  The window
+ * closes a grace after its end (longer than the probe timeout, and an agent
+ * sends its records within 50 ms), so the host has sent nothing since: the
+ * few probes lost to it (or its own) as it stopped are its own, not the
+ * network's, though too few to call it down here.  Its RNICs are set aside
+ * in this window only; the next, silent, names the host down.
+ */
+static void host_quiet(struct rpa *a, const struct window *w)
+{
+	uint64_t first = 0, second = 0, bucket = (uint64_t)a->cfg.window_ms * NS_PER_MS / NB;
+	size_t top = SIZE_MAX;
+
+	for (size_t h = 0; h < a->inv->n_hosts; h++)
+		if (a->last_seen[h] >= first)
+			second = first, first = a->last_seen[h], top = h;
+		else if (a->last_seen[h] > second)
+			second = a->last_seen[h];
+	for (size_t h = 0; h < a->inv->n_hosts; h++) {
+		uint64_t last = a->last_seen[h], others = h == top ? second : first;
+
+		if (!last || last < w->start || last >= w->end || others < w->end + bucket)
+			continue;
+		for (size_t r = 0; r < a->inv->hosts[h].n_rnics; r++) {
+			size_t g = a->base[h] + r;
+
+			a->bad_now[g] = 1;
+			if (a->until[g] < w->end)
+				a->until[g] = w->end;
+		}
+	}
 }
 
 static int share_cmp(const void *pa, const void *pb, void *ctx)
@@ -1026,6 +1063,7 @@ static void close_window(struct rpa *a, struct window *w)
 				  w->h[h].max_resp_ns > (uint64_t)a->cfg.stall_us * 1000;
 	adj_build(a, w, t, n, &j);
 	host_down(a, w, t, n, hold);
+	host_quiet(a, w);
 	rnic_step(a, w, by_src, n_by_src, &j, hold);
 	adj_free(&j);
 	voted = vote_step(a, w, t, n, false, &unlocalized);
@@ -1099,6 +1137,7 @@ struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE
 	a->bad_now = rl_xcalloc(a->n_rnics + 1, 1);
 	a->down_until = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->down_until));
 	a->first_seen = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->first_seen));
+	a->last_seen = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->last_seen));
 	a->stats_t = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->stats_t));
 	a->covered = rl_xcalloc(inv->n_links + 1, 1);
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(*a->order));
@@ -1131,6 +1170,7 @@ void rpa_free(struct rpa *a)
 	free(a->bad_now);
 	free(a->down_until);
 	free(a->first_seen);
+	free(a->last_seen);
 	free(a->stats_t);
 	free(a->covered);
 	free(a->order);

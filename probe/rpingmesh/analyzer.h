@@ -6,6 +6,8 @@
  *     responder delay over --stall) are not voted on;
  *  1. host-down: a host that sent nothing, whose every RNIC times out for
  *     probers on two hosts or more, is one host problem, not an RNIC each;
+ *     and one whose last record so far is in the window, while the others
+ *     go on, is stopping: its timeouts there are its own, not voted on;
  *  2. RNIC problems from the ToR-mesh: an RNIC that times out with most of
  *     its ToR-mesh peers (two at least: a ToR of two RNICs cannot tell which
  *     one is dead), worst first, each explaining its peers' timeouts away;

@@ -85,6 +85,7 @@ typedef void (*fate_fn)(int hs, int s, int hd, int d, int k, int i, struct fate 
 
 static bool silent[H];	     /* hosts whose agent sends nothing ... */
 static int silent_from;	     /* ... from this window on */
+static int quiet_ms;	     /* ... and in the window before, from this far in (0: all of it) */
 static int cur_w;	     /* the window being fed */
 static bool absent[H];	     /* hosts nobody probes either (not in the pinglists) */
 static uint64_t start_ns[H]; /* when each agent started, after T0 */
@@ -153,6 +154,10 @@ static char *run(fate_fn fate, int windows, struct rpa_cfg *cfg_in)
 								if (r.t1_ns < T0 + start_ns[hs])
 									continue; /* not started yet
 										   */
+								if (silent[hs] && quiet_ms &&
+								    w == silent_from - 1 &&
+								    i % 1000 > quiet_ms)
+									continue; /* stopped */
 								r.src_rnic = (uint8_t)s;
 								r.dst_host = (uint16_t)hd;
 								r.dst_rnic = (uint8_t)d;
@@ -392,6 +397,42 @@ Test(rpa, a_host_down_is_one_verdict_not_four_rnics)
 	free(out);
 	memset(silent, 0, sizeof(silent));
 	silent_from = 0;
+}
+
+/*
+ * host3 stops 600 ms into the first window (the probes' times span each window's first second,
+ * host1's, host2's, host3's and host4's about a quarter each, in turn): what it sent until then
+ * is in, and the probes host2 sent to it after are lost.
+ */
+static void host3_stops(int hs, int s, int hd, int d, int k, int i, struct fate *f)
+{
+	(void)hs, (void)s, (void)d, (void)k;
+	if (hd == 2 && (cur_w >= 1 || i % 1000 > 600))
+		f->status = RPM_TIMEOUT;
+}
+
+/*
+ * The window in which a host stops: the few probes lost to it as it stopped would vote for
+ * whatever links they share.  Closed after its grace, the window knows the host has sent
+ * nothing since, while the others go on: those timeouts are its own, and the next windows
+ * name it down.
+ */
+Test(rpa, the_probes_lost_as_a_host_stops_are_its_own_not_the_network)
+{
+	char *out, *v;
+
+	memset(silent, 0, sizeof(silent));
+	silent[2] = true;
+	silent_from = 1;
+	quiet_ms = 600;
+	out = run(host3_stops, 3, NULL);
+	v = verdicts(out);
+	cr_assert_str_eq(v, "host-down host3\nhost-down host3\n", "%s", out);
+	free(v);
+	free(out);
+	memset(silent, 0, sizeof(silent));
+	silent_from = 0;
+	quiet_ms = 0;
 }
 
 /* host3's and host4's agents not started yet: probes to them go unanswered (no fault). */
