@@ -146,7 +146,7 @@ deps:
 
 # Unit tests need no root; integration tests build real namespaces and need root.
 unit: $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t" >&2; ( cd tests && ../$$t --jobs 2 ); done
+	@tests/unit.sh $(TEST_BIN)
 
 integration: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(TOOL_BIN)
 	@tests/vlab/run.sh

@@ -17,6 +17,7 @@ check "lab trust --yes records the keys of 4 hosts and 8 switches" \
 	sh -c '"$0" lab trust -i "$1" --yes | grep -q "^12 new key(s) written"' "$RL" "$SI"
 
 snapshot >"$T/ssh.before"
+section "over SSH: pre-flight (a host unreachable, rocelab missing, a copy of rocelab)"
 # Pre-flight: a host that does not answer stops the run before anything is touched.
 sed 's/mgmt: 198\.19\.129\.4$/mgmt: 198.19.129.99/' "$SI" >"$T/unreachable.yaml"
 expect_exit 3 "a run with host4 unreachable exits 3 at pre-flight" \
@@ -52,6 +53,7 @@ check "the copy went with the run folder" sh -c '! ls -d /tmp/rocelab-run.* 2>/d
 snapshot >"$T/ssh.after"
 check "nothing was touched" diff -q "$T/ssh.before" "$T/ssh.after"
 
+section "over SSH: host faults (ip, tc, dcb), a host down, PFC from the hosts"
 # Host faults as ip/tc/dcb commands over SSH, read back as JSON, restored as found.
 check "dry run: host steps are SSH commands" \
 	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --dry-run | grep -q "^ssh host2 apply: ip rule del pref 103 from 198.18.3.2"' "$RL" "$SI"
@@ -132,6 +134,7 @@ check "the sender stopped once its marker was gone (within 2 s)" test $gone = ye
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 
+section "over SSH: the CI suite"
 # The CI suite, unchanged, on the lab reached over SSH. The run cannot enter a namespace: in a
 # mount namespace of its own, /run/netns is an empty tmpfs (and no RNIC is in this one for
 # netlink to act on); whatever it reaches, it reaches over SSH.  In make check, the scenarios
@@ -186,6 +189,7 @@ check "results.json over SSH is valid against reports/results.schema.json" resul
 check "the devices under test were read over SSH (kernel, RNIC driver, switch NOS)" \
 	jq -e --arg k "$(uname -r)" '.lab_kind == "ssh" and .dut.hosts.host2.kernel == $k and .dut.hosts.host2.rnics.rnic3.driver == "veth" and .dut.switches.spine1.nos == "Linux"' "$R"
 
+section "over SSH: a run killed with -9, a host lost mid-run"
 # A run killed with -9 mid-fault: the kernel tells its injector (SIGTERM), which reverts;
 # the agents on the hosts find their analyzer gone and stop themselves (the scenario's
 # orphan-after: 5 s).
