@@ -539,6 +539,12 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		cell_num(f, json_object_get(s, "false_positives"), 0);
 		fprintf(f, "<td>");
 		rl_xml_fputs(f, text_of(s, "reason"));
+		if (json_integer_value(json_object_get(s, "attempts")) > 1)
+			fprintf(f, "%s(%s %lld runs)", *text_of(s, "reason") ? " " : "",
+				strcmp(text_of(s, "verdict"), "pass")
+				    ? "failed all"
+				    : "flaky: passed on the last of",
+				(long long)json_integer_value(json_object_get(s, "attempts")));
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");

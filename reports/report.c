@@ -624,6 +624,13 @@ static FILE *html_head(struct scn_result *r)
 		run_verdict_name(g->verdict));
 	if (g->reason[0])
 		fprintf(f, "<p>%s</p>\n", rl_xml_escape(g->reason, a, sizeof(a)));
+	/* --retries: the runs before this one, each failed (their files beside this folder) */
+	for (int k = 0; k < r->attempts - 1 && k < (int)ARRAY_SIZE(r->failed_reason); k++)
+		fprintf(f,
+			"<p class=\"invalid\">run %d of %d failed%s: %s (its files: "
+			"../%s.attempt%d)</p>\n",
+			k + 1, r->attempts, g->verdict == RV_PASS ? " (flaky)" : "",
+			rl_xml_escape(r->failed_reason[k], a, sizeof(a)), r->test_name, k + 1);
 	if (s->description)
 		fprintf(f, "<p><i>%s</i></p>\n", rl_xml_escape(s->description, a, sizeof(a)));
 	fprintf(f, "<table>\n");

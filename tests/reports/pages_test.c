@@ -116,6 +116,24 @@ Test(pages, the_suite_index_lists_each_scenario_with_its_grade_and_the_devices)
 	free(h);
 }
 
+/* run --retries: a pass on a later run says flaky in its row, a failure on every run says so. */
+Test(pages, the_suite_index_says_which_passed_only_on_a_later_run)
+{
+	json_t *root = results(), *sc = json_object_get(root, "scenarios");
+	char *h;
+
+	json_object_set_new(json_array_get(sc, 0), "attempts", json_integer(2));
+	json_object_set_new(json_array_get(sc, 1), "attempts", json_integer(3));
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	json_decref(root);
+	h = get("index.html");
+	cr_assert(strstr(h, "<td>(flaky: passed on the last of 2 runs)</td></tr>"), "%s", h);
+	cr_assert(
+	    strstr(h, "<td>not detected: no verdict during the fault (failed all 3 runs)</td>"),
+	    "%s", h);
+	free(h);
+}
+
 /* One monitor's section of a scenario, as results.json has it. */
 static json_t *mon(const char *verdict, const char *cls, bool silent, bool detected, int rank,
 		   double ttd, double prec, int fp, double cover, double probes, double rss)
