@@ -526,6 +526,8 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		   "<th>incidents</th><th>false positives</th><th>reason</th></tr>\n");
 	json_array_foreach(json_object_get(root, "scenarios"), i, s)
 	{
+		json_int_t runs;
+
 		fprintf(f, "<tr><td><a href=\"");
 		rl_xml_fputs(f, text_of(s, "report"));
 		fprintf(f, "\">");
@@ -539,12 +541,13 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		cell_num(f, json_object_get(s, "false_positives"), 0);
 		fprintf(f, "<td>");
 		rl_xml_fputs(f, text_of(s, "reason"));
-		if (json_integer_value(json_object_get(s, "attempts")) > 1)
+		runs = json_integer_value(json_object_get(s, "attempts"));
+		if (runs > 1) /* run --retries */
 			fprintf(f, "%s(%s %lld runs)", *text_of(s, "reason") ? " " : "",
 				strcmp(text_of(s, "verdict"), "pass")
 				    ? "failed all"
 				    : "flaky: passed on the last of",
-				(long long)json_integer_value(json_object_get(s, "attempts")));
+				(long long)runs);
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");

@@ -151,8 +151,8 @@ static json_t *scenario_json(const struct scn_result *r)
 		json_t *fa = json_array();
 		char kept[sizeof(r->test_name) + 32];
 
-		for (int k = 0; k < r->attempts - 1 && k < (int)ARRAY_SIZE(r->failed_reason); k++) {
-			snprintf(kept, sizeof(kept), "%s.attempt%d", r->test_name, k + 1);
+		for (int k = 0; k < runner_failed_runs(r); k++) {
+			snprintf(kept, sizeof(kept), RUNNER_KEPT, r->test_name, k + 1);
 			json_array_append_new(fa,
 					      json_pack("{s:i,s:s,s:s}", "attempt", k + 1, "reason",
 							r->failed_reason[k], "files", kept));
@@ -518,10 +518,9 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 			char line[sizeof(x->dir) + sizeof(x->failed_reason[0]) + 96];
 
 			fputs("      <system-err>", f);
-			for (int k = 0;
-			     k < x->attempts - 1 && k < (int)ARRAY_SIZE(x->failed_reason); k++) {
+			for (int k = 0; k < runner_failed_runs(x); k++) {
 				snprintf(line, sizeof(line),
-					 "run %d of %d failed: %s (its files: %s.attempt%d)\n",
+					 "run %d of %d failed: %s (its files: " RUNNER_KEPT ")\n",
 					 k + 1, x->attempts, x->failed_reason[k], x->dir, k + 1);
 				rl_xml_fputs(f, line);
 			}
@@ -625,10 +624,10 @@ static FILE *html_head(struct scn_result *r)
 	if (g->reason[0])
 		fprintf(f, "<p>%s</p>\n", rl_xml_escape(g->reason, a, sizeof(a)));
 	/* --retries: the runs before this one, each failed (their files beside this folder) */
-	for (int k = 0; k < r->attempts - 1 && k < (int)ARRAY_SIZE(r->failed_reason); k++)
+	for (int k = 0; k < runner_failed_runs(r); k++)
 		fprintf(f,
-			"<p class=\"invalid\">run %d of %d failed%s: %s (its files: "
-			"../%s.attempt%d)</p>\n",
+			"<p class=\"invalid\">run %d of %d failed%s: %s (its files: ../" RUNNER_KEPT
+			")</p>\n",
 			k + 1, r->attempts, g->verdict == RV_PASS ? " (flaky)" : "",
 			rl_xml_escape(r->failed_reason[k], a, sizeof(a)), r->test_name, k + 1);
 	if (s->description)

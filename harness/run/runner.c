@@ -65,8 +65,8 @@ static const char run_help[] =
     "                 check again (default: stop; the scenario is invalid)\n"
     "  --retries N    run a scenario that failed again, up to N times (0-3; default 0):\n"
     "                 a pass on a later run counts as a pass and is reported as flaky\n"
-    "                 (results.json: attempts, failed_attempts; junit.xml:\n"
-    "                 flakyFailure), each failed run's files kept in <scenario>.attemptN\n"
+    "                 (results.json: attempts, failed_attempts; junit.xml: system-err),\n"
+    "                 each failed run's files kept in <scenario>.attemptN\n"
     "  -n, --dry-run  resolve and validate every scenario and print what it would do\n"
     "                 (targets picked, components, each fault's commands per device\n"
     "                 and their undo, load, expectation), touching nothing\n"
@@ -1036,7 +1036,7 @@ static bool retry(struct scn_result *r, size_t idx, size_t total, const struct r
 	if (r->g.verdict != RV_FAIL || runner_known_blind(r) || a > o->retries || unfit[0] ||
 	    rl_interrupted || a > (int)ARRAY_SIZE(r->failed_reason))
 		return false;
-	snprintf(kept, sizeof(kept), "%s.attempt%d", r->dir, a);
+	snprintf(kept, sizeof(kept), RUNNER_KEPT, r->dir, a);
 	if (rename(r->dir, kept)) {
 		rl_err("run: %s: cannot keep its failed run as %s (%s); not running it again",
 		       r->test_name, kept, strerror(errno));

@@ -50,6 +50,18 @@ struct scn_result {
 	char failed_reason[3][512];
 };
 
+/* A failed run's folder: RUNNER_KEPT with the scenario's folder (or name) and the run's number. */
+#define RUNNER_KEPT "%s.attempt%d"
+
+/* How many of r's failed runs are kept (reasons and folders), before its last run. */
+static inline int runner_failed_runs(const struct scn_result *r)
+{
+	int n = r->attempts - 1,
+	    max = (int)(sizeof(r->failed_reason) / sizeof(r->failed_reason[0]));
+
+	return n < 0 ? 0 : n > max ? max : n;
+}
+
 struct run_info {
 	const char *outdir;
 	const char *inventory;

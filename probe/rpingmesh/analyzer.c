@@ -639,13 +639,8 @@ static void host_quiet(struct rpa *a, const struct window *w)
 
 		if (!last || last < w->start || last >= w->end || others < w->end + bucket)
 			continue;
-		for (size_t r = 0; r < a->inv->hosts[h].n_rnics; r++) {
-			size_t g = a->base[h] + r;
-
-			a->bad_now[g] = 1;
-			if (a->until[g] < w->end)
-				a->until[g] = w->end;
-		}
+		for (size_t r = 0; r < a->inv->hosts[h].n_rnics; r++)
+			mark_bad(a, a->base[h] + r, w, 0);
 	}
 }
 
