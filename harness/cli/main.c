@@ -8,6 +8,7 @@
 #include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
 #include "harness/lib/invgen.h"
+#include "harness/lib/opt.h"
 #include "harness/lib/out.h"
 #include "harness/lib/sshc.h"
 #include "harness/lib/state.h"
@@ -504,14 +505,16 @@ static int cmd_inventory(int argc, char **argv)
 
 static const char scn_gen_help[] =
     "usage: rocelab scenario gen --seed N -o DIR [-i INVENTORY] [--faults N] [--fault-free N]\n"
-    "                            [--kinds LIST]\n"
+    "                            [--fault-free-phase DURATION] [--kinds LIST]\n"
     "Write random Hostmesh scenarios for an inventory (default: the built-in lab) into DIR\n"
     "(new or empty): the seed draws each one's fault kind, its target by role (rail, host,\n"
     "spine), its parameters and its load; the expectation (class, time to detect) follows\n"
     "from the kind and target. Each carries the CI suite's Hostmesh parameters and is\n"
     "checked by the scenario loader. Run them with 'rocelab run -i INVENTORY DIR/*.yaml'.\n"
     "  --faults N      fault scenarios (default 20)\n"
-    "  --fault-free N  scenarios with no fault, 30 s of fault phase each (default 2)\n"
+    "  --fault-free N  scenarios with no fault (default 2)\n"
+    "  --fault-free-phase DURATION\n"
+    "                  a fault-free scenario's fault phase, 1s to 1h (default 30s)\n"
     "  --kinds LIST    draw only from these kinds (comma-separated; default: every kind\n"
     "                  that fits the lab)\n";
 
@@ -554,6 +557,9 @@ static int scn_gen_opt(int c, const char *arg, void *ctx)
 	case 'K':
 		a->g.kinds = arg;
 		return 0;
+	case 'P':
+		return opt_cli_ms("scenario gen", "--fault-free-phase", arg, 1000, 3600000,
+				  &a->g.free_ms) != 0;
 	}
 	return 1;
 }
@@ -561,9 +567,13 @@ static int scn_gen_opt(int c, const char *arg, void *ctx)
 static int scn_gen(int argc, char **argv)
 {
 	static const struct option extra[] = {
-	    {"seed", required_argument, NULL, 's'},   {"output", required_argument, NULL, 'o'},
-	    {"faults", required_argument, NULL, 'F'}, {"fault-free", required_argument, NULL, 'Z'},
-	    {"kinds", required_argument, NULL, 'K'},  {0},
+	    {"seed", required_argument, NULL, 's'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"faults", required_argument, NULL, 'F'},
+	    {"fault-free", required_argument, NULL, 'Z'},
+	    {"kinds", required_argument, NULL, 'K'},
+	    {"fault-free-phase", required_argument, NULL, 'P'},
+	    {0},
 	};
 	struct scn_gen_args a = {.g = {.faults = 20, .fault_free = 2}};
 	struct opts o = {.shorts = "o:"};

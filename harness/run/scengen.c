@@ -364,7 +364,10 @@ static int write_one(const struct scengen_opts *o, const struct shape *sh, const
 		fprintf(f, "components: [hostmesh]\n%s%s", hostmesh_ci, d->yaml.p);
 		fprintf(f, "expect:\n  class: %s\n  within: %ds\n", d->cls, d->within_s);
 	} else {
-		fprintf(f, "phases: { baseline: %ds, fault: 30s, recovery: 4s }\n", baseline_s(sh));
+		char fr[32];
+
+		fprintf(f, "phases: { baseline: %ds, fault: %s, recovery: 4s }\n", baseline_s(sh),
+			rl_format_duration_ms(o->free_ms > 0 ? o->free_ms : 30000, fr, sizeof(fr)));
 		fprintf(f, "components: [hostmesh]\n%s", hostmesh_ci);
 		fprintf(f, "expect:\n  silent: true\n  max-false-positives: 0\n");
 	}

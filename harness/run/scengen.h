@@ -12,6 +12,7 @@ struct scengen_opts {
 	unsigned seed;
 	int faults;	   /* fault scenarios to write */
 	int fault_free;	   /* fault-free ones */
+	long long free_ms; /* a fault-free one's fault phase; 0: 30 s */
 	const char *dir;   /* created; must not exist or be empty */
 	const char *kinds; /* comma-separated subset of scengen_kinds(), NULL: all that fit */
 	const struct inventory *inv;

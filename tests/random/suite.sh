@@ -9,21 +9,23 @@
 #   SHAPE: 'inventory gen' options as key=value,..., e.g. hosts=2,rnics=4,spines=2,pods=2
 #   --seed N        default: the date (YYYYMMDD), printed; shape k draws with seed N+k-1
 #   --faults N      fault scenarios per shape (default 20); --fault-free N: per shape (default 4)
+#   --fault-free-phase DURATION: a fault-free scenario's fault phase (default 30s)
 #   --min-detection, --min-top1, --min-precision X: exit 1 below them (in all);
 #   --max-fp-per-hour X: exit 1 above it; --strict: exit 1 when any scenario fails.
 #   Exit 2: bad usage or a run that could not be made.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 RL=${RL:-build/rocelab}
-out="" seed=$(date +%Y%m%d) faults=20 free=4 shapes=()
+out="" seed=$(date +%Y%m%d) faults=20 free=4 free_phase=30s shapes=()
 min_det="" min_top1="" min_prec="" max_fp="" strict=0
-usage() { sed -n '8,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-o) out=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--faults) faults=$2; shift 2 ;;
 	--fault-free) free=$2; shift 2 ;;
+	--fault-free-phase) free_phase=$2; shift 2 ;;
 	--min-detection) min_det=$2; shift 2 ;;
 	--min-top1) min_top1=$2; shift 2 ;;
 	--min-precision) min_prec=$2; shift 2 ;;
@@ -56,7 +58,7 @@ for shape in "${shapes[@]}"; do
 	fi
 	echo "$shape" >"$d/shape"
 	"$RL" scenario gen -q --seed $((seed + k - 1)) -i "$d/inventory.yaml" -o "$d/scenarios" \
-		--faults "$faults" --fault-free "$free" || exit 2
+		--faults "$faults" --fault-free "$free" --fault-free-phase "$free_phase" || exit 2
 	echo "suite: shape $k ($shape), seed $((seed + k - 1)): running $((faults + free)) scenario(s)" >&2
 	"$RL" run --no-history -i "$d/inventory.yaml" -o "$d/run" --seed $((seed + k - 1)) \
 		"$d"/scenarios/*.yaml >"$d/run.log" 2>&1

@@ -121,6 +121,35 @@ Test(scengen, same_seed_same_scenarios_and_each_one_loads, .init = setup, .fini 
 	free(c);
 }
 
+/* A fault-free scenario's fault phase: 30 s, or what --fault-free-phase gives. */
+Test(scengen, fault_free_phase_is_30s_unless_given, .init = setup, .fini = teardown)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr);
+	char dir[128], p[160];
+	size_t n;
+	char *all;
+
+	cr_assert_not_null(inv);
+	snprintf(dir, sizeof(dir), "%s/short", tmp);
+	cr_assert_eq(scengen_write(&(struct scengen_opts){.seed = 3,
+							  .fault_free = 1,
+							  .free_ms = 10000,
+							  .dir = dir,
+							  .inv = inv,
+							  .inv_path = VLAB},
+				   NULL),
+		     0);
+	inventory_free(inv);
+	snprintf(p, sizeof(p), "%s/*.yaml", dir);
+	all = slurp_all(p, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_not_null(strstr(all, "fault: 10s, recovery: 4s"), "%s", all);
+	free(all);
+	all = gen_all(VLAB, "default", 3, 0, 1, NULL, &n);
+	cr_expect_not_null(strstr(all, "fault: 30s, recovery: 4s"), "%s", all);
+	free(all);
+}
+
 Test(scengen, kinds_limit_the_draws, .init = setup, .fini = teardown)
 {
 	size_t n;
