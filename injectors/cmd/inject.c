@@ -416,7 +416,7 @@ int cmd_inject(int argc, char **argv)
 		rl_err("inject: cannot write the journal: %s", strerror(-r));
 		goto close_exec;
 	}
-	if (j.plan.emulated)
+	if (j.plan.emulated && j.plan.note[0]) /* else the evidence says what is emulated */
 		rl_info("fault %u: %s", j.run.id, j.plan.note);
 	if ((r = apply_actions(&j))) {
 		rl_err("fault %u could not be applied: %s", j.run.id, j.run.err);
