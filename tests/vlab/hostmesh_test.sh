@@ -188,13 +188,12 @@ check "... and the report inlines the redrawn plot" sh -c 'test "$(grep -o "data
 expect_exit 3 "rocelab report of a folder without results: exit 3" "$RL" report "$T"
 
 section "run history: runs recorded and compared; a worse run fails against its baseline"
-# The ci run above is the newest of this lab: rnic-flap again, compared with it.
-"$RL" run -o "$HM_OUT/h2" --seed 7 --baseline last scenarios/ci/rnic-flap.yaml >"$HM_OUT/h2.log" 2>&1
+# The ci run above is the newest of this lab: compared with itself, nothing regressed.
+CI_ID=$(jq -r .run_id "$HM_OUT/ci/results.json")
+"$RL" compare "$CI_ID" "$CI_ID" >"$HM_OUT/h2.log" 2>&1
 rc=$?
-[ $rc -eq 0 ] && ok "run --baseline last of a like run: exit 0" || fail "run --baseline last: exit $rc" "$(grep -E 'REGRESSED|fail' "$HM_OUT/h2.log" | head -3 | tr '\n' ' ')"
-check "it compared with the ci run and found no regression" sh -c 'grep -q "^compare .* -> .*: 1 scenario(s) in both" "$0" && grep -q "^no regressions" "$0"' "$HM_OUT/h2.log"
-check "results.json carries the comparison" jq -e --arg a "$(jq -r .run_id "$HM_OUT/ci/results.json")" '.baseline.a.run_id == $a and (.baseline.regressions | length) == 0' "$HM_OUT/h2/results.json"
-check "rocelab compare: the last two runs, exit 0" "$RL" compare
+[ $rc -eq 0 ] && ok "rocelab compare of a run with itself: exit 0" || fail "compare of the ci run with itself: exit $rc" "$(head -3 "$HM_OUT/h2.log" | tr '\n' ' ')"
+check "... every scenario in both, no regression" sh -c 'grep -q "^compare .* -> .*: $1 scenario(s) in both" "$0" && grep -q "^no regressions" "$0"' "$HM_OUT/h2.log" "$(ls scenarios/ci/*.yaml | wc -l)"
 # Deliberately worse: each analyzer closes each window 6 s after its end (grace, default
 # 1.5 s), so every verdict comes 4.5 s later; its expectation is widened so that the scenario
 # itself passes, and only the baseline fails the run.
@@ -202,17 +201,19 @@ sed -e 's/^    window: 2s/    window: 2s\n    grace: 6s/' -e 's/^  within: 6s/  
 check "the worse copy closes every monitor's windows late" test "$(grep -c '^    grace: 6s' "$T/rnic-flap-worse.yaml")" -eq 2
 "$RL" run -o "$HM_OUT/h3" --seed 7 --baseline last "$T/rnic-flap-worse.yaml" >"$HM_OUT/h3.log" 2>&1
 rc=$?
-[ $rc -eq 1 ] && ok "the worse run against its baseline: exit 1" || fail "worse run: exit $rc, want 1" "$(tail -3 "$HM_OUT/h3.log" | tr '\n' ' ')"
+[ $rc -eq 1 ] && ok "the worse run against its baseline (run --baseline last): exit 1" || fail "worse run: exit $rc, want 1" "$(tail -3 "$HM_OUT/h3.log" | tr '\n' ' ')"
+check "it compared with the ci run" grep -q "^compare .* -> .*: 1 scenario(s) in both" "$HM_OUT/h3.log"
 check "its scenario passed on its own expectation" jq -e '.scenarios[0].verdict == "pass"' "$HM_OUT/h3/results.json"
+check "results.json carries the comparison" jq -e --arg a "$CI_ID" '.baseline.a.run_id == $a and (.baseline.regressions | length) >= 1' "$HM_OUT/h3/results.json"
 check "the run names the regression" grep -Eq "^  REGRESSED  rnic-flap: time to detect [0-9.]+ s -> [0-9.]+ s" "$HM_OUT/h3.log"
 check "junit.xml fails the baseline test case, and is valid" sh -c 'grep -q "<failure type=\"rocelab.regression\" message=\"[0-9]* regression(s) against " "$0" && xmllint --noout --schema tests/reports/junit.xsd "$0"' "$HM_OUT/h3/junit.xml"
 expect_exit 1 "rocelab compare of the last two: exit 1" "$RL" compare
 cp "$T/check.out" "$HM_OUT/cmp.out"
 check "compare names the scenario and what got worse" grep -Eq "^  REGRESSED  rnic-flap: time to detect" "$HM_OUT/cmp.out"
 check "compare -j: the regressions as JSON" sh -c '"$0" compare -j | jq -e ".regressions[0].scenario == \"rnic-flap\" and .b.run_id == \"$1\""' "$RL" "$(jq -r .run_id "$HM_OUT/h3/results.json")"
-check "rocelab history lists the three runs, newest first" sh -c '"$0" history -j | jq -e --arg c "$1" --arg w "$2" "length >= 3 and .[0].run_id == \$w and ([.[].run_id] | index(\$c)) == 2"' "$RL" "$(jq -r .run_id "$HM_OUT/ci/results.json")" "$(jq -r .run_id "$HM_OUT/h3/results.json")"
-check "rocelab history rnic-flap: its time to detect per run" sh -c '"$0" history rnic-flap | grep -Ec "^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4} +[0-9-]+ [0-9:]+ +pass +[0-9.]+ " | grep -qx 3' "$RL"
-check "rocelab history --html: the trend page, a plot per scenario inlined" sh -c '"$0" history --html "$1" && grep -q "<h2>rnic-flap</h2>" "$1/index.html" && grep -q "<img data-file=\"trend-rnic-flap.png\" src=\"data:image/png;base64," "$1/index.html" && test "$(grep -c "^[0-9]" "$1/trend-rnic-flap.dat")" -ge 3' "$RL" "$HM_OUT/trends"
+check "rocelab history lists the two runs, newest first" sh -c '"$0" history -j | jq -e --arg c "$1" --arg w "$2" "length >= 2 and .[0].run_id == \$w and ([.[].run_id] | index(\$c)) == 1"' "$RL" "$CI_ID" "$(jq -r .run_id "$HM_OUT/h3/results.json")"
+check "rocelab history rnic-flap: its time to detect per run" sh -c '"$0" history rnic-flap | grep -Ec "^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4} +[0-9-]+ [0-9:]+ +pass +[0-9.]+ " | grep -qx 2' "$RL"
+check "rocelab history --html: the trend page, a plot per scenario inlined" sh -c '"$0" history --html "$1" && grep -q "<h2>rnic-flap</h2>" "$1/index.html" && grep -q "<img data-file=\"trend-rnic-flap.png\" src=\"data:image/png;base64," "$1/index.html" && test "$(grep -c "^[0-9]" "$1/trend-rnic-flap.dat")" -ge 2' "$RL" "$HM_OUT/trends"
 expect_exit 2 "run --baseline of a run not in the history: exit 2, nothing started" "$RL" run -o "$HM_OUT/h4" --baseline 19990101 scenarios/ci/no-fault.yaml
 cp "$T/check.out" "$HM_OUT/h4.out"
 check "... saying so" sh -c 'grep -q "baseline 19990101: no run 19990101 of lab vlab-rail in .*history.sqlite" "$0" && test ! -e "$1/results.json"' "$HM_OUT/h4.out" "$HM_OUT/h4"
