@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: MIT
 # Pre-flight and post-flight: a lab not as its inventory says stops the run (invalid, exit 3), and --recover reverts the journal and checks again.
 NF="$ROOT/scenarios/ci/no-fault.yaml"
-# The runs the lab is broken under: 10 s, as ci/no-fault was before its fault phase ran.
+# The runs the lab is broken under: 7 s of phases.
 NS="$ROOT/tests/vlab/scenarios/no-fault-short.yaml"
+
+# Until the run logging to $1 has begun its first scenario's baseline (up to 60 s), then 1 s
+# more: what follows breaks the lab mid-scenario however long pre-flight took.
+mid_scenario() {
+	for _ in $(seq 600); do grep -q "no-fault-short: baseline " "$1" 2>/dev/null && break; sleep 0.1; done
+	sleep 1
+}
 
 # A fault whose injector died (kill -9): in the lab and in the journal, reverted by nobody.
 orphan_fault() {
@@ -37,7 +44,7 @@ check "the journal has nothing outstanding" sh -c '"$0" faults | grep -q "no out
 check "the post-flight check passed" grep -q "post-flight: 16 RNIC(s) up" "$T/pf2.out"
 
 section "post-flight: a lab broken during a scenario makes it invalid and stops the run"
-(sleep 6; ip -n rl-host3 addr del 198.18.2.3/24 dev rnic2) &
+(mid_scenario "$T/pf3.out"; ip -n rl-host3 addr del 198.18.2.3/24 dev rnic2) &
 "$RL" run -o "$T/pf3" --seed 7 "$NS" "$NS" >"$T/pf3.out" 2>&1
 rc=$?
 wait
@@ -49,7 +56,7 @@ check "the next scenario did not run" jq -e '.scenarios[1].verdict == "invalid" 
 "$RL" lab up -q >/dev/null 2>&1 || fail "lab up again"
 
 section "post-flight: a switch link left down (read in the switch's dialect) stops the run"
-(sleep 6; ip -n rl-spine2 link set swp3 down) &
+(mid_scenario "$T/pf5.out"; ip -n rl-spine2 link set swp3 down) &
 "$RL" run -o "$T/pf5" --seed 7 "$NS" "$NS" >"$T/pf5.out" 2>&1
 rc=$?
 wait
@@ -62,7 +69,7 @@ ip -n rl-spine2 link set swp3 up
 "$RL" lab up -q >/dev/null 2>&1 || fail "lab up again"
 
 section "post-flight with --recover: a fault left behind mid-run is reverted and the run goes on"
-(sleep 6; orphan_fault) &
+(mid_scenario "$T/pf4.out"; orphan_fault) &
 "$RL" run -o "$T/pf4" --seed 7 --recover "$NS" "$NS" >"$T/pf4.out" 2>&1
 rc=$?
 wait
