@@ -134,7 +134,7 @@ fuzz-nightly: deps
 # In make check: every corpus and reproducer replayed, then a short fuzz of each harness (3 s:
 # make check's 30 minutes; make fuzz and make fuzz-nightly fuzz for real).
 fuzz-check: $(FUZZ_BIN)
-	@tests/fuzz/run.sh check 3 $(FUZZ_BIN)
+	@tests/fuzz/run.sh check 2 $(FUZZ_BIN)
 
 # Benchmark drivers link the library (optimized, no sanitizers).
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
