@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/ip.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -75,6 +76,15 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
 	return sent;
 }
 
+/* A sender told to stop (SIGTERM, SIGINT) ends its loop and still reports what it sent. */
+static volatile sig_atomic_t blast_stopped;
+
+static void blast_stop(int sig)
+{
+	(void)sig;
+	blast_stopped = 1;
+}
+
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
 			int payload, int n_sports, uint16_t sport0, long long duration_ms,
 			unsigned long long pps)
@@ -111,8 +121,10 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 			int ns = n_sports > 64 ? 64 : n_sports;
 			int first = sport0 ? sport0 + (int)i : 50000 + 97 * (int)i;
 
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
+			struct sigaction stop = {.sa_handler = blast_stop};
+
+			sigaction(SIGINT, &stop, NULL);
+			sigaction(SIGTERM, &stop, NULL);
 			for (int s = 0; s < ns; s++) {
 				fds[s] = flow_socket(l, &flows[i], (uint16_t)(first + s), tos);
 				if (fds[s] < 0)
@@ -125,7 +137,7 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 				int fd = fds[k % (unsigned)ns];
 				unsigned long long now = rl_now_ns();
 
-				if (now >= end)
+				if (now >= end || blast_stopped)
 					break;
 				/* Paced: stay at pps on average, sleeping 1 ms when ahead. */
 				if (pps && (unsigned long long)sent >=

@@ -28,7 +28,9 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
  * Send as fast as possible from every flow at once (one process per flow) for
  * duration_ms, rotating over n_sports source ports (flow i's from sport0 + i,
  * or from 50000 + 97 i when sport0 is 0), at most pps datagrams per second per
- * flow (0: as fast as possible).  Returns datagrams sent, or -errno.
+ * flow (0: as fast as possible).  Returns datagrams sent, or -errno.  SIGTERM to
+ * the senders, or to a caller that has rl_signals_install()ed, ends it early; the
+ * count is then what was sent until then.
  */
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
 			int payload, int n_sports, uint16_t sport0, long long duration_ms,

@@ -384,8 +384,9 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 		setpriority(PRIO_PROCESS, 0, 19);
 		if (fd >= 0)
 			dup2(fd, STDERR_FILENO);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		/* The runner's handlers stay: stop_load's SIGTERM ends the blast, which
+		 * still says what it sent. */
+		rl_interrupted = 0;
 		sent = traffic_blast(lab, flows, n, ROCEV2_UDP_PORT, l->priority << 5, l->size,
 				     n_sports, sport0, ms, pps ? pps : 1);
 		fprintf(stderr, "load: %zu flows, %llu pps each: %lld datagrams sent\n", n, pps,

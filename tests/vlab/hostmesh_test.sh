@@ -140,6 +140,8 @@ for d in "$HM_OUT"/ci/*/; do
 	[ "$(head -c 8 "$d/report-rpingmesh.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && grep -q '<h2>rpingmesh</h2>' "$d/report.html" && rp=$((rp + 1))
 done
 [ $rp -eq "$(ls scenarios/ci/*.yaml | wc -l)" ] && ok "each scenario's report has R-Pingmesh's plot and section" || fail "rpingmesh reports: $rp"
+# The stream stopped at the fault phase's end still says what it sent (its log was empty).
+check "link-degrade's stream said what it sent" grep -Eq "^load: 4 flows, [0-9]+ pps each: [1-9][0-9]* datagrams sent" "$HM_OUT/ci/link-degrade/load.log"
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
 # The two monitors side by side over the suite, with their coverage and overhead per RNIC.
