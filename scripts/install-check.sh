@@ -20,7 +20,10 @@ A="$D$P/bin/rocelab-agent"
 	no "rocelab-agent --version does not print rocelab's version"
 libs=$(readelf -d "$A" | grep -Eo 'lib(ssh|crypto|sqlite3|nl-[a-z-]*3|bpf|jansson)[.]so' | tr '\n' ' ')
 [ -z "$libs" ] || no "rocelab-agent links $libs"
-"$A" hostmesh --help | grep -q -- '--interval' || no "rocelab-agent hostmesh --help prints no options"
+# (read whole, then searched: grep -q stops reading at its match, and under pipefail the
+# agent's SIGPIPE on its next write of help failed this check once)
+help=$("$A" hostmesh --help)
+grep -q -- '--interval' <<<"$help" || no "rocelab-agent hostmesh --help prints no options"
 for f in rocelab/lab-inventory/vlab-rail.yaml rocelab/scenarios/ci/no-fault.yaml \
 	rocelab/scenarios/qualification/rnic-flap.yaml rocelab/scenarios/qualification/rules/vlab.yaml \
 	rocelab/results.schema.json man/man1/rocelab.1 bash-completion/completions/rocelab; do
