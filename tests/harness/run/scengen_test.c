@@ -32,9 +32,9 @@ static void teardown(void)
 	cr_assert_eq(system(cmd), 0);
 }
 
-/* Generate into tmp/name from the inventory at inv_path; the return of scengen_write. */
-static int gen(const char *inv_path, const char *name, unsigned seed, int faults, int free,
-	       const char *kinds)
+/* Generate into tmp/name from the inventory at inv_path with o's draws; the return of
+ * scengen_write. */
+static int gen_opts(const char *inv_path, const char *name, struct scengen_opts o)
 {
 	struct inventory *inv = inventory_load(inv_path, stderr);
 	char dir[128];
@@ -42,16 +42,20 @@ static int gen(const char *inv_path, const char *name, unsigned seed, int faults
 
 	cr_assert_not_null(inv);
 	snprintf(dir, sizeof(dir), "%s/%s", tmp, name);
-	r = scengen_write(&(struct scengen_opts){.seed = seed,
-						 .faults = faults,
-						 .fault_free = free,
-						 .dir = dir,
-						 .kinds = kinds,
-						 .inv = inv,
-						 .inv_path = inv_path},
-			  NULL);
+	o.dir = dir;
+	o.inv = inv;
+	o.inv_path = inv_path;
+	r = scengen_write(&o, NULL);
 	inventory_free(inv);
 	return r;
+}
+
+static int gen(const char *inv_path, const char *name, unsigned seed, int faults, int free,
+	       const char *kinds)
+{
+	return gen_opts(inv_path, name,
+			(struct scengen_opts){
+			    .seed = seed, .faults = faults, .fault_free = free, .kinds = kinds});
 }
 
 static char *slurp_all(const char *pattern, size_t *n)
@@ -124,23 +128,14 @@ Test(scengen, same_seed_same_scenarios_and_each_one_loads, .init = setup, .fini 
 /* A fault-free scenario's fault phase: 30 s, or what --fault-free-phase gives. */
 Test(scengen, fault_free_phase_is_30s_unless_given, .init = setup, .fini = teardown)
 {
-	struct inventory *inv = inventory_load(VLAB, stderr);
-	char dir[128], p[160];
+	char p[160];
 	size_t n;
 	char *all;
 
-	cr_assert_not_null(inv);
-	snprintf(dir, sizeof(dir), "%s/short", tmp);
-	cr_assert_eq(scengen_write(&(struct scengen_opts){.seed = 3,
-							  .fault_free = 1,
-							  .free_ms = 10000,
-							  .dir = dir,
-							  .inv = inv,
-							  .inv_path = VLAB},
-				   NULL),
+	cr_assert_eq(gen_opts(VLAB, "short",
+			      (struct scengen_opts){.seed = 3, .fault_free = 1, .free_ms = 10000}),
 		     0);
-	inventory_free(inv);
-	snprintf(p, sizeof(p), "%s/*.yaml", dir);
+	snprintf(p, sizeof(p), "%s/short/*.yaml", tmp);
 	all = slurp_all(p, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_not_null(strstr(all, "fault: 10s, recovery: 4s"), "%s", all);
