@@ -131,7 +131,7 @@ fuzz-nightly: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 	@tests/fuzz/run.sh fuzz $(FUZZ_NIGHTLY_S) $(FUZZ_BIN)
 
-# In make check: every corpus and reproducer replayed, then a short fuzz of each harness (3 s:
+# In make check: every corpus and reproducer replayed, then a short fuzz of each harness (2 s:
 # make check's 30 minutes; make fuzz and make fuzz-nightly fuzz for real).
 fuzz-check: $(FUZZ_BIN)
 	@tests/fuzz/run.sh check 2 $(FUZZ_BIN)
