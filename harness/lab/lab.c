@@ -331,43 +331,82 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 }
 
 #define CLOCK_SKEW_MAX_S 1.0
+/* Exchanges a clock reading takes: the first carries the command's start and is left out. */
+#define CLOCK_EXCHANGES 5
+#define CLOCK_CMD	"while read -r _; do date +%s.%N; done"
 
-/* A skew is taken off only when it is beyond its own measurement's error. */
-static struct lab_clock lab_clock_of(double skew, double within)
+struct lab_clock lab_clock_estimate(const double (*t)[3], size_t n)
 {
+	size_t best = n > 1 ? 1 : 0;
+	double skew, within;
+
+	if (!n)
+		return (struct lab_clock){0};
+	for (size_t i = best + 1; i < n; i++)
+		if (t[i][2] - t[i][0] < t[best][2] - t[best][0])
+			best = i;
+	skew = t[best][1] - (t[best][0] + t[best][2]) / 2;
+	within = (t[best][2] - t[best][0]) / 2;
+	/* A skew is taken off only when it is beyond its own measurement's error. */
 	return (struct lab_clock){
 	    .skew = skew, .within = within, .offset = fabs(skew) > within ? skew : 0};
 }
 
+bool lab_clock_too_far(const struct lab_clock *c, double bound)
+{
+	return fabs(c->skew) - c->within > bound;
+}
+
 /*
- * The host's clock against ours: the midpoint of a 'date' round trip, of the
- * quickest of three (NTP's choice: the least queueing); ±half of it in *rtt_half.
+ * The host's clock against ours, NTP's way: over an SSH lab, CLOCK_EXCHANGES
+ * stamps on one channel that is already running (a login or a slow login shell
+ * is in none of them but the first); elsewhere one 'date' a stamp.
  */
-static int clock_skew(struct lab *l, const char *host, double *skew, double *rtt_half, char *err,
+static int clock_read(struct lab *l, const char *host, struct lab_clock *clock, char *err,
 		      size_t errlen)
 {
-	double best = -1;
+	double t[CLOCK_EXCHANGES][3];
+	struct sshc_stamp st[CLOCK_EXCHANGES];
+	struct sshc *c;
+	int r = 0;
 
-	for (int i = 0; i < 3; i++) {
-		double t0 = (double)rl_realtime_ns() / 1e9, t1, there;
-		char *out = NULL;
-		int r = lab_exec(l, host, (const char *const[]){"date", "+%s.%N", NULL}, NULL, &out,
-				 err, errlen);
-
-		t1 = (double)rl_realtime_ns() / 1e9;
-		if (!r && (!out || sscanf(out, "%lf", &there) != 1)) {
-			snprintf(err, errlen, "%s: 'date +%%s.%%N' gave no time", host);
-			r = -EIO;
+	if (l->ops == &ssh_lab_ops) {
+		if (!(c = session(l, host, err, errlen)))
+			return -errno;
+		if ((r = sshc_exchange(c, CLOCK_CMD, st, CLOCK_EXCHANGES, SSH_CMD_TIMEOUT_MS))) {
+			snprintf(err, errlen, "%s: reading its clock ('date' over SSH): %s", host,
+				 strerror(-r));
+			/* as lab_cli(): a broken session is not reused */
+			sshc_close(c);
+			l->ssh[lab_dev_index(l, host)] = NULL;
+			return r;
 		}
-		free(out);
+	} else {
+		for (int i = 0; i < CLOCK_EXCHANGES && !r; i++) {
+			char *out = NULL;
+
+			st[i].sent = (double)rl_realtime_ns() / 1e9;
+			r = lab_exec(l, host, (const char *const[]){"date", "+%s.%N", NULL}, NULL,
+				     &out, err, errlen);
+			st[i].got = (double)rl_realtime_ns() / 1e9;
+			snprintf(st[i].reply, sizeof(st[i].reply), "%s", out ? out : "");
+			free(out);
+		}
 		if (r)
 			return r > 0 ? -EIO : r;
-		if (best < 0 || t1 - t0 < best) {
-			best = t1 - t0;
-			*skew = there - (t0 + t1) / 2;
+	}
+	for (int i = 0; i < CLOCK_EXCHANGES; i++) {
+		char *end;
+
+		t[i][0] = st[i].sent;
+		t[i][2] = st[i].got;
+		t[i][1] = strtod(st[i].reply, &end);
+		if (end == st[i].reply || (*end && *end != '\n')) {
+			snprintf(err, errlen, "%s: 'date +%%s.%%N' gave no time", host);
+			return -EIO;
 		}
 	}
-	*rtt_half = best / 2;
+	*clock = lab_clock_estimate((const double(*)[3])t, CLOCK_EXCHANGES);
 	return 0;
 }
 
@@ -604,7 +643,7 @@ struct preflight_job {
 	bool copy, not_copied;
 	char *out, err[512];
 	int r, clock_r;
-	double skew, within;
+	struct lab_clock clock;
 };
 
 static void *preflight_read(void *p)
@@ -618,8 +657,7 @@ static void *preflight_read(void *p)
 	if (j->out)
 		j->out[strcspn(j->out, "\n")] = '\0';
 	if (!j->r)
-		j->clock_r =
-		    clock_skew(j->l, j->host, &j->skew, &j->within, j->err, sizeof(j->err));
+		j->clock_r = clock_read(j->l, j->host, &j->clock, j->err, sizeof(j->err));
 	return NULL;
 }
 
@@ -680,21 +718,21 @@ int lab_preflight(struct lab *l, const char *self)
 		} else if (j->clock_r) {
 			rl_err("pre-flight: %s", j->err);
 			bad++;
-		} else if (j->skew > CLOCK_SKEW_MAX_S || j->skew < -CLOCK_SKEW_MAX_S) {
-			rl_err("pre-flight: %s's clock is %+.3f s off this machine's (more than "
-			       "%.1f s): time-to-detect would be wrong; synchronise it (NTP/PTP)",
-			       host, j->skew, CLOCK_SKEW_MAX_S);
+		} else if (lab_clock_too_far(&j->clock, CLOCK_SKEW_MAX_S)) {
+			rl_err("pre-flight: %s's clock is %+.3f s (±%.3f) off this machine's (more "
+			       "than %.1f s beyond the reading's error): time-to-detect would be "
+			       "wrong; synchronise it (NTP/PTP)",
+			       host, j->clock.skew, j->clock.within, CLOCK_SKEW_MAX_S);
 			bad++;
 		} else {
 			fprintf(stderr, "pre-flight: %s: %s%s, clock %+.3f s (±%.3f)%s\n", host,
-				out, j->copy ? " (copied there)" : "", j->skew, j->within,
-				lab_clock_of(j->skew, j->within).offset
-				    ? ": its record times are corrected"
-				    : "");
+				out, j->copy ? " (copied there)" : "", j->clock.skew,
+				j->clock.within,
+				j->clock.offset ? ": its record times are corrected" : "");
 			if (l->ops->sweep)
 				l->ops->sweep(l, host, "pre-flight");
 		}
-		l->clock[h] = lab_clock_of(j->skew, j->within);
+		l->clock[h] = j->clock;
 		free(j->out);
 	}
 	free(jobs);

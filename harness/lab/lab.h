@@ -73,11 +73,22 @@ struct lab_ops {
 
 /* A host's clock against this machine's, from pre-flight (seconds). */
 struct lab_clock {
-	double skew;   /* its clock minus ours: the midpoint of the quickest 'date' round trip */
+	double skew;   /* its clock minus ours: its stamp against the midpoint of the quickest
+			  round trip */
 	double within; /* ± that much: half that round trip */
 	double offset; /* what its records' times are corrected by: skew, or 0 when |skew| is
 			  within the measurement's own error (no better than no correction) */
 };
+
+/*
+ * A clock from n exchanges t[i] = {sent here, its stamp there, answer back here}
+ * (seconds), NTP's way with one stamp there (t2 = t3): offset t2 - (t1 + t4) / 2,
+ * error half the round trip, from the exchange of least round trip, the first left
+ * out when there are more (it carries the channel's set-up).
+ */
+struct lab_clock lab_clock_estimate(const double (*t)[3], size_t n);
+/* Is c off by more than bound even at the near end of its error?  (Then pre-flight refuses.) */
+bool lab_clock_too_far(const struct lab_clock *c, double bound);
 
 /* A device that did not answer a login: not tried again for a while (lab.c). */
 struct lab_lost {

@@ -21,6 +21,8 @@ struct sshc {
 	ssh_session s;
 };
 
+static void hold_signals(sigset_t *old);
+
 /*
  * A device that stops answering (its management link down, powered off) is
  * given up in about 10 s, not at a command's own timeout (30 s): the kernel
@@ -242,6 +244,75 @@ free_channel:
 		*errout = sb_take(&be);
 	sb_free(&be);
 	return ret;
+}
+
+/* One line of ch's stdout into buf (no newline): 0, -ETIMEDOUT past deadline, -EPROTO at EOF. */
+static int read_line(ssh_channel ch, char *buf, size_t len, unsigned long long deadline)
+{
+	size_t o = 0;
+
+	for (;;) {
+		char c;
+		int n;
+
+		if (rl_now_ns() > deadline)
+			return -ETIMEDOUT;
+		n = ssh_channel_read_timeout(ch, &c, 1, 0, 100);
+		if (n == SSH_ERROR)
+			return -EIO;
+		if (n == 0 && ssh_channel_is_eof(ch))
+			return -EPROTO;
+		if (n <= 0)
+			continue;
+		if (c == '\n')
+			break;
+		if (o + 1 < len)
+			buf[o++] = c;
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+static int do_exchange(struct sshc *c, const char *cmd, struct sshc_stamp *st, int n,
+		       int timeout_ms)
+{
+	ssh_channel ch = ssh_channel_new(c->s);
+	int ret = 0;
+
+	if (!ch)
+		return -ENOMEM;
+	if (ssh_channel_open_session(ch) != SSH_OK || ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		ret = -EIO;
+		goto free_channel;
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		unsigned long long deadline =
+		    rl_now_ns() + (unsigned long long)timeout_ms * 1000000ULL;
+
+		st[i].sent = (double)rl_realtime_ns() / 1e9;
+		if (ssh_channel_write(ch, "\n", 1) != 1) {
+			ret = -EIO;
+			break;
+		}
+		ret = read_line(ch, st[i].reply, sizeof(st[i].reply), deadline);
+		st[i].got = (double)rl_realtime_ns() / 1e9;
+	}
+	ssh_channel_send_eof(ch);
+	ssh_channel_close(ch);
+free_channel:
+	ssh_channel_free(ch);
+	return ret;
+}
+
+int sshc_exchange(struct sshc *c, const char *cmd, struct sshc_stamp *st, int n, int timeout_ms)
+{
+	sigset_t old;
+	int r;
+
+	hold_signals(&old);
+	r = do_exchange(c, cmd, st, n, timeout_ms);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 /*

@@ -37,6 +37,22 @@ struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err,
 int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
 	      int timeout_ms);
 
+/* One exchange of sshc_exchange(): a line sent, its one-line answer, this machine's clock. */
+struct sshc_stamp {
+	double sent;	/* CLOCK_REALTIME just before the line was written (s) */
+	double got;	/* just after its answer's newline arrived */
+	char reply[64]; /* the answer, without its newline (cut at 63 bytes) */
+};
+
+/*
+ * Run cmd over an exec channel that answers each line it reads with one line
+ * (a clock: 'while read -r _; do date +%s.%N; done'), and time n exchanges
+ * on it, one after the other.  The channel's set-up (login shell, command
+ * start) is in no exchange but the first.  Returns 0, or -errno (-ETIMEDOUT
+ * when an answer took longer than timeout_ms, -EPROTO when cmd ended early).
+ */
+int sshc_exchange(struct sshc *c, const char *cmd, struct sshc_stamp *st, int n, int timeout_ms);
+
 void sshc_close(struct sshc *c);
 
 enum sshc_key_state {
