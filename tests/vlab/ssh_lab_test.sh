@@ -20,11 +20,23 @@ snapshot >"$T/ssh.before"
 section "over SSH: pre-flight (a host unreachable, rocelab missing, a copy of rocelab)"
 # Pre-flight: a host that does not answer stops the run before anything is touched.
 sed 's/mgmt: 198\.19\.129\.4$/mgmt: 198.19.129.99/' "$SI" >"$T/unreachable.yaml"
+# Meanwhile every command on host1 starts 2.5 s late (a slow login shell, forced by its key):
+# its clock agrees with ours, and pre-flight must not refuse it for the set-up (issue 62).
+AK="${ROCELAB_STATE_DIR:-/run/rocelab}/ssh/authorized_keys"
+cp "$AK" "$T/authorized_keys"
+defer 'cp "$T/authorized_keys" "$AK"'
+H1=$(grep -A12 '^  - name: host1$' "$SI" | sed -n 's/^ *mgmt: //p' | head -1)
+while read -r k; do
+	printf 'command="case \\"$SSH_CONNECTION\\" in *\\" %s \\"*) sleep 2.5;; esac; eval \\"$SSH_ORIGINAL_COMMAND\\"" %s\n' "$H1" "$k"
+done <"$T/authorized_keys" >"$AK"
 expect_exit 3 "a run with host4 unreachable exits 3 at pre-flight" \
 	"$RL" run -i "$T/unreachable.yaml" -o "$T/unreach" scenarios/ci/rnic-flap.yaml
 cp "$T/check.out" "$T/unreach.out"
+cp "$T/authorized_keys" "$AK"
 check "the error names host4" grep -q "pre-flight: .*host4" "$T/unreach.out"
 check "the other hosts passed: rocelab version and clock skew" grep -q "pre-flight: host1: rocelab .*, clock [-+]" "$T/unreach.out"
+check "host1, each command of it 2.5 s late, read within 0.5 s: the set-up is in no reading" \
+	sh -c 'test -n "$1" && grep "^pre-flight: host1: rocelab" "$0" | grep -Eq "clock [-+]0\.[0-9]+ s \(±0\.[0-4][0-9]*\)"' "$T/unreach.out" "$H1"
 # A host whose rocelab is missing is named too.
 sed '0,/rocelab: \//s|rocelab: /.*|rocelab: /nonexistent/rocelab|' "$SI" >"$T/norocelab.yaml"
 expect_exit 3 "a host without rocelab: exit 3 at pre-flight" \
@@ -34,14 +46,20 @@ check "it says where to install it" grep -q "host1: .*install rocelab there" "$T
 # 'rocelab: copy': this binary is copied to the host over SSH for the run, then checked there.
 sed '0,/rocelab: \//s|rocelab: /.*|rocelab: copy|' "$SI" >"$T/copy.yaml"
 check "an inventory whose host1 takes a copy of rocelab is valid" "$RL" inventory check "$T/copy.yaml"
-(for _ in $(seq 200); do pgrep -af "^/tmp/rocelab-run\.[0-9]+/rocelab agent hostmesh --host host1 " >"$T/copy.ps" && break; sleep 0.1; done) &
 # Run folders an earlier run of this machine left (killed with -9), and one of another machine's.
 mkdir -p /tmp/rocelab-run.999999 /tmp/rocelab-run.999998
 echo "$(cat /etc/machine-id) 999999 4242" >/tmp/rocelab-run.999999/owner
 echo "0123456789abcdef0123456789abcdef 999998 4242" >/tmp/rocelab-run.999998/owner
-"$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 tests/vlab/scenarios/no-fault-short.yaml >"$T/copy.out" 2>&1
+"$RL" run -i "$T/copy.yaml" -o "$T/copy" --seed 7 tests/vlab/scenarios/no-fault-short.yaml >"$T/copy.out" 2>&1 &
+run=$!
+# Looked for as long as the run lasts, however slow its pre-flight (no window of time).
+: >"$T/copy.ps"
+while kill -0 $run 2>/dev/null && ! [ -s "$T/copy.ps" ]; do
+	pgrep -af "^/tmp/rocelab-run\.[0-9]+/rocelab agent hostmesh --host host1 " >"$T/copy.ps"
+	sleep 0.1
+done
+wait $run
 rc=$?
-wait
 [ $rc -eq 0 ] && ok "no-fault with host1's rocelab copied there: exit 0" || fail "run with rocelab: copy: exit $rc" "$(grep -m3 -E 'error|flight' "$T/copy.out" | tr '\n' ' ')"
 check "pre-flight ran the copy on host1: same version" grep -q "^pre-flight: host1: rocelab .* (copied there), clock" "$T/copy.out"
 check "host1's agent ran from the copy in the run folder" test -s "$T/copy.ps"
