@@ -244,6 +244,22 @@ int history_record(const char *path, const json_t *root, const char *outdir, cha
 			 "(results.json of schema_version 2 or later)");
 		return -EINVAL;
 	}
+	/* A results folder may be anyone's: its names reach pages and plots (trends). */
+	if (!rl_name_ok(run, 128) ||
+	    !rl_name_ok(json_string_value(json_object_get(root, "lab")), 128)) {
+		snprintf(err, errlen,
+			 "run_id or lab is not a name ([A-Za-z0-9_.:-], not only dots)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < json_array_size(sc); i++)
+		if (!rl_test_name_ok(
+			json_string_value(json_object_get(json_array_get(sc, i), "name")), 95)) {
+			snprintf(err, errlen,
+				 "scenarios[%zu].name is not a scenario's name ([A-Za-z0-9_.:-], "
+				 "#N after it; not only dots): nothing recorded",
+				 i);
+			return -EINVAL;
+		}
 	if (!(db = db_open(path, true, err, errlen)))
 		return -errno;
 	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);

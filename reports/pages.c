@@ -5,7 +5,10 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
+#include "harness/lib/seal.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -21,7 +24,7 @@ static bool attr_of(const char *tag, size_t len, const char *attr, char *buf, si
 {
 	size_t al = strlen(attr);
 
-	for (const char *p = tag; p + al + 2 < tag + len; p++)
+	for (const char *p = tag + 1; p + al + 2 < tag + len; p++)
 		if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !strncmp(p, attr, al) &&
 		    p[al] == '=' && p[al + 1] == '"') {
 			const char *v = p + al + 2, *e = memchr(v, '"', (size_t)(tag + len - v));
@@ -63,33 +66,44 @@ static void put_without(FILE *o, const char *tag, size_t len, const char *const 
 	}
 }
 
-static char *base64_file(const char *path)
+/* A plot's file name as a page may name it: [A-Za-z0-9_.-]+.png, no dot first. */
+static bool png_name_ok(const char *name)
 {
-	size_t len;
-	char *data = rl_read_file(path, &len), *b64;
+	size_t n = strlen(name);
 
-	if (!data)
-		return NULL;
-	b64 = rl_xcalloc(4 * ((len + 2) / 3) + 1, 1);
-	EVP_EncodeBlock((unsigned char *)b64, (const unsigned char *)data, (int)len);
+	return n > 4 && n < 200 && name[0] != '.' && !strcmp(name + n - 4, ".png") &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		   n;
+}
+
+/* name in dirfd as base64, when it is a PNG file there (no link, PNG's signature); NULL if not. */
+static char *base64_png_at(int dirfd, const char *name)
+{
+	static const char sig[8] = "\x89PNG\r\n\x1a\n";
+	size_t len;
+	char *data = rl_read_at(dirfd, name, &len), *b64 = NULL;
+
+	if (data && len >= sizeof(sig) && !memcmp(data, sig, sizeof(sig))) {
+		b64 = rl_xcalloc(4 * ((len + 2) / 3) + 1, 1);
+		EVP_EncodeBlock((unsigned char *)b64, (const unsigned char *)data, (int)len);
+	}
 	free(data);
 	return b64;
 }
 
-int pages_inline_images(const char *html)
+/* pages_inline_images() of name in dirfd: read and replaced there, no link followed. */
+static int inline_at(int dirfd, const char *page)
 {
 	static const char *const drop[] = {"src", "data-file", NULL};
-	char dir[PATH_MAX], name[256], src[64], path[PATH_MAX + 256], *out = NULL;
+	char name[256], *out = NULL;
 	size_t len, olen = 0;
-	char *text = rl_read_file(html, &len);
+	char *text = rl_read_at(dirfd, page, &len);
 	const char *p, *tag;
 	FILE *o;
 	int r;
 
 	if (!text)
 		return -errno;
-	snprintf(dir, sizeof(dir), "%s", html);
-	dirname(dir);
 	o = open_memstream(&out, &olen);
 	for (p = text; (tag = strstr(p, "<img ")); p = tag) {
 		const char *end = strchr(tag, '>');
@@ -103,13 +117,9 @@ int pages_inline_images(const char *html)
 		if (!attr_of(tag, tl, "data-file", name, sizeof(name)) &&
 		    (!attr_of(tag, tl, "src", name, sizeof(name)) || !strncmp(name, "data:", 5)))
 			name[0] = '\0';
-		snprintf(src, sizeof(src), "%s", name);
-		/* Only plots beside the page: no path, no way out of its folder. */
-		if (name[0] && !strchr(name, '/') && strcmp(name, "..") && strlen(name) > 4 &&
-		    !strcmp(name + strlen(name) - 4, ".png")) {
-			snprintf(path, sizeof(path), "%s/%s", dir, name);
-			b64 = base64_file(path);
-		}
+		/* Only plots beside the page: no path, no way out of its folder, no link. */
+		if (png_name_ok(name))
+			b64 = base64_png_at(dirfd, name);
 		if (b64) {
 			fprintf(o, "<img data-file=\"%s\" src=\"data:image/png;base64,%s\"", name,
 				b64);
@@ -122,8 +132,22 @@ int pages_inline_images(const char *html)
 	fputs(p, o);
 	fclose(o);
 	free(text);
-	r = rl_write_file_mode(html, out, olen, 0644);
+	r = rl_replace_at(dirfd, page, out, olen, 0644);
 	free(out);
+	return r;
+}
+
+int pages_inline_images(const char *html)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	int dfd, r;
+
+	snprintf(dir, sizeof(dir), "%s", html);
+	snprintf(base, sizeof(base), "%s", html);
+	if ((dfd = rl_open_dir(dirname(dir))) < 0)
+		return dfd;
+	r = inline_at(dfd, basename(base));
+	close(dfd);
 	return r;
 }
 
@@ -139,6 +163,12 @@ static const char *text_of(const json_t *o, const char *k)
 	const char *s = json_string_value(json_object_get(o, k));
 
 	return s ? s : "";
+}
+
+/* A verdict as a CSS class: one of the three, whatever a results.json says. */
+static const char *verdict_class(const char *v)
+{
+	return !strcmp(v, "pass") ? "pass" : !strcmp(v, "fail") ? "fail" : "invalid";
 }
 
 /* A number cell with decimals places, "-" for null. */
@@ -462,7 +492,8 @@ static void monitors_html(FILE *f, const json_t *root)
 					fprintf(f, "<td>-</td>");
 					continue;
 				}
-				fprintf(f, "<td class=\"%s\">", text_of(c, "verdict"));
+				fprintf(f, "<td class=\"%s\">",
+					verdict_class(text_of(c, "verdict")));
 				if (json_is_true(json_object_get(c, "detected"))) {
 					rl_xml_fputs(f, text_of(got, "class"));
 					fprintf(f, " ");
@@ -481,16 +512,51 @@ static void monitors_html(FILE *f, const json_t *root)
 	json_decref(mons);
 }
 
+/*
+ * A scenario's report link, when it is one a run writes (NAME/report.html, NAME a
+ * test's name): never another scheme (javascript:) or a way out of the folder.
+ */
+static bool report_link_ok(const char *href)
+{
+	const char *slash = strchr(href, '/');
+	char name[128];
+
+	if (!slash || strcmp(slash, "/report.html") || (size_t)(slash - href) >= sizeof(name))
+		return false;
+	snprintf(name, sizeof(name), "%.*s", (int)(slash - href), href);
+	return rl_test_name_ok(name, 95);
+}
+
+static void index_html(FILE *f, const json_t *root);
+
 int pages_suite_index(const char *outdir, const json_t *root)
 {
-	char path[PATH_MAX], ts[32];
+	char *page = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&page, &len);
+	int dfd, r;
+
+	if (!f)
+		return -errno;
+	index_html(f, root);
+	if (fclose(f))
+		return -errno;
+	if ((dfd = rl_open_dir(outdir)) < 0) {
+		free(page);
+		return dfd;
+	}
+	r = rl_replace_at(dfd, "index.html", page, len, 0644);
+	close(dfd);
+	free(page);
+	return r;
+}
+
+static void index_html(FILE *f, const json_t *root)
+{
+	char ts[32];
 	const json_t *s, *base = json_object_get(root, "baseline");
 	size_t i, pass = 0, n = json_array_size(json_object_get(root, "scenarios"));
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/index.html", outdir);
-	if (!(f = fopen(path, "we")))
-		return -errno;
 	json_array_foreach(json_object_get(root, "scenarios"), i, s) pass +=
 	    !strcmp(text_of(s, "verdict"), "pass");
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rocelab run ");
@@ -501,9 +567,18 @@ int pages_suite_index(const char *outdir, const json_t *root)
 		pass == n ? "pass" : "fail", pass, n);
 	fprintf(f, "<table>\n<tr><th>lab</th><td>");
 	rl_xml_fputs(f, text_of(root, "lab"));
-	fprintf(f, " (%s)</td></tr>\n<tr><th>inventory</th><td>", text_of(root, "lab_kind"));
+	fprintf(f, " (");
+	rl_xml_fputs(f, text_of(root, "lab_kind"));
+	fprintf(f, ")</td></tr>\n<tr><th>inventory</th><td>");
 	rl_xml_fputs(f, text_of(root, "inventory"));
-	fprintf(f, " <small>sha256 %.16s</small></td></tr>\n", text_of(root, "inventory_sha256"));
+	fprintf(f, " <small>sha256 ");
+	{
+		char sha[17];
+
+		snprintf(sha, sizeof(sha), "%s", text_of(root, "inventory_sha256"));
+		rl_xml_fputs(f, sha);
+	}
+	fprintf(f, "</small></td></tr>\n");
 	fprintf(f, "<tr><th>seed</th><td>%lld</td></tr>\n",
 		(long long)json_integer_value(json_object_get(root, "seed")));
 	fprintf(f, "<tr><th>started</th><td>%s UTC</td></tr>\n",
@@ -528,12 +603,18 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	{
 		json_int_t runs;
 
-		fprintf(f, "<tr><td><a href=\"");
-		rl_xml_fputs(f, text_of(s, "report"));
-		fprintf(f, "\">");
-		rl_xml_fputs(f, text_of(s, "name"));
-		fprintf(f, "</a></td><td class=\"%s\">%s</td>", text_of(s, "verdict"),
-			text_of(s, "verdict"));
+		fprintf(f, "<tr><td>");
+		if (report_link_ok(text_of(s, "report"))) {
+			fprintf(f, "<a href=\"");
+			rl_xml_fputs(f, text_of(s, "report"));
+			fprintf(f, "\">");
+			rl_xml_fputs(f, text_of(s, "name"));
+			fprintf(f, "</a>");
+		} else
+			rl_xml_fputs(f, text_of(s, "name"));
+		fprintf(f, "</td><td class=\"%s\">", verdict_class(text_of(s, "verdict")));
+		rl_xml_fputs(f, text_of(s, "verdict"));
+		fprintf(f, "</td>");
 		cell_num(f, json_object_get(s, "time_to_detect_s"), 1);
 		cell_num(f, json_object_get(s, "rank"), 0);
 		cell_num(f, json_object_get(s, "precision"), 2);
@@ -555,77 +636,171 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	dut_table(f, json_object_get(root, "dut"));
 	fprintf(f, "<p><a href=\"results.json\">results.json</a> <a href=\"junit.xml\">junit.xml"
 		   "</a></p>\n</body></html>\n");
-	return fclose(f) ? -errno : 0;
-}
-
-/*
- * A scenario's test name as the runner gives it, NAME or NAME#N (one scenario
- * twice in a run), so that it names a folder inside the results folder.
- */
-static bool test_name_ok(const char *name)
-{
-	const char *hash = strchr(name, '#');
-	char base[96];
-
-	if (!hash)
-		return rl_name_ok(name, sizeof(base) - 1);
-	if ((size_t)(hash - name) >= sizeof(base) || !hash[1] ||
-	    strspn(hash + 1, "0123456789") != strlen(hash + 1))
-		return false;
-	snprintf(base, sizeof(base), "%.*s", (int)(hash - name), name);
-	return rl_name_ok(base, sizeof(base) - 1);
 }
 
 /* ---- re-rendering ------------------------------------------------------------------------------
  */
 
+/* A file a plot script of a run reads or writes: [A-Za-z0-9_.-]+ ending in ext, no dot first. */
+static bool plot_file_ok(const char *name, const char *ext)
+{
+	size_t n = strlen(name), e = strlen(ext);
+
+	return n > e && n < 200 && name[0] != '.' && !strcmp(name + n - e, ext) &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		   n;
+}
+
+/* A listing of dirfd's folder with a position of its own (a dup() would share the caller's). */
+static DIR *opendir_at(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
+}
+
+/* Every file of from named *ext copied into to (no link followed in from); 0 or -errno. */
+static int copy_files(int from, int to, const char *ext)
+{
+	DIR *d = opendir_at(from);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return -errno;
+	while (!ret && (e = readdir(d))) {
+		size_t len;
+		char *data;
+
+		if (!plot_file_ok(e->d_name, ext) || !(data = rl_read_at(from, e->d_name, &len)))
+			continue; /* a link, a folder, or too large: not a plot's */
+		ret = rl_replace_at(to, e->d_name, data, len, 0644);
+		free(data);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Redraw one sealed plot script of a scenario's folder (sfd).  gnuplot runs in
+ * a new private folder, with the script and the folder's data files copied in:
+ * what it reads and writes is there, and its plots are copied back by
+ * rl_replace_at().  1 drawn, 0 not sealed (said, kept as it is), or -errno.
+ */
+static int redraw_at(int sfd, const char *sd, const char *gp)
+{
+	char tmp[] = "/tmp/rocelab-plot.XXXXXX";
+	size_t len;
+	char *text;
+	int tfd, r = seal_read_at(sfd, gp, &text, &len);
+
+	if (r == -EBADMSG) {
+		rl_warn("report: %s/%s: not sealed by rocelab on this machine: not run (a results "
+			"folder is untrusted input); its plot stays as it is",
+			sd, gp);
+		return 0;
+	}
+	if (r)
+		return r;
+	if (!mkdtemp(tmp)) {
+		free(text);
+		return -errno;
+	}
+	if ((tfd = rl_open_dir(tmp)) < 0)
+		r = tfd;
+	else if (!(r = rl_replace_at(tfd, gp, text, len, 0600)) &&
+		 !(r = copy_files(sfd, tfd, ".dat"))) {
+		r = proc_gnuplot(tmp, gp);
+		if (!r)
+			r = copy_files(tfd, sfd, ".png");
+		else if (r != -ENOENT)
+			r = -EIO;
+	}
+	free(text);
+	if (tfd >= 0)
+		close(tfd);
+	rl_rm_rf(tmp);
+	return r ? r : 1;
+}
+
+/* Every report*.gp of a scenario's folder redrawn; how many, or -errno (err says which). */
+static int redraw_scenario(int sfd, const char *sd, char *err, size_t errlen)
+{
+	DIR *d = opendir_at(sfd);
+	struct dirent *e;
+	int n = 0, r = 0;
+	char gp[256];
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "report", 6) || !plot_file_ok(e->d_name, ".gp"))
+			continue;
+		snprintf(gp, sizeof(gp), "%s", e->d_name);
+		if ((r = redraw_at(sfd, sd, gp)) < 0) {
+			snprintf(err, errlen, "%s/%s: %s", sd, gp,
+				 r == -ENOENT ? "gnuplot is not installed"
+				 : r == -EIO  ? "gnuplot failed"
+					      : strerror(-r));
+			break;
+		}
+		n += r;
+	}
+	closedir(d);
+	return r < 0 ? r : n;
+}
+
 int pages_rerender(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64], sd[PATH_MAX];
+	char sd[PATH_MAX];
 	json_error_t je;
-	json_t *root;
+	json_t *root = NULL;
 	const json_t *s;
-	size_t i;
-	int n = 0, r;
+	size_t i, len;
+	char *text;
+	int n = 0, r = 0, dfd = rl_open_dir(dir);
 
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	if (!(root = json_load_file(path, 0, &je))) {
-		snprintf(err, errlen, "%s: %s: not a results folder of 'rocelab run'", path,
-			 je.text);
+	if (dfd < 0 || !(text = rl_read_at(dfd, "results.json", &len)) ||
+	    !(root = json_loadb(text, len, 0, &je)) || !json_is_object(root)) {
+		snprintf(err, errlen, "%s/results.json: %s: not a results folder of 'rocelab run'",
+			 dir,
+			 dfd < 0 ? strerror(-dfd)
+			 : root	 ? "not an object"
+				 : je.text);
+		if (dfd >= 0)
+			close(dfd);
+		json_decref(root);
 		return -ENOENT;
 	}
+	free(text);
 	json_array_foreach(json_object_get(root, "scenarios"), i, s)
 	{
 		const char *name = text_of(s, "name");
+		int sfd;
 
-		if (!test_name_ok(name)) /* a folder of this results folder, nothing else */
+		/* a folder of this results folder, nothing else, and no link */
+		if (!rl_test_name_ok(name, 95) || (sfd = rl_open_subdir(dfd, name)) < 0)
 			continue;
 		snprintf(sd, sizeof(sd), "%s/%s", dir, name);
-		snprintf(path, sizeof(path), "%s/report.gp", sd);
-		if (access(path, R_OK))
-			continue;
-		if ((r = proc_gnuplot(sd, "report.gp"))) {
-			r = r == -ENOENT ? r : -EIO;
-			snprintf(err, errlen, "%s: gnuplot %s (see %s/gnuplot.log)", path,
-				 r == -ENOENT ? "is not installed" : "failed", sd);
-			json_decref(root);
-			return r;
+		if ((r = redraw_scenario(sfd, sd, err, errlen)) > 0) {
+			n++;
+			if ((r = inline_at(sfd, "report.html")) == -ENOENT)
+				r = 0;
+			else if (r)
+				snprintf(err, errlen, "%s/report.html: %s", sd, strerror(-r));
 		}
-		snprintf(path, sizeof(path), "%s/report.html", sd);
-		if (!access(path, R_OK) && (r = pages_inline_images(path))) {
-			snprintf(err, errlen, "%s: %s", path, strerror(-r));
-			json_decref(root);
-			return r;
-		}
-		n++;
+		close(sfd);
+		if (r < 0)
+			break;
 	}
-	r = pages_suite_index(dir, root);
-	json_decref(root);
-	if (r) {
+	if (r >= 0 && (r = pages_suite_index(dir, root)))
 		snprintf(err, errlen, "%s/index.html: %s", dir, strerror(-r));
-		return r;
-	}
-	return n;
+	json_decref(root);
+	close(dfd);
+	return r < 0 ? r : n;
 }
 
 /* ---- the history's trends ----------------------------------------------------------------------
@@ -647,7 +822,7 @@ static void file_name(const char *name, char *buf, size_t len)
 /* trend-NAME.dat and .gp, drawn: one scenario's runs, oldest first. */
 static int trend_plot(const char *dir, const char *fname, const char *scenario, const json_t *rows)
 {
-	char path[PATH_MAX + 300], ts[32];
+	char path[PATH_MAX + 300], ts[32], text[256];
 	const json_t *r;
 	size_t i, detected = 0, failed = 0;
 	double tmax = 1, fpmax = 1; /* fixed ranges: an axis without a point is an error */
@@ -682,14 +857,16 @@ static int trend_plot(const char *dir, const char *fname, const char *scenario, 
 	snprintf(path, sizeof(path), "%s/trend-%s.gp", dir, fname);
 	if (!(f = fopen(path, "we")))
 		return -errno;
-	fprintf(f, "# rocelab history trend of %s: 'gnuplot trend-%s.gp' in this folder\n",
-		scenario, fname);
+	/* the name as data: a history import is another person's file (rl_gp_text()) */
+	rl_gp_text(scenario, text, sizeof(text));
+	fprintf(f, "# rocelab history trend of %s: 'gnuplot trend-%s.gp' in this folder\n", text,
+		fname);
 	fprintf(f, "set terminal pngcairo size 900,300 font 'Sans,9'\nset output 'trend-%s.png'\n",
 		fname);
 	fprintf(f,
 		"set datafile missing '-'\nset title '%s: time to detect and false positives "
-		"per run (red: failed)'\n",
-		scenario);
+		"per run (red: failed)' noenhanced\n",
+		text);
 	fprintf(f,
 		"set ylabel 'time to detect (s)'\nset y2label 'false positives'\n"
 		"set yrange [0:%.2f]\nset y2range [0:%.0f]\nset ytics nomirror\nset y2tics %d\n"

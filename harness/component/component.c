@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
+#include "harness/lib/seal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -124,13 +125,13 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 	fprintf(f, "set terminal pngcairo size 1200,%d font 'Sans,10'\n", height);
 	fprintf(f, "set output '%s'\n", r->png);
 	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,
-		rl_gp_escape(r->title, title, sizeof(title)));
+		rl_gp_text(r->title, title, sizeof(title)));
 	/* bottom right: clear of the last panel's centred time label */
 	if (r->caption)
 		fprintf(f,
 			"set label 100 \"%s\" at screen 0.99, screen 0.01 right font 'Sans,8' "
 			"noenhanced\n",
-			rl_gp_escape(r->caption, caption, sizeof(caption)));
+			rl_gp_text(r->caption, caption, sizeof(caption)));
 	/* The same plot area in every panel, so their time axes line up. */
 	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
 	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
@@ -181,7 +182,13 @@ int comp_plot_draw(const struct comp_report *r, const char *gp)
 	 * twice over, and no plot was drawn).
 	 */
 	const char *base = strrchr(gp, '/');
-	int rc = proc_gnuplot(r->dir, base ? base + 1 : gp);
+	int rc;
+
+	/* sealed: 'rocelab report' runs again only what rocelab wrote (seal.h) */
+	if ((rc = seal_file(gp)))
+		rl_warn("run: %s not sealed (%s): 'rocelab report' will not redraw it", gp,
+			strerror(-rc));
+	rc = proc_gnuplot(r->dir, base ? base + 1 : gp);
 
 	if (rc == -ENOENT)
 		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,

@@ -109,13 +109,28 @@ static bool name_chars_ok(const char *name, size_t maxlen, const char *extra)
 		if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
 			return false;
 	}
-	/* A leading '-' could be taken for an option by a switch CLI. */
-	return n <= maxlen && name[0] != '-';
+	/* A leading '-' could be taken for an option by a switch CLI; "." and ".." name folders. */
+	return n <= maxlen && name[0] != '-' && strspn(name, ".") < n;
 }
 
 bool rl_name_ok(const char *name, size_t maxlen)
 {
 	return name_chars_ok(name, maxlen, "_.:-");
+}
+
+bool rl_test_name_ok(const char *name, size_t maxlen)
+{
+	const char *hash = strchr(name ? name : "", '#');
+	size_t base = hash ? (size_t)(hash - name) : 0;
+	char buf[256];
+
+	if (!hash)
+		return rl_name_ok(name, maxlen);
+	if (base >= sizeof(buf) || !hash[1] || strspn(hash + 1, "0123456789") != strlen(hash + 1) ||
+	    strlen(hash + 1) > 6)
+		return false;
+	snprintf(buf, sizeof(buf), "%.*s", (int)base, name);
+	return rl_name_ok(buf, maxlen);
 }
 
 bool rl_port_name_ok(const char *name, size_t maxlen)
@@ -239,9 +254,9 @@ close_fd:
 	return ret;
 }
 
-char *rl_read_file(const char *path, size_t *lenp)
+/* rl_read_file() of an open file; closes fd. */
+static char *read_fd(int fd, size_t *lenp)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	struct stat st;
@@ -290,6 +305,73 @@ out:
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+char *rl_read_file(const char *path, size_t *lenp)
+{
+	return read_fd(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), lenp);
+}
+
+char *rl_read_at(int dirfd, const char *name, size_t *lenp)
+{
+	if (strchr(name, '/')) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return read_fd(openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW), lenp);
+}
+
+int rl_replace_at(int dirfd, const char *name, const char *buf, size_t len, unsigned mode)
+{
+	char tmp[NAME_MAX + 1];
+	unsigned long long r = rl_realtime_ns() ^ ((unsigned long long)getpid() << 32);
+	int fd = -1, ret = 0;
+
+	if (strchr(name, '/') || strlen(name) > NAME_MAX - 24)
+		return -EINVAL;
+	for (int tries = 0; fd < 0 && tries < 16; tries++, r = r * 6364136223846793005ULL + 1) {
+		snprintf(tmp, sizeof(tmp), ".%s.%016llx", name, r);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    (mode_t)mode);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	if (fd < 0)
+		return -EEXIST;
+	while (len && !ret) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno != EINTR)
+			ret = -errno;
+		else if (n > 0)
+			buf += n, len -= (size_t)n;
+	}
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	/* rename replaces the name itself: a link planted there is replaced, not followed */
+	if (!ret && renameat(dirfd, tmp, dirfd, name) < 0)
+		ret = -errno;
+	if (ret)
+		unlinkat(dirfd, tmp, 0);
+	return ret;
+}
+
+int rl_open_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int rl_open_subdir(int dirfd, const char *name)
+{
+	int fd = strchr(name, '/')
+		     ? (errno = EINVAL, -1)
+		     : openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
 }
 
 const char *rl_read_strerror(int e)
@@ -380,14 +462,16 @@ void rl_signals_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-const char *rl_gp_escape(const char *s, char *buf, size_t len)
+const char *rl_gp_text(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
-	for (; s && *s && o + 3 < len; s++) {
-		if (*s == '"' || *s == '\\')
-			buf[o++] = '\\';
-		buf[o++] = *s == '\n' || *s == '\r' ? ' ' : *s;
+	for (; s && *s && o + 1 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		bool ok = c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || strchr(" _.,:;=+-/()%<>[]#!?&*~|", c);
+
+		buf[o++] = ok ? (char)c : '_';
 	}
 	if (len)
 		buf[o] = '\0';

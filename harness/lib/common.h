@@ -68,8 +68,13 @@ unsigned long long rl_now_ns(void);
 /* Wall-clock (CLOCK_REALTIME) nanoseconds: probe, fault and verdict times share it across hosts. */
 unsigned long long rl_realtime_ns(void);
 
-/* True when NAME is 1..maxlen characters of [A-Za-z0-9_.:-] (safe on any command line). */
+/*
+ * True when NAME is 1..maxlen characters of [A-Za-z0-9_.:-] (safe on any command line),
+ * not led by '-' and not made only of dots (".." would name a folder above).
+ */
 bool rl_name_ok(const char *name, size_t maxlen);
+/* A test's name as a run gives it, NAME or NAME#N (a scenario twice): a folder in its results. */
+bool rl_test_name_ok(const char *name, size_t maxlen);
 
 /*
  * rl_name_ok() that also admits '/', as switch port names carry it (EOS
@@ -102,6 +107,21 @@ int rl_write_file_mode(const char *path, const char *buf, size_t len, unsigned m
 #define RL_READ_MAX (16u << 20)
 char *rl_read_file(const char *path, size_t *len);
 const char *rl_read_strerror(int e);
+
+/*
+ * For folders that are not rocelab's own (a results folder someone handed over):
+ * a folder opened once, and what is read or written is a name in it, never a path
+ * that could be swapped.  rl_open_dir() opens the folder a person named (a link
+ * they made is theirs to make); rl_open_subdir() one inside it, refusing a link
+ * (-ELOOP) or a file (-ENOTDIR); both return a descriptor to close() or -errno.
+ * rl_read_at() is rl_read_file() that refuses a link (ELOOP); rl_replace_at() writes
+ * a new file beside name and renames it over name, so a link or hard link planted at
+ * name is replaced, never written through (0 or -errno).
+ */
+int rl_open_dir(const char *path);
+int rl_open_subdir(int dirfd, const char *name);
+char *rl_read_at(int dirfd, const char *name, size_t *len);
+int rl_replace_at(int dirfd, const char *name, const char *buf, size_t len, unsigned mode);
 
 /* This process's peak resident set (VmHWM) in KiB, 0 when unknown. */
 unsigned rl_peak_rss_kb(void);
@@ -137,10 +157,16 @@ int rl_rm_rf(const char *path);
 extern volatile sig_atomic_t rl_interrupted;
 void rl_signals_install(void);
 
-/* XML/HTML-escape s into buf (also safe inside gnuplot's double quotes); control characters go. */
+/* XML/HTML-escape s into buf; control characters go. */
 const char *rl_xml_escape(const char *s, char *buf, size_t len);
-/* s inside a gnuplot "..." string (set noenhanced: no markup): quotes and backslashes escaped. */
-const char *rl_gp_escape(const char *s, char *buf, size_t len);
+/*
+ * s as text a gnuplot script may hold, in a '...' or "..." string or a # comment:
+ * only letters, digits, space, _.,:;=+-/()%<>[]#!?&*~| and bytes from 0x80 up (UTF-8)
+ * pass; any other byte becomes '_'. gnuplot runs `...` inside "..." and expands @macros,
+ * and a quote or newline would end the string or comment: none of them can pass, so no
+ * text from a device, a results folder or a history reaches gnuplot as a command.
+ */
+const char *rl_gp_text(const char *s, char *buf, size_t len);
 /*
  * s written to f as XML or HTML text of any length (also fit for a double-
  * quoted attribute): & < > " escaped, newlines and tabs kept, other control

@@ -203,3 +203,33 @@ Test(history, a_run_recorded_twice_or_a_bad_record_changes_nothing)
 	cr_assert(strstr(err, "no run history at ") && strstr(err, "rocelab run"), "%s", err);
 	cr_assert_neq(access(db, F_OK), 0);
 }
+
+/*
+ * A history import is another person's results folder: names that would end a line of a
+ * trend's gnuplot script, or name a folder above, are refused and nothing is recorded.
+ */
+Test(history, an_import_with_names_that_are_no_names_records_nothing)
+{
+	static const char *const bad[] = {"x\n!touch /tmp/m", "x`id`", "..", "a/b",
+					  "x' ; system('id')"};
+	json_t *r, *l;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = run("20261121T010000Z-aaaa", "vlab", 1000, "pass", 4, 1, 1, 0, 1);
+		json_object_set_new(json_array_get(json_object_get(r, "scenarios"), 1), "name",
+				    json_string(bad[i]));
+		cr_assert_eq(history_record(db, r, NULL, err, sizeof(err)), -EINVAL, "%s", bad[i]);
+		cr_assert(strstr(err, "scenarios[1].name is not a scenario's name"), "%s", err);
+		json_decref(r);
+		r = run("20261121T010000Z-aaaa", bad[i], 1000, "pass", 4, 1, 1, 0, 1);
+		cr_assert_eq(history_record(db, r, NULL, err, sizeof(err)), -EINVAL, "lab %s",
+			     bad[i]);
+		json_decref(r);
+	}
+	r = run("20261121T010000Z-aaaa", "vlab", 1000, "pass", 4, 1, 1, 0, 1);
+	cr_assert_eq(history_record(db, r, NULL, err, sizeof(err)), 0, "%s", err);
+	json_decref(r);
+	cr_assert_not_null(l = history_list(db, NULL, NULL, 0, err, sizeof(err)));
+	cr_assert_eq(json_array_size(l), 1, "only the good run");
+	json_decref(l);
+}

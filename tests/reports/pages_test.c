@@ -2,12 +2,15 @@
 /* Report pages: plots inlined (and again after a redraw), the suite index, the trend page. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/seal.h"
 #include "reports/pages.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char dir[] = "/tmp/rocelab-pages-test.XXXXXX";
 
@@ -41,35 +44,76 @@ static char *get(const char *name)
 	return t;
 }
 
+/* put() of n bytes: a PNG's signature, then text. */
+static void put_png(const char *name, const char *text)
+{
+	char p[PATH_MAX], buf[256];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "\x89PNG\r\n\x1a\n%s", text);
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	cr_assert_eq(rl_write_file_mode(p, buf, n, 0644), 0);
+}
+
 Test(pages, plots_beside_the_page_are_inlined_and_inlined_again_after_a_redraw)
 {
 	char p[PATH_MAX], *h;
 
-	put("plot.png", "abc"); /* base64 YWJj */
-	put("other.png", "xy");
+	put_png("plot.png", "abc"); /* base64 iVBORw0KGgphYmM= */
+	put_png("other.png", "xy");
 	put("r.html", "<p><img src=\"plot.png\" alt=\"t\" width=\"9\"></p>\n"
 		      "<img src=\"../etc/x.png\"><img src=\"missing.png\" alt=\"m\">"
 		      "<img src=\"other.png\">\n");
 	snprintf(p, sizeof(p), "%s/r.html", dir);
 	cr_assert_eq(pages_inline_images(p), 0);
 	h = get("r.html");
-	cr_assert(strstr(h, "<p><img data-file=\"plot.png\" src=\"data:image/png;base64,YWJj\" "
-			    "alt=\"t\" width=\"9\"></p>\n"),
+	cr_assert(strstr(h, "<p><img data-file=\"plot.png\" src=\"data:image/png;base64,"
+			    "iVBORw0KGgphYmM=\" alt=\"t\" width=\"9\"></p>\n"),
 		  "%s", h);
 	cr_assert(strstr(h, "<img src=\"../etc/x.png\"><img src=\"missing.png\" alt=\"m\">"), "%s",
 		  h);
-	cr_assert(strstr(h, "<img data-file=\"other.png\" src=\"data:image/png;base64,eHk=\">"),
+	cr_assert(strstr(h, "<img data-file=\"other.png\" src=\"data:image/png;base64,"
+			    "iVBORw0KGgp4eQ==\">"),
 		  "%s", h);
 	free(h);
 	/* gnuplot drew the plot again: the page takes its new bytes, and stays well formed. */
-	put("plot.png", "abcd");
+	put_png("plot.png", "abcd");
 	cr_assert_eq(pages_inline_images(p), 0);
 	h = get("r.html");
-	cr_assert(strstr(h, "<p><img data-file=\"plot.png\" src=\"data:image/png;base64,YWJjZA==\" "
-			    "alt=\"t\" width=\"9\"></p>\n"),
+	cr_assert(strstr(h, "<p><img data-file=\"plot.png\" src=\"data:image/png;base64,"
+			    "iVBORw0KGgphYmNk\" alt=\"t\" width=\"9\"></p>\n"),
 		  "%s", h);
-	cr_assert_null(strstr(h, "YWJj\""), "%s", h);
+	cr_assert_null(strstr(h, "YmM=\""), "%s", h);
 	free(h);
+}
+
+/*
+ * A results folder is anyone's (issue 56): a plot that is a link to another file,
+ * or not a PNG, is never read into the page; a page that is a link is replaced,
+ * never written through.
+ */
+Test(pages, links_and_files_that_are_no_png_are_not_inlined_and_not_written_through)
+{
+	char p[PATH_MAX], target[PATH_MAX], *h, *t;
+
+	put_png("secret", "root-only"); /* a PNG's signature, to tempt it */
+	snprintf(target, sizeof(target), "%s/secret", dir);
+	snprintf(p, sizeof(p), "%s/linked.png", dir);
+	cr_assert_eq(symlink(target, p), 0);
+	put("text.png", "not a png");
+	put("victim", "untouched");
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	snprintf(p, sizeof(p), "%s/r.html", dir);
+	put("page.html", "<img src=\"linked.png\"><img src=\"text.png\"><img src=\".x.png\">");
+	cr_assert_eq(symlink(target, p), 0);
+	cr_assert_eq(pages_inline_images(p), -ELOOP, "a page that is a link is not read");
+	snprintf(p, sizeof(p), "%s/page.html", dir);
+	cr_assert_eq(pages_inline_images(p), 0);
+	h = get("page.html");
+	cr_assert_null(strstr(h, "base64"), "%s", h);
+	free(h);
+	t = get("victim");
+	cr_assert_str_eq(t, "untouched");
+	free(t);
 }
 
 static json_t *results(void)
@@ -266,4 +310,75 @@ Test(pages, report_redraws_only_folders_inside_the_results_folder)
 	cr_assert_eq(n = pages_rerender(res, err, sizeof(err)), 0, "%d %s", n, err);
 	snprintf(res, sizeof(res), "%s/out#2/drawn.png", dir);
 	cr_assert_neq(access(res, F_OK), 0, "a plot outside the results folder was drawn");
+}
+
+/* Fields of a results.json that someone else wrote reach the index as text, never as markup. */
+Test(pages, hostile_fields_of_a_results_folder_are_text_on_the_index)
+{
+	json_t *root = results(), *s0 = json_array_get(json_object_get(root, "scenarios"), 0);
+	char p[PATH_MAX], target[PATH_MAX], *h;
+
+	json_object_set_new(s0, "verdict", json_string("\"><script>alert(1)</script>"));
+	json_object_set_new(s0, "report", json_string("javascript:alert(1)//x/report.html"));
+	json_object_set_new(root, "lab_kind", json_string("<b>k</b>"));
+	json_object_set_new(root, "inventory_sha256", json_string("<img src=x onerror=y>"));
+	/* index.html planted as a link: replaced, the file it named untouched */
+	put("victim", "untouched");
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	snprintf(p, sizeof(p), "%s/index.html", dir);
+	cr_assert_eq(symlink(target, p), 0);
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	json_decref(root);
+	h = get("index.html");
+	cr_assert_null(strstr(h, "<script"), "%s", h);
+	cr_assert_null(strstr(h, "<b>"), "%s", h);
+	cr_assert_null(strstr(h, "<img"), "%s", h);
+	cr_assert_null(strstr(h, "javascript:"), "not linked: %s", h);
+	cr_assert(strstr(h, "<tr><td>rnic-flap</td><td class=\"invalid\">&quot;&gt;&lt;script"),
+		  "%s", h);
+	free(h);
+	h = get("victim");
+	cr_assert_str_eq(h, "untouched");
+	free(h);
+}
+
+/* A plot script someone planted in a results folder never runs; rocelab's own, sealed, does. */
+Test(pages, report_runs_only_the_plot_scripts_rocelab_sealed)
+{
+	char err[512], p[PATH_MAX], lib[PATH_MAX], marker[PATH_MAX], *h;
+	int n;
+
+	snprintf(lib, sizeof(lib), "%s/lib", dir);
+	setenv("ROCELAB_LIB_DIR", lib, 1);
+	snprintf(marker, sizeof(marker), "%s/ran", dir);
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/planted"), 0755), 0);
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/sealed"), 0755), 0);
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/.."), 0755), 0);
+	snprintf(p, sizeof(p),
+		 "set terminal pngcairo\nset output 'report.png'\n!touch %s\n"
+		 "print system('touch %s')\nplot x\n",
+		 marker, marker);
+	put("planted/report.gp", p);
+	put("planted/report.gp.seal", "hmac-sha256 00\n");
+	put("sealed/report.gp", "set terminal pngcairo size 200,100\nset output 'report.png'\n"
+				"plot 'windows.dat' using 1:2 with lines\n");
+	put("sealed/windows.dat", "0 1\n1 2\n");
+	put("sealed/report.html", "<img src=\"report.png\">");
+	snprintf(p, sizeof(p), "%s/sealed/report.gp", dir);
+	cr_assert_eq(seal_file(p), 0);
+	put("results.json", "{\"run_id\": \"x\", \"scenarios\": [{\"name\": \"planted\"}, "
+			    "{\"name\": \"sealed\"}, {\"name\": \"..\"}]}");
+	cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 1, "%d %s", n, err);
+	cr_assert_neq(access(marker, F_OK), 0, "the planted script ran");
+	snprintf(p, sizeof(p), "%s/planted/report.png", dir);
+	cr_assert_neq(access(p, F_OK), 0, "the planted script drew");
+	h = get("sealed/report.html");
+	cr_assert(strstr(h, "src=\"data:image/png;base64,iVBORw0KGgo"), "redrawn, inlined: %.200s",
+		  h);
+	free(h);
+	/* one byte changed after sealing: no longer rocelab's */
+	put("sealed/report.gp", "set terminal pngcairo size 201,100\nset output 'report.png'\n"
+				"plot 'windows.dat' using 1:2 with lines\n");
+	cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 0, "%d %s", n, err);
+	unsetenv("ROCELAB_LIB_DIR");
 }

@@ -188,6 +188,19 @@ rm -f "$F/report.png" "$HM_OUT/ci/index.html"
 check "rocelab report DIR: redraws every plot and the index" sh -c '"$0" report "$1" | grep -q ": $2 scenario report(s) redrawn" && test -s "$1/rail-uplink-flap/report.png" && test -s "$1/index.html"' "$RL" "$HM_OUT/ci" "$n"
 check "... and the report inlines the redrawn plot" sh -c 'test "$(grep -o "data:image/png;base64,[A-Za-z0-9+/=]*" "$0/report.html" | head -1 | cut -d, -f2 | base64 -d | sha256sum)" = "$(sha256sum < "$0/report.png")"' "$F"
 expect_exit 3 "rocelab report of a folder without results: exit 3" "$RL" report "$T"
+# A results folder is anyone's (issue 56): a plot script planted in it, plots and a page that are
+# links, a scenario named '..': nothing runs, nothing outside the folder is read or written.
+rm -rf "$T/hostile" && cp -a "$HM_OUT/ci" "$T/hostile"
+printf 'set terminal pngcairo\nset output "report.png"\n!touch %s\nplot x\n' "$T/planted-ran" >"$T/hostile/rail-uplink-flap/report.gp"
+echo untouched >"$T/victim" && echo untouched >"$T/victim2"
+ln -sf "$T/victim" "$T/hostile/no-fault/report.png"
+ln -sf "$T/victim2" "$T/hostile/index.html"
+jq '.scenarios += [{"name": "..", "report": "javascript:alert(1)"}]' "$HM_OUT/ci/results.json" >"$T/hostile/results.json"
+"$RL" report "$T/hostile" >"$T/hostile.out" 2>&1
+check "rocelab report of a hostile folder: the planted script did not run" test ! -e "$T/planted-ran"
+check "... it says the script is not rocelab's and was not run" grep -q "rail-uplink-flap/report.gp: not sealed by rocelab on this machine: not run" "$T/hostile.out"
+check "... the others redrawn, links replaced, not written through" sh -c 'grep -q ": $(($1 - 1)) scenario report(s) redrawn" "$0/hostile.out" && test "$(cat "$0/victim" "$0/victim2")" = "$(printf "untouched\nuntouched")" && test ! -L "$0/hostile/no-fault/report.png" && test ! -L "$0/hostile/index.html"' "$T" "$n"
+check "... and the scenario named .. links nowhere" sh -c '! grep -q "javascript:" "$0/hostile/index.html"' "$T"
 
 section "run history: runs recorded and compared; a worse run fails against its baseline"
 # The ci run above is the newest of this lab: compared with itself, nothing regressed.

@@ -15,6 +15,54 @@ Test(common, names_safe_for_command_lines)
 	cr_assert_not(rl_name_ok("$(id)", 31));
 	cr_assert_not(rl_name_ok("-o", 31), "a leading dash could become an option");
 	cr_assert_not(rl_name_ok("abcdef", 5));
+	/* results land in OUTDIR/NAME: a name of dots alone names a folder above (issue 56) */
+	cr_assert_not(rl_name_ok(".", 31));
+	cr_assert_not(rl_name_ok("..", 31));
+	cr_assert_not(rl_name_ok("...", 31));
+	cr_assert(rl_name_ok("a..b", 31));
+	cr_assert(rl_name_ok(".hidden", 31));
+}
+
+Test(common, test_names_are_a_name_and_a_run_number)
+{
+	cr_assert(rl_test_name_ok("rnic-flap", 63));
+	cr_assert(rl_test_name_ok("rnic-flap#2", 63));
+	cr_assert_not(rl_test_name_ok("rnic-flap#", 63));
+	cr_assert_not(rl_test_name_ok("rnic-flap#x", 63));
+	cr_assert_not(rl_test_name_ok("..#2", 63));
+	cr_assert_not(rl_test_name_ok("a/b#2", 63));
+	cr_assert_not(rl_test_name_ok("a\nb", 63));
+	cr_assert_not(rl_test_name_ok(NULL, 63));
+}
+
+/*
+ * Text that reaches a gnuplot script: gnuplot runs `...` inside "...", expands
+ * @macros, and a quote or a newline ends a string or a comment.  None passes.
+ */
+Test(common, gnuplot_text_keeps_nothing_gnuplot_would_run)
+{
+	static const char *const hostile[] = {
+	    "x `touch /tmp/pwned` y",
+	    "a\" ; system(\"id\") ; \"",
+	    "b' ; system('id') ; '",
+	    "c\n!id\n",
+	    "d\\\" `id`",
+	    "@macro $HOME",
+	    "e\r\x1b[31m",
+	    "f{\\}^_",
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		rl_gp_text(hostile[i], buf, sizeof(buf));
+		cr_assert_eq(strcspn(buf, "`'\"\\\n\r@$\x1b{}^"), strlen(buf), "%s -> %s",
+			     hostile[i], buf);
+		cr_assert_eq(strlen(buf), strlen(hostile[i]), "one byte for one: %s", buf);
+	}
+	cr_assert_str_eq(rl_gp_text("rnic-flap: fail - host1:rnic2 (3.0 s) 90% <1>", buf, 64),
+			 "rnic-flap: fail - host1:rnic2 (3.0 s) 90% <1>");
+	cr_assert_str_eq(rl_gp_text("lab → ok", buf, sizeof(buf)), "lab → ok", "UTF-8 passes");
+	cr_assert_str_eq(rl_gp_text("abcdef", buf, 4), "abc");
 }
 
 Test(common, port_names_may_carry_a_slash)

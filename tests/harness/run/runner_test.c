@@ -698,6 +698,46 @@ Test(report, plot_draws_in_a_relative_folder)
 	unlink(gp);
 	snprintf(png, sizeof(png), "%s/gnuplot.log", dir);
 	unlink(png);
+	snprintf(png, sizeof(png), "%s/report.gp.seal", dir);
+	unlink(png);
 	rmdir(dir);
 	cr_assert_eq(chdir(cwd), 0);
+}
+
+/*
+ * The plot's title carries a scenario's reason, which may be a device's stderr, and its
+ * caption a lab's name: gnuplot runs `...` inside "..." and '!' at a line's start.  Neither
+ * reaches it as a command (issue 56).
+ */
+Test(report, hostile_text_in_the_title_and_caption_runs_nothing)
+{
+	char dir[] = "/tmp/rocelab-plot-XXXXXX", gp[PATH_MAX + 32], path[PATH_MAX + 32];
+	char title[512], caption[512];
+	struct comp_times t = {.t_start = 100, .t_fault = 102, .t_revert = 104, .t_end = 106};
+	struct comp_report r = {.png = "report.png", .title = title, .caption = caption, .t = &t};
+	FILE *f;
+
+	if (access(PROC_GNUPLOT, X_OK))
+		cr_skip_test("no gnuplot ('make deps')");
+	cr_assert_not_null(mkdtemp(dir));
+	setenv("ROCELAB_LIB_DIR", dir, 1);
+	r.dir = dir;
+	snprintf(title, sizeof(title),
+		 "x: fail - `touch %s/m1` \" ; system(\"touch %s/m2\") ; \"\n!touch %s/m3", dir,
+		 dir, dir);
+	snprintf(caption, sizeof(caption), "lab '\n!touch %s/m4\nprint system('touch %s/m5')\n",
+		 dir, dir);
+	cr_assert_not_null(f = comp_plot_begin(&r, "test", 1, 300, gp, sizeof(gp)));
+	fprintf(f, "plot x\nunset multiplot\n");
+	fclose(f);
+	cr_assert_eq(comp_plot_draw(&r, gp), 0);
+	for (int i = 1; i <= 5; i++) {
+		snprintf(path, sizeof(path), "%s/m%d", dir, i);
+		cr_assert_neq(access(path, F_OK), 0,
+			      "gnuplot ran text of the title or caption (m%d)", i);
+	}
+	snprintf(path, sizeof(path), "%s/report.png", dir);
+	cr_assert_eq(access(path, R_OK), 0, "drawn all the same");
+	unsetenv("ROCELAB_LIB_DIR");
+	rl_rm_rf(dir);
 }
