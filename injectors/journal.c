@@ -4,12 +4,14 @@
 #include "injectors/journal.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 #include "harness/lib/state.h"
 
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,7 +60,20 @@ static int append_json(json_t *o)
 	len = strlen(line);
 	line = rl_xrealloc(line, len + 2, 1);
 	line[len++] = '\n';
-	fd = open(journal_path(path, sizeof(path)), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(journal_path(path, sizeof(path)), O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		/* a new journal: its name made durable too, not only its bytes */
+		fd =
+		    open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			int dfd = open(journal_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			if (dfd < 0 || fsync(dfd) < 0)
+				ret = -errno;
+			if (dfd >= 0)
+				close(dfd);
+		}
+	}
 	if (fd < 0) {
 		ret = -errno;
 	} else {
@@ -89,6 +104,8 @@ int journal_append(const struct fault_plan *p, unsigned id)
 	json_object_set_new(o, "kind", json_string(p->kind->name));
 	json_object_set_new(o, "target", json_string(p->target));
 	json_object_set_new(o, "pid", json_integer(getpid()));
+	/* with its start time: revert signals this process, never one that took its pid since */
+	json_object_set_new(o, "pid_start", json_integer((json_int_t)proc_start_time(getpid())));
 	if (j_inv[0]) {
 		json_object_set_new(o, "inventory", json_string(j_inv));
 		json_object_set_new(o, "inventory_sha256", json_string(j_sha));
@@ -140,32 +157,69 @@ static const char *str(json_t *o, const char *k)
 
 int journal_load(struct journal_rec **recs, size_t *n)
 {
-	char path[4096];
-	FILE *f = fopen(journal_path(path, sizeof(path)), "re");
+	char path[4096], err[512];
+	int fd =
+	    open(journal_path(path, sizeof(path)), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+	int r;
 
 	*recs = NULL;
 	*n = 0;
-	if (!f)
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	journal_read(f, recs, n);
+	/* a folder or a FIFO in its place is no journal: said, not read as empty or waited on */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+		rl_err("%s: %s", path, r == -EINVAL ? "not a regular file" : strerror(-r));
+		close(fd);
+		errno = -r;
+		return r;
+	}
+	r = journal_read(f, recs, n, err, sizeof(err));
 	fclose(f);
-	return 0;
+	if (r) {
+		rl_err("%s:%s", path, err);
+		journal_free(*recs, *n);
+		*recs = NULL;
+		*n = 0;
+		errno = -r;
+	}
+	return r;
 }
 
-void journal_read(FILE *f, struct journal_rec **recs, size_t *n)
+int journal_read(FILE *f, struct journal_rec **recs, size_t *n, char *err, size_t errlen)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, no = 0;
+	ssize_t len;
+	int ret = 0;
 
 	*recs = NULL;
 	*n = 0;
-	while (getline(&line, &cap, f) > 0) {
+	while (!ret && (len = getline(&line, &cap, f)) > 0) {
 		json_t *o = json_loads(line, 0, NULL);
 		unsigned id;
 		const char *ev;
 
-		if (!o)
-			continue; /* a torn last line after a crash: the record before it stands */
+		no++;
+		if (!o && !strncmp(line, "{\"id\":", 6) && !memchr(line, '\n', (size_t)len - 1)) {
+			/* a line of ours cut short by a crash mid-append (append_json() starts the
+			 * next on a line of its own): the records before it stand */
+			rl_warn("journal line %zu: a record cut short by a crash: left out", no);
+			continue;
+		}
+		if (!o || !json_is_integer(json_object_get(o, "id")) ||
+		    !json_is_string(json_object_get(o, "event"))) {
+			snprintf(
+			    err, errlen,
+			    "%zu: not a journal record (no id and event): a fault's undo may be "
+			    "in it; repair or remove that line by hand, then revert again",
+			    no);
+			json_decref(o);
+			ret = -EBADMSG;
+			break;
+		}
 		id = (unsigned)json_integer_value(json_object_get(o, "id"));
 		ev = str(o, "event");
 		if (!strcmp(ev, "planned")) {
@@ -179,6 +233,8 @@ void journal_read(FILE *f, struct journal_rec **recs, size_t *n)
 			snprintf(r->time, sizeof(r->time), "%s", str(o, "time"));
 			snprintf(r->note, sizeof(r->note), "%s", str(o, "note"));
 			r->pid = (pid_t)json_integer_value(json_object_get(o, "pid"));
+			r->pid_start =
+			    (unsigned long long)json_integer_value(json_object_get(o, "pid_start"));
 			r->inventory = rl_xstrdup(str(o, "inventory"));
 			snprintf(r->inv_sha256, sizeof(r->inv_sha256), "%s",
 				 str(o, "inventory_sha256"));
@@ -204,16 +260,24 @@ void journal_read(FILE *f, struct journal_rec **recs, size_t *n)
 				}
 			}
 		} else {
-			for (size_t i = 0; i < *n; i++)
-				if ((*recs)[i].id == id)
-					(*recs)[i].state = !strcmp(ev, "applied") ? JS_APPLIED
-							   : !strcmp(ev, "reverted")
-							       ? JS_REVERTED
-							       : (*recs)[i].state;
+			size_t i;
+
+			for (i = 0; i < *n && (*recs)[i].id != id; i++)
+				;
+			if (strcmp(ev, "applied") && strcmp(ev, "reverted")) {
+				snprintf(err, errlen,
+					 "%zu: event '%.32s' of fault %u is no event of a journal: "
+					 "repair or remove that line by hand, then revert again",
+					 no, ev, id);
+				ret = -EBADMSG;
+			} else if (i < *n) /* a mark of a fault never planned changes nothing */
+				(*recs)[i].state =
+				    !strcmp(ev, "applied") ? JS_APPLIED : JS_REVERTED;
 		}
 		json_decref(o);
 	}
 	free(line);
+	return ret;
 }
 
 void journal_free(struct journal_rec *recs, size_t n)

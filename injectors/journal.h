@@ -17,9 +17,10 @@ struct journal_rec {
 	char target[72];
 	char time[32];
 	char note[256];
-	pid_t pid;	     /* the rocelab process that applied it */
-	char *inventory;     /* the inventory it was planned on ("" in older journals) */
-	char inv_sha256[65]; /* that file's SHA-256 then */
+	pid_t pid;		      /* the rocelab process that applied it */
+	unsigned long long pid_start; /* its start time (proc_start_time()); 0 in older journals */
+	char *inventory;	      /* the inventory it was planned on ("" in older journals) */
+	char inv_sha256[65];	      /* that file's SHA-256 then */
 	enum journal_state state;
 	struct fault_action *acts;
 	size_t n_acts;
@@ -43,9 +44,14 @@ int journal_mark(unsigned id, enum journal_state st);
 /* Every record, oldest first, with its latest state. Caller frees with journal_free(). */
 int journal_load(struct journal_rec **recs, size_t *n);
 void journal_free(struct journal_rec *recs, size_t n);
-/* The records in an open journal file (what journal_load() reads; lines that do not parse are
- * skipped: a torn last line after a crash). */
-void journal_read(FILE *f, struct journal_rec **recs, size_t *n);
+/*
+ * The records in an open journal file (what journal_load() reads).  A torn
+ * last line (a crash mid-append) is left out; any other line that is no
+ * record is an error: -EBADMSG with "LINE: why" in err, and the records
+ * read so far in *recs (journal_free() them).  journal_load() says such an
+ * error itself (path:line), and a journal that is no regular file (-EINVAL).
+ */
+int journal_read(FILE *f, struct journal_rec **recs, size_t *n, char *err, size_t errlen);
 
 /* One more than the highest id in the journal. */
 unsigned journal_next_id(void);

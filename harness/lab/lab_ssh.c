@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "harness/lab/lab.h"
 #include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 #include "harness/lib/sbuf.h"
 
 #include <libgen.h>
@@ -69,21 +70,11 @@ static void machine_id(char *buf, size_t len)
  */
 static void run_owner(const char *mid, pid_t pid, char *buf, size_t len)
 {
-	char path[64], *stat, *c, *save = NULL, *w = NULL;
+	unsigned long long t = proc_start_time(pid);
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(stat = rl_read_file(path, NULL)))
-		return;
-	/* Field 22 (starttime), counted after the command name's closing parenthesis (field 2). */
-	if ((c = strrchr(stat, ')'))) {
-		w = strtok_r(c + 1, " ", &save);
-		for (int field = 3; w && field < 22; field++)
-			w = strtok_r(NULL, " ", &save);
-	}
-	if (w)
-		snprintf(buf, len, "%s %d %s", mid, (int)pid, w);
-	free(stat);
+	if (t)
+		snprintf(buf, len, "%s %d %llu", mid, (int)pid, t);
 }
 
 static struct ssh_priv *priv(struct lab *l)

@@ -461,23 +461,22 @@ free_inv:
 
 /* ---- revert / faults ---------------------------------------------------------- */
 
-/* Is pid a live rocelab process other than us? */
-static bool live_holder(pid_t pid)
+/*
+ * Is the process that applied r still the one running under its pid?  Its pid
+ * and start time, as journaled, name it: never a command line (a 'less
+ * rocelab-run.log' that took the pid since is no holder).
+ */
+static bool live_holder(const struct journal_rec *r)
 {
-	char path[64], buf[256] = "";
-	FILE *f;
-
-	if (pid <= 0 || pid == getpid() || !proc_alive(pid))
+	if (r->pid <= 0 || r->pid == getpid() || !proc_alive(r->pid))
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (!r->pid_start) {
+		rl_warn("revert: fault %u names process %d but not its start time (an older "
+			"journal): not signalled; stop it yourself if it is rocelab's",
+			r->id, r->pid);
 		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, "rocelab") != NULL;
+	}
+	return proc_start_time(r->pid) == r->pid_start;
 }
 
 static void print_reverted(bool json, size_t undone, size_t failed)
@@ -505,7 +504,7 @@ static void stop_holders(void)
 	if (journal_load(&recs, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		if (recs[i].state != JS_REVERTED && live_holder(recs[i].pid)) {
+		if (recs[i].state != JS_REVERTED && live_holder(&recs[i])) {
 			rl_info("revert: stopping rocelab process %d that holds fault %u",
 				recs[i].pid, recs[i].id);
 			kill(recs[i].pid, SIGTERM);
@@ -722,7 +721,7 @@ int cmd_faults(int argc, char **argv)
 			out_int(&o, PRINT_JSON, "pid", NULL, recs[i].pid);
 			if (recs[i].inventory[0])
 				out_string(&o, PRINT_JSON, "inventory", NULL, recs[i].inventory);
-			held = recs[i].state != JS_REVERTED && live_holder(recs[i].pid);
+			held = recs[i].state != JS_REVERTED && live_holder(&recs[i]);
 			out_bool(&o, PRINT_JSON, "held", NULL, held);
 			if (held)
 				out_text(&o, "  (held)");

@@ -10,6 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct journal_rec *recs;
 	size_t n;
+	char err[256];
 	FILE *f;
 
 	if (!size)
@@ -17,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (!f)
 		abort();
-	journal_read(f, &recs, &n);
+	if (journal_read(f, &recs, &n, err, sizeof(err)) && !err[0])
+		abort(); /* an error says which line */
 	fclose(f);
 	for (size_t i = 0; i < n; i++)
 		journal_state_name(recs[i].state);

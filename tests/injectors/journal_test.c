@@ -2,14 +2,17 @@
 /* Unit tests of the fault journal: append, mark, a crash mid-line, reload. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 #include "harness/lib/state.h"
 #include "injectors/journal.h"
 #include "injectors/kinds/kinds.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/rocelab-journal-test.XXXXXX";
@@ -176,6 +179,79 @@ Test(journal, host_ops_over_ssh_are_labelled_so)
 	cr_assert_eq(r[0].acts[0].backend, FB_HOST, "still a host op line to revert");
 	cr_assert_eq(r[0].acts[1].backend, FB_SSH);
 	free(text);
+	journal_free(r, n);
+	fault_plan_clear(&a);
+}
+
+/*
+ * A line that is no record (not one a crash cut short) is an error naming it, never
+ * skipped: revert would say "nothing to revert" over a fault whose undo it holds (issue 56).
+ */
+Test(journal, a_line_that_is_no_record_is_an_error_that_names_it)
+{
+	struct fault_plan a;
+	struct journal_rec *r;
+	size_t n;
+
+	plan(&a, &fk_ipid_drop, "spine2:swp1");
+	cr_assert_eq(journal_append(&a, 1), 0);
+	append_raw("garbage, not json\n");
+	cr_assert_eq(journal_append(&a, 2), 0);
+	cr_assert_eq(journal_load(&r, &n), -EBADMSG);
+	cr_assert_eq(n, 0);
+	cr_assert_null(r);
+	fault_plan_clear(&a);
+}
+
+Test(journal, an_unknown_event_is_an_error)
+{
+	struct fault_plan a;
+	struct journal_rec *r;
+	size_t n;
+	char err[256];
+	FILE *f;
+
+	plan(&a, &fk_ipid_drop, "spine2:swp1");
+	cr_assert_eq(journal_append(&a, 1), 0);
+	append_raw("{\"id\": 1, \"event\": \"forgotten\"}\n");
+	cr_assert_eq(journal_load(&r, &n), -EBADMSG);
+	f = fmemopen((void *)"{\"id\":1,\"event\":\"planned\"}\n[1]\n", 30, "r");
+	cr_assert_eq(journal_read(f, &r, &n, err, sizeof(err)), -EBADMSG);
+	cr_assert(strstr(err, "2: not a journal record"), "%s", err);
+	cr_assert_eq(n, 1);
+	journal_free(r, n);
+	fclose(f);
+	fault_plan_clear(&a);
+}
+
+/* A folder or a FIFO where the journal should be: an error, not "nothing to revert", no hang. */
+Test(journal, a_journal_that_is_no_file_is_an_error, .timeout = 10)
+{
+	char path[4096];
+	struct journal_rec *r;
+	size_t n;
+
+	journal_path(path, sizeof(path));
+	cr_assert_eq(mkdir(path, 0700), 0);
+	cr_assert_eq(journal_load(&r, &n), -EINVAL);
+	cr_assert_eq(rmdir(path), 0);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_assert_eq(journal_load(&r, &n), -EINVAL);
+}
+
+/* The process that applied a fault is named by its pid and its start time. */
+Test(journal, the_holder_is_journaled_with_its_start_time)
+{
+	struct fault_plan a;
+	struct journal_rec *r;
+	size_t n;
+
+	plan(&a, &fk_ipid_drop, "spine2:swp1");
+	cr_assert_eq(journal_append(&a, 1), 0);
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(r[0].pid, getpid());
+	cr_assert_neq(r[0].pid_start, 0);
+	cr_assert_eq(r[0].pid_start, proc_start_time(getpid()));
 	journal_free(r, n);
 	fault_plan_clear(&a);
 }
