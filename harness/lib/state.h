@@ -48,4 +48,17 @@ struct inventory *state_target_inventory(const char *path);
 int state_lock(void);
 void state_unlock(void);
 
+/*
+ * The run lock of a lab: 'run' holds it from pre-flight to the end, so that no second
+ * run, and no 'inject' or 'revert' of anyone else, acts on the lab meanwhile; the run's
+ * own injectors and revert (its descendants) act as the run.  lab_state: the lab's state
+ * folder (struct lab's state); name: its inventory's name.
+ * state_run_lock(): 0, held until state_run_unlock() or exit; -EBUSY with who holds it
+ * in holder ("run PID of USER since TIME").  state_run_check(): 0 when the lab is free
+ * or this process is the run or one of its descendants, -EBUSY with holder otherwise.
+ */
+int state_run_lock(const char *lab_state, const char *name, char *holder, size_t len);
+void state_run_unlock(void);
+int state_run_check(const char *lab_state, const char *name, char *holder, size_t len);
+
 #endif

@@ -1456,6 +1456,21 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	ro.mgmt = sc[0]->inv->kind == INV_LAB_SSH ? sc[0]->inv->controller
 						  : inventory_management(sc[0]->inv).addr;
 	lab_open(&lab, sc[0]->inv);
+	/* One run a lab at a time, from pre-flight to the end: another's --recover would
+	 * revert this one's faults, and its faults would spoil this one's grades. */
+	if ((ret = state_run_lock(lab.state, sc[0]->inv->name, why, sizeof(why)))) {
+		if (ret == -EBUSY)
+			rl_err("run: lab %s is in use by %s: wait for it to end, or stop it; "
+			       "nothing was started",
+			       sc[0]->inv->name, why);
+		else
+			rl_err("run: cannot take the run lock of lab %s: %s", sc[0]->inv->name,
+			       strerror(-ret));
+		lab_close(&lab);
+		lab_release(started_lab);
+		ret = RL_EXIT_SETUP;
+		goto free_sc;
+	}
 	ro.postflight = true;
 	ro.recover = recover;
 	ro.retries = retries;
@@ -1464,6 +1479,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	     runner_recover(&lab, self_exe, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
 		rl_err("run: pre-flight checks of %s failed; nothing was changed",
 		       sc[0]->inv->name);
+		state_run_unlock();
 		lab_close(&lab);
 		lab_release(started_lab);
 		ret = RL_EXIT_SETUP;
@@ -1528,6 +1544,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	free(res);
 	json_decref(ri.dut);
 	lab_close(&lab);
+	state_run_unlock();
 	if (!keep && lab_release(started_lab) && !ret)
 		ret = RL_EXIT_SETUP;
 free_sc:

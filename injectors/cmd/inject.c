@@ -393,6 +393,14 @@ int cmd_inject(int argc, char **argv)
 		goto free_inv;
 	}
 	lab_open(&j.lab, j.inv);
+	if (!a.dry_run && (r = state_run_check(j.lab.state, j.inv->name, why, sizeof(why)))) {
+		rl_err("inject: lab %s is in use by %s: no fault of anyone else's while a run "
+		       "grades it; nothing was changed",
+		       j.inv->name, r == -EBUSY ? why : strerror(-r));
+		lab_close(&j.lab);
+		state_unlock();
+		goto free_inv;
+	}
 	use_journal_of(&j.lab, j.inv->path);
 	j.run.id = journal_next_id();
 	j.topo =
@@ -494,27 +502,6 @@ static void print_reverted(bool json, size_t undone, size_t failed)
 	out_close(&o);
 }
 
-/* Stop the live 'inject' processes holding outstanding faults: they revert them, and cannot
- * re-apply them. */
-static void stop_holders(void)
-{
-	struct journal_rec *recs;
-	size_t n;
-
-	if (journal_load(&recs, &n) < 0)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (recs[i].state != JS_REVERTED && live_holder(&recs[i])) {
-			rl_info("revert: stopping rocelab process %d that holds fault %u",
-				recs[i].pid, recs[i].id);
-			kill(recs[i].pid, SIGTERM);
-			for (int k = 0; k < 500 && proc_alive(recs[i].pid); k++)
-				usleep(20000);
-		}
-	}
-	journal_free(recs, n);
-}
-
 /*
  * The inventory the outstanding faults of the journal in use were planned
  * on, if that file is still what it was then.  NULL with *none when nothing
@@ -565,26 +552,84 @@ static struct inventory *recorded_inventory(const struct journal_rec *recs, size
  * (inv NULL) of the persistent journal, on the inventory its faults
  * recorded.  Adds to the counts; -1 when the lab to revert on cannot be had.
  */
+/*
+ * Is r a fault of inv's lab?  Real labs share one journal (the lib dir's): a record
+ * planned on another inventory, or on none (an older journal), is another lab's,
+ * whose devices may share names with these.  It is listed, never applied here.
+ */
+static bool of_this_lab(const struct lab *l, const struct inventory *inv,
+			const struct journal_rec *r, bool say)
+{
+	char abs[PATH_MAX];
+
+	if (strcmp(l->state, state_lib_dir()))
+		return true; /* the virtual lab's journal is its own */
+	if (!realpath(inv->path, abs))
+		snprintf(abs, sizeof(abs), "%s", inv->path);
+	if (r->inventory[0] && !strcmp(r->inventory, abs))
+		return true;
+	if (say)
+		rl_warn("revert: fault %u (%s %s) was planned on %s, not on %s: left as it is; "
+			"revert it with -i %s",
+			r->id, r->kind, r->target,
+			r->inventory[0] ? r->inventory : "an unnamed inventory", abs,
+			r->inventory[0] ? r->inventory : "ITS-INVENTORY");
+	return false;
+}
+
+/*
+ * Stop the live 'inject' processes holding this lab's outstanding faults: they
+ * revert them, and cannot re-apply them.  How many were stopped.
+ */
+static size_t stop_holders(const struct lab *l, const struct inventory *inv,
+			   const struct journal_rec *recs, size_t n)
+{
+	size_t stopped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].state != JS_REVERTED && of_this_lab(l, inv, &recs[i], false) &&
+		    live_holder(&recs[i])) {
+			rl_info("revert: stopping rocelab process %d that holds fault %u",
+				recs[i].pid, recs[i].id);
+			kill(recs[i].pid, SIGTERM);
+			for (int k = 0; k < 500 && proc_alive(recs[i].pid); k++)
+				usleep(20000);
+			stopped++;
+		}
+	}
+	return stopped;
+}
+
+/* A run of someone else's holds the lab: it reverts its own faults; said. */
+static bool lab_in_use(const struct lab *l, const struct inventory *inv)
+{
+	char who[256];
+	int r = state_run_check(l->state, inv->name, who, sizeof(who));
+
+	if (r)
+		rl_err("revert: lab %s is in use by %s: that run reverts its own faults; stop it "
+		       "first (it reverts as it stops), then revert",
+		       inv->name, r == -EBUSY ? who : strerror(-r));
+	return r != 0;
+}
+
 static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 {
 	struct journal_rec *recs;
 	struct inventory *own = NULL;
-	struct lab lab;
+	struct lab lab = {0};
 	size_t n;
 	bool none;
+	int ret = -1;
 
-	if (inv) {
+	/* inv: its lab's journal; else real labs' faults, in a journal that outlives a reboot
+	 * of this machine, on the inventory they were planned on */
+	if (inv)
 		lab_open(&lab, inv);
-		journal_use(lab.state, NULL, NULL);
-	} else { /* real labs' faults, in a journal that outlives a reboot of this machine */
-		journal_use(state_lib_dir(), NULL, NULL);
-	}
-	stop_holders();
+	journal_use(inv ? lab.state : state_lib_dir(), NULL, NULL);
 	if (journal_load(&recs, &n) < 0) {
 		rl_err("revert: cannot read the journal: %s", strerror(errno));
-		if (inv)
-			lab_close(&lab);
-		return -1;
+		goto close_lab;
 	}
 	if (!inv) {
 		if (!(inv = own = recorded_inventory(recs, n, &none))) {
@@ -593,9 +638,18 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 		}
 		lab_open(&lab, inv);
 	}
+	if (lab_in_use(&lab, inv))
+		goto free_recs;
+	if (stop_holders(&lab, inv, recs, n)) { /* they marked what they reverted */
+		journal_free(recs, n);
+		if (journal_load(&recs, &n) < 0) {
+			rl_err("revert: cannot read the journal: %s", strerror(errno));
+			goto close_lab;
+		}
+	}
 	state_lock();
 	for (size_t i = n; i-- > 0;) {
-		if (recs[i].state == JS_REVERTED)
+		if (recs[i].state == JS_REVERTED || !of_this_lab(&lab, inv, &recs[i], true))
 			continue;
 		if (fault_undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
 			journal_mark(recs[i].id, JS_REVERTED);
@@ -608,11 +662,14 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 		}
 	}
 	lab_sweep(&lab, "revert"); /* and what runs killed with -9 left on the hosts */
-	lab_close(&lab);
 	state_unlock();
+	ret = 0;
+free_recs:
 	journal_free(recs, n);
+close_lab:
+	lab_close(&lab);
 	inventory_free(own);
-	return 0;
+	return ret;
 }
 
 int cmd_revert(int argc, char **argv)
@@ -653,9 +710,14 @@ int cmd_revert(int argc, char **argv)
 	if (inv_path || lab_virtual_is_up()) {
 		struct inventory *inv = lab_target_inventory(inv_path);
 
-		if (!inv)
-			return inv_path ? RL_EXIT_USAGE : RL_EXIT_SETUP;
-		broken |= revert_journal(inv, &undone, &failed) < 0;
+		if (!inv && inv_path)
+			return RL_EXIT_USAGE;
+		/* namespaces of a virtual lab half up (or half down): said, and real labs'
+		 * journal is reverted all the same */
+		if (inv)
+			broken |= revert_journal(inv, &undone, &failed) < 0;
+		else
+			broken = true;
 		inventory_free(inv);
 	}
 	if (!inv_path && strcmp(state_lib_dir(), state_dir()))
