@@ -23,7 +23,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RUN_DIR_FMT "/tmp/rocelab-run.%d"
+/*
+ * A run's folder on a device: mktemp -d there (0700, a name no one can guess and
+ * make first: a folder a local user made could hold a binary they swap, which
+ * then runs as root).  /tmp/rocelab-run.PID.XXXXXX; older runs' /tmp/rocelab-run.PID
+ * are still swept.
+ */
+#define RUN_DIR_PREFIX "/tmp/rocelab-run."
+#define RUN_DIR_FMT    RUN_DIR_PREFIX "%d"
 
 /*
  * Whether the processes started on a device still run is asked at most once a
@@ -44,11 +51,11 @@ struct ssh_priv {
 	struct tracked tr[TRACKED_MAX]; /* started here and not stopped */
 	size_t n_tr;
 	unsigned long long *asked; /* per device: when its processes were last asked after */
-	bool *made;		   /* per device (hosts, then switches): its run folder exists */
+	char (*dir)[64];	   /* per device (hosts, then switches): its run folder, "" until
+				      made there */
+	char (*copy)[96];	   /* per device: where a 'rocelab: copy' host runs this binary */
 	unsigned n_logs;	   /* remote log files named so far */
-	char dir[64];		   /* the run folder on every device */
 	char owner[128];	   /* "<machine-id> <pid> <start time>": this run, in DIR/owner */
-	char copy[PATH_MAX];	   /* where 'rocelab: copy' hosts run this binary */
 };
 
 /* This machine's id (systemd's /etc/machine-id, else the hostname). */
@@ -84,9 +91,9 @@ static struct ssh_priv *priv(struct lab *l)
 
 	if (!p) {
 		p = l->priv = rl_xcalloc(1, sizeof(*p));
-		p->made = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->made));
+		p->dir = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->dir));
+		p->copy = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->copy));
 		p->asked = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->asked));
-		snprintf(p->dir, sizeof(p->dir), RUN_DIR_FMT, (int)getpid());
 		machine_id(mid, sizeof(mid));
 		run_owner(mid, getpid(), p->owner, sizeof(p->owner));
 	}
@@ -134,21 +141,51 @@ static int ssh_exec(struct lab *l, const char *dev, const char *const argv[], co
 	return run(l, dev, &b, input, out, err, errlen);
 }
 
-/* "umask 077 && mkdir -p DIR && (its owner) && " once per device (the first time is enough). */
-static void add_run_dir(struct lab *l, struct sbuf *b)
+/* Is dir a run folder's name as this run's mktemp makes them: PREFIX<pid>.<6 of [A-Za-z0-9]>? */
+static bool run_dir_name_ok(const char *dir, int pid)
 {
-	struct ssh_priv *p = priv(l);
+	char want[64];
+	size_t n = (size_t)snprintf(want, sizeof(want), RUN_DIR_FMT ".", pid);
 
-	sb_printf(b, "umask 077 && mkdir -p '%s' && echo '%s' >'%s/owner' && ", p->dir, p->owner,
-		  p->dir);
+	return !strncmp(dir, want, n) && strlen(dir + n) == 6 &&
+	       strspn(dir + n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+		   6;
 }
 
-static void made_run_dir(struct lab *l, const char *dev)
+/*
+ * This run's folder on dev, made on first use by mktemp -d (0700, its owner file
+ * in it); the same folder after.  NULL with err when it could not be made.
+ */
+static const char *run_dir(struct lab *l, const char *dev, char *err, size_t errlen)
 {
+	struct ssh_priv *p = priv(l);
 	ssize_t i = lab_dev_index(l, dev);
+	struct sbuf b = {0};
+	char *out = NULL;
+	int r;
 
-	if (i >= 0)
-		priv(l)->made[i] = true;
+	if (i < 0) {
+		snprintf(err, errlen, "%s: no such device", dev);
+		return NULL;
+	}
+	if (p->dir[i][0])
+		return p->dir[i];
+	sb_printf(&b,
+		  "umask 077 && d=$(mktemp -d " RUN_DIR_FMT
+		  ".XXXXXX) && echo '%s' >\"$d/owner\" && "
+		  "printf '%%s\\n' \"$d\"",
+		  (int)getpid(), p->owner);
+	r = run(l, dev, &b, NULL, &out, err, errlen);
+	if (!r && out) {
+		out[strcspn(out, "\n")] = '\0';
+		if (run_dir_name_ok(out, (int)getpid()))
+			snprintf(p->dir[i], sizeof(p->dir[i]), "%s", out);
+		else
+			snprintf(err, errlen, "%s: mktemp -d gave '%.60s', not a run folder", dev,
+				 out);
+	}
+	free(out);
+	return p->dir[i][0] ? p->dir[i] : NULL;
 }
 
 static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
@@ -156,20 +193,23 @@ static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], c
 {
 	struct ssh_priv *sp = priv(l);
 	char err[512], *out = NULL, *end;
+	const char *dir;
 	struct sbuf b = {0};
 	long pid;
 	int r;
 
 	(void)log;
-	snprintf(p->rlog, sizeof(p->rlog), "%s/%s.%u.log", sp->dir, dev, ++sp->n_logs);
-	add_run_dir(l, &b);
+	if (!(dir = run_dir(l, dev, err, sizeof(err)))) {
+		rl_err("%s", err);
+		p->rlog[0] = '\0';
+		return -EIO;
+	}
+	snprintf(p->rlog, sizeof(p->rlog), "%s/%s.%u.log", dir, dev, ++sp->n_logs);
 	/* Its own session: stopped as a process group, deaf to the SSH channel's end. */
 	sb_printf(&b, "{ setsid ");
 	add_argv(&b, argv);
 	sb_printf(&b, " </dev/null >'%s' 2>&1 & echo $!; }", p->rlog);
 	r = run(l, dev, &b, NULL, &out, err, sizeof(err));
-	if (!r)
-		made_run_dir(l, dev);
 	pid = r ? 0 : strtol(out ? out : "", &end, 10);
 	free(out);
 	if (r || pid <= 1) {
@@ -307,8 +347,7 @@ static int ssh_put(struct lab *l, const char *dev, const char *local, const char
 	}
 	text = rl_xcalloc(4 * ((len + 2) / 3) + 1, 1);
 	EVP_EncodeBlock((unsigned char *)text, (const unsigned char *)data, (int)len);
-	add_run_dir(l, &b);
-	sb_printf(&b, "mkdir -p ");
+	sb_printf(&b, "umask 077 && mkdir -p ");
 	add_quoted(&b, dirname(copy));
 	sb_printf(&b, " && base64 -d >");
 	add_quoted(&b, path);
@@ -317,9 +356,7 @@ static int ssh_put(struct lab *l, const char *dev, const char *local, const char
 		add_quoted(&b, path);
 	}
 	r = run(l, dev, &b, text, NULL, err, sizeof(err));
-	if (!r)
-		made_run_dir(l, dev);
-	else
+	if (r)
 		rl_err("%s", err);
 out:
 	free(copy);
@@ -342,31 +379,39 @@ static int ssh_get(struct lab *l, const char *dev, const char *path, const char 
 	return r > 0 ? -EIO : r;
 }
 
-/* Where ssh_share() puts local on a device: the run folder, under its own name. */
-static void shared_path(struct lab *l, const char *local, char *path, size_t len)
+/* Where ssh_share() puts local on dev: its run folder (made now), under its own name. */
+static int shared_path(struct lab *l, const char *dev, const char *local, char *path, size_t len)
 {
-	char *copy = rl_xstrdup(local);
+	char *copy = rl_xstrdup(local), err[512];
+	const char *dir = run_dir(l, dev, err, sizeof(err));
 
-	snprintf(path, len, "%s/%s", priv(l)->dir, basename(copy));
+	if (dir)
+		snprintf(path, len, "%s/%s", dir, basename(copy));
+	else
+		rl_err("%s", err);
 	free(copy);
+	return dir ? 0 : -EIO;
 }
 
 static const char *ssh_program(struct lab *l, const char *dev, const char *self)
 {
 	const struct inv_host *h = inventory_host(l->inv, dev);
 	struct ssh_priv *p = priv(l);
+	ssize_t i = lab_dev_index(l, dev);
 
-	if (h && !strcmp(h->rocelab, INV_ROCELAB_COPY)) { /* shared there at pre-flight */
-		shared_path(l, self, p->copy, sizeof(p->copy));
-		return p->copy;
+	if (h && i >= 0 && !strcmp(h->rocelab, INV_ROCELAB_COPY)) { /* shared there at pre-flight */
+		if (shared_path(l, dev, self, p->copy[i], sizeof(p->copy[i])))
+			snprintf(p->copy[i], sizeof(p->copy[i]), "rocelab"); /* said: not there */
+		return p->copy[i];
 	}
 	return h && h->rocelab[0] ? h->rocelab : "rocelab";
 }
 
 static int ssh_share(struct lab *l, const char *dev, const char *local, char *path, size_t len)
 {
-	shared_path(l, local, path, len);
-	return ssh_put(l, dev, local, path);
+	int r = shared_path(l, dev, local, path, len);
+
+	return r ? r : ssh_put(l, dev, local, path);
 }
 
 /*
@@ -400,7 +445,7 @@ static int ssh_sweep(struct lab *l, const char *dev, const char *when)
 			continue;
 		/* Only a folder named exactly as a run's reaches rm (the host printed it). */
 		snprintf(ours, sizeof(ours), RUN_DIR_FMT, dpid);
-		if (strcmp(ours, dir))
+		if (strcmp(ours, dir) && !run_dir_name_ok(dir, dpid))
 			continue;
 		snprintf(recorded, sizeof(recorded), "%s %d %llu", m, pid, start);
 		run_owner(mid, pid, now, sizeof(now));
@@ -427,14 +472,15 @@ static void ssh_close(struct lab *l)
 	for (size_t i = 0; p && i < l->inv->n_hosts + l->inv->n_switches; i++) {
 		const char *dev = i < l->inv->n_hosts ? l->inv->hosts[i].name
 						      : l->inv->switches[i - l->inv->n_hosts].name;
-		const char *argv[] = {"rm", "-rf", p->dir, NULL};
+		const char *argv[] = {"rm", "-rf", p->dir[i], NULL};
 		char err[512];
 
-		if (p->made[i] && ssh_exec(l, dev, argv, NULL, NULL, err, sizeof(err)))
+		if (p->dir[i][0] && ssh_exec(l, dev, argv, NULL, NULL, err, sizeof(err)))
 			rl_warn("%s", err);
 	}
 	if (p) {
-		free(p->made);
+		free(p->dir);
+		free(p->copy);
 		free(p->asked);
 	}
 	free(p);

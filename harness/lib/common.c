@@ -230,7 +230,8 @@ int rl_write_file(const char *path, const char *buf, size_t len)
 
 int rl_write_file_mode(const char *path, const char *buf, size_t len, unsigned mode)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (mode_t)mode);
+	/* never through a link planted where a file of ours goes (/tmp, a results folder) */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
 	int ret = 0;
 
 	if (fd < 0)

@@ -45,7 +45,8 @@ static void child_exec(const char *const argv[], const char *ns, const char *log
 		dup2(fd, 0);
 		close(fd);
 	}
-	fd = open(logpath ? logpath : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+	fd =
+	    open(logpath ? logpath : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 	if (fd >= 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);
