@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
+#include "harness/lib/state.h"
 #include "harness/lib/yamldoc.h"
 
 #include <ctype.h>
@@ -537,13 +538,21 @@ static int check_hashes(const char *dir, char *manifest, FILE *f)
 	return bad;
 }
 
+/* The key's fingerprint in ssh-keygen -Y's "Good ... signature ... key SHA256:..." line. */
+static void fingerprint_of(const char *out, char *fp, size_t len)
+{
+	const char *k = out ? strstr(out, " key SHA256:") : NULL;
+
+	snprintf(fp, len, "%.*s", k ? (int)strcspn(k + 5, " \n") : 1, k ? k + 5 : "?");
+}
+
 int qualify_verify(const char *dir, const char *signers, FILE *f)
 {
-	char manifest[PATH_MAX], sig[PATH_MAX], allowed[PATH_MAX] = "", err[512], *text, *pub,
-						*principal = NULL;
-	const char *who = "rocelab-signer";
+	char manifest[PATH_MAX], sig[PATH_MAX], conf[PATH_MAX], err[512], fp[128], *text,
+	    *principal = NULL, *out = NULL;
 	size_t len;
-	int r, bad;
+	int r, bad = 0;
+	json_t *q;
 
 	snprintf(manifest, sizeof(manifest), "%s/MANIFEST", dir);
 	snprintf(sig, sizeof(sig), "%s/MANIFEST.sig", dir);
@@ -555,58 +564,66 @@ int qualify_verify(const char *dir, const char *signers, FILE *f)
 	if (access(sig, R_OK)) {
 		fprintf(f, "%s: %s: the manifest is not signed\n", sig, strerror(errno));
 		free(text);
-		return 1;
+		return QV_NOT_VERIFIED;
 	}
-	if (!signers) { /* the key that signed, as the folder carries it */
-		char p[PATH_MAX];
-		int fd;
+	state_lib_path(conf, sizeof(conf), "allowed_signers");
+	if (!signers && !access(conf, R_OK))
+		signers = conf;
+	if (!signers) {
+		/* whose key, for the message; the folder's own signer.pub vouches for nothing */
+		const char *argv[] = {
+		    "ssh-keygen", "-Y", "check-novalidate", "-n", QUALIFY_NAMESPACE, "-s",
+		    sig,	  NULL};
 
-		snprintf(p, sizeof(p), "%s/signer.pub", dir);
-		if (!(pub = rl_read_file(p, &len))) {
-			fprintf(f, "%s: %s (or give --signers ALLOWED_SIGNERS)\n", p,
-				rl_read_strerror(errno));
-			free(text);
-			return 1;
-		}
-		snprintf(allowed, sizeof(allowed), "/tmp/rocelab-signers.XXXXXX");
-		if ((fd = mkstemp(allowed)) < 0) {
-			free(text), free(pub);
-			return -errno;
-		}
-		dprintf(fd, "%s namespaces=\"%s\" %s", who, QUALIFY_NAMESPACE, pub);
-		close(fd);
-		free(pub);
-		signers = allowed;
+		r = keygen(argv, text, &out, err, sizeof(err));
+		fingerprint_of(out, fp, sizeof(fp));
+		fprintf(f,
+			"signature: untrusted: %s by key %s, but no key is trusted here: give "
+			"--signers ALLOWED_SIGNERS, or list the keys you trust in %s\n",
+			r ? "not even good" : "made", fp, conf);
+		bad++;
 	} else { /* whose key it is, among those trusted */
 		const char *argv[] = {"ssh-keygen", "-Y", "find-principals", "-s",
 				      sig,	    "-f", signers,	     NULL};
 
 		if (keygen(argv, NULL, &principal, err, sizeof(err)) || !principal) {
 			fprintf(f, "signature: signed by no key of %s (%s)\n", signers, err);
-			free(text), free(principal);
-			return 1;
-		}
-		principal[strcspn(principal, "\n")] = '\0';
-		who = principal;
-	}
-	{
-		const char *argv[] = {"ssh-keygen", "-Y", "verify",	     "-f", signers, "-I",
-				      who,	    "-n", QUALIFY_NAMESPACE, "-s", sig,	    NULL};
-		char *out = NULL;
+			bad++;
+		} else {
+			const char *vargv[] = {"ssh-keygen", "-Y", "verify", "-f", signers, "-I",
+					       NULL,	     "-n", NULL,     "-s", sig,	    NULL};
 
-		r = keygen(argv, text, &out, err, sizeof(err));
-		if (r)
-			fprintf(f, "signature: does not verify: %s\n", err);
-		else
-			fprintf(f, "signature: good, by %s (%s)\n", who,
-				allowed[0] ? "the key in signer.pub: check it is one you trust"
-					   : signers);
-		free(out);
+			principal[strcspn(principal, "\n")] = '\0';
+			vargv[6] = principal;
+			vargv[8] = QUALIFY_NAMESPACE;
+			if (keygen(vargv, text, &out, err, sizeof(err))) {
+				fprintf(f, "signature: does not verify: %s\n", err);
+				bad++;
+			} else {
+				fingerprint_of(out, fp, sizeof(fp));
+				fprintf(f, "signature: good, by %s, key %s (trusted by %s)\n",
+					principal, fp, signers);
+			}
+		}
 	}
-	if (allowed[0])
-		unlink(allowed);
+	free(out);
 	free(principal);
-	bad = (r != 0) + check_hashes(dir, text, f);
+	bad += check_hashes(dir, text, f);
 	free(text);
-	return bad ? 1 : 0;
+	if (bad)
+		return QV_NOT_VERIFIED;
+	/* As signed: what did the qualification find? */
+	snprintf(manifest, sizeof(manifest), "%s/qualification.json", dir);
+	if (!(q = json_load_file(manifest, 0, NULL)) ||
+	    !json_is_boolean(json_object_get(q, "passed"))) {
+		fprintf(f, "%s: no verdict ('passed') in it: not a qualification\n", manifest);
+		json_decref(q);
+		return QV_NOT_VERIFIED;
+	}
+	r = json_is_true(json_object_get(q, "passed")) ? QV_PASSED : QV_FAILED;
+	fprintf(f, "qualification: %s (%lld rule check(s) failed)\n",
+		r == QV_PASSED ? "passed" : "FAILED",
+		(long long)json_integer_value(json_object_get(q, "failed")));
+	json_decref(q);
+	return r;
 }

@@ -71,12 +71,16 @@ int qualify_manifest(const char *dir, char *err, size_t errlen);
 int qualify_sign(const char *dir, const char *key, char *err, size_t errlen);
 
 /*
- * Verify dir: the signature of MANIFEST by a key of signers (an
- * allowed_signers file; NULL: the key in dir/signer.pub, which proves the
- * files are as that key signed them, not who holds it), then every file's
- * hash, no file missing and none added.  Each problem printed to f.
- * 0 when all holds, 1 when something does not, -errno when it could not check.
+ * Verify dir: the signature of MANIFEST by a key that signers lists (an
+ * allowed_signers file; NULL: state_lib_dir()/allowed_signers when it exists;
+ * a folder's own signer.pub vouches for nothing), then every file's hash, no
+ * file missing and none added; then the qualification's verdict
+ * (qualification.json "passed").  Each finding, and the signing key's
+ * fingerprint, printed to f.  QV_PASSED or QV_FAILED when verified;
+ * QV_NOT_VERIFIED when untrusted, badly signed or changed; -errno when dir is
+ * no signed folder.
  */
+enum { QV_PASSED = 0, QV_FAILED = 1, QV_NOT_VERIFIED = 3 };
 int qualify_verify(const char *dir, const char *signers, FILE *f);
 
 #endif

@@ -31,6 +31,7 @@
 #include <getopt.h>
 #include <glob.h>
 #include <jansson.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1204,8 +1205,9 @@ static const char qualify_help[] =
     "class_ok, duration_s, verdict, or any metric a component reports\n"
     "(goodput-vs-optimal ...).  Rules and scenarios are validated before anything runs.\n"
     "OUTDIR (default rocelab-results/qualify-TIME) gets the run's files, rules.yaml,\n"
-    "qualification.json (each rule: value, pass or fail; DUT identity, inventory\n"
-    "fingerprint) and MANIFEST, the sha256 of every file, signed with KEY (ssh-keygen\n"
+    "copies of the inventory and scenarios (inputs/), qualification.json (each rule:\n"
+    "value, pass or fail; DUT identity, inventory fingerprint, the binary's sha256,\n"
+    "the signing time) and MANIFEST, the sha256 of every file, signed with KEY (ssh-keygen\n"
     "-Y sign: a private key, or a public key whose private half ssh-agent holds) as\n"
     "MANIFEST.sig with the public key as signer.pub.  'rocelab verify OUTDIR' checks it.\n"
     "exit: 0 every rule holds; 1 a rule does not; 2 bad input (nothing ran);\n"
@@ -1213,13 +1215,15 @@ static const char qualify_help[] =
 
 static const char verify_help[] =
     "usage: rocelab verify DIR [--signers ALLOWED_SIGNERS]\n"
-    "Check a signed qualification folder: the signature of DIR/MANIFEST (ssh-keygen -Y\n"
-    "verify), then every file's sha256, no file missing and none added.\n"
-    "  --signers FILE  trust only keys of this allowed_signers file (ssh-keygen(1));\n"
-    "                  default: the key the folder carries (signer.pub), which proves\n"
-    "                  the files are as that key signed them, not whose key it is\n"
-    "exit: 0 good; 1 a bad signature, or a file changed, missing or added; 3 not a\n"
-    "signed folder.\n";
+    "Check a signed qualification folder: the signature of DIR/MANIFEST by a key you\n"
+    "trust (ssh-keygen -Y verify; the signing key's fingerprint is printed), then every\n"
+    "file's sha256, no file missing and none added, then the qualification's verdict.\n"
+    "  --signers FILE  the keys trusted, an allowed_signers file (ssh-keygen(1));\n"
+    "                  default: $ROCELAB_LIB_DIR/allowed_signers (/var/lib/rocelab).\n"
+    "                  The key the folder carries (signer.pub) vouches for nothing.\n"
+    "exit: 0 verified, the qualification passed; 1 verified, the qualification failed;\n"
+    "2 bad use; 3 NOT verified: no trusted signer, a bad signature, a file changed,\n"
+    "missing or added, or not a signed folder.\n";
 
 struct qual_opts {
 	const char *rules, *suite, *key, *out, *seed, *db;
@@ -1298,7 +1302,51 @@ static int qual_suite(const char *dir, const char *inv, const struct qrules *q, 
 }
 
 /* OUTDIR/qualification.json and the table on stdout; how many rules failed. */
-static size_t qual_summary(const char *out, const struct qrules *q, const json_t *root)
+/*
+ * What the verdict depends on, signed with it: copies of the inventory and of each
+ * scenario file in OUT/inputs/.  The names copied, as a new JSON array.
+ */
+static json_t *qual_inputs(const char *out, const json_t *root, const glob_t *g)
+{
+	char dir[PATH_MAX + 320], path[256];
+	const char *inv = json_string_value(json_object_get(root, "inventory"));
+	json_t *names = json_array();
+	size_t len;
+	char *text;
+
+	snprintf(dir, sizeof(dir), "%s/inputs/scenarios", out);
+	if (rl_mkdir_p(dir, 0755)) {
+		rl_err("qualify: %s: %s", dir, strerror(errno));
+		return names;
+	}
+	for (size_t i = 0; i <= g->gl_pathc; i++) {
+		const char *from = i < g->gl_pathc ? g->gl_pathv[i] : inv;
+		char base[PATH_MAX];
+
+		if (!from)
+			continue;
+		snprintf(base, sizeof(base), "%s", from);
+		if (i < g->gl_pathc)
+			snprintf(path, sizeof(path), "inputs/scenarios/%.200s", basename(base));
+		else
+			snprintf(path, sizeof(path), "inputs/inventory.yaml");
+		if (!(text = rl_read_file(from, &len))) {
+			rl_err("qualify: cannot copy %s into the signed folder: %s", from,
+			       rl_read_strerror(errno));
+			continue;
+		}
+		snprintf(dir, sizeof(dir), "%s/%s", out, path);
+		if (rl_write_file_mode(dir, text, len, 0644))
+			rl_err("qualify: cannot write %s", dir);
+		else
+			json_array_append_new(names, json_string(path));
+		free(text);
+	}
+	return names;
+}
+
+static size_t qual_summary(const char *out, const struct qrules *q, const json_t *root,
+			   json_t *inputs)
 {
 	static const char *const keep[] = {
 	    "run_id", "lab",	 "lab_kind", "inventory", "inventory_sha256",
@@ -1314,6 +1362,14 @@ static size_t qual_summary(const char *out, const struct qrules *q, const json_t
 		sha[0] = '\0';
 	json_object_set_new(sum, "rules_file", json_string(q->path));
 	json_object_set_new(sum, "rules_sha256", json_string(sha));
+	/* the binary that graded, and when it signed: part of what a signature vouches for */
+	if (rl_sha256_file("/proc/self/exe", sha))
+		sha[0] = '\0';
+	json_object_set_new(sum, "rocelab_sha256", json_string(sha));
+	json_object_set_new(
+	    sum, "signed_at",
+	    json_string(rl_utc((double)time(NULL), "%Y-%m-%dT%H:%M:%SZ", v, sizeof(v))));
+	json_object_set_new(sum, "inputs", inputs);
 	json_object_set_new(sum, "passed", json_boolean(!failed));
 	json_object_set_new(sum, "failed", json_integer((json_int_t)failed));
 	json_object_set_new(sum, "rules", rules);
@@ -1360,7 +1416,7 @@ static int cmd_qualify(int argc, char **argv)
 	char suite[PATH_MAX], out[PATH_MAX], path[PATH_MAX], ts[32], err[512];
 	const char *rargv[64];
 	glob_t g = {0};
-	json_t *root;
+	json_t *root, *inputs;
 	json_error_t je;
 	size_t failed;
 	int r, ra = 0;
@@ -1407,13 +1463,15 @@ static int cmd_qualify(int argc, char **argv)
 		rargv[ra++] = g.gl_pathv[i];
 	rargv[ra] = NULL;
 	r = cmd_run_reported(ra, (char **)rargv);
-	globfree(&g);
 	snprintf(path, sizeof(path), "%s/results.json", q.out);
 	if (!(root = json_load_file(path, 0, &je))) {
 		rl_err("qualify: the run wrote no results (%s): nothing to qualify", je.text);
 		qualify_rules_free(&rules);
+		globfree(&g);
 		return r ? r : RL_EXIT_SETUP;
 	}
+	inputs = qual_inputs(q.out, root, &g);
+	globfree(&g);
 	snprintf(path, sizeof(path), "%s/rules.yaml", q.out);
 	{
 		size_t len;
@@ -1423,7 +1481,7 @@ static int cmd_qualify(int argc, char **argv)
 			rl_err("qualify: cannot copy %s to %s", q.rules, path);
 		free(text);
 	}
-	failed = qual_summary(q.out, &rules, root);
+	failed = qual_summary(q.out, &rules, root, inputs);
 	json_decref(root);
 	qualify_rules_free(&rules);
 	if (qualify_manifest(q.out, err, sizeof(err)) < 0) {
@@ -1454,11 +1512,13 @@ static int cmd_verify(int argc, char **argv)
 	if (argc - optind != 1)
 		return usage_error("verify: give one DIR");
 	r = qualify_verify(argv[optind], signers, stdout);
-	if (r == 0)
-		printf("verified: %s is as it was signed\n", argv[optind]);
-	else if (r > 0)
+	if (r == QV_PASSED || r == QV_FAILED)
+		printf("verified: %s is as it was signed, by a key trusted here; the "
+		       "qualification %s\n",
+		       argv[optind], r == QV_PASSED ? "passed" : "FAILED");
+	else
 		printf("NOT verified: %s\n", argv[optind]);
-	return r == 0 ? RL_EXIT_OK : r > 0 ? RL_EXIT_FAIL : RL_EXIT_SETUP;
+	return r == QV_PASSED ? RL_EXIT_OK : r == QV_FAILED ? RL_EXIT_FAIL : RL_EXIT_SETUP;
 }
 
 static const char report_help[] =

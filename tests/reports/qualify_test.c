@@ -136,40 +136,49 @@ static char *verify(const char *signers, int *ret)
 
 Test(qualify, a_signed_manifest_verifies_and_a_tampered_file_does_not)
 {
-	char run[PATH_MAX], key[PATH_MAX], err[512], signers[PATH_MAX];
+	char run[PATH_MAX], key[PATH_MAX], err[512], signers[PATH_MAX], lib[PATH_MAX];
 	char *out;
 	int r;
 
 	snprintf(run, sizeof(run), "%s/run", dir);
 	snprintf(key, sizeof(key), "%s/key", dir);
+	snprintf(lib, sizeof(lib), "%s/lib", dir);
+	setenv("ROCELAB_LIB_DIR", lib, 1); /* no allowed_signers configured */
 	cr_assert_eq(sh("ssh-keygen -q -t ed25519 -N '' -C q@lab -f '%s'", key), 0);
 	cr_assert_eq(sh("mkdir -p '%s/s1' && echo '{}' > '%s/results.json' && echo log > "
-			"'%s/s1/inject.log'",
-			run, run, run),
+			"'%s/s1/inject.log' && echo '{\"passed\": true, \"failed\": 0}' > "
+			"'%s/qualification.json'",
+			run, run, run, run),
 		     0);
-	cr_assert_eq(qualify_manifest(run, err, sizeof(err)), 2, "%s", err);
+	cr_assert_eq(qualify_manifest(run, err, sizeof(err)), 3, "%s", err);
 	cr_assert_eq(qualify_sign(run, key, err, sizeof(err)), 0, "%s", err);
+	/* The folder's own signer.pub vouches for nothing (issue 56). */
 	out = verify(NULL, &r);
-	cr_assert_eq(r, 0, "%s", out);
-	cr_assert(strstr(out, "signature: good, by rocelab-signer (the key in signer.pub"), "%s",
-		  out);
+	cr_assert_eq(r, QV_NOT_VERIFIED, "%s", out);
+	cr_assert(strstr(out, "signature: untrusted: made by key SHA256:"), "%s", out);
 	free(out);
-	/* Trusting only a named key: its principal is found. */
+	/* Trusting a named key: its principal and fingerprint are said, its verdict given. */
 	snprintf(signers, sizeof(signers), "%s/allowed", dir);
 	cr_assert_eq(sh("printf 'qa@lab namespaces=\"%s\" %%s\\n' \"$(cat '%s.pub')\" > '%s'",
 			QUALIFY_NAMESPACE, key, signers),
 		     0);
 	out = verify(signers, &r);
-	cr_assert_eq(r, 0, "%s", out);
-	cr_assert(strstr(out, "signature: good, by qa@lab"), "%s", out);
+	cr_assert_eq(r, QV_PASSED, "%s", out);
+	cr_assert(strstr(out, "signature: good, by qa@lab, key SHA256:"), "%s", out);
+	cr_assert(strstr(out, "qualification: passed"), "%s", out);
+	free(out);
+	/* ... or the keys of $ROCELAB_LIB_DIR/allowed_signers */
+	cr_assert_eq(sh("mkdir -p '%s' && cp '%s' '%s/allowed_signers'", lib, signers, lib), 0);
+	out = verify(NULL, &r);
+	cr_assert_eq(r, QV_PASSED, "%s", out);
 	free(out);
 	/* One byte changed, one file added, one removed: each named. */
 	cr_assert_eq(sh("echo LOG > '%s/s1/inject.log' && echo x > '%s/extra' && rm "
 			"'%s/results.json'",
 			run, run, run),
 		     0);
-	out = verify(NULL, &r);
-	cr_assert_eq(r, 1, "%s", out);
+	out = verify(signers, &r);
+	cr_assert_eq(r, QV_NOT_VERIFIED, "%s", out);
 	cr_assert(strstr(out, "changed: s1/inject.log (sha256 "), "%s", out);
 	cr_assert(strstr(out, "added: extra (not in the manifest)"), "%s", out);
 	cr_assert(strstr(out, "missing: results.json"), "%s", out);
@@ -180,18 +189,47 @@ Test(qualify, a_signed_manifest_verifies_and_a_tampered_file_does_not)
 	       "\"s/^[0-9a-f]*  s1/$(sha256sum s1/inject.log | cut -c1-64)  s1/\" MANIFEST",
 	       run),
 	    0);
-	out = verify(NULL, &r);
-	cr_assert_eq(r, 1, "%s", out);
+	out = verify(signers, &r);
+	cr_assert_eq(r, QV_NOT_VERIFIED, "%s", out);
 	cr_assert(strstr(out, "signature: does not verify"), "%s", out);
 	cr_assert_null(strstr(out, "changed:"), "%s", out);
 	free(out);
-	/* Another key's signature is not trusted by the allowed signers. */
+	/* Re-signed by another key, its signer.pub swapped in: not trusted. */
 	cr_assert_eq(sh("ssh-keygen -q -t ed25519 -N '' -f '%s/other' && cd '%s' && rm -f "
-			"MANIFEST.sig && ssh-keygen -Y sign -q -f '%s/other' -n %s MANIFEST",
-			dir, run, dir, QUALIFY_NAMESPACE),
+			"MANIFEST.sig && cp '%s/other.pub' signer.pub && ssh-keygen -Y sign -q -f "
+			"'%s/other' -n %s MANIFEST",
+			dir, run, dir, dir, QUALIFY_NAMESPACE),
 		     0);
 	out = verify(signers, &r);
-	cr_assert_eq(r, 1, "%s", out);
+	cr_assert_eq(r, QV_NOT_VERIFIED, "%s", out);
 	cr_assert(strstr(out, "signature: signed by no key of "), "%s", out);
 	free(out);
+	/* Signed as it is by the trusted key, and failed: verified, and its verdict is FAILED. */
+	cr_assert_eq(sh("cd '%s' && echo '{\"passed\": false, \"failed\": 2}' > "
+			"qualification.json",
+			run),
+		     0);
+	cr_assert_eq(qualify_manifest(run, err, sizeof(err)), 3, "%s", err);
+	cr_assert_eq(qualify_sign(run, key, err, sizeof(err)), 0, "%s", err);
+	out = verify(signers, &r);
+	cr_assert_eq(r, QV_FAILED, "%s", out);
+	cr_assert(strstr(out, "qualification: FAILED (2 rule check(s) failed)"), "%s", out);
+	free(out);
+	unsetenv("ROCELAB_LIB_DIR");
+}
+
+/* A file over 16 MiB (a long run's logs) is hashed as it streams, not refused (issue 56). */
+Test(qualify, large_files_are_hashed_by_streaming)
+{
+	char path[PATH_MAX], hex[65], want[80] = "";
+	FILE *p;
+
+	snprintf(path, sizeof(path), "%s/big.log", dir);
+	cr_assert_eq(sh("head -c 17825792 /dev/zero | tr '\\\\0' x > '%s'", path), 0);
+	cr_assert_eq(rl_sha256_file(path, hex), 0);
+	snprintf(want, sizeof(want), "sha256sum '%s'", path);
+	cr_assert_not_null(p = popen(want, "r"));
+	cr_assert_not_null(fgets(want, sizeof(want), p));
+	pclose(p);
+	cr_assert_eq(strncmp(hex, want, 64), 0, "%s vs %.64s", hex, want);
 }

@@ -250,11 +250,32 @@ rc=$?
 check "it prints each rule with its value" grep -Eq "^no-fault +false_positives == 0 +0 +pass" "$HM_OUT/qual.out"
 check "qualification.json: rules, DUT identity and the inventory's fingerprint" jq -e '.passed == true and (.rules | length) == 3 and .dut.switches.rail1.nos == "Linux" and (.inventory_sha256 | length) == 64' "$HM_OUT/qual/qualification.json"
 check "the manifest lists every file with its sha256" sh -c 'cd "$0" && test "$(wc -l < MANIFEST)" -eq "$(find . -type f ! -name MANIFEST ! -name MANIFEST.sig ! -name signer.pub | wc -l)" && sha256sum --quiet -c MANIFEST' "$HM_OUT/qual"
-check "rocelab verify: the signature and every hash hold" "$RL" verify "$HM_OUT/qual"
+check "what the verdict depends on is signed with it: inventory, scenarios, binary, time" sh -c 'cd "$0" && grep -q "  inputs/inventory.yaml$" MANIFEST && grep -q "  inputs/scenarios/no-fault.yaml$" MANIFEST && jq -e --arg b "$(sha256sum < "$1" | cut -c1-64)" ".rocelab_sha256 == \$b and (.signed_at | test(\"^20[0-9-]+T\"))" qualification.json' "$HM_OUT/qual" "$RL"
+FP=$(ssh-keygen -l -f "$T/qkey.pub" | awk '{print $2}')
+# A folder's own signer.pub vouches for nothing (issue 56): without a trusted key, not verified.
+expect_exit 3 "rocelab verify with no key trusted: NOT verified (exit 3)" env ROCELAB_LIB_DIR="$T/nolib" "$RL" verify "$HM_OUT/qual"
+check "... untrusted, naming the signing key's fingerprint" grep -q "signature: untrusted: made by key $FP" "$T/check.out"
 printf 'qa@rocelab namespaces="rocelab-qualification@rocelab" %s\n' "$(cat "$T/qkey.pub")" >"$T/allowed_signers"
-check "rocelab verify --signers: by a key the lab trusts" sh -c '"$0" verify "$1" --signers "$2" | grep -q "signature: good, by qa@rocelab"' "$RL" "$HM_OUT/qual" "$T/allowed_signers"
+check "rocelab verify --signers: by a key the lab trusts, its fingerprint, exit 0" sh -c '"$0" verify "$1" --signers "$2" | grep -q "signature: good, by qa@rocelab, key $3"' "$RL" "$HM_OUT/qual" "$T/allowed_signers" "$FP"
+mkdir -p "$T/qlib" && cp "$T/allowed_signers" "$T/qlib/allowed_signers"
+check "... or by the keys listed in \$ROCELAB_LIB_DIR/allowed_signers" env ROCELAB_LIB_DIR="$T/qlib" "$RL" verify "$HM_OUT/qual"
+# A signed qualification that failed is verified, and says so in its exit code.
+cp -a "$HM_OUT/qual" "$T/qfail"
+(cd "$T/qfail" && jq '.passed = false | .failed = 1' qualification.json >q.tmp && mv q.tmp qualification.json &&
+	find . -type f ! -name MANIFEST ! -name MANIFEST.sig ! -name signer.pub | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >MANIFEST &&
+	rm -f MANIFEST.sig && ssh-keygen -Y sign -q -f "$T/qkey" -n rocelab-qualification@rocelab MANIFEST)
+expect_exit 1 "a signed, failed qualification: verified, exit 1" "$RL" verify "$T/qfail" --signers "$T/allowed_signers"
+check "... saying it failed" grep -q "qualification: FAILED" "$T/check.out"
+# Tampered, then signed again with another key and its signer.pub swapped in: not verified.
+ssh-keygen -q -t ed25519 -N '' -C mallory -f "$T/mkey"
+cp -a "$HM_OUT/qual" "$T/qforged"
+(cd "$T/qforged" && sed -i 's/"passed": false/"passed": true/' qualification.json && cp "$T/mkey.pub" signer.pub &&
+	find . -type f ! -name MANIFEST ! -name MANIFEST.sig ! -name signer.pub | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >MANIFEST &&
+	rm -f MANIFEST.sig && ssh-keygen -Y sign -q -f "$T/mkey" -n rocelab-qualification@rocelab MANIFEST)
+expect_exit 3 "a folder re-signed by another key: NOT verified (exit 3)" "$RL" verify "$T/qforged" --signers "$T/allowed_signers"
+check "... signed by no trusted key" grep -q "signature: signed by no key of" "$T/check.out"
 sed -i 's/"verdict": "pass"/"verdict": "fail"/' "$HM_OUT/qual/results.json"
-expect_exit 1 "a tampered results.json fails verify (exit 1)" "$RL" verify "$HM_OUT/qual"
+expect_exit 3 "a tampered results.json: NOT verified (exit 3)" "$RL" verify "$HM_OUT/qual" --signers "$T/allowed_signers"
 cp "$T/check.out" "$HM_OUT/verify.out"
 check "... naming it" grep -q "^changed: results.json" "$HM_OUT/verify.out"
 [ -z "$(leftovers)" ] && ok "after the runs: no namespace, process, nft table or state left" || fail "leftovers after run" "$(leftovers | head -3)"
