@@ -69,6 +69,8 @@ static void fixed(struct cmd *c, const char *s)
  */
 static const char cpu_hog_on[] =
     "set -e; h=$1 q=$2 n=$3 cpu=$4 re=$5; st=/run/rocelab-cpu-hog-$h\n"
+    /* the host's name in a pattern: its dots are dots, not any character (another host's) */
+    "hq=$(printf '%s' \"$h\" | sed 's/[.]/[.]/g')\n"
     "[ ! -e \"$st\" ] || { echo \"a cpu-hog is on $h already ($st)\" >&2; exit 1; }\n"
     "[ \"$cpu\" != last ] || cpu=$(($(nproc) - 1))\n"
     "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then\n"
@@ -92,13 +94,13 @@ static const char cpu_hog_on[] =
     "</dev/null >/dev/null 2>&1 &\n"
     "  i=$((i + 1))\n"
     "done\n"
-    "i=0; while [ \"$(pgrep -fc \"^sh -c while :; do :; done rocelab-cpu-hog-$h\\$\")\" -lt $n ] "
+    "i=0; while [ \"$(pgrep -fc \"^sh -c while :; do :; done rocelab-cpu-hog-$hq\\$\")\" -lt $n ] "
     "&& "
     "[ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n";
 
 /* cpu-hog-off HOST: the agents back where they were, the busy shells gone, the cgroups too. */
 static const char cpu_hog_off[] =
-    "set -e; h=$1; st=/run/rocelab-cpu-hog-$h\n"
+    "set -e; h=$1; st=/run/rocelab-cpu-hog-$h; hq=$(printf '%s' \"$h\" | sed 's/[.]/[.]/g')\n"
     "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then dirs=/sys/fs/cgroup/rocelab-cpu-hog-$h\n"
     "else dirs=\"/sys/fs/cgroup/cpu/rocelab-cpu-hog-$h /sys/fs/cgroup/cpuset/rocelab-cpu-hog-$h\"; "
     "fi\n"
@@ -110,7 +112,7 @@ static const char cpu_hog_off[] =
     "    echo $p > \"$d/cgroup.procs\" || true\n"
     "  done < \"$st\"\n"
     "fi\n"
-    "pkill -9 -f \"^sh -c while :; do :; done rocelab-cpu-hog-$h\\$\" || true\n"
+    "pkill -9 -f \"^sh -c while :; do :; done rocelab-cpu-hog-$hq\\$\" || true\n"
     "for d in $dirs; do\n"
     "  [ -d $d ] || continue\n"
     "  i=0; while [ -n \"$(cat $d/cgroup.procs)\" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); "

@@ -1302,6 +1302,33 @@ static int nvue_pfc_rx(const char *arg, const char *out, struct readback *rb, ch
 	return -EINVAL;
 }
 
+/*
+ * What a device printed becomes part of a command that restores it (a speed, an
+ * alpha, a profile, an ECN line): on every NOS alike, only words a NOS writes pass,
+ * [A-Za-z0-9 _.,:/|=+-] and brackets; a quote, '$', '`', ';', '&', a newline and the
+ * like are refused, however the parser of that NOS read them (issue 56).
+ */
+static int undo_words_ok(const struct readback *rb, char *err, size_t errlen)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				 " _.,:/|=+-[]";
+	const struct {
+		const char *what, *v;
+	} f[] = {{"profile", rb->profile}, {"speed", rb->speed}, {"autoneg", rb->autoneg},
+		 {"alpha", rb->alpha},	   {"ecn", rb->ecn},	 {"qdisc", rb->qdisc},
+		 {"handle", rb->handle},   {"admin", rb->admin}};
+
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if (strspn(f[i].v, ok) != strlen(f[i].v)) {
+			snprintf(err, errlen,
+				 "the device's %s as read holds characters no command may carry "
+				 "(not restored from it): check the device",
+				 f[i].what);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int readback_parse(const char *read_as, const char *out, struct readback *rb, char *err,
 		   size_t errlen)
 {
@@ -1344,8 +1371,11 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 	memset(rb, 0, sizeof(*rb));
 	for (size_t i = 0; i < ARRAY_SIZE(parsers); i++)
 		if (strlen(parsers[i].name) == k && !strncmp(read_as, parsers[i].name, k) &&
-		    read_as[k] == ' ')
-			return parsers[i].parse(read_as + k + 1, out ? out : "", rb, err, errlen);
+		    read_as[k] == ' ') {
+			int r = parsers[i].parse(read_as + k + 1, out ? out : "", rb, err, errlen);
+
+			return r ? r : undo_words_ok(rb, err, errlen);
+		}
 	snprintf(err, errlen, "no parser '%.*s' for a read-back (a journal from a newer rocelab?)",
 		 (int)k, read_as);
 	return -EINVAL;

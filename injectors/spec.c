@@ -45,7 +45,7 @@ int fault_opt_rate_parse(const struct opt_desc *d, const char *v, void *field, c
 			 v);
 		return -EINVAL;
 	}
-	x = strtod(v, &end);
+	x = rl_strtod(v, &end);
 	kbit = !strncasecmp(end, "k", 1) ? (unsigned long long)x : mbps * 1000;
 	if ((double)kbit < d->lo || (double)kbit > d->hi) {
 		snprintf(err, errlen, "%s '%s': give a rate from %.0fkbit to %.0fgbit", d->name, v,

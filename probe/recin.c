@@ -129,6 +129,11 @@ static void conn_accept(struct conn ***cs, size_t *n, const struct inventory *in
 	if (fd < 0)
 		return;
 	snprintf(peer, sizeof(peer), "%s:%u", inet_ntoa(sa.sin_addr), ntohs(sa.sin_port));
+	if (!inventory_peer_ok(inv, sa.sin_addr)) { /* records only from the lab's hosts */
+		rl_warn("analyze: %s is no host of %s: closed", peer, inv->name);
+		close(fd);
+		return;
+	}
 	if (*n >= max_conns(inv)) {
 		rl_warn("analyze: %s: %zu connections already, more than this inventory's agents "
 			"make; closed",

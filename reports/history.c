@@ -229,13 +229,10 @@ static int record_scenarios(sqlite3 *db, const char *run, const json_t *scenario
 	return rc;
 }
 
-int history_record(const char *path, const json_t *root, const char *outdir, char *err,
-		   size_t errlen)
+int history_check(const json_t *root, char *err, size_t errlen)
 {
 	const char *run = json_string_value(json_object_get(root, "run_id"));
 	const json_t *sc = json_object_get(root, "scenarios");
-	sqlite3 *db;
-	int rc;
 
 	if (!run || !json_is_string(json_object_get(root, "lab")) ||
 	    !json_is_number(json_object_get(root, "started")) || !json_is_array(sc)) {
@@ -260,6 +257,19 @@ int history_record(const char *path, const json_t *root, const char *outdir, cha
 				 i);
 			return -EINVAL;
 		}
+	return 0;
+}
+
+int history_record(const char *path, const json_t *root, const char *outdir, char *err,
+		   size_t errlen)
+{
+	const char *run = json_string_value(json_object_get(root, "run_id"));
+	const json_t *sc = json_object_get(root, "scenarios");
+	sqlite3 *db;
+	int rc;
+
+	if ((rc = history_check(root, err, errlen)))
+		return rc;
 	if (!(db = db_open(path, true, err, errlen)))
 		return -errno;
 	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);

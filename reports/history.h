@@ -15,6 +15,13 @@
 const char *history_path(const char *given, char *buf, size_t len);
 
 /*
+ * Is root, a results.json someone may have handed over, one to record: run_id,
+ * lab, started, scenarios there, and every name a name (a trend's file and title
+ * carry them)?  0, or -EINVAL with err.  history_record() checks it first.
+ */
+int history_check(const json_t *root, char *err, size_t errlen);
+
+/*
  * Record one run from its results.json (root) and where its files are
  * (outdir, may be NULL); the run, each scenario's grade and each component
  * metric, in one transaction.  -EEXIST when the run is recorded already,

@@ -819,77 +819,92 @@ static void file_name(const char *name, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
-/* trend-NAME.dat and .gp, drawn: one scenario's runs, oldest first. */
-static int trend_plot(const char *dir, const char *fname, const char *scenario, const json_t *rows)
+void pages_trend_write(FILE *dat, FILE *gp, const char *fname, const char *scenario,
+		       const json_t *rows)
 {
-	char path[PATH_MAX + 300], ts[32], text[256];
+	char ts[32], text[256];
 	const json_t *r;
 	size_t i, detected = 0, failed = 0;
 	double tmax = 1, fpmax = 1; /* fixed ranges: an axis without a point is an error */
-	FILE *f;
-	int rc;
 
-	snprintf(path, sizeof(path), "%s/trend-%s.dat", dir, fname);
-	if (!(f = fopen(path, "we")))
-		return -errno;
-	fprintf(f, "# run started(UTC) time_to_detect_s false_positives passed\n");
+	fprintf(dat, "# run started(UTC) time_to_detect_s false_positives passed\n");
 	json_array_foreach(rows, i, r)
 	{
 		const json_t *t = json_object_get(r, "time_to_detect_s");
 		long long fp = (long long)json_integer_value(json_object_get(r, "false_positives"));
 		bool pass = !strcmp(text_of(r, "verdict"), "pass");
 
-		fprintf(f, "%zu %s ", i + 1,
+		/* a history is another person's file too: numbers held to what a run gives */
+		fp = fp < 0 ? 0 : fp > 1000000000 ? 1000000000 : fp;
+		fprintf(dat, "%zu %s ", i + 1,
 			rl_utc(json_number_value(json_object_get(r, "started")), "%m-%dT%H:%M", ts,
 			       sizeof(ts)));
-		if (json_is_number(t)) {
-			fprintf(f, "%.3f", json_number_value(t));
+		if (json_is_number(t) && json_number_value(t) >= 0 && json_number_value(t) < 1e9) {
+			fprintf(dat, "%.3f", json_number_value(t));
 			tmax = json_number_value(t) > tmax ? json_number_value(t) : tmax;
 			detected++;
 		} else
-			fprintf(f, "-");
-		fprintf(f, " %lld %d\n", fp, pass);
+			fprintf(dat, "-");
+		fprintf(dat, " %lld %d\n", fp, pass);
 		fpmax = (double)fp > fpmax ? (double)fp : fpmax;
 		failed += !pass;
 	}
-	if (fclose(f))
-		return -errno;
-	snprintf(path, sizeof(path), "%s/trend-%s.gp", dir, fname);
-	if (!(f = fopen(path, "we")))
-		return -errno;
 	/* the name as data: a history import is another person's file (rl_gp_text()) */
 	rl_gp_text(scenario, text, sizeof(text));
-	fprintf(f, "# rocelab history trend of %s: 'gnuplot trend-%s.gp' in this folder\n", text,
+	fprintf(gp, "# rocelab history trend of %s: 'gnuplot trend-%s.gp' in this folder\n", text,
 		fname);
-	fprintf(f, "set terminal pngcairo size 900,300 font 'Sans,9'\nset output 'trend-%s.png'\n",
+	fprintf(gp, "set terminal pngcairo size 900,300 font 'Sans,9'\nset output 'trend-%s.png'\n",
 		fname);
-	fprintf(f,
+	fprintf(gp,
 		"set datafile missing '-'\nset title '%s: time to detect and false positives "
 		"per run (red: failed)' noenhanced\n",
 		text);
-	fprintf(f,
+	fprintf(gp,
 		"set ylabel 'time to detect (s)'\nset y2label 'false positives'\n"
-		"set yrange [0:%.2f]\nset y2range [0:%.0f]\nset ytics nomirror\nset y2tics %d\n"
+		"set yrange [0:%.2f]\nset y2range [0:%.0f]\nset ytics nomirror\nset y2tics %lld\n"
 		"set xtics rotate by -30 font ',7'\nset key top left\nset grid ytics\n"
 		"set xrange [0.5:%zu.5]\nset style fill solid 0.3\nset boxwidth 0.4\n",
-		tmax * 1.25, fpmax * 1.25 + 0.5, (int)(fpmax + 4) / 5, /* whole false positives */
+		tmax * 1.25, fpmax * 1.25 + 0.5,
+		(long long)(fpmax + 4) / 5, /* whole false positives */
 		json_array_size(rows));
 	/* Only series with a point: gnuplot stops at one whose points are all undefined. */
-	fprintf(f,
+	fprintf(gp,
 		"plot 'trend-%s.dat' using 1:4:xtic(2) axes x1y2 with boxes lc rgb '#cc8800' "
 		"title 'false positives'",
 		fname);
 	if (detected)
-		fprintf(f, ", \\\n     '' using 1:3 with linespoints pt 7 lc rgb '#2060c0' "
-			   "title 'time to detect'");
+		fprintf(gp, ", \\\n     '' using 1:3 with linespoints pt 7 lc rgb '#2060c0' "
+			    "title 'time to detect'");
 	if (failed)
-		fprintf(f, ", \\\n     '' using 1:($5 == 0 ? 0 : 1/0) with points pt 7 ps 1.5 "
-			   "lc rgb '#c00000' title 'failed'");
-	fprintf(f, "\n");
-	if (fclose(f))
+		fprintf(gp, ", \\\n     '' using 1:($5 == 0 ? 0 : 1/0) with points pt 7 ps 1.5 "
+			    "lc rgb '#c00000' title 'failed'");
+	fprintf(gp, "\n");
+}
+
+/* trend-NAME.dat and .gp, drawn: one scenario's runs, oldest first. */
+static int trend_plot(const char *dir, const char *fname, const char *scenario, const json_t *rows)
+{
+	char path[PATH_MAX + 300], gpn[300];
+	FILE *dat, *gp;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/trend-%s.dat", dir, fname);
+	if (!(dat = fopen(path, "we")))
 		return -errno;
-	snprintf(path, sizeof(path), "trend-%s.gp", fname);
-	rc = proc_gnuplot(dir, path);
+	snprintf(path, sizeof(path), "%s/trend-%s.gp", dir, fname);
+	if (!(gp = fopen(path, "we"))) {
+		rc = -errno;
+		fclose(dat);
+		return rc;
+	}
+	pages_trend_write(dat, gp, fname, scenario, rows);
+	rc = fclose(dat) ? -errno : 0;
+	if (fclose(gp) && !rc)
+		rc = -errno;
+	if (rc)
+		return rc;
+	snprintf(gpn, sizeof(gpn), "trend-%s.gp", fname);
+	rc = proc_gnuplot(dir, gpn);
 	return rc == -ENOENT ? rc : rc ? -EIO : 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Inline the plots of an HTML file in place: each <img src="FILE.png"> of a
@@ -53,5 +54,13 @@ int pages_rerender(const char *dir, char *err, size_t errlen);
  */
 int pages_trends(const char *dir, const json_t *runs, const json_t *per_scenario, char *err,
 		 size_t errlen);
+
+/*
+ * One scenario's trend: its data (dat) and gnuplot script (gp) from its history
+ * rows (oldest first), files named trend-FNAME.*.  What the rows and scenario say
+ * reaches the script as data only (rl_gp_text()).
+ */
+void pages_trend_write(FILE *dat, FILE *gp, const char *fname, const char *scenario,
+		       const json_t *rows);
 
 #endif

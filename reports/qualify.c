@@ -33,7 +33,7 @@ __attribute__((format(printf, 3, 4))) static void rerr(struct rctx *c, const yam
 	fprintf(c->errf, "%s:%zu:%zu: ", c->path, n ? n->start_mark.line + 1 : 1,
 		n ? n->start_mark.column + 1 : 1);
 	va_start(ap, fmt);
-	vfprintf(c->errf, fmt, ap);
+	rl_vfprintf_text(c->errf, fmt, ap);
 	va_end(ap);
 	fputc('\n', c->errf);
 	c->errors++;
@@ -108,7 +108,7 @@ static int parse_require(const char *s, struct qrule *r, char *why, size_t whyle
 		return 0;
 	}
 	errno = 0;
-	r->value = strtod(p, &end);
+	r->value = rl_strtod(p, &end);
 	while (end && isspace((unsigned char)*end))
 		end++;
 	if (p == end || *end || errno || !isfinite(r->value)) {
@@ -490,8 +490,7 @@ int qualify_sign(const char *dir, const char *key, char *err, size_t errlen)
 	return r;
 }
 
-/* The manifest's lines against the files: each problem printed; how many. */
-static int check_hashes(const char *dir, char *manifest, FILE *f)
+int qualify_manifest_check(const char *dir, char *manifest, FILE *f)
 {
 	char path[PATH_MAX], hex[65];
 	int bad = 0, r = files_of(dir);
@@ -608,7 +607,7 @@ int qualify_verify(const char *dir, const char *signers, FILE *f)
 	}
 	free(out);
 	free(principal);
-	bad += check_hashes(dir, text, f);
+	bad += qualify_manifest_check(dir, text, f);
 	free(text);
 	if (bad)
 		return QV_NOT_VERIFIED;

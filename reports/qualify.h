@@ -81,6 +81,13 @@ int qualify_sign(const char *dir, const char *key, char *err, size_t errlen);
  * no signed folder.
  */
 enum { QV_PASSED = 0, QV_FAILED = 1, QV_NOT_VERIFIED = 3 };
+
+/*
+ * A MANIFEST's text (as a folder holds it: anyone's; changed in place) against the
+ * files under dir: each line malformed, file changed, missing or added printed to f.
+ * How many problems.
+ */
+int qualify_manifest_check(const char *dir, char *manifest, FILE *f);
 int qualify_verify(const char *dir, const char *signers, FILE *f);
 
 #endif

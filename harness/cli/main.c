@@ -854,7 +854,7 @@ static int number_arg(const char *what, const char *arg, double lo, double hi, d
 	char *end;
 
 	errno = 0;
-	*v = strtod(arg, &end);
+	*v = rl_strtod(arg, &end);
 	if (errno || end == arg || *end || !(*v >= lo && *v <= hi))
 		return usage_error("%s '%s': a number from %g to %g", what, arg, lo, hi);
 	return 0;

@@ -270,58 +270,38 @@ static json_t *dut_host(struct lab *l, const struct inv_host *h)
  *    "platform" [inferred from NVIDIA's NVUE command reference examples, not
  *    a published schema].
  */
-static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
+json_t *dut_switch_parse(enum inv_dialect d, const char *out)
 {
 	static const char *const keys[] = {"nos", "version", "model", NULL};
 	static const char *const sonic_map[][2] = {
 	    {"SONiC Software Version", "version"}, {"HwSKU", "model"}, {NULL, NULL}};
-	static const char *const cmds[] = {
-	    [INV_DIALECT_LINUX] = "uname -sr",
-	    [INV_DIALECT_SONIC] = "show version",
-	    [INV_DIALECT_EOS] = "show version | json",
-	    [INV_DIALECT_NVUE] = "nv show system -o json",
-	};
 	json_t *o = nulls(keys), *j = NULL;
-	char *out = NULL, err[256];
+	char *text = rl_xstrdup(out);
 
-	json_object_set_new(o, "dialect", json_string(inv_dialect_name(sw->dialect)));
-	/*
-	 * A Linux switch's command is a program and its arguments, as its links are
-	 * read (injectors/links.c): over SSH on a real lab, in its namespace on the
-	 * virtual one, without a login (6 logins were 16 s of each run under qemu).
-	 */
-	if ((sw->dialect == INV_DIALECT_LINUX
-		 ? lab_exec(l, sw->name, (const char *const[]){"uname", "-sr", NULL}, NULL, &out,
-			    err, sizeof(err))
-		 : lab_cli(l, sw->name, cmds[sw->dialect], NULL, &out, err, sizeof(err))) ||
-	    !out) {
-		unread(o, err[0] ? err : "no output");
-		free(out);
-		return o;
-	}
-	switch (sw->dialect) {
+	json_object_set_new(o, "dialect", json_string(inv_dialect_name(d)));
+	switch (d) {
 	case INV_DIALECT_LINUX: {
-		char *sp = strchr(out, ' ');
+		char *sp = strchr(text, ' ');
 
-		out[strcspn(out, "\n")] = '\0';
+		text[strcspn(text, "\n")] = '\0';
 		if (sp)
 			*sp++ = '\0';
-		json_object_set_new(o, "nos", json_string(out));
+		json_object_set_new(o, "nos", json_string(text));
 		if (sp && *sp)
 			json_object_set_new(o, "version", json_string(sp));
 		break;
 	}
 	case INV_DIALECT_SONIC:
 		json_object_set_new(o, "nos", json_string("SONiC"));
-		dut_parse_lines(out, sonic_map, o);
+		dut_parse_lines(text, sonic_map, o);
 		break;
 	case INV_DIALECT_EOS:
 	case INV_DIALECT_NVUE: {
-		const bool eos = sw->dialect == INV_DIALECT_EOS;
+		const bool eos = d == INV_DIALECT_EOS;
 		const char *v;
 
 		json_object_set_new(o, "nos", json_string(eos ? "EOS" : "Cumulus Linux"));
-		if (!(j = json_loads(out, 0, NULL))) {
+		if (!(j = json_loads(text, 0, NULL))) {
 			unread(o, "its output is not JSON");
 			break;
 		}
@@ -334,10 +314,45 @@ static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
 			json_object_set_new(o, "model", json_string(v));
 		break;
 	}
+	default:
+		unread(o, "a NOS rocelab does not read");
 	}
 	if (json_is_null(json_object_get(o, "version")) && !json_object_get(o, "unread"))
 		unread(o, "no version in its output");
 	json_decref(j);
+	free(text);
+	return o;
+}
+
+static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
+{
+	static const char *const keys[] = {"nos", "version", "model", NULL};
+	static const char *const cmds[] = {
+	    [INV_DIALECT_LINUX] = "uname -sr",
+	    [INV_DIALECT_SONIC] = "show version",
+	    [INV_DIALECT_EOS] = "show version | json",
+	    [INV_DIALECT_NVUE] = "nv show system -o json",
+	};
+	json_t *o;
+	char *out = NULL, err[256];
+
+	/*
+	 * A Linux switch's command is a program and its arguments, as its links are
+	 * read (injectors/links.c): over SSH on a real lab, in its namespace on the
+	 * virtual one, without a login (6 logins were 16 s of each run under qemu).
+	 */
+	if ((sw->dialect == INV_DIALECT_LINUX
+		 ? lab_exec(l, sw->name, (const char *const[]){"uname", "-sr", NULL}, NULL, &out,
+			    err, sizeof(err))
+		 : lab_cli(l, sw->name, cmds[sw->dialect], NULL, &out, err, sizeof(err))) ||
+	    !out) {
+		o = nulls(keys);
+		json_object_set_new(o, "dialect", json_string(inv_dialect_name(sw->dialect)));
+		unread(o, err[0] ? err : "no output");
+		free(out);
+		return o;
+	}
+	o = dut_switch_parse(sw->dialect, out);
 	free(out);
 	return o;
 }

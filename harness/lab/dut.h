@@ -33,5 +33,11 @@ void dut_parse_lines(const char *text, const char *const (*map)[2], json_t *o);
  * command that failed); out NULL: the command could not run, err says why.
  */
 json_t *dut_host_parse(const struct inv_host *h, const char *out, const char *err);
+/*
+ * A switch's identity from what its NOS printed (Linux 'uname -sr', SONiC 'show
+ * version', EOS 'show version | json', NVUE 'nv show system -o json'): {"dialect",
+ * "nos", "version", "model"} (null where unread, "unread": why).  A new reference.
+ */
+json_t *dut_switch_parse(enum inv_dialect d, const char *out);
 
 #endif

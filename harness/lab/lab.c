@@ -490,13 +490,12 @@ static const char *probe_dst(const struct inventory *inv, const struct inv_rnic 
 	return inet_ntop(AF_INET, best ? &best->addr.addr : &r->gateway, buf, INET_ADDRSTRLEN);
 }
 
-/* One RNIC against the host's 'ip -j addr' (links): up, with its address; 0 or -1 with why. */
-static int rnic_as_inventory(const struct inventory *inv, const struct inv_rnic *r, json_t *links,
-			     char *why, size_t whylen)
+int lab_rnic_found(const struct inventory *inv, const struct inv_rnic *r, const json_t *links,
+		   char *why, size_t whylen)
 {
 	const char *host = inv->hosts[r->host].name, *state;
 	char addr[INET_ADDRSTRLEN];
-	json_t *link = NULL, *ai;
+	const json_t *link = NULL, *ai;
 	size_t i;
 
 	inet_ntop(AF_INET, &r->addr.addr, addr, sizeof(addr));
@@ -596,7 +595,7 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 				snprintf(one, sizeof(one), "%s", j->one);
 				goto failed;
 			}
-			if (rnic_as_inventory(inv, r, j->links, one, sizeof(one)))
+			if (lab_rnic_found(inv, r, j->links, one, sizeof(one)))
 				goto failed;
 			inet_ntop(AF_INET, &r->addr.addr, src, sizeof(src));
 			probe_dst(inv, r, dst);

@@ -199,6 +199,12 @@ void lab_problem(const char *when, const char *what, char *why, size_t whylen, s
  * 0, or -EHOSTUNREACH.
  */
 int lab_health(struct lab *l, const char *when, char *why, size_t whylen);
+/*
+ * One RNIC against what its host's 'ip -j addr' printed (links, device output: any
+ * JSON): its netdev there, UP, with its inventory address.  0, or -1 with why.
+ */
+int lab_rnic_found(const struct inventory *inv, const struct inv_rnic *r, const json_t *links,
+		   char *why, size_t whylen);
 
 /* The SSH target of dev (a host or switch of l->inv); -ENOENT when there is none. */
 struct sshc_target;

@@ -19,34 +19,57 @@
 
 enum rl_log_level rl_log_level = RL_LOG_INFO;
 
+void rl_vfprintf_text(FILE *f, const char *fmt, va_list ap)
+{
+	char buf[4096]; /* a longer message is cut there */
+
+	if (vsnprintf(buf, sizeof(buf), fmt, ap) < 0)
+		return;
+	for (const char *p = buf; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/* A message to stderr between head and tail, as text (rl_vfprintf_text()). */
+__attribute__((format(printf, 3, 0))) static void say(const char *head, const char *tail,
+						      const char *fmt, va_list ap)
+{
+	fputs(head, stderr);
+	rl_vfprintf_text(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 void rl_log(enum rl_log_level lvl, const char *fmt, ...)
 {
 	static const char *const prefix[] = {
-	    [RL_LOG_ERR] = "error: ",
-	    [RL_LOG_WARN] = "warning: ",
-	    [RL_LOG_INFO] = "",
-	    [RL_LOG_DEBUG] = "debug: ",
+	    [RL_LOG_ERR] = "rocelab: error: ",
+	    [RL_LOG_WARN] = "rocelab: warning: ",
+	    [RL_LOG_INFO] = "rocelab: ",
+	    [RL_LOG_DEBUG] = "rocelab: debug: ",
 	};
 	va_list ap;
 
 	if (lvl > rl_log_level)
 		return;
-	fprintf(stderr, "rocelab: %s", prefix[lvl]);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(prefix[lvl], "\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int rl_usage_error(const char *what, const char *fmt, ...)
 {
+	char head[256];
 	va_list ap;
 
-	fprintf(stderr, "rocelab: %s%s", what ? what : "", what ? ": " : "");
+	snprintf(head, sizeof(head), "rocelab: %.200s%s", what ? what : "", what ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(head, " (see --help)\n", fmt, ap);
 	va_end(ap);
-	fputs(" (see --help)\n", stderr);
 	return RL_EXIT_USAGE;
 }
 
@@ -138,6 +161,42 @@ bool rl_port_name_ok(const char *name, size_t maxlen)
 	return name_chars_ok(name, maxlen, "_.:-/");
 }
 
+double rl_strtod(const char *s, char **end)
+{
+	const char *p = s;
+	char buf[80];
+	size_t n;
+	double v;
+
+	*end = (char *)s;
+	while (*p == ' ' || *p == '\t') /* as strtod() */
+		p++;
+	s = p;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p);)
+			p++;
+	if ((*p == 'e' || *p == 'E') &&
+	    (isdigit((unsigned char)p[1]) ||
+	     ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2]))))
+		for (p += 2; isdigit((unsigned char)*p);)
+			p++;
+	if ((n = (size_t)(p - s)) >= sizeof(buf)) {
+		errno = ERANGE;
+		return 0;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	v = strtod(buf, NULL); /* errno ERANGE as strtod's */
+	*end = (char *)p;
+	return v;
+}
+
 /* Parse a non-negative decimal with an optional fraction; returns the end pointer or NULL. */
 static const char *parse_number(const char *s, double *v)
 {
@@ -146,7 +205,7 @@ static const char *parse_number(const char *s, double *v)
 	if (!isdigit((unsigned char)*s))
 		return NULL;
 	errno = 0;
-	*v = strtod(s, &end);
+	*v = rl_strtod(s, &end);
 	if (errno || !isfinite(*v))
 		return NULL;
 	return end;
@@ -460,6 +519,8 @@ void rl_signals_install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal: 'inject --hold' reverts as at SIGTERM, not killed mid-fault */
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

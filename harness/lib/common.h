@@ -28,6 +28,13 @@ enum rl_log_level { RL_LOG_ERR, RL_LOG_WARN, RL_LOG_INFO, RL_LOG_DEBUG };
 extern enum rl_log_level rl_log_level;
 
 void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * vfprintf() to f as text a terminal shows and does not obey: what a message quotes
+ * (a device's output, a file's bytes) may hold escape sequences; control characters
+ * but newline and tab become \xNN.  rl_log() and the file:line:col errors of
+ * inventories, scenarios and rules print this way.
+ */
+void rl_vfprintf_text(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Log macros keep errno intact so callers can log and then return -errno. */
 #define rl_log_keep_errno(lvl, ...)                                                                \
@@ -67,6 +74,14 @@ unsigned long long rl_now_ns(void);
 
 /* Wall-clock (CLOCK_REALTIME) nanoseconds: probe, fault and verdict times share it across hosts. */
 unsigned long long rl_realtime_ns(void);
+
+/*
+ * strtod() of a decimal as people write one in a scenario, an inventory or on a
+ * command line: [+-]digits[.digits][e[+-]digits].  strtod() alone also took
+ * "0x10" as 16, "inf" and "nan": none passes here (*end stays at s).  errno
+ * ERANGE as strtod() sets it.
+ */
+double rl_strtod(const char *s, char **end);
 
 /*
  * True when NAME is 1..maxlen characters of [A-Za-z0-9_.:-] (safe on any command line),
@@ -153,7 +168,8 @@ const char *rl_data_path(const char *rel, char *buf, size_t len);
 int rl_rm_rf(const char *path);
 
 #include <signal.h>
-/* Set by SIGINT/SIGTERM once rl_signals_install() ran; long operations poll it and unwind. */
+/* Set by SIGINT/SIGTERM/SIGHUP once rl_signals_install() ran; long operations poll it and unwind.
+ */
 extern volatile sig_atomic_t rl_interrupted;
 void rl_signals_install(void);
 

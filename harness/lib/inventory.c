@@ -46,7 +46,7 @@ __attribute__((format(printf, 3, 4))) static void diag_at(struct ctx *c, struct 
 		return;
 	fprintf(c->errf, "%s:%u:%u: ", c->path, l.line, l.col);
 	va_start(ap, fmt);
-	vfprintf(c->errf, fmt, ap);
+	rl_vfprintf_text(c->errf, fmt, ap);
 	va_end(ap);
 	fputc('\n', c->errf);
 }
@@ -1447,4 +1447,29 @@ struct inv_prefix inventory_management(const struct inventory *inv)
 		p.len = INV_MGMT_DEFAULT_LEN;
 	}
 	return p;
+}
+
+/* Is a in p (p.len bits)? */
+static bool in_prefix(struct inv_prefix p, struct in_addr a)
+{
+	uint32_t mask = p.len <= 0 ? 0 : p.len >= 32 ? 0xffffffffu : ~(0xffffffffu >> p.len);
+
+	return p.len > 0 && (ntohl(a.s_addr) & mask) == (ntohl(p.addr.s_addr) & mask);
+}
+
+bool inventory_peer_ok(const struct inventory *inv, struct in_addr a)
+{
+	if ((ntohl(a.s_addr) >> 24) == 127 || in_prefix(inventory_management(inv), a))
+		return true;
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		const struct inv_host *x = &inv->hosts[h];
+
+		if (x->has_mgmt && x->mgmt.s_addr == a.s_addr)
+			return true;
+		for (size_t r = 0; r < x->n_rnics; r++)
+			if (x->rnics[r].addr.addr.s_addr &&
+			    x->rnics[r].addr.addr.s_addr == a.s_addr)
+				return true;
+	}
+	return false;
 }

@@ -190,4 +190,10 @@ const char *inv_dialect_name(enum inv_dialect d);
 /* The inventory's management prefix, or INV_MGMT_DEFAULT/INV_MGMT_DEFAULT_LEN. */
 struct inv_prefix inventory_management(const struct inventory *inv);
 
+/*
+ * May a and the lab's agents talk?  Loopback, the management prefix, a host's mgmt or
+ * RNIC address: what connects to an analyzer or controller from elsewhere is refused.
+ */
+bool inventory_peer_ok(const struct inventory *inv, struct in_addr a);
+
 #endif

@@ -26,7 +26,7 @@ static int parse_num(const char *v, double *x)
 	char *end;
 
 	errno = 0;
-	*x = strtod(v, &end);
+	*x = rl_strtod(v, &end);
 	return errno || end == v || *end || !isfinite(*x) ? -EINVAL : 0;
 }
 
@@ -198,7 +198,7 @@ int opt_cli_set(const char *cmd, const struct opt_desc *d, void *obj, const char
 int opt_cli_clock_offset(const char *cmd, const char *v, long long *ns)
 {
 	char *end;
-	double off = strtod(v, &end);
+	double off = rl_strtod(v, &end);
 
 	if (end == v || *end || !(off >= -3600 && off <= 3600))
 		return rl_usage_error(cmd,

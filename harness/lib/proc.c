@@ -55,6 +55,7 @@ static void child_exec(const char *const argv[], const char *ns, const char *log
 	/* Leave the parent's signal handling behind. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigset_t none;
 	sigemptyset(&none);

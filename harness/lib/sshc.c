@@ -7,6 +7,7 @@
 #include "harness/lib/sbuf.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <libssh/libssh.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct sshc {
 	ssh_session s;
@@ -88,6 +90,9 @@ static ssh_session session_open(const struct sshc_target *t, int timeout_s, char
 		return NULL;
 	}
 	dead_peer_timeout(ssh_get_fd(s));
+	/* not inherited: a process this one starts (an agent, gnuplot) holds no session */
+	if (ssh_get_fd(s) >= 0)
+		fcntl(ssh_get_fd(s), F_SETFD, FD_CLOEXEC);
 	return s;
 }
 
@@ -140,6 +145,15 @@ static struct sshc *do_connect(const struct sshc_target *t, int timeout_s, char 
 			e = EINVAL;
 			goto disconnect;
 		}
+		/* as ssh itself: a private key others may read is no longer private */
+		if (stat(path, &st) == 0 && (st.st_mode & 077)) {
+			snprintf(err, errlen,
+				 "the private key %s can be read by others (mode %03o): 'chmod 600 "
+				 "%s', as ssh requires",
+				 path, (unsigned)(st.st_mode & 0777), path);
+			e = EACCES;
+			goto disconnect;
+		}
 		if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL, &pk) != SSH_OK) {
 			snprintf(err, errlen, "cannot read the private key %s", path);
 			e = EACCES;
@@ -178,20 +192,33 @@ disconnect:
 	return NULL;
 }
 
+/* A new channel running cmd (ssh_channel_free() it); NULL with *ret -ENOMEM or -EIO. */
+static ssh_channel exec_channel(struct sshc *c, const char *cmd, int *ret)
+{
+	ssh_channel ch = ssh_channel_new(c->s);
+
+	if (!ch) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	if (ssh_channel_open_session(ch) != SSH_OK || ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		ssh_channel_free(ch);
+		*ret = -EIO;
+		return NULL;
+	}
+	return ch;
+}
+
 static int do_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
 		   int timeout_ms)
 {
-	ssh_channel ch = ssh_channel_new(c->s);
 	struct sbuf bo = {0}, be = {0};
 	unsigned long long deadline = rl_now_ns() + (unsigned long long)timeout_ms * 1000000ULL;
 	int ret = 0;
+	ssh_channel ch = exec_channel(c, cmd, &ret);
 
 	if (!ch)
-		return -ENOMEM;
-	if (ssh_channel_open_session(ch) != SSH_OK || ssh_channel_request_exec(ch, cmd) != SSH_OK) {
-		ret = -EIO;
-		goto free_channel;
-	}
+		goto outputs;
 	for (size_t off = 0, len = input ? strlen(input) : 0; off < len;) {
 		int n = ssh_channel_write(ch, input + off, (uint32_t)(len - off));
 
@@ -220,6 +247,11 @@ static int do_exec(struct sshc *c, const char *cmd, const char *input, char **ou
 		n = ssh_channel_read_timeout(ch, tmp, sizeof(tmp), 1, 0);
 		if (n > 0)
 			sb_add(&be, tmp, (size_t)n);
+		/* a device's answer is bounded: one that streams without end is cut, not kept */
+		if (bo.len + be.len > SSHC_OUT_MAX) {
+			ret = -EFBIG;
+			goto close_channel;
+		}
 	}
 	/* Drain stderr that arrived with EOF. */
 	for (;;) {
@@ -235,8 +267,8 @@ static int do_exec(struct sshc *c, const char *cmd, const char *input, char **ou
 		ret = -EIO;
 close_channel:
 	ssh_channel_close(ch);
-free_channel:
 	ssh_channel_free(ch);
+outputs:
 	if (out)
 		*out = sb_take(&bo);
 	sb_free(&bo);
@@ -276,15 +308,11 @@ static int read_line(ssh_channel ch, char *buf, size_t len, unsigned long long d
 static int do_exchange(struct sshc *c, const char *cmd, struct sshc_stamp *st, int n,
 		       int timeout_ms)
 {
-	ssh_channel ch = ssh_channel_new(c->s);
 	int ret = 0;
+	ssh_channel ch = exec_channel(c, cmd, &ret);
 
 	if (!ch)
-		return -ENOMEM;
-	if (ssh_channel_open_session(ch) != SSH_OK || ssh_channel_request_exec(ch, cmd) != SSH_OK) {
-		ret = -EIO;
-		goto free_channel;
-	}
+		return ret;
 	for (int i = 0; i < n && !ret; i++) {
 		unsigned long long deadline =
 		    rl_now_ns() + (unsigned long long)timeout_ms * 1000000ULL;
@@ -299,7 +327,6 @@ static int do_exchange(struct sshc *c, const char *cmd, struct sshc_stamp *st, i
 	}
 	ssh_channel_send_eof(ch);
 	ssh_channel_close(ch);
-free_channel:
 	ssh_channel_free(ch);
 	return ret;
 }
@@ -316,7 +343,7 @@ int sshc_exchange(struct sshc *c, const char *cmd, struct sshc_stamp *st, int n,
 }
 
 /*
- * SIGINT and SIGTERM wait while libssh talks to a device.  A signal that
+ * SIGINT, SIGTERM and SIGHUP wait while libssh talks to a device.  A signal that
  * interrupted its poll left the session in error until its timeout ran out
  * (10 s under qemu), and a command cut in half leaves a device half-changed.
  * Both calls are bounded by their timeouts; the signal arrives on return.
@@ -328,6 +355,7 @@ static void hold_signals(sigset_t *old)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
@@ -357,10 +385,11 @@ int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, ch
 	return r;
 }
 
-static int do_host_key(const struct sshc_target *t, int timeout_s, bool record,
-		       struct sshc_host_key *k, char *err, size_t errlen)
+static int do_host_key(const struct sshc_target *t, int timeout_s, struct sshc_host_key *k,
+		       char *err, size_t errlen)
 {
 	ssh_session s = session_open(t, timeout_s, err, errlen);
+	char *entry = NULL;
 	ssh_key key = NULL;
 	unsigned char *hash = NULL;
 	size_t hlen = 0;
@@ -396,12 +425,18 @@ static int do_host_key(const struct sshc_target *t, int timeout_s, bool record,
 		ret = -EIO;
 		goto out;
 	}
-	if (record && k->state == SSHC_KEY_NEW && ssh_session_update_known_hosts(s) != SSH_OK) {
-		snprintf(err, errlen, "cannot add %s's key to %s: %s", t->name, t->known_hosts,
-			 ssh_get_error(s));
-		ret = -EIO;
+	/* the key as a known_hosts line, so that the very key shown is the one written */
+	if (ssh_session_export_known_hosts_entry(s, &entry) == SSH_OK && entry)
+		entry[strcspn(entry, "\n")] = '\0';
+	if (!entry || !*entry || strpbrk(entry, "\r\n") || strlen(entry) + 2 > sizeof(k->entry)) {
+		snprintf(err, errlen, "%s: its host key cannot be written as a known_hosts line",
+			 t->name);
+		ret = -EPROTO;
+		goto out;
 	}
+	snprintf(k->entry, sizeof(k->entry), "%s\n", entry);
 out:
+	ssh_string_free_char(entry);
 	ssh_clean_pubkey_hash(&hash);
 	ssh_key_free(key);
 	ssh_disconnect(s);
@@ -409,16 +444,39 @@ out:
 	return ret;
 }
 
-int sshc_host_key(const struct sshc_target *t, int timeout_s, bool record, struct sshc_host_key *k,
-		  char *err, size_t errlen)
+int sshc_host_key(const struct sshc_target *t, int timeout_s, struct sshc_host_key *k, char *err,
+		  size_t errlen)
 {
 	sigset_t old;
 	int r;
 
 	hold_signals(&old);
-	r = do_host_key(t, timeout_s, record, k, err, errlen);
+	r = do_host_key(t, timeout_s, k, err, errlen);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return r;
+}
+
+int sshc_record_key(const char *known_hosts, const struct sshc_host_key *k, char *err,
+		    size_t errlen)
+{
+	size_t len = strlen(k->entry);
+	int fd;
+
+	if (k->state != SSHC_KEY_NEW || !len || k->entry[len - 1] != '\n') {
+		snprintf(err, errlen, "no new key to write to %s", known_hosts);
+		return -EINVAL;
+	}
+	fd = open(known_hosts, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, k->entry, len) != (ssize_t)len || fsync(fd) < 0) {
+		int e = errno ? errno : EIO;
+
+		snprintf(err, errlen, "cannot add a key to %s: %s", known_hosts, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	close(fd);
+	return 0;
 }
 
 void sshc_close(struct sshc *c)

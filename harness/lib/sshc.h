@@ -32,8 +32,9 @@ struct sshc *sshc_connect(const struct sshc_target *t, int timeout_s, char *err,
  * Run cmd over an exec channel, feeding it input (NULL: nothing) on stdin.
  * out/errout (may be NULL) receive new NUL-terminated buffers to free().
  * Returns the remote exit status (0..255), or -errno (-ETIMEDOUT when it ran
- * longer than timeout_ms).
+ * longer than timeout_ms, -EFBIG when it printed more than SSHC_OUT_MAX).
  */
+#define SSHC_OUT_MAX (64u << 20)
 int sshc_exec(struct sshc *c, const char *cmd, const char *input, char **out, char **errout,
 	      int timeout_ms);
 
@@ -65,15 +66,21 @@ struct sshc_host_key {
 	char type[24];	      /* ssh-ed25519, ecdsa-sha2-nistp256, ... */
 	char fingerprint[80]; /* SHA256:... as ssh-keygen -l prints it */
 	enum sshc_key_state state;
+	char entry[2048]; /* the key as a known_hosts line, newline-terminated */
 };
 
 /*
  * Connect to t without logging in and read its host key: its type,
- * fingerprint and how it stands against t->known_hosts.  With record, a
- * new key is appended to t->known_hosts (a changed one never is).
+ * fingerprint, known_hosts line and how it stands against t->known_hosts.
  * 0, or -errno with a one-line reason in err.
  */
-int sshc_host_key(const struct sshc_target *t, int timeout_s, bool record, struct sshc_host_key *k,
-		  char *err, size_t errlen);
+int sshc_host_key(const struct sshc_target *t, int timeout_s, struct sshc_host_key *k, char *err,
+		  size_t errlen);
+/*
+ * Append exactly k, a key sshc_host_key() read and found new (the one shown,
+ * not a second connection's), to known_hosts.  0, or -errno with err.
+ */
+int sshc_record_key(const char *known_hosts, const struct sshc_host_key *k, char *err,
+		    size_t errlen);
 
 #endif

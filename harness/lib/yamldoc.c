@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 static int fail(struct rl_yaml_err *e, yaml_mark_t m, const char *why, const char *ctx)
 {
@@ -48,6 +49,12 @@ static int screen(const char *text, size_t len, struct rl_yaml_err *e)
 			r = fail(e, ev.start_mark, why, NULL);
 			break;
 		}
+		case YAML_SCALAR_EVENT:
+			/* "\0" in a quoted scalar: the value would end there, unseen */
+			if (memchr(ev.data.scalar.value, '\0', ev.data.scalar.length))
+				r = fail(e, ev.start_mark,
+					 "a NUL character in this value refused: remove it", NULL);
+			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
 			if (++depth > RL_YAML_MAX_DEPTH)

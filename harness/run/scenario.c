@@ -38,7 +38,7 @@ __attribute__((format(printf, 3, 4))) static int err_at(struct sctx *c, const ya
 		fprintf(c->errf, "%s:%zu:%zu: ", c->path, n->start_mark.line + 1,
 			n->start_mark.column + 1);
 		va_start(ap, fmt);
-		vfprintf(c->errf, fmt, ap);
+		rl_vfprintf_text(c->errf, fmt, ap);
 		va_end(ap);
 		fputc('\n', c->errf);
 	}
@@ -93,7 +93,7 @@ static double scalar_number(const char *v)
 	char *end;
 
 	errno = 0;
-	x = strtod(v, &end);
+	x = rl_strtod(v, &end);
 	return errno || end == v || *end || !isfinite(x) ? NAN : x;
 }
 
@@ -880,7 +880,7 @@ static int metric_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 		;
 	if (i < ARRAY_SIZE(ops)) {
 		errno = 0;
-		x->value = strtod(val + strlen(ops[i].op), &end);
+		x->value = rl_strtod(val + strlen(ops[i].op), &end);
 	}
 	if (i == ARRAY_SIZE(ops) || errno || end == val + strlen(ops[i].op) || *end ||
 	    !isfinite(x->value) || strlen(val) >= sizeof(x->text))

@@ -124,7 +124,8 @@ static int verify(struct fault_run *f)
 {
 	const struct inv_host *h = &f->inv->hosts[f->spec->tdev];
 	static const char script[] =
-	    "h=$1 re=$2; hog=\"^sh -c while :; do :; done rocelab-cpu-hog-$h\\$\"\n"
+	    "h=$1 re=$2; hq=$(printf '%s' \"$h\" | sed 's/[.]/[.]/g')\n"
+	    "hog=\"^sh -c while :; do :; done rocelab-cpu-hog-$hq\\$\"\n"
 	    "a=$(pgrep --ns $$ --nslist net -f \"$re\" | tr '\\n' ' ')\n"
 	    "t=$(pgrep -f \"$hog\" | tr '\\n' ' ')\n"
 	    "echo threads $(echo $t | wc -w)\n"
@@ -133,7 +134,7 @@ static int verify(struct fault_run *f)
 	    "echo 0)\"; done\n"
 	    "sleep 1; set -- $d0\n"
 	    "for p in $a; do d=$(cut -d' ' -f2 /proc/$p/schedstat 2>/dev/null || echo $1); "
-	    "echo $w $p $(( (d - $1) / 1000000 )) $(grep -c rocelab-cpu-hog-$h /proc/$p/cgroup "
+	    "echo $w $p $(( (d - $1) / 1000000 )) $(grep -cF rocelab-cpu-hog-$h /proc/$p/cgroup "
 	    "2>/dev/null); shift; done\n";
 	char *out = NULL, *save = NULL;
 	long long sum = 0, worst = -1;

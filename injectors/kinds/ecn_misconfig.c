@@ -31,7 +31,7 @@ static int pct_parse(const struct opt_desc *d, const char *v, void *field, char 
 	double x;
 
 	errno = 0;
-	x = strtod(v, &end);
+	x = rl_strtod(v, &end);
 	if (!errno && end != v && *v >= '0' && *v <= '9' && (!*end || !strcmp(end, "%"))) {
 		double pct = *end ? x : x * 100;
 

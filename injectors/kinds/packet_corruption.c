@@ -28,7 +28,7 @@ static int parse_share(const struct opt_desc *d, const char *v, void *field, cha
 	double x, ppm;
 
 	errno = 0;
-	x = strtod(v, &end);
+	x = rl_strtod(v, &end);
 	if (end != v && *end == '%' && !end[1])
 		x /= 100;
 	else if (end == v || *end)

@@ -420,6 +420,14 @@ static void accept_all(struct server *s, int lfd, unsigned long long now)
 	       0) {
 		struct cconn *k;
 
+		sl = sizeof(sa);
+		if (!inventory_peer_ok(s->c->inv,
+				       sa.sin_addr)) { /* pinglists: the lab's hosts only */
+			rl_warn("controller: %s is no host of %s: refused", inet_ntoa(sa.sin_addr),
+				s->c->inv->name);
+			close(fd);
+			continue;
+		}
 		if (s->n == s->max) {
 			rl_warn("controller: %zu connections already: one refused", s->n);
 			close(fd);

@@ -4,6 +4,7 @@
  * command line (and, with the runner, the scenario's rpingmesh section).
  */
 #include "probe/rpingmesh/params.h"
+#include "harness/lib/common.h"
 #include "harness/lib/opt.h"
 #include "probe/rec.h"
 #include "probe/rpingmesh/agent.h"
@@ -81,7 +82,7 @@ int rpm_parse_coverage(const struct opt_desc *d, const char *v, void *field, cha
 		       size_t errlen)
 {
 	char *end;
-	double p = strtod(v, &end);
+	double p = rl_strtod(v, &end);
 
 	(void)d;
 	if (end == v || *end || !(p > 0 && p < 1)) {

@@ -1018,3 +1018,22 @@ Test(readback, ecn_undo_is_what_was_found)
 	fault_plan_clear(&p);
 	inventory_free(inv);
 }
+
+/*
+ * What a device printed becomes part of the command that restores it: on every NOS, a
+ * value a shell would act on is refused, however that NOS's parser read it (issue 56).
+ */
+Test(readback, device_text_a_shell_would_act_on_never_reaches_an_undo)
+{
+	parse_bad("nvue-alpha default-global",
+		  "nv set qos advance-buffer-config default-global ingress-lossless-buffer "
+		  "shared-alpha alpha_1_8;reboot\n",
+		  "holds characters no command may carry");
+	parse_bad("eos-mmu 3",
+		  "platform trident mmu queue profile roce$(reboot)\n"
+		  "    ingress priority-group 3 threshold 1/16\n"
+		  "platform trident mmu queue profile roce$(reboot) apply\n",
+		  "holds characters no command may carry");
+	parse_bad("eos-speed Ethernet1", "interface Ethernet1\n   speed 100g`reboot`\n",
+		  "holds characters no command may carry");
+}

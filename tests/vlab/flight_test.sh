@@ -43,6 +43,23 @@ check "it says it reverted and that the lab is right again" grep -q "pre-flight:
 check "the journal has nothing outstanding" sh -c '"$0" faults | grep -q "no outstanding faults"' "$RL"
 check "the post-flight check passed" grep -q "post-flight: 16 RNIC(s) up" "$T/pf2.out"
 
+section "one run a lab: a second run and another's revert are refused, naming the holder"
+# Issue 56: two runs interleaved and one's --recover reverted the other's faults.
+"$RL" run -o "$T/lk1" --seed 7 "$NS" >"$T/lk1.out" 2>&1 &
+first=$!
+mid_scenario "$T/lk1.out"
+expect_exit 3 "a second run on the same lab while the first runs: exit 3" "$RL" run -o "$T/lk2" --seed 7 "$NS"
+cp "$T/check.out" "$T/lk2.out"
+check "... naming the run that holds the lab (pid, user, since)" grep -Eq "run: lab vlab-rail is in use by run $first of root since 20[0-9-]+T[0-9:]+Z: wait for it to end" "$T/lk2.out"
+check "... and nothing of it started" test ! -e "$T/lk2/results.json"
+expect_exit 3 "revert of that lab meanwhile: exit 3, its faults left to the run" "$RL" revert
+cp "$T/check.out" "$T/lk-revert.out"
+check "... saying so" grep -q "revert: lab vlab-rail is in use by run $first of root" "$T/lk-revert.out"
+wait $first
+rc=$?
+[ $rc -eq 0 ] && ok "the first run went on and passed" || fail "the first run: exit $rc" "$(tail -3 "$T/lk1.out" | tr '\n' ' ')"
+check "once it ended, the lab is free again" "$RL" revert
+
 section "post-flight: a lab broken during a scenario makes it invalid and stops the run"
 (mid_scenario "$T/pf3.out"; ip -n rl-host3 addr del 198.18.2.3/24 dev rnic2) &
 "$RL" run -o "$T/pf3" --seed 7 "$NS" "$NS" >"$T/pf3.out" 2>&1

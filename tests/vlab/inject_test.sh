@@ -120,6 +120,23 @@ if start_hold "rnic-route-missing host2:rnic3" rnic-route-missing --target host2
 	stop_hold "rnic-route-missing host2:rnic3"
 	check "host2:rnic3 -> host1:rnic2 leaves through rail3 again" test "$("$RL" trace host2:rnic3 host1:rnic2 -j | jq -r '.hops[0].device')" = rail3
 fi
+# A closed terminal (SIGHUP) reverts a held fault as SIGTERM does, not kills it mid-fault.
+if start_hold "rnic-route-missing host2:rnic3 (SIGHUP)" rnic-route-missing --target host2:rnic3; then
+	kill -HUP $HOLD
+	wait $HOLD
+	rc=$?
+	snapshot >$T/snap.after
+	[ $rc -eq 0 ] && diff -q $T/snap.before $T/snap.after >/dev/null && ok "SIGHUP reverted it; lab identical to the snapshot" ||
+		fail "SIGHUP of a held fault" "exit $rc; $(diff $T/snap.before $T/snap.after | head -4 | tr '\n' ' ')"
+fi
+# revert signals the process that holds a fault only by its pid and start time, never by name
+# (issue 56: an unrelated 'less rocelab-run.log' was killed): a journal record names this one's pid.
+bash -c 'exec -a "less rocelab-run.log" sleep 60' &
+bystander=$!
+printf '{"id":901,"event":"planned","kind":"link-flap","target":"host1:rnic1","pid":%d,"pid_start":1,"actions":[]}\n{"id":901,"event":"applied"}\n' "$bystander" >>"${ROCELAB_STATE_DIR:-/run/rocelab}/journal.jsonl"
+"$RL" revert >$T/bystander.out 2>&1
+check "revert leaves a process that took a journaled holder's pid alone" kill -0 $bystander
+kill $bystander 2>/dev/null; wait $bystander 2>/dev/null
 
 # 4b. a whole host down (emulated): its agents frozen, every RNIC link down; all back after
 ip netns exec rl-host2 "$RL" agent hostmesh --host host2 --interval 20ms --trace-rate 0 \

@@ -19,6 +19,11 @@ expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
 expect_exit 2 "inject -i missing file: exit 2" "$RL" inject link-flap --target rail1:swp1 -i /nonexistent.yaml
 expect_exit 2 "inject -i a bad inventory: exit 2" "$RL" inject link-flap --target rail1:swp1 -i "$ROOT/tests/harness/lib/inventory/bad-duplicate-host.yaml"
 check "nothing was created by refused commands" test -z "$(leftovers)"
+# A file's bytes quoted in an error are shown, not obeyed by the terminal (issue 56).
+sed 's/name: "host 1;rm"/name: "host1\\e]0;pwned\\a"/' "$ROOT/tests/harness/lib/inventory/bad-bad-name.yaml" >"$T/esc.yaml"
+"$RL" inventory check "$T/esc.yaml" >"$T/esc.out" 2>&1
+check "an escape sequence in an inventory's name is printed as \\x1b, not sent to the terminal" \
+	sh -c 'grep -q "host1\\\\x1b\]0;pwned\\\\x07" "$0" && ! grep -q "$(printf "\033")" "$0"' "$T/esc.out"
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
@@ -129,6 +134,9 @@ rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$KH")" = 8 ] && grep -q '^8 new key(s) written' "$T/trust.out" &&
 	ok "--yes writes the 8 keys" || fail "lab trust --yes: exit $rc" "$(tail -2 "$T/trust.out")"
 check "then all 8 are known" test "$("$RL" lab trust --known-hosts "$KH" | grep -c ' known$')" = 8
+# Written is what was shown (issue 56: a second connection's key was written, then compared).
+check "the keys written are the keys shown, fingerprint for fingerprint" \
+	sh -c 'test "$(grep -o "SHA256:[A-Za-z0-9+/]*" "$1" | sort)" = "$(ssh-keygen -lf "$0" | awk "{print \$2}" | sort)"' "$KH" "$T/trust.out"
 k1=$(sed -n 1p "$KH" | awk '{print $3}')
 k2=$(sed -n 2p "$KH" | awk '{print $3}')
 awk -v a="$k1" -v b="$k2" 'NR == 1 { $3 = b } NR == 2 { $3 = a } { print }' "$KH" >"$KH.new" && mv "$KH.new" "$KH"

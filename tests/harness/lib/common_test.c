@@ -91,6 +91,31 @@ Test(common, durations)
 	cr_assert_eq(rl_parse_duration_ms("10x", &ms), -EINVAL);
 	cr_assert_eq(rl_parse_duration_ms("s", &ms), -EINVAL);
 	cr_assert_eq(rl_parse_duration_ms("1e300h", &ms), -ERANGE);
+	/* strtod() took hexadecimal, "inf" and "nan" (issue 56): numbers are decimal */
+	cr_assert_eq(rl_parse_duration_ms("0x10s", &ms), -EINVAL);
+	cr_assert_eq(rl_parse_duration_ms("0x10", &ms), -EINVAL);
+	cr_assert_eq(rl_parse_duration_ms("infs", &ms), -EINVAL);
+}
+
+Test(common, numbers_are_decimal_as_people_write_them)
+{
+	char *end;
+	const char *hex = "0x10";
+
+	cr_assert_float_eq(rl_strtod("2.5e3", &end), 2500, 1e-9);
+	cr_assert_eq(*end, '\0');
+	cr_assert_float_eq(rl_strtod(" -0.25", &end), -0.25, 1e-9);
+	cr_assert_eq(*end, '\0');
+	cr_assert_float_eq(rl_strtod(".5s", &end), 0.5, 1e-9);
+	cr_assert_str_eq(end, "s");
+	rl_strtod(hex, &end);
+	cr_assert_str_eq(end, "x10", "0x10 is 0 and then no number");
+	rl_strtod("inf", &end);
+	cr_assert_str_eq(end, "inf");
+	rl_strtod("nan", &end);
+	cr_assert_str_eq(end, "nan");
+	rl_strtod("1e", &end);
+	cr_assert_str_eq(end, "e", "an exponent without digits is not one");
 }
 
 Test(common, rates)

@@ -306,3 +306,19 @@ Test(inventory, ssh_lab_keys)
 	cr_assert_eq(inv->kind, INV_LAB_VIRTUAL);
 	inventory_free(inv);
 }
+
+/* The analyzer and controller take connections from the lab's hosts only (issue 56). */
+Test(inventory, peers_are_the_labs_hosts_only)
+{
+	struct inventory *inv = inventory_load(EXAMPLE, stderr);
+	struct in_addr a;
+
+	cr_assert_not_null(inv);
+	inet_pton(AF_INET, "127.0.0.1", &a);
+	cr_assert(inventory_peer_ok(inv, a), "loopback");
+	cr_assert(inventory_peer_ok(inv, inv->hosts[0].mgmt), "a host's mgmt");
+	cr_assert(inventory_peer_ok(inv, inv->hosts[1].rnics[0].addr.addr), "an RNIC");
+	inet_pton(AF_INET, "8.8.8.8", &a);
+	cr_assert_not(inventory_peer_ok(inv, a), "anyone else");
+	inventory_free(inv);
+}
