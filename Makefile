@@ -31,7 +31,7 @@ TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
-	fuzz fuzz-check fuzz-nightly install-check
+	fuzz fuzz-check fuzz-nightly install-check flake
 all: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 
 help:
@@ -44,6 +44,8 @@ help:
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
 	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
 	@echo "                sweep (scenarios/nightly/random/sweep: 3 generated shapes, the date as seed)"
+	@echo "make flake      the CI suites N times (N=10) without retries: pass rates, verdicts that changed;"
+	@echo "                LOAD=1 beside stress-ng --cpu 1"
 	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
 	@echo "make fuzz-nightly  each harness for FUZZ_NIGHTLY_S (1800) or 10^7 executions, new inputs in build/fuzz"
 	@echo "make deps       apt-get install what rocelab needs (idempotent)"
@@ -164,6 +166,12 @@ check: deps
 vm-check: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/tests/probe/verbs_test
 	@tests/vm/run.sh
+
+# The CI suites N times without retries (N=10; LOAD=1 beside stress-ng --cpu 1): each
+# scenario's pass rate and the runs its verdict changed in (tests/flake.sh).
+flake: deps
+	@$(MAKE) --no-print-directory all $(TOOL_BIN)
+	@N=$(or $(N),10) tests/flake.sh
 
 # The long scenarios (minutes each), for a nightly job: results.json, junit.xml and reports.
 nightly: deps

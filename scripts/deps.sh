@@ -11,7 +11,7 @@ PKGS=(
 	libcriterion-dev gnuplot-nox clang-format clang libclang-rt-dev llvm
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc libxml2-utils
 	libsqlite3-dev sqlite3 python3-jsonschema man-db groff-base libbpf-dev
-	valgrind strace linux-perf
+	valgrind strace linux-perf stress-ng
 )
 
 missing=()
