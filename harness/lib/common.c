@@ -609,7 +609,8 @@ void rl_xml_fputs(FILE *f, const char *s)
 
 const char *rl_utc(double t, const char *fmt, char *buf, size_t len)
 {
-	time_t s = (time_t)t;
+	/* a time from a file (results.json, a history) may be any double: out of range is 0 */
+	time_t s = t > -1e11 && t < 1e11 ? (time_t)t : 0;
 	struct tm tm;
 
 	if (!len)
