@@ -605,7 +605,8 @@ static void index_html(FILE *f, const json_t *root)
 
 		fprintf(f, "<tr><td>");
 		if (report_link_ok(text_of(s, "report"))) {
-			fprintf(f, "<a href=\"");
+			/* "./": a name with ':' before its first '/' would read as a scheme */
+			fprintf(f, "<a href=\"%s", strchr(text_of(s, "report"), ':') ? "./" : "");
 			rl_xml_fputs(f, text_of(s, "report"));
 			fprintf(f, "\">");
 			rl_xml_fputs(f, text_of(s, "name"));

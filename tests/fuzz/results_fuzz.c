@@ -29,7 +29,7 @@ static bool one_of(const char *w, size_t n, const char *const *list)
 
 /*
  * The page's markup is the page's own, whatever the file said: each tag one the index
- * writes, each attribute class, href or charset, and each link a name in the folder.
+ * writes, each attribute class, href or charset, and no link with a scheme of its own.
  */
 static bool page_ok(const char *page)
 {
@@ -54,8 +54,8 @@ static bool page_ok(const char *page)
 			if (a[1 + k] == '=' && (a[2 + k] != '"' || !one_of(a + 1, k, attrs)))
 				return false;
 			if (a[1 + k] == '=' && !strncmp(a + 1, "href", 4) &&
-			    strcspn(a + 3 + k, ":\"") < strcspn(a + 3 + k, "\""))
-				return false; /* a scheme */
+			    strcspn(a + 3 + k, ":\"") < strcspn(a + 3 + k, "/\""))
+				return false; /* a scheme: a ':' before the first '/' (RFC 3986) */
 			if (a[1 + k] == '=')  /* past the value */
 				a = strchr(a + 3 + k, '"') ? strchr(a + 3 + k, '"') : end;
 		}

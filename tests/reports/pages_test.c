@@ -382,3 +382,18 @@ Test(pages, report_runs_only_the_plot_scripts_rocelab_sealed)
 	cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 0, "%d %s", n, err);
 	unsetenv("ROCELAB_LIB_DIR");
 }
+
+/* A scenario named with ':' links as ./NAME/report.html: "x:y/..." would read as scheme x. */
+Test(pages, a_report_link_never_reads_as_a_scheme)
+{
+	json_t *root = results(), *s0 = json_array_get(json_object_get(root, "scenarios"), 0);
+	char *h;
+
+	json_object_set_new(s0, "report", json_string("javascript:x/report.html"));
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	json_decref(root);
+	h = get("index.html");
+	cr_assert(strstr(h, "<a href=\"./javascript:x/report.html\">"), "%s", h);
+	cr_assert_null(strstr(h, "href=\"javascript:"), "%s", h);
+	free(h);
+}
