@@ -136,8 +136,13 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "fault_window",
 			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)
 					   : json_null());
-	if (r->t_fault > 0)
+	if (r->t_fault > 0) {
 		json_object_set_new(o, "injector_started", json_real(r->t_inject));
+		/* ground truth of time to detect: the fault live and, where a load reveals it,
+		 * the load running */
+		json_object_set_new(o, "effect_start",
+				    json_real(r->t_load > r->t_fault ? r->t_load : r->t_fault));
+	}
 	json_object_set_new(o, "evidence", json_string(r->evidence));
 	json_object_set_new(o, "emulated", json_boolean(r->emulated));
 	/* read back after the revert: what did not come back as it was found */

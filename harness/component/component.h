@@ -116,6 +116,9 @@ struct comp_env {
  */
 struct comp_times {
 	double t_start, t_inject, t_fault, t_revert, t_end, t_stop, t_verified, t_unapply;
+	/* when the fault could first be seen: t_fault, or later when a load reveals it (the
+	 * load was running from then); 0: t_fault.  Time to detect counts from here. */
+	double t_effect;
 };
 
 /* The incident report's hooks: files go to dir, the plot to dir/png. */

@@ -230,8 +230,11 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 	g->verdicts_in = in;
 	g->verdicts_right = right;
 	g->localized = best > 0 && best <= e->top_k;
-	if (g->detected)
-		g->time_to_detect_s = first - t->t_fault > 0 ? first - t->t_fault : 0;
+	if (g->detected) {
+		double from = t->t_effect > t->t_fault ? t->t_effect : t->t_fault;
+
+		g->time_to_detect_s = first - from > 0 ? first - from : 0;
+	}
 }
 
 static bool metric_ok(const struct metric_expect *x, double v)

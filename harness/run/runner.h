@@ -34,6 +34,9 @@ struct scn_result {
 	double t_stop;				  /* its components began to be stopped */
 	double t_verified;			  /* the faults due at the start were verified */
 	double t_unapply;			  /* the first revert began */
+	/* Its loads were running (0: none): a fault that a load reveals (congestion under an
+	 * incast or a stream) can show from then, not before; time to detect counts from it. */
+	double t_load;
 	char evidence[320];
 	char note[256]; /* what was emulated */
 	bool emulated;

@@ -741,3 +741,35 @@ Test(report, hostile_text_in_the_title_and_caption_runs_nothing)
 	unsetenv("ROCELAB_LIB_DIR");
 	rl_rm_rf(dir);
 }
+
+/*
+ * A fault a load reveals (congestion under a stream or an incast) can be seen only once the
+ * load runs: detection counts from then (t_effect), not from the fault's apply (issue 64:
+ * over SSH the load ran 5 s after the fault, and the rig's delay was graded as the monitor's).
+ */
+Test(grade, detection_counts_from_when_the_fault_could_be_seen)
+{
+	struct scn_expect e = {
+	    .cls = "congestion", .target = "rail1:swp5", .top_k = 1, .within_ms = 4000};
+	struct comp_times t = {
+	    .t_start = 100, .t_inject = 104, .t_fault = 105, .t_revert = 120, .t_end = 124};
+	struct verdict v = {.time = 112,
+			    .emitted = 113.5,
+			    .win = {110, 112},
+			    .cls = "congestion",
+			    .target = "rail1:swp5--spine1:swp1",
+			    .votes = 9,
+			    .n_sus = 1};
+	struct comp_obs obs = {.verdicts = &v, .n_verdicts = 1};
+	struct grade g = {0};
+
+	v.sus[0] = (struct suspect){"rail1:swp5--spine1:swp1", 9, 0};
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_float_eq(g.time_to_detect_s, 8.5, 1e-9, "from the fault: no load");
+	cr_assert_eq(g.verdict, RV_FAIL);
+	memset(&g, 0, sizeof(g));
+	t.t_effect = 110.5; /* the load ran from here */
+	grade_component(&e, &obs, &t, 1, &g);
+	cr_assert_float_eq(g.time_to_detect_s, 3.0, 1e-9, "from the load");
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+}
