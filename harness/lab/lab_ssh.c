@@ -47,6 +47,14 @@ struct tracked {
 	bool live; /* at the device's last answer */
 };
 
+/* A file this run put on a device (ssh_share), as it was: put again only when it changed. */
+struct shared {
+	ssize_t dev;
+	char local[PATH_MAX], there[PATH_MAX];
+	off_t size;
+	struct timespec mtime;
+};
+
 struct ssh_priv {
 	struct tracked tr[TRACKED_MAX]; /* started here and not stopped */
 	size_t n_tr;
@@ -54,8 +62,10 @@ struct ssh_priv {
 	char (*dir)[64];	   /* per device (hosts, then switches): its run folder, "" until
 				      made there */
 	char (*copy)[96];	   /* per device: where a 'rocelab: copy' host runs this binary */
-	unsigned n_logs;	   /* remote log files named so far */
-	char owner[128];	   /* "<machine-id> <pid> <start time>": this run, in DIR/owner */
+	struct shared *shared;	   /* files put there this run, and as what */
+	size_t n_shared;
+	unsigned n_logs; /* remote log files named so far */
+	char owner[128]; /* "<machine-id> <pid> <start time>": this run, in DIR/owner */
 };
 
 /* This machine's id (systemd's /etc/machine-id, else the hostname). */
@@ -407,11 +417,40 @@ static const char *ssh_program(struct lab *l, const char *dev, const char *self)
 	return h && h->rocelab[0] ? h->rocelab : "rocelab";
 }
 
+/*
+ * A file shared once is not put again while it is unchanged: the monitors share the
+ * inventory to every host at their start, and a load's senders at the fault phase took
+ * one more round trip a host (a second a host over SSH here) before the load could run.
+ */
 static int ssh_share(struct lab *l, const char *dev, const char *local, char *path, size_t len)
 {
-	int r = shared_path(l, dev, local, path, len);
+	struct ssh_priv *p = priv(l);
+	ssize_t i = lab_dev_index(l, dev);
+	struct stat st;
+	int r;
 
-	return r ? r : ssh_put(l, dev, local, path);
+	if (stat(local, &st) < 0)
+		return -errno;
+	for (size_t k = 0; k < p->n_shared; k++) {
+		struct shared *x = &p->shared[k];
+
+		if (x->dev == i && !strcmp(x->local, local) && x->size == st.st_size &&
+		    x->mtime.tv_sec == st.st_mtim.tv_sec &&
+		    x->mtime.tv_nsec == st.st_mtim.tv_nsec) {
+			snprintf(path, len, "%s", x->there);
+			return 0;
+		}
+	}
+	if ((r = shared_path(l, dev, local, path, len)) || (r = ssh_put(l, dev, local, path)))
+		return r;
+	if (strlen(local) < PATH_MAX && strlen(path) < PATH_MAX) {
+		struct shared *x = RL_PUSH(p->shared, p->n_shared);
+
+		*x = (struct shared){.dev = i, .size = st.st_size, .mtime = st.st_mtim};
+		snprintf(x->local, sizeof(x->local), "%s", local);
+		snprintf(x->there, sizeof(x->there), "%s", path);
+	}
+	return 0;
 }
 
 /*
@@ -481,6 +520,7 @@ static void ssh_close(struct lab *l)
 	if (p) {
 		free(p->dir);
 		free(p->copy);
+		free(p->shared);
 		free(p->asked);
 	}
 	free(p);
