@@ -1524,8 +1524,10 @@ static int cmd_verify(int argc, char **argv)
 static const char report_help[] =
     "usage: rocelab report DIR\n"
     "Re-render a results folder of 'rocelab run': redraw each scenario's plots from its\n"
-    "report.gp (gnuplot, in its folder), inline them into its report.html again, and\n"
-    "rewrite DIR/index.html (the suite's page) from DIR/results.json.\n"
+    "report.gp (gnuplot, in a private folder), inline them into its report.html again, and\n"
+    "rewrite DIR/index.html (the suite's page) from DIR/results.json.  A results folder\n"
+    "is untrusted: only plot scripts this machine's rocelab sealed run (report.gp.seal),\n"
+    "no link in it is followed, every field is escaped.\n"
     "exit: 0; 2 bad use; 3 not a results folder, or gnuplot failed.\n";
 
 static int cmd_report(int argc, char **argv)

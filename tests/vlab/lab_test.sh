@@ -213,3 +213,19 @@ rc=$?
 [ $rc -eq 3 ] && ok "dry run on a SONiC lab: a fault SONiC cannot do exits 3" || fail "dry run on SONiC: exit $rc, want 3"
 check "it says why" grep -q 'cannot be planned: dialect sonic of switch rail1 cannot match the IP ID' "$T/dry.out"
 check "the flap is planned in SONiC's own commands" grep -q 'sudo config interface shutdown Ethernet0' "$T/dry.out"
+
+section "revert without -i: a stray namespace of ours does not keep real labs' faults from it"
+# Issue 56: any rl- namespace made revert exit 3 "no lab is up" before it read real labs'
+# journal. A fault of a real lab (no action: nothing to run; its lab at loopback addresses
+# where nothing listens) must be reverted all the same, and the stray namespace named.
+ip netns add rl-stray
+defer 'ip netns del rl-stray'
+mkdir -p "$T/rlib"
+cp "$ROOT/tests/vlab/loop-lab.yaml" "$T/loop-lab.yaml"
+printf '{"id":1,"event":"planned","kind":"link-flap","target":"host1:rnic1","pid":1,"pid_start":1,"inventory":"%s","inventory_sha256":"%s","actions":[]}\n{"id":1,"event":"applied"}\n' \
+	"$T/loop-lab.yaml" "$(sha256sum <"$T/loop-lab.yaml" | cut -c1-64)" >"$T/rlib/journal.jsonl"
+ROCELAB_LIB_DIR="$T/rlib" "$RL" revert >"$T/stray.out" 2>&1
+rc=$?
+[ $rc -eq 3 ] && ok "revert with a stray namespace: exit 3" || fail "revert with a stray namespace: exit $rc, want 3" "$(tail -2 "$T/stray.out" | tr '\n' ' ')"
+check "... and the real lab's fault was reverted all the same" grep -q "^1 fault(s) reverted" "$T/stray.out"
+ip netns del rl-stray
