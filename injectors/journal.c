@@ -4,7 +4,6 @@
 #include "injectors/journal.h"
 
 #include "harness/lib/common.h"
-#include "harness/lib/proc.h"
 #include "harness/lib/state.h"
 
 #include <fcntl.h>
@@ -105,7 +104,7 @@ int journal_append(const struct fault_plan *p, unsigned id)
 	json_object_set_new(o, "target", json_string(p->target));
 	json_object_set_new(o, "pid", json_integer(getpid()));
 	/* with its start time: revert signals this process, never one that took its pid since */
-	json_object_set_new(o, "pid_start", json_integer((json_int_t)proc_start_time(getpid())));
+	json_object_set_new(o, "pid_start", json_integer((json_int_t)rl_proc_start(getpid())));
 	if (j_inv[0]) {
 		json_object_set_new(o, "inventory", json_string(j_inv));
 		json_object_set_new(o, "inventory_sha256", json_string(j_sha));

@@ -18,7 +18,7 @@ struct journal_rec {
 	char time[32];
 	char note[256];
 	pid_t pid;		      /* the rocelab process that applied it */
-	unsigned long long pid_start; /* its start time (proc_start_time()); 0 in older journals */
+	unsigned long long pid_start; /* its start time (rl_proc_start()); 0 in older journals */
 	char *inventory;	      /* the inventory it was planned on ("" in older journals) */
 	char inv_sha256[65];	      /* that file's SHA-256 then */
 	enum journal_state state;

@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #include "harness/lab/lab.h"
 #include "harness/lib/common.h"
-#include "harness/lib/proc.h"
 #include "harness/lib/sbuf.h"
 
 #include <libgen.h>
@@ -87,7 +86,7 @@ static void machine_id(char *buf, size_t len)
  */
 static void run_owner(const char *mid, pid_t pid, char *buf, size_t len)
 {
-	unsigned long long t = proc_start_time(pid);
+	unsigned long long t = rl_proc_start(pid);
 
 	buf[0] = '\0';
 	if (t)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /*
  * Error convention: int functions return 0 or -errno; pointer functions
@@ -68,6 +69,13 @@ char *rl_xstrdup(const char *s);
 #define RL_PUSH(arr, n)                                                                            \
 	((arr) = rl_xrealloc((arr), (n) + 1, sizeof(*(arr))),                                      \
 	 memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++])
+
+/*
+ * pid's start time (field 22 of /proc/PID/stat, clock ticks since boot), 0 when it
+ * is not running: with its pid, what names one process for as long as the machine runs.
+ * (Here, not in proc.c: the agent links what state.c reaches, and proc.c brings netlink.)
+ */
+unsigned long long rl_proc_start(pid_t pid);
 
 /* Monotonic time in nanoseconds. */
 unsigned long long rl_now_ns(void);

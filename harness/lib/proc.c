@@ -287,26 +287,6 @@ int netns_pids(const char *ns, pid_t **pids)
 	return n;
 }
 
-unsigned long long proc_start_time(pid_t pid)
-{
-	char path[64], *stat, *c, *save = NULL, *w = NULL;
-	unsigned long long t = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (pid <= 0 || !(stat = rl_read_file(path, NULL)))
-		return 0;
-	/* Field 22 (starttime), counted after the command name's closing parenthesis (field 2). */
-	if ((c = strrchr(stat, ')'))) {
-		w = strtok_r(c + 1, " ", &save);
-		for (int field = 3; w && field < 22; field++)
-			w = strtok_r(NULL, " ", &save);
-	}
-	if (w)
-		t = strtoull(w, NULL, 10);
-	free(stat);
-	return t;
-}
-
 bool proc_alive(pid_t pid)
 {
 	char path[64], buf[256];

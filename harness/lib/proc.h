@@ -59,10 +59,5 @@ int netns_kill_all(const char *ns, int grace_ms);
 
 /* True when pid is alive (and not a zombie). */
 bool proc_alive(pid_t pid);
-/*
- * pid's start time (field 22 of /proc/PID/stat, clock ticks since boot), 0 when it
- * is not running: with its pid, what names one process for as long as the machine runs.
- */
-unsigned long long proc_start_time(pid_t pid);
 
 #endif

@@ -5,7 +5,6 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
-#include "harness/lib/proc.h"
 
 #include <fcntl.h>
 #include <pwd.h>
@@ -150,7 +149,7 @@ static bool ancestor(pid_t pid, unsigned long long start)
 	for (int depth = 0; p > 1 && depth < 8; depth++) {
 		char path[64], *stat, *c;
 
-		if (p == pid && proc_start_time(p) == start)
+		if (p == pid && rl_proc_start(p) == start)
 			return true;
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
 		if (!(stat = rl_read_file(path, NULL)))
@@ -182,8 +181,7 @@ int state_run_lock(const char *lab_state, const char *name, char *holder, size_t
 		return r;
 	}
 	rl_utc((double)time(NULL), "%Y-%m-%dT%H:%M:%SZ", since, sizeof(since));
-	r = snprintf(line, sizeof(line), "%d %llu %s %s\n", (int)getpid(),
-		     proc_start_time(getpid()),
+	r = snprintf(line, sizeof(line), "%d %llu %s %s\n", (int)getpid(), rl_proc_start(getpid()),
 		     pw && rl_name_ok(pw->pw_name, 60) ? pw->pw_name : "?", since);
 	if (ftruncate(run_fd, 0) < 0 || pwrite(run_fd, line, (size_t)r, 0) != r) {
 		r = -errno;

@@ -481,7 +481,7 @@ static bool live_holder(const struct journal_rec *r)
 			r->id, r->pid);
 		return false;
 	}
-	return proc_start_time(r->pid) == r->pid_start;
+	return rl_proc_start(r->pid) == r->pid_start;
 }
 
 static void print_reverted(bool json, size_t undone, size_t failed)

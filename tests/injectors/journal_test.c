@@ -2,7 +2,6 @@
 /* Unit tests of the fault journal: append, mark, a crash mid-line, reload. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
-#include "harness/lib/proc.h"
 #include "harness/lib/state.h"
 #include "injectors/journal.h"
 #include "injectors/kinds/kinds.h"
@@ -251,7 +250,7 @@ Test(journal, the_holder_is_journaled_with_its_start_time)
 	cr_assert_eq(journal_load(&r, &n), 0);
 	cr_assert_eq(r[0].pid, getpid());
 	cr_assert_neq(r[0].pid_start, 0);
-	cr_assert_eq(r[0].pid_start, proc_start_time(getpid()));
+	cr_assert_eq(r[0].pid_start, rl_proc_start(getpid()));
 	journal_free(r, n);
 	fault_plan_clear(&a);
 }
