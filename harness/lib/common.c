@@ -19,29 +19,48 @@
 
 enum rl_log_level rl_log_level = RL_LOG_INFO;
 
-void rl_vfprintf_text(FILE *f, const char *fmt, va_list ap)
+/*
+ * head, fmt's text with control characters (but newline and tab) as \xNN, and tail, into
+ * buf as one string (a longer message is cut).  Written with one call: stderr is
+ * unbuffered, and a character at a time was a write(2) each (agents under qemu lost half
+ * their probes to it).
+ */
+__attribute__((format(printf, 4, 0))) static size_t
+text_of_msg(char *out, size_t len, const char *head, const char *fmt, va_list ap, const char *tail)
 {
-	char buf[4096]; /* a longer message is cut there */
+	char body[4096];
+	size_t o = (size_t)snprintf(out, len, "%s", head);
 
-	if (vsnprintf(buf, sizeof(buf), fmt, ap) < 0)
-		return;
-	for (const char *p = buf; *p; p++) {
+	if (o >= len)
+		o = len - 1;
+	if (vsnprintf(body, sizeof(body), fmt, ap) < 0)
+		body[0] = '\0';
+	for (const char *p = body; *p && o + 5 < len; p++) {
 		unsigned char c = (unsigned char)*p;
 
 		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
 		else
-			fputc(c, f);
+			out[o++] = (char)c;
 	}
+	o += (size_t)snprintf(out + o, len - o, "%s", tail);
+	return o < len ? o : len - 1;
 }
 
-/* A message to stderr between head and tail, as text (rl_vfprintf_text()). */
+void rl_vfprintf_text(FILE *f, const char *fmt, va_list ap)
+{
+	char out[4 * 4096 + 64];
+
+	fwrite(out, 1, text_of_msg(out, sizeof(out), "", fmt, ap, ""), f);
+}
+
+/* A message to stderr between head and tail, as text (rl_vfprintf_text()), in one write. */
 __attribute__((format(printf, 3, 0))) static void say(const char *head, const char *tail,
 						      const char *fmt, va_list ap)
 {
-	fputs(head, stderr);
-	rl_vfprintf_text(stderr, fmt, ap);
-	fputs(tail, stderr);
+	char out[4 * 4096 + 512];
+
+	fwrite(out, 1, text_of_msg(out, sizeof(out), head, fmt, ap, tail), stderr);
 }
 
 void rl_log(enum rl_log_level lvl, const char *fmt, ...)
