@@ -66,12 +66,13 @@ static void put_without(FILE *o, const char *tag, size_t len, const char *const 
 	}
 }
 
-/* A plot's file name as a page may name it: [A-Za-z0-9_.-]+.png, no dot first. */
-static bool png_name_ok(const char *name)
+/* A file of a run's plots (a page's PNG, a script, its data): [A-Za-z0-9_.-]+ ending in ext, no dot
+ * first. */
+static bool plot_file_ok(const char *name, const char *ext)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), e = strlen(ext);
 
-	return n > 4 && n < 200 && name[0] != '.' && !strcmp(name + n - 4, ".png") &&
+	return n > e && n < 200 && name[0] != '.' && !strcmp(name + n - e, ext) &&
 	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
 		   n;
 }
@@ -118,7 +119,7 @@ static int inline_at(int dirfd, const char *page)
 		    (!attr_of(tag, tl, "src", name, sizeof(name)) || !strncmp(name, "data:", 5)))
 			name[0] = '\0';
 		/* Only plots beside the page: no path, no way out of its folder, no link. */
-		if (png_name_ok(name))
+		if (plot_file_ok(name, ".png"))
 			b64 = base64_png_at(dirfd, name);
 		if (b64) {
 			fprintf(o, "<img data-file=\"%s\" src=\"data:image/png;base64,%s\"", name,
@@ -641,16 +642,6 @@ static void index_html(FILE *f, const json_t *root)
 
 /* ---- re-rendering ------------------------------------------------------------------------------
  */
-
-/* A file a plot script of a run reads or writes: [A-Za-z0-9_.-]+ ending in ext, no dot first. */
-static bool plot_file_ok(const char *name, const char *ext)
-{
-	size_t n = strlen(name), e = strlen(ext);
-
-	return n > e && n < 200 && name[0] != '.' && !strcmp(name + n - e, ext) &&
-	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
-		   n;
-}
 
 /* A listing of dirfd's folder with a position of its own (a dup() would share the caller's). */
 static DIR *opendir_at(int dirfd)
