@@ -123,6 +123,17 @@ double mpr_ood_quantile_in(const struct mpr_sample *s, size_t n, double iv, doub
  * are the revert's; t_revert when that is not known.
  */
 double mpr_ood_fault_to(const struct comp_times *t, double f_from);
+/*
+ * Whether an endpoint's CPU limited a graded phase: it was on a CPU or
+ * waiting for one (busy, a share of the phase) MPR_CPU_BUSY_MAX of it or
+ * more and the phase carried (good, Mbit/s) less than MPR_NET_PACED of the
+ * optimal the fabric allowed in it (opt; 0 or less: unknown, an unshaped
+ * fabric, and busy alone decides).  A phase carried at the optimal was
+ * paced by the network whatever the CPU.
+ */
+#define MPR_CPU_BUSY_MAX 0.9
+#define MPR_NET_PACED	 0.95
+bool mpr_cpu_limited(double busy, double good, double opt);
 
 /*
  * The fabric's optimal for a flow from RNIC 'from' to RNIC 'to' (Mbit/s of

@@ -168,3 +168,20 @@ Test(mpr_comp, ood_over_a_phase)
 	mpr_samples_free(s, 0);
 	unlink(path);
 }
+
+/*
+ * Rig-limited only when the CPU limited what a phase carried: a CI run's
+ * sender was busy 92% of a baseline it carried at 0.984 of the optimal
+ * (the network set the pace), and an unshaped fabric has no optimal.
+ */
+Test(mpr_comp, cpu_limits_a_phase_only_below_the_optimal)
+{
+	cr_assert_not(mpr_cpu_limited(0.92, 183.5, 186.4),
+		      "busy, at the optimal: the network's pace");
+	cr_assert(mpr_cpu_limited(0.92, 150.0, 186.4), "busy, well below the optimal: the CPU's");
+	cr_assert_not(mpr_cpu_limited(0.89, 10.0, 186.4),
+		      "an endpoint that idled is never the limit");
+	cr_assert(mpr_cpu_limited(0.95, 900.0, 0), "nothing shaped: busy alone decides");
+	cr_assert(mpr_cpu_limited(0.9, 0.949 * 100, 100), "the bounds are inclusive as stated");
+	cr_assert_not(mpr_cpu_limited(0.9, 95.0, 100), "95% of the optimal is the network's pace");
+}
