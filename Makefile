@@ -177,8 +177,9 @@ flake: deps
 nightly: deps
 	@$(MAKE) --no-print-directory all $(TOOL_BIN)
 	@rm -rf $(BUILD)/nightly
-	@$(BUILD)/rocelab run -o $(BUILD)/nightly --seed 7 scenarios/nightly/*.yaml \
-		scenarios/nightly/transport/*.yaml
+	@$(BUILD)/rocelab run -o $(BUILD)/nightly --seed 7 scenarios/nightly/*.yaml
+	@# every transport scenario, CI's and the nightly's, and the paper's figures side by side
+	@TRANSPORT_SUITE=all ONLY=transport tests/vlab/run.sh
 	@# the lab reached over SSH, with every CI scenario (make check runs one of each kind)
 	@SSH_SUITE=all ONLY=ssh_lab tests/vlab/run.sh
 	@# the randomized Hostmesh sweep: three generated shapes, the date as seed (printed)
