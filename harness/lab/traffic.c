@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <netinet/ip.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -78,12 +79,33 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
 
 /* A sender told to stop (SIGTERM, SIGINT) ends its loop and still reports what it sent. */
 static volatile sig_atomic_t blast_stopped;
+static int blast_progress_fd = -1;
+
+void traffic_blast_progress(int fd)
+{
+	blast_progress_fd = fd;
+}
+
+/* One "sent FLOW REALTIME COUNT" line: what flow has sent by then (a single write). */
+static void blast_progress(size_t flow, long long sent)
+{
+	struct timespec ts;
+
+	if (blast_progress_fd < 0)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	dprintf(blast_progress_fd, "sent %zu %lld.%03ld %lld\n", flow, (long long)ts.tv_sec,
+		ts.tv_nsec / 1000000, sent);
+}
 
 static void blast_stop(int sig)
 {
 	(void)sig;
 	blast_stopped = 1;
 }
+
+#define BLAST_DEPTH_MS	  50	    /* a paced sender's bucket */
+#define BLAST_PROGRESS_NS 100000000 /* traffic_blast_progress() lines this often */
 
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
 			int payload, int n_sports, uint16_t sport0, long long duration_ms,
@@ -133,25 +155,42 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 					    i, inet_ntoa(flows[i].dst), first + s,
 					    strerror(-fds[s]));
 			}
+			/*
+			 * Paced: a token bucket at pps, BLAST_DEPTH_MS deep.  A sender the
+			 * CPU held back does not catch up in a burst: what it could not
+			 * send then is not sent (a monitor comparing a flow's rate with
+			 * its best would take the burst as the best).
+			 */
+			unsigned long long depth = pps * BLAST_DEPTH_MS / 1000 + 1, paid = 0,
+					   next = start + BLAST_PROGRESS_NS;
+
+			blast_progress(i, 0);
 			for (unsigned k = 0;; k++) {
 				int fd = fds[k % (unsigned)ns];
-				unsigned long long now = rl_now_ns();
+				unsigned long long now = rl_now_ns(), due;
 
 				if (now >= end || blast_stopped)
 					break;
-				/* Paced: stay at pps on average, sleeping 1 ms when ahead. */
-				if (pps && (unsigned long long)sent >=
-					       (now - start) * pps / 1000000000ULL) {
+				if (now >= next) {
+					blast_progress(i, sent);
+					next = now + BLAST_PROGRESS_NS;
+				}
+				due = (now - start) * pps / 1000000000ULL;
+				if (pps && due > paid + depth)
+					paid =
+					    due - depth; /* the debt past the bucket is forgiven */
+				/* sleeping 1 ms when ahead */
+				if (pps && paid >= due) {
 					struct timespec ms = {0, 1000000};
 
 					nanosleep(&ms, NULL);
 					continue;
 				}
-
 				if (fd >= 0 && sendto(fd, buf, (size_t)payload, MSG_DONTWAIT,
 						      (struct sockaddr *)&to, sizeof(to)) > 0)
-					sent++;
+					sent++, paid++;
 			}
+			blast_progress(i, sent);
 			if (write(pipefd[1], &sent, sizeof(sent)) < 0)
 				_exit(1);
 			_exit(0);
@@ -323,4 +362,30 @@ size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struc
 	for (k = 0; k < ARRAY_SIZE(argv); k++)
 		a->argv[k] = argv[k];
 	return mine;
+}
+
+double traffic_sent_between(const char *path, size_t flow, double from, double to)
+{
+	FILE *f = fopen(path, "re");
+	char line[160];
+	double pt = -1, pc = 0, base = 0, at[2] = {-1, -1}, want[2] = {from, to};
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t fl;
+		double t, c;
+
+		if (sscanf(line, "sent %zu %lf %lf", &fl, &t, &c) != 3 || fl != flow)
+			continue;
+		if (c + base < pc)
+			base = pc; /* a sender started again (a service's slowdown): counted on */
+		c += base;
+		for (int k = 0; k < 2; k++)
+			if (at[k] < 0 && t >= want[k] && pt >= 0 && pt <= want[k])
+				at[k] = t > pt ? pc + (c - pc) * (want[k] - pt) / (t - pt) : c;
+		pt = t, pc = c;
+	}
+	fclose(f);
+	return at[0] >= 0 && at[1] >= 0 ? at[1] - at[0] : -1;
 }

@@ -35,6 +35,18 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
 			int payload, int n_sports, uint16_t sport0, long long duration_ms,
 			unsigned long long pps);
+/*
+ * From then on, traffic_blast()'s senders write to fd (-1: nowhere) what each
+ * flow has sent, every 100 ms and at its end: "sent FLOW SECONDS COUNT\n",
+ * SECONDS the realtime clock's (what a run grades a service's own rate by).
+ */
+void traffic_blast_progress(int fd);
+/*
+ * Datagrams flow sent in [from, to] (realtime seconds) by the "sent" lines
+ * of the file at path, interpolated between lines; -1 when the lines do not
+ * cover the span.
+ */
+double traffic_sent_between(const char *path, size_t flow, double from, double to);
 
 /*
  * Flows whose packets must cross port of switch sw (port < 0: the switch), in

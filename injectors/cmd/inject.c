@@ -807,6 +807,7 @@ struct load_args {
 	/* load send */
 	char inv[PATH_MAX], host[INV_NAME_MAX + 1], flows[2048];
 	int pps, sports, sport, ecn;
+	bool progress;
 };
 
 #define LA(f) offsetof(struct load_args, f)
@@ -848,6 +849,10 @@ static const struct opt_desc send_opts[] = {
     {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
     {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
     {"ecn", OPT_INT, 0, 3, LA(ecn), "the ECN bits (2: ECT(0), as an ECN-capable RoCE sender)"},
+    {.name = "progress",
+     .type = OPT_BOOL,
+     .off = LA(progress),
+     .help = "what each flow has sent, every 100 ms on stdout: 'sent FLOW SECONDS COUNT'"},
     OPT_TABLE_END,
 };
 
@@ -923,6 +928,10 @@ static int load_send(int argc, char **argv)
 	rl_signals_install();
 	setpriority(PRIO_PROCESS, 0, 19); /* as the virtual lab's load: never before the agents */
 	lab_open_here(&lab, inv);
+	if (la.progress) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		traffic_blast_progress(STDOUT_FILENO);
+	}
 	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5 | la.ecn, la.size,
 			     la.sports, (uint16_t)la.sport, la.for_ms, (unsigned long long)la.pps);
 	lab_close(&lab);

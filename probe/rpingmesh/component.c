@@ -151,7 +151,8 @@ static void bump(json_t *o, const char *key, bool yes)
 /*
  * A "service" line (a flow an agent found, judged in one window) into services,
  * by "FROM>TO/SPORT": its windows, those it was impacted in, and of those the
- * network-related ones.
+ * network-related ones; the others (its rate fell, its probes were fine) in
+ * sender_windows.
  */
 static void service_add(json_t *services, const json_t *j)
 {
@@ -170,6 +171,17 @@ static void service_add(json_t *services, const json_t *j)
 	bump(s, "windows", true);
 	bump(s, "impacted", json_is_true(json_object_get(j, "impacted")));
 	bump(s, "network_related", json_is_true(nr));
+	/* what the grader holds against the service's own sender: [start, end, Mbit/s, best] */
+	if (json_is_true(json_object_get(j, "impacted")) && !json_is_true(nr)) {
+		json_t *w = json_object_get(s, "sender_windows");
+
+		if (!w)
+			json_object_set_new(s, "sender_windows", w = json_array());
+		json_array_append_new(w, json_pack("[O,O,O,O]", json_object_get(j, "start"),
+						   json_object_get(j, "end"),
+						   json_object_get(j, "rate_mbps"),
+						   json_object_get(j, "best_mbps")));
+	}
 }
 
 /* The analyzer's JSON lines: windows (summed per list), verdicts (typed), services. */
@@ -246,6 +258,8 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	json_object_set_new(obs->section, "windows", json_integer((json_int_t)windows));
 	json_object_set_new(obs->section, "verdicts", verdicts);
 	json_object_set_new(obs->section, "services", services);
+	/* a service sending this share less than its best is degraded (the grader's line too) */
+	json_object_set_new(obs->section, "svc_degrade", json_real(st->cfg->az.svc_degrade));
 	mon_overhead(&st->procs, agents, st->windows, t, obs);
 	json_object_set_new(obs->section, "agents", agents);
 	return 0;

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/* A sender's own "sent" lines: what a service really sent in a monitor's window. */
+#define _GNU_SOURCE
+#include "harness/lab/traffic.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char path[] = "/tmp/rocelab-traffic-test.XXXXXX";
+
+static void write_lines(const char *text)
+{
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void drop(void)
+{
+	unlink(path);
+}
+
+/* 500/s for a second, held back for the next (100), then 500/s again. */
+Test(traffic, sent_between_interpolates_the_lines, .fini = drop)
+{
+	write_lines("load: something else\n"
+		    "sent 0 100.000 0\n"
+		    "sent 1 100.000 0\n"
+		    "sent 0 101.000 500\n"
+		    "sent 1 101.000 7\n"
+		    "sent 0 102.000 600\n"
+		    "sent 0 103.000 1100\n");
+	cr_assert_float_eq(traffic_sent_between(path, 0, 100.0, 101.0), 500, 1e-9);
+	cr_assert_float_eq(traffic_sent_between(path, 0, 101.0, 102.0), 100, 1e-9);
+	cr_assert_float_eq(traffic_sent_between(path, 0, 100.5, 102.5), 250 + 100 + 250, 1e-9);
+	cr_assert_float_eq(traffic_sent_between(path, 1, 100.0, 101.0), 7, 1e-9);
+	/* not covered by the lines: no figure rather than a wrong one */
+	cr_assert_eq(traffic_sent_between(path, 0, 99.0, 101.0), -1);
+	cr_assert_eq(traffic_sent_between(path, 0, 102.0, 104.0), -1);
+	cr_assert_eq(traffic_sent_between(path, 2, 100.0, 101.0), -1);
+	cr_assert_eq(traffic_sent_between("/nonexistent/x", 0, 100.0, 101.0), -1);
+}
+
+/* A service that slows on cue: its sender starts again from 0, the count goes on. */
+Test(traffic, sent_between_counts_on_across_a_restart, .fini = drop)
+{
+	write_lines("sent 0 100.000 0\n"
+		    "sent 0 101.000 500\n"
+		    "sent 0 101.000 0\n"
+		    "sent 0 102.000 50\n");
+	cr_assert_float_eq(traffic_sent_between(path, 0, 100.0, 102.0), 550, 1e-9);
+	cr_assert_float_eq(traffic_sent_between(path, 0, 101.0, 102.0), 50, 1e-9);
+}
