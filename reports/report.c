@@ -85,6 +85,8 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 			    g->detected && g->precision >= 0 ? json_real(g->precision)
 							     : json_null());
 	json_object_set_new(o, "false_positives", json_integer(g->false_positives));
+	/* host-processing verdicts the rig's measured CPU pressure explains (not false) */
+	json_object_set_new(o, "rig_explained", json_integer(g->rig_explained));
 	json_object_set_new(o, "incidents", incidents_json(g));
 	json_object_set_new(o, "expected",
 			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", e->cls, "target", e->target,
@@ -99,6 +101,21 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 	}
 	json_object_set_new(o, "got",
 			    json_pack("{s:s,s:s}", "class", g->got_class, "target", g->got_target));
+}
+
+/* The rig while the scenario ran, by phase (issue 64). */
+static json_t *rig_block(const struct scn_result *r)
+{
+	const char *name[3] = {"baseline", "fault", "recovery"};
+	double from[3] = {r->t_start, r->t_fault, r->t_revert},
+	       to[3] = {r->t_fault > 0 ? r->t_inject : r->t_stop, r->t_revert, r->t_stop};
+
+	if (!r->rig.n)
+		return json_null();
+	return rig_json(&r->rig,
+			r->rig_local ? "this machine: every host of the virtual lab"
+				     : "this machine: the controller (the lab's hosts are its own)",
+			name, from, to, r->t_fault > 0 ? 3 : 1);
 }
 
 static json_t *scenario_json(const struct scn_result *r)
@@ -150,6 +167,7 @@ static json_t *scenario_json(const struct scn_result *r)
 	if (r->note[0])
 		json_object_set_new(o, "emulated_note", json_string(r->note));
 	json_object_set_new(o, "duration_s", json_real(r->t_end - r->t_start));
+	json_object_set_new(o, "rig", rig_block(r));
 	/* --retries: how many runs it took, and each failed one's reason and files */
 	json_object_set_new(o, "attempts", json_integer(r->attempts > 1 ? r->attempts : 1));
 	if (r->attempts > 1) {
@@ -313,6 +331,9 @@ static void junit_body(FILE *f, const struct scn_result *x)
 	if (g->detected)
 		fprintf(f, "; detected after %.1f s", g->time_to_detect_s);
 	fprintf(f, "; rank %d; %d false positive(s)", g->rank, g->false_positives);
+	if (g->rig_explained)
+		fprintf(f, "; %d host-processing verdict(s) while the rig's CPU was measured slow",
+			g->rig_explained);
 	if (g->fp_first[0]) {
 		fputs(", the first: ", f);
 		rl_xml_fputs(f, g->fp_first);
@@ -664,6 +685,11 @@ static FILE *html_head(struct scn_result *r)
 			g->precision, g->verdicts_right, g->verdicts_in, g->incidents,
 			g->incidents_right);
 	fprintf(f, "<tr><th>false positives</th><td>%d</td></tr>\n", g->false_positives);
+	if (g->rig_explained)
+		fprintf(f,
+			"<tr><th>rig</th><td>%d host-processing verdict(s) for windows in which "
+			"this machine's CPU pressure passed %.0f%%: right, not false</td></tr>\n",
+			g->rig_explained, RIG_PRESSURE_BOUND * 100);
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
 

@@ -38,6 +38,13 @@ struct verdict {
 	long long votes;
 	struct suspect sus[VERDICT_SUSPECTS]; /* best first */
 	size_t n_sus;
+	/*
+	 * Set by the runner, not the monitor: a host-processing verdict for a
+	 * window in which the rig's measured CPU pressure passed its bound (the
+	 * hosts' processing really was slow): a right verdict of a measured
+	 * event, neither a false positive nor a verdict on the fault.
+	 */
+	bool rig;
 };
 
 /* The one key table for verdicts in JSON, both ways.  -EINVAL when a key is missing. */

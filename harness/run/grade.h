@@ -38,6 +38,8 @@ struct grade {
 	double time_to_detect_s; /* -1: not detected */
 	int rank;		 /* of the true target, 0: not among the suspects */
 	int false_positives;
+	/* host-processing verdicts for windows the rig's CPU was measured slow in (verdict.rig) */
+	int rig_explained;
 	/*
 	 * Of the verdicts during the fault, the share naming the true element with
 	 * the expected class (one fault, one incident: 1.0); -1 when there were none.

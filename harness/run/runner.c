@@ -633,6 +633,18 @@ bool runner_known_blind(const struct scn_result *r)
 	return r->g.verdict == RV_FAIL && r->s && r->s->expect.blind[0];
 }
 
+void runner_mark_rig(struct scn_result *r)
+{
+	for (size_t i = 0; i < r->n_comps; i++)
+		for (size_t k = 0; k < r->comps[i].obs.n_verdicts; k++) {
+			struct verdict *v = &r->comps[i].obs.verdicts[k];
+
+			/* a lab's own hosts: this machine's pressure says nothing of them */
+			v->rig = r->rig_local && !strcmp(v->cls, "host-processing") &&
+				 rig_pressure(&r->rig, v->win[0], v->win[1]) >= RIG_PRESSURE_BOUND;
+		}
+}
+
 void runner_grade(struct scn_result *r)
 {
 	struct comp_times t = runner_times(r);
@@ -833,6 +845,10 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	bool ok;
 
 	r->t_start = now_s();
+	/* The rig, measured while it runs: every host's CPU when every host is this machine. */
+	r->rig_local = lab_can(lab, LAB_CAP_ENTER);
+	if (rig_start(&r->rig, RIG_INTERVAL_S))
+		rl_warn("%s: the rig cannot be measured (no sampler thread)", s->name);
 	rl_mkdir_p(r->dir, 0755);
 	r->n_comps = s->n_comps;
 	r->comps = rl_xcalloc(s->n_comps, sizeof(*r->comps));
@@ -970,6 +986,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		if (r->comps[i].started)
 			r->comps[i].sc->ops->stop(r->comps[i].state);
 	r->t_end = now_s();
+	rig_stop(&r->rig);
 	rl_dbg("run: %s: components stopped in %.2f s", s->name, r->t_end - r->t_stop);
 	{
 		struct comp_times ct = runner_times(r);
@@ -986,6 +1003,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	end_fabric(s, r, fab);
 	if (!ok)
 		invalid(r, "%s", why);
+	runner_mark_rig(r);
 	runner_grade(r);
 	if (r->g.verdict == RV_PASS)
 		progress(idx, total, s, "PASS%s%s%s%s%s%s", r->g.detected ? " (" : "",
@@ -1023,6 +1041,7 @@ void runner_result_free(struct scn_result *r)
 	free(r->comps);
 	r->comps = NULL;
 	r->n_comps = 0;
+	rig_free(&r->rig);
 }
 
 /* The lab as its inventory says: RNICs up, addressed and routed; every link up at its switches. */

@@ -5,6 +5,7 @@
 #define ROCELAB_RUNNER_H
 
 #include "harness/run/grade.h"
+#include "harness/run/rig.h"
 #include "harness/run/scenario.h"
 
 #include <jansson.h>
@@ -51,6 +52,9 @@ struct scn_result {
 	 */
 	int attempts;
 	char failed_reason[3][512];
+	/* the rig while it ran; rig_local: every host is this machine (the virtual lab) */
+	struct rig rig;
+	bool rig_local;
 };
 
 /* A failed run's folder: RUNNER_KEPT with the scenario's folder (or name) and the run's number. */
@@ -134,5 +138,11 @@ bool runner_known_blind(const struct scn_result *r);
 
 /* Grade r from its components' observations (after they were collected). */
 void runner_grade(struct scn_result *r);
+/*
+ * Marks (verdict.rig) each host-processing verdict of r's components whose
+ * window the rig's CPU pressure passed RIG_PRESSURE_BOUND in, on a lab whose
+ * hosts are this machine (r->rig_local): right verdicts of a measured event.
+ */
+void runner_mark_rig(struct scn_result *r);
 
 #endif

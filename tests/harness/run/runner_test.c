@@ -773,3 +773,78 @@ Test(grade, detection_counts_from_when_the_fault_could_be_seen)
 	cr_assert_float_eq(g.time_to_detect_s, 3.0, 1e-9, "from the load");
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 }
+
+/*
+ * Issue 64: a host-processing verdict for a window the rig's CPU pressure
+ * passed its bound in is a right verdict of a measured event -- on the
+ * virtual lab, whose hosts are this machine.  A network verdict there is
+ * still wrong, and a lab's own hosts are never excused by this machine's CPU.
+ */
+Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive)
+{
+	struct scn_result r = {.rig_local = true};
+	struct comp_result c = {0};
+	struct verdict v[3] = {
+	    {.win = {100, 102}, .cls = "host-processing", .target = "host2"},
+	    {.win = {104, 106}, .cls = "host-processing", .target = "host2"},
+	    {.win = {100, 102}, .cls = "switch-link", .target = "rail1:swp5--spine1:swp1"},
+	};
+	struct scn_expect e = {.silent = true, .max_false_positives = 0};
+	struct comp_times t = {.t_start = 90, .t_end = 120};
+	struct grade g = {0};
+
+	/* 0.1 s samples: 0.8 of the time someone waited for a CPU in [100, 102], 0.1 after */
+	for (int i = 1; i <= 100; i++)
+		*RL_PUSH(r.rig.s, r.rig.n) =
+		    (struct rig_sample){.t = 100 + 0.1 * i, .some = i <= 20 ? 0.8 : 0.1};
+	r.rig.interval = 0.1, r.rig.psi = true, r.rig.init = false;
+	cr_assert_float_eq(rig_pressure(&r.rig, 100, 102), 0.8, 1e-9);
+	cr_assert_float_eq(rig_pressure(&r.rig, 101, 103), 0.45, 1e-9);
+	cr_assert_eq(rig_pressure(&r.rig, 50, 60), -1, "no samples: not known");
+	c.obs.verdicts = v, c.obs.n_verdicts = 3;
+	r.comps = &c, r.n_comps = 1;
+	runner_mark_rig(&r);
+	cr_assert(v[0].rig, "slow hosts, measured");
+	cr_assert_not(v[1].rig, "0.1 of the window: below the bound");
+	cr_assert_not(v[2].rig, "a network verdict is never the rig's");
+	grade_component(&e, &c.obs, &t, 1, &g);
+	cr_assert_eq(g.rig_explained, 1);
+	cr_assert_eq(g.false_positives, 2);
+	/* a lab of its own hosts: this machine's pressure explains nothing */
+	r.rig_local = false;
+	runner_mark_rig(&r);
+	cr_assert_not(v[0].rig);
+	free(r.rig.s);
+}
+
+/* The sampler: this machine's CPU pressure, CPU use and the controller's own, by phase. */
+Test(rig, samples_this_machine_and_says_so_by_phase)
+{
+	struct rig rg = {0};
+	json_t *j, *ph;
+	volatile double x = 0;
+
+	cr_assert_eq(rig_start(&rg, 0.05), 0);
+	for (long i = 0; i < 30000000; i++) /* some CPU of our own */
+		x = x + (double)i;
+	usleep(200000);
+	rig_stop(&rg);
+	cr_assert_geq(rg.n, 4, "%zu samples", rg.n);
+	for (size_t i = 0; i < rg.n; i++) {
+		cr_assert(rg.s[i].busy >= 0 && rg.s[i].busy <= 1.0001);
+		cr_assert(rg.s[i].self >= 0);
+		cr_assert(!rg.psi || (rg.s[i].some >= 0 && rg.s[i].some <= 1));
+	}
+	j = rig_json(&rg, "this machine", (const char *const[]){"baseline"},
+		     (double[]){rg.s[0].t - 0.05}, (double[]){rg.s[rg.n - 1].t}, 1);
+	ph = json_object_get(json_object_get(j, "phases"), "baseline");
+	cr_assert_not_null(ph);
+	cr_assert(json_real_value(json_object_get(ph, "controller_cpu")) > 0,
+		  "the loop above is the controller's own CPU");
+	cr_assert_eq(json_array_size(json_object_get(j, "samples")), rg.n);
+	cr_assert_float_eq(json_real_value(json_object_get(j, "pressure_bound")),
+			   RIG_PRESSURE_BOUND, 1e-9);
+	json_decref(j);
+	rig_free(&rg);
+	rig_free(&rg); /* twice: nothing */
+}

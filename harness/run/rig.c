@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/* The rig during a scenario: CPU pressure, CPU use, the controller's own (rig.h). */
+#define _GNU_SOURCE
+#include "harness/run/rig.h"
+
+#include "harness/lib/common.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_real(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* /proc/pressure/cpu's "some ... total=US"; false when unreadable. */
+static bool psi_total(unsigned long long *us)
+{
+	FILE *f = fopen("/proc/pressure/cpu", "re");
+	char line[256];
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		const char *t = strstr(line, "total=");
+
+		if (!strncmp(line, "some ", 5) && t) {
+			*us = strtoull(t + 6, NULL, 10);
+			ok = true;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+/* /proc/stat's first line: the jiffies busy and in all. */
+static bool cpu_jiffies(unsigned long long *busy, unsigned long long *all)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	unsigned long long v[8] = {0};
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		    &v[4], &v[5], &v[6], &v[7]) == 8;
+	fclose(f);
+	if (!ok)
+		return false;
+	*all = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	*busy = *all - v[3] - v[4]; /* less idle and iowait */
+	return true;
+}
+
+/* This process's CPU (all its threads), in ns. */
+static unsigned long long self_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+static void sample(struct rig *r, double t, double dt)
+{
+	unsigned long long psi = 0, busy = 0, all = 0, self = self_ns();
+	struct rig_sample s = {.t = t, .some = -1};
+
+	if (r->psi && psi_total(&psi))
+		s.some = (double)(psi - r->psi_last) / 1e6 / dt, r->psi_last = psi;
+	if (cpu_jiffies(&busy, &all) && all > r->cpu_all_last)
+		s.busy = (double)(busy - r->cpu_busy_last) / (double)(all - r->cpu_all_last),
+		r->cpu_busy_last = busy, r->cpu_all_last = all;
+	s.self = (double)(self - r->self_last) / 1e9 / dt;
+	r->self_last = self;
+	s.some = s.some > 1 ? 1 : s.some;
+	pthread_mutex_lock(&r->mu);
+	*RL_PUSH(r->s, r->n) = s;
+	pthread_mutex_unlock(&r->mu);
+}
+
+static void *sampler(void *arg)
+{
+	struct rig *r = arg;
+	double last = now_real();
+
+	for (;;) {
+		struct timespec iv = {(time_t)r->interval,
+				      (long)((r->interval - (double)(time_t)r->interval) * 1e9)};
+		double t;
+		bool stop;
+
+		nanosleep(&iv, NULL);
+		t = now_real();
+		sample(r, t, t - last > 1e-3 ? t - last : 1e-3);
+		last = t;
+		pthread_mutex_lock(&r->mu);
+		stop = r->stop;
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			return NULL;
+	}
+}
+
+int rig_start(struct rig *r, double interval_s)
+{
+	unsigned long long psi;
+	int rc;
+
+	rig_free(r);
+	*r = (struct rig){.interval = interval_s > 0.01 ? interval_s : 0.01, .init = true};
+	pthread_mutex_init(&r->mu, NULL);
+	r->psi = psi_total(&psi);
+	r->psi_last = r->psi ? psi : 0;
+	cpu_jiffies(&r->cpu_busy_last, &r->cpu_all_last);
+	r->self_last = self_ns();
+	if ((rc = pthread_create(&r->th, NULL, sampler, r)))
+		return -rc;
+	r->running = true;
+	return 0;
+}
+
+void rig_stop(struct rig *r)
+{
+	if (!r->running)
+		return;
+	pthread_mutex_lock(&r->mu);
+	r->stop = true;
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->th, NULL);
+	r->running = false;
+}
+
+void rig_free(struct rig *r)
+{
+	if (!r->init)
+		return;
+	rig_stop(r);
+	free(r->s);
+	r->s = NULL;
+	r->n = 0;
+	pthread_mutex_destroy(&r->mu);
+	r->init = false;
+}
+
+double rig_pressure(const struct rig *r, double from, double to)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (r->s[i].some >= 0 && r->s[i].t - r->interval >= from - 1e-9 &&
+		    r->s[i].t <= to + 1e-9)
+			sum += r->s[i].some, k++;
+	return k ? sum / (double)k : -1;
+}
+
+json_t *rig_json(const struct rig *r, const char *source, const char *const *name,
+		 const double *from, const double *to, size_t n)
+{
+	json_t *phases = json_object(), *samples = json_array();
+	double t0 = n ? from[0] : r->n ? r->s[0].t : 0;
+
+	for (size_t p = 0; p < n; p++) {
+		double some = 0, max = 0, busy = 0, self = 0;
+		size_t k = 0, over = 0;
+
+		for (size_t i = 0; i < r->n; i++) {
+			const struct rig_sample *s = &r->s[i];
+
+			if (s->t - r->interval < from[p] - 1e-9 || s->t > to[p] + 1e-9)
+				continue;
+			k++;
+			some += s->some > 0 ? s->some : 0;
+			max = s->some > max ? s->some : max;
+			over += s->some >= RIG_PRESSURE_BOUND;
+			busy += s->busy;
+			self += s->self;
+		}
+		if (!k)
+			continue;
+		json_object_set_new(phases, name[p],
+				    json_pack("{s:o,s:o,s:f,s:f,s:f}", "pressure_mean",
+					      r->psi ? json_real(some / (double)k) : json_null(),
+					      "pressure_max", r->psi ? json_real(max) : json_null(),
+					      "over_bound", (double)over / (double)k, "busy_mean",
+					      busy / (double)k, "controller_cpu",
+					      self / (double)k));
+	}
+	for (size_t i = 0; i < r->n; i++)
+		json_array_append_new(samples, json_pack("[f,f,f,f]", r->s[i].t - t0, r->s[i].some,
+							 r->s[i].busy, r->s[i].self));
+	return json_pack("{s:s,s:f,s:b,s:f,s:f,s:o,s:o}", "source", source, "interval_s",
+			 r->interval, "psi", r->psi, "pressure_bound", RIG_PRESSURE_BOUND, "t0", t0,
+			 "phases", phases, "samples", samples);
+}

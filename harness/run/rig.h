@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The rig during a scenario (issue 64): this machine's CPU pressure, what
+ * its CPUs did and the controller's own CPU, sampled every interval while
+ * the scenario runs.  On the virtual lab every host is this machine, so its
+ * pressure is every host's; a lab reached over SSH has its own hosts, of
+ * which this says nothing (only of the controller).
+ */
+#ifndef ROCELAB_RIG_H
+#define ROCELAB_RIG_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * A host-processing verdict for a window in which some task of this machine
+ * waited for a CPU this share of the time or more (/proc/pressure/cpu
+ * "some") is a right verdict of a measured event: the hosts' processing was
+ * slow, because the rig's CPUs were: more than half the window, a runnable
+ * task had no CPU to run on (README: The rig, for what CI runs measured).
+ */
+#define RIG_PRESSURE_BOUND 0.5
+#define RIG_INTERVAL_S	   0.1 /* the sampler's period */
+
+struct rig_sample {
+	double t;    /* CLOCK_REALTIME seconds, the interval's end */
+	double some; /* share of the interval some task waited for a CPU (-1: no PSI) */
+	double busy; /* share of this machine's CPUs busy (all of them: 1) */
+	double self; /* the controller's own CPU, in CPUs (its threads; not its children) */
+};
+
+struct rig {
+	double interval;
+	struct rig_sample *s;
+	size_t n;
+	bool psi; /* /proc/pressure/cpu was readable */
+	/* the sampler */
+	pthread_t th;
+	pthread_mutex_t mu;
+	bool init, running, stop;
+	unsigned long long psi_last, cpu_busy_last, cpu_all_last, self_last;
+};
+
+/* Start sampling every interval_s (a thread); 0 or -errno. */
+int rig_start(struct rig *r, double interval_s);
+/* Stop the sampler (its samples stay until rig_free(); read them only once stopped). */
+void rig_stop(struct rig *r);
+void rig_free(struct rig *r);
+
+/*
+ * The mean pressure ("some") over the samples whose interval lies in [from,
+ * to]; -1 when none do or PSI was not readable.
+ */
+double rig_pressure(const struct rig *r, double from, double to);
+
+/*
+ * results.json's rig block: {source, interval_s, psi, pressure_bound,
+ * phases: {NAME: {pressure_mean, pressure_max, over_bound, busy_mean,
+ * controller_cpu}}, samples: [[t - t0, some, busy, self], ...]}, for the
+ * phases [from[i], to[i]] named name[i] (t0: the first phase's start).
+ */
+json_t *rig_json(const struct rig *r, const char *source, const char *const *name,
+		 const double *from, const double *to, size_t n);
+
+#endif
