@@ -228,19 +228,22 @@ static int set_sysctls(struct build *b, const struct nsctx *c, const char *const
 }
 
 /*
- * A switch's ECMP hash seed, from its name (FNV-1a; never 0, which is the
- * kernel's random one).  Left to the kernel, the seed is drawn at boot: each
- * boot of a CI machine put the virtual paths and probes on other spines, and
- * a figure that depends on how they spread (MP-RDMA's sends on the lossy
- * spines) graded the boot.  Kernels before 6.11 have no such sysctl: there
- * the spread still changes with the boot.
+ * The switches' ECMP hash seed: one for the whole lab, from its name (FNV-1a;
+ * never 0, which is the kernel's seed drawn at boot).  Left to the kernel,
+ * each boot of a CI machine spread MP-RDMA's virtual paths and the monitors'
+ * probes over other spines, and a figure that depends on that spread graded
+ * the boot.  One seed for every switch keeps the kernel's symmetric hash
+ * symmetric across them: a reply crosses the spine its request did (a seed
+ * each made the paths one-way, and the suite is written for symmetric ones).
+ * Kernels before 6.11 have no such sysctl: there the spread still changes
+ * with the boot.
  */
-static void ecmp_seed(const struct nsctx *c, const char *name)
+static void ecmp_seed(const struct nsctx *c, const char *lab)
 {
 	uint32_t h = 2166136261u;
 	char v[16];
 
-	for (const char *p = name; *p; p++)
+	for (const char *p = lab; *p; p++)
 		h = (h ^ (uint8_t)*p) * 16777619u;
 	snprintf(v, sizeof(v), "%u", h ? h : 1);
 	netns_sysctl(c, "net/ipv4/fib_multipath_hash_seed", v);
@@ -269,7 +272,7 @@ static int make_namespaces(struct build *b)
 			      "%s", ns);
 			set_sysctls(b, c, sysctl_switch_optional,
 				    ARRAY_SIZE(sysctl_switch_optional), true);
-			ecmp_seed(c, name);
+			ecmp_seed(c, inv->name);
 		}
 		CHECK(b, nl_link_set_up(c, "lo", true), "loopback of %s", ns);
 	}
