@@ -860,6 +860,7 @@ static size_t read_log(const char *path, const char *type, struct mpr_sample **o
 						   .retx = jnum(j, "retx"),
 						   .vps_used = jnum(j, "vps_used"),
 						   .srtt_us = jnum(j, "srtt_us"),
+						   .rto_left_ms = jnum(j, "rto_left_ms"),
 						   .cpu_ms = jnum(j, "cpu_ms"),
 						   .runq_ms = jnum(j, "runq_ms"),
 						   .ord_bytes = jnum(j, "ord_bytes"),
@@ -1141,6 +1142,10 @@ static void path_metrics(const struct mpr_state *st, const struct comp_times *t,
 		comp_obs_metric(obs, "hit-share-baseline", base, "ratio");
 	if (during >= 0)
 		comp_obs_metric(obs, "hit-share-fault", during, "ratio");
+	/* against an even spread over the traced VPs: 1, no preference for the clean ones */
+	if (during >= 0 && st->vps_traced && st->vps_hit)
+		comp_obs_metric(obs, "hit-share-fault-vs-even",
+				during / ((double)st->vps_hit / st->vps_traced), "ratio");
 	if (st->compete) {
 		double left = mpr_share_settles(hit, st->n_ss, iv, t->t_fault, t->t_revert,
 						COMPETE_W, COMPETE_MAX, true);
@@ -1276,7 +1281,23 @@ static void recovery_time(const struct mpr_state *st, const struct comp_times *t
 	for (size_t i = 0; i < st->n_rs; i++)
 		g[i] = (struct mpr_share){st->rs[i].t, st->rs[i].delivered, per_iv};
 	r = mpr_share_settles(g, st->n_rs, iv, t->t_revert, t_end, REUSE_W, REUSE_SHARE, false);
-	comp_obs_metric(obs, "recover-ms", (r < 0 ? t_end - t->t_revert : r) * 1e3, "ms");
+	r = r < 0 ? t_end - t->t_revert : r;
+	comp_obs_metric(obs, "recover-ms", r * 1e3, "ms");
+	/*
+	 * A flow the fault stalled resumes when its retransmission timer fires,
+	 * backed off up to 64 times by then: how long it took past that moment
+	 * is the transport's, the wait before it its timer's (the sender's first
+	 * line after the revert says how long was left).
+	 */
+	for (size_t i = 0; i < st->n_ss; i++)
+		if (st->ss[i].t >= t->t_revert) {
+			double left = st->ss[i].rto_left_ms / 1e3 + (st->ss[i].t - t->t_revert);
+
+			comp_obs_metric(obs, "timer-left-ms", left * 1e3, "ms");
+			comp_obs_metric(obs, "recover-past-timer-ms",
+					(r > left ? r - left : 0) * 1e3, "ms");
+			break;
+		}
 	free(g);
 }
 

@@ -82,6 +82,7 @@ json_t *mpr_last_line(const char *path, const char *type);
 struct mpr_sample {
 	double t; /* CLOCK_REALTIME s at the sample's end */
 	double delivered, retx, vps_used, srtt_us;
+	double rto_left_ms; /* the sender's: until its retransmission timer fires (0: none armed) */
 	double cpu_ms, runq_ms; /* the endpoint on a CPU, waiting for one */
 	/* The sender's sends, probes aside: all, on the VPs a fault touches, on its link forward */
 	double sent, sent_hit, sent_fwd;
