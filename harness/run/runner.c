@@ -633,14 +633,34 @@ bool runner_known_blind(const struct scn_result *r)
 	return r->g.verdict == RV_FAIL && r->s && r->s->expect.blind[0];
 }
 
+/* Does v, during the fault, say what the component was to find (a cpu-hog's host)? */
+static bool finds_the_fault(const struct scn_result *r, const struct scn_expect *e,
+			    const struct verdict *v)
+{
+	if (r->t_fault <= 0 || v->win[0] >= r->t_revert || v->win[1] <= r->t_fault ||
+	    strcmp(v->cls, e->cls))
+		return false;
+	if (grade_target_matches(v->target, e->target))
+		return true;
+	for (size_t i = 0; i < e->n_also; i++)
+		if (grade_target_matches(v->target, e->also[i]))
+			return true;
+	return false;
+}
+
 void runner_mark_rig(struct scn_result *r)
 {
 	for (size_t i = 0; i < r->n_comps; i++)
 		for (size_t k = 0; k < r->comps[i].obs.n_verdicts; k++) {
 			struct verdict *v = &r->comps[i].obs.verdicts[k];
 
-			/* a lab's own hosts: this machine's pressure says nothing of them */
+			/*
+			 * A lab's own hosts: this machine's pressure says nothing of them.
+			 * A fault that is the pressure (a cpu-hog on a host of this
+			 * machine) is found by the verdicts it causes: those stay its.
+			 */
 			v->rig = r->rig_local && !strcmp(v->cls, "host-processing") &&
+				 !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
 				 rig_pressure(&r->rig, v->win[0], v->win[1]) >= RIG_PRESSURE_BOUND;
 		}
 }

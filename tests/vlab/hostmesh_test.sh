@@ -161,6 +161,12 @@ check "results.json: the devices under test, read through the lab (kernel, RNIC 
 	jq -e --arg k "$(uname -r)" '.dut.hosts.host1.kernel == $k and .dut.hosts.host1.rnics.rnic1.driver == "veth" and .dut.hosts.host1.rnics.rnic1.netdev == "rnic1" and .dut.switches.rail1.nos == "Linux" and .dut.switches.spine1.version == $k and .inventory_sha256 != null' "$R"
 check "junit.xml carries them as properties" grep -q '<property name="dut.host1:rnic1.driver" value="veth"/>' "$HM_OUT/ci/junit.xml"
 check "results.json: every fault's revert read back as found (drift null)" jq -e '[.scenarios[] | has("drift") and .drift == null] | all' "$R"
+# Issue 64: the rig measured through each scenario (this machine: every host of the virtual lab).
+check "results.json: each scenario's rig block, sampled every 100 ms through it, by phase" \
+	jq -e '[.scenarios[] | .rig | .interval_s == 0.1 and (.samples | length) > 100 and (.phases.baseline.busy_mean >= 0) and (.source | test("every host of the virtual lab"))] | all' "$R"
+jq -r '[.scenarios[] | .rig.phases | to_entries[] | .value.pressure_mean // empty] | "  rig: CPU pressure by phase over the suite: min \(min * 1000 | round / 1000), max \(max * 1000 | round / 1000)"' "$R" >&2
+check "results.json: the services' own senders said what they sent (svc-path-fault's)" \
+	grep -Eq "^sent 0 [0-9]+\.[0-9]{3} [1-9][0-9]*$" "$HM_OUT/ci/svc-path-fault/service-svc-b.log"
 J="$HM_OUT/ci/junit.xml"
 [ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" && grep -q 'property name="lab_kind" value="vlab"' "$J" \
 	&& ok "junit.xml: $n testcases of rocelab.ci with inventory, seed and versions" || fail "junit.xml" "$(head -8 "$J" | tr '\n' ' ')"

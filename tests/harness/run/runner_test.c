@@ -783,13 +783,14 @@ Test(grade, detection_counts_from_when_the_fault_could_be_seen)
 Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive)
 {
 	struct scn_result r = {.rig_local = true};
-	struct comp_result c = {0};
+	struct scn_expect e = {.silent = true, .max_false_positives = 0};
+	struct scn_component sc = {.expect = e};
+	struct comp_result c = {.sc = &sc};
 	struct verdict v[3] = {
 	    {.win = {100, 102}, .cls = "host-processing", .target = "host2"},
 	    {.win = {104, 106}, .cls = "host-processing", .target = "host2"},
 	    {.win = {100, 102}, .cls = "switch-link", .target = "rail1:swp5--spine1:swp1"},
 	};
-	struct scn_expect e = {.silent = true, .max_false_positives = 0};
 	struct comp_times t = {.t_start = 90, .t_end = 120};
 	struct grade g = {0};
 
@@ -810,6 +811,14 @@ Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive
 	grade_component(&e, &c.obs, &t, 1, &g);
 	cr_assert_eq(g.rig_explained, 1);
 	cr_assert_eq(g.false_positives, 2);
+	/* a cpu-hog on host2 is that pressure: the verdict naming it finds the fault */
+	r.t_fault = 99, r.t_revert = 108;
+	sc.expect = (struct scn_expect){.cls = "host-processing", .target = "host2", .top_k = 1};
+	runner_mark_rig(&r);
+	cr_assert_not(v[0].rig, "the fault's own verdict stays its");
+	snprintf(sc.expect.target, sizeof(sc.expect.target), "host3");
+	runner_mark_rig(&r);
+	cr_assert(v[0].rig, "another host slowed by the same CPUs: the rig's");
 	/* a lab of its own hosts: this machine's pressure explains nothing */
 	r.rig_local = false;
 	runner_mark_rig(&r);
