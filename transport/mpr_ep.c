@@ -347,23 +347,25 @@ static void snd_on_bin(void *ctx, uint64_t now)
 		}
 	}
 	e->c.q.dp->stats(e->c.q.port, &dp);
-	ep_emit_bin(
-	    &e->c,
-	    json_pack(
-		"{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:I,s:f,s:f,s:o,s:o}",
-		"type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent), "retx",
-		D(retx), "probes", D(probes), "acks", D(acks), "ece_acks", D(ece_acks), "nacks",
-		D(nacks), "prunes", D(prunes), "rtos", D(rtos), "recoveries", D(recoveries), "cwnd",
-		mpr_snd_cwnd(&e->s), "vps_used", (int)e->vps_in_bin, "tx_full",
-		(json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
-		(json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
-		(json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate", (json_int_t)e->s.inflate,
-		"srtt_us", (double)e->s.srtt / 1e3,
-		/* until the retransmission timer fires (0: none armed): what a stalled flow waits */
-		"rto_left_ms",
-		e->s.rto_at == MPR_NEVER || e->s.rto_at <= now ? 0.0
-							       : (double)(e->s.rto_at - now) / 1e6,
-		"vp_sent", per_vp, "vp_lost", lost));
+	ep_emit_bin(&e->c,
+		    json_pack("{s:s,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,s:I,s:I,s:I,s:"
+			      "I,s:f,s:f,s:o,s:o}",
+			      "type", "snd", "t", (double)rl_realtime_ns() / 1e9, "sent", D(sent),
+			      "retx", D(retx), "probes", D(probes), "acks", D(acks), "ece_acks",
+			      D(ece_acks), "nacks", D(nacks), "prunes", D(prunes), "rtos", D(rtos),
+			      "recoveries", D(recoveries), "cwnd", mpr_snd_cwnd(&e->s), "vps_used",
+			      (int)e->vps_in_bin, "tx_full",
+			      (json_int_t)(dp.tx_full - e->last.dp.tx_full), "unroutable",
+			      (json_int_t)(dp.tx_unroutable - e->last.dp.tx_unroutable), "inflight",
+			      (json_int_t)(e->s.snd_nxt - e->s.snd_una), "inflate",
+			      (json_int_t)e->s.inflate, "srtt_us", (double)e->s.srtt / 1e3,
+			      /* until the retransmission timer fires (0: none armed): what a
+				 stalled flow waits */
+			      "rto_left_ms",
+			      e->s.rto_at == MPR_NEVER || e->s.rto_at <= now
+				  ? 0.0
+				  : (double)(e->s.rto_at - now) / 1e6,
+			      "vp_sent", per_vp, "vp_lost", lost));
 	e->last = (struct snd_bin){st, dp};
 	e->vps_in_bin = 0;
 	ep_core_next_bin(&e->c);
