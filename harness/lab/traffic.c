@@ -175,7 +175,8 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 					blast_progress(i, sent);
 					next = now + BLAST_PROGRESS_NS;
 				}
-				due = (now - start) * pps / 1000000000ULL;
+				/* in microseconds: an hour at 10 million a second fits 64 bits */
+				due = (now - start) / 1000 * pps / 1000000ULL;
 				if (pps && due > paid + depth)
 					paid =
 					    due - depth; /* the debt past the bucket is forgiven */
