@@ -902,9 +902,14 @@ void mpr_samples_free(struct mpr_sample *s, size_t n)
 	free(s);
 }
 
+bool mpr_net_paced(double good, double opt)
+{
+	return opt > 0 && good >= MPR_NET_PACED * opt;
+}
+
 bool mpr_cpu_limited(double busy, double good, double opt)
 {
-	return busy >= MPR_CPU_BUSY_MAX && !(opt > 0 && good >= MPR_NET_PACED * opt);
+	return busy >= MPR_CPU_BUSY_MAX && !mpr_net_paced(good, opt);
 }
 
 double mpr_ood_fault_to(const struct comp_times *t, double f_from)
@@ -980,7 +985,7 @@ static json_t *cpu_section(const struct mpr_state *st, double iv, const double *
 	for (size_t p = 0; p < n; p++) {
 		if (opt[p] > 0)
 			json_object_set_new(paced, name[p],
-					    json_boolean(!mpr_cpu_limited(1, good[p], opt[p])));
+					    json_boolean(mpr_net_paced(good[p], opt[p])));
 		for (int e = 0; e < 2; e++) {
 			double cpu = 0,
 			       busy = cpu_busy(e ? st->rs : st->ss, e ? st->n_rs : st->n_ss, iv,

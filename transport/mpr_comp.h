@@ -135,6 +135,8 @@ double mpr_ood_fault_to(const struct comp_times *t, double f_from);
 #define MPR_CPU_BUSY_MAX 0.9
 #define MPR_NET_PACED	 0.95
 bool mpr_cpu_limited(double busy, double good, double opt);
+/* The phase carried MPR_NET_PACED of its optimal opt (known: > 0): the network set its pace. */
+bool mpr_net_paced(double good, double opt);
 
 /*
  * The fabric's optimal for a flow from RNIC 'from' to RNIC 'to' (Mbit/s of

@@ -30,7 +30,7 @@ bool grade_target_matches(const char *cand, const char *truth)
 				       (!strncmp(sep + 2, truth, tl) && sep[2 + tl] == ':'));
 }
 
-static bool names_truth(const char *target, const struct scn_expect *e)
+bool grade_names_truth(const char *target, const struct scn_expect *e)
 {
 	if (grade_target_matches(target, e->target))
 		return true;
@@ -52,17 +52,17 @@ static int truth_rank(const struct verdict *v, const struct scn_expect *e)
 	int best = 0;
 
 	if (!v->n_sus)
-		return names_truth(v->target, e) ? 1 : 0;
+		return grade_names_truth(v->target, e) ? 1 : 0;
 	for (size_t i = 0; i < v->n_sus; i++) {
 		const struct suspect *c = &v->sus[i];
 		int rank = 1;
 
-		if (!names_truth(c->target, e))
+		if (!grade_names_truth(c->target, e))
 			continue;
 		for (size_t k = 0; k < v->n_sus; k++) {
 			const struct suspect *o = &v->sus[k];
 
-			if (k != i && !names_truth(o->target, e) &&
+			if (k != i && !grade_names_truth(o->target, e) &&
 			    (k < i || (o->votes == c->votes && o->good == c->good)))
 				rank++;
 		}
@@ -158,7 +158,7 @@ static void incidents(const struct scn_expect *e, const struct comp_obs *obs,
 		snprintf(x->cls, sizeof(x->cls), "%s", p >= 0 ? tl[k].cls[p] : "");
 		x->other_cls = x->verdicts - (p >= 0 ? tl[k].n[p] : 0);
 		x->right = x->in_fault && e->cls[0] && !strcmp(x->cls, e->cls) &&
-			   names_truth(x->target, e);
+			   grade_names_truth(x->target, e);
 		g->incidents += x->in_fault;
 		g->incidents_right += x->right;
 	}
@@ -214,7 +214,7 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			g->ranks[g->n_ranks].t = we;
 			g->ranks[g->n_ranks++].rank = truth_rank(v, e);
 		}
-		right += !strcmp(v->cls, e->cls) && names_truth(v->target, e);
+		right += !strcmp(v->cls, e->cls) && grade_names_truth(v->target, e);
 		if (!g->got_class[0]) { /* what it said first, until a right one comes */
 			snprintf(g->got_class, sizeof(g->got_class), "%s", v->cls);
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);

@@ -76,5 +76,7 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 /* Does a verdict target (a link "a--b", a switch, an RNIC) name truth (an endpoint, switch or
  * link)? */
 bool grade_target_matches(const char *candidate, const char *truth);
+/* Does target name the expectation's target or one of its also (grade_target_matches())? */
+bool grade_names_truth(const char *target, const struct scn_expect *e);
 
 #endif

@@ -5,21 +5,10 @@
 
 #include "harness/lib/common.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-
-static double now_real(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* /proc/pressure/cpu's "some ... total=US"; false when unreadable. */
 static bool psi_total(unsigned long long *us)
@@ -91,7 +80,7 @@ static void sample(struct rig *r, double t, double dt)
 static void *sampler(void *arg)
 {
 	struct rig *r = arg;
-	double last = now_real();
+	double last = (double)rl_realtime_ns() / 1e9;
 
 	for (;;) {
 		struct timespec iv = {(time_t)r->interval,
@@ -100,7 +89,7 @@ static void *sampler(void *arg)
 		bool stop;
 
 		nanosleep(&iv, NULL);
-		t = now_real();
+		t = (double)rl_realtime_ns() / 1e9;
 		sample(r, t, t - last > 1e-3 ? t - last : 1e-3);
 		last = t;
 		pthread_mutex_lock(&r->mu);

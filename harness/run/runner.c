@@ -638,15 +638,8 @@ bool runner_known_blind(const struct scn_result *r)
 static bool finds_the_fault(const struct scn_result *r, const struct scn_expect *e,
 			    const struct verdict *v)
 {
-	if (r->t_fault <= 0 || v->win[0] >= r->t_revert || v->win[1] <= r->t_fault ||
-	    strcmp(v->cls, e->cls))
-		return false;
-	if (grade_target_matches(v->target, e->target))
-		return true;
-	for (size_t i = 0; i < e->n_also; i++)
-		if (grade_target_matches(v->target, e->also[i]))
-			return true;
-	return false;
+	return r->t_fault > 0 && v->win[0] < r->t_revert && v->win[1] > r->t_fault &&
+	       !strcmp(v->cls, e->cls) && grade_names_truth(v->target, e);
 }
 
 void runner_mark_rig(struct scn_result *r)
