@@ -147,7 +147,12 @@ int vlab_ssh_prepare(const struct inventory *inv, bool hosts)
 			 "PubkeyAuthentication yes\nPasswordAuthentication no\n"
 			 "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
 			 "PrintMotd no\nX11Forwarding no\nAllowTcpForwarding no\n"
-			 "MaxStartups 64:30:128\nLoginGraceTime 20\n",
+			 "MaxStartups 64:30:128\nLoginGraceTime 20\n"
+			 "# a clean host's login: bash run by sshd sources the machine's root\n"
+			 "# ~/.bashrc only as a top-level shell (SHLVL unset); that file is\n"
+			 "# this machine's, not the emulated host's (pyenv in it cost 0.55 s a\n"
+			 "# command over SSH)\n"
+			 "SetEnv SHLVL=1\n",
 			 sw->name, sw->port, inet_ntoa(sw->mgmt), path, dir, state_dir(), sw->user);
 		snprintf(path, sizeof(path), "%s/sshd_config", dir);
 		if ((ret = rl_write_file(path, cfg, strlen(cfg))))
