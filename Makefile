@@ -153,14 +153,16 @@ unit: $(TEST_BIN)
 integration: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(TOOL_BIN)
 	@tests/vlab/run.sh
 
+# Each step says how long it took: make check has 30 minutes on the 2-core CI machine.
+STEP = t=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "check: $(2) took $$(($$(date +%s) - t)) s"
 check: deps
-	@$(MAKE) --no-print-directory format-check layers
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(TEST_BIN) $(TOOL_BIN) $(FUZZ_BIN)
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory install-check
-	@$(MAKE) --no-print-directory fuzz-check
-	@$(MAKE) --no-print-directory integration
-	@$(MAKE) --no-print-directory vm-check
+	@$(call STEP,format-check layers,format and layers)
+	@$(call STEP,-j$(NPROC) all $(TEST_BIN) $(TOOL_BIN) $(FUZZ_BIN),the build)
+	@$(call STEP,unit,unit)
+	@$(call STEP,install-check,install-check)
+	@$(call STEP,fuzz-check,fuzz-check)
+	@$(call STEP,integration,integration)
+	@$(call STEP,vm-check,vm-check)
 
 # Tier 3: Soft-RoCE in a qemu VM (needs root: it builds namespaces inside the VM only).
 vm-check: deps

@@ -118,11 +118,21 @@ wait $RUN; rc=$?
 [ -z "$(leftovers)" ] && ok "no namespace, process or state left" || fail "leftovers after SIGINT" "$(leftovers | head -3)"
 jq -e '.scenarios[0].verdict == "invalid"' "$HM_OUT/int/results.json" >/dev/null && ok "interrupted scenario reported invalid" || fail "interrupted scenario not invalid"
 
-section "hostmesh: every CI scenario (rocelab run scenarios/ci/*.yaml)"
+section "hostmesh: every CI scenario (rocelab run scenarios/ci/*.yaml), beside stress-ng --cpu 1"
+# Issue 62: the monitors' CI suite runs beside a standard background load (one core of two
+# kept busy by Debian's stress-ng), and every verdict must be the one it has on a quiet machine
+# (make flake runs the suite quiet, N times): pass, for both monitors. Once, not twice: make
+# check has 30 minutes. The rig's pressure is measured through it (results.json's rig).
+command -v stress-ng >/dev/null || fail "stress-ng is missing (scripts/deps.sh installs it)"
+stress-ng --cpu 1 --timeout 0 --quiet &
+STRESS=$!
+defer "kill $STRESS 2>/dev/null; wait $STRESS 2>/dev/null"
 start=$(date +%s)
 "$RL" run -o "$HM_OUT/ci" --seed 7 scenarios/ci/*.yaml 2>"$HM_OUT/ci.log"
 rc=$?
-echo "  ($(($(date +%s) - start)) s)"
+echo "  ($(($(date +%s) - start)) s, beside stress-ng --cpu 1)"
+kill $STRESS 2>/dev/null
+wait $STRESS 2>/dev/null
 [ $rc -eq 0 ] && ok "run exits 0: every scenario passed" || fail "run exit $rc" "$(grep -E 'fail|invalid' "$HM_OUT/ci.log" | head -4 | tr '\n' ' ')"
 R="$HM_OUT/ci/results.json"
 n=$(ls scenarios/ci/*.yaml | wc -l)
