@@ -80,6 +80,16 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 						     : json_null());
 	json_object_set_new(o, "localized", json_boolean(g->localized));
 	json_object_set_new(o, "rank", g->rank ? json_integer(g->rank) : json_null());
+	/* Issue 64: against the truth's identifiability class under the monitor's probes */
+	if (g->class_known)
+		json_object_set_new(
+		    o, "observability",
+		    json_pack("{s:b,s:i,s:b,s:s,s:o}", "observable", g->observable, "class_size",
+			      g->class_size, "exact", g->class_size == 1, "class", g->class_names,
+			      "rank_class",
+			      g->rank_class ? json_integer(g->rank_class) : json_null()));
+	else
+		json_object_set_new(o, "observability", json_null());
 	json_object_set_new(o, "class_ok", json_boolean(g->class_ok));
 	json_object_set_new(o, "precision",
 			    g->detected && g->precision >= 0 ? json_real(g->precision)
@@ -379,6 +389,20 @@ static void junit_attachments(FILE *f, const struct scn_result *x)
 	if (n <= 0)
 		return;
 	fputs("      <system-out>", f);
+	/* Each monitor's localization against what its probes can tell apart (issue 64). */
+	for (size_t i = 0; i < x->n_comps; i++) {
+		const struct grade *g = &x->comps[i].g;
+		char line[sizeof(g->class_names) + 200];
+
+		if (!g->class_known)
+			continue;
+		snprintf(line, sizeof(line),
+			 "observability %s: %s, class of %d (%s); rank %d exact, %d against the "
+			 "class\n",
+			 x->comps[i].sc->ops->name, g->observable ? "observable" : "unobservable",
+			 g->class_size, g->class_names, g->rank, g->rank_class);
+		rl_xml_fputs(f, line);
+	}
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 		size_t len = strlen(name);
@@ -530,9 +554,11 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 			bool blind = runner_known_blind(x);
 			const char *el = blind ? "skipped" : failed ? "failure" : "error";
 
-			if (blind)
+			if (blind && x->s->expect.blind[0])
 				snprintf(b, sizeof(b), "known blind (%s): %s", x->s->expect.blind,
 					 x->g.reason);
+			else if (blind) /* unobservable: the reason says so */
+				snprintf(b, sizeof(b), "%s", x->g.reason);
 			fprintf(f, "      <%s type=\"rocelab.%s\" message=\"%s\">", el,
 				blind ? "known-blind" : run_verdict_name(x->g.verdict),
 				rl_xml_escape(blind ? b : x->g.reason, a, sizeof(a)));
@@ -678,6 +704,14 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, ", after %.1f s", g->time_to_detect_s);
 	fprintf(f, "</td></tr>\n<tr><th>localized</th><td>%s (rank %d, class %s)</td></tr>\n",
 		g->localized ? "yes" : "no", g->rank, g->class_ok ? "right" : "wrong");
+	if (g->class_known)
+		fprintf(f,
+			"<tr><th>observability</th><td>%s; rank %d against its class of %d: "
+			"%s</td></tr>\n",
+			!g->observable	     ? "on no probe path of the monitor: unobservable"
+			: g->class_size == 1 ? "identifiable alone (exact)"
+					     : "not told apart from the rest of its class",
+			g->rank_class, g->class_size, rl_xml_escape(g->class_names, a, sizeof(a)));
 	if (g->precision >= 0)
 		fprintf(f,
 			"<tr><th>precision</th><td>%.2f: %d of %d verdicts during the fault right; "

@@ -14,11 +14,13 @@
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
 #include "harness/lib/version.h"
+#include "harness/run/registry.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
 #include "harness/run/scengen.h"
 #include "injectors/cmd/inject.h"
 #include "probe/hostmesh/hostmesh.h"
+#include "probe/observe.h"
 #include "probe/rpingmesh/rpingmesh.h"
 #include "probe/trace.h"
 #include "reports/history.h"
@@ -1104,6 +1106,87 @@ static int cmd_compare(int argc, char **argv)
 	return n ? RL_EXIT_FAIL : RL_EXIT_OK;
 }
 
+/* ---- observe: what each monitor can localize on a lab ---------------------------------- */
+
+static const char observe_help[] =
+    "usage: rocelab observe [-i INVENTORY] [--monitor NAME] [-j]\n"
+    "What each monitor can localize on a lab, before anything runs (network tomography of\n"
+    "its probes): every equal-cost path between the RNICs it probes is one of its probe\n"
+    "paths; links and switches on exactly the same probe paths cannot be told apart by it\n"
+    "(one class), and one on no probe path is unobservable by it. Prints, per monitor with\n"
+    "its default parameters, the share of links, RNICs and switches it can name alone and\n"
+    "the classes it cannot; the run grades localization against these classes. An RNIC is\n"
+    "its link here (no probe crosses one and not the other), a switch port its link.\n"
+    "Default: the built-in lab, every monitor. Touches no lab.\n"
+    "  --monitor NAME  only this monitor (hostmesh, rpingmesh)\n";
+
+static int observe_opt(int c, const char *arg, void *ctx)
+{
+	if (c != 'm')
+		return 1;
+	*(const char **)ctx = arg;
+	return 0;
+}
+
+static int cmd_observe(int argc, char **argv)
+{
+	static const struct option extra[] = {{"monitor", required_argument, NULL, 'm'}, {0}};
+	const char *monitor = NULL;
+	struct opts o = {0};
+	struct inventory *inv;
+	struct topo *t;
+	char builtin[4096];
+	int r = parse_opts(argc, argv, &o, extra, observe_opt, &monitor), ret = RL_EXIT_OK;
+	size_t shown = 0;
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(observe_help, stdout), 0;
+	if (optind < argc)
+		return usage_error("observe: unexpected argument '%s'", argv[optind]);
+	if (monitor) {
+		const struct component_ops *ops = component_find(monitor);
+
+		if (!ops || !ops->probe_pairs)
+			return usage_error("observe: --monitor '%s' is not a monitor (hostmesh, "
+					   "rpingmesh)",
+					   monitor);
+	}
+	inv = inventory_load(
+	    o.inventory ? o.inventory : lab_builtin_inventory(builtin, sizeof(builtin)), stderr);
+	if (!inv)
+		return RL_EXIT_USAGE;
+	/* Two tiers: what the paths are made of (the loader said what and where, if not). */
+	t = topo_build(inv, false, stderr);
+	if (!t) {
+		inventory_free(inv);
+		return RL_EXIT_USAGE;
+	}
+	topo_free(t);
+	for (size_t i = 0; component_at(i); i++) {
+		const struct component_ops *ops = component_at(i);
+		struct observe *ob;
+		struct out out;
+		size_t n_pairs;
+
+		if (!ops->probe_pairs || (monitor && strcmp(monitor, ops->name)))
+			continue;
+		ob = component_observe(ops, NULL, inv, 1, &n_pairs);
+		if (!ob) {
+			rl_err("observe: %s: %s", ops->name, strerror(errno));
+			ret = RL_EXIT_SETUP;
+			continue;
+		}
+		out_init(&out, stdout, o.json ? OUT_JSON_LINES : OUT_TEXT);
+		observe_print(&out, ops->name, n_pairs, ob);
+		observe_free(ob);
+		shown++;
+	}
+	inventory_free(inv);
+	return shown || ret ? ret : RL_EXIT_SETUP;
+}
+
 /* ---- top level ----------------------------------------------------------- */
 
 static int cmd_version(int argc, char **argv)
@@ -1559,6 +1642,7 @@ static const struct cmd top_cmds[] = {
     {"faults", cmd_faults, "list outstanding faults (-j: JSON)"},
     {"load", cmd_load, "generate load (incast) in the virtual lab"},
     {"trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs"},
+    {"observe", cmd_observe, "what each monitor can localize on a lab (identifiability)"},
     {"agent", cmd_agents, "run a monitor's probing agent (hostmesh, rpingmesh) on a host"},
     {"controller", cmd_controller,
      "R-Pingmesh's controller (--listen), or a host's pinglists (pinglist)"},

@@ -162,6 +162,11 @@ int comp_plot_verdicts(const struct comp_report *r, const char *name);
 /* Run gnuplot on gp in r->dir; 0, -ENOENT (no gnuplot, warned) or -EIO (warned). */
 int comp_plot_draw(const struct comp_report *r, const char *gp);
 
+/* A pair of RNICs a monitor probes: from a to b (INV_DEV_HOST endpoints). */
+struct comp_pair {
+	struct inv_endpoint a, b;
+};
+
 struct component_ops {
 	const char *name;
 	const char *summary;
@@ -188,6 +193,13 @@ struct component_ops {
 	 * gnuplot). */
 	int (*report)(void *state, const struct comp_report *r);
 	void (*release)(void *state);
+	/*
+	 * Optional, a monitor's: the pairs of RNICs it probes on inv with cfg (what it can
+	 * tell apart follows from them: probe/observe.h), seed the run's.  A new array in
+	 * *pairs (free()), its length in *n; 0 or -errno.
+	 */
+	int (*probe_pairs)(const struct inventory *inv, const void *cfg, unsigned seed,
+			   struct comp_pair **pairs, size_t *n);
 };
 
 #endif

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "harness/run/grade.h"
 
+#include "probe/observe.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +42,12 @@ bool grade_names_truth(const char *target, const struct scn_expect *e)
 	return false;
 }
 
+/* Does target name the truth: exactly, or (gc) as a member of its class? */
+static bool names(const char *target, const struct scn_expect *e, const struct grade_class *gc)
+{
+	return grade_names_truth(target, e) || (gc && observe_names_class(gc->o, target, gc->cls));
+}
+
 /*
  * Rank of the truth among a verdict's suspects, in the order the component
  * gave them (best first: each ranks them its own way): 1 + the suspects
@@ -47,22 +55,23 @@ bool grade_names_truth(const char *target, const struct scn_expect *e)
  * too.  With several faults, the best-placed of their targets, and the
  * other faults' targets never count against it.
  */
-static int truth_rank(const struct verdict *v, const struct scn_expect *e)
+static int truth_rank(const struct verdict *v, const struct scn_expect *e,
+		      const struct grade_class *gc)
 {
 	int best = 0;
 
 	if (!v->n_sus)
-		return grade_names_truth(v->target, e) ? 1 : 0;
+		return names(v->target, e, gc) ? 1 : 0;
 	for (size_t i = 0; i < v->n_sus; i++) {
 		const struct suspect *c = &v->sus[i];
 		int rank = 1;
 
-		if (!grade_names_truth(c->target, e))
+		if (!names(c->target, e, gc))
 			continue;
 		for (size_t k = 0; k < v->n_sus; k++) {
 			const struct suspect *o = &v->sus[k];
 
-			if (k != i && !grade_names_truth(o->target, e) &&
+			if (k != i && !names(o->target, e, gc) &&
 			    (k < i || (o->votes == c->votes && o->good == c->good)))
 				rank++;
 		}
@@ -121,7 +130,7 @@ static int primary(const struct inc_tally *t)
  * detection.
  */
 static void incidents(const struct scn_expect *e, const struct comp_obs *obs,
-		      const struct comp_times *t, struct grade *g)
+		      const struct comp_times *t, const struct grade_class *gc, struct grade *g)
 {
 	struct inc_tally tl[GRADE_MAX_INCIDENTS] = {0};
 
@@ -157,8 +166,8 @@ static void incidents(const struct scn_expect *e, const struct comp_obs *obs,
 
 		snprintf(x->cls, sizeof(x->cls), "%s", p >= 0 ? tl[k].cls[p] : "");
 		x->other_cls = x->verdicts - (p >= 0 ? tl[k].n[p] : 0);
-		x->right = x->in_fault && e->cls[0] && !strcmp(x->cls, e->cls) &&
-			   grade_names_truth(x->target, e);
+		x->right =
+		    x->in_fault && e->cls[0] && !strcmp(x->cls, e->cls) && names(x->target, e, gc);
 		g->incidents += x->in_fault;
 		g->incidents_right += x->right;
 	}
@@ -167,10 +176,11 @@ static void incidents(const struct scn_expect *e, const struct comp_obs *obs,
 }
 
 static void detection(const struct scn_expect *e, const struct comp_obs *obs,
-		      const struct comp_times *t, double settle, struct grade *g)
+		      const struct comp_times *t, double settle, const struct grade_class *gc,
+		      struct grade *g)
 {
 	double first = -1;
-	int best = 0, in = 0, right = 0;
+	int best = 0, best_exact = 0, in = 0, right = 0;
 
 	for (size_t i = 0; i < obs->n_verdicts; i++) {
 		const struct verdict *v = &obs->verdicts[i];
@@ -212,9 +222,9 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 		in++;
 		if (g->n_ranks < GRADE_MAX_RANKS) {
 			g->ranks[g->n_ranks].t = we;
-			g->ranks[g->n_ranks++].rank = truth_rank(v, e);
+			g->ranks[g->n_ranks++].rank = truth_rank(v, e, gc);
 		}
-		right += !strcmp(v->cls, e->cls) && grade_names_truth(v->target, e);
+		right += !strcmp(v->cls, e->cls) && names(v->target, e, gc);
 		if (!g->got_class[0]) { /* what it said first, until a right one comes */
 			snprintf(g->got_class, sizeof(g->got_class), "%s", v->cls);
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);
@@ -226,13 +236,18 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);
 		}
 		g->class_ok = true;
-		rank = truth_rank(v, e);
+		rank = truth_rank(v, e, gc);
 		if (rank && (!best || rank < best)) {
 			best = rank;
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);
 		}
+		rank = gc ? truth_rank(v, e, NULL) : rank;
+		if (rank && (!best_exact || rank < best_exact))
+			best_exact = rank;
 	}
-	g->rank = best;
+	/* rank: the exact one; rank_class: against the class (the same with no class) */
+	g->rank = best_exact;
+	g->rank_class = best;
 	g->precision = in && e->cls[0] ? (double)right / in : -1;
 	g->verdicts_in = in;
 	g->verdicts_right = right;
@@ -276,18 +291,25 @@ static void fail(struct grade *g, const char *fmt, ...)
 }
 
 void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
-		     const struct comp_times *t, double settle_s, struct grade *g)
+		     const struct comp_times *t, double settle_s, const struct grade_class *gc,
+		     struct grade *g)
 {
 	enum run_verdict was = g->verdict;
 
 	g->detected = g->localized = g->class_ok = false;
-	g->rank = g->false_positives = g->rig_explained = 0;
+	g->rank = g->rank_class = g->false_positives = g->rig_explained = 0;
 	g->time_to_detect_s = g->precision = -1;
 	g->got_class[0] = g->got_target[0] = g->fp_first[0] = '\0';
 	g->verdicts_in = g->verdicts_right = g->incidents = g->incidents_right = 0;
 	g->n_inc = g->n_ranks = 0;
-	detection(e, obs, t, settle_s, g);
-	incidents(e, obs, t, g);
+	g->class_known = gc;
+	g->observable = !gc || gc->o->cls_seen[gc->cls];
+	g->class_size = gc ? (int)gc->o->cls_size[gc->cls] : 0;
+	g->class_names[0] = '\0';
+	if (gc)
+		observe_class_names(gc->o, gc->cls, g->class_names, sizeof(g->class_names));
+	detection(e, obs, t, settle_s, gc, g);
+	incidents(e, obs, t, gc, g);
 	if (was == RV_INVALID)
 		return;
 	g->verdict = RV_PASS;
@@ -310,8 +332,9 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 		else if (!g->class_ok)
 			fail(g, "no %s verdict (got %s %s)", e->cls, g->got_class, g->got_target);
 		else if (!g->localized)
-			fail(g, "%s ranked %s among %s suspects (top-%d expected)", e->target,
-			     g->rank ? "low" : "nowhere", e->cls, e->top_k);
+			fail(g, "%s%s ranked %s among %s suspects (top-%d expected)", e->target,
+			     g->class_size > 1 ? " (its class)" : "",
+			     g->rank_class ? "low" : "nowhere", e->cls, e->top_k);
 		else if (g->precision < e->min_precision)
 			fail(g,
 			     "precision %.2f, below %.2f: %d of the %d verdicts during the fault "
@@ -323,9 +346,10 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 			    g,
 			    "%d false positive(s) outside the fault (at most %d allowed), first %s",
 			    g->false_positives, e->max_false_positives, g->fp_first);
-		if (g->verdict == RV_FAIL && g->rank > 1 && !g->localized && g->class_ok)
+		if (g->verdict == RV_FAIL && g->rank_class > 1 && !g->localized && g->class_ok)
 			snprintf(g->reason + strlen(g->reason),
-				 sizeof(g->reason) - strlen(g->reason), " (rank %d)", g->rank);
+				 sizeof(g->reason) - strlen(g->reason), " (rank %d)",
+				 g->rank_class);
 	}
 	for (size_t i = 0; i < e->n_metrics; i++) {
 		const struct metric_expect *x = &e->metrics[i];

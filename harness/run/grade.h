@@ -31,12 +31,32 @@ struct grade_incident {
 	bool right;		 /* names the truth with the expected class */
 };
 
+/*
+ * The truth's identifiability class under a monitor's probe paths (issue 64,
+ * probe/observe.h): a verdict naming any member of it, or the switch all its
+ * links share, localized the fault as well as that monitor's probes can.
+ */
+struct observe;
+struct grade_class {
+	const struct observe *o; /* borrowed */
+	size_t cls;
+};
+
 struct grade {
 	enum run_verdict verdict;
 	char reason[320]; /* one line */
 	bool detected, localized, class_ok;
 	double time_to_detect_s; /* -1: not detected */
 	int rank;		 /* of the true target, 0: not among the suspects */
+	/*
+	 * Against the truth's identifiability class (class_known): its rank when any
+	 * member of the class names the truth, the class's size (1: exact) and members,
+	 * and whether any probe path crosses it at all.  localized and precision are
+	 * graded class-level when the class is known.
+	 */
+	bool class_known, observable;
+	int rank_class, class_size;
+	char class_names[400];
 	int false_positives;
 	/* host-processing verdicts for windows the rig's CPU was measured slow in (verdict.rig) */
 	int rig_explained;
@@ -68,10 +88,12 @@ struct grade {
  * the baseline (before the injector started) and once recovery has settled
  * (settle_s after the revert) until the components are being stopped;
  * metrics are checked against expect.metrics.  t->t_fault 0: nothing was
- * injected.
+ * injected.  gc: the truth's class under the component's probes, or NULL
+ * (not a monitor, or a truth that is no link or switch: a host).
  */
 void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
-		     const struct comp_times *t, double settle_s, struct grade *g);
+		     const struct comp_times *t, double settle_s, const struct grade_class *gc,
+		     struct grade *g);
 
 /* Does a verdict target (a link "a--b", a switch, an RNIC) name truth (an endpoint, switch or
  * link)? */

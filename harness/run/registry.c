@@ -5,11 +5,14 @@
  */
 #include "harness/run/registry.h"
 
+#include "harness/lib/common.h"
 #include "probe/hostmesh/component.h"
+#include "probe/observe.h"
 #include "probe/rpingmesh/component.h"
 #include "transport/mpr_comp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct component_ops *table[COMPONENTS_MAX] = {
@@ -38,6 +41,39 @@ const struct component_ops *component_find(const char *name)
 		if (!strcmp(table[i]->name, name))
 			return table[i];
 	return NULL;
+}
+
+const struct component_ops *component_at(size_t i)
+{
+	return i < sizeof(table) / sizeof(table[0]) ? table[i] : NULL;
+}
+
+struct observe *component_observe(const struct component_ops *ops, const void *cfg,
+				  const struct inventory *inv, unsigned seed, size_t *n_pairs)
+{
+	struct comp_pair *pairs = NULL;
+	struct observe *o;
+	void *own = NULL;
+	int r;
+
+	*n_pairs = 0;
+	if (!ops->probe_pairs) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (!cfg) {
+		cfg = own = rl_xcalloc(1, ops->cfg_size);
+		ops->defaults(own);
+	}
+	r = ops->probe_pairs(inv, cfg, seed, &pairs, n_pairs);
+	free(own);
+	if (r) {
+		errno = -r;
+		return NULL;
+	}
+	o = observe_new(inv, pairs, *n_pairs);
+	free(pairs);
+	return o;
 }
 
 const char *component_names(char *buf, size_t len)

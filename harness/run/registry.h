@@ -14,6 +14,16 @@
 /* Add a component (tests add their own); -EEXIST for another one of that name. */
 int component_register(const struct component_ops *ops);
 const struct component_ops *component_find(const char *name);
+/* The i-th registered component, or NULL past the last. */
+const struct component_ops *component_at(size_t i);
+/*
+ * What a monitor (a component with probe_pairs) can tell apart on inv with cfg
+ * (NULL: its defaults) and seed: a new observe (observe_free()), the pairs it
+ * probes in *n_pairs; NULL with errno (EOPNOTSUPP: not a monitor).
+ */
+struct observe;
+struct observe *component_observe(const struct component_ops *ops, const void *cfg,
+				  const struct inventory *inv, unsigned seed, size_t *n_pairs);
 /* "hostmesh, ..." */
 const char *component_names(char *buf, size_t len);
 

@@ -18,8 +18,10 @@
 #include "harness/lib/sbuf.h"
 #include "harness/lib/state.h"
 #include "harness/lib/version.h"
+#include "harness/run/registry.h"
 #include "harness/run/scenario.h"
 #include "injectors/links.h"
+#include "probe/observe.h"
 #include "transport/mpr_comp.h"
 
 #include <arpa/inet.h>
@@ -631,7 +633,8 @@ struct comp_times runner_times(const struct scn_result *r)
 
 bool runner_known_blind(const struct scn_result *r)
 {
-	return r->g.verdict == RV_FAIL && r->s && r->s->expect.blind[0];
+	return r->g.verdict == RV_FAIL && r->s &&
+	       (r->s->expect.blind[0] || (r->g.class_known && !r->g.observable));
 }
 
 /* Does v, during the fault, say what the component was to find (a cpu-hog's host)? */
@@ -670,9 +673,29 @@ void runner_grade(struct scn_result *r)
 		struct comp_result *c = &r->comps[i];
 		const struct scn_component *sc = c->sc;
 
+		struct grade_class gc = {0};
+		struct observe *ob = NULL;
+		size_t n_pairs;
+		ssize_t el = -1;
+
+		/* A monitor is graded against what its probes can tell apart (issue 64). */
+		if (r->s && sc->expect.cls[0] && sc->expect.target[0] && sc->ops->probe_pairs &&
+		    (ob = component_observe(sc->ops, sc->cfg, r->s->inv, r->s->seed, &n_pairs)) &&
+		    (el = observe_element_of(ob, sc->expect.target)) >= 0)
+			gc = (struct grade_class){ob, ob->class_of[el]};
 		c->g.verdict = invalid ? RV_INVALID : RV_PASS;
 		grade_component(&sc->expect, &c->obs, &t, (double)sc->ops->settle_ms(sc->cfg) / 1e3,
-				&c->g);
+				gc.o ? &gc : NULL, &c->g);
+		observe_free(ob);
+		if (c->g.verdict == RV_FAIL && !c->g.observable) {
+			/* What no probe crosses, no monitor can be asked to find: a count apart. */
+			char why[sizeof(c->g.reason)];
+
+			snprintf(why, sizeof(why), "%s", c->g.reason);
+			snprintf(c->g.reason, sizeof(c->g.reason),
+				 "unobservable by %.20s (no probe path crosses %.72s): %.180s",
+				 sc->ops->name, sc->expect.target, why);
+		}
 		if (r->s && r->s->n_services && !grade_services(r, c, svc_why, sizeof(svc_why)) &&
 		    c->g.verdict == RV_PASS) {
 			c->g.verdict = RV_FAIL;
@@ -1258,9 +1281,41 @@ static int dry_run(const struct scenario *s)
 	       rl_format_duration_ms(s->fault_ms, b, sizeof(b)),
 	       rl_format_duration_ms(s->recovery_ms, c, sizeof(c)));
 	for (size_t i = 0; i < s->n_comps; i++) {
-		printf("  component %s:", s->comps[i].ops->name);
-		print_params(s->comps[i].ops->params, s->comps[i].cfg);
+		const struct scn_component *sc = &s->comps[i];
+		struct observe *ob;
+		struct observe_cover cv;
+		size_t n_pairs;
+		ssize_t el;
+
+		printf("  component %s:", sc->ops->name);
+		print_params(sc->ops->params, sc->cfg);
 		putchar('\n');
+		/* What it can localize here, and the truth's class (issue 64; rocelab observe). */
+		if (!(ob = component_observe(sc->ops, sc->cfg, s->inv, s->seed, &n_pairs)))
+			continue;
+		observe_cover(ob, &cv);
+		printf(
+		    "    observes %zu of %zu links between switches, %zu of %zu RNICs and %zu of "
+		    "%zu switches alone (%zu probe paths)\n",
+		    cv.fabric.alone, cv.fabric.total, cv.access.alone, cv.access.total,
+		    cv.switches.alone, cv.switches.total, ob->n_paths);
+		el = sc->expect.target[0] ? observe_element_of(ob, sc->expect.target) : -1;
+		if (el >= 0) {
+			size_t k = ob->class_of[el];
+			char names[400];
+
+			observe_class_names(ob, k, names, sizeof(names));
+			if (!ob->cls_seen[k])
+				printf("    the truth %s is on none of its probe paths: "
+				       "unobservable\n",
+				       sc->expect.target);
+			else if (ob->cls_size[k] > 1)
+				printf("    the truth %s: graded against its class of %zu (%s)\n",
+				       sc->expect.target, ob->cls_size[k], names);
+			else
+				printf("    the truth %s: identifiable alone\n", sc->expect.target);
+		}
+		observe_free(ob);
 	}
 	for (size_t i = 0; i < s->n_fabric + s->n_faults; i++) {
 		bool fab = i < s->n_fabric;

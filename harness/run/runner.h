@@ -131,8 +131,9 @@ void runner_result_free(struct scn_result *r);
 struct comp_times runner_times(const struct scn_result *r);
 
 /*
- * A failure expected today (expect.known-blind): reported as skipped, it
- * fails no run.
+ * A failure expected today (expect.known-blind), or of a monitor whose probes
+ * cross no part of the truth (unobservable by it, issue 64): reported as
+ * skipped, it fails no run.
  */
 bool runner_known_blind(const struct scn_result *r);
 

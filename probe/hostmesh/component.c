@@ -182,6 +182,27 @@ static void release(void *state)
 	free(st);
 }
 
+/* Each agent probes between its own host's RNICs, every one to every other. */
+static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned seed,
+		       struct comp_pair **pairs, size_t *n)
+{
+	size_t cap = 0;
+
+	(void)cfg;
+	(void)seed;
+	*n = 0;
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		cap += inv->hosts[h].n_rnics * inv->hosts[h].n_rnics;
+	*pairs = rl_xcalloc(cap ? cap : 1, sizeof(**pairs));
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		for (size_t s = 0; s < inv->hosts[h].n_rnics; s++)
+			for (size_t d = 0; d < inv->hosts[h].n_rnics; d++)
+				if (s != d)
+					(*pairs)[(*n)++] = (struct comp_pair){{INV_DEV_HOST, h, s},
+									      {INV_DEV_HOST, h, d}};
+	return 0;
+}
+
 const struct component_ops hostmesh_component = {
     .name = "hostmesh",
     .summary = "Hostmesh (APNet'24): per-host RNIC probing, Algorithm 1 voting",
@@ -197,4 +218,5 @@ const struct component_ops hostmesh_component = {
     .collect = collect,
     .report = hm_report,
     .release = release,
+    .probe_pairs = probe_pairs,
 };

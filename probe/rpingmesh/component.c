@@ -276,6 +276,41 @@ static void release(void *state)
 	free(st);
 }
 
+/* Each agent probes the targets of its host's pinglist: the controller's, from the same options. */
+static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned seed,
+		       struct comp_pair **pairs, size_t *n)
+{
+	const struct rpm_params *p = cfg;
+	struct rpm_pl_cfg c = p->agent.pl;
+	size_t cap = 16;
+	int r = 0;
+
+	c.seed = p->agent.seed ? p->agent.seed : seed;
+	c.live = NULL;
+	*n = 0;
+	*pairs = rl_xcalloc(cap, sizeof(**pairs));
+	for (size_t h = 0; h < inv->n_hosts && !r; h++) {
+		struct rpm_pinglist pl;
+
+		if ((r = rpm_pinglist(inv, h, &c, &pl)))
+			break;
+		for (size_t i = 0; i < pl.n; i++) {
+			if (*n == cap)
+				*pairs = rl_xrealloc(*pairs, cap *= 2, sizeof(**pairs));
+			(*pairs)[(*n)++] =
+			    (struct comp_pair){{INV_DEV_HOST, h, pl.t[i].src_rnic},
+					       {INV_DEV_HOST, pl.t[i].host, pl.t[i].rnic}};
+		}
+		rpm_pinglist_free(&pl);
+	}
+	if (r) {
+		free(*pairs);
+		*pairs = NULL;
+		*n = 0;
+	}
+	return r;
+}
+
 const struct component_ops rpingmesh_component = {
     .name = "rpingmesh",
     .summary = "R-Pingmesh (SIGCOMM'24): cross-host probing with ACKs, ToR-mesh and voting",
@@ -291,4 +326,5 @@ const struct component_ops rpingmesh_component = {
     .collect = collect,
     .report = rpm_report,
     .release = release,
+    .probe_pairs = probe_pairs,
 };

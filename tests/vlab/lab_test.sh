@@ -27,9 +27,25 @@ check "an escape sequence in an inventory's name is printed as \\x1b, not sent t
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
-for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
+for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace observe run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
 	expect_exit 0 "rocelab $c --help" "$RL" $c --help
 done
+# Issue 64: what each monitor can localize, before anything runs, on every shipped inventory.
+for f in "$ROOT"/lab-inventory/*.yaml; do
+	check "observe ${f##*/}: both monitors' coverage as JSON" \
+		sh -c '"$0" observe -i "$1" -j | jq -se "map(.monitor) == [\"hostmesh\",\"rpingmesh\"] and all(.[]; .rnics.total > 0)" >/dev/null' "$RL" "$f"
+done
+check "observe: the built-in lab, every link and switch alone for both monitors" \
+	sh -c '"$0" observe -j | jq -se "all(.[]; .fabric_links.alone == 16 and .rnics.alone == 16 and .switches.alone == 8 and (.classes | length) == 0)" >/dev/null' "$RL"
+"$RL" inventory gen --hosts 12 --rnics 2 --spines 2 --name thin >"$T/thin.yaml"
+"$RL" observe -i "$T/thin.yaml" >"$T/thin.obs"
+check "observe a thin lab (2 rails, 2 spines): a spine and its two rail links are one class" \
+	grep -q "^    {rail1:swp13--spine1:swp1, rail2:swp13--spine1:swp2, spine1}$" "$T/thin.obs"
+check "... and Hostmesh cannot tell a host's two RNICs apart" \
+	sh -c 'sed -n "/^hostmesh/,/^rpingmesh/p" "$0" | grep -q "^  RNICs (with their links): 0 of 24" && grep -q "^    {host1:rnic1--rail1:swp1, host1:rnic2--rail2:swp1}$" "$0"' "$T/thin.obs"
+check "run --dry-run on it: the truth is graded against its class" \
+	sh -c '"$0" run -n --seed 7 -i "$1" "$2" | grep -Eq "the truth spine[12]:swp[12]: graded against its class of 3"' "$RL" "$T/thin.yaml" "$ROOT/scenarios/ci/ipid-drop.yaml"
+expect_exit 2 "observe --monitor of a component that is no monitor: refused" "$RL" observe --monitor mprdma
 # EOS port names carry '/': a valid fault target, planned without touching anything.
 "$RL" inject link-flap --target spine1:Ethernet1/1 -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run >$T/out 2>&1
 rc=$?

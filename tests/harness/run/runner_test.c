@@ -7,10 +7,13 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/invgen.h"
 #include "harness/lib/proc.h"
 #include "harness/run/registry.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
+#include "probe/observe.h"
+#include "probe/rpingmesh/component.h"
 #include "reports/report.h"
 
 #include <arpa/inet.h>
@@ -551,20 +554,20 @@ Test(grade, suspects_in_the_components_order_and_any_faults_target)
 	v.sus[1] = (struct suspect){"host1:rnic1--rail1:swp1", 10, 3};
 	v.sus[2] = (struct suspect){"rail1:swp5--spine1:swp1", 2, 1};
 	v.sus[3] = (struct suspect){"rail1:swp8--spine4:swp1", 1, 8};
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	cr_assert_eq(g.rank, 1, "another fault's target, first");
 	cr_assert(g.localized);
 	cr_assert_float_eq(g.precision, 1, 1e-9);
 	/* one fault only: spine1's link is third, in the component's order */
 	e.n_also = 0;
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.rank, 3);
 	cr_assert_eq(g.verdict, RV_FAIL);
 	cr_assert_float_eq(g.precision, 0, 1e-9, "it named spine2's link");
 	/* a tie after the truth counts against it */
 	v.sus[3] = (struct suspect){"rail1:swp4--spine9:swp1", 2, 1};
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.rank, 4);
 	/* two faults' links and a twin tied first: the other fault's never counts against */
 	e.n_also = 1;
@@ -572,8 +575,97 @@ Test(grade, suspects_in_the_components_order_and_any_faults_target)
 	v.sus[0] = (struct suspect){"rail1:swp5--spine1:swp1", 9, 0};
 	v.sus[1] = (struct suspect){"rail1:swp6--spine2:swp1", 9, 0};
 	v.sus[2] = (struct suspect){"rail2:swp5--spine1:swp2", 9, 0};
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.rank, 2, "the twin ties with it");
+}
+
+/*
+ * Issue 64: on a thin lab (2 rails, 2 spines) R-Pingmesh cannot tell spine1
+ * from its two rail links.  A verdict naming the sibling link or the spine
+ * localizes the truth as well as its probes can: rank 1 against the class,
+ * reported beside its exact rank; the builtin lab's classes are the elements
+ * themselves, graded as before.  What no probe crosses is unobservable.
+ */
+Test(grade, localized_against_the_truths_identifiability_class)
+{
+	struct invgen_opts go = {
+	    .name = "thin", .hosts = 12, .rnics = 2, .spines = 2, .pods = 1, .speed = "100g"};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct inventory *inv;
+	struct scn_expect e = {
+	    .cls = "switch-link", .target = "rail1:swp13", .top_k = 1, .within_ms = 10000};
+	struct comp_times t = {
+	    .t_start = 100, .t_inject = 104, .t_fault = 105, .t_revert = 113, .t_end = 116};
+	struct verdict v = {.time = 109,
+			    .emitted = 109,
+			    .win = {107, 109},
+			    .cls = "switch-link",
+			    .target = "rail2:swp13--spine1:swp2",
+			    .votes = 5,
+			    .n_sus = 2};
+	struct comp_obs obs = {.verdicts = &v, .n_verdicts = 1};
+	struct grade g = {0};
+	struct observe *o;
+	struct grade_class gc;
+	size_t n;
+	struct comp_pair *pairs;
+	void *cfg = calloc(1, rpingmesh_component.cfg_size);
+
+	cr_assert(f && cfg);
+	cr_assert_eq(invgen_write(f, &go), 0);
+	fclose(f);
+	inv = inventory_parse("thin.yaml", text, len, stderr);
+	cr_assert_not_null(inv);
+	rpingmesh_component.defaults(cfg);
+	cr_assert_eq(rpingmesh_component.probe_pairs(inv, cfg, 7, &pairs, &n), 0);
+	o = observe_new(inv, pairs, n);
+	cr_assert_not_null(o);
+	gc = (struct grade_class){o, o->class_of[observe_element_of(o, e.target)]};
+	v.sus[0] = (struct suspect){"rail2:swp13--spine1:swp2", 5, 0};
+	v.sus[1] = (struct suspect){"rail1:swp13--spine1:swp1", 5, 1};
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	cr_assert(g.class_known && g.observable);
+	cr_assert_eq(g.class_size, 3);
+	cr_assert_eq(g.rank_class, 1);
+	cr_assert_eq(g.rank, 2, "exactly, its sibling came first");
+	cr_assert_str_eq(g.class_names,
+			 "rail1:swp13--spine1:swp1, rail2:swp13--spine1:swp2, spine1");
+	cr_assert_float_eq(g.precision, 1, 1e-9);
+	/* without the class, as before: rank 2, not localized */
+	grade_component(&e, &obs, &t, 1, NULL, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert(!g.class_known);
+	/* naming the other spine's link is no better with the class */
+	v.sus[0] = (struct suspect){"rail2:swp14--spine2:swp2", 5, 0};
+	strcpy(v.target, "rail2:swp14--spine2:swp2");
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert_eq(g.rank_class, 2);
+	/* the spine itself names the class (a switch verdict on spine1) */
+	v.n_sus = 0;
+	strcpy(v.target, "spine1");
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	cr_assert_eq(g.rank_class, 1);
+	observe_free(o);
+	/* Hostmesh's pairs on host1 alone: host2's RNIC is on no probe path */
+	pairs[0] = (struct comp_pair){{INV_DEV_HOST, 0, 0}, {INV_DEV_HOST, 0, 1}};
+	o = observe_new(inv, pairs, 1);
+	strcpy(e.target, "host2:rnic1");
+	strcpy(e.cls, "rnic");
+	gc = (struct grade_class){o, o->class_of[observe_element_of(o, e.target)]};
+	obs.n_verdicts = 0;
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert(!g.observable);
+	cr_assert_eq(g.verdict, RV_FAIL, "not detected: the runner counts it apart");
+	observe_free(o);
+	free(pairs);
+	free(cfg);
+	free(text);
+	inventory_free(inv);
 }
 
 /*
@@ -590,15 +682,15 @@ Test(grade, a_blind_monitor_passes_silent_and_fails_if_it_speaks)
 	struct comp_obs obs = {.verdicts = &v, .n_verdicts = 0};
 	struct grade g = {0};
 
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	obs.n_verdicts = 1; /* right, but it was to be blind */
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_FAIL);
 	cr_assert(strstr(g.reason, "expected blind to the fault, but said switch spine2"), "%s",
 		  g.reason);
 	v.win[0] = 117, v.win[1] = 119; /* after the fault, once settled */
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_FAIL);
 	cr_assert(strstr(g.reason, "1 verdict(s) outside the fault"), "%s", g.reason);
 }
@@ -637,7 +729,7 @@ Test(grade, verdicts_merge_into_incidents_with_loss_first)
 		snprintf(v[i].cls, sizeof(v[i].cls), "%s", in[i].cls);
 		snprintf(v[i].target, sizeof(v[i].target), "%s", in[i].target);
 	}
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.n_inc, 4);
 	cr_assert_str_eq(g.inc[0].target, "rail2:swp6--spine2:swp2");
 	cr_assert_str_eq(g.inc[0].cls, "switch-link", "loss outranks latency");
@@ -662,10 +754,10 @@ Test(grade, verdicts_merge_into_incidents_with_loss_first)
 	cr_assert_eq(g.ranks[3].rank, 1);
 	/* min-precision: 0.6 of the verdicts is below 0.7 */
 	e.max_false_positives = 1;
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	e.min_precision = 0.7;
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_FAIL);
 	cr_assert_str_eq(g.reason,
 			 "precision 0.60, below 0.70: 3 of the 5 verdicts during the fault name "
@@ -764,12 +856,12 @@ Test(grade, detection_counts_from_when_the_fault_could_be_seen)
 	struct grade g = {0};
 
 	v.sus[0] = (struct suspect){"rail1:swp5--spine1:swp1", 9, 0};
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_float_eq(g.time_to_detect_s, 8.5, 1e-9, "from the fault: no load");
 	cr_assert_eq(g.verdict, RV_FAIL);
 	memset(&g, 0, sizeof(g));
 	t.t_effect = 110.5; /* the load ran from here */
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_float_eq(g.time_to_detect_s, 3.0, 1e-9, "from the load");
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 }
@@ -808,7 +900,7 @@ Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive
 	cr_assert(v[0].rig, "slow hosts, measured");
 	cr_assert_not(v[1].rig, "0.1 of the window: below the bound");
 	cr_assert_not(v[2].rig, "a network verdict is never the rig's");
-	grade_component(&e, &c.obs, &t, 1, &g);
+	grade_component(&e, &c.obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.rig_explained, 1);
 	cr_assert_eq(g.false_positives, 2);
 	/* a cpu-hog on host2 is that pressure: the verdict naming it finds the fault */

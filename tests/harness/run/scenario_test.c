@@ -262,7 +262,7 @@ static struct grade graded_at(const char *scn, const char *verdicts, double t_fa
 	cr_assert_not_null(arr);
 	json_array_foreach(arr, i, v) cr_assert_eq(verdict_from_json(v, comp_obs_verdict(&obs)), 0);
 	grade_component(&s->comps[0].expect, &obs, &t,
-			(double)s->comps[0].ops->settle_ms(s->comps[0].cfg) / 1e3, &g);
+			(double)s->comps[0].ops->settle_ms(s->comps[0].cfg) / 1e3, NULL, &g);
 	comp_obs_clear(&obs);
 	json_decref(arr);
 	scenario_free(s);
@@ -351,11 +351,11 @@ Test(grader, the_injectors_own_work_is_not_a_false_positive)
 	v = comp_obs_verdict(&obs);
 	*v = (struct verdict){
 	    .win = {110, 112}, .time = 112, .cls = "rnic", .target = "host1:rnic2"};
-	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, NULL, &g);
 	cr_assert_eq(g.false_positives, 0);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	t.t_inject = 109.5; /* the same verdict before the injector started: a false positive */
-	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, NULL, &g);
 	cr_assert_eq(g.false_positives, 1);
 	comp_obs_clear(&obs);
 	scenario_free(s);
@@ -377,10 +377,10 @@ Test(grader, the_teardown_is_not_a_false_positive)
 	v = comp_obs_verdict(&obs);
 	*v = (struct verdict){
 	    .win = {130, 132}, .time = 132, .cls = "congestion", .target = "rail3"};
-	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, NULL, &g);
 	cr_assert_eq(g.false_positives, 1, "t_stop not known: a recovery verdict");
 	t.t_stop = 131; /* the agents were being stopped when that window ended */
-	grade_component(&s->comps[0].expect, &obs, &t, 1.5, &g);
+	grade_component(&s->comps[0].expect, &obs, &t, 1.5, NULL, &g);
 	cr_assert_eq(g.false_positives, 0);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	comp_obs_clear(&obs);
@@ -399,15 +399,15 @@ Test(grader, metrics_against_expectations)
 	e.metrics[1] = (struct metric_expect){"reorder-degree", MOP_LT, 3, "< 3"};
 	comp_obs_metric(&obs, "goodput-vs-optimal", 0.95, "ratio");
 	comp_obs_metric(&obs, "reorder-degree", 1, "packets");
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	obs.metrics[0].value = 0.5;
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_FAIL);
 	cr_assert_str_eq(g.reason, "goodput-vs-optimal = 0.5 ratio, expected >= 0.9");
 	comp_obs_clear(&obs);
 	comp_obs_metric(&obs, "reorder-degree", 1, "packets");
-	grade_component(&e, &obs, &t, 1, &g);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_str_eq(g.reason, "metric goodput-vs-optimal was not reported");
 	comp_obs_clear(&obs);
 }
