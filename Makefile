@@ -186,6 +186,10 @@ nightly: deps
 	@SSH_SUITE=all ONLY=ssh_lab tests/vlab/run.sh
 	@# the randomized Hostmesh sweep: three generated shapes, the date as seed (printed)
 	@tests/random/suite.sh -o $(BUILD)/nightly/random $$(grep -v '^#' scenarios/nightly/random/sweep)
+	@# the CI suite on a thin lab (12 hosts, 2 rails, 2 spines), graded against what each
+	@# monitor can tell apart there (issue 64: rocelab observe -i build/nightly/thin.yaml)
+	@$(BUILD)/rocelab inventory gen --hosts 12 --rnics 2 --spines 2 --name thin >$(BUILD)/nightly/thin.yaml
+	@$(BUILD)/rocelab run -i $(BUILD)/nightly/thin.yaml -o $(BUILD)/nightly/thin --seed 7 scenarios/ci/*.yaml
 
 demo: deps
 	@$(MAKE) --no-print-directory all

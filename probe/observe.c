@@ -139,6 +139,16 @@ static int adj_build(struct builder *b)
 	return 0;
 }
 
+static void builder_free(struct builder *b)
+{
+	for (size_t i = 0; b->adj && i < b->inv->n_switches; i++) {
+		free(b->adj[i].peer);
+		free(b->adj[i].link);
+	}
+	free(b->adj);
+	free(b->sig);
+}
+
 static int sig_cmp(const void *pa, const void *pb)
 {
 	const struct sig *a = pa, *b = pb;
@@ -188,20 +198,10 @@ struct observe *observe_new(const struct inventory *inv, const struct comp_pair 
 		o->class_of[b.sig[i].el] = o->n_cls - 1;
 		o->cls_size[o->n_cls - 1]++;
 	}
-	for (size_t i = 0; b.adj && i < inv->n_switches; i++) {
-		free(b.adj[i].peer);
-		free(b.adj[i].link);
-	}
-	free(b.adj);
-	free(b.sig);
+	builder_free(&b);
 	return o;
 free_all:
-	for (size_t i = 0; b.adj && i < inv->n_switches; i++) {
-		free(b.adj[i].peer);
-		free(b.adj[i].link);
-	}
-	free(b.adj);
-	free(b.sig);
+	builder_free(&b);
 	observe_free(o);
 	errno = ENOMEM;
 	return NULL;
@@ -321,6 +321,16 @@ bool observe_names_class(const struct observe *o, const char *target, size_t cls
 		return true;
 	sw = class_switch(o, cls);
 	return sw >= 0 && !strcmp(target, o->inv->switches[sw].name);
+}
+
+bool observe_class_mixes(const struct observe *o, size_t cls)
+{
+	bool sw = false, link = false;
+
+	for (size_t el = 0; el < o->n_el; el++)
+		if (o->class_of[el] == cls)
+			*(observe_el_is_switch(o, el) ? &sw : &link) = true;
+	return sw && link;
 }
 
 size_t observe_class_names(const struct observe *o, size_t cls, char *buf, size_t len)

@@ -63,6 +63,9 @@ ssize_t observe_element_of(const struct observe *o, const char *target);
  */
 bool observe_names_class(const struct observe *o, const char *target, size_t cls);
 
+/* Does class cls hold a switch and a link (a switch fault and a link fault look alike)? */
+bool observe_class_mixes(const struct observe *o, size_t cls);
+
 /* Class cls's members' names, comma-separated, into buf (truncated with "..."). */
 size_t observe_class_names(const struct observe *o, size_t cls, char *buf, size_t len);
 

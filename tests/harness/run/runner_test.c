@@ -644,12 +644,18 @@ Test(grade, localized_against_the_truths_identifiability_class)
 	grade_component(&e, &obs, &t, 1, &gc, &g);
 	cr_assert_eq(g.verdict, RV_FAIL);
 	cr_assert_eq(g.rank_class, 2);
-	/* the spine itself names the class (a switch verdict on spine1) */
+	/* the spine itself names the class, and a switch verdict is as right as a link's: no
+	 * probe tells spine1's fault from its links' */
 	v.n_sus = 0;
 	strcpy(v.target, "spine1");
+	strcpy(v.cls, "switch");
 	grade_component(&e, &obs, &t, 1, &gc, &g);
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 	cr_assert_eq(g.rank_class, 1);
+	cr_assert(g.class_ok);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
+	cr_assert_eq(g.verdict, RV_FAIL, "without the class: the wrong class");
+	cr_assert(!g.class_ok);
 	observe_free(o);
 	/* Hostmesh's pairs on host1 alone: host2's RNIC is on no probe path */
 	pairs[0] = (struct comp_pair){{INV_DEV_HOST, 0, 0}, {INV_DEV_HOST, 0, 1}};
