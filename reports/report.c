@@ -114,6 +114,12 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 }
 
 /* The rig while the scenario ran, by phase (issue 64). */
+static const char *rig_source(const struct scn_result *r)
+{
+	return r->rig_local ? "this machine: every host of the virtual lab"
+			    : "this machine: the controller (the lab's hosts are its own)";
+}
+
 static json_t *rig_block(const struct scn_result *r)
 {
 	const char *name[3] = {"baseline", "fault", "recovery"};
@@ -122,10 +128,25 @@ static json_t *rig_block(const struct scn_result *r)
 
 	if (!r->rig.n)
 		return json_null();
-	return rig_json(&r->rig,
-			r->rig_local ? "this machine: every host of the virtual lab"
-				     : "this machine: the controller (the lab's hosts are its own)",
-			name, from, to, r->t_fault > 0 ? 3 : 1);
+	return rig_json(&r->rig, rig_source(r), name, from, to, r->t_fault > 0 ? 3 : 1);
+}
+
+/* The rig's samples as data for the report's panel: "t some busy controller" (t since start). */
+static const char *rig_dat(const struct scn_result *r)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	if (!r->rig.n)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/rig.dat", r->dir);
+	if (!(f = fopen(path, "we")))
+		return NULL;
+	fprintf(f, "# t_s some busy controller_cpus (%s)\n", rig_source(r));
+	for (size_t i = 0; i < r->rig.n; i++)
+		fprintf(f, "%.3f %.4f %.4f %.4f\n", r->rig.s[i].t - r->t_start, r->rig.s[i].some,
+			r->rig.s[i].busy, r->rig.s[i].self);
+	return fclose(f) ? NULL : "rig.dat";
 }
 
 static json_t *scenario_json(const struct scn_result *r)
@@ -811,6 +832,7 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 	size_t n_down = flap_intervals(r, down, ARRAY_SIZE(down));
 	struct comp_times t = runner_times(r);
 	char title[512], png[160], caption[256], ts[32];
+	const char *rig;
 	int ret = 0;
 	FILE *f;
 
@@ -824,6 +846,7 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 		return -errno;
 	snprintf(title, sizeof(title), "%s: %s%s%s", r->s->name, run_verdict_name(r->g.verdict),
 		 r->g.reason[0] ? " - " : "", r->g.reason);
+	rig = rig_dat(r);
 	/* Each component its section; the first one's plot is report.png. */
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
@@ -835,7 +858,10 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 					 .obs = &c->obs,
 					 .html = f,
 					 .down = down,
-					 .n_down = n_down};
+					 .n_down = n_down,
+					 .rig_dat = rig,
+					 .rig_source = rig_source(r),
+					 .rig_bound = RIG_PRESSURE_BOUND};
 		int e;
 
 		if (!c->started || !c->sc->ops->report)

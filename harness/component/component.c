@@ -117,6 +117,8 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 	int stem = dot ? (int)(dot - r->png) : (int)strlen(r->png);
 
 	/* report.png from report.gp, report-NAME.png from report-NAME.gp: one each a component */
+	if (r->rig_dat) /* the rig's panel, last */
+		rows++, height += 260;
 	snprintf(gp, gplen, "%s/%.*s.gp", r->dir, stem, r->png);
 	if (!(f = fopen(gp, "we")))
 		return NULL;
@@ -147,6 +149,32 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 			"fc rgb '#f09090' fs solid 0.6 noborder\n",
 			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
 	return f;
+}
+
+void comp_plot_rig(const struct comp_report *r, FILE *f)
+{
+	const struct comp_times *t = r->t;
+	double t0 = t->t_start;
+	char src[256];
+
+	if (!r->rig_dat)
+		return;
+	fprintf(f, "unset logscale y\nset autoscale y\nunset object\nunset label\n");
+	fprintf(f, "set style data lines\nset xtics norotate center autofreq font 'Sans,10'\n");
+	fprintf(f, "set xrange [0:%.1f]\nset yrange [0:*]\n", t->t_end - t0);
+	if (t->t_fault > 0)
+		fprintf(f,
+			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
+			t->t_fault - t0, t->t_revert - t0);
+	fprintf(f, "set title \"the rig: %s\" noenhanced\n",
+		rl_gp_text(r->rig_source ? r->rig_source : "this machine", src, sizeof(src)));
+	fprintf(f, "set ylabel 'share (CPUs: controller)'\nset xlabel 'time since start (s)'\n");
+	fprintf(f,
+		"plot '%s' using 1:($2 >= 0 ? $2 : 1/0) lw 2 title 'CPU pressure (PSI some)', "
+		"'' using 1:3 title 'CPUs busy', '' using 1:4 dt 2 title 'controller (CPUs)', "
+		"%g dt 3 lc rgb '#a00000' title 'host-processing set aside above'\n",
+		r->rig_dat, r->rig_bound);
 }
 
 int comp_plot_verdicts(const struct comp_report *r, const char *name)

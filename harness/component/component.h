@@ -140,6 +140,13 @@ struct comp_report {
 	/* When a flapping link was down, [from, to] (CLOCK_REALTIME s), from the injector's log */
 	const double (*down)[2];
 	size_t n_down;
+	/*
+	 * The rig measured through the scenario (issue 64): a file in dir of
+	 * "t some busy controller" rows (t since the start), or NULL; what it measured;
+	 * the pressure above which a host-processing verdict is set aside.
+	 */
+	const char *rig_dat, *rig_source;
+	double rig_bound;
 };
 
 /*
@@ -159,6 +166,14 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
  */
 int comp_plot_verdicts(const struct comp_report *r, const char *name);
 
+/*
+ * The rig's panel (comp_plot_begin() gave it a row when r->rig_dat is set):
+ * CPU pressure, CPUs busy and the controller's CPU over the same time axis,
+ * the bound that sets a host-processing verdict aside.  Call it last, before
+ * "unset multiplot"; it resets what panels before it may have changed.
+ */
+void comp_plot_rig(const struct comp_report *r, FILE *f);
+
 /* Run gnuplot on gp in r->dir; 0, -ENOENT (no gnuplot, warned) or -EIO (warned). */
 int comp_plot_draw(const struct comp_report *r, const char *gp);
 
@@ -167,11 +182,25 @@ struct comp_pair {
 	struct inv_endpoint a, b;
 };
 
+/*
+ * A named set of a component's parameters (issue 64: one profile per monitor
+ * and speed, named in the scenario as `profile: ci`, instead of parameters
+ * tuned scenario by scenario): "key=value" strings through its params table,
+ * applied over its defaults before the scenario's own keys.
+ */
+struct comp_profile {
+	const char *name;
+	const char *summary;
+	const char *const *set; /* NULL-terminated "key=value" */
+};
+
 struct component_ops {
 	const char *name;
 	const char *summary;
 	/* Its parameters: the scenario's components.<name> map. */
 	const struct opt_desc *params;
+	/* Optional: its profiles, ended by one with a NULL name. */
+	const struct comp_profile *profiles;
 	size_t cfg_size;
 	void (*defaults)(void *cfg);
 	/* Optional (NULL: none): check, drain_ms, report, release.  The rest are required. */

@@ -204,13 +204,63 @@ static int comp_param_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml
 		t->expect = v;
 		return 0;
 	}
+	if (!strcmp(key, "profile") && ops->profiles)
+		return 0; /* applied first (apply_profile) */
 	if (!d)
-		return err_at(c, k, "unknown key '%s' in %s (expected one of: %s, expect)", key,
-			      ops->name, opt_names(ops->params, names, sizeof(names)));
+		return err_at(c, k, "unknown key '%s' in %s (expected one of: %s%s, expect)", key,
+			      ops->name, opt_names(ops->params, names, sizeof(names)),
+			      ops->profiles ? ", profile" : "");
 	if (!(val = str(c, v, key)))
 		return -EINVAL;
 	if (opt_set(d, t->c->cfg, val, err, sizeof(err)))
 		return err_at(c, v, "%s.%s", ops->name, err);
+	t->c->n_overrides++;
+	return 0;
+}
+
+/*
+ * The section's `profile: NAME` over the component's defaults, whatever its
+ * place in the section: the section's own keys override it (and are counted).
+ */
+static int apply_profile(struct sctx *c, struct scn_component *sc, yaml_node_t *map)
+{
+	const struct component_ops *ops = sc->ops;
+
+	if (!ops->profiles || map->type != YAML_MAPPING_NODE)
+		return 0;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = nd(c, p->key), *v = nd(c, p->value);
+		const struct comp_profile *pr;
+		const char *name;
+		char err[320], names[128] = "";
+
+		if (k->type != YAML_SCALAR_NODE ||
+		    strcmp((const char *)k->data.scalar.value, "profile"))
+			continue;
+		if (!(name = str(c, v, "profile")))
+			return -EINVAL;
+		for (pr = ops->profiles; pr->name && strcmp(pr->name, name); pr++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", pr->name);
+		if (!pr->name)
+			return err_at(c, v, "%s has no profile '%s' (it has: %s)", ops->name, name,
+				      names);
+		for (const char *const *kv = pr->set; *kv; kv++) {
+			char key[64];
+			const char *eq = strchr(*kv, '=');
+			const struct opt_desc *d;
+
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
+			d = opt_find(ops->params, key);
+			/* a profile is the program's own: a bad one is a bug, said where it shows
+			 */
+			if (!d || opt_set(d, sc->cfg, eq + 1, err, sizeof(err)))
+				return err_at(c, v, "%s profile %s: '%s' is not a parameter of it",
+					      ops->name, name, *kv);
+		}
+		snprintf(sc->profile, sizeof(sc->profile), "%s", name);
+	}
 	return 0;
 }
 
@@ -245,7 +295,7 @@ static struct scn_component *add_component(struct sctx *c, yaml_node_t *name_nod
 	ops->defaults(sc->cfg);
 	t.c = sc;
 	if (map && !(map->type == YAML_SCALAR_NODE && !map->data.scalar.length) &&
-	    each_pair(c, map, comp_param_pair, &t, ops->name))
+	    (apply_profile(c, sc, map) || each_pair(c, map, comp_param_pair, &t, ops->name)))
 		return NULL;
 	*expect = t.expect;
 	return sc;

@@ -94,6 +94,8 @@ struct scn_expect {
 struct scn_component {
 	const struct component_ops *ops;
 	void *cfg;		  /* ops->cfg_size bytes */
+	char profile[16];	  /* the profile its parameters start from, "" for the defaults */
+	unsigned n_overrides;	  /* parameters the scenario set over them */
 	struct scn_expect expect; /* its own, else the scenario's */
 	struct inv_loc loc;
 };

@@ -319,12 +319,9 @@ static int check_kinds(const char *list)
 
 #define CI_SPORTS     32
 #define CI_TRACE_RATE 100
+/* The CI suite's profile (probe/hostmesh/component.c): its sports and trace rate are these. */
 static const char hostmesh_ci[] =
-    "hostmesh:              # the CI suite's: 50 probes/s per RNIC, 2 s windows\n"
-    "  interval: 20ms\n  timeout: 500ms\n  sports: " RL_STR(
-	CI_SPORTS) "\n"
-		   "  trace-rate: " RL_STR(CI_TRACE_RATE) "\n  trace-refresh: 20s\n  window: 2s\n"
-							  "  rnic-hold: 10s\n";
+    "hostmesh:\n  profile: ci            # the CI suite's: 50 probes/s per RNIC, 2 s windows\n";
 
 /*
  * The baseline: a probe's timeout is voted only once its path is known, so the agents first

@@ -143,6 +143,7 @@ static int plot(const struct comp_report *r, double vmax)
 	fprintf(f, "set yrange [0:%.0f]\n", vmax > 0 ? vmax * 1.08 + 1 : 1);
 	fprintf(f, "plot 'votes.dat' using 3:xtic(2) title 'drops' lc rgb '#c03030', "
 		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
+	comp_plot_rig(r, f);
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	return comp_plot_draw(r, gp);

@@ -87,6 +87,7 @@ static int plot(const struct comp_report *r)
 		   "'' using 1:($7>0?$7:1/0) with lines title 'inter-ToR P99', "
 		   "'' using 1:($8>0?$8:1/0) with lines dt 2 title 'prober P50', "
 		   "'' using 1:($9>0?$9:1/0) with lines dt 3 title 'responder P50'\n");
+	comp_plot_rig(r, f);
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	return comp_plot_draw(r, gp);

@@ -196,6 +196,8 @@ done
 F="$HM_OUT/ci/rail-uplink-flap"
 downs=$(grep -c '^set object [2-9][0-9]* rect' "$F/report.gp")
 [ "$downs" -ge 2 ] && ok "the flap's report shades its $downs down intervals, from the injector's own log" || fail "flap down intervals shaded: $downs" "$(grep -c 'flap .*: down at' "$F/inject.log") down lines in inject.log"
+check "the report's last panel is the rig, from rig.dat beside it (issue 64)" \
+	sh -c 'grep -q "^set title \"the rig: this machine: every host of the virtual lab\"" "$0/report.gp" && grep -q "^plot .rig.dat. using" "$0/report-rpingmesh.gp" && test "$(grep -vc "^#" "$0/rig.dat")" -gt 100' "$F"
 check "report.gp redraws report.png from its own folder" sh -c 'cd "$0" && rm -f report.png && gnuplot report.gp && test -s report.png' "$F"
 check "report.html links the scenario's logs" grep -q '<a href="inject.log">inject.log</a>' "$F/report.html"
 check "report.html is self-contained: its plot inlined as a PNG data URI" grep -q '<img data-file="report.png" src="data:image/png;base64,iVBORw0KGgo' "$F/report.html"

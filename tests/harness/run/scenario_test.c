@@ -2,6 +2,7 @@
 /* Scenario files (every error at file:line:col) and the grader. */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
+#include "harness/lib/opt.h"
 #include "harness/lib/roles.h"
 #include "harness/run/grade.h"
 #include "harness/run/runner.h"
@@ -102,6 +103,81 @@ static size_t suite_valid(const char *pattern, const char *suite, unsigned seeds
 Test(scenario, ci_scenarios_are_valid)
 {
 	cr_assert_geq(suite_valid("../scenarios/ci/*.yaml", "ci", 16, true, true), 9);
+}
+
+/*
+ * Issue 64: nothing tuned per scenario.  Every monitor of the CI suite and of
+ * the qualification suite starts from the ci profile and sets nothing over it;
+ * the profile gives each the values its section gave before.
+ */
+Test(scenario, ci_monitors_take_the_ci_profile_and_nothing_else)
+{
+	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml"};
+
+	for (size_t p = 0; p < ARRAY_SIZE(pats); p++) {
+		glob_t g;
+
+		cr_assert_eq(glob(pats[p], 0, NULL, &g), 0);
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			struct scenario *s = scenario_load(g.gl_pathv[i], NULL, VLAB, 7, stderr);
+
+			cr_assert_not_null(s, "%s", g.gl_pathv[i]);
+			for (size_t k = 0; k < s->n_comps; k++) {
+				const struct scn_component *c = &s->comps[k];
+
+				if (!c->ops->profiles)
+					continue;
+				cr_expect_str_eq(c->profile, "ci", "%s: %s", g.gl_pathv[i],
+						 c->ops->name);
+				cr_expect_eq(c->n_overrides, 0,
+					     "%s: %s sets %u parameter(s) of its own",
+					     g.gl_pathv[i], c->ops->name, c->n_overrides);
+			}
+			scenario_free(s);
+		}
+		globfree(&g);
+	}
+}
+
+/* A profile applies first wherever it stands; the section's keys go over it; a bad one says where.
+ */
+Test(scenario, a_profile_first_then_the_sections_keys)
+{
+	static const char head[] = "name: p\nphases: { baseline: 6s, fault: 10s, recovery: 4s }\n"
+				   "faults: [{ kind: link-flap, target: rail1:swp1 }]\n"
+				   "expect: { class: rnic }\ncomponents:\n";
+	char text[1024];
+	struct scenario *s;
+	char *err = NULL;
+	size_t errlen = 0;
+	FILE *errf;
+	char buf[64];
+	const struct opt_desc *win;
+
+	snprintf(text, sizeof(text), "%s  hostmesh: { window: 4s, profile: ci }\n", head);
+	s = scenario_parse("p.yaml", text, strlen(text), NULL, VLAB, 7, stderr);
+	cr_assert_not_null(s);
+	win = opt_find(s->comps[0].ops->params, "window");
+	cr_assert_not_null(win);
+	cr_assert_str_eq(s->comps[0].profile, "ci");
+	cr_assert_eq(s->comps[0].n_overrides, 1);
+	cr_assert_str_eq(opt_human(win, s->comps[0].cfg, buf, sizeof(buf)), "4s",
+			 "the section's window over the profile's 2s");
+	scenario_free(s);
+	snprintf(text, sizeof(text), "%s  hostmesh: { profile: ci }\n", head);
+	s = scenario_parse("p.yaml", text, strlen(text), NULL, VLAB, 7, stderr);
+	cr_assert_not_null(s);
+	cr_assert_str_eq(opt_human(win, s->comps[0].cfg, buf, sizeof(buf)), "2s");
+	cr_assert_eq(s->comps[0].n_overrides, 0);
+	scenario_free(s);
+	snprintf(text, sizeof(text), "%s  hostmesh: { profile: fast }\n", head);
+	errf = open_memstream(&err, &errlen);
+	s = scenario_parse("p.yaml", text, strlen(text), NULL, VLAB, 7, errf);
+	fclose(errf);
+	cr_assert_null(s);
+	cr_assert(strstr(err, "p.yaml:6:24: hostmesh has no profile 'fast' (it has: paper, ci)"),
+		  "%s", err);
+	free(err);
 }
 
 /*
