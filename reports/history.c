@@ -20,7 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define HISTORY_SCHEMA 1 /* PRAGMA user_version */
+/*
+ * PRAGMA user_version.  2 (issue 64): results.rank_class and class_size, the
+ * truth's rank against its identifiability class and that class's size
+ * (results.json's observability); a history of schema 1 gains them when a
+ * run is next recorded, and reads as null there until then.
+ */
+#define HISTORY_SCHEMA 2
 
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS runs("
@@ -30,7 +36,8 @@ static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS results("
     " run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE, scenario TEXT NOT NULL,"
     " verdict TEXT NOT NULL, reason TEXT, detected INTEGER, time_to_detect_s REAL,"
-    " rank INTEGER, precision REAL, false_positives INTEGER, PRIMARY KEY(run_id, scenario));"
+    " rank INTEGER, precision REAL, false_positives INTEGER, rank_class INTEGER,"
+    " class_size INTEGER, PRIMARY KEY(run_id, scenario));"
     "CREATE TABLE IF NOT EXISTS metrics("
     " run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE, scenario TEXT NOT NULL,"
     " component TEXT NOT NULL, name TEXT NOT NULL, value REAL, unit TEXT, better TEXT,"
@@ -56,7 +63,27 @@ static int db_error(sqlite3 *db, const char *path, int rc, char *err, size_t err
 	return rc == SQLITE_CONSTRAINT ? -EEXIST : rc == SQLITE_BUSY ? -EBUSY : -EIO;
 }
 
-/* Open path (creating it and its folder when create), schema in place; NULL + err. */
+static const char migrate_1_2[] = "ALTER TABLE results ADD COLUMN rank_class INTEGER;"
+				  "ALTER TABLE results ADD COLUMN class_size INTEGER;";
+
+/* The schema of an open history (PRAGMA user_version), 0 when it cannot be read. */
+static int db_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int ver = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ver = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return ver;
+}
+
+/*
+ * Open path (creating it and its folder when create), schema in place (an
+ * older one brought up to date when create); NULL + err.
+ */
 static sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -101,10 +128,22 @@ static sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 		errno = EPROTO;
 		return NULL;
 	}
-	if (create && ver < HISTORY_SCHEMA &&
-	    ((rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL)) != SQLITE_OK ||
-	     (rc = sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL)) != SQLITE_OK))
-		goto fail;
+	/* Brought up to date under a write lock: another run may be doing the same. */
+	if (create && ver < HISTORY_SCHEMA) {
+		if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+			goto fail;
+		ver = db_version(db);
+		if (ver < HISTORY_SCHEMA &&
+		    ((rc = sqlite3_exec(db, ver == 1 ? migrate_1_2 : schema_sql, NULL, NULL,
+					NULL)) != SQLITE_OK ||
+		     (rc = sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL)) !=
+			 SQLITE_OK)) {
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
+		if ((rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+			goto fail;
+	}
 	if ((rc = sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) != SQLITE_OK)
 		goto fail;
 	return db;
@@ -175,14 +214,15 @@ static int record_scenarios(sqlite3 *db, const char *run, const json_t *scenario
 {
 	static const char *const keys[] = {"verdict",	       "reason", "detected",
 					   "time_to_detect_s", "rank",	 "precision",
-					   "false_positives"};
+					   "false_positives"},
+				 *const obs_keys[] = {"rank_class", "class_size"};
 	sqlite3_stmt *rs = NULL, *ms = NULL;
 	const json_t *s;
 	size_t i;
 	int rc = sqlite3_prepare_v2(db,
 				    "INSERT INTO results(run_id, scenario, verdict, reason, "
-				    "detected, time_to_detect_s, rank, precision, false_positives) "
-				    "VALUES(?,?,?,?,?,?,?,?,?)",
+				    "detected, time_to_detect_s, rank, precision, false_positives, "
+				    "rank_class, class_size) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 				    -1, &rs, NULL);
 
 	if (rc == SQLITE_OK)
@@ -201,6 +241,10 @@ static int record_scenarios(sqlite3 *db, const char *run, const json_t *scenario
 		sqlite3_bind_text(rs, 2, name, -1, SQLITE_TRANSIENT);
 		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 			bind_json(rs, (int)k + 3, json_object_get(s, keys[k]));
+		for (size_t k = 0; k < ARRAY_SIZE(obs_keys); k++)
+			bind_json(
+			    rs, (int)(ARRAY_SIZE(keys) + k) + 3,
+			    json_object_get(json_object_get(s, "observability"), obs_keys[k]));
 		if ((rc = step_done(rs)) != SQLITE_OK)
 			break;
 		json_object_foreach((json_t *)json_object_get(s, "components"), comp, c)
@@ -395,15 +439,21 @@ json_t *history_list(const char *path, const char *lab, const char *scenario, in
 
 	if (!db)
 		return NULL;
-	if (scenario)
-		rows = query_rows(
-		    db,
-		    "SELECT r.run_id, r.lab, r.seed, r.version, r.started, s.verdict, s.reason, "
-		    "s.detected, s.time_to_detect_s, s.rank, s.precision, s.false_positives "
-		    "FROM results s JOIN runs r USING(run_id) WHERE (?1 = '' OR r.lab = ?1) AND "
-		    "s.scenario = ?2 ORDER BY r.started DESC, r.run_id DESC LIMIT ?3",
-		    t, 2, limit > 0 ? limit : -1);
-	else
+	if (scenario) {
+		char sql[640];
+
+		/* a history of schema 1 has no class columns: null there */
+		snprintf(
+		    sql, sizeof(sql),
+		    "SELECT r.run_id, r.lab, r.seed, r.version, r.started, s.verdict, "
+		    "s.reason, s.detected, s.time_to_detect_s, s.rank, s.precision, "
+		    "s.false_positives, %s FROM results s JOIN runs r USING(run_id) WHERE (?1 "
+		    "= '' OR r.lab = ?1) AND s.scenario = ?2 ORDER BY r.started DESC, r.run_id "
+		    "DESC LIMIT ?3",
+		    db_version(db) >= 2 ? "s.rank_class, s.class_size"
+					: "NULL AS rank_class, NULL AS class_size");
+		rows = query_rows(db, sql, t, 2, limit > 0 ? limit : -1);
+	} else
 		rows = query_rows(
 		    db,
 		    "SELECT r.run_id, r.lab, r.lab_kind, r.seed, r.version, r.started, r.ended, "
@@ -435,11 +485,27 @@ static const char *num(const json_t *v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
+/* "R/N": the truth's rank against its class of N (issue 64), "-/N" unranked, "-" unknown. */
+static const char *class_col(const json_t *r, char *buf)
+{
+	const json_t *rank = json_object_get(r, "rank_class"),
+		     *n = json_object_get(r, "class_size");
+
+	if (!json_is_integer(n))
+		return "-";
+	if (json_is_integer(rank))
+		snprintf(buf, 24, "%lld/%lld", (long long)json_integer_value(rank),
+			 (long long)json_integer_value(n));
+	else
+		snprintf(buf, 24, "-/%lld", (long long)json_integer_value(n));
+	return buf;
+}
+
 void history_print_list(const json_t *list, const char *scenario, FILE *f)
 {
 	const json_t *r;
 	size_t i;
-	char t[32], a[32], b[32], c[32];
+	char t[32], a[32], b[32], c[32], d[24];
 
 	if (!json_array_size(list)) {
 		fprintf(f, "no runs recorded%s%s\n", scenario ? " of " : "",
@@ -447,8 +513,8 @@ void history_print_list(const json_t *list, const char *scenario, FILE *f)
 		return;
 	}
 	if (scenario)
-		fprintf(f, "%-22s %-19s %-7s %7s %4s %9s %3s  %s\n", "RUN", "STARTED (UTC)",
-			"VERDICT", "TTD(s)", "RANK", "PRECISION", "FP", "REASON");
+		fprintf(f, "%-22s %-19s %-7s %7s %4s %5s %9s %3s  %s\n", "RUN", "STARTED (UTC)",
+			"VERDICT", "TTD(s)", "RANK", "CLASS", "PRECISION", "FP", "REASON");
 	else
 		fprintf(f, "%-22s %-19s %-16s %10s %4s %4s %7s  %s\n", "RUN", "STARTED (UTC)",
 			"LAB", "SEED", "PASS", "FAIL", "INVALID", "VERSION");
@@ -457,10 +523,10 @@ void history_print_list(const json_t *list, const char *scenario, FILE *f)
 #define S(k) json_string_value(json_object_get(r, k))
 #define I(k) (long long)json_integer_value(json_object_get(r, k))
 		if (scenario)
-			fprintf(f, "%-22s %-19s %-7s %7s %4s %9s %3lld  %s\n", S("run_id"),
+			fprintf(f, "%-22s %-19s %-7s %7s %4s %5s %9s %3lld  %s\n", S("run_id"),
 				utc_of(json_object_get(r, "started"), t, sizeof(t)), S("verdict"),
 				num(json_object_get(r, "time_to_detect_s"), 1, a, sizeof(a)),
-				num(json_object_get(r, "rank"), 0, b, sizeof(b)),
+				num(json_object_get(r, "rank"), 0, b, sizeof(b)), class_col(r, d),
 				num(json_object_get(r, "precision"), 2, c, sizeof(c)),
 				I("false_positives"), S("reason") ? S("reason") : "");
 		else

@@ -5,7 +5,9 @@
 #include "reports/history.h"
 
 #include <criterion/criterion.h>
+#include <libgen.h>
 #include <limits.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,4 +234,80 @@ Test(history, an_import_with_names_that_are_no_names_records_nothing)
 	cr_assert_not_null(l = history_list(db, NULL, NULL, 0, err, sizeof(err)));
 	cr_assert_eq(json_array_size(l), 1, "only the good run");
 	json_decref(l);
+}
+
+/*
+ * Issue 64: the truth's rank against its identifiability class and the class's size are
+ * recorded beside the exact rank and listed as RANK/SIZE; a history of schema 1 (before
+ * them) gains the columns when the next run is recorded, its old rows reading null.
+ */
+Test(history, the_class_rank_is_recorded_and_a_schema_1_history_takes_it)
+{
+	sqlite3 *d;
+	json_t *r, *rows;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* schema 1, with one run in it */
+	{
+		char folder[PATH_MAX];
+
+		snprintf(folder, sizeof(folder), "%s", db);
+		cr_assert_eq(rl_mkdir_p(dirname(folder), 0755), 0);
+	}
+	cr_assert_eq(sqlite3_open(db, &d), SQLITE_OK);
+	cr_assert_eq(
+	    sqlite3_exec(
+		d,
+		"CREATE TABLE runs(run_id TEXT PRIMARY KEY, lab TEXT NOT NULL, lab_kind TEXT,"
+		" inventory TEXT, inventory_sha256 TEXT, seed INTEGER, version TEXT, started REAL "
+		"NOT"
+		" NULL, ended REAL, outdir TEXT, dut TEXT);"
+		"CREATE TABLE results(run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE "
+		"CASCADE,"
+		" scenario TEXT NOT NULL, verdict TEXT NOT NULL, reason TEXT, detected INTEGER,"
+		" time_to_detect_s REAL, rank INTEGER, precision REAL, false_positives INTEGER,"
+		" PRIMARY KEY(run_id, scenario));"
+		"CREATE TABLE metrics(run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE "
+		"CASCADE,"
+		" scenario TEXT NOT NULL, component TEXT NOT NULL, name TEXT NOT NULL, value REAL,"
+		" unit TEXT, better TEXT, PRIMARY KEY(run_id, scenario, component, name));"
+		"INSERT INTO runs(run_id, lab, started) VALUES('20261120T010000Z-0000', 'vlab', "
+		"500);"
+		"INSERT INTO results(run_id, scenario, verdict, rank) "
+		"VALUES('20261120T010000Z-0000',"
+		" 'rnic-flap', 'pass', 1);"
+		"PRAGMA user_version = 1;",
+		NULL, NULL, NULL),
+	    SQLITE_OK, "%s", sqlite3_errmsg(d));
+	sqlite3_close(d);
+	/* read as it is, before any run is recorded: the class columns read null */
+	rows = history_list(db, NULL, "rnic-flap", 0, err, sizeof(err));
+	cr_assert_not_null(rows, "%s", err);
+	cr_assert(json_is_null(json_object_get(json_array_get(rows, 0), "class_size")));
+	json_decref(rows);
+	/* a run whose rnic-flap truth was in a class of 2, ranked 2 exactly and 1 against it */
+	r = run("20261121T010000Z-aaaa", "vlab", 1000, "pass", 4.0, 2, 1.0, 0, 0.95);
+	json_object_set_new(json_array_get(json_object_get(r, "scenarios"), 0), "observability",
+			    json_pack("{s:b,s:i,s:b,s:s,s:i}", "observable", 1, "class_size", 2,
+				      "exact", 0, "class",
+				      "host1:rnic1--rail1:swp1, "
+				      "host1:rnic2--rail2:swp1",
+				      "rank_class", 1));
+	record(r);
+	rows = history_list(db, NULL, "rnic-flap", 0, err, sizeof(err));
+	cr_assert_not_null(rows, "%s", err);
+	cr_assert_eq(json_array_size(rows), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "rank_class")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "class_size")), 2);
+	cr_assert(json_is_null(json_object_get(json_array_get(rows, 1), "rank_class")),
+		  "the old row: null");
+	f = open_memstream(&out, &len);
+	history_print_list(rows, "rnic-flap", f);
+	fclose(f);
+	cr_assert(strstr(out, " RANK CLASS "), "%s", out);
+	cr_assert(strstr(out, "    2   1/2 "), "%s", out);
+	free(out);
+	json_decref(rows);
 }
