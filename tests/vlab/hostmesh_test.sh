@@ -230,7 +230,7 @@ check "... every scenario in both, no regression" sh -c 'grep -q "^compare .* ->
 # Deliberately worse: each analyzer closes each window 6 s after its end (grace, default
 # 1.5 s), so every verdict comes 4.5 s later; its expectation is widened so that the scenario
 # itself passes, and only the baseline fails the run.
-sed -e 's/^    window: 2s/    window: 2s\n    grace: 6s/' -e 's/^  within: 6s/  within: 20s/' scenarios/ci/rnic-flap.yaml >"$T/rnic-flap-worse.yaml"
+sed -e 's/^    profile: ci\(.*\)$/    profile: ci\1\n    grace: 6s/' -e 's/^  within: 6s/  within: 20s/' scenarios/ci/rnic-flap.yaml >"$T/rnic-flap-worse.yaml"
 check "the worse copy closes every monitor's windows late" test "$(grep -c '^    grace: 6s' "$T/rnic-flap-worse.yaml")" -eq 2
 "$RL" run -o "$HM_OUT/h3" --seed 7 --baseline last "$T/rnic-flap-worse.yaml" >"$HM_OUT/h3.log" 2>&1
 rc=$?
