@@ -105,11 +105,29 @@ void comp_obs_metric(struct comp_obs *o, const char *name, double value, const c
 	m->value = value;
 }
 
-FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
-		      size_t gplen)
+/* The shared time axis, the fault window shaded and a flapping link's down intervals darker. */
+static void time_axis(const struct comp_report *r, FILE *f)
 {
 	const struct comp_times *t = r->t;
 	double t0 = t->t_start;
+
+	fprintf(f, "set xrange [0:%.1f]\n", t->t_end - t0);
+	if (t->t_fault > 0)
+		fprintf(f,
+			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
+			t->t_fault - t0, t->t_revert - t0);
+	/* a flapping link's down intervals, from the injector's own log */
+	for (size_t k = 0; k < r->n_down; k++)
+		fprintf(f,
+			"set object %zu rect from %.3f, graph 0 to %.3f, graph 1 behind "
+			"fc rgb '#f09090' fs solid 0.6 noborder\n",
+			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
+}
+
+FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
+		      size_t gplen)
+{
 	char title[1024], caption[512];
 	FILE *f;
 
@@ -136,37 +154,21 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 			rl_gp_text(r->caption, caption, sizeof(caption)));
 	/* The same plot area in every panel, so their time axes line up. */
 	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
-	fprintf(f, "set grid\nset key outside right top\nset xrange [0:%.1f]\n", t->t_end - t0);
-	if (t->t_fault > 0)
-		fprintf(f,
-			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
-			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
-			t->t_fault - t0, t->t_revert - t0);
-	/* a flapping link's down intervals, darker, from the injector's own log */
-	for (size_t k = 0; k < r->n_down; k++)
-		fprintf(f,
-			"set object %zu rect from %.3f, graph 0 to %.3f, graph 1 behind "
-			"fc rgb '#f09090' fs solid 0.6 noborder\n",
-			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
+	fprintf(f, "set grid\nset key outside right top\n");
+	time_axis(r, f);
 	return f;
 }
 
 void comp_plot_rig(const struct comp_report *r, FILE *f)
 {
-	const struct comp_times *t = r->t;
-	double t0 = t->t_start;
 	char src[256];
 
 	if (!r->rig_dat)
 		return;
 	fprintf(f, "unset logscale y\nset autoscale y\nunset object\nunset label\n");
 	fprintf(f, "set style data lines\nset xtics norotate center autofreq font 'Sans,10'\n");
-	fprintf(f, "set xrange [0:%.1f]\nset yrange [0:*]\n", t->t_end - t0);
-	if (t->t_fault > 0)
-		fprintf(f,
-			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
-			"fc rgb '#ffd8d8' fs solid 0.6 noborder\n",
-			t->t_fault - t0, t->t_revert - t0);
+	fprintf(f, "set yrange [0:*]\n");
+	time_axis(r, f);
 	fprintf(f, "set title \"the rig: %s\" noenhanced\n",
 		rl_gp_text(r->rig_source ? r->rig_source : "this machine", src, sizeof(src)));
 	fprintf(f, "set ylabel 'share (CPUs: controller)'\nset xlabel 'time since start (s)'\n");
