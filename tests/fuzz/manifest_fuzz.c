@@ -7,15 +7,23 @@
 #include "reports/qualify.h"
 #include "tests/fuzz/fuzz.h"
 
+static char d[] = "/tmp/rocelab-fuzz-manifest.XXXXXX";
+
+/* libFuzzer ends with exit(): the folder goes with it (make check left two a run). */
+static void folder_remove(void)
+{
+	rl_rm_rf(d);
+}
+
 static const char *folder(void)
 {
-	static char d[] = "/tmp/rocelab-fuzz-manifest.XXXXXX";
 	static bool made;
 	char p[PATH_MAX];
 
 	if (!made) {
 		if (!mkdtemp(d))
 			abort();
+		atexit(folder_remove);
 		snprintf(p, sizeof(p), "%s/sub", d);
 		if (rl_mkdir_p(p, 0755))
 			abort();
