@@ -9,13 +9,24 @@
 #include "reports/pages.h"
 #include "tests/fuzz/fuzz.h"
 
+static char d[] = "/tmp/rocelab-fuzz-results.XXXXXX";
+
+/* libFuzzer ends with exit(): the folder goes with it. */
+static void dir_remove(void)
+{
+	rl_rm_rf(d);
+}
+
 static const char *dir(void)
 {
-	static char d[] = "/tmp/rocelab-fuzz-results.XXXXXX";
 	static bool made;
 
-	if (!made && !(made = mkdtemp(d)))
-		abort();
+	if (!made) {
+		if (!mkdtemp(d))
+			abort();
+		made = true;
+		atexit(dir_remove);
+	}
 	return d;
 }
 
