@@ -675,8 +675,64 @@ static int parse_switch(struct ctx *c, yaml_node_t *n)
 
 /* ---- links and tenants ----------------------------------------------- */
 
+/* FNV-1a: device names are short and chosen by people, not adversaries of the table (a crafted
+ * inventory only makes its own load slower). */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static const char *dev_name(const struct inventory *inv, size_t d)
+{
+	return d < inv->n_hosts ? inv->hosts[d].name : inv->switches[d - inv->n_hosts].name;
+}
+
+/* Hash every device name (again): lookups by name are O(1) from here until devices are added. */
+static void index_names(struct inventory *inv)
+{
+	size_t n = inv->n_hosts + inv->n_switches, cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	free(inv->name_slots);
+	inv->name_slots = rl_xcalloc(cap, sizeof(*inv->name_slots));
+	inv->name_cap = cap;
+	for (size_t d = 0; d < n; d++) {
+		size_t i = name_hash(dev_name(inv, d)) & (cap - 1);
+
+		while (inv->name_slots[i] &&
+		       strcmp(dev_name(inv, inv->name_slots[i] - 1), dev_name(inv, d)))
+			i = (i + 1) & (cap - 1);
+		if (!inv->name_slots[i])
+			inv->name_slots[i] = (uint32_t)d + 1;
+	}
+	inv->name_devs = n;
+}
+
+/* The first device named name (index as in name_slots), or -1; -2: the index is out of date. */
+static ssize_t find_dev(const struct inventory *inv, const char *name)
+{
+	size_t i;
+
+	if (!inv->name_slots || inv->name_devs != inv->n_hosts + inv->n_switches)
+		return -2;
+	for (i = name_hash(name) & (inv->name_cap - 1); inv->name_slots[i];
+	     i = (i + 1) & (inv->name_cap - 1))
+		if (!strcmp(dev_name(inv, inv->name_slots[i] - 1), name))
+			return (ssize_t)inv->name_slots[i] - 1;
+	return -1;
+}
+
 struct inv_host *inventory_host(const struct inventory *inv, const char *name)
 {
+	ssize_t d = find_dev(inv, name);
+
+	if (d >= 0 || d == -1) /* hosts come first: the first of a name is a host if any is */
+		return d >= 0 && (size_t)d < inv->n_hosts ? &inv->hosts[d] : NULL;
 	for (size_t i = 0; i < inv->n_hosts; i++)
 		if (!strcmp(inv->hosts[i].name, name))
 			return &inv->hosts[i];
@@ -685,6 +741,13 @@ struct inv_host *inventory_host(const struct inventory *inv, const char *name)
 
 struct inv_switch *inventory_switch(const struct inventory *inv, const char *name)
 {
+	ssize_t d = find_dev(inv, name);
+
+	if (d == -1)
+		return NULL;
+	if (d >= 0 && (size_t)d >= inv->n_hosts)
+		return &inv->switches[d - inv->n_hosts];
+	/* out of date, or a host holds the name (an inventory already in error): scan */
 	for (size_t i = 0; i < inv->n_switches; i++)
 		if (!strcmp(inv->switches[i].name, name))
 			return &inv->switches[i];
@@ -709,7 +772,7 @@ int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv
 	strcpy(port, colon + 1);
 
 	struct inv_host *h = inventory_host(inv, dev);
-	struct inv_switch *s = inventory_switch(inv, dev);
+	struct inv_switch *s = h ? NULL : inventory_switch(inv, dev);
 
 	if (h) {
 		ep->kind = INV_DEV_HOST;
@@ -767,12 +830,18 @@ static bool ep_eq(const struct inv_endpoint *a, const struct inv_endpoint *b)
 	return a->kind == b->kind && a->dev == b->dev && a->port == b->port;
 }
 
+/* Where an endpoint's link index is kept. */
+static size_t *link1_of(const struct inventory *inv, const struct inv_endpoint *ep)
+{
+	return ep->kind == INV_DEV_HOST ? &inv->hosts[ep->dev].rnics[ep->port].link1
+					: &inv->switches[ep->dev].ports[ep->port].link1;
+}
+
 const struct inv_link *inventory_link_at(const struct inventory *inv, const struct inv_endpoint *ep)
 {
-	for (size_t i = 0; i < inv->n_links; i++)
-		if (ep_eq(&inv->links[i].a, ep) || ep_eq(&inv->links[i].b, ep))
-			return &inv->links[i];
-	return NULL;
+	size_t k = *link1_of(inv, ep);
+
+	return k ? &inv->links[k - 1] : NULL;
 }
 
 const struct inv_endpoint *inv_link_other_end(const struct inv_link *l,
@@ -864,19 +933,18 @@ static int parse_link(struct ctx *c, yaml_node_t *n)
 		inv->n_links--;
 		return -EINVAL;
 	}
-	for (size_t i = 0; i + 1 < inv->n_links; i++) {
-		const struct inv_link *o = &inv->links[i];
-		const struct inv_endpoint *eps[2] = {&l->a, &l->b};
+	for (int e = 0; e < 2; e++) {
+		const struct inv_endpoint *ep = e ? &l->b : &l->a;
+		const struct inv_link *o = inventory_link_at(inv, ep);
 
-		for (int e = 0; e < 2; e++) {
-			if (ep_eq(eps[e], &o->a) || ep_eq(eps[e], &o->b)) {
-				diag(c, n, "%s is already used by the link at line %u",
-				     inventory_endpoint_name(inv, eps[e], an, 80), o->loc.line);
-				inv->n_links--;
-				return -EINVAL;
-			}
+		if (o) {
+			diag(c, n, "%s is already used by the link at line %u",
+			     inventory_endpoint_name(inv, ep, an, 80), o->loc.line);
+			inv->n_links--;
+			return -EINVAL;
 		}
 	}
+	*link1_of(inv, &l->a) = *link1_of(inv, &l->b) = inv->n_links;
 	return 0;
 }
 
@@ -1003,12 +1071,14 @@ static int top_switches(struct ctx *c, yaml_node_t *v, void *o)
 static int top_links(struct ctx *c, yaml_node_t *v, void *o)
 {
 	(void)o;
+	index_names(c->inv); /* hosts and switches are in: links and tenants name them */
 	return walk_seq(c, v, parse_link, "links");
 }
 
 static int top_tenants(struct ctx *c, yaml_node_t *v, void *o)
 {
 	(void)o;
+	index_names(c->inv);
 	return walk_seq(c, v, parse_tenant, "tenants");
 }
 
@@ -1048,26 +1118,20 @@ static void check_names(struct ctx *c)
 {
 	struct inventory *inv = c->inv;
 
-	/* Hosts and switches share one name space: targets say "device:port". */
+	/* Hosts and switches share one name space: targets say "device:port".  The name index
+	 * holds each name's first device. */
 	for (size_t i = 0; i < inv->n_hosts + inv->n_switches; i++) {
-		const char *ni =
-		    i < inv->n_hosts ? inv->hosts[i].name : inv->switches[i - inv->n_hosts].name;
-		struct inv_loc li =
-		    i < inv->n_hosts ? inv->hosts[i].loc : inv->switches[i - inv->n_hosts].loc;
+		const char *ni = dev_name(inv, i);
+		ssize_t first = ni[0] ? find_dev(inv, ni) : -1;
 
-		for (size_t j = 0; j < i && ni[0]; j++) {
-			const char *nj = j < inv->n_hosts ? inv->hosts[j].name
-							  : inv->switches[j - inv->n_hosts].name;
-			struct inv_loc lj = j < inv->n_hosts ? inv->hosts[j].loc
-							     : inv->switches[j - inv->n_hosts].loc;
-
-			if (!strcmp(ni, nj)) {
-				diag_at(c, li,
-					"duplicate device name '%s' (first defined at line %u)", ni,
-					lj.line);
-				break;
-			}
-		}
+		if (first >= 0 && (size_t)first != i)
+			diag_at(c,
+				i < inv->n_hosts ? inv->hosts[i].loc
+						 : inv->switches[i - inv->n_hosts].loc,
+				"duplicate device name '%s' (first defined at line %u)", ni,
+				(size_t)first < inv->n_hosts
+				    ? inv->hosts[first].loc.line
+				    : inv->switches[first - inv->n_hosts].loc.line);
 	}
 	for (size_t h = 0; h < inv->n_hosts; h++) {
 		struct inv_host *host = &inv->hosts[h];
@@ -1261,6 +1325,7 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 		/* Cross checks run even after errors, on what did parse: a duplicate name
 		 * is worth reporting beside the dangling links it causes. */
 		WALK(&c, root, top_fields, inv, "the inventory");
+		index_names(inv);
 		check_names(&c);
 		check_addresses(&c);
 		check_rails(&c);
@@ -1434,6 +1499,7 @@ void inventory_free(struct inventory *inv)
 	free(inv->switches);
 	free(inv->links);
 	free(inv->tenants);
+	free(inv->name_slots);
 	free(inv->path);
 	free(inv);
 }

@@ -42,6 +42,7 @@ struct inv_rnic {
 	struct in_addr gateway; /* default: last usable address of the prefix */
 	int gid_index;		/* -1: found by querying the GID table */
 	size_t host;		/* index of the owning host */
+	size_t link1;		/* its link's index + 1; 0: none (inventory_link_at()) */
 	struct inv_loc loc;
 };
 
@@ -64,6 +65,7 @@ struct inv_port {
 	char name[INV_NETDEV_MAX + 1];
 	struct inv_prefix addr; /* len == 0 and addr 0: not given (assigned by the lab) */
 	bool has_addr;
+	size_t link1; /* its link's index + 1; 0: none (inventory_link_at()) */
 	struct inv_loc loc;
 };
 
@@ -129,6 +131,11 @@ struct inventory {
 	size_t n_links;
 	struct inv_tenant *tenants;
 	size_t n_tenants;
+	/* Device names, hashed (open addressing): each slot 0 or a device's index + 1, hosts
+	 * first, then switches at n_hosts + i; the first device of a name holds it.  Built once
+	 * hosts and switches are parsed; lookups scan when it is out of date. */
+	uint32_t *name_slots;
+	size_t name_cap, name_devs;
 };
 
 /*

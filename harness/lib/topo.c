@@ -239,6 +239,34 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 			}
 			continue;
 		}
+		/* The spine's ports by the switch at their far end (CSR: ports of switch d at
+		 * by_peer[first[d]] .. by_peer[first[d + 1]]), so each RNIC's route looks at the
+		 * ports to its edge only. */
+		size_t *first = rl_xcalloc(inv->n_switches + 1, sizeof(*first));
+		size_t *by_peer = rl_xcalloc(sw->n_ports ? sw->n_ports : 1, sizeof(*by_peer));
+
+		for (int pass = 0; pass < 2; pass++) {
+			size_t *fill = pass ? rl_xcalloc(inv->n_switches, sizeof(*fill)) : NULL;
+
+			for (size_t p = 0; p < sw->n_ports; p++) {
+				if (ts->port_link[p] < 0)
+					continue;
+				struct inv_endpoint self = {INV_DEV_SWITCH, s, p};
+				const struct inv_endpoint *peer =
+				    inv_link_other_end(&inv->links[ts->port_link[p]], &self);
+
+				if (peer->kind != INV_DEV_SWITCH)
+					continue;
+				if (!pass)
+					first[peer->dev + 1]++;
+				else
+					by_peer[first[peer->dev] + fill[peer->dev]++] = p;
+			}
+			if (!pass)
+				for (size_t d = 0; d < inv->n_switches; d++)
+					first[d + 1] += first[d];
+			free(fill);
+		}
 		for (size_t h = 0; h < inv->n_hosts; h++) {
 			for (size_t r = 0; r < inv->hosts[h].n_rnics; r++) {
 				struct inv_endpoint hep = {INV_DEV_HOST, h, r};
@@ -250,16 +278,12 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 				const struct inv_endpoint *edge =
 				    (hl->a.kind == INV_DEV_HOST) ? &hl->b : &hl->a;
 
-				for (size_t p = 0; p < sw->n_ports; p++) {
-					if (ts->port_link[p] < 0)
-						continue;
-					const struct inv_link *l = &inv->links[ts->port_link[p]];
+				for (size_t k = first[edge->dev]; k < first[edge->dev + 1]; k++) {
+					size_t p = by_peer[k];
 					struct inv_endpoint self = {INV_DEV_SWITCH, s, p};
-					const struct inv_endpoint *peer =
-					    inv_link_other_end(l, &self);
+					const struct inv_endpoint *peer = inv_link_other_end(
+					    &inv->links[ts->port_link[p]], &self);
 
-					if (peer->kind != INV_DEV_SWITCH || peer->dev != edge->dev)
-						continue;
 					if (!rt) {
 						rt = RL_PUSH(ts->routes, ts->n_routes);
 						rt->dst = inv->hosts[h].rnics[r].addr.addr;
@@ -272,6 +296,8 @@ struct topo *topo_build(const struct inventory *inv, bool virtual, FILE *errf)
 				}
 			}
 		}
+		free(first);
+		free(by_peer);
 	}
 	if (ok && virtual)
 		ok = check_lab_addrs(inv, t, errf);

@@ -185,9 +185,90 @@ Test(inventory, generated_large_lab_is_valid)
 
 Test(inventory, generator_rejects_out_of_range)
 {
-	struct invgen_opts o = {.name = "x", .hosts = 251, .rnics = 4, .spines = 4, .speed = "1g"};
+	FILE *null = fopen("/dev/null", "w");
+	/* 40 pods of 1000 hosts x 8 RNICs: 320 blocks of 1024 addresses outgrow 198.18/15 */
+	struct invgen_opts
+	    big = {.name = "x", .hosts = 1000, .rnics = 8, .spines = 4, .pods = 40, .speed = "1g"},
+	    rnics = {.name = "x", .hosts = 4, .rnics = 65, .spines = 4, .speed = "1g"};
 
-	cr_assert_eq(invgen_write(stdout, &o), -EINVAL);
+	cr_assert_not_null(null);
+	cr_assert_eq(invgen_write(null, &big), -EINVAL);
+	cr_assert_eq(invgen_write(null, &rnics), -EINVAL);
+	fclose(null);
+}
+
+/*
+ * Past 250 hosts or rail switches the generator's larger plan (issue 59): RNIC blocks sized to
+ * the pod from 198.18.0.0, switch links' /31s on the ports, management 198.19.192.0/18; a
+ * virtual lab's checks hold (every address in 198.18.0.0/15, none twice).
+ */
+Test(inventory, generator_plans_past_250_hosts)
+{
+	struct invgen_opts o = {
+	    .name = "wide", .hosts = 300, .rnics = 2, .spines = 3, .pods = 3, .speed = "100g"};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(invgen_write(f, &o), 0);
+	fclose(f);
+	struct inventory *inv = inventory_parse("wide.yaml", text, len, stderr);
+
+	cr_assert_not_null(inv);
+	cr_assert_eq(inv->n_hosts, 900);
+	cr_assert_eq(inv->n_switches, 3 * 2 + 3);
+	cr_assert_eq(inv->n_links, 900 * 2 + 6 * 3);
+	/* pod 3's rail 2 switch is block 5 of 512: host 900 (its 300th) at +300, gateway +510 */
+	const struct inv_rnic *r = &inventory_host(inv, "host900")->rnics[1];
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &r->addr.addr, a, sizeof(a));
+	inet_ntop(AF_INET, &r->gateway, g, sizeof(g));
+	cr_assert_str_eq(a, "198.18.11.44");
+	cr_assert_eq(r->addr.len, 23);
+	cr_assert_str_eq(g, "198.18.11.254");
+	struct topo *t = topo_build(inv, true, stderr);
+
+	cr_assert_not_null(t);
+	topo_free(t);
+	inventory_free(inv);
+	free(text);
+}
+
+/* Lookups by name and by endpoint are indexed; they answer as a scan would. */
+Test(inventory, indexes_answer_as_a_scan)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr);
+
+	cr_assert_not_null(inv);
+	for (size_t h = 0; h < inv->n_hosts; h++) {
+		cr_assert_eq(inventory_host(inv, inv->hosts[h].name), &inv->hosts[h]);
+		cr_assert_null(inventory_switch(inv, inv->hosts[h].name));
+	}
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		cr_assert_eq(inventory_switch(inv, inv->switches[s].name), &inv->switches[s]);
+		cr_assert_null(inventory_host(inv, inv->switches[s].name));
+	}
+	cr_assert_null(inventory_host(inv, "nosuch"));
+	cr_assert_null(inventory_switch(inv, ""));
+	for (size_t i = 0; i < inv->n_links; i++) {
+		cr_assert_eq(inventory_link_at(inv, &inv->links[i].a), &inv->links[i]);
+		cr_assert_eq(inventory_link_at(inv, &inv->links[i].b), &inv->links[i]);
+	}
+	for (size_t s = 0; s < inv->n_switches; s++)
+		for (size_t p = 0; p < inv->switches[s].n_ports; p++) {
+			struct inv_endpoint ep = {INV_DEV_SWITCH, s, p};
+			const struct inv_link *l = NULL;
+
+			for (size_t i = 0; i < inv->n_links && !l; i++)
+				if ((inv->links[i].a.kind == ep.kind && inv->links[i].a.dev == s &&
+				     inv->links[i].a.port == p) ||
+				    (inv->links[i].b.kind == ep.kind && inv->links[i].b.dev == s &&
+				     inv->links[i].b.port == p))
+					l = &inv->links[i];
+			cr_assert_eq(inventory_link_at(inv, &ep), l);
+		}
+	inventory_free(inv);
 }
 
 /* ---- topo ---- */
