@@ -40,7 +40,8 @@ help:
 	@echo "make check      install deps, run unit tests (ASan/UBSan), virtual-lab integration tests and vm-check"
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput,"
-	@echo "                R-Pingmesh agent beside Hostmesh's and its analyzer, MP-RDMA rig ceiling"
+	@echo "                R-Pingmesh agent beside Hostmesh's and its analyzer, MP-RDMA rig ceiling, inventories"
+	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
 	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
 	@echo "                sweep (scenarios/nightly/random/sweep: 3 generated shapes, the date as seed)"
@@ -202,6 +203,7 @@ bench: deps
 	@tests/bench/rpm_bench.sh
 	@tests/bench/verbs_bench.sh
 	@tests/bench/transport_bench.sh
+	@tests/bench/scale_bench.sh
 
 SHARE     := $(DESTDIR)$(PREFIX)/share
 # The binary, the inventories, every scenario folder (qualification's links copied as files),

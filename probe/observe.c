@@ -12,12 +12,29 @@
 #include <string.h>
 
 /*
- * An element's set of probe paths, as two independent sums of a random
- * 64-bit value per path (and its count): two elements on the same set of
- * paths have equal sums; two on different sets collide with probability
- * about 2^-128.  Bitsets would be exact too, and a rail-optimized lab of
- * 1024 RNICs has 8 million R-Pingmesh probe paths: 1 GB of them.
+ * An element's set of probe paths, as two independent hashes (and its
+ * count): two elements on the same set of paths have equal hashes; two on
+ * different sets collide with probability below 2^-118.  Bitsets would be
+ * exact too, and a rail-optimized lab of 1024 RNICs has 8 million
+ * R-Pingmesh probe paths: 1 GB of them.
+ *
+ * A probe path is a pair p of RNICs (a under ToR A, b under ToR B) and a
+ * middle m between A and B: nothing when A is B, a link A--B, or a link
+ * A--S, the switch S and a link S--B.  Its elements are p's own (a's and
+ * b's links, A and B) and m's.  The path's value is h(p) * g(m) modulo the
+ * prime 2^61 - 1, h and g random per pair and per middle; an element's hash
+ * is the sum of the values of its paths.  That sum is a polynomial of
+ * degree 2 in those random values with one monomial per path, so two
+ * different sets of paths give different polynomials, and Schwartz-Zippel
+ * bounds the chance they agree at random values by 2 / (2^61 - 1) per hash.
+ * What it buys: p's own elements get h(p) * (the sum of g over the ToR
+ * pair's middles), and a middle's get g(m) * (the sum of h over the ToR
+ * pair's pairs) once per ToR pair, so the work grows with the pairs plus
+ * the ToR pairs times their middles, not with the pairs times the middles
+ * (80,000 RNICs: 45 million pairs, 360 million paths).
  */
+#define P61 ((1ULL << 61) - 1)
+
 struct sig {
 	uint64_t h[2];
 	size_t paths;
@@ -33,28 +50,55 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-struct builder {
+static uint64_t mod61(uint64_t x)
+{
+	x = (x & P61) + (x >> 61);
+	return x >= P61 ? x - P61 : x;
+}
+
+static uint64_t add61(uint64_t a, uint64_t b)
+{
+	return mod61(a + b); /* both below 2^61: no overflow */
+}
+
+static uint64_t mul61(uint64_t a, uint64_t b)
+{
+	unsigned __int128 r = (unsigned __int128)a * b;
+
+	return add61(mod61((uint64_t)r & P61), mod61((uint64_t)(r >> 61)));
+}
+
+/* Random value k (0 or 1) of a pair (by its index) or a middle (by its key). */
+static uint64_t rnd(uint64_t salt, uint64_t x, int k)
+{
+	return mod61(mix(mix(salt + (uint64_t)k) ^ x));
+}
+
+#define SALT_PAIR 0x70616972ULL
+#define SALT_MID  0x6d696464ULL
+
+/* A ToR pair's accumulators: its pairs' h sums and count; its middles' g sums and count. */
+struct torpair {
+	size_t a, b; /* a + 1 == 0: an empty slot */
+	uint64_t hsum[2], gsum[2];
+	size_t n_pairs, n_mid;
+};
+
+struct observe_builder {
 	const struct inventory *inv;
 	struct sig *sig;
-	size_t n_paths;
-	/* per switch: its links to other switches */
+	size_t n_paths, n_pairs;
+	/* per switch: its links to other switches, by peer (sorted) */
 	struct adj {
 		size_t *peer, *link;
 		size_t n;
 	} * adj;
+	struct torpair *tp;
+	size_t tp_cap, tp_n;
+	/* per RNIC (host h's r at rbase[h] + r): its ToR and link; ToR (size_t)-1: none */
+	size_t *rbase, *rn_tor, *rn_link;
+	int err;
 };
-
-static void add_path(struct builder *b, const size_t *el, size_t n)
-{
-	uint64_t h0 = mix(b->n_paths * 2), h1 = mix(b->n_paths * 2 + 1);
-
-	b->n_paths++;
-	for (size_t i = 0; i < n; i++) {
-		b->sig[el[i]].h[0] += h0;
-		b->sig[el[i]].h[1] += h1;
-		b->sig[el[i]].paths++;
-	}
-}
 
 /* The switch at the far end of an RNIC's link, and that link: 0, or -ENOENT. */
 static int tor_of(const struct inventory *inv, const struct inv_endpoint *r, size_t *tor,
@@ -73,43 +117,186 @@ static int tor_of(const struct inventory *inv, const struct inv_endpoint *r, siz
 	return 0;
 }
 
-/* Every equal-cost path of a two-tier fabric from a to b. */
-static void pair_paths(struct builder *b, const struct comp_pair *p)
+/* The range [*lo, *hi) of switch s's links to switch peer. */
+static void adj_range(const struct adj *x, size_t peer, size_t *lo, size_t *hi)
+{
+	size_t l = 0, h = x->n;
+
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+
+		if (x->peer[m] < peer)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*lo = l;
+	for (h = l; h < x->n && x->peer[h] == peer; h++)
+		;
+	*hi = h;
+}
+
+/*
+ * Each middle between ToRs A and B, as routing has them (the direct links
+ * when there are any, else every link A--S--B), to fn with its key and its
+ * elements.
+ */
+static void each_middle(const struct observe_builder *b, size_t A, size_t B,
+			void (*fn)(void *ctx, uint64_t key, const size_t *el, size_t n), void *ctx)
 {
 	const struct inventory *inv = b->inv;
-	size_t L = inv->n_links, A, B, la, lb, direct = 0;
-	const struct adj *aa;
+	const struct adj *aa = &b->adj[A];
+	size_t L = inv->n_links, lo, hi;
 
-	if (tor_of(inv, &p->a, &A, &la) || tor_of(inv, &p->b, &B, &lb))
-		return; /* an RNIC cabled to no switch: its probes cross nothing we know */
 	if (A == B) {
-		add_path(b, (const size_t[]){la, lb, L + A}, la == lb ? 1 : 3);
+		fn(ctx, 0, NULL, 0);
 		return;
 	}
-	aa = &b->adj[A];
-	for (size_t i = 0; i < aa->n; i++)
-		if (aa->peer[i] == B) {
-			add_path(b, (const size_t[]){la, aa->link[i], lb, L + A, L + B}, 5);
-			direct++;
-		}
-	if (direct)
-		return; /* the shorter way is the only one routing takes */
+	adj_range(aa, B, &lo, &hi);
+	if (lo < hi) { /* the shorter way is the only one routing takes */
+		for (size_t i = lo; i < hi; i++)
+			fn(ctx, 1 + (uint64_t)aa->link[i], (const size_t[]){aa->link[i]}, 1);
+		return;
+	}
 	for (size_t i = 0; i < aa->n; i++) {
 		size_t S = aa->peer[i];
 		const struct adj *as = &b->adj[S];
 
 		if (S == B)
 			continue;
-		for (size_t k = 0; k < as->n; k++)
-			if (as->peer[k] == B)
-				add_path(b,
-					 (const size_t[]){la, aa->link[i], L + S, as->link[k], lb,
-							  L + A, L + B},
-					 7);
+		adj_range(as, B, &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
+			fn(ctx, 1 + (uint64_t)L + (uint64_t)aa->link[i] * L + as->link[k],
+			   (const size_t[]){aa->link[i], L + S, as->link[k]}, 3);
 	}
 }
 
-static int adj_build(struct builder *b)
+static void sum_middle(void *ctx, uint64_t key, const size_t *el, size_t n)
+{
+	struct torpair *t = ctx;
+
+	(void)el, (void)n;
+	for (int k = 0; k < 2; k++)
+		t->gsum[k] = add61(t->gsum[k], rnd(SALT_MID, key, k));
+	t->n_mid++;
+}
+
+struct spread {
+	struct observe_builder *b;
+	const struct torpair *t;
+};
+
+/* A middle's elements get g(m) times the sum of h over the ToR pair's pairs, once per pair. */
+static void spread_middle(void *ctx, uint64_t key, const size_t *el, size_t n)
+{
+	struct spread *s = ctx;
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t v = mul61(rnd(SALT_MID, key, k), s->t->hsum[k]);
+
+		for (size_t i = 0; i < n; i++)
+			s->b->sig[el[i]].h[k] = add61(s->b->sig[el[i]].h[k], v);
+	}
+	for (size_t i = 0; i < n; i++)
+		s->b->sig[el[i]].paths += s->t->n_pairs;
+}
+
+static uint64_t tp_hash(size_t a, size_t b)
+{
+	return mix((uint64_t)a << 32 ^ b);
+}
+
+/* ToR pair (a, b)'s accumulators, its middles summed when new; NULL when out of memory. */
+static struct torpair *torpair(struct observe_builder *b, size_t A, size_t B)
+{
+	size_t i;
+
+	if (2 * (b->tp_n + 1) > b->tp_cap) {
+		size_t cap = b->tp_cap ? 2 * b->tp_cap : 64;
+		struct torpair *nt = malloc(cap * sizeof(*nt)), *old = b->tp;
+
+		if (!nt)
+			return NULL;
+		for (i = 0; i < cap; i++)
+			nt[i].a = (size_t)-1;
+		for (size_t j = 0; j < b->tp_cap; j++) {
+			if (old[j].a == (size_t)-1)
+				continue;
+			for (i = tp_hash(old[j].a, old[j].b) & (cap - 1); nt[i].a != (size_t)-1;
+			     i = (i + 1) & (cap - 1))
+				;
+			nt[i] = old[j];
+		}
+		free(old);
+		b->tp = nt, b->tp_cap = cap;
+	}
+	for (i = tp_hash(A, B) & (b->tp_cap - 1); b->tp[i].a != (size_t)-1;
+	     i = (i + 1) & (b->tp_cap - 1))
+		if (b->tp[i].a == A && b->tp[i].b == B)
+			return &b->tp[i];
+	b->tp[i] = (struct torpair){.a = A, .b = B};
+	b->tp_n++;
+	each_middle(b, A, B, sum_middle, &b->tp[i]);
+	return &b->tp[i];
+}
+
+/* RNIC ep's ToR and link from the table: 0, or -ENOENT. */
+static int rnic_tor(const struct observe_builder *b, const struct inv_endpoint *ep, size_t *tor,
+		    size_t *link)
+{
+	size_t i;
+
+	if (ep->kind != INV_DEV_HOST || ep->dev >= b->inv->n_hosts ||
+	    ep->port >= b->inv->hosts[ep->dev].n_rnics)
+		return -ENOENT;
+	i = b->rbase[ep->dev] + ep->port;
+	if (b->rn_tor[i] == (size_t)-1)
+		return -ENOENT;
+	*tor = b->rn_tor[i];
+	*link = b->rn_link[i];
+	return 0;
+}
+
+void observe_pair(struct observe_builder *b, const struct comp_pair *p)
+{
+	const struct inventory *inv = b->inv;
+	size_t L = inv->n_links, A, B, la, lb;
+	struct torpair *t;
+
+	if (b->err)
+		return;
+	if (rnic_tor(b, &p->a, &A, &la) || rnic_tor(b, &p->b, &B, &lb))
+		return; /* an RNIC cabled to no switch: its probes cross nothing we know */
+	if (!(t = torpair(b, A, B))) {
+		b->err = ENOMEM;
+		return;
+	}
+	if (!t->n_mid)
+		return; /* no way between the ToRs that a two-tier fabric routes */
+	size_t el[4] = {la, lb, L + A, L + B}, n = la == lb ? 1 : A == B ? 3 : 4;
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t h = rnd(SALT_PAIR, b->n_pairs, k), v = mul61(h, t->gsum[k]);
+
+		t->hsum[k] = add61(t->hsum[k], h);
+		for (size_t i = 0; i < n; i++)
+			b->sig[el[i]].h[k] = add61(b->sig[el[i]].h[k], v);
+	}
+	for (size_t i = 0; i < n; i++)
+		b->sig[el[i]].paths += t->n_mid;
+	t->n_pairs++;
+	b->n_pairs++;
+	b->n_paths += t->n_mid;
+}
+
+static int peer_cmp(const void *x, const void *y)
+{
+	const size_t *a = x, *b = y; /* (peer, link) */
+
+	return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static int adj_build(struct observe_builder *b)
 {
 	const struct inventory *inv = b->inv;
 
@@ -136,10 +323,24 @@ static int adj_build(struct builder *b)
 			x->link[x->n++] = i;
 		}
 	}
+	/* by peer, then link: adj_range() finds a peer's links */
+	for (size_t s = 0; s < inv->n_switches; s++) {
+		struct adj *x = &b->adj[s];
+		size_t *pl = malloc((x->n ? x->n : 1) * 2 * sizeof(*pl));
+
+		if (!pl)
+			return -ENOMEM;
+		for (size_t i = 0; i < x->n; i++)
+			pl[2 * i] = x->peer[i], pl[2 * i + 1] = x->link[i];
+		qsort(pl, x->n, 2 * sizeof(*pl), peer_cmp);
+		for (size_t i = 0; i < x->n; i++)
+			x->peer[i] = pl[2 * i], x->link[i] = pl[2 * i + 1];
+		free(pl);
+	}
 	return 0;
 }
 
-static void builder_free(struct builder *b)
+static void builder_free(struct observe_builder *b)
 {
 	for (size_t i = 0; b->adj && i < b->inv->n_switches; i++) {
 		free(b->adj[i].peer);
@@ -147,6 +348,11 @@ static void builder_free(struct builder *b)
 	}
 	free(b->adj);
 	free(b->sig);
+	free(b->tp);
+	free(b->rbase);
+	free(b->rn_tor);
+	free(b->rn_link);
+	free(b);
 }
 
 static int sig_cmp(const void *pa, const void *pb)
@@ -168,43 +374,95 @@ static bool sig_same(const struct sig *a, const struct sig *b)
 	return a->h[0] == b->h[0] && a->h[1] == b->h[1] && a->paths == b->paths;
 }
 
-struct observe *observe_new(const struct inventory *inv, const struct comp_pair *pairs, size_t n)
+struct observe_builder *observe_begin(const struct inventory *inv)
 {
-	struct builder b = {.inv = inv};
-	struct observe *o = calloc(1, sizeof(*o));
+	struct observe_builder *b = calloc(1, sizeof(*b));
+	size_t n_el = inv->n_links + inv->n_switches;
+
+	if (!b)
+		return NULL;
+	b->inv = inv;
+	b->sig = calloc(n_el ? n_el : 1, sizeof(*b->sig));
+	b->rbase = calloc(inv->n_hosts + 1, sizeof(*b->rbase));
+	if (!b->sig || !b->rbase || adj_build(b))
+		goto fail;
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		b->rbase[h + 1] = b->rbase[h] + inv->hosts[h].n_rnics;
+	b->rn_tor = calloc(b->rbase[inv->n_hosts] + 1, sizeof(*b->rn_tor));
+	b->rn_link = calloc(b->rbase[inv->n_hosts] + 1, sizeof(*b->rn_link));
+	if (!b->rn_tor || !b->rn_link)
+		goto fail;
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		for (size_t r = 0; r < inv->hosts[h].n_rnics; r++) {
+			struct inv_endpoint ep = {INV_DEV_HOST, h, r};
+			size_t i = b->rbase[h] + r;
+
+			if (tor_of(inv, &ep, &b->rn_tor[i], &b->rn_link[i]))
+				b->rn_tor[i] = (size_t)-1;
+		}
+	return b;
+fail:
+	builder_free(b);
+	errno = ENOMEM;
+	return NULL;
+}
+
+size_t observe_pairs_seen(const struct observe_builder *b)
+{
+	return b->n_pairs;
+}
+
+struct observe *observe_end(struct observe_builder *b)
+{
+	const struct inventory *inv = b->inv;
+	struct observe *o = b->err ? NULL : calloc(1, sizeof(*o));
 	size_t n_el = inv->n_links + inv->n_switches;
 
 	if (!o)
-		return NULL;
+		goto fail;
 	o->inv = inv;
 	o->n_el = n_el;
-	b.sig = calloc(n_el ? n_el : 1, sizeof(*b.sig));
 	o->class_of = calloc(n_el ? n_el : 1, sizeof(*o->class_of));
 	o->cls_size = calloc(n_el ? n_el : 1, sizeof(*o->cls_size));
 	o->cls_seen = calloc(n_el ? n_el : 1, sizeof(*o->cls_seen));
-	if (!b.sig || !o->class_of || !o->cls_size || !o->cls_seen || adj_build(&b))
-		goto free_all;
-	for (size_t i = 0; i < n; i++)
-		pair_paths(&b, &pairs[i]);
-	o->n_paths = b.n_paths;
+	if (!o->class_of || !o->cls_size || !o->cls_seen)
+		goto fail;
+	for (size_t i = 0; i < b->tp_cap; i++) {
+		struct spread s = {b, &b->tp[i]};
+
+		if (b->tp[i].a != (size_t)-1 && b->tp[i].n_pairs)
+			each_middle(b, b->tp[i].a, b->tp[i].b, spread_middle, &s);
+	}
+	o->n_paths = b->n_paths;
 	for (size_t i = 0; i < n_el; i++)
-		b.sig[i].el = i;
-	qsort(b.sig, n_el, sizeof(*b.sig), sig_cmp);
+		b->sig[i].el = i;
+	qsort(b->sig, n_el, sizeof(*b->sig), sig_cmp);
 	for (size_t i = 0; i < n_el; i++) {
-		if (i == 0 || !sig_same(&b.sig[i], &b.sig[i - 1])) {
-			o->cls_seen[o->n_cls] = b.sig[i].paths > 0;
+		if (i == 0 || !sig_same(&b->sig[i], &b->sig[i - 1])) {
+			o->cls_seen[o->n_cls] = b->sig[i].paths > 0;
 			o->n_cls++;
 		}
-		o->class_of[b.sig[i].el] = o->n_cls - 1;
+		o->class_of[b->sig[i].el] = o->n_cls - 1;
 		o->cls_size[o->n_cls - 1]++;
 	}
-	builder_free(&b);
+	builder_free(b);
 	return o;
-free_all:
-	builder_free(&b);
+fail:
+	builder_free(b);
 	observe_free(o);
 	errno = ENOMEM;
 	return NULL;
+}
+
+struct observe *observe_new(const struct inventory *inv, const struct comp_pair *pairs, size_t n)
+{
+	struct observe_builder *b = observe_begin(inv);
+
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		observe_pair(b, &pairs[i]);
+	return observe_end(b);
 }
 
 void observe_free(struct observe *o)
@@ -402,30 +660,44 @@ void observe_print(struct out *out, const char *monitor, size_t n_pairs, const s
 	share_print(out, "rnics", "RNICs (with their links):", &c.access);
 	share_print(out, "switches", "switches:", &c.switches);
 	out_open_array(out, "classes");
-	/* in the order of their first members: links in inventory order, then switches */
-	for (size_t first = 0; first < o->n_el; first++) {
-		size_t k = o->class_of[first], prior = 0;
+	/* in the order of their first members: links in inventory order, then switches; each
+	 * class's members chained from its first (next[el]: the member after el, or n_el) */
+	size_t *last = malloc((o->n_cls ? o->n_cls : 1) * sizeof(*last)),
+	       *next = malloc((o->n_el ? o->n_el : 1) * sizeof(*next));
 
-		while (prior < first && o->class_of[prior] != k)
-			prior++;
-		if (prior < first || !o->cls_seen[k] || o->cls_size[k] < 2)
+	if (!last || !next) {
+		free(last), free(next);
+		out_close(out);
+		out_close(out);
+		return; /* out of memory: the shares are said */
+	}
+	for (size_t k = 0; k < o->n_cls; k++)
+		last[k] = o->n_el;
+	for (size_t el = o->n_el; el-- > 0;) {
+		next[el] = last[o->class_of[el]];
+		last[o->class_of[el]] = el; /* walking back: ends at the first member */
+	}
+	for (size_t first = 0; first < o->n_el; first++) {
+		size_t k = o->class_of[first];
+
+		if (last[k] != first || !o->cls_seen[k] || o->cls_size[k] < 2)
 			continue;
 		if (!any)
 			out_text(out, "  not told apart from each other:\n");
 		any = true;
 		out_open_array(out, NULL);
 		out_text(out, "    {");
-		for (size_t el = 0, n = 0; el < o->n_el; el++) {
+		for (size_t el = first, n = 0; el < o->n_el; el = next[el]) {
 			char name[200];
 
-			if (o->class_of[el] != k)
-				continue;
 			out_string(out, PRINT_ANY, NULL, n++ ? ", %s" : "%s",
 				   observe_el_name(o, el, name, sizeof(name)));
 		}
 		out_text(out, "}\n");
 		out_close(out);
 	}
+	free(last);
+	free(next);
 	out_close(out);
 	out_open_array(out, "unobservable");
 	for (size_t el = 0; el < o->n_el; el++) {

@@ -41,6 +41,18 @@ struct observe {
  * observe (free with observe_free()), or NULL with errno (ENOMEM).
  */
 struct observe *observe_new(const struct inventory *inv, const struct comp_pair *pairs, size_t n);
+
+/*
+ * The same, pair by pair (a monitor's pairs need not be held at once: a
+ * lab of 80,000 RNICs has tens of millions): observe_begin(), then
+ * observe_pair() for each, then observe_end() (which frees the builder).
+ * NULL with errno (ENOMEM).
+ */
+struct observe_builder;
+struct observe_builder *observe_begin(const struct inventory *inv);
+void observe_pair(struct observe_builder *b, const struct comp_pair *p);
+size_t observe_pairs_seen(const struct observe_builder *b); /* pairs given so far */
+struct observe *observe_end(struct observe_builder *b);
 void observe_free(struct observe *o);
 
 /* Element el's name: a link "a:p--b:q" (pathmap's canonical name) or a switch's name. */

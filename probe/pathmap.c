@@ -13,25 +13,30 @@ ssize_t pathmap_link_index(const struct inventory *inv, const struct inv_endpoin
 	return l ? l - inv->links : -1;
 }
 
-/* A link between switch a and device b (b's port when known, else any). */
+/* A link between switch a and device b (b's port when known, else any: the first in inventory
+ * order), through the endpoints' link index. */
 static ssize_t link_between(const struct inventory *inv, size_t a, const struct inv_endpoint *b,
 			    bool b_port_known)
 {
-	for (size_t i = 0; i < inv->n_links; i++) {
-		const struct inv_link *l = &inv->links[i];
+	ssize_t best = -1;
 
-		for (int side = 0; side < 2; side++) {
-			const struct inv_endpoint *x = side ? &l->b : &l->a,
-						  *y = side ? &l->a : &l->b;
+	if (b_port_known) {
+		ssize_t l = pathmap_link_index(inv, b);
+		const struct inv_endpoint *x =
+		    l >= 0 ? inv_link_other_end(&inv->links[l], b) : NULL;
 
-			if (x->kind != INV_DEV_SWITCH || x->dev != a || y->kind != b->kind ||
-			    y->dev != b->dev)
-				continue;
-			if (!b_port_known || y->port == b->port)
-				return (ssize_t)i;
-		}
+		return x && x->kind == INV_DEV_SWITCH && x->dev == a ? l : -1;
 	}
-	return -1;
+	for (size_t p = 0; p < inv->switches[a].n_ports; p++) {
+		struct inv_endpoint x = {INV_DEV_SWITCH, a, p};
+		ssize_t l = pathmap_link_index(inv, &x);
+		const struct inv_endpoint *y =
+		    l >= 0 ? inv_link_other_end(&inv->links[l], &x) : NULL;
+
+		if (y && y->kind == b->kind && y->dev == b->dev && (best < 0 || l < best))
+			best = l;
+	}
+	return best;
 }
 
 bool pathmap_links(const struct inventory *inv, const struct topo *t,
@@ -43,7 +48,10 @@ bool pathmap_links(const struct inventory *inv, const struct topo *t,
 	ssize_t l = pathmap_link_index(inv, src);
 
 	*n_links = 0;
-	if (l < 0 || inventory_peer(inv, src, &first) || first.kind != INV_DEV_SWITCH || max < 1)
+	/* Records name a link in 16 bits (probe/rec.h): on a lab of more links, a path that
+	 * crosses one past them is left untraced, never named for another. */
+	if (l < 0 || l > UINT16_MAX || inventory_peer(inv, src, &first) ||
+	    first.kind != INV_DEV_SWITCH || max < 1)
 		return false;
 	links[(*n_links)++] = (uint16_t)l;
 	prev = first;
@@ -60,7 +68,7 @@ bool pathmap_links(const struct inventory *inv, const struct topo *t,
 			continue;
 		}
 		l = link_between(inv, prev.dev, &ep, !any_port);
-		if (l < 0 || *n_links >= max)
+		if (l < 0 || l > UINT16_MAX || *n_links >= max)
 			return false;
 		links[(*n_links)++] = (uint16_t)l;
 		prev = ep;
@@ -68,7 +76,7 @@ bool pathmap_links(const struct inventory *inv, const struct topo *t,
 	if (!reached || n_hops < 1 || *n_links >= max)
 		return false;
 	l = pathmap_link_index(inv, dst);
-	if (l < 0)
+	if (l < 0 || l > UINT16_MAX)
 		return false;
 	{
 		const struct inv_endpoint *o = inv_link_other_end(&inv->links[l], dst);

@@ -224,11 +224,12 @@ struct component_ops {
 	void (*release)(void *state);
 	/*
 	 * Optional, a monitor's: the pairs of RNICs it probes on inv with cfg (what it can
-	 * tell apart follows from them: probe/observe.h), seed the run's.  A new array in
-	 * *pairs (free()), its length in *n; 0 or -errno.
+	 * tell apart follows from them: probe/observe.h), seed the run's, each given to
+	 * each(ctx, pair) in turn (a large lab's run to tens of millions: none is kept);
+	 * 0 or -errno.
 	 */
 	int (*probe_pairs)(const struct inventory *inv, const void *cfg, unsigned seed,
-			   struct comp_pair **pairs, size_t *n);
+			   void (*each)(void *ctx, const struct comp_pair *p), void *ctx);
 };
 
 #endif

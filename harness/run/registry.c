@@ -48,10 +48,24 @@ const struct component_ops *component_at(size_t i)
 	return i < sizeof(table) / sizeof(table[0]) ? table[i] : NULL;
 }
 
+/* Each pair into the classes' builder, counted (RNICs cabled to no switch too). */
+struct count_pairs {
+	struct observe_builder *b;
+	size_t n;
+};
+
+static void count_pair(void *ctx, const struct comp_pair *p)
+{
+	struct count_pairs *c = ctx;
+
+	observe_pair(c->b, p);
+	c->n++;
+}
+
 struct observe *component_observe(const struct component_ops *ops, const void *cfg,
 				  const struct inventory *inv, unsigned seed, size_t *n_pairs)
 {
-	struct comp_pair *pairs = NULL;
+	struct observe_builder *b;
 	struct observe *o;
 	void *own = NULL;
 	int r;
@@ -61,18 +75,23 @@ struct observe *component_observe(const struct component_ops *ops, const void *c
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
+	if (!(b = observe_begin(inv)))
+		return NULL;
 	if (!cfg) {
 		cfg = own = rl_xcalloc(1, ops->cfg_size);
 		ops->defaults(own);
 	}
-	r = ops->probe_pairs(inv, cfg, seed, &pairs, n_pairs);
+	struct count_pairs cp = {b, 0};
+
+	r = ops->probe_pairs(inv, cfg, seed, count_pair, &cp);
 	free(own);
+	o = observe_end(b);
+	*n_pairs = cp.n;
 	if (r) {
+		observe_free(o);
 		errno = -r;
 		return NULL;
 	}
-	o = observe_new(inv, pairs, *n_pairs);
-	free(pairs);
 	return o;
 }
 

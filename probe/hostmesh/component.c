@@ -184,22 +184,16 @@ static void release(void *state)
 
 /* Each agent probes between its own host's RNICs, every one to every other. */
 static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned seed,
-		       struct comp_pair **pairs, size_t *n)
+		       void (*each)(void *ctx, const struct comp_pair *p), void *ctx)
 {
-	size_t cap = 0;
-
 	(void)cfg;
 	(void)seed;
-	*n = 0;
-	for (size_t h = 0; h < inv->n_hosts; h++)
-		cap += inv->hosts[h].n_rnics * inv->hosts[h].n_rnics;
-	*pairs = rl_xcalloc(cap ? cap : 1, sizeof(**pairs));
 	for (size_t h = 0; h < inv->n_hosts; h++)
 		for (size_t s = 0; s < inv->hosts[h].n_rnics; s++)
 			for (size_t d = 0; d < inv->hosts[h].n_rnics; d++)
 				if (s != d)
-					(*pairs)[(*n)++] = (struct comp_pair){{INV_DEV_HOST, h, s},
-									      {INV_DEV_HOST, h, d}};
+					each(ctx, &(struct comp_pair){{INV_DEV_HOST, h, s},
+								      {INV_DEV_HOST, h, d}});
 	return 0;
 }
 

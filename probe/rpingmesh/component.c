@@ -278,36 +278,27 @@ static void release(void *state)
 
 /* Each agent probes the targets of its host's pinglist: the controller's, from the same options. */
 static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned seed,
-		       struct comp_pair **pairs, size_t *n)
+		       void (*each)(void *ctx, const struct comp_pair *p), void *ctx)
 {
 	const struct rpm_params *p = cfg;
 	struct rpm_pl_cfg c = p->agent.pl;
-	size_t cap = 16;
+	struct rpm_fabric *fab = rpm_fabric_new(inv);
 	int r = 0;
 
 	c.seed = p->agent.seed ? p->agent.seed : seed;
 	c.live = NULL;
-	*n = 0;
-	*pairs = rl_xcalloc(cap, sizeof(**pairs));
+	c.pairs_only = true;
 	for (size_t h = 0; h < inv->n_hosts && !r; h++) {
 		struct rpm_pinglist pl;
 
-		if ((r = rpm_pinglist(inv, h, &c, &pl)))
+		if ((r = rpm_pinglist_on(fab, h, &c, &pl)))
 			break;
-		for (size_t i = 0; i < pl.n; i++) {
-			if (*n == cap)
-				*pairs = rl_xrealloc(*pairs, cap *= 2, sizeof(**pairs));
-			(*pairs)[(*n)++] =
-			    (struct comp_pair){{INV_DEV_HOST, h, pl.t[i].src_rnic},
-					       {INV_DEV_HOST, pl.t[i].host, pl.t[i].rnic}};
-		}
+		for (size_t i = 0; i < pl.n; i++)
+			each(ctx, &(struct comp_pair){{INV_DEV_HOST, h, pl.t[i].src_rnic},
+						      {INV_DEV_HOST, pl.t[i].host, pl.t[i].rnic}});
 		rpm_pinglist_free(&pl);
 	}
-	if (r) {
-		free(*pairs);
-		*pairs = NULL;
-		*n = 0;
-	}
+	rpm_fabric_free(fab);
 	return r;
 }
 

@@ -37,6 +37,8 @@ struct rpm_pl_cfg {
 	unsigned seed;
 	const bool *live; /* per host: only these are targets (the controller's registered); NULL:
 			     every host */
+	bool pairs_only;  /* the targets without their source ports (n_sports 0): what a
+			     monitor's probe pairs need, at any scale */
 };
 
 /* The brief's defaults: every RNIC of other ToRs, Eq. (1) at p = 0.9, same host off. */
@@ -66,6 +68,18 @@ struct rpm_pinglist {
 int rpm_pinglist(const struct inventory *inv, size_t host, const struct rpm_pl_cfg *c,
 		 struct rpm_pinglist *out);
 void rpm_pinglist_free(struct rpm_pinglist *pl);
+
+/*
+ * What every pinglist of a lab shares (each ToR's RNICs, the ECMP paths
+ * between two ToRs), built once for many: rpm_pinglist_on() of every host
+ * is then linear in the pinglists, where rpm_pinglist() builds it each
+ * time.  inv is borrowed.
+ */
+struct rpm_fabric;
+struct rpm_fabric *rpm_fabric_new(const struct inventory *inv);
+void rpm_fabric_free(struct rpm_fabric *f);
+int rpm_pinglist_on(const struct rpm_fabric *f, size_t host, const struct rpm_pl_cfg *c,
+		    struct rpm_pinglist *out);
 
 /* The ToR of RNIC (host, rnic): a switch index, or -1 when its link ends at no switch. */
 int rpm_tor_of(const struct inventory *inv, size_t host, size_t rnic);

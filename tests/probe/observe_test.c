@@ -38,19 +38,23 @@ static struct inventory *gen(int hosts, int rnics, int spines, int pods)
 	return inv;
 }
 
+static void feed(void *ctx, const struct comp_pair *p)
+{
+	observe_pair(ctx, p);
+}
+
 /* A monitor's own pairs on inv, through its component (its defaults). */
 static struct observe *monitor(const struct component_ops *ops, const struct inventory *inv)
 {
 	void *cfg = calloc(1, ops->cfg_size);
-	struct comp_pair *pairs;
+	struct observe_builder *b = observe_begin(inv);
 	struct observe *o;
-	size_t n;
 
+	cr_assert_not_null(b);
 	ops->defaults(cfg);
-	cr_assert_eq(ops->probe_pairs(inv, cfg, 7, &pairs, &n), 0);
-	o = observe_new(inv, pairs, n);
+	cr_assert_eq(ops->probe_pairs(inv, cfg, 7, feed, b), 0);
+	o = observe_end(b);
 	cr_assert_not_null(o);
-	free(pairs);
 	free(cfg);
 	return o;
 }

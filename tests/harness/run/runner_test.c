@@ -610,7 +610,7 @@ Test(grade, localized_against_the_truths_identifiability_class)
 	struct observe *o;
 	struct grade_class gc;
 	size_t n;
-	struct comp_pair *pairs;
+	struct comp_pair pairs[1];
 	void *cfg = calloc(1, rpingmesh_component.cfg_size);
 
 	cr_assert(f && cfg);
@@ -619,8 +619,7 @@ Test(grade, localized_against_the_truths_identifiability_class)
 	inv = inventory_parse("thin.yaml", text, len, stderr);
 	cr_assert_not_null(inv);
 	rpingmesh_component.defaults(cfg);
-	cr_assert_eq(rpingmesh_component.probe_pairs(inv, cfg, 7, &pairs, &n), 0);
-	o = observe_new(inv, pairs, n);
+	o = component_observe(&rpingmesh_component, cfg, inv, 7, &n);
 	cr_assert_not_null(o);
 	gc = (struct grade_class){o, o->class_of[observe_element_of(o, e.target)]};
 	v.sus[0] = (struct suspect){"rail2:swp13--spine1:swp2", 5, 0};
@@ -668,7 +667,6 @@ Test(grade, localized_against_the_truths_identifiability_class)
 	cr_assert(!g.observable);
 	cr_assert_eq(g.verdict, RV_FAIL, "not detected: the runner counts it apart");
 	observe_free(o);
-	free(pairs);
 	free(cfg);
 	free(text);
 	inventory_free(inv);

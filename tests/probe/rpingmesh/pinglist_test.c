@@ -7,6 +7,8 @@
  */
 #include "probe/rpingmesh/pinglist.h"
 
+#include "harness/lib/invgen.h"
+
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -203,5 +205,56 @@ Test(pinglist, tenants_keep_their_pinglists_apart)
 	cr_assert_eq(pl.n, 2);
 	rpm_pinglist_free(&pl);
 	inventory_free(t);
+	free(text);
+}
+
+/*
+ * At scale (issue 59) a few picks of each other ToR are drawn without the
+ * ToR's list of candidates; they are the picks the list gives.  A live list
+ * of every host takes the list's way: the same lab, seed and picks.
+ */
+Test(pinglist, picks_drawn_without_the_list_are_the_lists)
+{
+	struct invgen_opts g = {
+	    .name = "wide", .hosts = 40, .rnics = 4, .spines = 3, .pods = 3, .speed = "100g"};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct inventory *w;
+	bool *live;
+
+	cr_assert_eq(invgen_write(f, &g), 0);
+	fclose(f);
+	w = inventory_parse("wide.yaml", text, len, stderr);
+	cr_assert_not_null(w);
+	live = calloc(w->n_hosts, sizeof(*live));
+	for (size_t h = 0; h < w->n_hosts; h++)
+		live[h] = true;
+	struct rpm_fabric *fab = rpm_fabric_new(w);
+
+	for (unsigned per = 1; per <= 41; per += 8)
+		for (int same_host = 0; same_host < 2; same_host++)
+			for (size_t h = 0; h < w->n_hosts; h += 13) {
+				struct rpm_pl_cfg c;
+				struct rpm_pinglist lazy, list, each;
+
+				rpm_pl_cfg_default(&c);
+				c.inter_tor_per_tor = per, c.same_host = same_host,
+				c.seed = 5 + per;
+				cr_assert_eq(rpm_pinglist_on(fab, h, &c, &lazy), 0);
+				cr_assert_eq(rpm_pinglist(w, h, &c, &each), 0);
+				c.live = live;
+				cr_assert_eq(rpm_pinglist_on(fab, h, &c, &list), 0);
+				cr_assert_gt(lazy.n, 0);
+				cr_assert(same(&lazy, &list), "per %u, same-host %d, host %zu", per,
+					  same_host, h);
+				cr_assert(same(&lazy, &each), "a fabric per call or one for all");
+				rpm_pinglist_free(&lazy);
+				rpm_pinglist_free(&list);
+				rpm_pinglist_free(&each);
+			}
+	rpm_fabric_free(fab);
+	free(live);
+	inventory_free(w);
 	free(text);
 }
