@@ -9,6 +9,9 @@
 #include "harness/lib/common.h"
 #include "harness/lib/inventory.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 /* The rail switch of pod p, rail r: "railR" in a one-pod lab (as it always was), else "podP-railR".
  */
 static void rail_name(char *b, size_t len, const struct invgen_opts *o, int p, int r)
@@ -235,4 +238,25 @@ int invgen_write(FILE *f, const struct invgen_opts *o)
 					H + s, s, (p - 1) * R + r, o->speed);
 		}
 	return 0;
+}
+
+struct inventory *invgen_inventory(const struct invgen_opts *o, FILE *errf)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct inventory *inv = NULL;
+	int r;
+
+	if (!f)
+		return NULL;
+	r = invgen_write(f, o);
+	if (fclose(f) || r) {
+		free(text);
+		errno = r ? -r : ENOMEM;
+		return NULL;
+	}
+	inv = inventory_parse(o->name, text, len, errf);
+	free(text);
+	return inv;
 }

@@ -16,4 +16,9 @@ struct invgen_opts {
 /* Write the inventory YAML to f; -EINVAL (with a message on stderr) when out of range. */
 int invgen_write(FILE *f, const struct invgen_opts *o);
 
+/* The same lab parsed, in memory (its path in messages: the lab's name); NULL with errno (EINVAL:
+ * out of range or rejected, said on errf or stderr). */
+struct inventory;
+struct inventory *invgen_inventory(const struct invgen_opts *o, FILE *errf);
+
 #endif

@@ -162,13 +162,7 @@ Test(inventory, generated_large_lab_is_valid)
 {
 	struct invgen_opts o = {
 	    .name = "big", .hosts = 16, .rnics = 8, .spines = 8, .speed = "400g"};
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	cr_assert_eq(invgen_write(f, &o), 0);
-	fclose(f);
-	struct inventory *inv = inventory_parse("gen.yaml", text, len, stderr);
+	struct inventory *inv = invgen_inventory(&o, stderr);
 
 	cr_assert_not_null(inv);
 	cr_assert_eq(inv->n_hosts, 16);
@@ -180,7 +174,6 @@ Test(inventory, generated_large_lab_is_valid)
 	cr_assert_not_null(t);
 	topo_free(t);
 	inventory_free(inv);
-	free(text);
 }
 
 Test(inventory, generator_rejects_out_of_range)
@@ -206,13 +199,7 @@ Test(inventory, generator_plans_past_250_hosts)
 {
 	struct invgen_opts o = {
 	    .name = "wide", .hosts = 300, .rnics = 2, .spines = 3, .pods = 3, .speed = "100g"};
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	cr_assert_eq(invgen_write(f, &o), 0);
-	fclose(f);
-	struct inventory *inv = inventory_parse("wide.yaml", text, len, stderr);
+	struct inventory *inv = invgen_inventory(&o, stderr);
 
 	cr_assert_not_null(inv);
 	cr_assert_eq(inv->n_hosts, 900);
@@ -232,7 +219,6 @@ Test(inventory, generator_plans_past_250_hosts)
 	cr_assert_not_null(t);
 	topo_free(t);
 	inventory_free(inv);
-	free(text);
 }
 
 /* Lookups by name and by endpoint are indexed; they answer as a scan would. */
