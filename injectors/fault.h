@@ -132,8 +132,13 @@ enum fault_target_form {
  */
 struct fault_kind_ops {
 	const char *name;
-	const char *usage;	     /* its target forms and options, for 'inject --help' */
-	unsigned targets;	     /* FT_* */
+	const char *usage; /* its target forms and options, for 'inject --help' */
+	unsigned targets;  /* FT_* */
+	/*
+	 * The fault is CPU load on its hosts (cpu-hog): on the virtual lab, whose
+	 * hosts are this machine, the rig's CPU pressure is the fault itself.
+	 */
+	bool loads_cpu;
 	const char *example;	     /* a target of the right form, for error messages */
 	const struct opt_desc *opts; /* its options, offsets in struct fault_spec */
 	void (*defaults)(struct fault_spec *s);

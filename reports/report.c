@@ -122,13 +122,13 @@ static const char *rig_source(const struct scn_result *r)
 
 static json_t *rig_block(const struct scn_result *r)
 {
-	const char *name[3] = {"baseline", "fault", "recovery"};
-	double from[3] = {r->t_start, r->t_fault, r->t_revert},
-	       to[3] = {r->t_fault > 0 ? r->t_inject : r->t_stop, r->t_revert, r->t_stop};
+	const char *name[3];
+	double from[3], to[3];
+	size_t n = runner_phases(r, name, from, to);
 
 	if (!r->rig.n)
 		return json_null();
-	return rig_json(&r->rig, rig_source(r), name, from, to, r->t_fault > 0 ? 3 : 1);
+	return rig_json(&r->rig, rig_source(r), name, from, to, n);
 }
 
 /* The rig's samples as data for the report's panel: "t some busy controller" (t since start). */

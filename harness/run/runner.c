@@ -662,12 +662,47 @@ void runner_mark_rig(struct scn_result *r)
 		}
 }
 
+size_t runner_phases(const struct scn_result *r, const char *name[3], double from[3], double to[3])
+{
+	name[0] = "baseline", name[1] = "fault", name[2] = "recovery";
+	from[0] = r->t_start, from[1] = r->t_fault, from[2] = r->t_revert;
+	to[0] = r->t_fault > 0 ? r->t_inject : r->t_stop, to[1] = r->t_revert, to[2] = r->t_stop;
+	return r->t_fault > 0 ? 3 : 1;
+}
+
+bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
+{
+	const char *name[3];
+	double from[3], to[3], worst = -1;
+	size_t n, at = 0;
+	bool own = r->s && r->s->n_loads; /* the fault phase's pressure is the scenario's own */
+
+	if (!r->rig_local)
+		return false; /* a lab's own hosts: this machine's pressure says nothing of them */
+	for (size_t i = 0; r->s && i < r->s->n_faults; i++)
+		own |= r->s->faults[i].spec.kind->loads_cpu;
+	n = runner_phases(r, name, from, to);
+	for (size_t p = 0; p < n; p++) {
+		double v = p == 1 && own ? -1 : rig_pressure(&r->rig, from[p], to[p]);
+
+		if (v > worst)
+			worst = v, at = p;
+	}
+	if (worst < RIG_PRESSURE_BOUND)
+		return false;
+	snprintf(why, len,
+		 "invalid (rig-limited): some task of this machine waited for a CPU %.0f%% of "
+		 "the %s phase (bound %.0f%%): the rig's CPU was the limit",
+		 worst * 100, name[at], RIG_PRESSURE_BOUND * 100);
+	return true;
+}
+
 void runner_grade(struct scn_result *r)
 {
 	struct comp_times t = runner_times(r);
 	const struct grade *headline = NULL;
 	bool invalid = r->g.verdict == RV_INVALID;
-	char svc_why[300];
+	char svc_why[300], rig_why[200];
 
 	for (size_t i = 0; i < r->n_comps; i++) {
 		struct comp_result *c = &r->comps[i];
@@ -687,6 +722,25 @@ void runner_grade(struct scn_result *r)
 		grade_component(&sc->expect, &c->obs, &t, (double)sc->ops->settle_ms(sc->cfg) / 1e3,
 				gc.o ? &gc : NULL, &c->g);
 		observe_free(ob);
+		/*
+		 * A figure missed on a rig measured saturated says nothing of the
+		 * component: invalid, never a fail (what it measured stays in its section).
+		 */
+		if (c->g.verdict == RV_FAIL && c->g.metric_failed &&
+		    runner_rig_limited(r, rig_why, sizeof(rig_why))) {
+			char was[sizeof(c->g.reason)];
+
+			snprintf(was, sizeof(was), "%s", c->g.reason);
+			snprintf(c->g.reason, sizeof(c->g.reason), "%.200s (measured: %.100s)",
+				 rig_why, was);
+			c->g.verdict = RV_INVALID;
+			if (!invalid) {
+				invalid = true;
+				r->g.verdict = RV_INVALID;
+				snprintf(r->g.reason, sizeof(r->g.reason), "%.24s: %.290s",
+					 sc->ops->name, c->g.reason);
+			}
+		}
 		if (c->g.verdict == RV_FAIL && !c->g.observable) {
 			/* What no probe crosses, no monitor can be asked to find: a count apart. */
 			char why[sizeof(c->g.reason)];

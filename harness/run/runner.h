@@ -137,6 +137,22 @@ struct comp_times runner_times(const struct scn_result *r);
  */
 bool runner_known_blind(const struct scn_result *r);
 
+/*
+ * r's phases by name as results.json gives them (baseline, fault, recovery;
+ * the baseline alone when nothing was injected): their count.
+ */
+size_t runner_phases(const struct scn_result *r, const char *name[3], double from[3], double to[3]);
+/*
+ * Was the rig measured saturated while r ran: on a lab whose hosts are this
+ * machine, in some phase a task waited for a CPU RIG_PRESSURE_BOUND of the
+ * time or more?  The fault phase of a scenario whose own load or fault is
+ * CPU (a load: incast senders on this machine, 0.45-0.53 quietly; a
+ * cpu-hog) is not counted: that pressure is the scenario.  true with why
+ * ("invalid (rig-limited): ...").  A component that missed a figure then is
+ * invalid, not failed: an MP-RDMA run at 0.83 of its optimal beside a CPU
+ * hog of another user (pressure 0.85) graded the rig, not the transport.
+ */
+bool runner_rig_limited(const struct scn_result *r, char *why, size_t len);
 /* Grade r from its components' observations (after they were collected). */
 void runner_grade(struct scn_result *r);
 /*

@@ -204,6 +204,7 @@ const struct fault_kind_ops fk_cpu_hog = {
     .name = "cpu-hog",
     .usage = "--target HOST [--threads N] [--quota PCT] [--cpu N] [--min-delay D]",
     .targets = FT_HOST,
+    .loads_cpu = true,
     .example = "host3",
     .opts = opts,
     .defaults = defaults,

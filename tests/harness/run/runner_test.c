@@ -12,6 +12,7 @@
 #include "harness/run/registry.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
+#include "injectors/kinds/kinds.h"
 #include "probe/observe.h"
 #include "probe/rpingmesh/component.h"
 #include "reports/report.h"
@@ -914,6 +915,74 @@ Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive
 	runner_mark_rig(&r);
 	cr_assert_not(v[0].rig);
 	free(r.rig.s);
+}
+
+/*
+ * A figure missed while the rig was measured saturated says nothing of the
+ * transport: an MP-RDMA run carried 0.83 of its optimal beside another user's
+ * CPU hog (pressure 0.85).  Invalid (rig-limited), never a fail -- unless the
+ * lab's hosts are its own, or the pressure is the scenario's own fault.
+ */
+static enum run_verdict graded_beside(double pressure, bool local, const char *fault, double figure,
+				      char *reason, size_t len)
+{
+	struct scenario s = {0};
+	struct scn_fault f = {0};
+	struct scn_result r = {.rig_local = local, .s = &s, .t_start = 100, .t_stop = 110};
+	struct scn_component sc = {.ops = &echo_component};
+	struct comp_result c = {.sc = &sc};
+	enum run_verdict v;
+
+	sc.expect.metrics[0] = (struct metric_expect){
+	    .name = "goodput-vs-optimal", .op = MOP_GE, .value = 0.9, .text = ">= 0.9"};
+	sc.expect.n_metrics = 1;
+	if (fault && !strcmp(fault, "load")) { /* a link-flap with a load beside it */
+		s.n_loads = 1;
+		fault = "link-flap";
+	}
+	if (fault) {
+		f.spec.kind = fault_kind_find(fault);
+		cr_assert_not_null(f.spec.kind);
+		s.faults = &f, s.n_faults = 1;
+		r.t_inject = 102, r.t_fault = 102.5, r.t_revert = 106;
+	}
+	for (int i = 1; i <= 100; i++) /* the fault phase under pressure (no fault: all of it) */
+		*RL_PUSH(r.rig.s, r.rig.n) = (struct rig_sample){
+		    .t = 100 + 0.1 * i, .some = !fault || (i > 25 && i <= 60) ? pressure : 0.05};
+	r.rig.interval = 0.1, r.rig.psi = true;
+	comp_obs_metric(&c.obs, "goodput-vs-optimal", figure, "ratio");
+	r.comps = &c, r.n_comps = 1;
+	runner_grade(&r);
+	v = r.g.verdict;
+	snprintf(reason, len, "%s", r.g.reason);
+	cr_assert_eq(c.g.verdict, v, "the component's verdict is the scenario's");
+	comp_obs_clear(&c.obs);
+	free(r.rig.s);
+	return v;
+}
+
+Test(grade, a_figure_missed_on_a_saturated_rig_is_invalid_not_failed)
+{
+	char why[400];
+
+	cr_assert_eq(graded_beside(0.85, true, "link-flap", 0.83, why, sizeof(why)), RV_INVALID,
+		     "%s", why);
+	cr_assert(strstr(why, "rig-limited") && strstr(why, "85% of the fault phase") &&
+		      strstr(why, "goodput-vs-optimal = 0.83"),
+		  "says the pressure, its phase and what was measured: %s", why);
+	cr_assert_eq(graded_beside(0.85, true, NULL, 0.83, why, sizeof(why)), RV_INVALID,
+		     "no fault: the baseline was saturated: %s", why);
+	cr_assert(strstr(why, "of the baseline phase"), "%s", why);
+	cr_assert_eq(graded_beside(0.85, true, "link-flap", 0.95, why, sizeof(why)), RV_PASS,
+		     "a figure met stands, whatever the rig: %s", why);
+	cr_assert_eq(graded_beside(0.30, true, "link-flap", 0.83, why, sizeof(why)), RV_FAIL,
+		     "a quiet rig: the transport's own miss");
+	cr_assert_eq(graded_beside(0.85, false, "link-flap", 0.83, why, sizeof(why)), RV_FAIL,
+		     "a lab's own hosts: this machine's pressure explains nothing");
+	cr_assert_eq(graded_beside(0.85, true, "cpu-hog", 0.83, why, sizeof(why)), RV_FAIL,
+		     "the pressure is the fault");
+	cr_assert_eq(graded_beside(0.85, true, "load", 0.83, why, sizeof(why)), RV_FAIL,
+		     "the pressure is the scenario's own load (incast senders)");
 }
 
 /* The sampler: this machine's CPU pressure, CPU use and the controller's own, by phase. */
