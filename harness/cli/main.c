@@ -1159,7 +1159,6 @@ static void *observe_cfg(const struct component_ops *ops, const struct observe_a
 	for (size_t i = 0; i < a->n_set; i++) {
 		const char *kv = a->set[i], *eq = strchr(kv, '=');
 		char key[64];
-		const struct comp_profile *pr;
 		const struct opt_desc *d;
 
 		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - kv) : 0, kv);
@@ -1168,34 +1167,17 @@ static void *observe_cfg(const struct component_ops *ops, const struct observe_a
 			goto bad;
 		}
 		if (!strcmp(key, "profile")) {
-			for (pr = ops->profiles; pr && pr->name && strcmp(pr->name, eq + 1); pr++)
-				;
-			if (!pr || !pr->name) {
-				usage_error("observe: %s has no profile '%s'", ops->name, eq + 1);
+			if (component_profile_apply(ops, cfg, eq + 1, err, sizeof(err))) {
+				usage_error("observe: %s", err);
 				goto bad;
-			}
-			for (const char *const *p = pr->set; *p; p++) {
-				const char *pe = strchr(*p, '=');
-
-				snprintf(key, sizeof(key), "%.*s", (int)(pe - *p), *p);
-				if (!(d = opt_find(ops->params, key)) ||
-				    opt_set(d, cfg, pe + 1, err, sizeof(err))) {
-					usage_error("observe: %s profile %s: '%s' is not a "
-						    "parameter of it",
-						    ops->name, eq + 1, *p);
-					goto bad;
-				}
 			}
 			continue;
 		}
 		if (!(d = opt_find(ops->params, key))) {
-			char names[1024] = "";
+			char names[1024];
 
-			for (d = ops->params; d->type != OPT_END; d++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s%s", names[0] ? ", " : "", d->name);
 			usage_error("observe: %s has no parameter '%s' (it has: profile, %s)",
-				    ops->name, key, names);
+				    ops->name, key, opt_names(ops->params, names, sizeof(names)));
 			goto bad;
 		}
 		if (opt_set(d, cfg, eq + 1, err, sizeof(err))) {

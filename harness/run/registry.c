@@ -95,6 +95,38 @@ struct observe *component_observe(const struct component_ops *ops, const void *c
 	return o;
 }
 
+int component_profile_apply(const struct component_ops *ops, void *cfg, const char *name, char *why,
+			    size_t len)
+{
+	const struct comp_profile *pr;
+	char names[128] = "", err[320];
+
+	for (pr = ops->profiles; pr && pr->name && strcmp(pr->name, name); pr++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 names[0] ? ", " : "", pr->name);
+	if (!pr || !pr->name) {
+		snprintf(why, len, "%s has no profile '%s' (it has: %s)", ops->name, name,
+			 names[0] ? names : "none");
+		return -ENOENT;
+	}
+	for (const char *const *kv = pr->set; *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		const struct opt_desc *d = NULL;
+		char key[64];
+
+		if (eq) {
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
+			d = opt_find(ops->params, key);
+		}
+		if (!d || opt_set(d, cfg, eq + 1, err, sizeof(err))) {
+			snprintf(why, len, "%s profile %s: '%s' is not a parameter of it",
+				 ops->name, name, *kv);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 const char *component_names(char *buf, size_t len)
 {
 	size_t o = 0;

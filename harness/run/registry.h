@@ -24,6 +24,13 @@ const struct component_ops *component_at(size_t i);
 struct observe;
 struct observe *component_observe(const struct component_ops *ops, const void *cfg,
 				  const struct inventory *inv, unsigned seed, size_t *n_pairs);
+/*
+ * ops's profile name over cfg (its parameters set as the profile gives
+ * them): 0; -ENOENT when it has no such profile, -EINVAL for a profile entry
+ * that is not its parameter (a bug of the program's own), why said in why.
+ */
+int component_profile_apply(const struct component_ops *ops, void *cfg, const char *name, char *why,
+			    size_t len);
 /* "hostmesh, ..." */
 const char *component_names(char *buf, size_t len);
 

@@ -231,34 +231,17 @@ static int apply_profile(struct sctx *c, struct scn_component *sc, yaml_node_t *
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = nd(c, p->key), *v = nd(c, p->value);
-		const struct comp_profile *pr;
 		const char *name;
-		char err[320], names[128] = "";
+		char why[400];
 
 		if (k->type != YAML_SCALAR_NODE ||
 		    strcmp((const char *)k->data.scalar.value, "profile"))
 			continue;
 		if (!(name = str(c, v, "profile")))
 			return -EINVAL;
-		for (pr = ops->profiles; pr->name && strcmp(pr->name, name); pr++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				 names[0] ? ", " : "", pr->name);
-		if (!pr->name)
-			return err_at(c, v, "%s has no profile '%s' (it has: %s)", ops->name, name,
-				      names);
-		for (const char *const *kv = pr->set; *kv; kv++) {
-			char key[64];
-			const char *eq = strchr(*kv, '=');
-			const struct opt_desc *d;
-
-			snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
-			d = opt_find(ops->params, key);
-			/* a profile is the program's own: a bad one is a bug, said where it shows
-			 */
-			if (!d || opt_set(d, sc->cfg, eq + 1, err, sizeof(err)))
-				return err_at(c, v, "%s profile %s: '%s' is not a parameter of it",
-					      ops->name, name, *kv);
-		}
+		/* a bad profile entry is the program's own bug, said where it shows */
+		if (component_profile_apply(ops, sc->cfg, name, why, sizeof(why)))
+			return err_at(c, v, "%s", why);
 		snprintf(sc->profile, sizeof(sc->profile), "%s", name);
 	}
 	return 0;

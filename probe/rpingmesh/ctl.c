@@ -150,6 +150,7 @@ struct rpm_ctl *rpm_ctl_new(const struct inventory *inv, const struct rpm_ctl_cf
 	c->h = rl_xcalloc(inv->n_hosts ? inv->n_hosts : 1, sizeof(*c->h));
 	c->live = rl_xcalloc(inv->n_hosts ? inv->n_hosts : 1, sizeof(*c->live));
 	c->cfg.pl.live = c->live;
+	c->fab = rpm_fabric_new(inv);
 	for (size_t i = 0; i < inv->n_hosts; i++)
 		c->h[i].qpn = rl_xcalloc(inv->hosts[i].n_rnics + 1, sizeof(uint32_t));
 	return c;
@@ -163,6 +164,7 @@ void rpm_ctl_free(struct rpm_ctl *c)
 		free(c->h[i].qpn);
 	free(c->h);
 	free(c->live);
+	rpm_fabric_free(c->fab);
 	free(c);
 }
 
@@ -226,7 +228,7 @@ int rpm_ctl_pinglist(const struct rpm_ctl *c, size_t host, struct rpm_pinglist *
 		*pl = (struct rpm_pinglist){.host = host};
 		return -ENOENT;
 	}
-	r = rpm_pinglist(c->inv, host, &c->cfg.pl, pl);
+	r = rpm_pinglist_on(c->fab, host, &c->cfg.pl, pl);
 	if (r)
 		return r;
 	*qpn = rl_xcalloc(pl->n ? pl->n : 1, sizeof(**qpn));

@@ -126,8 +126,9 @@ struct rpm_ctl {
 	const struct inventory *inv;
 	struct rpm_ctl_cfg cfg;
 	struct rpm_ctl_host *h;
-	bool *live;	     /* per host, as pl.live */
-	uint32_t generation; /* bumped each time the registered hosts or a QPN change */
+	bool *live;		/* per host, as pl.live */
+	struct rpm_fabric *fab; /* the inventory's ToRs and paths, built once for every list */
+	uint32_t generation;	/* bumped each time the registered hosts or a QPN change */
 	unsigned long long registered, renewed, dropped;
 };
 

@@ -46,6 +46,10 @@ check "... and Hostmesh cannot tell a host's two RNICs apart" \
 check "run --dry-run on it: the truth is graded against its class" \
 	sh -c '"$0" run -n --seed 7 -i "$1" "$2" | grep -Eq "the truth spine[12]:swp[12]: graded against its class of 3"' "$RL" "$T/thin.yaml" "$ROOT/scenarios/ci/ipid-drop.yaml"
 expect_exit 2 "observe --monitor of a component that is no monitor: refused" "$RL" observe --monitor mprdma
+check "observe --set profile=NOPE: refused naming the profiles there are" \
+	sh -c '"$0" observe --monitor rpingmesh --set profile=nope >/dev/null 2>&1; [ $? -eq 2 ] && "$0" observe --monitor rpingmesh --set profile=nope 2>&1 | grep -q "rpingmesh has no profile .nope. (it has: paper, ci)"' "$RL"
+check "observe --set profile=ci --set inter-tor=1: a profile, then a parameter over it" \
+	sh -c '"$0" observe --monitor rpingmesh --set profile=ci --set inter-tor=1 | grep -q "^rpingmesh on vlab-rail: "' "$RL"
 # EOS port names carry '/': a valid fault target, planned without touching anything.
 "$RL" inject link-flap --target spine1:Ethernet1/1 -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run >$T/out 2>&1
 rc=$?
