@@ -310,7 +310,7 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 {
 	enum run_verdict was = g->verdict;
 
-	g->detected = g->localized = g->class_ok = g->metric_failed = false;
+	g->detected = g->localized = g->class_ok = false;
 	g->rank = g->rank_class = g->false_positives = g->rig_explained = 0;
 	g->time_to_detect_s = g->precision = -1;
 	g->got_class[0] = g->got_target[0] = g->fp_first[0] = '\0';
@@ -376,8 +376,5 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 		else if (!metric_ok(x, obs->metrics[k].value))
 			fail(g, "%s = %g %s, expected %s", x->name, obs->metrics[k].value,
 			     obs->metrics[k].unit, x->text);
-		else
-			continue;
-		g->metric_failed = true;
 	}
 }

@@ -58,8 +58,6 @@ struct grade {
 	int rank_class, class_size;
 	char class_names[400];
 	int false_positives;
-	/* a figure missed its 'expect: metrics:' bound (or was not reported) */
-	bool metric_failed;
 	/* host-processing verdicts for windows the rig's CPU was measured slow in (verdict.rig) */
 	int rig_explained;
 	/*

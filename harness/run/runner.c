@@ -723,10 +723,11 @@ void runner_grade(struct scn_result *r)
 				gc.o ? &gc : NULL, &c->g);
 		observe_free(ob);
 		/*
-		 * A figure missed on a rig measured saturated says nothing of the
-		 * component: invalid, never a fail (what it measured stays in its section).
+		 * A failure on a rig measured saturated says nothing of the component:
+		 * invalid, never a fail (what it measured stays in its section).  One
+		 * expected (known blind, unobservable) stays what it was.
 		 */
-		if (c->g.verdict == RV_FAIL && c->g.metric_failed &&
+		if (c->g.verdict == RV_FAIL && c->g.observable && !sc->expect.blind[0] &&
 		    runner_rig_limited(r, rig_why, sizeof(rig_why))) {
 			char was[sizeof(c->g.reason)];
 

@@ -148,9 +148,10 @@ size_t runner_phases(const struct scn_result *r, const char *name[3], double fro
  * time or more?  The fault phase of a scenario whose own load or fault is
  * CPU (a load: incast senders on this machine, 0.45-0.53 quietly; a
  * cpu-hog) is not counted: that pressure is the scenario.  true with why
- * ("invalid (rig-limited): ...").  A component that missed a figure then is
- * invalid, not failed: an MP-RDMA run at 0.83 of its optimal beside a CPU
- * hog of another user (pressure 0.85) graded the rig, not the transport.
+ * ("invalid (rig-limited): ...").  A component that failed then (not one
+ * known blind or unobservable) is invalid, not failed: an MP-RDMA run at 0.83
+ * of its optimal beside another user's CPU hog (pressure 0.85) graded the
+ * rig, not the transport.  A pass stays a pass: it held on a busy rig.
  */
 bool runner_rig_limited(const struct scn_result *r, char *why, size_t len);
 /* Grade r from its components' observations (after they were collected). */

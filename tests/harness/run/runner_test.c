@@ -918,10 +918,11 @@ Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive
 }
 
 /*
- * A figure missed while the rig was measured saturated says nothing of the
- * transport: an MP-RDMA run carried 0.83 of its optimal beside another user's
+ * A failure while the rig was measured saturated says nothing of the
+ * component: an MP-RDMA run carried 0.83 of its optimal beside another user's
  * CPU hog (pressure 0.85).  Invalid (rig-limited), never a fail -- unless the
- * lab's hosts are its own, or the pressure is the scenario's own fault.
+ * lab's hosts are its own, or the pressure is the scenario's own fault or
+ * load.  figure < 0: a monitor that said nothing during the fault.
  */
 static enum run_verdict graded_beside(double pressure, bool local, const char *fault, double figure,
 				      char *reason, size_t len)
@@ -933,9 +934,16 @@ static enum run_verdict graded_beside(double pressure, bool local, const char *f
 	struct comp_result c = {.sc = &sc};
 	enum run_verdict v;
 
-	sc.expect.metrics[0] = (struct metric_expect){
-	    .name = "goodput-vs-optimal", .op = MOP_GE, .value = 0.9, .text = ">= 0.9"};
-	sc.expect.n_metrics = 1;
+	if (figure < 0) { /* a monitor that said nothing of the fault */
+		snprintf(sc.expect.cls, sizeof(sc.expect.cls), "switch-link");
+		snprintf(sc.expect.target, sizeof(sc.expect.target), "rail1:swp5");
+		sc.expect.top_k = 1, sc.expect.within_ms = 8000;
+	} else {
+		sc.expect.metrics[0] = (struct metric_expect){
+		    .name = "goodput-vs-optimal", .op = MOP_GE, .value = 0.9, .text = ">= 0.9"};
+		sc.expect.n_metrics = 1;
+		comp_obs_metric(&c.obs, "goodput-vs-optimal", figure, "ratio");
+	}
 	if (fault && !strcmp(fault, "load")) { /* a link-flap with a load beside it */
 		s.n_loads = 1;
 		fault = "link-flap";
@@ -950,7 +958,6 @@ static enum run_verdict graded_beside(double pressure, bool local, const char *f
 		*RL_PUSH(r.rig.s, r.rig.n) = (struct rig_sample){
 		    .t = 100 + 0.1 * i, .some = !fault || (i > 25 && i <= 60) ? pressure : 0.05};
 	r.rig.interval = 0.1, r.rig.psi = true;
-	comp_obs_metric(&c.obs, "goodput-vs-optimal", figure, "ratio");
 	r.comps = &c, r.n_comps = 1;
 	runner_grade(&r);
 	v = r.g.verdict;
@@ -961,7 +968,7 @@ static enum run_verdict graded_beside(double pressure, bool local, const char *f
 	return v;
 }
 
-Test(grade, a_figure_missed_on_a_saturated_rig_is_invalid_not_failed)
+Test(grade, a_failure_on_a_saturated_rig_is_invalid_not_failed)
 {
 	char why[400];
 
@@ -983,6 +990,12 @@ Test(grade, a_figure_missed_on_a_saturated_rig_is_invalid_not_failed)
 		     "the pressure is the fault");
 	cr_assert_eq(graded_beside(0.85, true, "load", 0.83, why, sizeof(why)), RV_FAIL,
 		     "the pressure is the scenario's own load (incast senders)");
+	/* a monitor's miss: the same rule; a fault missed on an idle rig stays failed */
+	cr_assert_eq(graded_beside(0.85, true, "link-flap", -1, why, sizeof(why)), RV_INVALID, "%s",
+		     why);
+	cr_assert(strstr(why, "rig-limited") && strstr(why, "not detected"), "%s", why);
+	cr_assert_eq(graded_beside(0.05, true, "link-flap", -1, why, sizeof(why)), RV_FAIL);
+	cr_assert(strstr(why, "not detected"), "%s", why);
 }
 
 /* The sampler: this machine's CPU pressure, CPU use and the controller's own, by phase. */
