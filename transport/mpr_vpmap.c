@@ -220,10 +220,11 @@ unsigned mpr_vp_judge(const struct mpr_vp_evidence *e, size_t n, int8_t *verdict
 	for (size_t i = 0; i < n; i++) {
 		const struct mpr_vp_evidence *v = &e[i];
 
-		if (v->lost)
-			verdict[i] = 1, bad++;
-		else if (excess(v->prunes, v->acks, rp))
+		/* slow first: a queue that delays, then overflows (or times out), is congestion */
+		if (excess(v->prunes, v->acks, rp))
 			verdict[i] = 2, bad++;
+		else if (v->lost)
+			verdict[i] = 1, bad++;
 		else if (excess(v->resent, v->sent, rr))
 			verdict[i] = 1, bad++;
 		else

@@ -88,17 +88,20 @@ struct mpr_vp_evidence {
 double mpr_binom_tail(unsigned k, unsigned n, double p);
 
 /*
- * The verdict on each VP: 1 (bad: lossy) when it lost its clocking or its
- * resends (of its sends), 2 (bad: slow) when its prunes (of its ACKs) and
- * not a lost clocking, are at least MPR_JUDGE_K, at least
- * MPR_JUDGE_RATIO times what the window's reference rate predicts, and that
- * many would come by chance with p < MPR_JUDGE_P (a one-sided binomial
- * test).  The reference rate is the window's own, not the baseline's: a
- * recovery sends again what other paths had in flight, so every VP's resends
- * rise with any loss.  It is the rate below which VPs carrying a quarter of
- * the sends (ACKs) lie: the clean paths' once MP-RDMA moved its load onto
- * them, even with most paths bad.  0 (good) with MPR_JUDGE_MIN sends or ACKs
- * and none of that; -1 (not judged) with fewer.  The number judged bad.
+ * The verdict on each VP: 2 (bad: slow) when its prunes (of its ACKs), 1
+ * (bad: lossy) when not slow and it lost its clocking or its resends (of
+ * its sends), are at least MPR_JUDGE_K, at least MPR_JUDGE_RATIO times what
+ * the window's reference rate predicts, and that many would come by chance
+ * with p < MPR_JUDGE_P (a one-sided binomial test).  Slow comes first: a
+ * path that delayed its packets before it lost its clocking is a queue that
+ * overflowed, or a timeout its delay and a stall of the rig's caused (a CI
+ * run: both endpoints off for 15 ms, one RTO, six pruned VPs of the
+ * degraded link marked lost at once, and the link called lossy).  A lossy
+ * or dead link loses without delaying: no prunes.  The reference rate is the window's own, not the
+ * baseline's: a recovery sends again what other paths had in flight, so every VP's resends rise
+ * with any loss.  It is the rate below which VPs carrying a quarter of the sends (ACKs) lie: the
+ * clean paths' once MP-RDMA moved its load onto them, even with most paths bad.  0 (good) with
+ * MPR_JUDGE_MIN sends or ACKs and none of that; -1 (not judged) with fewer.  The number judged bad.
  */
 unsigned mpr_vp_judge(const struct mpr_vp_evidence *e, size_t n, int8_t *verdict);
 

@@ -296,10 +296,12 @@ Test(mpr_vpmap, judges_each_path_against_the_clean_ones)
 	    {.sent = 4, .acks = 4},
 	    /* one resend of one probe: no evidence */
 	    {.sent = 0, .acks = 1, .resent = 1},
+	    /* degraded, then an RTO took its clocking (a CI run's): slow first */
+	    {.sent = 7, .acks = 13, .resent = 1, .prunes = 5, .lost = true},
 	};
-	int8_t v[8];
+	int8_t v[9];
 
-	cr_assert_eq(mpr_vp_judge(e, 8, v), 3);
+	cr_assert_eq(mpr_vp_judge(e, 9, v), 4);
 	cr_assert_eq(v[0], 0);
 	cr_assert_eq(v[1], 0);
 	cr_assert_eq(v[2], 1, "lossy");
@@ -308,4 +310,5 @@ Test(mpr_vpmap, judges_each_path_against_the_clean_ones)
 	cr_assert_eq(v[5], 0, "3%% where the clean paths see 2%%: the same recoveries");
 	cr_assert_eq(v[6], -1, "not judged");
 	cr_assert_eq(v[7], -1);
+	cr_assert_eq(v[8], 2, "pruned, then lost its clocking: slow (congestion), not lossy");
 }
