@@ -5,7 +5,6 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
 

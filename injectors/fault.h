@@ -16,7 +16,6 @@
 struct fault_kind_ops;
 struct fault_plan;
 struct fault_run;
-struct dialect_ops;
 struct render_ctx;
 
 enum ipid_match { IPID_MOD, IPID_RANGE, IPID_SET };
@@ -127,8 +126,9 @@ enum fault_target_form {
 
 /*
  * One fault kind: one file under injectors/kinds/ and one entry in the table
- * of injectors/kinds/kinds.c.  Switch-side commands are rendered by the
- * dialect functions (injectors/dialect.c) the kind's render picks.
+ * of injectors/kinds/kinds.c.  Its switch-side commands are its own renderers,
+ * one per NOS (render[]), written with what the NOSes share
+ * (injectors/nos/nos.h).
  */
 struct fault_kind_ops {
 	const char *name;
@@ -149,8 +149,15 @@ struct fault_kind_ops {
 	/* Host side (FT_RNIC, FT_HOST targets): netlink op lines into r->plan (r->sw, r->port
 	 * unset). */
 	int (*plan_host)(struct render_ctx *r);
-	/* Switch side: the dialect's function for this kind, or -EOPNOTSUPP. */
-	int (*render)(const struct dialect_ops *d, struct render_ctx *r);
+	/*
+	 * Switch side: the kind's actions in each NOS's dialect, by
+	 * enum inv_dialect (NULL: that NOS cannot, refused by fault_render() as
+	 * "dialect D of switch S cannot <cannot>").
+	 */
+	int (*render[INV_DIALECT_N])(struct render_ctx *r);
+	const char *cannot;
+	/* Optional: plans a switch target itself (link-degrade: both ends); else fault_render(). */
+	int (*plan_switch)(struct render_ctx *r);
 	/* What can be read without changing anything, before the journal. */
 	int (*precheck)(struct fault_run *f);
 	/*
@@ -173,6 +180,26 @@ struct fault_kind_ops {
 	/* With start: stop what it started, before the actions are undone (also on failure). */
 	void (*stop)(struct fault_run *f);
 };
+
+/* Everything a renderer needs to plan one fault on one switch. */
+struct render_ctx {
+	const struct inventory *inv;
+	const struct fault_spec *spec;
+	size_t sw;
+	const char *port;	 /* NULL: every cabled port of the switch */
+	const char *table;	 /* nft table / ACL name of this fault */
+	const struct topo *topo; /* routed plan (may be NULL): routes to restore after a flap */
+	struct fault_plan *plan;
+	char *why;
+	size_t whylen;
+};
+
+/*
+ * r's fault on switch r->sw by its kind's renderer for that switch's NOS: 0,
+ * -EOPNOTSUPP ("dialect D of switch S cannot ...") when it has none, or what
+ * the renderer says.
+ */
+int fault_render(struct render_ctx *r);
 
 /* The common options: target, for, hold. */
 extern const struct opt_desc fault_common_opts[];

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/fault.h"
 #include "injectors/host_cmd.h"
 
@@ -155,6 +154,18 @@ void fault_plan_host_op(struct fault_plan *p, const char *host, const char *appl
 	fault_plan_add(p, FB_HOST, host, apply, NULL, revert);
 }
 
+int fault_render(struct render_ctx *r)
+{
+	const struct fault_kind_ops *k = r->spec->kind;
+	const struct inv_switch *sw = &r->inv->switches[r->sw];
+
+	if (sw->dialect < INV_DIALECT_N && k->render[sw->dialect])
+		return k->render[sw->dialect](r);
+	snprintf(r->why, r->whylen, "dialect %s of switch %s cannot %s",
+		 inv_dialect_name(sw->dialect), sw->name, k->cannot ? k->cannot : k->name);
+	return -EOPNOTSUPP;
+}
+
 int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
 		     size_t whylen)
@@ -174,7 +185,7 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	} else {
 		r.sw = spec->tdev;
 		r.port = fault_target_port(inv, spec);
-		ret = spec->kind->render(dialect_get(inv->switches[r.sw].dialect), &r);
+		ret = spec->kind->plan_switch ? spec->kind->plan_switch(&r) : fault_render(&r);
 	}
 	if (ret)
 		fault_plan_clear(plan);

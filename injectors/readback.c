@@ -1238,7 +1238,7 @@ static int sonic_pfc_rx(const char *arg, const char *out, struct readback *rb, c
 /*
  * EOS: 'show interfaces PORT priority-flow-control counters detail | json':
  * {"interfaces": {"PORT": {"priorities": {"<p>": {"rxFrames": N,
- * "txFrames": N}}}}} (the model facebook/DNE-TaaC reads, dialect.c).  EOS
+ * "txFrames": N}}}}} (the model facebook/DNE-TaaC reads, kinds/pfc_storm.c).  EOS
  * writes the port's full name; a reply naming one other port (the CLI's
  * abbreviation expanded) is taken as it.
  */

@@ -60,6 +60,7 @@ struct inv_host {
 
 enum inv_role { INV_ROLE_RAIL, INV_ROLE_SPINE, INV_ROLE_LEAF, INV_ROLE_TOR };
 enum inv_dialect { INV_DIALECT_LINUX, INV_DIALECT_SONIC, INV_DIALECT_EOS, INV_DIALECT_NVUE };
+#define INV_DIALECT_N (INV_DIALECT_NVUE + 1) /* their count */
 
 struct inv_port {
 	char name[INV_NETDEV_MAX + 1];

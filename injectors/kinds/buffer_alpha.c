@@ -3,19 +3,20 @@
  * buffer-alpha: the dynamic threshold alpha of a switch's lossless class,
  * switch-wide, as in the experiences paper (section 6.2: a new ToR model
  * came with alpha 1/64 where 1/16 was meant, and incast then raised pause
- * frames that spread).  A NOS gets alpha in its own words (dialect.c),
+ * frames that spread).  A NOS gets alpha in its own words (buffer_alpha_word),
  * read before and set back as found.  On the virtual lab's Linux switches
  * it is emulated: every port's lossless class becomes the tail-drop queue
  * that alpha leaves one congested queue (linux_buffer_alpha).
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +51,7 @@ static const char *alpha_print(const void *field, char *buf, size_t len)
 {
 	char why[8];
 
-	dialect_alpha_word(INV_DIALECT_LINUX, *(const int *)field, buf, len, why, sizeof(why));
+	buffer_alpha_word(INV_DIALECT_LINUX, *(const int *)field, buf, len, why, sizeof(why));
 	return buf;
 }
 
@@ -97,9 +98,207 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 	return -EINVAL;
 }
 
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+/*
+ * The queue a dynamic threshold lets one congested queue fill: T = alpha x
+ * (B - Q) stops growing at Q = alpha B / (1 + alpha), B the shared buffer
+ * (Choudhury and Hahne's dynamic threshold, the alpha of the experiences
+ * paper, section 6.2).  At least one full frame.
+ */
+static unsigned alpha_depth(const struct fault_spec *s)
 {
-	return d->buffer_alpha ? d->buffer_alpha(r) : dialect_unsupported(r, "set buffer alpha");
+	double a = ldexp(1.0, s->alpha_log2), q = (double)s->emu_buffer_bytes * a / (1.0 + a);
+
+	return q < 1514 ? 1514 : (unsigned)q;
+}
+
+/*
+ * buffer-alpha, emulated: every cabled port of the switch gets the
+ * lossless class's queue that alpha leaves one congested queue
+ * (alpha_depth) as a tail-drop queue, since veth has no PFC to pause with.
+ */
+static int linux_buffer_alpha(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const char *ports[256];
+	size_t n = nos_ports_of(r, ports, 256);
+	unsigned depth = alpha_depth(s);
+	char a[16], why[8];
+
+	nos_linux_shallow(r, ports, n, depth);
+	buffer_alpha_word(INV_DIALECT_LINUX, s->alpha_log2, a, sizeof(a), why, sizeof(why));
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "emulated buffer: alpha %s leaves priority %d a %u-byte tail-drop queue "
+		 "(alpha/(1+alpha) of a %u-byte shared buffer) at %llu kbit/s on each of %zu ports "
+		 "(HTB+bfifo)",
+		 a, s->priority, depth, s->emu_buffer_bytes, s->emu_rate_kbit, n);
+	return 0;
+}
+
+/* 2^n as a person writes it: "1/64", "1", "8". */
+static void alpha_fraction(int n, char *buf, size_t len)
+{
+	snprintf(buf, len, n < 0 ? "1/%d" : "%d", 1 << (n < 0 ? -n : n));
+}
+
+int buffer_alpha_word(enum inv_dialect d, int n, char *buf, size_t len, char *why, size_t whylen)
+{
+	/* the exponents each NOS takes: mmuconfig -8..8, EOS 1/128..8, NVUE 1/128..64 */
+	static const int lo[] = {[INV_DIALECT_LINUX] = -8,
+				 [INV_DIALECT_SONIC] = -8,
+				 [INV_DIALECT_EOS] = -7,
+				 [INV_DIALECT_NVUE] = -7};
+	static const int hi[] = {[INV_DIALECT_LINUX] = 8,
+				 [INV_DIALECT_SONIC] = 8,
+				 [INV_DIALECT_EOS] = 3,
+				 [INV_DIALECT_NVUE] = 6};
+
+	char asked[16], from[16], to[16];
+
+	if (n < lo[d] || n > hi[d]) {
+		alpha_fraction(n, asked, sizeof(asked));
+		alpha_fraction(lo[d], from, sizeof(from));
+		alpha_fraction(hi[d], to, sizeof(to));
+		snprintf(
+		    why, whylen,
+		    "dialect %s cannot set alpha %s: give --alpha from %s to %s (powers of two)",
+		    inv_dialect_name(d), asked, from, to);
+		return -EOPNOTSUPP;
+	}
+	if (d == INV_DIALECT_SONIC)
+		snprintf(buf, len, "%d", n);
+	else if (d == INV_DIALECT_NVUE)
+		snprintf(buf, len, n < 0 ? "alpha_1_%d" : "alpha_%d", 1 << (n < 0 ? -n : n));
+	else
+		alpha_fraction(n, buf, len);
+	return 0;
+}
+
+/* NVUE: the ingress lossless buffer of the switch's buffer profile. */
+#define NVUE_ALPHA_KEY                                                                             \
+	"qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha"
+
+void buffer_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
+		       const char *table, const char *found)
+{
+	struct readback rb = {0};
+	struct sbuf ap = {0}, v = {0};
+	char w[24], why[160], err[160];
+	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
+
+	buffer_alpha_word(d, s->alpha_log2, w, sizeof(w), why, sizeof(why)); /* in range: planned */
+	if (d == INV_DIALECT_SONIC) {
+		sb_printf(&ap, "sudo mmuconfig -p %s -a %s", s->buf_profile, w);
+		sb_printf(&v, "sudo mmuconfig -p %s -a %s", s->buf_profile,
+			  known && rb.alpha[0] ? rb.alpha : "<dynamic_th as read>");
+	} else if (d == INV_DIALECT_NVUE) {
+		sb_printf(&ap, "nv set %s %s && nv config apply -y", NVUE_ALPHA_KEY, w);
+		if (known && rb.alpha[0])
+			sb_printf(&v, "nv set %s %s", NVUE_ALPHA_KEY, rb.alpha);
+		else /* not set before (or a dry run, shown as a switch with none set) */
+			sb_printf(&v, "nv unset %s", NVUE_ALPHA_KEY);
+		sb_printf(&v, " && nv config apply -y");
+	} else {			      /* EOS */
+		if (known && rb.profile[0]) { /* the applied profile, changed in place */
+			sb_printf(&ap,
+				  "configure\nplatform trident mmu queue profile %s\ningress "
+				  "priority-group %d threshold %s\nend",
+				  rb.profile, s->priority, w);
+			sb_printf(&v, "configure\nplatform trident mmu queue profile %s\n",
+				  rb.profile);
+			if (rb.alpha[0])
+				sb_printf(&v, "ingress priority-group %d threshold %s\nend",
+					  s->priority, rb.alpha);
+			else
+				sb_printf(&v, "no ingress priority-group %d threshold\nend",
+					  s->priority);
+		} else { /* none applied (or a dry run): a profile of the fault's own */
+			sb_printf(
+			    &ap,
+			    "configure\nplatform trident mmu queue profile %s\ningress "
+			    "priority-group %d threshold %s\nexit\nplatform trident mmu queue "
+			    "profile %s apply\nend",
+			    table, s->priority, w, table);
+			sb_printf(&v,
+				  "configure\nno platform trident mmu queue profile %s apply\nno "
+				  "platform trident mmu queue profile %s\nend",
+				  table, table);
+		}
+	}
+	fault_action_set(&a->apply, ap.p);
+	fault_action_set(&a->revert, v.p);
+	sb_free(&ap);
+	sb_free(&v);
+}
+
+/* One action on the switch whose read is cmd (parsed as "PARSER ARG"), planned as not read yet. */
+static int alpha_action(struct render_ctx *r, const char *parser, const char *arg, const char *cmd)
+{
+	enum inv_dialect d = r->inv->switches[r->sw].dialect;
+	struct sbuf a = {0}, v = {0};
+	struct fault_action *act;
+	char w[24];
+	int ret = buffer_alpha_word(d, r->spec->alpha_log2, w, sizeof(w), r->why, r->whylen);
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "-");
+	sb_printf(&v, "-");
+	act = nos_read_port(nos_emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
+	buffer_alpha_plan(act, d, r->spec, r->table, NULL);
+	return 0;
+}
+
+/*
+ * sonic-net/sonic-utilities scripts/mmuconfig: 'mmuconfig -p PROFILE -a N'
+ * writes CONFIG_DB BUFFER_PROFILE|PROFILE dynamic_th = N (alpha 2^N, N in
+ * -8..8).  It writes the field even where the profile is not there (a new
+ * entry of one field), so the read comes first and a profile without
+ * dynamic_th is refused (buffer_alpha.c); the undo writes the N found.
+ */
+static int sonic_buffer_alpha(struct render_ctx *r)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'BUFFER_PROFILE|%s' dynamic_th",
+		 r->spec->buf_profile);
+	return alpha_action(r, "sonic-dynth", r->spec->buf_profile, cmd);
+}
+
+/*
+ * EOS on Trident: 'platform trident mmu queue profile NAME' holds 'ingress
+ * priority-group PG threshold ALPHA' (1/128 .. 8), and 'platform trident
+ * mmu queue profile NAME apply' makes it the switch's (aristanetworks/avd
+ * eos_cli_config_gen templates eos/platform-trident.j2, and its schema
+ * platform.schema.yml for the thresholds).  The priority group is taken to
+ * be the priority's number.  The undo's 'no' forms are EOS's usual way to
+ * remove a line (inferred, not in that source).
+ */
+static int eos_buffer_alpha(struct render_ctx *r)
+{
+	char pg[8];
+
+	snprintf(pg, sizeof(pg), "%d", r->spec->priority);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a switch with no MMU queue profile applied; when applied, the "
+		 "profile applied is read and changed in place");
+	return alpha_action(r, "eos-mmu", pg, "show running-config");
+}
+
+/*
+ * NVUE 'nv set qos advance-buffer-config default-global
+ * ingress-lossless-buffer shared-alpha alpha_1_64' (alpha_0, alpha_1_128 ..
+ * alpha_64, alpha_infinity): CumulusNetworks/docs nvue-reference
+ * Set-and-Unset-Commands/QoS.md.  Read before: the value set, if any; the
+ * undo sets it back, or unsets it.
+ */
+static int nvue_buffer_alpha(struct render_ctx *r)
+{
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a switch with no shared-alpha set; when applied, the value read is "
+		 "set back");
+	return alpha_action(r, "nvue-alpha", "default-global",
+			    "nv config show -o commands | { grep ' ingress-lossless-buffer "
+			    "shared-alpha ' || true; }");
 }
 
 /* The target switch's dialect: every action of the fault is on it. */
@@ -113,7 +312,7 @@ static void wanted(const struct fault_run *f, char *w, size_t len)
 {
 	char why[160];
 
-	if (dialect_alpha_word(dialect_of(f), f->spec->alpha_log2, w, len, why, sizeof(why)))
+	if (buffer_alpha_word(dialect_of(f), f->spec->alpha_log2, w, len, why, sizeof(why)))
 		w[0] = '\0'; /* refused when planned: not reached */
 }
 
@@ -121,7 +320,7 @@ static void wanted(const struct fault_run *f, char *w, size_t len)
  * With the state found: SONiC needs the profile to have a dynamic_th
  * (mmuconfig would add one to a profile that has none, or make a profile
  * of one field); alpha already at the value is refused; the apply and
- * undo become what was found (dialect_alpha_plan).
+ * undo become what was found (buffer_alpha_plan).
  */
 static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const struct readback *rb,
 		 void *ctx)
@@ -144,7 +343,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			 a->device, rb->canon, a->read);
 		return -EALREADY;
 	}
-	dialect_alpha_plan(a, dialect_of(f), f->spec, p->table, a->found);
+	buffer_alpha_plan(a, dialect_of(f), f->spec, p->table, a->found);
 	return 0;
 }
 
@@ -195,7 +394,11 @@ const struct fault_kind_ops fk_buffer_alpha = {
     .opts = opts,
     .defaults = defaults,
     .check = check,
-    .render = render,
+    .render = {[INV_DIALECT_LINUX] = linux_buffer_alpha,
+	       [INV_DIALECT_SONIC] = sonic_buffer_alpha,
+	       [INV_DIALECT_EOS] = eos_buffer_alpha,
+	       [INV_DIALECT_NVUE] = nvue_buffer_alpha},
+    .cannot = "set buffer alpha",
     .discover = discover,
     .verify = verify,
 };

@@ -4,7 +4,7 @@
  * MP-RDMA (section 5, Fig. 14) misconfigures one path's RED as (Pmax,
  * Kmin, Kmax) = (1.0, 240KB, 240KB) where the others mark at 20KB: those
  * are the defaults here.  A NOS gets the thresholds in its own words
- * (dialect.c: dialect_ecn_plan), read before and put back as found.  A
+ * (ecn_misconfig_plan, below), read before and put back as found.  A
  * Linux switch port gets the kernel's RED with ECN on an emulated line
  * rate, where the kernel has sch_red (the VM tier's Debian kernel does;
  * a kernel without it is refused before anything changes), and is
@@ -12,9 +12,9 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 
 #include <errno.h>
 #include <math.h>
@@ -103,9 +103,232 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 	return 0;
 }
 
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+/*
+ * ecn-misconfig on a Linux switch port: sch_red with ecn (tc-red(8)) ends
+ * the priority's class, marking CE on ECN-capable packets from --kmin
+ * bytes queued (RED's average), with a probability rising to --pmax at
+ * --kmax, and on every one beyond; the others it drops instead, as a
+ * switch's WRED does.  The marking is the kernel's own; the queue it marks
+ * is emulated (HTB at --emu-rate: veth has no line rate).  A Linux port
+ * marks nothing without RED, so --off has nothing to turn off there.
+ */
+static int linux_ecn_misconfig(struct render_ctx *r)
 {
-	return d->ecn_misconfig ? d->ecn_misconfig(r) : dialect_unsupported(r, "set ECN marking");
+	const struct fault_spec *s = r->spec;
+	unsigned limit = s->ecn_kmax < 25000 ? 100000 : s->ecn_kmax * 4,
+		 burst = (2 * s->ecn_kmin + s->ecn_kmax) / 3000 +
+			 1; /* tc-red(8): (2 min + max) / 3 avpkt */
+	char leaf[192];
+	int ret = nos_need_port(r, "ecn-misconfig");
+
+	if (ret)
+		return ret;
+	if (s->ecn_off) {
+		snprintf(
+		    r->why, r->whylen,
+		    "a Linux switch port (%s:%s) marks no ECN to begin with (no RED qdisc), so "
+		    "--off has nothing to turn off; give thresholds instead (--kmin, --kmax, "
+		    "--pmax)",
+		    r->inv->switches[r->sw].name, r->port);
+		return -EOPNOTSUPP;
+	}
+	snprintf(leaf, sizeof(leaf),
+		 "red limit %u min %u max %u avpkt 1000 burst %u probability %u.%02u bandwidth "
+		 "%llukbit ecn",
+		 limit, s->ecn_kmin, s->ecn_kmax, burst, s->ecn_pmax / 100, s->ecn_pmax % 100,
+		 s->emu_rate_kbit);
+	nos_linux_class_leaf(r, &r->port, 1, leaf);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "ECN marking by the kernel's RED (sch_red) in priority %d of %s, on an emulated "
+		 "%llu kbit/s line (HTB)",
+		 s->priority, r->port, s->emu_rate_kbit);
+	return 0;
+}
+
+void ecn_misconfig_eos_line(const struct fault_spec *s, char *buf, size_t len)
+{
+	if (s->ecn_off)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len,
+			 "random-detect ecn minimum-threshold %u bytes maximum-threshold %u bytes "
+			 "max-mark-probability %u",
+			 s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+}
+
+void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
+			const char *table, const char *found)
+{
+	struct readback rb = {0};
+	struct sbuf ap = {0}, v = {0};
+	char port[64], err[160], name[64], line[112];
+	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
+	int q = s->priority; /* the queue read is the priority's */
+
+	readback_port_queue(strchr(a->read_as, ' ') + 1, port, sizeof(port));
+	if (d == INV_DIALECT_SONIC) {
+		const char *was = known ? rb.ecn : "<wred_profile as read>";
+		char ref[80];
+
+		nos_sonic_acl_name(table, name, sizeof(name));
+		/* the reference as this SONiC writes it: a name, or "[WRED_PROFILE|NAME]" before */
+		snprintf(ref, sizeof(ref), known && rb.ecn[0] == '[' ? "[WRED_PROFILE|%s]" : "%s",
+			 name);
+		if (s->ecn_off) {
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
+				  ">/dev/null",
+				  port, q);
+		} else {
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' "
+				  "wred_green_enable true ecn ecn_all green_min_threshold %u "
+				  "green_max_threshold %u green_drop_probability %u >/dev/null && ",
+				  name, s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
+				  ">/dev/null",
+				  port, q, ref);
+		}
+		if (!known || rb.ecn[0])
+			sb_printf(&v,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
+				  ">/dev/null",
+				  port, q, was);
+		else
+			sb_printf(&v,
+				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
+				  ">/dev/null",
+				  port, q);
+		if (!s->ecn_off)
+			sb_printf(&v,
+				  "; sudo sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
+				  name);
+	} else if (d == INV_DIALECT_EOS) {
+		ecn_misconfig_eos_line(s, line, sizeof(line));
+		sb_printf(&ap, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
+			  line[0] ? line : "no random-detect ecn");
+		sb_printf(&v, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
+			  known && rb.ecn[0] ? rb.ecn : "no random-detect ecn");
+	} else { /* NVUE */
+		if (known)
+			readback_nvue_profile_copy(found, "congestion-control", rb.profile, table,
+						   NULL, &ap);
+		if (s->ecn_off)
+			sb_printf(
+			    &ap,
+			    "nv set qos congestion-control %s traffic-class %d ecn disable && ",
+			    table, q);
+		else
+			sb_printf(
+			    &ap,
+			    "nv set qos congestion-control %s traffic-class %d ecn enable && "
+			    "nv set qos congestion-control %s traffic-class %d min-threshold %u "
+			    "&& nv set qos congestion-control %s traffic-class %d max-threshold "
+			    "%u && nv set qos congestion-control %s traffic-class %d probability "
+			    "%u && ",
+			    table, q, table, q, s->ecn_kmin, table, q, s->ecn_kmax, table, q,
+			    s->ecn_pmax);
+		sb_printf(&ap,
+			  "nv set interface %s qos congestion-control profile %s && nv config "
+			  "apply -y",
+			  port, table);
+		if (known && rb.bound)
+			sb_printf(&v, "nv set interface %s qos congestion-control profile %s", port,
+				  rb.profile);
+		else
+			sb_printf(&v, "nv unset interface %s qos congestion-control", port);
+		sb_printf(&v, "; nv unset qos congestion-control %s; nv config apply -y", table);
+	}
+	fault_action_set(&a->apply, ap.p);
+	fault_action_set(&a->revert, v.p);
+	sb_free(&ap);
+	sb_free(&v);
+}
+
+/* One action on the target port's queue, read with cmd as "PARSER PORT Q", planned as not read. */
+static int ecn_action(struct render_ctx *r, const char *parser, const char *cmd)
+{
+	struct sbuf a = {0}, v = {0};
+	struct fault_action *act;
+	char arg[96];
+	int ret = nos_need_port(r, "ecn-misconfig");
+
+	if (ret)
+		return ret;
+	snprintf(arg, sizeof(arg), "%s %d", r->port, r->spec->priority);
+	sb_printf(&a, "-");
+	sb_printf(&v, "-");
+	act = nos_read_port(nos_emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
+	ecn_misconfig_plan(act, r->inv->switches[r->sw].dialect, r->spec, r->table, NULL);
+	return 0;
+}
+
+/*
+ * sonic-net/sonic-swss orchagent/qosorch.cpp: CONFIG_DB QUEUE|PORT|Q
+ * wred_profile binds a WRED_PROFILE to the queue (handleQueueTable,
+ * applyWredProfileToQueue), and a field no longer there unbinds it ("was
+ * configured but is not any more"); WredMapHandler takes
+ * green_min_threshold and green_max_threshold in bytes,
+ * green_drop_probability in percent, wred_green_enable and ecn (ecn_all).
+ * sonic-utilities scripts/ecnconfig writes the same fields, but for every
+ * port at once ('-q 3 on|off' sets or deletes wred_profile; '-p PROFILE
+ * -gmin ...' edits the profile all of them share), so one port's queue
+ * gets a profile of the fault's own through sonic-db-cli, and what it had
+ * back on the undo.  The queue is taken to be the priority's number (the
+ * AZURE TC_TO_QUEUE_MAP maps each class to its own queue; inferred).
+ */
+static int sonic_ecn_misconfig(struct render_ctx *r)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'QUEUE|%s|%d' wred_profile",
+		 r->port ? r->port : "", r->spec->priority);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a queue whose wred_profile is not read yet; when applied, the one "
+		 "read is bound back");
+	return ecn_action(r, "sonic-wred", cmd);
+}
+
+/*
+ * EOS: under 'interface PORT', 'uc-tx-queue Q' takes 'random-detect ecn
+ * minimum-threshold MIN UNITS maximum-threshold MAX UNITS
+ * max-mark-probability P' (units segments, bytes, kbytes, mbytes;
+ * probability 1..100: aristanetworks/avd python-avd eos_cli_config_gen
+ * templates eos/ethernet-interface-uc-tx-queues.j2 and its schema).  The
+ * tx-queue is taken to be the priority's number, and 'no random-detect
+ * ecn' to remove the line (EOS's usual 'no' form; both inferred).
+ */
+static int eos_ecn_misconfig(struct render_ctx *r)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "show running-config interfaces %s", r->port ? r->port : "");
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a queue with no random-detect ecn; when applied, the line read is set "
+		 "back");
+	return ecn_action(r, "eos-ecn", cmd);
+}
+
+/*
+ * NVUE: 'nv set qos congestion-control PROFILE traffic-class TC ecn
+ * enable|disable', '... min-threshold BYTES', '... max-threshold BYTES',
+ * '... probability P', and 'nv set interface PORT qos congestion-control
+ * profile PROFILE' (CumulusNetworks/docs nvue-reference
+ * Set-and-Unset-Commands/QoS.md; per port since Cumulus Linux 5.4).  The
+ * port's profile is read and copied as the fault's own with the queue's
+ * ECN changed, as pfc-misconfig copies its PFC profile; default-global,
+ * which the other ports use, is never changed.  NVUE's built-in defaults
+ * of a profile ('nv config show' does not print them) are not copied.
+ */
+static int nvue_ecn_misconfig(struct render_ctx *r)
+{
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a port on default-global with nothing set; when applied, the "
+		 "profile the port has is read and copied");
+	return ecn_action(r, "nvue-ecn",
+			  "nv config show -o commands | { grep ' qos congestion-control ' || "
+			  "true; }");
 }
 
 /*
@@ -171,7 +394,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			 a->device, rb->canon, a->read);
 		return -EALREADY;
 	}
-	dialect_ecn_plan(a, d, f->spec, p->table, a->found);
+	ecn_misconfig_plan(a, d, f->spec, p->table, a->found);
 	return 0;
 }
 
@@ -191,10 +414,10 @@ static bool ecn_took(const struct fault_run *f, const struct fault_action *a,
 	case INV_DIALECT_LINUX:
 		return !strcmp(rb->qdisc, "htb");
 	case INV_DIALECT_SONIC:
-		dialect_sonic_acl_name(f->plan->table, name, sizeof(name));
+		nos_sonic_acl_name(f->plan->table, name, sizeof(name));
 		return s->ecn_off ? !rb->ecn[0] : strstr(rb->ecn, name) != NULL;
 	case INV_DIALECT_EOS:
-		dialect_eos_ecn_line(s, want, sizeof(want));
+		ecn_misconfig_eos_line(s, want, sizeof(want));
 		return !strcmp(rb->ecn, want);
 	case INV_DIALECT_NVUE:
 		return rb->bound && !strcmp(rb->profile, f->plan->table) &&
@@ -228,7 +451,11 @@ const struct fault_kind_ops fk_ecn_misconfig = {
     .opts = opts,
     .defaults = defaults,
     .check = check,
-    .render = render,
+    .render = {[INV_DIALECT_LINUX] = linux_ecn_misconfig,
+	       [INV_DIALECT_SONIC] = sonic_ecn_misconfig,
+	       [INV_DIALECT_EOS] = eos_ecn_misconfig,
+	       [INV_DIALECT_NVUE] = nvue_ecn_misconfig},
+    .cannot = "set ECN marking",
     .precheck = precheck,
     .discover = discover,
     .verify = verify,

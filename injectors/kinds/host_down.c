@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/host_cmd.h"
 #include "injectors/kinds/kinds.h"

@@ -5,9 +5,9 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,10 +118,44 @@ static int resolve(const struct inventory *inv, struct fault_spec *s, char *why,
 	return 0;
 }
 
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+static void ipid_expr(struct sbuf *b, const struct fault_spec *s)
 {
-	return d->ipid_drop ? d->ipid_drop(r)
-			    : dialect_unsupported(r, "match the IP ID field in an ACL");
+	switch (s->ipid) {
+	case IPID_MOD:
+		if ((s->mod & (s->mod - 1)) == 0) {
+			sb_printf(b, "ip id & 0x%x == %u", s->mod - 1, s->rem);
+			return;
+		}
+		/* nft has no modulo: enumerate the matching IDs as a set. */
+		sb_printf(b, "ip id {");
+		for (unsigned id = s->rem, k = 0; id <= 0xffff; id += s->mod, k++)
+			sb_printf(b, "%s%s%u", k ? "," : " ", k % 16 == 15 ? "\n\t\t\t" : "", id);
+		sb_printf(b, " }");
+		return;
+	case IPID_RANGE:
+		sb_printf(b, "ip id %u-%u", s->range.lo, s->range.hi);
+		return;
+	case IPID_SET:
+		sb_printf(b, "ip id {");
+		for (size_t i = 0; i < s->ids.n; i++)
+			sb_printf(b, "%s%u", i ? ", " : " ", s->ids.v[i]);
+		sb_printf(b, " }");
+		return;
+	}
+}
+
+static int linux_ipid_drop(struct render_ctx *r)
+{
+	struct sbuf m = {0};
+	int rc;
+
+	ipid_expr(&m, r->spec);
+	if (r->spec->roce_only)
+		sb_printf(&m, " udp dport %d", ROCEV2_UDP_PORT);
+	sb_printf(&m, " counter");
+	rc = nos_nft_rules_table(r, r->spec->dir, m.p, "ipid-drop");
+	sb_free(&m);
+	return rc;
 }
 
 static int verify(struct fault_run *f)
@@ -140,7 +174,8 @@ const struct fault_kind_ops fk_ipid_drop = {
     .opts = opts,
     .check = check,
     .resolve = resolve,
-    .render = render,
+    .render = {[INV_DIALECT_LINUX] = linux_ipid_drop},
+    .cannot = "match the IP ID field in an ACL",
     .discover = fault_found_free,
     .verify = verify,
 };

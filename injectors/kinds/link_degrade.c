@@ -11,11 +11,11 @@
 #include "harness/lib/common.h"
 #include "harness/lib/nl.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/ecn_mark.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/links.h"
+#include "injectors/nos/nos.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +73,7 @@ static int speed_of_link(struct render_ctx *r, const struct inv_endpoint *t)
 
 	if (inventory_peer(r->inv, t, &ends[1]))
 		return 0;
-	mbps = dialect_port_speed(r->inv, ends, r->spec->rate_kbit, r->why, r->whylen);
+	mbps = link_degrade_port_speed(r->inv, ends, r->spec->rate_kbit, r->why, r->whylen);
 	if (mbps <= 0)
 		return mbps;
 	inventory_endpoint_name(r->inv, &ends[0], a, sizeof(a));
@@ -121,9 +121,165 @@ static int plan_ecn_mark(struct render_ctx *r)
 	return 0;
 }
 
-static int render_one(const struct dialect_ops *d, struct render_ctx *r)
+static int linux_link_degrade(struct render_ctx *r)
 {
-	int ret = d->link_degrade ? d->link_degrade(r) : dialect_unsupported(r, "degrade a link");
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	/* As nl_qdisc_tbf() makes it. */
+	sb_printf(&a, "tc qdisc replace dev %s root tbf rate %llukbit burst %llu latency %dms",
+		  r->port, r->spec->rate_kbit, nl_tbf_burst(r->spec->rate_kbit), NL_TBF_LATENCY_MS);
+	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q tbf",
+		  r->port, r->port);
+	nos_read_tc_root(nos_emit(r, &a, NULL, &v), r->port);
+	return 0;
+}
+
+/*
+ * A port speed, in Mbit/s as CONFIG_DB PORT|X speed holds it: config/main.py
+ * 'config interface speed <interface_name> <interface_speed>' runs
+ * 'portconfig -p PORT -s SPEED' (sonic-net/sonic-utilities).  Read before:
+ * the port's configured speed and autoneg from CONFIG_DB; the undo sets the
+ * speed found (link_degrade_speed_revert).
+ */
+static int sonic_link_degrade(struct render_ctx *r)
+{
+	struct fault_action *act;
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "sudo config interface speed %s %llu", r->port, r->spec->rate_kbit / 1000);
+	sb_printf(&v, "-");
+	act = nos_read_port(
+	    nos_emit(r, &a, NULL, &v), "sonic-speed", r->port,
+	    "sonic-db-cli CONFIG_DB HGET 'PORT|%s' speed; sonic-db-cli CONFIG_DB HGET "
+	    "'PORT|%s' autoneg",
+	    r->port, r->port);
+	link_degrade_speed_revert(act, r->port, NULL);
+	return 0;
+}
+
+/*
+ * EOS interface configuration mode 'speed' (EOS User Manual, Ethernet
+ * Ports): <N>gfull from 10G up, 1000full below; 'no speed' is its default.
+ * Read before: the port's 'speed' line in its running-config; the undo
+ * writes that line back, or 'no speed' when there was none.
+ */
+static int eos_link_degrade(struct render_ctx *r)
+{
+	struct fault_action *act;
+	struct sbuf a = {0}, v = {0};
+	unsigned long long mbps = r->spec->rate_kbit / 1000;
+	int ret = nos_need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	if (mbps > 1000)
+		sb_printf(&a, "configure\ninterface %s\nspeed %llugfull\nend", r->port,
+			  mbps / 1000);
+	else
+		sb_printf(&a, "configure\ninterface %s\nspeed %llufull\nend", r->port, mbps);
+	sb_printf(&v, "-");
+	act = nos_read_port(nos_emit(r, &a, NULL, &v), "eos-speed", r->port,
+			    "show running-config interfaces %s", r->port);
+	link_degrade_speed_revert(act, r->port, NULL);
+	return 0;
+}
+
+/*
+ * NVUE 'nv set interface <interface-id> link speed' (NVUE reference,
+ * Set and Unset Commands / Interface: 1G, 10G, 25G, 40G, 50G, 100G, 200G,
+ * 400G, 800G, auto).  Read before: what 'nv config show -o commands' sets
+ * of the port's link speed; the undo sets it back, or unsets it.
+ */
+static int nvue_link_degrade(struct render_ctx *r)
+{
+	struct fault_action *act;
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-degrade");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "nv set interface %s link speed %lluG && nv config apply -y", r->port,
+		  r->spec->rate_kbit / 1000000);
+	sb_printf(&v, "-");
+	act = nos_read_port(nos_emit(r, &a, NULL, &v), "nvue-speed", r->port, "%s",
+			    "nv config show -o commands | { grep ' link speed ' || true; }");
+	link_degrade_speed_revert(act, r->port, NULL);
+	return 0;
+}
+
+static const unsigned port_speeds[] = {1000,   10000,  25000,  40000, 50000,
+				       100000, 200000, 400000, 800000};
+
+int link_degrade_port_speed(const struct inventory *inv, const struct inv_endpoint ends[2],
+			    unsigned long long rate_kbit, char *why, size_t whylen)
+{
+	const char *nos = NULL;
+	char list[128] = "";
+	size_t used = 0;
+
+	for (int e = 0; e < 2; e++)
+		if (ends[e].kind == INV_DEV_SWITCH &&
+		    inv->switches[ends[e].dev].dialect != INV_DIALECT_LINUX)
+			nos = inv->switches[ends[e].dev].name;
+	if (!nos)
+		return 0; /* shaped with a TBF at any rate */
+	for (size_t i = 0; i < ARRAY_SIZE(port_speeds); i++) {
+		if (rate_kbit == port_speeds[i] * 1000ULL)
+			return (int)port_speeds[i];
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%uG", i ? ", " : "",
+					 port_speeds[i] / 1000);
+	}
+	snprintf(
+	    why, whylen,
+	    "link-degrade on %s's port is a port speed that both ends take, not a shaper: give "
+	    "--rate one of %s below the link's speed (a TBF of any rate needs Linux switches)",
+	    nos, list);
+	return -EOPNOTSUPP;
+}
+
+void link_degrade_speed_revert(struct fault_action *a, const char *port, const char *found)
+{
+	struct readback rb;
+	struct sbuf v = {0};
+	char err[160];
+	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
+
+	if (!strncmp(a->read_as, "sonic-speed ", 12)) {
+		if (known && rb.speed[0])
+			sb_printf(&v, "sudo config interface speed %s %s", port, rb.speed);
+		else
+			sb_printf(&v, "sudo config interface speed %s <speed as read>", port);
+	} else if (!strncmp(a->read_as, "eos-speed ", 10)) {
+		sb_printf(&v, "configure\ninterface %s\n", port);
+		if (!found)
+			sb_printf(&v, "<speed as read, or no speed>\nend");
+		else if (known && rb.speed[0])
+			sb_printf(&v, "speed %s\nend", rb.speed);
+		else
+			sb_printf(&v, "no speed\nend");
+	} else {
+		if (!found)
+			sb_printf(&v, "nv set interface %s link speed <speed as read, or unset>",
+				  port);
+		else if (known && rb.speed[0])
+			sb_printf(&v, "nv set interface %s link speed %s", port, rb.speed);
+		else
+			sb_printf(&v, "nv unset interface %s link speed", port);
+		sb_printf(&v, " && nv config apply -y");
+	}
+	fault_action_set(&a->revert, v.p);
+	sb_free(&v);
+}
+
+static int render_one(struct render_ctx *r)
+{
+	int ret = fault_render(r);
 
 	return ret || !r->spec->ecn_mark ? ret : plan_ecn_mark(r);
 }
@@ -143,11 +299,11 @@ static int plan_host(struct render_ctx *r)
 		return 0;
 	pr.sw = peer.dev;
 	pr.port = inventory_netdev(r->inv, &peer);
-	return render_one(dialect_get(r->inv->switches[peer.dev].dialect), &pr);
+	return render_one(&pr);
 }
 
 /* The target port in its dialect, then the far end: an RNIC, or a port in its own dialect. */
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+static int plan_switch(struct render_ctx *r)
 {
 	const struct fault_spec *s = r->spec;
 	struct inv_endpoint t = {s->tkind, s->tdev, (size_t)s->tport}, peer;
@@ -155,7 +311,7 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	int ret = speed_of_link(r, &t);
 
 	if (!ret)
-		ret = render_one(d, r);
+		ret = render_one(r);
 	if (ret || inventory_peer(r->inv, &t, &peer))
 		return ret;
 	if (peer.kind == INV_DEV_HOST) {
@@ -164,7 +320,7 @@ static int render(const struct dialect_ops *d, struct render_ctx *r)
 	}
 	pr.sw = peer.dev;
 	pr.port = inventory_netdev(r->inv, &peer);
-	return render_one(dialect_get(r->inv->switches[peer.dev].dialect), &pr);
+	return render_one(&pr);
 }
 
 /* Is a TBF the root qdisc of this link end? Ends that cannot be read back count as present. */
@@ -231,7 +387,7 @@ static int speed_above(struct fault_run *f, struct fault_plan *p, size_t i,
 			 port, rb->canon, a->read, want / 1000);
 		return -EALREADY;
 	}
-	dialect_speed_revert(a, port, a->found);
+	link_degrade_speed_revert(a, port, a->found);
 	return 0;
 }
 
@@ -379,7 +535,12 @@ const struct fault_kind_ops fk_link_degrade = {
     .check = check,
     .resolve = resolve,
     .plan_host = plan_host,
-    .render = render,
+    .plan_switch = plan_switch,
+    .render = {[INV_DIALECT_LINUX] = linux_link_degrade,
+	       [INV_DIALECT_SONIC] = sonic_link_degrade,
+	       [INV_DIALECT_EOS] = eos_link_degrade,
+	       [INV_DIALECT_NVUE] = nvue_link_degrade},
+    .cannot = "degrade a link",
     .discover = discover,
     .verify = verify,
 };

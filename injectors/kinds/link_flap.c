@@ -7,11 +7,11 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/links.h"
+#include "injectors/nos/nos.h"
 
 #include <arpa/inet.h>
 #include <limits.h>
@@ -93,7 +93,7 @@ static int admin_up(struct fault_run *f, struct fault_plan *p, size_t i, const s
 		return -EALREADY;
 	}
 	if (!strncmp(a->read_as, "nvue-state ", 11))
-		dialect_nvue_state_revert(a, fault_read_port(a), a->found);
+		link_flap_nvue_state_revert(a, fault_read_port(a), a->found);
 	return 0;
 }
 
@@ -139,9 +139,131 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	return 0;
 }
 
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+/*
+ * Admin-down flushes the IPv4 routes through a port and link-up does not bring
+ * them back; a NOS's routing daemon re-installs them, so the undo does too.
+ */
+static void linux_restore_routes(struct render_ctx *r, struct sbuf *v)
 {
-	return d->link_flap ? d->link_flap(r) : dialect_unsupported(r, "flap a link");
+	const struct inv_switch *sw = &r->inv->switches[r->sw];
+	const struct topo_switch *ts;
+
+	if (!r->topo)
+		return;
+	ts = &r->topo->sw[r->sw];
+	for (size_t i = 0; i < ts->n_routes; i++) {
+		const struct topo_route *rt = &ts->routes[i];
+		bool mine = rt->n_nh == 0 && !strcmp(sw->ports[rt->dev_port].name, r->port);
+		char dst[24];
+
+		for (size_t k = 0; k < rt->n_nh; k++)
+			mine |= !strcmp(sw->ports[rt->nh[k].port].name, r->port);
+		if (!mine)
+			continue;
+		if (rt->len == 0)
+			snprintf(dst, sizeof(dst), "default");
+		else
+			snprintf(dst, sizeof(dst), "%s/%d", inet_ntoa(rt->dst), rt->len);
+		if (rt->n_nh == 0) {
+			sb_printf(v, " && ip route replace %s dev %s proto static scope link", dst,
+				  r->port);
+		} else if (rt->n_nh == 1) {
+			sb_printf(v, " && ip route replace %s via %s dev %s proto static", dst,
+				  inet_ntoa(rt->nh[0].gw), sw->ports[rt->nh[0].port].name);
+		} else {
+			sb_printf(v, " && ip route replace %s proto static", dst);
+			for (size_t k = 0; k < rt->n_nh; k++)
+				sb_printf(v, " nexthop via %s dev %s", inet_ntoa(rt->nh[k].gw),
+					  sw->ports[rt->nh[k].port].name);
+		}
+	}
+}
+
+static int linux_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "ip link set dev %s down", r->port);
+	sb_printf(&v, "ip link set dev %s up", r->port);
+	linux_restore_routes(r, &v);
+	nos_read_port(nos_emit(r, &a, NULL, &v), "ip-link", r->port, "ip -j link show dev %s",
+		      r->port);
+	return 0;
+}
+
+/*
+ * config/main.py 'config interface shutdown|startup <interface_name>'
+ * writes CONFIG_DB PORT|P admin_status down|up (sonic-net/sonic-utilities,
+ * and its tests check exactly that field).  Read before: that field; a port
+ * not configured up is refused (link_flap.c), so 'startup' gives it back.
+ */
+static int sonic_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "sudo config interface shutdown %s", r->port);
+	sb_printf(&v, "sudo config interface startup %s", r->port);
+	nos_read_port(nos_emit(r, &a, NULL, &v), "sonic-admin", r->port,
+		      "sonic-db-cli CONFIG_DB HGET 'PORT|%s' admin_status", r->port);
+	return 0;
+}
+
+static int eos_link_flap(struct render_ctx *r)
+{
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "configure\ninterface %s\nshutdown\nend", r->port);
+	sb_printf(&v, "configure\ninterface %s\nno shutdown\nend", r->port);
+	nos_read_port(nos_emit(r, &a, NULL, &v), "eos-shut", r->port,
+		      "show running-config interfaces %s", r->port);
+	return 0;
+}
+
+/*
+ * 'nv set interface P link state down|up' (NVUE reference, Interfaces).
+ * Read before: the port's 'link state' in the applied configuration; the
+ * undo sets what was there, or unsets it when nothing was
+ * (link_flap_nvue_state_revert).
+ */
+static int nvue_link_flap(struct render_ctx *r)
+{
+	struct fault_action *act;
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "link-flap");
+
+	if (ret)
+		return ret;
+	sb_printf(&a, "nv set interface %s link state down && nv config apply -y", r->port);
+	sb_printf(&v, "-");
+	act = nos_read_port(nos_emit(r, &a, NULL, &v), "nvue-state", r->port,
+			    "nv config show -o commands | { grep ' link state ' || true; }");
+	link_flap_nvue_state_revert(act, r->port, NULL);
+	return 0;
+}
+
+void link_flap_nvue_state_revert(struct fault_action *a, const char *port, const char *found)
+{
+	struct readback rb;
+	struct sbuf v = {0};
+	char err[160];
+
+	/* not read yet (a dry run): as a port with no link state set shows it */
+	if (found && !readback_parse(a->read_as, found, &rb, err, sizeof(err)) && rb.admin[0])
+		sb_printf(&v, "nv set interface %s link state %s", port, rb.admin);
+	else
+		sb_printf(&v, "nv unset interface %s link state", port);
+	sb_printf(&v, " && nv config apply -y");
+	fault_action_set(&a->revert, v.p);
+	sb_free(&v);
 }
 
 /*
@@ -284,7 +406,11 @@ const struct fault_kind_ops fk_link_flap = {
     .defaults = defaults,
     .check = check,
     .plan_host = plan_host,
-    .render = render,
+    .render = {[INV_DIALECT_LINUX] = linux_link_flap,
+	       [INV_DIALECT_SONIC] = sonic_link_flap,
+	       [INV_DIALECT_EOS] = eos_link_flap,
+	       [INV_DIALECT_NVUE] = nvue_link_flap},
+    .cannot = "flap a link",
     .precheck = precheck,
     .discover = discover,
     .verify = verify,

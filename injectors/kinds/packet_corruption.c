@@ -10,9 +10,9 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,11 +73,23 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 	return 0;
 }
 
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+/*
+ * Emulated corruption: a receiver's CRC check drops a damaged frame, so a
+ * random share of the port's RoCE packets is dropped (nft's numgen random;
+ * the port's CRC error counter does not rise).  The first counter sees every
+ * RoCE packet through the port, the second the ones dropped.  A port target
+ * only (the kind's target forms).
+ */
+static int linux_packet_corruption(struct render_ctx *r)
 {
-	return d->packet_corruption
-		   ? d->packet_corruption(r)
-		   : dialect_unsupported(r, "drop a random share of a port's packets");
+	struct sbuf m = {0};
+	int rc;
+
+	sb_printf(&m, "udp dport %d counter numgen random mod %u < %u counter", ROCEV2_UDP_PORT,
+		  FAULT_PPM, r->spec->corrupt_ppm);
+	rc = nos_nft_rules_table(r, r->spec->dir, m.p, "packet-corruption");
+	sb_free(&m);
+	return rc;
 }
 
 /*
@@ -105,7 +117,7 @@ static int plan_host(struct render_ctx *r)
 		 "%.72s's link corrupted at its switch end %.72s (emulated: loss, direction as "
 		 "the RNIC sees it)",
 		 r->spec->target, name);
-	return render(dialect_get(r->inv->switches[e.dev].dialect), &pr);
+	return fault_render(&pr);
 }
 
 /*
@@ -253,7 +265,8 @@ const struct fault_kind_ops fk_packet_corruption = {
     .opts = opts,
     .check = check,
     .plan_host = plan_host,
-    .render = render,
+    .render = {[INV_DIALECT_LINUX] = linux_packet_corruption},
+    .cannot = "drop a random share of a port's packets",
     .discover = fault_found_free,
     .verify = verify,
 };

@@ -7,10 +7,10 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/netlink_op.h"
+#include "injectors/nos/nos.h"
 
 #include <string.h>
 
@@ -50,9 +50,143 @@ static int plan_host(struct render_ctx *rc)
 	return 0;
 }
 
-static int render(const struct dialect_ops *d, struct render_ctx *r)
+/* PFC off, emulated: the priority's queue is a shallow tail-drop queue (nos_linux_shallow). */
+static int linux_pfc_misconfig(struct render_ctx *r)
 {
-	return d->pfc_misconfig ? d->pfc_misconfig(r) : dialect_unsupported(r, "change PFC");
+	const struct fault_spec *s = r->spec;
+	const char *ports[256];
+	size_t n = nos_ports_of(r, ports, 256);
+
+	nos_linux_shallow(r, ports, n, s->shallow_bytes);
+	snprintf(
+	    r->plan->note, sizeof(r->plan->note),
+	    "emulated PFC: priority %d of %s is a shallow %u-byte tail-drop queue at %llu kbit/s "
+	    "(HTB+bfifo) instead of a lossless class",
+	    s->priority, r->port ? r->port : "every port", s->shallow_bytes, s->emu_rate_kbit);
+	return 0;
+}
+
+/*
+ * Checked against sonic-net/sonic-utilities: config/main.py 'config
+ * interface pfc priority <interface_name> <priority> <on|off>' runs 'pfc
+ * config priority STATUS PORT PRIO'; pfc/main.py configPfcPrio() edits
+ * CONFIG_DB PORT_QOS_MAP|PORT pfc_enable and exits 0 without a change when
+ * the priority is not enabled ("Priority N is not enabled on PORT") or the
+ * port has no entry ("Cannot find interface").  So the state is read
+ * first ('show pfc priority PORT', showPfcPrio()): a priority that is not
+ * lossless is refused before anything changes, and 'on' restores it as found.
+ */
+static int sonic_pfc_misconfig(struct render_ctx *r)
+{
+	const char *ports[256];
+	size_t n = nos_ports_of(r, ports, 256);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf a = {0}, v = {0};
+
+		sb_printf(&a, "sudo config interface pfc priority %s %d off", ports[i],
+			  r->spec->priority);
+		sb_printf(&v, "sudo config interface pfc priority %s %d on", ports[i],
+			  r->spec->priority);
+		nos_read_port(nos_emit(r, &a, NULL, &v), "sonic-pfc", ports[i],
+			      "show pfc priority %s", ports[i]);
+	}
+	return 0;
+}
+
+static int eos_pfc_misconfig(struct render_ctx *r)
+{
+	const char *ports[256];
+	size_t n = nos_ports_of(r, ports, 256);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf a = {0}, v = {0};
+
+		sb_printf(
+		    &a,
+		    "configure\ninterface %s\nno priority-flow-control priority %d no-drop\nend",
+		    ports[i], r->spec->priority);
+		sb_printf(&v,
+			  "configure\ninterface %s\npriority-flow-control priority %d no-drop\nend",
+			  ports[i], r->spec->priority);
+		nos_read_port(nos_emit(r, &a, NULL, &v), "eos-pfc", ports[i],
+			      "show running-config interfaces %s", ports[i]);
+	}
+	return 0;
+}
+
+/* What 'nv config show -o commands' says of PFC: every line naming it. */
+#define NVUE_PFC_READ "nv config show -o commands | { grep ' qos pfc ' || true; }"
+
+void pfc_misconfig_nvue(struct fault_action *a, const char *port, int prio, const char *table,
+			const char *found)
+{
+	char pr[24], cp[64], err[160];
+	struct readback rb;
+	struct sbuf ap = {0}, v = {0};
+	if (!found) { /* not read yet (a dry run): as a port on the default profile shows it */
+		snprintf(cp, sizeof(cp), "nv set qos pfc default-global switch-priority %d", prio);
+		found = cp;
+	}
+	if (readback_parse(a->read_as, found, &rb, err, sizeof(err)))
+		return; /* nvue-pfc parses any text: not reached */
+	readback_nvue_profile_copy(found, "pfc", rb.profile, table,
+				   (const char *const[]){"switch-priority", "rx", "tx", NULL}, &ap);
+	if (rb.lossless & ~(1u << prio)) {
+		sb_printf(&ap, "nv set qos pfc %s switch-priority %s && ", table,
+			  readback_prios(rb.lossless & ~(1u << prio), pr, sizeof(pr)));
+	} else { /* prio was its only one: the profile keeps it, with PFC off both ways */
+		sb_printf(&ap,
+			  "nv set qos pfc %s switch-priority %d && nv set qos pfc %s rx disable && "
+			  "nv set qos pfc %s tx disable && ",
+			  table, prio, table, table);
+	}
+	sb_printf(&ap, "nv set interface %s qos pfc profile %s && nv config apply -y", port, table);
+	if (rb.bound)
+		sb_printf(&v, "nv set interface %s qos pfc profile %s", port, rb.profile);
+	else
+		sb_printf(&v, "nv unset interface %s qos pfc", port);
+	sb_printf(&v, "; nv unset qos pfc %s; nv config apply -y", table);
+	fault_action_set(&a->apply, ap.p);
+	fault_action_set(&a->revert, v.p);
+	sb_free(&ap);
+	sb_free(&v);
+}
+
+/*
+ * PFC off for one priority on the target ports only: NVUE sets PFC per
+ * profile ('nv set qos pfc PROFILE switch-priority ...'), and a port takes
+ * its own with 'nv set interface PORT qos pfc profile PROFILE' (NVUE
+ * reference, Set and Unset Commands / QoS; Cumulus Linux user guide,
+ * Quality of Service / PFC).  So the port's profile is read, copied as
+ * rocelab_f<id> without the priority and bound to the port; the undo binds
+ * the port back to what it had (or to none) and deletes the copy.  The
+ * switch's default-global profile, which every other port uses, is never
+ * changed.
+ */
+static int nvue_pfc_misconfig(struct render_ctx *r)
+{
+	const char *ports[256];
+	size_t n = nos_ports_of(r, ports, 256);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf a = {0}, v = {0};
+		struct fault_action *act;
+		char table[48];
+
+		/* one profile per port: each copies its port's own */
+		snprintf(table, sizeof(table), n > 1 ? "%s_%zu" : "%s", r->table, i);
+		sb_printf(&a, "-");
+		sb_printf(&v, "-");
+		act = nos_emit(r, &a, NULL, &v);
+		nos_read_port(act, "nvue-pfc", ports[i], "%s", NVUE_PFC_READ);
+		pfc_misconfig_nvue(act, ports[i], r->spec->priority, table, NULL);
+	}
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "shown for a port on default-global with priority %d alone; when applied, the "
+		 "profile each port has is read and copied without it",
+		 r->spec->priority);
+	return 0;
 }
 
 /* An RNIC without DCB cannot have its PFC changed: say so before the journal. */
@@ -121,7 +255,7 @@ static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const s
 	if (!strncmp(a->read_as, "nvue-pfc ", 9) &&
 	    (prof = strstr(a->apply, " qos pfc profile "))) {
 		snprintf(table, sizeof(table), "%.*s", (int)strcspn(prof + 17, " "), prof + 17);
-		dialect_nvue_pfc(a, port, s->priority, table, a->found);
+		pfc_misconfig_nvue(a, port, s->priority, table, a->found);
 	}
 	return 0;
 }
@@ -182,7 +316,11 @@ const struct fault_kind_ops fk_pfc_misconfig = {
     .opts = opts,
     .defaults = defaults,
     .plan_host = plan_host,
-    .render = render,
+    .render = {[INV_DIALECT_LINUX] = linux_pfc_misconfig,
+	       [INV_DIALECT_SONIC] = sonic_pfc_misconfig,
+	       [INV_DIALECT_EOS] = eos_pfc_misconfig,
+	       [INV_DIALECT_NVUE] = nvue_pfc_misconfig},
+    .cannot = "change PFC",
     .precheck = precheck,
     .discover = discover,
     .verify = verify,

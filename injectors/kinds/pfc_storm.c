@@ -13,9 +13,9 @@
 #include "harness/lab/pfc.h"
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -100,11 +100,87 @@ static unsigned long long paused_permille(const struct fault_spec *s, unsigned l
 	return pm > 1000 ? 1000 : pm;
 }
 
+/*
+ * pfc-storm, emulated: veth ignores PFC frames, so the port's egress of the
+ * paused priority (toward the storming RNIC) is held by an HTB class at
+ * spec->rate_kbit (near zero when the storm pauses it all the time), its
+ * packets queued in a deep FIFO as a lossless class holds them; the other
+ * priorities pass at up to 10 Gbit/s, more than a veth carries here.
+ */
+static int linux_pfc_storm(struct render_ctx *r)
+{
+	const struct fault_spec *s = r->spec;
+	const char *p = r->port;
+	struct sbuf a = {0}, v = {0};
+	int ret = nos_need_port(r, "pfc-storm");
+
+	if (ret)
+		return ret;
+	sb_printf(&a,
+		  "tc qdisc replace dev %s root handle 1: htb default 20 && "
+		  "tc class add dev %s parent 1: classid 1:10 htb rate %llukbit ceil %llukbit "
+		  "quantum 1514 && "
+		  "tc class add dev %s parent 1: classid 1:20 htb rate 10gbit burst 200k quantum "
+		  "60000 && "
+		  "tc qdisc add dev %s parent 1:10 handle 10: pfifo limit 100000 && "
+		  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos 0x%02x 0xe0 "
+		  "flowid 1:10",
+		  p, p, s->rate_kbit, s->rate_kbit, p, p, p, s->priority << 5);
+	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb",
+		  p, p);
+	nos_read_tc_root(nos_emit(r, &a, NULL, &v), p);
+	r->plan->emulated = true;
+	return 0;
+}
+
+/*
+ * PFC frames a port received for a priority, per NOS:
+ * - SONiC keeps them in COUNTERS_DB, per port object, as
+ *   SAI_PORT_STAT_PFC_<p>_RX_PKTS, the port's object found in
+ *   COUNTERS_PORT_NAME_MAP: what pfcstat ('show pfc counters') reads
+ *   (sonic-net/sonic-utilities, scripts/pfcstat: counter_bucket_rx_dict).
+ *   One number.
+ * - EOS: 'show interfaces PORT priority-flow-control counters detail |
+ *   json', interfaces.PORT.priorities."<p>".rxFrames: the model
+ *   facebook/DNE-TaaC reads from EOS switches
+ *   (taac/health_checks/dsf_health_checks/dsf_pfc_health_check.py,
+ *   _get_eos_pfc_counters).  Arista publishes no sample output of it that
+ *   we found; the text form ('show priority-flow-control counters') has
+ *   RxPfc and TxPfc per port, all priorities together.
+ * - NVUE: 'nv show interface PORT counters qos pfc-stats', a table with
+ *   switch-priority and rx-pause-frames columns (CumulusNetworks/docs, NVUE
+ *   command reference, Cumulus Linux 5.5 and later; 5.4 and earlier call it
+ *   'qos counters pfc-stats').
+ */
+int pfc_storm_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd,
+			 struct sbuf *read_as)
+{
+	switch (d) {
+	case INV_DIALECT_SONIC:
+		sb_printf(cmd,
+			  "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB "
+			  "HGET COUNTERS_PORT_NAME_MAP %s)\" SAI_PORT_STAT_PFC_%d_RX_PKTS",
+			  port, prio);
+		sb_printf(read_as, "sonic-pfc-rx %s %d", port, prio);
+		return 0;
+	case INV_DIALECT_EOS:
+		sb_printf(cmd, "show interfaces %s priority-flow-control counters detail | json",
+			  port);
+		sb_printf(read_as, "eos-pfc-rx %s %d", port, prio);
+		return 0;
+	case INV_DIALECT_NVUE:
+		sb_printf(cmd, "nv show interface %s counters qos pfc-stats", port);
+		sb_printf(read_as, "nvue-pfc-rx %s %d", port, prio);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 static int plan_host(struct render_ctx *r)
 {
 	const struct fault_spec *s = r->spec;
 	const struct inv_host *h = &r->inv->hosts[s->tdev];
-	const struct dialect_ops *d;
 	struct fault_spec at_switch = *s;
 	struct render_ctx pr = *r;
 	struct inv_endpoint e;
@@ -120,8 +196,7 @@ static int plan_host(struct render_ctx *r)
 	    "%.40s run: rocelab load pfc --dev %.16s --priority %d --quanta %u --pps %u, for as "
 	    "long as the fault lasts (802.1Qbb frames toward %.60s)",
 	    h->name, h->rnics[s->tport].netdev, s->priority, s->pfc_quanta, s->pfc_pps, port);
-	d = dialect_get(r->inv->switches[e.dev].dialect);
-	if (!d->pfc_storm) {
+	if (!s->kind->render[r->inv->switches[e.dev].dialect]) {
 		struct sbuf cmd = {0}, as = {0};
 		size_t at = strlen(r->plan->runs);
 
@@ -129,8 +204,8 @@ static int plan_host(struct render_ctx *r)
 		    r->plan->note, sizeof(r->plan->note),
 		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
 		    port, s->priority, s->target);
-		if (!dialect_pfc_rx_counter(r->inv->switches[e.dev].dialect,
-					    inventory_netdev(r->inv, &e), s->priority, &cmd, &as))
+		if (!pfc_storm_rx_counter(r->inv->switches[e.dev].dialect,
+					  inventory_netdev(r->inv, &e), s->priority, &cmd, &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
 				 "\nssh %s counter: %s, before the storm and as it runs",
 				 r->inv->switches[e.dev].name, cmd.p);
@@ -153,7 +228,7 @@ static int plan_host(struct render_ctx *r)
 	    "while the storm lasts, paused %llu.%llu%% of the time at %llu Mbit/s%s",
 	    port, s->priority, at_switch.rate_kbit, pm / 10, pm % 10, mbps,
 	    given ? "" : " (no speed in the inventory)");
-	return d->pfc_storm(&pr);
+	return fault_render(&pr);
 }
 
 /* A port with a root qdisc of its own would lose it to the hold: refused (fault_found). */
@@ -230,9 +305,8 @@ static int start(struct fault_run *f)
 	if ((r = fault_rnic_switch_end(f->inv, s, &st->sw_end, f->err, sizeof(f->err))))
 		goto fail;
 	/* a NOS that counts the frames it receives: read before the storm */
-	if (!dialect_pfc_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
-				    inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd,
-				    &as)) {
+	if (!pfc_storm_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
+				  inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd, &as)) {
 		st->rx.backend = FB_SSH;
 		snprintf(st->rx.device, sizeof(st->rx.device), "%s",
 			 f->inv->switches[st->sw_end.dev].name);
@@ -401,6 +475,7 @@ const struct fault_kind_ops fk_pfc_storm = {
     .opts = opts,
     .defaults = defaults,
     .plan_host = plan_host,
+    .render = {[INV_DIALECT_LINUX] = linux_pfc_storm},
     .discover = discover,
     .start = start,
     .verify = verify,

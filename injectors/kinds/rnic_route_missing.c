@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"

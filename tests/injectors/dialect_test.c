@@ -5,9 +5,9 @@
 #include "harness/lib/inventory.h"
 #include "harness/lib/sbuf.h"
 #include "harness/lib/topo.h"
-#include "injectors/dialect.h"
 #include "injectors/fault.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -146,14 +146,18 @@ ParameterizedTest(struct transcript_case *c, dialect, transcript)
 	inventory_free(inv);
 }
 
-Test(dialect, every_dialect_has_an_ops_table)
+/* Every switch kind renders on Linux, and the two every lab needs on every NOS. */
+Test(dialect, every_nos_renders_link_flap_and_acl_error)
 {
-	for (int d = INV_DIALECT_LINUX; d <= INV_DIALECT_NVUE; d++) {
-		const struct dialect_ops *o = dialect_get((enum inv_dialect)d);
+	for (size_t i = 0; fault_kind_at(i); i++) {
+		const struct fault_kind_ops *k = fault_kind_at(i);
 
-		cr_assert_not_null(o->name);
-		cr_assert_not_null(o->link_flap);
-		cr_assert_not_null(o->acl_error);
+		if (k->targets & (FT_PORT | FT_SWITCH))
+			cr_assert(k->render[INV_DIALECT_LINUX] || k->plan_switch, "%s", k->name);
+	}
+	for (int d = INV_DIALECT_LINUX; d < INV_DIALECT_N; d++) {
+		cr_assert_not_null(fk_link_flap.render[d], "%s", inv_dialect_name(d));
+		cr_assert_not_null(fk_acl_error.render[d], "%s", inv_dialect_name(d));
 	}
 }
 
@@ -198,7 +202,7 @@ Test(dialect, sonic_acl_error_is_acl_loaders_schema_without_acl_loader)
 	cr_assert_eq(fault_spec_set(&spec, "to-tenant", "team-b", why, sizeof(why)), 0);
 	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 12, &plan, why, sizeof(why)), 0, "%s", why);
-	dialect_sonic_acl_name(plan.table, name, sizeof(name));
+	nos_sonic_acl_name(plan.table, name, sizeof(name));
 	cr_assert_str_eq(name, "ROCELAB_F12");
 	cr_assert_eq(plan.n_acts, 2);
 	cr_assert_str_eq(plan.acts[0].apply,
@@ -272,23 +276,21 @@ Test(dialect, sonic_acl_error_is_read_back_from_state_db)
 	char old[] = "ACL_TABLE_TABLE|ROCELAB_F7=\nACL_RULE_TABLE|ROCELAB_F7|RULE_1=\n";
 
 	sonic_acl_plan(&inv, &plan);
-	cr_assert_eq(dialect_sonic_acl_status_cmd(&plan, &cmd), 1);
+	cr_assert_eq(acl_error_sonic_status_cmd(&plan, &cmd), 1);
 	cr_assert_str_eq(cmd.p, "for k in 'ACL_TABLE_TABLE|ROCELAB_F7' "
 				"'ACL_RULE_TABLE|ROCELAB_F7|RULE_1'; do printf '%s=%s\\n' \"$k\" "
 				"\"$(sonic-db-cli STATE_DB HGET \"$k\" status)\"; done");
 	cr_assert_eq(
-	    dialect_sonic_acl_status(ok, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
-	    0);
+	    acl_error_sonic_status(ok, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)), 0);
 	cr_assert_str_eq(ev, "STATE_DB on sw-sonic (sonic-db-cli): table ROCELAB_F7 and its 1 "
 			     "rule(s) Active");
 	cr_assert_eq(
-	    dialect_sonic_acl_status(bad, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
+	    acl_error_sonic_status(bad, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
 	    -EIO);
 	cr_assert_str_eq(err, "STATE_DB on sw-sonic: ACL_RULE_TABLE|ROCELAB_F7|RULE_1 is "
 			      "'Inactive', not Active");
 	cr_assert_eq(
-	    dialect_sonic_acl_status(old, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)),
-	    0);
+	    acl_error_sonic_status(old, "sw-sonic", &plan, 1, ev, sizeof(ev), err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(ev, "no ACL status for 2 of 2"), "%s", ev);
 	free(cmd.p);
 	fault_plan_clear(&plan);
@@ -422,7 +424,7 @@ Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
 	cr_assert(strstr(plan.note, "port speed 25G on both ends"), "%s", plan.note);
 
 	/* the undo, once read: the speed as found */
-	dialect_speed_revert(&plan.acts[0], "Ethernet8", "400000\noff\n");
+	link_degrade_speed_revert(&plan.acts[0], "Ethernet8", "400000\noff\n");
 	cr_assert_str_eq(plan.acts[0].revert, "sudo config interface speed Ethernet8 400000");
 	fault_plan_clear(&plan);
 
@@ -430,10 +432,10 @@ Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
 	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0, "%s", why);
 	cr_assert_str_eq(plan.acts[0].apply, "configure\ninterface Ethernet1\nspeed 25gfull\nend");
-	dialect_speed_revert(&plan.acts[0], "Ethernet1", "interface Ethernet1\n   mtu 9214\n");
+	link_degrade_speed_revert(&plan.acts[0], "Ethernet1", "interface Ethernet1\n   mtu 9214\n");
 	cr_assert_str_eq(plan.acts[0].revert, "configure\ninterface Ethernet1\nno speed\nend");
-	dialect_speed_revert(&plan.acts[0], "Ethernet1",
-			     "interface Ethernet1\n   speed 100g-2\n   mtu 9214\n");
+	link_degrade_speed_revert(&plan.acts[0], "Ethernet1",
+				  "interface Ethernet1\n   speed 100g-2\n   mtu 9214\n");
 	cr_assert_str_eq(plan.acts[0].revert, "configure\ninterface Ethernet1\nspeed 100g-2\nend");
 	fault_plan_clear(&plan);
 
@@ -443,10 +445,11 @@ Test(dialect, link_degrade_is_one_port_speed_on_both_ends)
 	cr_assert_str_eq(plan.acts[0].apply,
 			 "nv set interface swp1 link speed 25G && nv config apply -y");
 	cr_assert_str_eq(plan.acts[1].apply, "tbf rnic4 25000000", "its RNIC peer: a TBF");
-	dialect_speed_revert(&plan.acts[0], "swp1", "nv set interface swp1-3 link speed 100G\n");
+	link_degrade_speed_revert(&plan.acts[0], "swp1",
+				  "nv set interface swp1-3 link speed 100G\n");
 	cr_assert_str_eq(plan.acts[0].revert,
 			 "nv set interface swp1 link speed 100G && nv config apply -y");
-	dialect_speed_revert(&plan.acts[0], "swp1", "");
+	link_degrade_speed_revert(&plan.acts[0], "swp1", "");
 	cr_assert_str_eq(plan.acts[0].revert,
 			 "nv unset interface swp1 link speed && nv config apply -y");
 	fault_plan_clear(&plan);
@@ -544,7 +547,7 @@ Test(dialect, pfc_rx_counters_are_read_in_the_noss_own_grammar)
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		struct sbuf cmd = {0}, as = {0};
 
-		cr_assert_eq(dialect_pfc_rx_counter(want[i].d, want[i].port, 3, &cmd, &as), 0);
+		cr_assert_eq(pfc_storm_rx_counter(want[i].d, want[i].port, 3, &cmd, &as), 0);
 		cr_assert_str_eq(cmd.p, want[i].cmd);
 		cr_assert_str_eq(as.p, want[i].as);
 		sb_free(&cmd);
@@ -552,7 +555,7 @@ Test(dialect, pfc_rx_counters_are_read_in_the_noss_own_grammar)
 	}
 	struct sbuf cmd = {0}, as = {0};
 
-	cr_assert_eq(dialect_pfc_rx_counter(INV_DIALECT_LINUX, "swp1", 3, &cmd, &as), -EOPNOTSUPP);
+	cr_assert_eq(pfc_storm_rx_counter(INV_DIALECT_LINUX, "swp1", 3, &cmd, &as), -EOPNOTSUPP);
 	sb_free(&cmd);
 	sb_free(&as);
 }

@@ -5,9 +5,9 @@
  */
 #define _GNU_SOURCE
 #include "harness/lib/sbuf.h"
-#include "injectors/dialect.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos.h"
 #include "injectors/readback.h"
 
 #include <criterion/criterion.h>
@@ -181,7 +181,7 @@ Test(readback, nvue_pfc_copies_the_ports_profile_and_restores_its_binding)
 	fault_action_read(&a, "nv config show -o commands", "nvue-pfc swp2");
 	a.apply = strdup("-");
 	a.revert = strdup("-");
-	dialect_nvue_pfc(&a, "swp2", 3, "rocelab_f7", nvue_global);
+	pfc_misconfig_nvue(&a, "swp2", 3, "rocelab_f7", nvue_global);
 	cr_assert_str_eq(a.apply,
 			 "nv set qos pfc rocelab_f7 cable-length 50 && "
 			 "nv set qos pfc rocelab_f7 port-buffer 25000B && "
@@ -193,7 +193,7 @@ Test(readback, nvue_pfc_copies_the_ports_profile_and_restores_its_binding)
 			 "apply -y");
 	cr_assert_null(strstr(a.apply, "default-global"), "the switch-wide profile is not touched");
 
-	dialect_nvue_pfc(&a, "swp3", 4, "rocelab_f8", nvue_bound);
+	pfc_misconfig_nvue(&a, "swp3", 4, "rocelab_f8", nvue_bound);
 	cr_assert(strstr(a.apply,
 			 "nv set qos pfc rocelab_f8 cable-length 100 && "
 			 "nv set qos pfc rocelab_f8 switch-priority 4 && "
@@ -339,9 +339,9 @@ Test(readback, nvue_flap_undo_is_the_link_state_found)
 	struct fault_action a = {0};
 
 	fault_action_read(&a, "nv config show -o commands", "nvue-state swp3");
-	dialect_nvue_state_revert(&a, "swp3", "");
+	link_flap_nvue_state_revert(&a, "swp3", "");
 	cr_assert_str_eq(a.revert, "nv unset interface swp3 link state && nv config apply -y");
-	dialect_nvue_state_revert(&a, "swp3", "nv set interface swp3 link state up\n");
+	link_flap_nvue_state_revert(&a, "swp3", "nv set interface swp3 link state up\n");
 	cr_assert_str_eq(a.revert, "nv set interface swp3 link state up && nv config apply -y");
 	free(a.revert);
 	free(a.read);

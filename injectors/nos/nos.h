@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the switch NOSes share across fault kinds: the render vocabulary a
+ * kind's per-NOS renderers (fault_kind_ops.render[]) write their actions
+ * with.  Every name in a command was validated by the inventory.
+ */
+#ifndef ROCELAB_NOS_H
+#define ROCELAB_NOS_H
+
+#include "harness/lib/sbuf.h"
+#include "injectors/fault.h"
+
+#include <stddef.h>
+
+/* An action on r's switch over SSH: apply, its input (NULL: none) and revert, taken from the
+ * buffers. */
+struct fault_action *nos_emit(struct render_ctx *r, struct sbuf *apply, struct sbuf *input,
+			      struct sbuf *revert);
+
+/* An action's read-back: the command, parsed by "PARSER PORT". */
+struct fault_action *nos_read_port(struct fault_action *a, const char *parser, const char *port,
+				   const char *cmd_fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Ports the fault covers: the target port, or every cabled port of the switch. */
+size_t nos_ports_of(struct render_ctx *r, const char **out, size_t max);
+
+/* 0 when r has a port target, else -EINVAL with why ("KIND needs a port target ..."). */
+int nos_need_port(struct render_ctx *r, const char *kind);
+
+/* ---- linux (Cumulus-like NOS; what the virtual lab runs) ---- */
+
+/* A Linux switch's nft tables: the fault's own must not be there before, nor after its revert. */
+void nos_read_nft_tables(struct fault_action *a, const char *table);
+/* The kernel's own root qdisc comes back when ours is deleted: read it before and after. */
+void nos_read_tc_root(struct fault_action *a, const char *port);
+/* The fault's nft table deleted, idempotently (an undo). */
+void nos_nft_revert(struct sbuf *v, const char *table);
+/* The fault's nft table and its forward chain opened (rules follow, then "\t}\n}\n"). */
+void nos_nft_begin(struct sbuf *in, const char *table);
+/*
+ * The fault's own table of "MATCH drop" rules on r's port, one a direction
+ * (dir), or on the whole switch, commented "rocelab KIND [in|out]", fed to
+ * 'nft -f -'; undone by deleting the table.  MATCH ends in the counter that
+ * verification reads.
+ */
+int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *match,
+			const char *kind);
+/*
+ * A model of each of ports' line rate (HTB) whose RoCE priority class ends
+ * in the queue discipline leaf ("bfifo limit N", "red ..."), the other
+ * priorities in a deep FIFO: veth has no line rate of its own to queue at.
+ */
+void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, const char *leaf);
+/*
+ * Emulated lossless class (veth has no PFC): the priority's class ends in
+ * a tail-drop queue of bytes.  Under incast that class drops where a real
+ * one would pause.
+ */
+void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, unsigned bytes);
+
+/* ---- SONiC ---- */
+
+/* SONiC's name for a fault's ACL table: upper case, as acl-loader names acl-sets. */
+void nos_sonic_acl_name(const char *table, char *buf, size_t len);
+
+#endif
