@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/* 'rocelab run': the run engine, writing through the reports layer. */
+#define _GNU_SOURCE
+#include "harness/cli/cli.h"
+
+#include "harness/run/runner.h"
+#include "reports/history.h"
+#include "reports/pages.h"
+#include "reports/report.h"
+
+#include <limits.h>
+
+static void scenario_reported(const struct run_info *ri, struct scn_result *r)
+{
+	report_incident(ri, r);
+}
+
+/* --baseline: which run, resolved before anything is touched. */
+static int run_prepare(struct run_info *ri)
+{
+	char db[PATH_MAX], err[512];
+
+	if (!ri->baseline)
+		return 0;
+	if (history_resolve(history_path(ri->db, db, sizeof(db)), ri->inv->name, ri->baseline,
+			    ri->baseline_id, sizeof(ri->baseline_id), err, sizeof(err))) {
+		rl_err("run: --baseline %s: %s; nothing was started", ri->baseline, err);
+		return RL_EXIT_USAGE;
+	}
+	rl_info("run: baseline %s", ri->baseline_id);
+	return 0;
+}
+
+/* Recorded in the history, and compared with the baseline: its regressions, or -1. */
+static json_t *run_history(const struct run_info *ri, json_t *root)
+{
+	static const struct history_margins m = HISTORY_MARGINS_DEFAULT;
+	char db[PATH_MAX], err[512];
+	json_t *cmp;
+
+	if (ri->no_history)
+		return NULL;
+	history_path(ri->db, db, sizeof(db));
+	if (history_record(db, root, ri->outdir, err, sizeof(err))) {
+		rl_warn("run: not recorded in the run history: %s", err);
+		return NULL;
+	}
+	rl_info("run: recorded as %s in %s", ri->run_id, db);
+	if (!ri->baseline_id[0])
+		return NULL;
+	if (!(cmp = history_compare(db, ri->baseline_id, ri->run_id, &m, err, sizeof(err)))) {
+		rl_warn("run: cannot compare with the baseline: %s", err);
+		return NULL;
+	}
+	history_print_compare(cmp, stderr);
+	return cmp;
+}
+
+static int run_reported(const struct run_info *ri, struct scn_result *r, size_t n)
+{
+	json_t *root = report_results(ri, r, n), *cmp = run_history(ri, root);
+	int a, b, worse = cmp && json_array_size(json_object_get(cmp, "regressions"));
+
+	if (ri->baseline_id[0])
+		json_object_set_new(root, "baseline",
+				    cmp ? json_incref(cmp)
+					: json_pack("{s:s,s:s}", "run_id", ri->baseline_id, "error",
+						    "not compared"));
+	a = report_write_results(ri, root);
+	b = report_junit(ri, r, n, cmp);
+	if (pages_suite_index(ri->outdir, root))
+		rl_warn("run: cannot write %s/index.html", ri->outdir);
+	json_decref(root);
+	json_decref(cmp);
+	if (ri->baseline_id[0] && !cmp)
+		return -EIO; /* asked for, and not done */
+	return a ? a : b ? b : worse;
+}
+
+int cmd_run_reported(int argc, char **argv)
+{
+	static const struct run_sink sink = {run_prepare, scenario_reported, run_reported};
+
+	return cmd_run(argc, argv, &sink);
+}
