@@ -4,6 +4,7 @@
 #ifndef ROCELAB_RUNNER_H
 #define ROCELAB_RUNNER_H
 
+#include "harness/lib/common.h"
 #include "harness/run/grade.h"
 #include "harness/run/rig.h"
 #include "harness/run/scenario.h"
@@ -20,6 +21,8 @@ struct comp_result {
 	struct comp_obs obs;
 	struct grade g;
 };
+
+#define SVC_MAX 16 /* services a scenario declares at most (scn_result.svc_sport) */
 
 /* What the runner learned about one scenario. */
 struct scn_result {
@@ -44,8 +47,8 @@ struct scn_result {
 	char drift[512]; /* what its faults' reverts did not give back as found ("": none) */
 	struct comp_result *comps; /* one per s->comps */
 	size_t n_comps;
-	uint16_t svc_sport[16]; /* each declared service's UDP source port (0: not started) */
-	char dir[4096];		/* OUTDIR/<name> */
+	uint16_t svc_sport[SVC_MAX]; /* each declared service's UDP source port (0: not started) */
+	char dir[4096];		     /* OUTDIR/<name> */
 	/*
 	 * Runs of it (--retries): a pass after a failed one is flaky.  Each
 	 * failed run's files are kept in DIR.attemptN, its reason here.
@@ -126,6 +129,12 @@ int runner_recover(struct lab *lab, const char *self, const char *inv_path, cons
 void runner_run(struct lab *lab, struct scenario *const *sc, size_t n, const struct run_opts *o,
 		const struct run_info *ri, const struct run_sink *sink, struct scn_result *res);
 void runner_result_free(struct scn_result *r);
+
+/* CLOCK_REALTIME in seconds: the clock of every phase time in a scenario's result. */
+static inline double runner_now_s(void)
+{
+	return (double)rl_realtime_ns() / 1e9;
+}
 
 /* r's clock as components, the grader and the reports see it. */
 struct comp_times runner_times(const struct scn_result *r);

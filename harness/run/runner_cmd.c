@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: MIT
+/*
+ * 'rocelab run': scenarios validated, planned (--dry-run) or run on a lab
+ * (runner.c), their results written through the run sink
+ */
+#define _GNU_SOURCE
+#include "harness/run/runner.h"
+
+#include "harness/lab/dut.h"
+#include "harness/lib/state.h"
+#include "harness/lib/version.h"
+#include "harness/run/registry.h"
+#include "injectors/links.h"
+#include "probe/observe.h"
+
+#include <dirent.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char run_help[] =
+    "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
+    "[--recover]\n"
+    "                   [--retries N] [--db FILE] [--no-history] [--baseline RUN|last]\n"
+    "                   SCENARIO...\n"
+    "\n"
+    "Run scenarios: bring the virtual lab up when needed, start the components under\n"
+    "test (e.g. Hostmesh's analyzer and an agent per host), run baseline, inject and\n"
+    "verify the faults, run the fault phase (with the scenario's load), revert, run\n"
+    "recovery, and grade what each component saw against the injected truth.  Every\n"
+    "scenario is validated before anything starts.\n"
+    "\n"
+    "  -i INVENTORY   run every scenario on this inventory (default: the scenario's own,\n"
+    "                 else the built-in virtual lab)\n"
+    "  -o OUTDIR      results.json, junit.xml, OUTDIR/<scenario>/report.{png,html}\n"
+    "                 and logs; a new or empty directory, never one an earlier run\n"
+    "                 wrote to (default: rocelab-results/RUN_ID, and\n"
+    "                 rocelab-results/latest pointing to it)\n"
+    "  --seed N       seed of the targets given by role and of the agents' source-port\n"
+    "                 pools (default: from the clock; results.json records it)\n"
+    "  --keep-lab     leave a lab this run brought up running\n"
+    "  --recover      when the pre-flight or a post-flight check finds the lab not as\n"
+    "                 its inventory says, revert the journal ('rocelab revert') and\n"
+    "                 check again (default: stop; the scenario is invalid)\n"
+    "  --retries N    run a scenario that failed again, up to N times (0-3; default 0):\n"
+    "                 a pass on a later run counts as a pass and is reported as flaky\n"
+    "                 (results.json: attempts, failed_attempts; junit.xml: system-err),\n"
+    "                 each failed run's files kept in <scenario>.attemptN\n"
+    "  -n, --dry-run  resolve and validate every scenario and print what it would do\n"
+    "                 (targets picked, components, each fault's commands per device\n"
+    "                 and their undo, load, expectation), touching nothing\n"
+    "  --db FILE      the run history every run is recorded in (SQLite; default\n"
+    "                 $ROCELAB_DB, else " STATE_LIB_DIR_DEFAULT "/history.sqlite);\n"
+    "                 'rocelab history' lists it, 'rocelab compare' compares two runs\n"
+    "  --no-history   record nothing\n"
+    "  --baseline RUN compare with RUN (an id, a unique prefix of one, last or last~N,\n"
+    "                 of this lab) once recorded: a regression ('rocelab compare'\n"
+    "                 explains them) fails the run (exit 1) and shows in junit.xml\n"
+    "\n"
+    "Before the first scenario (pre-flight) and after each (post-flight), every host's\n"
+    "RNICs must be up with their addresses, and traffic from each must leave by it.\n"
+    "\n"
+    "exit: 0 all passed; 1 a scenario failed, or the run regressed against its baseline;\n"
+    "2 bad input (nothing started);\n"
+    "3 a scenario was invalid (its fault or lab could not be set up or verified),\n"
+    "or with --dry-run a fault that this lab's dialects cannot do.\n";
+
+/* " name=value" for each parameter of a component. */
+static void print_params(const struct opt_desc *tab, const void *cfg)
+{
+	char v[OPT_VALUE_MAX];
+
+	for (; tab->type != OPT_END; tab++)
+		printf(" %s=%s", tab->name, opt_human(tab, cfg, v, sizeof(v)));
+}
+
+/*
+ * A plan's transcript, indented; a long input (an nft set of thousands of IP
+ * IDs) shows its first and last lines and how many there are.
+ */
+static bool plan_input(const char *line)
+{
+	return line && line[0] == ' ' && strstr(line, "| ") == line + strspn(line, " ");
+}
+
+static void print_plan(char *text)
+{
+	enum { HEAD = 8, TAIL = 2 };
+	char *lines[TAIL];
+	size_t run = 0;
+
+	for (char *line = strtok(text, "\n"), *next; line; line = next) {
+		next = strtok(NULL, "\n");
+		if (!plan_input(line)) {
+			printf("    %s\n", line);
+			continue;
+		}
+		if (run < HEAD)
+			printf("    %s\n", line);
+		else
+			lines[(run - HEAD) % TAIL] = line;
+		run++;
+		if (plan_input(next))
+			continue;
+		if (run > HEAD + TAIL)
+			printf("      | ... (%zu lines in all)\n", run);
+		for (size_t i = run > HEAD + TAIL ? run - TAIL : HEAD; i < run && run > HEAD; i++)
+			printf("    %s\n", lines[(i - HEAD) % TAIL]);
+		run = 0;
+	}
+}
+
+/*
+ * What a scenario would do, resolved against its inventory, touching
+ * nothing: phases, components and their parameters, each fault's plan
+ * (device, backend, command, undo) at its time, the load, the expectation.
+ * Returns -EOPNOTSUPP when a fault cannot be planned on this lab's dialects.
+ */
+static int dry_run(const struct scenario *s)
+{
+	struct topo *topo = topo_build(s->inv, false, NULL);
+	char a[32], b[32], c[32], why[256];
+	int ret = 0;
+
+	printf("scenario %s (%s) on lab %s (%s)\n", s->name, s->path, s->inv->name, s->inv_path);
+	printf("  phases: baseline %s, fault %s, recovery %s\n",
+	       rl_format_duration_ms(s->baseline_ms, a, sizeof(a)),
+	       rl_format_duration_ms(s->fault_ms, b, sizeof(b)),
+	       rl_format_duration_ms(s->recovery_ms, c, sizeof(c)));
+	for (size_t i = 0; i < s->n_comps; i++) {
+		const struct scn_component *sc = &s->comps[i];
+		struct observe *ob;
+		struct observe_cover cv;
+		size_t n_pairs;
+		ssize_t el;
+
+		printf("  component %s:", sc->ops->name);
+		print_params(sc->ops->params, sc->cfg);
+		putchar('\n');
+		/* What it can localize here, and the truth's class (issue 64; rocelab observe). */
+		if (!(ob = component_observe(sc->ops, sc->cfg, s->inv, s->seed, &n_pairs)))
+			continue;
+		observe_cover(ob, &cv);
+		printf(
+		    "    observes %zu of %zu links between switches, %zu of %zu RNICs and %zu of "
+		    "%zu switches alone (%zu probe paths)\n",
+		    cv.fabric.alone, cv.fabric.total, cv.access.alone, cv.access.total,
+		    cv.switches.alone, cv.switches.total, ob->n_paths);
+		el = sc->expect.target[0] ? observe_element_of(ob, sc->expect.target) : -1;
+		if (el >= 0) {
+			size_t k = ob->class_of[el];
+			char names[400];
+
+			observe_class_names(ob, k, names, sizeof(names));
+			if (!ob->cls_seen[k])
+				printf("    the truth %s is on none of its probe paths: "
+				       "unobservable\n",
+				       sc->expect.target);
+			else if (ob->cls_size[k] > 1)
+				printf("    the truth %s: graded against its class of %zu (%s)\n",
+				       sc->expect.target, ob->cls_size[k], names);
+			else
+				printf("    the truth %s: identifiable alone\n", sc->expect.target);
+		}
+		observe_free(ob);
+	}
+	for (size_t i = 0; i < s->n_fabric + s->n_faults; i++) {
+		bool fab = i < s->n_fabric;
+		const struct scn_fault *f = fab ? &s->fabric[i] : &s->faults[i - s->n_fabric];
+		struct fault_plan plan;
+		struct opt_store st = {0};
+		const char *argv[64];
+		size_t n = 0;
+
+		if (fab)
+			printf("  fabric %zu for the whole scenario: rocelab inject", i + 1);
+		else
+			printf("  fault %zu at +%s for %s: rocelab inject", i - s->n_fabric + 1,
+			       rl_format_duration_ms(f->at_ms, a, sizeof(a)),
+			       f->for_ms ? rl_format_duration_ms(f->for_ms, b, sizeof(b))
+					 : "the rest of the fault phase");
+		if (!fault_spec_argv(&f->spec, argv, &n, ARRAY_SIZE(argv), &st))
+			for (size_t k = 0; k < n; k++)
+				printf(" %s", argv[k]);
+		opt_store_free(&st);
+		putchar('\n');
+		if (f->role[0])
+			printf("    target %s, picked with seed %u\n", f->role, s->seed);
+		/* Table names get the journal's ids when the faults are applied. */
+		if (fault_plan_build(s->inv, topo, &f->spec, (unsigned)i + 1, &plan, why,
+				     sizeof(why))) {
+			printf("    cannot be planned: %s\n", why);
+			ret = -EOPNOTSUPP;
+			continue;
+		}
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		fault_plan_format(&plan, m);
+		fclose(m);
+		print_plan(text);
+		free(text);
+		fault_plan_clear(&plan);
+	}
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct scn_load *l = &s->loads[i];
+
+		if (l->kind == LOAD_INCAST) {
+			printf("  load incast to %s at %llu Mbit/s, priority %d, from", l->to,
+			       l->rate_mbps, l->priority);
+			for (size_t k = 0; k < l->n_from; k++)
+				printf("%s %s", k ? "," : "", l->from[k]);
+			putchar('\n');
+		} else
+			printf("  load stream across %s at %llu Mbit/s, priority %d\n", l->across,
+			       l->rate_mbps, l->priority);
+	}
+	if (s->expect.silent)
+		printf("  expect: no verdict at all\n");
+	else if (s->expect.cls[0] || !s->expect.n_metrics)
+		printf(
+		    "  expect: %s on %s within %s, in the top %d, at most %d false positive(s)\n",
+		    s->expect.cls[0] ? s->expect.cls : "a verdict", s->expect.target,
+		    rl_format_duration_ms(s->expect.within_ms, a, sizeof(a)), s->expect.top_k,
+		    s->expect.max_false_positives);
+	for (size_t i = 0; i < s->expect.n_metrics; i++)
+		printf("  expect: %s %s\n", s->expect.metrics[i].name, s->expect.metrics[i].text);
+	topo_free(topo);
+	return ret;
+}
+
+/* "20261123T170538Z-1a2b": the start (UTC) and 16 random bits, unique across runs on a lab. */
+static void run_id(double started, char *buf, size_t len)
+{
+	unsigned short r = 0;
+	char ts[24];
+
+	if (getentropy(&r, sizeof(r)))
+		r = (unsigned short)(getpid() ^ (unsigned)(started * 1e6));
+	snprintf(buf, len, "%s-%04x", rl_utc(started, "%Y%m%dT%H%M%SZ", ts, sizeof(ts)), r);
+}
+
+/*
+ * Where this run's results go, into out: OUTDIR as given when it is new or
+ * empty (a run never mixes its files with an earlier run's, nor appends to
+ * its logs); without -o, rocelab-results/RUN_ID and a 'latest' link to it.
+ */
+static int pick_outdir(const char *given, const char *id, char *out, size_t len)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!given) {
+		char link[PATH_MAX];
+
+		snprintf(out, len, "rocelab-results/%s", id);
+		if (rl_mkdir_p(out, 0755)) {
+			rl_err("run: cannot create %s: %s", out, strerror(errno));
+			return RL_EXIT_SETUP;
+		}
+		snprintf(link, sizeof(link), "rocelab-results/latest");
+		if ((unlink(link) && errno != ENOENT) || symlink(id, link))
+			rl_warn("run: cannot point %s to %s: %s", link, id, strerror(errno));
+		rl_info("run: results in %s (and rocelab-results/latest)", out);
+		return 0;
+	}
+	if ((size_t)snprintf(out, len, "%s", given) >= len) {
+		rl_err("run: -o %.40s...: a path of at most %zu characters", given, len - 1);
+		return RL_EXIT_USAGE;
+	}
+	if ((d = opendir(given))) {
+		while ((e = readdir(d)) && (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")))
+			;
+		if (e) {
+			rl_err("run: -o %s holds files already ('%s' ...): a run writes only into "
+			       "a new "
+			       "or empty directory, so that its results and logs are its own; give "
+			       "another, or leave out -o for rocelab-results/RUN_ID",
+			       given, e->d_name);
+			closedir(d);
+			return RL_EXIT_USAGE;
+		}
+		closedir(d);
+		return 0;
+	}
+	if (errno != ENOENT) {
+		rl_err("run: -o %s: %s", given, strerror(errno));
+		return RL_EXIT_USAGE;
+	}
+	if (rl_mkdir_p(given, 0755)) {
+		rl_err("run: cannot create %s: %s", given, strerror(errno));
+		return RL_EXIT_SETUP;
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv, const struct run_sink *sink)
+{
+	static const struct option lo[] = {
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"seed", required_argument, NULL, 's'},
+	    {"keep-lab", no_argument, NULL, 'k'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"recover", no_argument, NULL, 'r'},
+	    {"retries", required_argument, NULL, 'R'},
+	    {"db", required_argument, NULL, 'D'},
+	    {"baseline", required_argument, NULL, 'B'},
+	    {"no-history", no_argument, NULL, 'H'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	const char *inv_override = NULL, *outdir = NULL;
+	char builtin[PATH_MAX], self_exe[PATH_MAX], out[3072]; /* + /<name> in a result's dir */
+	struct scenario **sc;
+	struct scn_result *res;
+	struct run_info ri = {.version = ROCELAB_VERSION};
+	struct run_opts ro = {.self_exe = self_exe};
+	struct lab lab;
+	bool keep = false, started_lab = false, dry = false, recover = false;
+	int retries = 0;
+	char why[512];
+	unsigned seed = (unsigned)time(NULL);
+	int o, bad = 0, ret = RL_EXIT_OK, first;
+	size_t n;
+	ssize_t k = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	if (k <= 0) {
+		rl_err("run: cannot find my own executable");
+		return RL_EXIT_SETUP;
+	}
+	self_exe[k] = '\0';
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":i:o:nvh", lo, NULL)) != -1) {
+		switch (o) {
+		case 'i':
+			inv_override = optarg;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case 'r':
+			recover = true;
+			break;
+		case 'R': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 0 || v > 3)
+				return rl_usage_error("run", "--retries '%s': give 0 to 3", optarg);
+			retries = (int)v;
+			break;
+		}
+		case 'o':
+			outdir = optarg;
+			break;
+		case 's': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || v > 0xffffffffUL)
+				return rl_usage_error("run", "--seed '%s' is not a number", optarg);
+			seed = (unsigned)v;
+			break;
+		}
+		case 'k':
+			keep = true;
+			break;
+		case 'D':
+			ri.db = optarg;
+			break;
+		case 'B':
+			ri.baseline = optarg;
+			break;
+		case 'H':
+			ri.no_history = true;
+			break;
+		case 'v':
+			rl_log_level = RL_LOG_DEBUG;
+			break;
+		case 'h':
+			return fputs(run_help, stdout), 0;
+		case ':':
+			return rl_usage_error("run", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return rl_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return rl_usage_error("run", "give at least one SCENARIO file");
+	n = (size_t)(argc - optind);
+	first = optind;
+	ro.seed = seed;
+	sc = rl_xcalloc(n, sizeof(*sc));
+	lab_builtin_inventory(builtin, sizeof(builtin));
+	/* Everything is validated before anything is touched. */
+	for (size_t i = 0, one = SIZE_MAX; i < n; i++) {
+		sc[i] = scenario_load(argv[first + (int)i], inv_override, builtin, seed, stderr);
+		bad += !sc[i];
+		if (!sc[i])
+			continue;
+		/* Against the first that loaded: the first given may have had errors. */
+		if (one == SIZE_MAX)
+			one = i;
+		else if (strcmp(sc[i]->inv->name, sc[one]->inv->name)) {
+			rl_err("run: %s uses inventory '%s' but %s uses '%s'; run them separately",
+			       sc[i]->path, sc[i]->inv->name, sc[one]->path, sc[one]->inv->name);
+			bad++;
+		}
+	}
+	if (bad) {
+		rl_err("run: %d scenario file(s) have errors; nothing was started", bad);
+		ret = RL_EXIT_USAGE;
+		goto free_sc;
+	}
+	if (ri.baseline && ri.no_history) {
+		ret =
+		    rl_usage_error("run", "--baseline compares through the run history: leave out "
+					  "--no-history");
+		goto free_sc;
+	}
+	if (dry) {
+		for (size_t i = 0; i < n; i++)
+			if (dry_run(sc[i]))
+				ret = RL_EXIT_SETUP;
+		goto free_sc;
+	}
+	ri.inv = sc[0]->inv;
+	ri.inventory = sc[0]->inv_path;
+	if (rl_sha256_file(ri.inventory, ri.inventory_sha256))
+		ri.inventory_sha256[0] = '\0';
+	if (sink->prepare && (ret = sink->prepare(&ri)))
+		goto free_sc;
+	/* Results are for CI agents and people to archive and read: 0644, whatever the umask. */
+	umask(022);
+	ri.started = runner_now_s();
+	run_id(ri.started, ri.run_id, sizeof(ri.run_id));
+	if ((ret = pick_outdir(outdir, ri.run_id, out, sizeof(out))))
+		goto free_sc;
+	outdir = out;
+	rl_signals_install();
+	if ((ret = lab_prepare(sc[0]->inv, sc[0]->inv_path, &started_lab)))
+		goto free_sc;
+	/* Where agents reach the analyzer: a standing lab says; a virtual one is its bridge. */
+	ro.mgmt = sc[0]->inv->kind == INV_LAB_SSH ? sc[0]->inv->controller
+						  : inventory_management(sc[0]->inv).addr;
+	lab_open(&lab, sc[0]->inv);
+	/* One run a lab at a time, from pre-flight to the end: another's --recover would
+	 * revert this one's faults, and its faults would spoil this one's grades. */
+	if ((ret = state_run_lock(lab.state, sc[0]->inv->name, why, sizeof(why)))) {
+		if (ret == -EBUSY)
+			rl_err("run: lab %s is in use by %s: wait for it to end, or stop it; "
+			       "nothing was started",
+			       sc[0]->inv->name, why);
+		else
+			rl_err("run: cannot take the run lock of lab %s: %s", sc[0]->inv->name,
+			       strerror(-ret));
+		lab_close(&lab);
+		lab_release(started_lab);
+		ret = RL_EXIT_SETUP;
+		goto free_sc;
+	}
+	ro.postflight = true;
+	ro.recover = recover;
+	ro.retries = retries;
+	if ((lab_preflight(&lab, self_exe) || links_check(&lab, "pre-flight", why, sizeof(why))) &&
+	    (!recover ||
+	     runner_recover(&lab, self_exe, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
+		rl_err("run: pre-flight checks of %s failed; nothing was changed",
+		       sc[0]->inv->name);
+		state_run_unlock();
+		lab_close(&lab);
+		lab_release(started_lab);
+		ret = RL_EXIT_SETUP;
+		goto free_sc;
+	}
+	res = rl_xcalloc(n, sizeof(*res));
+	{
+		double t = runner_now_s();
+
+		ri.dut =
+		    lab_dut(&lab); /* what this run tests: kernels, NIC firmware, NOS versions */
+		rl_dbg("run: devices under test read in %.2f s", runner_now_s() - t);
+	}
+	ri.outdir = outdir;
+	ri.lab_kind = lab.ops->name;
+	ri.clock = lab.clock;
+	ri.seed = seed;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(res[i].test_name, sizeof(res[i].test_name), "%s", sc[i]->name);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(res[j].test_name, res[i].test_name))
+				snprintf(res[i].test_name, sizeof(res[i].test_name), "%s#%zu",
+					 sc[i]->name, i + 1);
+		snprintf(res[i].dir, sizeof(res[i].dir), "%s/%s", outdir, res[i].test_name);
+	}
+	runner_run(&lab, sc, n, &ro, &ri, sink, res);
+	ri.ended = runner_now_s();
+	switch (sink->run_done(&ri, res, n)) {
+	case 0:
+		break;
+	case 1: /* worse than its baseline, though each scenario may pass */
+		ret = RL_EXIT_FAIL;
+		break;
+	default:
+		ret = RL_EXIT_SETUP;
+	}
+	{
+		size_t pass = 0, fail = 0, inval = 0, blind = 0, flaky = 0;
+		char flaky_s[64] = "";
+
+		for (size_t i = 0; i < n; i++) {
+			bool b = runner_known_blind(&res[i]);
+
+			pass += res[i].g.verdict == RV_PASS;
+			flaky += res[i].g.verdict == RV_PASS && res[i].attempts > 1;
+			fail += res[i].g.verdict == RV_FAIL && !b;
+			blind += b;
+			inval += res[i].g.verdict == RV_INVALID;
+		}
+		if (flaky)
+			snprintf(flaky_s, sizeof(flaky_s), " (%zu flaky: passed on a later run)",
+				 flaky);
+		fprintf(stderr,
+			"run: %zu passed%s, %zu failed, %zu invalid, %zu known blind (skipped); "
+			"results in %s/results.json, %s/junit.xml\n",
+			pass, flaky_s, fail, inval, blind, outdir, outdir);
+		if (!ret)
+			ret = fail ? RL_EXIT_FAIL : inval ? RL_EXIT_SETUP : RL_EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++)
+		runner_result_free(&res[i]);
+	free(res);
+	json_decref(ri.dut);
+	lab_close(&lab);
+	state_run_unlock();
+	if (!keep && lab_release(started_lab) && !ret)
+		ret = RL_EXIT_SETUP;
+free_sc:
+	for (size_t i = 0; i < n; i++)
+		scenario_free(sc[i]);
+	free(sc);
+	return ret;
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The grader's side of a run: each component's observations against the
+ * injected truth (grade.c), the rig's pressure and the declared services
+ * their senders' own record
+ */
+#define _GNU_SOURCE
+#include "harness/run/runner.h"
+
+#include "harness/lab/traffic.h"
+#include "harness/run/registry.h"
+#include "probe/observe.h"
+
+#include <dirent.h>
+#include <string.h>
+
+/*
+ * Of a service's windows a monitor said it was impacted in, not by the
+ * network (ws: [start, end, Mbit/s, best Mbit/s] each), those in which its own
+ * sender (its "sent" lines in log; 1042 bytes a datagram as the monitor
+ * counts it, Ethernet's 14 and IP's 1028) really sent
+ * less than the monitor's degraded line, (1 - degrade) of its best: the rig
+ * held the sender back, and the monitor saw it right (issue 64: measured
+ * conditions are ground truth too).
+ */
+static long long sender_windows(const json_t *ws, const char *log, double degrade)
+{
+	long long own = 0;
+	size_t i;
+	const json_t *w;
+
+	json_array_foreach(ws, i, w)
+	{
+		double from = json_number_value(json_array_get(w, 0)),
+		       to = json_number_value(json_array_get(w, 1)),
+		       best = json_number_value(json_array_get(w, 3)),
+		       sent = traffic_sent_between(log, 0, from, to);
+
+		if (sent >= 0 && to > from &&
+		    sent * 1042 * 8 / (to - from) / 1e6 < (1 - degrade) * best)
+			own++;
+	}
+	return own;
+}
+
+/*
+ * What a monitor that traces services said of each declared one (its
+ * section's "services", by "FROM>TO/SPORT") against what the service
+ * expects; the section gains "declared".  false with why when one is not met.
+ */
+static bool grade_services(const struct scn_result *r, struct comp_result *c, char *why,
+			   size_t whylen)
+{
+	const struct scenario *s = r->s;
+	json_t *seen = c->obs.section ? json_object_get(c->obs.section, "services") : NULL,
+	       *declared;
+	double degrade;
+	bool ok = true;
+
+	if (!json_is_object(seen))
+		return true; /* a monitor that does not trace services */
+	degrade = json_real_value(json_object_get(c->obs.section, "svc_degrade"));
+	declared = json_array();
+	for (size_t i = 0; i < s->n_services && i < SVC_MAX; i++) {
+		const struct scn_service *x = &s->services[i];
+		char key[200];
+		const json_t *g;
+		long long win, imp, net, own;
+		bool pass = true;
+		char got[160], log[PATH_MAX + 96];
+
+		snprintf(key, sizeof(key), "%s>%s/%u", x->from, x->to, r->svc_sport[i]);
+		g = json_object_get(seen, key);
+		win = json_integer_value(json_object_get(g, "windows"));
+		imp = json_integer_value(json_object_get(g, "impacted"));
+		net = json_integer_value(json_object_get(g, "network_related"));
+		snprintf(log, sizeof(log), "%s/service-%s.log", r->dir, x->name);
+		own = sender_windows(json_object_get(g, "sender_windows"), log, degrade);
+		snprintf(got, sizeof(got),
+			 "seen in %lld window(s), impacted in %lld (%lld its sender's), network in "
+			 "%lld",
+			 win, imp, own, net);
+		/* expected never impacted: its sender's own slowdowns were right verdicts */
+		own = x->want_impacted == 0 ? own : 0;
+		imp -= own;
+		if (!win)
+			pass = x->want_impacted < 0 && x->want_network < 0;
+		else if (x->want_network == 1)
+			pass = net > 0;
+		else if (x->want_network == 0)
+			pass = imp > net && net == 0;
+		if (x->want_impacted >= 0)
+			pass &= x->want_impacted ? imp > 0 : imp == 0;
+		json_array_append_new(
+		    declared,
+		    json_pack("{s:s,s:s,s:s,s:i,s:s?,s:b,s:o,s:o,s:I,s:I,s:I,s:b}", "name", x->name,
+			      "from", x->from, "to", x->to, "sport", r->svc_sport[i], "port",
+			      x->port[0] ? x->port : NULL, "avoids", x->avoids, "network_related",
+			      x->want_network < 0 ? json_null() : json_boolean(x->want_network),
+			      "impacted",
+			      x->want_impacted < 0 ? json_null() : json_boolean(x->want_impacted),
+			      "windows", (json_int_t)win, "windows_impacted",
+			      (json_int_t)(imp + own), "windows_network", (json_int_t)net, "pass",
+			      pass));
+		json_object_set_new(json_array_get(declared, json_array_size(declared) - 1),
+				    "windows_sender", json_integer(own));
+		if (!pass && ok) {
+			snprintf(why, whylen, "service %s: %s (expected %s)", x->name, got,
+				 x->want_network == 1	 ? "network-related"
+				 : x->want_network == 0	 ? "impacted, not network-related"
+				 : x->want_impacted == 0 ? "never impacted"
+							 : "impacted");
+			ok = false;
+		}
+	}
+	json_object_set_new(c->obs.section, "declared", declared);
+	return ok;
+}
+
+struct comp_times runner_times(const struct scn_result *r)
+{
+	return (struct comp_times){.t_start = r->t_start,
+				   .t_inject = r->t_inject,
+				   .t_fault = r->t_fault,
+				   .t_revert = r->t_revert,
+				   .t_end = r->t_end,
+				   .t_stop = r->t_stop,
+				   .t_verified = r->t_verified,
+				   .t_unapply = r->t_unapply,
+				   .t_effect = r->t_load > r->t_fault ? r->t_load : r->t_fault};
+}
+
+bool runner_known_blind(const struct scn_result *r)
+{
+	return r->g.verdict == RV_FAIL && r->s &&
+	       (r->s->expect.blind[0] || (r->g.class_known && !r->g.observable));
+}
+
+/* Does v, during the fault, say what the component was to find (a cpu-hog's host)? */
+static bool finds_the_fault(const struct scn_result *r, const struct scn_expect *e,
+			    const struct verdict *v)
+{
+	return r->t_fault > 0 && v->win[0] < r->t_revert && v->win[1] > r->t_fault &&
+	       !strcmp(v->cls, e->cls) && grade_names_truth(v->target, e);
+}
+
+void runner_mark_rig(struct scn_result *r)
+{
+	for (size_t i = 0; i < r->n_comps; i++)
+		for (size_t k = 0; k < r->comps[i].obs.n_verdicts; k++) {
+			struct verdict *v = &r->comps[i].obs.verdicts[k];
+
+			/*
+			 * A lab's own hosts: this machine's pressure says nothing of them.
+			 * A fault that is the pressure (a cpu-hog on a host of this
+			 * machine) is found by the verdicts it causes: those stay its.
+			 */
+			v->rig = r->rig_local && !strcmp(v->cls, "host-processing") &&
+				 !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
+				 rig_pressure(&r->rig, v->win[0], v->win[1]) >= RIG_PRESSURE_BOUND;
+		}
+}
+
+size_t runner_phases(const struct scn_result *r, const char *name[3], double from[3], double to[3])
+{
+	name[0] = "baseline", name[1] = "fault", name[2] = "recovery";
+	from[0] = r->t_start, from[1] = r->t_fault, from[2] = r->t_revert;
+	to[0] = r->t_fault > 0 ? r->t_inject : r->t_stop, to[1] = r->t_revert, to[2] = r->t_stop;
+	return r->t_fault > 0 ? 3 : 1;
+}
+
+bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
+{
+	const char *name[3];
+	double from[3], to[3], worst = -1;
+	size_t n, at = 0;
+	bool own = r->s && r->s->n_loads; /* the fault phase's pressure is the scenario's own */
+
+	if (!r->rig_local)
+		return false; /* a lab's own hosts: this machine's pressure says nothing of them */
+	for (size_t i = 0; r->s && i < r->s->n_faults; i++)
+		own |= r->s->faults[i].spec.kind->loads_cpu;
+	n = runner_phases(r, name, from, to);
+	for (size_t p = 0; p < n; p++) {
+		double v = p == 1 && own ? -1 : rig_pressure(&r->rig, from[p], to[p]);
+
+		if (v > worst)
+			worst = v, at = p;
+	}
+	if (worst < RIG_PRESSURE_BOUND)
+		return false;
+	snprintf(why, len,
+		 "invalid (rig-limited): some task of this machine waited for a CPU %.0f%% of "
+		 "the %s phase (bound %.0f%%): the rig's CPU was the limit",
+		 worst * 100, name[at], RIG_PRESSURE_BOUND * 100);
+	return true;
+}
+
+void runner_grade(struct scn_result *r)
+{
+	struct comp_times t = runner_times(r);
+	const struct grade *headline = NULL;
+	bool invalid = r->g.verdict == RV_INVALID;
+	char svc_why[300], rig_why[200];
+
+	for (size_t i = 0; i < r->n_comps; i++) {
+		struct comp_result *c = &r->comps[i];
+		const struct scn_component *sc = c->sc;
+
+		struct grade_class gc = {0};
+		struct observe *ob = NULL;
+		size_t n_pairs;
+		ssize_t el = -1;
+
+		/* A monitor is graded against what its probes can tell apart (issue 64). */
+		if (r->s && sc->expect.cls[0] && sc->expect.target[0] && sc->ops->probe_pairs &&
+		    (ob = component_observe(sc->ops, sc->cfg, r->s->inv, r->s->seed, &n_pairs)) &&
+		    (el = observe_element_of(ob, sc->expect.target)) >= 0)
+			gc = (struct grade_class){ob, ob->class_of[el]};
+		c->g.verdict = invalid ? RV_INVALID : RV_PASS;
+		grade_component(&sc->expect, &c->obs, &t, (double)sc->ops->settle_ms(sc->cfg) / 1e3,
+				gc.o ? &gc : NULL, &c->g);
+		observe_free(ob);
+		/*
+		 * A failure on a rig measured saturated says nothing of the component:
+		 * invalid, never a fail (what it measured stays in its section).  One
+		 * expected (known blind, unobservable) stays what it was.
+		 */
+		if (c->g.verdict == RV_FAIL && c->g.observable && !sc->expect.blind[0] &&
+		    runner_rig_limited(r, rig_why, sizeof(rig_why))) {
+			char was[sizeof(c->g.reason)];
+
+			snprintf(was, sizeof(was), "%s", c->g.reason);
+			snprintf(c->g.reason, sizeof(c->g.reason), "%.200s (measured: %.100s)",
+				 rig_why, was);
+			c->g.verdict = RV_INVALID;
+			if (!invalid) {
+				invalid = true;
+				r->g.verdict = RV_INVALID;
+				snprintf(r->g.reason, sizeof(r->g.reason), "%.24s: %.290s",
+					 sc->ops->name, c->g.reason);
+			}
+		}
+		if (c->g.verdict == RV_FAIL && !c->g.observable) {
+			/* What no probe crosses, no monitor can be asked to find: a count apart. */
+			char why[sizeof(c->g.reason)];
+
+			snprintf(why, sizeof(why), "%s", c->g.reason);
+			snprintf(c->g.reason, sizeof(c->g.reason),
+				 "unobservable by %.20s (no probe path crosses %.72s): %.180s",
+				 sc->ops->name, sc->expect.target, why);
+		}
+		if (r->s && r->s->n_services && !grade_services(r, c, svc_why, sizeof(svc_why)) &&
+		    c->g.verdict == RV_PASS) {
+			c->g.verdict = RV_FAIL;
+			snprintf(c->g.reason, sizeof(c->g.reason), "%s", svc_why);
+		}
+		/* The headline: the first component to name a fault and not known blind to it,
+		 * else the first to keep silent (a monitor blind to this fault beside one that
+		 * finds it does not speak for the scenario). */
+		if (!headline && sc->expect.cls[0] && !sc->expect.blind[0])
+			headline = &c->g;
+	}
+	for (size_t i = 0; !headline && i < r->n_comps; i++)
+		if (r->comps[i].sc->expect.cls[0] &&
+		    !strcmp(r->comps[i].sc->expect.blind, r->s->expect.blind))
+			headline = &r->comps[i].g;
+	for (size_t i = 0; !headline && i < r->n_comps; i++)
+		if (r->comps[i].sc->expect.silent)
+			headline = &r->comps[i].g;
+	if (!headline && r->n_comps)
+		headline = &r->comps[0].g;
+	if (headline) {
+		char reason[sizeof(r->g.reason)];
+
+		snprintf(reason, sizeof(reason), "%s", r->g.reason);
+		r->g = *headline;
+		if (invalid) {
+			r->g.verdict = RV_INVALID;
+			snprintf(r->g.reason, sizeof(r->g.reason), "%s", reason);
+		}
+	}
+	if (invalid)
+		return;
+	/*
+	 * The scenario fails with its first failing component.  One known not to
+	 * meet its own expectation today (its expect.known-blind, beside others
+	 * that do) stays failed in its section and fails no run.
+	 */
+	for (size_t i = 0; i < r->n_comps; i++)
+		if (r->comps[i].g.verdict == RV_FAIL &&
+		    !(r->comps[i].sc->expect.blind[0] &&
+		      strcmp(r->comps[i].sc->expect.blind, r->s->expect.blind))) {
+			r->g.verdict = RV_FAIL;
+			if (r->n_comps > 1)
+				snprintf(r->g.reason, sizeof(r->g.reason), "%s: %.280s",
+					 r->comps[i].sc->ops->name, r->comps[i].g.reason);
+			else
+				snprintf(r->g.reason, sizeof(r->g.reason), "%s",
+					 r->comps[i].g.reason);
+			break;
+		}
+}
