@@ -206,9 +206,14 @@ bench: deps
 	@tests/bench/scale_bench.sh
 
 SHARE     := $(DESTDIR)$(PREFIX)/share
+# The man page: what each command is for (harness/cli/rocelab.1), then every command's usage as
+# this build prints it with --help (scripts/man.sh): the installed page cannot drift from it.
+$(BUILD)/rocelab.1: harness/cli/rocelab.1 scripts/man.sh $(BUILD)/rocelab
+	scripts/man.sh $(BUILD)/rocelab harness/cli/rocelab.1 >$@.tmp && mv $@.tmp $@
+
 # The binary, the inventories, every scenario folder (qualification's links copied as files),
 # the results schema, the man page and bash completion.
-install: $(BUILD)/rocelab $(BUILD)/rocelab-agent
+install: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(BUILD)/rocelab.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/rocelab/lab-inventory $(SHARE)/man/man1 \
 		$(SHARE)/bash-completion/completions
 	install -m 0755 $(BUILD)/rocelab $(DESTDIR)$(PREFIX)/bin/rocelab
@@ -220,7 +225,7 @@ install: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 			$(SHARE)/rocelab/scenarios/$$d/ \; || exit 1; \
 	done
 	install -m 0644 reports/results.schema.json $(SHARE)/rocelab/
-	install -m 0644 harness/cli/rocelab.1 $(SHARE)/man/man1/rocelab.1
+	install -m 0644 $(BUILD)/rocelab.1 $(SHARE)/man/man1/rocelab.1
 	install -m 0644 harness/cli/rocelab.bash-completion $(SHARE)/bash-completion/completions/rocelab
 
 # In make check: install into build/inst and check what was installed (scripts/install-check.sh).

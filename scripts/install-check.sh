@@ -41,11 +41,20 @@ for c in $cmds; do
 	got=$(bash -c '. "$1"; COMP_WORDS=(rocelab "${2:0:4}"); COMP_CWORD=1; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$S/bash-completion/completions/rocelab" "$c")
 	grep -qx "$c" <<<"$got" || no "bash completion does not complete '${c:0:4}' to '$c'"
+	# every option the command prints with --help: in the man page, and completed after '--'
+	opts=$("$B" "$c" --help 2>&1 | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u || true)
+	got=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab "$2" --); COMP_CWORD=2; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' \
+		"$B" "$S/bash-completion/completions/rocelab" "$c")
+	for o in $opts; do
+		grep -qF -- "${o//-/\\-}" "$S/man/man1/rocelab.1" || no "the man page does not name $c's option $o"
+		grep -qx -- "$o" <<<"$got" || no "bash completion does not complete $c's option $o"
+		n_opts=$((${n_opts:-0} + 1))
+	done
 done
 kinds=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab inject ""); COMP_CWORD=2; _rocelab; echo "${COMPREPLY[*]}"' "$B" "$S/bash-completion/completions/rocelab")
 grep -q "link-flap" <<<"$kinds" && grep -q "ecn-misconfig" <<<"$kinds" || no "bash completion does not complete fault kinds (got: $kinds)"
 if [ $bad -eq 0 ]; then
-	echo "install-check: $B and rocelab-agent run; data, man page ($(wc -w <<<"$cmds") commands) and completion installed under $D$P"
+	echo "install-check: $B and rocelab-agent run; data, man page ($(wc -w <<<"$cmds") commands, ${n_opts:-0} options) and completion installed under $D$P"
 fi
 rm -rf "$D"
 exit $((bad > 0))

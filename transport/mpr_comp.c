@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define WARMUP_S    2.0 /* the baseline counts from this long after the start (README) */
+#define WARMUP_S    2.0 /* the baseline counts from this long after the start (docs/scenarios.md) */
 #define SETTLE_S    0.5 /* after a revert, before recovery counts */
 #define PLOT_BIN_S  0.1 /* the report's timeline resolution */
 #define PARAMS_MAX  56
@@ -29,7 +29,7 @@
  * The fault phase's OOD counts from this long after the fault was verified:
  * the path in its steady state, as the paper's Fig. 14(a) measures a path
  * degraded for the whole experiment, not the packets that were already on
- * it when it slowed (README, "ood-p999-fault").
+ * it when it slowed (docs/scenarios.md, "ood-p999-fault").
  */
 #define OOD_SETTLE_S 1.0
 /* Ground truth for abandonment and reuse (the brief's D.6) */

@@ -704,7 +704,7 @@ int lab_preflight(struct lab *l, const char *self)
 			rl_err("pre-flight: %s%s", j->err,
 			       j->r == 127 && j->copy
 				   ? " (the copy of rocelab does not start there: install "
-				     "the libraries it links, see README)"
+				     "the libraries it links, see docs/real-labs.md)"
 			       : j->r == 127
 				   ? " (install rocelab there, give its path as 'rocelab:' "
 				     "in the inventory, or 'rocelab: copy')"

@@ -16,7 +16,7 @@
  * the failure is understood, with what went wrong and what to do.
  */
 
-/* Process exit codes (stable interface, see README). */
+/* Process exit codes (stable interface, see docs/development.md). */
 enum rl_exit {
 	RL_EXIT_OK = 0,	   /* ok / pass */
 	RL_EXIT_FAIL = 1,  /* a scenario failed */

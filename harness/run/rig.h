@@ -19,7 +19,7 @@
  * waited for a CPU this share of the time or more (/proc/pressure/cpu
  * "some") is a right verdict of a measured event: the hosts' processing was
  * slow, because the rig's CPUs were: more than half the window, a runnable
- * task had no CPU to run on (README: The rig, for what CI runs measured).
+ * task had no CPU to run on (docs/real-labs.md: The rig, for what CI runs measured).
  */
 #define RIG_PRESSURE_BOUND 0.5
 #define RIG_INTERVAL_S	   0.1 /* the sampler's period */

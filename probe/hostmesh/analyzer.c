@@ -880,7 +880,7 @@ out:
  *    4 of 2 windows are at log10 p -4.6, 6 of 3 windows at -7.6.  Single
  *    probes lost by chance on other elements never add up.  This test bounds the
  *    false alarms: evidence_alpha per window and element (measured over long
- *    fault-free runs: README).
+ *    fault-free runs: docs/monitors.md).
  * A window with min_votes or more judges on its own, as before: strong
  * faults are found when they were.  The verdict says evidence_windows.
  */

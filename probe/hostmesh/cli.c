@@ -151,10 +151,11 @@ int cmd_analyze(int argc, char **argv)
 
 		az_totals(az, &t);
 		if (t.refused || t.late || t.unknown_rnic)
-			rl_warn("analyze: records left out: %llu refused (over the bounds on input "
-				"from the network, README), %llu late, %llu of unknown RNICs",
-				(unsigned long long)t.refused, (unsigned long long)t.late,
-				(unsigned long long)t.unknown_rnic);
+			rl_warn(
+			    "analyze: records left out: %llu refused (over the bounds on input "
+			    "from the network, docs/security.md), %llu late, %llu of unknown RNICs",
+			    (unsigned long long)t.refused, (unsigned long long)t.late,
+			    (unsigned long long)t.unknown_rnic);
 	}
 	az_free(az);
 	if (out != stdout)

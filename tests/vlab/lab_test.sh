@@ -46,6 +46,12 @@ check "... and Hostmesh cannot tell a host's two RNICs apart" \
 check "run --dry-run on it: the truth is graded against its class" \
 	sh -c '"$0" run -n --seed 7 -i "$1" "$2" | grep -Eq "the truth spine[12]:swp[12]: graded against its class of 3"' "$RL" "$T/thin.yaml" "$ROOT/scenarios/ci/ipid-drop.yaml"
 expect_exit 2 "observe --monitor of a component that is no monitor: refused" "$RL" observe --monitor mprdma
+# One list of kinds (injectors/kinds/kinds.c): 'inject --help' from it, and the reference's fault
+# table (docs/faults.md) and the shell's completion ('inject --help' again) must name each.
+kinds=$("$RL" inject --help | awk '/^  [a-z]+-[a-z-]+ +--target/ {print $1}')
+missing=$(for k in $kinds; do grep -q "^| $k |" "$ROOT/docs/faults.md" || printf '%s ' "$k"; done)
+check "every fault kind ($(echo $kinds | wc -w)) has its row in the fault table of docs/faults.md${missing:+: missing $missing}" \
+	test -z "$missing" -a -n "$kinds"
 check "observe --set profile=NOPE: refused naming the profiles there are" \
 	sh -c '"$0" observe --monitor rpingmesh --set profile=nope >/dev/null 2>&1; [ $? -eq 2 ] && "$0" observe --monitor rpingmesh --set profile=nope 2>&1 | grep -q "rpingmesh has no profile .nope. (it has: paper, ci)"' "$RL"
 check "observe --set profile=ci --set inter-tor=1: a profile, then a parameter over it" \
