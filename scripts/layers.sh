@@ -70,9 +70,9 @@ for f in $files; do
 done
 
 # Outside the lab layer (and the ground floor it stands on) nothing knows about namespaces or
-# builds the virtual lab; the CLI's 'lab up/down/status' is the one front of the builder.
+# builds the virtual lab; the CLI's 'lab up/down/status' (lab_cmd.c) is the one front of the builder.
 names=$(git grep -nE 'vlab_ns|netns_enter|nsctx_open|NETNS_PREFIX|"rl-|ip netns exec|vlab_(up|down|is_up)\(' \
-	-- '*.c' '*.h' ':!harness/lab/' ':!harness/lib/' ':!tests/' | grep -v '^harness/cli/main.c:.*vlab_\(up\|down\)(')
+	-- '*.c' '*.h' ':!harness/lab/' ':!harness/lib/' ':!tests/' | grep -v '^harness/cli/lab_cmd.c:.*vlab_\(up\|down\)(')
 if [ -n "$names" ]; then
 	echo "layers: namespaces or the virtual-lab builder named outside harness/lab:"
 	echo "$names"
