@@ -600,12 +600,11 @@ int fault_found_free(struct fault_run *f, struct fault_plan *p)
 	return fault_judge_found(f, p, "the fault", table_free, NULL);
 }
 
-int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int ecn, const char *key,
-		       const char *what, const char *tag,
+int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, int ecn,
+		       const char *key, const char *what, const char *tag,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
 				    const struct readback *rb))
 {
-	const struct fault_spec *s = f->spec;
 	const struct inv_switch *w = &f->inv->switches[sw];
 	const char *pn = w->ports[port].name;
 	unsigned long long count;
@@ -616,13 +615,10 @@ int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int ecn, con
 
 	n = traffic_flows_across(f->inv, sw, (ssize_t)port, true, fl, 8);
 	/* DSCP class selector = priority; as fast as each sender can for a second */
-	sent = fault_send(f, fl, n,
-			  &(struct host_send){.ms = 1000,
-					      .pps = 0,
-					      .priority = s->priority,
-					      .size = 1000,
-					      .n_sports = 8,
-					      .ecn = ecn});
+	sent = fault_send(
+	    f, fl, n,
+	    &(struct host_send){
+		.ms = 1000, .pps = 0, .priority = prio, .size = 1000, .n_sports = 8, .ecn = ecn});
 	if (sent < 0) /* over SSH: as the reads say, and why no incast was sent */
 		return lab_can(f->lab, LAB_CAP_ENTER)
 			   ? (int)sent
@@ -637,21 +633,21 @@ int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int ecn, con
 	if (count == 0) {
 		snprintf(f->err, sizeof(f->err),
 			 "%sincast of %lld datagrams from %zu RNICs: priority %d on %s:%s %s none",
-			 ecn ? "ECN-capable " : "", sent, n, s->priority, w->name, pn, what);
+			 ecn ? "ECN-capable " : "", sent, n, prio, w->name, pn, what);
 		return -EIO;
 	}
 	snprintf(f->evidence, sizeof(f->evidence),
 		 "%sincast of %lld datagrams from %zu RNICs%s: priority %d of %s:%s %s %llu (%s)",
-		 ecn ? "ECN-capable " : "", sent, n, fault_sent_by(f), s->priority, w->name, pn,
-		 what, count, tag);
+		 ecn ? "ECN-capable " : "", sent, n, fault_sent_by(f), prio, w->name, pn, what,
+		 count, tag);
 	return 0;
 }
 
-int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
+int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int prio,
 			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
 					 const struct readback *rb))
 {
-	return fault_verify_class(f, sw, port, 0, "drops", "tail-dropped", "emulated", took);
+	return fault_verify_class(f, sw, port, prio, 0, "drops", "tail-dropped", "emulated", took);
 }
 
 /* ---- what taking a host netdev down loses ---------------------------------------------- */

@@ -161,12 +161,12 @@ int fault_verify_reads(struct fault_run *f,
 
 /*
  * An emulated shallow lossless queue (HTB class 1:10 of a Linux switch
- * port) under incast: RNICs send in the spec's priority, as fast as they
+ * port) under incast: RNICs send in priority prio, as fast as they
  * can for a second, through port of switch sw toward its peer; the class
  * must tail-drop.  Evidence names the port; over SSH, when the hosts
  * cannot send, the reads with took say it instead (fault_unsent).
  */
-int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
+int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int prio,
 			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
 					 const struct readback *rb));
 
@@ -176,8 +176,8 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port,
  * have counted; what names it in evidence and errors ("marked CE"), tag
  * after the count says what is emulated ("emulated").
  */
-int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int ecn, const char *key,
-		       const char *what, const char *tag,
+int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, int ecn,
+		       const char *key, const char *what, const char *tag,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
 				    const struct readback *rb));
 

@@ -9,6 +9,7 @@
 #include "harness/lib/topo.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -18,28 +19,18 @@ struct fault_plan;
 struct fault_run;
 struct render_ctx;
 
-enum ipid_match { IPID_MOD, IPID_RANGE, IPID_SET };
 enum direction { DIR_BOTH, DIR_IN, DIR_OUT };
 
-/* A share in parts per million: packet-corruption's rate. */
-#define FAULT_PPM 1000000u
-
-#define FAULT_MAX_IDS  64
 #define FAULT_NAME_MAX 72
-
-struct ipid_range {
-	unsigned lo, hi;
-	bool set;
-};
-
-struct ipid_set {
-	unsigned v[FAULT_MAX_IDS];
-	size_t n;
-};
+/*
+ * Room for any kind's own options (struct fault_kind_ops.opts_size); each
+ * kind's file checks its struct fits (FAULT_KIND_OPTS).
+ */
+#define FAULT_OPTS_MAX 512
 
 /*
- * A typed fault: its kind, the options as given (each kind's option table
- * points into this struct), then the names resolved against the inventory.
+ * A typed fault: its kind, the options every kind shares, the kind's own
+ * options, then the target resolved against the inventory.
  */
 struct fault_spec {
 	const struct fault_kind_ops *kind;
@@ -49,72 +40,35 @@ struct fault_spec {
 	long long for_ms; /* 0: not given */
 	bool hold;
 
-	/* link-flap */
-	long long period_ms, down_ms;
-	int count; /* cycles, 0: one, or until --for/--hold ends */
-
-	/* acl-error: RNIC to RNIC, or tenant to tenant */
-	char from_name[FAULT_NAME_MAX], to_name[FAULT_NAME_MAX];
-	char from_tenant_name[FAULT_NAME_MAX], to_tenant_name[FAULT_NAME_MAX];
-
-	/* pfc-misconfig */
-	int priority;			  /* 0..7 */
-	unsigned long long emu_rate_kbit; /* emulated port rate (virtual lab) */
-	unsigned shallow_bytes;		  /* emulated misconfigured queue depth */
-
-	/* ipid-drop: one of mod (with rem), range, ids */
-	unsigned mod, rem;
-	struct ipid_range range;
-	struct ipid_set ids;
-	bool roce_only;
-	enum direction dir; /* ipid-drop, packet-corruption on a port */
-
-	/* link-degrade, and its emulated ECN marker's threshold in bytes (0: none) */
-	unsigned long long rate_kbit;
-	unsigned ecn_mark;
-
-	/* packet-corruption: the share of RoCE packets lost, in parts per million (FAULT_PPM) */
-	unsigned corrupt_ppm;
-
-	/* pfc-storm: PFC frames a second, and each one's pause time (priority above) */
-	unsigned pfc_pps, pfc_quanta;
-
 	/*
-	 * buffer-alpha: the dynamic threshold alpha = 2^alpha_log2 of the lossless
-	 * class (priority above), the SONiC buffer profile it is set in, and the
-	 * emulated shared buffer the virtual lab's queue depth is taken from
+	 * The kind's own struct (kind->opts_size bytes, laid out by its option
+	 * table kind->opts), with what its resolve finds: read through the
+	 * accessors FAULT_KIND_OPTS defines in the kind's file.  Kept inline so
+	 * that a copy of a spec is a whole spec.
 	 */
-	int alpha_log2;
-	char buf_profile[64];
-	unsigned emu_buffer_bytes;
-
-	/*
-	 * ecn-misconfig: the WRED/ECN marking of the port's lossless queue
-	 * (priority above): marks from ecn_kmin bytes queued, with probability
-	 * rising to ecn_pmax percent at ecn_kmax, every ECT packet beyond; or,
-	 * with ecn_off, no marking at all
-	 */
-	unsigned ecn_kmin, ecn_kmax, ecn_pmax;
-	bool ecn_off;
-
-	/*
-	 * cpu-hog: busy threads beside the host's monitor agents in a CPU cgroup
-	 * capped at hog_quota % of one core, pinned to CPU hog_cpu (-1: the last);
-	 * verified once the agents' run-queue delay reaches hog_min_delay_ms a second
-	 */
-	int hog_threads, hog_quota, hog_cpu;
-	long long hog_min_delay_ms;
+	_Alignas(max_align_t) unsigned char opts[FAULT_OPTS_MAX];
 
 	/* ---- resolved by fault_spec_resolve ---- */
 	/* the target: a switch port, a whole switch, or a host RNIC */
 	enum inv_dev_kind tkind;
 	size_t tdev;
 	ssize_t tport; /* -1: the whole switch */
-	enum ipid_match ipid;
-	bool acl_tenants;
-	struct inv_endpoint from, to;
-	size_t from_tenant, to_tenant;
 };
+
+/*
+ * In a kind's file: T (its options struct) as that kind's part of a spec,
+ * NAME_of(s) to read and NAME_rw(s) to write it, and T checked to fit.
+ */
+#define FAULT_KIND_OPTS(NAME, T)                                                                   \
+	_Static_assert(sizeof(T) <= FAULT_OPTS_MAX, #T " does not fit in FAULT_OPTS_MAX");         \
+	static inline const T *NAME##_of(const struct fault_spec *s)                               \
+	{                                                                                          \
+		return (const void *)s->opts;                                                      \
+	}                                                                                          \
+	static inline T *NAME##_rw(struct fault_spec *s)                                           \
+	{                                                                                          \
+		return (void *)s->opts;                                                            \
+	}
 
 /* Target forms a kind takes. */
 enum fault_target_form {
@@ -125,9 +79,10 @@ enum fault_target_form {
 };
 
 /*
- * One fault kind: one file under injectors/kinds/ and one entry in the table
- * of injectors/kinds/kinds.c.  Its switch-side commands are its own renderers,
- * one per NOS (render[]), written with what the NOSes share
+ * One fault kind: one file under injectors/kinds/ and one line in
+ * injectors/kinds/kinds.def.  Its options are its own struct (opts_size
+ * bytes of spec->opts, FAULT_KIND_OPTS).  Its switch-side commands are its
+ * own renderers, one per NOS (render[]), written with what the NOSes share
  * (injectors/nos/nos.h).
  */
 struct fault_kind_ops {
@@ -140,7 +95,8 @@ struct fault_kind_ops {
 	 */
 	bool loads_cpu;
 	const char *example;	     /* a target of the right form, for error messages */
-	const struct opt_desc *opts; /* its options, offsets in struct fault_spec */
+	const struct opt_desc *opts; /* its options, offsets in its own struct (spec->opts) */
+	size_t opts_size;	     /* sizeof that struct, at most FAULT_OPTS_MAX */
 	void (*defaults)(struct fault_spec *s);
 	/* The options together, before the inventory is read: 0 or -EINVAL, why. */
 	int (*check)(const struct fault_spec *s, char *why, size_t whylen);
@@ -179,6 +135,11 @@ struct fault_kind_ops {
 	void (*live)(struct fault_run *f);
 	/* With start: stop what it started, before the actions are undone (also on failure). */
 	void (*stop)(struct fault_run *f);
+	/*
+	 * Optional: the line rate in kbit/s the fault leaves its link at
+	 * (link-degrade's --rate), the ground truth a transport is graded against.
+	 */
+	unsigned long long (*link_rate_kbit)(const struct fault_spec *s);
 };
 
 /* Everything a renderer needs to plan one fault on one switch. */
@@ -200,6 +161,9 @@ struct render_ctx {
  * the renderer says.
  */
 int fault_render(struct render_ctx *r);
+
+/* The line rate s leaves its link at in kbit/s (kind->link_rate_kbit), 0: none. */
+unsigned long long fault_spec_link_rate(const struct fault_spec *s);
 
 /* The common options: target, for, hold. */
 extern const struct opt_desc fault_common_opts[];
@@ -225,6 +189,12 @@ void fault_spec_init(struct fault_spec *s, const struct fault_kind_ops *k);
 
 /* The option name of kind k (common or its own), or NULL. */
 const struct opt_desc *fault_opt_find(const struct fault_kind_ops *k, const char *name);
+
+/* Where option d (common or s's kind's own) is kept: s, or s->opts. */
+void *fault_opt_obj(struct fault_spec *s, const struct opt_desc *d);
+
+/* Option name of s (common or its kind's) as text that fault_spec_set takes back; NULL: none. */
+const char *fault_spec_value(const struct fault_spec *s, const char *name, char *buf, size_t len);
 
 /*
  * Set option name of s's kind from text (OPT_BOOL: NULL is true); -EINVAL with

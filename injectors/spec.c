@@ -144,6 +144,8 @@ const char *fault_opt_dir_print(const void *field, char *buf, size_t len)
 
 void fault_spec_init(struct fault_spec *s, const struct fault_kind_ops *k)
 {
+	if (k->opts_size > FAULT_OPTS_MAX)
+		abort(); /* FAULT_KIND_OPTS in the kind's file makes this a compile error */
 	memset(s, 0, sizeof(*s));
 	s->kind = k;
 	s->tport = -1;
@@ -156,6 +158,29 @@ const struct opt_desc *fault_opt_find(const struct fault_kind_ops *k, const char
 	const struct opt_desc *d = opt_find(fault_common_opts, name);
 
 	return d ? d : opt_find(k->opts, name);
+}
+
+/* Where option d of s lives: the spec (a common option) or the kind's own struct. */
+static bool common_opt(const struct opt_desc *d)
+{
+	for (const struct opt_desc *c = fault_common_opts; c->type != OPT_END; c++)
+		if (c == d)
+			return true;
+	return false;
+}
+
+void *fault_opt_obj(struct fault_spec *s, const struct opt_desc *d)
+{
+	return common_opt(d) ? (void *)s : (void *)s->opts;
+}
+
+const char *fault_spec_value(const struct fault_spec *s, const char *name, char *buf, size_t len)
+{
+	const struct opt_desc *d = fault_opt_find(s->kind, name);
+
+	if (!d)
+		return NULL;
+	return opt_value(d, common_opt(d) ? (const void *)s : (const void *)s->opts, buf, len);
 }
 
 int fault_spec_set(struct fault_spec *s, const char *name, const char *value, char *why,
@@ -177,7 +202,7 @@ int fault_spec_set(struct fault_spec *s, const char *name, const char *value, ch
 		snprintf(why, whylen, "option '%s' needs a value", name);
 		return -EINVAL;
 	}
-	return opt_set(d, s, value, why, whylen);
+	return opt_set(d, fault_opt_obj(s, d), value, why, whylen);
 }
 
 int fault_spec_check(struct fault_spec *s, char *why, size_t whylen)
@@ -278,6 +303,11 @@ int fault_spec_resolve(const struct inventory *inv, struct fault_spec *s, char *
 	return s->kind->resolve ? s->kind->resolve(inv, s, why, whylen) : 0;
 }
 
+unsigned long long fault_spec_link_rate(const struct fault_spec *s)
+{
+	return s->kind->link_rate_kbit ? s->kind->link_rate_kbit(s) : 0;
+}
+
 int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, size_t max,
 		    struct opt_store *store)
 {
@@ -290,5 +320,5 @@ int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, si
 	argv[(*n)++] = s->kind->name;
 	if ((r = opt_argv(fault_common_opts, s, &d, argv, n, max, store)))
 		return r;
-	return opt_argv(s->kind->opts, s, &d, argv, n, max, store);
+	return opt_argv(s->kind->opts, s->opts, d.opts, argv, n, max, store);
 }

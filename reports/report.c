@@ -178,7 +178,7 @@ static json_t *scenario_json(const struct scn_result *r)
 			json_array_append_new(
 			    fab, json_pack("{s:s,s:s,s:I}", "kind", s->fabric[i].spec.kind->name,
 					   "target", s->fabric[i].spec.target, "rate_kbit",
-					   (json_int_t)s->fabric[i].spec.rate_kbit));
+					   (json_int_t)fault_spec_link_rate(&s->fabric[i].spec)));
 		json_object_set_new(o, "fabric", fab);
 	}
 	json_object_set_new(o, "fault_window",

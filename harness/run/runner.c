@@ -513,14 +513,14 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 	for (size_t i = 0; i < s->n_fabric; i++) {
 		snprintf(shapes[i].target, sizeof(shapes[i].target), "%s",
 			 s->fabric[i].spec.target);
-		shapes[i].rate_kbit = s->fabric[i].spec.rate_kbit;
+		shapes[i].rate_kbit = fault_spec_link_rate(&s->fabric[i].spec);
 	}
 	for (size_t i = 0; i < s->n_faults; i++) {
 		snprintf(faults[i].kind, sizeof(faults[i].kind), "%s",
 			 s->faults[i].spec.kind->name);
 		snprintf(faults[i].target, sizeof(faults[i].target), "%s",
 			 s->faults[i].spec.target);
-		faults[i].rate_kbit = s->faults[i].spec.rate_kbit;
+		faults[i].rate_kbit = fault_spec_link_rate(&s->faults[i].spec);
 	}
 	/* A load is ground truth too: where a stream goes across, where an incast goes to. */
 	for (size_t i = 0; i < s->n_loads; i++) {

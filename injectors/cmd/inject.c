@@ -66,7 +66,7 @@ static void inject_help(void)
 			printf("  %-19s %.*s\n", first ? k->name : "", (int)n, u);
 			u += n + (u[n] == '\n');
 		}
-		opt_help(k->opts, &d, 22, stdout);
+		opt_help(k->opts, d.opts, 22, stdout);
 	}
 	fputs(inject_tail, stdout);
 }
@@ -196,7 +196,8 @@ static int parse_inject(int argc, char **argv, struct inject_args *a)
 				d = &fault_common_opts[c - O_COMMON];
 			if (!d)
 				return bad("unknown option '%s'", argv[optind - 1]);
-			if (opt_set(d, s, d->type == OPT_BOOL ? NULL : optarg, why, sizeof(why)))
+			if (opt_set(d, fault_opt_obj(s, d), d->type == OPT_BOOL ? NULL : optarg,
+				    why, sizeof(why)))
 				return bad("--%s", why);
 		}
 	}

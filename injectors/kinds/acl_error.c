@@ -10,11 +10,22 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct acl_error_opts {
+	/* RNIC to RNIC, or tenant to tenant */
+	char from_name[FAULT_NAME_MAX], to_name[FAULT_NAME_MAX];
+	char from_tenant_name[FAULT_NAME_MAX], to_tenant_name[FAULT_NAME_MAX];
+	/* resolved */
+	bool acl_tenants;
+	struct inv_endpoint from, to;
+	size_t from_tenant, to_tenant;
+};
+FAULT_KIND_OPTS(acl, struct acl_error_opts)
+
+#define FS(f) offsetof(struct acl_error_opts, f)
 #define NAME(opt, f, h)                                                                            \
 	{                                                                                          \
 		.name = opt, .type = OPT_STR, .off = FS(f),                                        \
-		.size = sizeof(((struct fault_spec *)0)->f), .help = h                             \
+		.size = sizeof(((struct acl_error_opts *)0)->f), .help = h                         \
 	}
 
 static const struct opt_desc opts[] = {
@@ -27,11 +38,11 @@ static const struct opt_desc opts[] = {
 
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	bool rnics = s->from_name[0] || s->to_name[0];
-	bool tenants = s->from_tenant_name[0] || s->to_tenant_name[0];
+	bool rnics = acl_of(s)->from_name[0] || acl_of(s)->to_name[0];
+	bool tenants = acl_of(s)->from_tenant_name[0] || acl_of(s)->to_tenant_name[0];
 
-	if (rnics == tenants || (rnics && (!s->from_name[0] || !s->to_name[0])) ||
-	    (tenants && (!s->from_tenant_name[0] || !s->to_tenant_name[0]))) {
+	if (rnics == tenants || (rnics && (!acl_of(s)->from_name[0] || !acl_of(s)->to_name[0])) ||
+	    (tenants && (!acl_of(s)->from_tenant_name[0] || !acl_of(s)->to_tenant_name[0]))) {
 		snprintf(why, whylen,
 			 "acl-error needs 'from' and 'to' (HOST:RNIC each), or 'from-tenant' "
 			 "and 'to-tenant'");
@@ -71,14 +82,14 @@ static int tenant(const struct inventory *inv, const char *name, size_t *out, ch
 
 static int resolve(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen)
 {
-	if (s->from_name[0])
-		return rnic(inv, "from", s->from_name, &s->from, why, whylen) ||
-			       rnic(inv, "to", s->to_name, &s->to, why, whylen)
+	if (acl_rw(s)->from_name[0])
+		return rnic(inv, "from", acl_rw(s)->from_name, &acl_rw(s)->from, why, whylen) ||
+			       rnic(inv, "to", acl_rw(s)->to_name, &acl_rw(s)->to, why, whylen)
 			   ? -EINVAL
 			   : 0;
-	s->acl_tenants = true;
-	return tenant(inv, s->from_tenant_name, &s->from_tenant, why, whylen) ||
-		       tenant(inv, s->to_tenant_name, &s->to_tenant, why, whylen)
+	acl_rw(s)->acl_tenants = true;
+	return tenant(inv, acl_rw(s)->from_tenant_name, &acl_rw(s)->from_tenant, why, whylen) ||
+		       tenant(inv, acl_rw(s)->to_tenant_name, &acl_rw(s)->to_tenant, why, whylen)
 		   ? -EINVAL
 		   : 0;
 }
@@ -103,13 +114,14 @@ static size_t acl_side(struct render_ctx *r, bool from, char addrs[][16], size_t
 	const struct inventory *inv = r->inv;
 	size_t n = 0;
 
-	if (!s->acl_tenants) {
-		const struct inv_endpoint *e = from ? &s->from : &s->to;
+	if (!acl_of(s)->acl_tenants) {
+		const struct inv_endpoint *e = from ? &acl_of(s)->from : &acl_of(s)->to;
 
 		inet_ntop(AF_INET, &inv->hosts[e->dev].rnics[e->port].addr.addr, addrs[0], 16);
 		return 1;
 	}
-	const struct inv_tenant *t = &inv->tenants[from ? s->from_tenant : s->to_tenant];
+	const struct inv_tenant *t =
+	    &inv->tenants[from ? acl_of(s)->from_tenant : acl_of(s)->to_tenant];
 
 	for (size_t i = 0; i < t->n_members && n < max; i++) {
 		const struct inv_endpoint *e = &t->members[i];
@@ -366,13 +378,13 @@ static int verify(struct fault_run *f)
 	struct flow fl[64];
 	size_t n = 0;
 
-	if (!s->acl_tenants) {
-		fl[0].src = s->from;
-		fl[0].dst = inv->hosts[s->to.dev].rnics[s->to.port].addr.addr;
+	if (!acl_of(s)->acl_tenants) {
+		fl[0].src = acl_of(s)->from;
+		fl[0].dst = inv->hosts[acl_of(s)->to.dev].rnics[acl_of(s)->to.port].addr.addr;
 		n = 1;
 	} else {
-		const struct inv_tenant *a = &inv->tenants[s->from_tenant],
-					*b = &inv->tenants[s->to_tenant];
+		const struct inv_tenant *a = &inv->tenants[acl_of(s)->from_tenant],
+					*b = &inv->tenants[acl_of(s)->to_tenant];
 
 		for (size_t i = 0; i < a->n_members && n < 64; i++)
 			for (size_t k = 0; k < b->n_members && n < 64; k++) {
@@ -397,6 +409,7 @@ const struct fault_kind_ops fk_acl_error = {
     .targets = FT_PORT | FT_SWITCH,
     .example = "rail2",
     .opts = opts,
+    .opts_size = sizeof(struct acl_error_opts),
     .check = check,
     .resolve = resolve,
     .render = {[INV_DIALECT_LINUX] = linux_acl_error,

@@ -20,7 +20,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct buffer_alpha_opts {
+	/*
+	 * the dynamic threshold alpha = 2^alpha_log2 of the lossless class
+	 * (priority), the SONiC buffer profile it is set in, and the emulated
+	 * port rate and shared buffer the virtual lab's queue depth is taken from
+	 */
+	int alpha_log2;
+	int priority;
+	char buf_profile[64];
+	unsigned long long emu_rate_kbit;
+	unsigned emu_buffer_bytes;
+};
+FAULT_KIND_OPTS(ba, struct buffer_alpha_opts)
+
+#define FS(f) offsetof(struct buffer_alpha_opts, f)
 
 /* "1/64", "1/128" .. "1" .. "256": a power of two from 2^-8 to 2^8, as its exponent. */
 static int alpha_parse(const struct opt_desc *d, const char *v, void *field, char *err,
@@ -62,7 +76,7 @@ static const struct opt_desc opts[] = {
     {.name = "profile",
      .type = OPT_STR,
      .off = FS(buf_profile),
-     .size = sizeof(((struct fault_spec *)0)->buf_profile),
+     .size = sizeof(((struct buffer_alpha_opts *)0)->buf_profile),
      .help = "SONiC: the buffer profile whose dynamic_th is set"},
     {"emu-rate", OPT_CUSTOM, 1000, 10000000, FS(emu_rate_kbit),
      "emulated: each port's modelled line rate (virtual lab)", fault_opt_rate_parse,
@@ -74,27 +88,28 @@ static const struct opt_desc opts[] = {
 
 static void defaults(struct fault_spec *s)
 {
-	s->alpha_log2 = -6; /* 1/64, the paper's misconfiguration */
-	s->priority = 3;
-	snprintf(s->buf_profile, sizeof(s->buf_profile), "ingress_lossless_profile");
-	s->emu_rate_kbit = 100000;
-	s->emu_buffer_bytes = 393216; /* 384 KiB: alpha 1/64 leaves 6 KB, 1/16 leaves 23 KB */
+	ba_rw(s)->alpha_log2 = -6; /* 1/64, the paper's misconfiguration */
+	ba_rw(s)->priority = 3;
+	snprintf(ba_rw(s)->buf_profile, sizeof(ba_rw(s)->buf_profile), "ingress_lossless_profile");
+	ba_rw(s)->emu_rate_kbit = 100000;
+	ba_rw(s)->emu_buffer_bytes =
+	    393216; /* 384 KiB: alpha 1/64 leaves 6 KB, 1/16 leaves 23 KB */
 }
 
 /* The profile name reaches a SONiC command line: a CONFIG_DB key's own characters only. */
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	size_t n = strlen(s->buf_profile);
+	size_t n = strlen(ba_of(s)->buf_profile);
 
 	if (n &&
-	    strspn(s->buf_profile,
+	    strspn(ba_of(s)->buf_profile,
 		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n &&
-	    s->buf_profile[0] != '-')
+	    ba_of(s)->buf_profile[0] != '-')
 		return 0;
 	snprintf(why, whylen,
 		 "profile '%s': give a SONiC buffer profile name (letters, digits, '_', '.', '-'; "
 		 "e.g. ingress_lossless_profile)",
-		 s->buf_profile);
+		 ba_of(s)->buf_profile);
 	return -EINVAL;
 }
 
@@ -106,7 +121,8 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
  */
 static unsigned alpha_depth(const struct fault_spec *s)
 {
-	double a = ldexp(1.0, s->alpha_log2), q = (double)s->emu_buffer_bytes * a / (1.0 + a);
+	double a = ldexp(1.0, ba_of(s)->alpha_log2),
+	       q = (double)ba_of(s)->emu_buffer_bytes * a / (1.0 + a);
 
 	return q < 1514 ? 1514 : (unsigned)q;
 }
@@ -124,13 +140,14 @@ static int linux_buffer_alpha(struct render_ctx *r)
 	unsigned depth = alpha_depth(s);
 	char a[16], why[8];
 
-	nos_linux_shallow(r, ports, n, depth);
-	buffer_alpha_word(INV_DIALECT_LINUX, s->alpha_log2, a, sizeof(a), why, sizeof(why));
+	nos_linux_shallow(r, ports, n, ba_of(s)->priority, ba_of(s)->emu_rate_kbit, depth);
+	buffer_alpha_word(INV_DIALECT_LINUX, ba_of(s)->alpha_log2, a, sizeof(a), why, sizeof(why));
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "emulated buffer: alpha %s leaves priority %d a %u-byte tail-drop queue "
 		 "(alpha/(1+alpha) of a %u-byte shared buffer) at %llu kbit/s on each of %zu ports "
 		 "(HTB+bfifo)",
-		 a, s->priority, depth, s->emu_buffer_bytes, s->emu_rate_kbit, n);
+		 a, ba_of(s)->priority, depth, ba_of(s)->emu_buffer_bytes, ba_of(s)->emu_rate_kbit,
+		 n);
 	return 0;
 }
 
@@ -185,10 +202,11 @@ void buffer_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct 
 	char w[24], why[160], err[160];
 	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
 
-	buffer_alpha_word(d, s->alpha_log2, w, sizeof(w), why, sizeof(why)); /* in range: planned */
+	buffer_alpha_word(d, ba_of(s)->alpha_log2, w, sizeof(w), why,
+			  sizeof(why)); /* in range: planned */
 	if (d == INV_DIALECT_SONIC) {
-		sb_printf(&ap, "sudo mmuconfig -p %s -a %s", s->buf_profile, w);
-		sb_printf(&v, "sudo mmuconfig -p %s -a %s", s->buf_profile,
+		sb_printf(&ap, "sudo mmuconfig -p %s -a %s", ba_of(s)->buf_profile, w);
+		sb_printf(&v, "sudo mmuconfig -p %s -a %s", ba_of(s)->buf_profile,
 			  known && rb.alpha[0] ? rb.alpha : "<dynamic_th as read>");
 	} else if (d == INV_DIALECT_NVUE) {
 		sb_printf(&ap, "nv set %s %s && nv config apply -y", NVUE_ALPHA_KEY, w);
@@ -202,22 +220,22 @@ void buffer_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct 
 			sb_printf(&ap,
 				  "configure\nplatform trident mmu queue profile %s\ningress "
 				  "priority-group %d threshold %s\nend",
-				  rb.profile, s->priority, w);
+				  rb.profile, ba_of(s)->priority, w);
 			sb_printf(&v, "configure\nplatform trident mmu queue profile %s\n",
 				  rb.profile);
 			if (rb.alpha[0])
 				sb_printf(&v, "ingress priority-group %d threshold %s\nend",
-					  s->priority, rb.alpha);
+					  ba_of(s)->priority, rb.alpha);
 			else
 				sb_printf(&v, "no ingress priority-group %d threshold\nend",
-					  s->priority);
+					  ba_of(s)->priority);
 		} else { /* none applied (or a dry run): a profile of the fault's own */
 			sb_printf(
 			    &ap,
 			    "configure\nplatform trident mmu queue profile %s\ningress "
 			    "priority-group %d threshold %s\nexit\nplatform trident mmu queue "
 			    "profile %s apply\nend",
-			    table, s->priority, w, table);
+			    table, ba_of(s)->priority, w, table);
 			sb_printf(&v,
 				  "configure\nno platform trident mmu queue profile %s apply\nno "
 				  "platform trident mmu queue profile %s\nend",
@@ -237,7 +255,7 @@ static int alpha_action(struct render_ctx *r, const char *parser, const char *ar
 	struct sbuf a = {0}, v = {0};
 	struct fault_action *act;
 	char w[24];
-	int ret = buffer_alpha_word(d, r->spec->alpha_log2, w, sizeof(w), r->why, r->whylen);
+	int ret = buffer_alpha_word(d, ba_of(r->spec)->alpha_log2, w, sizeof(w), r->why, r->whylen);
 
 	if (ret)
 		return ret;
@@ -260,8 +278,8 @@ static int sonic_buffer_alpha(struct render_ctx *r)
 	char cmd[160];
 
 	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'BUFFER_PROFILE|%s' dynamic_th",
-		 r->spec->buf_profile);
-	return alpha_action(r, "sonic-dynth", r->spec->buf_profile, cmd);
+		 ba_of(r->spec)->buf_profile);
+	return alpha_action(r, "sonic-dynth", ba_of(r->spec)->buf_profile, cmd);
 }
 
 /*
@@ -277,7 +295,7 @@ static int eos_buffer_alpha(struct render_ctx *r)
 {
 	char pg[8];
 
-	snprintf(pg, sizeof(pg), "%d", r->spec->priority);
+	snprintf(pg, sizeof(pg), "%d", ba_of(r->spec)->priority);
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "shown for a switch with no MMU queue profile applied; when applied, the "
 		 "profile applied is read and changed in place");
@@ -312,7 +330,7 @@ static void wanted(const struct fault_run *f, char *w, size_t len)
 {
 	char why[160];
 
-	if (buffer_alpha_word(dialect_of(f), f->spec->alpha_log2, w, len, why, sizeof(why)))
+	if (buffer_alpha_word(dialect_of(f), ba_of(f->spec)->alpha_log2, w, len, why, sizeof(why)))
 		w[0] = '\0'; /* refused when planned: not reached */
 }
 
@@ -381,7 +399,8 @@ static int verify(struct fault_run *f)
 		struct inv_endpoint ep = {INV_DEV_SWITCH, s->tdev, p};
 
 		if (inventory_link_at(f->inv, &ep))
-			return fault_verify_tail_drops(f, s->tdev, p, alpha_took);
+			return fault_verify_tail_drops(f, s->tdev, p, ba_of(s)->priority,
+						       alpha_took);
 	}
 	return 0; /* no cabled port: nothing planned either */
 }
@@ -392,6 +411,7 @@ const struct fault_kind_ops fk_buffer_alpha = {
     .targets = FT_SWITCH,
     .example = "spine1",
     .opts = opts,
+    .opts_size = sizeof(struct buffer_alpha_opts),
     .defaults = defaults,
     .check = check,
     .render = {[INV_DIALECT_LINUX] = linux_buffer_alpha,

@@ -22,7 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct cpu_hog_opts {
+	/*
+	 * busy threads beside the host's monitor agents in a CPU cgroup capped at
+	 * hog_quota % of one core, pinned to CPU hog_cpu (-1: the last); verified
+	 * once the agents' run-queue delay reaches hog_min_delay_ms a second
+	 */
+	int hog_threads, hog_quota, hog_cpu;
+	long long hog_min_delay_ms;
+};
+FAULT_KIND_OPTS(hog, struct cpu_hog_opts)
+
+#define FS(f) offsetof(struct cpu_hog_opts, f)
 
 static const struct opt_desc opts[] = {
     {"threads", OPT_INT, 1, 64, FS(hog_threads), "busy threads beside the agents"},
@@ -36,10 +47,10 @@ static const struct opt_desc opts[] = {
 
 static void defaults(struct fault_spec *s)
 {
-	s->hog_threads = 2;
-	s->hog_quota = 10;
-	s->hog_cpu = -1;
-	s->hog_min_delay_ms = 100;
+	hog_rw(s)->hog_threads = 2;
+	hog_rw(s)->hog_quota = 10;
+	hog_rw(s)->hog_cpu = -1;
+	hog_rw(s)->hog_min_delay_ms = 100;
 }
 
 static int plan_host(struct render_ctx *rc)
@@ -49,19 +60,19 @@ static int plan_host(struct render_ctx *rc)
 	struct fault_plan *p = rc->plan;
 	char cpu[16];
 
-	if (s->hog_cpu < 0)
+	if (hog_of(s)->hog_cpu < 0)
 		snprintf(cpu, sizeof(cpu), "last");
 	else
-		snprintf(cpu, sizeof(cpu), "%d", s->hog_cpu);
+		snprintf(cpu, sizeof(cpu), "%d", hog_of(s)->hog_cpu);
 	fault_plan_host_op(p, h->name, "cpu-hog-on %s %d %d %s", "cpu-hog-off %s", h->name,
-			   s->hog_quota, s->hog_threads, cpu, h->name);
-	if (s->hog_cpu < 0)
+			   hog_of(s)->hog_quota, hog_of(s)->hog_threads, cpu, h->name);
+	if (hog_of(s)->hog_cpu < 0)
 		snprintf(cpu, sizeof(cpu), "its last");
 	p->emulated = true;
 	snprintf(p->note, sizeof(p->note),
 		 "emulated: %d busy thread(s) beside %s's monitor agents in a CPU cgroup on "
 		 "CPU %s, capped at %d%% of it (the cgroup keeps the overload to this host)",
-		 s->hog_threads, h->name, cpu, s->hog_quota);
+		 hog_of(s)->hog_threads, h->name, cpu, hog_of(s)->hog_quota);
 	return 0;
 }
 
@@ -104,9 +115,9 @@ static int precheck(struct fault_run *f)
 			 "%s: /run/rocelab-cpu-hog-%s is there: a cpu-hog is on already, or one "
 			 "was left behind ('rocelab revert')",
 			 h->name, h->name);
-	else if (f->spec->hog_cpu >= cpus)
+	else if (hog_of(f->spec)->hog_cpu >= cpus)
 		snprintf(f->err, sizeof(f->err), "%s has %d CPU(s): cpu %d is not one of them",
-			 h->name, cpus, f->spec->hog_cpu);
+			 h->name, cpus, hog_of(f->spec)->hog_cpu);
 	else {
 		free(out);
 		return 0;
@@ -167,9 +178,9 @@ static int verify(struct fault_run *f)
 			worst = ms;
 	}
 	free(out);
-	if (threads != (size_t)f->spec->hog_threads) {
+	if (threads != (size_t)hog_of(f->spec)->hog_threads) {
 		snprintf(f->err, sizeof(f->err), "%s: %zu busy thread(s) running, not %d", h->name,
-			 threads, f->spec->hog_threads);
+			 threads, hog_of(f->spec)->hog_threads);
 		return -EIO;
 	}
 	if (inside < n) {
@@ -177,11 +188,11 @@ static int verify(struct fault_run *f)
 			 n - inside, n, what);
 		return -EIO;
 	}
-	if (!n || worst < f->spec->hog_min_delay_ms) {
+	if (!n || worst < hog_of(f->spec)->hog_min_delay_ms) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s: the %ss' run-queue delay is %lld ms a second at the least, under the "
 			 "%lld ms asked (min-delay): raise threads or lower quota",
-			 h->name, what, worst, f->spec->hog_min_delay_ms);
+			 h->name, what, worst, hog_of(f->spec)->hog_min_delay_ms);
 		return -EIO;
 	}
 	if (strcmp(what, "agent"))
@@ -189,13 +200,14 @@ static int verify(struct fault_run *f)
 			 "%s: %zu busy thread(s) in a CPU cgroup of %d%% of one CPU, no monitor "
 			 "agent there; the threads' run-queue delay %lld ms a second on average "
 			 "(least %lld), measured",
-			 h->name, threads, f->spec->hog_quota, sum / (long long)n, worst);
+			 h->name, threads, hog_of(f->spec)->hog_quota, sum / (long long)n, worst);
 	else
 		snprintf(f->evidence, sizeof(f->evidence),
 			 "%s: %zu busy thread(s) beside %zu monitor agent(s) in a CPU cgroup of "
 			 "%d%% of one CPU; the agents' run-queue delay %lld ms a second on average "
 			 "(least %lld), measured",
-			 h->name, threads, n, f->spec->hog_quota, sum / (long long)n, worst);
+			 h->name, threads, n, hog_of(f->spec)->hog_quota, sum / (long long)n,
+			 worst);
 	return 0;
 }
 
@@ -206,6 +218,7 @@ const struct fault_kind_ops fk_cpu_hog = {
     .loads_cpu = true,
     .example = "host3",
     .opts = opts,
+    .opts_size = sizeof(struct cpu_hog_opts),
     .defaults = defaults,
     .plan_host = plan_host,
     .precheck = precheck,

@@ -22,7 +22,20 @@
 #include <string.h>
 #include <strings.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct ecn_misconfig_opts {
+	/*
+	 * the WRED/ECN marking of the port's lossless queue (priority): marks
+	 * from ecn_kmin bytes queued, with probability rising to ecn_pmax percent
+	 * at ecn_kmax, every ECT packet beyond; or, with ecn_off, no marking
+	 */
+	unsigned ecn_kmin, ecn_kmax, ecn_pmax;
+	bool ecn_off;
+	int priority;
+	unsigned long long emu_rate_kbit; /* emulated port rate (virtual lab) */
+};
+FAULT_KIND_OPTS(ecn, struct ecn_misconfig_opts)
+
+#define FS(f) offsetof(struct ecn_misconfig_opts, f)
 
 /* A mark probability: "80%", "100%", or a share "0.8"; kept in whole percent, 1..100. */
 static int pct_parse(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
@@ -71,11 +84,11 @@ static const struct opt_desc opts[] = {
 /* MP-RDMA Fig. 14's ECN mis-config: (Pmax, Kmin, Kmax) = (1.0, 240KB, 240KB). */
 static void defaults(struct fault_spec *s)
 {
-	s->ecn_kmin = 240000;
-	s->ecn_kmax = 240000;
-	s->ecn_pmax = 100;
-	s->priority = 3;
-	s->emu_rate_kbit = 100000;
+	ecn_rw(s)->ecn_kmin = 240000;
+	ecn_rw(s)->ecn_kmax = 240000;
+	ecn_rw(s)->ecn_pmax = 100;
+	ecn_rw(s)->priority = 3;
+	ecn_rw(s)->emu_rate_kbit = 100000;
 }
 
 static int check(const struct fault_spec *s, char *why, size_t whylen)
@@ -83,21 +96,22 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 	struct fault_spec d;
 
 	defaults(&d);
-	if (s->ecn_off &&
-	    (s->ecn_kmin != d.ecn_kmin || s->ecn_kmax != d.ecn_kmax || s->ecn_pmax != d.ecn_pmax)) {
+	if (ecn_of(s)->ecn_off && (ecn_of(s)->ecn_kmin != ecn_of(&d)->ecn_kmin ||
+				   ecn_of(s)->ecn_kmax != ecn_of(&d)->ecn_kmax ||
+				   ecn_of(s)->ecn_pmax != ecn_of(&d)->ecn_pmax)) {
 		snprintf(why, whylen,
 			 "give --off or thresholds (--kmin, --kmax, --pmax), not both: --off marks "
 			 "nothing");
 		return -EINVAL;
 	}
-	if (s->ecn_kmin > s->ecn_kmax) {
+	if (ecn_of(s)->ecn_kmin > ecn_of(s)->ecn_kmax) {
 		char a[16], b[16];
 
 		snprintf(why, whylen,
 			 "kmin %s is above kmax %s: give --kmin at most --kmax (equal: a step, "
 			 "as DCTCP marks)",
-			 fault_opt_bytes_print(&s->ecn_kmin, a, sizeof(a)),
-			 fault_opt_bytes_print(&s->ecn_kmax, b, sizeof(b)));
+			 fault_opt_bytes_print(&ecn_of(s)->ecn_kmin, a, sizeof(a)),
+			 fault_opt_bytes_print(&ecn_of(s)->ecn_kmax, b, sizeof(b)));
 		return -EINVAL;
 	}
 	return 0;
@@ -115,15 +129,15 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 static int linux_ecn_misconfig(struct render_ctx *r)
 {
 	const struct fault_spec *s = r->spec;
-	unsigned limit = s->ecn_kmax < 25000 ? 100000 : s->ecn_kmax * 4,
-		 burst = (2 * s->ecn_kmin + s->ecn_kmax) / 3000 +
+	unsigned limit = ecn_of(s)->ecn_kmax < 25000 ? 100000 : ecn_of(s)->ecn_kmax * 4,
+		 burst = (2 * ecn_of(s)->ecn_kmin + ecn_of(s)->ecn_kmax) / 3000 +
 			 1; /* tc-red(8): (2 min + max) / 3 avpkt */
 	char leaf[192];
 	int ret = nos_need_port(r, "ecn-misconfig");
 
 	if (ret)
 		return ret;
-	if (s->ecn_off) {
+	if (ecn_of(s)->ecn_off) {
 		snprintf(
 		    r->why, r->whylen,
 		    "a Linux switch port (%s:%s) marks no ECN to begin with (no RED qdisc), so "
@@ -135,25 +149,25 @@ static int linux_ecn_misconfig(struct render_ctx *r)
 	snprintf(leaf, sizeof(leaf),
 		 "red limit %u min %u max %u avpkt 1000 burst %u probability %u.%02u bandwidth "
 		 "%llukbit ecn",
-		 limit, s->ecn_kmin, s->ecn_kmax, burst, s->ecn_pmax / 100, s->ecn_pmax % 100,
-		 s->emu_rate_kbit);
-	nos_linux_class_leaf(r, &r->port, 1, leaf);
+		 limit, ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax, burst, ecn_of(s)->ecn_pmax / 100,
+		 ecn_of(s)->ecn_pmax % 100, ecn_of(s)->emu_rate_kbit);
+	nos_linux_class_leaf(r, &r->port, 1, ecn_of(s)->priority, ecn_of(s)->emu_rate_kbit, leaf);
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "ECN marking by the kernel's RED (sch_red) in priority %d of %s, on an emulated "
 		 "%llu kbit/s line (HTB)",
-		 s->priority, r->port, s->emu_rate_kbit);
+		 ecn_of(s)->priority, r->port, ecn_of(s)->emu_rate_kbit);
 	return 0;
 }
 
 void ecn_misconfig_eos_line(const struct fault_spec *s, char *buf, size_t len)
 {
-	if (s->ecn_off)
+	if (ecn_of(s)->ecn_off)
 		buf[0] = '\0';
 	else
 		snprintf(buf, len,
 			 "random-detect ecn minimum-threshold %u bytes maximum-threshold %u bytes "
 			 "max-mark-probability %u",
-			 s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+			 ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax, ecn_of(s)->ecn_pmax);
 }
 
 void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
@@ -163,7 +177,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 	struct sbuf ap = {0}, v = {0};
 	char port[64], err[160], name[64], line[112];
 	bool known = found && !readback_parse(a->read_as, found, &rb, err, sizeof(err));
-	int q = s->priority; /* the queue read is the priority's */
+	int q = ecn_of(s)->priority; /* the queue read is the priority's */
 
 	readback_port_queue(strchr(a->read_as, ' ') + 1, port, sizeof(port));
 	if (d == INV_DIALECT_SONIC) {
@@ -174,7 +188,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 		/* the reference as this SONiC writes it: a name, or "[WRED_PROFILE|NAME]" before */
 		snprintf(ref, sizeof(ref), known && rb.ecn[0] == '[' ? "[WRED_PROFILE|%s]" : "%s",
 			 name);
-		if (s->ecn_off) {
+		if (ecn_of(s)->ecn_off) {
 			sb_printf(&ap,
 				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
 				  ">/dev/null",
@@ -184,7 +198,8 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 				  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' "
 				  "wred_green_enable true ecn ecn_all green_min_threshold %u "
 				  "green_max_threshold %u green_drop_probability %u >/dev/null && ",
-				  name, s->ecn_kmin, s->ecn_kmax, s->ecn_pmax);
+				  name, ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax,
+				  ecn_of(s)->ecn_pmax);
 			sb_printf(&ap,
 				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
 				  ">/dev/null",
@@ -200,7 +215,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
 				  ">/dev/null",
 				  port, q);
-		if (!s->ecn_off)
+		if (!ecn_of(s)->ecn_off)
 			sb_printf(&v,
 				  "; sudo sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
 				  name);
@@ -214,7 +229,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 		if (known)
 			readback_nvue_profile_copy(found, "congestion-control", rb.profile, table,
 						   NULL, &ap);
-		if (s->ecn_off)
+		if (ecn_of(s)->ecn_off)
 			sb_printf(
 			    &ap,
 			    "nv set qos congestion-control %s traffic-class %d ecn disable && ",
@@ -227,8 +242,8 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 			    "&& nv set qos congestion-control %s traffic-class %d max-threshold "
 			    "%u && nv set qos congestion-control %s traffic-class %d probability "
 			    "%u && ",
-			    table, q, table, q, s->ecn_kmin, table, q, s->ecn_kmax, table, q,
-			    s->ecn_pmax);
+			    table, q, table, q, ecn_of(s)->ecn_kmin, table, q, ecn_of(s)->ecn_kmax,
+			    table, q, ecn_of(s)->ecn_pmax);
 		sb_printf(&ap,
 			  "nv set interface %s qos congestion-control profile %s && nv config "
 			  "apply -y",
@@ -256,7 +271,7 @@ static int ecn_action(struct render_ctx *r, const char *parser, const char *cmd)
 
 	if (ret)
 		return ret;
-	snprintf(arg, sizeof(arg), "%s %d", r->port, r->spec->priority);
+	snprintf(arg, sizeof(arg), "%s %d", r->port, ecn_of(r->spec)->priority);
 	sb_printf(&a, "-");
 	sb_printf(&v, "-");
 	act = nos_read_port(nos_emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
@@ -283,7 +298,7 @@ static int sonic_ecn_misconfig(struct render_ctx *r)
 	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'QUEUE|%s|%d' wred_profile",
-		 r->port ? r->port : "", r->spec->priority);
+		 r->port ? r->port : "", ecn_of(r->spec)->priority);
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "shown for a queue whose wred_profile is not read yet; when applied, the one "
 		 "read is bound back");
@@ -388,7 +403,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 	enum inv_dialect d = dialect_of(f);
 
 	(void)ctx;
-	if (f->spec->ecn_off && !rb->ecn[0] && d != INV_DIALECT_NVUE) {
+	if (ecn_of(f->spec)->ecn_off && !rb->ecn[0] && d != INV_DIALECT_NVUE) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s: %s ('%s'): the queue marks no ECN already; nothing to turn off",
 			 a->device, rb->canon, a->read);
@@ -415,13 +430,13 @@ static bool ecn_took(const struct fault_run *f, const struct fault_action *a,
 		return !strcmp(rb->qdisc, "htb");
 	case INV_DIALECT_SONIC:
 		nos_sonic_acl_name(f->plan->table, name, sizeof(name));
-		return s->ecn_off ? !rb->ecn[0] : strstr(rb->ecn, name) != NULL;
+		return ecn_of(s)->ecn_off ? !rb->ecn[0] : strstr(rb->ecn, name) != NULL;
 	case INV_DIALECT_EOS:
 		ecn_misconfig_eos_line(s, want, sizeof(want));
 		return !strcmp(rb->ecn, want);
 	case INV_DIALECT_NVUE:
 		return rb->bound && !strcmp(rb->profile, f->plan->table) &&
-		       strstr(rb->ecn, s->ecn_off ? "ecn disable" : "ecn enable");
+		       strstr(rb->ecn, ecn_of(s)->ecn_off ? "ecn disable" : "ecn enable");
 	}
 	(void)a;
 	return false;
@@ -439,8 +454,9 @@ static int verify(struct fault_run *f)
 
 	if (sw->dialect != INV_DIALECT_LINUX || !fault_counters_readable(f, sw))
 		return fault_verify_reads(f, ecn_took);
-	return fault_verify_class(f, s->tdev, (size_t)s->tport, 2 /* ECT(0) */, "marked",
-				  "marked CE", "real RED marking, emulated line rate", ecn_took);
+	return fault_verify_class(f, s->tdev, (size_t)s->tport, ecn_of(s)->priority, 2 /* ECT(0) */,
+				  "marked", "marked CE", "real RED marking, emulated line rate",
+				  ecn_took);
 }
 
 const struct fault_kind_ops fk_ecn_misconfig = {
@@ -449,6 +465,7 @@ const struct fault_kind_ops fk_ecn_misconfig = {
     .targets = FT_PORT,
     .example = "spine1:swp1",
     .opts = opts,
+    .opts_size = sizeof(struct ecn_misconfig_opts),
     .defaults = defaults,
     .check = check,
     .render = {[INV_DIALECT_LINUX] = linux_ecn_misconfig,

@@ -12,7 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+#define FAULT_MAX_IDS 64
+
+enum ipid_match { IPID_MOD, IPID_RANGE, IPID_SET };
+
+struct ipid_range {
+	unsigned lo, hi;
+	bool set;
+};
+
+struct ipid_set {
+	unsigned v[FAULT_MAX_IDS];
+	size_t n;
+};
+
+struct ipid_drop_opts {
+	/* one of mod (with rem), range, ids */
+	unsigned mod, rem;
+	struct ipid_range range;
+	struct ipid_set ids;
+	bool roce_only;
+	enum direction dir;
+	enum ipid_match ipid; /* which one, by check */
+};
+FAULT_KIND_OPTS(ipd, struct ipid_drop_opts)
+
+#define FS(f) offsetof(struct ipid_drop_opts, f)
 
 static int parse_range(const struct opt_desc *d, const char *v, void *field, char *err,
 		       size_t errlen)
@@ -98,14 +123,15 @@ static const struct opt_desc opts[] = {
 
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	int given = (s->mod != 0) + s->range.set + (s->ids.n != 0);
+	int given = (ipd_of(s)->mod != 0) + ipd_of(s)->range.set + (ipd_of(s)->ids.n != 0);
 
 	if (given != 1) {
 		snprintf(why, whylen, "ipid-drop needs one of mod (with rem), range or ids");
 		return -EINVAL;
 	}
-	if (s->mod && s->rem >= s->mod) {
-		snprintf(why, whylen, "rem %u must be smaller than mod %u", s->rem, s->mod);
+	if (ipd_of(s)->mod && ipd_of(s)->rem >= ipd_of(s)->mod) {
+		snprintf(why, whylen, "rem %u must be smaller than mod %u", ipd_of(s)->rem,
+			 ipd_of(s)->mod);
 		return -EINVAL;
 	}
 	return 0;
@@ -114,31 +140,33 @@ static int check(const struct fault_spec *s, char *why, size_t whylen)
 static int resolve(const struct inventory *inv, struct fault_spec *s, char *why, size_t whylen)
 {
 	(void)inv, (void)why, (void)whylen;
-	s->ipid = s->range.set ? IPID_RANGE : s->ids.n ? IPID_SET : IPID_MOD;
+	ipd_rw(s)->ipid = ipd_rw(s)->range.set ? IPID_RANGE
+			  : ipd_rw(s)->ids.n   ? IPID_SET
+					       : IPID_MOD;
 	return 0;
 }
 
 static void ipid_expr(struct sbuf *b, const struct fault_spec *s)
 {
-	switch (s->ipid) {
+	switch (ipd_of(s)->ipid) {
 	case IPID_MOD:
-		if ((s->mod & (s->mod - 1)) == 0) {
-			sb_printf(b, "ip id & 0x%x == %u", s->mod - 1, s->rem);
+		if ((ipd_of(s)->mod & (ipd_of(s)->mod - 1)) == 0) {
+			sb_printf(b, "ip id & 0x%x == %u", ipd_of(s)->mod - 1, ipd_of(s)->rem);
 			return;
 		}
 		/* nft has no modulo: enumerate the matching IDs as a set. */
 		sb_printf(b, "ip id {");
-		for (unsigned id = s->rem, k = 0; id <= 0xffff; id += s->mod, k++)
+		for (unsigned id = ipd_of(s)->rem, k = 0; id <= 0xffff; id += ipd_of(s)->mod, k++)
 			sb_printf(b, "%s%s%u", k ? "," : " ", k % 16 == 15 ? "\n\t\t\t" : "", id);
 		sb_printf(b, " }");
 		return;
 	case IPID_RANGE:
-		sb_printf(b, "ip id %u-%u", s->range.lo, s->range.hi);
+		sb_printf(b, "ip id %u-%u", ipd_of(s)->range.lo, ipd_of(s)->range.hi);
 		return;
 	case IPID_SET:
 		sb_printf(b, "ip id {");
-		for (size_t i = 0; i < s->ids.n; i++)
-			sb_printf(b, "%s%u", i ? ", " : " ", s->ids.v[i]);
+		for (size_t i = 0; i < ipd_of(s)->ids.n; i++)
+			sb_printf(b, "%s%u", i ? ", " : " ", ipd_of(s)->ids.v[i]);
 		sb_printf(b, " }");
 		return;
 	}
@@ -150,10 +178,10 @@ static int linux_ipid_drop(struct render_ctx *r)
 	int rc;
 
 	ipid_expr(&m, r->spec);
-	if (r->spec->roce_only)
+	if (ipd_of(r->spec)->roce_only)
 		sb_printf(&m, " udp dport %d", ROCEV2_UDP_PORT);
 	sb_printf(&m, " counter");
-	rc = nos_nft_rules_table(r, r->spec->dir, m.p, "ipid-drop");
+	rc = nos_nft_rules_table(r, ipd_of(r->spec)->dir, m.p, "ipid-drop");
 	sb_free(&m);
 	return rc;
 }
@@ -172,6 +200,7 @@ const struct fault_kind_ops fk_ipid_drop = {
     .targets = FT_PORT | FT_SWITCH,
     .example = "spine2:swp1",
     .opts = opts,
+    .opts_size = sizeof(struct ipid_drop_opts),
     .check = check,
     .resolve = resolve,
     .render = {[INV_DIALECT_LINUX] = linux_ipid_drop},

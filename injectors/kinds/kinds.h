@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The fault kinds by name: one file each in this folder, one entry each in kinds.c. */
+/* The fault kinds by name: one file each in this folder, one line each in kinds.def. */
 #ifndef ROCELAB_KINDS_H
 #define ROCELAB_KINDS_H
 
 #include "injectors/fault.h"
 
-extern const struct fault_kind_ops fk_link_flap, fk_acl_error, fk_pfc_misconfig, fk_ipid_drop,
-    fk_rnic_route_missing, fk_link_degrade, fk_packet_corruption, fk_pfc_storm, fk_buffer_alpha,
-    fk_ecn_misconfig, fk_host_down, fk_cpu_hog;
+#define FAULT_KIND(id) extern const struct fault_kind_ops fk_##id;
+#include "injectors/kinds/kinds.def"
+#undef FAULT_KIND
 
 /* ---- what a kind's file offers beyond its ops (its checks read them too) ---- */
 

@@ -20,7 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct link_degrade_opts {
+	unsigned long long rate_kbit;
+	unsigned ecn_mark; /* its emulated ECN marker's threshold in bytes (0: none) */
+};
+FAULT_KIND_OPTS(ld, struct link_degrade_opts)
+
+#define FS(f) offsetof(struct link_degrade_opts, f)
 
 static const struct opt_desc opts[] = {
     {"rate", OPT_CUSTOM, 8, 4000000000.0, FS(rate_kbit), "the degraded rate (e.g. 10mbit)",
@@ -34,7 +40,7 @@ static const struct opt_desc opts[] = {
 
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	if (s->rate_kbit)
+	if (ld_of(s)->rate_kbit)
 		return 0;
 	snprintf(why, whylen, "link-degrade needs a rate (e.g. 10mbit)");
 	return -EINVAL;
@@ -45,7 +51,7 @@ static int resolve(const struct inventory *inv, struct fault_spec *s, char *why,
 	struct inv_endpoint t = {s->tkind, s->tdev, (size_t)s->tport};
 	const struct inv_link *l = inventory_link_at(inv, &t);
 
-	if (l && s->rate_kbit >= l->speed_mbps * 1000) {
+	if (l && ld_rw(s)->rate_kbit >= l->speed_mbps * 1000) {
 		snprintf(why, whylen,
 			 "rate must be below the link's speed (%llu Mbit/s) to degrade it",
 			 l->speed_mbps);
@@ -58,7 +64,7 @@ static void shape_rnic(const struct inventory *inv, const struct inv_endpoint *e
 		       const struct fault_spec *s, struct fault_plan *p)
 {
 	fault_plan_host_op(p, inv->hosts[ep->dev].name, "tbf %s %llu", "qdisc-del %s",
-			   inv->hosts[ep->dev].rnics[ep->port].netdev, s->rate_kbit);
+			   inv->hosts[ep->dev].rnics[ep->port].netdev, ld_of(s)->rate_kbit);
 }
 
 /*
@@ -73,7 +79,7 @@ static int speed_of_link(struct render_ctx *r, const struct inv_endpoint *t)
 
 	if (inventory_peer(r->inv, t, &ends[1]))
 		return 0;
-	mbps = link_degrade_port_speed(r->inv, ends, r->spec->rate_kbit, r->why, r->whylen);
+	mbps = link_degrade_port_speed(r->inv, ends, ld_of(r->spec)->rate_kbit, r->why, r->whylen);
 	if (mbps <= 0)
 		return mbps;
 	inventory_endpoint_name(r->inv, &ends[0], a, sizeof(a));
@@ -92,7 +98,7 @@ static int speed_of_link(struct render_ctx *r, const struct inv_endpoint *t)
 static int plan_ecn_mark(struct render_ctx *r)
 {
 	const struct inv_switch *sw = &r->inv->switches[r->sw];
-	unsigned long long kbit = r->spec->rate_kbit, burst = nl_tbf_burst(kbit),
+	unsigned long long kbit = ld_of(r->spec)->rate_kbit, burst = nl_tbf_burst(kbit),
 			   queue = nl_tbf_limit(kbit) - burst;
 
 	if (sw->dialect != INV_DIALECT_LINUX) {
@@ -108,15 +114,15 @@ static int plan_ecn_mark(struct render_ctx *r)
 			 "its own kernel, so it runs on the virtual lab only");
 		return -EOPNOTSUPP;
 	}
-	if (r->spec->ecn_mark > queue && !r->plan->note[0])
+	if (ld_of(r->spec)->ecn_mark > queue && !r->plan->note[0])
 		snprintf(r->plan->note, sizeof(r->plan->note),
 			 "ecn-mark %u bytes is more than the TBF's %d ms of queue at this rate "
 			 "(%llu bytes): its ports drop before they mark, as a switch whose buffer "
 			 "is below K",
-			 r->spec->ecn_mark, NL_TBF_LATENCY_MS, queue);
+			 ld_of(r->spec)->ecn_mark, NL_TBF_LATENCY_MS, queue);
 	/* The TBF's queue is what its bucket lets through above the rate: K past the bucket. */
 	fault_plan_host_op(r->plan, sw->name, "ecn-mark %s %llu %llu %llu", "ecn-unmark %s",
-			   r->port, kbit, burst + r->spec->ecn_mark, nl_tbf_limit(kbit));
+			   r->port, kbit, burst + ld_of(r->spec)->ecn_mark, nl_tbf_limit(kbit));
 	r->plan->emulated = true;
 	return 0;
 }
@@ -130,7 +136,8 @@ static int linux_link_degrade(struct render_ctx *r)
 		return ret;
 	/* As nl_qdisc_tbf() makes it. */
 	sb_printf(&a, "tc qdisc replace dev %s root tbf rate %llukbit burst %llu latency %dms",
-		  r->port, r->spec->rate_kbit, nl_tbf_burst(r->spec->rate_kbit), NL_TBF_LATENCY_MS);
+		  r->port, ld_of(r->spec)->rate_kbit, nl_tbf_burst(ld_of(r->spec)->rate_kbit),
+		  NL_TBF_LATENCY_MS);
 	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q tbf",
 		  r->port, r->port);
 	nos_read_tc_root(nos_emit(r, &a, NULL, &v), r->port);
@@ -152,7 +159,8 @@ static int sonic_link_degrade(struct render_ctx *r)
 
 	if (ret)
 		return ret;
-	sb_printf(&a, "sudo config interface speed %s %llu", r->port, r->spec->rate_kbit / 1000);
+	sb_printf(&a, "sudo config interface speed %s %llu", r->port,
+		  ld_of(r->spec)->rate_kbit / 1000);
 	sb_printf(&v, "-");
 	act = nos_read_port(
 	    nos_emit(r, &a, NULL, &v), "sonic-speed", r->port,
@@ -173,7 +181,7 @@ static int eos_link_degrade(struct render_ctx *r)
 {
 	struct fault_action *act;
 	struct sbuf a = {0}, v = {0};
-	unsigned long long mbps = r->spec->rate_kbit / 1000;
+	unsigned long long mbps = ld_of(r->spec)->rate_kbit / 1000;
 	int ret = nos_need_port(r, "link-degrade");
 
 	if (ret)
@@ -205,7 +213,7 @@ static int nvue_link_degrade(struct render_ctx *r)
 	if (ret)
 		return ret;
 	sb_printf(&a, "nv set interface %s link speed %lluG && nv config apply -y", r->port,
-		  r->spec->rate_kbit / 1000000);
+		  ld_of(r->spec)->rate_kbit / 1000000);
 	sb_printf(&v, "-");
 	act = nos_read_port(nos_emit(r, &a, NULL, &v), "nvue-speed", r->port, "%s",
 			    "nv config show -o commands | { grep ' link speed ' || true; }");
@@ -281,7 +289,7 @@ static int render_one(struct render_ctx *r)
 {
 	int ret = fault_render(r);
 
-	return ret || !r->spec->ecn_mark ? ret : plan_ecn_mark(r);
+	return ret || !ld_of(r->spec)->ecn_mark ? ret : plan_ecn_mark(r);
 }
 
 /* A degraded link is slow both ways: the RNIC, then its switch port in that switch's dialect. */
@@ -393,7 +401,7 @@ static int speed_above(struct fault_run *f, struct fault_plan *p, size_t i,
 
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
-	unsigned long long want = f->spec->rate_kbit / 1000;
+	unsigned long long want = ld_of(f->spec)->rate_kbit / 1000;
 
 	return fault_judge_found(f, p, "the TBF", speed_above, &want);
 }
@@ -406,7 +414,7 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 static int verify_speed(struct fault_run *f, struct sbuf *said)
 {
 	const struct fault_plan *p = f->plan;
-	unsigned long long want = f->spec->rate_kbit / 1000, end;
+	unsigned long long want = ld_of(f->spec)->rate_kbit / 1000, end;
 	struct inv_endpoint ends[2];
 	struct port_state st[2];
 	bool any = false;
@@ -510,12 +518,12 @@ static int verify(struct fault_run *f)
 	} else if (!said.len) {
 		char k[32];
 
-		snprintf(f->evidence, sizeof(f->evidence),
-			 "TBF %llu kbit/s present on both ends of %s%s%s%s", f->spec->rate_kbit,
-			 f->spec->target, markers ? "; the ECN marker (emulated, CE past " : "",
-			 markers ? fault_opt_bytes_print(&f->spec->ecn_mark, k, sizeof(k)) : "",
-			 markers ? markers == 2 ? ") on both switch ends" : ") on the switch end"
-				 : "");
+		snprintf(
+		    f->evidence, sizeof(f->evidence),
+		    "TBF %llu kbit/s present on both ends of %s%s%s%s", ld_of(f->spec)->rate_kbit,
+		    f->spec->target, markers ? "; the ECN marker (emulated, CE past " : "",
+		    markers ? fault_opt_bytes_print(&ld_of(f->spec)->ecn_mark, k, sizeof(k)) : "",
+		    markers ? markers == 2 ? ") on both switch ends" : ") on the switch end" : "");
 	} else {
 		snprintf(f->evidence, sizeof(f->evidence), "%s%s", said.p,
 			 shaped ? "; the Linux end shaped by a TBF at that rate" : "");
@@ -525,6 +533,11 @@ out:
 	return r;
 }
 
+static unsigned long long link_rate(const struct fault_spec *s)
+{
+	return ld_of(s)->rate_kbit;
+}
+
 const struct fault_kind_ops fk_link_degrade = {
     .name = "link-degrade",
     .usage = "--target SWITCH:PORT | HOST:RNIC, and --rate (a port speed, 1G..800G, where a "
@@ -532,6 +545,8 @@ const struct fault_kind_ops fk_link_degrade = {
     .targets = FT_PORT | FT_RNIC,
     .example = "rail3:swp6",
     .opts = opts,
+    .opts_size = sizeof(struct link_degrade_opts),
+    .link_rate_kbit = link_rate,
     .check = check,
     .resolve = resolve,
     .plan_host = plan_host,

@@ -17,7 +17,13 @@
 #include <limits.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct link_flap_opts {
+	long long period_ms, down_ms;
+	int count; /* cycles, 0: one, or until --for/--hold ends */
+};
+FAULT_KIND_OPTS(lf, struct link_flap_opts)
+
+#define FS(f) offsetof(struct link_flap_opts, f)
 
 static const struct opt_desc opts[] = {
     {"period", OPT_MS, 100, 3600000, FS(period_ms), "one down-and-up cycle"},
@@ -28,16 +34,16 @@ static const struct opt_desc opts[] = {
 
 static void defaults(struct fault_spec *s)
 {
-	s->period_ms = 10000;
-	s->down_ms = 5000;
+	lf_rw(s)->period_ms = 10000;
+	lf_rw(s)->down_ms = 5000;
 }
 
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	if (s->down_ms < s->period_ms)
+	if (lf_of(s)->down_ms < lf_of(s)->period_ms)
 		return 0;
-	snprintf(why, whylen, "down (%lldms) must be shorter than period (%lldms)", s->down_ms,
-		 s->period_ms);
+	snprintf(why, whylen, "down (%lldms) must be shorter than period (%lldms)",
+		 lf_of(s)->down_ms, lf_of(s)->period_ms);
 	return -EINVAL;
 }
 
@@ -377,18 +383,18 @@ static void live(struct fault_run *f)
 	const struct fault_spec *s = f->spec;
 	unsigned long long end =
 	    s->for_ms ? rl_now_ns() + (unsigned long long)s->for_ms * 1000000ULL : ULLONG_MAX;
-	int cycles = s->count ? s->count : (s->for_ms || s->hold) ? INT_MAX : 1;
+	int cycles = lf_of(s)->count ? lf_of(s)->count : (s->for_ms || s->hold) ? INT_MAX : 1;
 
 	for (int c = 1; !rl_interrupted; c++) {
 		unsigned long long at;
 
-		fault_sleep_ms(s->down_ms);
+		fault_sleep_ms(lf_of(s)->down_ms);
 		at = rl_realtime_ns();
 		fault_run_actions(f, true);
 		flap_event(f, "up", at, c);
 		if (c >= cycles || rl_interrupted || rl_now_ns() >= end)
 			break;
-		fault_sleep_ms(s->period_ms - s->down_ms);
+		fault_sleep_ms(lf_of(s)->period_ms - lf_of(s)->down_ms);
 		if (rl_interrupted || rl_now_ns() >= end)
 			break;
 		at = rl_realtime_ns();
@@ -403,6 +409,7 @@ const struct fault_kind_ops fk_link_flap = {
     .targets = FT_PORT | FT_RNIC,
     .example = "rail2:swp6",
     .opts = opts,
+    .opts_size = sizeof(struct link_flap_opts),
     .defaults = defaults,
     .check = check,
     .plan_host = plan_host,

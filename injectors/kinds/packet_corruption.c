@@ -18,7 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+/* A share in parts per million: the rate. */
+#define FAULT_PPM 1000000u
+
+struct packet_corruption_opts {
+	unsigned corrupt_ppm; /* the share of RoCE packets lost, in parts per million (FAULT_PPM) */
+	enum direction dir;
+};
+FAULT_KIND_OPTS(pc, struct packet_corruption_opts)
+
+#define FS(f) offsetof(struct packet_corruption_opts, f)
 
 /* "5%", "0.1%" or a fraction ("0.001"), kept in parts per million: 1 ppm to 100%. */
 static int parse_share(const struct opt_desc *d, const char *v, void *field, char *err,
@@ -66,7 +75,7 @@ static const struct opt_desc opts[] = {
 
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	if (!s->corrupt_ppm) {
+	if (!pc_of(s)->corrupt_ppm) {
 		snprintf(why, whylen, "packet-corruption needs --rate (the share lost, e.g. 1%%)");
 		return -EINVAL;
 	}
@@ -86,8 +95,8 @@ static int linux_packet_corruption(struct render_ctx *r)
 	int rc;
 
 	sb_printf(&m, "udp dport %d counter numgen random mod %u < %u counter", ROCEV2_UDP_PORT,
-		  FAULT_PPM, r->spec->corrupt_ppm);
-	rc = nos_nft_rules_table(r, r->spec->dir, m.p, "packet-corruption");
+		  FAULT_PPM, pc_of(r->spec)->corrupt_ppm);
+	rc = nos_nft_rules_table(r, pc_of(r->spec)->dir, m.p, "packet-corruption");
 	sb_free(&m);
 	return rc;
 }
@@ -106,9 +115,9 @@ static int plan_host(struct render_ctx *r)
 
 	if (ret)
 		return ret;
-	at_switch.dir = r->spec->dir == DIR_IN	  ? DIR_OUT
-			: r->spec->dir == DIR_OUT ? DIR_IN
-						  : DIR_BOTH;
+	pc_rw(&at_switch)->dir = pc_of(r->spec)->dir == DIR_IN	  ? DIR_OUT
+				 : pc_of(r->spec)->dir == DIR_OUT ? DIR_IN
+								  : DIR_BOTH;
 	pr.spec = &at_switch;
 	pr.sw = e.dev;
 	pr.port = inventory_netdev(r->inv, &e);
@@ -177,7 +186,7 @@ static const struct host_send host_traffic = {
  */
 static int verify(struct fault_run *f)
 {
-	double p = (double)f->spec->corrupt_ppm / FAULT_PPM, expect, tol;
+	double p = (double)pc_of(f->spec)->corrupt_ppm / FAULT_PPM, expect, tol;
 	unsigned long long seen = 0, dropped = 0, want;
 	struct inv_endpoint e = {INV_DEV_SWITCH, f->spec->tdev, (size_t)f->spec->tport};
 	const struct inv_switch *sw;
@@ -240,7 +249,7 @@ static int verify(struct fault_run *f)
 	}
 	expect = (double)seen * p;
 	tol = 4 * sqrt(expect * (1 - p)) + 1;
-	print_share(&f->spec->corrupt_ppm, rate, sizeof(rate));
+	print_share(&pc_of(f->spec)->corrupt_ppm, rate, sizeof(rate));
 	if (fabs((double)dropped - expect) > tol) {
 		snprintf(f->err, sizeof(f->err),
 			 "nft counters on %s: %llu of %llu RoCE packets through %s dropped "
@@ -263,6 +272,7 @@ const struct fault_kind_ops fk_packet_corruption = {
     .targets = FT_PORT | FT_RNIC,
     .example = "spine2:swp1",
     .opts = opts,
+    .opts_size = sizeof(struct packet_corruption_opts),
     .check = check,
     .plan_host = plan_host,
     .render = {[INV_DIALECT_LINUX] = linux_packet_corruption},

@@ -14,7 +14,14 @@
 
 #include <string.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct pfc_misconfig_opts {
+	int priority;			  /* 0..7 */
+	unsigned long long emu_rate_kbit; /* emulated port rate (virtual lab) */
+	unsigned shallow_bytes;		  /* emulated misconfigured queue depth */
+};
+FAULT_KIND_OPTS(pm, struct pfc_misconfig_opts)
+
+#define FS(f) offsetof(struct pfc_misconfig_opts, f)
 
 static const struct opt_desc opts[] = {
     {"priority", OPT_INT, 0, 7, FS(priority), "the priority whose PFC is turned off"},
@@ -28,9 +35,9 @@ static const struct opt_desc opts[] = {
 
 static void defaults(struct fault_spec *s)
 {
-	s->priority = 3;
-	s->emu_rate_kbit = 100000;
-	s->shallow_bytes = 6000;
+	pm_rw(s)->priority = 3;
+	pm_rw(s)->emu_rate_kbit = 100000;
+	pm_rw(s)->shallow_bytes = 6000;
 }
 
 /* The RNIC's PFC as DCBNL has it, read before (a priority not lossless is refused) and after. */
@@ -43,7 +50,7 @@ static int plan_host(struct render_ctx *rc)
 	char cmd[96], as[64];
 
 	fault_plan_host_op(p, inv->hosts[s->tdev].name, "dcb-pfc %s %d off", "dcb-pfc %s %d on",
-			   netdev, s->priority);
+			   netdev, pm_of(s)->priority);
 	snprintf(cmd, sizeof(cmd), "dcb -j pfc show dev %s prio-pfc", netdev);
 	snprintf(as, sizeof(as), "dcb-pfc %s", netdev);
 	fault_action_read(&p->acts[p->n_acts - 1], cmd, as);
@@ -57,12 +64,14 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 	const char *ports[256];
 	size_t n = nos_ports_of(r, ports, 256);
 
-	nos_linux_shallow(r, ports, n, s->shallow_bytes);
+	nos_linux_shallow(r, ports, n, pm_of(s)->priority, pm_of(s)->emu_rate_kbit,
+			  pm_of(s)->shallow_bytes);
 	snprintf(
 	    r->plan->note, sizeof(r->plan->note),
 	    "emulated PFC: priority %d of %s is a shallow %u-byte tail-drop queue at %llu kbit/s "
 	    "(HTB+bfifo) instead of a lossless class",
-	    s->priority, r->port ? r->port : "every port", s->shallow_bytes, s->emu_rate_kbit);
+	    pm_of(s)->priority, r->port ? r->port : "every port", pm_of(s)->shallow_bytes,
+	    pm_of(s)->emu_rate_kbit);
 	return 0;
 }
 
@@ -85,9 +94,9 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
 		struct sbuf a = {0}, v = {0};
 
 		sb_printf(&a, "sudo config interface pfc priority %s %d off", ports[i],
-			  r->spec->priority);
+			  pm_of(r->spec)->priority);
 		sb_printf(&v, "sudo config interface pfc priority %s %d on", ports[i],
-			  r->spec->priority);
+			  pm_of(r->spec)->priority);
 		nos_read_port(nos_emit(r, &a, NULL, &v), "sonic-pfc", ports[i],
 			      "show pfc priority %s", ports[i]);
 	}
@@ -105,10 +114,10 @@ static int eos_pfc_misconfig(struct render_ctx *r)
 		sb_printf(
 		    &a,
 		    "configure\ninterface %s\nno priority-flow-control priority %d no-drop\nend",
-		    ports[i], r->spec->priority);
+		    ports[i], pm_of(r->spec)->priority);
 		sb_printf(&v,
 			  "configure\ninterface %s\npriority-flow-control priority %d no-drop\nend",
-			  ports[i], r->spec->priority);
+			  ports[i], pm_of(r->spec)->priority);
 		nos_read_port(nos_emit(r, &a, NULL, &v), "eos-pfc", ports[i],
 			      "show running-config interfaces %s", ports[i]);
 	}
@@ -180,12 +189,12 @@ static int nvue_pfc_misconfig(struct render_ctx *r)
 		sb_printf(&v, "-");
 		act = nos_emit(r, &a, NULL, &v);
 		nos_read_port(act, "nvue-pfc", ports[i], "%s", NVUE_PFC_READ);
-		pfc_misconfig_nvue(act, ports[i], r->spec->priority, table, NULL);
+		pfc_misconfig_nvue(act, ports[i], pm_of(r->spec)->priority, table, NULL);
 	}
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "shown for a port on default-global with priority %d alone; when applied, the "
 		 "profile each port has is read and copied without it",
-		 r->spec->priority);
+		 pm_of(r->spec)->priority);
 	return 0;
 }
 
@@ -238,16 +247,16 @@ static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const s
 	const char *port = fault_read_port(a), *prof;
 	char table[48] = "";
 
-	if (!readback_lossless(rb, s->priority)) {
+	if (!readback_lossless(rb, pm_of(s)->priority)) {
 		if (s->tport >= 0) {
 			snprintf(f->err, sizeof(f->err),
 				 "priority %d is not lossless on %s:%s before the fault ('%s': "
 				 "%s): there is no PFC to turn off",
-				 s->priority, a->device, port, a->read, rb->canon);
+				 pm_of(s)->priority, a->device, port, a->read, rb->canon);
 			return -EALREADY;
 		}
 		rl_info("pfc-misconfig: %s:%s left out: priority %d is not lossless there (%s)",
-			a->device, port, s->priority, rb->canon);
+			a->device, port, pm_of(s)->priority, rb->canon);
 		fault_plan_remove(p, i);
 		++*(size_t *)ctx;
 		return FAULT_FOUND_REMOVED;
@@ -255,7 +264,7 @@ static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const s
 	if (!strncmp(a->read_as, "nvue-pfc ", 9) &&
 	    (prof = strstr(a->apply, " qos pfc profile "))) {
 		snprintf(table, sizeof(table), "%.*s", (int)strcspn(prof + 17, " "), prof + 17);
-		pfc_misconfig_nvue(a, port, s->priority, table, a->found);
+		pfc_misconfig_nvue(a, port, pm_of(s)->priority, table, a->found);
 	}
 	return 0;
 }
@@ -272,13 +281,13 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 		snprintf(
 		    f->err, sizeof(f->err),
 		    "priority %d is lossless on none of %s's ports: there is no PFC to turn off",
-		    s->priority, s->target);
+		    pm_of(s)->priority, s->target);
 		return -EALREADY;
 	}
 	if (left_out)
 		snprintf(p->note + strlen(p->note), sizeof(p->note) - strlen(p->note),
 			 "%s%zu port(s) left out where priority %d is not lossless",
-			 p->note[0] ? "; " : "", left_out, s->priority);
+			 p->note[0] ? "; " : "", left_out, pm_of(s)->priority);
 	return 0;
 }
 
@@ -286,8 +295,9 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 static bool pfc_took(const struct fault_run *f, const struct fault_action *a,
 		     const struct readback *rb)
 {
-	return !strncmp(a->read_as, "tc-root ", 8) ? !strcmp(rb->qdisc, "htb")
-						   : !readback_lossless(rb, f->spec->priority);
+	return !strncmp(a->read_as, "tc-root ", 8)
+		   ? !strcmp(rb->qdisc, "htb")
+		   : !readback_lossless(rb, pm_of(f->spec)->priority);
 }
 
 /* Incast in the misconfigured priority must tail-drop in the emulated queue. */
@@ -305,7 +315,7 @@ static int verify(struct fault_run *f)
 			 "emulated shallow queues installed on every port of %s", sw->name);
 		return 0;
 	}
-	return fault_verify_tail_drops(f, s->tdev, (size_t)s->tport, pfc_took);
+	return fault_verify_tail_drops(f, s->tdev, (size_t)s->tport, pm_of(s)->priority, pfc_took);
 }
 
 const struct fault_kind_ops fk_pfc_misconfig = {
@@ -314,6 +324,7 @@ const struct fault_kind_ops fk_pfc_misconfig = {
     .targets = FT_PORT | FT_SWITCH | FT_RNIC,
     .example = "rail1:swp1",
     .opts = opts,
+    .opts_size = sizeof(struct pfc_misconfig_opts),
     .defaults = defaults,
     .plan_host = plan_host,
     .render = {[INV_DIALECT_LINUX] = linux_pfc_misconfig,

@@ -22,7 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FS(f) offsetof(struct fault_spec, f)
+struct pfc_storm_opts {
+	int priority;
+	unsigned pfc_pps, pfc_quanta; /* PFC frames a second, and each one's pause time */
+	/* planned: the rate the emulated pause holds the port's egress at (virtual lab) */
+	unsigned long long held_kbit;
+};
+FAULT_KIND_OPTS(ps, struct pfc_storm_opts)
+
+#define FS(f) offsetof(struct pfc_storm_opts, f)
 
 /*
  * A link whose speed the inventory does not give (the virtual lab's): taken
@@ -70,9 +78,9 @@ static const struct opt_desc opts[] = {
 
 static void defaults(struct fault_spec *s)
 {
-	s->priority = 3;
-	s->pfc_pps = 2000;
-	s->pfc_quanta = PFC_QUANTA_MAX;
+	ps_rw(s)->priority = 3;
+	ps_rw(s)->pfc_pps = 2000;
+	ps_rw(s)->pfc_quanta = PFC_QUANTA_MAX;
 }
 
 /* The link's speed in Mbit/s, as the inventory gives it (0: not given). */
@@ -94,7 +102,8 @@ static unsigned long long link_mbps(const struct inventory *inv, const struct in
  */
 static unsigned long long paused_permille(const struct fault_spec *s, unsigned long long mbps)
 {
-	unsigned long long bits = (unsigned long long)s->pfc_pps * s->pfc_quanta * PFC_QUANTUM_BITS;
+	unsigned long long bits =
+	    (unsigned long long)ps_of(s)->pfc_pps * ps_of(s)->pfc_quanta * PFC_QUANTUM_BITS;
 	unsigned long long pm = bits / (mbps * 1000ULL); /* bits / (mbps * 1e6) * 1000 */
 
 	return pm > 1000 ? 1000 : pm;
@@ -103,7 +112,7 @@ static unsigned long long paused_permille(const struct fault_spec *s, unsigned l
 /*
  * pfc-storm, emulated: veth ignores PFC frames, so the port's egress of the
  * paused priority (toward the storming RNIC) is held by an HTB class at
- * spec->rate_kbit (near zero when the storm pauses it all the time), its
+ * the options' held_kbit (near zero when the storm pauses it all the time), its
  * packets queued in a deep FIFO as a lossless class holds them; the other
  * priorities pass at up to 10 Gbit/s, more than a veth carries here.
  */
@@ -125,7 +134,7 @@ static int linux_pfc_storm(struct render_ctx *r)
 		  "tc qdisc add dev %s parent 1:10 handle 10: pfifo limit 100000 && "
 		  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos 0x%02x 0xe0 "
 		  "flowid 1:10",
-		  p, p, s->rate_kbit, s->rate_kbit, p, p, p, s->priority << 5);
+		  p, p, ps_of(s)->held_kbit, ps_of(s)->held_kbit, p, p, p, ps_of(s)->priority << 5);
 	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb",
 		  p, p);
 	nos_read_tc_root(nos_emit(r, &a, NULL, &v), p);
@@ -195,7 +204,8 @@ static int plan_host(struct render_ctx *r)
 	    r->plan->runs, sizeof(r->plan->runs),
 	    "%.40s run: rocelab load pfc --dev %.16s --priority %d --quanta %u --pps %u, for as "
 	    "long as the fault lasts (802.1Qbb frames toward %.60s)",
-	    h->name, h->rnics[s->tport].netdev, s->priority, s->pfc_quanta, s->pfc_pps, port);
+	    h->name, h->rnics[s->tport].netdev, ps_of(s)->priority, ps_of(s)->pfc_quanta,
+	    ps_of(s)->pfc_pps, port);
 	if (!s->kind->render[r->inv->switches[e.dev].dialect]) {
 		struct sbuf cmd = {0}, as = {0};
 		size_t at = strlen(r->plan->runs);
@@ -203,9 +213,10 @@ static int plan_host(struct render_ctx *r)
 		snprintf(
 		    r->plan->note, sizeof(r->plan->note),
 		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
-		    port, s->priority, s->target);
+		    port, ps_of(s)->priority, s->target);
 		if (!pfc_storm_rx_counter(r->inv->switches[e.dev].dialect,
-					  inventory_netdev(r->inv, &e), s->priority, &cmd, &as))
+					  inventory_netdev(r->inv, &e), ps_of(s)->priority, &cmd,
+					  &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
 				 "\nssh %s counter: %s, before the storm and as it runs",
 				 r->inv->switches[e.dev].name, cmd.p);
@@ -216,9 +227,9 @@ static int plan_host(struct render_ctx *r)
 	given = link_mbps(r->inv, &e);
 	mbps = given ? given : STORM_DEFAULT_MBPS;
 	pm = paused_permille(s, mbps);
-	at_switch.rate_kbit = mbps * (1000 - pm); /* kbit/s */
-	if (at_switch.rate_kbit < STORM_HELD_KBIT)
-		at_switch.rate_kbit = STORM_HELD_KBIT;
+	ps_rw(&at_switch)->held_kbit = mbps * (1000 - pm); /* kbit/s */
+	if (ps_of(&at_switch)->held_kbit < STORM_HELD_KBIT)
+		ps_rw(&at_switch)->held_kbit = STORM_HELD_KBIT;
 	pr.spec = &at_switch;
 	pr.sw = e.dev;
 	pr.port = inventory_netdev(r->inv, &e);
@@ -226,7 +237,7 @@ static int plan_host(struct render_ctx *r)
 	    r->plan->note, sizeof(r->plan->note),
 	    "emulated pause (veth ignores PFC): %.60s's egress of priority %d held at %llu kbit/s "
 	    "while the storm lasts, paused %llu.%llu%% of the time at %llu Mbit/s%s",
-	    port, s->priority, at_switch.rate_kbit, pm / 10, pm % 10, mbps,
+	    port, ps_of(s)->priority, ps_of(&at_switch)->held_kbit, pm / 10, pm % 10, mbps,
 	    given ? "" : " (no speed in the inventory)");
 	return fault_render(&pr);
 }
@@ -298,15 +309,16 @@ static int start(struct fault_run *f)
 
 	if ((r = fault_self(f, self)) || (r = fault_copy_self(f, s->tdev, self)))
 		return r;
-	snprintf(prio, sizeof(prio), "%d", s->priority);
-	snprintf(quanta, sizeof(quanta), "%u", s->pfc_quanta);
-	snprintf(pps, sizeof(pps), "%u", s->pfc_pps);
+	snprintf(prio, sizeof(prio), "%d", ps_of(s)->priority);
+	snprintf(quanta, sizeof(quanta), "%u", ps_of(s)->pfc_quanta);
+	snprintf(pps, sizeof(pps), "%u", ps_of(s)->pfc_pps);
 	st = rl_xcalloc(1, sizeof(*st));
 	if ((r = fault_rnic_switch_end(f->inv, s, &st->sw_end, f->err, sizeof(f->err))))
 		goto fail;
 	/* a NOS that counts the frames it receives: read before the storm */
 	if (!pfc_storm_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
-				  inventory_netdev(f->inv, &st->sw_end), s->priority, &cmd, &as)) {
+				  inventory_netdev(f->inv, &st->sw_end), ps_of(s)->priority, &cmd,
+				  &as)) {
 		st->rx.backend = FB_SSH;
 		snprintf(st->rx.device, sizeof(st->rx.device), "%s",
 			 f->inv->switches[st->sw_end.dev].name);
@@ -372,7 +384,7 @@ static bool held(const struct fault_run *f, const struct fault_action *a, const 
 /* A NOS's own PFC receive counter rises by half a second of the storm at least. */
 static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 {
-	unsigned long long now, want = f->spec->pfc_pps / 2 + 1,
+	unsigned long long now, want = ps_of(f->spec)->pfc_pps / 2 + 1,
 				until = rl_now_ns() + NOS_COUNTER_WAIT_MS * 1000000ULL;
 	int r;
 
@@ -385,7 +397,7 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 			    f->evidence, sizeof(f->evidence),
 			    "'%.200s' on %s: %llu PFC frames of priority %d received since the "
 			    "storm began",
-			    st->rx.read, sw, now - st->rx_before, f->spec->priority);
+			    st->rx.read, sw, now - st->rx_before, ps_of(f->spec)->priority);
 			return 0;
 		}
 	} while (rl_now_ns() < until && !rl_interrupted);
@@ -438,7 +450,7 @@ static int verify(struct fault_run *f)
 		snprintf(f->err, sizeof(f->err), "cannot enter %s: %s", sw->name, strerror(-r));
 		return r;
 	}
-	r = pfc_count_here(port, s->priority, 1000, &c);
+	r = pfc_count_here(port, ps_of(s)->priority, 1000, &c);
 	lab_leave(f->lab, saved);
 	if (r) {
 		snprintf(f->err, sizeof(f->err), "counting PFC frames on %s:%s: %s", sw->name, port,
@@ -446,14 +458,14 @@ static int verify(struct fault_run *f)
 		return r;
 	}
 	rate = c.secs > 0 ? (double)c.paused / c.secs : 0;
-	if (c.malformed || c.paused != c.frames || c.quanta != s->pfc_quanta ||
-	    rate < s->pfc_pps * (1 - STORM_RATE_TOLERANCE) ||
-	    rate > s->pfc_pps * (1 + STORM_RATE_TOLERANCE)) {
+	if (c.malformed || c.paused != c.frames || c.quanta != ps_of(s)->pfc_quanta ||
+	    rate < ps_of(s)->pfc_pps * (1 - STORM_RATE_TOLERANCE) ||
+	    rate > ps_of(s)->pfc_pps * (1 + STORM_RATE_TOLERANCE)) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s:%s received %llu PFC frames in %.2f s (%.0f/s, %u/s asked), %llu "
 			 "pausing priority %d with quanta %u (%u asked), %llu malformed",
-			 sw->name, port, c.frames, c.secs, rate, s->pfc_pps, c.paused, s->priority,
-			 c.quanta, s->pfc_quanta, c.malformed);
+			 sw->name, port, c.frames, c.secs, rate, ps_of(s)->pfc_pps, c.paused,
+			 ps_of(s)->priority, c.quanta, ps_of(s)->pfc_quanta, c.malformed);
 		return -EIO;
 	}
 	if ((r = fault_verify_reads(f, held)))
@@ -461,8 +473,8 @@ static int verify(struct fault_run *f)
 	snprintf(f->evidence + strlen(f->evidence), sizeof(f->evidence) - strlen(f->evidence),
 		 "%s%s:%s received %llu PFC frames in %.2f s (%.0f/s; %u/s set), each pausing "
 		 "priority %d for %u quanta",
-		 f->evidence[0] ? "; " : "", sw->name, port, c.frames, c.secs, rate, s->pfc_pps,
-		 s->priority, c.quanta);
+		 f->evidence[0] ? "; " : "", sw->name, port, c.frames, c.secs, rate,
+		 ps_of(s)->pfc_pps, ps_of(s)->priority, c.quanta);
 	return 0;
 }
 
@@ -473,6 +485,7 @@ const struct fault_kind_ops fk_pfc_storm = {
     .targets = FT_RNIC,
     .example = "host1:rnic1",
     .opts = opts,
+    .opts_size = sizeof(struct pfc_storm_opts),
     .defaults = defaults,
     .plan_host = plan_host,
     .render = {[INV_DIALECT_LINUX] = linux_pfc_storm},

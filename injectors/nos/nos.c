@@ -134,10 +134,9 @@ int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *ma
  * in the queue discipline leaf ("bfifo limit N", "red ..."), the other
  * priorities in a deep FIFO: veth has no line rate of its own to queue at.
  */
-void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, const char *leaf)
+void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, int prio,
+			  unsigned long long rate_kbit, const char *leaf)
 {
-	const struct fault_spec *s = r->spec;
-
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf a = {0}, v = {0};
 		const char *p = ports[i];
@@ -152,8 +151,7 @@ void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, co
 			  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos "
 			  "0x%02x 0xe0 "
 			  "flowid 1:10",
-			  p, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, s->emu_rate_kbit, p, leaf,
-			  p, p, s->priority << 5);
+			  p, p, rate_kbit, p, rate_kbit, p, rate_kbit, p, leaf, p, p, prio << 5);
 		sb_printf(
 		    &v,
 		    "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb", p,
@@ -168,12 +166,13 @@ void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, co
  * a tail-drop queue of bytes.  Under incast that class drops where a real
  * one would pause.
  */
-void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, unsigned bytes)
+void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, int prio,
+		       unsigned long long rate_kbit, unsigned bytes)
 {
 	char leaf[32];
 
 	snprintf(leaf, sizeof(leaf), "bfifo limit %u", bytes);
-	nos_linux_class_leaf(r, ports, n, leaf);
+	nos_linux_class_leaf(r, ports, n, prio, rate_kbit, leaf);
 }
 
 /* ---- SONiC ---- */

@@ -46,17 +46,20 @@ void nos_nft_begin(struct sbuf *in, const char *table);
 int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *match,
 			const char *kind);
 /*
- * A model of each of ports' line rate (HTB) whose RoCE priority class ends
- * in the queue discipline leaf ("bfifo limit N", "red ..."), the other
- * priorities in a deep FIFO: veth has no line rate of its own to queue at.
+ * A model of each of ports' line rate (HTB, rate_kbit) whose RoCE priority
+ * prio's class ends in the queue discipline leaf ("bfifo limit N", "red
+ * ..."), the other priorities in a deep FIFO: veth has no line rate of its
+ * own to queue at.
  */
-void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, const char *leaf);
+void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, int prio,
+			  unsigned long long rate_kbit, const char *leaf);
 /*
  * Emulated lossless class (veth has no PFC): the priority's class ends in
  * a tail-drop queue of bytes.  Under incast that class drops where a real
  * one would pause.
  */
-void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, unsigned bytes);
+void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, int prio,
+		       unsigned long long rate_kbit, unsigned bytes);
 
 /* ---- SONiC ---- */
 

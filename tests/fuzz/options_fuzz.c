@@ -44,6 +44,12 @@ static void kind_init(void *o, const struct fault_kind_ops *k)
 	fault_spec_init(o, k);
 }
 
+/* Where table i's options of obj live: a fault kind's own are in its spec's opts. */
+static void *obj_of(const struct target *t, const void *obj, int i)
+{
+	return (void *)(t->kind && i == 1 ? ((const struct fault_spec *)obj)->opts : obj);
+}
+
 static int set(const struct target *t, void *obj, const char *name, const char *v)
 {
 	char err[512];
@@ -78,7 +84,8 @@ static int parse_argv(const struct target *t, void *obj, int argc, char **argv)
 					   : c >= BASE ? &t->tab[0][c - BASE]
 						       : NULL;
 
-		if (!d || opt_set(d, obj, d->type == OPT_BOOL ? NULL : optarg, err, sizeof(err))) {
+		if (!d || opt_set(d, obj_of(t, obj, c >= KBASE),
+				  d->type == OPT_BOOL ? NULL : optarg, err, sizeof(err))) {
 			if (getenv("FUZZ_VERBOSE"))
 				fprintf(stderr, "option %d: %s\n", c, d ? err : "unknown");
 			r = -1;
@@ -99,7 +106,8 @@ static void round_trip(const struct target *t, const void *obj)
 	t->init(defaults, t->kind);
 	/* As a child gets them: the options that differ from the defaults. */
 	for (int i = 0; i < 2 && t->tab[i]; i++)
-		if (opt_argv(t->tab[i], obj, defaults, argv, &n, 2 * 96 + 1, &store))
+		if (opt_argv(t->tab[i], obj_of(t, obj, i), obj_of(t, defaults, i), argv, &n,
+			     2 * 96 + 1, &store))
 			abort();
 	if (parse_argv(t, again, (int)n, (char **)argv)) {
 		fprintf(stderr, "round trip: written options do not parse again:");
@@ -112,9 +120,9 @@ static void round_trip(const struct target *t, const void *obj)
 		for (const struct opt_desc *d = t->tab[i]; d->type != OPT_END; d++) {
 			char a[512], b[512];
 
-			opt_human(d, obj, a, sizeof(a));
-			if (strcmp(opt_value(d, obj, a, sizeof(a)),
-				   opt_value(d, again, b, sizeof(b)))) {
+			opt_human(d, obj_of(t, obj, i), a, sizeof(a));
+			if (strcmp(opt_value(d, obj_of(t, obj, i), a, sizeof(a)),
+				   opt_value(d, obj_of(t, again, i), b, sizeof(b)))) {
 				fprintf(stderr, "round trip: %s was '%s', is '%s'\n", d->name, a,
 					b);
 				abort();

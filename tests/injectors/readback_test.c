@@ -596,9 +596,13 @@ Test(readback, a_port_configured_down_is_not_flapped_and_nvue_undo_follows_what_
 
 Test(readback, pfc_on_an_rnic_whose_priority_is_not_lossless_is_refused)
 {
-	struct fault_spec s = {.tkind = INV_DEV_HOST, .tport = 0, .priority = 3};
+	struct fault_spec s;
 	struct fault_plan p = {0};
 	struct fault_run f = {.spec = &s};
+
+	fault_spec_init(&s, &fk_pfc_misconfig); /* --priority 3 */
+	s.tkind = INV_DEV_HOST;
+	s.tport = 0;
 
 	found_action(&p, "gpu-node01", "dcb-pfc ens1np0",
 		     "{\"prio_pfc\":[false,false,false,false,true,false,false,false]}");
@@ -1000,7 +1004,7 @@ Test(readback, ecn_undo_is_what_was_found)
 				    "kbytes\nend");
 	fault_plan_clear(&p);
 
-	s.ecn_off = false;
+	cr_assert_eq(fault_spec_set(&s, "off", "false", f.err, sizeof(f.err)), 0, "%s", f.err);
 	s.tdev = (size_t)(inventory_switch(inv, "sw-nvue") - inv->switches);
 	a = found_action(&p, "sw-nvue", "nvue-ecn swp2 3",
 			 "nv set qos congestion-control roce traffic-class 0 ecn enable\n"

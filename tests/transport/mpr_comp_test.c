@@ -183,5 +183,5 @@ Test(mpr_comp, cpu_limits_a_phase_only_below_the_optimal)
 		      "an endpoint that idled is never the limit");
 	cr_assert(mpr_cpu_limited(0.95, 900.0, 0), "nothing shaped: busy alone decides");
 	cr_assert(mpr_cpu_limited(0.9, 0.949 * 100, 100), "the bounds are inclusive as stated");
-	cr_assert_not(mpr_cpu_limited(0.9, 95.0, 100), "95% of the optimal is the network's pace");
+	cr_assert_not(mpr_cpu_limited(0.9, 95.0, 100), "95%% of the optimal is the network's pace");
 }

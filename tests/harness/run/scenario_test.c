@@ -248,9 +248,20 @@ Test(scenario, roles_relate_to_earlier_picks)
 		int rail;
 
 		cr_assert_eq(s->inv->switches[f->tdev].role, INV_ROLE_SPINE);
-		cr_assert_eq(f->from.dev, f->to.dev, "from and to on one host");
-		cr_assert_neq(s->inv->hosts[f->from.dev].rnics[f->from.port].rail,
-			      s->inv->hosts[f->to.dev].rnics[f->to.port].rail, "on two rails");
+		struct inv_endpoint from, to;
+		char name[FAULT_NAME_MAX], why[160];
+
+		cr_assert_eq(inventory_endpoint(s->inv,
+						fault_spec_value(f, "from", name, sizeof(name)),
+						&from, why, sizeof(why)),
+			     0, "%s", why);
+		cr_assert_eq(inventory_endpoint(s->inv,
+						fault_spec_value(f, "to", name, sizeof(name)), &to,
+						why, sizeof(why)),
+			     0, "%s", why);
+		cr_assert_eq(from.dev, to.dev, "from and to on one host");
+		cr_assert_neq(s->inv->hosts[from.dev].rnics[from.port].rail,
+			      s->inv->hosts[to.dev].rnics[to.port].rail, "on two rails");
 		scenario_free(s);
 
 		p = ci("pfc-incast", NULL, seed);
@@ -299,9 +310,10 @@ Test(scenario, option_alternatives_take_the_first_the_target_can)
 		struct scenario *v = ci("link-degrade", NULL, seed),
 				*e = ci("link-degrade", EXAMPLE, seed);
 
-		cr_assert_eq(v->faults[0].spec.rate_kbit, 10000ULL, "vlab, seed %u", seed);
-		cr_assert_eq(e->faults[0].spec.rate_kbit, 10000000ULL, "example-lab, seed %u: %s",
-			     seed, e->faults[0].spec.target);
+		cr_assert_eq(fault_spec_link_rate(&v->faults[0].spec), 10000ULL, "vlab, seed %u",
+			     seed);
+		cr_assert_eq(fault_spec_link_rate(&e->faults[0].spec), 10000000ULL,
+			     "example-lab, seed %u: %s", seed, e->faults[0].spec.target);
 		scenario_free(v);
 		scenario_free(e);
 	}
@@ -561,7 +573,7 @@ Test(scenario, fabric_count_all_shapes_every_uplink)
 	for (size_t i = 0; i < 4; i++) {
 		cr_assert_str_eq(s->fabric[i].spec.target, want[i]);
 		cr_assert_str_eq(s->fabric[i].spec.kind->name, "link-degrade");
-		cr_assert_eq(s->fabric[i].spec.rate_kbit, 50000);
+		cr_assert_eq(fault_spec_link_rate(&s->fabric[i].spec), 50000);
 	}
 	scenario_free(s);
 }
