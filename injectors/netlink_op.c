@@ -168,11 +168,9 @@ int netlink_op_run(struct lab *l, const char *host, const char *op, bool undo, c
 
 	err[0] = '\0';
 	if (n == 1 && !strcmp(verb, "noop"))
-		return 0; /* a step that only has an undo */
-	if ((n == 1 && (!strcmp(verb, "agents-stop") || !strcmp(verb, "agents-cont"))) ||
-	    !strcmp(verb, "cpu-hog-on") || !strcmp(verb, "cpu-hog-off"))
-		return host_op_exec(l, host, op, undo, err,
-				    errlen); /* signals, cgroups: no netlink */
+		return 0;	  /* a step that only has an undo */
+	if (host_verb_find(verb)) /* a kind's own verb: a command (signals, cgroups), no netlink */
+		return host_op_exec(l, host, op, undo, err, errlen);
 	if (n < 2) {
 		snprintf(err, errlen, "malformed netlink op '%s'", op);
 		return -EINVAL;

@@ -19,11 +19,8 @@
  *                                         (the emulated ECN marker, injectors/ecn_mark.h:
  *                                         BPF loaded by this process, so this kernel only)
  *   dcb-pfc DEV PRIORITY on|off           (DCBNL IEEE PFC; EOPNOTSUPP on veth)
- *   agents-stop | agents-cont             (SIGSTOP, SIGCONT to rocelab's monitor agents in
- *                                         the host's namespace: a shell command, as over SSH)
- *   cpu-hog-on HOST QUOTA THREADS CPU | cpu-hog-off HOST
- *                                         (a CPU cgroup with busy threads beside the agents:
- *                                         a shell command, as over SSH)
+ *   a verb a fault kind adds (host_cmd.h: host_verb; host-down's agents-stop,
+ *   cpu-hog's cpu-hog-on ...)             (the command the kind writes, as over SSH)
  *   noop                                  (a step that only has an undo)
  * Run op on lab host through the lab's netlink access.  With undo set the
  * op is an undo step: state already as wanted counts as success.  Returns 0 or

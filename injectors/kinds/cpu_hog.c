@@ -22,6 +22,90 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * cpu-hog-on HOST QUOTA THREADS CPU: a CPU cgroup (v2, or v1's cpu and cpuset
+ * hierarchies) named for the host, capped at QUOTA % of one core and pinned
+ * to CPU ("last": the highest), where rocelab's monitor agents in the host's
+ * network namespace go (their cgroups as found kept in /run for the undo),
+ * and THREADS busy shells beside them (their $0 names the host).
+ */
+static const char cpu_hog_on[] =
+    "set -e; h=$1 q=$2 n=$3 cpu=$4 re=$5; st=/run/rocelab-cpu-hog-$h\n"
+    /* the host's name in a pattern: its dots are dots, not any character (another host's) */
+    "hq=$(printf '%s' \"$h\" | sed 's/[.]/[.]/g')\n"
+    "[ ! -e \"$st\" ] || { echo \"a cpu-hog is on $h already ($st)\" >&2; exit 1; }\n"
+    "[ \"$cpu\" != last ] || cpu=$(($(nproc) - 1))\n"
+    "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then\n"
+    "  dirs=/sys/fs/cgroup/rocelab-cpu-hog-$h; mkdir \"$dirs\"\n"
+    "  echo \"$((q * 1000)) 100000\" > \"$dirs/cpu.max\"; echo \"$cpu\" > \"$dirs/cpuset.cpus\"\n"
+    "else\n"
+    "  c=/sys/fs/cgroup/cpu/rocelab-cpu-hog-$h s=/sys/fs/cgroup/cpuset/rocelab-cpu-hog-$h\n"
+    "  dirs=\"$c $s\"; mkdir $dirs\n"
+    "  echo 100000 > $c/cpu.cfs_period_us; echo $((q * 1000)) > $c/cpu.cfs_quota_us\n"
+    "  echo \"$cpu\" > $s/cpuset.cpus; cat /sys/fs/cgroup/cpuset/cpuset.mems > $s/cpuset.mems\n"
+    "fi\n"
+    ": > \"$st\"\n"
+    "for p in $(pgrep --ns $$ --nslist net -f \"$re\"); do\n"
+    "  awk -F: -v p=$p '$2 == \"\" || $2 == \"cpu\" || $2 == \"cpu,cpuacct\" || $2 == \"cpuset\" "
+    "{ print p, ($2 == \"\" ? \"v2\" : $2), $3 }' /proc/$p/cgroup >> \"$st\"\n"
+    "  for d in $dirs; do echo $p > $d/cgroup.procs; done\n"
+    "done\n"
+    "i=0; while [ $i -lt $n ]; do\n"
+    "  setsid sh -c 'n=$1; shift; for d; do echo $$ > $d/cgroup.procs; done; "
+    "exec sh -c \"while :; do :; done\" $n' hog rocelab-cpu-hog-$h $dirs "
+    "</dev/null >/dev/null 2>&1 &\n"
+    "  i=$((i + 1))\n"
+    "done\n"
+    "i=0; while [ \"$(pgrep -fc \"^sh -c while :; do :; done rocelab-cpu-hog-$hq\\$\")\" -lt $n ] "
+    "&& "
+    "[ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n";
+
+/* cpu-hog-off HOST: the agents back where they were, the busy shells gone, the cgroups too. */
+static const char cpu_hog_off[] =
+    "set -e; h=$1; st=/run/rocelab-cpu-hog-$h; hq=$(printf '%s' \"$h\" | sed 's/[.]/[.]/g')\n"
+    "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then dirs=/sys/fs/cgroup/rocelab-cpu-hog-$h\n"
+    "else dirs=\"/sys/fs/cgroup/cpu/rocelab-cpu-hog-$h /sys/fs/cgroup/cpuset/rocelab-cpu-hog-$h\"; "
+    "fi\n"
+    "if [ -f \"$st\" ]; then\n"
+    "  while read p k path; do\n"
+    "    [ -d /proc/$p ] || continue\n"
+    "    case $k in v2) d=/sys/fs/cgroup$path;; cpuset) d=/sys/fs/cgroup/cpuset$path;;\n"
+    "      *) d=/sys/fs/cgroup/cpu$path;; esac\n"
+    "    echo $p > \"$d/cgroup.procs\" || true\n"
+    "  done < \"$st\"\n"
+    "fi\n"
+    "pkill -9 -f \"^sh -c while :; do :; done rocelab-cpu-hog-$hq\\$\" || true\n"
+    "for d in $dirs; do\n"
+    "  [ -d $d ] || continue\n"
+    "  i=0; while [ -n \"$(cat $d/cgroup.procs)\" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); "
+    "done\n"
+    "  rmdir $d\n"
+    "done\n"
+    "rm -f \"$st\"\n";
+
+/* "cpu-hog-on HOST QUOTA THREADS CPU": the script, its arguments after it ($0 cpu-hog). */
+static void hog_on(struct host_cmd *c, char *const w[], size_t n)
+{
+	(void)n;
+	host_cmd_words(c, (const char *const[]){"sh", "-c", NULL});
+	host_cmd_fixed(c, cpu_hog_on);
+	host_cmd_words(c, (const char *const[]){"cpu-hog", w[1], w[2], w[3], w[4], NULL});
+	host_cmd_fixed(c, HOST_AGENTS_RE);
+}
+
+static void hog_off(struct host_cmd *c, char *const w[], size_t n)
+{
+	(void)n;
+	host_cmd_words(c, (const char *const[]){"sh", "-c", NULL});
+	host_cmd_fixed(c, cpu_hog_off);
+	host_cmd_words(c, (const char *const[]){"cpu-hog", w[1], NULL});
+}
+
+static const struct host_verb verb_on = {"cpu-hog-on", 5, hog_on},
+			      verb_off = {"cpu-hog-off", 2, hog_off};
+HOST_VERB(verb_on)
+HOST_VERB(verb_off)
+
 struct cpu_hog_opts {
 	/*
 	 * busy threads beside the host's monitor agents in a CPU cgroup capped at

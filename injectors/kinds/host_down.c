@@ -18,6 +18,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * "agents-stop" / "agents-cont": rocelab's monitor agents in the host's
+ * network namespace (a host of the virtual lab, or the one a host reached
+ * over SSH runs its sessions in) frozen and thawed by their command line
+ * (SIGSTOP, SIGCONT); none is no error (pkill's 1).
+ */
+static void agents_signal(struct host_cmd *c, char *const w[], size_t n)
+{
+	(void)n;
+	host_cmd_word(c, "sh");
+	host_cmd_word(c, "-c");
+	host_cmd_word(c, "pkill -%s --ns $$ --nslist net -f '%s'; [ $? -le 1 ]",
+		      !strcmp(w[0], "agents-stop") ? "STOP" : "CONT", HOST_AGENTS_RE);
+}
+
+static const struct host_verb verb_stop = {"agents-stop", 1, agents_signal},
+			      verb_cont = {"agents-cont", 1, agents_signal};
+HOST_VERB(verb_stop)
+HOST_VERB(verb_cont)
+
 static const struct opt_desc opts[] = {OPT_TABLE_END};
 
 static int plan_host(struct render_ctx *rc)

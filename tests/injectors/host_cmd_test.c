@@ -2,6 +2,7 @@
 /* Unit tests of host op lines rendered as iproute2 commands (labs reached over SSH). */
 #define _GNU_SOURCE
 #include "injectors/host_cmd.h"
+#include "injectors/kinds/kinds.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -38,6 +39,9 @@ Test(host_cmd, every_op_is_an_iproute2_command)
 	cr_assert_str_eq(text("ip route del default table 101 via 10.0.0.1"),
 			 "ip route del default table 101 via 10.0.0.1");
 	cr_assert_str_eq(text("noop"), "(nothing)");
+	/* the kinds' own verbs, registered by their files (linked in with the kinds) */
+	cr_assert_not_null(fault_kind_find("host-down"));
+	cr_assert_not_null(host_verb_find("cpu-hog-off"));
 	/* host-down: rocelab's agents in the host's own network namespace, none no error */
 	cr_assert_str_eq(text("agents-stop"),
 			 "sh -c pkill -STOP --ns $$ --nslist net -f '^[^ ]*rocelab agent "
@@ -63,6 +67,11 @@ Test(host_cmd, malformed_ops_are_refused)
 	cr_assert(strstr(err, "malformed host op 'link-down'"));
 	cr_assert_eq(host_op_command("reboot now", buf, sizeof(buf), argv, err, sizeof(err)),
 		     -EINVAL);
+	/* a kind's verb with other than its words (cpu-hog-on takes five) */
+	cr_assert_not_null(fault_kind_find("cpu-hog"));
+	cr_assert_eq(host_op_command("cpu-hog-on host2", buf, sizeof(buf), argv, err, sizeof(err)),
+		     -EINVAL);
+	cr_assert(strstr(err, "malformed host op 'cpu-hog-on host2'"), "%s", err);
 	/* The marker itself is loaded by this process into this kernel: never over SSH. */
 	cr_assert_eq(host_op_command("ecn-mark swp3 50000 72500 375000", buf, sizeof(buf), argv,
 				     err, sizeof(err)),
