@@ -10,7 +10,7 @@
 #include "harness/lab/lab.h"
 #include "harness/lab/traffic.h"
 #include "injectors/fault.h"
-#include "injectors/readback.h"
+#include "injectors/nos/readback.h"
 
 #include <jansson.h>
 

@@ -83,7 +83,7 @@ enum fault_target_form {
  * injectors/kinds/kinds.def.  Its options are its own struct (opts_size
  * bytes of spec->opts, FAULT_KIND_OPTS).  Its switch-side commands are its
  * own renderers, one per NOS (render[]), written with what the NOSes share
- * (injectors/nos/nos.h).
+ * (injectors/render.h).
  */
 struct fault_kind_ops {
 	const char *name;
@@ -234,7 +234,7 @@ struct fault_action {
 	/*
 	 * Read-back (optional, switch actions): a command in the device's CLI
 	 * that prints the state apply changes, the parser that reads it
-	 * (injectors/readback.h: "sonic-pfc", "eos-pfc", "nvue-pfc", "tc-root"),
+	 * (injectors/nos/readback.h: "sonic-pfc", "eos-pfc", "nvue-pfc", "tc-root"),
 	 * and what it printed before apply: journaled, and compared with a read
 	 * after the revert (a difference is drift).
 	 */

@@ -10,8 +10,8 @@ LAYERS=(
 	harness/lib      # ground floor: common, inventory, topology, netns, netlink, processes, ssh
 	harness/lab      # the lab interface and its kinds, traffic
 	harness/component # the component interface: component_ops, verdicts, metrics
-	injectors        # faults: typed specs, plans, journal, reading effects back
-	injectors/nos    # what the switch NOSes share across kinds: the render vocabulary
+	injectors/nos    # one room per switch NOS: its state read back in its own words
+	injectors        # faults: typed specs, plans, the render vocabulary, journal, effects
 	injectors/kinds  # one file per fault kind, and their table by name
 	injectors/cmd    # the fault commands: inject, revert, faults, load
 	probe            # probe transports, packets, tracer, path mapping

@@ -338,7 +338,7 @@ static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
 
 	/*
 	 * A Linux switch's command is a program and its arguments, as its links are
-	 * read (injectors/links.c): over SSH on a real lab, in its namespace on the
+	 * read (injectors/nos/links.c): over SSH on a real lab, in its namespace on the
 	 * virtual one, without a login (6 logins were 16 s of each run under qemu).
 	 */
 	if ((sw->dialect == INV_DIALECT_LINUX

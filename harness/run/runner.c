@@ -20,7 +20,7 @@
 #include "harness/lib/version.h"
 #include "harness/run/registry.h"
 #include "harness/run/scenario.h"
-#include "injectors/links.h"
+#include "injectors/nos/links.h"
 #include "probe/observe.h"
 #include "transport/mpr_comp.h"
 

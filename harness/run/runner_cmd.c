@@ -10,7 +10,7 @@
 #include "harness/lib/state.h"
 #include "harness/lib/version.h"
 #include "harness/run/registry.h"
-#include "injectors/links.h"
+#include "injectors/nos/links.h"
 #include "probe/observe.h"
 
 #include <dirent.h>

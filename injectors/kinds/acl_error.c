@@ -5,7 +5,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/nos/nos.h"
+#include "injectors/render.h"
 
 #include <arpa/inet.h>
 #include <string.h>

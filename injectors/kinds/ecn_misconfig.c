@@ -14,7 +14,7 @@
 #include "harness/lib/common.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/nos/nos.h"
+#include "injectors/render.h"
 
 #include <errno.h>
 #include <math.h>

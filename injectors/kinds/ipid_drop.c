@@ -7,7 +7,7 @@
 #include "harness/lib/common.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/nos/nos.h"
+#include "injectors/render.h"
 
 #include <stdlib.h>
 #include <string.h>

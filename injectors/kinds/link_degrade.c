@@ -14,8 +14,8 @@
 #include "injectors/ecn_mark.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/links.h"
-#include "injectors/nos/nos.h"
+#include "injectors/nos/links.h"
+#include "injectors/render.h"
 
 #include <stdlib.h>
 #include <string.h>

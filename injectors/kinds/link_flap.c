@@ -10,8 +10,8 @@
 #include "injectors/effect.h"
 #include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/links.h"
-#include "injectors/nos/nos.h"
+#include "injectors/nos/links.h"
+#include "injectors/render.h"
 
 #include <arpa/inet.h>
 #include <limits.h>
@@ -273,7 +273,7 @@ void link_flap_nvue_state_revert(struct fault_action *a, const char *port, const
 }
 
 /*
- * Each end of the target's link as its device reads it (injectors/links.c:
+ * Each end of the target's link as its device reads it (injectors/nos/links.c:
  * the kernel's operstate on hosts and linux switches, each NOS's own show
  * command on the others): "host2:rnic1 DOWN (ip -j link show on host2)".
  */

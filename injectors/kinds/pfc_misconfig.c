@@ -10,7 +10,7 @@
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/netlink_op.h"
-#include "injectors/nos/nos.h"
+#include "injectors/render.h"
 
 #include <string.h>
 

@@ -15,7 +15,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/nos/nos.h"
+#include "injectors/render.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * What switches and hosts print for rocelab to read back (injectors/readback.c,
- * injectors/links.c): the first line names the parser and its argument as a
+ * What switches and hosts print for rocelab to read back (injectors/nos/readback.c,
+ * injectors/nos/links.c): the first line names the parser and its argument as a
  * fault action's read_as does ("sonic-pfc Ethernet4", "eos-acl NAME PORTS"),
  * or "links DIALECT" for the port-state reads; the rest is the output.
  */
 #include "harness/lib/sbuf.h"
-#include "injectors/links.h"
-#include "injectors/readback.h"
+#include "injectors/nos/links.h"
+#include "injectors/nos/readback.h"
 #include "tests/fuzz/fuzz.h"
 
 static const struct inv_switch *switch_of(const char *dialect)

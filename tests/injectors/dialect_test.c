@@ -7,7 +7,7 @@
 #include "harness/lib/topo.h"
 #include "injectors/fault.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/nos/nos.h"
+#include "injectors/render.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>

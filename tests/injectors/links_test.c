@@ -2,7 +2,7 @@
 /* Switch port states: the command and the parse of each dialect's own output. */
 #define _GNU_SOURCE
 #include "harness/lib/inventory.h"
-#include "injectors/links.h"
+#include "injectors/nos/links.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

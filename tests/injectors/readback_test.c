@@ -7,8 +7,8 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
-#include "injectors/nos/nos.h"
-#include "injectors/readback.h"
+#include "injectors/nos/readback.h"
+#include "injectors/render.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

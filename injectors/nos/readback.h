@@ -24,7 +24,8 @@
  *   PORT PRIO", "eos-pfc-rx PORT PRIO", "nvue-pfc-rx PORT PRIO", the count
  *   in packets.
  * What they return is compared before the fault and after its revert; a
- * difference is drift.
+ * difference is drift.  Each NOS's parsers live in its room (nos_ops.h:
+ * linux.c, sonic.c, eos.c, nvue.c); readback_parse finds them by name.
  */
 #ifndef ROCELAB_READBACK_H
 #define ROCELAB_READBACK_H

@@ -1,54 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
- * Switch port link states in each dialect, from the NOS's own sources:
- * - linux: `ip -j link show` (iproute2), operstate UP;
- * - SONiC: APPL_DB PORT_TABLE:<port> oper_status, the field `show interfaces
- *   status` prints as Oper (sonic-utilities scripts/intfutil,
- *   PORT_STATUS_TABLE_PREFIX and PORT_OPER_STATUS), read with sonic-db-cli;
- * - EOS: `show interfaces status | json`, interfaceStatuses.<port>.linkStatus
- *   "connected" (else notconnect, disabled, errdisabled);
- * - NVUE: `nv show interface -o json`, <port>.link.oper-status "up".
- * Port names reach the command line only after inventory validation
- * (letters, digits, '_', '.', '-', '/').
+ * Switch port link states, each read in its NOS's own words by its room
+ * (nos_ops.h: linux.c, sonic.c, eos.c, nvue.c), and the check that every
+ * cabled link of the inventory is up.  Port names reach the command line
+ * only after inventory validation (letters, digits, '_', '.', '-', '/').
  */
 #define _GNU_SOURCE
-#include "injectors/links.h"
+#include "injectors/nos/links.h"
 
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/nos/nos_ops.h"
+#include "injectors/nos/nos_text.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const linux_argv[] = {"ip", "-j", "link", "show", NULL};
-
 char *links_command(const struct inv_switch *sw, const char *const **argv)
 {
-	struct sbuf b = {0};
-
 	*argv = NULL;
-	switch (sw->dialect) {
-	case INV_DIALECT_LINUX:
-		*argv = linux_argv;
-		return NULL;
-	case INV_DIALECT_SONIC:
-		sb_printf(&b, "for p in");
-		for (size_t p = 0; p < sw->n_ports; p++)
-			sb_printf(&b, " %s", sw->ports[p].name);
-		sb_printf(&b, "; do echo \"$p $(sonic-db-cli APPL_DB HGET \"PORT_TABLE:$p\" "
-			      "oper_status)\"; done");
-		return sb_take(&b);
-	case INV_DIALECT_EOS:
-		return rl_xstrdup("show interfaces status | json");
-	case INV_DIALECT_NVUE:
-		return rl_xstrdup("nv show interface -o json");
-	}
-	return NULL;
+	return nos_ops_of(sw->dialect)->links_command(sw, argv);
 }
 
-static int port_index(const struct inv_switch *sw, const char *name)
+int nos_port_index(const struct inv_switch *sw, const char *name)
 {
 	for (size_t p = 0; p < sw->n_ports; p++)
 		if (!strcmp(sw->ports[p].name, name))
@@ -56,124 +32,41 @@ static int port_index(const struct inv_switch *sw, const char *name)
 	return -1;
 }
 
-static void set_state(struct port_state *st, const char *word, bool up)
+void nos_port_set(struct port_state *st, const char *word, bool up)
 {
 	st->seen = true;
 	st->up = up;
 	snprintf(st->word, sizeof(st->word), "%s", word && *word ? word : "?");
 }
 
-/* "Ethernet0 up" lines; an empty state is a port APPL_DB does not know. */
-static int parse_sonic(const struct inv_switch *sw, const char *out, struct port_state *st,
-		       char *err, size_t errlen)
-{
-	char *text = rl_xstrdup(out), *save = NULL;
-	int lines = 0;
-
-	for (char *ln = strtok_r(text, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
-		char *word = strchr(ln, ' ');
-		int p;
-
-		if (word)
-			*word++ = '\0';
-		p = port_index(sw, ln);
-		if (p < 0)
-			continue;
-		lines++;
-		word = word ? word + strspn(word, " \t") : NULL;
-		if (word && *word) {
-			word[strcspn(word, " \t\r")] = '\0';
-			set_state(&st[p], word, !strcmp(word, "up"));
-		}
-	}
-	free(text);
-	if (!lines && sw->n_ports) {
-		snprintf(err, errlen, "%s: no 'PORT oper_status' line in what sonic-db-cli printed",
-			 sw->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int parse_json(const struct inv_switch *sw, const char *out, struct port_state *st,
-		      char *err, size_t errlen)
+int nos_links_json(const struct inv_switch *sw, const char *out, struct port_state *st,
+		   int (*walk)(const struct inv_switch *sw, json_t *root, struct port_state *st),
+		   char *err, size_t errlen)
 {
 	json_error_t je;
-	json_t *root = json_loads(out, JSON_DECODE_ANY, &je), *v, *x;
-	const char *name;
-	size_t i;
+	json_t *root = json_loads(out, JSON_DECODE_ANY, &je);
+	int r;
 
 	if (!root) {
 		snprintf(err, errlen, "%s: its port states are not JSON: %s (line %d)", sw->name,
 			 je.text, je.line);
 		return -EINVAL;
 	}
-	switch (sw->dialect) {
-	case INV_DIALECT_LINUX:
-		if (!json_is_array(root))
-			goto bad;
-		json_array_foreach(root, i, v)
-		{
-			const char *op = json_string_value(json_object_get(v, "operstate"));
-			bool lower_up = false;
-			size_t j;
-			int p =
-			    port_index(sw, json_string_value(json_object_get(v, "ifname")) ?: "");
-
-			json_array_foreach(json_object_get(v, "flags"), j, x) lower_up |=
-			    !strcmp(json_string_value(x) ?: "", "LOWER_UP");
-			/* A driver without operstate says UNKNOWN; its carrier decides. */
-			if (p >= 0)
-				set_state(&st[p], op,
-					  op && (!strcmp(op, "UP") ||
-						 (!strcmp(op, "UNKNOWN") && lower_up)));
-		}
-		break;
-	case INV_DIALECT_EOS:
-		v = json_object_get(root, "interfaceStatuses");
-		if (!json_is_object(v))
-			goto bad;
-		json_object_foreach(v, name, x)
-		{
-			const char *ls = json_string_value(json_object_get(x, "linkStatus"));
-			int p = port_index(sw, name);
-
-			if (p >= 0)
-				set_state(&st[p], ls, ls && !strcmp(ls, "connected"));
-		}
-		break;
-	case INV_DIALECT_NVUE:
-		if (!json_is_object(root))
-			goto bad;
-		json_object_foreach(root, name, x)
-		{
-			const char *os = json_string_value(
-			    json_object_get(json_object_get(x, "link"), "oper-status"));
-			int p = port_index(sw, name);
-
-			if (p >= 0)
-				set_state(&st[p], os, os && !strcmp(os, "up"));
-		}
-		break;
-	case INV_DIALECT_SONIC:
-		goto bad;
+	r = walk(sw, root, st);
+	json_decref(root);
+	if (r) {
+		snprintf(err, errlen, "%s: its port states are not in %s's format", sw->name,
+			 inv_dialect_name(sw->dialect));
+		return -EINVAL;
 	}
-	json_decref(root);
 	return 0;
-bad:
-	snprintf(err, errlen, "%s: its port states are not in %s's format", sw->name,
-		 inv_dialect_name(sw->dialect));
-	json_decref(root);
-	return -EINVAL;
 }
 
 int links_parse(const struct inv_switch *sw, const char *out, struct port_state *st, char *err,
 		size_t errlen)
 {
 	memset(st, 0, sw->n_ports * sizeof(*st));
-	if (sw->dialect == INV_DIALECT_SONIC)
-		return parse_sonic(sw, out ? out : "", st, err, errlen);
-	return parse_json(sw, out ? out : "", st, err, errlen);
+	return nos_ops_of(sw->dialect)->links_parse(sw, out ? out : "", st, err, errlen);
 }
 
 /* One switch's port states through the lab; 0 or -errno with err. */
@@ -196,17 +89,7 @@ static int read_switch(struct lab *l, const struct inv_switch *sw, struct port_s
 
 const char *links_source(enum inv_dialect d)
 {
-	switch (d) {
-	case INV_DIALECT_SONIC:
-		return "sonic-db-cli APPL_DB PORT_TABLE oper_status";
-	case INV_DIALECT_EOS:
-		return "show interfaces status | json";
-	case INV_DIALECT_NVUE:
-		return "nv show interface -o json";
-	case INV_DIALECT_LINUX:
-		break;
-	}
-	return "ip -j link show";
+	return nos_ops_of(d)->links_source;
 }
 
 int links_port(struct lab *l, const struct inv_endpoint *ep, struct port_state *ps, char *err,

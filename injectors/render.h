@@ -4,8 +4,8 @@
  * kind's per-NOS renderers (fault_kind_ops.render[]) write their actions
  * with.  Every name in a command was validated by the inventory.
  */
-#ifndef ROCELAB_NOS_H
-#define ROCELAB_NOS_H
+#ifndef ROCELAB_RENDER_H
+#define ROCELAB_RENDER_H
 
 #include "harness/lib/sbuf.h"
 #include "injectors/fault.h"

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Arista EOS read back in its own words: its running-config blocks and
+ * its show commands (| json where EOS has it); and its port states
+ * (links.h).  Each parser names the source its format was checked against.
+ */
+#define _GNU_SOURCE
+#include "injectors/nos/nos_ops.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+#include "injectors/nos/nos_text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * EOS 'show running-config': each top-level line (a block's header, line
+ * NULL) and each line indented under one, trimmed and NUL-terminated, to fn.
+ */
+static void eos_walk(const char *out, void (*fn)(const char *head, const char *line, void *ctx),
+		     void *ctx)
+{
+	const char *l, *s = out;
+	char head[128] = "";
+	size_t n;
+
+	while ((l = nos_next_line(&s, &n))) {
+		char copy[128];
+
+		if (n && !isspace((unsigned char)l[0])) {
+			snprintf(head, sizeof(head), "%.*s", (int)(n < 127 ? n : 127), l);
+			fn(head, NULL, ctx);
+			continue;
+		}
+		while (n && isspace((unsigned char)*l))
+			l++, n--;
+		if (n && n < sizeof(copy)) {
+			snprintf(copy, sizeof(copy), "%.*s", (int)n, l);
+			fn(head, copy, ctx);
+		}
+	}
+}
+
+struct eos_block_ctx {
+	char head[96];
+	struct readback *rb;
+	void (*line)(const char *l, struct readback *rb);
+	bool seen;
+};
+
+static void eos_block_line(const char *head, const char *line, void *ctx)
+{
+	struct eos_block_ctx *c = ctx;
+
+	if (strcmp(head, c->head))
+		return;
+	if (!line)
+		c->seen = true;
+	else
+		c->line(line, c->rb);
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': each line of the port's block
+ * (indented under "interface PORT") to line(); -EINVAL with err when the
+ * output has no such block.
+ */
+static int eos_block(const char *port, const char *out, struct readback *rb,
+		     void (*line)(const char *l, struct readback *rb), char *err, size_t errlen)
+{
+	struct eos_block_ctx c = {.rb = rb, .line = line};
+
+	snprintf(c.head, sizeof(c.head), "interface %s", port);
+	eos_walk(out, eos_block_line, &c);
+	if (c.seen)
+		return 0;
+	snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port, c.head);
+	return -EINVAL;
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': the port's block, its lines
+ * indented under "interface PORT".  PFC is 'priority-flow-control on' (older
+ * EOS: '... mode on') and one 'priority-flow-control priority N no-drop' per
+ * lossless priority (Arista EOS User Manual, Data Center Bridging).
+ */
+static void eos_pfc_line(const char *l, struct readback *rb)
+{
+	unsigned p;
+	char tail[16];
+
+	if (!strcmp(l, "priority-flow-control on") || !strcmp(l, "priority-flow-control mode on"))
+		rb->pfc_on = true;
+	else if (sscanf(l, "priority-flow-control priority %u %15s", &p, tail) == 2 && p < 8 &&
+		 !strcmp(tail, "no-drop"))
+		rb->lossless |= 1u << p;
+}
+
+static int eos_pfc(const char *port, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	char pr[24];
+	int r = eos_block(port, out, rb, eos_pfc_line, err, errlen);
+
+	if (!r)
+		snprintf(rb->canon, sizeof(rb->canon), "priority-flow-control %s, no-drop %s",
+			 rb->pfc_on ? "on" : "off", readback_prios(rb->lossless, pr, sizeof(pr)));
+	return r;
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': the block's 'speed ...' line
+ * ('speed 100gfull', 'speed 100g-2', 'speed forced 40gfull'); none: the
+ * port's default.
+ */
+static void eos_speed_line(const char *l, struct readback *rb)
+{
+	if (!strncmp(l, "speed ", 6) && l[6] && strlen(l + 6) < sizeof(rb->speed))
+		snprintf(rb->speed, sizeof(rb->speed), "%s", l + 6);
+}
+
+static int eos_speed(const char *port, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	int r = eos_block(port, out, rb, eos_speed_line, err, errlen);
+
+	if (!r)
+		snprintf(rb->canon, sizeof(rb->canon), "speed %s",
+			 rb->speed[0] ? rb->speed : "default");
+	return r;
+}
+
+/* EOS: a 'shutdown' line in the port's block (EOS User Manual, Ethernet Ports). */
+static void eos_shut_line(const char *l, struct readback *rb)
+{
+	if (!strcmp(l, "shutdown"))
+		snprintf(rb->admin, sizeof(rb->admin), "down");
+}
+
+static int eos_shut(const char *port, const char *out, struct readback *rb, char *err,
+		    size_t errlen)
+{
+	int r = eos_block(port, out, rb, eos_shut_line, err, errlen);
+
+	rb->up = !rb->admin[0];
+	if (!r)
+		snprintf(rb->canon, sizeof(rb->canon), "%s", rb->up ? "no shutdown" : "shutdown");
+	return r;
+}
+
+struct eos_acl_ctx {
+	const char *name, *ports;
+	struct readback *rb;
+	struct sbuf groups; /* "PORT NAME, ..." */
+	size_t seen;
+};
+
+/*
+ * EOS: 'ip access-list NAME' at the top, 'ip access-group NAME in' in an
+ * interface's block (EOS User Manual, Access Control Lists: one IPv4 ACL
+ * per interface and direction, so a second replaces the first).
+ */
+static void eos_acl_line(const char *head, const char *line, void *ctx)
+{
+	struct eos_acl_ctx *c = ctx;
+	char acl[NOS_WORD_MAX + 16];
+	const char *port = !strncmp(head, "interface ", 10) ? head + 10 : NULL;
+
+	snprintf(acl, sizeof(acl), "ip access-list %s", c->name);
+	if (!line) {
+		c->rb->exists |= !strcmp(head, acl);
+		c->seen += port && nos_in_list(c->ports, port);
+		return;
+	}
+	if (!port || !nos_in_list(c->ports, port) || strncmp(line, "ip access-group ", 16))
+		return;
+	size_t n = strcspn(line + 16, " ");
+
+	if (strcmp(line + 16 + n, " in"))
+		return;
+	if (n == strlen(c->name) && !strncmp(line + 16, c->name, n))
+		c->rb->n_bound++;
+	else if (!c->rb->clash[0])
+		snprintf(c->rb->clash, sizeof(c->rb->clash), "%s has 'ip access-group %.*s in'",
+			 port, (int)n, line + 16);
+	sb_printf(&c->groups, "%s%s %.*s", c->groups.len ? ", " : "", port, (int)n, line + 16);
+}
+
+static int eos_acl(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	char name[NOS_WORD_MAX], tail[96];
+	struct eos_acl_ctx c = {.name = name, .rb = rb};
+	size_t k = strcspn(arg, " "), want = 0;
+
+	snprintf(name, sizeof(name), "%.*s", (int)k, arg);
+	c.ports = arg + k + (arg[k] == ' ');
+	for (const char *p = c.ports; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+		want++;
+	eos_walk(out, eos_acl_line, &c);
+	if (c.seen < want) {
+		snprintf(err, errlen,
+			 "'show running-config' has an 'interface' block for %zu of the %zu "
+			 "port(s) %s",
+			 c.seen, want, c.ports);
+		sb_free(&c.groups);
+		return -EINVAL;
+	}
+	snprintf(tail, sizeof(tail), "; ip access-list %s %s", name,
+		 rb->exists ? "there" : "not there");
+	nos_canon_list(rb, c.groups.len ? "ip access-group in: " : "no ip access-group in",
+		       c.groups.p ? c.groups.p : "", tail);
+	sb_free(&c.groups);
+	return 0;
+}
+
+/*
+ * EOS 'show ip access-lists NAME': "IP Access List NAME", then its entries
+ * indented; with 'counters per-entry' an entry that matched ends in
+ * "[match N packets, 0:00:14 ago]" or "[match B bytes in N packets, ...]"
+ * (EOS User Manual, ACLs; samples in Arista's public examples).  The
+ * fault's entries are its deny lines.
+ */
+static int eos_acl_counters(const char *name, const char *out, struct readback *rb, char *err,
+			    size_t errlen)
+{
+	const char *l, *s = out;
+	char w[6][NOS_WORD_MAX];
+	size_t n, deny = 0;
+	bool in = false, seen = false;
+
+	while ((l = nos_next_line(&s, &n))) {
+		int k = nos_words(l, n, w, 6);
+
+		if (n && !isspace((unsigned char)l[0])) {
+			in = k >= 4 && !strcmp(w[0], "IP") && !strcmp(w[1], "Access") &&
+			     !strcmp(w[2], "List") && !strcmp(w[3], name);
+			seen |= in;
+			continue;
+		}
+		if (!in || k < 2)
+			continue;
+		if (!strcmp(w[0], "counters") && !strcmp(w[1], "per-entry")) {
+			rb->counted = true;
+		} else if (isdigit((unsigned char)w[0][0]) && !strcmp(w[1], "deny")) {
+			const char *m = memmem(l, n, "[match ", 7), *p;
+
+			deny++;
+			if (!m || !(p = memmem(m, n - (size_t)(m - l), " packets", 8)))
+				continue;
+			while (p > m && isdigit((unsigned char)p[-1]))
+				p--;
+			rb->packets += strtoull(p, NULL, 10);
+		}
+	}
+	if (!seen || !deny) {
+		snprintf(err, errlen, "'show ip access-lists %s' shows %s", name,
+			 seen ? "no deny entry" : "no such list");
+		return -EINVAL;
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "%zu deny entr%s of %s: %llu packet(s)%s", deny,
+		 deny == 1 ? "y" : "ies", name, rb->packets,
+		 rb->counted ? "" : " (no 'counters per-entry': not counted)");
+	return 0;
+}
+
+#define EOS_MMU_PROFILE "platform trident mmu queue profile "
+
+struct eos_mmu_ctx {
+	struct readback *rb;
+	char block[128];  /* "platform trident mmu queue profile NAME", once NAME is known */
+	char pg_line[48]; /* "ingress priority-group N threshold " */
+};
+
+/* The applied profile: "platform trident mmu queue profile NAME apply". */
+static void eos_mmu_applied(const char *head, const char *line, void *ctx)
+{
+	struct eos_mmu_ctx *c = ctx;
+	size_t k = strlen(EOS_MMU_PROFILE), n = strlen(head);
+
+	if (!line && !strncmp(head, EOS_MMU_PROFILE, k) && n > k + 6 &&
+	    !strcmp(head + n - 6, " apply"))
+		snprintf(c->rb->profile, sizeof(c->rb->profile), "%.*s", (int)(n - k - 6),
+			 head + k);
+}
+
+/* Its block's "ingress priority-group N threshold X". */
+static void eos_mmu_threshold(const char *head, const char *line, void *ctx)
+{
+	struct eos_mmu_ctx *c = ctx;
+	size_t k = strlen(c->pg_line);
+
+	if (line && !strcmp(head, c->block) && !strncmp(line, c->pg_line, k) && line[k] &&
+	    strlen(line + k) < sizeof(c->rb->alpha))
+		snprintf(c->rb->alpha, sizeof(c->rb->alpha), "%s", line + k);
+}
+
+/* EOS 'show running-config': the MMU queue profile applied, and its threshold for PG pg. */
+static int eos_mmu(const char *pg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	struct eos_mmu_ctx c = {.rb = rb};
+
+	(void)err;
+	(void)errlen;
+	snprintf(c.pg_line, sizeof(c.pg_line), "ingress priority-group %s threshold ", pg);
+	eos_walk(out, eos_mmu_applied, &c);
+	if (!rb->profile[0]) {
+		snprintf(rb->canon, sizeof(rb->canon), "no MMU queue profile applied");
+		return 0;
+	}
+	snprintf(c.block, sizeof(c.block), EOS_MMU_PROFILE "%s", rb->profile);
+	eos_walk(out, eos_mmu_threshold, &c);
+	snprintf(rb->canon, sizeof(rb->canon),
+		 "MMU queue profile %s applied, ingress priority-group %s threshold %s",
+		 rb->profile, pg, rb->alpha[0] ? rb->alpha : "not set");
+	return 0;
+}
+
+struct eos_ecn_ctx {
+	char head[96];	 /* "interface PORT" */
+	const char *q;	 /* the queue's number */
+	bool seen, in_q; /* the port's block; inside its queue's */
+	struct readback *rb;
+};
+
+/* The port's block: 'uc-tx-queue Q' (or 'tx-queue Q') and its 'random-detect ecn ...' line. */
+static void eos_ecn_line(const char *head, const char *line, void *ctx)
+{
+	struct eos_ecn_ctx *c = ctx;
+	char w[2][NOS_WORD_MAX];
+
+	if (strcmp(head, c->head))
+		return;
+	if (!line) {
+		c->seen = true;
+		return;
+	}
+	if (nos_words(line, strlen(line), w, 2) == 2 &&
+	    (!strcmp(w[0], "uc-tx-queue") || !strcmp(w[0], "tx-queue"))) {
+		c->in_q = !strcmp(w[1], c->q);
+		return;
+	}
+	if (c->in_q && !strncmp(line, "random-detect ecn ", 18) &&
+	    strcmp(line, "random-detect ecn count") && strlen(line) < sizeof(c->rb->ecn))
+		snprintf(c->rb->ecn, sizeof(c->rb->ecn), "%s", line);
+}
+
+/*
+ * EOS 'show running-config interfaces PORT': the 'random-detect ecn
+ * minimum-threshold ... maximum-threshold ... [max-mark-probability P]'
+ * line under the port's 'uc-tx-queue Q' (aristanetworks/avd
+ * eos_cli_config_gen templates eos/ethernet-interface-uc-tx-queues.j2);
+ * none: the queue marks no ECN.  arg: "PORT Q".
+ */
+static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	char port[64];
+	struct eos_ecn_ctx c = {.q = readback_port_queue(arg, port, sizeof(port)), .rb = rb};
+
+	snprintf(c.head, sizeof(c.head), "interface %s", port);
+	eos_walk(out, eos_ecn_line, &c);
+	if (!c.seen) {
+		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
+			 c.head);
+		return -EINVAL;
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "%s uc-tx-queue %s: %s", port, c.q,
+		 rb->ecn[0] ? rb->ecn : "no random-detect ecn");
+	return 0;
+}
+
+/*
+ * EOS: 'show interfaces PORT priority-flow-control counters detail | json':
+ * {"interfaces": {"PORT": {"priorities": {"<p>": {"rxFrames": N,
+ * "txFrames": N}}}}} (the model facebook/DNE-TaaC reads, kinds/pfc_storm.c).  EOS
+ * writes the port's full name; a reply naming one other port (the CLI's
+ * abbreviation expanded) is taken as it.
+ */
+static int eos_pfc_rx(const char *arg, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	char port[64], key[8];
+	int prio = atoi(readback_port_queue(arg, port, sizeof(port)));
+	json_error_t je;
+	json_t *v = json_loads(out, 0, &je), *ifs = json_object_get(v, "interfaces"), *i, *n;
+	int r;
+
+	i = json_object_get(ifs, port);
+	if (!i && json_object_size(ifs) == 1)
+		i = json_object_iter_value(json_object_iter(ifs));
+	snprintf(key, sizeof(key), "%d", prio);
+	n = json_object_get(json_object_get(json_object_get(i, "priorities"), key), "rxFrames");
+	if (!json_is_integer(n) || json_integer_value(n) < 0) {
+		snprintf(err, errlen, "%s: %s", port,
+			 !v   ? "the reply is not JSON (is '| json' supported here?)"
+			 : !i ? "no such interface in the reply"
+			      : "no rxFrames for the priority in the reply");
+		r = -EINVAL;
+	} else {
+		r = nos_pfc_rx_found(rb, port, prio, (unsigned long long)json_integer_value(n));
+	}
+	json_decref(v);
+	return r;
+}
+
+/* ---- port states (links.h) ---- */
+
+/*
+ * `show interfaces status | json`: interfaceStatuses.<port>.linkStatus
+ * "connected" (else notconnect, disabled, errdisabled).
+ */
+static char *eos_links_command(const struct inv_switch *sw, const char *const **argv)
+{
+	(void)sw;
+	(void)argv;
+	return rl_xstrdup("show interfaces status | json");
+}
+
+static int eos_links_walk(const struct inv_switch *sw, json_t *root, struct port_state *st)
+{
+	json_t *v = json_object_get(root, "interfaceStatuses"), *x;
+	const char *name;
+
+	if (!json_is_object(v))
+		return -1;
+	json_object_foreach(v, name, x)
+	{
+		const char *ls = json_string_value(json_object_get(x, "linkStatus"));
+		int p = nos_port_index(sw, name);
+
+		if (p >= 0)
+			nos_port_set(&st[p], ls, ls && !strcmp(ls, "connected"));
+	}
+	return 0;
+}
+
+static int eos_links_parse(const struct inv_switch *sw, const char *out, struct port_state *st,
+			   char *err, size_t errlen)
+{
+	return nos_links_json(sw, out, st, eos_links_walk, err, errlen);
+}
+
+static const struct nos_parser parsers[] = {
+    {"eos-pfc", eos_pfc},
+    {"eos-speed", eos_speed},
+    {"eos-shut", eos_shut},
+    {"eos-acl", eos_acl},
+    {"eos-acl-counters", eos_acl_counters},
+    {"eos-mmu", eos_mmu},
+    {"eos-ecn", eos_ecn},
+    {"eos-pfc-rx", eos_pfc_rx},
+    {NULL, NULL},
+};
+
+const struct nos_ops nos_eos = {
+    .dialect = INV_DIALECT_EOS,
+    .parsers = parsers,
+    .links_command = eos_links_command,
+    .links_source = "show interfaces status | json",
+    .links_parse = eos_links_parse,
+};

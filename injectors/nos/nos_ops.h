@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One room per switch NOS (linux.c, sonic.c, eos.c, nvue.c), each behind a
+ * table of the same operations, as rdma-core's providers are: its read-back
+ * parsers by name, and how its port states are read.  Adding a NOS (or a
+ * version of one that writes differently) is a room and a line in nos.c.
+ */
+#ifndef ROCELAB_NOS_OPS_H
+#define ROCELAB_NOS_OPS_H
+
+#include "harness/lib/inventory.h"
+#include "injectors/nos/links.h"
+#include "injectors/nos/readback.h"
+
+/* A read-back parser: read_as "NAME ARG" (readback.h) parses what the read printed. */
+struct nos_parser {
+	const char *name;
+	int (*parse)(const char *arg, const char *out, struct readback *rb, char *err,
+		     size_t errlen);
+};
+
+struct nos_ops {
+	enum inv_dialect dialect;
+	const struct nos_parser *parsers; /* ended by {NULL} */
+	/*
+	 * Port states (links.h): the command that prints sw's, as a CLI line
+	 * (malloc'ed) or, returning NULL, a command run as it stands (*argv);
+	 * where a person reads the same; and the parser of what it printed into
+	 * st[sw->n_ports] (zeroed): 0, or -EINVAL with err.
+	 */
+	char *(*links_command)(const struct inv_switch *sw, const char *const **argv);
+	const char *links_source;
+	int (*links_parse)(const struct inv_switch *sw, const char *out, struct port_state *st,
+			   char *err, size_t errlen);
+};
+
+extern const struct nos_ops nos_linux, nos_sonic, nos_eos, nos_nvue;
+
+/* The room of dialect d. */
+const struct nos_ops *nos_ops_of(enum inv_dialect d);
+
+#endif

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SONiC read back in its own words: CONFIG_DB, APPL_DB and COUNTERS_DB
+ * through sonic-db-cli, and the show commands of sonic-utilities; and its
+ * port states (links.h).  Each parser names the source its format was
+ * checked against.
+ */
+#define _GNU_SOURCE
+#include "injectors/nos/nos_ops.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+#include "injectors/nos/nos_text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * SONiC 'show pfc priority PORT' (pfc/main.py showPfcPrio): a table of
+ * "Interface  Lossless priorities" rows from CONFIG_DB PORT_QOS_MAP
+ * pfc_enable, a "Namespace asicN" line above each table on multi-ASIC
+ * switches, and "Cannot find interface PORT" when the port has no entry
+ * (no PFC).  An empty pfc_enable prints no second column; a missing one
+ * prints N/A.
+ */
+static int sonic_pfc(const char *port, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	rb->pfc_on = true;
+	while ((l = nos_next_line(&s, &n))) {
+		char w[2][NOS_WORD_MAX], pr[24];
+		int k = nos_words(l, n, w, 2), m = 0;
+
+		if (!k)
+			continue;
+		if (!strcmp(w[0], "Cannot") && strstr(l, "find interface")) {
+			snprintf(rb->canon, sizeof(rb->canon),
+				 "lossless none (no PORT_QOS_MAP entry for %s)", port);
+			return 0;
+		}
+		if (strcmp(w[0], port))
+			continue;
+		if (k == 2 && strcmp(w[1], "N/A") && (m = nos_prio_list(w[1], strlen(w[1]))) < 0) {
+			snprintf(err, errlen, "'show pfc priority %s': '%s' is not a priority list",
+				 port, w[1]);
+			return -EINVAL;
+		}
+		rb->lossless = (unsigned)m;
+		snprintf(rb->canon, sizeof(rb->canon), "lossless %s",
+			 readback_prios(rb->lossless, pr, sizeof(pr)));
+		return 0;
+	}
+	snprintf(err, errlen, "'show pfc priority %s' printed no row for %s", port, port);
+	return -EINVAL;
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET PORT|P speed' then '... autoneg', one
+ * value a line (an empty line: the field is not set).  CONFIG_DB PORT speed
+ * is in Mbit/s (sonic-utilities config/main.py 'config interface speed',
+ * scripts/portconfig); autoneg "on"/"off".
+ */
+static int sonic_speed(const char *port, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	if ((l = nos_next_line(&s, &n)) && n) {
+		if (n >= sizeof(rb->speed) || strspn(l, "0123456789") != n) {
+			snprintf(err, errlen, "CONFIG_DB PORT|%s speed '%.*s' is not Mbit/s", port,
+				 (int)(n < 40 ? n : 40), l);
+			return -EINVAL;
+		}
+		snprintf(rb->speed, sizeof(rb->speed), "%.*s", (int)n, l);
+	}
+	if ((l = nos_next_line(&s, &n)) && n)
+		snprintf(rb->autoneg, sizeof(rb->autoneg), "%.*s",
+			 (int)(n < sizeof(rb->autoneg) ? n : sizeof(rb->autoneg) - 1), l);
+	snprintf(rb->canon, sizeof(rb->canon), "speed %s, autoneg %s",
+		 rb->speed[0] ? rb->speed : "not set", rb->autoneg[0] ? rb->autoneg : "not set");
+	return 0;
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET PORT|P admin_status', what 'config
+ * interface shutdown/startup P' writes ("down"/"up": sonic-utilities
+ * config/main.py, checked by its tests as CONFIG_DB PORT|Ethernet0
+ * admin_status); an empty line: not set.
+ */
+static int sonic_admin(const char *port, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	if ((l = nos_next_line(&s, &n)) && n) {
+		if (n >= sizeof(rb->admin) || strspn(l, "abcdefghijklmnopqrstuvwxyz") != n) {
+			snprintf(err, errlen, "CONFIG_DB PORT|%s admin_status '%.*s' is not a word",
+				 port, (int)(n < 40 ? n : 40), l);
+			return -EINVAL;
+		}
+		snprintf(rb->admin, sizeof(rb->admin), "%.*s", (int)n, l);
+	}
+	rb->up = !strcmp(rb->admin, "up");
+	snprintf(rb->canon, sizeof(rb->canon), "admin_status %s",
+		 rb->admin[0] ? rb->admin : "not set");
+	return 0;
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB KEYS ACL_TABLE|*' then '... ACL_RULE|*',
+ * one key a line, as sonic-mgmt's ACL tests read them (tests/acl, 'keys
+ * "ACL_RULE|*" | xargs sonic-db-cli CONFIG_DB del').  The tables (sorted),
+ * how many rules, and whether the fault's own table is there.
+ */
+static int sonic_acl(const char *name, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	const char *l, *s = out;
+	char **tables = NULL, tail[96];
+	size_t n, nt = 0, rules = 0, nl = strlen(name);
+	struct sbuf items = {0};
+
+	(void)err;
+	(void)errlen;
+	while ((l = nos_next_line(&s, &n))) {
+		if (n > 10 && !strncmp(l, "ACL_TABLE|", 10)) {
+			char **t = RL_PUSH(tables, nt);
+
+			*t = rl_xstrdup(l + 10);
+			(*t)[n - 10] = '\0';
+			rb->exists |= n - 10 == nl && !strncmp(l + 10, name, nl);
+		} else if (n > 9 && !strncmp(l, "ACL_RULE|", 9)) {
+			rules++;
+			rb->exists |= n > 9 + nl && !strncmp(l + 9, name, nl) && l[9 + nl] == '|';
+		}
+	}
+	if (nt)
+		rl_sort(tables, nt, sizeof(*tables), nos_cmp_str);
+	for (size_t i = 0; i < nt; i++) {
+		sb_printf(&items, "%s%s", i ? ", " : "", tables[i]);
+		free(tables[i]);
+	}
+	free(tables);
+	snprintf(tail, sizeof(tail), "; %zu rule(s); %s %s", rules, name,
+		 rb->exists ? "there" : "not there");
+	nos_canon_list(rb, nt ? "ACL tables " : "no ACL tables", items.p ? items.p : "", tail);
+	sb_free(&items);
+	return 0;
+}
+
+/*
+ * SONiC 'aclshow -a -t NAME' (sonic-utilities scripts/aclshow; the format
+ * of tests/aclshow_test.py): "RULE NAME  TABLE NAME  PRIO  PACKETS COUNT
+ * BYTES COUNT" under a line of dashes; N/A where COUNTERS_DB has no value
+ * (ACL counter polling off, or not polled yet).  The fault's rules are
+ * RULE_<n> of its table.
+ */
+static int sonic_aclshow(const char *name, const char *out, struct readback *rb, char *err,
+			 size_t errlen)
+{
+	const char *l, *s = out;
+	char w[5][NOS_WORD_MAX];
+	size_t n, rules = 0, na = 0;
+
+	while ((l = nos_next_line(&s, &n))) {
+		if (nos_words(l, n, w, 5) < 5 || strcmp(w[1], name) || strncmp(w[0], "RULE_", 5))
+			continue;
+		rules++;
+		if (!strcmp(w[3], "N/A"))
+			na++;
+		else
+			rb->packets += strtoull(w[3], NULL, 10);
+	}
+	if (!rules) {
+		snprintf(err, errlen, "aclshow lists no RULE_ of %s", name);
+		return -EINVAL;
+	}
+	rb->counted = na < rules;
+	snprintf(rb->canon, sizeof(rb->canon), "%zu rule(s) of %s: %llu packet(s)%s", rules, name,
+		 rb->packets,
+		 na ? (rb->counted ? ", some N/A" : ", N/A (counters not polled)") : "");
+	return 0;
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET BUFFER_PROFILE|P dynamic_th', one
+ * integer (mmuconfig's -8..8); an empty line: the profile is not there or
+ * has a static threshold instead.
+ */
+static int sonic_dynth(const char *prof, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n = 0;
+	char *end;
+	long v;
+
+	if ((l = nos_next_line(&s, &n)) && n) {
+		char num[24];
+
+		snprintf(num, sizeof(num), "%.*s", (int)(n < 23 ? n : 23), l);
+		v = strtol(num, &end, 10);
+		if (n > 3 || end == num || *end || v < -8 || v > 8) {
+			snprintf(err, errlen,
+				 "CONFIG_DB BUFFER_PROFILE|%s dynamic_th '%s' is not an alpha "
+				 "exponent (-8..8)",
+				 prof, num);
+			return -EINVAL;
+		}
+		snprintf(rb->alpha, sizeof(rb->alpha), "%ld", v);
+	}
+	if (rb->alpha[0])
+		snprintf(rb->canon, sizeof(rb->canon), "%s dynamic_th %s", prof, rb->alpha);
+	else
+		snprintf(rb->canon, sizeof(rb->canon), "%s has no dynamic_th", prof);
+	return 0;
+}
+
+/* A name CONFIG_DB can hold and a command line can carry: letters, digits, _ . - | [ ]. */
+static bool db_name(const char *v)
+{
+	return strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-|[]") ==
+	       strlen(v);
+}
+
+/*
+ * SONiC: 'sonic-db-cli CONFIG_DB HGET QUEUE|PORT|Q wred_profile', the WRED
+ * profile bound to the queue (its name, or "[WRED_PROFILE|NAME]" before
+ * sonic-utilities' db_migrator dropped the brackets); an empty line: none
+ * bound, no WRED or ECN on the queue.  arg: "PORT Q".
+ */
+static int sonic_wred(const char *arg, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n = 0;
+	char port[64];
+	const char *q = readback_port_queue(arg, port, sizeof(port));
+
+	if ((l = nos_next_line(&s, &n)) && n) {
+		snprintf(rb->ecn, sizeof(rb->ecn), "%.*s", (int)n, l);
+		if (n >= sizeof(rb->ecn) || !db_name(rb->ecn)) {
+			snprintf(err, errlen,
+				 "CONFIG_DB QUEUE|%s|%s wred_profile '%.40s' is not a profile name",
+				 port, q, rb->ecn);
+			rb->ecn[0] = '\0';
+			return -EINVAL;
+		}
+	}
+	snprintf(rb->canon, sizeof(rb->canon), "QUEUE|%s|%s wred_profile %.100s", port, q,
+		 rb->ecn[0] ? rb->ecn : "not set (no WRED/ECN)");
+	return 0;
+}
+
+/*
+ * SONiC: 'sonic-db-cli COUNTERS_DB HGET "COUNTERS:<oid>"
+ * SAI_PORT_STAT_PFC_<p>_RX_PKTS', one number (the counter pfcstat shows as
+ * "PFC<p>" under Rx).  An empty line: no such port or counter.
+ */
+static int sonic_pfc_rx(const char *arg, const char *out, struct readback *rb, char *err,
+			size_t errlen)
+{
+	char port[64], *end;
+	int prio = atoi(readback_port_queue(arg, port, sizeof(port)));
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(out, &end, 10);
+	if (errno || end == out || *out == '-' || strspn(end, " \r\n") != strlen(end)) {
+		snprintf(err, errlen,
+			 "COUNTERS_DB has '%.40s' for %s's SAI_PORT_STAT_PFC_%d_RX_PKTS, not a "
+			 "count (is %s in COUNTERS_PORT_NAME_MAP?)",
+			 out, port, prio, port);
+		return -EINVAL;
+	}
+	return nos_pfc_rx_found(rb, port, prio, n);
+}
+
+/* ---- port states (links.h) ---- */
+
+/*
+ * APPL_DB PORT_TABLE:<port> oper_status, the field `show interfaces status`
+ * prints as Oper (sonic-utilities scripts/intfutil, PORT_STATUS_TABLE_PREFIX
+ * and PORT_OPER_STATUS), read with sonic-db-cli.
+ */
+static char *sonic_links_command(const struct inv_switch *sw, const char *const **argv)
+{
+	struct sbuf b = {0};
+
+	(void)argv;
+	sb_printf(&b, "for p in");
+	for (size_t p = 0; p < sw->n_ports; p++)
+		sb_printf(&b, " %s", sw->ports[p].name);
+	sb_printf(&b, "; do echo \"$p $(sonic-db-cli APPL_DB HGET \"PORT_TABLE:$p\" "
+		      "oper_status)\"; done");
+	return sb_take(&b);
+}
+
+/* "Ethernet0 up" lines; an empty state is a port APPL_DB does not know. */
+static int sonic_links_parse(const struct inv_switch *sw, const char *out, struct port_state *st,
+			     char *err, size_t errlen)
+{
+	char *text = rl_xstrdup(out), *save = NULL;
+	int lines = 0;
+
+	for (char *ln = strtok_r(text, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+		char *word = strchr(ln, ' ');
+		int p;
+
+		if (word)
+			*word++ = '\0';
+		p = nos_port_index(sw, ln);
+		if (p < 0)
+			continue;
+		lines++;
+		word = word ? word + strspn(word, " \t") : NULL;
+		if (word && *word) {
+			word[strcspn(word, " \t\r")] = '\0';
+			nos_port_set(&st[p], word, !strcmp(word, "up"));
+		}
+	}
+	free(text);
+	if (!lines && sw->n_ports) {
+		snprintf(err, errlen, "%s: no 'PORT oper_status' line in what sonic-db-cli printed",
+			 sw->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct nos_parser parsers[] = {
+    {"sonic-pfc", sonic_pfc},	{"sonic-speed", sonic_speed},	  {"sonic-admin", sonic_admin},
+    {"sonic-acl", sonic_acl},	{"sonic-aclshow", sonic_aclshow}, {"sonic-dynth", sonic_dynth},
+    {"sonic-wred", sonic_wred}, {"sonic-pfc-rx", sonic_pfc_rx},	  {NULL, NULL},
+};
+
+const struct nos_ops nos_sonic = {
+    .dialect = INV_DIALECT_SONIC,
+    .parsers = parsers,
+    .links_command = sonic_links_command,
+    .links_source = "sonic-db-cli APPL_DB PORT_TABLE oper_status",
+    .links_parse = sonic_links_parse,
+};
