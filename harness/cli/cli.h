@@ -53,8 +53,11 @@ int cmd_analyzes(int argc, char **argv);     /* history_cmd.c */
 int cmd_agents(int argc, char **argv);	     /* history_cmd.c */
 int cmd_observe(int argc, char **argv);	     /* observe_cmd.c */
 int cmd_run_reported(int argc, char **argv); /* run_cmd.c */
-int cmd_qualify(int argc, char **argv);	     /* qualify_cmd.c */
-int cmd_verify(int argc, char **argv);	     /* qualify_cmd.c */
-int cmd_report(int argc, char **argv);	     /* qualify_cmd.c */
+struct run_request;
+/* 'rocelab run' as q asks, reported as the command reports it (qualify's runs). */
+int cli_run(const struct run_request *q); /* run_cmd.c */
+int cmd_qualify(int argc, char **argv);	  /* qualify_cmd.c */
+int cmd_verify(int argc, char **argv);	  /* qualify_cmd.c */
+int cmd_report(int argc, char **argv);	  /* qualify_cmd.c */
 
 #endif

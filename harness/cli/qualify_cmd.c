@@ -9,7 +9,9 @@
 
 #include <glob.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char qualify_help[] =
     "usage: rocelab qualify --rules RULES [-i INVENTORY] [--suite DIR] [--key KEY]\n"
@@ -233,12 +235,11 @@ int cmd_qualify(int argc, char **argv)
 	struct qual_opts q = {0};
 	struct qrules rules;
 	char suite[PATH_MAX], out[PATH_MAX], path[PATH_MAX], ts[32], err[512];
-	const char *rargv[64];
 	glob_t g = {0};
 	json_t *root, *inputs;
 	json_error_t je;
 	size_t failed;
-	int r, ra = 0;
+	int r;
 
 	o.shorts = "o:";
 	if ((r = cli_parse_opts(argc, argv, &o, extra, qual_opt, &q)))
@@ -268,20 +269,28 @@ int cmd_qualify(int argc, char **argv)
 			 rl_utc((double)time(NULL), "%Y%m%dT%H%M%SZ", ts, sizeof(ts)));
 		q.out = out;
 	}
-	rargv[ra++] = "run";
-	rargv[ra++] = "-o", rargv[ra++] = q.out;
-	if (o.inventory)
-		rargv[ra++] = "-i", rargv[ra++] = o.inventory;
-	if (q.seed)
-		rargv[ra++] = "--seed", rargv[ra++] = q.seed;
-	if (q.db)
-		rargv[ra++] = "--db", rargv[ra++] = q.db;
-	if (q.no_history)
-		rargv[ra++] = "--no-history";
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		rargv[ra++] = g.gl_pathv[i];
-	rargv[ra] = NULL;
-	r = cmd_run_reported(ra, (char **)rargv);
+	{
+		struct run_request rq = {.inventory = o.inventory,
+					 .outdir = q.out,
+					 .db = q.db,
+					 .no_history = q.no_history,
+					 .seed = (unsigned)time(NULL),
+					 .scenarios = (const char *const *)g.gl_pathv,
+					 .n = g.gl_pathc};
+
+		if (q.seed) {
+			char *end;
+			unsigned long v = strtoul(q.seed, &end, 10);
+
+			if (*end || end == q.seed || v > 0xffffffffUL) {
+				globfree(&g);
+				qualify_rules_free(&rules);
+				return usage_error("qualify: --seed '%s' is not a number", q.seed);
+			}
+			rq.seed = (unsigned)v;
+		}
+		r = cli_run(&rq);
+	}
 	snprintf(path, sizeof(path), "%s/results.json", q.out);
 	if (!(root = json_load_file(path, 0, &je))) {
 		rl_err("qualify: the run wrote no results (%s): nothing to qualify", je.text);

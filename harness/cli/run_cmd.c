@@ -77,9 +77,14 @@ static int run_reported(const struct run_info *ri, struct scn_result *r, size_t 
 	return a ? a : b ? b : worse;
 }
 
+static const struct run_sink sink = {run_prepare, scenario_reported, run_reported};
+
 int cmd_run_reported(int argc, char **argv)
 {
-	static const struct run_sink sink = {run_prepare, scenario_reported, run_reported};
-
 	return cmd_run(argc, argv, &sink);
+}
+
+int cli_run(const struct run_request *q)
+{
+	return runner_request(q, &sink);
 }

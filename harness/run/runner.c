@@ -2,8 +2,9 @@
 /*
  * rocelab run: for each scenario, bring the lab up when needed, start its
  * components under test (registry.c), run baseline, inject and verify the
- * faults (each through 'rocelab inject --hold', so every fault is journaled
- * and reverted by the same code path as the CLI), run the fault phase with
+ * faults (each through 'rocelab inject --handoff - --hold', handed over typed,
+ * so every fault is journaled and reverted by the same code path as the CLI,
+ * and by its injector when a run is killed with -9), run the fault phase with
  * optional load, revert, run recovery, stop everything, collect what each
  * component saw and grade it against the injected truth (grade.c).
  */
@@ -20,6 +21,8 @@
 #include "harness/lib/version.h"
 #include "harness/run/registry.h"
 #include "harness/run/scenario.h"
+#include "injectors/cmd/handoff.h"
+#include "injectors/cmd/inject.h"
 #include "injectors/nos/links.h"
 #include "probe/observe.h"
 #include "transport/mpr_comp.h"
@@ -74,34 +77,31 @@ struct live_fault {
 	bool applied, done;
 	double applied_at; /* wall time the injector reported it applied, 0: not said */
 	int status;
-	char line[1024];
+	char line[2048];
 };
 
-/* Start 'rocelab inject ... --hold -j' and wait for its verdict line. */
+/*
+ * Start 'rocelab inject --handoff - --hold -j', hand it the fault typed on
+ * its standard input (handoff.h), and wait for its verdict line.
+ */
 static int start_fault(const char *self_exe, const struct scenario *s, const struct scn_fault *f,
 		       const char *logpath, struct live_fault *lf, struct scn_result *r,
 		       bool fabric)
 {
-	const char *argv[SCN_MAX_OPTS * 2 + 12];
-	struct opt_store store = {0};
-	size_t n = 0, len = 0;
-	int p[2], logfd;
+	const char *argv[] = {self_exe, "inject", "--handoff", "-", "-j", "-i", s->inv_path, NULL};
+	struct fault_spec held = f->spec;
+	struct fault_outcome o = {0};
+	char *handoff;
+	size_t len = 0;
+	int p[2], in[2], logfd;
 	pid_t parent;
 
-	/* The spec back as the argv of 'rocelab inject': written from the kind's option table. */
-	argv[n++] = self_exe;
-	argv[n++] = "inject";
-	if (fault_spec_argv(&f->spec, argv, &n, ARRAY_SIZE(argv) - 6, &store)) {
-		opt_store_free(&store);
+	held.hold = true; /* the run ends it (SIGTERM), and a run killed with -9 too */
+	held.for_ms = 0;
+	if (!(handoff = fault_handoff_write(&held)))
 		return -E2BIG;
-	}
-	argv[n++] = "--hold";
-	argv[n++] = "-j";
-	argv[n++] = "-i";
-	argv[n++] = s->inv_path;
-	argv[n] = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		opt_store_free(&store);
+	if (pipe2(p, O_CLOEXEC) < 0 || pipe2(in, O_CLOEXEC) < 0) {
+		free(handoff);
 		return -errno;
 	}
 	logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -110,6 +110,7 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 	if (lf->pid == 0) {
 		/* A run killed with -9: the injector gets SIGTERM and reverts its fault. */
 		proc_tie_to_parent(parent);
+		dup2(in[0], STDIN_FILENO);
 		dup2(p[1], STDOUT_FILENO);
 		if (logfd >= 0)
 			dup2(logfd, STDERR_FILENO);
@@ -118,14 +119,21 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 		execv(self_exe, (char *const *)argv);
 		_exit(127);
 	}
-	opt_store_free(&store);
+	close(in[0]);
 	close(p[1]);
 	if (logfd >= 0)
 		close(logfd);
 	if (lf->pid < 0) {
+		close(in[1]);
 		close(p[0]);
+		free(handoff);
 		return -errno;
 	}
+	/* One line, well under a pipe's buffer: written whole, then the end closed. */
+	if (write(in[1], handoff, strlen(handoff)) != (ssize_t)strlen(handoff))
+		rl_warn("the handoff to the injector of %s was cut short", f->spec.target);
+	close(in[1]);
+	free(handoff);
 	lf->out = p[0];
 	/* Apply + verify can take a while (the PFC check runs an incast): up to 60 s. */
 	for (int waited = 0; waited < 60000 && !rl_interrupted && len < sizeof(lf->line) - 1;) {
@@ -144,24 +152,18 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 		if (strchr(lf->line, '\n'))
 			break;
 	}
-	{
-		json_t *j = json_loads(lf->line, JSON_DISABLE_EOF_CHECK, NULL);
-		const char *outcome = j ? json_string_value(json_object_get(j, "outcome")) : NULL;
-		const char *ev = j ? json_string_value(json_object_get(j, "evidence")) : NULL;
-		const char *note = j ? json_string_value(json_object_get(j, "note")) : NULL;
-
-		lf->applied = outcome && !strcmp(outcome, "applied");
-		lf->applied_at = j ? json_real_value(json_object_get(j, "applied_at")) : 0;
-		if (ev && !fabric)
+	if (!fault_outcome_read(lf->line, &o)) {
+		lf->applied = !strcmp(o.outcome, "applied");
+		lf->applied_at = o.applied_at;
+		if (o.evidence[0] && !fabric)
 			snprintf(r->evidence + strlen(r->evidence),
 				 sizeof(r->evidence) - strlen(r->evidence), "%s%s",
-				 r->evidence[0] ? "; " : "", ev);
+				 r->evidence[0] ? "; " : "", o.evidence);
 		/* A note says what was emulated only when the injector says it was. */
-		if (note && !fabric && json_is_true(json_object_get(j, "emulated"))) {
-			snprintf(r->note, sizeof(r->note), "%s", note);
+		if (o.note[0] && !fabric && o.emulated) {
+			snprintf(r->note, sizeof(r->note), "%s", o.note);
 			r->emulated = true;
 		}
-		json_decref(j);
 	}
 	return lf->applied ? 0 : -EIO;
 }
@@ -185,18 +187,14 @@ static int end_fault(struct live_fault *lf, struct scn_result *r)
 	sb_add(&rest, "", 1);
 	close(lf->out);
 	for (char *l = rest.p, *nl; *l; l = nl + 1) {
-		json_t *j;
-		const char *d;
+		struct fault_outcome o = {0};
 
 		if (!(nl = strchr(l, '\n')))
 			break;
 		*nl = '\0';
-		j = json_loads(l, 0, NULL);
-		d = json_string_value(json_object_get(j, "drift"));
-		if (d && d[0])
+		if (!fault_outcome_read(l, &o) && o.drift[0])
 			snprintf(r->drift + strlen(r->drift), sizeof(r->drift) - strlen(r->drift),
-				 "%s%s", r->drift[0] ? "; " : "", d);
-		json_decref(j);
+				 "%s%s", r->drift[0] ? "; " : "", o.drift);
 	}
 	sb_free(&rest);
 	return lf->status;
@@ -803,16 +801,20 @@ static int lab_fit(struct lab *lab, const char *when, char *why, size_t whylen)
 	return r ? r : k;
 }
 
-int runner_recover(struct lab *lab, const char *self, const char *inv_path, const char *when,
-		   char *why, size_t whylen)
+int runner_recover(struct lab *lab, const char *inv_path, const char *when, char *why,
+		   size_t whylen)
 {
+	size_t undone = 0, failed = 0;
 	int r;
 
-	fprintf(stderr, "%s: --recover: reverting the journal ('rocelab revert -i %s')\n", when,
+	fprintf(stderr, "%s: --recover: reverting the journal (as 'rocelab revert -i %s')\n", when,
 		inv_path);
-	r = proc_run((const char *const[]){self, "revert", "-i", inv_path, NULL}, NULL, NULL);
-	if (r)
-		rl_err("%s: rocelab revert exited %d", when, r);
+	r = fault_revert_lab(inv_path, &undone, &failed);
+	if (r || failed)
+		rl_err("%s: --recover: %zu fault(s) reverted, %zu could not be%s", when, undone,
+		       failed, r ? " (and the journal could not be read whole)" : "");
+	else if (undone)
+		rl_info("%s: --recover: %zu fault(s) reverted", when, undone);
 	if (lab_fit(lab, when, why, whylen))
 		return -EHOSTUNREACH;
 	fprintf(stderr, "%s: the lab is as its inventory says again\n", when);
@@ -839,7 +841,7 @@ static bool postflight(struct lab *lab, const struct scenario *s, struct scn_res
 			 sizeof(r->g.reason) - strlen(r->g.reason), "; %s", why);
 	if (!o->recover)
 		return false;
-	if (runner_recover(lab, o->self_exe, s->inv_path, "post-flight", again, sizeof(again))) {
+	if (runner_recover(lab, s->inv_path, "post-flight", again, sizeof(again))) {
 		snprintf(why, whylen, "%.400s (still after --recover)", again);
 		return false;
 	}

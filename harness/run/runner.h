@@ -104,6 +104,22 @@ struct run_sink {
 
 int cmd_run(int argc, char **argv, const struct run_sink *sink);
 
+/* What 'rocelab run' is asked, its options typed (qualify asks the same). */
+struct run_request {
+	const char *inventory; /* -i: every scenario on this inventory's lab (NULL: their own) */
+	const char *outdir;    /* -o (NULL: rocelab-results/RUN_ID) */
+	const char *db;	       /* --db: the run history (NULL: the default) */
+	const char *baseline;  /* --baseline RUN: compared with it */
+	unsigned seed;	       /* --seed: of roles' picks and the agents' source ports */
+	bool keep_lab, dry_run, recover, no_history;
+	int retries; /* 0..3 */
+	const char *const *scenarios;
+	size_t n;
+};
+
+/* 'rocelab run' as q asks, writing through sink: its exit code (RL_EXIT_*). */
+int runner_request(const struct run_request *q, const struct run_sink *sink);
+
 /* How to run: rocelab itself (the fault holder is 'SELF inject ... --hold -j'), seeds, where. */
 struct run_opts {
 	const char *self_exe;
@@ -115,11 +131,12 @@ struct run_opts {
 };
 
 /*
- * 'rocelab revert -i INV' (self: this binary), then lab_health() again: 0 when
- * the lab is as its inventory says afterwards, else -EHOSTUNREACH with why.
+ * The lab's journal reverted (fault_revert_lab: as 'rocelab revert -i INV'),
+ * then the lab checked again: 0 when it is as its inventory says afterwards,
+ * else -EHOSTUNREACH with why.
  */
-int runner_recover(struct lab *lab, const char *self, const char *inv_path, const char *when,
-		   char *why, size_t whylen);
+int runner_recover(struct lab *lab, const char *inv_path, const char *when, char *why,
+		   size_t whylen);
 
 /*
  * Run scenarios on a lab that is ready, each through its phases, into

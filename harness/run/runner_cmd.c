@@ -311,38 +311,21 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
-	const char *inv_override = NULL, *outdir = NULL;
-	char builtin[PATH_MAX], self_exe[PATH_MAX], out[3072]; /* + /<name> in a result's dir */
-	struct scenario **sc;
-	struct scn_result *res;
-	struct run_info ri = {.version = ROCELAB_VERSION};
-	struct run_opts ro = {.self_exe = self_exe};
-	struct lab lab;
-	bool keep = false, started_lab = false, dry = false, recover = false;
-	int retries = 0;
-	char why[512];
-	unsigned seed = (unsigned)time(NULL);
-	int o, bad = 0, ret = RL_EXIT_OK, first;
-	size_t n;
-	ssize_t k = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	struct run_request q = {.seed = (unsigned)time(NULL)};
+	int o;
 
-	if (k <= 0) {
-		rl_err("run: cannot find my own executable");
-		return RL_EXIT_SETUP;
-	}
-	self_exe[k] = '\0';
 	optind = 1;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, ":i:o:nvh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'i':
-			inv_override = optarg;
+			q.inventory = optarg;
 			break;
 		case 'n':
-			dry = true;
+			q.dry_run = true;
 			break;
 		case 'r':
-			recover = true;
+			q.recover = true;
 			break;
 		case 'R': {
 			char *end;
@@ -350,11 +333,11 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 
 			if (*end || end == optarg || v < 0 || v > 3)
 				return rl_usage_error("run", "--retries '%s': give 0 to 3", optarg);
-			retries = (int)v;
+			q.retries = (int)v;
 			break;
 		}
 		case 'o':
-			outdir = optarg;
+			q.outdir = optarg;
 			break;
 		case 's': {
 			char *end;
@@ -362,20 +345,20 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 
 			if (*end || end == optarg || v > 0xffffffffUL)
 				return rl_usage_error("run", "--seed '%s' is not a number", optarg);
-			seed = (unsigned)v;
+			q.seed = (unsigned)v;
 			break;
 		}
 		case 'k':
-			keep = true;
+			q.keep_lab = true;
 			break;
 		case 'D':
-			ri.db = optarg;
+			q.db = optarg;
 			break;
 		case 'B':
-			ri.baseline = optarg;
+			q.baseline = optarg;
 			break;
 		case 'H':
-			ri.no_history = true;
+			q.no_history = true;
 			break;
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
@@ -390,14 +373,41 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	}
 	if (optind == argc)
 		return rl_usage_error("run", "give at least one SCENARIO file");
-	n = (size_t)(argc - optind);
-	first = optind;
-	ro.seed = seed;
+	q.scenarios = (const char *const *)argv + optind;
+	q.n = (size_t)(argc - optind);
+	return runner_request(&q, sink);
+}
+
+int runner_request(const struct run_request *q, const struct run_sink *sink)
+{
+	const char *outdir = q->outdir;
+	char builtin[PATH_MAX], self_exe[PATH_MAX], out[3072]; /* + /<name> in a result's dir */
+	struct scenario **sc;
+	struct scn_result *res;
+	struct run_info ri = {.version = ROCELAB_VERSION,
+			      .db = q->db,
+			      .baseline = q->baseline,
+			      .no_history = q->no_history};
+	struct run_opts ro = {.self_exe = self_exe, .seed = q->seed};
+	struct lab lab;
+	bool started_lab = false;
+	char why[512];
+	int bad = 0, ret = RL_EXIT_OK;
+	size_t n = q->n;
+	ssize_t k = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	if (k <= 0) {
+		rl_err("run: cannot find my own executable");
+		return RL_EXIT_SETUP;
+	}
+	self_exe[k] = '\0';
+	if (!n)
+		return rl_usage_error("run", "give at least one SCENARIO file");
 	sc = rl_xcalloc(n, sizeof(*sc));
 	lab_builtin_inventory(builtin, sizeof(builtin));
 	/* Everything is validated before anything is touched. */
 	for (size_t i = 0, one = SIZE_MAX; i < n; i++) {
-		sc[i] = scenario_load(argv[first + (int)i], inv_override, builtin, seed, stderr);
+		sc[i] = scenario_load(q->scenarios[i], q->inventory, builtin, q->seed, stderr);
 		bad += !sc[i];
 		if (!sc[i])
 			continue;
@@ -421,7 +431,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 					  "--no-history");
 		goto free_sc;
 	}
-	if (dry) {
+	if (q->dry_run) {
 		for (size_t i = 0; i < n; i++)
 			if (dry_run(sc[i]))
 				ret = RL_EXIT_SETUP;
@@ -463,11 +473,11 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		goto free_sc;
 	}
 	ro.postflight = true;
-	ro.recover = recover;
-	ro.retries = retries;
+	ro.recover = q->recover;
+	ro.retries = q->retries;
 	if ((lab_preflight(&lab, self_exe) || links_check(&lab, "pre-flight", why, sizeof(why))) &&
-	    (!recover ||
-	     runner_recover(&lab, self_exe, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
+	    (!q->recover ||
+	     runner_recover(&lab, sc[0]->inv_path, "pre-flight", why, sizeof(why)))) {
 		rl_err("run: pre-flight checks of %s failed; nothing was changed",
 		       sc[0]->inv->name);
 		state_run_unlock();
@@ -487,7 +497,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	ri.outdir = outdir;
 	ri.lab_kind = lab.ops->name;
 	ri.clock = lab.clock;
-	ri.seed = seed;
+	ri.seed = q->seed;
 	for (size_t i = 0; i < n; i++) {
 		snprintf(res[i].test_name, sizeof(res[i].test_name), "%s", sc[i]->name);
 		for (size_t j = 0; j < i; j++)
@@ -536,7 +546,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	json_decref(ri.dut);
 	lab_close(&lab);
 	state_run_unlock();
-	if (!keep && lab_release(started_lab) && !ret)
+	if (!q->keep_lab && lab_release(started_lab) && !ret)
 		ret = RL_EXIT_SETUP;
 free_sc:
 	for (size_t i = 0; i < n; i++)

@@ -13,6 +13,7 @@
 #include "harness/lib/sbuf.h"
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
+#include "injectors/cmd/handoff.h"
 #include "injectors/effect.h"
 #include "injectors/exec.h"
 #include "injectors/fault.h"
@@ -44,6 +45,8 @@ static const char inject_head[] =
 static const char inject_tail[] =
     "\n"
     "--dry-run prints the commands each backend would run (and their undo), changing nothing.\n"
+    "--handoff - takes the fault (KIND, its target and options) as one JSON line on standard\n"
+    "input instead, as 'rocelab run' hands its faults over (injectors/cmd/handoff.h).\n"
     "In a scenario, a fault's options are the same names without dashes.\n"
     "\n"
     "exit: 0 applied (and reverted, with --for/--hold); 2 bad input, nothing applied;\n"
@@ -81,7 +84,7 @@ struct inject_args {
 
 #define bad(...) rl_usage_error("inject", __VA_ARGS__)
 
-enum { O_DRY = 256, O_COMMON = 0x200, O_KIND = 0x300 };
+enum { O_DRY = 256, O_HANDOFF, O_COMMON = 0x200, O_KIND = 0x300 };
 
 static const struct option own_opts[] = {
     {"inventory", required_argument, NULL, 'i'},
@@ -89,6 +92,7 @@ static const struct option own_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {"verbose", no_argument, NULL, 'v'},
     {"dry-run", no_argument, NULL, O_DRY},
+    {"handoff", required_argument, NULL, O_HANDOFF},
     {0},
 };
 
@@ -135,6 +139,67 @@ static const char *kind_with_opt(const char *arg, char *name, size_t len)
 	return NULL;
 }
 
+/* One of the command's own options (-i, -j, -v, --dry-run) into a: false when c is not one. */
+static bool own_opt(int c, struct inject_args *a)
+{
+	switch (c) {
+	case 'i':
+		a->inv_path = optarg;
+		return true;
+	case 'j':
+		a->json = true;
+		return true;
+	case 'v':
+		rl_log_level = RL_LOG_DEBUG;
+		return true;
+	case O_DRY:
+		a->dry_run = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* --handoff -: the fault typed on standard input (handoff.h), the command's own options here. */
+static int parse_handoff(int argc, char **argv, struct inject_args *a)
+{
+	char why[512], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int c, r;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:jhv", own_opts, NULL)) != -1) {
+		if (own_opt(c, a))
+			continue;
+		switch (c) {
+		case O_HANDOFF:
+			if (strcmp(optarg, "-"))
+				return bad("--handoff takes '-' (standard input), not '%s'",
+					   optarg);
+			break;
+		case ':':
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bad("%s: with --handoff the fault and its options come on standard "
+				   "input, not on the command line",
+				   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("'%s': with --handoff the fault comes on standard input", argv[optind]);
+	n = getline(&line, &cap, stdin);
+	if (n <= 0 || n > 65536) {
+		free(line);
+		return bad("--handoff: %s",
+			   n <= 0 ? "no line on standard input" : "a line of over 64 KiB");
+	}
+	r = fault_handoff_read(line, &a->spec, why, sizeof(why));
+	free(line);
+	return r ? bad("--handoff: %s", why) : 0;
+}
+
 static int parse_inject(int argc, char **argv, struct inject_args *a)
 {
 	struct fault_spec *s = &a->spec;
@@ -149,6 +214,9 @@ static int parse_inject(int argc, char **argv, struct inject_args *a)
 			inject_help();
 			return -1;
 		}
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--handoff", 9))
+			return parse_handoff(argc, argv, a);
 	kname = find_kind(argc, argv);
 	if (!kname)
 		return bad("give a fault kind: %s", fault_kind_names(names, sizeof(names)));
@@ -163,19 +231,9 @@ static int parse_inject(int argc, char **argv, struct inject_args *a)
 	while ((c = getopt_long(argc, argv, ":i:jhv", lo, NULL)) != -1) {
 		const struct opt_desc *d = NULL;
 
+		if (own_opt(c, a))
+			continue;
 		switch (c) {
-		case 'i':
-			a->inv_path = optarg;
-			continue;
-		case 'j':
-			a->json = true;
-			continue;
-		case 'v':
-			rl_log_level = RL_LOG_DEBUG;
-			continue;
-		case O_DRY:
-			a->dry_run = true;
-			continue;
 		case ':':
 			return bad("option '%s' needs a value", argv[optind - 1]);
 		case '?': {
@@ -229,20 +287,13 @@ static void report_drift(struct injection *j, bool reverted)
 {
 	struct sbuf said = {0};
 	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, &said);
-	struct out o;
+	struct fault_outcome o = {
+	    .id = j->run.id, .reverted = reverted, .drift_count = (unsigned)n};
 
-	if (!j->json || !n) {
-		sb_free(&said);
-		return;
+	if (j->json && n) {
+		snprintf(o.drift, sizeof(o.drift), "%s", said.p);
+		fault_drift_print(stdout, &o);
 	}
-	out_init(&o, stdout, OUT_JSON_LINES);
-	out_open_object(&o, NULL);
-	out_uint(&o, PRINT_JSON, "id", NULL, j->run.id);
-	out_bool(&o, PRINT_JSON, "reverted", NULL, reverted);
-	out_uint(&o, PRINT_JSON, "drift_count", NULL, n);
-	out_string(&o, PRINT_JSON, "drift", NULL, said.p);
-	out_close(&o);
-	fflush(stdout);
 	sb_free(&said);
 }
 
@@ -299,22 +350,15 @@ static int finish_revert(struct injection *j)
 static void print_result(struct injection *j, bool json, const char *outcome)
 {
 	const struct fault_spec *s = j->run.spec;
-	struct out o;
+	struct fault_outcome o = {
+	    .id = j->run.id, .applied_at = j->applied_at, .emulated = j->plan.emulated};
 
-	out_init(&o, stdout, json ? OUT_JSON_LINES : OUT_TEXT);
-	out_open_object(&o, NULL);
-	out_uint(&o, PRINT_ANY, "id", "fault %llu", j->run.id);
-	out_string(&o, PRINT_ANY, "kind", " %s", s->kind->name);
-	out_string(&o, PRINT_ANY, "target", " %s", s->target);
-	out_string(&o, PRINT_ANY, "outcome", ": %s", outcome);
-	if (j->applied_at > 0)
-		out_float(&o, PRINT_JSON, "applied_at", NULL, 6, j->applied_at);
-	out_string(&o, PRINT_ANY, "evidence", " (%s)\n", j->run.evidence);
-	out_bool(&o, PRINT_JSON, "emulated", NULL, j->plan.emulated);
-	if (j->plan.note[0])
-		out_string(&o, PRINT_ANY, "note", "  %s\n", j->plan.note);
-	out_close(&o);
-	fflush(stdout);
+	snprintf(o.kind, sizeof(o.kind), "%s", s->kind->name);
+	snprintf(o.target, sizeof(o.target), "%s", s->target);
+	snprintf(o.outcome, sizeof(o.outcome), "%s", outcome);
+	snprintf(o.evidence, sizeof(o.evidence), "%s", j->run.evidence);
+	snprintf(o.note, sizeof(o.note), "%s", j->plan.note);
+	fault_outcome_print(stdout, &o, json);
 }
 
 /* Capabilities that can be read without changing anything are checked before the journal. */
@@ -668,6 +712,18 @@ close_lab:
 	lab_close(&lab);
 	inventory_free(own);
 	return ret;
+}
+
+int fault_revert_lab(const char *inv_path, size_t *undone, size_t *failed)
+{
+	struct inventory *inv = lab_target_inventory(inv_path);
+	int r;
+
+	if (!inv)
+		return -EINVAL;
+	r = revert_journal(inv, undone, failed) < 0 ? -EIO : 0;
+	inventory_free(inv);
+	return r;
 }
 
 int cmd_revert(int argc, char **argv)

@@ -269,8 +269,11 @@ Test(runner, phases_fault_window_and_grade_of_a_registered_component)
 	cr_assert_gt(r.t_fault, r.t_start + 0.19);
 	cr_assert_geq(r.t_fault, r.t_inject);
 	cr_assert_float_eq(r.t_revert - r.t_fault, 1.0, 0.3);
-	cr_assert(strstr(r.evidence, "fake injector: inject ") && strstr(r.evidence, "link-flap") &&
-		      strstr(r.evidence, "--target rail1:swp5") && strstr(r.evidence, "--hold"),
+	/* handed over typed on its standard input (handoff.h), held until the run ends it */
+	cr_assert(strstr(r.evidence, "fake injector: inject --handoff - ") &&
+		      strstr(r.evidence, "\"kind\":\"link-flap\"") &&
+		      strstr(r.evidence, "\"target\":\"rail1:swp5\"") &&
+		      strstr(r.evidence, "\"hold\":true"),
 		  "%s", r.evidence);
 	/* Every part started on the lab and stopped; nothing ran outside it. */
 	cr_assert_eq(fake.spawned, (int)hosts);

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/* The run's fault to its injector and the injector's word back: one schema (handoff.h). */
+#define _GNU_SOURCE
+#include "injectors/cmd/handoff.h"
+
+#include "harness/lib/common.h"
+#include "injectors/kinds/kinds.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every kind, with options other than its defaults where it has any, arrives as it left. */
+Test(handoff, every_kind_arrives_as_it_left)
+{
+	static const char *const set[][3] = {
+	    {"link-flap", "period", "20s"},
+	    {"link-flap", "count", "3"},
+	    {"acl-error", "from", "h1:rnic1"},
+	    {"acl-error", "to", "h2:rnic1"},
+	    {"pfc-misconfig", "priority", "4"},
+	    {"ipid-drop", "ids", "1,7,65535"},
+	    {"ipid-drop", "roce-only", NULL},
+	    {"link-degrade", "rate", "500kbit"},
+	    {"packet-corruption", "rate", "0.1%"},
+	    {"pfc-storm", "quanta", "100"},
+	    {"buffer-alpha", "profile", "pg_lossless_100000_5m_profile"},
+	    {"ecn-misconfig", "off", NULL},
+	    {"cpu-hog", "min-delay", "250ms"},
+	};
+	const struct fault_kind_ops *k;
+
+	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
+		struct fault_spec a, b;
+		char why[512], va[OPT_VALUE_MAX], vb[OPT_VALUE_MAX], *line;
+
+		fault_spec_init(&a, k);
+		cr_assert_eq(fault_spec_set(&a, "target", "sw1:swp3", why, sizeof(why)), 0);
+		a.hold = true;
+		for (size_t j = 0; j < ARRAY_SIZE(set); j++)
+			if (!strcmp(set[j][0], k->name))
+				cr_assert_eq(
+				    fault_spec_set(&a, set[j][1], set[j][2], why, sizeof(why)), 0,
+				    "%s %s: %s", k->name, set[j][1], why);
+		cr_assert_not_null(line = fault_handoff_write(&a), "%s", k->name);
+		cr_assert_eq(strchr(line, '\n'), line + strlen(line) - 1, "one line: %s", line);
+		cr_assert_eq(fault_handoff_read(line, &b, why, sizeof(why)), 0, "%s: %s", line,
+			     why);
+		cr_assert_eq(b.kind, k);
+		cr_assert_str_eq(b.target, "sw1:swp3");
+		cr_assert(b.hold && !b.for_ms);
+		for (const struct opt_desc *d = k->opts; d->type != OPT_END; d++)
+			cr_assert_str_eq(fault_spec_value(&b, d->name, vb, sizeof(vb)),
+					 fault_spec_value(&a, d->name, va, sizeof(va)), "%s --%s",
+					 k->name, d->name);
+		free(line);
+	}
+}
+
+/* What arrives is checked as the command line is: each wrong line refused, saying why. */
+Test(handoff, a_wrong_line_is_refused_saying_why)
+{
+	static const struct {
+		const char *line, *why;
+	} bad[] = {
+	    {"link-flap --target sw1:swp3", "not a JSON object"},
+	    {"{\"schema\":2,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\"}", "schema 1"},
+	    {"{\"schema\":1,\"kind\":\"reboot\",\"target\":\"sw1\"}", "no fault kind"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\"}", "gives no target"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"options\":{\"mod\":"
+	     "\"3\"}}",
+	     "link-flap has no option 'mod'"},
+	    /* the common options are the line's own keys, never options */
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"options\":{\"target\":"
+	     "\"sw2:swp1\"}}",
+	     "no option 'target'"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"options\":{\"count\":"
+	     "3}}",
+	     "not text"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"options\":{\"period\":"
+	     "\"1x\"}}",
+	     "period '1x'"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"for_ms\":-5}",
+	     "not a duration"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"hold\":true,\"for_"
+	     "ms\":"
+	     "1000}",
+	     "not both"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct fault_spec s;
+		char why[512] = "";
+
+		cr_assert_eq(fault_handoff_read(bad[i].line, &s, why, sizeof(why)), -EINVAL, "%s",
+			     bad[i].line);
+		cr_assert(strstr(why, bad[i].why), "%s: %s", bad[i].line, why);
+	}
+}
+
+/* The verdict line and the drift lines, written as 'inject -j' prints them and read back. */
+Test(handoff, the_outcome_is_read_as_it_was_written)
+{
+	struct fault_outcome o = {.id = 7, .applied_at = 1700000000.25, .emulated = true},
+			     got = {0};
+	char *buf = NULL, *l;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	snprintf(o.kind, sizeof(o.kind), "pfc-misconfig");
+	snprintf(o.target, sizeof(o.target), "rail1:swp5");
+	snprintf(o.outcome, sizeof(o.outcome), "applied");
+	snprintf(o.evidence, sizeof(o.evidence), "incast: \"quoted\" and `ticks` $(x)");
+	snprintf(o.note, sizeof(o.note), "emulated: HTB");
+	fault_outcome_print(f, &o, true);
+	o.drift_count = 1;
+	snprintf(o.drift, sizeof(o.drift), "rail1:swp5 PFC 3 was on");
+	fault_drift_print(f, &o);
+	snprintf(o.drift, sizeof(o.drift), "rail2:swp1 speed");
+	fault_drift_print(f, &o);
+	fclose(f);
+	l = strtok(buf, "\n");
+	cr_assert_eq(fault_outcome_read(l, &got), 0, "%s", l);
+	cr_assert_eq(got.id, 7);
+	cr_assert_str_eq(got.kind, "pfc-misconfig");
+	cr_assert_str_eq(got.target, "rail1:swp5");
+	cr_assert_str_eq(got.outcome, "applied");
+	cr_assert_float_eq(got.applied_at, 1700000000.25, 1e-6);
+	cr_assert_str_eq(got.evidence, o.evidence);
+	cr_assert(got.emulated);
+	cr_assert_str_eq(got.note, "emulated: HTB");
+	cr_assert(!got.drift_said);
+	for (int i = 0; i < 2; i++) {
+		l = strtok(NULL, "\n");
+		cr_assert_eq(fault_outcome_read(l, &got), 0, "%s", l);
+	}
+	cr_assert(got.drift_said && !got.reverted);
+	cr_assert_eq(got.drift_count, 2);
+	cr_assert_str_eq(got.drift, "rail1:swp5 PFC 3 was on; rail2:swp1 speed");
+	cr_assert_eq(fault_outcome_read("fault 7 link-flap: applied", &got), -EINVAL);
+	cr_assert_eq(fault_outcome_read("{\"id\": 3}", &got), -EINVAL);
+	free(buf);
+}
