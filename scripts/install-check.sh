@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # 'make install' into DESTDIR=$1 (emptied first) and check what it installed: the binary runs,
 # every data file is there, the man page renders without warnings and covers every command,
-# and bash completion completes each command.
+# bash completion completes each command, and every command, option and fault kind --help
+# names is in the man page, completion and docs/.
 set -uo pipefail
 D=${1:?usage: install-check.sh DESTDIR}
 P=/usr/local
@@ -11,6 +12,7 @@ make --no-print-directory -s install DESTDIR="$D" PREFIX="$P" >/dev/null || { ec
 bad=0
 no() { echo "install-check: $*"; bad=$((bad + 1)); }
 B="$D$P/bin/rocelab"
+R=$(pwd) # the source tree (its docs are not installed)
 S="$D$P/share"
 "$B" --version | grep -Eq '^rocelab [0-9]' || no "rocelab --version prints no version"
 # The agents alone, beside rocelab (which runs them as rocelab-agent), linking no SSH, crypto,
@@ -38,6 +40,7 @@ cmds=$("$B" help | awk '/^commands:/ {on = 1; next} on && !NF {exit} on {print $
 [ -n "$cmds" ] || no "rocelab help lists no commands"
 for c in $cmds; do
 	grep -Eq "^\.SS \"?$c( |\"|,|$)" "$S/man/man1/rocelab.1" || no "the man page has no section for '$c'"
+	grep -qE -- "rocelab $c\b|\`$c\`" "$R"/docs/*.md "$R"/README.md || no "no page of docs/ names the command '$c'"
 	got=$(bash -c '. "$1"; COMP_WORDS=(rocelab "${2:0:4}"); COMP_CWORD=1; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$S/bash-completion/completions/rocelab" "$c")
 	grep -qx "$c" <<<"$got" || no "bash completion does not complete '${c:0:4}' to '$c'"
@@ -48,13 +51,23 @@ for c in $cmds; do
 	for o in $opts; do
 		grep -qF -- "${o//-/\\-}" "$S/man/man1/rocelab.1" || no "the man page does not name $c's option $o"
 		grep -qx -- "$o" <<<"$got" || no "bash completion does not complete $c's option $o"
+		# and the reference pages say what it does (docs/, README.md: the source tree's)
+		grep -qF -- "$o" "$R"/docs/*.md "$R"/README.md || no "no page of docs/ names $c's option $o"
 		n_opts=$((${n_opts:-0} + 1))
 	done
 done
-kinds=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab inject ""); COMP_CWORD=2; _rocelab; echo "${COMPREPLY[*]}"' "$B" "$S/bash-completion/completions/rocelab")
-grep -q "link-flap" <<<"$kinds" && grep -q "ecn-misconfig" <<<"$kinds" || no "bash completion does not complete fault kinds (got: $kinds)"
+# Every fault kind 'inject --help' lists (from injectors/kinds/kinds.def): completed after
+# 'inject', in the man page, and a row of docs/faults.md's table.
+got=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab inject ""); COMP_CWORD=2; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' "$B" "$S/bash-completion/completions/rocelab")
+kinds=$("$B" inject --help | awk '/^kinds and their options:/ {on = 1; next} on && /^  [a-z]/ {print $1}')
+[ "$(wc -w <<<"$kinds")" -ge 12 ] || no "inject --help lists $(wc -w <<<"$kinds") fault kinds"
+for k in $kinds; do
+	grep -qx -- "$k" <<<"$got" || no "bash completion does not complete the fault kind $k"
+	grep -qF -- "${k//-/\\-}" "$S/man/man1/rocelab.1" || no "the man page does not name the fault kind $k"
+	grep -q "^| $k |" "$R/docs/faults.md" || no "docs/faults.md has no row for the fault kind $k"
+done
 if [ $bad -eq 0 ]; then
-	echo "install-check: $B and rocelab-agent run; data, man page ($(wc -w <<<"$cmds") commands, ${n_opts:-0} options) and completion installed under $D$P"
+	echo "install-check: $B and rocelab-agent run; data, man page ($(wc -w <<<"$cmds") commands, ${n_opts:-0} options, $(wc -w <<<"$kinds") fault kinds), completion and docs/ agree under $D$P"
 fi
 rm -rf "$D"
 exit $((bad > 0))
