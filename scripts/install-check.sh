@@ -41,8 +41,8 @@ cmds=$("$B" help | awk '/^commands:/ {on = 1; next} on && !NF {exit} on {print $
 for c in $cmds; do
 	grep -Eq "^\.SS \"?$c( |\"|,|$)" "$S/man/man1/rocelab.1" || no "the man page has no section for '$c'"
 	grep -qE -- "rocelab $c\b|\`$c\`" "$R"/docs/*.md "$R"/README.md || no "no page of docs/ names the command '$c'"
-	got=$(bash -c '. "$1"; COMP_WORDS=(rocelab "${2:0:4}"); COMP_CWORD=1; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' \
-		sh "$S/bash-completion/completions/rocelab" "$c")
+	got=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab "${2:0:4}"); COMP_CWORD=1; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' \
+		"$B" "$S/bash-completion/completions/rocelab" "$c")
 	grep -qx "$c" <<<"$got" || no "bash completion does not complete '${c:0:4}' to '$c'"
 	# every option the command prints with --help: in the man page, and completed after '--'
 	opts=$("$B" "$c" --help 2>&1 | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u || true)
@@ -63,6 +63,8 @@ kinds=$("$B" inject --help | awk '/^kinds and their options:/ {on = 1; next} on 
 [ "$(wc -w <<<"$kinds")" -ge 12 ] || no "inject --help lists $(wc -w <<<"$kinds") fault kinds"
 for k in $kinds; do
 	grep -qx -- "$k" <<<"$got" || no "bash completion does not complete the fault kind $k"
+	after=$(bash -c 'rocelab() { "$0" "$@"; }; . "$1"; COMP_WORDS=(rocelab inject "$2" ""); COMP_CWORD=3; _rocelab; printf "%s\n" "${COMPREPLY[@]}"' "$B" "$S/bash-completion/completions/rocelab" "$k")
+	grep -qx -- --target <<<"$after" || no "bash completion offers no --target after 'inject $k'"
 	grep -qF -- "${k//-/\\-}" "$S/man/man1/rocelab.1" || no "the man page does not name the fault kind $k"
 	grep -q "^| $k |" "$R/docs/faults.md" || no "docs/faults.md has no row for the fault kind $k"
 done
