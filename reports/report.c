@@ -131,7 +131,10 @@ static json_t *rig_block(const struct scn_result *r)
 	return rig_json(&r->rig, rig_source(r), name, from, to, n);
 }
 
-/* The rig's samples as data for the report's panel: "t some busy controller" (t since start). */
+/*
+ * The rig's samples as data for the report's panel: "t some busy controller
+ * late_ms steal" (t since start).
+ */
 static const char *rig_dat(const struct scn_result *r)
 {
 	char path[PATH_MAX + 16];
@@ -142,10 +145,11 @@ static const char *rig_dat(const struct scn_result *r)
 	snprintf(path, sizeof(path), "%s/rig.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return NULL;
-	fprintf(f, "# t_s some busy controller_cpus (%s)\n", rig_source(r));
+	fprintf(f, "# t_s some busy controller_cpus stall_ms steal (%s)\n", rig_source(r));
 	for (size_t i = 0; i < r->rig.n; i++)
-		fprintf(f, "%.3f %.4f %.4f %.4f\n", r->rig.s[i].t - r->t_start, r->rig.s[i].some,
-			r->rig.s[i].busy, r->rig.s[i].self);
+		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f\n", r->rig.s[i].t - r->t_start,
+			r->rig.s[i].some, r->rig.s[i].busy, r->rig.s[i].self, r->rig.s[i].late_ms,
+			r->rig.s[i].steal);
 	return fclose(f) ? NULL : "rig.dat";
 }
 

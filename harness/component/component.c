@@ -172,10 +172,14 @@ void comp_plot_rig(const struct comp_report *r, FILE *f)
 	fprintf(f, "set title \"the rig: %s\" noenhanced\n",
 		rl_gp_text(r->rig_source ? r->rig_source : "this machine", src, sizeof(src)));
 	fprintf(f, "set ylabel 'share (CPUs: controller)'\nset xlabel 'time since start (s)'\n");
+	/* its stalls (a thread's latest wake-up in each sample, ms) on the right-hand axis */
+	fprintf(f, "set y2range [0:*]\nset y2tics\n");
 	fprintf(f,
 		"plot '%s' using 1:($2 >= 0 ? $2 : 1/0) lw 2 title 'CPU pressure (PSI some)', "
 		"'' using 1:3 title 'CPUs busy', '' using 1:4 dt 2 title 'controller (CPUs)', "
-		"%g dt 3 lc rgb '#a00000' title 'host-processing set aside above'\n",
+		"%g dt 3 lc rgb '#a00000' title 'PSI bound (set aside)', "
+		"'' using 1:5 axes x1y2 lc rgb '#d07000' "
+		"title 'worst stall (ms, right)'\n",
 		r->rig_dat, r->rig_bound);
 }
 

@@ -31,8 +31,9 @@ static bool psi_total(unsigned long long *us)
 	return ok;
 }
 
-/* /proc/stat's first line: the jiffies busy and in all. */
-static bool cpu_jiffies(unsigned long long *busy, unsigned long long *all)
+/* /proc/stat's first line: the jiffies busy, stolen by a hypervisor, and in all. */
+static bool cpu_jiffies(unsigned long long *busy, unsigned long long *steal,
+			unsigned long long *all)
 {
 	FILE *f = fopen("/proc/stat", "re");
 	unsigned long long v[8] = {0};
@@ -47,6 +48,7 @@ static bool cpu_jiffies(unsigned long long *busy, unsigned long long *all)
 		return false;
 	*all = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
 	*busy = *all - v[3] - v[4]; /* less idle and iowait */
+	*steal = v[7];
 	return true;
 }
 
@@ -61,20 +63,51 @@ static unsigned long long self_ns(void)
 
 static void sample(struct rig *r, double t, double dt)
 {
-	unsigned long long psi = 0, busy = 0, all = 0, self = self_ns();
+	unsigned long long psi = 0, busy = 0, steal = 0, all = 0, self = self_ns();
 	struct rig_sample s = {.t = t, .some = -1};
 
 	if (r->psi && psi_total(&psi))
 		s.some = (double)(psi - r->psi_last) / 1e6 / dt, r->psi_last = psi;
-	if (cpu_jiffies(&busy, &all) && all > r->cpu_all_last)
-		s.busy = (double)(busy - r->cpu_busy_last) / (double)(all - r->cpu_all_last),
-		r->cpu_busy_last = busy, r->cpu_all_last = all;
+	if (cpu_jiffies(&busy, &steal, &all) && all > r->cpu_all_last) {
+		s.busy = (double)(busy - r->cpu_busy_last) / (double)(all - r->cpu_all_last);
+		s.steal = (double)(steal - r->cpu_steal_last) / (double)(all - r->cpu_all_last);
+		r->cpu_busy_last = busy, r->cpu_steal_last = steal, r->cpu_all_last = all;
+	}
 	s.self = (double)(self - r->self_last) / 1e9 / dt;
 	r->self_last = self;
 	s.some = s.some > 1 ? 1 : s.some;
 	pthread_mutex_lock(&r->mu);
+	s.late_ms = (double)r->late_ns / 1e6;
+	r->late_ns = 0;
 	*RL_PUSH(r->s, r->n) = s;
 	pthread_mutex_unlock(&r->mu);
+}
+
+/*
+ * The stall detector: sleeps RIG_TICK_MS at a time and keeps how late it
+ * woke (CLOCK_MONOTONIC, which runs on through a stall), the most since the
+ * last sample.  A timer here wakes within a fraction of a millisecond; a
+ * machine that stops, for whatever reason, shows as a wake-up that late.
+ */
+static void *ticker(void *arg)
+{
+	struct rig *r = arg;
+	const struct timespec iv = {0, RIG_TICK_MS * 1000000L};
+
+	for (;;) {
+		unsigned long long t0 = rl_now_ns(), late;
+		bool stop;
+
+		nanosleep(&iv, NULL);
+		late = rl_now_ns() - t0;
+		late = late > RIG_TICK_MS * 1000000ULL ? late - RIG_TICK_MS * 1000000ULL : 0;
+		pthread_mutex_lock(&r->mu);
+		r->late_ns = late > r->late_ns ? late : r->late_ns;
+		stop = r->stop;
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			return NULL;
+	}
 }
 
 static void *sampler(void *arg)
@@ -110,10 +143,17 @@ int rig_start(struct rig *r, double interval_s)
 	pthread_mutex_init(&r->mu, NULL);
 	r->psi = psi_total(&psi);
 	r->psi_last = r->psi ? psi : 0;
-	cpu_jiffies(&r->cpu_busy_last, &r->cpu_all_last);
+	cpu_jiffies(&r->cpu_busy_last, &r->cpu_steal_last, &r->cpu_all_last);
 	r->self_last = self_ns();
-	if ((rc = pthread_create(&r->th, NULL, sampler, r)))
+	if ((rc = pthread_create(&r->tick, NULL, ticker, r)))
 		return -rc;
+	if ((rc = pthread_create(&r->th, NULL, sampler, r))) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = true;
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->tick, NULL);
+		return -rc;
+	}
 	r->running = true;
 	return 0;
 }
@@ -126,6 +166,7 @@ void rig_stop(struct rig *r)
 	r->stop = true;
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);
+	pthread_join(r->tick, NULL);
 	r->running = false;
 }
 
@@ -160,7 +201,7 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 	double t0 = n ? from[0] : r->n ? r->s[0].t : 0;
 
 	for (size_t p = 0; p < n; p++) {
-		double some = 0, max = 0, busy = 0, self = 0;
+		double some = 0, max = 0, busy = 0, self = 0, late = 0, steal = 0;
 		size_t k = 0, over = 0;
 
 		for (size_t i = 0; i < r->n; i++) {
@@ -174,21 +215,25 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 			over += s->some >= RIG_PRESSURE_BOUND;
 			busy += s->busy;
 			self += s->self;
+			late = s->late_ms > late ? s->late_ms : late;
+			steal += s->steal;
 		}
 		if (!k)
 			continue;
 		json_object_set_new(phases, name[p],
-				    json_pack("{s:o,s:o,s:f,s:f,s:f}", "pressure_mean",
+				    json_pack("{s:o,s:o,s:f,s:f,s:f,s:f,s:f}", "pressure_mean",
 					      r->psi ? json_real(some / (double)k) : json_null(),
 					      "pressure_max", r->psi ? json_real(max) : json_null(),
 					      "over_bound", (double)over / (double)k, "busy_mean",
-					      busy / (double)k, "controller_cpu",
-					      self / (double)k));
+					      busy / (double)k, "controller_cpu", self / (double)k,
+					      "stall_max_ms", late, "steal_mean",
+					      steal / (double)k));
 	}
 	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(samples, json_pack("[f,f,f,f]", r->s[i].t - t0, r->s[i].some,
-							 r->s[i].busy, r->s[i].self));
-	return json_pack("{s:s,s:f,s:b,s:f,s:f,s:o,s:o}", "source", source, "interval_s",
-			 r->interval, "psi", r->psi, "pressure_bound", RIG_PRESSURE_BOUND, "t0", t0,
-			 "phases", phases, "samples", samples);
+		json_array_append_new(samples, json_pack("[f,f,f,f,f,f]", r->s[i].t - t0,
+							 r->s[i].some, r->s[i].busy, r->s[i].self,
+							 r->s[i].late_ms, r->s[i].steal));
+	return json_pack("{s:s,s:f,s:b,s:f,s:i,s:f,s:o,s:o}", "source", source, "interval_s",
+			 r->interval, "psi", r->psi, "pressure_bound", RIG_PRESSURE_BOUND,
+			 "tick_ms", RIG_TICK_MS, "t0", t0, "phases", phases, "samples", samples);
 }

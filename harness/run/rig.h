@@ -2,7 +2,10 @@
 /*
  * The rig during a scenario (issue 64): this machine's CPU pressure, what
  * its CPUs did and the controller's own CPU, sampled every interval while
- * the scenario runs.  On the virtual lab every host is this machine, so its
+ * the scenario runs; and its stalls, which PSI does not see (a whole machine
+ * stopped, or a hypervisor's steal, delays every task alike and none waits
+ * on a run queue): how late a thread that wakes every RIG_TICK_MS came, and
+ * the CPUs' steal time.  On the virtual lab every host is this machine, so its
  * pressure is every host's; a lab reached over SSH has its own hosts, of
  * which this says nothing (only of the controller).
  */
@@ -23,12 +26,15 @@
  */
 #define RIG_PRESSURE_BOUND 0.5
 #define RIG_INTERVAL_S	   0.1 /* the sampler's period */
+#define RIG_TICK_MS	   5   /* the stall detector's period */
 
 struct rig_sample {
-	double t;    /* CLOCK_REALTIME seconds, the interval's end */
-	double some; /* share of the interval some task waited for a CPU (-1: no PSI) */
-	double busy; /* share of this machine's CPUs busy (all of them: 1) */
-	double self; /* the controller's own CPU, in CPUs (its threads; not its children) */
+	double t;	/* CLOCK_REALTIME seconds, the interval's end */
+	double some;	/* share of the interval some task waited for a CPU (-1: no PSI) */
+	double busy;	/* share of this machine's CPUs busy (all of them: 1) */
+	double self;	/* the controller's own CPU, in CPUs (its threads; not its children) */
+	double late_ms; /* the stall detector's latest wake-up within the interval, in ms */
+	double steal;	/* share of the CPUs' time a hypervisor took (/proc/stat steal) */
 };
 
 struct rig {
@@ -36,11 +42,12 @@ struct rig {
 	struct rig_sample *s;
 	size_t n;
 	bool psi; /* /proc/pressure/cpu was readable */
-	/* the sampler */
-	pthread_t th;
+	/* the sampler, and the stall detector (tick) */
+	pthread_t th, tick;
 	pthread_mutex_t mu;
 	bool init, running, stop;
-	unsigned long long psi_last, cpu_busy_last, cpu_all_last, self_last;
+	unsigned long long psi_last, cpu_busy_last, cpu_all_last, cpu_steal_last, self_last;
+	unsigned long long late_ns; /* the tick's latest wake-up since the last sample (mu) */
 };
 
 /* Start sampling every interval_s (a thread); 0 or -errno. */
@@ -57,9 +64,10 @@ double rig_pressure(const struct rig *r, double from, double to);
 
 /*
  * results.json's rig block: {source, interval_s, psi, pressure_bound,
- * phases: {NAME: {pressure_mean, pressure_max, over_bound, busy_mean,
- * controller_cpu}}, samples: [[t - t0, some, busy, self], ...]}, for the
- * phases [from[i], to[i]] named name[i] (t0: the first phase's start).
+ * tick_ms, phases: {NAME: {pressure_mean, pressure_max, over_bound,
+ * busy_mean, controller_cpu, stall_max_ms, steal_mean}}, samples: [[t - t0,
+ * some, busy, self, late_ms, steal], ...]}, for the phases [from[i], to[i]]
+ * named name[i] (t0: the first phase's start).
  */
 json_t *rig_json(const struct rig *r, const char *source, const char *const *name,
 		 const double *from, const double *to, size_t n);
