@@ -278,16 +278,10 @@ int cmd_qualify(int argc, char **argv)
 					 .scenarios = (const char *const *)g.gl_pathv,
 					 .n = g.gl_pathc};
 
-		if (q.seed) {
-			char *end;
-			unsigned long v = strtoul(q.seed, &end, 10);
-
-			if (*end || end == q.seed || v > 0xffffffffUL) {
-				globfree(&g);
-				qualify_rules_free(&rules);
-				return usage_error("qualify: --seed '%s' is not a number", q.seed);
-			}
-			rq.seed = (unsigned)v;
+		if (q.seed && runner_seed_parse(q.seed, &rq.seed)) {
+			globfree(&g);
+			qualify_rules_free(&rules);
+			return usage_error("qualify: --seed '%s' is not a number", q.seed);
 		}
 		r = cli_run(&rq);
 	}

@@ -117,6 +117,9 @@ struct run_request {
 	size_t n;
 };
 
+/* A --seed (run's, qualify's) into *seed: 0, or -EINVAL when it is no number 0..2^32-1. */
+int runner_seed_parse(const char *v, unsigned *seed);
+
 /* 'rocelab run' as q asks, writing through sink: its exit code (RL_EXIT_*). */
 int runner_request(const struct run_request *q, const struct run_sink *sink);
 

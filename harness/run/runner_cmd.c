@@ -294,6 +294,17 @@ static int pick_outdir(const char *given, const char *id, char *out, size_t len)
 	return 0;
 }
 
+int runner_seed_parse(const char *v, unsigned *seed)
+{
+	char *end;
+	unsigned long x = strtoul(v, &end, 10);
+
+	if (*end || end == v || x > 0xffffffffUL)
+		return -EINVAL;
+	*seed = (unsigned)x;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv, const struct run_sink *sink)
 {
 	static const struct option lo[] = {
@@ -339,15 +350,10 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'o':
 			q.outdir = optarg;
 			break;
-		case 's': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (*end || end == optarg || v > 0xffffffffUL)
+		case 's':
+			if (runner_seed_parse(optarg, &q.seed))
 				return rl_usage_error("run", "--seed '%s' is not a number", optarg);
-			q.seed = (unsigned)v;
 			break;
-		}
 		case 'k':
 			q.keep_lab = true;
 			break;

@@ -73,7 +73,8 @@ int fault_handoff_read(const char *line, struct fault_spec *s, char *why, size_t
 		goto out;
 	s->hold = json_is_true(json_object_get(o, "hold"));
 	s->for_ms = json_integer_value(json_object_get(o, "for_ms"));
-	if (s->for_ms < 0 || s->for_ms > 86400000) {
+	/* 0: not given; else within the bound 'for' has as an option */
+	if (s->for_ms < 0 || s->for_ms > opt_find(fault_common_opts, "for")->hi) {
 		snprintf(why, whylen, "the handoff's for_ms %lld is not a duration", s->for_ms);
 		goto out;
 	}
@@ -121,16 +122,16 @@ void fault_outcome_print(FILE *f, const struct fault_outcome *v, bool json)
 	fflush(f);
 }
 
-void fault_drift_print(FILE *f, const struct fault_outcome *v)
+void fault_drift_print(FILE *f, unsigned id, bool reverted, unsigned count, const char *drift)
 {
 	struct out o;
 
 	out_init(&o, f, OUT_JSON_LINES);
 	out_open_object(&o, NULL);
-	out_uint(&o, PRINT_JSON, "id", NULL, v->id);
-	out_bool(&o, PRINT_JSON, "reverted", NULL, v->reverted);
-	out_uint(&o, PRINT_JSON, "drift_count", NULL, v->drift_count);
-	out_string(&o, PRINT_JSON, "drift", NULL, v->drift);
+	out_uint(&o, PRINT_JSON, "id", NULL, id);
+	out_bool(&o, PRINT_JSON, "reverted", NULL, reverted);
+	out_uint(&o, PRINT_JSON, "drift_count", NULL, count);
+	out_string(&o, PRINT_JSON, "drift", NULL, drift);
 	out_close(&o);
 	fflush(f);
 }

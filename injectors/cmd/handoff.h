@@ -52,8 +52,11 @@ struct fault_outcome {
 /* The verdict line: text ("fault 3 link-flap rail1:swp5: applied (...)") or JSON. */
 void fault_outcome_print(FILE *f, const struct fault_outcome *o, bool json);
 
-/* The drift line (JSON only: text says it as warnings). */
-void fault_drift_print(FILE *f, const struct fault_outcome *o);
+/*
+ * The drift line of fault id, whole (JSON only: text says it as warnings):
+ * count reads that did not come back as found, said in drift.
+ */
+void fault_drift_print(FILE *f, unsigned id, bool reverted, unsigned count, const char *drift);
 
 /*
  * A line the injector printed, into o: a verdict line sets its fields, a

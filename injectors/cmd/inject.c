@@ -287,13 +287,9 @@ static void report_drift(struct injection *j, bool reverted)
 {
 	struct sbuf said = {0};
 	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, &said);
-	struct fault_outcome o = {
-	    .id = j->run.id, .reverted = reverted, .drift_count = (unsigned)n};
 
-	if (j->json && n) {
-		snprintf(o.drift, sizeof(o.drift), "%s", said.p);
-		fault_drift_print(stdout, &o);
-	}
+	if (j->json && n)
+		fault_drift_print(stdout, j->run.id, reverted, (unsigned)n, said.p);
 	sb_free(&said);
 }
 

@@ -438,12 +438,6 @@ static int eos_links_walk(const struct inv_switch *sw, json_t *root, struct port
 	return 0;
 }
 
-static int eos_links_parse(const struct inv_switch *sw, const char *out, struct port_state *st,
-			   char *err, size_t errlen)
-{
-	return nos_links_json(sw, out, st, eos_links_walk, err, errlen);
-}
-
 static const struct nos_parser parsers[] = {
     {"eos-pfc", eos_pfc},
     {"eos-speed", eos_speed},
@@ -461,5 +455,5 @@ const struct nos_ops nos_eos = {
     .parsers = parsers,
     .links_command = eos_links_command,
     .links_source = "show interfaces status | json",
-    .links_parse = eos_links_parse,
+    .links_walk = eos_links_walk,
 };

@@ -39,9 +39,14 @@ void nos_port_set(struct port_state *st, const char *word, bool up)
 	snprintf(st->word, sizeof(st->word), "%s", word && *word ? word : "?");
 }
 
-int nos_links_json(const struct inv_switch *sw, const char *out, struct port_state *st,
-		   int (*walk)(const struct inv_switch *sw, json_t *root, struct port_state *st),
-		   char *err, size_t errlen)
+/*
+ * Port states printed as JSON: out parsed and handed to walk, which sets
+ * st by port; 0, or -EINVAL with err when out is not JSON or walk finds it
+ * not in the NOS's format (walk returns nonzero).
+ */
+static int links_json(const struct inv_switch *sw, const char *out, struct port_state *st,
+		      int (*walk)(const struct inv_switch *sw, json_t *root, struct port_state *st),
+		      char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *root = json_loads(out, JSON_DECODE_ANY, &je);
@@ -65,8 +70,11 @@ int nos_links_json(const struct inv_switch *sw, const char *out, struct port_sta
 int links_parse(const struct inv_switch *sw, const char *out, struct port_state *st, char *err,
 		size_t errlen)
 {
+	const struct nos_ops *ops = nos_ops_of(sw->dialect);
+
 	memset(st, 0, sw->n_ports * sizeof(*st));
-	return nos_ops_of(sw->dialect)->links_parse(sw, out ? out : "", st, err, errlen);
+	return ops->links_walk ? links_json(sw, out ? out : "", st, ops->links_walk, err, errlen)
+			       : ops->links_parse(sw, out ? out : "", st, err, errlen);
 }
 
 /* One switch's port states through the lab; 0 or -errno with err. */

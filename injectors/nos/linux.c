@@ -164,12 +164,6 @@ static int linux_links_walk(const struct inv_switch *sw, json_t *root, struct po
 	return 0;
 }
 
-static int linux_links_parse(const struct inv_switch *sw, const char *out, struct port_state *st,
-			     char *err, size_t errlen)
-{
-	return nos_links_json(sw, out, st, linux_links_walk, err, errlen);
-}
-
 static const struct nos_parser parsers[] = {
     {"tc-root", tc_root}, {"ip-link", ip_link}, {"nft-tables", nft_tables},
     {"dcb-pfc", dcb_pfc}, {NULL, NULL},
@@ -180,5 +174,5 @@ const struct nos_ops nos_linux = {
     .parsers = parsers,
     .links_command = linux_links_command,
     .links_source = "ip -j link show",
-    .links_parse = linux_links_parse,
+    .links_walk = linux_links_walk,
 };

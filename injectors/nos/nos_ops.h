@@ -12,6 +12,8 @@
 #include "injectors/nos/links.h"
 #include "injectors/nos/readback.h"
 
+#include <jansson.h>
+
 /* A read-back parser: read_as "NAME ARG" (readback.h) parses what the read printed. */
 struct nos_parser {
 	const char *name;
@@ -25,13 +27,16 @@ struct nos_ops {
 	/*
 	 * Port states (links.h): the command that prints sw's, as a CLI line
 	 * (malloc'ed) or, returning NULL, a command run as it stands (*argv);
-	 * where a person reads the same; and the parser of what it printed into
-	 * st[sw->n_ports] (zeroed): 0, or -EINVAL with err.
+	 * where a person reads the same; and what it printed into
+	 * st[sw->n_ports] (zeroed), by one of: links_parse, its text (0, or
+	 * -EINVAL with err), or links_walk, its JSON document as links.c parsed
+	 * it (nonzero: not in the NOS's format).
 	 */
 	char *(*links_command)(const struct inv_switch *sw, const char *const **argv);
 	const char *links_source;
 	int (*links_parse)(const struct inv_switch *sw, const char *out, struct port_state *st,
 			   char *err, size_t errlen);
+	int (*links_walk)(const struct inv_switch *sw, json_t *root, struct port_state *st);
 };
 
 extern const struct nos_ops nos_linux, nos_sonic, nos_eos, nos_nvue;

@@ -50,13 +50,4 @@ int nos_port_index(const struct inv_switch *sw, const char *name);
 /* A port seen, up or not, in the NOS's own word ("?" when it gave none). */
 void nos_port_set(struct port_state *st, const char *word, bool up);
 
-/*
- * Port states printed as JSON: out parsed and handed to walk, which sets
- * st by port; 0, or -EINVAL with err when out is not JSON or walk finds it
- * not in the NOS's format (walk returns nonzero).
- */
-int nos_links_json(const struct inv_switch *sw, const char *out, struct port_state *st,
-		   int (*walk)(const struct inv_switch *sw, json_t *root, struct port_state *st),
-		   char *err, size_t errlen);
-
 #endif

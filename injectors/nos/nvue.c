@@ -431,12 +431,6 @@ static int nvue_links_walk(const struct inv_switch *sw, json_t *root, struct por
 	return 0;
 }
 
-static int nvue_links_parse(const struct inv_switch *sw, const char *out, struct port_state *st,
-			    char *err, size_t errlen)
-{
-	return nos_links_json(sw, out, st, nvue_links_walk, err, errlen);
-}
-
 static const struct nos_parser parsers[] = {
     {"nvue-pfc", nvue_pfc},
     {"nvue-speed", nvue_speed},
@@ -454,5 +448,5 @@ const struct nos_ops nos_nvue = {
     .parsers = parsers,
     .links_command = nvue_links_command,
     .links_source = "nv show interface -o json",
-    .links_parse = nvue_links_parse,
+    .links_walk = nvue_links_walk,
 };

@@ -113,11 +113,8 @@ Test(handoff, the_outcome_is_read_as_it_was_written)
 	snprintf(o.evidence, sizeof(o.evidence), "incast: \"quoted\" and `ticks` $(x)");
 	snprintf(o.note, sizeof(o.note), "emulated: HTB");
 	fault_outcome_print(f, &o, true);
-	o.drift_count = 1;
-	snprintf(o.drift, sizeof(o.drift), "rail1:swp5 PFC 3 was on");
-	fault_drift_print(f, &o);
-	snprintf(o.drift, sizeof(o.drift), "rail2:swp1 speed");
-	fault_drift_print(f, &o);
+	fault_drift_print(f, 7, false, 1, "rail1:swp5 PFC 3 was on");
+	fault_drift_print(f, 7, false, 1, "rail2:swp1 speed");
 	fclose(f);
 	l = strtok(buf, "\n");
 	cr_assert_eq(fault_outcome_read(l, &got), 0, "%s", l);
