@@ -307,3 +307,116 @@ void mon_overhead(const struct mon_procs *p, const json_t *agents, const json_t 
 	}
 	free(sp);
 }
+
+bool mon_comp_alive(void *state, char *why, size_t whylen)
+{
+	return mon_alive(&((struct mon_state *)state)->procs, why, whylen);
+}
+
+void mon_comp_stop(void *state)
+{
+	mon_stop(&((struct mon_state *)state)->procs);
+}
+
+void mon_state_release(struct mon_state *s)
+{
+	json_decref(s->windows);
+	s->windows = NULL;
+	mon_release(&s->procs);
+}
+
+void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct opt_desc *tab,
+		    size_t off, bool (*keep)(const struct opt_desc *d))
+{
+	for (const struct opt_desc *d = tab; d->type != OPT_END; d++) {
+		if (keep && !keep(d))
+			continue;
+		if (*n + 1 >= cap) {
+			rl_err("monitor parameters: more than %zu; make the table longer", cap - 1);
+			abort();
+		}
+		params[*n] = *d;
+		params[(*n)++].off += off;
+	}
+	params[*n] = (struct opt_desc)OPT_TABLE_END;
+}
+
+int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs *obs,
+		void (*each)(void *ctx, const char *type, const json_t *j),
+		void (*finish)(void *ctx, const json_t *agents, struct comp_obs *obs), void *ctx)
+{
+	FILE *f = fopen(s->procs.out, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	json_t *verdicts = json_array(), *agents = json_array();
+
+	json_decref(s->windows);
+	s->windows = json_array();
+	while (f && getline(&line, &cap, f) > 0) {
+		json_t *j = json_loads(line, 0, NULL);
+		const char *type = j ? json_string_value(json_object_get(j, "type")) : NULL;
+
+		if (!type) {
+			json_decref(j);
+			continue;
+		}
+		if (!strcmp(type, "window")) {
+			json_array_append(s->windows, j);
+		} else if (!strcmp(type, "verdict")) {
+			if (verdict_from_json(j, comp_obs_verdict(obs)))
+				obs->n_verdicts--; /* not a verdict of this version: skipped */
+			json_array_append(verdicts, j);
+		} else if (!strcmp(type, "agent")) {
+			json_array_append(agents, j);
+		}
+		if (each)
+			each(ctx, type, j);
+		json_decref(j);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	obs->section = json_object();
+	if (finish)
+		finish(ctx, agents, obs);
+	json_object_set_new(obs->section, "windows",
+			    json_integer((json_int_t)json_array_size(s->windows)));
+	json_object_set_new(obs->section, "verdicts", verdicts);
+	mon_overhead(&s->procs, agents, s->windows, t, obs);
+	json_object_set_new(obs->section, "agents", agents);
+	return 0;
+}
+
+void mon_html_plot(const struct comp_report *r, bool png, const char *alt, const char *data)
+{
+	char a[1024], b[256];
+
+	if (png)
+		fprintf(r->html, "<p><img src=\"%s\" alt=\"%s\" width=\"1200\"></p>\n",
+			rl_xml_escape(r->png, a, sizeof(a)), rl_xml_escape(alt, b, sizeof(b)));
+	else
+		fprintf(r->html, "<p>(no plot: gnuplot did not run; data in %s)</p>\n",
+			rl_xml_escape(data, b, sizeof(b)));
+}
+
+void mon_html_verdicts(const struct comp_report *r, const char *analyzer_file)
+{
+	FILE *f = r->html;
+	char a[1024], b[1024];
+
+	fprintf(f, "<h3>verdicts</h3>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
+		   "<th>votes</th></tr>\n");
+	for (size_t i = 0; i < r->obs->n_verdicts; i++) {
+		const struct verdict *v = &r->obs->verdicts[i];
+
+		if (i >= 200) {
+			fprintf(f, "<tr><td colspan=4>... %zu more in %s</td></tr>\n",
+				r->obs->n_verdicts - i, rl_xml_escape(analyzer_file, a, sizeof(a)));
+			break;
+		}
+		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%lld</td></tr>\n",
+			v->time - r->t->t_start, rl_xml_escape(v->cls, a, sizeof(a)),
+			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
+	}
+	fprintf(f, "</table>\n");
+}

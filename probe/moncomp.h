@@ -41,6 +41,59 @@ struct mon_procs {
 	char out[4200]; /* the analyzer's JSON lines: DIR/PREFIXanalyzer.jsonl */
 };
 
+/*
+ * What every monitor component's state begins with: its processes, and its
+ * analyzer's windows once collected (for its report).
+ */
+struct mon_state {
+	struct mon_procs procs;
+	json_t *windows;
+};
+
+/* component_ops.alive and .stop of a state that begins with struct mon_state. */
+bool mon_comp_alive(void *state, char *why, size_t whylen);
+void mon_comp_stop(void *state);
+/* What release frees of a mon_state (the rest of the state is the monitor's). */
+void mon_state_release(struct mon_state *s);
+
+/*
+ * The scenario section's parameters of a monitor are its parts' tables one
+ * after another: tab's options (those keep() takes; NULL: all) at offset
+ * off of the component's cfg, appended at params[*n] (cap in all, the
+ * table's end included), the table ended after them.
+ */
+void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct opt_desc *tab,
+		    size_t off, bool (*keep)(const struct opt_desc *d));
+
+/* A window closes only once its probes (and their answers) can no longer arrive. */
+static inline void mon_grace(long long *grace_ms, long long timeout_ms)
+{
+	if (*grace_ms < timeout_ms + 500)
+		*grace_ms = timeout_ms + 1000;
+}
+
+/*
+ * The analyzer's JSON lines (DIR/PREFIXanalyzer.jsonl): windows kept in
+ * s->windows, verdicts typed into obs (and as they were in the section's
+ * "verdicts"), agents' lines into the section's "agents" with the overhead
+ * they give (mon_overhead); each line and its type also to each() (NULL:
+ * none), for the monitor's own figures.  obs->section is made here; the
+ * monitor adds its own keys in finish() (NULL: none) before the shared ones
+ * go last.  0.
+ */
+int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs *obs,
+		void (*each)(void *ctx, const char *type, const json_t *j),
+		void (*finish)(void *ctx, const json_t *agents, struct comp_obs *obs), void *ctx);
+
+/*
+ * A monitor's part of the incident page: its timeline (r->png when png,
+ * with alt text alt; else where its data is), then its verdicts as a table,
+ * 200 at most (the rest in the analyzer's file, named).  Every text from
+ * the run goes through rl_xml_escape.
+ */
+void mon_html_plot(const struct comp_report *r, bool png, const char *alt, const char *data);
+void mon_html_verdicts(const struct comp_report *r, const char *analyzer_file);
+
 /* Start the analyzer and the controller, then the agents; what says what started, or what did not.
  * 0 or -errno. */
 int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p, char *what,

@@ -30,6 +30,23 @@ struct rec_frame {
 	uint16_t type, len;
 } __attribute__((packed));
 
+#define REC_STATS 4 /* every monitor's frame type of struct rec_stats */
+
+/*
+ * What every monitor's hello begins with: which monitor and version, the
+ * agent's host (NUL-padded) and RNICs, its probe transport, and the
+ * fingerprint of the inventory it was given.  A monitor's hello adds its
+ * own fields after.
+ */
+struct rec_hello_head {
+	uint32_t magic;
+	uint16_t version;
+	uint8_t n_rnics;
+	uint8_t transport; /* 0 udp, 1 verbs */
+	char host[32];
+	uint64_t inv_fingerprint;
+} __attribute__((packed));
+
 /*
  * An agent's counters since it started (every monitor's, type 4 in each
  * numbering), sent every few seconds and as its last words.  The fields from

@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
+#include "probe/pathmap.h"
 #include "probe/recout.h"
 
 #include <arpa/inet.h>
@@ -22,6 +23,92 @@ void rec_stream_init(struct rec_stream *s, const char *peer)
 	s->transport = NULL;
 	s->len = 0;
 	snprintf(s->peer, sizeof(s->peer), "%.47s", peer);
+}
+
+static int take_hello(const struct rec_intake *in, const struct inventory *inv,
+		      struct rec_stream *s, const uint8_t *body)
+{
+	struct rec_hello_head m;
+	const struct inv_host *h;
+
+	if (s->host >= 0) {
+		rl_err("analyze: %s: a second hello; dropping the stream", s->peer);
+		return -1;
+	}
+	memcpy(&m, body, sizeof(m));
+	m.host[sizeof(m.host) - 1] = '\0';
+	if (m.magic != in->magic || m.version != in->version) {
+		rl_err("analyze: %s: not a %s record stream (version %u)%s", s->peer, in->title,
+		       m.version, in->hint);
+		return -1;
+	}
+	h = inventory_host(inv, m.host);
+	if (!h || m.inv_fingerprint != inventory_fingerprint(inv)) {
+		rl_err("analyze: %s: agent of host '%s' uses another inventory than '%s'; give "
+		       "both the same -i",
+		       s->peer, m.host, inv->name);
+		return -1;
+	}
+	s->host = (int)(h - inv->hosts);
+	s->transport = m.transport ? "verbs" : "udp";
+	rl_info("analyze: %s agent %s (%s, %u RNICs, %s transport) connected", in->title, m.host,
+		s->peer, m.n_rnics, s->transport);
+	return 0;
+}
+
+static const struct rec_kind *kind_of(const struct rec_intake *in, const struct rec_frame *h)
+{
+	for (size_t i = 0; i < in->n_kinds; i++)
+		if (in->kinds[i].type == h->type)
+			return h->len >= in->kinds[i].size && in->kinds[i].size <= REC_MAX_FRAME
+				   ? &in->kinds[i]
+				   : NULL;
+	return NULL;
+}
+
+int rec_take(const struct rec_intake *in, void *az, const struct inventory *inv,
+	     struct rec_stream *s)
+{
+	size_t off = 0;
+	int r = 0;
+
+	while (!r && s->len - off >= sizeof(struct rec_frame)) {
+		struct rec_frame h;
+		const uint8_t *body;
+		const struct rec_kind *k;
+		struct rec_stats st;
+
+		memcpy(&h, s->buf + off, sizeof(h));
+		if (h.len > REC_MAX_FRAME) {
+			rl_err("analyze: %s: a frame of %u bytes, more than %u: not a %s record "
+			       "stream; dropping it",
+			       s->peer, h.len, REC_MAX_FRAME, in->title);
+			return -1;
+		}
+		if (s->len - off < sizeof(h) + h.len)
+			break;
+		body = s->buf + off + sizeof(h);
+		off += sizeof(h) + h.len;
+		if (h.type == in->hello_type && h.len >= in->hello_size) {
+			r = take_hello(in, inv, s, body);
+		} else if (s->host < 0) {
+			rl_err("analyze: %s: records before the hello (a %s agent's starts with "
+			       "one); dropping the stream",
+			       s->peer, in->title);
+			r = -1;
+		} else if ((k = kind_of(in, &h))) {
+			_Alignas(max_align_t) uint8_t rec[REC_MAX_FRAME];
+
+			memcpy(rec, body, k->size);
+			k->take(az, (size_t)s->host, rec);
+		} else if (h.type == REC_STATS && rec_stats_read(body, h.len, &st)) {
+			in->stats(az, (size_t)s->host, s->transport, &st);
+		}
+		/* other frame types, and records shorter than theirs: skipped by length */
+	}
+	memmove(s->buf, s->buf + off, s->len - off);
+	s->len -= off;
+	return r;
 }
 
 struct conn {

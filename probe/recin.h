@@ -35,6 +35,39 @@ struct rec_sink {
 	void (*flush)(void *ctx);
 };
 
+/* A frame body longer than this is not of a record stream (the longest, agent stats, is 104). */
+#define REC_MAX_FRAME 1024
+
+/* One type of record a monitor's analyzer takes: its frame type, its size, and what takes it. */
+struct rec_kind {
+	uint16_t type;
+	uint16_t size;
+	/* body: size bytes, aligned; host: the stream's (inventory index) */
+	void (*take)(void *az, size_t host, const void *body);
+};
+
+/* A monitor's record stream as its analyzer takes it. */
+struct rec_intake {
+	const char *title; /* "Hostmesh": in what the analyzer says of streams */
+	const char *hint;  /* after "not a ... record stream": where such a stream goes instead */
+	uint32_t magic;
+	uint16_t version;
+	uint16_t hello_type, hello_size; /* its hello begins with struct rec_hello_head */
+	const struct rec_kind *kinds;	 /* what it takes, besides hello and the counters */
+	size_t n_kinds;
+	/* the agent's counters (REC_STATS frames), with the transport its hello named */
+	void (*stats)(void *az, size_t host, const char *transport, const struct rec_stats *st);
+};
+
+/*
+ * The whole frames of s into the monitor's analyzer az: the hello first
+ * (its monitor, version and inventory checked), then records by type,
+ * types it does not know skipped by length.  0, or -1 when the stream is
+ * to be dropped (said on stderr).  The rest of a frame stays in s.
+ */
+int rec_take(const struct rec_intake *in, void *az, const struct inventory *inv,
+	     struct rec_stream *s);
+
 /* A listening socket on "ADDR[:PORT]" (default_port): the fd, or -errno with err filled. */
 int recin_listen(const char *spec, uint16_t default_port, char *err, size_t errlen);
 

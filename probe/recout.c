@@ -168,7 +168,8 @@ int recout_open(struct recout *o, const char *who, const struct sockaddr_in *az,
 		const char *analyzer, const char *out, size_t cap, const void *hello_frame,
 		size_t hello_len, char *err, size_t errlen)
 {
-	*o = (struct recout){.conn = -1, .outfd = -1, .who = who, .az_spec = analyzer};
+	*o = (struct recout){
+	    .conn = -1, .outfd = -1, .who = who, .az_spec = analyzer, .seen = rl_now_ns()};
 	if (hello_len > sizeof(o->hello)) {
 		snprintf(err, errlen, "a hello of %zu bytes", hello_len);
 		return -EMSGSIZE;
@@ -279,4 +280,33 @@ void recout_finish(struct recout *o)
 			poll(&p, 1, 50);
 		}
 	}
+}
+
+void recout_stats(struct recout *o, struct rec_stats *st, uint64_t t_ns, uint64_t more_pkts,
+		  uint64_t more_bytes)
+{
+	struct rec_stats f;
+
+	st->t_ns = t_ns;
+	st->rss_kb = rl_peak_rss_kb();
+	st->dropped_records = o->dropped;
+	st->cpu_us = rl_cpu_us();
+	f = *st;
+	f.tx_pkts += more_pkts;
+	f.tx_bytes += more_bytes;
+	recout_emit(o, REC_STATS, &f, sizeof(f));
+}
+
+bool recout_orphaned(struct recout *o, long long orphan_ms, unsigned long long now)
+{
+	if (o->connected || !o->az_spec || orphan_ms <= 0) {
+		o->seen = now;
+		return false;
+	}
+	if (now - o->seen < (unsigned long long)orphan_ms * 1000000ULL)
+		return false;
+	rl_err("%s: no analyzer at %s for %lld s: the run that started this agent is gone; "
+	       "exiting",
+	       o->who, o->az_spec, orphan_ms / 1000);
+	return true;
 }

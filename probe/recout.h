@@ -33,6 +33,7 @@ struct recout {
 	/* Records wait up to linger_ns to go out together (0: each at once); the oldest
 	 * waiting was queued at waiting (monotonic ns). */
 	unsigned long long linger_ns, waiting;
+	unsigned long long seen; /* the analyzer was last connected, or the stream opened (ns) */
 };
 
 /* "A.B.C.D[:PORT]" with port default_port when none is given; -EINVAL when malformed. */
@@ -70,6 +71,24 @@ bool recout_pollfd(const struct recout *o, struct pollfd *p);
 
 /* The connection's poll() events. */
 void recout_event(struct recout *o, short revents);
+
+/*
+ * An agent's counters (rec.h) as of realtime t_ns, with its peak RSS, CPU
+ * time and the records this stream dropped filled in, queued as a frame of
+ * type REC_STATS; what it sent besides (traces' packets, bytes) added to the
+ * frame only.
+ */
+struct rec_stats;
+void recout_stats(struct recout *o, struct rec_stats *st, uint64_t t_ns, uint64_t more_pkts,
+		  uint64_t more_bytes);
+
+/*
+ * Whether the analyzer has been away orphan_ms (0: never) at monotonic now.
+ * Started on a host over SSH, an agent is on its own: a run killed with -9
+ * cannot stop it.  Its analyzer gone that long, it stops itself; this says
+ * so on stderr.  Never with records going to a file or nowhere.
+ */
+bool recout_orphaned(struct recout *o, long long orphan_ms, unsigned long long now);
 
 /* Last words: send what waits, for up to a second. */
 void recout_finish(struct recout *o);

@@ -17,6 +17,7 @@ LAYERS=(
 	probe            # probe transports, packets, tracer, path mapping
 	probe/hostmesh   # the Hostmesh monitor
 	probe/rpingmesh  # the R-Pingmesh monitor: probe protocol, pinglists
+	probe/monitors   # the monitors by name: their agents and analyzers (monitors.def)
 	transport/ordering # receiver ordering state machines (Eunomia): pure, no I/O
 	transport/mprdma # MP-RDMA and single-path senders and receivers: pure, no I/O
 	transport/sim    # the deterministic path simulator that drives them

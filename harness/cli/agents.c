@@ -11,8 +11,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/version.h"
-#include "probe/hostmesh/hostmesh.h"
-#include "probe/rpingmesh/rpingmesh.h"
+#include "probe/monitors/monitors.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -21,19 +20,22 @@
 
 int cli_agents(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "rpingmesh"))
-		return cmd_rpm_agent(argc - 1, argv + 1);
+	const struct mon_agent *m;
+	char names[128];
+
+	mon_names("|", names, sizeof(names));
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs("usage: rocelab agent hostmesh|rpingmesh --host HOST [options]\n"
-		      "  hostmesh    Hostmesh (APNet'24): probes between the RNICs of one host\n"
-		      "  rpingmesh   R-Pingmesh (SIGCOMM'24): probes across hosts, with ACKs\n"
-		      "'rocelab agent hostmesh --help', 'rocelab agent rpingmesh --help': options\n"
-		      "(run as " ROCELAB_AGENT_BIN " when it is installed beside rocelab; "
-		      "ROCELAB_AGENT_INPROCESS=1: in rocelab itself)\n",
-		      stdout);
+		printf("usage: rocelab agent %s --host HOST [options]\n", names);
+		mon_list_print(stdout);
+		printf("'rocelab agent NAME --help': its options\n"
+		       "(run as " ROCELAB_AGENT_BIN " when it is installed beside rocelab; "
+		       "ROCELAB_AGENT_INPROCESS=1: in rocelab itself)\n");
 		return 0;
 	}
-	return cmd_agent(argc, argv);
+	if (argc < 2 || !(m = mon_agent_find(argv[1])))
+		return rl_usage_error("agent", "the agent to run is one of %s",
+				      mon_names(", ", names, sizeof(names)));
+	return mon_agent_main(m, argc - 1, argv + 1);
 }
 
 void cli_agents_exec_lean(int argc, char **argv)

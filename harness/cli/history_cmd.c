@@ -6,8 +6,7 @@
 #include "harness/cli/agents.h"
 #include "harness/lib/state.h"
 #include "harness/run/runner.h"
-#include "probe/hostmesh/hostmesh.h"
-#include "probe/rpingmesh/rpingmesh.h"
+#include "probe/monitors/monitors.h"
 #include "reports/history.h"
 #include "reports/pages.h"
 
@@ -165,13 +164,14 @@ static int hist_parse(int argc, char **argv, struct opts *o, struct hist_opts *h
 }
 
 /*
- * rocelab analyze [--monitor hostmesh|rpingmesh]: each monitor's analyzer
- * parses its own options (hostmesh when none is given).
+ * rocelab analyze [--monitor NAME]: each monitor's analyzer parses its own
+ * options (the first of monitors.def when none is given).
  */
 int cmd_analyzes(int argc, char **argv)
 {
-	const char *mon = "hostmesh";
-	char **av = rl_xcalloc((size_t)argc + 1, sizeof(*av));
+	const char *mon = mon_list[0].name;
+	const struct mon_analyzer *m;
+	char **av = rl_xcalloc((size_t)argc + 1, sizeof(*av)), names[128];
 	int n = 0, r;
 
 	for (int i = 0; i < argc; i++) {
@@ -185,12 +185,11 @@ int cmd_analyzes(int argc, char **argv)
 		}
 		av[n++] = argv[i];
 	}
-	if (!strcmp(mon, "rpingmesh"))
-		r = cmd_rpm_analyze(n, av);
-	else if (!strcmp(mon, "hostmesh"))
-		r = cmd_analyze(n, av);
+	if ((m = mon_analyzer_find(mon)))
+		r = mon_analyze_main(m, n, av);
 	else
-		r = rl_usage_error("analyze", "--monitor '%s': give hostmesh or rpingmesh", mon);
+		r = rl_usage_error("analyze", "--monitor '%s': give one of %s", mon,
+				   mon_names(", ", names, sizeof(names)));
 	free(av);
 	return r;
 }

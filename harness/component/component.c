@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The verdict's keys, written and read here only. */
-#define K_TIME	  "time"
-#define K_EMITTED "emitted"
-#define K_WINDOW  "window"
-#define K_CLASS	  "class"
-#define K_TARGET  "target"
-#define K_VOTES	  "votes"
-#define K_SUSP	  "suspects"
-#define K_GOOD	  "good"
-
 static int copy_str(const json_t *o, const char *key, char *buf, size_t len)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -34,31 +24,32 @@ static int copy_str(const json_t *o, const char *key, char *buf, size_t len)
 
 int verdict_from_json(const json_t *o, struct verdict *v)
 {
-	const json_t *w = json_object_get(o, K_WINDOW), *sus = json_object_get(o, K_SUSP), *e;
+	const json_t *w = json_object_get(o, VERDICT_K_WINDOW),
+		     *sus = json_object_get(o, VERDICT_K_SUSP), *e;
 	size_t i;
 
 	memset(v, 0, sizeof(*v));
 	if (!json_is_object(o) || !json_is_array(w) || json_array_size(w) != 2 ||
-	    copy_str(o, K_CLASS, v->cls, sizeof(v->cls)) ||
-	    copy_str(o, K_TARGET, v->target, sizeof(v->target)))
+	    copy_str(o, VERDICT_K_CLASS, v->cls, sizeof(v->cls)) ||
+	    copy_str(o, VERDICT_K_TARGET, v->target, sizeof(v->target)))
 		return -EINVAL;
 	v->win[0] = json_number_value(json_array_get(w, 0));
 	v->win[1] = json_number_value(json_array_get(w, 1));
-	v->time = json_is_number(json_object_get(o, K_TIME))
-		      ? json_number_value(json_object_get(o, K_TIME))
+	v->time = json_is_number(json_object_get(o, VERDICT_K_TIME))
+		      ? json_number_value(json_object_get(o, VERDICT_K_TIME))
 		      : v->win[1];
-	v->emitted = json_number_value(json_object_get(o, K_EMITTED));
-	v->votes = json_integer_value(json_object_get(o, K_VOTES));
+	v->emitted = json_number_value(json_object_get(o, VERDICT_K_EMITTED));
+	v->votes = json_integer_value(json_object_get(o, VERDICT_K_VOTES));
 	json_array_foreach(sus, i, e)
 	{
 		struct suspect *s = &v->sus[v->n_sus];
 
 		if (v->n_sus == VERDICT_SUSPECTS)
 			break;
-		if (copy_str(e, K_TARGET, s->target, sizeof(s->target)))
+		if (copy_str(e, VERDICT_K_TARGET, s->target, sizeof(s->target)))
 			return -EINVAL;
-		s->votes = json_integer_value(json_object_get(e, K_VOTES));
-		s->good = json_integer_value(json_object_get(e, K_GOOD));
+		s->votes = json_integer_value(json_object_get(e, VERDICT_K_VOTES));
+		s->good = json_integer_value(json_object_get(e, VERDICT_K_GOOD));
 		v->n_sus++;
 	}
 	return 0;
@@ -68,23 +59,27 @@ json_t *verdict_to_json(const struct verdict *v)
 {
 	json_t *o = json_object(), *sus = json_array();
 
-	json_object_set_new(o, K_TIME, json_real(v->time));
+	json_object_set_new(o, VERDICT_K_TIME, json_real(v->time));
 	if (v->emitted > 0)
-		json_object_set_new(o, K_EMITTED, json_real(v->emitted));
-	json_object_set_new(o, K_WINDOW, json_pack("[f,f]", v->win[0], v->win[1]));
-	json_object_set_new(o, K_CLASS, json_string(v->cls));
-	json_object_set_new(o, K_TARGET, json_string(v->target));
-	json_object_set_new(o, K_VOTES, json_integer(v->votes));
+		json_object_set_new(o, VERDICT_K_EMITTED, json_real(v->emitted));
+	json_object_set_new(o, VERDICT_K_WINDOW, json_pack("[f,f]", v->win[0], v->win[1]));
+	json_object_set_new(o, VERDICT_K_CLASS, json_string(v->cls));
+	json_object_set_new(o, VERDICT_K_TARGET, json_string(v->target));
+	json_object_set_new(o, VERDICT_K_VOTES, json_integer(v->votes));
 	for (size_t i = 0; i < v->n_sus; i++)
-		json_array_append_new(sus, json_pack("{s:s,s:I,s:I}", K_TARGET, v->sus[i].target,
-						     K_VOTES, (json_int_t)v->sus[i].votes, K_GOOD,
-						     (json_int_t)v->sus[i].good));
-	json_object_set_new(o, K_SUSP, sus);
+		json_array_append_new(sus,
+				      json_pack("{s:s,s:I,s:I}", VERDICT_K_TARGET, v->sus[i].target,
+						VERDICT_K_VOTES, (json_int_t)v->sus[i].votes,
+						VERDICT_K_GOOD, (json_int_t)v->sus[i].good));
+	json_object_set_new(o, VERDICT_K_SUSP, sus);
 	return o;
 }
 
 void comp_obs_clear(struct comp_obs *o)
 {
+	for (size_t i = 0; i < o->n_services; i++)
+		free(o->services[i].sender);
+	free(o->services);
 	free(o->verdicts);
 	free(o->metrics);
 	json_decref(o->section);
@@ -94,6 +89,52 @@ void comp_obs_clear(struct comp_obs *o)
 struct verdict *comp_obs_verdict(struct comp_obs *o)
 {
 	return RL_PUSH(o->verdicts, o->n_verdicts); /* zeroed */
+}
+
+struct svc_obs *comp_obs_service(struct comp_obs *o, const char *from, const char *to,
+				 unsigned sport)
+{
+	struct svc_obs *s;
+
+	if (strlen(from) >= sizeof(s->from) || strlen(to) >= sizeof(s->to))
+		return NULL;
+	for (size_t i = 0; i < o->n_services; i++) {
+		s = &o->services[i];
+		if (s->sport == sport && !strcmp(s->from, from) && !strcmp(s->to, to))
+			return s;
+	}
+	s = RL_PUSH(o->services, o->n_services);
+	strcpy(s->from, from);
+	strcpy(s->to, to);
+	s->sport = sport;
+	return s;
+}
+
+json_t *comp_obs_services_json(const struct comp_obs *o)
+{
+	json_t *all = json_object();
+
+	for (size_t i = 0; i < o->n_services; i++) {
+		const struct svc_obs *s = &o->services[i];
+		char key[200];
+		json_t *j =
+		    json_pack("{s:s,s:s,s:i,s:I,s:I,s:I}", "from", s->from, "to", s->to, "sport",
+			      (int)s->sport, "windows", (json_int_t)s->windows, "impacted",
+			      (json_int_t)s->impacted, "network_related", (json_int_t)s->network);
+
+		if (s->n_sender) {
+			json_t *w = json_array();
+
+			for (size_t k = 0; k < s->n_sender; k++)
+				json_array_append_new(
+				    w, json_pack("[f,f,f,f]", s->sender[k].start, s->sender[k].end,
+						 s->sender[k].rate_mbps, s->sender[k].best_mbps));
+			json_object_set_new(j, "sender_windows", w);
+		}
+		snprintf(key, sizeof(key), "%s>%s/%u", s->from, s->to, s->sport);
+		json_object_set_new(all, key, j);
+	}
+	return all;
 }
 
 void comp_obs_metric(struct comp_obs *o, const char *name, double value, const char *unit)

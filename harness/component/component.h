@@ -47,6 +47,19 @@ struct verdict {
 	bool rig;
 };
 
+/*
+ * A verdict's keys in JSON: monitors' analyzers write them (probe/monaz.c),
+ * the run reads them back (verdict_from_json); nowhere else spells them.
+ */
+#define VERDICT_K_TIME	  "time"
+#define VERDICT_K_EMITTED "emitted"
+#define VERDICT_K_WINDOW  "window"
+#define VERDICT_K_CLASS	  "class"
+#define VERDICT_K_TARGET  "target"
+#define VERDICT_K_VOTES	  "votes"
+#define VERDICT_K_SUSP	  "suspects"
+#define VERDICT_K_GOOD	  "good"
+
 /* The one key table for verdicts in JSON, both ways.  -EINVAL when a key is missing. */
 int verdict_from_json(const json_t *o, struct verdict *v);
 json_t *verdict_to_json(const struct verdict *v);
@@ -58,10 +71,34 @@ struct metric {
 	char unit[16];
 };
 
+/*
+ * What a monitor that traces services saw of one flow (FROM>TO/SPORT),
+ * summed over its windows: in how many it was seen, impacted, and impacted
+ * by the network; and the impacted windows it did not blame on the
+ * network, with the flow's rate then and its best (Mbit/s), which the
+ * grader holds against what the flow's own sender sent.
+ */
+struct svc_window {
+	double start, end, rate_mbps, best_mbps;
+};
+struct svc_obs {
+	char from[80], to[80]; /* "host:rnic" */
+	unsigned sport;
+	long long windows, impacted, network;
+	struct svc_window *sender;
+	size_t n_sender;
+};
+
 /* What a component observed during one scenario. */
 struct comp_obs {
 	struct verdict *verdicts;
 	size_t n_verdicts;
+	/* A monitor that traces services: what it saw of each (traces_services set even when it
+	 * saw none), and the share of its best rate below which it calls a flow degraded. */
+	bool traces_services;
+	struct svc_obs *services;
+	size_t n_services;
+	double svc_degrade;
 	struct metric *metrics;
 	size_t n_metrics;
 	json_t *section; /* its own part of results.json (owned; NULL: none) */
@@ -75,6 +112,12 @@ struct comp_obs {
 
 void comp_obs_clear(struct comp_obs *o);
 struct verdict *comp_obs_verdict(struct comp_obs *o); /* appends a zeroed one */
+/* The flow from>to/sport, appended zeroed when it is not there yet; borrowed, valid until the
+ * next call.  NULL when from or to is too long. */
+struct svc_obs *comp_obs_service(struct comp_obs *o, const char *from, const char *to,
+				 unsigned sport);
+/* The services as results.json has them: {"FROM>TO/SPORT": {from, to, sport, windows, ...}}. */
+json_t *comp_obs_services_json(const struct comp_obs *o);
 void comp_obs_metric(struct comp_obs *o, const char *name, double value, const char *unit);
 
 /* ---- what the runner gives them -------------------------------------------------------- */

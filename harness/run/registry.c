@@ -1,23 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
- * The components under test, by name.  A new component is its folder and one
- * line here; tests register their own with component_register().
+ * The components under test, by name: the monitors (probe/monitors/
+ * monitors.def, each NAME_component), then the transports.  A new component
+ * is its folder and one line here (a monitor: there); tests register their
+ * own with component_register().
  */
 #include "harness/run/registry.h"
 
 #include "harness/lib/common.h"
-#include "probe/hostmesh/component.h"
 #include "probe/observe.h"
-#include "probe/rpingmesh/component.h"
 #include "transport/mpr_comp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define MONITOR(n, about) extern const struct component_ops n##_component;
+#include "probe/monitors/monitors.def"
+#undef MONITOR
+
 static const struct component_ops *table[COMPONENTS_MAX] = {
-    &hostmesh_component,
-    &rpingmesh_component,
+#define MONITOR(n, about) &n##_component,
+#include "probe/monitors/monitors.def"
+#undef MONITOR
     &mprdma_component,
     &eunomia_component,
 };

@@ -16,66 +16,59 @@
 
 /*
  * Of a service's windows a monitor said it was impacted in, not by the
- * network (ws: [start, end, Mbit/s, best Mbit/s] each), those in which its own
- * sender (its "sent" lines in log; 1042 bytes a datagram as the monitor
- * counts it, Ethernet's 14 and IP's 1028) really sent
- * less than the monitor's degraded line, (1 - degrade) of its best: the rig
- * held the sender back, and the monitor saw it right (issue 64: measured
- * conditions are ground truth too).
+ * network, those in which its own sender (its "sent" lines in log; 1042
+ * bytes a datagram as the monitor counts it, Ethernet's 14 and IP's 1028)
+ * really sent less than the monitor's degraded line, (1 - degrade) of its
+ * best: the rig held the sender back, and the monitor saw it right (issue
+ * 64: measured conditions are ground truth too).
  */
-static long long sender_windows(const json_t *ws, const char *log, double degrade)
+static long long sender_windows(const struct svc_obs *g, const char *log, double degrade)
 {
 	long long own = 0;
-	size_t i;
-	const json_t *w;
 
-	json_array_foreach(ws, i, w)
-	{
-		double from = json_number_value(json_array_get(w, 0)),
-		       to = json_number_value(json_array_get(w, 1)),
-		       best = json_number_value(json_array_get(w, 3)),
-		       sent = traffic_sent_between(log, 0, from, to);
+	for (size_t i = 0; g && i < g->n_sender; i++) {
+		const struct svc_window *w = &g->sender[i];
+		double sent = traffic_sent_between(log, 0, w->start, w->end);
 
-		if (sent >= 0 && to > from &&
-		    sent * 1042 * 8 / (to - from) / 1e6 < (1 - degrade) * best)
+		if (sent >= 0 && w->end > w->start &&
+		    sent * 1042 * 8 / (w->end - w->start) / 1e6 < (1 - degrade) * w->best_mbps)
 			own++;
 	}
 	return own;
 }
 
 /*
- * What a monitor that traces services said of each declared one (its
- * section's "services", by "FROM>TO/SPORT") against what the service
+ * What a monitor that traces services saw of each declared one (its typed
+ * observations, by from, to and source port) against what the service
  * expects; the section gains "declared".  false with why when one is not met.
  */
 static bool grade_services(const struct scn_result *r, struct comp_result *c, char *why,
 			   size_t whylen)
 {
 	const struct scenario *s = r->s;
-	json_t *seen = c->obs.section ? json_object_get(c->obs.section, "services") : NULL,
-	       *declared;
-	double degrade;
+	json_t *declared;
 	bool ok = true;
 
-	if (!json_is_object(seen))
+	if (!c->obs.traces_services || !c->obs.section)
 		return true; /* a monitor that does not trace services */
-	degrade = json_real_value(json_object_get(c->obs.section, "svc_degrade"));
 	declared = json_array();
 	for (size_t i = 0; i < s->n_services && i < SVC_MAX; i++) {
 		const struct scn_service *x = &s->services[i];
-		char key[200];
-		const json_t *g;
+		const struct svc_obs *g = NULL;
 		long long win, imp, net, own;
 		bool pass = true;
 		char got[160], log[PATH_MAX + 96];
 
-		snprintf(key, sizeof(key), "%s>%s/%u", x->from, x->to, r->svc_sport[i]);
-		g = json_object_get(seen, key);
-		win = json_integer_value(json_object_get(g, "windows"));
-		imp = json_integer_value(json_object_get(g, "impacted"));
-		net = json_integer_value(json_object_get(g, "network_related"));
+		for (size_t k = 0; k < c->obs.n_services && !g; k++)
+			if (c->obs.services[k].sport == r->svc_sport[i] &&
+			    !strcmp(c->obs.services[k].from, x->from) &&
+			    !strcmp(c->obs.services[k].to, x->to))
+				g = &c->obs.services[k];
+		win = g ? g->windows : 0;
+		imp = g ? g->impacted : 0;
+		net = g ? g->network : 0;
 		snprintf(log, sizeof(log), "%s/service-%s.log", r->dir, x->name);
-		own = sender_windows(json_object_get(g, "sender_windows"), log, degrade);
+		own = sender_windows(g, log, c->obs.svc_degrade);
 		snprintf(got, sizeof(got),
 			 "seen in %lld window(s), impacted in %lld (%lld its sender's), network in "
 			 "%lld",

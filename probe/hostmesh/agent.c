@@ -599,15 +599,8 @@ static void count_overflow(struct agent *a)
 static void emit_stats(struct agent *a)
 {
 	count_overflow(a);
-	a->st.t_ns = rec_time(a, rl_realtime_ns());
-	a->st.rss_kb = rl_peak_rss_kb();
-	a->st.dropped_records = a->out.dropped;
-	a->st.cpu_us = rl_cpu_us();
-	struct rec_stats st = a->st; /* with the traces' packets */
-
-	st.tx_pkts += a->tr.tx_pkts;
-	st.tx_bytes += a->tr.tx_bytes;
-	emit(a, HM_STATS, &st, sizeof(st));
+	/* with the traces' packets */
+	recout_stats(&a->out, &a->st, rec_time(a, rl_realtime_ns()), a->tr.tx_pkts, a->tr.tx_bytes);
 }
 
 int hm_parse_addr(const char *spec, struct sockaddr_in *sa)
@@ -740,7 +733,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 	struct agent a = {0};
 	struct hm_agent_cfg resolved = *given;
 	const struct hm_agent_cfg *cfg = &resolved;
-	unsigned long long start = rl_now_ns(), end, seen_analyzer = start;
+	unsigned long long start = rl_now_ns(), end;
 	char how[320];
 	int ret;
 
@@ -801,17 +794,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 			a.next_stats = now + 5000 * NS_PER_MS;
 		}
 		recout_service(&a.out);
-		/*
-		 * Started on a host over SSH, the agent is on its own: a run killed
-		 * with -9 cannot stop it.  Its analyzer gone that long, it stops itself.
-		 */
-		if (a.out.connected || !cfg->analyzer || !cfg->orphan_ms)
-			seen_analyzer = now;
-		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {
-			rl_err(
-			    "agent: no analyzer at %s for %lld s: the run that started this agent "
-			    "is gone; exiting",
-			    cfg->analyzer, cfg->orphan_ms / 1000);
+		if (recout_orphaned(&a.out, cfg->orphan_ms, now)) {
 			ret = RL_EXIT_SETUP;
 			break;
 		}

@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
+#include "probe/monaz.h"
 #include "probe/pathmap.h"
 #include "probe/ptrans.h"
 #include "probe/vote.h"
@@ -74,8 +75,7 @@ struct abn {
 };
 
 struct window {
-	bool used;
-	uint64_t start, end;
+	struct az_win at; /* first: the ring's head */
 	uint64_t probes, timeouts, send_errors, ok, unlocalized, ts_kernel, ts_hw;
 	struct rnic_win *rn;
 	uint32_t *peer_probes, *peer_timeouts; /* [RNIC][peer's local index] */
@@ -100,6 +100,7 @@ struct az {
 	struct path_ent *paths;
 	size_t paths_cap, paths_n;
 	struct window win[MAX_WINDOWS];
+	struct az_ring ring;
 	/* scratch of a window's analysis */
 	uint32_t *votes_l, *good_l, *votes_s, *good_s;
 	uint32_t *fast_s; /* good probes on a known path through each switch (count_fast) */
@@ -239,8 +240,10 @@ void az_path(struct az *a, size_t host, const struct hm_path *p)
 
 /* ---- windows ------------------------------------------------------------------------ */
 
-static void win_reset(struct az *a, struct window *w, uint64_t start)
+static void win_open(void *ctx, void *wp, uint64_t start, uint64_t end)
 {
+	struct az *a = ctx;
+	struct window *w = wp;
 	struct rnic_win *rn = w->rn;
 	uint32_t *hp = w->host_probes, *hs = w->host_slow, *pp = w->peer_probes,
 		 *pt = w->peer_timeouts, *fl = w->fast_l;
@@ -248,16 +251,15 @@ static void win_reset(struct az *a, struct window *w, uint64_t start)
 	uint64_t *good = w->good;
 	size_t ca = w->cap_abn, cg = w->cap_good;
 
+	(void)start;
+	(void)end;
 	memset(rn, 0, a->n_rnics * sizeof(*rn));
 	memset(pp, 0, a->n_rnics * a->max_per_host * sizeof(*pp));
 	memset(pt, 0, a->n_rnics * a->max_per_host * sizeof(*pt));
 	memset(hp, 0, a->inv->n_hosts * sizeof(*hp));
 	memset(hs, 0, a->inv->n_hosts * sizeof(*hs));
 	memset(fl, 0, a->inv->n_links * sizeof(*fl));
-	*w = (struct window){.used = true,
-			     .start = start,
-			     .end = start + (uint64_t)a->cfg.window_ms * NS_PER_MS,
-			     .rn = rn,
+	*w = (struct window){.rn = rn,
 			     .peer_probes = pp,
 			     .peer_timeouts = pt,
 			     .host_probes = hp,
@@ -269,31 +271,9 @@ static void win_reset(struct az *a, struct window *w, uint64_t start)
 			     .fast_l = fl};
 }
 
-static void close_window(struct az *a, struct window *w);
-
 static struct window *win_get(struct az *a, uint64_t t)
 {
-	uint64_t wl = (uint64_t)a->cfg.window_ms * NS_PER_MS, start = t - t % wl;
-	struct window *free_w = NULL, *oldest = NULL;
-
-	for (int i = 0; i < MAX_WINDOWS; i++) {
-		struct window *w = &a->win[i];
-
-		if (w->used && w->start == start)
-			return w;
-		if (!w->used && !free_w)
-			free_w = w;
-		if (w->used && (!oldest || w->start < oldest->start))
-			oldest = w;
-	}
-	if (!free_w) {
-		if (start < oldest->start)
-			return NULL; /* older than every open window */
-		close_window(a, oldest);
-		free_w = oldest;
-	}
-	win_reset(a, free_w, start);
-	return free_w;
+	return az_ring_get(&a->ring, t);
 }
 
 static void grp_add(struct rnic_win *r, uint16_t link, bool timeout)
@@ -326,7 +306,7 @@ static void add_abn(struct window *w, size_t max, uint32_t src_g, unsigned dst, 
 	x->src_g = src_g;
 	x->dst = (uint16_t)dst;
 	x->slow = slow;
-	x->at_ms = t_send > w->start ? (uint32_t)((t_send - w->start) / NS_PER_MS) : 0;
+	x->at_ms = t_send > w->at.start ? (uint32_t)((t_send - w->at.start) / NS_PER_MS) : 0;
 	x->n_links = e && e->complete ? e->n_links : 0;
 	if (x->n_links)
 		memcpy(x->links, e->links, sizeof(x->links));
@@ -432,11 +412,6 @@ static size_t ev_stride(const struct az *a)
 	return 3 * (a->inv->n_links + a->inv->n_switches);
 }
 
-static double secs(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 static size_t host_of(const struct az *a, size_t g)
 {
 	return vote_host_of(a->base, a->inv->n_hosts, g);
@@ -519,8 +494,8 @@ static bool votes_in(const struct az *a, const struct window *w, const struct ab
 {
 	size_t gd = a->base[host_of(a, x->src_g)] + x->dst;
 
-	return x->slow == slow && x->n_links && a->until[x->src_g] <= w->start &&
-	       a->until[gd] <= w->start;
+	return x->slow == slow && x->n_links && a->until[x->src_g] <= w->at.start &&
+	       a->until[gd] <= w->at.start;
 }
 
 /* How long, in send time, the slow probes through one link (or switch) were sent over. */
@@ -746,39 +721,14 @@ static void baseline_hold(struct az *a, const struct window *w, bool healthy)
 
 static void print_suspects(struct az *a, const char *key, bool link, const struct cand *c, size_t n)
 {
-	char name[160];
-
-	out_open_array(&a->o, key);
-	for (size_t i = 0; i < n && i < SUSPECTS; i++) {
-		out_open_object(&a->o, NULL);
-		out_string(&a->o, PRINT_JSON, "target", NULL,
-			   vote_elem_name(a->inv, link, c[i].id, name, sizeof(name)));
-		out_string(&a->o, PRINT_JSON, "kind", NULL, link ? "link" : "switch");
-		out_uint(&a->o, PRINT_JSON, "votes", NULL, c[i].votes);
-		out_uint(&a->o, PRINT_JSON, "good", NULL, c[i].good);
-		out_close(&a->o);
-	}
-	out_close(&a->o);
+	az_suspects(&a->o, a->inv, key, link, c, n, SUSPECTS);
 }
 
 static void verdict_head(struct az *a, const struct window *w, const char *cls, const char *target,
 			 uint32_t votes, double share)
 {
-	struct out *o = &a->o;
-
 	a->tot.verdicts++;
-	out_open_object(o, NULL);
-	out_string(o, PRINT_JSON, "type", NULL, "verdict");
-	out_float(o, PRINT_JSON, "time", NULL, 3, secs(w->end));
-	out_float(o, PRINT_JSON, "emitted", NULL, 3, secs(rl_realtime_ns()));
-	out_open_array(o, "window");
-	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->start));
-	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->end));
-	out_close(o);
-	out_string(o, PRINT_JSON, "class", NULL, cls);
-	out_string(o, PRINT_JSON, "target", NULL, target);
-	out_uint(o, PRINT_JSON, "votes", NULL, votes);
-	out_float(o, PRINT_JSON, "share", NULL, 3, share);
+	az_verdict_head(&a->o, "hostmesh", &w->at, cls, target, votes, share);
 }
 
 /*
@@ -809,7 +759,7 @@ static void vote_emit(struct az *a, const struct window *w, const char *cls, boo
 		out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1,
 			  isfinite(hs->log10_p) ? hs->log10_p : -999);
 	}
-	print_suspects(a, "suspects", link, top, link ? kl : ks);
+	print_suspects(a, VERDICT_K_SUSP, link, top, link ? kl : ks);
 	print_suspects(a, "switch_suspects", false, cs, ks);
 	out_close(&a->o);
 }
@@ -905,7 +855,7 @@ static void evidence(struct az *a, const struct window *w, uint32_t n_t)
 	memcpy(slot + 3 * nl, a->votes_s, ns * sizeof(*slot));
 	memcpy(slot + 3 * nl + ns, a->good_s, ns * sizeof(*slot));
 	memcpy(slot + 3 * nl + 2 * ns, a->fast_s, ns * sizeof(*slot));
-	a->ev_m[a->ev_next].start = w->start;
+	a->ev_m[a->ev_next].start = w->at.start;
 	a->ev_m[a->ev_next].n = n_t;
 	a->ev_m[a->ev_next].n_fast = w->n_fast;
 	a->ev_m[a->ev_next].used = true;
@@ -917,8 +867,8 @@ static void evidence(struct az *a, const struct window *w, uint32_t n_t)
 	for (size_t k = 0; k < E; k++) {
 		const uint32_t *e = a->ev + k * st;
 
-		if (!a->ev_m[k].used || a->ev_m[k].start > w->start ||
-		    a->ev_m[k].start + E * wl <= w->start)
+		if (!a->ev_m[k].used || a->ev_m[k].start > w->at.start ||
+		    a->ev_m[k].start + E * wl <= w->at.start)
 			continue;
 		used++;
 		n_acc += a->ev_m[k].n;
@@ -1060,8 +1010,8 @@ static void close_window(struct az *a, struct window *w)
 			if (!rnic_anomalous(a, w, g, a->bad_rnic))
 				continue;
 			a->bad_rnic[g] = 1;
-			if (a->until[g] < w->end + hold)
-				a->until[g] = w->end + hold;
+			if (a->until[g] < w->at.end + hold)
+				a->until[g] = w->at.end + hold;
 			verdict_head(a, w, "rnic", rnic_name(a, g, name, sizeof(name)), r->timeouts,
 				     (double)r->timeouts / r->probes);
 			out_uint(&a->o, PRINT_JSON, "probes", NULL, r->probes);
@@ -1076,7 +1026,7 @@ static void close_window(struct az *a, struct window *w)
 
 		if (x->slow)
 			continue;
-		if (a->until[x->src_g] > w->start || a->until[gd] > w->start)
+		if (a->until[x->src_g] > w->at.start || a->until[gd] > w->at.start)
 			rnic_drops++;
 		else
 			switch_drops++;
@@ -1092,8 +1042,8 @@ static void close_window(struct az *a, struct window *w)
 
 	out_open_object(o, NULL);
 	out_string(o, PRINT_JSON, "type", NULL, "window");
-	out_float(o, PRINT_JSON, "start", NULL, 3, secs(w->start));
-	out_float(o, PRINT_JSON, "end", NULL, 3, secs(w->end));
+	out_float(o, PRINT_JSON, "start", NULL, 3, az_secs(w->at.start));
+	out_float(o, PRINT_JSON, "end", NULL, 3, az_secs(w->at.end));
 	out_uint(o, PRINT_JSON, "probes", NULL, w->probes);
 	out_uint(o, PRINT_JSON, "timeouts", NULL, w->timeouts);
 	out_uint(o, PRINT_JSON, "send_errors", NULL, w->send_errors);
@@ -1148,46 +1098,29 @@ static void close_window(struct az *a, struct window *w)
 		}
 	baseline_hold(a, w, a->tot.verdicts == verdicts);
 	fflush(a->out);
-	w->used = false;
 }
 
-static int win_cmp(const void *pa, const void *pb)
+static void close_window_cb(void *ctx, void *w)
 {
-	const struct window *x = *(struct window *const *)pa, *y = *(struct window *const *)pb;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static void close_until(struct az *a, uint64_t limit, bool all)
-{
-	struct window *open[MAX_WINDOWS];
-	int n = 0;
-
-	for (int i = 0; i < MAX_WINDOWS; i++)
-		if (a->win[i].used &&
-		    (all || a->win[i].end + (uint64_t)a->cfg.grace_ms * NS_PER_MS <= limit))
-			open[n++] = &a->win[i];
-	rl_sort(open, (size_t)n, sizeof(*open), win_cmp);
-	for (int i = 0; i < n; i++)
-		close_window(a, open[i]);
+	close_window(ctx, w);
 }
 
 void az_tick(struct az *a, uint64_t now_ns)
 {
 	a->now_ns = now_ns;
-	close_until(a, now_ns, false);
+	az_ring_close(&a->ring, now_ns, false);
 }
 
 void az_flush(struct az *a)
 {
-	close_until(a, 0, true);
+	az_ring_close(&a->ring, 0, true);
 }
 
 void az_agent_stats(struct az *a, size_t host, const char *transport, const struct rec_stats *s)
 {
 	if (host >= a->inv->n_hosts)
 		return;
-	if (!rec_stats_line(&a->o, a->inv->hosts[host].name, transport, s, &a->stats_t[host])) {
+	if (!az_agent_line(&a->o, a->inv, host, transport, s, a->stats_t)) {
 		a->tot.refused++;
 		return;
 	}
@@ -1247,6 +1180,8 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(size_t));
 	a->ev = rl_xcalloc((size_t)cfg->evidence_windows * ev_stride(a) + 1, sizeof(uint32_t));
 	a->ev_sum = rl_xcalloc(ev_stride(a) + 1, sizeof(uint32_t));
+	az_ring_init(&a->ring, a->win, MAX_WINDOWS, sizeof(a->win[0]), cfg->window_ms,
+		     cfg->grace_ms, a, win_open, close_window_cb);
 	return a;
 }
 

@@ -66,7 +66,7 @@ void az_flush(struct az *a);
  * before the hello, a hello of another inventory or version: -1, the stream
  * is to be dropped (said on stderr).
  */
-#define HM_MAX_FRAME 1024 /* the largest body (agent stats) is 104 bytes */
+#define HM_MAX_FRAME REC_MAX_FRAME
 int hm_stream_take(struct az *a, const struct inventory *inv, struct rec_stream *s);
 
 /* Counters since az_new. */

@@ -26,15 +26,10 @@ __attribute__((constructor)) static void build_params(void)
 {
 	size_t n = 0;
 
-	for (const struct opt_desc *d = hm_agent_opts; d->type != OPT_END; d++) {
-		params[n] = *d;
-		params[n++].off += offsetof(struct hm_params, agent);
-	}
-	for (const struct opt_desc *d = az_opts; d->type != OPT_END; d++) {
-		params[n] = *d;
-		params[n++].off += offsetof(struct hm_params, az);
-	}
-	params[n] = (struct opt_desc)OPT_TABLE_END;
+	mon_params_add(params, ARRAY_SIZE(params), &n, hm_agent_opts,
+		       offsetof(struct hm_params, agent), NULL);
+	mon_params_add(params, ARRAY_SIZE(params), &n, az_opts, offsetof(struct hm_params, az),
+		       NULL);
 }
 
 static void defaults(void *cfg)
@@ -54,9 +49,7 @@ static int check(void *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "hostmesh.timeout is more than 4096 intervals");
 		return -EINVAL;
 	}
-	/* A window closes only once its probes can no longer arrive. */
-	if (p->az.grace_ms < p->agent.timeout_ms + 500)
-		p->az.grace_ms = p->agent.timeout_ms + 1000;
+	mon_grace(&p->az.grace_ms, p->agent.timeout_ms);
 	return 0;
 }
 
@@ -90,68 +83,41 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 
 	*state = st;
 	st->cfg = p;
-	return mon_start(e, &d, &st->procs, what, whatlen);
+	return mon_start(e, &d, &st->mon.procs, what, whatlen);
 }
 
-static bool alive(void *state, char *why, size_t whylen)
+/* What Hostmesh's windows sum to: probes, their fates, and how they were timed. */
+struct hm_sums {
+	const struct hm_state *st;
+	unsigned long long probes, timeouts, ok, kern, hw;
+};
+
+static void window_sums(void *ctx, const char *type, const json_t *j)
 {
-	return mon_alive(&((struct hm_state *)state)->procs, why, whylen);
+	struct hm_sums *m = ctx;
+
+	if (strcmp(type, "window"))
+		return;
+	m->probes += (unsigned long long)json_integer_value(json_object_get(j, "probes"));
+	m->timeouts += (unsigned long long)json_integer_value(json_object_get(j, "timeouts"));
+	m->ok += (unsigned long long)json_integer_value(json_object_get(j, "ok"));
+	m->kern += (unsigned long long)json_integer_value(json_object_get(j, "ts_kernel"));
+	m->hw += (unsigned long long)json_integer_value(json_object_get(j, "ts_hw"));
 }
 
-static void stop(void *state)
+static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
 {
-	mon_stop(&((struct hm_state *)state)->procs);
-}
+	const struct hm_sums *m = ctx;
+	unsigned long long ok = m->ok, hw = m->hw, kern = m->kern;
+	const char *ts = !ok		? "none"
+			 : hw == ok	? "hardware"
+			 : kern == ok	? "kernel-software"
+			 : !kern && !hw ? "clock_gettime"
+					: "mixed";
 
-/* The analyzer's JSON lines: windows (kept for the report), verdicts (typed), agents. */
-static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
-{
-	struct hm_state *st = state;
-	FILE *f = fopen(st->procs.out, "re");
-	char *line = NULL;
-	size_t cap = 0, ok = 0, kern = 0, hw = 0;
-	unsigned long long probes = 0, timeouts = 0;
-	json_t *verdicts = json_array(), *agents = json_array();
-	const char *ts;
-
-	st->windows = json_array();
-	while (f && getline(&line, &cap, f) > 0) {
-		json_t *j = json_loads(line, 0, NULL);
-		const char *type = j ? json_string_value(json_object_get(j, "type")) : NULL;
-
-		if (!type) {
-			json_decref(j);
-			continue;
-		}
-		if (!strcmp(type, "window")) {
-			probes +=
-			    (unsigned long long)json_integer_value(json_object_get(j, "probes"));
-			timeouts +=
-			    (unsigned long long)json_integer_value(json_object_get(j, "timeouts"));
-			ok += (size_t)json_integer_value(json_object_get(j, "ok"));
-			kern += (size_t)json_integer_value(json_object_get(j, "ts_kernel"));
-			hw += (size_t)json_integer_value(json_object_get(j, "ts_hw"));
-			json_array_append_new(st->windows, j);
-		} else if (!strcmp(type, "verdict")) {
-			if (verdict_from_json(j, comp_obs_verdict(obs)))
-				obs->n_verdicts--; /* not a verdict of this version: skipped */
-			json_array_append_new(verdicts, j);
-		} else {
-			json_array_append_new(agents, j);
-		}
-	}
-	free(line);
-	if (f)
-		fclose(f);
-	ts = !ok	    ? "none"
-	     : hw == ok	    ? "hardware"
-	     : kern == ok   ? "kernel-software"
-	     : !kern && !hw ? "clock_gettime"
-			    : "mixed";
-	comp_obs_metric(obs, "probes", (double)probes, "probes");
-	comp_obs_metric(obs, "timeouts", (double)timeouts, "probes");
-	obs->section = json_object();
-	mon_transport(agents, st->cfg->agent.transport->name, obs);
+	comp_obs_metric(obs, "probes", (double)m->probes, "probes");
+	comp_obs_metric(obs, "timeouts", (double)m->timeouts, "probes");
+	mon_transport(agents, m->st->cfg->agent.transport->name, obs);
 	json_object_set_new(obs->section, "timestamps", json_string(ts));
 	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime,
 	 * one kind or both: udp agents beside verbs ones on rxe), "mixed" only with some of each.
@@ -161,14 +127,17 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 					: hw == ok ? "hardware"
 					: !hw	   ? "software"
 						   : "mixed"));
-	json_object_set_new(obs->section, "probes", json_integer((json_int_t)probes));
-	json_object_set_new(obs->section, "timeouts", json_integer((json_int_t)timeouts));
-	json_object_set_new(obs->section, "windows",
-			    json_integer((json_int_t)json_array_size(st->windows)));
-	json_object_set_new(obs->section, "verdicts", verdicts);
-	mon_overhead(&st->procs, agents, st->windows, t, obs);
-	json_object_set_new(obs->section, "agents", agents);
-	return 0;
+	json_object_set_new(obs->section, "probes", json_integer((json_int_t)m->probes));
+	json_object_set_new(obs->section, "timeouts", json_integer((json_int_t)m->timeouts));
+}
+
+/* The analyzer's JSON lines: windows (kept for the report), verdicts (typed), agents. */
+static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
+{
+	struct hm_state *st = state;
+	struct hm_sums m = {.st = st};
+
+	return mon_collect(&st->mon, t, obs, window_sums, section, &m);
 }
 
 static void release(void *state)
@@ -177,8 +146,7 @@ static void release(void *state)
 
 	if (!st)
 		return;
-	json_decref(st->windows);
-	mon_release(&st->procs);
+	mon_state_release(&st->mon);
 	free(st);
 }
 
@@ -227,8 +195,8 @@ const struct component_ops hostmesh_component = {
     .settle_ms = settle_ms,
     .drain_ms = drain_ms,
     .start = start,
-    .alive = alive,
-    .stop = stop,
+    .alive = mon_comp_alive,
+    .stop = mon_comp_stop,
     .collect = collect,
     .report = hm_report,
     .release = release,

@@ -16,9 +16,8 @@ struct hm_params {
 
 /* One scenario's Hostmesh: the analyzer here, an agent on every host through the lab. */
 struct hm_state {
+	struct mon_state mon; /* first: its processes, the analyzer's windows (for the report) */
 	const struct hm_params *cfg;
-	struct mon_procs procs;
-	json_t *windows; /* the analyzer's windows, for the report */
 };
 
 int hm_report(void *state, const struct comp_report *r);

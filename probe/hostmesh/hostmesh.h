@@ -45,8 +45,11 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg);
 struct sockaddr_in;
 int hm_parse_addr(const char *spec, struct sockaddr_in *sa);
 
-int cmd_agent(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
+/* The monitor's tables (probe/monitor.h): its agent (agent_cli.c) and analyzer (cli.c). */
+struct mon_agent;
+struct mon_analyzer;
+extern const struct mon_agent hostmesh_agent;
+extern const struct mon_analyzer hostmesh_analyzer;
 
 /* The 50-byte probe payload (the paper's size), little-endian. */
 #define HM_PAYLOAD_LEN	 50

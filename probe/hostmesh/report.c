@@ -76,7 +76,7 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 		return -errno;
 	fprintf(f, "# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
 		   "proc_p50_us proc_p99_us probes\n");
-	json_array_foreach(st->windows, i, w)
+	json_array_foreach(st->mon.windows, i, w)
 	{
 		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us");
 		double mid = (jnum(w, "start") + jnum(w, "end")) / 2 - t0;
@@ -153,7 +153,6 @@ static void html(const struct hm_state *st, const struct comp_report *r, bool pn
 {
 	const json_t *sec = r->obs->section;
 	FILE *f = r->html;
-	char a[1024], b[1024];
 
 	fprintf(f, "<h2>hostmesh</h2>\n<table>\n");
 	fprintf(f,
@@ -163,28 +162,9 @@ static void html(const struct hm_state *st, const struct comp_report *r, bool pn
 		(long long)json_integer_value(json_object_get(sec, "timeouts")),
 		st->cfg->agent.transport->name,
 		json_string_value(json_object_get(sec, "timestamps")) ?: "none");
-	if (png)
-		fprintf(f, "<p><img src=\"%s\" alt=\"incident timeline\" width=\"1200\"></p>\n",
-			rl_xml_escape(r->png, a, sizeof(a)));
-	else
-		fprintf(f,
-			"<p>(no plot: gnuplot did not run; data in windows.dat, votes.dat)</p>\n");
-	fprintf(f, "<h3>verdicts</h3>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
-		   "<th>votes</th></tr>\n");
-	for (size_t i = 0; i < r->obs->n_verdicts; i++) {
-		const struct verdict *v = &r->obs->verdicts[i];
-
-		if (i >= 200) {
-			fprintf(f, "<tr><td colspan=4>... %zu more in analyzer.jsonl</td></tr>\n",
-				r->obs->n_verdicts - i);
-			break;
-		}
-		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%lld</td></tr>\n",
-			v->time - r->t->t_start, rl_xml_escape(v->cls, a, sizeof(a)),
-			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
-	}
-	fprintf(f, "</table>\n<p>Files: analyzer.jsonl (windows, verdicts), agent-*.log, "
-		   "report.gp</p>\n");
+	mon_html_plot(r, png, "incident timeline", "windows.dat, votes.dat");
+	mon_html_verdicts(r, "analyzer.jsonl");
+	fprintf(f, "<p>Files: analyzer.jsonl (windows, verdicts), agent-*.log, report.gp</p>\n");
 }
 
 int hm_report(void *state, const struct comp_report *r)

@@ -727,9 +727,6 @@ static void count_overflow(struct agent *a)
 static void emit_stats(struct agent *a)
 {
 	count_overflow(a);
-	a->st.t_ns = rec_time(a, rl_realtime_ns());
-	a->st.rss_kb = rl_peak_rss_kb();
-	a->st.dropped_records = a->out.dropped;
 	for (size_t s = 0; s < a->n; s++) {
 		const struct rpm_pend *p = a->rn[s].pend;
 
@@ -740,12 +737,8 @@ static void emit_stats(struct agent *a)
 	}
 	a->st.malformed += a->ctl.malformed; /* the controller's frames that could not be read */
 	a->ctl.malformed = 0;
-	a->st.cpu_us = rl_cpu_us();
-	struct rec_stats st = a->st; /* with the traces' packets */
-
-	st.tx_pkts += a->tr.tx_pkts;
-	st.tx_bytes += a->tr.tx_bytes;
-	recout_emit(&a->out, HM_STATS, &st, sizeof(st));
+	/* with the traces' packets */
+	recout_stats(&a->out, &a->st, rec_time(a, rl_realtime_ns()), a->tr.tx_pkts, a->tr.tx_bytes);
 }
 
 static void hello_frame(const struct agent *a, void *buf)
@@ -1398,7 +1391,7 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 	struct agent a = {0};
 	struct rpm_agent_cfg resolved = *given;
 	const struct rpm_agent_cfg *cfg = &resolved;
-	unsigned long long start = rl_now_ns(), end, seen_analyzer = start;
+	unsigned long long start = rl_now_ns(), end;
 	char how[320];
 	int ret;
 
@@ -1443,12 +1436,7 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 			rpm_ctlc_service(&a.ctl, now);
 		if (cfg->services)
 			svc_tick(&a, now);
-		if (a.out.connected || !cfg->analyzer || !cfg->orphan_ms)
-			seen_analyzer = now;
-		else if (now - seen_analyzer >= (unsigned long long)cfg->orphan_ms * NS_PER_MS) {
-			rl_err("agent: no analyzer at %s for %lld s: the run that started this "
-			       "agent is gone; exiting",
-			       cfg->analyzer, cfg->orphan_ms / 1000);
+		if (recout_orphaned(&a.out, cfg->orphan_ms, now)) {
 			ret = RL_EXIT_SETUP;
 			break;
 		}

@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
+#include "probe/monaz.h"
 #include "probe/pathmap.h"
 #include "probe/rpingmesh/pinglist.h"
 #include "probe/rpingmesh/rpm.h"
@@ -81,10 +82,9 @@ struct svch {
 #define MAX_SERVICES 1024 /* flows followed across windows, and in one */
 
 struct window {
-	bool used;
+	struct az_win at; /* first: the ring's head */
 	struct svcw *svc;
 	size_t n_svc;
-	uint64_t start, end;
 	struct tup *t;
 	size_t cap, n;
 	struct hostw *h;
@@ -106,6 +106,7 @@ struct rpa {
 	struct path *paths;
 	size_t paths_cap, paths_n;
 	struct window win[MAX_WINDOWS];
+	struct az_ring ring;
 	uint64_t *until;  /* per global RNIC: its timeouts are its own until (host-down, rnic) */
 	uint8_t *bad_now; /* per global RNIC: found bad in the window being closed */
 	uint64_t *down_until; /* per host: found down; its RNICs' troubles are that, until */
@@ -122,11 +123,6 @@ struct rpa {
 	size_t n_svh;
 	struct rpa_totals tot;
 };
-
-static double secs(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
 
 static size_t host_of(const struct rpa *a, size_t g)
 {
@@ -221,37 +217,25 @@ static struct path *path_put(struct rpa *a, uint64_t key)
 
 /* ---- windows ----------------------------------------------------------------------------- */
 
-static void close_window(struct rpa *a, struct window *w);
+static void win_open(void *ctx, void *wp, uint64_t start, uint64_t end)
+{
+	struct rpa *a = ctx;
+	struct window *w = wp;
+
+	(void)start;
+	(void)end;
+	*w = (struct window){0};
+	w->h = rl_xcalloc(a->inv->n_hosts, sizeof(*w->h));
+	w->sent = rl_xcalloc(a->n_rnics + 1, sizeof(*w->sent));
+	w->send_err = rl_xcalloc(a->n_rnics + 1, sizeof(*w->send_err));
+	w->seen = rl_xcalloc(a->inv->n_hosts, 1);
+	w->to_p = rl_xcalloc(a->n_rnics * NB + 1, sizeof(*w->to_p));
+	w->to_t = rl_xcalloc(a->n_rnics * NB + 1, sizeof(*w->to_t));
+}
 
 static struct window *win_get(struct rpa *a, uint64_t t)
 {
-	uint64_t wl = (uint64_t)a->cfg.window_ms * NS_PER_MS, start = t - t % wl;
-	struct window *free_w = NULL, *oldest = NULL;
-
-	for (int i = 0; i < MAX_WINDOWS; i++) {
-		struct window *w = &a->win[i];
-
-		if (w->used && w->start == start)
-			return w;
-		if (!w->used && !free_w)
-			free_w = w;
-		if (w->used && (!oldest || w->start < oldest->start))
-			oldest = w;
-	}
-	if (!free_w) {
-		if (start < oldest->start)
-			return NULL;
-		close_window(a, oldest);
-		free_w = oldest;
-	}
-	*free_w = (struct window){.used = true, .start = start, .end = start + wl};
-	free_w->h = rl_xcalloc(a->inv->n_hosts, sizeof(*free_w->h));
-	free_w->sent = rl_xcalloc(a->n_rnics + 1, sizeof(*free_w->sent));
-	free_w->send_err = rl_xcalloc(a->n_rnics + 1, sizeof(*free_w->send_err));
-	free_w->seen = rl_xcalloc(a->inv->n_hosts, 1);
-	free_w->to_p = rl_xcalloc(a->n_rnics * NB + 1, sizeof(*free_w->to_p));
-	free_w->to_t = rl_xcalloc(a->n_rnics * NB + 1, sizeof(*free_w->to_t));
-	return free_w;
+	return az_ring_get(&a->ring, t);
 }
 
 /* Host h sent a record of time t: a host never seen is not started, not down. */
@@ -265,7 +249,7 @@ static void seen(struct rpa *a, size_t h, uint64_t t)
 
 static size_t bucket(const struct rpa *a, const struct window *w, uint64_t t)
 {
-	uint64_t b = (t - w->start) * NB / ((uint64_t)a->cfg.window_ms * NS_PER_MS);
+	uint64_t b = (t - w->at.start) * NB / ((uint64_t)a->cfg.window_ms * NS_PER_MS);
 
 	return b < NB ? (size_t)b : NB - 1;
 }
@@ -427,7 +411,7 @@ void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct r
 		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
 	}
 	/* Its counters as a line (the components' overhead figures); agents report every 5 s. */
-	rec_stats_line(&a->o, a->inv->hosts[host].name, transport, s, &a->stats_t[host]);
+	az_agent_line(&a->o, a->inv, host, transport, s, a->stats_t);
 }
 
 /* ---- verdicts ------------------------------------------------------------------------------- */
@@ -435,27 +419,13 @@ void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct r
 static void verdict_head(struct rpa *a, const struct window *w, const char *cls, const char *target,
 			 uint64_t votes, double share)
 {
-	struct out *o = &a->o;
-
 	a->tot.verdicts++;
-	out_open_object(o, NULL);
-	out_string(o, PRINT_JSON, "type", NULL, "verdict");
-	out_string(o, PRINT_JSON, "monitor", NULL, "rpingmesh");
-	out_float(o, PRINT_JSON, "time", NULL, 3, secs(w->end));
-	out_float(o, PRINT_JSON, "emitted", NULL, 3, secs(rl_realtime_ns()));
-	out_open_array(o, "window");
-	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->start));
-	out_float(o, PRINT_JSON, NULL, NULL, 3, secs(w->end));
-	out_close(o);
-	out_string(o, PRINT_JSON, "class", NULL, cls);
-	out_string(o, PRINT_JSON, "target", NULL, target);
-	out_uint(o, PRINT_JSON, "votes", NULL, votes);
-	out_float(o, PRINT_JSON, "share", NULL, 3, share);
+	az_verdict_head(&a->o, "rpingmesh", &w->at, cls, target, votes, share);
 }
 
 static bool bad_at(const struct rpa *a, size_t g, const struct window *w)
 {
-	return a->until[g] > w->start;
+	return a->until[g] > w->at.start;
 }
 
 /*
@@ -474,8 +444,8 @@ static bool noise(const struct rpa *a, const struct window *w, size_t s, size_t 
 static void mark_bad(struct rpa *a, size_t g, const struct window *w, uint64_t hold)
 {
 	a->bad_now[g] = 1;
-	if (a->until[g] < w->end + hold)
-		a->until[g] = w->end + hold;
+	if (a->until[g] < w->at.end + hold)
+		a->until[g] = w->at.end + hold;
 }
 
 /* A ToR-mesh pair's probes both ways: RNICs a < b (global indexes). */
@@ -585,7 +555,7 @@ static void host_down(struct rpa *a, const struct window *w, const struct tup *t
 		 * is not a host down. */
 		if (!best || !a->first_seen[h] ||
 		    a->first_seen[h] >=
-			w->start + b0 * ((uint64_t)a->cfg.window_ms * NS_PER_MS / NB))
+			w->at.start + b0 * ((uint64_t)a->cfg.window_ms * NS_PER_MS / NB))
 			continue;
 		for (size_t p = 0; p < a->inv->n_hosts; p++)
 			probers += seen[h * a->inv->n_hosts + p];
@@ -603,8 +573,8 @@ static void host_down(struct rpa *a, const struct window *w, const struct tup *t
 			continue;
 		for (size_t r = 0; r < hh->n_rnics; r++)
 			mark_bad(a, a->base[h] + r, w, hold);
-		if (a->down_until[h] < w->end + hold)
-			a->down_until[h] = w->end + hold;
+		if (a->down_until[h] < w->at.end + hold)
+			a->down_until[h] = w->at.end + hold;
 		verdict_head(a, w, "host-down", hh->name, lost,
 			     all ? (double)lost / (double)all : 0);
 		out_uint(&a->o, PRINT_JSON, "probers", NULL, probers);
@@ -637,7 +607,7 @@ static void host_quiet(struct rpa *a, const struct window *w)
 	for (size_t h = 0; h < a->inv->n_hosts; h++) {
 		uint64_t last = a->last_seen[h], others = h == top ? second : first;
 
-		if (!last || last < w->start || last >= w->end || others < w->end + bucket)
+		if (!last || last < w->at.start || last >= w->at.end || others < w->at.end + bucket)
 			continue;
 		for (size_t r = 0; r < a->inv->hosts[h].n_rnics; r++)
 			mark_bad(a, a->base[h] + r, w, 0);
@@ -682,7 +652,7 @@ static void rnic_step(struct rpa *a, const struct window *w, const struct tup **
 
 		/* A host that was down lately: what its RNICs show on coming back is that. */
 		if (a->bad_now[r] || !w->h[host_of(a, r)].alive ||
-		    a->down_until[host_of(a, r)] > w->start)
+		    a->down_until[host_of(a, r)] > w->at.start)
 			continue;
 		/* Its own probes do not leave (a missing route, a port down): the RNIC's. */
 		if (w->send_err[r] >= (uint32_t)a->cfg.rnic_min_probes &&
@@ -750,19 +720,7 @@ static void on_path(const struct rpa *a, const struct path *p, uint32_t n, uint3
 
 static void print_suspects(struct rpa *a, bool link, const struct cand *c, size_t n)
 {
-	char name[160];
-
-	out_open_array(&a->o, "suspects");
-	for (size_t i = 0; i < n && i < SUSPECTS; i++) {
-		out_open_object(&a->o, NULL);
-		out_string(&a->o, PRINT_JSON, "target", NULL,
-			   vote_elem_name(a->inv, link, c[i].id, name, sizeof(name)));
-		out_string(&a->o, PRINT_JSON, "kind", NULL, link ? "link" : "switch");
-		out_uint(&a->o, PRINT_JSON, "votes", NULL, c[i].votes);
-		out_uint(&a->o, PRINT_JSON, "good", NULL, c[i].good);
-		out_close(&a->o);
-	}
-	out_close(&a->o);
+	az_suspects(&a->o, a->inv, VERDICT_K_SUSP, link, c, n, SUSPECTS);
 }
 
 /*
@@ -893,7 +851,7 @@ static void host_step(struct rpa *a, const struct window *w)
 
 		/* A host that was down lately: its agent's first answers on coming back are that.
 		 */
-		if ((!prober && !resp) || a->down_until[h] > w->start)
+		if ((!prober && !resp) || a->down_until[h] > w->at.start)
 			continue;
 		verdict_head(a, w, "host-processing", a->inv->hosts[h].name,
 			     prober ? x->slow_prober : x->slow_resp,
@@ -929,7 +887,7 @@ static struct svch *svh_get(struct rpa *a, uint64_t key)
  */
 static size_t service_step(struct rpa *a, const struct window *w, const struct tup *t, size_t n)
 {
-	double span = (double)(w->end - w->start) / 1e9;
+	double span = (double)(w->at.end - w->at.start) / 1e9;
 	size_t impacted = 0;
 
 	for (size_t i = 0; i < w->n_svc; i++) {
@@ -940,7 +898,7 @@ static size_t service_step(struct rpa *a, const struct window *w, const struct t
 		uint32_t probes = p ? p->probes : 0, lost = p ? p->timeouts + p->ack2_lost : 0,
 			 ok = p ? p->ok : 0, slow = p ? p->slow : 0;
 		struct svch *h = svh_get(a, x->key);
-		bool first = !h || h->last_end != w->start;
+		bool first = !h || h->last_end != w->at.start;
 		double bps = (double)x->bytes * 8 / span;
 		bool net = probes >= (uint32_t)a->cfg.min_votes &&
 			   ((double)lost > a->cfg.svc_loss * probes || (ok && 2 * slow > ok));
@@ -951,8 +909,8 @@ static size_t service_step(struct rpa *a, const struct window *w, const struct t
 		out_open_object(&a->o, NULL);
 		out_string(&a->o, PRINT_JSON, "type", NULL, "service");
 		out_string(&a->o, PRINT_JSON, "monitor", NULL, "rpingmesh");
-		out_float(&a->o, PRINT_JSON, "start", NULL, 3, secs(w->start));
-		out_float(&a->o, PRINT_JSON, "end", NULL, 3, secs(w->end));
+		out_float(&a->o, PRINT_JSON, "start", NULL, 3, az_secs(w->at.start));
+		out_float(&a->o, PRINT_JSON, "end", NULL, 3, az_secs(w->at.end));
 		out_string(&a->o, PRINT_JSON, "from", NULL, rnic_name(a, src, from, sizeof(from)));
 		out_string(&a->o, PRINT_JSON, "to", NULL, rnic_name(a, dst, to, sizeof(to)));
 		out_uint(&a->o, PRINT_JSON, "sport", NULL, x->key & 0xffff);
@@ -972,7 +930,7 @@ static size_t service_step(struct rpa *a, const struct window *w, const struct t
 		impacted += net || degraded;
 		if (!h)
 			continue;
-		h->last_end = w->end;
+		h->last_end = w->at.end;
 		if (!first && !x->ended && !net && !degraded && bps > h->best_bps)
 			h->best_bps = bps;
 	}
@@ -991,8 +949,8 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 	out_open_object(o, NULL);
 	out_string(o, PRINT_JSON, "type", NULL, "window");
 	out_string(o, PRINT_JSON, "monitor", NULL, "rpingmesh");
-	out_float(o, PRINT_JSON, "start", NULL, 3, secs(w->start));
-	out_float(o, PRINT_JSON, "end", NULL, 3, secs(w->end));
+	out_float(o, PRINT_JSON, "start", NULL, 3, az_secs(w->at.start));
+	out_float(o, PRINT_JSON, "end", NULL, 3, az_secs(w->at.end));
 	out_uint(o, PRINT_JSON, "send_errors", NULL, w->send_errors);
 	/* timeouts to hosts whose agents had not started: left out */
 	out_uint(o, PRINT_JSON, "to_unstarted", NULL, w->unstarted);
@@ -1080,36 +1038,20 @@ static void close_window(struct rpa *a, struct window *w)
 	*w = (struct window){0};
 }
 
-static int win_cmp(const void *pa, const void *pb)
+static void close_window_cb(void *ctx, void *w)
 {
-	const struct window *x = *(struct window *const *)pa, *y = *(struct window *const *)pb;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static void close_until(struct rpa *a, uint64_t limit, bool all)
-{
-	struct window *open[MAX_WINDOWS];
-	size_t n = 0;
-
-	for (int i = 0; i < MAX_WINDOWS; i++)
-		if (a->win[i].used &&
-		    (all || a->win[i].end + (uint64_t)a->cfg.grace_ms * NS_PER_MS <= limit))
-			open[n++] = &a->win[i];
-	rl_sort(open, n, sizeof(*open), win_cmp);
-	for (size_t i = 0; i < n; i++)
-		close_window(a, open[i]);
+	close_window(ctx, w);
 }
 
 void rpa_tick(struct rpa *a, uint64_t now_ns)
 {
 	a->now_ns = now_ns;
-	close_until(a, now_ns, false);
+	az_ring_close(&a->ring, now_ns, false);
 }
 
 void rpa_flush(struct rpa *a)
 {
-	close_until(a, 0, true);
+	az_ring_close(&a->ring, 0, true);
 }
 
 struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE *out)
@@ -1141,6 +1083,8 @@ struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE
 	a->good_l = rl_xcalloc(inv->n_links + 1, sizeof(uint32_t));
 	a->votes_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
 	a->good_s = rl_xcalloc(inv->n_switches + 1, sizeof(uint32_t));
+	az_ring_init(&a->ring, a->win, MAX_WINDOWS, sizeof(a->win[0]), cfg->window_ms,
+		     cfg->grace_ms, a, win_open, close_window_cb);
 	return a;
 }
 

@@ -4,6 +4,7 @@
 #include "harness/lab/lab.h"
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
+#include "probe/monitor.h"
 #include "probe/recin.h"
 #include "probe/rpingmesh/agent.h"
 #include "probe/rpingmesh/analyzer.h"
@@ -306,144 +307,68 @@ int cmd_controller(int argc, char **argv)
 
 /* ---- analyzer ------------------------------------------------------------------------------- */
 
-static void analyze_help(void)
+static void az_defaults_cb(void *cfg)
 {
-	struct rpa_cfg d;
-
-	rpa_defaults(&d);
-	fputs("usage: rocelab analyze --monitor rpingmesh [-i INVENTORY] (--listen ADDR[:PORT] | "
-	      "FILE...)\n"
-	      "       [options]\n"
-	      "\n"
-	      "Analyze R-Pingmesh records per window: hosts down, RNIC anomalies from the\n"
-	      "ToR-mesh, Algorithm 1 voting over the forward and reverse paths of timeouts,\n"
-	      "host processing delays, timeouts and RTT percentiles per list.  Writes JSON\n"
-	      "lines (window, verdict) to stdout or -o FILE.\n"
-	      "\n"
-	      "  --listen ADDR[:PORT]   take agents' record streams over TCP (port 4793)\n"
-	      "  FILE...                record files written by 'agent rpingmesh --out'\n",
-	      stdout);
-	opt_help(rpa_opts, &d, 2, stdout);
-	fputs("  --duration D           stop listening after D (default: at SIGINT/SIGTERM)\n"
-	      "  -o FILE                JSON lines here (default stdout)\n"
-	      "exit: 0 done; 2 bad options or records from another inventory; 3 cannot listen.\n",
-	      stdout);
+	rpa_defaults(cfg);
 }
 
-static int rpa_take(void *ctx, const struct inventory *inv, struct rec_stream *s)
+static long long window_ms(const void *cfg)
 {
-	return rpa_stream_take(ctx, inv, s);
+	return ((const struct rpa_cfg *)cfg)->window_ms;
 }
 
-static void rpa_tick_cb(void *ctx, uint64_t now_ns)
+static void *new_az(const struct inventory *inv, const void *cfg, FILE *out)
 {
-	rpa_tick(ctx, now_ns);
+	return rpa_new(inv, cfg, out);
 }
 
-static void rpa_flush_cb(void *ctx)
+static void free_az(void *az)
 {
-	rpa_flush(ctx);
+	rpa_free(az);
 }
 
-int cmd_rpm_analyze(int argc, char **argv)
+static int take(void *az, const struct inventory *inv, struct rec_stream *s)
 {
-	static const struct option own[] = {
-	    {"inventory", required_argument, NULL, 'i'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"listen", required_argument, NULL, 'l'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {0},
-	};
-	static const char *const cmd = "analyze --monitor rpingmesh";
-	struct option lo[32];
-	const char *inv_path = NULL, *out_path = NULL, *listen_spec = NULL;
-	long long duration = 0;
-	struct rpa_cfg cfg;
+	return rpa_stream_take(az, inv, s);
+}
+
+static void tick(void *az, uint64_t now_ns)
+{
+	rpa_tick(az, now_ns);
+}
+
+static void flush(void *az)
+{
+	rpa_flush(az);
+}
+
+static void left_out(const void *az)
+{
 	struct rpa_totals t;
-	struct inventory *inv;
-	FILE *out = stdout;
-	struct rpa *az;
-	struct rec_sink sink;
-	char err[160];
-	int o, r, lfd = -1;
 
-	rpa_defaults(&cfg);
-	opt_longopts(rpa_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
-		switch (o) {
-		case 'i':
-			inv_path = optarg;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'l':
-			listen_spec = optarg;
-			break;
-		case 'd':
-			if (rl_parse_duration_ms(optarg, &duration) || duration < 1)
-				return rl_usage_error(
-				    cmd, "--duration '%s': give a duration (e.g. 20s)", optarg);
-			break;
-		case 'v':
-			rl_log_level = RL_LOG_DEBUG;
-			break;
-		case 'h':
-			return analyze_help(), 0;
-		case ':':
-			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (o >= OPT_BASE) {
-				if (opt_set(&rpa_opts[o - OPT_BASE], &cfg, optarg, err,
-					    sizeof(err)))
-					return rl_usage_error(cmd, "--%s", err);
-				break;
-			}
-			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (!listen_spec == (optind == argc))
-		return rl_usage_error(cmd,
-				      "give either --listen ADDR[:PORT] or record files ('agent "
-				      "rpingmesh --out')");
-	if (!(inv = lab_target_inventory(inv_path)))
-		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
-	if (listen_spec &&
-	    (lfd = recin_listen(listen_spec, RPM_DEFAULT_PORT, err, sizeof(err))) < 0) {
-		rl_err("analyze: %s", err);
-		inventory_free(inv);
-		return lfd == -EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
-	}
-	if (out_path && !(out = fopen(out_path, "we"))) {
-		rl_err("analyze: cannot write %s: %s", out_path, strerror(errno));
-		if (lfd >= 0)
-			close(lfd);
-		inventory_free(inv);
-		return RL_EXIT_SETUP;
-	}
-	az = rpa_new(inv, &cfg, out);
-	sink = (struct rec_sink){az, rpa_take, rpa_tick_cb, rpa_flush_cb};
-	if (lfd >= 0) {
-		rl_signals_install();
-		rl_info("analyze: R-Pingmesh: listening on %s (window %lld ms)", listen_spec,
-			cfg.window_ms);
-		r = recin_serve(&sink, inv, lfd, duration);
-		close(lfd);
-	} else {
-		r = recin_replay(&sink, inv, argv + optind, argc - optind);
-	}
 	rpa_totals(az, &t);
 	if (t.refused || t.late)
 		rl_warn("analyze: records left out: %llu refused (naming no RNIC of the "
 			"inventory, or from the future), %llu late",
 			(unsigned long long)t.refused, (unsigned long long)t.late);
-	rpa_free(az);
-	if (out != stdout)
-		fclose(out);
-	inventory_free(inv);
-	return r;
 }
+
+const struct mon_analyzer rpingmesh_analyzer = {
+    .name = "rpingmesh",
+    .title = "R-Pingmesh",
+    .about = "Analyze R-Pingmesh records per window: hosts down, RNIC anomalies from the\n"
+	     "ToR-mesh, Algorithm 1 voting over the forward and reverse paths of timeouts,\n"
+	     "host processing delays, timeouts and RTT percentiles per list.  Writes JSON\n"
+	     "lines (window, verdict) to stdout or -o FILE.",
+    .port = RPM_DEFAULT_PORT,
+    .opts = rpa_opts,
+    .cfg_size = sizeof(struct rpa_cfg),
+    .defaults = az_defaults_cb,
+    .window_ms = window_ms,
+    .new_az = new_az,
+    .free_az = free_az,
+    .take = take,
+    .tick = tick,
+    .flush = flush,
+    .left_out = left_out,
+};

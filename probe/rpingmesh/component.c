@@ -15,15 +15,14 @@
 #include <string.h>
 
 struct rpm_state {
+	struct mon_state mon; /* first: its processes, the analyzer's windows (for the report) */
 	const struct rpm_params *cfg;
 	struct rpm_ctl_cfg ctl; /* the controller's, as started */
-	struct mon_procs procs;
-	json_t *windows; /* the analyzer's windows, for the report */
 };
 
 const json_t *rpm_windows(const void *state)
 {
-	return ((const struct rpm_state *)state)->windows;
+	return ((const struct rpm_state *)state)->mon.windows;
 }
 
 /*
@@ -34,28 +33,23 @@ const json_t *rpm_windows(const void *state)
 static struct opt_desc params[56];
 static struct opt_desc ctl_params[8];
 
+static bool ctl_own(const struct opt_desc *d)
+{
+	return !strcmp(d->name, "refresh") || !strcmp(d->name, "stale");
+}
+
 __attribute__((constructor)) static void build_params(void)
 {
 	size_t n = 0;
 
-	for (const struct opt_desc *d = rpm_agent_opts; d->type != OPT_END; d++) {
-		params[n] = *d;
-		params[n++].off += offsetof(struct rpm_params, agent);
-	}
-	for (const struct opt_desc *d = rpa_opts; d->type != OPT_END; d++) {
-		params[n] = *d;
-		params[n++].off += offsetof(struct rpm_params, az);
-	}
-	for (const struct opt_desc *d = rpm_ctl_opts; d->type != OPT_END; d++)
-		if (!strcmp(d->name, "refresh") || !strcmp(d->name, "stale")) {
-			params[n] = *d;
-			params[n++].off += offsetof(struct rpm_params, ctl);
-		}
-	params[n] = (struct opt_desc)OPT_TABLE_END;
+	mon_params_add(params, ARRAY_SIZE(params), &n, rpm_agent_opts,
+		       offsetof(struct rpm_params, agent), NULL);
+	mon_params_add(params, ARRAY_SIZE(params), &n, rpa_opts, offsetof(struct rpm_params, az),
+		       NULL);
+	mon_params_add(params, ARRAY_SIZE(params), &n, rpm_ctl_opts,
+		       offsetof(struct rpm_params, ctl), ctl_own);
 	n = 0;
-	for (const struct opt_desc *d = rpm_ctl_opts; d->type != OPT_END; d++)
-		ctl_params[n++] = *d;
-	ctl_params[n] = (struct opt_desc)OPT_TABLE_END;
+	mon_params_add(ctl_params, ARRAY_SIZE(ctl_params), &n, rpm_ctl_opts, 0, NULL);
 }
 
 static void defaults(void *cfg)
@@ -79,9 +73,7 @@ static int check(void *cfg, char *err, size_t errlen)
 			 p->ctl.stale_ms, p->ctl.refresh_ms);
 		return -EINVAL;
 	}
-	/* A window closes only once its probes' ACKs can no longer arrive. */
-	if (p->az.grace_ms < p->agent.timeout_ms + 500)
-		p->az.grace_ms = p->agent.timeout_ms + 1000;
+	mon_grace(&p->az.grace_ms, p->agent.timeout_ms);
 	return 0;
 }
 
@@ -124,17 +116,7 @@ static int start(const struct comp_env *e, const void *cfg, void **state, char *
 	st->ctl = p->ctl;
 	st->ctl.pl = p->agent.pl;
 	st->ctl.pl.seed = p->agent.seed ? p->agent.seed : e->seed;
-	return mon_start(e, &d, &st->procs, what, whatlen);
-}
-
-static bool alive(void *state, char *why, size_t whylen)
-{
-	return mon_alive(&((struct rpm_state *)state)->procs, why, whylen);
-}
-
-static void stop(void *state)
-{
-	mon_stop(&((struct rpm_state *)state)->procs);
+	return mon_start(e, &d, &st->mon.procs, what, whatlen);
 }
 
 static long long jint(const json_t *o, const char *list, const char *key)
@@ -142,127 +124,123 @@ static long long jint(const json_t *o, const char *list, const char *key)
 	return json_integer_value(json_object_get(json_object_get(o, list), key));
 }
 
-static void bump(json_t *o, const char *key, bool yes)
-{
-	json_object_set_new(
-	    o, key, json_integer(json_integer_value(json_object_get(o, key)) + (yes ? 1 : 0)));
-}
-
 /*
- * A "service" line (a flow an agent found, judged in one window) into services,
- * by "FROM>TO/SPORT": its windows, those it was impacted in, and of those the
- * network-related ones; the others (its rate fell, its probes were fine) in
- * sender_windows.
+ * A "service" line (a flow an agent found, judged in one window) into the
+ * flow's observation: its windows, those it was impacted in, and of those
+ * the network-related ones; the others (its rate fell, its probes were
+ * fine) as sender windows.
  */
-static void service_add(json_t *services, const json_t *j)
+static void service_add(struct comp_obs *obs, const json_t *j)
 {
-	char key[160];
-	json_t *s, *nr = json_object_get(j, "network_related");
+	const char *from = json_string_value(json_object_get(j, "from")),
+		   *to = json_string_value(json_object_get(j, "to"));
+	json_int_t sport = json_integer_value(json_object_get(j, "sport"));
+	bool impacted = json_is_true(json_object_get(j, "impacted")),
+	     network = json_is_true(json_object_get(j, "network_related"));
+	struct svc_obs *s;
 
-	snprintf(key, sizeof(key), "%s>%s/%lld", json_string_value(json_object_get(j, "from")),
-		 json_string_value(json_object_get(j, "to")),
-		 (long long)json_integer_value(json_object_get(j, "sport")));
-	if (!(s = json_object_get(services, key))) {
-		s = json_pack("{s:O,s:O,s:O,s:i,s:i,s:i}", "from", json_object_get(j, "from"), "to",
-			      json_object_get(j, "to"), "sport", json_object_get(j, "sport"),
-			      "windows", 0, "impacted", 0, "network_related", 0);
-		json_object_set_new(services, key, s);
-	}
-	bump(s, "windows", true);
-	bump(s, "impacted", json_is_true(json_object_get(j, "impacted")));
-	bump(s, "network_related", json_is_true(nr));
-	/* what the grader holds against the service's own sender: [start, end, Mbit/s, best] */
-	if (json_is_true(json_object_get(j, "impacted")) && !json_is_true(nr)) {
-		json_t *w = json_object_get(s, "sender_windows");
-
-		if (!w)
-			json_object_set_new(s, "sender_windows", w = json_array());
-		json_array_append_new(w, json_pack("[O,O,O,O]", json_object_get(j, "start"),
-						   json_object_get(j, "end"),
-						   json_object_get(j, "rate_mbps"),
-						   json_object_get(j, "best_mbps")));
-	}
+	if (!from || !to || sport < 1 || sport > 65535 ||
+	    !(s = comp_obs_service(obs, from, to, (unsigned)sport)))
+		return; /* not a service line of this version */
+	s->windows++;
+	s->impacted += impacted;
+	s->network += network;
+	if (impacted && !network)
+		*RL_PUSH(s->sender, s->n_sender) = (struct svc_window){
+		    .start = json_number_value(json_object_get(j, "start")),
+		    .end = json_number_value(json_object_get(j, "end")),
+		    .rate_mbps = json_number_value(json_object_get(j, "rate_mbps")),
+		    .best_mbps = json_number_value(json_object_get(j, "best_mbps"))};
 }
 
-/* The analyzer's JSON lines: windows (summed per list), verdicts (typed), services. */
-static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
+/* What R-Pingmesh's lines sum to: probes and their fates, per list. */
+struct rpm_sums {
+	const struct rpm_state *st;
+	long long probes, timeouts, ack2, unloc;
+	json_t *per_list;
+};
+
+static void line_sums(void *ctx, const char *type, const json_t *j)
 {
 	static const char *const lists[] = {"tor_mesh", "inter_tor", "service"};
-	struct rpm_state *st = state;
-	FILE *f = fopen(st->procs.out, "re");
-	char *line = NULL;
-	size_t cap = 0, windows = 0;
-	long long probes = 0, timeouts = 0, ack2 = 0, unloc = 0;
-	json_t *verdicts = json_array(), *per_list = json_object(), *agents = json_array(),
-	       *services = json_object();
+	struct rpm_sums *m = ctx;
 
-	st->windows = json_array();
-	while (f && getline(&line, &cap, f) > 0) {
-		json_t *j = json_loads(line, 0, NULL);
-		const char *type = j ? json_string_value(json_object_get(j, "type")) : NULL;
+	if (strcmp(type, "window"))
+		return;
+	m->unloc += json_integer_value(json_object_get(j, "unlocalized"));
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		json_t *s = json_object_get(m->per_list, lists[l]);
+		long long p = jint(j, lists[l], "probes"), to = jint(j, lists[l], "timeouts"),
+			  a2 = jint(j, lists[l], "ack2_lost");
 
-		if (type && !strcmp(type, "window")) {
-			windows++;
-			json_array_append(st->windows, j);
-			unloc += json_integer_value(json_object_get(j, "unlocalized"));
-			for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
-				json_t *s = json_object_get(per_list, lists[l]);
-				long long p = jint(j, lists[l], "probes");
-
-				if (!p)
-					continue;
-				if (!s) {
-					s = json_pack("{s:I,s:I,s:I}", "probes", 0, "timeouts", 0,
-						      "ack2_lost", 0);
-					json_object_set_new(per_list, lists[l], s);
-				}
-				probes += p;
-				timeouts += jint(j, lists[l], "timeouts");
-				ack2 += jint(j, lists[l], "ack2_lost");
-				json_object_set_new(
-				    s, "probes",
-				    json_integer(json_integer_value(json_object_get(s, "probes")) +
-						 p));
-				json_object_set_new(s, "timeouts",
-						    json_integer(json_integer_value(json_object_get(
-								     s, "timeouts")) +
-								 jint(j, lists[l], "timeouts")));
-				json_object_set_new(s, "ack2_lost",
-						    json_integer(json_integer_value(json_object_get(
-								     s, "ack2_lost")) +
-								 jint(j, lists[l], "ack2_lost")));
-			}
-		} else if (type && !strcmp(type, "verdict")) {
-			if (verdict_from_json(j, comp_obs_verdict(obs)))
-				obs->n_verdicts--; /* not a verdict of this version: skipped */
-			json_array_append(verdicts, j);
-		} else if (type && !strcmp(type, "agent")) {
-			json_array_append(agents, j);
-		} else if (type && !strcmp(type, "service")) {
-			service_add(services, j);
+		if (!p)
+			continue;
+		if (!s) {
+			s = json_pack("{s:I,s:I,s:I}", "probes", 0, "timeouts", 0, "ack2_lost", 0);
+			json_object_set_new(m->per_list, lists[l], s);
 		}
-		json_decref(j);
+		m->probes += p;
+		m->timeouts += to;
+		m->ack2 += a2;
+		json_object_set_new(s, "probes",
+				    json_integer(jint(m->per_list, lists[l], "probes") + p));
+		json_object_set_new(s, "timeouts",
+				    json_integer(jint(m->per_list, lists[l], "timeouts") + to));
+		json_object_set_new(s, "ack2_lost",
+				    json_integer(jint(m->per_list, lists[l], "ack2_lost") + a2));
 	}
-	free(line);
-	if (f)
-		fclose(f);
-	comp_obs_metric(obs, "probes", (double)probes, "probes");
-	comp_obs_metric(obs, "timeouts", (double)(timeouts + ack2), "probes");
-	obs->section = json_object();
-	mon_transport(agents, st->cfg->agent.transport->name, obs);
-	json_object_set_new(obs->section, "probes", json_integer(probes));
-	json_object_set_new(obs->section, "timeouts", json_integer(timeouts));
-	json_object_set_new(obs->section, "ack2_lost", json_integer(ack2));
-	json_object_set_new(obs->section, "unlocalized", json_integer(unloc));
-	json_object_set_new(obs->section, "lists", per_list);
-	json_object_set_new(obs->section, "windows", json_integer((json_int_t)windows));
-	json_object_set_new(obs->section, "verdicts", verdicts);
-	json_object_set_new(obs->section, "services", services);
+}
+
+static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
+{
+	struct rpm_sums *m = ctx;
+
+	comp_obs_metric(obs, "probes", (double)m->probes, "probes");
+	comp_obs_metric(obs, "timeouts", (double)(m->timeouts + m->ack2), "probes");
+	mon_transport(agents, m->st->cfg->agent.transport->name, obs);
+	json_object_set_new(obs->section, "probes", json_integer(m->probes));
+	json_object_set_new(obs->section, "timeouts", json_integer(m->timeouts));
+	json_object_set_new(obs->section, "ack2_lost", json_integer(m->ack2));
+	json_object_set_new(obs->section, "unlocalized", json_integer(m->unloc));
+	json_object_set_new(obs->section, "lists", m->per_list);
+	m->per_list = NULL;
 	/* a service sending this share less than its best is degraded (the grader's line too) */
-	json_object_set_new(obs->section, "svc_degrade", json_real(st->cfg->az.svc_degrade));
-	mon_overhead(&st->procs, agents, st->windows, t, obs);
-	json_object_set_new(obs->section, "agents", agents);
-	return 0;
+	obs->traces_services = true;
+	obs->svc_degrade = m->st->cfg->az.svc_degrade;
+	json_object_set_new(obs->section, "services", comp_obs_services_json(obs));
+	json_object_set_new(obs->section, "svc_degrade", json_real(obs->svc_degrade));
+}
+
+/* Each line: a service's into its typed observation, the others into the sums. */
+struct rpm_collect {
+	struct rpm_sums m;
+	struct comp_obs *obs;
+};
+
+static void each_line(void *ctx, const char *type, const json_t *j)
+{
+	struct rpm_collect *c = ctx;
+
+	if (!strcmp(type, "service"))
+		service_add(c->obs, j);
+	else
+		line_sums(&c->m, type, j);
+}
+
+static void finish(void *ctx, const json_t *agents, struct comp_obs *obs)
+{
+	section(&((struct rpm_collect *)ctx)->m, agents, obs);
+}
+
+/* The analyzer's JSON lines: windows (summed per list), verdicts (typed), services, agents. */
+static int collect(void *state, const struct comp_times *t, struct comp_obs *obs)
+{
+	struct rpm_state *st = state;
+	struct rpm_collect c = {.m = {.st = st, .per_list = json_object()}, .obs = obs};
+	int r = mon_collect(&st->mon, t, obs, each_line, finish, &c);
+
+	json_decref(c.m.per_list);
+	return r;
 }
 
 static void release(void *state)
@@ -271,8 +249,7 @@ static void release(void *state)
 
 	if (!st)
 		return;
-	mon_release(&st->procs);
-	json_decref(st->windows);
+	mon_state_release(&st->mon);
 	free(st);
 }
 
@@ -326,8 +303,8 @@ const struct component_ops rpingmesh_component = {
     .settle_ms = settle_ms,
     .drain_ms = drain_ms,
     .start = start,
-    .alive = alive,
-    .stop = stop,
+    .alive = mon_comp_alive,
+    .stop = mon_comp_stop,
     .collect = collect,
     .report = rpm_report,
     .release = release,

@@ -97,7 +97,6 @@ static void html(const struct comp_report *r, bool png)
 {
 	const json_t *sec = r->obs->section;
 	FILE *f = r->html;
-	char a[1024], b[1024];
 
 	fprintf(f, "<h2>rpingmesh</h2>\n<table>\n");
 	fprintf(f,
@@ -107,22 +106,9 @@ static void html(const struct comp_report *r, bool png)
 		(long long)json_integer_value(json_object_get(sec, "timeouts")),
 		(long long)json_integer_value(json_object_get(sec, "ack2_lost")),
 		(long long)json_integer_value(json_object_get(sec, "unlocalized")));
-	if (png)
-		fprintf(f, "<p><img src=\"%s\" alt=\"R-Pingmesh timeline\" width=\"1200\"></p>\n",
-			rl_xml_escape(r->png, a, sizeof(a)));
-	else
-		fprintf(f, "<p>(no plot: gnuplot did not run; data in "
-			   "rpingmesh-windows.dat)</p>\n");
-	fprintf(f, "<h3>verdicts</h3>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
-		   "<th>votes</th></tr>\n");
-	for (size_t i = 0; i < r->obs->n_verdicts && i < 200; i++) {
-		const struct verdict *v = &r->obs->verdicts[i];
-
-		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%lld</td></tr>\n",
-			v->time - r->t->t_start, rl_xml_escape(v->cls, a, sizeof(a)),
-			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
-	}
-	fprintf(f, "</table>\n<p>Files: rpingmesh-analyzer.jsonl (windows, verdicts), "
+	mon_html_plot(r, png, "R-Pingmesh timeline", "rpingmesh-windows.dat");
+	mon_html_verdicts(r, "rpingmesh-analyzer.jsonl");
+	fprintf(f, "<p>Files: rpingmesh-analyzer.jsonl (windows, verdicts), "
 		   "rpingmesh-agent-*.log</p>\n");
 }
 

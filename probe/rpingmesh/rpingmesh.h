@@ -8,9 +8,10 @@
 
 /* rocelab controller pinglist (cli.c): an rl_exit code. */
 int cmd_controller(int argc, char **argv);
-/* rocelab agent rpingmesh (argv[0] "rpingmesh"): an rl_exit code. */
-int cmd_rpm_agent(int argc, char **argv);
-/* rocelab analyze --monitor rpingmesh (the option taken out of argv): an rl_exit code. */
-int cmd_rpm_analyze(int argc, char **argv);
+/* The monitor's tables (probe/monitor.h): its agent (agent_cli.c) and analyzer (cli.c). */
+struct mon_agent;
+struct mon_analyzer;
+extern const struct mon_agent rpingmesh_agent;
+extern const struct mon_analyzer rpingmesh_analyzer;
 
 #endif

@@ -6,37 +6,12 @@
 #include "harness/lib/inventory.h"
 #include "probe/hostmesh/analyzer.h"
 #include "probe/pathmap.h"
+#include "tests/probe/fixture.h"
 
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define VLAB "../lab-inventory/vlab-rail.yaml"
-#define T0   1795200000000000000ULL /* a window boundary */
-#define SEC  1000000000ULL
-
-static struct inventory *inv;
-
-static void setup(void)
-{
-	inv = inventory_load(VLAB, stderr);
-	cr_assert_not_null(inv);
-}
-
-static void teardown(void)
-{
-	inventory_free(inv);
-}
-
-static uint16_t link_at(const char *ep)
-{
-	struct inv_endpoint e;
-	char msg[128];
-
-	cr_assert_eq(inventory_endpoint(inv, ep, &e, msg, sizeof(msg)), 0, "%s", msg);
-	return (uint16_t)pathmap_link_index(inv, &e);
-}
 
 /* The path host:rnicS -> railS -> spineK -> railD -> host:rnicD (all 1-based names). */
 static void mkpath(struct hm_path *p, int host, int s, int d, int k)

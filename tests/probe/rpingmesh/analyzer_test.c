@@ -10,39 +10,15 @@
 #include "probe/pathmap.h"
 #include "probe/rpingmesh/analyzer.h"
 #include "probe/rpingmesh/rpm.h"
+#include "tests/probe/fixture.h"
 
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VLAB "../lab-inventory/vlab-rail.yaml"
-#define T0   1795200000000000000ULL /* a window boundary */
-#define SEC  1000000000ULL
-#define H    4 /* hosts */
-#define R    4 /* RNICs a host, rails */
-
-static struct inventory *inv;
-
-static void setup(void)
-{
-	inv = inventory_load(VLAB, stderr);
-	cr_assert_not_null(inv);
-}
-
-static void teardown(void)
-{
-	inventory_free(inv);
-}
-
-static uint16_t link_at(const char *ep)
-{
-	struct inv_endpoint e;
-	char msg[128];
-
-	cr_assert_eq(inventory_endpoint(inv, ep, &e, msg, sizeof(msg)), 0, "%s", msg);
-	return (uint16_t)pathmap_link_index(inv, &e);
-}
+#define H 4 /* hosts */
+#define R 4 /* RNICs a host, rails */
 
 /* The spine a 5-tuple (host hs RNIC s -> host hd RNIC d, port k) crosses: each way its own. */
 static int spine_of(int hs, int s, int hd, int d, int k)

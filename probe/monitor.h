@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A monitor, as the command line and the run see it: an agent on every
+ * host that streams records (recin.h) to an analyzer on the controller,
+ * which writes windows and verdicts (monaz.h).  Each monitor fills the two
+ * tables below in its own folder; probe/monitors/monitors.def lists them
+ * by name.  The agent's table is apart from the analyzer's so that
+ * rocelab-agent links only what an agent uses.
+ */
+#ifndef ROCELAB_MONITOR_H
+#define ROCELAB_MONITOR_H
+
+#include "harness/lib/inventory.h"
+#include "harness/lib/opt.h"
+#include "probe/recin.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What every agent is told on its command line, whatever its monitor's own options. */
+struct mon_agent_args {
+	const char *host;	   /* whose RNICs probe */
+	const char *analyzer;	   /* ADDR[:PORT] to stream records to, or NULL */
+	const char *controller;	   /* ADDR[:PORT] to take pinglists from, or NULL */
+	const char *out;	   /* a file for records ("-": stdout), or NULL */
+	long long duration_ms;	   /* 0: until SIGINT/SIGTERM */
+	long long clock_offset_ns; /* this host's clock minus the analyzer's */
+};
+
+/* 'rocelab agent NAME': a monitor's probing agent. */
+struct mon_agent {
+	const char *name;  /* "hostmesh": the word after 'rocelab agent' */
+	const char *about; /* --help's paragraph: what the agent does */
+	uint16_t port;	   /* its analyzer's TCP port */
+	uint16_t ctl_port; /* its controller's (0: it has none) */
+	const struct opt_desc *opts;
+	size_t cfg_size;
+	void (*defaults)(void *cfg);
+	/* The common arguments into cfg, checked with its own options: 0, or a usage error
+	 * (rl_usage_error of cmd). */
+	int (*finish)(const char *cmd, const struct mon_agent_args *g, void *cfg);
+	int (*run)(const struct inventory *inv, const void *cfg); /* an exit status */
+};
+
+/* 'rocelab analyze --monitor NAME': a monitor's analyzer. */
+struct mon_analyzer {
+	const char *name;  /* "hostmesh" */
+	const char *title; /* "Hostmesh" */
+	const char *about; /* --help's paragraph: what it analyzes and writes */
+	uint16_t port;	   /* its TCP port for agents' streams */
+	const struct opt_desc *opts;
+	size_t cfg_size;
+	void (*defaults)(void *cfg);
+	long long (*window_ms)(const void *cfg);
+	/* A new analyzer writing JSON lines on out; free with free_az(). */
+	void *(*new_az)(const struct inventory *inv, const void *cfg, FILE *out);
+	void (*free_az)(void *az);
+	int (*take)(void *az, const struct inventory *inv, struct rec_stream *s);
+	void (*tick)(void *az, uint64_t now_ns);
+	void (*flush)(void *az);
+	/* Warns of the records it left out (over its bounds, late, unknown), if any. */
+	void (*left_out)(const void *az);
+};
+
+/* 'rocelab agent NAME ...' (argv[0] NAME): options, inventory, then m->run.  An exit status. */
+int mon_agent_main(const struct mon_agent *m, int argc, char **argv);
+
+/* 'rocelab analyze --monitor NAME ...' (argv[0] "analyze"): likewise.  An exit status. */
+int mon_analyze_main(const struct mon_analyzer *m, int argc, char **argv);
+
+#endif
