@@ -19,6 +19,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/topo.h"
+#include "probe/agentcore.h"
 #include "probe/hostmesh/hmrec.h"
 #include "probe/pathmap.h"
 #include "probe/recout.h"
@@ -34,7 +35,7 @@
 
 #define MAX_FDS	     64
 #define NS_PER_MS    1000000ULL
-#define TRACE_COOKIE (1ULL << 63)
+#define TRACE_COOKIE AGENT_TRACE_COOKIE
 
 void hm_agent_defaults(struct hm_agent_cfg *c)
 {
@@ -136,16 +137,12 @@ struct rnic_state {
 	uint32_t next_id;
 	struct pending *ring;
 	size_t ring_n;
-	uint32_t rx_overflow; /* last reported by the transport */
 };
 
 struct agent {
-	const struct inventory *inv;
+	struct agent_core c; /* its host, RNICs, tracer, records out, counters */
 	const struct hm_agent_cfg *cfg;
-	struct topo *topo;
-	size_t host, n;
 	struct rnic_state *rn;
-	uint32_t nonce;
 
 	uint16_t *pool;
 	unsigned long long *born;
@@ -153,18 +150,12 @@ struct agent {
 	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
 	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
 
-	struct tracer tr;
-	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
-
-	struct recout out;
-
-	struct rec_stats st;
 	unsigned long long next_stats;
 };
 
 static size_t tuple_ix(const struct agent *a, size_t s, size_t d, int slot)
 {
-	return (s * a->n + d) * (size_t)a->cfg->pool + (size_t)slot;
+	return (s * a->c.n + d) * (size_t)a->cfg->pool + (size_t)slot;
 }
 
 /* A trace job's key: the 5-tuple (src RNIC, dst RNIC, the pool's source port). */
@@ -175,7 +166,7 @@ static uint64_t trace_key(size_t s, size_t d, uint16_t sport)
 
 static void emit(struct agent *a, uint16_t type, const void *body, uint16_t len)
 {
-	recout_emit(&a->out, type, body, len);
+	recout_emit(&a->c.out, type, body, len);
 }
 
 static void hello_frame(const struct agent *a, void *buf)
@@ -185,12 +176,7 @@ static void hello_frame(const struct agent *a, void *buf)
 		struct hm_hello b;
 	} __attribute__((packed)) m = {{HM_HELLO, sizeof(struct hm_hello)}};
 
-	m.b.magic = HM_MAGIC;
-	m.b.version = HM_VERSION;
-	m.b.n_rnics = (uint8_t)a->n;
-	m.b.transport = strcmp(a->cfg->transport->name, "udp") ? 1 : 0;
-	snprintf(m.b.host, sizeof(m.b.host), "%s", a->inv->hosts[a->host].name);
-	m.b.inv_fingerprint = inventory_fingerprint(a->inv);
+	agent_core_hello(&a->c, &m.b.head, HM_MAGIC, HM_VERSION, a->cfg->transport);
 	m.b.interval_us = (uint32_t)(a->cfg->interval_ms * 1000);
 	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
 	memcpy(buf, &m, sizeof(m));
@@ -229,9 +215,9 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 				    (p->t2_hw && rx_ts == PT_TS_HW ? HM_F_HW : 0) |
 				    ((tos & 3) == 3 ? HM_F_ECN_CE : 0));
 	} else if (status == HM_TIMEOUT) {
-		a->st.timeouts++;
+		a->c.st.timeouts++;
 	} else {
-		a->st.send_errors++;
+		a->c.st.send_errors++;
 	}
 	emit(a, HM_PROBE, &r, sizeof(r));
 }
@@ -239,14 +225,14 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 static void send_probe(struct agent *a, size_t s, uint64_t late)
 {
 	struct rnic_state *rs = &a->rn[s];
-	size_t d = (s + 1 + (size_t)random() % (a->n - 1)) % a->n;
+	size_t d = (s + 1 + (size_t)random() % (a->c.n - 1)) % a->c.n;
 	int slot = (int)((unsigned)random() % (unsigned)a->cfg->pool);
 	uint32_t id = rs->next_id++;
 	struct pending *p = &rs->ring[id % rs->ring_n];
 	struct hm_payload pl = {.kind = HM_KIND_PROBE,
 				.src = (uint8_t)s,
 				.dst = (uint8_t)d,
-				.nonce = a->nonce,
+				.nonce = a->c.nonce,
 				.id = id,
 				.sport = a->pool[slot]};
 	struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
@@ -263,15 +249,15 @@ static void send_probe(struct agent *a, size_t s, uint64_t late)
 	p->t2 = rl_realtime_ns();
 	r = a->cfg->transport->send(rs->port, &dst, pl.sport, 64, buf, sizeof(buf),
 				    (uint64_t)s << 40 | id, &used, &ipid);
-	a->st.probes++;
+	a->c.st.probes++;
 	if (r) {
 		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
 		emit_probe(a, s, p, HM_SEND_ERROR, 0, 0, PT_TS_APP, 0, 0);
 		p->used = false;
 		return;
 	}
-	a->st.tx_pkts++;
-	a->st.tx_bytes += REC_WIRE_BYTES(sizeof(buf));
+	a->c.st.tx_pkts++;
+	a->c.st.tx_bytes += REC_WIRE_BYTES(sizeof(buf));
 	p->sport = used;
 	p->ip_id = ipid;
 }
@@ -288,13 +274,13 @@ static void expire(struct agent *a, uint64_t now_rt)
 	uint64_t tmo = (uint64_t)a->cfg->timeout_ms * NS_PER_MS;
 	bool due = false;
 
-	for (size_t s = 0; s < a->n && !due; s++)
+	for (size_t s = 0; s < a->c.n && !due; s++)
 		for (size_t i = 0; i < a->rn[s].ring_n && !due; i++)
 			due = a->rn[s].ring[i].used && now_rt - a->rn[s].ring[i].t1 > tmo;
 	if (!due)
 		return;
 	drain(a);
-	for (size_t s = 0; s < a->n; s++)
+	for (size_t s = 0; s < a->c.n; s++)
 		for (size_t i = 0; i < a->rn[s].ring_n; i++) {
 			struct pending *p = &a->rn[s].ring[i];
 
@@ -317,7 +303,7 @@ static struct pending *pending_of(struct agent *a, uint64_t cookie, size_t *s)
 	struct pending *p;
 
 	*s = (size_t)(cookie >> 40);
-	if (cookie & TRACE_COOKIE || *s >= a->n)
+	if (cookie & TRACE_COOKIE || *s >= a->c.n)
 		return NULL;
 	p = &a->rn[*s].ring[id % a->rn[*s].ring_n];
 	return p->used && p->id == id ? p : NULL;
@@ -361,21 +347,21 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 	struct pending *p;
 	uint64_t t4 = rl_realtime_ns();
 
-	if (hm_payload_decode(rx->payload, rx->len, &pl) || pl.nonce != a->nonce ||
-	    pl.src >= a->n || pl.dst != c->rnic ||
+	if (hm_payload_decode(rx->payload, rx->len, &pl) || pl.nonce != a->c.nonce ||
+	    pl.src >= a->c.n || pl.dst != c->rnic ||
 	    a->rn[pl.src].r->addr.addr.s_addr != rx->src.s_addr) {
-		a->st.foreign++;
+		a->c.st.foreign++;
 		return;
 	}
 	if (pl.kind == HM_KIND_TRACE) {
-		tracer_reached(&a->tr, trace_key(pl.src, pl.dst, pl.sport), pl.ttl);
+		tracer_reached(&a->c.tr, trace_key(pl.src, pl.dst, pl.sport), pl.ttl);
 		return;
 	}
 	p = &a->rn[pl.src].ring[pl.id % a->rn[pl.src].ring_n];
 	/* rx->sport 0: the transport cannot see the UDP header (verbs on a NIC other than rxe). */
 	if (!p->used || p->id != pl.id || (rx->sport && p->sport != rx->sport) ||
 	    p->dst != pl.dst) {
-		a->st.foreign++; /* late (already timed out), duplicated or forged */
+		a->c.st.foreign++; /* late (already timed out), duplicated or forged */
 		return;
 	}
 	emit_probe(a, pl.src, p, HM_OK, rx->rx_ns, t4, rx->rx_ts, rx->ttl, rx->tos);
@@ -384,14 +370,7 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 
 static void on_bad(void *ctx, int reason)
 {
-	struct agent *a = ((struct rx_ctx *)ctx)->a;
-
-	if (reason == -EXDEV) /* the other monitor's probe, beside us on this RNIC */
-		return;
-	if (reason == -ENOENT)
-		a->st.foreign++;
-	else
-		a->st.malformed++;
+	agent_core_bad(&((struct rx_ctx *)ctx)->a->c, reason);
 }
 
 /* Everything queued on every port, send completions first; never waits. */
@@ -399,7 +378,7 @@ static void drain(struct agent *a)
 {
 	static const struct pt_events ev = {on_tx, on_rx, on_bad, on_tx_failed};
 
-	for (size_t s = 0; s < a->n; s++) {
+	for (size_t s = 0; s < a->c.n; s++) {
 		struct rx_ctx c = {a, s};
 
 		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
@@ -426,8 +405,8 @@ static void new_port(struct agent *a, int slot, unsigned long long now)
 	while (in_pool(a, p));
 	a->pool[slot] = p;
 	a->born[slot] = now;
-	for (size_t s = 0; s < a->n; s++)
-		for (size_t d = 0; d < a->n; d++)
+	for (size_t s = 0; s < a->c.n; s++)
+		for (size_t d = 0; d < a->c.n; d++)
 			a->traced[tuple_ix(a, s, d, slot)] = 0;
 }
 
@@ -444,7 +423,7 @@ static void rotate(struct agent *a, unsigned long long now)
 				old = s;
 		new_port(a, old, now);
 	}
-	a->trace_idle_until = 0;
+	a->c.trace_idle_until = 0;
 	rl_dbg("agent: rotated %d source ports", k);
 }
 
@@ -463,7 +442,7 @@ static size_t trace_payload(void *ctx, int ttl, uint8_t *buf)
 				.src = (uint8_t)c->s,
 				.dst = (uint8_t)c->d,
 				.ttl = (uint8_t)ttl,
-				.nonce = c->a->nonce,
+				.nonce = c->a->c.nonce,
 				.sport = c->sport,
 				.t1_ns = rl_realtime_ns()};
 
@@ -475,22 +454,15 @@ static void start_trace(struct agent *a, struct tr_job *j, size_t s, size_t d, i
 			unsigned long long now)
 {
 	struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
-	const struct pt_ops *tops = a->rn[s].tracer ? &pt_udp_ops : a->cfg->transport;
-	struct pt_port *tport = a->rn[s].tracer ? a->rn[s].tracer : a->rn[s].port;
 	struct trace_pl c = {a, s, d, a->pool[slot]};
 	/* Known hop count: TTL 1..hops+1 (the last reaches the destination); else all. */
-	int known = a->hops[s * a->n + d],
+	int known = a->hops[s * a->c.n + d],
 	    top = known && known < a->cfg->max_ttl ? known + 1 : a->cfg->max_ttl;
-	/* A tracer sends from the port the probes of this slot really use: same 5-tuple, same path.
-	 */
-	uint16_t wire = a->cfg->transport->wire_sport
-			    ? a->cfg->transport->wire_sport(a->rn[s].port, c.sport)
-			    : c.sport;
 
-	tracer_start(&a->tr, j, trace_key(s, d, c.sport), tops, tport, a->rn[s].r->addr.addr, &dst,
-		     wire, top, TRACE_COOKIE, trace_payload, &c, now);
+	agent_core_trace(&a->c, j, trace_key(s, d, c.sport), a->cfg->transport, a->rn[s].port,
+			 a->rn[s].tracer, a->rn[s].r->addr.addr, &dst, c.sport, top, trace_payload,
+			 &c, now);
 	a->traced[tuple_ix(a, s, d, slot)] = now;
-	a->st.traces++;
 }
 
 static void finish_trace(void *ctx, struct tr_job *t)
@@ -502,29 +474,29 @@ static void finish_trace(void *ctx, struct tr_job *t)
 			    .sport = t->wire_sport,
 			    .src = (uint8_t)s,
 			    .dst = (uint8_t)d};
-	struct inv_endpoint src = {INV_DEV_HOST, a->host, s}, dst = {INV_DEV_HOST, a->host, d};
+	struct inv_endpoint src = {INV_DEV_HOST, a->c.host, s}, dst = {INV_DEV_HOST, a->c.host, d};
 	int n_hops = tracer_hops(t), n_links = 0;
 	uint16_t links[HM_MAX_LINKS] = {0};
 	bool ok;
 
-	ok = pathmap_links(a->inv, a->topo, &src, &dst, t->hops, n_hops, t->reached_ttl > 0, links,
-			   HM_MAX_LINKS, &n_links);
+	ok = pathmap_links(a->c.inv, a->c.topo, &src, &dst, t->hops, n_hops, t->reached_ttl > 0,
+			   links, HM_MAX_LINKS, &n_links);
 	memcpy(p.links, links, sizeof(links));
 	p.n_hops = (uint8_t)n_hops;
 	p.n_links = (uint8_t)n_links;
 	p.complete = ok;
 	for (int i = 0; i < n_hops; i++)
 		p.hops[i] = t->hops[i].s_addr;
-	a->hops[s * a->n + d] = ok ? (uint8_t)n_hops : 0;
+	a->hops[s * a->c.n + d] = ok ? (uint8_t)n_hops : 0;
 	if (ok)
-		a->st.traces_complete++;
+		a->c.st.traces_complete++;
 	else /* try again sooner than a good path is refreshed (unless the slot rotated) */
 		for (int k = 0; k < a->cfg->pool; k++)
 			if (a->pool[k] == sport)
 				a->traced[tuple_ix(a, s, d, k)] -=
 				    (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS * 3 /
 				    4;
-	a->trace_idle_until = 0;
+	a->c.trace_idle_until = 0;
 	/* The slot may have been rotated while tracing: the record names the sport, so it stays
 	 * true. */
 	emit(a, HM_PATH, &p, sizeof(p));
@@ -537,8 +509,8 @@ static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size
 	unsigned long long best = ULLONG_MAX;
 	bool found = false;
 
-	for (size_t s = 0; s < a->n; s++)
-		for (size_t d = 0; d < a->n; d++) {
+	for (size_t s = 0; s < a->c.n; s++)
+		for (size_t d = 0; d < a->c.n; d++) {
 			if (s == d)
 				continue;
 			for (int k = 0; k < a->cfg->pool; k++) {
@@ -546,7 +518,8 @@ static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size
 
 				if (t && now - t < refresh)
 					continue;
-				if (t < best && !tracer_busy(&a->tr, trace_key(s, d, a->pool[k]))) {
+				if (t < best &&
+				    !tracer_busy(&a->c.tr, trace_key(s, d, a->pool[k]))) {
 					best = t;
 					*ps = s, *pd = d, *pslot = k;
 					found = true;
@@ -556,96 +529,47 @@ static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size
 	return found;
 }
 
-static void run_traces(struct agent *a, unsigned long long now)
+static bool trace_next(void *ctx, struct tr_job *j, unsigned long long now)
 {
-	struct tr_job *j;
+	struct agent *a = ctx;
+	size_t s, d;
+	int slot;
 
-	tracer_reap(&a->tr, now, finish_trace, a);
-	while (now >= a->trace_idle_until && (j = tracer_job(&a->tr, now))) {
-		size_t s, d;
-		int slot;
-
-		if (!next_tuple(a, now, &s, &d, &slot)) {
-			/* All fresh: look again in a second (rotation resets slots to "never"). */
-			a->trace_idle_until = now + 1000 * NS_PER_MS;
-			break;
-		}
-		start_trace(a, j, s, d, slot, now);
-	}
+	if (!next_tuple(a, now, &s, &d, &slot))
+		return false;
+	start_trace(a, j, s, d, slot, now);
+	return true;
 }
 
 /* ---- main loop ------------------------------------------------------------------- */
 
-/* Sum the transports' receive overflows; say so once per growth, since those losses read as
- * timeouts. */
-static void count_overflow(struct agent *a)
+static struct pt_port *port_of(void *ctx, size_t i)
 {
-	uint32_t (*get)(struct pt_port *) = a->cfg->transport->rx_overflow;
-	uint32_t sum = 0;
-
-	for (size_t i = 0; get && i < a->n; i++) {
-		uint32_t v = get(a->rn[i].port);
-
-		if (v != a->rn[i].rx_overflow)
-			rl_warn("agent: %s: the receive socket was full and dropped %u packets "
-				"(%u in all): probes lost here count as timeouts",
-				a->rn[i].r->name, v - a->rn[i].rx_overflow, v);
-		a->rn[i].rx_overflow = v;
-		sum += v;
-	}
-	a->st.rx_overflow = sum;
+	return ((struct agent *)ctx)->rn[i].port;
 }
 
 static void emit_stats(struct agent *a)
 {
-	count_overflow(a);
-	/* with the traces' packets */
-	recout_stats(&a->out, &a->st, rec_time(a, rl_realtime_ns()), a->tr.tx_pkts, a->tr.tx_bytes);
-}
-
-int hm_parse_addr(const char *spec, struct sockaddr_in *sa)
-{
-	return recout_parse_addr(spec, HM_DEFAULT_PORT, sa);
+	agent_core_stats(&a->c, a->cfg->transport, port_of, a, "probes",
+			 rec_time(a, rl_realtime_ns()));
 }
 
 static int setup(struct agent *a, const struct inventory *inv, const struct hm_agent_cfg *cfg)
 {
 	const struct inv_host *h;
 	unsigned long long now = rl_now_ns();
-	struct sockaddr_in az = {0};
 	uint8_t hello[HELLO_LEN];
 	char err[256];
 	int r;
 
-	a->inv = inv;
 	a->cfg = cfg;
-	a->out.conn = a->out.outfd = a->tr.icmp = -1;
-	h = inventory_host(inv, cfg->host);
-	if (!h) {
-		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
-		return RL_EXIT_USAGE;
-	}
-	a->host = (size_t)(h - inv->hosts);
-	a->n = h->n_rnics;
-	if (a->n < 2 || a->n > 64) {
-		rl_err("agent: host %s has %zu RNICs; Hostmesh probes between 2 to 64 RNICs of one "
-		       "host",
-		       h->name, a->n);
-		return RL_EXIT_USAGE;
-	}
-	if (cfg->analyzer && hm_parse_addr(cfg->analyzer, &az)) {
-		rl_err("agent: --analyzer '%s' is not ADDR[:PORT] with an IPv4 address",
-		       cfg->analyzer);
-		return RL_EXIT_USAGE;
-	}
-	a->topo = topo_build(inv, false, NULL);
-	if (!a->topo)
-		rl_warn("agent: inventory %s has no routed plan; paths cannot be mapped to links",
-			inv->name);
-	srandom(cfg->seed ? cfg->seed : (unsigned)(now ^ (unsigned long long)getpid()));
-	a->nonce = (uint32_t)random() ^ (uint32_t)(now >> 7);
-	a->rn = rl_xcalloc(a->n, sizeof(*a->rn));
-	for (size_t i = 0; i < a->n; i++) {
+	r = agent_core_setup(&a->c, inv, cfg->host, cfg->analyzer, HM_DEFAULT_PORT, cfg->seed, 2,
+			     64, "Hostmesh probes between 2 to 64 RNICs of one host");
+	if (r)
+		return r;
+	h = a->c.h;
+	a->rn = rl_xcalloc(a->c.n, sizeof(*a->rn));
+	for (size_t i = 0; i < a->c.n; i++) {
 		struct rnic_state *rs = &a->rn[i];
 		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
 				    .ibdev = h->rnics[i].ibdev,
@@ -681,27 +605,27 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
 				cfg->transport->describe(rs->port, err, sizeof(err)));
 	}
-	for (size_t s = 0; cfg->transport->prepare && s < a->n; s++)
-		for (size_t d = 0; d < a->n; d++) {
+	for (size_t s = 0; cfg->transport->prepare && s < a->c.n; s++)
+		for (size_t d = 0; d < a->c.n; d++) {
 			struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
 			r = d == s ? 0 : cfg->transport->prepare(a->rn[s].port, &dst);
 			if (r)
 				rl_warn("agent: %s:%s -> %s: %s (probes will say whether it lasts)",
 					h->name, a->rn[s].r->name, a->rn[d].r->name, strerror(-r));
 		}
-	r = tracer_open(&a->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
+	r = tracer_open(&a->c.tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
 	if (r)
 		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
 	a->pool = rl_xcalloc((size_t)cfg->pool, sizeof(*a->pool));
 	a->born = rl_xcalloc((size_t)cfg->pool, sizeof(*a->born));
-	a->traced = rl_xcalloc(a->n * a->n * (size_t)cfg->pool, sizeof(*a->traced));
-	a->hops = rl_xcalloc(a->n * a->n, sizeof(*a->hops));
+	a->traced = rl_xcalloc(a->c.n * a->c.n * (size_t)cfg->pool, sizeof(*a->traced));
+	a->hops = rl_xcalloc(a->c.n * a->c.n, sizeof(*a->hops));
 	for (int k = 0; k < cfg->pool; k++)
 		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 	hello_frame(a, hello);
-	if (recout_open(&a->out, "agent", &az, cfg->analyzer, cfg->out, cfg->buffer_bytes, hello,
-			sizeof(hello), err, sizeof(err))) {
+	if (recout_open(&a->c.out, "agent", &a->c.az, cfg->analyzer, cfg->out, cfg->buffer_bytes,
+			hello, sizeof(hello), err, sizeof(err))) {
 		rl_err("agent: %s", err);
 		return RL_EXIT_SETUP;
 	}
@@ -711,7 +635,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 
 static void teardown(struct agent *a)
 {
-	for (size_t i = 0; a->rn && i < a->n; i++) {
+	for (size_t i = 0; a->rn && i < a->c.n; i++) {
 		if (a->rn[i].port)
 			a->cfg->transport->close(a->rn[i].port);
 		if (a->rn[i].tracer)
@@ -719,13 +643,11 @@ static void teardown(struct agent *a)
 		free(a->rn[i].ring);
 	}
 	free(a->rn);
-	tracer_close(&a->tr);
-	recout_close(&a->out);
 	free(a->pool);
 	free(a->born);
 	free(a->traced);
 	free(a->hops);
-	topo_free(a->topo);
+	agent_core_teardown(&a->c);
 }
 
 int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
@@ -747,7 +669,8 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 			       : ULLONG_MAX;
 	rl_info("agent: %s: probing %zu RNICs every %lld ms (timeout %lld ms, %d source ports, "
 		"%s)",
-		inv->hosts[a.host].name, a.n, cfg->interval_ms, cfg->timeout_ms, cfg->pool, how);
+		inv->hosts[a.c.host].name, a.c.n, cfg->interval_ms, cfg->timeout_ms, cfg->pool,
+		how);
 	while (!rl_interrupted) {
 		struct pollfd pfd[MAX_FDS];
 		size_t owner[MAX_FDS];
@@ -769,7 +692,7 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 						 (jit ? random() % (2 * jit + 1) : 0)) *
 			    NS_PER_MS;
 
-			for (size_t s = 0; s < a.n; s++) {
+			for (size_t s = 0; s < a.c.n; s++) {
 				struct rx_ctx c = {&a, s};
 
 				send_probe(&a, s, now - a.rn[0].next_send);
@@ -783,8 +706,8 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 		if (a.rn[0].next_send < next)
 			next = a.rn[0].next_send;
 		expire(&a, rl_realtime_ns());
-		if (a.tr.icmp >= 0)
-			run_traces(&a, now);
+		if (a.c.tr.icmp >= 0)
+			agent_core_traces(&a.c, now, finish_trace, trace_next, &a);
 		if (now >= a.next_rotate) {
 			rotate(&a, now);
 			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
@@ -793,13 +716,13 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 			emit_stats(&a);
 			a.next_stats = now + 5000 * NS_PER_MS;
 		}
-		recout_service(&a.out);
-		if (recout_orphaned(&a.out, cfg->orphan_ms, now)) {
+		recout_service(&a.c.out);
+		if (recout_orphaned(&a.c.out, cfg->orphan_ms, now)) {
 			ret = RL_EXIT_SETUP;
 			break;
 		}
 
-		for (size_t s = 0; s < a.n; s++) {
+		for (size_t s = 0; s < a.c.n; s++) {
 			int fds[4], k = cfg->transport->fds(a.rn[s].port, fds, 4);
 
 			for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
@@ -807,11 +730,11 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 				owner[nfd++] = s;
 			}
 		}
-		if (a.tr.icmp >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = a.tr.icmp, .events = POLLIN};
+		if (a.c.tr.icmp >= 0) {
+			pfd[nfd] = (struct pollfd){.fd = a.c.tr.icmp, .events = POLLIN};
 			owner[nfd++] = SIZE_MAX;
 		}
-		if (recout_pollfd(&a.out, &pfd[nfd]))
+		if (recout_pollfd(&a.c.out, &pfd[nfd]))
 			owner[nfd++] = SIZE_MAX - 1;
 		/* To the nanosecond: how late a round starts is part of its probes' ① (above). */
 		wait = next > now ? next - now : 0;
@@ -828,16 +751,16 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 		for (int i = 0; i < nfd; i++) {
 			struct rx_ctx c = {&a, owner[i]};
 
-			if (owner[i] < a.n && pfd[i].revents)
+			if (owner[i] < a.c.n && pfd[i].revents)
 				cfg->transport->poll_tx(a.rn[owner[i]].port, &tx_events, &c);
 		}
 		for (int i = 0; i < nfd; i++) {
 			if (!pfd[i].revents)
 				continue;
 			if (owner[i] == SIZE_MAX) {
-				tracer_icmp(&a.tr);
+				tracer_icmp(&a.c.tr);
 			} else if (owner[i] == SIZE_MAX - 1) {
-				recout_event(&a.out, pfd[i].revents);
+				recout_event(&a.c.out, pfd[i].revents);
 			} else if (pfd[i].revents & POLLIN) {
 				struct rx_ctx c = {&a, owner[i]};
 				static const struct pt_events ev = {on_tx, on_rx, on_bad,
@@ -850,15 +773,15 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 	/* Last words: the probes still in flight are not judged; stats and buffered records go out.
 	 */
 	emit_stats(&a);
-	recout_finish(&a.out);
+	recout_finish(&a.c.out);
 	rl_info(
 	    "agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu traces (%llu "
 	    "complete), %llu malformed, %llu foreign, %llu records dropped, %u receive overflows",
-	    inv->hosts[a.host].name, (unsigned long long)a.st.probes,
-	    (unsigned long long)a.st.timeouts, (unsigned long long)a.st.send_errors,
-	    (unsigned long long)a.st.traces, (unsigned long long)a.st.traces_complete,
-	    (unsigned long long)a.st.malformed, (unsigned long long)a.st.foreign,
-	    (unsigned long long)a.st.dropped_records, a.st.rx_overflow);
+	    inv->hosts[a.c.host].name, (unsigned long long)a.c.st.probes,
+	    (unsigned long long)a.c.st.timeouts, (unsigned long long)a.c.st.send_errors,
+	    (unsigned long long)a.c.st.traces, (unsigned long long)a.c.st.traces_complete,
+	    (unsigned long long)a.c.st.malformed, (unsigned long long)a.c.st.foreign,
+	    (unsigned long long)a.c.st.dropped_records, a.c.st.rx_overflow);
 out:
 	teardown(&a);
 	return ret;

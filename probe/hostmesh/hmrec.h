@@ -19,12 +19,7 @@
 enum hm_type { HM_HELLO = 1, HM_PROBE = 2, HM_PATH = 3, HM_STATS = 4 };
 
 struct hm_hello {
-	uint32_t magic;
-	uint16_t version;
-	uint8_t n_rnics;
-	uint8_t transport; /* 0 udp, 1 verbs */
-	char host[32];
-	uint64_t inv_fingerprint;
+	struct rec_hello_head head; /* HM_MAGIC, HM_VERSION */
 	uint32_t interval_us, timeout_us;
 } __attribute__((packed));
 

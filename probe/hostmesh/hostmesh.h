@@ -41,10 +41,6 @@ extern const struct opt_desc hm_agent_opts[];
  */
 int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *cfg);
 
-/* Parse "A.B.C.D[:PORT]" (default port: the analyzer's, 4790); -EINVAL when malformed. */
-struct sockaddr_in;
-int hm_parse_addr(const char *spec, struct sockaddr_in *sa);
-
 /* The monitor's tables (probe/monitor.h): its agent (agent_cli.c) and analyzer (cli.c). */
 struct mon_agent;
 struct mon_analyzer;

@@ -4,9 +4,6 @@
 #include "probe/hostmesh/analyzer.h"
 #include "probe/recin.h"
 
-_Static_assert(offsetof(struct hm_hello, inv_fingerprint) ==
-		   offsetof(struct rec_hello_head, inv_fingerprint),
-	       "a Hostmesh hello begins with the common head");
 _Static_assert(HM_STATS == REC_STATS, "agents' counters are type 4 in every numbering");
 
 static void take_probe(void *az, size_t host, const void *body)

@@ -18,6 +18,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/topo.h"
+#include "probe/agentcore.h"
 #include "probe/hostmesh/hmrec.h"
 #include "probe/pathmap.h"
 #include "probe/recout.h"
@@ -41,7 +42,7 @@
 #define RECORD_LINGER_MS 50 /* records go out together, up to this late */
 #define WOKE_RX		 1
 #define WOKE_TX		 2
-#define TRACE_COOKIE	 (1ULL << 63)
+#define TRACE_COOKIE	 AGENT_TRACE_COOKIE
 #define ACK_COOKIE	 (1ULL << 62)
 #define ACK_WAIT	 64		  /* ACK1s awaiting their send time, per RNIC */
 #define ACK_T4_WAIT	 (20 * NS_PER_MS) /* then ACK2 goes with T4 in app time */
@@ -104,8 +105,7 @@ struct rnic {
 	struct ack_wait acks[ACK_WAIT];
 	unsigned n_acks; /* of acks[] used */
 	uint8_t woke;	 /* in a wake-up: WOKE_RX, WOKE_TX */
-	uint32_t rx_overflow;
-	int svc_fd; /* its outgoing service packets (-1: none) */
+	int svc_fd;	 /* its outgoing service packets (-1: none) */
 };
 
 /* A 5-tuple the host's ACKs took: traced as the reverse path of a prober's probes. */
@@ -123,16 +123,13 @@ struct conn_watch {
 };
 
 struct agent {
-	const struct inventory *inv;
+	struct agent_core c; /* its host, RNICs, tracer, records out, counters */
 	const struct rpm_agent_cfg *cfg;
-	struct topo *topo;
-	size_t host, n;
 	struct rnic *rn;
-	uint32_t nonce;
 	struct target *tg;
 	size_t n_tg;
 	struct ack_tuple *at;
-	unsigned long long next_rotate, next_expire, next_stats, trace_idle_until;
+	unsigned long long next_rotate, next_expire, next_stats;
 	/* The targets by their next probe, earliest first (a binary heap of indices in tg). */
 	size_t *due;
 	/*
@@ -144,10 +141,7 @@ struct agent {
 	 */
 	int epfd;
 	struct conn_watch cw[2]; /* the analyzer's and the controller's connections in it */
-	struct tracer tr;
-	struct recout out;
 	struct rpm_resp_stats resp;
-	struct rec_stats st;
 	struct rpm_ctlc ctl; /* with a controller (fd -1: none) */
 	/* The pinglist as last taken (the controller's, or computed here), and the service
 	 * flows: the targets are both. */
@@ -188,8 +182,8 @@ static uint32_t clamp_ns(int64_t v)
 /* A packet of len payload bytes went out (probe, ACK, TRACE_ACK): the overhead figures. */
 static void sent(struct agent *a, size_t len)
 {
-	a->st.tx_pkts++;
-	a->st.tx_bytes += REC_WIRE_BYTES(len);
+	a->c.st.tx_pkts++;
+	a->c.st.tx_bytes += REC_WIRE_BYTES(len);
 }
 
 static void emit_done(struct agent *a, size_t s, const struct rpm_done *d)
@@ -210,10 +204,10 @@ static void emit_done(struct agent *a, size_t s, const struct rpm_done *d)
 				  .ip_id = x->ip_id};
 
 	if (d->r.status == RPM_TIMEOUT || d->r.status == RPM_ACK2_LOST)
-		a->st.timeouts++;
+		a->c.st.timeouts++;
 	else if (d->r.status == RPM_SEND_ERROR)
-		a->st.send_errors++;
-	recout_emit(&a->out, RPM_REC_PROBE, &r, sizeof(r));
+		a->c.st.send_errors++;
+	recout_emit(&a->c.out, RPM_REC_PROBE, &r, sizeof(r));
 }
 
 static void send_probe(struct agent *a, struct target *t)
@@ -223,12 +217,12 @@ static void send_probe(struct agent *a, struct target *t)
 	uint16_t sport = t->t.sports[t->next_sport++ % t->t.n_sports], used = 0, ipid = 0;
 	struct rpm_msg m = {.kind = RPM_PROBE,
 			    .list = (uint8_t)t->t.list,
-			    .src_host = (uint16_t)a->host,
+			    .src_host = (uint16_t)a->c.host,
 			    .dst_host = (uint16_t)t->t.host,
 			    .src_rnic = (uint8_t)s,
 			    .dst_rnic = (uint8_t)t->t.rnic,
 			    .sport = sport,
-			    .nonce = a->nonce,
+			    .nonce = a->c.nonce,
 			    .id = rs->next_id++};
 	uint8_t buf[RPM_PAYLOAD_LEN];
 	struct extra *x = &rs->ex[m.id % rs->pend->cap];
@@ -238,19 +232,19 @@ static void send_probe(struct agent *a, struct target *t)
 	rpm_encode(&m, buf);
 	if (rpm_pend_sent(rs->pend, &m, m.t1, rl_realtime_ns())) {
 		/* Its slot still awaits an older probe: more in flight than the table holds. */
-		a->st.dropped_records++;
+		a->c.st.dropped_records++;
 		return;
 	}
 	*x = (struct extra){0};
-	a->st.probes++;
+	a->c.st.probes++;
 	r = a->cfg->transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf), m.id | s << 40,
 				    &used, &ipid);
 	if (r) {
 		struct rpm_pending *p = &rs->pend->slot[m.id % rs->pend->cap];
 		struct rpm_done d = {.probe = m, .t = p->t, .r = {RPM_SEND_ERROR, -1, -1, -1}};
 
-		rl_dbg("agent: %s -> %s:%s: send: %s", rs->r->name, a->inv->hosts[t->t.host].name,
-		       a->inv->hosts[t->t.host].rnics[t->t.rnic].name, strerror(-r));
+		rl_dbg("agent: %s -> %s:%s: send: %s", rs->r->name, a->c.inv->hosts[t->t.host].name,
+		       a->c.inv->hosts[t->t.host].rnics[t->t.rnic].name, strerror(-r));
 		rpm_pend_drop(rs->pend, m.id);
 		emit_done(a, s, &d);
 		return;
@@ -301,7 +295,7 @@ static void send_ack2(struct agent *a, size_t s, struct ack_wait *w)
 	rpm_encode(&ack2, buf);
 	if (a->cfg->transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0, &used,
 				    &ipid))
-		a->st.send_errors++;
+		a->c.st.send_errors++;
 	else {
 		sent(a, sizeof(buf));
 		a->acks_sent++;
@@ -325,7 +319,7 @@ static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, con
 	rpm_encode(ack1, buf);
 	if (a->cfg->transport->send(rs->port, &to, ack1->sport, 64, buf, sizeof(buf),
 				    ACK_COOKIE | (uint64_t)s << 40 | seq, &used, &ipid)) {
-		a->st.send_errors++;
+		a->c.st.send_errors++;
 		return;
 	}
 	sent(a, sizeof(buf));
@@ -377,7 +371,7 @@ static void on_tx(void *ctx, uint64_t cookie, uint64_t tx_ns, enum pt_ts ts)
 	size_t s = (size_t)(cookie >> 40 & 0xff);
 	uint32_t id = (uint32_t)cookie;
 
-	if (cookie & TRACE_COOKIE || s >= a->n || ts == PT_TS_APP)
+	if (cookie & TRACE_COOKIE || s >= a->c.n || ts == PT_TS_APP)
 		return;
 	if (cookie & ACK_COOKIE) {
 		struct ack_wait *w = &a->rn[s].acks[id % ACK_WAIT];
@@ -403,7 +397,7 @@ static void on_tx_failed(void *ctx, uint64_t cookie, int err)
 
 	(void)cookie;
 	(void)err;
-	c->a->st.send_errors++;
+	c->a->c.st.send_errors++;
 }
 
 static void on_reply(struct agent *a, size_t s, const struct rpm_msg *m, const struct pt_rx *rx)
@@ -413,7 +407,7 @@ static void on_reply(struct agent *a, size_t s, const struct rpm_msg *m, const s
 	uint64_t t6 = rl_realtime_ns();
 	int r;
 
-	if (m->kind == RPM_ACK1 && m->nonce == a->nonce) {
+	if (m->kind == RPM_ACK1 && m->nonce == a->c.nonce) {
 		struct extra *x = &rs->ex[m->id % rs->pend->cap];
 		struct rpm_pending *p = &rs->pend->slot[m->id % rs->pend->cap];
 
@@ -440,21 +434,21 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 
 	if (r) {
 		if (r == -EMSGSIZE)
-			a->st.malformed++;
+			a->c.st.malformed++;
 		else
-			a->st.foreign++;
+			a->c.st.foreign++;
 		return;
 	}
 	switch (m.kind) {
 	case RPM_PROBE:
-		if (rpm_respond(rx->payload, rx->len, (uint16_t)a->host, (uint8_t)s, rx->ttl,
+		if (rpm_respond(rx->payload, rx->len, (uint16_t)a->c.host, (uint8_t)s, rx->ttl,
 				rx->rx_ns, &ack1, &a->resp))
-			a->st.foreign++;
+			a->c.st.foreign++;
 		else
 			send_ack1(a, s, &ack1, rx);
 		break;
 	case RPM_TRACE:
-		if (m.dst_host == a->host && m.dst_rnic == s) {
+		if (m.dst_host == a->c.host && m.dst_rnic == s) {
 			struct pt_dst to = {rx->src, rx->src_qpn};
 			uint8_t buf[RPM_PAYLOAD_LEN];
 			uint16_t used, ipid;
@@ -465,19 +459,19 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 						     sizeof(buf), 0, &used, &ipid))
 				sent(a, sizeof(buf));
 		} else {
-			a->st.foreign++;
+			a->c.st.foreign++;
 		}
 		break;
 	case RPM_TRACE_ACK:
-		if (m.src_host == a->host && m.src_rnic == s && m.nonce == a->nonce)
-			tracer_reached(&a->tr, tuple_key(s, m.dst_host, m.dst_rnic, m.sport),
+		if (m.src_host == a->c.host && m.src_rnic == s && m.nonce == a->c.nonce)
+			tracer_reached(&a->c.tr, tuple_key(s, m.dst_host, m.dst_rnic, m.sport),
 				       m.ttl);
 		else
-			a->st.foreign++;
+			a->c.st.foreign++;
 		break;
 	default: /* ACK1, ACK2 */
-		if (m.src_host != a->host || m.src_rnic != s) {
-			a->st.foreign++;
+		if (m.src_host != a->c.host || m.src_rnic != s) {
+			a->c.st.foreign++;
 			break;
 		}
 		on_reply(a, s, &m, rx);
@@ -487,14 +481,7 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 
 static void on_bad(void *ctx, int reason)
 {
-	struct agent *a = ((struct rx_ctx *)ctx)->a;
-
-	if (reason == -EXDEV) /* the other monitor's probe, beside us on this RNIC */
-		return;
-	if (reason == -ENOENT)
-		a->st.foreign++;
-	else
-		a->st.malformed++;
+	agent_core_bad(&((struct rx_ctx *)ctx)->a->c, reason);
 }
 
 static const struct pt_events tx_events = {on_tx, NULL, NULL, on_tx_failed};
@@ -529,7 +516,7 @@ static void expire(struct agent *a)
 {
 	uint64_t now = rl_realtime_ns();
 
-	for (size_t s = 0; s < a->n; s++) {
+	for (size_t s = 0; s < a->c.n; s++) {
 		struct rx_ctx c = {a, s};
 
 		if (a->rn[s].n_acks || rpm_pend_due(a->rn[s].pend, now))
@@ -573,7 +560,7 @@ static void rotate(struct agent *a)
 			t->traced[slot] = 0;
 		}
 	}
-	a->trace_idle_until = 0;
+	a->c.trace_idle_until = 0;
 }
 
 /* ---- path tracing -------------------------------------------------------------------------- */
@@ -589,12 +576,12 @@ static size_t trace_payload(void *ctx, int ttl, uint8_t *buf)
 	const struct trace_pl *c = ctx;
 	struct rpm_msg m = {.kind = RPM_TRACE,
 			    .ttl = (uint8_t)ttl,
-			    .src_host = (uint16_t)c->a->host,
+			    .src_host = (uint16_t)c->a->c.host,
 			    .dst_host = (uint16_t)c->host,
 			    .src_rnic = (uint8_t)c->s,
 			    .dst_rnic = (uint8_t)c->rnic,
 			    .sport = c->sport,
-			    .nonce = c->a->nonce,
+			    .nonce = c->a->c.nonce,
 			    .t1 = rl_realtime_ns()};
 
 	return rpm_encode(&m, buf);
@@ -610,11 +597,11 @@ static void finish_trace(void *ctx, struct tr_job *j)
 				 .dst_host = (uint16_t)host,
 				 .src_rnic = (uint8_t)s,
 				 .dst_rnic = (uint8_t)rnic};
-	struct inv_endpoint src = {INV_DEV_HOST, a->host, s}, dst = {INV_DEV_HOST, host, rnic};
+	struct inv_endpoint src = {INV_DEV_HOST, a->c.host, s}, dst = {INV_DEV_HOST, host, rnic};
 	int n_hops = tracer_hops(j), n_links = 0;
 	uint16_t links[REC_MAX_LINKS] = {0};
-	bool ok = a->topo && pathmap_links(a->inv, a->topo, &src, &dst, j->hops, n_hops,
-					   j->reached_ttl > 0, links, REC_MAX_LINKS, &n_links);
+	bool ok = a->c.topo && pathmap_links(a->c.inv, a->c.topo, &src, &dst, j->hops, n_hops,
+					     j->reached_ttl > 0, links, REC_MAX_LINKS, &n_links);
 
 	memcpy(p.links, links, sizeof(links));
 	p.n_hops = (uint8_t)n_hops;
@@ -623,9 +610,9 @@ static void finish_trace(void *ctx, struct tr_job *j)
 	for (int i = 0; i < n_hops; i++)
 		p.hops[i] = j->hops[i].s_addr;
 	if (ok)
-		a->st.traces_complete++;
-	a->trace_idle_until = 0;
-	recout_emit(&a->out, RPM_REC_PATH, &p, sizeof(p));
+		a->c.st.traces_complete++;
+	a->c.trace_idle_until = 0;
+	recout_emit(&a->c.out, RPM_REC_PATH, &p, sizeof(p));
 }
 
 /* The 5-tuple most in need of a trace: never traced first, then the stalest. */
@@ -643,7 +630,7 @@ static void consider(const struct agent *a, struct pick *best, unsigned long lon
 	unsigned long long refresh = (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
 
 	if ((*traced && now - *traced < refresh) || *traced >= *best_t ||
-	    tracer_busy(&a->tr, tuple_key(s, host, rnic, sport)))
+	    tracer_busy(&a->c.tr, tuple_key(s, host, rnic, sport)))
 		return;
 	*best_t = *traced;
 	*best = (struct pick){traced, s, host, rnic, sport, *dst};
@@ -674,71 +661,43 @@ static bool next_tuple(struct agent *a, unsigned long long now, struct pick *p)
 	return best != ULLONG_MAX;
 }
 
-static void run_traces(struct agent *a, unsigned long long now)
+static bool trace_next(void *ctx, struct tr_job *j, unsigned long long now)
 {
-	struct tr_job *j;
+	struct agent *a = ctx;
+	struct pick p;
+	struct trace_pl c;
 
-	tracer_reap(&a->tr, now, finish_trace, a);
-	while (now >= a->trace_idle_until && (j = tracer_job(&a->tr, now))) {
-		struct pick p;
-		struct trace_pl c;
-		const struct pt_ops *ops;
-		struct pt_port *port;
-		uint16_t wire;
-
-		if (!next_tuple(a, now, &p)) {
-			a->trace_idle_until = now + 1000 * NS_PER_MS;
-			break;
-		}
-		c = (struct trace_pl){a, p.s, p.host, p.rnic, p.sport};
-		ops = a->rn[p.s].tracer ? &pt_udp_ops : a->cfg->transport;
-		port = a->rn[p.s].tracer ? a->rn[p.s].tracer : a->rn[p.s].port;
-		wire = a->cfg->transport->wire_sport
-			   ? a->cfg->transport->wire_sport(a->rn[p.s].port, p.sport)
-			   : p.sport;
-		tracer_start(&a->tr, j, tuple_key(p.s, p.host, p.rnic, p.sport), ops, port,
-			     a->rn[p.s].r->addr.addr, &p.dst, wire, a->cfg->max_ttl, TRACE_COOKIE,
-			     trace_payload, &c, now);
-		*p.traced = now;
-		a->st.traces++;
-	}
+	if (!next_tuple(a, now, &p))
+		return false;
+	c = (struct trace_pl){a, p.s, p.host, p.rnic, p.sport};
+	agent_core_trace(&a->c, j, tuple_key(p.s, p.host, p.rnic, p.sport), a->cfg->transport,
+			 a->rn[p.s].port, a->rn[p.s].tracer, a->rn[p.s].r->addr.addr, &p.dst,
+			 p.sport, a->cfg->max_ttl, trace_payload, &c, now);
+	*p.traced = now;
+	return true;
 }
 
 /* ---- setup and the loop ---------------------------------------------------------------------- */
 
-static void count_overflow(struct agent *a)
+static struct pt_port *port_of(void *ctx, size_t i)
 {
-	uint32_t (*get)(struct pt_port *) = a->cfg->transport->rx_overflow;
-	uint32_t sum = 0;
-
-	for (size_t i = 0; get && i < a->n; i++) {
-		uint32_t v = get(a->rn[i].port);
-
-		if (v != a->rn[i].rx_overflow)
-			rl_warn("agent: %s: the receive socket was full and dropped %u packets: "
-				"probes and ACKs lost here count as timeouts",
-				a->rn[i].r->name, v - a->rn[i].rx_overflow);
-		a->rn[i].rx_overflow = v;
-		sum += v;
-	}
-	a->st.rx_overflow = sum;
+	return ((struct agent *)ctx)->rn[i].port;
 }
 
 static void emit_stats(struct agent *a)
 {
-	count_overflow(a);
-	for (size_t s = 0; s < a->n; s++) {
+	for (size_t s = 0; s < a->c.n; s++) {
 		const struct rpm_pend *p = a->rn[s].pend;
 
-		a->st.foreign += p->foreign + p->stale + p->unknown + p->duplicate;
-		a->st.malformed += p->short_msg;
+		a->c.st.foreign += p->foreign + p->stale + p->unknown + p->duplicate;
+		a->c.st.malformed += p->short_msg;
 		a->rn[s].pend->foreign = a->rn[s].pend->stale = a->rn[s].pend->unknown =
 		    a->rn[s].pend->duplicate = a->rn[s].pend->short_msg = 0;
 	}
-	a->st.malformed += a->ctl.malformed; /* the controller's frames that could not be read */
+	a->c.st.malformed += a->ctl.malformed; /* the controller's frames that could not be read */
 	a->ctl.malformed = 0;
-	/* with the traces' packets */
-	recout_stats(&a->out, &a->st, rec_time(a, rl_realtime_ns()), a->tr.tx_pkts, a->tr.tx_bytes);
+	agent_core_stats(&a->c, a->cfg->transport, port_of, a, "probes and ACKs",
+			 rec_time(a, rl_realtime_ns()));
 }
 
 static void hello_frame(const struct agent *a, void *buf)
@@ -748,12 +707,7 @@ static void hello_frame(const struct agent *a, void *buf)
 		struct rpm_hello b;
 	} __attribute__((packed)) m = {{RPM_REC_HELLO, sizeof(struct rpm_hello)}};
 
-	m.b.magic = RPM_REC_MAGIC;
-	m.b.version = RPM_REC_VERSION;
-	m.b.n_rnics = (uint8_t)a->n;
-	m.b.transport = strcmp(a->cfg->transport->name, "udp") ? 1 : 0;
-	snprintf(m.b.host, sizeof(m.b.host), "%s", a->inv->hosts[a->host].name);
-	m.b.inv_fingerprint = inventory_fingerprint(a->inv);
+	agent_core_hello(&a->c, &m.b.head, RPM_REC_MAGIC, RPM_REC_VERSION, a->cfg->transport);
 	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
 	memcpy(buf, &m, sizeof(m));
 }
@@ -765,7 +719,7 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 	double rate = a->rate_max;
 	char err[256];
 
-	for (size_t i = 0; i < a->n; i++) {
+	for (size_t i = 0; i < a->c.n; i++) {
 		struct rnic *rs = &a->rn[i];
 		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
 				    .ibdev = h->rnics[i].ibdev,
@@ -778,11 +732,11 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 				    .share_port = true};
 		/* Room for every probe of the RNIC within two timeouts. */
 		size_t cap =
-		    (size_t)(rate / (double)a->n * (double)cfg->timeout_ms / 1000.0 * 2) + 64;
+		    (size_t)(rate / (double)a->c.n * (double)cfg->timeout_ms / 1000.0 * 2) + 64;
 		int r;
 
 		rs->r = &h->rnics[i];
-		rs->pend = rpm_pend_new(a->nonce, cap, (uint64_t)cfg->timeout_ms * NS_PER_MS);
+		rs->pend = rpm_pend_new(a->c.nonce, cap, (uint64_t)cfg->timeout_ms * NS_PER_MS);
 		if (!rs->pend)
 			return RL_EXIT_SETUP;
 		rs->ex = rl_xcalloc(cap, sizeof(*rs->ex));
@@ -888,7 +842,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 			    (t[i].list != RPM_SERVICE || o->sports[0] == t[i].sports[0]))
 				old = &a->tg[k];
 		}
-		x->dst = (struct pt_dst){a->inv->hosts[t[i].host].rnics[t[i].rnic].addr.addr,
+		x->dst = (struct pt_dst){a->c.inv->hosts[t[i].host].rnics[t[i].rnic].addr.addr,
 					 qpn ? qpn[i] : RPM_QPN_BASE + (uint32_t)t[i].rnic};
 		if (old && old->dst.qpn == x->dst.qpn) {
 			*x = *old;
@@ -908,8 +862,9 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 			if (r)
 				rl_warn("agent: %s: a route to %s:%s: %s (probes will say whether "
 					"it lasts)",
-					a->inv->hosts[a->host].name, a->inv->hosts[x->t.host].name,
-					a->inv->hosts[x->t.host].rnics[x->t.rnic].name,
+					a->c.inv->hosts[a->c.host].name,
+					a->c.inv->hosts[x->t.host].name,
+					a->c.inv->hosts[x->t.host].rnics[x->t.rnic].name,
 					strerror(-r));
 		}
 	}
@@ -918,7 +873,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 	free(a->tg);
 	if (kept != n || kept != a->n_tg)
 		rl_info("agent: %s: %zu targets (%zu kept, %zu new, %zu gone)%s",
-			a->inv->hosts[a->host].name, n, kept, n - kept, a->n_tg - kept,
+			a->c.inv->hosts[a->c.host].name, n, kept, n - kept, a->n_tg - kept,
 			n > a->pl_n ? ", services among them" : "");
 	a->tg = tg;
 	a->n_tg = n;
@@ -930,9 +885,9 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 /* The inventory RNIC at address dst (network order): its host and index, false when none. */
 static bool rnic_at(const struct agent *a, uint32_t dst, size_t *host, size_t *rnic)
 {
-	for (size_t h = 0; h < a->inv->n_hosts; h++)
-		for (size_t r = 0; r < a->inv->hosts[h].n_rnics; r++)
-			if (a->inv->hosts[h].rnics[r].addr.addr.s_addr == dst) {
+	for (size_t h = 0; h < a->c.inv->n_hosts; h++)
+		for (size_t r = 0; r < a->c.inv->hosts[h].n_rnics; r++)
+			if (a->c.inv->hosts[h].rnics[r].addr.addr.s_addr == dst) {
 				*host = h, *rnic = r;
 				return true;
 			}
@@ -1007,7 +962,7 @@ static void flow_rec(struct agent *a, struct rpm_flow *f, bool ended, unsigned l
 	f->rep_t = now;
 	f->rep_pkts = f->pkts;
 	f->rep_bytes = f->bytes;
-	recout_emit(&a->out, RPM_REC_FLOW, &x, sizeof(x));
+	recout_emit(&a->c.out, RPM_REC_FLOW, &x, sizeof(x));
 }
 
 static void flow_ended(void *ctx, const struct rpm_flow *f)
@@ -1018,7 +973,7 @@ static void flow_ended(void *ctx, const struct rpm_flow *f)
 
 	inet_ntop(AF_INET, &f->dst, d, sizeof(d));
 	rl_info("agent: %s:%s: service flow to %s from UDP port %u ended (%llu packets)",
-		a->inv->hosts[a->host].name, a->rn[f->src_rnic].r->name, d, f->sport,
+		a->c.inv->hosts[a->c.host].name, a->rn[f->src_rnic].r->name, d, f->sport,
 		(unsigned long long)f->pkts);
 	flow_rec(a, &copy, true, rl_now_ns());
 	a->svc_dirty = true;
@@ -1057,13 +1012,13 @@ static void svc_read(struct agent *a, size_t s, unsigned long long now)
 			if (rnic_at(a, p.dst, &h, &r))
 				rl_info("agent: %s:%s: service flow to %s:%s (%s) from UDP port "
 					"%u, QP 0x%x: probed on its 5-tuple",
-					a->inv->hosts[a->host].name, a->rn[s].r->name,
-					a->inv->hosts[h].name, a->inv->hosts[h].rnics[r].name, d,
-					p.sport, p.qpn);
+					a->c.inv->hosts[a->c.host].name, a->rn[s].r->name,
+					a->c.inv->hosts[h].name, a->c.inv->hosts[h].rnics[r].name,
+					d, p.sport, p.qpn);
 			else
 				rl_info("agent: %s:%s: service flow to %s, no RNIC of the "
 					"inventory: not probed",
-					a->inv->hosts[a->host].name, a->rn[s].r->name, d);
+					a->c.inv->hosts[a->c.host].name, a->rn[s].r->name, d);
 			a->svc_dirty = true;
 		}
 	}
@@ -1098,7 +1053,7 @@ static void got_list(void *ctx, struct rpm_ctl_got *g)
 		rl_warn("agent: %s: the controller's pinglist %u asks %.0f probes/s, past the "
 			"%.0f this agent sized its tables for (all other RNICs of the "
 			"inventory): left out",
-			a->inv->hosts[a->host].name, g->generation, rate, a->rate_max);
+			a->c.inv->hosts[a->c.host].name, g->generation, rate, a->rate_max);
 		a->ctl.malformed++;
 		return;
 	}
@@ -1108,7 +1063,7 @@ static void got_list(void *ctx, struct rpm_ctl_got *g)
 	a->pl_t = g->t, a->pl_q = g->qpn, a->pl_n = g->n;
 	g->t = NULL, g->qpn = NULL, g->n = 0;
 	retarget(a, rl_now_ns());
-	a->trace_idle_until = 0;
+	a->c.trace_idle_until = 0;
 }
 
 /*
@@ -1124,9 +1079,10 @@ static int load_targets(struct agent *a)
 
 	if (a->cfg->controller)
 		c.inter_tor_per_tor = 0, c.same_host = true, c.live = NULL;
-	r = rpm_pinglist(a->inv, a->host, &c, &pl);
+	r = rpm_pinglist(a->c.inv, a->c.host, &c, &pl);
 	if (r) {
-		rl_err("agent: the pinglist of %s: %s", a->inv->hosts[a->host].name, strerror(-r));
+		rl_err("agent: the pinglist of %s: %s", a->c.inv->hosts[a->c.host].name,
+		       strerror(-r));
 		return RL_EXIT_SETUP;
 	}
 	a->rate_max = rate_of(a, pl.t, pl.n);
@@ -1160,7 +1116,7 @@ static int watch_sockets(struct agent *a)
 
 	if ((a->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
 		return -errno;
-	for (size_t s = 0; s < a->n && !r; s++) {
+	for (size_t s = 0; s < a->c.n && !r; s++) {
 		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
 
 		for (int i = 0; i < k && !r; i++)
@@ -1168,49 +1124,31 @@ static int watch_sockets(struct agent *a)
 		if (!r && a->rn[s].svc_fd >= 0)
 			r = watch(a, a->rn[s].svc_fd, OWN_SVC0 - s);
 	}
-	if (!r && a->tr.icmp >= 0)
-		r = watch(a, a->tr.icmp, OWN_ICMP);
+	if (!r && a->c.tr.icmp >= 0)
+		r = watch(a, a->c.tr.icmp, OWN_ICMP);
 	return r;
 }
 
 static int setup(struct agent *a, const struct inventory *inv, const struct rpm_agent_cfg *cfg)
 {
-	const struct inv_host *h = inventory_host(inv, cfg->host);
+	const struct inv_host *h;
 	unsigned long long now = rl_now_ns();
-	struct sockaddr_in az = {0};
 	uint8_t hello[HELLO_LEN];
 	char err[256];
 	int r;
 
-	a->inv = inv;
 	a->cfg = cfg;
-	a->out.conn = a->out.outfd = a->tr.icmp = a->ctl.fd = a->epfd = -1;
+	a->ctl.fd = a->epfd = -1; /* before any way out: teardown closes what is not -1 */
 	a->cw[0].fd = a->cw[1].fd = -1;
-	if (!h) {
-		rl_err("agent: host '%s' is not in inventory '%s'", cfg->host, inv->name);
-		return RL_EXIT_USAGE;
-	}
-	a->host = (size_t)(h - inv->hosts);
-	a->n = h->n_rnics;
-	if (a->n < 1 || a->n > 255) {
-		rl_err("agent: host %s has %zu RNICs; an agent serves 1 to 255", h->name, a->n);
-		return RL_EXIT_USAGE;
-	}
-	if (cfg->analyzer && recout_parse_addr(cfg->analyzer, RPM_DEFAULT_PORT, &az)) {
-		rl_err("agent: --analyzer '%s' is not ADDR[:PORT] with an IPv4 address",
-		       cfg->analyzer);
-		return RL_EXIT_USAGE;
-	}
-	a->topo = topo_build(inv, false, NULL);
-	if (!a->topo)
-		rl_warn("agent: inventory %s has no routed plan; paths cannot be mapped to links",
-			inv->name);
-	srandom(cfg->seed ? cfg->seed : (unsigned)(now ^ (unsigned long long)getpid()));
-	a->nonce = (uint32_t)random() ^ (uint32_t)(rl_realtime_ns() >> 7);
+	r = agent_core_setup(&a->c, inv, cfg->host, cfg->analyzer, RPM_DEFAULT_PORT, cfg->seed, 1,
+			     255, "an agent serves 1 to 255");
+	if (r)
+		return r;
+	h = a->c.h;
 	r = load_targets(a);
 	if (r)
 		return r;
-	a->rn = rl_xcalloc(a->n, sizeof(*a->rn));
+	a->rn = rl_xcalloc(a->c.n, sizeof(*a->rn));
 	a->at = rl_xcalloc(ACK_TUPLES, sizeof(*a->at));
 	r = open_ports(a, h);
 	if (r)
@@ -1219,16 +1157,16 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	if (cfg->controller) {
 		uint32_t qpn[RPM_CTL_RNICS];
 
-		for (size_t i = 0; i < a->n; i++)
+		for (size_t i = 0; i < a->c.n; i++)
 			qpn[i] = cfg->transport->qpn(a->rn[i].port);
-		if (rpm_ctlc_open(&a->ctl, inv, a->host, cfg->controller,
-				  (uint64_t)a->nonce << 32 | (uint32_t)getpid(), qpn, err,
+		if (rpm_ctlc_open(&a->ctl, inv, a->c.host, cfg->controller,
+				  (uint64_t)a->c.nonce << 32 | (uint32_t)getpid(), qpn, err,
 				  sizeof(err))) {
 			rl_err("agent: %s", err);
 			return RL_EXIT_USAGE;
 		}
 	}
-	r = tracer_open(&a->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
+	r = tracer_open(&a->c.tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
 	if (r)
 		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
 	if ((r = watch_sockets(a))) {
@@ -1236,12 +1174,12 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 		return RL_EXIT_SETUP;
 	}
 	hello_frame(a, hello);
-	if (recout_open(&a->out, "agent", &az, cfg->analyzer, cfg->out, cfg->buffer_bytes, hello,
-			sizeof(hello), err, sizeof(err))) {
+	if (recout_open(&a->c.out, "agent", &a->c.az, cfg->analyzer, cfg->out, cfg->buffer_bytes,
+			hello, sizeof(hello), err, sizeof(err))) {
 		rl_err("agent: %s", err);
 		return RL_EXIT_SETUP;
 	}
-	recout_linger(&a->out, RECORD_LINGER_MS);
+	recout_linger(&a->c.out, RECORD_LINGER_MS);
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 	/* Said first, before any probe: from now on this host answers (the analyzer's
 	 * first_seen; its ports are open). */
@@ -1252,7 +1190,7 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 
 static void teardown(struct agent *a)
 {
-	for (size_t i = 0; a->rn && i < a->n; i++) {
+	for (size_t i = 0; a->rn && i < a->c.n; i++) {
 		if (a->rn[i].port)
 			a->cfg->transport->close(a->rn[i].port);
 		if (a->rn[i].tracer)
@@ -1270,10 +1208,8 @@ static void teardown(struct agent *a)
 	free(a->pl_t);
 	free(a->pl_q);
 	free(a->at);
-	tracer_close(&a->tr);
-	recout_close(&a->out);
 	rpm_ctlc_close(&a->ctl);
-	topo_free(a->topo);
+	agent_core_teardown(&a->c);
 	if (a->epfd >= 0)
 		close(a->epfd);
 }
@@ -1301,7 +1237,7 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 		heap_down(a, 0);
 	}
 	/* Their send completions now: no separate wake-up for them. */
-	for (size_t s = 0; s < a->n; s++)
+	for (size_t s = 0; s < a->c.n; s++)
 		if (sent & 1ULL << (s % 64)) {
 			struct rx_ctx c = {a, s};
 
@@ -1346,7 +1282,7 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	struct pollfd p;
 	int n, wait_ms;
 
-	watch_conn(a, 0, recout_pollfd(&a->out, &p) ? &p : NULL, a->out.conns);
+	watch_conn(a, 0, recout_pollfd(&a->c.out, &p) ? &p : NULL, a->c.out.conns);
 	watch_conn(a, 1, rpm_ctlc_pollfd(&a->ctl, &p) ? &p : NULL, a->ctl.fds);
 	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 	n = epoll_wait(a->epfd, ev, MAX_FDS + 2, wait_ms);
@@ -1354,7 +1290,7 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	for (int i = 0; i < n; i++) {
 		size_t o = (size_t)ev[i].data.u64;
 
-		if (o < a->n)
+		if (o < a->c.n)
 			a->rn[o].woke |= ev[i].events & EPOLLIN ? WOKE_RX : WOKE_TX;
 	}
 	now = rl_now_ns();
@@ -1366,14 +1302,14 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 				    (ev[i].events & EPOLLHUP ? POLLHUP : 0));
 
 		if (o == OWN_ICMP)
-			tracer_icmp(&a->tr);
+			tracer_icmp(&a->c.tr);
 		else if (o == OWN_OUT)
-			recout_event(&a->out, rev);
+			recout_event(&a->c.out, rev);
 		else if (o == OWN_CTL)
 			rpm_ctlc_event(&a->ctl, rev, now, got_list, a);
-		else if (o >= OWN_SVC0 - a->n && o <= OWN_SVC0)
+		else if (o >= OWN_SVC0 - a->c.n && o <= OWN_SVC0)
 			svc_read(a, OWN_SVC0 - o, now);
-		else if (o < a->n && a->rn[o].woke) {
+		else if (o < a->c.n && a->rn[o].woke) {
 			/* A send timestamp that came late (a qdisc held the packet) before the
 			 * arrivals: poll() reads the error queue only after a send. */
 			if (a->rn[o].woke == (WOKE_RX | WOKE_TX))
@@ -1405,7 +1341,7 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 			       : ULLONG_MAX;
 	rl_info("agent: %s: R-Pingmesh probing %zu targets from %zu RNICs (ToR-mesh %.3g/s, "
 		"inter-ToR %.3g/s a target; timeout %lld ms; %s)",
-		inv->hosts[a.host].name, a.n_tg, a.n, cfg->tor_mesh_rate, cfg->inter_tor_rate,
+		inv->hosts[a.c.host].name, a.n_tg, a.c.n, cfg->tor_mesh_rate, cfg->inter_tor_rate,
 		cfg->timeout_ms, how);
 	while (!rl_interrupted) {
 		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS, due;
@@ -1419,10 +1355,10 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 			expire(&a);
 			a.next_expire = now + 50 * NS_PER_MS;
 		}
-		for (size_t s = 0; s < a.n; s++)
+		for (size_t s = 0; s < a.c.n; s++)
 			send_ack2s(&a, s, false);
-		if (a.tr.icmp >= 0)
-			run_traces(&a, now);
+		if (a.c.tr.icmp >= 0)
+			agent_core_traces(&a.c, now, finish_trace, trace_next, &a);
 		if (now >= a.next_rotate) {
 			rotate(&a);
 			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
@@ -1431,34 +1367,34 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 			emit_stats(&a);
 			a.next_stats = now + 5000 * NS_PER_MS;
 		}
-		recout_service(&a.out);
+		recout_service(&a.c.out);
 		if (cfg->controller)
 			rpm_ctlc_service(&a.ctl, now);
 		if (cfg->services)
 			svc_tick(&a, now);
-		if (recout_orphaned(&a.out, cfg->orphan_ms, now)) {
+		if (recout_orphaned(&a.c.out, cfg->orphan_ms, now)) {
 			ret = RL_EXIT_SETUP;
 			break;
 		}
-		if ((a.out.connected || a.out.outfd >= 0) && recout_due(&a.out) > now &&
-		    recout_due(&a.out) < next)
-			next = recout_due(&a.out); /* past due and still waiting: POLLOUT wakes */
+		if ((a.c.out.connected || a.c.out.outfd >= 0) && recout_due(&a.c.out) > now &&
+		    recout_due(&a.c.out) < next)
+			next = recout_due(&a.c.out); /* past due and still waiting: POLLOUT wakes */
 		if (next > now + ACK_T4_WAIT && a.n_acks)
 			next = now + ACK_T4_WAIT; /* an ACK2 may have to go without its T4 */
 		poll_once(&a, now, next);
 	}
 	/* Last words: ACK2s still owed go out; probes in flight are not judged. */
-	for (size_t s = 0; s < a.n; s++)
+	for (size_t s = 0; s < a.c.n; s++)
 		send_ack2s(&a, s, true);
 	emit_stats(&a);
-	recout_finish(&a.out);
+	recout_finish(&a.c.out);
 	rl_info("agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu ACKs sent, %llu "
 		"traces (%llu complete), %llu malformed, %llu foreign, %llu records dropped",
-		inv->hosts[a.host].name, (unsigned long long)a.st.probes,
-		(unsigned long long)a.st.timeouts, (unsigned long long)a.st.send_errors,
-		a.acks_sent, (unsigned long long)a.st.traces,
-		(unsigned long long)a.st.traces_complete, (unsigned long long)a.st.malformed,
-		(unsigned long long)a.st.foreign, (unsigned long long)a.st.dropped_records);
+		inv->hosts[a.c.host].name, (unsigned long long)a.c.st.probes,
+		(unsigned long long)a.c.st.timeouts, (unsigned long long)a.c.st.send_errors,
+		a.acks_sent, (unsigned long long)a.c.st.traces,
+		(unsigned long long)a.c.st.traces_complete, (unsigned long long)a.c.st.malformed,
+		(unsigned long long)a.c.st.foreign, (unsigned long long)a.c.st.dropped_records);
 out:
 	teardown(&a);
 	return ret;

@@ -19,12 +19,7 @@
 enum rpm_rec_type { RPM_REC_HELLO = 16, RPM_REC_PROBE = 17, RPM_REC_PATH = 19, RPM_REC_FLOW = 20 };
 
 struct rpm_hello {
-	uint32_t magic;
-	uint16_t version;
-	uint8_t n_rnics;
-	uint8_t transport; /* 0 udp, 1 verbs */
-	char host[32];
-	uint64_t inv_fingerprint;
+	struct rec_hello_head head; /* RPM_REC_MAGIC, RPM_REC_VERSION */
 	uint32_t timeout_us;
 	uint32_t reserved;
 } __attribute__((packed));

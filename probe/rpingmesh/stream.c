@@ -4,10 +4,6 @@
 #include "probe/recin.h"
 #include "probe/rpingmesh/analyzer.h"
 
-_Static_assert(offsetof(struct rpm_hello, inv_fingerprint) ==
-		   offsetof(struct rec_hello_head, inv_fingerprint),
-	       "an R-Pingmesh hello begins with the common head");
-
 static void take_probe(void *a, size_t host, const void *body)
 {
 	rpa_probe(a, host, body);

@@ -40,12 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct {
 			struct rec_frame h;
 			struct hm_hello m;
-		} __attribute__((packed)) hi = {{HM_HELLO, sizeof(struct hm_hello)},
-						{.magic = HM_MAGIC,
-						 .version = HM_VERSION,
-						 .n_rnics = 4,
-						 .host = "host1",
-						 .inv_fingerprint = inventory_fingerprint(inv)}};
+		} __attribute__((packed))
+		hi = {{HM_HELLO, sizeof(struct hm_hello)},
+		      {.head = {.magic = HM_MAGIC,
+				.version = HM_VERSION,
+				.n_rnics = 4,
+				.host = "host1",
+				.inv_fingerprint = inventory_fingerprint(inv)}}};
 
 		memcpy(s.buf, &hi, sizeof(hi));
 		s.len = sizeof(hi);

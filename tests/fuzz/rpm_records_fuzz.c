@@ -40,12 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct {
 			struct rec_frame h;
 			struct rpm_hello m;
-		} __attribute__((packed)) hi = {{RPM_REC_HELLO, sizeof(struct rpm_hello)},
-						{.magic = RPM_REC_MAGIC,
-						 .version = RPM_REC_VERSION,
-						 .n_rnics = 4,
-						 .host = "host1",
-						 .inv_fingerprint = inventory_fingerprint(inv)}};
+		} __attribute__((packed))
+		hi = {{RPM_REC_HELLO, sizeof(struct rpm_hello)},
+		      {.head = {.magic = RPM_REC_MAGIC,
+				.version = RPM_REC_VERSION,
+				.n_rnics = 4,
+				.host = "host1",
+				.inv_fingerprint = inventory_fingerprint(inv)}}};
 
 		memcpy(s.buf, &hi, sizeof(hi));
 		s.len = sizeof(hi);

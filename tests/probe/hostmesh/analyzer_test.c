@@ -554,11 +554,11 @@ static size_t put_frame(uint8_t *b, uint16_t type, const void *body, uint16_t le
 Test(analyzer, drops_streams_that_break_the_frame_rules)
 {
 	struct az_cfg cfg;
-	struct hm_hello hi = {.magic = HM_MAGIC,
-			      .version = HM_VERSION,
-			      .n_rnics = 4,
-			      .host = "host1",
-			      .inv_fingerprint = inventory_fingerprint(inv)};
+	struct hm_hello hi = {.head = {.magic = HM_MAGIC,
+				       .version = HM_VERSION,
+				       .n_rnics = 4,
+				       .host = "host1",
+				       .inv_fingerprint = inventory_fingerprint(inv)}};
 	struct hm_probe pr = {.t_send_ns = T0, .src = 0, .dst = 1};
 	static struct rec_stream s;
 	static const uint8_t zeros[HM_MAX_FRAME];

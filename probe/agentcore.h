@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every monitor's agent keeps and does alike: its host and RNICs, the
+ * routed plan its traces map onto, its path tracer, its record stream to
+ * the analyzer and the counters it reports there.  A monitor's agent holds
+ * one as its member c and does its own probing around it.
+ */
+#ifndef ROCELAB_AGENTCORE_H
+#define ROCELAB_AGENTCORE_H
+
+#include "harness/lib/inventory.h"
+#include "probe/ptrans.h"
+#include "probe/rec.h"
+#include "probe/recout.h"
+#include "probe/tracer.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct topo;
+
+struct agent_core {
+	const struct inventory *inv;
+	const struct inv_host *h;
+	size_t host, n; /* the host's inventory index, its RNICs */
+	struct topo *topo;
+	uint32_t nonce; /* this run's, in every probe */
+	struct sockaddr_in az;
+	struct tracer tr;
+	struct recout out;
+	struct rec_stats st;
+	uint32_t *rx_seen; /* per RNIC: the transport's receive overflows as last read */
+	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
+};
+
+/* A probe's send completion cookie with this bit is a trace's, not a probe's. */
+#define AGENT_TRACE_COOKIE (1ULL << 63)
+
+/*
+ * The agent for host of inv: its RNICs (between lo and hi, else refused
+ * with why, "Hostmesh probes between 2 to 64 RNICs of one host"), the
+ * analyzer at ADDR[:PORT] (default port), the routed plan, the random
+ * seed (0: from the clock and pid) and the run's nonce.  0, or an exit
+ * status with the reason said.  Undo with agent_core_teardown(), also
+ * after a failure.
+ */
+int agent_core_setup(struct agent_core *c, const struct inventory *inv, const char *host,
+		     const char *analyzer, uint16_t port, unsigned seed, size_t lo, size_t hi,
+		     const char *why);
+void agent_core_teardown(struct agent_core *c);
+
+/* The head of the agent's hello: its monitor's magic and version, its host, RNICs, transport. */
+void agent_core_hello(const struct agent_core *c, struct rec_hello_head *h, uint32_t magic,
+		      uint16_t version, const struct pt_ops *transport);
+
+/*
+ * The agent's path traces as its tracer has room: finished ones to
+ * done(ctx, job); then next(ctx, job, now) starts one on each free job
+ * until it finds no 5-tuple in need (false), after which none is looked for
+ * for a second (new 5-tuples: set trace_idle_until to 0).
+ */
+void agent_core_traces(struct agent_core *c, unsigned long long now,
+		       void (*done)(void *ctx, struct tr_job *j),
+		       bool (*next)(void *ctx, struct tr_job *j, unsigned long long now),
+		       void *ctx);
+
+/*
+ * Trace the 5-tuple key from src to dst on job j: from the RNIC's tracer
+ * socket when it has one (else its probe port, through t), on the UDP port
+ * its probes from sport leave with (the same 5-tuple, the same path), TTL 1
+ * to top, each packet's payload from payload(pctx, ttl, buf).
+ */
+void agent_core_trace(struct agent_core *c, struct tr_job *j, uint64_t key, const struct pt_ops *t,
+		      struct pt_port *probe_port, struct pt_port *tracer_port, struct in_addr src,
+		      const struct pt_dst *dst, uint16_t sport, int top,
+		      size_t (*payload)(void *ctx, int ttl, uint8_t *buf), void *pctx,
+		      unsigned long long now);
+
+/* A packet the transport could not take as a probe of this run (pt_events.on_bad). */
+void agent_core_bad(struct agent_core *c, int reason);
+
+/*
+ * The agent's counters as of realtime t_ns, with the receive overflows of
+ * RNIC i's port (port(ctx, i)) summed and said once per growth (what: the
+ * packets those losses count as), queued to the analyzer with the tracer's
+ * packets added.
+ */
+void agent_core_stats(struct agent_core *c, const struct pt_ops *t,
+		      struct pt_port *(*port)(void *ctx, size_t i), void *ctx, const char *what,
+		      uint64_t t_ns);
+
+#endif
