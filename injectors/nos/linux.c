@@ -127,6 +127,30 @@ static int dcb_pfc(const char *dev, const char *out, struct readback *rb, char *
 	return 0;
 }
 
+/*
+ * 'cat PATH' of a sysfs attribute of one value (an RNIC's DCQCN enable,
+ * its trust mode): the value, one line of at most 31 printable characters.
+ */
+static int sysfs(const char *path, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	size_t n = strcspn(out, "\n");
+
+	if (!n || n >= sizeof(rb->value) || out[n + (out[n] == '\n')]) {
+		snprintf(err, errlen, "'cat %s' printed not one value of at most %zu characters",
+			 path, sizeof(rb->value) - 1);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (out[i] < 0x21 || out[i] > 0x7e) {
+			snprintf(err, errlen, "'cat %s' printed a value with a byte 0x%02x", path,
+				 (unsigned char)out[i]);
+			return -EINVAL;
+		}
+	snprintf(rb->value, sizeof(rb->value), "%.*s", (int)n, out);
+	snprintf(rb->canon, sizeof(rb->canon), "%s = %s", path, rb->value);
+	return 0;
+}
+
 /* ---- port states (links.h) ---- */
 
 /* `ip -j link show` (iproute2): operstate UP, or UNKNOWN with the carrier (LOWER_UP). */
@@ -166,7 +190,7 @@ static int linux_links_walk(const struct inv_switch *sw, json_t *root, struct po
 
 static const struct nos_parser parsers[] = {
     {"tc-root", tc_root}, {"ip-link", ip_link}, {"nft-tables", nft_tables},
-    {"dcb-pfc", dcb_pfc}, {NULL, NULL},
+    {"dcb-pfc", dcb_pfc}, {"sysfs", sysfs},	{NULL, NULL},
 };
 
 const struct nos_ops nos_linux = {

@@ -10,6 +10,7 @@
  * - ACLs: "sonic-acl NAME", "eos-acl NAME PORT,PORT", "nvue-acl NAME
  *   PORT,PORT", "nft-tables NAME" (NAME: the fault's own table);
  * - "tc-root swp1": the root qdisc;
+ * - "sysfs PATH": a sysfs or procfs attribute of one value (a host's);
  * - buffer alpha: "sonic-dynth PROFILE" (CONFIG_DB dynamic_th), "eos-mmu PG"
  *   (the applied MMU queue profile and its priority group's threshold),
  *   "nvue-alpha default-global" (ingress-lossless-buffer shared-alpha);
@@ -65,6 +66,8 @@ struct readback {
 	/* ACL counters: packets its deny rules matched; counted: the NOS keeps them */
 	unsigned long long packets;
 	bool counted;
+	/* sysfs: the attribute's value as the kernel prints it, trimmed */
+	char value[32];
 	/* what it says, in one line: compared for drift, shown as evidence */
 	char canon[192];
 };

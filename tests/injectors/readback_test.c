@@ -225,6 +225,21 @@ Test(readback, tc_root_tells_the_kernels_own_from_one_added)
 	parse_bad("tc-root swp1", "[]", "printed no root qdisc");
 }
 
+/* A host's sysfs attribute of one value ('cat PATH'): an RNIC's DCQCN switch, its trust mode. */
+Test(readback, sysfs_is_one_printable_value)
+{
+	static const char as[] = "sysfs /sys/class/net/rnic1/ecn/roce_np/enable/3";
+	struct readback rb = parse_ok(as, "1\n");
+
+	cr_assert_str_eq(rb.value, "1");
+	cr_assert_str_eq(rb.canon, "/sys/class/net/rnic1/ecn/roce_np/enable/3 = 1");
+	cr_assert_str_eq(parse_ok(as, "dscp").value, "dscp", "no newline: the same");
+	parse_bad(as, "", "printed not one value");
+	parse_bad(as, "1\n0\n", "printed not one value");
+	parse_bad(as, "1 0", "a byte 0x20");
+	parse_bad(as, "0123456789012345678901234567890123456789", "printed not one value");
+}
+
 Test(readback, an_unknown_parser_is_named)
 {
 	parse_bad("junos-pfc xe-0/0/1", "", "no parser 'junos-pfc'");

@@ -7,6 +7,7 @@
 #include "harness/run/grade.h"
 #include "harness/run/runner.h"
 #include "harness/run/scenario.h"
+#include "injectors/kinds/kinds.h"
 #include "reports/report.h"
 
 #include <criterion/criterion.h>
@@ -38,11 +39,15 @@ ParameterizedTestParameters(scenario, rejects_bad_input)
 	return cr_make_param_array(struct bad_case, cases, n);
 }
 
-/* First line of each fixture: "# expect: LINE:COL: message". */
+/*
+ * First line of each fixture: "# expect: LINE:COL: message"; {KINDS} in it
+ * stands for the fault kinds' names as kinds.def lists them (a new kind
+ * changes no fixture).
+ */
 ParameterizedTest(struct bad_case *c, scenario, rejects_bad_input)
 {
 	size_t len, outlen = 0;
-	char *text = rl_read_file(c->path, &len), *out = NULL, want[1024];
+	char *text = rl_read_file(c->path, &len), *out = NULL, want[2048], kinds[1024], *at;
 	FILE *errf = open_memstream(&out, &outlen);
 	struct scenario *s;
 	char *nl;
@@ -50,7 +55,12 @@ ParameterizedTest(struct bad_case *c, scenario, rejects_bad_input)
 	cr_assert_not_null(text);
 	cr_assert(strncmp(text, "# expect: ", 10) == 0, "%s lacks '# expect:'", c->path);
 	nl = strchr(text, '\n');
-	snprintf(want, sizeof(want), "%s:%.*s\n", c->path, (int)(nl - text - 10), text + 10);
+	*nl = '\0';
+	if ((at = strstr(text, "{KINDS}")))
+		snprintf(want, sizeof(want), "%s:%.*s%s%s\n", c->path, (int)(at - text - 10),
+			 text + 10, fault_kind_names(kinds, sizeof(kinds)), at + 7);
+	else
+		snprintf(want, sizeof(want), "%s:%s\n", c->path, text + 10);
 	s = scenario_load(c->path, NULL, VLAB, 7, errf);
 	fclose(errf);
 	cr_assert_null(s, "%s was accepted", c->path);
