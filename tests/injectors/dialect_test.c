@@ -42,6 +42,7 @@ static struct transcript_case cases[] = {
     {"host-link-flap", "link-flap --target h1:rnic2", 0},
     {"host-rnic-route-missing", "rnic-route-missing --target h2:rnic3", 0},
     {"host-pfc-misconfig", "pfc-misconfig --target h1:rnic1 --priority 5", 0},
+    {"host-dcqcn-off", "dcqcn-off --target h1:rnic2 --point rp --priority 5", 0},
     {"host-link-degrade", "link-degrade --target h1:rnic4 --rate 25g", 0},
     {"host-packet-corruption", "packet-corruption --target h1:rnic1 --rate 1% --direction in", 0},
     {"host-packet-corruption-to-sonic", "packet-corruption --target h1:rnic2 --rate 1%",

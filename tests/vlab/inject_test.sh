@@ -351,11 +351,17 @@ done <<'BAD'
 2|alpha not a power of two|buffer-alpha --target spine1 --alpha 1/3
 2|alpha profile with shell characters|buffer-alpha --target spine1 --profile a;id
 3|DCB on a veth RNIC: unsupported|pfc-misconfig --target host1:rnic1
+3|DCQCN on a veth RNIC: unsupported|dcqcn-off --target host1:rnic1
+2|DCQCN on a switch port|dcqcn-off --target rail1:swp1
+2|DCQCN point unknown|dcqcn-off --target host1:rnic1 --point cnp
 BAD
 expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
 expect_exit 3 "sonic cannot drop a random share: unsupported" "$RL" inject packet-corruption --target rail1:Ethernet0 --rate 1% -i "$ROOT/lab-inventory/example-lab.yaml"
 cp $T/check.out $T/sonic-corrupt.out
 check "it says what the dialect cannot do" grep -q "cannot drop a random share of a port's packets" $T/sonic-corrupt.out
+expect_exit 3 "dcqcn-off on a veth RNIC, again" "$RL" inject dcqcn-off --target host2:rnic3 --point np
+cp $T/check.out $T/dcqcn.out
+check "it says the RNIC has no DCQCN switches, and where they are" grep -q "host2:rnic3 has no DCQCN switches (/sys/class/net/rnic3/ecn/roce_np, roce_rp" $T/dcqcn.out
 expect_exit 2 "load pfc --while a marker that is not there" "$RL" load pfc --dev lo --while /nonexistent/marker
 expect_exit 3 "eos cannot set alpha 16: unsupported" "$RL" inject buffer-alpha --target spine1 --alpha 16 -i "$ROOT/lab-inventory/example-lab.yaml"
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
