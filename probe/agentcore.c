@@ -42,6 +42,24 @@ int agent_core_setup(struct agent_core *c, const struct inventory *inv, const ch
 	return 0;
 }
 
+int agent_core_open(struct agent_core *c, double rate, long long timeout_ms, const char *analyzer,
+		    const char *out, size_t buffer, const void *hello, size_t hello_len,
+		    unsigned long long now)
+{
+	char err[256];
+	int r = tracer_open(&c->tr, rate, timeout_ms, now);
+
+	if (r)
+		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
+	if (recout_open(&c->out, "agent", &c->az, analyzer, out, buffer, hello, hello_len, err,
+			sizeof(err))) {
+		rl_err("agent: %s", err);
+		return RL_EXIT_SETUP;
+	}
+	c->next_stats = now + AGENT_STATS_NS;
+	return 0;
+}
+
 void agent_core_teardown(struct agent_core *c)
 {
 	tracer_close(&c->tr);

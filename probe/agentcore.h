@@ -31,7 +31,11 @@ struct agent_core {
 	struct rec_stats st;
 	uint32_t *rx_seen; /* per RNIC: the transport's receive overflows as last read */
 	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
+	unsigned long long next_stats;	     /* its counters go to the analyzer then (monotonic) */
 };
+
+/* Agents report their counters this often (and first, and as their last words). */
+#define AGENT_STATS_NS (5000ULL * 1000000ULL)
 
 /* A probe's send completion cookie with this bit is a trace's, not a probe's. */
 #define AGENT_TRACE_COOKIE (1ULL << 63)
@@ -48,6 +52,26 @@ int agent_core_setup(struct agent_core *c, const struct inventory *inv, const ch
 		     const char *analyzer, uint16_t port, unsigned seed, size_t lo, size_t hi,
 		     const char *why);
 void agent_core_teardown(struct agent_core *c);
+
+/*
+ * Its path tracer (rate traces a second, each answered within timeout_ms)
+ * and its record stream (to analyzer, or the file out; buffer bytes while
+ * the analyzer is away), which starts with hello (a whole frame).  Without
+ * a raw ICMP socket nothing is traced, said; a stream that cannot be opened
+ * is said and is RL_EXIT_SETUP.  0.
+ */
+int agent_core_open(struct agent_core *c, double rate, long long timeout_ms, const char *analyzer,
+		    const char *out, size_t buffer, const void *hello, size_t hello_len,
+		    unsigned long long now);
+
+/* Whether the counters are due at monotonic now (then the next are AGENT_STATS_NS later). */
+static inline bool agent_core_stats_due(struct agent_core *c, unsigned long long now)
+{
+	if (now < c->next_stats)
+		return false;
+	c->next_stats = now + AGENT_STATS_NS;
+	return true;
+}
 
 /* The head of the agent's hello: its monitor's magic and version, its host, RNICs, transport. */
 void agent_core_hello(const struct agent_core *c, struct rec_hello_head *h, uint32_t magic,

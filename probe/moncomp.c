@@ -341,6 +341,14 @@ void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct
 	params[*n] = (struct opt_desc)OPT_TABLE_END;
 }
 
+void mon_comp_release(void *state)
+{
+	if (!state)
+		return;
+	mon_state_release(state);
+	free(state);
+}
+
 int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs *obs,
 		void (*each)(void *ctx, const char *type, const json_t *j),
 		void (*finish)(void *ctx, const json_t *agents, struct comp_obs *obs), void *ctx)

@@ -55,6 +55,8 @@ bool mon_comp_alive(void *state, char *why, size_t whylen);
 void mon_comp_stop(void *state);
 /* What release frees of a mon_state (the rest of the state is the monitor's). */
 void mon_state_release(struct mon_state *s);
+/* component_ops.release of a state that begins with struct mon_state and owns nothing more. */
+void mon_comp_release(void *state);
 
 /*
  * The scenario section's parameters of a monitor are its parts' tables one
@@ -64,6 +66,21 @@ void mon_state_release(struct mon_state *s);
  */
 void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct opt_desc *tab,
 		    size_t off, bool (*keep)(const struct opt_desc *d));
+
+/*
+ * component_ops.settle_ms and .drain_ms of a monitor whose parameters P
+ * hold agent.timeout_ms and az.grace_ms: probes settle a timeout and a
+ * second after the agents start; the analyzer drains for its grace.
+ */
+#define MON_COMP_TIMES(P)                                                                          \
+	static long long settle_ms(const void *cfg)                                                \
+	{                                                                                          \
+		return ((const P *)cfg)->agent.timeout_ms + 1000;                                  \
+	}                                                                                          \
+	static long long drain_ms(const void *cfg)                                                 \
+	{                                                                                          \
+		return ((const P *)cfg)->az.grace_ms;                                              \
+	}
 
 /* A window closes only once its probes (and their answers) can no longer arrive. */
 static inline void mon_grace(long long *grace_ms, long long timeout_ms)

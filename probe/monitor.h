@@ -64,6 +64,46 @@ struct mon_analyzer {
 	void (*left_out)(const void *az);
 };
 
+/*
+ * A monitor's analyzer functions, typed (T *NEW(const struct inventory *,
+ * const C *, FILE *), FREE(T *), TAKE(T *, inv, stream), TICK(T *, now),
+ * FLUSH(T *), DEFAULTS(C *)), as the table's: MON_ANALYZER_FNS defines the
+ * adapters in the monitor's file, MON_ANALYZER_OPS names them in its
+ * table.
+ */
+#define MON_ANALYZER_FNS(T, C, NEW, FREE, TAKE, TICK, FLUSH, DEFAULTS)                             \
+	static void mon_az_defaults(void *c)                                                       \
+	{                                                                                          \
+		DEFAULTS((C *)c);                                                                  \
+	}                                                                                          \
+	static long long mon_az_window_ms(const void *c)                                           \
+	{                                                                                          \
+		return ((const C *)c)->window_ms;                                                  \
+	}                                                                                          \
+	static void *mon_az_new(const struct inventory *inv, const void *c, FILE *out)             \
+	{                                                                                          \
+		return NEW(inv, (const C *)c, out);                                                \
+	}                                                                                          \
+	static void mon_az_free(void *az)                                                          \
+	{                                                                                          \
+		FREE((T *)az);                                                                     \
+	}                                                                                          \
+	static int mon_az_take(void *az, const struct inventory *inv, struct rec_stream *s)        \
+	{                                                                                          \
+		return TAKE((T *)az, inv, s);                                                      \
+	}                                                                                          \
+	static void mon_az_tick(void *az, uint64_t now_ns)                                         \
+	{                                                                                          \
+		TICK((T *)az, now_ns);                                                             \
+	}                                                                                          \
+	static void mon_az_flush(void *az)                                                         \
+	{                                                                                          \
+		FLUSH((T *)az);                                                                    \
+	}
+#define MON_ANALYZER_OPS                                                                           \
+	.defaults = mon_az_defaults, .window_ms = mon_az_window_ms, .new_az = mon_az_new,          \
+	.free_az = mon_az_free, .take = mon_az_take, .tick = mon_az_tick, .flush = mon_az_flush
+
 /* 'rocelab agent NAME ...' (argv[0] NAME): options, inventory, then m->run.  An exit status. */
 int mon_agent_main(const struct mon_agent *m, int argc, char **argv);
 

@@ -149,8 +149,6 @@ struct agent {
 	unsigned long long next_rotate;
 	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
 	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
-
-	unsigned long long next_stats;
 };
 
 static size_t tuple_ix(const struct agent *a, size_t s, size_t d, int slot)
@@ -613,9 +611,6 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 				rl_warn("agent: %s:%s -> %s: %s (probes will say whether it lasts)",
 					h->name, a->rn[s].r->name, a->rn[d].r->name, strerror(-r));
 		}
-	r = tracer_open(&a->c.tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
-	if (r)
-		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
 	a->pool = rl_xcalloc((size_t)cfg->pool, sizeof(*a->pool));
 	a->born = rl_xcalloc((size_t)cfg->pool, sizeof(*a->born));
 	a->traced = rl_xcalloc(a->c.n * a->c.n * (size_t)cfg->pool, sizeof(*a->traced));
@@ -624,13 +619,8 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
 	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 	hello_frame(a, hello);
-	if (recout_open(&a->c.out, "agent", &a->c.az, cfg->analyzer, cfg->out, cfg->buffer_bytes,
-			hello, sizeof(hello), err, sizeof(err))) {
-		rl_err("agent: %s", err);
-		return RL_EXIT_SETUP;
-	}
-	a->next_stats = now + 5000 * NS_PER_MS;
-	return 0;
+	return agent_core_open(&a->c, cfg->trace_rate, cfg->trace_timeout_ms, cfg->analyzer,
+			       cfg->out, cfg->buffer_bytes, hello, sizeof(hello), now);
 }
 
 static void teardown(struct agent *a)
@@ -712,10 +702,8 @@ int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
 			rotate(&a, now);
 			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 		}
-		if (now >= a.next_stats) {
+		if (agent_core_stats_due(&a.c, now))
 			emit_stats(&a);
-			a.next_stats = now + 5000 * NS_PER_MS;
-		}
 		recout_service(&a.c.out);
 		if (recout_orphaned(&a.c.out, cfg->orphan_ms, now)) {
 			ret = RL_EXIT_SETUP;

@@ -6,40 +6,8 @@
 #include "probe/hostmesh/hostmesh.h"
 #include "probe/monitor.h"
 
-static void defaults(void *cfg)
-{
-	az_defaults(cfg);
-}
-
-static long long window_ms(const void *cfg)
-{
-	return ((const struct az_cfg *)cfg)->window_ms;
-}
-
-static void *new_az(const struct inventory *inv, const void *cfg, FILE *out)
-{
-	return az_new(inv, cfg, out);
-}
-
-static void free_az(void *az)
-{
-	az_free(az);
-}
-
-static int take(void *az, const struct inventory *inv, struct rec_stream *s)
-{
-	return hm_stream_take(az, inv, s);
-}
-
-static void tick(void *az, uint64_t now_ns)
-{
-	az_tick(az, now_ns);
-}
-
-static void flush(void *az)
-{
-	az_flush(az);
-}
+MON_ANALYZER_FNS(struct az, struct az_cfg, az_new, az_free, hm_stream_take, az_tick, az_flush,
+		 az_defaults)
 
 static void left_out(const void *az)
 {
@@ -62,12 +30,6 @@ const struct mon_analyzer hostmesh_analyzer = {
     .port = HM_DEFAULT_PORT,
     .opts = az_opts,
     .cfg_size = sizeof(struct az_cfg),
-    .defaults = defaults,
-    .window_ms = window_ms,
-    .new_az = new_az,
-    .free_az = free_az,
-    .take = take,
-    .tick = tick,
-    .flush = flush,
+    MON_ANALYZER_OPS,
     .left_out = left_out,
 };

@@ -53,15 +53,7 @@ static int check(void *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-static long long settle_ms(const void *cfg)
-{
-	return ((const struct hm_params *)cfg)->agent.timeout_ms + 1000;
-}
-
-static long long drain_ms(const void *cfg)
-{
-	return ((const struct hm_params *)cfg)->az.grace_ms;
-}
+MON_COMP_TIMES(struct hm_params)
 
 static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
 		 size_t whatlen)
@@ -140,16 +132,6 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	return mon_collect(&st->mon, t, obs, window_sums, section, &m);
 }
 
-static void release(void *state)
-{
-	struct hm_state *st = state;
-
-	if (!st)
-		return;
-	mon_state_release(&st->mon);
-	free(st);
-}
-
 /* Each agent probes between its own host's RNICs, every one to every other. */
 static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned seed,
 		       void (*each)(void *ctx, const struct comp_pair *p), void *ctx)
@@ -199,6 +181,6 @@ const struct component_ops hostmesh_component = {
     .stop = mon_comp_stop,
     .collect = collect,
     .report = hm_report,
-    .release = release,
+    .release = mon_comp_release,
     .probe_pairs = probe_pairs,
 };

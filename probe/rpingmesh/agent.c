@@ -129,7 +129,7 @@ struct agent {
 	struct target *tg;
 	size_t n_tg;
 	struct ack_tuple *at;
-	unsigned long long next_rotate, next_expire, next_stats;
+	unsigned long long next_rotate, next_expire;
 	/* The targets by their next probe, earliest first (a binary heap of indices in tg). */
 	size_t *due;
 	/*
@@ -1166,17 +1166,12 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 			return RL_EXIT_USAGE;
 		}
 	}
-	r = tracer_open(&a->c.tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
-	if (r)
-		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
+	hello_frame(a, hello);
+	if ((r = agent_core_open(&a->c, cfg->trace_rate, cfg->trace_timeout_ms, cfg->analyzer,
+				 cfg->out, cfg->buffer_bytes, hello, sizeof(hello), now)))
+		return r;
 	if ((r = watch_sockets(a))) {
 		rl_err("agent: epoll: %s", strerror(-r));
-		return RL_EXIT_SETUP;
-	}
-	hello_frame(a, hello);
-	if (recout_open(&a->c.out, "agent", &a->c.az, cfg->analyzer, cfg->out, cfg->buffer_bytes,
-			hello, sizeof(hello), err, sizeof(err))) {
-		rl_err("agent: %s", err);
 		return RL_EXIT_SETUP;
 	}
 	recout_linger(&a->c.out, RECORD_LINGER_MS);
@@ -1184,7 +1179,6 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	/* Said first, before any probe: from now on this host answers (the analyzer's
 	 * first_seen; its ports are open). */
 	emit_stats(a);
-	a->next_stats = now + 5000 * NS_PER_MS;
 	return 0;
 }
 
@@ -1363,10 +1357,8 @@ int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given
 			rotate(&a);
 			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 		}
-		if (now >= a.next_stats) {
+		if (agent_core_stats_due(&a.c, now))
 			emit_stats(&a);
-			a.next_stats = now + 5000 * NS_PER_MS;
-		}
 		recout_service(&a.c.out);
 		if (cfg->controller)
 			rpm_ctlc_service(&a.ctl, now);

@@ -307,40 +307,8 @@ int cmd_controller(int argc, char **argv)
 
 /* ---- analyzer ------------------------------------------------------------------------------- */
 
-static void az_defaults_cb(void *cfg)
-{
-	rpa_defaults(cfg);
-}
-
-static long long window_ms(const void *cfg)
-{
-	return ((const struct rpa_cfg *)cfg)->window_ms;
-}
-
-static void *new_az(const struct inventory *inv, const void *cfg, FILE *out)
-{
-	return rpa_new(inv, cfg, out);
-}
-
-static void free_az(void *az)
-{
-	rpa_free(az);
-}
-
-static int take(void *az, const struct inventory *inv, struct rec_stream *s)
-{
-	return rpa_stream_take(az, inv, s);
-}
-
-static void tick(void *az, uint64_t now_ns)
-{
-	rpa_tick(az, now_ns);
-}
-
-static void flush(void *az)
-{
-	rpa_flush(az);
-}
+MON_ANALYZER_FNS(struct rpa, struct rpa_cfg, rpa_new, rpa_free, rpa_stream_take, rpa_tick,
+		 rpa_flush, rpa_defaults)
 
 static void left_out(const void *az)
 {
@@ -363,12 +331,6 @@ const struct mon_analyzer rpingmesh_analyzer = {
     .port = RPM_DEFAULT_PORT,
     .opts = rpa_opts,
     .cfg_size = sizeof(struct rpa_cfg),
-    .defaults = az_defaults_cb,
-    .window_ms = window_ms,
-    .new_az = new_az,
-    .free_az = free_az,
-    .take = take,
-    .tick = tick,
-    .flush = flush,
+    MON_ANALYZER_OPS,
     .left_out = left_out,
 };

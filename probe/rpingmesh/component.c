@@ -77,15 +77,7 @@ static int check(void *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-static long long settle_ms(const void *cfg)
-{
-	return ((const struct rpm_params *)cfg)->agent.timeout_ms + 1000;
-}
-
-static long long drain_ms(const void *cfg)
-{
-	return ((const struct rpm_params *)cfg)->az.grace_ms;
-}
+MON_COMP_TIMES(struct rpm_params)
 
 static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
 		 size_t whatlen)
@@ -243,16 +235,6 @@ static int collect(void *state, const struct comp_times *t, struct comp_obs *obs
 	return r;
 }
 
-static void release(void *state)
-{
-	struct rpm_state *st = state;
-
-	if (!st)
-		return;
-	mon_state_release(&st->mon);
-	free(st);
-}
-
 /* Each agent probes the targets of its host's pinglist: the controller's, from the same options. */
 static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned seed,
 		       void (*each)(void *ctx, const struct comp_pair *p), void *ctx)
@@ -307,6 +289,6 @@ const struct component_ops rpingmesh_component = {
     .stop = mon_comp_stop,
     .collect = collect,
     .report = rpm_report,
-    .release = release,
+    .release = mon_comp_release,
     .probe_pairs = probe_pairs,
 };
