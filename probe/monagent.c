@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* getopt values of the parameter tables' options start here. */
-#define OPT_BASE 0x200
-
 static void agent_help(const struct mon_agent *m)
 {
 	void *d = rl_xcalloc(1, m->cfg_size);
@@ -43,6 +40,24 @@ static void agent_help(const struct mon_agent *m)
 	free(d);
 }
 
+int mon_opt(const char *cmd, int o, char **argv, const struct opt_desc *tab, void *cfg,
+	    long long *duration_ms)
+{
+	switch (o) {
+	case 'd':
+		return opt_cli_ms(cmd, "--duration", optarg, 1, 86400000LL * 365, duration_ms);
+	case 'v':
+		rl_log_level = RL_LOG_DEBUG;
+		return 0;
+	case ':':
+		return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	default:
+		if (o >= MON_OPT_BASE)
+			return opt_cli_set(cmd, &tab[o - MON_OPT_BASE], cfg, optarg);
+		return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	}
+}
+
 static int parse(const struct mon_agent *m, const char *cmd, int argc, char **argv,
 		 struct mon_agent_args *g, const char **inv_path, void *cfg)
 {
@@ -61,7 +76,7 @@ static int parse(const struct mon_agent *m, const char *cmd, int argc, char **ar
 	struct option lo[64];
 	int o, r = 0;
 
-	opt_longopts(m->opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
+	opt_longopts(m->opts, MON_OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	optind = 1;
 	opterr = 0;
 	while (!r && (o = getopt_long(argc, argv, "i:vh", lo, NULL)) != -1) {
@@ -86,27 +101,14 @@ static int parse(const struct mon_agent *m, const char *cmd, int argc, char **ar
 		case 'o':
 			g->out = optarg;
 			break;
-		case 'd':
-			r = opt_cli_ms(cmd, "--duration", optarg, 1, 86400000LL * 365,
-				       &g->duration_ms);
-			break;
 		case 'C':
 			r = opt_cli_clock_offset(cmd, optarg, &g->clock_offset_ns);
-			break;
-		case 'v':
-			rl_log_level = RL_LOG_DEBUG;
 			break;
 		case 'h':
 			agent_help(m);
 			return -1;
-		case ':':
-			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (o >= OPT_BASE) {
-				r = opt_cli_set(cmd, &m->opts[o - OPT_BASE], cfg, optarg);
-				break;
-			}
-			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+			r = mon_opt(cmd, o, argv, m->opts, cfg, &g->duration_ms);
 		}
 	}
 	if (r)

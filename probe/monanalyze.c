@@ -14,9 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* getopt values of the parameter tables' options start here. */
-#define OPT_BASE 0x200
-
 static void analyze_help(const struct mon_analyzer *m)
 {
 	void *d = rl_xcalloc(1, m->cfg_size);
@@ -57,7 +54,7 @@ static int parse(const struct mon_analyzer *m, const char *cmd, int argc, char *
 	struct option lo[48];
 	int o, r = 0;
 
-	opt_longopts(m->opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
+	opt_longopts(m->opts, MON_OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	optind = 1;
 	opterr = 0;
 	while (!r && (o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
@@ -68,27 +65,14 @@ static int parse(const struct mon_analyzer *m, const char *cmd, int argc, char *
 		case 'l':
 			g->listen = optarg;
 			break;
-		case 'd':
-			r = opt_cli_ms(cmd, "--duration", optarg, 1, 86400000LL * 365,
-				       &g->duration_ms);
-			break;
 		case 'o':
 			g->out = optarg;
-			break;
-		case 'v':
-			rl_log_level = RL_LOG_DEBUG;
 			break;
 		case 'h':
 			analyze_help(m);
 			return -1;
-		case ':':
-			return rl_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (o >= OPT_BASE) {
-				r = opt_cli_set(cmd, &m->opts[o - OPT_BASE], cfg, optarg);
-				break;
-			}
-			return rl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+			r = mon_opt(cmd, o, argv, m->opts, cfg, &g->duration_ms);
 		}
 	}
 	if (!r && !g->listen == (optind == argc))

@@ -4,7 +4,6 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
-#include "probe/recin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,12 +114,4 @@ void az_suspects(struct out *o, const struct inventory *inv, const char *key, bo
 		out_close(o);
 	}
 	out_close(o);
-}
-
-bool az_agent_line(struct out *o, const struct inventory *inv, size_t host, const char *transport,
-		   const struct rec_stats *s, uint64_t *last)
-{
-	if (host >= inv->n_hosts)
-		return false;
-	return rec_stats_line(o, inv->hosts[host].name, transport, s, &last[host]);
 }

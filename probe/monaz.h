@@ -19,7 +19,6 @@
 #include <stdint.h>
 
 struct out;
-struct rec_stats;
 
 /* The head of every monitor's window: open, and its [start, end) in realtime ns. */
 struct az_win {
@@ -65,14 +64,6 @@ void az_verdict_head(struct out *o, const char *monitor, const struct az_win *w,
 /* The ranked candidates c[0..n) (max at most) as key: [{target, kind, votes, good}]. */
 void az_suspects(struct out *o, const struct inventory *inv, const char *key, bool link,
 		 const struct cand *c, size_t n, size_t max);
-
-/*
- * An agent's counters from host (inventory index) as its "agent" line
- * (rec_stats_line, one a second at most; last[host] its time): false when
- * host is not of the inventory or the line was not written.
- */
-bool az_agent_line(struct out *o, const struct inventory *inv, size_t host, const char *transport,
-		   const struct rec_stats *s, uint64_t *last);
 
 /* Realtime ns as the seconds verdicts and windows are written in. */
 static inline double az_secs(uint64_t ns)

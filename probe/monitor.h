@@ -104,6 +104,19 @@ struct mon_analyzer {
 	.defaults = mon_az_defaults, .window_ms = mon_az_window_ms, .new_az = mon_az_new,          \
 	.free_az = mon_az_free, .take = mon_az_take, .tick = mon_az_tick, .flush = mon_az_flush
 
+/* getopt values of a monitor's parameter table start here, in both its commands. */
+#define MON_OPT_BASE 0x200
+
+/*
+ * What both a monitor's commands do alike with an option o that
+ * getopt_long returned (over their own options and tab's, from
+ * MON_OPT_BASE) and that is not the command's own: -v, a missing value,
+ * --duration ('d') into *duration_ms, tab's options into cfg, an unknown
+ * option.  0, or a usage error (rl_usage_error of cmd).
+ */
+int mon_opt(const char *cmd, int o, char **argv, const struct opt_desc *tab, void *cfg,
+	    long long *duration_ms);
+
 /* 'rocelab agent NAME ...' (argv[0] NAME): options, inventory, then m->run.  An exit status. */
 int mon_agent_main(const struct mon_agent *m, int argc, char **argv);
 

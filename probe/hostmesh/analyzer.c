@@ -1120,7 +1120,7 @@ void az_agent_stats(struct az *a, size_t host, const char *transport, const stru
 {
 	if (host >= a->inv->n_hosts)
 		return;
-	if (!az_agent_line(&a->o, a->inv, host, transport, s, a->stats_t)) {
+	if (!rec_stats_line(&a->o, a->inv->hosts[host].name, transport, s, &a->stats_t[host])) {
 		a->tot.refused++;
 		return;
 	}

@@ -411,7 +411,7 @@ void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct r
 		w->seen[host] |= (uint8_t)(1u << bucket(a, w, s->t_ns));
 	}
 	/* Its counters as a line (the components' overhead figures); agents report every 5 s. */
-	az_agent_line(&a->o, a->inv, host, transport, s, a->stats_t);
+	rec_stats_line(&a->o, a->inv->hosts[host].name, transport, s, &a->stats_t[host]);
 }
 
 /* ---- verdicts ------------------------------------------------------------------------------- */
