@@ -107,7 +107,7 @@ $(FUZZ_LIB): $(FUZZ_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(BUILD)/fuzz/%: tests/fuzz/%_fuzz.c tests/fuzz/fuzz.h $(FUZZ_LIB)
+$(BUILD)/fuzz/%: tests/fuzz/%_fuzz.c $(wildcard tests/fuzz/*.h) $(FUZZ_LIB)
 	@mkdir -p $(@D)
 	@echo "fuzz: link $@"
 	@$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) -std=gnu17 -O1 -g $(FUZZ_WARN) -pthread $(FUZZ_SAN) \

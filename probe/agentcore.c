@@ -6,17 +6,25 @@
 #include "harness/lib/topo.h"
 #include "probe/pathmap.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int agent_core_setup(struct agent_core *c, const struct inventory *inv, const char *host,
-		     const char *analyzer, uint16_t port, unsigned seed, size_t lo, size_t hi,
-		     const char *why)
+#define NS_PER_MS 1000000ULL
+
+int agent_core_setup(struct agent_core *c, const struct inventory *inv, struct agent_cfg *cfg,
+		     uint16_t port, size_t lo, size_t hi, const char *why)
 {
 	unsigned long long now = rl_now_ns();
+	const char *host = cfg->host, *analyzer = cfg->analyzer;
+	unsigned seed = cfg->seed;
 
+	cfg->transport =
+	    pt_resolve(cfg->transport, inventory_host(inv, host), c->how, sizeof(c->how));
+	c->cfg = cfg;
 	c->inv = inv;
+	c->start = now;
 	c->out.conn = c->out.outfd = c->tr.icmp = -1;
 	if (!(c->h = inventory_host(inv, host))) {
 		rl_err("agent: host '%s' is not in inventory '%s'", host, inv->name);
@@ -42,17 +50,17 @@ int agent_core_setup(struct agent_core *c, const struct inventory *inv, const ch
 	return 0;
 }
 
-int agent_core_open(struct agent_core *c, double rate, long long timeout_ms, const char *analyzer,
-		    const char *out, size_t buffer, const void *hello, size_t hello_len,
+int agent_core_open(struct agent_core *c, const void *hello, size_t hello_len,
 		    unsigned long long now)
 {
+	const struct agent_cfg *cfg = c->cfg;
 	char err[256];
-	int r = tracer_open(&c->tr, rate, timeout_ms, now);
+	int r = tracer_open(&c->tr, cfg->trace_rate, cfg->trace_timeout_ms, now);
 
 	if (r)
 		rl_warn("agent: no raw ICMP socket (%s): paths will not be traced", strerror(-r));
-	if (recout_open(&c->out, "agent", &c->az, analyzer, out, buffer, hello, hello_len, err,
-			sizeof(err))) {
+	if (recout_open(&c->out, "agent", &c->az, cfg->analyzer, cfg->out, cfg->buffer_bytes, hello,
+			hello_len, err, sizeof(err))) {
 		rl_err("agent: %s", err);
 		return RL_EXIT_SETUP;
 	}
@@ -140,4 +148,72 @@ void agent_core_stats(struct agent_core *c, const struct pt_ops *t,
 	}
 	c->st.rx_overflow = sum;
 	recout_stats(&c->out, &c->st, t_ns, c->tr.tx_pkts, c->tr.tx_bytes);
+}
+
+static int run(struct agent_core *c, const struct agent_loop *l, void *a)
+{
+	unsigned long long rotate = (unsigned long long)c->cfg->rotate_ms * NS_PER_MS,
+			   end =
+			       c->cfg->duration_ms
+				   ? c->start + (unsigned long long)c->cfg->duration_ms * NS_PER_MS
+				   : ULLONG_MAX,
+			   next_rotate = rl_now_ns() + rotate;
+	char more[128] = "";
+	int ret = 0;
+
+	while (!rl_interrupted) {
+		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS;
+
+		if (now >= end)
+			break;
+		next = l->tick(a, now, next);
+		if (c->tr.icmp >= 0)
+			agent_core_traces(c, now, l->trace_done, l->trace_next, a);
+		if (now >= next_rotate) {
+			l->rotate(a, now);
+			next_rotate = now + rotate;
+		}
+		if (agent_core_stats_due(c, now))
+			l->stats(a);
+		recout_service(&c->out);
+		if (l->service)
+			next = l->service(a, now, next);
+		if (recout_orphaned(&c->out, c->cfg->orphan_ms, now)) {
+			ret = RL_EXIT_SETUP;
+			break;
+		}
+		l->wait(a, now, next);
+	}
+	/* Last words: probes still in flight are not judged; counters and records go out. */
+	if (l->last)
+		l->last(a);
+	l->stats(a);
+	recout_finish(&c->out);
+	if (l->summary)
+		l->summary(a, more, sizeof(more));
+	rl_info("agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu traces (%llu "
+		"complete), %llu malformed, %llu foreign, %llu records dropped, %u receive "
+		"overflows%s",
+		c->h->name, (unsigned long long)c->st.probes, (unsigned long long)c->st.timeouts,
+		(unsigned long long)c->st.send_errors, (unsigned long long)c->st.traces,
+		(unsigned long long)c->st.traces_complete, (unsigned long long)c->st.malformed,
+		(unsigned long long)c->st.foreign, (unsigned long long)c->st.dropped_records,
+		c->st.rx_overflow, more);
+	return ret;
+}
+
+int agent_core_main(const struct agent_loop *l, const struct inventory *inv, const void *cfg,
+		    size_t cfg_size)
+{
+	void *a = rl_xcalloc(1, l->agent_size), *own = rl_xcalloc(1, cfg_size);
+	int ret;
+
+	memcpy(own, cfg, cfg_size);
+	ret = l->setup(a, inv, own);
+	if (!ret)
+		ret = run(a, l, a); /* its core is its first member */
+	l->teardown(a);
+	free(own);
+	free(a);
+	return ret;
 }

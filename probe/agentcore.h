@@ -9,6 +9,7 @@
 #define ROCELAB_AGENTCORE_H
 
 #include "harness/lib/inventory.h"
+#include "probe/monitor.h"
 #include "probe/ptrans.h"
 #include "probe/rec.h"
 #include "probe/recout.h"
@@ -29,7 +30,10 @@ struct agent_core {
 	struct tracer tr;
 	struct recout out;
 	struct rec_stats st;
-	uint32_t *rx_seen; /* per RNIC: the transport's receive overflows as last read */
+	uint32_t *rx_seen;	     /* per RNIC: the transport's receive overflows as last read */
+	const struct agent_cfg *cfg; /* the monitor's options' common part */
+	char how[320];		     /* why its transport is what it is */
+	unsigned long long start;    /* when it was set up (monotonic ns) */
 	unsigned long long trace_idle_until; /* nothing to trace before this (monotonic ns) */
 	unsigned long long next_stats;	     /* its counters go to the analyzer then (monotonic) */
 };
@@ -41,28 +45,70 @@ struct agent_core {
 #define AGENT_TRACE_COOKIE (1ULL << 63)
 
 /*
- * The agent for host of inv: its RNICs (between lo and hi, else refused
- * with why, "Hostmesh probes between 2 to 64 RNICs of one host"), the
- * analyzer at ADDR[:PORT] (default port), the routed plan, the random
- * seed (0: from the clock and pid) and the run's nonce.  0, or an exit
- * status with the reason said.  Undo with agent_core_teardown(), also
- * after a failure.
+ * The agent for cfg->host of inv, cfg's transport resolved ("auto": what
+ * this host has, why in c->how): its RNICs (between lo and hi, else
+ * refused with why, "Hostmesh probes between 2 to 64 RNICs of one host"),
+ * the analyzer at cfg->analyzer (ADDR[:PORT], default port), the routed
+ * plan, the random seed (0: from the clock and pid) and the run's nonce.
+ * 0, or an exit status with the reason said.  Undo with
+ * agent_core_teardown(), also after a failure.
  */
-int agent_core_setup(struct agent_core *c, const struct inventory *inv, const char *host,
-		     const char *analyzer, uint16_t port, unsigned seed, size_t lo, size_t hi,
-		     const char *why);
+int agent_core_setup(struct agent_core *c, const struct inventory *inv, struct agent_cfg *cfg,
+		     uint16_t port, size_t lo, size_t hi, const char *why);
 void agent_core_teardown(struct agent_core *c);
 
 /*
- * Its path tracer (rate traces a second, each answered within timeout_ms)
- * and its record stream (to analyzer, or the file out; buffer bytes while
- * the analyzer is away), which starts with hello (a whole frame).  Without
- * a raw ICMP socket nothing is traced, said; a stream that cannot be opened
- * is said and is RL_EXIT_SETUP.  0.
+ * Its path tracer (cfg->trace_rate traces a second, each answered within
+ * trace_timeout_ms) and its record stream (to the analyzer, or the file
+ * out; buffer_bytes while the analyzer is away), which starts with hello
+ * (a whole frame).  Without a raw ICMP socket nothing is traced, said; a
+ * stream that cannot be opened is said and is RL_EXIT_SETUP.  0.
  */
-int agent_core_open(struct agent_core *c, double rate, long long timeout_ms, const char *analyzer,
-		    const char *out, size_t buffer, const void *hello, size_t hello_len,
+int agent_core_open(struct agent_core *c, const void *hello, size_t hello_len,
 		    unsigned long long now);
+
+/*
+ * What a monitor's agent does in agent_core_run()'s loop, around what every
+ * agent does there (the path traces, the counters, the record stream, the
+ * analyzer's absence).  a is the monitor's agent, holding the core.
+ */
+struct agent_loop {
+	/*
+	 * Sets a up for host cfg names in inv with its monitor's options cfg
+	 * (agent_core_main()'s copy, its to keep until the end;
+	 * agent_core_setup() and agent_core_open() among it): 0, or an exit
+	 * status with the reason said.
+	 */
+	int (*setup)(void *a, const struct inventory *inv, void *cfg);
+	size_t agent_size;	   /* the monitor's agent: its struct agent_core first */
+	void (*teardown)(void *a); /* also after a failed setup */
+	/* Its probing due at monotonic now; returns when it next must wake, next at the latest. */
+	unsigned long long (*tick)(void *a, unsigned long long now, unsigned long long next);
+	void (*trace_done)(void *a, struct tr_job *j); /* agent_core_traces()' done and next */
+	bool (*trace_next)(void *a, struct tr_job *j, unsigned long long now);
+	void (*rotate)(void *a, unsigned long long now); /* its source ports, every rotate_ms */
+	void (*stats)(void *a);				 /* its counters to the analyzer */
+	/* After the record stream is served: its own connections (NULL: none), as tick. */
+	unsigned long long (*service)(void *a, unsigned long long now, unsigned long long next);
+	/* Waits for its sockets (the tracer's and the stream's too) until monotonic next, at the
+	 * latest, and takes what came. */
+	void (*wait)(void *a, unsigned long long now, unsigned long long next);
+	void (*last)(void *a); /* its last words, before the counters (NULL: none) */
+	/* What its summary line adds to every agent's counters (NULL: nothing). */
+	void (*summary)(const void *a, char *buf, size_t len);
+};
+
+/*
+ * A monitor's agent (l->agent_size bytes, zeroed) for inv with its
+ * options cfg (cfg_size bytes, copied): set up, then until the options'
+ * duration_ms after its setup (0: until SIGINT/SIGTERM), its source ports
+ * rotated every rotate_ms; then its last words, its counters and the
+ * records still buffered go out, its summary is said and it is torn down.
+ * 0, an exit status of its setup, or RL_EXIT_SETUP when the analyzer was
+ * away orphan_ms (0: never).
+ */
+int agent_core_main(const struct agent_loop *l, const struct inventory *inv, const void *cfg,
+		    size_t cfg_size);
 
 /* Whether the counters are due at monotonic now (then the next are AGENT_STATS_NS later). */
 static inline bool agent_core_stats_due(struct agent_core *c, unsigned long long now)

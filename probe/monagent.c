@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/state.h"
+#include "probe/agentcore.h"
 #include "probe/monitor.h"
 
 #include <getopt.h>
@@ -59,7 +60,7 @@ int mon_opt(const char *cmd, int o, char **argv, const struct opt_desc *tab, voi
 }
 
 static int parse(const struct mon_agent *m, const char *cmd, int argc, char **argv,
-		 struct mon_agent_args *g, const char **inv_path, void *cfg)
+		 const char **inv_path, void *cfg)
 {
 	static const struct option own[] = {
 	    {"host", required_argument, NULL, 'H'},
@@ -73,13 +74,14 @@ static int parse(const struct mon_agent *m, const char *cmd, int argc, char **ar
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
+	struct agent_cfg *g = cfg; /* first in every agent's */
 	struct option lo[64];
 	int o, r = 0;
 
 	opt_longopts(m->opts, MON_OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	optind = 1;
 	opterr = 0;
-	while (!r && (o = getopt_long(argc, argv, "i:vh", lo, NULL)) != -1) {
+	while (!r && (o = getopt_long(argc, argv, ":i:vh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'H':
 			g->host = optarg;
@@ -119,12 +121,11 @@ static int parse(const struct mon_agent *m, const char *cmd, int argc, char **ar
 		return rl_usage_error(cmd, "--host HOST is required (the host whose RNICs probe)");
 	if (!rl_name_ok(g->host, INV_NAME_MAX))
 		return rl_usage_error(cmd, "--host '%s' is not a valid name", g->host);
-	return m->finish(cmd, g, cfg);
+	return m->finish ? m->finish(cmd, cfg) : 0;
 }
 
 int mon_agent_main(const struct mon_agent *m, int argc, char **argv)
 {
-	struct mon_agent_args g = {0};
 	const char *inv_path = NULL;
 	void *cfg = rl_xcalloc(1, m->cfg_size);
 	char cmd[64];
@@ -133,7 +134,7 @@ int mon_agent_main(const struct mon_agent *m, int argc, char **argv)
 
 	snprintf(cmd, sizeof(cmd), "agent %s", m->name);
 	m->defaults(cfg);
-	r = parse(m, cmd, argc, argv, &g, &inv_path, cfg);
+	r = parse(m, cmd, argc, argv, &inv_path, cfg);
 	if (r) {
 		free(cfg);
 		return r < 0 ? 0 : r; /* -1: help was asked for */
@@ -143,7 +144,7 @@ int mon_agent_main(const struct mon_agent *m, int argc, char **argv)
 		return errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	}
 	rl_signals_install();
-	r = m->run(inv, cfg);
+	r = agent_core_main(m->loop, inv, cfg, m->cfg_size);
 	inventory_free(inv);
 	free(cfg);
 	return r;

@@ -57,7 +57,7 @@ static int parse(const struct mon_analyzer *m, const char *cmd, int argc, char *
 	opt_longopts(m->opts, MON_OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	optind = 1;
 	opterr = 0;
-	while (!r && (o = getopt_long(argc, argv, "i:o:vh", lo, NULL)) != -1) {
+	while (!r && (o = getopt_long(argc, argv, ":i:o:vh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'i':
 			g->inv_path = optarg;

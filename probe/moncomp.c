@@ -395,7 +395,7 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 	return 0;
 }
 
-void mon_html_plot(const struct comp_report *r, bool png, const char *alt, const char *data)
+static void html_plot(const struct comp_report *r, bool png, const char *alt, const char *data)
 {
 	char a[1024], b[256];
 
@@ -407,7 +407,7 @@ void mon_html_plot(const struct comp_report *r, bool png, const char *alt, const
 			rl_xml_escape(data, b, sizeof(b)));
 }
 
-void mon_html_verdicts(const struct comp_report *r, const char *analyzer_file)
+static void html_verdicts(const struct comp_report *r, const char *analyzer_file)
 {
 	FILE *f = r->html;
 	char a[1024], b[1024];
@@ -427,4 +427,15 @@ void mon_html_verdicts(const struct comp_report *r, const char *analyzer_file)
 			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
 	}
 	fprintf(f, "</table>\n");
+}
+
+void mon_html(const struct comp_report *r, bool png, const struct mon_page *pg, const char *probes)
+{
+	char a[1024], b[1024];
+
+	fprintf(r->html, "<h2>%s</h2>\n<table>\n<tr><th>probes</th><td>%s</td></tr>\n</table>\n",
+		rl_xml_escape(pg->name, a, sizeof(a)), rl_xml_escape(probes, b, sizeof(b)));
+	html_plot(r, png, pg->alt, pg->data);
+	html_verdicts(r, pg->analyzer_file);
+	fprintf(r->html, "<p>Files: %s</p>\n", rl_xml_escape(pg->files, a, sizeof(a)));
 }

@@ -68,19 +68,62 @@ void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct
 		    size_t off, bool (*keep)(const struct opt_desc *d));
 
 /*
- * component_ops.settle_ms and .drain_ms of a monitor whose parameters P
- * hold agent.timeout_ms and az.grace_ms: probes settle a timeout and a
- * second after the agents start; the analyzer drains for its grace.
+ * The component_ops hooks every monitor has alike, for its parameters P
+ * (members agent, with timeout_ms and seed, and az, with grace_ms and
+ * window_ms) and its state S (member mon first, then const P *cfg):
+ * - check: the monitor's own OWN_CHECK(P *, err, errlen) (0 or -EINVAL
+ *   with err), then the analyzer's grace fitted to the probes' timeout
+ *   (mon_grace);
+ * - settle_ms: probes settle a timeout and a second after the agents start;
+ *   drain_ms: the analyzer drains for its grace;
+ * - start: a new S, its processes started as DESC (a struct mon_desc of
+ *   the monitor's words, ports and option tables) says, with P's agent and
+ *   az options, seed and window; OWN_START(e, const P *, S *, struct
+ *   mon_desc *) (NULL: none) first adds what else is the monitor's own.
+ * MON_COMP_OPS names them, and the shared alive, stop and release, in the
+ * monitor's component_ops.
  */
-#define MON_COMP_TIMES(P)                                                                          \
+#define MON_COMP_HOOKS(P, S, DESC, OWN_CHECK, OWN_START)                                           \
+	static int check(void *cfg, char *err, size_t errlen)                                      \
+	{                                                                                          \
+		P *p = cfg;                                                                        \
+		int r = OWN_CHECK(p, err, errlen);                                                 \
+                                                                                                   \
+		if (!r)                                                                            \
+			mon_grace(&p->az.grace_ms, p->agent.a.timeout_ms);                         \
+		return r;                                                                          \
+	}                                                                                          \
 	static long long settle_ms(const void *cfg)                                                \
 	{                                                                                          \
-		return ((const P *)cfg)->agent.timeout_ms + 1000;                                  \
+		return ((const P *)cfg)->agent.a.timeout_ms + 1000;                                \
 	}                                                                                          \
 	static long long drain_ms(const void *cfg)                                                 \
 	{                                                                                          \
 		return ((const P *)cfg)->az.grace_ms;                                              \
+	}                                                                                          \
+	static int start(const struct comp_env *e, const void *cfg, void **state, char *what,      \
+			 size_t whatlen)                                                           \
+	{                                                                                          \
+		void (*own)(const struct comp_env *, const P *, S *, struct mon_desc *) =          \
+		    OWN_START;                                                                     \
+		const P *p = cfg;                                                                  \
+		S *st = rl_xcalloc(1, sizeof(*st));                                                \
+		struct mon_desc d = DESC;                                                          \
+                                                                                                   \
+		d.az_cfg = &p->az;                                                                 \
+		d.agent_cfg = &p->agent;                                                           \
+		d.seed = p->agent.a.seed;                                                          \
+		d.window_ms = p->az.window_ms;                                                     \
+		*state = st;                                                                       \
+		st->cfg = p;                                                                       \
+		if (own)                                                                           \
+			own(e, p, st, &d);                                                         \
+		return mon_start(e, &d, &st->mon.procs, what, whatlen);                            \
 	}
+
+#define MON_COMP_OPS                                                                               \
+	.check = check, .settle_ms = settle_ms, .drain_ms = drain_ms, .start = start,              \
+	.alive = mon_comp_alive, .stop = mon_comp_stop, .release = mon_comp_release
 
 /* A window closes only once its probes (and their answers) can no longer arrive. */
 static inline void mon_grace(long long *grace_ms, long long timeout_ms)
@@ -102,14 +145,22 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 		void (*each)(void *ctx, const char *type, const json_t *j),
 		void (*finish)(void *ctx, const json_t *agents, struct comp_obs *obs), void *ctx);
 
+/* What a monitor's part of the incident page names: */
+struct mon_page {
+	const char *name;	   /* its heading: "hostmesh" */
+	const char *alt;	   /* its timeline's alt text */
+	const char *data;	   /* where its timeline's data is, when gnuplot did not run */
+	const char *analyzer_file; /* where the verdicts past the first 200 are */
+	const char *files;	   /* what its files in the folder are */
+};
+
 /*
- * A monitor's part of the incident page: its timeline (r->png when png,
- * with alt text alt; else where its data is), then its verdicts as a table,
- * 200 at most (the rest in the analyzer's file, named).  Every text from
- * the run goes through rl_xml_escape.
+ * A monitor's part of the incident page: its heading, its probes' row
+ * (probes, text), its timeline (r->png when png, else where its data is),
+ * its verdicts as a table, 200 at most, and its files.  Every text goes
+ * through rl_xml_escape.
  */
-void mon_html_plot(const struct comp_report *r, bool png, const char *alt, const char *data);
-void mon_html_verdicts(const struct comp_report *r, const char *analyzer_file);
+void mon_html(const struct comp_report *r, bool png, const struct mon_page *pg, const char *probes);
 
 /* Start the analyzer and the controller, then the agents; what says what started, or what did not.
  * 0 or -errno. */

@@ -12,6 +12,7 @@
 
 #include "harness/lib/inventory.h"
 #include "harness/lib/opt.h"
+#include "probe/ptrans.h"
 #include "probe/recin.h"
 
 #include <stdbool.h>
@@ -19,15 +20,50 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* What every agent is told on its command line, whatever its monitor's own options. */
-struct mon_agent_args {
+/*
+ * What every monitor's agent has among its parameters, as the first member
+ * (a) of its own: the common command line (--host, --analyzer,
+ * --controller, --out, --duration, --clock-offset) fills the first six,
+ * its options table the rest.  Defaults: agent_cfg_defaults().
+ */
+struct agent_cfg {
 	const char *host;	   /* whose RNICs probe */
 	const char *analyzer;	   /* ADDR[:PORT] to stream records to, or NULL */
 	const char *controller;	   /* ADDR[:PORT] to take pinglists from, or NULL */
 	const char *out;	   /* a file for records ("-": stdout), or NULL */
 	long long duration_ms;	   /* 0: until SIGINT/SIGTERM */
-	long long clock_offset_ns; /* this host's clock minus the analyzer's */
+	long long clock_offset_ns; /* this host's clock minus the analyzer's: taken off the
+				      times in records (0) */
+	const struct pt_ops *transport;
+	long long timeout_ms;	    /* a probe unanswered by then is lost: 500 ms */
+	long long rotate_ms;	    /* source ports are replaced this often (the monitor's) */
+	double trace_rate;	    /* path traces per second at most (switch ICMP budget): 2 */
+	long long trace_refresh_ms; /* re-trace a 5-tuple after: 60 s */
+	long long trace_timeout_ms; /* wait for ICMP answers per trace: 300 ms */
+	int max_ttl;		    /* hops traced at most: 6 */
+	int dscp;		    /* of probes: 26, the RoCE class, PFC priority 3 */
+	size_t buffer_bytes;	    /* records kept while the analyzer is away: 1 MiB */
+	long long orphan_ms;	    /* exit after this long without the analyzer: 30 s (0: never) */
+	unsigned seed;		    /* 0: from the clock and pid */
 };
+
+static inline void agent_cfg_defaults(struct agent_cfg *a)
+{
+	*a = (struct agent_cfg){
+	    .transport = &pt_udp_ops,
+	    .timeout_ms = 500,
+	    .rotate_ms = 60000,
+	    .trace_rate = 2,
+	    .trace_refresh_ms = 60000,
+	    .trace_timeout_ms = 300,
+	    .max_ttl = 6,
+	    .dscp = 26,
+	    .buffer_bytes = 1 << 20,
+	    .orphan_ms = 30000,
+	};
+}
+
+struct agent_loop;
 
 /* 'rocelab agent NAME': a monitor's probing agent. */
 struct mon_agent {
@@ -38,10 +74,10 @@ struct mon_agent {
 	const struct opt_desc *opts;
 	size_t cfg_size;
 	void (*defaults)(void *cfg);
-	/* The common arguments into cfg, checked with its own options: 0, or a usage error
-	 * (rl_usage_error of cmd). */
-	int (*finish)(const char *cmd, const struct mon_agent_args *g, void *cfg);
-	int (*run)(const struct inventory *inv, const void *cfg); /* an exit status */
+	/* cfg (its struct agent_cfg filled from the command line) checked and completed: 0, or a
+	 * usage error (rl_usage_error of cmd).  NULL: nothing to check. */
+	int (*finish)(const char *cmd, void *cfg);
+	const struct agent_loop *loop; /* its probing (probe/agentcore.h) */
 };
 
 /* 'rocelab analyze --monitor NAME': a monitor's analyzer. */

@@ -167,10 +167,7 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 			"lc rgb '#3060c0' title 'data crosses it'\n",
 			dat);
 	}
-	comp_plot_rig(r, f);
-	fprintf(f, "unset multiplot\n");
-	fclose(f);
-	return comp_plot_draw(r, gp);
+	return comp_plot_end(r, f, gp);
 }
 
 int mpr_comp_report(void *state, const struct comp_report *r)

@@ -200,7 +200,8 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 	return f;
 }
 
-void comp_plot_rig(const struct comp_report *r, FILE *f)
+/* It resets what panels before it may have changed. */
+static void plot_rig(const struct comp_report *r, FILE *f)
 {
 	char src[256];
 
@@ -249,7 +250,7 @@ int comp_plot_verdicts(const struct comp_report *r, const char *name)
 	return fclose(f) ? -errno : 0;
 }
 
-int comp_plot_draw(const struct comp_report *r, const char *gp)
+static int comp_plot_draw(const struct comp_report *r, const char *gp)
 {
 	/*
 	 * It runs in the scenario's folder, so report.gp redraws from there as
@@ -271,4 +272,12 @@ int comp_plot_draw(const struct comp_report *r, const char *gp)
 	else if (rc)
 		rl_warn("run: gnuplot failed (%d), see %s/gnuplot.log", rc, r->dir);
 	return rc == -ENOENT ? rc : rc ? -EIO : 0;
+}
+
+int comp_plot_end(const struct comp_report *r, FILE *f, const char *gp)
+{
+	plot_rig(r, f);
+	fprintf(f, "unset multiplot\n");
+	fclose(f);
+	return comp_plot_draw(r, gp);
 }

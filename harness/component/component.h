@@ -197,7 +197,7 @@ struct comp_report {
  * terminal, its panels (layout rows,1) under the report's title and
  * caption, a shared time axis and the fault window shaded (and a flapping
  * link's down intervals, darker).  what names the component in its first
- * line.  Returns the open file (fclose() it before comp_plot_draw()), or
+ * line.  Returns the open file (comp_plot_end() closes and draws it), or
  * NULL with errno set; gp receives its path.
  */
 FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
@@ -210,15 +210,14 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, i
 int comp_plot_verdicts(const struct comp_report *r, const char *name);
 
 /*
- * The rig's panel (comp_plot_begin() gave it a row when r->rig_dat is set):
- * CPU pressure, CPUs busy and the controller's CPU over the same time axis,
- * the bound that sets a host-processing verdict aside.  Call it last, before
- * "unset multiplot"; it resets what panels before it may have changed.
+ * The plot's end, after the component's panels: the rig's panel
+ * (comp_plot_begin() gave it a row when r->rig_dat is set: CPU pressure,
+ * CPUs busy and the controller's CPU over the same time axis, the bound
+ * that sets a host-processing verdict aside), the multiplot ended, f
+ * closed and drawn: gnuplot run on gp in r->dir.  0, -ENOENT (no
+ * gnuplot, warned) or -EIO (warned).
  */
-void comp_plot_rig(const struct comp_report *r, FILE *f);
-
-/* Run gnuplot on gp in r->dir; 0, -ENOENT (no gnuplot, warned) or -EIO (warned). */
-int comp_plot_draw(const struct comp_report *r, const char *gp);
+int comp_plot_end(const struct comp_report *r, FILE *f, const char *gp);
 
 /* A pair of RNICs a monitor probes: from a to b (INV_DEV_HOST endpoints). */
 struct comp_pair {

@@ -39,20 +39,8 @@
 
 void hm_agent_defaults(struct hm_agent_cfg *c)
 {
-	*c = (struct hm_agent_cfg){
-	    .transport = &pt_udp_ops,
-	    .interval_ms = 100,
-	    .timeout_ms = 500,
-	    .pool = 16,
-	    .rotate_ms = 60000,
-	    .trace_rate = 2,
-	    .trace_refresh_ms = 60000,
-	    .trace_timeout_ms = 300,
-	    .max_ttl = 6,
-	    .dscp = 26,
-	    .buffer_bytes = 1 << 20,
-	    .orphan_ms = 30000,
-	};
+	*c = (struct hm_agent_cfg){.interval_ms = 100, .pool = 16};
+	agent_cfg_defaults(&c->a);
 }
 
 /* ---- payload --------------------------------------------------------------- */
@@ -140,13 +128,12 @@ struct rnic_state {
 };
 
 struct agent {
-	struct agent_core c; /* its host, RNICs, tracer, records out, counters */
-	const struct hm_agent_cfg *cfg;
+	struct agent_core c;		/* its host, RNICs, tracer, records out, counters */
+	const struct hm_agent_cfg *cfg; /* its transport resolved */
 	struct rnic_state *rn;
 
 	uint16_t *pool;
 	unsigned long long *born;
-	unsigned long long next_rotate;
 	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
 	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
 };
@@ -174,9 +161,9 @@ static void hello_frame(const struct agent *a, void *buf)
 		struct hm_hello b;
 	} __attribute__((packed)) m = {{HM_HELLO, sizeof(struct hm_hello)}};
 
-	agent_core_hello(&a->c, &m.b.head, HM_MAGIC, HM_VERSION, a->cfg->transport);
+	agent_core_hello(&a->c, &m.b.head, HM_MAGIC, HM_VERSION, a->cfg->a.transport);
 	m.b.interval_us = (uint32_t)(a->cfg->interval_ms * 1000);
-	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
+	m.b.timeout_us = (uint32_t)(a->cfg->a.timeout_ms * 1000);
 	memcpy(buf, &m, sizeof(m));
 }
 #define HELLO_LEN (sizeof(struct rec_frame) + sizeof(struct hm_hello))
@@ -186,7 +173,7 @@ static void hello_frame(const struct agent *a, void *buf)
 /* A time for a record: on the analyzer's clock (the run measured this host's offset). */
 static uint64_t rec_time(const struct agent *a, uint64_t t)
 {
-	return t - (uint64_t)a->cfg->clock_offset_ns;
+	return t - (uint64_t)a->cfg->a.clock_offset_ns;
 }
 
 static void emit_probe(struct agent *a, size_t src, const struct pending *p, uint8_t status,
@@ -245,8 +232,8 @@ static void send_probe(struct agent *a, size_t s, uint64_t late)
 	p->t1 = pl.t1_ns = rl_realtime_ns();
 	hm_payload_encode(&pl, buf);
 	p->t2 = rl_realtime_ns();
-	r = a->cfg->transport->send(rs->port, &dst, pl.sport, 64, buf, sizeof(buf),
-				    (uint64_t)s << 40 | id, &used, &ipid);
+	r = a->cfg->a.transport->send(rs->port, &dst, pl.sport, 64, buf, sizeof(buf),
+				      (uint64_t)s << 40 | id, &used, &ipid);
 	a->c.st.probes++;
 	if (r) {
 		rl_dbg("agent: %s -> %s: send: %s", rs->r->name, a->rn[d].r->name, strerror(-r));
@@ -269,7 +256,7 @@ static void drain(struct agent *a);
  */
 static void expire(struct agent *a, uint64_t now_rt)
 {
-	uint64_t tmo = (uint64_t)a->cfg->timeout_ms * NS_PER_MS;
+	uint64_t tmo = (uint64_t)a->cfg->a.timeout_ms * NS_PER_MS;
 	bool due = false;
 
 	for (size_t s = 0; s < a->c.n && !due; s++)
@@ -379,8 +366,8 @@ static void drain(struct agent *a)
 	for (size_t s = 0; s < a->c.n; s++) {
 		struct rx_ctx c = {a, s};
 
-		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
-		a->cfg->transport->poll(a->rn[s].port, &ev, &c);
+		a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
+		a->cfg->a.transport->poll(a->rn[s].port, &ev, &c);
 	}
 }
 
@@ -409,8 +396,9 @@ static void new_port(struct agent *a, int slot, unsigned long long now)
 }
 
 /* Replace the oldest quarter of the pool, so 5-tuple specific faults show over time. */
-static void rotate(struct agent *a, unsigned long long now)
+static void rotate(void *ctx, unsigned long long now)
 {
+	struct agent *a = ctx;
 	int k = a->cfg->pool / 4 ? a->cfg->pool / 4 : 1;
 
 	for (int i = 0; i < k; i++) {
@@ -455,9 +443,9 @@ static void start_trace(struct agent *a, struct tr_job *j, size_t s, size_t d, i
 	struct trace_pl c = {a, s, d, a->pool[slot]};
 	/* Known hop count: TTL 1..hops+1 (the last reaches the destination); else all. */
 	int known = a->hops[s * a->c.n + d],
-	    top = known && known < a->cfg->max_ttl ? known + 1 : a->cfg->max_ttl;
+	    top = known && known < a->cfg->a.max_ttl ? known + 1 : a->cfg->a.max_ttl;
 
-	agent_core_trace(&a->c, j, trace_key(s, d, c.sport), a->cfg->transport, a->rn[s].port,
+	agent_core_trace(&a->c, j, trace_key(s, d, c.sport), a->cfg->a.transport, a->rn[s].port,
 			 a->rn[s].tracer, a->rn[s].r->addr.addr, &dst, c.sport, top, trace_payload,
 			 &c, now);
 	a->traced[tuple_ix(a, s, d, slot)] = now;
@@ -492,7 +480,7 @@ static void finish_trace(void *ctx, struct tr_job *t)
 		for (int k = 0; k < a->cfg->pool; k++)
 			if (a->pool[k] == sport)
 				a->traced[tuple_ix(a, s, d, k)] -=
-				    (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS * 3 /
+				    (unsigned long long)a->cfg->a.trace_refresh_ms * NS_PER_MS * 3 /
 				    4;
 	a->c.trace_idle_until = 0;
 	/* The slot may have been rotated while tracing: the record names the sport, so it stays
@@ -503,7 +491,7 @@ static void finish_trace(void *ctx, struct tr_job *t)
 /* Pick the tuple most in need of a trace: never traced first, then the stalest. */
 static bool next_tuple(struct agent *a, unsigned long long now, size_t *ps, size_t *pd, int *pslot)
 {
-	unsigned long long refresh = (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
+	unsigned long long refresh = (unsigned long long)a->cfg->a.trace_refresh_ms * NS_PER_MS;
 	unsigned long long best = ULLONG_MAX;
 	bool found = false;
 
@@ -546,14 +534,18 @@ static struct pt_port *port_of(void *ctx, size_t i)
 	return ((struct agent *)ctx)->rn[i].port;
 }
 
-static void emit_stats(struct agent *a)
+static void emit_stats(void *ctx)
 {
-	agent_core_stats(&a->c, a->cfg->transport, port_of, a, "probes",
+	struct agent *a = ctx;
+
+	agent_core_stats(&a->c, a->cfg->a.transport, port_of, a, "probes",
 			 rec_time(a, rl_realtime_ns()));
 }
 
-static int setup(struct agent *a, const struct inventory *inv, const struct hm_agent_cfg *cfg)
+static int setup(void *ctx, const struct inventory *inv, void *own)
 {
+	struct agent *a = ctx;
+	struct hm_agent_cfg *cfg = own;
 	const struct inv_host *h;
 	unsigned long long now = rl_now_ns();
 	uint8_t hello[HELLO_LEN];
@@ -561,8 +553,8 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 	int r;
 
 	a->cfg = cfg;
-	r = agent_core_setup(&a->c, inv, cfg->host, cfg->analyzer, HM_DEFAULT_PORT, cfg->seed, 2,
-			     64, "Hostmesh probes between 2 to 64 RNICs of one host");
+	r = agent_core_setup(&a->c, inv, &cfg->a, HM_DEFAULT_PORT, 2, 64,
+			     "Hostmesh probes between 2 to 64 RNICs of one host");
 	if (r)
 		return r;
 	h = a->c.h;
@@ -574,23 +566,23 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 				    .addr = h->rnics[i].addr.addr,
 				    .prefix_len = h->rnics[i].addr.len,
 				    .gid_index = h->rnics[i].gid_index,
-				    .tos = (uint8_t)(cfg->dscp << 2),
+				    .tos = (uint8_t)(cfg->a.dscp << 2),
 				    .qpn = 0x100 + (uint32_t)i,
 				    .sports = cfg->pool,
 				    /* R-Pingmesh's agent may hold UDP 4791 here already. */
 				    .share_port = true};
 
 		rs->r = &h->rnics[i];
-		rs->ring_n = (size_t)(cfg->timeout_ms / cfg->interval_ms) + 8;
+		rs->ring_n = (size_t)(cfg->a.timeout_ms / cfg->interval_ms) + 8;
 		rs->ring = rl_xcalloc(rs->ring_n, sizeof(*rs->ring));
 		rs->next_send = now;
-		r = cfg->transport->open(&pc, &rs->port, err, sizeof(err));
+		r = cfg->a.transport->open(&pc, &rs->port, err, sizeof(err));
 		if (r) {
 			rl_err("agent: %s:%s: %s", h->name, rs->r->name, err);
 			return RL_EXIT_SETUP;
 		}
-		rs->qpn = cfg->transport->qpn(rs->port);
-		if (!cfg->transport->traces) {
+		rs->qpn = cfg->a.transport->qpn(rs->port);
+		if (!cfg->a.transport->traces) {
 			pc.share_port = pc.send_only = true;
 			pc.qpn = rs->qpn;
 			r = pt_udp_ops.open(&pc, &rs->tracer, err, sizeof(err));
@@ -599,14 +591,14 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 				    "agent: %s:%s: no path tracer, paths will not be traced: %s",
 				    h->name, rs->r->name, err);
 		}
-		if (cfg->transport->describe)
+		if (cfg->a.transport->describe)
 			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
-				cfg->transport->describe(rs->port, err, sizeof(err)));
+				cfg->a.transport->describe(rs->port, err, sizeof(err)));
 	}
-	for (size_t s = 0; cfg->transport->prepare && s < a->c.n; s++)
+	for (size_t s = 0; cfg->a.transport->prepare && s < a->c.n; s++)
 		for (size_t d = 0; d < a->c.n; d++) {
 			struct pt_dst dst = {a->rn[d].r->addr.addr, a->rn[d].qpn};
-			r = d == s ? 0 : cfg->transport->prepare(a->rn[s].port, &dst);
+			r = d == s ? 0 : cfg->a.transport->prepare(a->rn[s].port, &dst);
 			if (r)
 				rl_warn("agent: %s:%s -> %s: %s (probes will say whether it lasts)",
 					h->name, a->rn[s].r->name, a->rn[d].r->name, strerror(-r));
@@ -617,17 +609,22 @@ static int setup(struct agent *a, const struct inventory *inv, const struct hm_a
 	a->hops = rl_xcalloc(a->c.n * a->c.n, sizeof(*a->hops));
 	for (int k = 0; k < cfg->pool; k++)
 		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
-	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 	hello_frame(a, hello);
-	return agent_core_open(&a->c, cfg->trace_rate, cfg->trace_timeout_ms, cfg->analyzer,
-			       cfg->out, cfg->buffer_bytes, hello, sizeof(hello), now);
+	r = agent_core_open(&a->c, hello, sizeof(hello), now);
+	if (!r)
+		rl_info("agent: %s: probing %zu RNICs every %lld ms (timeout %lld ms, %d source "
+			"ports, %s)",
+			h->name, a->c.n, cfg->interval_ms, cfg->a.timeout_ms, cfg->pool, a->c.how);
+	return r;
 }
 
-static void teardown(struct agent *a)
+static void teardown(void *ctx)
 {
+	struct agent *a = ctx;
+
 	for (size_t i = 0; a->rn && i < a->c.n; i++) {
 		if (a->rn[i].port)
-			a->cfg->transport->close(a->rn[i].port);
+			a->cfg->a.transport->close(a->rn[i].port);
 		if (a->rn[i].tracer)
 			pt_udp_ops.close(a->rn[i].tracer);
 		free(a->rn[i].ring);
@@ -640,137 +637,104 @@ static void teardown(struct agent *a)
 	agent_core_teardown(&a->c);
 }
 
-int hm_agent_run(const struct inventory *inv, const struct hm_agent_cfg *given)
+/*
+ * Every RNIC probes once per interval, all in the same wake-up: one timer
+ * for the host instead of one per RNIC keeps the agent asleep (and cheap)
+ * between rounds.  The interval is jittered by +-10%.
+ */
+static unsigned long long tick(void *ctx, unsigned long long now, unsigned long long next)
 {
-	struct agent a = {0};
-	struct hm_agent_cfg resolved = *given;
-	const struct hm_agent_cfg *cfg = &resolved;
-	unsigned long long start = rl_now_ns(), end;
-	char how[320];
-	int ret;
+	struct agent *a = ctx;
+	const struct hm_agent_cfg *cfg = a->cfg;
 
-	resolved.transport =
-	    pt_resolve(given->transport, inventory_host(inv, given->host), how, sizeof(how));
-	ret = setup(&a, inv, cfg);
+	if (now >= a->rn[0].next_send) {
+		long long jit = cfg->interval_ms / 10;
+		unsigned long long step =
+		    (unsigned long long)(cfg->interval_ms - jit +
+					 (jit ? random() % (2 * jit + 1) : 0)) *
+		    NS_PER_MS;
 
-	if (ret)
-		goto out;
-	end = cfg->duration_ms ? start + (unsigned long long)cfg->duration_ms * NS_PER_MS
-			       : ULLONG_MAX;
-	rl_info("agent: %s: probing %zu RNICs every %lld ms (timeout %lld ms, %d source ports, "
-		"%s)",
-		inv->hosts[a.c.host].name, a.c.n, cfg->interval_ms, cfg->timeout_ms, cfg->pool,
-		how);
-	while (!rl_interrupted) {
-		struct pollfd pfd[MAX_FDS];
-		size_t owner[MAX_FDS];
-		int nfd = 0;
-		unsigned long long wait;
-		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS;
+		for (size_t s = 0; s < a->c.n; s++) {
+			struct rx_ctx c = {a, s};
 
-		if (now >= end)
-			break;
-		/*
-		 * Every RNIC probes once per interval, all in the same wake-up: one
-		 * timer for the host instead of one per RNIC keeps the agent asleep
-		 * (and cheap) between rounds.  The interval is jittered by +-10%.
-		 */
-		if (now >= a.rn[0].next_send) {
-			long long jit = cfg->interval_ms / 10;
-			unsigned long long step =
-			    (unsigned long long)(cfg->interval_ms - jit +
-						 (jit ? random() % (2 * jit + 1) : 0)) *
-			    NS_PER_MS;
-
-			for (size_t s = 0; s < a.c.n; s++) {
-				struct rx_ctx c = {&a, s};
-
-				send_probe(&a, s, now - a.rn[0].next_send);
-				/* Its send completion now: no separate wake-up for it. */
-				cfg->transport->poll_tx(a.rn[s].port, &tx_events, &c);
-			}
-			a.rn[0].next_send += step;
-			if (a.rn[0].next_send < now)
-				a.rn[0].next_send = now + step;
+			send_probe(a, s, now - a->rn[0].next_send);
+			/* Its send completion now: no separate wake-up for it. */
+			cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
 		}
-		if (a.rn[0].next_send < next)
-			next = a.rn[0].next_send;
-		expire(&a, rl_realtime_ns());
-		if (a.c.tr.icmp >= 0)
-			agent_core_traces(&a.c, now, finish_trace, trace_next, &a);
-		if (now >= a.next_rotate) {
-			rotate(&a, now);
-			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
-		}
-		if (agent_core_stats_due(&a.c, now))
-			emit_stats(&a);
-		recout_service(&a.c.out);
-		if (recout_orphaned(&a.c.out, cfg->orphan_ms, now)) {
-			ret = RL_EXIT_SETUP;
-			break;
-		}
+		a->rn[0].next_send += step;
+		if (a->rn[0].next_send < now)
+			a->rn[0].next_send = now + step;
+	}
+	if (a->rn[0].next_send < next)
+		next = a->rn[0].next_send;
+	expire(a, rl_realtime_ns());
+	return next;
+}
 
-		for (size_t s = 0; s < a.c.n; s++) {
-			int fds[4], k = cfg->transport->fds(a.rn[s].port, fds, 4);
+/* The RNICs' ports, the tracer's and the stream's sockets until next; then what came. */
+static void wait_once(void *ctx, unsigned long long now, unsigned long long next)
+{
+	struct agent *a = ctx;
+	const struct hm_agent_cfg *cfg = a->cfg;
+	struct pollfd pfd[MAX_FDS];
+	size_t owner[MAX_FDS];
+	unsigned long long wait;
+	int nfd = 0;
 
-			for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
-				pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-				owner[nfd++] = s;
-			}
-		}
-		if (a.c.tr.icmp >= 0) {
-			pfd[nfd] = (struct pollfd){.fd = a.c.tr.icmp, .events = POLLIN};
-			owner[nfd++] = SIZE_MAX;
-		}
-		if (recout_pollfd(&a.c.out, &pfd[nfd]))
-			owner[nfd++] = SIZE_MAX - 1;
-		/* To the nanosecond: how late a round starts is part of its probes' ① (above). */
-		wait = next > now ? next - now : 0;
-		if (ppoll(pfd, (nfds_t)nfd,
-			  &(struct timespec){(time_t)(wait / (1000 * NS_PER_MS)),
-					     (long)(wait % (1000 * NS_PER_MS))},
-			  NULL) <= 0)
-			continue;
-		/*
-		 * Send completions first: a probe's ② must be in before its ③ is taken.
-		 * A completion is queued when the packet leaves, before it can arrive,
-		 * so this poll already reports it.
-		 */
-		for (int i = 0; i < nfd; i++) {
-			struct rx_ctx c = {&a, owner[i]};
+	for (size_t s = 0; s < a->c.n; s++) {
+		int fds[4], k = cfg->a.transport->fds(a->rn[s].port, fds, 4);
 
-			if (owner[i] < a.c.n && pfd[i].revents)
-				cfg->transport->poll_tx(a.rn[owner[i]].port, &tx_events, &c);
-		}
-		for (int i = 0; i < nfd; i++) {
-			if (!pfd[i].revents)
-				continue;
-			if (owner[i] == SIZE_MAX) {
-				tracer_icmp(&a.c.tr);
-			} else if (owner[i] == SIZE_MAX - 1) {
-				recout_event(&a.c.out, pfd[i].revents);
-			} else if (pfd[i].revents & POLLIN) {
-				struct rx_ctx c = {&a, owner[i]};
-				static const struct pt_events ev = {on_tx, on_rx, on_bad,
-								    on_tx_failed};
-
-				cfg->transport->poll(a.rn[owner[i]].port, &ev, &c);
-			}
+		for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
+			pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+			owner[nfd++] = s;
 		}
 	}
-	/* Last words: the probes still in flight are not judged; stats and buffered records go out.
+	if (a->c.tr.icmp >= 0) {
+		pfd[nfd] = (struct pollfd){.fd = a->c.tr.icmp, .events = POLLIN};
+		owner[nfd++] = SIZE_MAX;
+	}
+	if (recout_pollfd(&a->c.out, &pfd[nfd]))
+		owner[nfd++] = SIZE_MAX - 1;
+	/* To the nanosecond: how late a round starts is part of its probes' ① (send_probe). */
+	wait = next > now ? next - now : 0;
+	if (ppoll(pfd, (nfds_t)nfd,
+		  &(struct timespec){(time_t)(wait / (1000 * NS_PER_MS)),
+				     (long)(wait % (1000 * NS_PER_MS))},
+		  NULL) <= 0)
+		return;
+	/*
+	 * Send completions first: a probe's ② must be in before its ③ is taken.
+	 * A completion is queued when the packet leaves, before it can arrive,
+	 * so this poll already reports it.
 	 */
-	emit_stats(&a);
-	recout_finish(&a.c.out);
-	rl_info(
-	    "agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu traces (%llu "
-	    "complete), %llu malformed, %llu foreign, %llu records dropped, %u receive overflows",
-	    inv->hosts[a.c.host].name, (unsigned long long)a.c.st.probes,
-	    (unsigned long long)a.c.st.timeouts, (unsigned long long)a.c.st.send_errors,
-	    (unsigned long long)a.c.st.traces, (unsigned long long)a.c.st.traces_complete,
-	    (unsigned long long)a.c.st.malformed, (unsigned long long)a.c.st.foreign,
-	    (unsigned long long)a.c.st.dropped_records, a.c.st.rx_overflow);
-out:
-	teardown(&a);
-	return ret;
+	for (int i = 0; i < nfd; i++) {
+		struct rx_ctx c = {a, owner[i]};
+
+		if (owner[i] < a->c.n && pfd[i].revents)
+			cfg->a.transport->poll_tx(a->rn[owner[i]].port, &tx_events, &c);
+	}
+	for (int i = 0; i < nfd; i++) {
+		if (!pfd[i].revents)
+			continue;
+		if (owner[i] == SIZE_MAX) {
+			tracer_icmp(&a->c.tr);
+		} else if (owner[i] == SIZE_MAX - 1) {
+			recout_event(&a->c.out, pfd[i].revents);
+		} else if (pfd[i].revents & POLLIN) {
+			struct rx_ctx c = {a, owner[i]};
+			static const struct pt_events ev = {on_tx, on_rx, on_bad, on_tx_failed};
+
+			cfg->a.transport->poll(a->rn[owner[i]].port, &ev, &c);
+		}
+	}
 }
+
+const struct agent_loop hm_agent_loop = {.setup = setup,
+					 .agent_size = sizeof(struct agent),
+					 .teardown = teardown,
+					 .tick = tick,
+					 .trace_done = finish_trace,
+					 .trace_next = trace_next,
+					 .rotate = rotate,
+					 .stats = emit_stats,
+					 .wait = wait_once};

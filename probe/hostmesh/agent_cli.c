@@ -14,23 +14,13 @@ static void defaults(void *cfg)
 	hm_agent_defaults(cfg);
 }
 
-static int finish(const char *cmd, const struct mon_agent_args *g, void *cfg)
+static int finish(const char *cmd, void *cfg)
 {
 	struct hm_agent_cfg *c = cfg;
 
-	if (c->timeout_ms / c->interval_ms > 4096)
+	if (c->a.timeout_ms / c->interval_ms > 4096)
 		return rl_usage_error(cmd, "--timeout is more than 4096 intervals");
-	c->host = g->host;
-	c->analyzer = g->analyzer;
-	c->out = g->out;
-	c->duration_ms = g->duration_ms;
-	c->clock_offset_ns = g->clock_offset_ns;
 	return 0;
-}
-
-static int run(const struct inventory *inv, const void *cfg)
-{
-	return hm_agent_run(inv, cfg);
 }
 
 const struct mon_agent hostmesh_agent = {
@@ -45,5 +35,5 @@ const struct mon_agent hostmesh_agent = {
     .cfg_size = sizeof(struct hm_agent_cfg),
     .defaults = defaults,
     .finish = finish,
-    .run = run,
+    .loop = &hm_agent_loop,
 };

@@ -38,45 +38,25 @@ static void defaults(void *cfg)
 
 	hm_agent_defaults(&p->agent);
 	az_defaults(&p->az);
-	p->agent.seed = 0; /* 0: the run's seed */
 }
 
-static int check(void *cfg, char *err, size_t errlen)
+static int own_check(struct hm_params *p, char *err, size_t errlen)
 {
-	struct hm_params *p = cfg;
-
-	if (p->agent.timeout_ms / p->agent.interval_ms > 4096) {
+	if (p->agent.a.timeout_ms / p->agent.interval_ms > 4096) {
 		snprintf(err, errlen, "hostmesh.timeout is more than 4096 intervals");
 		return -EINVAL;
 	}
-	mon_grace(&p->az.grace_ms, p->agent.timeout_ms);
 	return 0;
 }
 
-MON_COMP_TIMES(struct hm_params)
-
-static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
-		 size_t whatlen)
-{
-	static const char *const analyze[] = {"analyze", NULL}, *const agent[] = {"agent",
-										  "hostmesh", NULL};
-	const struct hm_params *p = cfg;
-	struct hm_state *st = rl_xcalloc(1, sizeof(*st));
-	struct mon_desc d = {.prefix = "",
-			     .analyze = analyze,
-			     .agent = agent,
-			     .port = ANALYZER_PORT,
-			     .az_opts = az_opts,
-			     .az_cfg = &p->az,
-			     .agent_opts = hm_agent_opts,
-			     .agent_cfg = &p->agent,
-			     .seed = p->agent.seed,
-			     .window_ms = p->az.window_ms};
-
-	*state = st;
-	st->cfg = p;
-	return mon_start(e, &d, &st->mon.procs, what, whatlen);
-}
+MON_COMP_HOOKS(struct hm_params, struct hm_state,
+	       ((struct mon_desc){.prefix = "",
+				  .analyze = (const char *const[]){"analyze", NULL},
+				  .agent = (const char *const[]){"agent", "hostmesh", NULL},
+				  .port = ANALYZER_PORT,
+				  .az_opts = az_opts,
+				  .agent_opts = hm_agent_opts}),
+	       own_check, NULL)
 
 /* What Hostmesh's windows sum to: probes, their fates, and how they were timed. */
 struct hm_sums {
@@ -109,7 +89,7 @@ static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
 
 	comp_obs_metric(obs, "probes", (double)m->probes, "probes");
 	comp_obs_metric(obs, "timeouts", (double)m->timeouts, "probes");
-	mon_transport(agents, m->st->cfg->agent.transport->name, obs);
+	mon_transport(agents, m->st->cfg->agent.a.transport->name, obs);
 	json_object_set_new(obs->section, "timestamps", json_string(ts));
 	/* The short answer: RNIC completion clocks, or a software clock (kernel or clock_gettime,
 	 * one kind or both: udp agents beside verbs ones on rxe), "mixed" only with some of each.
@@ -173,14 +153,8 @@ const struct component_ops hostmesh_component = {
     .profiles = profiles,
     .cfg_size = sizeof(struct hm_params),
     .defaults = defaults,
-    .check = check,
-    .settle_ms = settle_ms,
-    .drain_ms = drain_ms,
-    .start = start,
-    .alive = mon_comp_alive,
-    .stop = mon_comp_stop,
+    MON_COMP_OPS,
     .collect = collect,
     .report = hm_report,
-    .release = mon_comp_release,
     .probe_pairs = probe_pairs,
 };

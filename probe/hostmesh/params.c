@@ -15,25 +15,25 @@
 #define AG(f) offsetof(struct hm_agent_cfg, f)
 
 const struct opt_desc hm_agent_opts[] = {
-    {"transport", OPT_CUSTOM, 0, 0, AG(transport),
+    {"transport", OPT_CUSTOM, 0, 0, AG(a.transport),
      "probe transport: udp (RoCEv2 UD packets over raw sockets), verbs (UD QPs through "
      "rdma-core) or auto (verbs where the RNIC has an RDMA device, else udp)",
      pt_opt_parse, pt_opt_print},
     {"interval", OPT_MS, 1, 60000, AG(interval_ms), "probe interval per RNIC"},
-    {"timeout", OPT_MS, 1, 60000, AG(timeout_ms), "a probe not received by then is a drop"},
-    {"orphan-after", OPT_MS, 0, 86400000, AG(orphan_ms),
+    {"timeout", OPT_MS, 1, 60000, AG(a.timeout_ms), "a probe not received by then is a drop"},
+    {"orphan-after", OPT_MS, 0, 86400000, AG(a.orphan_ms),
      "with an analyzer: exit once it has been unreachable this long (0: never), as when the run "
      "that started the agent was killed"},
     {"sports", OPT_INT, 1, 1024, AG(pool), "source ports in the pool"},
-    {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms), "replace a quarter of the pool this often"},
-    {"trace-rate", OPT_DOUBLE, 0, 1000, AG(trace_rate),
+    {"rotate", OPT_MS, 100, 86400000, AG(a.rotate_ms), "replace a quarter of the pool this often"},
+    {"trace-rate", OPT_DOUBLE, 0, 1000, AG(a.trace_rate),
      "path traces per second at most (switch ICMP budget)"},
-    {"trace-refresh", OPT_MS, 100, 86400000, AG(trace_refresh_ms),
+    {"trace-refresh", OPT_MS, 100, 86400000, AG(a.trace_refresh_ms),
      "re-trace each 5-tuple this often"},
-    {"trace-timeout", OPT_MS, 10, 10000, AG(trace_timeout_ms), "wait for ICMP answers per trace"},
-    {"max-ttl", OPT_INT, 2, HM_MAX_HOPS, AG(max_ttl), "hops traced at most"},
-    {"dscp", OPT_INT, 0, 63, AG(dscp), "DSCP of probes (26: PFC priority 3)"},
-    {"seed", OPT_UINT, 0, 4294967295.0, AG(seed), "random seed (reproducible port pools)"},
+    {"trace-timeout", OPT_MS, 10, 10000, AG(a.trace_timeout_ms), "wait for ICMP answers per trace"},
+    {"max-ttl", OPT_INT, 2, HM_MAX_HOPS, AG(a.max_ttl), "hops traced at most"},
+    {"dscp", OPT_INT, 0, 63, AG(a.dscp), "DSCP of probes (26: PFC priority 3)"},
+    {"seed", OPT_UINT, 0, 4294967295.0, AG(a.seed), "random seed (reproducible port pools)"},
     OPT_TABLE_END,
 };
 

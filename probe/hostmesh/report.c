@@ -143,28 +143,26 @@ static int plot(const struct comp_report *r, double vmax)
 	fprintf(f, "set yrange [0:%.0f]\n", vmax > 0 ? vmax * 1.08 + 1 : 1);
 	fprintf(f, "plot 'votes.dat' using 3:xtic(2) title 'drops' lc rgb '#c03030', "
 		   "'' using 4 title 'high latency' lc rgb '#3060c0'\n");
-	comp_plot_rig(r, f);
-	fprintf(f, "unset multiplot\n");
-	fclose(f);
-	return comp_plot_draw(r, gp);
+	return comp_plot_end(r, f, gp);
 }
 
 static void html(const struct hm_state *st, const struct comp_report *r, bool png)
 {
+	static const struct mon_page pg = {
+	    .name = "hostmesh",
+	    .alt = "incident timeline",
+	    .data = "windows.dat, votes.dat",
+	    .analyzer_file = "analyzer.jsonl",
+	    .files = "analyzer.jsonl (windows, verdicts), agent-*.log, report.gp"};
 	const json_t *sec = r->obs->section;
-	FILE *f = r->html;
+	char row[256];
 
-	fprintf(f, "<h2>hostmesh</h2>\n<table>\n");
-	fprintf(f,
-		"<tr><th>probes</th><td>%lld (%lld timed out), transport %s, timestamps %s"
-		"</td></tr>\n</table>\n",
-		(long long)json_integer_value(json_object_get(sec, "probes")),
-		(long long)json_integer_value(json_object_get(sec, "timeouts")),
-		st->cfg->agent.transport->name,
-		json_string_value(json_object_get(sec, "timestamps")) ?: "none");
-	mon_html_plot(r, png, "incident timeline", "windows.dat, votes.dat");
-	mon_html_verdicts(r, "analyzer.jsonl");
-	fprintf(f, "<p>Files: analyzer.jsonl (windows, verdicts), agent-*.log, report.gp</p>\n");
+	snprintf(row, sizeof(row), "%lld (%lld timed out), transport %s, timestamps %s",
+		 (long long)json_integer_value(json_object_get(sec, "probes")),
+		 (long long)json_integer_value(json_object_get(sec, "timeouts")),
+		 st->cfg->agent.a.transport->name,
+		 json_string_value(json_object_get(sec, "timestamps")) ?: "none");
+	mon_html(r, png, &pg, row);
 }
 
 int hm_report(void *state, const struct comp_report *r)

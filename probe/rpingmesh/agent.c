@@ -51,23 +51,15 @@
 void rpm_agent_defaults(struct rpm_agent_cfg *c)
 {
 	*c = (struct rpm_agent_cfg){
-	    .transport = &pt_udp_ops,
 	    .tor_mesh_rate = 10,
 	    .inter_tor_rate = 1,
-	    .timeout_ms = 500,
-	    .rotate_ms = 3600000,
 	    .rotate_share = 0.2,
-	    .trace_rate = 2,
-	    .trace_refresh_ms = 60000,
-	    .trace_timeout_ms = 300,
-	    .max_ttl = 6,
-	    .dscp = 26,
-	    .buffer_bytes = 1 << 20,
-	    .orphan_ms = 30000,
 	    .services = true,
 	    .service_rate = 10,
 	    .service_idle_ms = 1000,
 	};
+	agent_cfg_defaults(&c->a);
+	c->a.rotate_ms = 3600000;
 	rpm_pl_cfg_default(&c->pl);
 }
 
@@ -123,13 +115,13 @@ struct conn_watch {
 };
 
 struct agent {
-	struct agent_core c; /* its host, RNICs, tracer, records out, counters */
-	const struct rpm_agent_cfg *cfg;
+	struct agent_core c;		 /* its host, RNICs, tracer, records out, counters */
+	const struct rpm_agent_cfg *cfg; /* its transport resolved */
 	struct rnic *rn;
 	struct target *tg;
 	size_t n_tg;
 	struct ack_tuple *at;
-	unsigned long long next_rotate, next_expire;
+	unsigned long long next_expire;
 	/* The targets by their next probe, earliest first (a binary heap of indices in tg). */
 	size_t *due;
 	/*
@@ -169,7 +161,7 @@ static uint64_t tuple_key(size_t s, size_t host, size_t rnic, uint16_t sport)
 
 static uint64_t rec_time(const struct agent *a, uint64_t t)
 {
-	return t - (uint64_t)a->cfg->clock_offset_ns;
+	return t - (uint64_t)a->cfg->a.clock_offset_ns;
 }
 
 static uint32_t clamp_ns(int64_t v)
@@ -237,8 +229,8 @@ static void send_probe(struct agent *a, struct target *t)
 	}
 	*x = (struct extra){0};
 	a->c.st.probes++;
-	r = a->cfg->transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf), m.id | s << 40,
-				    &used, &ipid);
+	r = a->cfg->a.transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf),
+				      m.id | s << 40, &used, &ipid);
 	if (r) {
 		struct rpm_pending *p = &rs->pend->slot[m.id % rs->pend->cap];
 		struct rpm_done d = {.probe = m, .t = p->t, .r = {RPM_SEND_ERROR, -1, -1, -1}};
@@ -293,8 +285,8 @@ static void send_ack2(struct agent *a, size_t s, struct ack_wait *w)
 
 	rpm_ack(&w->ack1, true, w->ack1.t3, w->t4, &ack2);
 	rpm_encode(&ack2, buf);
-	if (a->cfg->transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0, &used,
-				    &ipid))
+	if (a->cfg->a.transport->send(rs->port, &w->to, ack2.sport, 64, buf, sizeof(buf), 0, &used,
+				      &ipid))
 		a->c.st.send_errors++;
 	else {
 		sent(a, sizeof(buf));
@@ -317,8 +309,8 @@ static void send_ack1(struct agent *a, size_t s, const struct rpm_msg *ack1, con
 	unsigned long long now = rl_now_ns();
 
 	rpm_encode(ack1, buf);
-	if (a->cfg->transport->send(rs->port, &to, ack1->sport, 64, buf, sizeof(buf),
-				    ACK_COOKIE | (uint64_t)s << 40 | seq, &used, &ipid)) {
+	if (a->cfg->a.transport->send(rs->port, &to, ack1->sport, 64, buf, sizeof(buf),
+				      ACK_COOKIE | (uint64_t)s << 40 | seq, &used, &ipid)) {
 		a->c.st.send_errors++;
 		return;
 	}
@@ -455,8 +447,8 @@ static void on_rx(void *ctx, const struct pt_rx *rx)
 
 			m.kind = RPM_TRACE_ACK;
 			rpm_encode(&m, buf);
-			if (!a->cfg->transport->send(a->rn[s].port, &to, m.sport, 64, buf,
-						     sizeof(buf), 0, &used, &ipid))
+			if (!a->cfg->a.transport->send(a->rn[s].port, &to, m.sport, 64, buf,
+						       sizeof(buf), 0, &used, &ipid))
 				sent(a, sizeof(buf));
 		} else {
 			a->c.st.foreign++;
@@ -497,12 +489,12 @@ static void port_poll(struct agent *a, size_t s, bool rx)
 	struct rx_ctx c = {a, s};
 
 	if (rx)
-		a->cfg->transport->poll(a->rn[s].port, &all_events, &c);
+		a->cfg->a.transport->poll(a->rn[s].port, &all_events, &c);
 	else
-		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+		a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
 	/* The ACK2s' send completions too, when some went (a read that finds none costs). */
 	if (send_ack2s(a, s, false))
-		a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+		a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
 }
 
 /*
@@ -540,8 +532,11 @@ static bool has_sport(const struct target *t, uint16_t p)
  * first, round the set), so a fault on one 5-tuple shows in time.  A target
  * with one path keeps its port.
  */
-static void rotate(struct agent *a)
+static void rotate(void *ctx, unsigned long long now)
 {
+	struct agent *a = ctx;
+
+	(void)now;
 	for (size_t i = 0; i < a->n_tg; i++) {
 		struct target *t = &a->tg[i];
 		unsigned n = t->t.n_sports,
@@ -627,7 +622,7 @@ static void consider(const struct agent *a, struct pick *best, unsigned long lon
 		     unsigned long long now, unsigned long long *traced, size_t s, size_t host,
 		     size_t rnic, uint16_t sport, const struct pt_dst *dst)
 {
-	unsigned long long refresh = (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
+	unsigned long long refresh = (unsigned long long)a->cfg->a.trace_refresh_ms * NS_PER_MS;
 
 	if ((*traced && now - *traced < refresh) || *traced >= *best_t ||
 	    tracer_busy(&a->c.tr, tuple_key(s, host, rnic, sport)))
@@ -639,7 +634,8 @@ static void consider(const struct agent *a, struct pick *best, unsigned long lon
 static bool next_tuple(struct agent *a, unsigned long long now, struct pick *p)
 {
 	unsigned long long best = ULLONG_MAX,
-			   recent = 2ULL * (unsigned long long)a->cfg->trace_refresh_ms * NS_PER_MS;
+			   recent =
+			       2ULL * (unsigned long long)a->cfg->a.trace_refresh_ms * NS_PER_MS;
 
 	for (size_t i = 0; i < a->n_tg; i++) {
 		struct target *t = &a->tg[i];
@@ -670,9 +666,9 @@ static bool trace_next(void *ctx, struct tr_job *j, unsigned long long now)
 	if (!next_tuple(a, now, &p))
 		return false;
 	c = (struct trace_pl){a, p.s, p.host, p.rnic, p.sport};
-	agent_core_trace(&a->c, j, tuple_key(p.s, p.host, p.rnic, p.sport), a->cfg->transport,
+	agent_core_trace(&a->c, j, tuple_key(p.s, p.host, p.rnic, p.sport), a->cfg->a.transport,
 			 a->rn[p.s].port, a->rn[p.s].tracer, a->rn[p.s].r->addr.addr, &p.dst,
-			 p.sport, a->cfg->max_ttl, trace_payload, &c, now);
+			 p.sport, a->cfg->a.max_ttl, trace_payload, &c, now);
 	*p.traced = now;
 	return true;
 }
@@ -684,8 +680,10 @@ static struct pt_port *port_of(void *ctx, size_t i)
 	return ((struct agent *)ctx)->rn[i].port;
 }
 
-static void emit_stats(struct agent *a)
+static void emit_stats(void *ctx)
 {
+	struct agent *a = ctx;
+
 	for (size_t s = 0; s < a->c.n; s++) {
 		const struct rpm_pend *p = a->rn[s].pend;
 
@@ -696,7 +694,7 @@ static void emit_stats(struct agent *a)
 	}
 	a->c.st.malformed += a->ctl.malformed; /* the controller's frames that could not be read */
 	a->ctl.malformed = 0;
-	agent_core_stats(&a->c, a->cfg->transport, port_of, a, "probes and ACKs",
+	agent_core_stats(&a->c, a->cfg->a.transport, port_of, a, "probes and ACKs",
 			 rec_time(a, rl_realtime_ns()));
 }
 
@@ -707,8 +705,8 @@ static void hello_frame(const struct agent *a, void *buf)
 		struct rpm_hello b;
 	} __attribute__((packed)) m = {{RPM_REC_HELLO, sizeof(struct rpm_hello)}};
 
-	agent_core_hello(&a->c, &m.b.head, RPM_REC_MAGIC, RPM_REC_VERSION, a->cfg->transport);
-	m.b.timeout_us = (uint32_t)(a->cfg->timeout_ms * 1000);
+	agent_core_hello(&a->c, &m.b.head, RPM_REC_MAGIC, RPM_REC_VERSION, a->cfg->a.transport);
+	m.b.timeout_us = (uint32_t)(a->cfg->a.timeout_ms * 1000);
 	memcpy(buf, &m, sizeof(m));
 }
 #define HELLO_LEN (sizeof(struct rec_frame) + sizeof(struct rpm_hello))
@@ -726,35 +724,35 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 				    .addr = h->rnics[i].addr.addr,
 				    .prefix_len = h->rnics[i].addr.len,
 				    .gid_index = h->rnics[i].gid_index,
-				    .tos = (uint8_t)(cfg->dscp << 2),
+				    .tos = (uint8_t)(cfg->a.dscp << 2),
 				    .qpn = RPM_QPN_BASE + (uint32_t)i,
 				    /* Hostmesh's agent may hold UDP 4791 here already. */
 				    .share_port = true};
 		/* Room for every probe of the RNIC within two timeouts. */
 		size_t cap =
-		    (size_t)(rate / (double)a->c.n * (double)cfg->timeout_ms / 1000.0 * 2) + 64;
+		    (size_t)(rate / (double)a->c.n * (double)cfg->a.timeout_ms / 1000.0 * 2) + 64;
 		int r;
 
 		rs->r = &h->rnics[i];
-		rs->pend = rpm_pend_new(a->c.nonce, cap, (uint64_t)cfg->timeout_ms * NS_PER_MS);
+		rs->pend = rpm_pend_new(a->c.nonce, cap, (uint64_t)cfg->a.timeout_ms * NS_PER_MS);
 		if (!rs->pend)
 			return RL_EXIT_SETUP;
 		rs->ex = rl_xcalloc(cap, sizeof(*rs->ex));
-		r = cfg->transport->open(&pc, &rs->port, err, sizeof(err));
+		r = cfg->a.transport->open(&pc, &rs->port, err, sizeof(err));
 		if (r) {
 			rl_err("agent: %s:%s: %s", h->name, rs->r->name, err);
 			return RL_EXIT_SETUP;
 		}
-		if (!cfg->transport->traces) {
+		if (!cfg->a.transport->traces) {
 			pc.share_port = pc.send_only = true;
-			pc.qpn = cfg->transport->qpn(rs->port);
+			pc.qpn = cfg->a.transport->qpn(rs->port);
 			if (pt_udp_ops.open(&pc, &rs->tracer, err, sizeof(err)))
 				rl_warn("agent: %s:%s: no path tracer: %s", h->name, rs->r->name,
 					err);
 		}
-		if (cfg->transport->describe)
+		if (cfg->a.transport->describe)
 			rl_info("agent: %s:%s: %s", h->name, rs->r->name,
-				cfg->transport->describe(rs->port, err, sizeof(err)));
+				cfg->a.transport->describe(rs->port, err, sizeof(err)));
 		rs->svc_fd = -1;
 		if (cfg->services &&
 		    (rs->svc_fd = rpm_svc_open(h->rnics[i].netdev, err, sizeof(err))) < 0) {
@@ -856,8 +854,8 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 		/* Spread the first probes over one period, so targets do not fire together. */
 		x->next = now + (unsigned long long)random() % x->period;
 		x->next_sport = (unsigned)random();
-		if (a->cfg->transport->prepare) {
-			int r = a->cfg->transport->prepare(a->rn[x->t.src_rnic].port, &x->dst);
+		if (a->cfg->a.transport->prepare) {
+			int r = a->cfg->a.transport->prepare(a->rn[x->t.src_rnic].port, &x->dst);
 
 			if (r)
 				rl_warn("agent: %s: a route to %s:%s: %s (probes will say whether "
@@ -1077,7 +1075,7 @@ static int load_targets(struct agent *a)
 	struct rpm_pinglist pl;
 	int r;
 
-	if (a->cfg->controller)
+	if (a->cfg->a.controller)
 		c.inter_tor_per_tor = 0, c.same_host = true, c.live = NULL;
 	r = rpm_pinglist(a->c.inv, a->c.host, &c, &pl);
 	if (r) {
@@ -1088,7 +1086,7 @@ static int load_targets(struct agent *a)
 	a->rate_max = rate_of(a, pl.t, pl.n);
 	if (a->cfg->services) /* room for the probes of as many service flows as it follows */
 		a->rate_max += RPM_SVC_MAX * a->cfg->service_rate;
-	if (!a->cfg->controller) { /* the targets, once the ports are open (setup) */
+	if (!a->cfg->a.controller) { /* the targets, once the ports are open (setup) */
 		a->pl_t = pl.t, a->pl_n = pl.n;
 		pl.t = NULL;
 	}
@@ -1117,7 +1115,7 @@ static int watch_sockets(struct agent *a)
 	if ((a->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
 		return -errno;
 	for (size_t s = 0; s < a->c.n && !r; s++) {
-		int fds[4], k = a->cfg->transport->fds(a->rn[s].port, fds, 4);
+		int fds[4], k = a->cfg->a.transport->fds(a->rn[s].port, fds, 4);
 
 		for (int i = 0; i < k && !r; i++)
 			r = watch(a, fds[i], s);
@@ -1129,8 +1127,10 @@ static int watch_sockets(struct agent *a)
 	return r;
 }
 
-static int setup(struct agent *a, const struct inventory *inv, const struct rpm_agent_cfg *cfg)
+static int setup(void *ctx, const struct inventory *inv, void *own)
 {
+	struct agent *a = ctx;
+	struct rpm_agent_cfg *cfg = own;
 	const struct inv_host *h;
 	unsigned long long now = rl_now_ns();
 	uint8_t hello[HELLO_LEN];
@@ -1140,8 +1140,8 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	a->cfg = cfg;
 	a->ctl.fd = a->epfd = -1; /* before any way out: teardown closes what is not -1 */
 	a->cw[0].fd = a->cw[1].fd = -1;
-	r = agent_core_setup(&a->c, inv, cfg->host, cfg->analyzer, RPM_DEFAULT_PORT, cfg->seed, 1,
-			     255, "an agent serves 1 to 255");
+	r = agent_core_setup(&a->c, inv, &cfg->a, RPM_DEFAULT_PORT, 1, 255,
+			     "an agent serves 1 to 255");
 	if (r)
 		return r;
 	h = a->c.h;
@@ -1154,12 +1154,12 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 	if (r)
 		return r;
 	retarget(a, now); /* the pinglist computed here (with a controller: none yet) */
-	if (cfg->controller) {
+	if (cfg->a.controller) {
 		uint32_t qpn[RPM_CTL_RNICS];
 
 		for (size_t i = 0; i < a->c.n; i++)
-			qpn[i] = cfg->transport->qpn(a->rn[i].port);
-		if (rpm_ctlc_open(&a->ctl, inv, a->c.host, cfg->controller,
+			qpn[i] = cfg->a.transport->qpn(a->rn[i].port);
+		if (rpm_ctlc_open(&a->ctl, inv, a->c.host, cfg->a.controller,
 				  (uint64_t)a->c.nonce << 32 | (uint32_t)getpid(), qpn, err,
 				  sizeof(err))) {
 			rl_err("agent: %s", err);
@@ -1167,26 +1167,30 @@ static int setup(struct agent *a, const struct inventory *inv, const struct rpm_
 		}
 	}
 	hello_frame(a, hello);
-	if ((r = agent_core_open(&a->c, cfg->trace_rate, cfg->trace_timeout_ms, cfg->analyzer,
-				 cfg->out, cfg->buffer_bytes, hello, sizeof(hello), now)))
+	if ((r = agent_core_open(&a->c, hello, sizeof(hello), now)))
 		return r;
 	if ((r = watch_sockets(a))) {
 		rl_err("agent: epoll: %s", strerror(-r));
 		return RL_EXIT_SETUP;
 	}
 	recout_linger(&a->c.out, RECORD_LINGER_MS);
-	a->next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
 	/* Said first, before any probe: from now on this host answers (the analyzer's
 	 * first_seen; its ports are open). */
 	emit_stats(a);
+	rl_info("agent: %s: R-Pingmesh probing %zu targets from %zu RNICs (ToR-mesh %.3g/s, "
+		"inter-ToR %.3g/s a target; timeout %lld ms; %s)",
+		h->name, a->n_tg, a->c.n, cfg->tor_mesh_rate, cfg->inter_tor_rate,
+		cfg->a.timeout_ms, a->c.how);
 	return 0;
 }
 
-static void teardown(struct agent *a)
+static void teardown(void *ctx)
 {
+	struct agent *a = ctx;
+
 	for (size_t i = 0; a->rn && i < a->c.n; i++) {
 		if (a->rn[i].port)
-			a->cfg->transport->close(a->rn[i].port);
+			a->cfg->a.transport->close(a->rn[i].port);
 		if (a->rn[i].tracer)
 			pt_udp_ops.close(a->rn[i].tracer);
 		if (a->rn[i].svc_fd > 0)
@@ -1235,7 +1239,7 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 		if (sent & 1ULL << (s % 64)) {
 			struct rx_ctx c = {a, s};
 
-			a->cfg->transport->poll_tx(a->rn[s].port, &tx_events, &c);
+			a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
 		}
 	return a->n_tg ? a->tg[a->due[0]].next : ULLONG_MAX;
 }
@@ -1307,8 +1311,8 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 			/* A send timestamp that came late (a qdisc held the packet) before the
 			 * arrivals: poll() reads the error queue only after a send. */
 			if (a->rn[o].woke == (WOKE_RX | WOKE_TX))
-				a->cfg->transport->poll_tx(a->rn[o].port, &tx_events,
-							   &(struct rx_ctx){a, o});
+				a->cfg->a.transport->poll_tx(a->rn[o].port, &tx_events,
+							     &(struct rx_ctx){a, o});
 			port_poll(a, o, a->rn[o].woke & WOKE_RX);
 			a->rn[o].woke = 0;
 		}
@@ -1316,78 +1320,70 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	return 0;
 }
 
-int rpm_agent_run(const struct inventory *inv, const struct rpm_agent_cfg *given)
+/* Probes and ACK2s due at now, then the expiry of those unanswered (each 50 ms). */
+static unsigned long long tick(void *ctx, unsigned long long now, unsigned long long next)
 {
-	struct agent a = {0};
-	struct rpm_agent_cfg resolved = *given;
-	const struct rpm_agent_cfg *cfg = &resolved;
-	unsigned long long start = rl_now_ns(), end;
-	char how[320];
-	int ret;
+	struct agent *a = ctx;
+	unsigned long long due = send_due(a, now);
 
-	resolved.transport =
-	    pt_resolve(given->transport, inventory_host(inv, given->host), how, sizeof(how));
-	ret = setup(&a, inv, cfg);
-
-	if (ret)
-		goto out;
-	end = cfg->duration_ms ? start + (unsigned long long)cfg->duration_ms * NS_PER_MS
-			       : ULLONG_MAX;
-	rl_info("agent: %s: R-Pingmesh probing %zu targets from %zu RNICs (ToR-mesh %.3g/s, "
-		"inter-ToR %.3g/s a target; timeout %lld ms; %s)",
-		inv->hosts[a.c.host].name, a.n_tg, a.c.n, cfg->tor_mesh_rate, cfg->inter_tor_rate,
-		cfg->timeout_ms, how);
-	while (!rl_interrupted) {
-		unsigned long long now = rl_now_ns(), next = now + 100 * NS_PER_MS, due;
-
-		if (now >= end)
-			break;
-		due = send_due(&a, now);
-		if (due < next)
-			next = due;
-		if (now >= a.next_expire) {
-			expire(&a);
-			a.next_expire = now + 50 * NS_PER_MS;
-		}
-		for (size_t s = 0; s < a.c.n; s++)
-			send_ack2s(&a, s, false);
-		if (a.c.tr.icmp >= 0)
-			agent_core_traces(&a.c, now, finish_trace, trace_next, &a);
-		if (now >= a.next_rotate) {
-			rotate(&a);
-			a.next_rotate = now + (unsigned long long)cfg->rotate_ms * NS_PER_MS;
-		}
-		if (agent_core_stats_due(&a.c, now))
-			emit_stats(&a);
-		recout_service(&a.c.out);
-		if (cfg->controller)
-			rpm_ctlc_service(&a.ctl, now);
-		if (cfg->services)
-			svc_tick(&a, now);
-		if (recout_orphaned(&a.c.out, cfg->orphan_ms, now)) {
-			ret = RL_EXIT_SETUP;
-			break;
-		}
-		if ((a.c.out.connected || a.c.out.outfd >= 0) && recout_due(&a.c.out) > now &&
-		    recout_due(&a.c.out) < next)
-			next = recout_due(&a.c.out); /* past due and still waiting: POLLOUT wakes */
-		if (next > now + ACK_T4_WAIT && a.n_acks)
-			next = now + ACK_T4_WAIT; /* an ACK2 may have to go without its T4 */
-		poll_once(&a, now, next);
+	if (due < next)
+		next = due;
+	if (now >= a->next_expire) {
+		expire(a);
+		a->next_expire = now + 50 * NS_PER_MS;
 	}
-	/* Last words: ACK2s still owed go out; probes in flight are not judged. */
-	for (size_t s = 0; s < a.c.n; s++)
-		send_ack2s(&a, s, true);
-	emit_stats(&a);
-	recout_finish(&a.c.out);
-	rl_info("agent: %s: %llu probes, %llu timeouts, %llu send errors, %llu ACKs sent, %llu "
-		"traces (%llu complete), %llu malformed, %llu foreign, %llu records dropped",
-		inv->hosts[a.c.host].name, (unsigned long long)a.c.st.probes,
-		(unsigned long long)a.c.st.timeouts, (unsigned long long)a.c.st.send_errors,
-		a.acks_sent, (unsigned long long)a.c.st.traces,
-		(unsigned long long)a.c.st.traces_complete, (unsigned long long)a.c.st.malformed,
-		(unsigned long long)a.c.st.foreign, (unsigned long long)a.c.st.dropped_records);
-out:
-	teardown(&a);
-	return ret;
+	for (size_t s = 0; s < a->c.n; s++)
+		send_ack2s(a, s, false);
+	return next;
 }
+
+/* The controller's connection and the services seen, after the record stream. */
+static unsigned long long service(void *ctx, unsigned long long now, unsigned long long next)
+{
+	struct agent *a = ctx;
+
+	if (a->cfg->a.controller)
+		rpm_ctlc_service(&a->ctl, now);
+	if (a->cfg->services)
+		svc_tick(a, now);
+	return next;
+}
+
+static void wait_once(void *ctx, unsigned long long now, unsigned long long next)
+{
+	struct agent *a = ctx;
+
+	if ((a->c.out.connected || a->c.out.outfd >= 0) && recout_due(&a->c.out) > now &&
+	    recout_due(&a->c.out) < next)
+		next = recout_due(&a->c.out); /* past due and still waiting: POLLOUT wakes */
+	if (next > now + ACK_T4_WAIT && a->n_acks)
+		next = now + ACK_T4_WAIT; /* an ACK2 may have to go without its T4 */
+	poll_once(a, now, next);
+}
+
+/* Last words: ACK2s still owed go out; probes in flight are not judged. */
+static void last(void *ctx)
+{
+	struct agent *a = ctx;
+
+	for (size_t s = 0; s < a->c.n; s++)
+		send_ack2s(a, s, true);
+}
+
+static void summary(const void *ctx, char *buf, size_t len)
+{
+	snprintf(buf, len, ", %llu ACKs sent", ((const struct agent *)ctx)->acks_sent);
+}
+
+const struct agent_loop rpm_agent_loop = {.setup = setup,
+					  .agent_size = sizeof(struct agent),
+					  .teardown = teardown,
+					  .tick = tick,
+					  .trace_done = finish_trace,
+					  .trace_next = trace_next,
+					  .rotate = rotate,
+					  .stats = emit_stats,
+					  .service = service,
+					  .wait = wait_once,
+					  .last = last,
+					  .summary = summary};

@@ -17,25 +17,15 @@ static void defaults(void *cfg)
 	rpm_agent_defaults(cfg);
 }
 
-static int finish(const char *cmd, const struct mon_agent_args *g, void *cfg)
+/* A seed given makes the pinglist computed here reproducible too. */
+static int finish(const char *cmd, void *cfg)
 {
 	struct rpm_agent_cfg *c = cfg;
 
 	(void)cmd;
-	c->host = g->host;
-	c->analyzer = g->analyzer;
-	c->controller = g->controller;
-	c->out = g->out;
-	c->duration_ms = g->duration_ms;
-	c->clock_offset_ns = g->clock_offset_ns;
-	if (c->seed)
-		c->pl.seed = c->seed;
+	if (c->a.seed)
+		c->pl.seed = c->a.seed;
 	return 0;
-}
-
-static int run(const struct inventory *inv, const void *cfg)
-{
-	return rpm_agent_run(inv, cfg);
 }
 
 const struct mon_agent rpingmesh_agent = {
@@ -56,5 +46,5 @@ const struct mon_agent rpingmesh_agent = {
     .cfg_size = sizeof(struct rpm_agent_cfg),
     .defaults = defaults,
     .finish = finish,
-    .run = run,
+    .loop = &rpm_agent_loop,
 };

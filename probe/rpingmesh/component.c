@@ -59,13 +59,10 @@ static void defaults(void *cfg)
 	rpm_agent_defaults(&p->agent);
 	rpa_defaults(&p->az);
 	rpm_ctl_defaults(&p->ctl);
-	p->agent.seed = 0; /* 0: the run's seed */
 }
 
-static int check(void *cfg, char *err, size_t errlen)
+static int own_check(struct rpm_params *p, char *err, size_t errlen)
 {
-	struct rpm_params *p = cfg;
-
 	if (p->ctl.stale_ms <= p->ctl.refresh_ms) {
 		snprintf(err, errlen,
 			 "stale (%lld ms) must be longer than refresh (%lld ms): agents register "
@@ -73,43 +70,31 @@ static int check(void *cfg, char *err, size_t errlen)
 			 p->ctl.stale_ms, p->ctl.refresh_ms);
 		return -EINVAL;
 	}
-	mon_grace(&p->az.grace_ms, p->agent.timeout_ms);
 	return 0;
 }
 
-MON_COMP_TIMES(struct rpm_params)
-
-static int start(const struct comp_env *e, const void *cfg, void **state, char *what,
-		 size_t whatlen)
+/* The controller hands out the pinglists the agent's options describe. */
+static void own_start(const struct comp_env *e, const struct rpm_params *p, struct rpm_state *st,
+		      struct mon_desc *d)
 {
-	static const char *const analyze[] = {"analyze", "--monitor", "rpingmesh", NULL},
-				 *const agent[] = {"agent", "rpingmesh", NULL},
-				 *const controller[] = {"controller", NULL};
-	const struct rpm_params *p = cfg;
-	struct rpm_state *st = rl_xcalloc(1, sizeof(*st));
-	struct mon_desc d = {.prefix = "rpingmesh-",
-			     .analyze = analyze,
-			     .agent = agent,
-			     .port = RPM_DEFAULT_PORT,
-			     .az_opts = rpa_opts,
-			     .az_cfg = &p->az,
-			     .agent_opts = rpm_agent_opts,
-			     .agent_cfg = &p->agent,
-			     .controller = controller,
-			     .ctl_port = RPM_CTL_PORT,
-			     .ctl_opts = ctl_params,
-			     .ctl_cfg = &st->ctl,
-			     .seed = p->agent.seed,
-			     .window_ms = p->az.window_ms};
-
-	*state = st;
-	st->cfg = p;
-	/* The controller hands out the pinglists the agent's options describe. */
 	st->ctl = p->ctl;
 	st->ctl.pl = p->agent.pl;
-	st->ctl.pl.seed = p->agent.seed ? p->agent.seed : e->seed;
-	return mon_start(e, &d, &st->mon.procs, what, whatlen);
+	st->ctl.pl.seed = p->agent.a.seed ? p->agent.a.seed : e->seed;
+	d->ctl_cfg = &st->ctl;
 }
+
+MON_COMP_HOOKS(struct rpm_params, struct rpm_state,
+	       ((struct mon_desc){
+		   .prefix = "rpingmesh-",
+		   .analyze = (const char *const[]){"analyze", "--monitor", "rpingmesh", NULL},
+		   .agent = (const char *const[]){"agent", "rpingmesh", NULL},
+		   .port = RPM_DEFAULT_PORT,
+		   .az_opts = rpa_opts,
+		   .agent_opts = rpm_agent_opts,
+		   .controller = (const char *const[]){"controller", NULL},
+		   .ctl_port = RPM_CTL_PORT,
+		   .ctl_opts = ctl_params}),
+	       own_check, own_start)
 
 static long long jint(const json_t *o, const char *list, const char *key)
 {
@@ -189,7 +174,7 @@ static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
 
 	comp_obs_metric(obs, "probes", (double)m->probes, "probes");
 	comp_obs_metric(obs, "timeouts", (double)(m->timeouts + m->ack2), "probes");
-	mon_transport(agents, m->st->cfg->agent.transport->name, obs);
+	mon_transport(agents, m->st->cfg->agent.a.transport->name, obs);
 	json_object_set_new(obs->section, "probes", json_integer(m->probes));
 	json_object_set_new(obs->section, "timeouts", json_integer(m->timeouts));
 	json_object_set_new(obs->section, "ack2_lost", json_integer(m->ack2));
@@ -244,7 +229,7 @@ static int probe_pairs(const struct inventory *inv, const void *cfg, unsigned se
 	struct rpm_fabric *fab = rpm_fabric_new(inv);
 	int r = 0;
 
-	c.seed = p->agent.seed ? p->agent.seed : seed;
+	c.seed = p->agent.a.seed ? p->agent.a.seed : seed;
 	c.live = NULL;
 	c.pairs_only = true;
 	for (size_t h = 0; h < inv->n_hosts && !r; h++) {
@@ -281,14 +266,8 @@ const struct component_ops rpingmesh_component = {
     .params = params,
     .cfg_size = sizeof(struct rpm_params),
     .defaults = defaults,
-    .check = check,
-    .settle_ms = settle_ms,
-    .drain_ms = drain_ms,
-    .start = start,
-    .alive = mon_comp_alive,
-    .stop = mon_comp_stop,
+    MON_COMP_OPS,
     .collect = collect,
     .report = rpm_report,
-    .release = mon_comp_release,
     .probe_pairs = probe_pairs,
 };

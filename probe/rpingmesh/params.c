@@ -123,7 +123,7 @@ static const char *print_services(const void *field, char *buf, size_t len)
 #define AG_PL(f) offsetof(struct rpm_agent_cfg, pl.f)
 
 const struct opt_desc rpm_agent_opts[] = {
-    {"transport", OPT_CUSTOM, 0, 0, AG(transport),
+    {"transport", OPT_CUSTOM, 0, 0, AG(a.transport),
      "probe transport: udp (RoCEv2 UD packets over raw sockets), verbs (UD QPs through "
      "rdma-core) or auto (verbs where the RNIC has an RDMA device, else udp)",
      pt_opt_parse, pt_opt_print},
@@ -131,9 +131,9 @@ const struct opt_desc rpm_agent_opts[] = {
      "probes a second to each ToR-mesh target"},
     {"inter-tor-rate", OPT_DOUBLE, 0.01, 1000, AG(inter_tor_rate),
      "probes a second to each inter-ToR target"},
-    {"timeout", OPT_MS, 1, 60000, AG(timeout_ms),
+    {"timeout", OPT_MS, 1, 60000, AG(a.timeout_ms),
      "no ACK1 by then is a timeout, ACK1 without ACK2 an ACK2 loss"},
-    {"orphan-after", OPT_MS, 0, 86400000, AG(orphan_ms),
+    {"orphan-after", OPT_MS, 0, 86400000, AG(a.orphan_ms),
      "with an analyzer: exit once it has been unreachable this long (0: never), as when the run "
      "that started the agent was killed"},
     {"services", OPT_CUSTOM, 0, 0, AG(services),
@@ -145,17 +145,17 @@ const struct opt_desc rpm_agent_opts[] = {
     {"service-idle", OPT_MS, 100, 3600000, AG(service_idle_ms),
      "a service flow that sent nothing this long has ended"},
     RPM_PL_OPTS(AG_PL),
-    {"rotate", OPT_MS, 100, 86400000, AG(rotate_ms),
+    {"rotate", OPT_MS, 100, 86400000, AG(a.rotate_ms),
      "replace rotate-share of each target's source ports this often"},
     {"rotate-share", OPT_DOUBLE, 0, 1, AG(rotate_share), "share of the ports each rotation"},
-    {"trace-rate", OPT_DOUBLE, 0, 1000, AG(trace_rate),
+    {"trace-rate", OPT_DOUBLE, 0, 1000, AG(a.trace_rate),
      "path traces per second at most (switch ICMP budget)"},
-    {"trace-refresh", OPT_MS, 100, 86400000, AG(trace_refresh_ms),
+    {"trace-refresh", OPT_MS, 100, 86400000, AG(a.trace_refresh_ms),
      "re-trace each 5-tuple this often"},
-    {"trace-timeout", OPT_MS, 10, 10000, AG(trace_timeout_ms), "wait for ICMP answers per trace"},
-    {"max-ttl", OPT_INT, 2, REC_MAX_HOPS, AG(max_ttl), "hops traced at most"},
-    {"dscp", OPT_INT, 0, 63, AG(dscp), "DSCP of probes and ACKs (26: PFC priority 3)"},
-    {"seed", OPT_UINT, 0, 4294967295.0, AG(seed),
+    {"trace-timeout", OPT_MS, 10, 10000, AG(a.trace_timeout_ms), "wait for ICMP answers per trace"},
+    {"max-ttl", OPT_INT, 2, REC_MAX_HOPS, AG(a.max_ttl), "hops traced at most"},
+    {"dscp", OPT_INT, 0, 63, AG(a.dscp), "DSCP of probes and ACKs (26: PFC priority 3)"},
+    {"seed", OPT_UINT, 0, 4294967295.0, AG(a.seed),
      "random seed (probe phases, port rotation, inter-ToR picks)"},
     OPT_TABLE_END,
 };

@@ -87,29 +87,26 @@ static int plot(const struct comp_report *r)
 		   "'' using 1:($7>0?$7:1/0) with lines title 'inter-ToR P99', "
 		   "'' using 1:($8>0?$8:1/0) with lines dt 2 title 'prober P50', "
 		   "'' using 1:($9>0?$9:1/0) with lines dt 3 title 'responder P50'\n");
-	comp_plot_rig(r, f);
-	fprintf(f, "unset multiplot\n");
-	fclose(f);
-	return comp_plot_draw(r, gp);
+	return comp_plot_end(r, f, gp);
 }
 
 static void html(const struct comp_report *r, bool png)
 {
+	static const struct mon_page pg = {
+	    .name = "rpingmesh",
+	    .alt = "R-Pingmesh timeline",
+	    .data = "rpingmesh-windows.dat",
+	    .analyzer_file = "rpingmesh-analyzer.jsonl",
+	    .files = "rpingmesh-analyzer.jsonl (windows, verdicts), rpingmesh-agent-*.log"};
 	const json_t *sec = r->obs->section;
-	FILE *f = r->html;
+	char row[256];
 
-	fprintf(f, "<h2>rpingmesh</h2>\n<table>\n");
-	fprintf(f,
-		"<tr><th>probes</th><td>%lld (%lld timed out, %lld lost their ACK2), "
-		"%lld unlocalized</td></tr>\n</table>\n",
-		(long long)json_integer_value(json_object_get(sec, "probes")),
-		(long long)json_integer_value(json_object_get(sec, "timeouts")),
-		(long long)json_integer_value(json_object_get(sec, "ack2_lost")),
-		(long long)json_integer_value(json_object_get(sec, "unlocalized")));
-	mon_html_plot(r, png, "R-Pingmesh timeline", "rpingmesh-windows.dat");
-	mon_html_verdicts(r, "rpingmesh-analyzer.jsonl");
-	fprintf(f, "<p>Files: rpingmesh-analyzer.jsonl (windows, verdicts), "
-		   "rpingmesh-agent-*.log</p>\n");
+	snprintf(row, sizeof(row), "%lld (%lld timed out, %lld lost their ACK2), %lld unlocalized",
+		 (long long)json_integer_value(json_object_get(sec, "probes")),
+		 (long long)json_integer_value(json_object_get(sec, "timeouts")),
+		 (long long)json_integer_value(json_object_get(sec, "ack2_lost")),
+		 (long long)json_integer_value(json_object_get(sec, "unlocalized")));
+	mon_html(r, png, &pg, row);
 }
 
 int rpm_report(void *state, const struct comp_report *r)

@@ -1,75 +1,12 @@
 // SPDX-License-Identifier: MIT
-/*
- * The agent -> analyzer record stream (probe/hostmesh/hmrec.h) as the
- * analyzer takes it from a TCP connection: frames, a hello, then probes,
- * paths and agent stats, fed through to the analysis of every window, on the
- * built-in inventory.  Byte 0 bit 0: a valid hello of host1 first (so the
- * fuzzer gets past the inventory fingerprint); bits 1-3: the size of the
- * pieces the stream arrives in (as reads from a socket cut it).
- */
-#include "harness/lib/common.h"
-#include "harness/lib/inventory.h"
-#include "probe/hostmesh/analyzer.h"
-#include "probe/pathmap.h"
-#include "tests/fuzz/fuzz.h"
+/* Hostmesh's record stream (probe/hostmesh/hmrec.h) into its analyzer: records.h. */
+#include "probe/hostmesh/hmrec.h"
+#include "tests/fuzz/records.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct inventory *inv;
-	static struct rec_stream s;
-	struct az_cfg cfg;
-	struct az *az;
-	size_t piece, off = 1;
-	uint64_t now = 1700000000ULL * 1000000000ULL;
+	static const struct fuzz_hello hello = {HM_HELLO, sizeof(struct hm_hello), HM_MAGIC,
+						HM_VERSION};
 
-	if (!inv) {
-		char path[PATH_MAX];
-
-		inv = inventory_load(
-		    fuzz_tree_file("lab-inventory/vlab-rail.yaml", path, sizeof(path)), stderr);
-		if (!inv)
-			abort();
-	}
-	if (size < 1)
-		return 0;
-	az_defaults(&cfg);
-	cfg.window_ms = 2000;
-	az = az_new(inv, &cfg, fuzz_null());
-	rec_stream_init(&s, "fuzz");
-	if (data[0] & 1) {
-		struct {
-			struct rec_frame h;
-			struct hm_hello m;
-		} __attribute__((packed))
-		hi = {{HM_HELLO, sizeof(struct hm_hello)},
-		      {.head = {.magic = HM_MAGIC,
-				.version = HM_VERSION,
-				.n_rnics = 4,
-				.host = "host1",
-				.inv_fingerprint = inventory_fingerprint(inv)}}};
-
-		memcpy(s.buf, &hi, sizeof(hi));
-		s.len = sizeof(hi);
-	}
-	piece = (size_t)1 << (4 + ((data[0] >> 1) & 7) * 2); /* 16 B .. 256 KiB */
-	while (off < size) {
-		size_t n = size - off;
-
-		if (n > piece)
-			n = piece;
-		if (n > sizeof(s.buf) - s.len)
-			n = sizeof(s.buf) - s.len;
-		if (!n) /* a frame is at most HM_MAX_FRAME: never */
-			abort();
-		memcpy(s.buf + s.len, data + off, n);
-		s.len += n;
-		off += n;
-		if (hm_stream_take(az, inv, &s))
-			break;
-		now += 1000000000ULL;
-		az_tick(az, now);
-	}
-	az_flush(az);
-	az_free(az);
-	return 0;
+	return fuzz_records("hostmesh", &hello, data, size);
 }

@@ -783,9 +783,8 @@ Test(report, plot_draws_in_a_relative_folder)
 	r.dir = dir;
 	f = comp_plot_begin(&r, "test", 1, 300, gp, sizeof(gp));
 	cr_assert_not_null(f);
-	fprintf(f, "plot x\nunset multiplot\n");
-	fclose(f);
-	cr_assert_eq(comp_plot_draw(&r, gp), 0);
+	fprintf(f, "plot x\n");
+	cr_assert_eq(comp_plot_end(&r, f, gp), 0);
 	snprintf(png, sizeof(png), "%s/report.png", dir);
 	cr_assert_eq(access(png, R_OK), 0, "%s drawn", png);
 	unlink(png);
@@ -822,9 +821,8 @@ Test(report, hostile_text_in_the_title_and_caption_runs_nothing)
 	snprintf(caption, sizeof(caption), "lab '\n!touch %s/m4\nprint system('touch %s/m5')\n",
 		 dir, dir);
 	cr_assert_not_null(f = comp_plot_begin(&r, "test", 1, 300, gp, sizeof(gp)));
-	fprintf(f, "plot x\nunset multiplot\n");
-	fclose(f);
-	cr_assert_eq(comp_plot_draw(&r, gp), 0);
+	fprintf(f, "plot x\n");
+	cr_assert_eq(comp_plot_end(&r, f, gp), 0);
 	for (int i = 1; i <= 5; i++) {
 		snprintf(path, sizeof(path), "%s/m%d", dir, i);
 		cr_assert_neq(access(path, F_OK), 0,
