@@ -35,10 +35,12 @@ enum direction { DIR_BOTH, DIR_IN, DIR_OUT };
 struct fault_spec {
 	const struct fault_kind_ops *kind;
 
-	/* common options: --target, --for, --hold */
+	/* common options: --target, --for, --hold, --all-ports */
 	char target[FAULT_NAME_MAX];
 	long long for_ms; /* 0: not given */
 	bool hold;
+	bool all_ports; /* a whole-switch target of a kind that also takes ports: said, not implied
+			 */
 
 	/*
 	 * The kind's own struct (kind->opts_size bytes, laid out by its option
@@ -207,6 +209,9 @@ int fault_spec_set(struct fault_spec *s, const char *name, const char *value, ch
 /* The options together (before the inventory): --for/--hold, then the kind's check. */
 int fault_spec_check(struct fault_spec *s, char *why, size_t whylen);
 
+/* How many of sw's ports are cabled (what a whole-switch target binds). */
+size_t fault_cabled_ports(const struct inv_switch *sw);
+
 /* The target alone against inv (its form must be one the kind takes). */
 int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s, char *why,
 			      size_t whylen);
@@ -259,6 +264,8 @@ struct fault_plan {
 	char counters[2048], counters_as[96];
 	/* a process the fault runs for as long as it lasts (a PFC storm), shown in the plan */
 	char runs[512];
+	/* what a whole-switch target binds, when the kind also takes one port ("" else) */
+	char scope[160];
 };
 
 /* Free the actions of a plan (not the plan itself). */

@@ -76,6 +76,8 @@ const char *fault_action_via(const struct fault_plan *p, const struct fault_acti
 void fault_plan_format(const struct fault_plan *p, FILE *f)
 {
 	fprintf(f, "# %s %s\n", p->kind->name, p->target);
+	if (p->scope[0])
+		fprintf(f, "# binds %s\n", p->scope);
 	if (p->note[0])
 		fprintf(f, "# %s\n", p->note);
 	for (size_t i = 0; i < p->n_acts; i++) {
@@ -185,6 +187,10 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	} else {
 		r.sw = spec->tdev;
 		r.port = fault_target_port(inv, spec);
+		if (!r.port && spec->kind->targets & FT_PORT)
+			snprintf(plan->scope, sizeof(plan->scope),
+				 "every cabled port of %s (%zu, --all-ports)", spec->target,
+				 fault_cabled_ports(&inv->switches[spec->tdev]));
 		ret = spec->kind->plan_switch ? spec->kind->plan_switch(&r) : fault_render(&r);
 	}
 	if (ret)

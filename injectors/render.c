@@ -161,6 +161,25 @@ void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, in
 	r->plan->emulated = true;
 }
 
+int nos_linux_may_emulate(struct render_ctx *r, const char *what)
+{
+	const struct inv_switch *sw = &r->inv->switches[r->sw];
+
+	if (r->inv->kind == INV_LAB_SSH && !sw->emulated) {
+		snprintf(
+		    r->why, r->whylen,
+		    "%s on %s (dialect linux) would be emulated: tc queues standing in for %s, "
+		    "capping its ports' traffic; refused in a lab of kind ssh, where %s may be "
+		    "a router carrying real traffic. On a real switch %s is the NOS's (dialect "
+		    "sonic, eos or nvue); a lab's stand-in switch is marked 'emulated: true' "
+		    "in %s",
+		    r->spec->kind->name, sw->name, what, sw->name, what, r->inv->path);
+		return -EOPNOTSUPP;
+	}
+	r->plan->emulated = true;
+	return 0;
+}
+
 /*
  * Emulated lossless class (veth has no PFC): the priority's class ends in
  * a tail-drop queue of bytes.  Under incast that class drops where a real

@@ -29,6 +29,16 @@ int nos_need_port(struct render_ctx *r, const char *kind);
 
 /* ---- linux (Cumulus-like NOS; what the virtual lab runs) ---- */
 
+/*
+ * Whether r's Linux switch may stand tc queues in for what a real switch
+ * does in hardware (what: "PFC", "ECN marking", "a shared buffer", "PFC
+ * pauses"): always in the virtual lab; in a lab of kind ssh only when its
+ * inventory marks the switch emulated, for it may be a router carrying real
+ * traffic, whose ports the emulation would cap.  0 (the plan marked
+ * emulated), or -EOPNOTSUPP with why.
+ */
+int nos_linux_may_emulate(struct render_ctx *r, const char *what);
+
 /* A Linux switch's nft tables: the fault's own must not be there before, nor after its revert. */
 void nos_read_nft_tables(struct fault_action *a, const char *table);
 /* The kernel's own root qdisc comes back when ours is deleted: read it before and after. */

@@ -29,6 +29,11 @@ const struct opt_desc fault_common_opts[] = {
      .off = FS(for_ms),
      .help = "revert after this long"},
     {.name = "hold", .type = OPT_BOOL, .off = FS(hold), .help = "revert at SIGINT or SIGTERM"},
+    {.name = "all-ports",
+     .type = OPT_BOOL,
+     .off = FS(all_ports),
+     .help = "with --target SWITCH, of a kind that also takes SWITCH:PORT: bind every cabled "
+	     "port (refused without)"},
     OPT_TABLE_END,
 };
 
@@ -232,6 +237,15 @@ static const char *forms(unsigned t, char *buf, size_t len)
 	return buf;
 }
 
+size_t fault_cabled_ports(const struct inv_switch *sw)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sw->n_ports; i++)
+		n += sw->ports[i].link1 != 0;
+	return n;
+}
+
 int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s, char *why,
 			      size_t whylen)
 {
@@ -289,6 +303,28 @@ int fault_spec_resolve_target(const struct inventory *inv, struct fault_spec *s,
 			 : form == FT_RNIC   ? "an RNIC"
 			 : form == FT_SWITCH ? "a whole switch"
 					     : "a switch port");
+		return -EINVAL;
+	}
+	/*
+	 * A whole switch, for a kind that also takes one port, is every cabled
+	 * port of it: on a real switch that binds an ACL or a queue change to
+	 * ports far from the fault's flow.  Said, never implied.
+	 */
+	if (form == FT_SWITCH && k->targets & FT_PORT && !s->all_ports) {
+		const struct inv_switch *sw = &inv->switches[s->tdev];
+
+		snprintf(why, whylen,
+			 "%s --target %s binds every cabled port of %s (%zu): give one port "
+			 "(%s:%s), or add --all-ports (a scenario's fault: all-ports: true) to "
+			 "mean every port",
+			 k->name, s->target, s->target, fault_cabled_ports(sw), s->target,
+			 sw->n_ports ? sw->ports[0].name : "PORT");
+		return -EINVAL;
+	}
+	if (s->all_ports && form != FT_SWITCH) {
+		snprintf(why, whylen,
+			 "--all-ports goes with a whole switch (--target SWITCH); %s is %s",
+			 s->target, form == FT_PORT ? "one port" : "not a switch");
 		return -EINVAL;
 	}
 	return 0;

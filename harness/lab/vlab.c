@@ -464,7 +464,8 @@ static int write_ssh_inventory(struct inventory *inv)
 			if (!ssh->user[0])
 				snprintf(ssh->user, sizeof(ssh->user), "root");
 			snprintf(inv->hosts[i].rocelab, sizeof(inv->hosts[i].rocelab), "%s", self);
-		}
+		} else /* a namespace: the Linux dialect's emulations are what it is for */
+			inv->switches[i - inv->n_hosts].emulated = true;
 		free(ssh->key_file);
 		ssh->auth = INV_AUTH_KEY_FILE;
 		ssh->key_file = rl_xstrdup(key);

@@ -637,6 +637,17 @@ static int sw_dialect(struct ctx *c, yaml_node_t *v, void *o)
 	return 0;
 }
 
+static int sw_emulated(struct ctx *c, yaml_node_t *v, void *o)
+{
+	static const char *const truth[] = {"false", "true"};
+	int t;
+
+	if (get_enum(c, v, truth, ARRAY_SIZE(truth), &t, "emulated"))
+		return -EINVAL;
+	((struct inv_switch *)o)->emulated = t;
+	return 0;
+}
+
 static int sw_rail(struct ctx *c, yaml_node_t *v, void *o)
 {
 	return get_int(c, v, &((struct inv_switch *)o)->rail, 1, 1024, "rail");
@@ -659,9 +670,9 @@ static int sw_ports(struct ctx *c, yaml_node_t *v, void *o)
 }
 
 static const struct field switch_fields[] = {
-    {"name", true, sw_name},   {"role", true, sw_role}, {"dialect", true, sw_dialect},
-    {"rail", false, sw_rail},  {"mgmt", true, sw_mgmt}, {"ssh", true, sw_ssh},
-    {"ports", true, sw_ports},
+    {"name", true, sw_name},   {"role", true, sw_role},		 {"dialect", true, sw_dialect},
+    {"rail", false, sw_rail},  {"mgmt", true, sw_mgmt},		 {"ssh", true, sw_ssh},
+    {"ports", true, sw_ports}, {"emulated", false, sw_emulated},
 };
 
 static int parse_switch(struct ctx *c, yaml_node_t *n)
@@ -1441,6 +1452,8 @@ int inventory_write(const struct inventory *inv, FILE *f)
 			inv_role_name(sw->role), inv_dialect_name(sw->dialect));
 		if (sw->rail)
 			fprintf(f, "    rail: %d\n", sw->rail);
+		if (sw->emulated)
+			fprintf(f, "    emulated: true\n");
 		fprintf(f, "    mgmt: %s\n", inet_ntoa(sw->mgmt));
 		write_ssh(f, &sw->ssh);
 		fputs("    ports:\n", f);

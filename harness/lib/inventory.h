@@ -79,6 +79,13 @@ struct inv_switch {
 	struct inv_ssh ssh;
 	struct inv_port *ports;
 	size_t n_ports;
+	/*
+	 * A Linux switch that is a lab's stand-in (a namespace, a VM), not a
+	 * router carrying real traffic: the Linux dialect's emulations (tc
+	 * queues standing for PFC, ECN and buffers) may run on it in a lab of
+	 * kind ssh.  Always so in the virtual lab.
+	 */
+	bool emulated;
 	struct inv_loc loc;
 };
 

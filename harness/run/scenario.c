@@ -376,11 +376,23 @@ struct fault_alts {
 	size_t n;
 };
 
+/* A YAML true or false into *out (1 or 0). */
+static int truth(struct sctx *c, yaml_node_t *v, int *out, const char *what)
+{
+	const char *b = str(c, v, what);
+
+	if (!b || (strcmp(b, "true") && strcmp(b, "false")))
+		return err_at(c, v, "%s is true or false", what);
+	*out = !strcmp(b, "true");
+	return 0;
+}
+
 struct fault_tmp {
 	struct scn_fault *f;
 	yaml_node_t *kind, *target, *options;
 	struct role_picks picks;
 	struct fault_alts alts;
+	int all_ports;
 };
 
 static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
@@ -397,8 +409,10 @@ static int fault_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node
 		return dur(c, v, 0, 3600000, &t->f->at_ms, "fault 'at'");
 	else if (!strcmp(key, "for"))
 		return dur(c, v, 1000, 3600000, &t->f->for_ms, "fault 'for'");
+	else if (!strcmp(key, "all-ports"))
+		return truth(c, v, &t->all_ports, "fault 'all-ports'");
 	else
-		return UNKNOWN(c, k, key, "a fault", "kind, target, at, for, options");
+		return UNKNOWN(c, k, key, "a fault", "kind, target, at, for, all-ports, options");
 	return 0;
 }
 
@@ -530,6 +544,7 @@ static int parse_fault(struct sctx *c, yaml_node_t *n, const struct inventory *i
 	if (fabric && (f->at_ms || f->for_ms))
 		return err_at(c, n, "a fabric entry lasts the whole scenario: no 'at' or 'for'");
 	fault_spec_init(&f->spec, k);
+	f->spec.all_ports = t.all_ports;
 	/* Options first: a target by role is picked among those this fault can be injected at. */
 	if (t.options && each_pair(c, t.options, fault_opt_pair, &t, "fault options"))
 		return -EINVAL;
@@ -769,24 +784,14 @@ struct svc_tmp {
 	struct load_tmp lt; /* its endpoints' role picks, as a load's ('other': than from) */
 };
 
-static int svc_truth(struct sctx *c, yaml_node_t *v, int *out, const char *what)
-{
-	const char *b = str(c, v, what);
-
-	if (!b || (strcmp(b, "true") && strcmp(b, "false")))
-		return err_at(c, v, "%s is true or false", what);
-	*out = !strcmp(b, "true");
-	return 0;
-}
-
 static int svc_expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *o)
 {
 	struct scn_service *x = o;
 
 	if (!strcmp(key, "network-related"))
-		return svc_truth(c, v, &x->want_network, "a service's expect.network-related");
+		return truth(c, v, &x->want_network, "a service's expect.network-related");
 	if (!strcmp(key, "impacted"))
-		return svc_truth(c, v, &x->want_impacted, "a service's expect.impacted");
+		return truth(c, v, &x->want_impacted, "a service's expect.impacted");
 	return UNKNOWN(c, k, key, "a service's expect", "network-related, impacted");
 }
 

@@ -171,6 +171,7 @@ static void draw_acl(struct role_rng *rng, const struct shape *sh, const struct 
 	(void)sh;
 	sb_printf(&d->yaml,
 		  "    target: { role: switch, of: spine }\n"
+		  "    all-ports: true\n"
 		  "    options:\n      from: { role: rnic, host: %s }\n"
 		  "      to: { role: rnic, host: same, rail: other }\n",
 		  host);

@@ -23,6 +23,7 @@ char *fault_handoff_write(const struct fault_spec *s)
 	json_object_set_new(o, "kind", json_string(s->kind->name));
 	json_object_set_new(o, "target", json_string(s->target));
 	json_object_set_new(o, "hold", json_boolean(s->hold));
+	json_object_set_new(o, "all_ports", json_boolean(s->all_ports));
 	json_object_set_new(o, "for_ms", json_integer(s->for_ms));
 	/* the kind's own options that differ from its defaults, as its table writes them */
 	for (const struct opt_desc *t = s->kind->opts; t->type != OPT_END; t++) {
@@ -72,6 +73,7 @@ int fault_handoff_read(const char *line, struct fault_spec *s, char *why, size_t
 	if (fault_spec_set(s, "target", str, why, whylen))
 		goto out;
 	s->hold = json_is_true(json_object_get(o, "hold"));
+	s->all_ports = json_is_true(json_object_get(o, "all_ports"));
 	s->for_ms = json_integer_value(json_object_get(o, "for_ms"));
 	/* 0: not given; else within the bound 'for' has as an option */
 	if (s->for_ms < 0 || s->for_ms > opt_find(fault_common_opts, "for")->hi) {
@@ -85,7 +87,7 @@ int fault_handoff_read(const char *line, struct fault_spec *s, char *why, size_t
 	}
 	json_object_foreach(opts, name, v)
 	{
-		if (!opt_find(k->opts, name)) { /* the kind's own: target, for, hold are above */
+		if (!opt_find(k->opts, name)) { /* the kind's own: the common ones are above */
 			snprintf(why, whylen, "%s has no option '%s'", k->name, name);
 			goto out;
 		}

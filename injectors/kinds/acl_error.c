@@ -404,10 +404,10 @@ static int verify(struct fault_run *f)
 
 const struct fault_kind_ops fk_acl_error = {
     .name = "acl-error",
-    .usage = "--target SWITCH[:PORT], and --from and --to, or --from-tenant and\n"
-	     "--to-tenant   (denies UDP 4791 from -> to)",
+    .usage = "--target SWITCH:PORT (or SWITCH --all-ports), and --from and --to, or\n"
+	     "--from-tenant and --to-tenant   (denies UDP 4791 from -> to)",
     .targets = FT_PORT | FT_SWITCH,
-    .example = "rail2",
+    .example = "rail2:swp1",
     .opts = opts,
     .opts_size = sizeof(struct acl_error_opts),
     .check = check,

@@ -139,7 +139,10 @@ static int linux_buffer_alpha(struct render_ctx *r)
 	size_t n = nos_ports_of(r, ports, 256);
 	unsigned depth = alpha_depth(s);
 	char a[16], why[8];
+	int ret = nos_linux_may_emulate(r, "a shared buffer");
 
+	if (ret)
+		return ret;
 	nos_linux_shallow(r, ports, n, ba_of(s)->priority, ba_of(s)->emu_rate_kbit, depth);
 	buffer_alpha_word(INV_DIALECT_LINUX, ba_of(s)->alpha_log2, a, sizeof(a), why, sizeof(why));
 	snprintf(r->plan->note, sizeof(r->plan->note),

@@ -135,6 +135,8 @@ static int linux_ecn_misconfig(struct render_ctx *r)
 	char leaf[192];
 	int ret = nos_need_port(r, "ecn-misconfig");
 
+	if (!ret)
+		ret = nos_linux_may_emulate(r, "ECN marking");
 	if (ret)
 		return ret;
 	if (ecn_of(s)->ecn_off) {

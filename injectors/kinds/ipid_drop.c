@@ -196,7 +196,8 @@ static int verify(struct fault_run *f)
 
 const struct fault_kind_ops fk_ipid_drop = {
     .name = "ipid-drop",
-    .usage = "--target SWITCH[:PORT], and one of --mod (with --rem), --range, --ids",
+    .usage = "--target SWITCH:PORT (or SWITCH --all-ports), and one of --mod (with\n"
+	     "--rem), --range, --ids",
     .targets = FT_PORT | FT_SWITCH,
     .example = "spine2:swp1",
     .opts = opts,

@@ -63,7 +63,10 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 	const struct fault_spec *s = r->spec;
 	const char *ports[256];
 	size_t n = nos_ports_of(r, ports, 256);
+	int ret = nos_linux_may_emulate(r, "PFC");
 
+	if (ret)
+		return ret;
 	nos_linux_shallow(r, ports, n, pm_of(s)->priority, pm_of(s)->emu_rate_kbit,
 			  pm_of(s)->shallow_bytes);
 	snprintf(
@@ -320,7 +323,8 @@ static int verify(struct fault_run *f)
 
 const struct fault_kind_ops fk_pfc_misconfig = {
     .name = "pfc-misconfig",
-    .usage = "--target SWITCH[:PORT] | HOST:RNIC   (emulated on the virtual lab)",
+    .usage = "--target SWITCH:PORT (or SWITCH --all-ports) | HOST:RNIC   (emulated\n"
+	     "on the virtual lab)",
     .targets = FT_PORT | FT_SWITCH | FT_RNIC,
     .example = "rail1:swp1",
     .opts = opts,

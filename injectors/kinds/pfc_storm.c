@@ -123,6 +123,8 @@ static int linux_pfc_storm(struct render_ctx *r)
 	struct sbuf a = {0}, v = {0};
 	int ret = nos_need_port(r, "pfc-storm");
 
+	if (!ret)
+		ret = nos_linux_may_emulate(r, "PFC pauses");
 	if (ret)
 		return ret;
 	sb_printf(&a,

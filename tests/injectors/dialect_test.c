@@ -25,10 +25,10 @@ struct transcript_case {
 static struct transcript_case cases[] = {
     {"linux-link-flap", "link-flap --target sw-linux:swp3", 0},
     {"linux-link-flap-host-port", "link-flap --target sw-linux:swp1", 0},
-    {"linux-acl-error", "acl-error --target sw-linux --from h1:rnic1 --to h2:rnic1", 0},
+    {"linux-acl-error", "acl-error --target sw-linux --all-ports --from h1:rnic1 --to h2:rnic1", 0},
     {"linux-pfc-misconfig", "pfc-misconfig --target sw-linux:swp1 --priority 3", 0},
     {"linux-ipid-drop-mod8", "ipid-drop --target spine1:swp1 --mod 8 --rem 3 --roce-only", 0},
-    {"linux-ipid-drop-mod1000", "ipid-drop --target spine1 --mod 1000", 0},
+    {"linux-ipid-drop-mod1000", "ipid-drop --target spine1 --all-ports --mod 1000", 0},
     {"linux-ipid-drop-range-in", "ipid-drop --target spine1:swp2 --range 100-200 --direction in",
      0},
     {"linux-link-degrade", "link-degrade --target sw-linux:swp3 --rate 1gbit", 0},
@@ -58,11 +58,11 @@ static struct transcript_case cases[] = {
     {"sonic-link-degrade-500m", "link-degrade --target sw-sonic:Ethernet8 --rate 500mbit",
      -EOPNOTSUPP},
     {"host-link-degrade-to-sonic-3g", "link-degrade --target h1:rnic2 --rate 3gbit", -EOPNOTSUPP},
-    {"sonic-ipid-drop", "ipid-drop --target sw-sonic --mod 10", -EOPNOTSUPP},
+    {"sonic-ipid-drop", "ipid-drop --target sw-sonic --all-ports --mod 10", -EOPNOTSUPP},
     {"sonic-packet-corruption", "packet-corruption --target sw-sonic:Ethernet8 --rate 1%",
      -EOPNOTSUPP},
     {"eos-link-flap", "link-flap --target sw-eos:Ethernet3", 0},
-    {"eos-acl-error", "acl-error --target sw-eos --from h1:rnic3 --to h2:rnic3", 0},
+    {"eos-acl-error", "acl-error --target sw-eos --all-ports --from h1:rnic3 --to h2:rnic3", 0},
     {"eos-pfc-misconfig", "pfc-misconfig --target sw-eos:Ethernet1 --priority 3", 0},
     {"eos-link-degrade", "link-degrade --target sw-eos:Ethernet3 --rate 1gbit", 0},
     {"eos-ipid-drop", "ipid-drop --target sw-eos:Ethernet1 --mod 10", -EOPNOTSUPP},
@@ -71,7 +71,7 @@ static struct transcript_case cases[] = {
     {"nvue-acl-error", "acl-error --target sw-nvue:swp1 --from h1:rnic4 --to h2:rnic4", 0},
     {"nvue-pfc-misconfig", "pfc-misconfig --target sw-nvue:swp2 --priority 3", 0},
     {"nvue-link-degrade", "link-degrade --target sw-nvue:swp3 --rate 10gbit", 0},
-    {"nvue-ipid-drop", "ipid-drop --target sw-nvue --mod 10", -EOPNOTSUPP},
+    {"nvue-ipid-drop", "ipid-drop --target sw-nvue --all-ports --mod 10", -EOPNOTSUPP},
     {"nvue-packet-corruption", "packet-corruption --target sw-nvue:swp3 --rate 1%", -EOPNOTSUPP},
     {"linux-buffer-alpha", "buffer-alpha --target sw-linux --alpha 1/16", 0},
     {"sonic-buffer-alpha", "buffer-alpha --target sw-sonic", 0},
@@ -96,6 +96,24 @@ ParameterizedTestParameters(dialect, transcript)
 	return cr_make_param_array(struct transcript_case, cases, ARRAY_SIZE(cases));
 }
 
+/* "KIND --opt value --flag ..." into spec, checked and resolved on inv. */
+static void parse_args(const struct inventory *inv, const char *args, struct fault_spec *spec)
+{
+	char buf[200], why[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	fault_spec_init(spec, fault_kind_find(strtok_r(buf, " ", &save)));
+	for (char *t = strtok_r(NULL, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		const struct opt_desc *d = fault_opt_find(spec->kind, t + 2);
+		const char *v = d && d->type == OPT_BOOL ? NULL : strtok_r(NULL, " ", &save);
+
+		cr_assert_eq(fault_spec_set(spec, t + 2, v, why, sizeof(why)), 0, "%s: %s", args,
+			     why);
+	}
+	cr_assert_eq(fault_spec_check(spec, why, sizeof(why)), 0, "%s: %s", args, why);
+	cr_assert_eq(fault_spec_resolve(inv, spec, why, sizeof(why)), 0, "%s: %s", args, why);
+}
+
 /* Golden transcripts; regenerate with UPDATE_GOLDEN=1 make unit and review the diff. */
 ParameterizedTest(struct transcript_case *c, dialect, transcript)
 {
@@ -103,21 +121,11 @@ ParameterizedTest(struct transcript_case *c, dialect, transcript)
 	struct topo *topo = topo_build(inv, false, stderr);
 	struct fault_spec spec;
 	struct fault_plan plan;
-	char buf[200], why[256], path[128], *save = NULL;
+	char why[256], path[128];
 
 	cr_assert_not_null(inv);
 	cr_assert_not_null(topo);
-	snprintf(buf, sizeof(buf), "%s", c->args);
-	fault_spec_init(&spec, fault_kind_find(strtok_r(buf, " ", &save)));
-	for (char *t = strtok_r(NULL, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		const struct opt_desc *d = fault_opt_find(spec.kind, t + 2);
-		const char *v = d && d->type == OPT_BOOL ? NULL : strtok_r(NULL, " ", &save);
-
-		cr_assert_eq(fault_spec_set(&spec, t + 2, v, why, sizeof(why)), 0, "%s: %s",
-			     c->name, why);
-	}
-	cr_assert_eq(fault_spec_check(&spec, why, sizeof(why)), 0, "%s: %s", c->name, why);
-	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s: %s", c->name, why);
+	parse_args(inv, c->args, &spec);
 
 	int r = fault_plan_build(inv, topo, &spec, 7, &plan, why, sizeof(why));
 
@@ -199,6 +207,7 @@ Test(dialect, sonic_acl_error_is_acl_loaders_schema_without_acl_loader)
 	cr_assert_not_null(inv);
 	fault_spec_init(&spec, fault_kind_find("acl-error"));
 	cr_assert_eq(fault_spec_set(&spec, "target", "rail1", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(&spec, "all-ports", NULL, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_spec_set(&spec, "from-tenant", "team-a", why, sizeof(why)), 0);
 	cr_assert_eq(fault_spec_set(&spec, "to-tenant", "team-b", why, sizeof(why)), 0);
 	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
@@ -481,6 +490,9 @@ static void plan_acl(struct inventory *inv, const char *target, const char *rnic
 	snprintf(to, sizeof(to), "h2:%s", rnic);
 	fault_spec_init(&spec, fault_kind_find("acl-error"));
 	cr_assert_eq(fault_spec_set(&spec, "target", target, why, sizeof(why)), 0, "%s", why);
+	if (!strchr(target, ':')) /* a whole switch: every cabled port, said */
+		cr_assert_eq(fault_spec_set(&spec, "all-ports", NULL, why, sizeof(why)), 0, "%s",
+			     why);
 	cr_assert_eq(fault_spec_set(&spec, "from", from, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_spec_set(&spec, "to", to, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_spec_resolve(inv, &spec, why, sizeof(why)), 0, "%s", why);
@@ -559,4 +571,54 @@ Test(dialect, pfc_rx_counters_are_read_in_the_noss_own_grammar)
 	cr_assert_eq(pfc_storm_rx_counter(INV_DIALECT_LINUX, "swp1", 3, &cmd, &as), -EOPNOTSUPP);
 	sb_free(&cmd);
 	sb_free(&as);
+}
+
+/*
+ * The Linux dialect's emulations (tc queues standing in for PFC, ECN, a
+ * shared buffer, PFC pauses) run on a lab of kind ssh only where the
+ * inventory marks the switch a stand-in: a real Linux router's ports
+ * would all be capped.  What needs no emulation (nft, a port's link) is
+ * planned there as before.
+ */
+Test(dialect, linux_emulations_only_on_stand_in_switches)
+{
+	static const char *const emulations[] = {
+	    "pfc-misconfig --target sw-linux:swp1",
+	    "ecn-misconfig --target sw-linux:swp3 --kmin 5KB --kmax 20KB --pmax 80%",
+	    "buffer-alpha --target sw-linux --alpha 1/16",
+	    "pfc-storm --target h1:rnic1",
+	};
+	struct inventory *inv = inventory_load(LAB, stderr);
+	struct inv_switch *sw;
+	struct fault_plan plan;
+	char why[512];
+
+	cr_assert_not_null(inv);
+	cr_assert_not_null(sw = inventory_switch(inv, "sw-linux"));
+	inv->kind = INV_LAB_SSH;
+	for (size_t i = 0; i < ARRAY_SIZE(emulations); i++) {
+		struct fault_spec spec;
+
+		parse_args(inv, emulations[i], &spec);
+		sw->emulated = false;
+		cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)),
+			     -EOPNOTSUPP, "%s: planned on a real Linux switch", emulations[i]);
+		cr_assert(strstr(why, "would be emulated") && strstr(why, "emulated: true"),
+			  "%s: %s", emulations[i], why);
+		sw->emulated = true;
+		cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0,
+			     "%s: %s", emulations[i], why);
+		cr_assert(plan.emulated, "%s: not said to be emulated", emulations[i]);
+		fault_plan_clear(&plan);
+	}
+	sw->emulated = false;
+	{
+		struct fault_spec spec;
+
+		parse_args(inv, "ipid-drop --target sw-linux:swp1 --mod 8", &spec);
+		cr_assert_eq(fault_plan_build(inv, NULL, &spec, 7, &plan, why, sizeof(why)), 0,
+			     "nft needs no stand-in: %s", why);
+		fault_plan_clear(&plan);
+	}
+	inventory_free(inv);
 }

@@ -168,7 +168,7 @@ Test(spec, option_names_mean_the_same_in_every_kind)
 
 struct bad_case {
 	char args[120];
-	char why[160];
+	char why[256];
 };
 
 static struct bad_case bad[] = {
@@ -180,10 +180,11 @@ static struct bad_case bad[] = {
 				  "whole switch"},
     {"ipid-drop target=h1:rnic1 mod=4",
      "ipid-drop targets SWITCH:PORT, SWITCH, and h1:rnic1 is an RNIC"},
-    {"ipid-drop target=spine1 mod=4 range=1-2",
+    {"ipid-drop target=spine1 all-ports=true mod=4 range=1-2",
      "ipid-drop needs one of mod (with rem), range or ids"},
-    {"ipid-drop target=spine1 mod=8 rem=8", "rem 8 must be smaller than mod 8"},
-    {"ipid-drop target=spine1 direction=sideways", "direction 'sideways': give in, out or both"},
+    {"ipid-drop target=spine1 all-ports=true mod=8 rem=8", "rem 8 must be smaller than mod 8"},
+    {"ipid-drop target=spine1 all-ports=true direction=sideways",
+     "direction 'sideways': give in, out or both"},
     {"packet-corruption target=sw-linux:swp3",
      "packet-corruption needs --rate (the share lost, e.g. 1%)"},
     {"packet-corruption target=sw-linux:swp3 rate=0%",
@@ -243,11 +244,24 @@ static struct bad_case bad[] = {
      "down (1000ms) must be shorter than period (1000ms)"},
     {"link-degrade target=sw-linux:swp3 rate=200g",
      "rate must be below the link's speed (100000 Mbit/s) to degrade it"},
-    {"acl-error target=sw-linux from=h1:rnic1 to=sw-linux:swp1",
+    {"acl-error target=sw-linux all-ports=true from=h1:rnic1 to=sw-linux:swp1",
      "to: 'sw-linux:swp1' must be an RNIC (host:rnic)"},
-    {"acl-error target=sw-linux from-tenant=nobody to-tenant=nobody",
+    {"acl-error target=sw-linux all-ports=true from-tenant=nobody to-tenant=nobody",
      "no tenant is named 'nobody' in injectors/dialect-lab.yaml"},
     {"link-flap target=sw-linux:swp3;id", "target 'sw-linux:swp3;id' is not a valid name"},
+    /* a whole switch is every cabled port of it: said, never implied */
+    {"acl-error target=sw-linux from=h1:rnic1 to=h2:rnic1",
+     "acl-error --target sw-linux binds every cabled port of sw-linux (3): give one port "
+     "(sw-linux:swp1), or add --all-ports (a scenario's fault: all-ports: true) to mean every "
+     "port"},
+    {"pfc-misconfig target=sw-linux", "pfc-misconfig --target sw-linux binds every cabled port "
+				      "of sw-linux (3): give one port (sw-linux:swp1), or add "
+				      "--all-ports (a scenario's fault: all-ports: true) to mean "
+				      "every port"},
+    {"ipid-drop target=sw-linux:swp1 all-ports=true mod=4",
+     "--all-ports goes with a whole switch (--target SWITCH); sw-linux:swp1 is one port"},
+    {"ipid-drop target=h1:rnic1 all-ports=true mod=4",
+     "ipid-drop targets SWITCH:PORT, SWITCH, and h1:rnic1 is an RNIC"},
 };
 
 ParameterizedTestParameters(spec, bad_input)

@@ -103,7 +103,7 @@ snapshot >$T/snap.after
 check "host1:rnic1's link as before after --for" diff -q $T/snap.before $T/snap.after
 
 # 3. ACL error between two RNICs on a rail switch
-if start_hold "acl-error rail2 host1:rnic2->host3:rnic2" acl-error --target rail2 --from host1:rnic2 --to host3:rnic2; then
+if start_hold "acl-error rail2 host1:rnic2->host3:rnic2" acl-error --target rail2 --all-ports --from host1:rnic2 --to host3:rnic2; then
 	p0=$(nft_packets rl-rail2)
 	ip netns exec rl-host1 "$TOOLS/udpsend" 198.18.2.1 198.18.2.3 4791 43000 4 10
 	p1=$(nft_packets rl-rail2)
@@ -301,12 +301,12 @@ fi
 check "no outstanding faults" grep -q 'no outstanding faults' <("$RL" faults)
 
 section "--for ends by itself"
-expect_exit 0 "ipid-drop --for 1s" "$RL" inject ipid-drop --target spine1 --range 0-32767 --roce-only --for 1s
+expect_exit 0 "ipid-drop --for 1s" "$RL" inject ipid-drop --target spine1 --all-ports --range 0-32767 --roce-only --for 1s
 snapshot >$T/snap.after
 check "lab identical after --for" diff -q $T/snap.before $T/snap.after
 
 section "a fault that is not on the traffic's path is not effective"
-expect_exit 3 "acl-error on rail1 for a rail2 flow: exit 3" "$RL" inject acl-error --target rail1 --from host1:rnic2 --to host3:rnic2 --hold
+expect_exit 3 "acl-error on rail1 for a rail2 flow: exit 3" "$RL" inject acl-error --target rail1 --all-ports --from host1:rnic2 --to host3:rnic2 --hold
 cp $T/check.out $T/noteff.out
 check "it said why" grep -q 'not effective' $T/noteff.out
 snapshot >$T/snap.after
@@ -335,7 +335,11 @@ done <<'BAD'
 2|acl from a switch port|acl-error --target rail2 --from rail1:swp1 --to host3:rnic2
 2|route fault on a switch|rnic-route-missing --target rail1:swp1
 2|ipid on a host|ipid-drop --target host1:rnic1 --mod 4
-2|--for and --hold|ipid-drop --target spine2 --mod 4 --for 1s --hold
+2|--for and --hold|ipid-drop --target spine2 --all-ports --mod 4 --for 1s --hold
+2|acl on a whole switch, every port unsaid|acl-error --target rail2 --from host1:rnic2 --to host3:rnic2
+2|ipid on a whole switch, every port unsaid|ipid-drop --target spine1 --mod 4
+2|PFC off on a whole switch, every port unsaid|pfc-misconfig --target rail1
+2|--all-ports with one port|ipid-drop --target spine1:swp1 --all-ports --mod 4
 2|priority out of range|pfc-misconfig --target rail1:swp1 --priority 9
 2|corruption without a rate|packet-corruption --target spine2:swp1
 2|corruption rate above 100%|packet-corruption --target spine2:swp1 --rate 150%
@@ -355,7 +359,12 @@ done <<'BAD'
 2|DCQCN on a switch port|dcqcn-off --target rail1:swp1
 2|DCQCN point unknown|dcqcn-off --target host1:rnic1 --point cnp
 BAD
-expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
+expect_exit 2 "a whole switch needs --all-ports" "$RL" inject acl-error --target rail2 --from host1:rnic2 --to host3:rnic2
+cp $T/check.out $T/noall.out
+check "it says what it binds and what to give" grep -q 'acl-error --target rail2 binds every cabled port of rail2 (.*): give one port (rail2:swp1), or add --all-ports' $T/noall.out
+"$RL" inject acl-error --target rail2 --all-ports --from host1:rnic2 --to host3:rnic2 --dry-run >$T/allports.out 2>&1
+check "the plan says what a whole switch binds" grep -q '^# binds every cabled port of rail2 (.*, --all-ports)' $T/allports.out
+expect_exit 3 "sonic cannot match IP IDs: unsupported" "$RL" inject ipid-drop --target rail1 --all-ports --mod 10 -i "$ROOT/lab-inventory/example-lab.yaml"
 expect_exit 3 "sonic cannot drop a random share: unsupported" "$RL" inject packet-corruption --target rail1:Ethernet0 --rate 1% -i "$ROOT/lab-inventory/example-lab.yaml"
 cp $T/check.out $T/sonic-corrupt.out
 check "it says what the dialect cannot do" grep -q "cannot drop a random share of a port's packets" $T/sonic-corrupt.out
@@ -364,6 +373,16 @@ cp $T/check.out $T/dcqcn.out
 check "it says the RNIC has no DCQCN switches, and where they are" grep -q "host2:rnic3 has no DCQCN switches (/sys/class/net/rnic3/ecn/roce_np, roce_rp" $T/dcqcn.out
 expect_exit 2 "load pfc --while a marker that is not there" "$RL" load pfc --dev lo --while /nonexistent/marker
 expect_exit 3 "eos cannot set alpha 16: unsupported" "$RL" inject buffer-alpha --target spine1 --alpha 16 -i "$ROOT/lab-inventory/example-lab.yaml"
+# A real lab's Linux router (example-lab's spine2) takes no emulation: tc queues standing in for
+# PFC would cap every queue of its ports.
+expect_exit 3 "PFC emulated on a real Linux router: refused" "$RL" inject pfc-misconfig --target spine2:eth1 -i "$ROOT/lab-inventory/example-lab.yaml"
+cp $T/check.out $T/realrouter.out
+check "it says why, and how a stand-in switch is marked" grep -q "pfc-misconfig on spine2 (dialect linux) would be emulated: tc queues standing in for PFC.*'emulated: true'" $T/realrouter.out
+expect_exit 3 "a buffer emulated on a real Linux router: refused" "$RL" inject buffer-alpha --target spine2 -i "$ROOT/lab-inventory/example-lab.yaml"
+sed 's/^    dialect: linux$/    dialect: linux\n    emulated: true/' "$ROOT/lab-inventory/example-lab.yaml" >$T/standin-lab.yaml
+expect_exit 0 "the same on a switch marked a stand-in: planned" "$RL" inject pfc-misconfig --target spine2:eth1 --dry-run -i $T/standin-lab.yaml
+cp $T/check.out $T/standin.out
+check "its plan says it is emulated" grep -q "emulated PFC" $T/standin.out
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
 snapshot >$T/snap.after
 check "lab unchanged by bad input" diff -q $T/snap.before $T/snap.after

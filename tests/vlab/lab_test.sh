@@ -231,7 +231,7 @@ cat >"$T/sonic.yaml" <<'EOF2'
 name: sonic-faults
 faults:
   - { kind: link-flap, target: "rail1:Ethernet0" }
-  - { kind: ipid-drop, target: rail1, options: { mod: 10 } }
+  - { kind: ipid-drop, target: rail1, all-ports: true, options: { mod: 10 } }
 expect: { class: switch-link }
 EOF2
 "$RL" run --dry-run -i "$ROOT/lab-inventory/example-lab.yaml" "$T/sonic.yaml" >"$T/dry.out" 2>&1

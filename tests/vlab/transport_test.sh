@@ -92,7 +92,7 @@ fi
 # endpoints' start, took long enough once that the whole 2 s run missed a 5 s fault (0 retx).
 # A 2 s run can also send on VPs that all avoid spine1 (rail1's uplink to it carried nothing):
 # no loss to see, so it runs again, up to three times.
-"$RL" inject ipid-drop --target spine1 --mod 10 --for 15s >"$TR_OUT/ipid.out" 2>&1 &
+"$RL" inject ipid-drop --target spine1 --all-ports --mod 10 --for 15s >"$TR_OUT/ipid.out" 2>&1 &
 INJ=$!
 for _ in $(seq 300); do grep -q 'applied' "$TR_OUT/ipid.out" && break; sleep 0.1; done
 grep -q 'applied' "$TR_OUT/ipid.out" || fail "ipid-drop on spine1 not applied within 30 s" "$(tail -2 "$TR_OUT/ipid.out")"

@@ -360,6 +360,28 @@ Test(inventory, written_inventories_read_back)
 	round_trip(EXAMPLE);
 }
 
+/* A switch marked a lab's stand-in is written so, and read back so; the others are not. */
+Test(inventory, emulated_switches_are_written_and_read_back)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr), *again;
+	char *a = NULL;
+	size_t alen = 0;
+	FILE *f;
+
+	cr_assert_not_null(inv);
+	cr_assert_not(inv->switches[0].emulated, "not said: not a stand-in");
+	inv->switches[1].emulated = true;
+	f = open_memstream(&a, &alen);
+	cr_assert_eq(inventory_write(inv, f), 0);
+	fclose(f);
+	cr_assert_not_null(again = inventory_parse("written", a, alen, stderr));
+	for (size_t i = 0; i < inv->n_switches; i++)
+		cr_assert_eq(again->switches[i].emulated, i == 1, "switch %zu", i);
+	inventory_free(again);
+	inventory_free(inv);
+	free(a);
+}
+
 Test(inventory, ssh_lab_keys)
 {
 	struct inventory *inv = inventory_load(EXAMPLE, stderr);
