@@ -119,6 +119,13 @@ static inline bool agent_core_stats_due(struct agent_core *c, unsigned long long
 	return true;
 }
 
+/*
+ * RNIC i's probe port as its transport opens it: its netdev, RDMA device,
+ * address and GID index, the options' DSCP, QP number qpn, UDP 4791 shared
+ * (the other monitor's agent may hold it already).
+ */
+struct pt_cfg agent_core_port_cfg(const struct agent_core *c, size_t i, uint32_t qpn);
+
 /* The head of the agent's hello: its monitor's magic and version, its host, RNICs, transport. */
 void agent_core_hello(const struct agent_core *c, struct rec_hello_head *h, uint32_t magic,
 		      uint16_t version, const struct pt_ops *transport);

@@ -561,17 +561,9 @@ static int setup(void *ctx, const struct inventory *inv, void *own)
 	a->rn = rl_xcalloc(a->c.n, sizeof(*a->rn));
 	for (size_t i = 0; i < a->c.n; i++) {
 		struct rnic_state *rs = &a->rn[i];
-		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
-				    .ibdev = h->rnics[i].ibdev,
-				    .addr = h->rnics[i].addr.addr,
-				    .prefix_len = h->rnics[i].addr.len,
-				    .gid_index = h->rnics[i].gid_index,
-				    .tos = (uint8_t)(cfg->a.dscp << 2),
-				    .qpn = 0x100 + (uint32_t)i,
-				    .sports = cfg->pool,
-				    /* R-Pingmesh's agent may hold UDP 4791 here already. */
-				    .share_port = true};
+		struct pt_cfg pc = agent_core_port_cfg(&a->c, i, 0x100 + (uint32_t)i);
 
+		pc.sports = cfg->pool;
 		rs->r = &h->rnics[i];
 		rs->ring_n = (size_t)(cfg->a.timeout_ms / cfg->interval_ms) + 8;
 		rs->ring = rl_xcalloc(rs->ring_n, sizeof(*rs->ring));

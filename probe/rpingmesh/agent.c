@@ -719,15 +719,7 @@ static int open_ports(struct agent *a, const struct inv_host *h)
 
 	for (size_t i = 0; i < a->c.n; i++) {
 		struct rnic *rs = &a->rn[i];
-		struct pt_cfg pc = {.netdev = h->rnics[i].netdev,
-				    .ibdev = h->rnics[i].ibdev,
-				    .addr = h->rnics[i].addr.addr,
-				    .prefix_len = h->rnics[i].addr.len,
-				    .gid_index = h->rnics[i].gid_index,
-				    .tos = (uint8_t)(cfg->a.dscp << 2),
-				    .qpn = RPM_QPN_BASE + (uint32_t)i,
-				    /* Hostmesh's agent may hold UDP 4791 here already. */
-				    .share_port = true};
+		struct pt_cfg pc = agent_core_port_cfg(&a->c, i, RPM_QPN_BASE + (uint32_t)i);
 		/* Room for every probe of the RNIC within two timeouts. */
 		size_t cap =
 		    (size_t)(rate / (double)a->c.n * (double)cfg->a.timeout_ms / 1000.0 * 2) + 64;
