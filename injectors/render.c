@@ -158,7 +158,6 @@ void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, in
 		    p);
 		nos_read_tc_root(nos_emit(r, &a, NULL, &v), p);
 	}
-	r->plan->emulated = true;
 }
 
 int nos_linux_may_emulate(struct render_ctx *r, const char *what)

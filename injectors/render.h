@@ -59,7 +59,8 @@ int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *ma
  * A model of each of ports' line rate (HTB, rate_kbit) whose RoCE priority
  * prio's class ends in the queue discipline leaf ("bfifo limit N", "red
  * ..."), the other priorities in a deep FIFO: veth has no line rate of its
- * own to queue at.
+ * own to queue at.  After nos_linux_may_emulate(), which marks the plan
+ * emulated.
  */
 void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, int prio,
 			  unsigned long long rate_kbit, const char *leaf);

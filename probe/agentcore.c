@@ -20,13 +20,13 @@ int agent_core_setup(struct agent_core *c, const struct inventory *inv, struct a
 	const char *host = cfg->host, *analyzer = cfg->analyzer;
 	unsigned seed = cfg->seed;
 
-	cfg->transport =
-	    pt_resolve(cfg->transport, inventory_host(inv, host), c->how, sizeof(c->how));
+	c->h = inventory_host(inv, host);
+	cfg->transport = pt_resolve(cfg->transport, c->h, c->how, sizeof(c->how));
 	c->cfg = cfg;
 	c->inv = inv;
 	c->start = now;
 	c->out.conn = c->out.outfd = c->tr.icmp = -1;
-	if (!(c->h = inventory_host(inv, host))) {
+	if (!c->h) {
 		rl_err("agent: host '%s' is not in inventory '%s'", host, inv->name);
 		return RL_EXIT_USAGE;
 	}

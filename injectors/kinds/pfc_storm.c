@@ -140,7 +140,6 @@ static int linux_pfc_storm(struct render_ctx *r)
 	sb_printf(&v, "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb",
 		  p, p);
 	nos_read_tc_root(nos_emit(r, &a, NULL, &v), p);
-	r->plan->emulated = true;
 	return 0;
 }
 
