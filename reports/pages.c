@@ -5,7 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
-#include "harness/lib/seal.h"
+#include "harness/run/registry.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -66,17 +66,6 @@ static void put_without(FILE *o, const char *tag, size_t len, const char *const 
 	}
 }
 
-/* A file of a run's plots (a page's PNG, a script, its data): [A-Za-z0-9_.-]+ ending in ext, no dot
- * first. */
-static bool plot_file_ok(const char *name, const char *ext)
-{
-	size_t n = strlen(name), e = strlen(ext);
-
-	return n > e && n < 200 && name[0] != '.' && !strcmp(name + n - e, ext) &&
-	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
-		   n;
-}
-
 /* name in dirfd as base64, when it is a PNG file there (no link, PNG's signature); NULL if not. */
 static char *base64_png_at(int dirfd, const char *name)
 {
@@ -119,7 +108,7 @@ static int inline_at(int dirfd, const char *page)
 		    (!attr_of(tag, tl, "src", name, sizeof(name)) || !strncmp(name, "data:", 5)))
 			name[0] = '\0';
 		/* Only plots beside the page: no path, no way out of its folder, no link. */
-		if (plot_file_ok(name, ".png"))
+		if (rl_file_name_ok(name, ".png"))
 			b64 = base64_png_at(dirfd, name);
 		if (b64) {
 			fprintf(o, "<img data-file=\"%s\" src=\"data:image/png;base64,%s\"", name,
@@ -667,7 +656,7 @@ static int copy_files(int from, int to, const char *ext)
 		size_t len;
 		char *data;
 
-		if (!plot_file_ok(e->d_name, ext) || !(data = rl_read_at(from, e->d_name, &len)))
+		if (!rl_file_name_ok(e->d_name, ext) || !(data = rl_read_at(from, e->d_name, &len)))
 			continue; /* a link, a folder, or too large: not a plot's */
 		ret = rl_replace_at(to, e->d_name, data, len, 0644);
 		free(data);
@@ -677,63 +666,97 @@ static int copy_files(int from, int to, const char *ext)
 }
 
 /*
- * Redraw one sealed plot script of a scenario's folder (sfd).  gnuplot runs in
- * a new private folder, with the script and the folder's data files copied in:
- * what it reads and writes is there, and its plots are copied back by
- * rl_replace_at().  1 drawn, 0 not sealed (said, kept as it is), or -errno.
+ * Redraw one plot of a scenario's folder (sfd) from its description, desc
+ * (STEM.plot.json, comp_plot_begin()): the component that wrote the script
+ * writes it again (a results folder is untrusted input: no script found in
+ * one ever runs), in a new private folder with the folder's data files
+ * copied in; gnuplot runs there, and the plot and its script are copied back
+ * by rl_replace_at().  1 drawn, 0 not (said why; the plot stays as it is),
+ * or -errno.
  */
-static int redraw_at(int sfd, const char *sd, const char *gp)
+static int redraw_at(int sfd, const char *sd, const char *desc)
 {
-	char tmp[] = "/tmp/rocelab-plot.XXXXXX";
-	size_t len;
-	char *text;
-	int tfd, r = seal_read_at(sfd, gp, &text, &len);
+	char tmp[] = "/tmp/rocelab-plot.XXXXXX", why[320] = "", png[256];
+	const struct component_ops *ops = NULL;
+	struct comp_plot_desc d;
+	size_t len, stem = strlen(desc) - strlen(COMP_PLOT_DESC);
+	char *text = rl_read_at(sfd, desc, &len);
+	int tfd = -1, r;
 
-	if (r == -EBADMSG) {
-		rl_warn("report: %s/%s: not sealed by rocelab on this machine: not run (a results "
-			"folder is untrusted input); its plot stays as it is",
-			sd, gp);
-		return 0;
-	}
-	if (r)
-		return r;
-	if (!mkdtemp(tmp)) {
-		free(text);
+	if (!text && errno != ELOOP && errno != EINVAL && errno != EFBIG)
 		return -errno;
-	}
-	if ((tfd = rl_open_dir(tmp)) < 0)
-		r = tfd;
-	else if (!(r = rl_replace_at(tfd, gp, text, len, 0600)) &&
-		 !(r = copy_files(sfd, tfd, ".dat"))) {
-		r = proc_gnuplot(tmp, gp);
-		if (!r)
-			r = copy_files(tfd, sfd, ".png");
-		else if (r != -ENOENT)
-			r = -EIO;
-	}
+	if (!text) {
+		memset(&d, 0, sizeof(d));
+		snprintf(why, sizeof(why), "a link, not a file, or over %u MiB", RL_READ_MAX >> 20);
+		r = -EINVAL;
+	} else
+		r = comp_plot_desc_read(&d, text, len, why, sizeof(why));
 	free(text);
+	snprintf(png, sizeof(png), "%.*s.png", (int)stem, desc);
+	if (!r && strcmp(d.png, png)) {
+		snprintf(why, sizeof(why), "png is not %s", png);
+		r = -EINVAL;
+	} else if (!r && (!(ops = component_find(d.component)) || !ops->replot)) {
+		snprintf(why, sizeof(why), "component '%s' is not one whose plot rocelab draws",
+			 d.component);
+		r = -EINVAL;
+	}
+	if (!r && !mkdtemp(tmp))
+		r = -errno;
+	else if (!r && (tfd = rl_open_dir(tmp)) < 0)
+		r = tfd;
+	else if (!r && !(r = copy_files(sfd, tfd, ".dat"))) {
+		d.r.dir = tmp;
+		if (!(r = ops->replot(&d.r, d.params, why, sizeof(why))) &&
+		    !(r = copy_files(tfd, sfd, ".png")))
+			r = copy_files(tfd, sfd, ".gp");
+	}
+	comp_plot_desc_free(&d);
 	if (tfd >= 0)
 		close(tfd);
-	rl_rm_rf(tmp);
+	if (tmp[sizeof(tmp) - 2] != 'X')
+		rl_rm_rf(tmp);
+	if (r == -EINVAL) {
+		rl_warn("report: %s/%s: %s: not redrawn; its plot stays as it is", sd, desc, why);
+		return 0;
+	}
 	return r ? r : 1;
 }
 
-/* Every report*.gp of a scenario's folder redrawn; how many, or -errno (err says which). */
+/*
+ * Every plot of a scenario's folder redrawn from its description; a script
+ * with none beside it is said and left as it is.  How many, or -errno (err
+ * says which).
+ */
 static int redraw_scenario(int sfd, const char *sd, char *err, size_t errlen)
 {
 	DIR *d = opendir_at(sfd);
 	struct dirent *e;
 	int n = 0, r = 0;
-	char gp[256];
+	char name[256];
 
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "report", 6) || !plot_file_ok(e->d_name, ".gp"))
+		size_t len = strlen(e->d_name);
+
+		if (strncmp(e->d_name, "report", 6))
 			continue;
-		snprintf(gp, sizeof(gp), "%s", e->d_name);
-		if ((r = redraw_at(sfd, sd, gp)) < 0) {
-			snprintf(err, errlen, "%s/%s: %s", sd, gp,
+		if (rl_file_name_ok(e->d_name, ".gp")) {
+			snprintf(name, sizeof(name), "%.*s" COMP_PLOT_DESC, (int)(len - 3),
+				 e->d_name);
+			if (faccessat(sfd, name, F_OK, AT_SYMLINK_NOFOLLOW))
+				rl_warn(
+				    "report: %s/%s: no description (%s) beside it: not run (a "
+				    "results folder is untrusted input); its plot stays as it is",
+				    sd, e->d_name, name);
+			continue;
+		}
+		if (!rl_file_name_ok(e->d_name, COMP_PLOT_DESC))
+			continue;
+		snprintf(name, sizeof(name), "%s", e->d_name);
+		if ((r = redraw_at(sfd, sd, name)) < 0) {
+			snprintf(err, errlen, "%s/%s: %s", sd, name,
 				 r == -ENOENT ? "gnuplot is not installed"
 				 : r == -EIO  ? "gnuplot failed"
 					      : strerror(-r));

@@ -865,7 +865,8 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 					 .n_down = n_down,
 					 .rig_dat = rig,
 					 .rig_source = rig_source(r),
-					 .rig_bound = RIG_PRESSURE_BOUND};
+					 .rig_bound = RIG_PRESSURE_BOUND,
+					 .component = c->sc->ops->name};
 		int e;
 
 		if (!c->started || !c->sc->ops->report)

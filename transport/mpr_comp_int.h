@@ -127,6 +127,8 @@ bool mpr_comp_alive(void *state, char *why, size_t whylen);
 void mpr_comp_stop(void *state);
 int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *obs);
 int mpr_comp_report(void *state, const struct comp_report *r);
+/* Its plot from r and the parameters mpr_comp_report() wrote: the run's, and replot's. */
+int mpr_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen);
 void mpr_comp_release(void *state);
 
 /* The two components are one machine: MP-RDMA's stream, or Eunomia's spraying workload. */
@@ -136,7 +138,7 @@ void mpr_comp_release(void *state);
 		.cfg_size = sizeof(struct mpr_comp_cfg), .defaults = def, .check = chk,            \
 		.settle_ms = mpr_comp_settle_ms, .start = mpr_comp_start, .alive = mpr_comp_alive, \
 		.stop = mpr_comp_stop, .collect = mpr_comp_collect, .report = mpr_comp_report,     \
-		.release = mpr_comp_release,                                                       \
+		.replot = mpr_plot, .release = mpr_comp_release,                                   \
 	}
 
 #endif

@@ -72,57 +72,86 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 	return 0;
 }
 
-/* A versus receiver's kind as the keys name it (short: the keys sit beside the axes). */
-static const char *versus_name(const char *kind)
+/* Who drew the goodput, as the keys name it: a plot's description names one of these. */
+static const char *const whos[] = {
+    "Eunomia", "go-back-N", "static 64-bit bitmap", "static 256-bit bitmap", "single path",
+    "MP-RDMA", NULL};
+/* A versus receiver's kind ("": none), and as the keys name it (short: beside the axes). */
+static const char *const versus_kinds[] = {"", "eunomia", "static64", "static256", NULL};
+static const char *const versus_names[] = {"", "Eunomia", "static 64", "static 256", NULL};
+
+/* The plot's parameters from the run (mpr_plot() draws from them). */
+static json_t *plot_params(const struct mpr_state *st)
 {
-	return !strcmp(kind, "eunomia")	   ? "Eunomia"
-	       : !strcmp(kind, "static64") ? "static 64"
-					   : "static 256";
+	const struct ep_params *ep = &st->cfg->ep;
+	char dat[40];
+	int who = st->spray	    ? (ep->receiver[0] == 'e'	? 0
+				       : ep->receiver[0] == 'g' ? 1
+				       : ep->bitmap == 64	? 2
+								: 3)
+		  : ep->single_path ? 4
+				    : 5;
+
+	snprintf(dat, sizeof(dat), "%s.dat", st->name);
+	/* the share on the faulted link's VPs says something only when some VPs avoid it */
+	return json_pack("{s:s,s:s,s:s,s:f,s:f,s:f,s:b,s:b,s:b}", "data", dat, "who", whos[who],
+			 "versus", ep->versus, "load_mbit", ep->load_mbit > 0 ? ep->load_mbit : 0,
+			 "optimal", st->optimal > 0 ? st->optimal : 0, "optimal_fault",
+			 st->optimal_fault > 0 ? st->optimal_fault : 0, "paths",
+			 st->n_fault_links > 0 && st->vps_hit && st->vps_hit < st->vps_traced,
+			 "spray", st->spray, "compete", st->compete);
 }
 
-static int plot(const struct mpr_state *st, const struct comp_report *r)
+int mpr_plot(const struct comp_report *r, const json_t *p, char *err, size_t errlen)
 {
-	char gp[PATH_MAX + 32];
-	/* the share on the faulted link's VPs says something only when some VPs avoid it */
-	bool paths = st->n_fault_links > 0 && st->vps_hit && st->vps_hit < st->vps_traced;
-	int rows = 2 + paths + st->spray;
-	FILE *f = comp_plot_begin(r, st->spray ? "Eunomia" : "MP-RDMA", rows, 300 * rows + 200, gp,
-				  sizeof(gp));
-	char dat[40];
-	const char *who = st->spray		    ? (st->cfg->ep.receiver[0] == 'e'	? "Eunomia"
-						       : st->cfg->ep.receiver[0] == 'g' ? "go-back-N"
-						       : st->cfg->ep.bitmap == 64	? "static 64-bit bitmap"
-											: "static 256-bit bitmap")
-			  : st->cfg->ep.single_path ? "single path"
-						    : "MP-RDMA";
+	char gp[PATH_MAX + 32], dat[200];
+	const char *d = json_string_value(json_object_get(p, "data"));
+	double load = 0, optimal = 0, optimal_fault = 0;
+	bool paths, spray, compete;
+	int rows, who = comp_param_choice(p, "who", whos),
+		  vs = comp_param_choice(p, "versus", versus_kinds);
+	FILE *f;
 
-	if (!f)
+	if (!d || !rl_file_name_ok(d, ".dat") || who < 0 || vs < 0 ||
+	    !comp_param_num(p, "load_mbit", 0, 1e9, &load) ||
+	    !comp_param_num(p, "optimal", 0, 1e9, &optimal) ||
+	    !comp_param_num(p, "optimal_fault", 0, 1e9, &optimal_fault) ||
+	    !comp_param_flag(p, "paths", &paths) || !comp_param_flag(p, "spray", &spray) ||
+	    !comp_param_flag(p, "compete", &compete)) {
+		snprintf(err, errlen,
+			 "data (a .dat file name), who, versus, load_mbit, optimal, optimal_fault, "
+			 "paths, spray or compete is missing or wrong");
+		return -EINVAL;
+	}
+	snprintf(dat, sizeof(dat), "%s", d);
+	rows = 2 + paths + spray;
+	if (!(f = comp_plot_begin(r, spray ? "Eunomia" : "MP-RDMA", p, rows, 300 * rows + 200, gp,
+				  sizeof(gp))))
 		return -errno;
-	snprintf(dat, sizeof(dat), "%s.dat", st->name);
 	fprintf(f, "set title 'goodput, payload in order per %.0f ms (fault window shaded)'\n",
 		PLOT_BIN_S * 1e3);
 	fprintf(f, "set ylabel 'Mbit/s'\nset xlabel 'time since start (s)'\nset yrange [0:*]\n");
-	if (st->cfg->ep.versus[0])
+	if (vs)
 		/* the even QPs' and the odd QPs' apart, each with its own receiver */
 		fprintf(f,
 			"plot '%s' using 1:($2-$11) with lines lw 2 title '%s, even QPs', '' "
 			"using 1:11 with lines lw 2 lc rgb '#20a0a0' title '%s, odd QPs'",
-			dat, who, versus_name(st->cfg->ep.versus));
+			dat, whos[who], versus_names[vs]);
 	else
-		fprintf(f, "plot '%s' using 1:2 with lines lw 2 title '%s'", dat, who);
-	if (st->cfg->ep.load_mbit > 0)
+		fprintf(f, "plot '%s' using 1:2 with lines lw 2 title '%s'", dat, whos[who]);
+	if (load > 0)
 		fprintf(f, ", %.3f with lines dt 4 lw 2 lc rgb '#208020' title 'offered load'",
-			st->cfg->ep.load_mbit);
-	if (st->optimal > 0)
+			load);
+	if (optimal > 0)
 		fprintf(f, ", %.3f with lines dt 2 lw 2 lc rgb '#606060' title 'optimal (fabric)'",
-			st->optimal);
+			optimal);
 	/* where the faults take capacity away, the optimal they leave (x: s since the start) */
-	if (st->optimal_fault > 0 && r->t->t_fault > 0 && st->optimal_fault < st->optimal - 1e-6)
+	if (optimal_fault > 0 && r->t->t_fault > 0 && optimal_fault < optimal - 1e-6)
 		fprintf(f,
 			", (x >= %.3f && x <= %.3f ? %.3f : 1/0) with lines dt 3 lw 2 lc rgb "
 			"'#a06000' title 'optimal while the fault is live'",
 			r->t->t_fault - r->t->t_start, r->t->t_revert - r->t->t_start,
-			st->optimal_fault);
+			optimal_fault);
 	fprintf(f, "\nunset label 100\n");
 	fprintf(f, "set title 'virtual paths in use and retransmissions'\n");
 	fprintf(f, "set ylabel 'VPs in use (mean per 10 ms)'\nset y2label 'retransmissions/s'\n"
@@ -132,7 +161,7 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 		"'' using 1:3 axes x1y2 with lines lw 1 lc rgb '#c03030' "
 		"title 'retransmissions/s'\n",
 		dat);
-	if (st->spray) {
+	if (spray) {
 		fprintf(
 		    f,
 		    "set title 'ordering memory at the receiver NIC (1 ms samples; static 256-bit: "
@@ -146,19 +175,19 @@ static int plot(const struct mpr_state *st, const struct comp_report *r)
 		    "'' using 1:8 with lines dt 2 lw 2 lc rgb '#606060' title 'static 256-bit', "
 		    "'' using 1:10 axes x1y2 with lines lw 1 lc rgb '#c06000' title 'reorder "
 		    "distance'",
-		    dat, who, who);
-		if (st->cfg->ep.versus[0])
+		    dat, whos[who], whos[who]);
+		if (vs)
 			fprintf(
 			    f,
 			    ", '' using 1:12 with lines lw 2 lc rgb '#20a0a0' title '%s, odd QPs'",
-			    versus_name(st->cfg->ep.versus));
+			    versus_names[vs]);
 		fprintf(f, "\n");
 	}
 	if (paths) {
 		fprintf(f,
 			"set title \"the sender's sends on the VPs that cross %s (traced; probes "
 			"aside)\"\n",
-			st->compete ? "the competing stream's link" : "the faulted link");
+			compete ? "the competing stream's link" : "the faulted link");
 		fprintf(f, "set ylabel '%% of sends'\nunset y2label\nunset y2tics\nset ytics "
 			   "mirror\nset yrange [0:100]\n");
 		fprintf(f,
@@ -176,9 +205,15 @@ int mpr_comp_report(void *state, const struct comp_report *r)
 	FILE *f = r->html;
 	char a[1024];
 	int ret = write_timeline(st, r);
+	char err[160];
 
-	if (!ret)
-		ret = plot(st, r);
+	if (!ret) {
+		json_t *p = plot_params(st);
+
+		if ((ret = mpr_plot(r, p, err, sizeof(err))) == -EINVAL)
+			rl_warn("%s: its plot: %s", st->name, err);
+		json_decref(p);
+	}
 	fprintf(f, "<h2>%s</h2>\n<table>\n", st->name);
 	fprintf(f, "<tr><th>flow</th><td>%s &rarr; %s, %s</td></tr>\n", st->from, st->to,
 		st->spray		  ? "finite connections sprayed over the VPs"

@@ -345,11 +345,12 @@ int cmd_verify(int argc, char **argv)
 
 static const char report_help[] =
     "usage: rocelab report DIR\n"
-    "Re-render a results folder of 'rocelab run': redraw each scenario's plots from its\n"
-    "report.gp (gnuplot, in a private folder), inline them into its report.html again, and\n"
-    "rewrite DIR/index.html (the suite's page) from DIR/results.json.  A results folder\n"
-    "is untrusted: only plot scripts this machine's rocelab sealed run (report.gp.seal),\n"
-    "no link in it is followed, every field is escaped.\n"
+    "Re-render a results folder of 'rocelab run': write each scenario's plot scripts again\n"
+    "from their descriptions (report.plot.json) and draw them (gnuplot, in a private folder\n"
+    "with the data copied in), inline the plots into its report.html again, and rewrite\n"
+    "DIR/index.html (the suite's page) from DIR/results.json.  A results folder is\n"
+    "untrusted: no script found in it is run, no link in it is followed, every field\n"
+    "is escaped.\n"
     "exit: 0; 2 bad use; 3 not a results folder, or gnuplot failed.\n";
 
 int cmd_report(int argc, char **argv)

@@ -5,10 +5,10 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
-#include "harness/lib/seal.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,18 +166,50 @@ static void time_axis(const struct comp_report *r, FILE *f)
 			k + 2, r->down[k][0] - t0, r->down[k][1] - t0);
 }
 
-FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
-		      size_t gplen)
+/* r and params as the plot's description (comp_plot_desc_read() reads it back): 0 or -errno. */
+static int plot_desc_write(const struct comp_report *r, const json_t *params, const char *path)
+{
+	const struct comp_times *t = r->t;
+	json_t *down = json_array(),
+	       *d = json_pack("{s:i,s:s,s:s,s:s,s:s,s:{s:f,s:f,s:f,s:f},s:o,s:O}", "rocelab_plot",
+			      1, "component", r->component ? r->component : "", "png", r->png,
+			      "title", r->title ? r->title : "", "caption",
+			      r->caption ? r->caption : "", "times", "start", t->t_start, "end",
+			      t->t_end, "fault", t->t_fault, "revert", t->t_revert, "down", down,
+			      "params", params ? (json_t *)params : json_object());
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->n_down && k < COMP_PLOT_DOWN; k++)
+		json_array_append_new(down, json_pack("[f,f]", r->down[k][0], r->down[k][1]));
+	if (r->rig_dat)
+		json_object_set_new(d, "rig",
+				    json_pack("{s:s,s:s,s:f}", "data", r->rig_dat, "source",
+					      r->rig_source ? r->rig_source : "", "bound",
+					      r->rig_bound));
+	ret = json_dump_file(d, path, JSON_INDENT(1) | JSON_SORT_KEYS) ? -EIO : 0;
+	json_decref(d);
+	return ret;
+}
+
+FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_t *params, int rows,
+		      int height, char *gp, size_t gplen)
 {
 	char title[1024], caption[512];
 	FILE *f;
 
 	const char *dot = strrchr(r->png, '.');
-	int stem = dot ? (int)(dot - r->png) : (int)strlen(r->png);
+	int stem = dot ? (int)(dot - r->png) : (int)strlen(r->png), e;
 
 	/* report.png from report.gp, report-NAME.png from report-NAME.gp: one each a component */
 	if (r->rig_dat) /* the rig's panel, last */
 		rows++, height += 260;
+	snprintf(gp, gplen, "%s/%.*s" COMP_PLOT_DESC, r->dir, stem, r->png);
+	if ((e = plot_desc_write(r, params, gp))) {
+		errno = -e;
+		return NULL;
+	}
 	snprintf(gp, gplen, "%s/%.*s.gp", r->dir, stem, r->png);
 	if (!(f = fopen(gp, "we")))
 		return NULL;
@@ -258,19 +290,12 @@ static int comp_plot_draw(const struct comp_report *r, const char *gp)
 	 * twice over, and no plot was drawn).
 	 */
 	const char *base = strrchr(gp, '/');
-	int rc;
-
-	/* sealed: 'rocelab report' runs again only what rocelab wrote (seal.h) */
-	if ((rc = seal_file(gp)))
-		rl_warn("run: %s not sealed (%s): 'rocelab report' will not redraw it", gp,
-			strerror(-rc));
-	rc = proc_gnuplot(r->dir, base ? base + 1 : gp);
+	int rc = proc_gnuplot(r->dir, base ? base + 1 : gp);
 
 	if (rc == -ENOENT)
-		rl_warn("run: gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir,
-			r->png);
+		rl_warn("gnuplot is not installed; %s/%s not drawn ('make deps')", r->dir, r->png);
 	else if (rc)
-		rl_warn("run: gnuplot failed (%d), see %s/gnuplot.log", rc, r->dir);
+		rl_warn("gnuplot failed (%d) on %s, see %s/gnuplot.log", rc, gp, r->dir);
 	return rc == -ENOENT ? rc : rc ? -EIO : 0;
 }
 
@@ -280,4 +305,138 @@ int comp_plot_end(const struct comp_report *r, FILE *f, const char *gp)
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	return comp_plot_draw(r, gp);
+}
+
+/* ---- a plot's description read back ------------------------------------------------------- */
+
+/* The string at key into buf: false when absent, not a string, holding a NUL or too long. */
+static bool desc_str(const json_t *o, const char *key, char *buf, size_t len)
+{
+	const json_t *v = json_object_get(o, key);
+	const char *s = json_string_value(v);
+
+	if (!s || strlen(s) != json_string_length(v) || strlen(s) >= len)
+		return false;
+	strcpy(buf, s);
+	return true;
+}
+
+/* A time of the description: finite, within CLOCK_REALTIME's seconds of the next 1,000 years. */
+static bool desc_time(const json_t *o, const char *key, double *v)
+{
+	return comp_param_num(o, key, 0, 4e10, v);
+}
+
+int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, char *err,
+			size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *v;
+	const json_t *t, *down, *rig;
+	const char *bad = NULL;
+	double bound = 0;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	if (!root || !json_is_object(root)) {
+		snprintf(err, errlen, "not a plot's description (%d:%d: %s)", je.line, je.column,
+			 root ? "not an object" : je.text);
+		json_decref(root);
+		return -EINVAL;
+	}
+	t = json_object_get(root, "times");
+	down = json_object_get(root, "down");
+	rig = json_object_get(root, "rig");
+	if (json_integer_value(json_object_get(root, "rocelab_plot")) != 1)
+		bad = "rocelab_plot (1)";
+	else if (!desc_str(root, "component", d->component, sizeof(d->component)) ||
+		 !rl_name_ok(d->component, sizeof(d->component) - 1))
+		bad = "component";
+	else if (!desc_str(root, "png", d->png, sizeof(d->png)) || !rl_file_name_ok(d->png, ".png"))
+		bad = "png (a file name [A-Za-z0-9_.-] ending in .png)";
+	else if (!desc_str(root, "title", d->title, sizeof(d->title)))
+		bad = "title";
+	else if (!desc_str(root, "caption", d->caption, sizeof(d->caption)))
+		bad = "caption";
+	else if (!desc_time(t, "start", &d->t.t_start) || !desc_time(t, "end", &d->t.t_end) ||
+		 !desc_time(t, "fault", &d->t.t_fault) || !desc_time(t, "revert", &d->t.t_revert) ||
+		 d->t.t_end < d->t.t_start)
+		bad = "times (start, end, fault, revert: seconds, end after start)";
+	else if (!json_is_array(down) || json_array_size(down) > COMP_PLOT_DOWN)
+		bad = "down (at most 64 intervals)";
+	else if (rig && (!desc_str(rig, "data", d->rig_dat, sizeof(d->rig_dat)) ||
+			 !rl_file_name_ok(d->rig_dat, ".dat") ||
+			 !desc_str(rig, "source", d->rig_source, sizeof(d->rig_source)) ||
+			 !comp_param_num(rig, "bound", 0, 1e3, &bound)))
+		bad = "rig (data: a .dat file name, source, bound)";
+	else if (!json_is_object(json_object_get(root, "params")))
+		bad = "params (an object)";
+	if (!bad)
+		json_array_foreach(down, i, v)
+		{
+			json_t *a = json_array_get(v, 0), *b = json_array_get(v, 1);
+
+			if (json_array_size(v) != 2 || !json_is_number(a) || !json_is_number(b) ||
+			    !isfinite(json_number_value(a)) || !isfinite(json_number_value(b))) {
+				bad = "down (pairs of seconds)";
+				break;
+			}
+			d->down[i][0] = json_number_value(a);
+			d->down[i][1] = json_number_value(b);
+		}
+	if (bad) {
+		snprintf(err, errlen, "%s is missing or wrong", bad);
+		json_decref(root);
+		return -EINVAL;
+	}
+	d->params = json_incref(json_object_get(root, "params"));
+	d->r = (struct comp_report){.png = d->png,
+				    .title = d->title,
+				    .caption = d->caption,
+				    .t = &d->t,
+				    .down = d->down,
+				    .n_down = json_array_size(down),
+				    .rig_dat = rig ? d->rig_dat : NULL,
+				    .rig_source = d->rig_source,
+				    .rig_bound = bound,
+				    .component = d->component};
+	json_decref(root);
+	return 0;
+}
+
+void comp_plot_desc_free(struct comp_plot_desc *d)
+{
+	json_decref(d->params);
+	d->params = NULL;
+}
+
+bool comp_param_num(const json_t *params, const char *key, double lo, double hi, double *v)
+{
+	const json_t *j = json_object_get(params, key);
+	double x = json_number_value(j);
+
+	if (!json_is_number(j) || !isfinite(x) || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}
+
+bool comp_param_flag(const json_t *params, const char *key, bool *v)
+{
+	const json_t *j = json_object_get(params, key);
+
+	if (!json_is_boolean(j))
+		return false;
+	*v = json_is_true(j);
+	return true;
+}
+
+int comp_param_choice(const json_t *params, const char *key, const char *const *list)
+{
+	const char *s = json_string_value(json_object_get(params, key));
+
+	for (int i = 0; s && list[i]; i++)
+		if (!strcmp(s, list[i]))
+			return i;
+	return -1;
 }

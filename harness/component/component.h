@@ -190,6 +190,8 @@ struct comp_report {
 	 */
 	const char *rig_dat, *rig_source;
 	double rig_bound;
+	/* Its component_ops.name: the plot's description names it (comp_plot_begin()). */
+	const char *component;
 };
 
 /*
@@ -199,9 +201,48 @@ struct comp_report {
  * link's down intervals, darker).  what names the component in its first
  * line.  Returns the open file (comp_plot_end() closes and draws it), or
  * NULL with errno set; gp receives its path.
+ *
+ * Beside the script, its description (issue 56): STEM.plot.json, everything
+ * the script is written from but the data files -- the component, the PNG,
+ * title, caption, times, down intervals, the rig's panel, and params, the
+ * component's own plot parameters (numbers, flags, names from its fixed
+ * lists).  'rocelab report' redraws from the description through the
+ * component's replot, the code that wrote the script; it never runs a
+ * script it finds in a results folder.
  */
-FILE *comp_plot_begin(const struct comp_report *r, const char *what, int rows, int height, char *gp,
-		      size_t gplen);
+FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_t *params, int rows,
+		      int height, char *gp, size_t gplen);
+
+#define COMP_PLOT_DESC ".plot.json" /* STEM.plot.json beside STEM.gp */
+#define COMP_PLOT_DOWN 64	    /* down intervals a plot shades, at most */
+
+/* A plot's description read back: untrusted (a results folder is anyone's). */
+struct comp_plot_desc {
+	char component[32], png[200], title[1024], caption[512], rig_dat[200], rig_source[256];
+	struct comp_times t;
+	double down[COMP_PLOT_DOWN][2];
+	json_t *params;	      /* the component's own: its replot checks them */
+	struct comp_report r; /* all of it but dir, html and obs (the caller's) */
+};
+
+/*
+ * text[0, len) as a plot's description into d: 0, or -EINVAL with err saying
+ * which key is wrong (names [A-Za-z0-9_.-], finite times, at most
+ * COMP_PLOT_DOWN intervals, text of bounded length).  comp_plot_desc_free()
+ * after either.
+ */
+int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, char *err,
+			size_t errlen);
+void comp_plot_desc_free(struct comp_plot_desc *d);
+
+/*
+ * A plot parameter, for replot to check (they came from a results folder):
+ * the number at key within [lo, hi], a boolean, or the string at key that is
+ * one of the NULL-ended list (its index).  false / -1 when absent or not so.
+ */
+bool comp_param_num(const json_t *params, const char *key, double lo, double hi, double *v);
+bool comp_param_flag(const json_t *params, const char *key, bool *v);
+int comp_param_choice(const json_t *params, const char *key, const char *const *list);
 /*
  * The verdicts as plot labels: r->dir/name, "t_s \"class target\"" a line,
  * seconds since the start, the verdicts of one window on one line.  0 or
@@ -263,6 +304,13 @@ struct component_ops {
 	/* Optional, after collect: data files, its plot and its HTML section; -errno (-ENOENT: no
 	 * gnuplot). */
 	int (*report)(void *state, const struct comp_report *r);
+	/*
+	 * Optional, with report: its plot written and drawn again in r->dir from
+	 * a description comp_plot_begin() wrote (params untrusted: checked, the
+	 * data files beside it read by gnuplot as data).  0, -EINVAL with err
+	 * saying which parameter, -ENOENT (no gnuplot) or -EIO.
+	 */
+	int (*replot)(const struct comp_report *r, const json_t *params, char *err, size_t errlen);
 	void (*release)(void *state);
 	/*
 	 * Optional, a monitor's: the pairs of RNICs it probes on inv with cfg (what it can

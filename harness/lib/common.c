@@ -175,6 +175,15 @@ bool rl_test_name_ok(const char *name, size_t maxlen)
 	return rl_name_ok(buf, maxlen);
 }
 
+bool rl_file_name_ok(const char *name, const char *ext)
+{
+	size_t n = strlen(name), e = strlen(ext);
+
+	return n > e && n < 200 && name[0] != '.' && !strcmp(name + n - e, ext) &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		   n;
+}
+
 bool rl_port_name_ok(const char *name, size_t maxlen)
 {
 	return name_chars_ok(name, maxlen, "_.:-/");

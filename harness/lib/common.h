@@ -98,6 +98,9 @@ double rl_strtod(const char *s, char **end);
 bool rl_name_ok(const char *name, size_t maxlen);
 /* A test's name as a run gives it, NAME or NAME#N (a scenario twice): a folder in its results. */
 bool rl_test_name_ok(const char *name, size_t maxlen);
+/* A file of a run's folder (a plot, its script, its data): [A-Za-z0-9_.-]+ ending in ext, no dot
+ * first. */
+bool rl_file_name_ok(const char *name, const char *ext);
 
 /*
  * rl_name_ok() that also admits '/', as switch port names carry it (EOS

@@ -156,5 +156,6 @@ const struct component_ops hostmesh_component = {
     MON_COMP_OPS,
     .collect = collect,
     .report = hm_report,
+    .replot = hm_plot,
     .probe_pairs = probe_pairs,
 };

@@ -21,6 +21,7 @@ struct hm_state {
 };
 
 int hm_report(void *state, const struct comp_report *r);
+int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen);
 
 extern const struct component_ops hostmesh_component;
 

@@ -107,12 +107,18 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 	return comp_plot_verdicts(r, "verdicts.dat");
 }
 
-static int plot(const struct comp_report *r, double vmax)
+/* Its plot from r and params {vmax: the tallest stacked vote bar}: the run's, and replot's. */
+int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
 	char gp[PATH_MAX + 32];
-	FILE *f = comp_plot_begin(r, "Hostmesh", 3, 1000, gp, sizeof(gp));
+	double vmax;
+	FILE *f;
 
-	if (!f)
+	if (!comp_param_num(params, "vmax", 0, 1e15, &vmax)) {
+		snprintf(err, errlen, "vmax (votes, 0 to 1e15) is missing or wrong");
+		return -EINVAL;
+	}
+	if (!(f = comp_plot_begin(r, "Hostmesh", params, 3, 1000, gp, sizeof(gp))))
 		return -errno;
 	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */
 	fprintf(f, "set yrange [0:1<*]\n");
@@ -170,9 +176,14 @@ int hm_report(void *state, const struct comp_report *r)
 	const struct hm_state *st = state;
 	double vmax = 0;
 	int ret = write_data(st, r, &vmax);
+	char err[128];
 
-	if (!ret)
-		ret = plot(r, vmax);
+	if (!ret) {
+		json_t *p = json_pack("{s:f}", "vmax", vmax);
+
+		ret = hm_plot(r, p, err, sizeof(err));
+		json_decref(p);
+	}
 	html(st, r, ret == 0);
 	return ret;
 }

@@ -269,5 +269,6 @@ const struct component_ops rpingmesh_component = {
     MON_COMP_OPS,
     .collect = collect,
     .report = rpm_report,
+    .replot = rpm_plot,
     .probe_pairs = probe_pairs,
 };

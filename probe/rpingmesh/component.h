@@ -18,6 +18,7 @@ struct rpm_params {
 
 /* Its part of the incident report (report.c), from the windows collect() kept. */
 int rpm_report(void *state, const struct comp_report *r);
+int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen);
 const json_t *rpm_windows(const void *state);
 
 extern const struct component_ops rpingmesh_component;

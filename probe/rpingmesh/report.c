@@ -59,11 +59,13 @@ static int write_data(const json_t *windows, const struct comp_report *r)
 	return comp_plot_verdicts(r, "rpingmesh-verdicts.dat");
 }
 
-static int plot(const struct comp_report *r)
+/* Its plot from r (no parameters of its own): the run's, and replot's. */
+int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
 	char gp[PATH_MAX + 32];
-	FILE *f = comp_plot_begin(r, "R-Pingmesh", 2, 700, gp, sizeof(gp));
+	FILE *f = comp_plot_begin(r, "R-Pingmesh", params, 2, 700, gp, sizeof(gp));
 
+	(void)err, (void)errlen;
 	if (!f)
 		return -errno;
 	fprintf(f, "set yrange [0:1<*]\n");
@@ -115,7 +117,7 @@ int rpm_report(void *state, const struct comp_report *r)
 	int ret = write_data(windows, r);
 
 	if (!ret)
-		ret = plot(r);
+		ret = rpm_plot(r, NULL, NULL, 0);
 	html(r, ret == 0);
 	return ret;
 }

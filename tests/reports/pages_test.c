@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Report pages: plots inlined (and again after a redraw), the suite index, the trend page. */
 #define _GNU_SOURCE
+#include "harness/component/component.h"
 #include "harness/lib/common.h"
-#include "harness/lib/seal.h"
+#include "harness/lib/proc.h"
 #include "reports/pages.h"
 
 #include <criterion/criterion.h>
@@ -342,45 +343,140 @@ Test(pages, hostile_fields_of_a_results_folder_are_text_on_the_index)
 	free(h);
 }
 
-/* A plot script someone planted in a results folder never runs; rocelab's own, sealed, does. */
-Test(pages, report_runs_only_the_plot_scripts_rocelab_sealed)
+/* A plot's description as a run writes it (Hostmesh's: vmax), these keys given. */
+static void put_desc(const char *name, const char *comp, const char *title, const char *vmax,
+		     const char *png)
 {
-	char err[512], p[PATH_MAX], lib[PATH_MAX], marker[PATH_MAX], *h;
+	char p[2048];
+
+	snprintf(p, sizeof(p),
+		 "{\"rocelab_plot\": 1, \"component\": \"%s\", \"png\": \"%s\", "
+		 "\"title\": \"%s\", \"caption\": \"lab t\", \"times\": {\"start\": 100, \"end\": "
+		 "130, \"fault\": 110, \"revert\": 120}, \"down\": [[111, 112]], \"params\": "
+		 "{\"vmax\": %s}}",
+		 comp, png, title, vmax);
+	put(name, p);
+}
+
+/*
+ * A results folder is anyone's (issue 56): a script planted in it never runs;
+ * each plot is written again from its description, whatever text that holds.
+ */
+Test(pages, report_runs_no_script_it_finds_and_writes_each_from_its_description)
+{
+	char err[512], p[PATH_MAX], marker[PATH_MAX], title[512], *h;
 	int n;
 
-	snprintf(lib, sizeof(lib), "%s/lib", dir);
-	setenv("ROCELAB_LIB_DIR", lib, 1);
+	if (access(PROC_GNUPLOT, X_OK))
+		cr_skip_test("no gnuplot ('make deps')");
 	snprintf(marker, sizeof(marker), "%s/ran", dir);
 	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/planted"), 0755), 0);
-	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/sealed"), 0755), 0);
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/described"), 0755), 0);
 	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/.."), 0755), 0);
 	snprintf(p, sizeof(p),
 		 "set terminal pngcairo\nset output 'report.png'\n!touch %s\n"
 		 "print system('touch %s')\nplot x\n",
 		 marker, marker);
+	/* a script with no description: named, not run */
 	put("planted/report.gp", p);
-	put("planted/report.gp.seal", "hmac-sha256 00\n");
-	put("sealed/report.gp", "set terminal pngcairo size 200,100\nset output 'report.png'\n"
-				"plot 'windows.dat' using 1:2 with lines\n");
-	put("sealed/windows.dat", "0 1\n1 2\n");
-	put("sealed/report.html", "<img src=\"report.png\">");
-	snprintf(p, sizeof(p), "%s/sealed/report.gp", dir);
-	cr_assert_eq(seal_file(p), 0);
+	/* a script beside a description: replaced by the one the description gives */
+	put("described/report.gp", p);
+	snprintf(title, sizeof(title),
+		 "x `touch %s` $(touch %s) \\\" ; system('touch %s') \\n!touch %s", marker, marker,
+		 marker, marker);
+	put_desc("described/report.plot.json", "hostmesh", title, "3", "report.png");
+	put("described/windows.dat", "5 0 1 10 20 30 40 50 9\n15 0 5 10 20 30 40 50 9\n");
+	put("described/votes.dat", "0 \"`touch x`\" 2 1\n");
+	put("described/verdicts.dat", "15 \"switch-link $(touch y)\"\n");
+	put("described/report.html", "<img src=\"report.png\">");
 	put("results.json", "{\"run_id\": \"x\", \"scenarios\": [{\"name\": \"planted\"}, "
-			    "{\"name\": \"sealed\"}, {\"name\": \"..\"}]}");
+			    "{\"name\": \"described\"}, {\"name\": \"..\"}]}");
 	cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 1, "%d %s", n, err);
-	cr_assert_neq(access(marker, F_OK), 0, "the planted script ran");
+	cr_assert_neq(access(marker, F_OK), 0, "a planted script ran");
 	snprintf(p, sizeof(p), "%s/planted/report.png", dir);
 	cr_assert_neq(access(p, F_OK), 0, "the planted script drew");
-	h = get("sealed/report.html");
+	h = get("described/report.gp");
+	cr_assert_null(strchr(h, '`'), "a backtick in the script written again: %s", h);
+	cr_assert_null(strstr(h, "\n!"), "a line of the title began a command: %s", h);
+	cr_assert(strstr(h, "set object 2 rect from 11.000"), "the description's down interval: %s",
+		  h);
+	cr_assert(strstr(h, "set yrange [0:4]"), "its vmax (3 * 1.08 + 1): %s", h);
+	free(h);
+	h = get("described/report.html");
 	cr_assert(strstr(h, "src=\"data:image/png;base64,iVBORw0KGgo"), "redrawn, inlined: %.200s",
 		  h);
 	free(h);
-	/* one byte changed after sealing: no longer rocelab's */
-	put("sealed/report.gp", "set terminal pngcairo size 201,100\nset output 'report.png'\n"
-				"plot 'windows.dat' using 1:2 with lines\n");
-	cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 0, "%d %s", n, err);
-	unsetenv("ROCELAB_LIB_DIR");
+}
+
+/* A description that does not check is named and not drawn; nothing else changes. */
+Test(pages, report_refuses_a_description_that_does_not_check)
+{
+	static const struct {
+		const char *vmax, *png, *component;
+	} bad[] = {
+	    {"\"3\"", "report.png", "hostmesh"},      /* vmax not a number */
+	    {"1e300", "report.png", "hostmesh"},      /* nor in range */
+	    {"3", "../report.png", "hostmesh"},	      /* a path */
+	    {"3", "report-x.png", "hostmesh"},	      /* another plot's */
+	    {"3", "report.png", "no-such-component"}, /* no component draws it */
+	};
+	char err[512], p[PATH_MAX], *h;
+	int n;
+
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/s"), 0755), 0);
+	put("s/report.gp", "# as it was\n");
+	put("results.json", "{\"run_id\": \"x\", \"scenarios\": [{\"name\": \"s\"}]}");
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		put_desc("s/report.plot.json", bad[i].component, "t", bad[i].vmax, bad[i].png);
+		cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 0, "%zu: %d %s", i, n, err);
+		h = get("s/report.gp");
+		cr_assert_str_eq(h, "# as it was\n", "%zu", i);
+		free(h);
+		snprintf(p, sizeof(p), "%s/s/report.png", dir);
+		cr_assert_neq(access(p, F_OK), 0, "%zu drew", i);
+	}
+}
+
+/* The description's reader on its own: each key checked, the message names it. */
+Test(pages, a_plot_description_says_which_key_is_wrong)
+{
+	static const struct {
+		const char *text, *says;
+	} cases[] = {
+	    {"[]", "not a plot's description"},
+	    {"{\"rocelab_plot\": 2}", "rocelab_plot"},
+	    {"{\"rocelab_plot\": 1, \"component\": \"a b\"}", "component"},
+	    {"{\"rocelab_plot\": 1, \"component\": \"c\", \"png\": \"a\\u0000.png\"}",
+	     "not a plot's description"}, /* no NUL in any text */
+	    {"{\"rocelab_plot\": 1, \"component\": \"c\", \"png\": \"a/b.png\"}", "png"},
+	    {"{\"rocelab_plot\": 1, \"component\": \"c\", \"png\": \"a.png\", \"title\": \"t\", "
+	     "\"caption\": \"c\", \"times\": {\"start\": 2, \"end\": 1, \"fault\": 0, \"revert\": "
+	     "0}}",
+	     "times"},
+	    {"{\"rocelab_plot\": 1, \"component\": \"c\", \"png\": \"a.png\", \"title\": \"t\", "
+	     "\"caption\": \"c\", \"times\": {\"start\": 1, \"end\": 2, \"fault\": 0, \"revert\": "
+	     "0}, \"down\": [[1]], \"params\": {}}",
+	     "down"},
+	    {"{\"rocelab_plot\": 1, \"component\": \"c\", \"png\": \"a.png\", \"title\": \"t\", "
+	     "\"caption\": \"c\", \"times\": {\"start\": 1, \"end\": 2, \"fault\": 0, \"revert\": "
+	     "0}, \"down\": [], \"rig\": {\"data\": \"../rig.dat\", \"source\": \"s\", \"bound\": "
+	     "0.5}, \"params\": {}}",
+	     "rig"},
+	    {"{\"rocelab_plot\": 1, \"component\": \"c\", \"png\": \"a.png\", \"title\": \"t\", "
+	     "\"caption\": \"c\", \"times\": {\"start\": 1, \"end\": 2, \"fault\": 0, \"revert\": "
+	     "0}, \"down\": []}",
+	     "params"},
+	};
+	struct comp_plot_desc d;
+	char err[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		cr_assert_eq(
+		    comp_plot_desc_read(&d, cases[i].text, strlen(cases[i].text), err, sizeof(err)),
+		    -EINVAL, "%zu", i);
+		cr_assert(strstr(err, cases[i].says), "%zu: %s", i, err);
+		comp_plot_desc_free(&d);
+	}
 }
 
 /* A scenario named with ':' links as ./NAME/report.html: "x:y/..." would read as scheme x. */

@@ -203,20 +203,29 @@ check "report.html links the scenario's logs" grep -q '<a href="inject.log">inje
 check "report.html is self-contained: its plot inlined as a PNG data URI" grep -q '<img data-file="report.png" src="data:image/png;base64,iVBORw0KGgo' "$F/report.html"
 check "index.html: the suite's page, a row per scenario linking its report" sh -c 'test "$(grep -c "<tr><td><a href=\"[a-z-]*/report.html\">" "$0/index.html")" -eq "$1" && grep -q "<h2>devices under test</h2>" "$0/index.html"' "$HM_OUT/ci" "$n"
 rm -f "$F/report.png" "$HM_OUT/ci/index.html"
+cp "$F/report.gp" "$T/run-report.gp" && cp "$F/report-rpingmesh.gp" "$T/run-report-rpingmesh.gp"
 check "rocelab report DIR: redraws every plot and the index" sh -c '"$0" report "$1" | grep -q ": $2 scenario report(s) redrawn" && test -s "$1/rail-uplink-flap/report.png" && test -s "$1/index.html"' "$RL" "$HM_OUT/ci" "$n"
 check "... and the report inlines the redrawn plot" sh -c 'test "$(grep -o "data:image/png;base64,[A-Za-z0-9+/=]*" "$0/report.html" | head -1 | cut -d, -f2 | base64 -d | sha256sum)" = "$(sha256sum < "$0/report.png")"' "$F"
+check "... each script written again from its description (report.plot.json): the run's own, byte for byte" \
+	sh -c 'cmp "$0/run-report.gp" "$1/report.gp" && cmp "$0/run-report-rpingmesh.gp" "$1/report-rpingmesh.gp"' "$T" "$F"
 expect_exit 3 "rocelab report of a folder without results: exit 3" "$RL" report "$T"
-# A results folder is anyone's (issue 56): a plot script planted in it, plots and a page that are
-# links, a scenario named '..': nothing runs, nothing outside the folder is read or written.
+# A results folder is anyone's (issue 56): plot scripts planted in it (beside a description and
+# without one), a description whose title runs commands, plots and a page that are links, a
+# scenario named '..': nothing runs, nothing outside the folder is read or written.
 rm -rf "$T/hostile" && cp -a "$HM_OUT/ci" "$T/hostile"
 printf 'set terminal pngcairo\nset output "report.png"\n!touch %s\nplot x\n' "$T/planted-ran" >"$T/hostile/rail-uplink-flap/report.gp"
+cp "$T/hostile/rail-uplink-flap/report.gp" "$T/hostile/link-degrade/report-rpingmesh.gp"
+rm "$T/hostile/link-degrade/report-rpingmesh.plot.json"
+jq --arg m "$T/planted-ran" '.title = "x `touch \($m)` \"\n!touch \($m)\n"' "$HM_OUT/ci/link-degrade/report.plot.json" >"$T/hostile/link-degrade/report.plot.json"
 echo untouched >"$T/victim" && echo untouched >"$T/victim2"
 ln -sf "$T/victim" "$T/hostile/no-fault/report.png"
 ln -sf "$T/victim2" "$T/hostile/index.html"
 jq '.scenarios += [{"name": "..", "report": "javascript:alert(1)"}]' "$HM_OUT/ci/results.json" >"$T/hostile/results.json"
 "$RL" report "$T/hostile" >"$T/hostile.out" 2>&1
 check "rocelab report of a hostile folder: the planted script did not run" test ! -e "$T/planted-ran"
-check "... it says the script is not rocelab's and was not run" grep -q "rail-uplink-flap/report.gp: not sealed by rocelab on this machine: not run" "$T/hostile.out"
+check "... a script beside no description: named and not run" grep -q "link-degrade/report-rpingmesh.gp: no description (report-rpingmesh.plot.json) beside it: not run" "$T/hostile.out"
+check "... a script beside its description: replaced by the one the description gives" cmp "$T/run-report.gp" "$T/hostile/rail-uplink-flap/report.gp"
+check "... the hostile title written as text, on its one line" sh -c '! grep -q "[\`]" "$0" && test "$(grep -c "^set multiplot layout [0-9],1 title \"x _touch " "$0")" -eq 1 && ! grep -q "^!" "$0"' "$T/hostile/link-degrade/report.gp"
 check "... the others redrawn (its R-Pingmesh plot too), links replaced, not written through" sh -c 'grep -q ": $1 scenario report(s) redrawn" "$0/hostile.out" && test "$(cat "$0/victim" "$0/victim2")" = "$(printf "untouched\nuntouched")" && test ! -L "$0/hostile/no-fault/report.png" && test ! -L "$0/hostile/index.html"' "$T" "$n"
 check "... and the scenario named .. links nowhere" sh -c '! grep -q "javascript:" "$0/hostile/index.html"' "$T"
 

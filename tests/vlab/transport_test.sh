@@ -213,6 +213,13 @@ check "spray, lossy: recovered through NACKs or timeouts ($(eu eunomia-lossy nac
 	awk -v a="$(eu eunomia-lossy nacks)" -v b="$(eu eunomia-lossy rtos)" 'BEGIN { exit !(a + b > 0) }'
 check "spray: the report shows ordering memory and reorder distance beside goodput" \
 	grep -q "ordering memory at the receiver NIC" "$TR_OUT/ci/eunomia-degraded/report.gp"
+# Issue 56: 'rocelab report' writes the scripts again from their descriptions, never runs the ones
+# it finds: the transports' come out as the run wrote them (their parameters: who, versus, optimal).
+for s in eunomia-degraded mprdma-competing mprdma-degraded; do cp "$TR_OUT/ci/$s/report.gp" "$T/tr-$s.gp"; done
+check "rocelab report of the transport suite: every scenario's plot redrawn" \
+	sh -c '"$0" report "$1" 2>&1 | grep -q ": $2 scenario report(s) redrawn"' "$RL" "$TR_OUT/ci" "$(jq '.scenarios | length' "$R")"
+check "... MP-RDMA's and Eunomia's scripts written again from their descriptions, byte for byte" \
+	sh -c 'for s in eunomia-degraded mprdma-competing mprdma-degraded; do cmp "$0/tr-$s.gp" "$1/$s/report.gp" || exit 1; done' "$T" "$TR_OUT/ci"
 if [ "${TRANSPORT_SUITE:-}" = all ]; then
 	# Fig. 11(a): the single path placed on each spine in turn under mprdma-lossy's faults. The
 	# paper's MP-RDMA carried 2-4x their mean (measured here 2.26-2.72x, rxe's 67 ms timer).

@@ -781,7 +781,7 @@ Test(report, plot_draws_in_a_relative_folder)
 	cr_assert_eq(chdir("/tmp"), 0);
 	cr_assert_not_null(mkdtemp(dir));
 	r.dir = dir;
-	f = comp_plot_begin(&r, "test", 1, 300, gp, sizeof(gp));
+	f = comp_plot_begin(&r, "test", NULL, 1, 300, gp, sizeof(gp));
 	cr_assert_not_null(f);
 	fprintf(f, "plot x\n");
 	cr_assert_eq(comp_plot_end(&r, f, gp), 0);
@@ -791,7 +791,7 @@ Test(report, plot_draws_in_a_relative_folder)
 	unlink(gp);
 	snprintf(png, sizeof(png), "%s/gnuplot.log", dir);
 	unlink(png);
-	snprintf(png, sizeof(png), "%s/report.gp.seal", dir);
+	snprintf(png, sizeof(png), "%s/report" COMP_PLOT_DESC, dir);
 	unlink(png);
 	rmdir(dir);
 	cr_assert_eq(chdir(cwd), 0);
@@ -820,7 +820,7 @@ Test(report, hostile_text_in_the_title_and_caption_runs_nothing)
 		 dir, dir);
 	snprintf(caption, sizeof(caption), "lab '\n!touch %s/m4\nprint system('touch %s/m5')\n",
 		 dir, dir);
-	cr_assert_not_null(f = comp_plot_begin(&r, "test", 1, 300, gp, sizeof(gp)));
+	cr_assert_not_null(f = comp_plot_begin(&r, "test", NULL, 1, 300, gp, sizeof(gp)));
 	fprintf(f, "plot x\n");
 	cr_assert_eq(comp_plot_end(&r, f, gp), 0);
 	for (int i = 1; i <= 5; i++) {
