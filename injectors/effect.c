@@ -658,13 +658,30 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int pri
  * The kernel puts back its own (proto kernel, the local table, RA-learned)
  * when the link comes up; the others come back from the journal, as found.
  */
+int fault_found_route(struct fault_run *f, json_t *x, const char *dev, const char *netdev, bool v6,
+		      enum host_route_verb verb, struct sbuf *b)
+{
+	char bad[64] = "", tbl[16];
+
+	if (!host_found_word(x, "table", tbl, sizeof(tbl)))
+		snprintf(tbl, sizeof(tbl), "main");
+	if (host_found_keys(x, host_route_keys, bad, sizeof(bad)) &&
+	    !host_route_cmd(x, tbl, v6, verb, b))
+		return 0;
+	snprintf(f->err, sizeof(f->err),
+		 "%s: a route through %s has an attribute rocelab cannot restore as found ('%s'): "
+		 "it would be lost when the link goes down",
+		 dev, netdev, bad[0] ? bad : "?");
+	return -EOPNOTSUPP;
+}
+
 static int found_routes(struct fault_run *f, struct fault_plan *found, const char *host,
 			const char *netdev, bool v6)
 {
 	const char *argv[] = {"ip",  v6 ? "-6" : "-4", "-j", "route", "show", "table", "all",
 			      "dev", netdev,	       NULL};
 	json_t *routes = fault_read_json(f, host, argv), *x;
-	char bad[64] = "", tbl[16], proto[16];
+	char proto[16];
 	size_t i;
 	int r = 0;
 
@@ -678,21 +695,10 @@ static int found_routes(struct fault_run *f, struct fault_plan *found, const cha
 		    (host_found_word(x, "protocol", proto, sizeof(proto)) &&
 		     (!strcmp(proto, "kernel") || !strcmp(proto, "ra"))))
 			continue; /* the kernel's own: back with the link */
-		if (!host_found_word(x, "table", tbl, sizeof(tbl)))
-			snprintf(tbl, sizeof(tbl), "main");
 		json_object_set_new(x, "dev", json_string(netdev)); /* 'dev' filtered: not shown */
 		/* A multipath route has no single device: 'dev' does not list it, and it stays. */
-		if (!host_found_keys(x, host_route_keys, bad, sizeof(bad)) ||
-		    host_route_cmd(x, tbl, v6, true, &add)) {
-			snprintf(
-			    f->err, sizeof(f->err),
-			    "%s: a route through %s has an attribute rocelab cannot restore as "
-			    "found ('%s'): it would be lost when the link goes down",
-			    host, netdev, bad[0] ? bad : "?");
-			r = -EOPNOTSUPP;
-		} else {
+		if (!(r = fault_found_route(f, x, host, netdev, v6, HOST_ROUTE_ADD, &add)))
 			fault_plan_add(found, FB_HOST, host, "noop", NULL, add.p);
-		}
 		sb_free(&add);
 		if (r)
 			break;

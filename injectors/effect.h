@@ -10,6 +10,7 @@
 #include "harness/lab/lab.h"
 #include "harness/lab/traffic.h"
 #include "injectors/fault.h"
+#include "injectors/host_found.h"
 #include "injectors/nos/readback.h"
 
 #include <jansson.h>
@@ -30,6 +31,15 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
 
 /* The fault's own nft table on dev ('nft -j list table inet T'), or NULL with f->err. */
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
+
+/*
+ * Route x as 'ip -j route show table all' printed it on dev, through netdev:
+ * the command that restores it as found into b (verb: add, or replace for an
+ * undo that may run twice).  0, or -EOPNOTSUPP with f->err naming the
+ * attribute it cannot restore.
+ */
+int fault_found_route(struct fault_run *f, json_t *x, const char *dev, const char *netdev, bool v6,
+		      enum host_route_verb verb, struct sbuf *b);
 
 /*
  * What admin-down of netdev on host (a host rocelab did not lay out) loses,

@@ -85,8 +85,10 @@ static bool onlink(json_t *r)
 	return false;
 }
 
-int host_route_cmd(json_t *r, const char *tbl, bool v6, bool add, struct sbuf *b)
+int host_route_cmd(json_t *r, const char *tbl, bool v6, enum host_route_verb verb, struct sbuf *b)
 {
+	static const char *const verbs[] = {"del", "add", "replace"};
+	bool add = verb != HOST_ROUTE_DEL;
 	static const char *const opt[][2] = {
 	    {"gateway", "via"}, {"dev", "dev"},	    {"metric", "metric"}, {"protocol", "proto"},
 	    {"scope", "scope"}, {"prefsrc", "src"}, {"pref", "pref"}};
@@ -94,7 +96,7 @@ int host_route_cmd(json_t *r, const char *tbl, bool v6, bool add, struct sbuf *b
 
 	if (!host_found_word(r, "dst", v, sizeof(v)))
 		return -EINVAL;
-	sb_printf(b, "ip%s route %s %s table %s", v6 ? " -6" : "", add ? "add" : "del", v, tbl);
+	sb_printf(b, "ip%s route %s %s table %s", v6 ? " -6" : "", verbs[verb], v, tbl);
 	/* A delete names the route only: destination, gateway, device, metric. */
 	for (size_t i = 0; i < (add ? ARRAY_SIZE(opt) : 3); i++) {
 		if (!json_object_get(r, opt[i][0]))

@@ -25,11 +25,15 @@ bool host_found_keys(json_t *o, const char *const *known, char *bad, size_t len)
 /* "ip rule VERB ..." selecting found rule r into b; -EINVAL if a value cannot be a word. */
 int host_rule_cmd(json_t *r, const char *verb, struct sbuf *b);
 
+/* What a route command does: false and true (del, add) read as before. */
+enum host_route_verb { HOST_ROUTE_DEL, HOST_ROUTE_ADD, HOST_ROUTE_REPLACE };
+
 /*
- * "ip [-6] route add|del DST table TBL ..." for found route r of table tbl
- * into b: a delete names the route (destination, gateway, device, metric), an
- * add restores it (protocol, scope, source, preference, onlink too).
+ * "ip [-6] route add|del|replace DST table TBL ..." for found route r of
+ * table tbl into b: a delete names the route (destination, gateway, device,
+ * metric), an add or a replace (idempotent: an undo's) restores it (protocol,
+ * scope, source, preference, onlink too).
  */
-int host_route_cmd(json_t *r, const char *tbl, bool v6, bool add, struct sbuf *b);
+int host_route_cmd(json_t *r, const char *tbl, bool v6, enum host_route_verb verb, struct sbuf *b);
 
 #endif

@@ -108,6 +108,113 @@ static int judge_found(struct fault_run *f, struct fault_plan *p)
 	return fault_judge_found(f, p, "the flap", admin_up, NULL);
 }
 
+/* Who puts a route back after link-up: the kernel (its own), a routing daemon, or nobody. */
+static bool route_restored_by_others(json_t *x)
+{
+	static const char *const ours[] = {"boot", "static", "dhcp", NULL};
+	char proto[16];
+
+	if (json_object_get(x, "type")) /* local, broadcast, unreachable...: the kernel's */
+		return true;
+	if (!host_found_word(x, "protocol", proto, sizeof(proto)))
+		return false; /* 'ip route add' without proto: boot */
+	for (size_t i = 0; ours[i]; i++)
+		if (!strcmp(proto, ours[i]))
+			return false;
+	return true; /* kernel, ra, or a routing daemon's (bgp, zebra, ospf, a number...) */
+}
+
+/*
+ * The routes through port of a Linux switch sw that admin-down flushes and
+ * nobody else puts back, as found there (every table, IPv4 and IPv6), as
+ * idempotent 'ip route replace' lines after revert's link-up.  A multipath
+ * route keeps its other next hops and gets this one back with the link (the
+ * kernel revives it); one whose every next hop is through port cannot be
+ * restored as found: refused.  *n: the routes, *left: those left to others.
+ */
+static int linux_switch_routes(struct fault_run *f, struct fault_action *a, const char *port,
+			       size_t *n, size_t *left)
+{
+	struct sbuf v = {0};
+	int r = 0;
+
+	sb_printf(&v, "%s", a->revert);
+	for (int v6 = 0; v6 < 2 && !r; v6++) {
+		const char *argv[] = {"ip",   v6 ? "-6" : "-4", "-j",  "route",
+				      "show", "table",		"all", NULL};
+		json_t *routes = fault_read_json(f, a->device, argv), *x;
+		char dev[64];
+		size_t i;
+
+		if (!routes) {
+			r = -EIO;
+			break;
+		}
+		json_array_foreach(routes, i, x)
+		{
+			json_t *nhs = json_object_get(x, "nexthops"), *nh;
+			size_t k, through = 0;
+			struct sbuf add = {0};
+
+			json_array_foreach(nhs, k, nh) through +=
+			    host_found_word(nh, "dev", dev, sizeof(dev)) && !strcmp(dev, port);
+			if (through && through == json_array_size(nhs)) {
+				snprintf(
+				    f->err, sizeof(f->err),
+				    "%s: a multipath route runs only through %s; rocelab cannot "
+				    "restore it as found after the flap",
+				    a->device, port);
+				r = -EOPNOTSUPP;
+				break;
+			}
+			if (nhs || !host_found_word(x, "dev", dev, sizeof(dev)) ||
+			    strcmp(dev, port))
+				continue; /* not through port, or one of several next hops */
+			if (route_restored_by_others(x)) {
+				*left += !json_object_get(x, "type");
+				continue;
+			}
+			if (!(r = fault_found_route(f, x, a->device, port, v6, HOST_ROUTE_REPLACE,
+						    &add))) {
+				sb_printf(&v, " && %s", add.p);
+				(*n)++;
+			}
+			sb_free(&add);
+			if (r)
+				break;
+		}
+		json_decref(routes);
+	}
+	if (!r)
+		fault_action_set(&a->revert, v.p);
+	sb_free(&v);
+	return r;
+}
+
+/* A Linux switch port's flap: its undo restores the routes found through it. */
+static int discover_switch(struct fault_run *f, struct fault_plan *p)
+{
+	for (size_t i = 0; i < p->n_acts; i++) {
+		struct fault_action *a = &p->acts[i];
+		const struct inv_switch *sw = inventory_switch(f->inv, a->device);
+		size_t n = 0, left = 0;
+		const char *port;
+		int r;
+
+		if (a->backend != FB_SSH || !sw || sw->dialect != INV_DIALECT_LINUX ||
+		    !a->read_as || strncmp(a->read_as, "ip-link ", 8))
+			continue;
+		port = fault_read_port(a);
+		if ((r = linux_switch_routes(f, a, port, &n, &left)))
+			return r;
+		snprintf(p->note, sizeof(p->note),
+			 "%zu static route(s) through %s as found on %s, restored after link-up; "
+			 "%zu left to the kernel or a routing daemon",
+			 n, port, a->device, left);
+	}
+	return 0;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	const struct fault_spec *s = f->spec;
@@ -119,8 +226,10 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	size_t n_routes;
 	int r = judge_found(f, p);
 
-	if (r || s->tkind != INV_DEV_HOST || lab_can(f->lab, LAB_CAP_NETLINK))
-		return r; /* a switch port, or hosts rocelab laid out: the plan stands */
+	if (!r && s->tkind != INV_DEV_HOST)
+		return discover_switch(f, p);
+	if (r || lab_can(f->lab, LAB_CAP_NETLINK))
+		return r; /* hosts rocelab laid out: the plan stands */
 	h = &f->inv->hosts[s->tdev];
 	netdev = h->rnics[s->tport].netdev;
 	r = fault_found_link(f, &found, h->name, netdev, &n_routes);
@@ -145,46 +254,6 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	return 0;
 }
 
-/*
- * Admin-down flushes the IPv4 routes through a port and link-up does not bring
- * them back; a NOS's routing daemon re-installs them, so the undo does too.
- */
-static void linux_restore_routes(struct render_ctx *r, struct sbuf *v)
-{
-	const struct inv_switch *sw = &r->inv->switches[r->sw];
-	const struct topo_switch *ts;
-
-	if (!r->topo)
-		return;
-	ts = &r->topo->sw[r->sw];
-	for (size_t i = 0; i < ts->n_routes; i++) {
-		const struct topo_route *rt = &ts->routes[i];
-		bool mine = rt->n_nh == 0 && !strcmp(sw->ports[rt->dev_port].name, r->port);
-		char dst[24];
-
-		for (size_t k = 0; k < rt->n_nh; k++)
-			mine |= !strcmp(sw->ports[rt->nh[k].port].name, r->port);
-		if (!mine)
-			continue;
-		if (rt->len == 0)
-			snprintf(dst, sizeof(dst), "default");
-		else
-			snprintf(dst, sizeof(dst), "%s/%d", inet_ntoa(rt->dst), rt->len);
-		if (rt->n_nh == 0) {
-			sb_printf(v, " && ip route replace %s dev %s proto static scope link", dst,
-				  r->port);
-		} else if (rt->n_nh == 1) {
-			sb_printf(v, " && ip route replace %s via %s dev %s proto static", dst,
-				  inet_ntoa(rt->nh[0].gw), sw->ports[rt->nh[0].port].name);
-		} else {
-			sb_printf(v, " && ip route replace %s proto static", dst);
-			for (size_t k = 0; k < rt->n_nh; k++)
-				sb_printf(v, " nexthop via %s dev %s", inet_ntoa(rt->nh[k].gw),
-					  sw->ports[rt->nh[k].port].name);
-		}
-	}
-}
-
 static int linux_link_flap(struct render_ctx *r)
 {
 	struct sbuf a = {0}, v = {0};
@@ -194,9 +263,12 @@ static int linux_link_flap(struct render_ctx *r)
 		return ret;
 	sb_printf(&a, "ip link set dev %s down", r->port);
 	sb_printf(&v, "ip link set dev %s up", r->port);
-	linux_restore_routes(r, &v);
 	nos_read_port(nos_emit(r, &a, NULL, &v), "ip-link", r->port, "ip -j link show dev %s",
 		      r->port);
+	snprintf(r->plan->note, sizeof(r->plan->note),
+		 "the static routes through %s that admin-down flushes are read from %s when "
+		 "applied and restored as found (a routing daemon's come back from it)",
+		 r->port, r->inv->switches[r->sw].name);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The command for one found object (iproute2 6.1's JSON, as a host printed it). */
-static char *route(const char *js, const char *tbl, bool v6, bool add)
+static char *route(const char *js, const char *tbl, bool v6, enum host_route_verb add)
 {
 	json_t *o = json_loads(js, 0, NULL);
 	struct sbuf b = {0};
@@ -32,6 +32,11 @@ Test(host_found, a_route_is_deleted_by_name_and_restored_whole)
 	cr_assert_str_eq(add, "ip route add 198.18.10.0/24 table 200 via 198.18.9.254 dev rnic2 "
 			      "metric 5 proto static");
 	free(del);
+	free(add);
+	/* an undo that may run twice (after a crash): replace, the same route whole */
+	add = route(js, "200", false, HOST_ROUTE_REPLACE);
+	cr_assert_str_eq(add, "ip route replace 198.18.10.0/24 table 200 via 198.18.9.254 dev "
+			      "rnic2 metric 5 proto static");
 	free(add);
 }
 

@@ -49,6 +49,16 @@ check "rail1:swp1 flap restored its host route" diff -q $T/snap.before $T/snap.a
 expect_exit 0 "link-flap spine3:swp2 --count 1" "$RL" inject link-flap --target spine3:swp2 --period 600ms --down 200ms
 snapshot >$T/snap.after
 check "spine3:swp2 flap restored its routes" diff -q $T/snap.before $T/snap.after
+# Issue 63: a Linux switch's flap restores the routes it read before, nothing else: one of its own
+# (ip route add: proto boot) comes back as it was, a routing daemon's (bgp) is left to its daemon.
+ip -n rl-rail1 route add 198.18.200.0/24 dev swp1 && ip -n rl-rail1 route add 198.18.201.0/24 dev swp1 proto bgp
+expect_exit 0 "link-flap rail1:swp1 beside a route of its own and a routing daemon's" "$RL" inject link-flap --target rail1:swp1 --period 600ms --down 200ms
+cp $T/check.out $T/ownroutes.out
+check "... it says what it restores and what it leaves" grep -q "2 static route(s) through swp1 as found on rail1, restored after link-up; 1 left to the kernel or a routing daemon" $T/ownroutes.out
+check "... its own restored as read, the daemon's not put back by rocelab" sh -c 'test "$(ip -n rl-rail1 route show 198.18.200.0/24)" = "198.18.200.0/24 dev swp1 scope link " && test -z "$(ip -n rl-rail1 route show 198.18.201.0/24)"'
+ip -n rl-rail1 route del 198.18.200.0/24 dev swp1
+snapshot >$T/snap.after
+check "... and nothing else changed" diff -q $T/snap.before $T/snap.after
 if start_hold "link-flap rail1:swp5" link-flap --target rail1:swp5 --period 10s --down 8s; then
 	check "rail1:swp5 and spine1:swp1 are down" test "$(ip netns exec rl-rail1 cat /sys/class/net/swp5/operstate) $(ip netns exec rl-spine1 cat /sys/class/net/swp1/operstate)" = "down down"
 	check "its evidence is each end's state as its device read it" grep -q "applied ('ip -j link show dev swp5' on rail1: admin down; link down: rail1:swp5 DOWN (ip -j link show on rail1), spine1:swp1 [A-Z]* (ip -j link show on spine1))" $T/hold.out
