@@ -8,10 +8,13 @@
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
 
+#include <arpa/inet.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -658,6 +661,63 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int pri
  * The kernel puts back its own (proto kernel, the local table, RA-learned)
  * when the link comes up; the others come back from the journal, as found.
  */
+/* This controller's address toward addr (the source a connection to it gets), or -errno. */
+static int controller_addr(struct in_addr addr, char *buf, size_t len)
+{
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(22), .sin_addr = addr},
+			   me = {0};
+	socklen_t ml = sizeof(me);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
+
+	/* a datagram socket's connect() sends nothing: the kernel picks the route and source */
+	if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof(to)) ||
+	    getsockname(fd, (struct sockaddr *)&me, &ml))
+		r = -errno;
+	else
+		inet_ntop(AF_INET, &me.sin_addr, buf, (socklen_t)len);
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+int fault_mgmt_check(struct fault_run *f, const char *dev, const char *const *names, size_t n)
+{
+	const struct inv_host *h = inventory_host(f->inv, dev);
+	const struct inv_switch *sw = h ? NULL : inventory_switch(f->inv, dev);
+	enum inv_dialect d = h ? INV_DIALECT_LINUX : sw ? sw->dialect : INV_DIALECT_EOS;
+	char mgmt[INET_ADDRSTRLEN], ctrl[INET_ADDRSTRLEN];
+	json_t *addrs, *route = NULL;
+	const char *through;
+
+	if (lab_can(f->lab, LAB_CAP_NETLINK) || d == INV_DIALECT_EOS || (h && !h->has_mgmt))
+		return 0;
+	inet_ntop(AF_INET, h ? &h->mgmt : &sw->mgmt, mgmt, sizeof(mgmt));
+	if (controller_addr(h ? h->mgmt : sw->mgmt, ctrl, sizeof(ctrl))) {
+		snprintf(f->err, sizeof(f->err),
+			 "no route from this controller to %s's management address %s", dev, mgmt);
+		return -EHOSTUNREACH;
+	}
+	if (!(addrs =
+		  fault_read_json(f, dev, (const char *const[]){"ip", "-j", "addr", "show", NULL})))
+		return -EIO;
+	if (d == INV_DIALECT_LINUX &&
+	    !(route = fault_read_json(
+		  f, dev,
+		  (const char *const[]){"ip", "-j", "route", "get", ctrl, "from", mgmt, NULL})))
+		f->err[0] = '\0'; /* mgmt not its own (a NAT): the address is asked all the same */
+	through = host_mgmt_through(addrs, route, mgmt, names, n);
+	if (through)
+		snprintf(f->err, sizeof(f->err),
+			 "%s is managed through %s (its management address %s is there, or its "
+			 "route back to this controller at %s leaves by it): taking %s down would "
+			 "cut rocelab off from %s, and the fault could not be reverted; choose "
+			 "another target, or manage %s out of band",
+			 dev, through, mgmt, ctrl, through, dev, dev);
+	json_decref(addrs);
+	json_decref(route);
+	return through ? -EPERM : 0;
+}
+
 int fault_found_route(struct fault_run *f, json_t *x, const char *dev, const char *netdev, bool v6,
 		      enum host_route_verb verb, struct sbuf *b)
 {

@@ -33,6 +33,18 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
 
 /*
+ * Before a fault takes names[0, n) of dev down (netdevs of a host, ports of a
+ * switch) on a lab reached over SSH (issue 63): rocelab's own path to dev must
+ * not run through one of them -- dev's management address held by one, or
+ * dev's route back to this controller leaving by one ('ip -j route get', on
+ * hosts and Linux switches; SONiC's and NVUE's management sits in its own VRF,
+ * so only the address is asked there; EOS is not asked).  0, or -EPERM with
+ * f->err saying which and what to do.  A virtual lab on this machine has no
+ * management path to cut: 0.
+ */
+int fault_mgmt_check(struct fault_run *f, const char *dev, const char *const *names, size_t n);
+
+/*
  * Route x as 'ip -j route show table all' printed it on dev, through netdev:
  * the command that restores it as found into b (verb: add, or replace for an
  * undo that may run twice).  0, or -EOPNOTSUPP with f->err naming the

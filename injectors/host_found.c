@@ -109,3 +109,35 @@ int host_route_cmd(json_t *r, const char *tbl, bool v6, enum host_route_verb ver
 		sb_printf(b, " onlink");
 	return 0;
 }
+
+/* names[i] equal to s, or NULL. */
+static const char *among(const char *s, const char *const *names, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcmp(s, names[i]))
+			return names[i];
+	return NULL;
+}
+
+const char *host_mgmt_through(json_t *addrs, json_t *route, const char *mgmt,
+			      const char *const *names, size_t n)
+{
+	json_t *first = json_array_get(route, 0), *link, *a;
+	const char *hit = among(json_string_value(json_object_get(first, "dev")), names, n);
+	size_t i, k;
+
+	json_array_foreach(hit ? NULL : addrs, i, link)
+	{
+		const char *name =
+		    among(json_string_value(json_object_get(link, "ifname")), names, n);
+
+		json_array_foreach(name ? json_object_get(link, "addr_info") : NULL, k, a)
+		{
+			const char *local = json_string_value(json_object_get(a, "local"));
+
+			if (local && !strcmp(local, mgmt))
+				return name;
+		}
+	}
+	return hit;
+}

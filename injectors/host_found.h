@@ -36,4 +36,14 @@ enum host_route_verb { HOST_ROUTE_DEL, HOST_ROUTE_ADD, HOST_ROUTE_REPLACE };
  */
 int host_route_cmd(json_t *r, const char *tbl, bool v6, enum host_route_verb verb, struct sbuf *b);
 
+/*
+ * Does a device's management path run through one of names[0, n) (netdevs
+ * or ports a fault is about to take down)?  addrs: its 'ip -j addr show'
+ * (the management address mgmt held by one of them); route: its 'ip -j route
+ * get CONTROLLER from MGMT' (the device its answers to this controller leave
+ * by), or NULL when not asked.  The name it runs through, or NULL.
+ */
+const char *host_mgmt_through(json_t *addrs, json_t *route, const char *mgmt,
+			      const char *const *names, size_t n);
+
 #endif

@@ -40,6 +40,20 @@ HOST_VERB(verb_cont)
 
 static const struct opt_desc opts[] = {OPT_TABLE_END};
 
+/* Every RNIC goes down: the host may not be managed through one of them. */
+static int precheck(struct fault_run *f)
+{
+	const struct inv_host *h = &f->inv->hosts[f->spec->tdev];
+	const char **names = rl_xcalloc(h->n_rnics + 1, sizeof(*names));
+	int r;
+
+	for (size_t i = 0; i < h->n_rnics; i++)
+		names[i] = h->rnics[i].netdev;
+	r = fault_mgmt_check(f, h->name, names, h->n_rnics);
+	free(names);
+	return r;
+}
+
 static int plan_host(struct render_ctx *rc)
 {
 	const struct inv_host *h = &rc->inv->hosts[rc->spec->tdev];
@@ -183,6 +197,7 @@ const struct fault_kind_ops fk_host_down = {
     .example = "host3",
     .opts = opts,
     .plan_host = plan_host,
+    .precheck = precheck,
     .discover = discover,
     .verify = verify,
 };

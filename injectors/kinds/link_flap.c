@@ -377,7 +377,10 @@ static int read_ends(struct fault_run *f, struct inv_endpoint ends[2], struct po
 	return 0;
 }
 
-/* Before anything changes: a link that is down already has nothing to flap. */
+/*
+ * Before anything changes: a link that is down already has nothing to flap,
+ * and one that carries rocelab's own way to either end is not taken down.
+ */
 static int precheck(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
@@ -394,7 +397,15 @@ static int precheck(struct fault_run *f)
 			 "the link is not up before the flap: %s; bring it up first", said);
 		return -EALREADY;
 	}
-	return 0;
+	/* a flap takes both ends down: neither device may be managed through its end */
+	for (int e = 0; e < 2 && !r; e++) {
+		const char *name = ends[e].kind == INV_DEV_HOST
+				       ? f->inv->hosts[ends[e].dev].rnics[ends[e].port].netdev
+				       : f->inv->switches[ends[e].dev].ports[ends[e].port].name;
+
+		r = fault_mgmt_check(f, inventory_device_name(f->inv, &ends[e]), &name, 1);
+	}
+	return r;
 }
 
 static bool admin_down(const struct fault_run *f, const struct fault_action *a,

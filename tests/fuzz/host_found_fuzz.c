@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * What a host prints for 'ip -j rule' and 'ip -j route' (injectors/host_found.c), which
- * becomes the commands that delete and restore what was found: any JSON.  Every command
- * built is words of [A-Za-z0-9.:/_-] and spaces, or no command: a finding otherwise.
+ * becomes the commands that delete and restore what was found, and for 'ip -j addr' and
+ * 'ip -j route get', which says whether its management path runs through a netdev: any JSON.  Every
+ * command built is words of [A-Za-z0-9.:/_-] and spaces, or no command: a finding otherwise.
  */
 #include "harness/lib/sbuf.h"
 #include "injectors/host_found.h"
@@ -40,10 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (host_route_cmd(o, "101", false, false, &b) == 0)
 				words_only(&b);
 			sb_free(&b);
-			if (host_route_cmd(o, "main", true, true, &b) == 0)
+			if (host_route_cmd(o, "main", true, HOST_ROUTE_REPLACE, &b) == 0)
 				words_only(&b);
 			sb_free(&b);
 		}
+	}
+	/* the same text as 'ip -j addr show' and as 'ip -j route get' (issue 63) */
+	{
+		static const char *const names[] = {"rnic1", "mgmt0"};
+		const char *t = host_mgmt_through(a, a, "198.19.128.11", names, 2);
+
+		if (t && t != names[0] && t != names[1])
+			abort(); /* the name it runs through is one it was asked about */
 	}
 	json_decref(a);
 	free(text);

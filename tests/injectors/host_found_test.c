@@ -95,3 +95,45 @@ Test(host_found, what_cannot_be_one_word_or_is_unknown_is_refused)
 	json_decref(o);
 	json_decref(m);
 }
+
+/* 'ip -j addr show' of a host managed on mgmt0, its RNIC rnic1 (iproute2 6.x, trimmed). */
+static const char addrs_js[] =
+    "[{\"ifindex\":1,\"ifname\":\"lo\",\"addr_info\":[]},"
+    "{\"ifindex\":2,\"ifname\":\"rnic1\",\"flags\":[\"UP\",\"LOWER_UP\"],\"addr_info\":[{"
+    "\"family\":\"inet\",\"local\":\"198.18.1.1\",\"prefixlen\":24,\"scope\":\"global\"},{"
+    "\"family\":\"inet6\",\"local\":\"fe80::bce7:40ff:fe0e:32a5\",\"prefixlen\":64}]},"
+    "{\"ifindex\":3,\"ifname\":\"mgmt0\",\"flags\":[\"UP\",\"LOWER_UP\"],\"addr_info\":[{"
+    "\"family\":\"inet\",\"local\":\"198.19.128.11\",\"prefixlen\":17,\"scope\":\"global\"}]}]";
+
+static const char *through(const char *addrs, const char *route, const char *mgmt, const char *name)
+{
+	json_t *a = json_loads(addrs, 0, NULL), *r = route ? json_loads(route, 0, NULL) : NULL;
+	const char *names[] = {name}, *t;
+
+	cr_assert_not_null(a);
+	t = host_mgmt_through(a, r, mgmt, names, 1);
+	json_decref(a);
+	json_decref(r);
+	return t;
+}
+
+/* Issue 63: a fault never takes down the way rocelab reaches a device. */
+Test(host_found, the_management_path_is_found_by_address_and_by_route)
+{
+	static const char via_mgmt[] = "[{\"dst\":\"198.19.128.1\",\"from\":\"198.19.128.11\","
+				       "\"dev\":\"mgmt0\",\"flags\":[],\"uid\":0,\"cache\":[]}]",
+			  via_rnic[] = "[{\"dst\":\"198.19.128.1\",\"from\":\"198.19.128.11\","
+				       "\"dev\":\"rnic1\",\"flags\":[],\"uid\":0,\"cache\":[]}]";
+
+	/* managed out of band: rnic1 may go down */
+	cr_assert_null(through(addrs_js, via_mgmt, "198.19.128.11", "rnic1"));
+	cr_assert_null(through(addrs_js, NULL, "198.19.128.11", "rnic1"));
+	/* its answers to the controller leave by rnic1 */
+	cr_assert_str_eq(through(addrs_js, via_rnic, "198.19.128.11", "rnic1"), "rnic1");
+	/* managed in band, on the RNIC's own address (route not asked) */
+	cr_assert_str_eq(through(addrs_js, NULL, "198.18.1.1", "rnic1"), "rnic1");
+	/* the management port itself */
+	cr_assert_str_eq(through(addrs_js, via_mgmt, "198.19.128.11", "mgmt0"), "mgmt0");
+	/* output of another shape reads as no path through it, not as a crash */
+	cr_assert_null(through("{\"x\":1}", "[1]", "198.19.128.11", "rnic1"));
+}

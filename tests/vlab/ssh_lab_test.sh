@@ -122,6 +122,22 @@ wait $hd_ag 2>/dev/null
 dad_done
 rnic2_state >"$T/hd.after"
 check "after host-down every route and address of rnic2 is as found" diff "$T/flap.before" "$T/hd.after"
+# Issue 63: a host managed through one of its RNICs (its management address on rnic3 too): no fault
+# takes rnic3 down -- a flap of it, of the switch port at its other end, host-down -- each refused
+# before anything is journaled or changed.
+$N addr add "$H1/32" dev rnic3
+jl=$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")
+expect_exit 3 "link-flap of the RNIC that holds host1's management address: refused" \
+	"$RL" inject link-flap --target host1:rnic3 --period 1s --down 300ms --count 1 -i "$SI"
+cp "$T/check.out" "$T/mgmt.out"
+check "... it says host1 is managed through rnic3, and what to do" \
+	grep -q "host1 is managed through rnic3 (its management address $H1 is there, or its route back to this controller at [0-9.]* leaves by it): taking rnic3 down would cut rocelab off from host1, and the fault could not be reverted; choose another target, or manage host1 out of band" "$T/mgmt.out"
+expect_exit 3 "... a flap of the switch port at its other end (rail3:swp1): refused" \
+	"$RL" inject link-flap --target rail3:swp1 --period 1s --down 300ms --count 1 -i "$SI"
+expect_exit 3 "... host-down of host1: refused" "$RL" inject host-down --target host1 --for 1s -i "$SI"
+check "... nothing journaled, rnic3 still up" \
+	sh -c 'test "$(wc -l <"$0/journal.jsonl")" -eq "$1" && ip -n rl-host1 link show dev rnic3 | grep -q "state UP"' "$ROCELAB_LIB_DIR" "$jl"
+$N addr del "$H1/32" dev rnic3
 $N route del 198.18.250.0/24 table 250
 $N route del 198.18.251.0/24
 ip netns exec rl-host1 sysctl -qw net.ipv6.conf.rnic2.disable_ipv6=1
