@@ -89,7 +89,7 @@ static bool mac_zero(const uint8_t m[6])
 }
 
 long long pfc_storm_here(const char *ifname, const struct pfc_frame *f, unsigned pps, long long ms,
-			 volatile sig_atomic_t *stop)
+			 unsigned long long max_frames, volatile sig_atomic_t *stop)
 {
 	struct pfc_frame fr = *f;
 	uint8_t frame[PFC_FRAME_LEN];
@@ -112,8 +112,10 @@ long long pfc_storm_here(const char *ifname, const struct pfc_frame *f, unsigned
 		unsigned long long now = rl_now_ns();
 		long long due = (long long)((now - start) / 1000 * pps / 1000000ULL) + 1;
 
-		if (end && now >= end)
+		if ((end && now >= end) || (max_frames && (unsigned long long)sent >= max_frames))
 			break;
+		if (max_frames && (unsigned long long)due > max_frames)
+			due = (long long)max_frames;
 		for (; sent < due; sent++)
 			if (send(fd, frame, sizeof(frame), 0) < 0) {
 				if (errno == ENOBUFS || errno == EAGAIN)

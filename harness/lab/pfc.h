@@ -38,10 +38,11 @@ int pfc_frame_parse(const uint8_t *p, size_t n, struct pfc_frame *f);
 
 /*
  * Send f from netdev ifname in this network namespace, pps frames a second,
- * for ms milliseconds (0: until *stop).  Returns the frames sent, or -errno.
+ * for ms milliseconds (0: until *stop), at most max_frames (0: no cap).
+ * Returns the frames sent, or -errno.
  */
 long long pfc_storm_here(const char *ifname, const struct pfc_frame *f, unsigned pps, long long ms,
-			 volatile sig_atomic_t *stop);
+			 unsigned long long max_frames, volatile sig_atomic_t *stop);
 
 /* What arrived on a netdev while counting. */
 struct pfc_count {

@@ -11,10 +11,12 @@
 #include "injectors/cmd/inject.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,8 +28,8 @@ struct pfc_args {
 	char dev[IF_NAMESIZE];
 	char while_path[256];
 	int priority;
-	unsigned quanta, pps;
-	long long for_ms;
+	unsigned quanta, pps, frames;
+	long long for_ms, orphan_ms;
 	bool count;
 };
 
@@ -43,6 +45,7 @@ static const struct opt_desc pfc_opts[] = {
     {"quanta", OPT_UINT, 1, PFC_QUANTA_MAX, PA(quanta), "pause time of each frame, in quanta"},
     {"pps", OPT_UINT, 1, PFC_STORM_PPS_MAX, PA(pps), "frames per second"},
     {"for", OPT_MS, 0, 86400000, PA(for_ms), "how long (0: until SIGINT or SIGTERM)"},
+    {"frames", OPT_UINT, 0, UINT_MAX, PA(frames), "stop after this many frames (0: no cap)"},
     {"count", OPT_BOOL, 0, 0, PA(count), "count the PFC frames arriving instead, for --for"},
     {.name = "while",
      .type = OPT_STR,
@@ -50,21 +53,44 @@ static const struct opt_desc pfc_opts[] = {
      .size = sizeof(((struct pfc_args *)0)->while_path),
      .help = "stop once this file is gone (pfc-storm's marker in its run folder, which "
 	     "'rocelab revert' sweeps after a crash)"},
+    {"orphan-after", OPT_MS, 0, 86400000, PA(orphan_ms),
+     "with --while: stop once the file has not been touched for this long (its controller's "
+     "heartbeat; 0: not watched)"},
     OPT_TABLE_END,
 };
 
 /*
+ * (What it says as it stops holds no "pfc: ": pfc-storm reads its count after that.)
  * --while: the storm ends when its marker goes.  Started on a host over
  * SSH, the sender outlives an injector killed with -9; 'rocelab revert'
- * then removes that run's folder, and with it the marker.
+ * then removes that run's folder, and with it the marker.  --orphan-after:
+ * it also ends when the injector stops touching the marker (its heartbeat):
+ * a controller dead or cut off leaves no storm behind for long.
  */
-static void *watch_marker(void *path)
+struct watch {
+	const char *path;
+	long long orphan_ms;
+};
+
+static void *watch_marker(void *arg)
 {
+	const struct watch *w = arg;
 	const struct timespec tick = {0, 200000000L};
+	struct stat st;
 
 	while (!rl_interrupted) {
-		if (access(path, F_OK)) {
-			rl_info("load pfc: %s is gone: stopping", (const char *)path);
+		if (stat(w->path, &st)) {
+			rl_info("load pfc stops: %s is gone", w->path);
+			rl_interrupted = 1;
+			break;
+		}
+		if (w->orphan_ms && rl_realtime_ns() / 1000000ULL >
+					(unsigned long long)st.st_mtim.tv_sec * 1000ULL +
+					    (unsigned long long)st.st_mtim.tv_nsec / 1000000ULL +
+					    (unsigned long long)w->orphan_ms) {
+			rl_info("load pfc stops: no heartbeat from its controller for %lld ms (%s "
+				"not touched)",
+				w->orphan_ms, w->path);
 			rl_interrupted = 1;
 			break;
 		}
@@ -120,25 +146,32 @@ int load_pfc(int argc, char **argv)
 	}
 	struct pfc_frame f = {.enable = (uint8_t)(1u << a.priority)};
 	unsigned long long t0 = rl_now_ns();
+	static struct watch w;
 	pthread_t watcher;
 	long long sent;
 
+	if (a.orphan_ms && !a.while_path[0])
+		return bad("--orphan-after: give the file it watches with --while");
 	if (a.while_path[0]) {
 		if (access(a.while_path, F_OK))
 			return bad("--while: %s is not there", a.while_path);
-		if (pthread_create(&watcher, NULL, watch_marker, a.while_path) ||
-		    pthread_detach(watcher)) {
+		w = (struct watch){a.while_path, a.orphan_ms};
+		if (pthread_create(&watcher, NULL, watch_marker, &w) || pthread_detach(watcher)) {
 			rl_err("load pfc: cannot watch %s", a.while_path);
 			return RL_EXIT_SETUP;
 		}
 	}
 
 	f.quanta[a.priority] = (uint16_t)a.quanta;
-	sent = pfc_storm_here(a.dev, &f, a.pps, a.for_ms, &rl_interrupted);
+	sent = pfc_storm_here(a.dev, &f, a.pps, a.for_ms, a.frames, &rl_interrupted);
 	if (sent < 0) {
 		rl_err("load pfc: sending on %s: %s", a.dev, strerror((int)-sent));
 		return RL_EXIT_SETUP;
 	}
+	if (a.frames && (unsigned long long)sent >= a.frames)
+		rl_info("load pfc stops: its cap of %u frames reached", a.frames);
+	else if (a.for_ms && !rl_interrupted)
+		rl_info("load pfc stops: its deadline (%lld ms) reached", a.for_ms);
 	printf("pfc: %lld frames sent on %s in %.2f s (priority %d, quanta %u, %u/s)\n", sent,
 	       a.dev, (double)(rl_now_ns() - t0) / 1e9, a.priority, a.quanta, a.pps);
 	return RL_EXIT_OK;

@@ -27,6 +27,7 @@ struct pfc_storm_opts {
 	unsigned pfc_pps, pfc_quanta; /* PFC frames a second, and each one's pause time */
 	/* planned: the rate the emulated pause holds the port's egress at (virtual lab) */
 	unsigned long long held_kbit;
+	long long orphan_ms; /* a sender over SSH stops this long after its last heartbeat */
 };
 FAULT_KIND_OPTS(ps, struct pfc_storm_opts)
 
@@ -73,6 +74,9 @@ static const struct opt_desc opts[] = {
      print_pps},
     {"quanta", OPT_UINT, 1, PFC_QUANTA_MAX, FS(pfc_quanta),
      "each frame's pause, in quanta of 512 bit times"},
+    {"orphan-after", OPT_MS, 3000, 3600000, FS(orphan_ms),
+     "a sender on a host reached over SSH stops once its injector's heartbeat (every second) "
+     "has been silent this long"},
     OPT_TABLE_END,
 };
 
@@ -81,6 +85,7 @@ static void defaults(struct fault_spec *s)
 	ps_rw(s)->priority = 3;
 	ps_rw(s)->pfc_pps = 2000;
 	ps_rw(s)->pfc_quanta = PFC_QUANTA_MAX;
+	ps_rw(s)->orphan_ms = 30000;
 }
 
 /* The link's speed in Mbit/s, as the inventory gives it (0: not given). */
@@ -253,8 +258,10 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 struct storm {
 	struct lab_proc proc;
 	char log[64];
-	struct inv_endpoint sw_end;   /* the switch port the frames arrive at */
-	struct fault_action rx;	      /* a NOS's PFC receive counter: its read and parser */
+	char marker[256];	    /* on the host: the sender runs while it is there and touched */
+	unsigned long long beat;    /* when it was last touched (rl_now_ns) */
+	struct inv_endpoint sw_end; /* the switch port the frames arrive at */
+	struct fault_action rx;	    /* a NOS's PFC receive counter: its read and parser */
 	unsigned long long rx_before; /* what it said before the storm */
 };
 
@@ -299,11 +306,50 @@ static int storm_marker(struct fault_run *f, const char *host, char *there, size
 	return r;
 }
 
+/*
+ * The injector's heartbeat: the marker touched (not made again: a sweep
+ * that removed it meant the storm to end), at most once a second.  An SSH
+ * login that fails is not fatal: the sender then stops by itself.
+ */
+static void heartbeat(struct fault_run *f, struct storm *st)
+{
+	char err[256];
+
+	if (!st->marker[0] || rl_now_ns() < st->beat + 1000000000ULL)
+		return;
+	st->beat = rl_now_ns();
+	if (lab_exec(f->lab, f->inv->hosts[f->spec->tdev].name,
+		     (const char *const[]){"touch", "-c", st->marker, NULL}, NULL, NULL, err,
+		     sizeof(err)))
+		rl_warn("pfc-storm %u: heartbeat to %s: %s", f->id, st->marker, err);
+}
+
+/*
+ * A storm lasts only while its injector lives: it must be told when to end
+ * (--for) or be held (--hold) and ended by a signal; 'stays until rocelab
+ * revert' would leave a storm with no one to end it.
+ */
+static int precheck(struct fault_run *f)
+{
+	if (f->spec->for_ms || f->spec->hold)
+		return 0;
+	snprintf(f->err, sizeof(f->err),
+		 "a PFC storm lasts only while its injector runs: give --for DURATION, or --hold "
+		 "and end it with SIGINT or SIGTERM");
+	return -EINVAL;
+}
+
+/* The storm's margin past --for on the host: its hard deadline and frame cap. */
+#define STORM_DEADLINE_MARGIN_MS 5000
+
 static int start(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
 	const struct inv_host *h = &f->inv->hosts[s->tdev];
-	char self[PATH_MAX], prio[8], quanta[16], pps[16], there[256];
+	char self[PATH_MAX], prio[8], quanta[16], pps[16], there[256], until[32], cap[24],
+	    orphan[32];
+	const char *argv[24];
+	size_t n = 0;
 	struct sbuf cmd = {0}, as = {0};
 	struct storm *st;
 	int r;
@@ -313,6 +359,16 @@ static int start(struct fault_run *f)
 	snprintf(prio, sizeof(prio), "%d", ps_of(s)->priority);
 	snprintf(quanta, sizeof(quanta), "%u", ps_of(s)->pfc_quanta);
 	snprintf(pps, sizeof(pps), "%u", ps_of(s)->pfc_pps);
+	snprintf(orphan, sizeof(orphan), "%lldms", ps_of(s)->orphan_ms);
+	/* --for: ends on the host by itself, at a deadline and a frame count, a margin after */
+	if (s->for_ms) {
+		long long ms = s->for_ms + STORM_DEADLINE_MARGIN_MS;
+		unsigned long long frames =
+		    (unsigned long long)ps_of(s)->pfc_pps * (unsigned long long)ms / 1000;
+
+		snprintf(until, sizeof(until), "%lldms", ms);
+		snprintf(cap, sizeof(cap), "%llu", frames > UINT_MAX ? UINT_MAX : frames);
+	}
 	st = rl_xcalloc(1, sizeof(*st));
 	if ((r = fault_rnic_switch_end(f->inv, s, &st->sw_end, f->err, sizeof(f->err))))
 		goto fail;
@@ -331,12 +387,24 @@ static int start(struct fault_run *f)
 	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
 	if ((r = storm_marker(f, h->name, there, sizeof(there))))
 		goto fail;
-	r = lab_spawn(f->lab, h->name,
-		      (const char *const[]){lab_program(f->lab, h->name, self), "load", "pfc",
-					    "--dev", h->rnics[s->tport].netdev, "--priority", prio,
-					    "--quanta", quanta, "--pps", pps,
-					    there[0] ? "--while" : NULL, there, NULL},
-		      st->log, &st->proc);
+	snprintf(st->marker, sizeof(st->marker), "%s", there);
+	st->beat = rl_now_ns();
+	argv[n++] = lab_program(f->lab, h->name, self);
+	for (const char *const *w =
+		 (const char *const[]){"load", "pfc", "--dev", h->rnics[s->tport].netdev,
+				       "--priority", prio, "--quanta", quanta, "--pps", pps, NULL};
+	     *w; w++)
+		argv[n++] = *w;
+	if (s->for_ms) {
+		argv[n++] = "--for", argv[n++] = until;
+		argv[n++] = "--frames", argv[n++] = cap;
+	}
+	if (there[0]) { /* watched, and its injector's heartbeat */
+		argv[n++] = "--while", argv[n++] = there;
+		argv[n++] = "--orphan-after", argv[n++] = orphan;
+	}
+	argv[n] = NULL;
+	r = lab_spawn(f->lab, h->name, argv, st->log, &st->proc);
 	if (r) {
 		snprintf(f->err, sizeof(f->err), "cannot start 'rocelab load pfc' on %s: %s",
 			 h->name, strerror(-r));
@@ -391,6 +459,7 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 
 	do {
 		fault_sleep_ms(1000);
+		heartbeat(f, st);
 		if ((r = read_rx(f, st, &now)))
 			return r;
 		if (now >= st->rx_before + want) {
@@ -479,6 +548,25 @@ static int verify(struct fault_run *f)
 	return 0;
 }
 
+/* Until --for ends or a signal ends --hold: the heartbeat every second. */
+static void live(struct fault_run *f)
+{
+	struct storm *st = f->kind_state;
+	unsigned long long end =
+	    f->spec->for_ms ? rl_now_ns() + (unsigned long long)f->spec->for_ms * 1000000ULL
+			    : ULLONG_MAX;
+
+	while (!rl_interrupted) {
+		unsigned long long now = rl_now_ns();
+
+		if (now >= end)
+			break;
+		heartbeat(f, st);
+		fault_sleep_ms(end - now < 1000000000ULL ? (long long)((end - now) / 1000000ULL)
+							 : 1000);
+	}
+}
+
 const struct fault_kind_ops fk_pfc_storm = {
     .name = "pfc-storm",
     .usage = "--target HOST:RNIC [--priority 3] [--rate 2000/s] [--quanta 65535]   (pause "
@@ -490,8 +578,10 @@ const struct fault_kind_ops fk_pfc_storm = {
     .defaults = defaults,
     .plan_host = plan_host,
     .render = {[INV_DIALECT_LINUX] = linux_pfc_storm},
+    .precheck = precheck,
     .discover = discover,
     .start = start,
     .verify = verify,
+    .live = live,
     .stop = stop,
 };

@@ -232,6 +232,16 @@ if start_hold "pfc-storm host2:rnic1 4000/s" pfc-storm --target host2:rnic1 --ra
 	check "its sender ended with it" sh -c '! pgrep -f "rocelab load [p]fc" >/dev/null'
 	check "it said how many frames it sent" grep -Eq "pfc-storm [0-9]+: [0-9]+ PFC frames sent from host2:rnic1" $T/hold.err
 fi
+# Issue 63: a storm's sender ends by itself -- at a frame cap, at a deadline, and when its
+# controller's heartbeat (the marker's mtime) stops -- whatever becomes of its injector.
+expect_exit 3 "pfc-storm neither --for nor --hold: refused (a storm lives only with its injector)" \
+	"$RL" inject pfc-storm --target host2:rnic1
+cp $T/check.out $T/stormfor.out
+check "... it says what to give" grep -q "give --for DURATION, or --hold and end it with SIGINT or SIGTERM" $T/stormfor.out
+check "load pfc --frames 50: stops at its cap" sh -c 'ip netns exec rl-host2 "$0" load pfc --dev rnic1 --pps 1000 --frames 50 --for 10s 2>&1 | tee "$1" | grep -q "^pfc: 50 frames sent" && grep -q "its cap of 50 frames reached" "$1"' "$RL" $T/cap.out
+check "load pfc --for 300ms: stops at its deadline" sh -c 'ip netns exec rl-host2 "$0" load pfc --dev rnic1 --pps 1000 --for 300ms 2>&1 | grep -q "its deadline (300 ms) reached"' "$RL"
+touch -d '-1 min' $T/storm.marker
+check "load pfc --while M --orphan-after 1s, M not touched: stops, saying its controller is silent" sh -c 'timeout 5 ip netns exec rl-host2 "$0" load pfc --dev rnic1 --pps 100 --while "$1" --orphan-after 1s 2>&1 | grep -q "no heartbeat from its controller for 1000 ms"' "$RL" $T/storm.marker
 
 # 8. buffer alpha 1/64 on a whole switch (emulated), revealed by incast
 if start_hold "buffer-alpha spine2 1/64" buffer-alpha --target spine2 --alpha 1/64; then

@@ -167,6 +167,20 @@ check "and sweeps the killed run's folder" grep -Eq "revert: host[0-9]+: removed
 gone=no
 for _ in $(seq 20); do pgrep -f "rocelab load [p]fc" >/dev/null || { gone=yes; break; }; sleep 0.1; done
 check "the sender stopped once its marker was gone (within 2 s)" test $gone = yes
+# Issue 63: the same storm, its injector killed with -9 and nothing reverted: the sender stops by
+# itself once its injector's heartbeat (the marker touched every second) is silent --orphan-after.
+"$RL" inject pfc-storm --target host2:rnic1 --rate 1000/s --orphan-after 3s --hold -i "$SI" >"$T/storm2.out" 2>&1 &
+storm=$!
+for _ in $(seq 200); do grep -q ': applied' "$T/storm2.out" && break; sleep 0.1; done
+sleep 4
+check "a held storm outlives its --orphan-after 3s while its injector's heartbeat goes on" \
+	sh -c 'grep -q ": applied" "$0" && pgrep -f "rocelab load [p]fc --dev rnic1" >/dev/null' "$T/storm2.out"
+kill -9 $storm
+wait $storm 2>/dev/null
+gone=no
+for _ in $(seq 80); do pgrep -f "rocelab load [p]fc" >/dev/null || { gone=yes; break; }; sleep 0.1; done
+check "its injector killed with -9, nothing reverted: the sender stopped by itself (within 8 s)" test $gone = yes
+check "rocelab revert undoes the hold it left" sh -c '"$0" revert -i "$1" >/dev/null 2>&1' "$RL" "$SI"
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 
