@@ -655,12 +655,6 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int pri
 
 /* ---- what taking a host netdev down loses ---------------------------------------------- */
 
-/*
- * The routes through the RNIC's netdev that admin-down flushes, read from a
- * host whose routing rocelab did not lay out: every table, IPv4 and IPv6.
- * The kernel puts back its own (proto kernel, the local table, RA-learned)
- * when the link comes up; the others come back from the journal, as found.
- */
 /* This controller's address toward addr (the source a connection to it gets), or -errno. */
 static int controller_addr(struct in_addr addr, char *buf, size_t len)
 {
@@ -735,6 +729,12 @@ int fault_found_route(struct fault_run *f, json_t *x, const char *dev, const cha
 	return -EOPNOTSUPP;
 }
 
+/*
+ * The routes through the RNIC's netdev that admin-down flushes, read from a
+ * host whose routing rocelab did not lay out: every table, IPv4 and IPv6.
+ * The kernel puts back its own (proto kernel, the local table, RA-learned)
+ * when the link comes up; the others come back from the journal, as found.
+ */
 static int found_routes(struct fault_run *f, struct fault_plan *found, const char *host,
 			const char *netdev, bool v6)
 {

@@ -135,6 +135,12 @@ struct fault_kind_ops {
 	int (*verify)(struct fault_run *f);
 	/* While live and applied: NULL holds it; link-flap cycles. Returns at the end. */
 	void (*live)(struct fault_run *f);
+	/*
+	 * Optional, with no live: while the fault is held or lasts its --for,
+	 * called about once a second, for what must be renewed while its
+	 * injector lives (pfc-storm: its sender's heartbeat on the host).
+	 */
+	void (*beat)(struct fault_run *f);
 	/* With start: stop what it started, before the actions are undone (also on failure). */
 	void (*stop)(struct fault_run *f);
 	/*

@@ -682,6 +682,7 @@ static int redraw_at(int sfd, const char *sd, const char *desc)
 	size_t len, stem = strlen(desc) - strlen(COMP_PLOT_DESC);
 	char *text = rl_read_at(sfd, desc, &len);
 	int tfd = -1, r;
+	bool made = false;
 
 	if (!text && errno != ELOOP && errno != EINVAL && errno != EFBIG)
 		return -errno;
@@ -701,7 +702,7 @@ static int redraw_at(int sfd, const char *sd, const char *desc)
 			 d.component);
 		r = -EINVAL;
 	}
-	if (!r && !mkdtemp(tmp))
+	if (!r && !(made = mkdtemp(tmp) != NULL))
 		r = -errno;
 	else if (!r && (tfd = rl_open_dir(tmp)) < 0)
 		r = tfd;
@@ -714,7 +715,7 @@ static int redraw_at(int sfd, const char *sd, const char *desc)
 	comp_plot_desc_free(&d);
 	if (tfd >= 0)
 		close(tfd);
-	if (tmp[sizeof(tmp) - 2] != 'X')
+	if (made)
 		rl_rm_rf(tmp);
 	if (r == -EINVAL) {
 		rl_warn("report: %s/%s: %s: not redrawn; its plot stays as it is", sd, desc, why);

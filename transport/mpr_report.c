@@ -104,15 +104,15 @@ static json_t *plot_params(const struct mpr_state *st)
 
 int mpr_plot(const struct comp_report *r, const json_t *p, char *err, size_t errlen)
 {
-	char gp[PATH_MAX + 32], dat[200];
-	const char *d = json_string_value(json_object_get(p, "data"));
+	char gp[PATH_MAX + 32];
+	const char *dat = json_string_value(json_object_get(p, "data"));
 	double load = 0, optimal = 0, optimal_fault = 0;
 	bool paths, spray, compete;
 	int rows, who = comp_param_choice(p, "who", whos),
 		  vs = comp_param_choice(p, "versus", versus_kinds);
 	FILE *f;
 
-	if (!d || !rl_file_name_ok(d, ".dat") || who < 0 || vs < 0 ||
+	if (!dat || !rl_file_name_ok(dat, ".dat") || who < 0 || vs < 0 ||
 	    !comp_param_num(p, "load_mbit", 0, 1e9, &load) ||
 	    !comp_param_num(p, "optimal", 0, 1e9, &optimal) ||
 	    !comp_param_num(p, "optimal_fault", 0, 1e9, &optimal_fault) ||
@@ -123,7 +123,6 @@ int mpr_plot(const struct comp_report *r, const json_t *p, char *err, size_t err
 			 "paths, spray or compete is missing or wrong");
 		return -EINVAL;
 	}
-	snprintf(dat, sizeof(dat), "%s", d);
 	rows = 2 + paths + spray;
 	if (!(f = comp_plot_begin(r, spray ? "Eunomia" : "MP-RDMA", p, rows, 300 * rows + 200, gp,
 				  sizeof(gp))))

@@ -339,8 +339,11 @@ int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, 
 
 	memset(d, 0, sizeof(*d));
 	if (!root || !json_is_object(root)) {
-		snprintf(err, errlen, "not a plot's description (%d:%d: %s)", je.line, je.column,
-			 root ? "not an object" : je.text);
+		if (root)
+			snprintf(err, errlen, "not a plot's description (not an object)");
+		else
+			snprintf(err, errlen, "not a plot's description (%d:%d: %s)", je.line,
+				 je.column, je.text);
 		json_decref(root);
 		return -EINVAL;
 	}

@@ -379,6 +379,27 @@ static int precheck(struct injection *j)
 }
 
 /* Until --for, a signal with --hold, or the kind's own course (a flap's cycles) ends it. */
+/* ms of the fault's life (0: until a signal), its kind's beat about once a second. */
+static void wait_live(struct fault_run *f, long long ms)
+{
+	void (*beat)(struct fault_run *) = f->spec->kind->beat;
+	unsigned long long end =
+	    ms ? rl_now_ns() + (unsigned long long)ms * 1000000ULL : ULLONG_MAX;
+
+	if (!beat) {
+		if (ms)
+			fault_sleep_ms(ms);
+		while (!ms && !rl_interrupted)
+			pause();
+		return;
+	}
+	for (unsigned long long now; !rl_interrupted && (now = rl_now_ns()) < end;) {
+		beat(f);
+		fault_sleep_ms(end - now < 1000000000ULL ? (long long)((end - now) / 1000000ULL)
+							 : 1000);
+	}
+}
+
 static int stay_live(struct injection *j)
 {
 	const struct fault_spec *s = j->run.spec;
@@ -387,10 +408,9 @@ static int stay_live(struct injection *j)
 		s->kind->live(&j->run);
 	} else if (s->hold) {
 		rl_info("fault %u held; SIGINT, SIGTERM or SIGHUP reverts it", j->run.id);
-		while (!rl_interrupted)
-			pause();
+		wait_live(&j->run, 0);
 	} else if (s->for_ms) {
-		fault_sleep_ms(s->for_ms);
+		wait_live(&j->run, s->for_ms);
 	} else {
 		rl_info("fault %u stays until 'rocelab revert'", j->run.id);
 		return RL_EXIT_OK;

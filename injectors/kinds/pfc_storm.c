@@ -311,11 +311,12 @@ static int storm_marker(struct fault_run *f, const char *host, char *there, size
  * that removed it meant the storm to end), at most once a second.  An SSH
  * login that fails is not fatal: the sender then stops by itself.
  */
-static void heartbeat(struct fault_run *f, struct storm *st)
+static void heartbeat(struct fault_run *f)
 {
+	struct storm *st = f->kind_state;
 	char err[256];
 
-	if (!st->marker[0] || rl_now_ns() < st->beat + 1000000000ULL)
+	if (!st || !st->marker[0] || rl_now_ns() < st->beat + 1000000000ULL)
 		return;
 	st->beat = rl_now_ns();
 	if (lab_exec(f->lab, f->inv->hosts[f->spec->tdev].name,
@@ -459,7 +460,7 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 
 	do {
 		fault_sleep_ms(1000);
-		heartbeat(f, st);
+		heartbeat(f);
 		if ((r = read_rx(f, st, &now)))
 			return r;
 		if (now >= st->rx_before + want) {
@@ -548,25 +549,6 @@ static int verify(struct fault_run *f)
 	return 0;
 }
 
-/* Until --for ends or a signal ends --hold: the heartbeat every second. */
-static void live(struct fault_run *f)
-{
-	struct storm *st = f->kind_state;
-	unsigned long long end =
-	    f->spec->for_ms ? rl_now_ns() + (unsigned long long)f->spec->for_ms * 1000000ULL
-			    : ULLONG_MAX;
-
-	while (!rl_interrupted) {
-		unsigned long long now = rl_now_ns();
-
-		if (now >= end)
-			break;
-		heartbeat(f, st);
-		fault_sleep_ms(end - now < 1000000000ULL ? (long long)((end - now) / 1000000ULL)
-							 : 1000);
-	}
-}
-
 const struct fault_kind_ops fk_pfc_storm = {
     .name = "pfc-storm",
     .usage = "--target HOST:RNIC [--priority 3] [--rate 2000/s] [--quanta 65535]   (pause "
@@ -582,6 +564,6 @@ const struct fault_kind_ops fk_pfc_storm = {
     .discover = discover,
     .start = start,
     .verify = verify,
-    .live = live,
+    .beat = heartbeat,
     .stop = stop,
 };

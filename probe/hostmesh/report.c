@@ -181,7 +181,8 @@ int hm_report(void *state, const struct comp_report *r)
 	if (!ret) {
 		json_t *p = json_pack("{s:f}", "vmax", vmax);
 
-		ret = hm_plot(r, p, err, sizeof(err));
+		if ((ret = hm_plot(r, p, err, sizeof(err))) == -EINVAL)
+			rl_warn("hostmesh: its plot: %s", err);
 		json_decref(p);
 	}
 	html(st, r, ret == 0);
