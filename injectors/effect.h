@@ -183,12 +183,15 @@ int fault_verify_reads(struct fault_run *f,
 
 /*
  * An emulated shallow lossless queue (HTB class 1:10 of a Linux switch
- * port) under incast: RNICs send in priority prio, as fast as they
- * can for a second, through port of switch sw toward its peer; the class
- * must tail-drop.  Evidence names the port; over SSH, when the hosts
+ * port, rate_kbit its rate; 0: not known) under incast: RNICs send in
+ * priority prio through port of switch sw toward its peer, paced to twice
+ * the rate at the port for a quarter second, and only when the class counted
+ * nothing (or the rate is not known) as fast as they can for a second; the
+ * class must tail-drop.  Evidence names the port; over SSH, when the hosts
  * cannot send, the reads with took say it instead (fault_unsent).
  */
 int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int prio,
+			    unsigned long long rate_kbit,
 			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
 					 const struct readback *rb));
 
@@ -199,7 +202,8 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int pri
  * after the count says what is emulated ("emulated").
  */
 int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, int ecn,
-		       const char *key, const char *what, const char *tag,
+		       unsigned long long rate_kbit, const char *key, const char *what,
+		       const char *tag,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
 				    const struct readback *rb));
 

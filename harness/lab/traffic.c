@@ -330,6 +330,23 @@ size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port
 	return n;
 }
 
+unsigned traffic_ecmp_width(const struct inventory *inv, size_t sw, size_t port)
+{
+	struct inv_endpoint peer;
+	unsigned up = 0;
+	size_t edge;
+
+	if (!port_peer(inv, sw, port, &peer) || peer.kind == INV_DEV_HOST)
+		return 1;
+	edge = is_edge(inv, sw) ? sw : peer.dev;
+	for (size_t p = 0; p < inv->switches[edge].n_ports; p++) {
+		struct inv_endpoint q;
+
+		up += port_peer(inv, edge, p, &q) && q.kind == INV_DEV_SWITCH;
+	}
+	return up ? up : 1;
+}
+
 size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struct flow *flows,
 			      size_t n, const struct host_send *hs, struct host_send_argv *a)
 {

@@ -57,6 +57,15 @@ double traffic_sent_between(const char *path, size_t flow, double from, double t
 size_t traffic_flows_across(const struct inventory *inv, size_t sw, ssize_t port,
 			    bool egress_to_peer, struct flow *out, size_t max);
 
+/*
+ * Among how many equal-cost links ECMP spreads traffic_flows_across()'s
+ * packets where one of them is port of switch sw: 1 for a host's port, the
+ * edge switch's uplinks for a fabric port (a symmetric two-tier fabric: the
+ * spine's port toward an edge carries 1/uplinks of what comes from the other
+ * edges).  What pacing a test load to a rate at the port divides by.
+ */
+unsigned traffic_ecmp_width(const struct inventory *inv, size_t sw, size_t port);
+
 /* What a host sends itself on a lab reached over SSH: 'rocelab load send'. */
 struct host_send {
 	const char *prog;	/* rocelab there (lab_program) */

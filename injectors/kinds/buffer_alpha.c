@@ -403,7 +403,7 @@ static int verify(struct fault_run *f)
 
 		if (inventory_link_at(f->inv, &ep))
 			return fault_verify_tail_drops(f, s->tdev, p, ba_of(s)->priority,
-						       alpha_took);
+						       ba_of(s)->emu_rate_kbit, alpha_took);
 	}
 	return 0; /* no cabled port: nothing planned either */
 }

@@ -457,8 +457,8 @@ static int verify(struct fault_run *f)
 	if (sw->dialect != INV_DIALECT_LINUX || !fault_counters_readable(f, sw))
 		return fault_verify_reads(f, ecn_took);
 	return fault_verify_class(f, s->tdev, (size_t)s->tport, ecn_of(s)->priority, 2 /* ECT(0) */,
-				  "marked", "marked CE", "real RED marking, emulated line rate",
-				  ecn_took);
+				  ecn_of(s)->emu_rate_kbit, "marked", "marked CE",
+				  "real RED marking, emulated line rate", ecn_took);
 }
 
 const struct fault_kind_ops fk_ecn_misconfig = {

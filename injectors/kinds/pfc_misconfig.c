@@ -318,7 +318,8 @@ static int verify(struct fault_run *f)
 			 "emulated shallow queues installed on every port of %s", sw->name);
 		return 0;
 	}
-	return fault_verify_tail_drops(f, s->tdev, (size_t)s->tport, pm_of(s)->priority, pfc_took);
+	return fault_verify_tail_drops(f, s->tdev, (size_t)s->tport, pm_of(s)->priority,
+				       pm_of(s)->emu_rate_kbit, pfc_took);
 }
 
 const struct fault_kind_ops fk_pfc_misconfig = {

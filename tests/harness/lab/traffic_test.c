@@ -55,3 +55,22 @@ Test(traffic, sent_between_counts_on_across_a_restart, .fini = drop)
 	cr_assert_float_eq(traffic_sent_between(path, 0, 100.0, 102.0), 550, 1e-9);
 	cr_assert_float_eq(traffic_sent_between(path, 0, 101.0, 102.0), 50, 1e-9);
 }
+
+/* A test load paced to a rate at a port divides by the links ECMP spreads it over. */
+Test(traffic, ecmp_width_is_the_edge_uplinks_or_one_at_a_host)
+{
+	struct inventory *inv = inventory_load("../lab-inventory/vlab-rail.yaml", stderr);
+	const char *at[] = {"spine2:swp2", "rail1:swp5", "rail1:swp1"};
+	unsigned want[] = {4, 4, 1}; /* a spine's port to rail 2, rail1's uplink, a host's port */
+
+	cr_assert_not_null(inv);
+	for (size_t i = 0; i < 3; i++) {
+		struct inv_endpoint ep;
+
+		cr_assert_eq(inventory_endpoint(inv, at[i], &ep, NULL, 0), 0, "%s", at[i]);
+		cr_assert_eq(ep.kind, INV_DEV_SWITCH);
+		cr_assert_eq(traffic_ecmp_width(inv, ep.dev, ep.port), want[i], "%s: %u", at[i],
+			     traffic_ecmp_width(inv, ep.dev, ep.port));
+	}
+	inventory_free(inv);
+}
