@@ -24,6 +24,8 @@ struct fault_run {
 	char evidence[512];
 	char err[512];
 	void *kind_state; /* what a kind's start keeps for its stop (a PFC storm's sender) */
+	/* what of its schedule a live fault did not run as written ("": all of it) */
+	char short_of[512];
 };
 
 /* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */

@@ -2,7 +2,7 @@
 /*
  * rocelab run: for each scenario, bring the lab up when needed, start its
  * components under test (registry.c), run baseline, inject and verify the
- * faults (each through 'rocelab inject --handoff - --hold', handed over typed,
+ * faults (each through 'rocelab inject --handoff - --cue', handed over typed,
  * so every fault is journaled and reverted by the same code path as the CLI,
  * and by its injector when a run is killed with -9), run the fault phase with
  * optional load, revert, run recovery, stop everything, collect what each
@@ -73,29 +73,57 @@ static bool wait_ms(long long ms, struct scn_result *r, char *why, size_t whylen
 
 struct live_fault {
 	pid_t pid;
-	int out; /* its stdout */
-	bool applied, done;
+	int out, in; /* its stdout, and its stdin until the cue (-1 after) */
+	bool cued, applied, done;
 	double applied_at; /* wall time the injector reported it applied, 0: not said */
 	int status;
 	char line[2048];
 };
 
-/*
- * Start 'rocelab inject --handoff - --hold -j', hand it the fault typed on
- * its standard input (handoff.h), and wait for its verdict line.
- */
-static int start_fault(const char *self_exe, const struct scenario *s, const struct scn_fault *f,
-		       const char *logpath, struct live_fault *lf, struct scn_result *r,
-		       bool fabric)
+/* The first line of lf->out (its newline kept) into lf->line, waiting up to ms; its length. */
+static size_t read_line(struct live_fault *lf, int ms)
 {
-	const char *argv[] = {self_exe, "inject", "--handoff", "-", "-j", "-i", s->inv_path, NULL};
-	struct fault_spec held = f->spec;
-	struct fault_outcome o = {0};
-	char *handoff;
 	size_t len = 0;
+
+	lf->line[0] = '\0';
+	for (int waited = 0; waited < ms && !rl_interrupted && len < sizeof(lf->line) - 1;) {
+		struct pollfd pf = {.fd = lf->out, .events = POLLIN};
+		ssize_t k;
+
+		if (poll(&pf, 1, 100) <= 0) {
+			waited += 100;
+			continue;
+		}
+		/* a byte at a time: what follows the line is the next read's */
+		k = read(lf->out, lf->line + len, 1);
+		if (k <= 0)
+			break;
+		lf->line[++len] = '\0';
+		if (lf->line[len - 1] == '\n')
+			break;
+	}
+	return len;
+}
+
+/*
+ * Start 'rocelab inject --handoff - --cue -j', hand it the fault typed on its
+ * standard input (handoff.h), and wait (up to 60 s) for it to say it is ready:
+ * started, the inventory read, the devices logged into.  Nothing is applied
+ * until cue_fault().  Prepared before the baseline, so that the fault phase's
+ * start holds the fault and not an injector starting up (issue 64: on a busy
+ * machine that start-up made host-processing verdicts at the boundary).
+ */
+static int prepare_fault(const char *self_exe, const struct scenario *s, const struct scn_fault *f,
+			 const char *logpath, struct live_fault *lf)
+{
+	const char *argv[] = {self_exe, "inject", "--handoff", "-", "--cue",
+			      "-j",	"-i",	  s->inv_path, NULL};
+	struct fault_spec held = f->spec;
+	char *handoff;
 	int p[2], in[2], logfd;
 	pid_t parent;
 
+	lf->in = lf->out = -1;
 	held.hold = true; /* the run ends it (SIGTERM), and a run killed with -9 too */
 	held.for_ms = 0;
 	if (!(handoff = fault_handoff_write(&held)))
@@ -129,29 +157,28 @@ static int start_fault(const char *self_exe, const struct scenario *s, const str
 		free(handoff);
 		return -errno;
 	}
-	/* One line, well under a pipe's buffer: written whole, then the end closed. */
+	/* One line, well under a pipe's buffer: written whole. */
 	if (write(in[1], handoff, strlen(handoff)) != (ssize_t)strlen(handoff))
 		rl_warn("the handoff to the injector of %s was cut short", f->spec.target);
-	close(in[1]);
 	free(handoff);
+	lf->in = in[1];
 	lf->out = p[0];
-	/* Apply + verify can take a while (the PFC check runs an incast): up to 60 s. */
-	for (int waited = 0; waited < 60000 && !rl_interrupted && len < sizeof(lf->line) - 1;) {
-		struct pollfd pf = {.fd = lf->out, .events = POLLIN};
-		ssize_t k;
+	read_line(lf, 60000);
+	return strcmp(lf->line, "ready\n") ? -EIO : 0;
+}
 
-		if (poll(&pf, 1, 100) <= 0) {
-			waited += 100;
-			continue;
-		}
-		k = read(lf->out, lf->line + len, sizeof(lf->line) - 1 - len);
-		if (k <= 0)
-			break;
-		len += (size_t)k;
-		lf->line[len] = '\0';
-		if (strchr(lf->line, '\n'))
-			break;
-	}
+/* Cue a prepared injector ("go"), and wait (up to 60 s) for its verdict line. */
+static int cue_fault(struct live_fault *lf, struct scn_result *r, bool fabric)
+{
+	struct fault_outcome o = {0};
+
+	lf->cued = true;
+	if (write(lf->in, "go\n", 3) != 3)
+		rl_warn("the cue to an injector was not written: %s", strerror(errno));
+	close(lf->in);
+	lf->in = -1;
+	/* Apply + verify can take a while (the PFC check runs an incast): up to 60 s. */
+	read_line(lf, 60000);
 	if (!fault_outcome_read(lf->line, &o)) {
 		lf->applied = !strcmp(o.outcome, "applied");
 		lf->applied_at = o.applied_at;
@@ -180,6 +207,10 @@ static int end_fault(struct live_fault *lf, struct scn_result *r)
 
 	if (lf->pid <= 0 || lf->done)
 		return lf->status;
+	if (lf->in >= 0) { /* never cued: it exits with nothing applied */
+		close(lf->in);
+		lf->in = -1;
+	}
 	lf->status = proc_stop(lf->pid, 60000);
 	lf->done = true;
 	while ((k = read(lf->out, buf, sizeof(buf))) > 0) /* it has exited: up to EOF */
@@ -192,9 +223,13 @@ static int end_fault(struct live_fault *lf, struct scn_result *r)
 		if (!(nl = strchr(l, '\n')))
 			break;
 		*nl = '\0';
-		if (!fault_outcome_read(l, &o) && o.drift[0])
+		if (fault_outcome_read(l, &o))
+			continue;
+		if (o.drift[0])
 			snprintf(r->drift + strlen(r->drift), sizeof(r->drift) - strlen(r->drift),
 				 "%s%s", r->drift[0] ? "; " : "", o.drift);
+		if (o.short_of[0] && !r->short_of[0])
+			snprintf(r->short_of, sizeof(r->short_of), "%s", o.short_of);
 	}
 	sb_free(&rest);
 	return lf->status;
@@ -560,7 +595,8 @@ static bool start_fabric(const struct scenario *s, struct scn_result *r, struct 
 
 	snprintf(log, sizeof(log), "%s/fabric.log", r->dir);
 	for (size_t i = 0; i < s->n_fabric; i++)
-		if (start_fault(o->self_exe, s, &s->fabric[i], log, &fab[i], r, true)) {
+		if (prepare_fault(o->self_exe, s, &s->fabric[i], log, &fab[i]) ||
+		    cue_fault(&fab[i], r, true)) {
 			invalid(r,
 				"fabric %s %s could not be applied or verified (see %s/fabric.log)",
 				s->fabric[i].spec.kind->name, s->fabric[i].spec.target, s->name);
@@ -610,6 +646,17 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	     start_components(lab, s, r, o, what, sizeof(what)) &&
 	     start_services(lab, s, r, o, svc);
 	rl_dbg("run: %s: components started in %.2f s", s->name, runner_now_s() - r->t_start);
+	/* Every injector started and waiting for its cue while the components settle. */
+	snprintf(log, sizeof(log), "%s/inject.log", r->dir);
+	for (size_t i = 0; ok && i < s->n_faults; i++)
+		if (prepare_fault(o->self_exe, s, &s->faults[i], log, &lf[i])) {
+			invalid(r,
+				"fault %s %s: its injector did not get ready (see %s/inject.log)",
+				s->faults[i].spec.kind->name, s->faults[i].spec.target, s->name);
+			ok = false;
+		}
+	rl_dbg("run: %s: %zu injector(s) ready at %.2f s", s->name, s->n_faults,
+	       runner_now_s() - r->t_start);
 	if (ok) {
 		progress(idx, total, s, "baseline %.1f s (%s)", (double)s->baseline_ms / 1e3, what);
 		/* Components need a moment (agents trace their paths) before the baseline counts.
@@ -630,12 +677,11 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			const struct scn_fault *f = &s->faults[i];
 			long long end = f->for_ms ? f->at_ms + f->for_ms : s->fault_ms;
 
-			if (!lf[i].pid && t >= f->at_ms) {
+			if (!lf[i].cued && t >= f->at_ms) {
 				/* The fault is live from its apply on, verification included. */
 				double t_apply = runner_now_s();
 
-				snprintf(log, sizeof(log), "%s/inject.log", r->dir);
-				if (start_fault(o->self_exe, s, f, log, &lf[i], r, false)) {
+				if (cue_fault(&lf[i], r, false)) {
 					invalid(r,
 						"fault %s %s could not be applied or verified (see "
 						"%s/inject.log)",
@@ -659,7 +705,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 				progress(idx, total, s, "%s %s applied: %s", f->spec.kind->name,
 					 f->spec.target, r->evidence);
 			}
-			if (lf[i].pid && !lf[i].done && t >= end) {
+			if (lf[i].cued && !lf[i].done && t >= end) {
 				if (!r->t_unapply)
 					r->t_unapply = runner_now_s();
 				if (end_fault(&lf[i], r))
@@ -706,9 +752,11 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		if (!wait_ms(100, r, why, sizeof(why)))
 			ok = false;
 	}
-	/* Whatever happened: every fault reverts, the load stops. */
+	/* Whatever happened: every fault reverts (one never cued just exits), the load stops. */
 	for (size_t i = 0; i < s->n_faults; i++)
-		if (lf[i].pid && !lf[i].done) {
+		if (lf[i].pid && !lf[i].done && !lf[i].cued)
+			end_fault(&lf[i], r);
+		else if (lf[i].pid && !lf[i].done) {
 			if (!r->t_unapply)
 				r->t_unapply = runner_now_s();
 			end_fault(&lf[i], r);
@@ -720,6 +768,9 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		r->t_revert = runner_now_s();
 	if (r->drift[0])
 		rl_warn("%s: not as found after the revert (drift): %s", s->name, r->drift);
+	/* Ground truth is what ran: a fault off its schedule grades nothing (issue 64). */
+	if (r->short_of[0])
+		invalid(r, "the fault did not run as written: %s", r->short_of);
 	if (ok) {
 		progress(idx, total, s, "recovery %.1f s", (double)s->recovery_ms / 1e3);
 		ok = wait_ms(s->recovery_ms, r, why, sizeof(why));

@@ -44,7 +44,8 @@ struct scn_result {
 	char evidence[320];
 	char note[256]; /* what was emulated */
 	bool emulated;
-	char drift[512]; /* what its faults' reverts did not give back as found ("": none) */
+	char drift[512];    /* what its faults' reverts did not give back as found ("": none) */
+	char short_of[512]; /* what of its schedule a fault did not run as written ("": none) */
 	struct comp_result *comps; /* one per s->comps */
 	size_t n_comps;
 	uint16_t svc_sport[SVC_MAX]; /* each declared service's UDP source port (0: not started) */

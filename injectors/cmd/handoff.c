@@ -138,6 +138,18 @@ void fault_drift_print(FILE *f, unsigned id, bool reverted, unsigned count, cons
 	fflush(f);
 }
 
+void fault_short_print(FILE *f, unsigned id, const char *short_of)
+{
+	struct out o;
+
+	out_init(&o, f, OUT_JSON_LINES);
+	out_open_object(&o, NULL);
+	out_uint(&o, PRINT_JSON, "id", NULL, id);
+	out_string(&o, PRINT_JSON, "short", NULL, short_of);
+	out_close(&o);
+	fflush(f);
+}
+
 static void text(json_t *o, const char *key, char *buf, size_t len)
 {
 	const char *v = json_string_value(json_object_get(o, key));
@@ -169,6 +181,8 @@ int fault_outcome_read(const char *line, struct fault_outcome *v)
 		v->drift_count += (unsigned)json_integer_value(json_object_get(o, "drift_count"));
 		if (d[0])
 			snprintf(v->drift + at, sizeof(v->drift) - at, "%s%s", at ? "; " : "", d);
+	} else if (json_is_string(json_object_get(o, "short"))) {
+		text(o, "short", v->short_of, sizeof(v->short_of));
 	} else {
 		r = -EINVAL;
 	}

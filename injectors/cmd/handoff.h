@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one schema between a run and the injector it starts for each fault
- * ('rocelab inject --handoff - --hold -j'), written and read here only:
+ * ('rocelab inject --handoff - --cue -j'), written and read here only:
  *
  * - in, the fault typed: one JSON line on the injector's standard input,
  *   {"schema": 1, "kind", "target", "hold", "for_ms", "options": {NAME:
@@ -47,6 +47,8 @@ struct fault_outcome {
 	bool drift_said, reverted;
 	unsigned drift_count;
 	char drift[2048];
+	/* the short line, after the revert: what of its schedule did not run as written */
+	char short_of[512];
 };
 
 /* The verdict line: text ("fault 3 link-flap rail1:swp5: applied (...)") or JSON. */
@@ -57,6 +59,13 @@ void fault_outcome_print(FILE *f, const struct fault_outcome *o, bool json);
  * count reads that did not come back as found, said in drift.
  */
 void fault_drift_print(FILE *f, unsigned id, bool reverted, unsigned count, const char *drift);
+
+/*
+ * The short line of fault id (JSON only: text says it as a warning): what
+ * of its schedule a live fault did not run as written (a flap's cycle that
+ * came late), so that a run grades its scenario invalid, not pass or fail.
+ */
+void fault_short_print(FILE *f, unsigned id, const char *short_of);
 
 /*
  * A line the injector printed, into o: a verdict line sets its fields, a

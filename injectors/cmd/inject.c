@@ -47,6 +47,10 @@ static const char inject_tail[] =
     "--dry-run prints the commands each backend would run (and their undo), changing nothing.\n"
     "--handoff - takes the fault (KIND, its target and options) as one JSON line on standard\n"
     "input instead, as 'rocelab run' hands its faults over (injectors/cmd/handoff.h).\n"
+    "With --cue it gets ready first (starts, reads the inventory, logs into the devices\n"
+    "the fault touches), prints 'ready', and applies nothing until the line 'go' follows\n"
+    "on standard input: a run prepares its faults before the baseline, so that only the\n"
+    "fault itself lands at the fault phase's start.\n"
     "In a scenario, a fault's options are the same names without dashes.\n"
     "\n"
     "exit: 0 applied (and reverted, with --for/--hold); 2 bad input, nothing applied;\n"
@@ -78,13 +82,13 @@ static void inject_help(void)
 
 struct inject_args {
 	const char *inv_path;
-	bool json, dry_run;
+	bool json, dry_run, cue;
 	struct fault_spec spec;
 };
 
 #define bad(...) rl_usage_error("inject", __VA_ARGS__)
 
-enum { O_DRY = 256, O_HANDOFF, O_COMMON = 0x200, O_KIND = 0x300 };
+enum { O_DRY = 256, O_HANDOFF, O_CUE, O_COMMON = 0x200, O_KIND = 0x300 };
 
 static const struct option own_opts[] = {
     {"inventory", required_argument, NULL, 'i'},
@@ -93,6 +97,7 @@ static const struct option own_opts[] = {
     {"verbose", no_argument, NULL, 'v'},
     {"dry-run", no_argument, NULL, O_DRY},
     {"handoff", required_argument, NULL, O_HANDOFF},
+    {"cue", no_argument, NULL, O_CUE},
     {0},
 };
 
@@ -179,6 +184,9 @@ static int parse_handoff(int argc, char **argv, struct inject_args *a)
 				return bad("--handoff takes '-' (standard input), not '%s'",
 					   optarg);
 			break;
+		case O_CUE:
+			a->cue = true;
+			break;
 		case ':':
 			return bad("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -236,6 +244,9 @@ static int parse_inject(int argc, char **argv, struct inject_args *a)
 		switch (c) {
 		case ':':
 			return bad("option '%s' needs a value", argv[optind - 1]);
+		case O_CUE:
+			return bad(
+			    "--cue goes with --handoff - (a fault handed over by 'rocelab run')");
 		case '?': {
 			const char *other = kind_with_opt(argv[optind - 1], why, sizeof(why));
 
@@ -290,6 +301,11 @@ static void report_drift(struct injection *j, bool reverted)
 
 	if (j->json && n)
 		fault_drift_print(stdout, j->run.id, reverted, (unsigned)n, said.p);
+	if (j->run.short_of[0]) {
+		rl_warn("fault %u did not run as written: %s", j->run.id, j->run.short_of);
+		if (j->json)
+			fault_short_print(stdout, j->run.id, j->run.short_of);
+	}
 	sb_free(&said);
 }
 
@@ -429,6 +445,48 @@ static void use_journal_of(const struct lab *l, const char *inv_path)
 	journal_use(l->state, abs, sha);
 }
 
+/* Over SSH: log into the target's device and its link's other end now, not at the cue. */
+static void login_target(struct injection *j)
+{
+	const struct fault_spec *s = j->run.spec;
+	struct inv_endpoint ep = {s->tkind, s->tdev, s->tport < 0 ? 0 : (size_t)s->tport}, peer;
+	char err[384];
+
+	if (lab_can(&j->lab, LAB_CAP_ENTER))
+		return; /* the virtual lab: namespaces, no logins */
+	if (lab_login(&j->lab, inventory_device_name(j->inv, &ep), err, sizeof(err)))
+		rl_dbg("inject: before the cue: %s", err);
+	if (s->tport >= 0 && !inventory_peer(j->inv, &ep, &peer) &&
+	    lab_login(&j->lab, inventory_device_name(j->inv, &peer), err, sizeof(err)))
+		rl_dbg("inject: before the cue: %s", err);
+}
+
+/*
+ * --cue: what takes time before a fault can be applied is done (this process,
+ * the inventory, the lab's topology, the logins), then "ready" on standard
+ * output; nothing is locked, journaled, read or changed until the line "go"
+ * on standard input.  false when none came (standard input closed, a
+ * signal): nothing was applied.
+ */
+static bool wait_for_cue(struct injection *j)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool go;
+
+	login_target(j);
+	fputs("ready\n", stdout);
+	fflush(stdout);
+	n = getline(&line, &cap, stdin);
+	go = n > 0 && !strcmp(line, "go\n") && !rl_interrupted;
+	free(line);
+	if (!go)
+		rl_info("inject: no cue came (%s): nothing was applied",
+			rl_interrupted ? "a signal" : "standard input closed");
+	return go;
+}
+
 int cmd_inject(int argc, char **argv)
 {
 	struct inject_args a = {0};
@@ -448,12 +506,16 @@ int cmd_inject(int argc, char **argv)
 		return bad("%s", why);
 	}
 	rl_signals_install();
+	lab_open(&j.lab, j.inv);
+	j.topo =
+	    topo_build(j.inv, false, NULL); /* NULL for labs it cannot plan: no route restore */
+	if (a.cue && !wait_for_cue(&j))
+		goto close_exec;
 	/* A dry run changes nothing, so it needs no lock (and creates no state directory). */
 	if (!a.dry_run && state_lock()) {
 		rl_err("inject: cannot take the lab lock: %s", strerror(errno));
-		goto free_inv;
+		goto close_exec;
 	}
-	lab_open(&j.lab, j.inv);
 	/* A fault by hand while a run grades the lab is said (it will be in that run's grades);
 	 * not refused: it is how a person reproduces an incident beside a run. */
 	if (!a.dry_run && state_run_check(j.lab.state, j.inv->name, why, sizeof(why)) == -EBUSY)
@@ -461,8 +523,6 @@ int cmd_inject(int argc, char **argv)
 			j.inv->name, why);
 	use_journal_of(&j.lab, j.inv->path);
 	j.run.id = journal_next_id();
-	j.topo =
-	    topo_build(j.inv, false, NULL); /* NULL for labs it cannot plan: no route restore */
 	r = fault_plan_build(j.inv, j.topo, &a.spec, j.run.id, &j.plan, why, sizeof(why));
 	if (r) {
 		rl_err("inject: %s", why);
@@ -520,7 +580,6 @@ close_exec:
 	fault_plan_clear(&j.plan);
 	state_unlock();
 	topo_free(j.topo);
-free_inv:
 	inventory_free(j.inv);
 	return ret;
 }

@@ -418,6 +418,8 @@ static bool admin_down(const struct fault_run *f, const struct fault_action *a,
 /*
  * "flap F: down at T (cycle C)", T in CLOCK_REALTIME seconds: the incident
  * report shades each down interval from these lines of the holder's log.
+ * Each T is the device's (issue 64): a down when its actions had returned
+ * and both ends read down, an up when both ends read up again.
  */
 static void flap_event(const struct fault_run *f, const char *what, unsigned long long ns, int c)
 {
@@ -425,31 +427,49 @@ static void flap_event(const struct fault_run *f, const char *what, unsigned lon
 		ns / 1000000ULL % 1000, c);
 }
 
-/* Both ends read down; a NOS takes its time, and each read is an SSH round trip. */
-static int verify(struct fault_run *f)
+/* The first down's monotonic time: the schedule's origin (one fault a process). */
+static unsigned long long first_down;
+
+/*
+ * Read both ends until each says up (or down), up to a second (ten on a NOS:
+ * each read is an SSH round trip and a NOS takes its time).  The realtime of
+ * the read that saw it, or 0 with said telling how they read at the end.
+ */
+static unsigned long long until_ends(struct fault_run *f, bool up, char *said, size_t len)
 {
 	struct inv_endpoint ends[2];
 	struct port_state st[2];
 	bool nos;
-	char said[400];
-	unsigned long long end, down_at = rl_realtime_ns(); /* its actions just ran */
-	int r;
+	unsigned long long end;
 
 	if (fault_target_ends(f, &ends[0], &ends[1]))
-		return -EINVAL;
+		return 0;
 	nos = !fault_end_readable(f->inv, &ends[0]) || !fault_end_readable(f->inv, &ends[1]);
 	end = rl_now_ns() + (nos ? 10000 : 1000) * 1000000ULL;
 	for (;;) {
-		if ((r = read_ends(f, ends, st, said, sizeof(said))))
-			return r;
-		if (!st[0].up && !st[1].up)
-			break;
-		if (rl_now_ns() >= end) {
+		if (read_ends(f, ends, st, said, len))
+			return 0;
+		if (st[0].up == up && st[1].up == up)
+			return rl_realtime_ns();
+		if (rl_now_ns() >= end || rl_interrupted)
+			return 0;
+		fault_sleep_ms(nos ? 250 : 20);
+	}
+}
+
+/* Both ends read down; a NOS takes its time, and each read is an SSH round trip. */
+static int verify(struct fault_run *f)
+{
+	unsigned long long down_at = rl_realtime_ns(); /* its actions just ran */
+	char said[400];
+	int r;
+
+	first_down = rl_now_ns();
+	if (!until_ends(f, false, said, sizeof(said))) {
+		if (!f->err[0])
 			snprintf(f->err, sizeof(f->err), "still up after the flap's down: %s",
 				 said);
-			return -EIO;
-		}
-		fault_sleep_ms(nos ? 250 : 20);
+		return -EIO;
 	}
 	if ((r = fault_verify_reads(f, admin_down)))
 		return r;
@@ -459,28 +479,88 @@ static int verify(struct fault_run *f)
 	return 0;
 }
 
-/* Flap until the count, --for or a signal ends it; the first down phase is already applied. */
+/* Sleep until monotonic time t (or a signal). */
+static void sleep_until(unsigned long long t)
+{
+	unsigned long long now = rl_now_ns();
+
+	if (t > now)
+		fault_sleep_ms((long long)((t - now + 999999) / 1000000ULL));
+}
+
+/*
+ * A cycle's step that came later than the schedule allows: said once in
+ * f->short_of (the run grades a fault that did not run as written invalid),
+ * warned every time.
+ */
+static void late(struct fault_run *f, const char *what, int c, unsigned long long due,
+		 unsigned long long at_mono)
+{
+	char line[200];
+
+	snprintf(line, sizeof(line), "cycle %d's %s came %.2f s after its time in the schedule", c,
+		 what, (double)(at_mono - due) / 1e9);
+	rl_warn("flap %u: %s", f->id, line);
+	if (!f->short_of[0])
+		snprintf(f->short_of, sizeof(f->short_of), "link-flap %s: %s", f->spec->target,
+			 line);
+}
+
+/*
+ * Flap as written until the count, --for or a signal ends it; the first down
+ * phase is already applied (at first_down).  Cycle C goes down at first_down
+ * + (C-1) x period and up --down after, on that schedule rather than after
+ * the last step's commands (which over SSH take their time); a step that
+ * lands later than half of its phase (50 ms to 1 s), or an end that does not
+ * read back, is said (f->short_of).
+ */
 static void live(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
-	unsigned long long end =
-	    s->for_ms ? rl_now_ns() + (unsigned long long)s->for_ms * 1000000ULL : ULLONG_MAX;
+	const unsigned long long period = (unsigned long long)lf_of(s)->period_ms * 1000000ULL,
+				 down = (unsigned long long)lf_of(s)->down_ms * 1000000ULL;
+	unsigned long long end = s->for_ms ? first_down + (unsigned long long)s->for_ms * 1000000ULL
+					   : ULLONG_MAX,
+			   slack = (down < period - down ? down : period - down) / 2;
 	int cycles = lf_of(s)->count ? lf_of(s)->count : (s->for_ms || s->hold) ? INT_MAX : 1;
+	char said[400];
 
+	slack = slack < 50000000ULL ? 50000000ULL : slack > 1000000000ULL ? 1000000000ULL : slack;
 	for (int c = 1; !rl_interrupted; c++) {
-		unsigned long long at;
+		unsigned long long due = first_down + (unsigned long long)(c - 1) * period + down,
+				   at;
 
-		fault_sleep_ms(lf_of(s)->down_ms);
-		at = rl_realtime_ns();
+		sleep_until(due);
+		if (rl_interrupted)
+			break;
 		fault_run_actions(f, true);
+		if (!(at = until_ends(f, true, said, sizeof(said)))) {
+			if (!f->short_of[0])
+				snprintf(f->short_of, sizeof(f->short_of),
+					 "link-flap %s: cycle %d's up did not read back: %.300s",
+					 s->target, c, said);
+			break;
+		}
+		if (rl_now_ns() > due + slack)
+			late(f, "up", c, due, rl_now_ns());
 		flap_event(f, "up", at, c);
-		if (c >= cycles || rl_interrupted || rl_now_ns() >= end)
+		due = first_down + (unsigned long long)c * period;
+		if (c >= cycles || due >= end)
 			break;
-		fault_sleep_ms(lf_of(s)->period_ms - lf_of(s)->down_ms);
-		if (rl_interrupted || rl_now_ns() >= end)
+		sleep_until(due);
+		if (rl_interrupted)
 			break;
-		at = rl_realtime_ns();
 		fault_run_actions(f, false);
+		at = rl_realtime_ns();
+		if (!until_ends(f, false, said, sizeof(said))) {
+			if (!f->short_of[0])
+				snprintf(f->short_of, sizeof(f->short_of),
+					 "link-flap %s: cycle %d's down did not read back: %.300s",
+					 s->target, c + 1, said);
+			break;
+		}
+		if (rl_now_ns() > due + slack)
+			late(f, "down", c + 1, due, rl_now_ns());
 		flap_event(f, "down", at, c + 1);
 	}
 }

@@ -78,6 +78,24 @@ check "its evidence reads the RNIC's admin state in the host's namespace" \
 	grep -q "applied ('ip -j link show dev rnic1' on host2: admin down; link down: host2:rnic1 DOWN" $T/hostflap.out
 check "the host flap reads no drift after its revert" sh -c "! grep -q 'drift:' $T/hostflap.out"
 check "host2:rnic1 is up again" test "$(ip netns exec rl-host2 cat /sys/class/net/rnic1/operstate)" = up
+# Issue 64: a flap runs on its schedule (cycle C down at the first down + (C-1) x period, up
+# --down after), each time stamped when the ends read so, and says when it did not.
+check "the flap ran on its schedule: downs 0.6 s apart, each up 0.2 s after its down (+-0.05 s)" \
+	awk '/flap [0-9]+: (down|up) at/ { split($0, a, " at "); t = a[2] + 0; if ($0 ~ /: down at/) d[++nd] = t; else u[++nu] = t }
+	     END { if (nd != 2 || nu != 2) exit 1
+		   if (d[2] - d[1] < 0.55 || d[2] - d[1] > 0.65) exit 1
+		   for (i = 1; i <= 2; i++) if (u[i] - d[i] < 0.15 || u[i] - d[i] > 0.25) exit 1 }' $T/hostflap.out
+check "and ran as written: no cycle late" sh -c "! grep -q 'did not run as written' $T/hostflap.out"
+# stopped for a second during its first down: its up comes late, and it says so
+"$RL" inject link-flap --target host2:rnic1 --period 2s --down 500ms --count 1 -j >$T/lateflap.json 2>$T/lateflap.err &
+lp=$!
+for _ in $(seq 50); do grep -q '"applied"' $T/lateflap.json 2>/dev/null && break; sleep 0.1; done
+kill -STOP $lp; sleep 1.2; kill -CONT $lp
+wait $lp
+check "a flap held up past its schedule says it did not run as written (JSON short line)" \
+	jq -se '[.[] | select(.short)] | length == 1 and (.[0].short | test("^link-flap host2:rnic1: cycle 1.s up came [0-9.]+ s after its time"))' $T/lateflap.json
+check "... and warns it" grep -q "did not run as written: link-flap host2:rnic1: cycle 1's up came" $T/lateflap.err
+check "host2:rnic1 is up after the late flap" test "$(ip netns exec rl-host2 cat /sys/class/net/rnic1/operstate)" = up
 snapshot >$T/snap.after
 check "host2:rnic1 flap restored its policy route" diff -q $T/snap.before $T/snap.after
 
@@ -324,6 +342,27 @@ section "--for ends by itself"
 expect_exit 0 "ipid-drop --for 1s" "$RL" inject ipid-drop --target spine1 --all-ports --range 0-32767 --roce-only --for 1s
 snapshot >$T/snap.after
 check "lab identical after --for" diff -q $T/snap.before $T/snap.after
+
+section "--cue: an injector gets ready first, and changes nothing before its cue"
+expect_exit 2 "--cue without --handoff: exit 2" "$RL" inject link-flap --target rail1:swp5 --cue --for 1s
+HO='{"schema":1,"kind":"link-flap","target":"rail1:swp5","hold":false,"for_ms":1000,"options":{}}'
+j0=$(journal_lines)
+expect_exit 3 "--handoff - --cue, standard input closed after the handoff: exit 3" \
+	sh -c 'printf "%s\n" "$1" | "$0" inject --handoff - --cue -j' "$RL" "$HO"
+cp $T/check.out $T/nocue.out
+check "it said ready, then that no cue came and nothing was applied" \
+	sh -c 'grep -qx ready "$1" && grep -q "no cue came (standard input closed): nothing was applied" "$1"' sh $T/nocue.out
+check "nothing journaled before the cue" test "$(journal_lines)" = "$j0"
+snapshot >$T/snap.after
+check "lab identical: nothing applied without the cue" diff -q $T/snap.before $T/snap.after
+# the cue a second later: the fault is applied after it, not before
+expect_exit 0 "--handoff - --cue, 'go' a second later: applied and reverted after --for" \
+	sh -c '(printf "%s\n" "$1"; sleep 1; date +%s.%N >"$2"; echo go) | "$0" inject --handoff - --cue -j' "$RL" "$HO" $T/cued.at
+cp $T/check.out $T/cue.out
+check "applied after the cue, not before it" \
+	sh -c 'grep "^{.*\"outcome\"" "$1" | head -1 | jq -e --argjson at "$(cat "$2")" ".outcome == \"applied\" and .applied_at > \$at"' sh $T/cue.out $T/cued.at
+snapshot >$T/snap.after
+check "lab identical after the cued fault" diff -q $T/snap.before $T/snap.after
 
 section "a fault that is not on the traffic's path is not effective"
 expect_exit 3 "acl-error on rail1 for a rail2 flow: exit 3" "$RL" inject acl-error --target rail1 --all-ports --from host1:rnic2 --to host3:rnic2 --hold

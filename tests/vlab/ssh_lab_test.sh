@@ -99,9 +99,9 @@ dad_done
 rnic2_state() { $N route show table all dev rnic2; $N -6 route show table all dev rnic2; $N -6 addr show dev rnic2; }
 rnic2_state >"$T/flap.before"
 check "link-flap of an RNIC over SSH" \
-	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j >"$2" && jq -e ".outcome == \"applied\"" "$2"' "$RL" "$SI" "$T/flap.json"
+	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j >"$2" && jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$SI" "$T/flap.json"
 check "it found 4 routes through rnic2 and 1 IPv6 address on host1" \
-	jq -e '.note == "4 route(s) through rnic2 and 1 IPv6 address(es) as found on host1, restored after link-up"' "$T/flap.json"
+	jq -se '.[0].note == "4 route(s) through rnic2 and 1 IPv6 address(es) as found on host1, restored after link-up"' "$T/flap.json"
 check "the journal says they ran over SSH, as host ops" \
 	sh -c 'grep "\"link-flap\"" "$1/journal.jsonl" | tail -1 | jq -e "[.actions[] | .backend == \"ssh\" and .host_op] | all"' sh "$ROCELAB_LIB_DIR"
 dad_done

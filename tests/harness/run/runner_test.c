@@ -256,6 +256,24 @@ static void finish(struct scn_result *r, struct scenario *s)
 	scenario_free(s);
 }
 
+/* Ground truth is what ran: a fault that says it did not run as written grades nothing. */
+Test(runner, a_fault_off_its_schedule_makes_the_scenario_invalid)
+{
+	struct scenario *s;
+	struct scn_result r;
+
+	setenv("FAKE_INJECT_SHORT", "link-flap rail1:swp5: cycle 2's up came 1.20 s after its time",
+	       1);
+	r = run(DIR "/echo-flap.yaml", &s);
+	unsetenv("FAKE_INJECT_SHORT");
+	/* the component found it, but the fault it found is not the one written */
+	cr_assert_eq(r.g.verdict, RV_INVALID, "%s", run_verdict_name(r.g.verdict));
+	cr_assert(strstr(r.g.reason, "the fault did not run as written: link-flap rail1:swp5: "
+				     "cycle 2's up came 1.20 s after its time"),
+		  "%s", r.g.reason);
+	finish(&r, s);
+}
+
 Test(runner, phases_fault_window_and_grade_of_a_registered_component)
 {
 	struct scenario *s;
@@ -273,8 +291,15 @@ Test(runner, phases_fault_window_and_grade_of_a_registered_component)
 	cr_assert(strstr(r.evidence, "fake injector: inject --handoff - ") &&
 		      strstr(r.evidence, "\"kind\":\"link-flap\"") &&
 		      strstr(r.evidence, "\"target\":\"rail1:swp5\"") &&
-		      strstr(r.evidence, "\"hold\":true"),
+		      strstr(r.evidence, "\"hold\":true") && strstr(r.evidence, " --cue -j "),
 		  "%s", r.evidence);
+	/* prepared while the components settled, cued at the fault phase: ready before the
+	 * baseline, so that its start-up is not what the fault phase's start holds */
+	const char *ready = strstr(r.evidence, " ready at ");
+
+	cr_assert_not_null(ready, "%s", r.evidence);
+	cr_assert_lt(strtod(ready + 10, NULL), r.t_fault - 0.15, "ready at %.3f, the fault at %.3f",
+		     strtod(ready + 10, NULL), r.t_fault);
 	/* Every part started on the lab and stopped; nothing ran outside it. */
 	cr_assert_eq(fake.spawned, (int)hosts);
 	cr_assert_eq(fake.stopped, (int)hosts);

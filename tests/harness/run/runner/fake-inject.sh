@@ -1,11 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Stands in for 'rocelab inject --handoff - --hold -j' in the runner's unit
-# test: reads the fault handed over on standard input, says "applied" on one
-# JSON line, holds until SIGTERM, exits 0 (reverted).  What it was asked (its
-# arguments and the handoff line, quotes escaped) is in its evidence.
-trap 'echo "fake-inject: reverted" >&2; exit 0' TERM INT
+# Stands in for 'rocelab inject --handoff - --cue -j' in the runner's unit
+# test: reads the fault handed over on standard input, says "ready", waits
+# for the line "go" (or exits, nothing applied, when standard input closes
+# first), says "applied" on one JSON line, holds until SIGTERM, exits 0
+# (reverted).  What it was asked (its arguments and the handoff line, quotes
+# escaped) and when it got ready are in its evidence.
+# FAKE_INJECT_SHORT, when set, is what it says after the revert did not run as written.
+trap 'echo "fake-inject: reverted" >&2; [ -z "${FAKE_INJECT_SHORT:-}" ] || echo "{\"id\":1,\"short\":\"$FAKE_INJECT_SHORT\"}"; exit 0' TERM INT
 IFS= read -r handoff
 handoff=$(printf '%s' "$handoff" | sed 's/\\/\\\\/g; s/"/\\"/g')
-echo "{\"outcome\":\"applied\",\"applied_at\":$(date +%s.%N),\"evidence\":\"fake injector: $* $handoff\"}"
+echo ready
+ready=$(date +%s.%N)
+IFS= read -r cue || { echo "fake-inject: no cue" >&2; exit 3; }
+[ "$cue" = go ] || { echo "fake-inject: cue '$cue'" >&2; exit 3; }
+echo "{\"outcome\":\"applied\",\"applied_at\":$(date +%s.%N),\"evidence\":\"fake injector: $* $handoff ready at $ready\"}"
 while :; do sleep 0.05; done
