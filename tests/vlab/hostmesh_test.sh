@@ -196,6 +196,12 @@ done
 F="$HM_OUT/ci/rail-uplink-flap"
 downs=$(grep -c '^set object [2-9][0-9]* rect' "$F/report.gp")
 [ "$downs" -ge 2 ] && ok "the flap's report shades its $downs down intervals, from the injector's own log" || fail "flap down intervals shaded: $downs" "$(grep -c 'flap .*: down at' "$F/inject.log") down lines in inject.log"
+# Issue 64: ground truth is what ran. The flap (2 s down every 4 s, an 8 s phase) ran both
+# cycles as written, each down interval as its ends read it; another fault acted from apply to revert.
+check "results.json: the flap's measured down intervals, two of 2 s (+-0.3) 4 s apart (+-0.3)" \
+	jq -e '.scenarios[] | select(.name == "rail-uplink-flap") | .effect_intervals | length == 2 and (map(.[1] - .[0] | . > 1.7 and . < 2.3) | all) and (.[1][0] - .[0][0] | . > 3.7 and . < 4.3)' "$HM_OUT/ci/results.json"
+check "results.json: acl-error acted over its fault window" \
+	jq -e '.scenarios[] | select(.name == "acl-error") | .effect_intervals == [.fault_window]' "$HM_OUT/ci/results.json"
 check "the report's last panel is the rig, from rig.dat beside it (issue 64)" \
 	sh -c 'grep -q "^set title \"the rig: this machine: every host of the virtual lab\"" "$0/report.gp" && grep -q "^plot .rig.dat. using" "$0/report-rpingmesh.gp" && test "$(grep -vc "^#" "$0/rig.dat")" -gt 100' "$F"
 check "report.gp redraws report.png from its own folder" sh -c 'cd "$0" && rm -f report.png && gnuplot report.gp && test -s report.png' "$F"
