@@ -131,6 +131,26 @@ static json_t *rig_block(const struct scn_result *r)
 	return rig_json(&r->rig, rig_source(r), name, from, to, n);
 }
 
+/* Over SSH, each host's own rig, as it sampled itself ('rocelab rig'), by phase. */
+static json_t *rig_hosts(const struct scn_result *r)
+{
+	json_t *o = json_object();
+	const char *name[3];
+	double from[3], to[3];
+	size_t n = runner_phases(r, name, from, to);
+	char source[160];
+
+	for (size_t h = 0; r->s && h < r->n_host_rig && h < r->s->inv->n_hosts; h++) {
+		if (!r->host_rig[h].n)
+			continue;
+		snprintf(source, sizeof(source), "host %s: its own ('rocelab rig' there, over SSH)",
+			 r->s->inv->hosts[h].name);
+		json_object_set_new(o, r->s->inv->hosts[h].name,
+				    rig_json(&r->host_rig[h], source, name, from, to, n));
+	}
+	return o;
+}
+
 /*
  * The rig's samples as data for the report's panel: "t some busy controller
  * late_ms steal" (t since start).
@@ -259,6 +279,8 @@ static json_t *scenario_json(const struct scn_result *r)
 		json_object_set_new(o, "emulated_note", json_string(r->note));
 	json_object_set_new(o, "duration_s", json_real(r->t_end - r->t_start));
 	json_object_set_new(o, "rig", rig_block(r));
+	if (!r->rig_local)
+		json_object_set_new(o, "rig_hosts", rig_hosts(r));
 	/* --retries: how many runs it took, and each failed one's reason and files */
 	json_object_set_new(o, "attempts", json_integer(r->attempts > 1 ? r->attempts : 1));
 	if (r->attempts > 1) {

@@ -31,6 +31,7 @@ static const struct cmd top_cmds[] = {
     {"load", cmd_load, "generate load (incast) in the virtual lab"},
     {"trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs"},
     {"observe", cmd_observe, "what each monitor can localize on a lab (identifiability)"},
+    {"rig", cmd_rig, "sample this machine's CPU pressure (a run's hosts over SSH)"},
     {"agent", cmd_agents, "run a monitor's probing agent (hostmesh, rpingmesh) on a host"},
     {"controller", cmd_controller,
      "R-Pingmesh's controller (--listen), or a host's pinglists (pinglist)"},

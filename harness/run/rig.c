@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,4 +237,63 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 	return json_pack("{s:s,s:f,s:b,s:f,s:i,s:f,s:o,s:o}", "source", source, "interval_s",
 			 r->interval, "psi", r->psi, "pressure_bound", RIG_PRESSURE_BOUND,
 			 "tick_ms", RIG_TICK_MS, "t0", t0, "phases", phases, "samples", samples);
+}
+
+static void print_sample(FILE *out, const struct rig_sample *s)
+{
+	fprintf(out, "rig %.3f %.4f %.4f %.4f %.3f %.4f\n", s->t, s->some, s->busy, s->self,
+		s->late_ms, s->steal);
+}
+
+int rig_print(double interval_s, FILE *out)
+{
+	struct rig r = {0};
+	size_t done = 0;
+	int rc;
+
+	if ((rc = rig_start(&r, interval_s)))
+		return rc;
+	fprintf(out, "rig: sampling every %.3f s, PSI %s\n", r.interval,
+		r.psi ? "read" : "not readable");
+	fflush(out);
+	while (!rl_interrupted) {
+		nanosleep(&(struct timespec){0, 50000000L}, NULL);
+		pthread_mutex_lock(&r.mu);
+		for (; done < r.n; done++)
+			print_sample(out, &r.s[done]);
+		pthread_mutex_unlock(&r.mu);
+		fflush(out);
+	}
+	rig_stop(&r);
+	for (; done < r.n; done++)
+		print_sample(out, &r.s[done]);
+	fflush(out);
+	rig_free(&r);
+	return 0;
+}
+
+size_t rig_read(struct rig *r, const char *path, double interval_s, double offset)
+{
+	FILE *f = fopen(path, "re");
+	char line[256];
+
+	rig_free(r);
+	*r = (struct rig){.interval = interval_s > 0.01 ? interval_s : 0.01, .init = true};
+	pthread_mutex_init(&r->mu, NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		struct rig_sample s;
+
+		if (sscanf(line, "rig %lf %lf %lf %lf %lf %lf", &s.t, &s.some, &s.busy, &s.self,
+			   &s.late_ms, &s.steal) != 6 ||
+		    !isfinite(s.t) || s.t <= 0 || !(s.some >= -1 && s.some <= 1) ||
+		    !(s.busy >= 0 && s.busy <= 1) || !(s.self >= 0 && s.self < 1e6) ||
+		    !(s.late_ms >= 0 && s.late_ms < 1e9) || !(s.steal >= 0 && s.steal <= 1))
+			continue;
+		s.t -= offset;
+		r->psi |= s.some >= 0;
+		*RL_PUSH(r->s, r->n) = s;
+	}
+	if (f)
+		fclose(f);
+	return r->n;
 }

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * A host-processing verdict for a window in which some task of this machine
@@ -71,5 +72,20 @@ double rig_pressure(const struct rig *r, double from, double to);
  */
 json_t *rig_json(const struct rig *r, const char *source, const char *const *name,
 		 const double *from, const double *to, size_t n);
+
+/*
+ * 'rocelab rig' on a host of a lab reached over SSH: this machine sampled
+ * every interval_s until a signal, a line each on out, "rig T SOME BUSY SELF
+ * LATE_MS STEAL" (a struct rig_sample; SOME -1 without PSI).  0 or -errno.
+ */
+int rig_print(double interval_s, FILE *out);
+
+/*
+ * The lines rig_print() wrote, from the file at path, into r (as a stopped
+ * rig; rig_free() it), each time less offset (the host's clock minus this
+ * machine's).  Lines that are not samples, or whose fields are not finite
+ * and in range, are left out: the file came from a host.  How many were read.
+ */
+size_t rig_read(struct rig *r, const char *path, double interval_s, double offset);
 
 #endif

@@ -493,6 +493,52 @@ static void stop_services(struct lab *lab, const struct scenario *s, struct lab_
 			lab_stop(lab, &sv[i], 2000);
 }
 
+/* ---- the rig of a lab's own hosts ------------------------------------------------------ */
+
+/*
+ * A lab reached over SSH has hosts of its own, of which this machine's rig
+ * says nothing (issue 64): each samples itself ('rocelab rig') from before the
+ * baseline to the end, its lines fetched with its log.
+ */
+static void start_host_rigs(struct lab *lab, const struct scenario *s, struct scn_result *r,
+			    const struct run_opts *o, struct lab_proc *rp)
+{
+	char log[PATH_MAX + 64];
+
+	for (size_t h = 0; h < s->inv->n_hosts; h++) {
+		const char *host = s->inv->hosts[h].name;
+
+		if (!s->inv->hosts[h].has_mgmt)
+			continue; /* not reached over SSH: nothing to sample it with */
+		snprintf(log, sizeof(log), "%s/rig-%s.log", r->dir, host);
+		if (lab_spawn(lab, host,
+			      (const char *const[]){lab_program(lab, host, o->self_exe), "rig",
+						    "--interval", "100ms", NULL},
+			      log, &rp[h]))
+			rl_warn("%s: %s's own rig is not sampled (see %s)", s->name, host, log);
+	}
+}
+
+/* Each host's sampler stopped, its lines read into r->host_rig (its clock corrected). */
+static void stop_host_rigs(struct lab *lab, const struct scenario *s, struct scn_result *r,
+			   struct lab_proc *rp)
+{
+	char log[PATH_MAX + 64];
+
+	r->host_rig = rl_xcalloc(s->inv->n_hosts, sizeof(*r->host_rig));
+	r->n_host_rig = s->inv->n_hosts;
+	for (size_t h = 0; h < s->inv->n_hosts; h++) {
+		if (rp[h].pid <= 0)
+			continue;
+		lab_stop(lab, &rp[h], 2000);
+		snprintf(log, sizeof(log), "%s/rig-%s.log", r->dir, s->inv->hosts[h].name);
+		if (!rig_read(&r->host_rig[h], log, RIG_INTERVAL_S,
+			      lab->clock ? lab->clock[h].offset : 0))
+			rl_warn("%s: %s's own rig printed no sample (see %s)", s->name,
+				s->inv->hosts[h].name, log);
+	}
+}
+
 /* ---- one scenario ---------------------------------------------------------------------- */
 
 static void progress(size_t i, size_t n, const struct scenario *s, const char *fmt, ...)
@@ -621,6 +667,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	char log[PATH_MAX + 64], why[320] = "", what[512];
 	struct load_run loads[8] = {0};
 	struct lab_proc svc[SVC_MAX] = {0};
+	struct lab_proc *rigs = rl_xcalloc(s->inv->n_hosts + 1, sizeof(*rigs));
 	struct live_fault *lf = rl_xcalloc(s->n_faults + 1, sizeof(*lf));
 	struct live_fault *fab = rl_xcalloc(s->n_fabric + 1, sizeof(*fab));
 	unsigned long long fault_start;
@@ -646,6 +693,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	     start_components(lab, s, r, o, what, sizeof(what)) &&
 	     start_services(lab, s, r, o, svc);
 	rl_dbg("run: %s: components started in %.2f s", s->name, runner_now_s() - r->t_start);
+	if (ok && !r->rig_local)
+		start_host_rigs(lab, s, r, o, rigs);
 	/* Every injector started and waiting for its cue while the components settle. */
 	snprintf(log, sizeof(log), "%s/inject.log", r->dir);
 	for (size_t i = 0; ok && i < s->n_faults; i++)
@@ -785,6 +834,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			r->comps[i].sc->ops->stop(r->comps[i].state);
 	r->t_end = runner_now_s();
 	rig_stop(&r->rig);
+	if (!r->rig_local)
+		stop_host_rigs(lab, s, r, rigs);
 	rl_dbg("run: %s: components stopped in %.2f s", s->name, r->t_end - r->t_stop);
 	{
 		struct comp_times ct = runner_times(r);
@@ -825,6 +876,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	}
 	free(lf);
 	free(fab);
+	free(rigs);
 }
 
 void runner_result_free(struct scn_result *r)
@@ -840,6 +892,11 @@ void runner_result_free(struct scn_result *r)
 	r->comps = NULL;
 	r->n_comps = 0;
 	rig_free(&r->rig);
+	for (size_t h = 0; h < r->n_host_rig; h++)
+		rig_free(&r->host_rig[h]);
+	free(r->host_rig);
+	r->host_rig = NULL;
+	r->n_host_rig = 0;
 }
 
 /* The lab as its inventory says: RNICs up, addressed and routed; every link up at its switches. */

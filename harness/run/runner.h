@@ -59,6 +59,9 @@ struct scn_result {
 	/* the rig while it ran; rig_local: every host is this machine (the virtual lab) */
 	struct rig rig;
 	bool rig_local;
+	/* on a lab reached over SSH, each host's own ('rocelab rig' there), by inventory host */
+	struct rig *host_rig;
+	size_t n_host_rig;
 };
 
 /* A failed run's folder: RUNNER_KEPT with the scenario's folder (or name) and the run's number. */

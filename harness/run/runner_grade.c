@@ -137,6 +137,24 @@ static bool finds_the_fault(const struct scn_result *r, const struct scn_expect 
 	       !strcmp(v->cls, e->cls) && grade_names_truth(v->target, e);
 }
 
+/*
+ * How long some task of host waited for a CPU over [from, to], as a share:
+ * this machine's on the virtual lab (every host is this machine), the host's
+ * own over SSH ('rocelab rig' there); -1 when not measured.
+ */
+static double host_pressure(const struct scn_result *r, const char *host, double from, double to)
+{
+	size_t len = strcspn(host, ":");
+
+	if (r->rig_local)
+		return rig_pressure(&r->rig, from, to);
+	for (size_t h = 0; r->s && h < r->n_host_rig && h < r->s->inv->n_hosts; h++)
+		if (strlen(r->s->inv->hosts[h].name) == len &&
+		    !strncmp(r->s->inv->hosts[h].name, host, len))
+			return rig_pressure(&r->host_rig[h], from, to);
+	return -1;
+}
+
 void runner_mark_rig(struct scn_result *r)
 {
 	for (size_t i = 0; i < r->n_comps; i++)
@@ -144,13 +162,14 @@ void runner_mark_rig(struct scn_result *r)
 			struct verdict *v = &r->comps[i].obs.verdicts[k];
 
 			/*
-			 * A lab's own hosts: this machine's pressure says nothing of them.
-			 * A fault that is the pressure (a cpu-hog on a host of this
-			 * machine) is found by the verdicts it causes: those stay its.
+			 * The host's own pressure: this machine's on the virtual lab, its
+			 * own sampler's over SSH.  A fault that is the pressure (a
+			 * cpu-hog) is found by the verdicts it causes: those stay its.
 			 */
-			v->rig = r->rig_local && !strcmp(v->cls, "host-processing") &&
-				 !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
-				 rig_pressure(&r->rig, v->win[0], v->win[1]) >= RIG_PRESSURE_BOUND;
+			v->rig =
+			    !strcmp(v->cls, "host-processing") &&
+			    !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
+			    host_pressure(r, v->target, v->win[0], v->win[1]) >= RIG_PRESSURE_BOUND;
 		}
 }
 
@@ -166,26 +185,30 @@ bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
 {
 	const char *name[3];
 	double from[3], to[3], worst = -1;
-	size_t n, at = 0;
+	size_t n, at = 0, who = 0;
 	bool own = r->s && r->s->n_loads; /* the fault phase's pressure is the scenario's own */
 
-	if (!r->rig_local)
-		return false; /* a lab's own hosts: this machine's pressure says nothing of them */
 	for (size_t i = 0; r->s && i < r->s->n_faults; i++)
 		own |= r->s->faults[i].spec.kind->loads_cpu;
 	n = runner_phases(r, name, from, to);
-	for (size_t p = 0; p < n; p++) {
-		double v = p == 1 && own ? -1 : rig_pressure(&r->rig, from[p], to[p]);
+	/* the virtual lab: this machine; over SSH: each host's own (this machine is none) */
+	for (size_t h = 0; h < (r->rig_local ? 1 : r->n_host_rig); h++)
+		for (size_t p = 0; p < n; p++) {
+			double v = p == 1 && own  ? -1
+				   : r->rig_local ? rig_pressure(&r->rig, from[p], to[p])
+						  : rig_pressure(&r->host_rig[h], from[p], to[p]);
 
-		if (v > worst)
-			worst = v, at = p;
-	}
+			if (v > worst)
+				worst = v, at = p, who = h;
+		}
 	if (worst < RIG_PRESSURE_BOUND)
 		return false;
 	snprintf(why, len,
-		 "invalid (rig-limited): some task of this machine waited for a CPU %.0f%% of "
-		 "the %s phase (bound %.0f%%): the rig's CPU was the limit",
-		 worst * 100, name[at], RIG_PRESSURE_BOUND * 100);
+		 "invalid (rig-limited): some task of %s%s waited for a CPU %.0f%% of the %s "
+		 "phase (bound %.0f%%): the rig's CPU was the limit",
+		 r->rig_local ? "this machine" : "host ",
+		 r->rig_local || !r->s ? "" : r->s->inv->hosts[who].name, worst * 100, name[at],
+		 RIG_PRESSURE_BOUND * 100);
 	return true;
 }
 

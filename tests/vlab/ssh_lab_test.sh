@@ -217,6 +217,12 @@ check "results.json records each host's clock skew, measured at pre-flight" jq -
 check "a host's record times are corrected only when its skew is beyond its measurement's error" \
 	jq -e '.clock_skew_s as $s | .clock_skew_within_s as $w | [.clock_corrected_s | to_entries[] | if ($s[.key] | fabs) > $w[.key] then .value == $s[.key] else .value == 0 end] | length == 4 and all' "$R"
 check "every agent's log came back from its host" sh -c '[ "$(ls "$1"/*/agent-host*.log | wc -l)" -eq $((4 * $2)) ]' sh "$T/sshci" ${#suite[@]}
+# Issue 64: a lab's own hosts sample their own rig ('rocelab rig' there), not this machine's.
+check "results.json: each host's own rig, sampled there every 100 ms through every phase" \
+	jq -e '[.scenarios[] | .rig_hosts | (keys == ["host1","host2","host3","host4"]) and ([.[] | (.samples | length) > 50 and (.phases | has("baseline") and has("fault") and has("recovery")) and (.source | test("its own ..rocelab rig. there, over SSH"))] | all)] | all' "$R"
+check "... and the rig's own block is still this machine's, the controller" \
+	jq -e '[.scenarios[] | .rig.source | test("the controller")] | all' "$R"
+check "each host's sampler log came back" sh -c '[ "$(grep -l "^rig: sampling every 0.100 s" "$1"/*/rig-host*.log | wc -l)" -eq $((4 * $2)) ]' sh "$T/sshci" ${#suite[@]}
 # nft on a Linux switch over SSH (the CI suite's ipid-drop, alone): the hosts sent the test
 # datagrams, the switch's nft counted them.
 "$RL" inject ipid-drop --target spine3:swp3 --mod 10 --roce-only --for 1s -i "$SI" -j >"$T/ipid.json" 2>"$T/ipid.err"
@@ -235,7 +241,7 @@ STATE="${ROCELAB_STATE_DIR:-/run/rocelab}"
 for h in host1 host2 host3 host4; do
 	check "$h was reached through its sshd" grep -q "Accepted publickey for root" "$STATE/ssh/$h/sshd.log"
 done
-check "no agent, load or run folder is left on the hosts" sh -c '! pgrep -f "rocelab (agent|load) " && ! ls -d /tmp/rocelab-run.* 2>/dev/null'
+check "no agent, load, rig sampler or run folder is left on the hosts" sh -c '! pgrep -f "rocelab (agent|load|rig) " && ! ls -d /tmp/rocelab-run.* 2>/dev/null'
 check "pre-flight read every switch's links over SSH" grep -q "^pre-flight: 32 link(s) up at their switch ports" "$T/sshci.log"
 check "results.json over SSH is valid against reports/results.schema.json" results_valid "$T/sshci"
 check "the devices under test were read over SSH (kernel, RNIC driver, switch NOS)" \

@@ -65,3 +65,38 @@ Test(rig, a_process_stopped_whole_shows_as_a_late_wake_up)
 	cr_assert_geq(got[0], 100, "the worst wake-up was %.1f ms late", got[0]);
 	cr_assert_float_eq(got[1], got[0], 1e-9, "results.json's phase says %.1f ms", got[1]);
 }
+
+/*
+ * A host's own samples ('rocelab rig' there) read back: its clock corrected,
+ * and whatever it printed that is not a sample in range left out (the file
+ * came from a host: untrusted).
+ */
+Test(rig, a_hosts_lines_read_back_clock_corrected_and_bad_lines_left_out)
+{
+	char path[] = "/tmp/rocelab-rig-test.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct rig r = {0};
+
+	cr_assert_not_null(f);
+	fputs("rig: sampling every 0.100 s, PSI read\n"
+	      "rig 1000.100 0.2000 0.5000 0.0100 0.150 0.0000\n"
+	      "rig 1000.200 0.8000 0.9000 0.0100 0.150 0.0000\n"
+	      "rig 1000.300 nan 0.5 0.01 0.1 0\n"		   /* not finite */
+	      "rig 1000.400 1.5000 0.5000 0.0100 0.150 0.0000\n"   /* a share over 1 */
+	      "rig 1000.500 0.5000 -0.100 0.0100 0.150 0.0000\n"   /* a negative share */
+	      "rig 1000.600 0.5000 0.5000\n"			   /* cut short */
+	      "rig -5 0.5000 0.5000 0.0100 0.150 0.0000\n"	   /* no time */
+	      "`touch /tmp/x` 1000.7 0.5 0.5 0.01 0.1 0\n"	   /* not a sample */
+	      "rig 1000.800 -1.0000 0.2000 0.0100 0.150 0.0100\n", /* no PSI there */
+	      f);
+	fclose(f);
+	cr_assert_eq(rig_read(&r, path, 0.1, 2.0), 3);
+	cr_assert_float_eq(r.s[0].t, 998.1, 1e-9); /* its clock 2 s ahead of ours */
+	cr_assert(r.psi);
+	/* the mean over samples wholly in [998.0, 998.25]: 0.2 and 0.8 */
+	cr_assert_float_eq(rig_pressure(&r, 998.0, 998.25), 0.5, 1e-9);
+	cr_assert_eq(rig_read(&r, "/nonexistent/rig.log", 0.1, 0), 0);
+	rig_free(&r);
+	unlink(path);
+}

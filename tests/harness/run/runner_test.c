@@ -36,6 +36,11 @@ static struct fake {
 	int collects;
 	char last_argv0[64];
 	char fault_seen[200]; /* what the echo component saw of the faults */
+	/* each host's 'rocelab rig' (this fake lab is reached as over SSH): started, stopped,
+	 * and the pressure it prints for rig_host (0 for the others) */
+	int rigs, rigs_stopped;
+	char rig_host[16];
+	double rig_some;
 } fake;
 
 static int fake_exec(struct lab *l, const char *dev, const char *const argv[], const char *input,
@@ -51,6 +56,10 @@ static int fake_spawn(struct lab *l, const char *dev, const char *const argv[], 
 {
 	(void)l, (void)log;
 	snprintf(p->dev, sizeof(p->dev), "%s", dev);
+	if (argv[1] && !strcmp(argv[1], "rig")) {
+		p->pid = 200000 + ++fake.rigs;
+		return 0;
+	}
 	snprintf(fake.last_argv0, sizeof(fake.last_argv0), "%s", argv[0]);
 	p->pid = 100000 + ++fake.spawned;
 	return 0;
@@ -59,6 +68,19 @@ static int fake_spawn(struct lab *l, const char *dev, const char *const argv[], 
 static int fake_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 {
 	(void)l, (void)grace_ms;
+	if (p->pid > 200000) { /* a host's rig: the last minute sampled, as it would print it */
+		FILE *f = fopen(p->log, "w");
+		double now = (double)rl_realtime_ns() / 1e9;
+
+		for (int i = 600; f && i >= 0; i--)
+			fprintf(f, "rig %.3f %.4f 0.5 0.01 0.2 0\n", now - i * 0.1,
+				strcmp(p->dev, fake.rig_host) ? 0.0 : fake.rig_some);
+		if (f)
+			fclose(f);
+		fake.rigs_stopped++;
+		p->pid = 0;
+		return 0;
+	}
 	p->pid = 0;
 	fake.stopped++;
 	return 0;
@@ -379,6 +401,39 @@ Test(runner, a_scenario_that_keeps_failing_runs_retries_plus_one_times_and_fails
 	cr_assert_eq(r.attempts, 2);
 	cr_assert(strstr(r.failed_reason[0], "later than 0.5 s"), "%s", r.failed_reason[0]);
 	cr_assert(strstr(r.g.reason, "later than 0.5 s"), "%s", r.g.reason);
+	finish(&r, s);
+}
+
+/*
+ * Over SSH each host samples its own rig ('rocelab rig' there): a failure
+ * while host2 waited for a CPU 90% of the time is the rig's, invalid
+ * (rig-limited) naming host2; a host at 0 leaves a failure a failure.
+ */
+Test(runner, over_ssh_a_hosts_own_pressure_makes_a_failure_rig_limited)
+{
+	struct scenario *s;
+	struct scn_result r;
+
+	snprintf(fake.rig_host, sizeof(fake.rig_host), "host2");
+	fake.rig_some = 0.9;
+	r = run(DIR "/echo-slow.yaml", &s);
+	cr_assert_eq(fake.rigs, (int)s->inv->n_hosts);
+	cr_assert_eq(fake.rigs_stopped, fake.rigs);
+	cr_assert_eq(r.n_host_rig, s->inv->n_hosts);
+	cr_assert_gt(r.host_rig[1].n, 100);
+	cr_assert_eq(r.g.verdict, RV_INVALID, "%s: %s", run_verdict_name(r.g.verdict), r.g.reason);
+	cr_assert(strstr(r.g.reason, "some task of host host2 waited for a CPU 90% of the "), "%s",
+		  r.g.reason);
+	finish(&r, s);
+}
+
+Test(runner, over_ssh_idle_hosts_leave_a_failure_a_failure)
+{
+	struct scenario *s;
+	struct scn_result r = run(DIR "/echo-slow.yaml", &s);
+
+	cr_assert_eq(fake.rigs, (int)s->inv->n_hosts);
+	cr_assert_eq(r.g.verdict, RV_FAIL, "%s: %s", run_verdict_name(r.g.verdict), r.g.reason);
 	finish(&r, s);
 }
 
