@@ -44,7 +44,7 @@ help:
 	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
 	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
-	@echo "                sweep (scenarios/nightly/random/sweep: 3 generated shapes, the date as seed)"
+	@echo "                sweep (scenarios/nightly/random/sweep: 3 fixed shapes and 2 drawn, the date as seed)"
 	@echo "make flake      the CI suites N times (N=10) without retries: pass rates, verdicts that changed;"
 	@echo "                LOAD=1 beside stress-ng --cpu 1"
 	@echo "make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_S seconds each (default 60)"
@@ -185,7 +185,7 @@ nightly: deps
 	@TRANSPORT_SUITE=all ONLY=transport tests/vlab/run.sh
 	@# the lab reached over SSH, with every CI scenario (make check runs one of each kind)
 	@SSH_SUITE=all ONLY=ssh_lab tests/vlab/run.sh
-	@# the randomized Hostmesh sweep: three generated shapes, the date as seed (printed)
+	@# the randomized Hostmesh sweep: three fixed shapes and two drawn from the date as seed (printed)
 	@tests/random/suite.sh -o $(BUILD)/nightly/random $$(grep -v '^#' scenarios/nightly/random/sweep)
 	@# the CI suite on a thin lab (12 hosts, 2 rails, 2 spines), graded against what each
 	@# monitor can tell apart there (issue 64: rocelab observe -i build/nightly/thin.yaml)

@@ -656,6 +656,11 @@ void observe_print(struct out *out, const char *monitor, size_t n_pairs, const s
 	out_string(out, PRINT_ANY, "lab", " on %s:", o->inv->name);
 	out_uint(out, PRINT_ANY, "paths", " %llu probe path(s)", o->n_paths);
 	out_uint(out, PRINT_ANY, "pairs", " between %llu pair(s) of RNICs\n", n_pairs);
+	if (!n_pairs) /* say why it sees nothing, not only that */
+		out_text(out, "  it probes no pair of RNICs on this lab%s\n",
+			 o->inv->n_tenants ? " (the inventory has tenants, and R-Pingmesh pairs "
+					     "only RNICs of one tenant)"
+					   : "");
 	share_print(out, "fabric_links", "links between switches:", &c.fabric);
 	share_print(out, "rnics", "RNICs (with their links):", &c.access);
 	share_print(out, "switches", "switches:", &c.switches);

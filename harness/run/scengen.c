@@ -223,19 +223,29 @@ static void draw_alpha(struct role_rng *rng, const struct shape *sh, const struc
 		       struct draw *d)
 {
 	int n = sh->other_rnics < 6 ? sh->other_rnics : 6;
+	/*
+	 * ECMP spreads the 160 Mbit/s incast over every spine: a spine's port toward the
+	 * target carries 160/spines.  Its emulated queue drains at half that, so it congests
+	 * on any width (20 Mbit/s under four spines, the CI lab's).  A fixed 20 Mbit/s left
+	 * seven or eight spines at 1.1-1.2x it: no congestion, the fault there but not its
+	 * effect (two drawn shapes of 2026-11-29, both missed).
+	 */
+	int emu = 80 / (sh->spines > 0 ? sh->spines : 1);
 
 	(void)rng;
 	(void)inv;
+	emu = emu < 1 ? 1 : emu;
 	sb_printf(&d->yaml,
 		  "    target: { role: switch, of: spine }\n"
-		  "    options: { alpha: 1/64, priority: 3, emu-rate: 20mbit }\n"
+		  "    options: { alpha: 1/64, priority: 3, emu-rate: %dmbit }\n"
 		  "load:\n  - kind: incast\n    to: { role: rnic }\n"
 		  "    from: { role: rnic, host: other, rail: other, count: %d }\n"
 		  "    rate: 160mbit\n    priority: 3\n",
-		  n);
+		  emu, n);
 	snprintf(d->desc, sizeof(d->desc),
-		 "a spine's buffer alpha is 1/64 (emulated 20 Mbit/s queue) under an incast of %d",
-		 n);
+		 "a spine's buffer alpha is 1/64 (emulated %d Mbit/s queue, half its share of the "
+		 "incast over %d spine(s)) under an incast of %d",
+		 emu, sh->spines, n);
 	d->cls = "congestion";
 	d->within_s = 8;
 }
