@@ -138,21 +138,28 @@ static bool finds_the_fault(const struct scn_result *r, const struct scn_expect 
 }
 
 /*
- * How long some task of host waited for a CPU over [from, to], as a share:
- * this machine's on the virtual lab (every host is this machine), the host's
- * own over SSH ('rocelab rig' there); -1 when not measured.
+ * Host h's rig: this machine's on the virtual lab (every host is this
+ * machine), the host's own over SSH ('rocelab rig' there); NULL when not
+ * measured.
+ */
+static const struct rig *host_rig(const struct scn_result *r, size_t h)
+{
+	return r->rig_local ? &r->rig : h < r->n_host_rig ? &r->host_rig[h] : NULL;
+}
+
+/*
+ * How long some task of host (its name, or "HOST:RNIC") waited for a CPU
+ * over [from, to], as a share; -1 when not measured.
  */
 static double host_pressure(const struct scn_result *r, const char *host, double from, double to)
 {
 	size_t len = strcspn(host, ":");
 
-	if (r->rig_local)
-		return rig_pressure(&r->rig, from, to);
-	for (size_t h = 0; r->s && h < r->n_host_rig && h < r->s->inv->n_hosts; h++)
+	for (size_t h = 0; r->s && h < r->s->inv->n_hosts; h++)
 		if (strlen(r->s->inv->hosts[h].name) == len &&
 		    !strncmp(r->s->inv->hosts[h].name, host, len))
-			return rig_pressure(&r->host_rig[h], from, to);
-	return -1;
+			return host_rig(r, h) ? rig_pressure(host_rig(r, h), from, to) : -1;
+	return r->rig_local ? rig_pressure(&r->rig, from, to) : -1;
 }
 
 void runner_mark_rig(struct scn_result *r)
@@ -194,9 +201,8 @@ bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
 	/* the virtual lab: this machine; over SSH: each host's own (this machine is none) */
 	for (size_t h = 0; h < (r->rig_local ? 1 : r->n_host_rig); h++)
 		for (size_t p = 0; p < n; p++) {
-			double v = p == 1 && own  ? -1
-				   : r->rig_local ? rig_pressure(&r->rig, from[p], to[p])
-						  : rig_pressure(&r->host_rig[h], from[p], to[p]);
+			double v =
+			    p == 1 && own ? -1 : rig_pressure(host_rig(r, h), from[p], to[p]);
 
 			if (v > worst)
 				worst = v, at = p, who = h;

@@ -442,6 +442,7 @@ static unsigned long long until_ends(struct fault_run *f, bool up, char *said, s
 	bool nos;
 	unsigned long long end;
 
+	said[0] = '\0';
 	if (fault_target_ends(f, &ends[0], &ends[1]))
 		return 0;
 	nos = !fault_end_readable(f->inv, &ends[0]) || !fault_end_readable(f->inv, &ends[1]);
@@ -488,22 +489,44 @@ static void sleep_until(unsigned long long t)
 		fault_sleep_ms((long long)((t - now + 999999) / 1000000ULL));
 }
 
-/*
- * A cycle's step that came later than the schedule allows: said once in
- * f->short_of (the run grades a fault that did not run as written invalid),
- * warned every time.
- */
-static void late(struct fault_run *f, const char *what, int c, unsigned long long due,
-		 unsigned long long at_mono)
+/* What of its schedule the flap did not run as written: warned, the first kept (f->short_of). */
+static void short_of(struct fault_run *f, const char *line)
 {
-	char line[200];
-
-	snprintf(line, sizeof(line), "cycle %d's %s came %.2f s after its time in the schedule", c,
-		 what, (double)(at_mono - due) / 1e9);
 	rl_warn("flap %u: %s", f->id, line);
 	if (!f->short_of[0])
 		snprintf(f->short_of, sizeof(f->short_of), "link-flap %s: %s", f->spec->target,
 			 line);
+}
+
+/*
+ * Cycle c's up (or down) step, due at monotonic time due: its actions, then
+ * both ends read so, stamped (an up when they read up, a down when its
+ * actions had returned).  false when they did not read so (said in
+ * f->short_of); a step later than slack is said too.
+ */
+static bool step(struct fault_run *f, bool up, int c, unsigned long long due,
+		 unsigned long long slack)
+{
+	const char *what = up ? "up" : "down";
+	unsigned long long ran, seen;
+	char said[400], line[480];
+
+	fault_run_actions(f, up);
+	ran = rl_realtime_ns();
+	if (!(seen = until_ends(f, up, said, sizeof(said)))) {
+		snprintf(line, sizeof(line), "cycle %d's %s did not read back: %.300s", c, what,
+			 said);
+		short_of(f, line);
+		return false;
+	}
+	if (rl_now_ns() > due + slack) {
+		snprintf(line, sizeof(line),
+			 "cycle %d's %s came %.2f s after its time in the schedule", c, what,
+			 (double)(rl_now_ns() - due) / 1e9);
+		short_of(f, line);
+	}
+	flap_event(f, what, up ? seen : ran, c);
+	return true;
 }
 
 /*
@@ -523,45 +546,18 @@ static void live(struct fault_run *f)
 					   : ULLONG_MAX,
 			   slack = (down < period - down ? down : period - down) / 2;
 	int cycles = lf_of(s)->count ? lf_of(s)->count : (s->for_ms || s->hold) ? INT_MAX : 1;
-	char said[400];
 
 	slack = slack < 50000000ULL ? 50000000ULL : slack > 1000000000ULL ? 1000000000ULL : slack;
 	for (int c = 1; !rl_interrupted; c++) {
-		unsigned long long due = first_down + (unsigned long long)(c - 1) * period + down,
-				   at;
+		unsigned long long up_at = first_down + (unsigned long long)(c - 1) * period + down,
+				   next = first_down + (unsigned long long)c * period;
 
-		sleep_until(due);
-		if (rl_interrupted)
+		sleep_until(up_at);
+		if (rl_interrupted || !step(f, true, c, up_at, slack) || c >= cycles || next >= end)
 			break;
-		fault_run_actions(f, true);
-		if (!(at = until_ends(f, true, said, sizeof(said)))) {
-			if (!f->short_of[0])
-				snprintf(f->short_of, sizeof(f->short_of),
-					 "link-flap %s: cycle %d's up did not read back: %.300s",
-					 s->target, c, said);
+		sleep_until(next);
+		if (rl_interrupted || !step(f, false, c + 1, next, slack))
 			break;
-		}
-		if (rl_now_ns() > due + slack)
-			late(f, "up", c, due, rl_now_ns());
-		flap_event(f, "up", at, c);
-		due = first_down + (unsigned long long)c * period;
-		if (c >= cycles || due >= end)
-			break;
-		sleep_until(due);
-		if (rl_interrupted)
-			break;
-		fault_run_actions(f, false);
-		at = rl_realtime_ns();
-		if (!until_ends(f, false, said, sizeof(said))) {
-			if (!f->short_of[0])
-				snprintf(f->short_of, sizeof(f->short_of),
-					 "link-flap %s: cycle %d's down did not read back: %.300s",
-					 s->target, c + 1, said);
-			break;
-		}
-		if (rl_now_ns() > due + slack)
-			late(f, "down", c + 1, due, rl_now_ns());
-		flap_event(f, "down", at, c + 1);
 	}
 }
 
