@@ -395,13 +395,14 @@ void fault_run_actions(struct fault_run *f, bool undo)
 {
 	char err[512];
 
-	if (undo) {
-		fault_undo_actions(f->lab, f->plan->acts, f->plan->n_acts);
-		return;
-	}
-	for (size_t i = 0; i < f->plan->n_acts; i++)
-		if (fault_exec_action(f->lab, &f->plan->acts[i], false, err, sizeof(err)))
+	/* the devices' dead-man timers (FB_SHELL) stay armed from the first step to the revert */
+	for (size_t k = 0; k < f->plan->n_acts; k++) {
+		size_t i = undo ? f->plan->n_acts - 1 - k : k;
+		const struct fault_action *a = &f->plan->acts[i];
+
+		if (a->backend != FB_SHELL && fault_exec_action(f->lab, a, undo, err, sizeof(err)))
 			rl_warn("fault %u: %s", f->id, err);
+	}
 }
 
 int fault_read_now(struct lab *l, const struct fault_action *a, char **out, struct readback *rb,
@@ -745,6 +746,53 @@ int fault_mgmt_check(struct fault_run *f, const char *dev, const char *const *na
 	json_decref(addrs);
 	json_decref(route);
 	return through ? -EPERM : 0;
+}
+
+/* How many lines of out are NVUE commands ("nv set ...", "nv unset ..."). */
+static size_t nv_lines(const char *out)
+{
+	size_t n = 0;
+
+	for (const char *l = out; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+		n += !strncmp(l + strspn(l, " \t"), "nv ", 3);
+	return n;
+}
+
+size_t fault_nvue_pending_text(const char *out)
+{
+	return nv_lines(out);
+}
+
+int fault_nvue_pending(struct fault_run *f)
+{
+	for (const char *d = f->plan->nvue; *d; d += strcspn(d, " "), d += *d == ' ') {
+		char err[384], dev[INV_NAME_MAX + 1], *out = NULL;
+		size_t n;
+		int r;
+
+		snprintf(dev, sizeof(dev), "%.*s", (int)strcspn(d, " "), d);
+		r = lab_cli(f->lab, dev, FAULT_NVUE_PENDING, NULL, &out, err, sizeof(err));
+		if (r) {
+			snprintf(f->err, sizeof(f->err),
+				 "cannot ask %s for pending NVUE changes ('%s'): %s", dev,
+				 FAULT_NVUE_PENDING, err);
+			free(out);
+			return r < 0 ? r : -EIO;
+		}
+		n = nv_lines(out);
+		free(out);
+		if (n) {
+			snprintf(
+			    f->err, sizeof(f->err),
+			    "%s has %zu pending NVUE change(s) ('%s' lists them) that the fault's "
+			    "'nv config apply' would apply too, and on Cumulus Linux 5.9 and later "
+			    "save to the startup configuration: apply, or 'nv config detach', them "
+			    "first",
+			    dev, n, FAULT_NVUE_PENDING);
+			return -EBUSY;
+		}
+	}
+	return 0;
 }
 
 int fault_found_route(struct fault_run *f, json_t *x, const char *dev, const char *netdev, bool v6,

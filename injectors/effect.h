@@ -26,6 +26,9 @@ struct fault_run {
 	void *kind_state; /* what a kind's start keeps for its stop (a PFC storm's sender) */
 	/* what of its schedule a live fault did not run as written ("": all of it) */
 	char short_of[512];
+	/* its devices' dead-man timers (deadman.h): when last armed (rl_now_ns, 0: none), fired */
+	unsigned long long deadman_at;
+	bool deadman_fired;
 };
 
 /* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */
@@ -45,6 +48,18 @@ json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
  * management path to cut: 0.
  */
 int fault_mgmt_check(struct fault_run *f, const char *dev, const char *const *names, size_t n);
+
+/*
+ * 'nv config apply' applies every pending change on an NVUE switch, anyone's,
+ * and from Cumulus Linux 5.9 on saves them to the startup configuration
+ * (the NVUE reference, "Config Commands").  Before the journal, each NVUE
+ * switch of f's plan is asked for them (FAULT_NVUE_PENDING): 0 when none,
+ * -EBUSY with f->err naming the switch and how many when there are,
+ * -errno when it cannot be asked.
+ */
+int fault_nvue_pending(struct fault_run *f);
+/* How many of out's lines are NVUE commands: pending changes as FAULT_NVUE_PENDING lists them. */
+size_t fault_nvue_pending_text(const char *out);
 
 /*
  * Route x as 'ip -j route show table all' printed it on dev, through netdev:
@@ -144,7 +159,10 @@ int fault_verify_acl_counters(struct fault_run *f, const struct flow *flows, siz
 /* Undo actions [0, n) newest first (each undo is idempotent); 0 if all worked, logs failures. */
 int fault_undo_actions(struct lab *l, const struct fault_action *acts, size_t n);
 
-/* Apply (undo false) or undo the plan's actions, in order or in reverse; logs failures. */
+/*
+ * Apply (undo false) or undo the plan's actions, in order or in reverse, but
+ * its dead-man timers (armed once for the fault's life); logs failures.
+ */
 void fault_run_actions(struct fault_run *f, bool undo);
 
 /* Read a's state on its device now, parsed as its read_as says; -errno with err. */

@@ -11,12 +11,23 @@
 int fault_exec_action(struct lab *l, const struct fault_action *a, bool undo, char *err,
 		      size_t errlen)
 {
+	const char *via = "netlink";
 	int ret;
 
 	err[0] = '\0';
-	rl_dbg("%s %s on %s: %s", undo ? "revert" : "apply",
-	       a->backend == FB_SSH || !lab_can(l, LAB_CAP_NETLINK) ? "ssh" : "netlink", a->device,
+	if (a->backend == FB_SHELL)
+		via = "shell";
+	else if (a->backend == FB_SSH || !lab_can(l, LAB_CAP_NETLINK))
+		via = "ssh";
+	rl_dbg("%s %s on %s: %s", undo ? "revert" : "apply", via, a->device,
 	       undo ? a->revert : a->apply);
+	/* A shell line (a dead-man timer) through the lab's exec: in the namespace, or over SSH. */
+	if (a->backend == FB_SHELL) {
+		const char *argv[] = {"sh", "-c", undo ? a->revert : a->apply, NULL};
+
+		ret = lab_exec(l, a->device, argv, NULL, NULL, err, errlen);
+		return ret > 0 ? -EIO : ret;
+	}
 	/* Host ops go over netlink where the lab shares this kernel, else as ip/tc/dcb commands. */
 	if (a->backend == FB_HOST && lab_can(l, LAB_CAP_NETLINK))
 		return netlink_op_run(l, a->device, undo ? a->revert : a->apply, undo, err, errlen);

@@ -35,10 +35,11 @@ enum direction { DIR_BOTH, DIR_IN, DIR_OUT };
 struct fault_spec {
 	const struct fault_kind_ops *kind;
 
-	/* common options: --target, --for, --hold, --all-ports */
+	/* common options: --target, --for, --hold, --all-ports, --deadman */
 	char target[FAULT_NAME_MAX];
 	long long for_ms; /* 0: not given */
 	bool hold;
+	long long deadman_ms; /* the devices' own timers' lease (deadman.h); 0: the default */
 	bool all_ports; /* a whole-switch target of a kind that also takes ports: said, not implied
 			 */
 
@@ -144,6 +145,12 @@ struct fault_kind_ops {
 	/* With start: stop what it started, before the actions are undone (also on failure). */
 	void (*stop)(struct fault_run *f);
 	/*
+	 * Optional: what an injector of this kind (process pid) leaves on this
+	 * machine when killed before its stop ran, removed by 'rocelab revert'
+	 * once its fault is reverted (a PFC storm's sender log).
+	 */
+	void (*sweep)(pid_t pid);
+	/*
 	 * Optional: the line rate in kbit/s the fault leaves its link at
 	 * (link-degrade's --rate), the ground truth a transport is graded against.
 	 */
@@ -232,8 +239,12 @@ int fault_spec_resolve(const struct inventory *inv, struct fault_spec *s, char *
 int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, size_t max,
 		    struct opt_store *store);
 
-/* FB_SSH: a switch's CLI over SSH; FB_HOST: a host op line, by netlink or as ip/tc/dcb over SSH. */
-enum fault_backend { FB_SSH, FB_HOST };
+/*
+ * FB_SSH: a switch's CLI over SSH; FB_HOST: a host op line, by netlink or as
+ * ip/tc/dcb over SSH; FB_SHELL: a POSIX shell line on a device ('sh -c' through
+ * the lab's exec: in its namespace, or over SSH), a dead-man timer (deadman.h).
+ */
+enum fault_backend { FB_SSH, FB_HOST, FB_SHELL };
 
 /* One step of a fault on one device: how to apply it and how to undo it. */
 struct fault_action {
@@ -252,6 +263,14 @@ struct fault_action {
 	char *read;
 	char *read_as;
 	char *found;
+	/*
+	 * A dead-man timer (FB_SHELL, deadman.h): what moves its deadline on,
+	 * its lease, and what it runs when it fires (for the plan's transcript).
+	 * Not journaled: only a live controller re-arms.
+	 */
+	char *rearm;
+	long long lease_ms;
+	char *fires;
 };
 
 struct fault_plan {
@@ -272,7 +291,19 @@ struct fault_plan {
 	char runs[512];
 	/* what a whole-switch target binds, when the kind also takes one port ("" else) */
 	char scope[160];
+	/*
+	 * its NVUE switches, space-separated: each asked for pending changes
+	 * (FAULT_NVUE_PENDING) before the journal, for 'nv config apply' applies
+	 * anyone's (effect.h: fault_nvue_pending)
+	 */
+	char nvue[160];
 };
+
+/* What an NVUE switch is asked for its pending changes: each one an "nv set|unset ..." line. */
+#define FAULT_NVUE_PENDING "nv config diff -o commands"
+
+/* Is name one of the space-separated names of list? */
+bool fault_plan_names(const char *list, const char *name);
 
 /* Free the actions of a plan (not the plan itself). */
 void fault_plan_clear(struct fault_plan *p);
@@ -305,7 +336,7 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 void fault_plan_host_op(struct fault_plan *p, const char *host, const char *apply_fmt,
 			const char *revert_fmt, ...) __attribute__((format(printf, 4, 0)));
 
-/* How an action of p reaches its device: "ssh" or "netlink". */
+/* How an action of p reaches its device: "ssh", "netlink" or "shell" (its journal's backend). */
 const char *fault_action_via(const struct fault_plan *p, const struct fault_action *a);
 
 /* Print the plan's actions as a transcript: what runs where, with its input and undo. */

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/deadman.h"
 #include "injectors/fault.h"
 #include "injectors/host_cmd.h"
 
@@ -52,6 +53,8 @@ void fault_plan_remove(struct fault_plan *p, size_t i)
 	free(a->read);
 	free(a->read_as);
 	free(a->found);
+	free(a->rearm);
+	free(a->fires);
 	memmove(a, a + 1, (p->n_acts - i - 1) * sizeof(*a));
 	p->n_acts--;
 }
@@ -70,6 +73,8 @@ void fault_action_read(struct fault_action *a, const char *cmd, const char *as)
 
 const char *fault_action_via(const struct fault_plan *p, const struct fault_action *a)
 {
+	if (a->backend == FB_SHELL)
+		return "shell";
 	return a->backend == FB_SSH || p->host_cmds ? "ssh" : "netlink";
 }
 
@@ -80,11 +85,22 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		fprintf(f, "# binds %s\n", p->scope);
 	if (p->note[0])
 		fprintf(f, "# %s\n", p->note);
+	for (const char *d = p->nvue; *d; d += strcspn(d, " "), d += *d == ' ')
+		fprintf(f,
+			"ssh %.*s check: " FAULT_NVUE_PENDING
+			": refused unless it lists no pending change (the fault's 'nv config "
+			"apply' would apply them too)\n",
+			(int)strcspn(d, " "), d);
 	for (size_t i = 0; i < p->n_acts; i++) {
 		const struct fault_action *a = &p->acts[i];
 		bool cmds = a->backend == FB_HOST && p->host_cmds;
 		const char *be = fault_action_via(p, a);
 		char apply[512], revert[512];
+
+		if (fault_action_is_deadman(a)) {
+			fault_deadman_format(a, f);
+			continue;
+		}
 
 		if (a->read)
 			fprintf(f, "%s %s read: %s\n", be, a->device, a->read);
@@ -195,5 +211,24 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	}
 	if (ret)
 		fault_plan_clear(plan);
+	for (size_t i = 0; !ret && i < plan->n_acts; i++) {
+		const struct inv_switch *sw = inventory_switch(inv, plan->acts[i].device);
+		size_t n = strlen(plan->nvue);
+
+		if (plan->acts[i].backend == FB_SSH && sw && sw->dialect == INV_DIALECT_NVUE &&
+		    !fault_plan_names(plan->nvue, sw->name))
+			snprintf(plan->nvue + n, sizeof(plan->nvue) - n, "%s%s", n ? " " : "",
+				 sw->name);
+	}
 	return ret;
+}
+
+bool fault_plan_names(const char *list, const char *name)
+{
+	size_t k = strlen(name);
+
+	for (const char *d = list; *d; d += strcspn(d, " "), d += *d == ' ')
+		if (strcspn(d, " ") == k && !strncmp(d, name, k))
+			return true;
+	return false;
 }

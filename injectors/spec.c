@@ -29,6 +29,13 @@ const struct opt_desc fault_common_opts[] = {
      .off = FS(for_ms),
      .help = "revert after this long"},
     {.name = "hold", .type = OPT_BOOL, .off = FS(hold), .help = "revert at SIGINT or SIGTERM"},
+    {.name = "deadman",
+     .type = OPT_MS,
+     .lo = 3000,
+     .hi = 3600000,
+     .off = FS(deadman_ms),
+     .help = "each device reverts the fault by itself this long after its injector last "
+	     "said it lives (30s; 3s..1h)"},
     {.name = "all-ports",
      .type = OPT_BOOL,
      .off = FS(all_ports),

@@ -109,25 +109,13 @@ static struct ssh_priv *priv(struct lab *l)
 	return p;
 }
 
-static void add_quoted(struct sbuf *b, const char *w)
-{
-	sb_add(b, "'", 1);
-	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
-			sb_add(b, "'\\''", 4);
-		else
-			sb_add(b, p, 1);
-	}
-	sb_add(b, "'", 1);
-}
-
 /* argv as one POSIX shell command line, every word single-quoted. */
 static void add_argv(struct sbuf *b, const char *const argv[])
 {
 	for (size_t i = 0; argv[i]; i++) {
 		if (i)
 			sb_add(b, " ", 1);
-		add_quoted(b, argv[i]);
+		sb_add_shell_word(b, argv[i]);
 	}
 }
 
@@ -357,12 +345,12 @@ static int ssh_put(struct lab *l, const char *dev, const char *local, const char
 	text = rl_xcalloc(4 * ((len + 2) / 3) + 1, 1);
 	EVP_EncodeBlock((unsigned char *)text, (const unsigned char *)data, (int)len);
 	sb_printf(&b, "umask 077 && mkdir -p ");
-	add_quoted(&b, dirname(copy));
+	sb_add_shell_word(&b, dirname(copy));
 	sb_printf(&b, " && base64 -d >");
-	add_quoted(&b, path);
+	sb_add_shell_word(&b, path);
 	if (stat(local, &st) == 0 && (st.st_mode & S_IXUSR)) {
 		sb_printf(&b, " && chmod 700 ");
-		add_quoted(&b, path);
+		sb_add_shell_word(&b, path);
 	}
 	r = run(l, dev, &b, text, NULL, err, sizeof(err));
 	if (r)

@@ -54,3 +54,14 @@ void sb_free(struct sbuf *b)
 	b->p = NULL;
 	b->len = b->cap = 0;
 }
+
+void sb_add_shell_word(struct sbuf *b, const char *s)
+{
+	sb_add(b, "'", 1);
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_add(b, "'\\''", 4);
+		else
+			sb_add(b, s, 1);
+	sb_add(b, "'", 1);
+}

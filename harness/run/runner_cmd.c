@@ -10,6 +10,7 @@
 #include "harness/lib/state.h"
 #include "harness/lib/version.h"
 #include "harness/run/registry.h"
+#include "injectors/deadman.h"
 #include "injectors/nos/links.h"
 #include "probe/observe.h"
 
@@ -167,6 +168,8 @@ static int dry_run(const struct scenario *s)
 		bool fab = i < s->n_fabric;
 		const struct scn_fault *f = fab ? &s->fabric[i] : &s->faults[i - s->n_fabric];
 		struct fault_plan plan;
+		struct fault_spec held;
+		char owner[16];
 		struct opt_store st = {0};
 		const char *argv[64];
 		size_t n = 0;
@@ -185,9 +188,17 @@ static int dry_run(const struct scenario *s)
 		putchar('\n');
 		if (f->role[0])
 			printf("    target %s, picked with seed %u\n", f->role, s->seed);
-		/* Table names get the journal's ids when the faults are applied. */
-		if (fault_plan_build(s->inv, topo, &f->spec, (unsigned)i + 1, &plan, why,
-				     sizeof(why))) {
+		/*
+		 * Table names get the journal's ids when the faults are applied; the
+		 * run holds each fault (runner.c), so its devices' timers are shown.
+		 */
+		held = f->spec;
+		held.hold = true;
+		if (fault_plan_build(s->inv, topo, &held, (unsigned)i + 1, &plan, why,
+				     sizeof(why)) ||
+		    fault_plan_deadman(&plan, s->inv, &held, (unsigned)i + 1,
+				       fault_deadman_owner(owner, sizeof(owner)), why,
+				       sizeof(why))) {
 			printf("    cannot be planned: %s\n", why);
 			ret = -EOPNOTSUPP;
 			continue;

@@ -25,6 +25,8 @@ char *fault_handoff_write(const struct fault_spec *s)
 	json_object_set_new(o, "hold", json_boolean(s->hold));
 	json_object_set_new(o, "all_ports", json_boolean(s->all_ports));
 	json_object_set_new(o, "for_ms", json_integer(s->for_ms));
+	if (s->deadman_ms)
+		json_object_set_new(o, "deadman_ms", json_integer(s->deadman_ms));
 	/* the kind's own options that differ from its defaults, as its table writes them */
 	for (const struct opt_desc *t = s->kind->opts; t->type != OPT_END; t++) {
 		if (strlen(opt_value(t, s->opts, v, sizeof(v))) + 1 >= sizeof(v))
@@ -78,6 +80,13 @@ int fault_handoff_read(const char *line, struct fault_spec *s, char *why, size_t
 	/* 0: not given; else within the bound 'for' has as an option */
 	if (s->for_ms < 0 || s->for_ms > opt_find(fault_common_opts, "for")->hi) {
 		snprintf(why, whylen, "the handoff's for_ms %lld is not a duration", s->for_ms);
+		goto out;
+	}
+	s->deadman_ms = json_integer_value(json_object_get(o, "deadman_ms"));
+	if (s->deadman_ms && (s->deadman_ms < opt_find(fault_common_opts, "deadman")->lo ||
+			      s->deadman_ms > opt_find(fault_common_opts, "deadman")->hi)) {
+		snprintf(why, whylen, "the handoff's deadman_ms %lld is not a lease rocelab takes",
+			 s->deadman_ms);
 		goto out;
 	}
 	opts = json_object_get(o, "options");

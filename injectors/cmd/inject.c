@@ -14,6 +14,7 @@
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
 #include "injectors/cmd/handoff.h"
+#include "injectors/deadman.h"
 #include "injectors/effect.h"
 #include "injectors/exec.h"
 #include "injectors/fault.h"
@@ -316,11 +317,14 @@ static int apply_actions(struct injection *j)
 	for (size_t i = 0; i < j->plan.n_acts; i++) {
 		int r = fault_exec_action(&j->lab, &j->plan.acts[i], false, f->err, sizeof(f->err));
 
+		if (!r && fault_action_is_deadman(&j->plan.acts[i]) && !f->deadman_at)
+			f->deadman_at = rl_now_ns(); /* re-armed from here on */
+
 		/*
 		 * The fault is live from its first action on: a degraded link end
 		 * slows probes while the other end's login is still under way.
 		 */
-		if (!r && !j->applied_at)
+		if (!r && !j->applied_at && j->plan.acts[i].backend != FB_SHELL)
 			j->applied_at = (double)rl_realtime_ns() / 1e9;
 
 		if (r) {
@@ -379,7 +383,7 @@ static int precheck(struct injection *j)
 	const struct fault_spec *s = j->run.spec;
 	int r = s->kind->precheck ? s->kind->precheck(&j->run) : 0;
 
-	if (r)
+	if (r || (r = fault_nvue_pending(&j->run)))
 		return r;
 	/* after the kind's precheck, which says better why a device cannot be read */
 	if ((r = fault_read_found(&j->lab, &j->plan, j->run.err, sizeof(j->run.err)))) {
@@ -394,23 +398,29 @@ static int precheck(struct injection *j)
 	return s->kind->discover ? s->kind->discover(&j->run, &j->plan) : 0;
 }
 
-/* Until --for, a signal with --hold, or the kind's own course (a flap's cycles) ends it. */
-/* ms of the fault's life (0: until a signal), its kind's beat about once a second. */
+/*
+ * ms of the fault's life (0: until a signal), its kind's beat and its
+ * devices' dead-man timers re-armed about once a second; a timer that fired
+ * (the device reverted the fault itself) ends it.
+ */
 static void wait_live(struct fault_run *f, long long ms)
 {
 	void (*beat)(struct fault_run *) = f->spec->kind->beat;
 	unsigned long long end =
 	    ms ? rl_now_ns() + (unsigned long long)ms * 1000000ULL : ULLONG_MAX;
 
-	if (!beat) {
+	if (!beat && !f->deadman_at) {
 		if (ms)
 			fault_sleep_ms(ms);
 		while (!ms && !rl_interrupted)
 			pause();
 		return;
 	}
-	for (unsigned long long now; !rl_interrupted && (now = rl_now_ns()) < end;) {
-		beat(f);
+	for (unsigned long long now;
+	     !rl_interrupted && !f->deadman_fired && (now = rl_now_ns()) < end;) {
+		if (beat)
+			beat(f);
+		fault_deadman_beat(f, false);
 		fault_sleep_ms(end - now < 1000000000ULL ? (long long)((end - now) / 1000000ULL)
 							 : 1000);
 	}
@@ -428,10 +438,27 @@ static int stay_live(struct injection *j)
 	} else if (s->for_ms) {
 		wait_live(&j->run, s->for_ms);
 	} else {
-		rl_info("fault %u stays until 'rocelab revert'", j->run.id);
+		rl_info("fault %u stays until 'rocelab revert' (no injector lives to keep a "
+			"dead-man timer on its devices: give --for or --hold for one)",
+			j->run.id);
 		return RL_EXIT_OK;
 	}
-	return finish_revert(j) ? RL_EXIT_SETUP : RL_EXIT_OK;
+	if (finish_revert(j))
+		return RL_EXIT_SETUP;
+	/* a device reverted it by its own timer: the fault did not last as written */
+	return j->run.deadman_fired ? RL_EXIT_SETUP : RL_EXIT_OK;
+}
+
+/* Each device's dead-man timer, armed before its first action (deadman.h); 0 or -errno, said. */
+static int deadman(struct injection *j, char *why, size_t whylen)
+{
+	char owner[16];
+	int r = fault_plan_deadman(&j->plan, j->inv, j->run.spec, j->run.id,
+				   fault_deadman_owner(owner, sizeof(owner)), why, whylen);
+
+	if (r)
+		rl_err("inject: %s", why);
+	return r;
 }
 
 /* The lab's own journal for new records: where it lives, and the inventory (path, SHA-256). */
@@ -530,7 +557,8 @@ int cmd_inject(int argc, char **argv)
 		goto close_exec;
 	}
 	if (a.dry_run) {
-		fault_plan_format(&j.plan, stdout);
+		if (!deadman(&j, why, sizeof(why)))
+			fault_plan_format(&j.plan, stdout);
 		ret = RL_EXIT_OK;
 		goto close_exec;
 	}
@@ -538,6 +566,9 @@ int cmd_inject(int argc, char **argv)
 		rl_err("inject: %s", j.run.err);
 		goto close_exec;
 	}
+	/* after discover, which may replace the actions: the timers undo what is applied */
+	if ((r = deadman(&j, why, sizeof(why))))
+		goto close_exec;
 	if ((r = journal_append(&j.plan, j.run.id))) {
 		rl_err("inject: cannot write the journal: %s", strerror(-r));
 		goto close_exec;
@@ -568,6 +599,8 @@ int cmd_inject(int argc, char **argv)
 	}
 	journal_mark(j.run.id, JS_APPLIED);
 	state_unlock();
+	/* the first deadline left room for the verification: from here on, the lease */
+	fault_deadman_beat(&j.run, true);
 	print_result(&j, a.json, "applied");
 	ret = stay_live(&j);
 	lab_close(&j.lab);
@@ -769,7 +802,11 @@ static int revert_journal(struct inventory *inv, size_t *undone, size_t *failed)
 		if (recs[i].state == JS_REVERTED || !of_this_lab(&lab, inv, &recs[i], true))
 			continue;
 		if (fault_undo_actions(&lab, recs[i].acts, recs[i].n_acts) == 0) {
+			const struct fault_kind_ops *k = fault_kind_find(recs[i].kind);
+
 			journal_mark(recs[i].id, JS_REVERTED);
+			if (k && k->sweep && recs[i].pid > 0)
+				k->sweep(recs[i].pid);
 			rl_info("revert: fault %u %s %s reverted", recs[i].id, recs[i].kind,
 				recs[i].target);
 			fault_drift(&lab, recs[i].acts, recs[i].n_acts, NULL);

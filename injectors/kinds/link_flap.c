@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/deadman.h"
 #include "injectors/effect.h"
 #include "injectors/host_found.h"
 #include "injectors/kinds/kinds.h"
@@ -480,13 +481,23 @@ static int verify(struct fault_run *f)
 	return 0;
 }
 
-/* Sleep until monotonic time t (or a signal). */
-static void sleep_until(unsigned long long t)
+/*
+ * Sleep until monotonic time t (or a signal, or a device's dead-man timer
+ * found fired); the devices' timers re-armed on the way while a second at
+ * least is left, so that a slow re-arm never makes a step late.
+ */
+static void sleep_until(struct fault_run *f, unsigned long long t)
 {
-	unsigned long long now = rl_now_ns();
-
-	if (t > now)
-		fault_sleep_ms((long long)((t - now + 999999) / 1000000ULL));
+	for (unsigned long long now;
+	     (now = rl_now_ns()) < t && !rl_interrupted && !f->deadman_fired;) {
+		if (t - now > 1000000000ULL) {
+			fault_deadman_beat(f, false);
+			if ((now = rl_now_ns()) >= t)
+				break;
+		}
+		fault_sleep_ms(
+		    t - now > 1000000000ULL ? 1000 : (long long)((t - now + 999999) / 1000000ULL));
+	}
 }
 
 /* What of its schedule the flap did not run as written: warned, the first kept (f->short_of). */
@@ -552,11 +563,12 @@ static void live(struct fault_run *f)
 		unsigned long long up_at = first_down + (unsigned long long)(c - 1) * period + down,
 				   next = first_down + (unsigned long long)c * period;
 
-		sleep_until(up_at);
-		if (rl_interrupted || !step(f, true, c, up_at, slack) || c >= cycles || next >= end)
+		sleep_until(f, up_at);
+		if (rl_interrupted || f->deadman_fired || !step(f, true, c, up_at, slack) ||
+		    c >= cycles || next >= end)
 			break;
-		sleep_until(next);
-		if (rl_interrupted || !step(f, false, c + 1, next, slack))
+		sleep_until(f, next);
+		if (rl_interrupted || f->deadman_fired || !step(f, false, c + 1, next, slack))
 			break;
 	}
 }

@@ -340,6 +340,12 @@ static int precheck(struct fault_run *f)
 	return -EINVAL;
 }
 
+/* The sender's log on this machine, of the injector pid. */
+static void sender_log(pid_t pid, char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/rocelab-pfc.%d.log", (int)pid);
+}
+
 /* The storm's margin past --for on the host: its hard deadline and frame cap. */
 #define STORM_DEADLINE_MARGIN_MS 5000
 
@@ -385,7 +391,7 @@ static int start(struct fault_run *f)
 		if ((r = read_rx(f, st, &st->rx_before)))
 			goto fail;
 	}
-	snprintf(st->log, sizeof(st->log), "/tmp/rocelab-pfc.%d.log", (int)getpid());
+	sender_log(getpid(), st->log, sizeof(st->log));
 	if ((r = storm_marker(f, h->name, there, sizeof(there))))
 		goto fail;
 	snprintf(st->marker, sizeof(st->marker), "%s", there);
@@ -420,6 +426,15 @@ fail:
 	free(st->rx.read_as);
 	free(st);
 	return r;
+}
+
+/* An injector killed with -9 never ran its stop: its sender's log goes with the revert. */
+static void sweep(pid_t pid)
+{
+	char log[64];
+
+	sender_log(pid, log, sizeof(log));
+	unlink(log);
 }
 
 static void stop(struct fault_run *f)
@@ -565,5 +580,6 @@ const struct fault_kind_ops fk_pfc_storm = {
     .start = start,
     .verify = verify,
     .beat = heartbeat,
+    .sweep = sweep,
     .stop = stop,
 };

@@ -5,6 +5,7 @@
 #include "harness/lib/inventory.h"
 #include "harness/lib/sbuf.h"
 #include "harness/lib/topo.h"
+#include "injectors/deadman.h"
 #include "injectors/fault.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/render.h"
@@ -130,6 +131,11 @@ ParameterizedTest(struct transcript_case *c, dialect, transcript)
 	int r = fault_plan_build(inv, topo, &spec, 7, &plan, why, sizeof(why));
 
 	cr_assert_eq(r, c->want, "%s: fault_plan_build returned %d (%s)", c->name, r, why);
+	/* as a run holds it: each device's dead-man timer in the plan (a fixed owner) */
+	spec.hold = true;
+	if (r == 0)
+		cr_assert_eq(fault_plan_deadman(&plan, inv, &spec, 7, "0wner0id", why, sizeof(why)),
+			     0, "%s: %s", c->name, why);
 	snprintf(path, sizeof(path), "injectors/transcripts/%s.txt", c->name);
 	char *got = NULL;
 	size_t len = 0;

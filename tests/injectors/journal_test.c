@@ -99,6 +99,29 @@ Test(journal, append_mark_reload)
 	fault_plan_clear(&b);
 }
 
+/* A dead-man timer (issue 63) is journaled as a shell line and comes back one: its cancel runs. */
+Test(journal, a_dead_man_timer_comes_back_as_a_shell_action)
+{
+	struct fault_plan a;
+	struct journal_rec *r;
+	size_t n;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = &fk_ipid_drop;
+	snprintf(a.target, sizeof(a.target), "spine2:swp1");
+	fault_plan_add(&a, FB_SHELL, "spine2", "arm", NULL, "cancel");
+	fault_plan_add(&a, FB_SSH, "spine2", "nft -f -", "table inet rocelab_f1 {}\n",
+		       "nft delete table inet rocelab_f1");
+	cr_assert_eq(journal_append(&a, 1), 0);
+	cr_assert_eq(journal_load(&r, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(r[0].acts[0].backend, FB_SHELL);
+	cr_assert_str_eq(r[0].acts[0].revert, "cancel");
+	cr_assert_eq(r[0].acts[1].backend, FB_SSH);
+	journal_free(r, n);
+	fault_plan_clear(&a);
+}
+
 Test(journal, a_crash_mid_line_loses_only_that_line)
 {
 	struct fault_plan a, b;

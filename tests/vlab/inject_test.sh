@@ -224,7 +224,7 @@ if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1
 	d1=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'dropped [0-9]*' | awk '{print $2}')
 	check "incast drops in priority 3 on rail1:swp1 ($d0 -> $d1)" test "$d1" -gt "$d0"
 	check "the root qdisc of rail1:swp1 was read before and journaled as found" \
-		sh -c 'grep "pfc-misconfig" "$1" | tail -1 | jq -e ".actions[0].read_as == \"tc-root swp1\" and (.actions[0].found | fromjson | .[0].kind == \"noqueue\")"' sh "$STATE/journal.jsonl"
+		sh -c 'grep "pfc-misconfig" "$1" | tail -1 | jq -e "[.actions[] | select(.read_as)][0] as \$a | .actions[0].backend == \"shell\" and \$a.read_as == \"tc-root swp1\" and (\$a.found | fromjson | .[0].kind == \"noqueue\")"' sh "$STATE/journal.jsonl"
 	stop_hold "pfc-misconfig rail1:swp1"
 	check "its revert read rail1:swp1 back as found: no drift" sh -c '! grep -q "drift" "$1"' sh $T/hold.err
 fi
@@ -324,6 +324,52 @@ for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --targe
 	fi
 done
 check "revert again is harmless (idempotent)" "$RL" revert
+check "the killed storm's sender log went with its revert" sh -c '! ls /tmp/rocelab-pfc.*.log 2>/dev/null'
+
+section "dead-man timers: kill -9 during --hold, nothing reverted, each device restores itself"
+# Issue 63: every device a fault changes runs its undo by itself once its injector stops saying it
+# lives (a 3 s lease here).  Nothing but the timers acts between the kill and the snapshot.
+for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --target spine2:swp1 --rate 1%" "rnic-route-missing --target host2:rnic3" "link-flap --target rail1:swp5 --period 10s --down 8s" "pfc-misconfig --target rail1:swp1" "link-degrade --target rail3:swp6 --rate 10mbit" "pfc-storm --target host2:rnic1" "buffer-alpha --target rail4" "cpu-hog --target host2"; do
+	kind=${spec%% *}
+	if start_hold "$kind (--deadman 3s, to be killed)" $spec --deadman 3s; then
+		kill -9 $HOLD
+		wait $HOLD 2>/dev/null
+		killed=$(date +%s.%N)
+		# restored: the lab as in the snapshot, no timer still running, no CPU hog left
+		same=no
+		for _ in $(seq 40); do
+			snapshot >$T/snap.after
+			diff -q $T/snap.before $T/snap.after >/dev/null && ! pgrep -f "[r]ocelab-deadman" >/dev/null &&
+				[ -z "$(hog_left)" ] && { same=yes; break; }
+			sleep 0.25
+		done
+		took=$(awk -v a="$killed" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		[ $same = yes ] && ok "$kind: restored by its devices' own timers alone (their processes ended), $took s after kill -9" ||
+			fail "$kind: not restored by the timers within 10 s" "$(diff $T/snap.before $T/snap.after | head -4 | tr '\n' ' ')"
+		check "$kind: each timer that fired left a note of when" sh -c 'ls "$HOME"/.rocelab-deadman/f*.fired >/dev/null'
+		check "$kind: still outstanding in the journal; rocelab revert clears it and the notes" \
+			sh -c '"$0" faults | grep -q "$1" && "$0" revert >/dev/null && ! ls -d "$HOME/.rocelab-deadman" 2>/dev/null' "$RL" "$kind"
+	fi
+done
+snapshot >$T/snap.after
+check "lab identical to the snapshot after the timers and the reverts" diff -q $T/snap.before $T/snap.after
+# A controller that lives but stalls (stopped for 6 s, a 3 s lease): its device reverts the fault;
+# once it runs again it finds the timer fired, says so, ends the fault and exits 3.
+if start_hold "rnic-route-missing (--deadman 3s, its injector to be stopped)" rnic-route-missing --target host2:rnic3 --deadman 3s; then
+	kill -STOP $HOLD
+	sleep 6
+	snapshot >$T/snap.after
+	check "stalled injector: host2 restored by its own timer meanwhile" diff -q $T/snap.before $T/snap.after
+	kill -CONT $HOLD
+	rc=0
+	wait $HOLD || rc=$?
+	check "once it runs again it ends the fault: exit 3" test $rc -eq 3
+	check "... saying host2's timer fired and host2 reverted the fault itself" \
+		grep -q "host2's dead-man timer fired at [0-9T:+-]* before the injector re-armed it: host2 reverted the fault itself" $T/hold.err
+	check "... and nothing is outstanding, no timer's note left" \
+		sh -c '"$0" faults | grep -q "no outstanding faults" && ! ls -d "$HOME/.rocelab-deadman" 2>/dev/null' "$RL"
+	check "... nor its process" test -z "$(pgrep -f '[r]ocelab-deadman')"
+fi
 
 section "drift: a state that does not come back as found is reported"
 if start_hold "pfc-misconfig (to be killed; its journal then says another root qdisc was found)" pfc-misconfig --target rail1:swp1; then

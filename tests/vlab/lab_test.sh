@@ -217,6 +217,13 @@ check "NVUE commands" grep -q 'ssh rail[5-8] apply: nv set interface swp' "$T/re
 check "EOS commands" grep -q 'ssh spine1 apply: configure' "$T/real.out"
 check "host faults as commands over SSH" grep -q 'ssh gpu-node0[12] apply: ip rule del pref' "$T/real.out"
 check "ipid-drop lands on the one spine that can match IP IDs" grep -q 'inject ipid-drop --target spine2:eth' "$T/real.out"
+# Issue 63: every device whose undo runs in its shell gets its own dead-man timer first.
+check "dead-man timers on SONiC and NVUE rails, the Linux spine and the hosts, each running its undo" \
+	sh -c 'for d in "rail[1-4]" "rail[5-8]" spine2 "gpu-node0[12]"; do grep -Eq "^    shell $d dead-man: .*; if it passes, [a-z0-9-]+ runs: ." "$0" || exit 1; done' "$T/real.out"
+check "... each before the first step on its device (but the EOS spine's)" \
+	awk '/^    # / || / (check|counter|counters): / || $2 == "spine1" { next } /^    (ssh|netlink|shell) / { d = $2; if (!(d in seen)) { seen[d] = 1; if ($1 != "shell") bad = 1 } } /^  fault|^scenario/ { delete seen } END { exit bad }' "$T/real.out"
+check "the EOS spine has none yet, and its plan says so" grep -q "no dead-man timer on spine1 (its CLI is not a shell)" "$T/real.out"
+check "NVUE rails are asked for pending changes first" grep -q "ssh rail[5-8] check: nv config diff -o commands: refused unless it lists no pending change" "$T/real.out"
 check "packet-corruption lands on the one spine that can drop a random share" grep -q 'inject packet-corruption --target spine2:eth[0-9]* --rate 5%' "$T/real.out"
 bad=0
 for seed in 1 2 3 4 5 6 8 9; do

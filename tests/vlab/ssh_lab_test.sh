@@ -102,8 +102,8 @@ check "link-flap of an RNIC over SSH" \
 	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j >"$2" && jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$SI" "$T/flap.json"
 check "it found 4 routes through rnic2 and 1 IPv6 address on host1" \
 	jq -se '.[0].note == "4 route(s) through rnic2 and 1 IPv6 address(es) as found on host1, restored after link-up"' "$T/flap.json"
-check "the journal says they ran over SSH, as host ops" \
-	sh -c 'grep "\"link-flap\"" "$1/journal.jsonl" | tail -1 | jq -e "[.actions[] | .backend == \"ssh\" and .host_op] | all"' sh "$ROCELAB_LIB_DIR"
+check "the journal says they ran over SSH, as host ops, host1's dead-man timer armed first" \
+	sh -c 'grep "\"link-flap\"" "$1/journal.jsonl" | tail -1 | jq -e "(.actions[0].backend == \"shell\") and ([.actions[1:][] | .backend == \"ssh\" and .host_op] | all)"' sh "$ROCELAB_LIB_DIR"
 dad_done
 rnic2_state >"$T/flap.after"
 check "after the flap every route and address of rnic2 is as found" diff "$T/flap.before" "$T/flap.after"
@@ -181,6 +181,56 @@ gone=no
 for _ in $(seq 80); do pgrep -f "rocelab load [p]fc" >/dev/null || { gone=yes; break; }; sleep 0.1; done
 check "its injector killed with -9, nothing reverted: the sender stopped by itself (within 8 s)" test $gone = yes
 check "rocelab revert undoes the hold it left" sh -c '"$0" revert -i "$1" >/dev/null 2>&1' "$RL" "$SI"
+# Issue 63: every device a fault changes reverts it by itself (a process timer there, armed over
+# SSH before the fault's first step) once its injector stops re-arming it: killed with -9 here.
+for spec in "ipid-drop --target spine3:swp3 --mod 10" "rnic-route-missing --target host2:rnic3" "link-degrade --target host3:rnic1 --rate 50mbit"; do
+	kind=${spec%% *}
+	"$RL" inject $spec --hold --deadman 3s -i "$SI" >"$T/dm.out" 2>"$T/dm.err" &
+	dm=$!
+	for _ in $(seq 200); do grep -q ': applied' "$T/dm.out" && break; sleep 0.1; done
+	check "over SSH: $kind held (--deadman 3s)" grep -q ': applied' "$T/dm.out"
+	kill -9 $dm
+	wait $dm 2>/dev/null
+	killed=$(date +%s.%N)
+	same=no
+	for _ in $(seq 40); do
+		snapshot >"$T/ssh.after"
+		diff -q "$T/ssh.before" "$T/ssh.after" >/dev/null && ! pgrep -f "[r]ocelab-deadman" >/dev/null && { same=yes; break; }
+		sleep 0.25
+	done
+	took=$(awk -v a="$killed" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	[ $same = yes ] && ok "over SSH: $kind's injector killed with -9: its devices restored it by their own timers, $took s after" ||
+		fail "over SSH: $kind not restored by the timers within 10 s" "$(diff "$T/ssh.before" "$T/ssh.after" | head -4 | tr '\n' ' ')"
+	check "over SSH: $kind outstanding; rocelab revert clears it and the timers' notes" \
+		sh -c '"$0" faults | grep -q "$1" && "$0" revert -i "$2" >/dev/null 2>&1 && ! ls -d /root/.rocelab-deadman 2>/dev/null' "$RL" "$kind" "$SI"
+done
+# The controller lives but its management link to host1 drops: host1's timer reverts the fault
+# there; the injector says it cannot re-arm it, and its own revert, cut off, is left to 'revert'.
+host1_state() { ip -n rl-host1 rule; ip -n rl-host1 route show table all | grep -v mgmt0; }
+host1_state >"$T/cut.before"
+"$RL" inject rnic-route-missing --target host1:rnic2 --hold --deadman 3s -i "$SI" >"$T/cut.out" 2>"$T/cut.err" &
+cut=$!
+for _ in $(seq 200); do grep -q ': applied' "$T/cut.out" && break; sleep 0.1; done
+check "over SSH: rnic-route-missing on host1 held (--deadman 3s)" grep -q ': applied' "$T/cut.out"
+ip -n rl-host1 link set mgmt0 down
+cut_at=$(date +%s.%N)
+same=no
+for _ in $(seq 40); do host1_state | diff -q "$T/cut.before" - >/dev/null && { same=yes; break; }; sleep 0.25; done
+took=$(awk -v a="$cut_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+[ $same = yes ] && ok "host1 cut off from its live controller: restored by its own timer, $took s after" ||
+	fail "host1 cut off: not restored by its timer within 10 s" "$(host1_state | diff "$T/cut.before" - | head -4 | tr '\n' ' ')"
+check "... while its injector lives on" kill -0 $cut
+for _ in $(seq 300); do grep -q "cannot re-arm host1's dead-man timer" "$T/cut.err" && break; sleep 0.1; done
+check "... which says it cannot re-arm host1's timer, and that host1 reverts the fault by itself" \
+	grep -q "cannot re-arm host1's dead-man timer (.*): it reverts the fault by itself unless reached within its lease" "$T/cut.err"
+kill -TERM $cut
+rc=0
+wait $cut || rc=$?
+ip -n rl-host1 link set mgmt0 up
+check "... its own revert could not reach host1: exit 3, the fault left outstanding" \
+	sh -c '[ "$1" -eq 3 ] && "$0" faults | grep -q "rnic-route-missing  host1:rnic2"' "$RL" "$rc"
+check "host1 back: rocelab revert clears it and host1's timer note" \
+	sh -c '"$0" revert -i "$1" | grep -q "^1 fault(s) reverted" && ! ls -d /root/.rocelab-deadman 2>/dev/null' "$RL" "$SI"
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 

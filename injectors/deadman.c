@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/* Dead-man timers on the devices a fault changes: armed first, re-armed while live, cancelled last.
+ */
+#define _GNU_SOURCE
+#include "injectors/deadman.h"
+
+#include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
+#include "injectors/effect.h"
+#include "injectors/host_cmd.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fault_deadman_owner(char *buf, size_t len)
+{
+	char *id = rl_read_file("/etc/machine-id", NULL), host[256] = "";
+	const char *from = id && id[0] ? id : host;
+	size_t n = 0;
+
+	if (!id || !id[0])
+		gethostname(host, sizeof(host) - 1);
+	for (const char *p = from; *p && n < 8 && n + 1 < len; p++)
+		if (isalnum((unsigned char)*p))
+			buf[n++] = *p;
+	buf[n] = '\0';
+	free(id);
+	return buf;
+}
+
+/*
+ * Can a's undo run in a shell on its device: a host, or a switch whose login
+ * is a shell (Linux; SONiC's and Cumulus's, where 'config' and 'nv' are
+ * commands of bash)?  EOS logs into its own CLI.
+ */
+static bool shell_device(const struct inventory *inv, const struct fault_action *a)
+{
+	const struct inv_switch *sw;
+
+	if (a->backend == FB_HOST)
+		return true;
+	if (a->backend != FB_SSH || !(sw = inventory_switch(inv, a->device)))
+		return a->backend == FB_SSH; /* a host's own command line */
+	return sw->dialect == INV_DIALECT_LINUX || sw->dialect == INV_DIALECT_SONIC ||
+	       sw->dialect == INV_DIALECT_NVUE;
+}
+
+/* a's undo as a shell line into b ("" for a host op that runs nothing); 0 or -E2BIG. */
+static int undo_line(const struct fault_action *a, struct sbuf *b, char *why, size_t whylen)
+{
+	char buf[512], err[256];
+	const char *argv[HOST_CMD_MAX_WORDS];
+
+	if (a->backend != FB_HOST) {
+		sb_printf(b, "%s", a->revert);
+		return 0;
+	}
+	if (host_op_command(a->revert, buf, sizeof(buf), argv, err, sizeof(err))) {
+		snprintf(why, whylen, "the undo '%s' on %s cannot be a dead-man timer's: %s",
+			 a->revert, a->device, err);
+		return -E2BIG;
+	}
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			sb_add(b, " ", 1);
+		/* a word as it stands when nothing in it means anything to the shell */
+		if (argv[i][0] &&
+		    !argv[i][strspn(argv[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "abcdefghijklmnopqrstuvwxyz0123456789_./:,@%+=-")])
+			sb_printf(b, "%s", argv[i]);
+		else
+			sb_add_shell_word(b, argv[i]);
+	}
+	return 0;
+}
+
+/*
+ * The timer itself, run as 'sh -c BODY rocelab-deadman LEASE': once a second,
+ * gone when its lease file is (cancelled), fired when the deadline it holds
+ * has passed: the lease removed, a note of when left beside it for the
+ * controller, then the undo.
+ */
+static void timer_body(struct sbuf *b, const char *undo)
+{
+	sb_printf(b,
+		  "f=$1\n"
+		  "while sleep 1; do\n"
+		  "\t[ -e \"$f\" ] || exit 0\n"
+		  "\tread -r dl <\"$f\" || continue\n"
+		  "\tcase $dl in '' | *[!0-9]*) continue ;; esac\n"
+		  "\t[ \"$(date +%%s)\" -lt \"$dl\" ] || break\n"
+		  "done\n"
+		  "rm -f \"$f\" \"$f.pid\"\n"
+		  "date '+%%Y-%%m-%%dT%%H:%%M:%%S%%z' >\"$f.fired\"\n"
+		  "%s\n",
+		  undo);
+}
+
+bool fault_spec_stays(const struct fault_spec *s)
+{
+	return s->for_ms || s->hold || s->kind->live;
+}
+
+int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
+		       const struct fault_spec *s, unsigned id, const char *owner, char *why,
+		       size_t whylen)
+{
+	long long lease_s = ((s->deadman_ms ? s->deadman_ms : DEADMAN_LEASE_MS) + 999) / 1000;
+	char others[160] = "";
+
+	if (!fault_spec_stays(s))
+		return 0;
+
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct fault_action *a = &p->acts[i];
+		struct sbuf undo = {0}, fires = {0}, body = {0}, arm = {0}, cancel = {0},
+			    rearm = {0};
+		char name[INV_NAME_MAX + 48], dev[INV_NAME_MAX + 1];
+		struct fault_action *t, tmp;
+		bool seen = false;
+		int r = 0;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(p->acts[k].device, a->device);
+		if (seen || a->backend == FB_SHELL)
+			continue;
+		if (!shell_device(inv, a)) {
+			if (!fault_plan_names(others, a->device))
+				snprintf(others + strlen(others), sizeof(others) - strlen(others),
+					 "%s%s", others[0] ? " " : "", a->device);
+			continue;
+		}
+		/* the undo of every action of this device, newest first */
+		for (size_t k = p->n_acts; k-- > i && !r;) {
+			size_t at = undo.len;
+
+			if (strcmp(p->acts[k].device, a->device))
+				continue;
+			r = undo_line(&p->acts[k], &undo, why, whylen);
+			if (undo.len > at) {
+				sb_add(&undo, "\n", 1);
+				sb_printf(&fires, "%s%.*s", fires.len ? "; " : "",
+					  (int)(undo.len - at - 1), undo.p + at);
+			}
+		}
+		if (r) {
+			sb_free(&undo);
+			sb_free(&fires);
+			return r;
+		}
+		snprintf(dev, sizeof(dev), "%s", a->device);
+		snprintf(name, sizeof(name), "f%u-%s-%s", id, dev, owner);
+		timer_body(&body, undo.len ? undo.p : ":\n");
+		sb_printf(&arm,
+			  "umask 077; d=\"${HOME:?no HOME}/" DEADMAN_DIR "\"; f=\"$d/%s\"; "
+			  "mkdir -p \"$d\" && rm -f \"$f.fired\" && "
+			  "echo $(( $(date +%%s) + %lld )) >\"$f\" && "
+			  "{ setsid sh -c ",
+			  name, lease_s + DEADMAN_VERIFY_MS / 1000);
+		sb_add_shell_word(&arm, body.p);
+		sb_printf(&arm, " rocelab-deadman \"$f\" </dev/null >/dev/null 2>&1 & "
+				"echo $! >\"$f.pid\"; } && kill -0 \"$(cat \"$f.pid\")\"");
+		sb_printf(&rearm,
+			  "umask 077; f=\"${HOME:?no HOME}/" DEADMAN_DIR "/%s\"; "
+			  "if [ -e \"$f\" ] && p=$(cat \"$f.pid\" 2>/dev/null) && "
+			  "grep -qsF \"$f\" \"/proc/$p/cmdline\"; then "
+			  "echo $(( $(date +%%s) + %lld )) >\"$f.new\" && mv -f \"$f.new\" \"$f\"; "
+			  "else cat \"$f.fired\" 2>/dev/null; exit %d; fi",
+			  name, lease_s, DEADMAN_GONE);
+		sb_printf(&cancel,
+			  "d=\"${HOME:?no HOME}/" DEADMAN_DIR "\"; f=\"$d/%s\"; "
+			  "p=$(cat \"$f.pid\" 2>/dev/null); rm -f \"$f\" \"$f.new\" \"$f.pid\" "
+			  "\"$f.fired\"; "
+			  "if [ -n \"$p\" ] && grep -qsF \"$f\" \"/proc/$p/cmdline\"; then "
+			  "kill \"$p\"; fi; rmdir \"$d\" 2>/dev/null; true",
+			  name);
+		/* before the device's first action: it is armed before anything changes there */
+		tmp = *fault_plan_add(p, FB_SHELL, dev, arm.p, NULL, cancel.p);
+		memmove(&p->acts[i + 1], &p->acts[i], (p->n_acts - 1 - i) * sizeof(tmp));
+		p->acts[i] = tmp;
+		t = &p->acts[i];
+		t->rearm = rl_xstrdup(rearm.p);
+		t->lease_ms = lease_s * 1000;
+		t->fires = rl_xstrdup(fires.len ? fires.p : "nothing");
+		i++; /* past the device's first action, now at i + 1 */
+		sb_free(&undo);
+		sb_free(&fires);
+		sb_free(&body);
+		sb_free(&arm);
+		sb_free(&rearm);
+		sb_free(&cancel);
+	}
+	if (others[0]) {
+		size_t n = strlen(p->note);
+
+		for (char *c = others; (c = strchr(c, ' ')); c++)
+			*c = ','; /* "spine1,spine2" */
+		snprintf(p->note + n, sizeof(p->note) - n,
+			 "%sno dead-man timer on %s (its CLI is not a shell): the injector's own "
+			 "revert, or 'rocelab revert'",
+			 n ? "; " : "", others);
+	}
+	return 0;
+}
+
+bool fault_action_is_deadman(const struct fault_action *a)
+{
+	return a->backend == FB_SHELL && a->rearm;
+}
+
+void fault_deadman_format(const struct fault_action *a, FILE *f)
+{
+	fprintf(f,
+		"shell %s dead-man: armed before the fault's first step there (for %lld s, and "
+		"the verification's %lld s more), its deadline moved on to %lld s every %lld s "
+		"while the injector lives; if it passes, %s runs: %s\n",
+		a->device, a->lease_ms / 1000, DEADMAN_VERIFY_MS / 1000, a->lease_ms / 1000,
+		a->lease_ms / 3000, a->device, a->fires);
+	fprintf(f, "shell %s dead-man: cancelled after the revert\n", a->device);
+}
+
+void fault_deadman_beat(struct fault_run *f, bool now)
+{
+	unsigned long long t = rl_now_ns();
+	long long lease_ms = 0;
+	bool retry = false;
+
+	if (!f->deadman_at || f->deadman_fired)
+		return;
+	for (size_t i = 0; i < f->plan->n_acts; i++)
+		if (fault_action_is_deadman(&f->plan->acts[i]))
+			lease_ms = f->plan->acts[i].lease_ms;
+	if (!now && t < f->deadman_at + (unsigned long long)lease_ms * 1000000ULL / 3)
+		return;
+	for (size_t i = 0; i < f->plan->n_acts; i++) {
+		const struct fault_action *a = &f->plan->acts[i];
+		const char *argv[] = {"sh", "-c", a->rearm, NULL};
+		char err[384], *out = NULL;
+		int r;
+
+		if (!fault_action_is_deadman(a))
+			continue;
+		r = lab_exec(f->lab, a->device, argv, NULL, &out, err, sizeof(err));
+		rl_dbg("fault %u: %s's dead-man timer re-armed for %lld s: %d", f->id, a->device,
+		       lease_ms / 1000, r);
+		if (r == DEADMAN_GONE) {
+			char line[480];
+
+			if (out)
+				out[strcspn(out, "\n")] = '\0';
+			if (out && out[0])
+				snprintf(line, sizeof(line),
+					 "%s's dead-man timer fired at %.40s before the injector "
+					 "re-armed it: %s reverted the fault itself",
+					 a->device, out, a->device);
+			else /* no note of when: not by its deadline */
+				snprintf(line, sizeof(line),
+					 "%s's dead-man timer is gone (cancelled there by another "
+					 "hand?): the fault may have been reverted on %s",
+					 a->device, a->device);
+			rl_err("fault %u: %s", f->id, line);
+			if (!f->short_of[0])
+				snprintf(f->short_of, sizeof(f->short_of), "%s", line);
+			f->deadman_fired = true;
+		} else if (r) {
+			rl_warn("fault %u: cannot re-arm %s's dead-man timer (%s): it reverts the "
+				"fault by itself unless reached within its lease",
+				f->id, a->device, err[0] ? err : "exit status");
+			retry = true;
+		}
+		free(out);
+	}
+	/* one that could not be reached is tried again a second later */
+	f->deadman_at =
+	    retry ? t - (unsigned long long)lease_ms * 1000000ULL / 3 + 1000000000ULL : t;
+}
