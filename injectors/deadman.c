@@ -76,25 +76,45 @@ static int undo_line(const struct fault_action *a, struct sbuf *b, char *why, si
 }
 
 /*
- * The timer itself, run as 'sh -c BODY rocelab-deadman LEASE': once a second,
- * gone when its lease file is (cancelled), fired when the deadline it holds
- * has passed: the lease removed, a note of when left beside it for the
- * controller, then the undo.
+ * The timer itself, run as 'sh -c BODY rocelab-deadman LEASE' in a session of
+ * its own: it sleeps toward the deadline its lease holds, DEADMAN_NAP_S at
+ * most at a time, and reads it again, so that it wakes every few seconds
+ * rather than every second beside the traffic under test; a re-arm wakes it
+ * (SIGUSR1) to read the new deadline at once, for the one after the
+ * verification brings it nearer.  Gone when its lease file is, or at
+ * SIGTERM with its sleep (the cancel); fired when the deadline has passed:
+ * the lease removed, a note of when left beside it for the controller, then
+ * the undo, which no SIGTERM interrupts.
  */
+#define DEADMAN_NAP_S 5
 static void timer_body(struct sbuf *b, const char *undo)
 {
 	sb_printf(b,
 		  "f=$1\n"
-		  "while sleep 1; do\n"
-		  "\t[ -e \"$f\" ] || exit 0\n"
-		  "\tread -r dl <\"$f\" || continue\n"
-		  "\tcase $dl in '' | *[!0-9]*) continue ;; esac\n"
-		  "\t[ \"$(date +%%s)\" -lt \"$dl\" ] || break\n"
+		  "s=\n"
+		  "trap 'kill $s 2>/dev/null; exit 0' TERM\n"
+		  "trap 'kill $s 2>/dev/null' USR1\n"
+		  "while [ -e \"$f\" ] || exit 0; do\n"
+		  "\tw=1\n"
+		  "\tread -r dl <\"$f\" || dl=\n"
+		  "\tcase $dl in\n"
+		  "\t'' | *[!0-9]*) ;;\n"
+		  "\t*)\n"
+		  "\t\tnow=$(date +%%s)\n"
+		  "\t\t[ \"$now\" -lt \"$dl\" ] || break\n"
+		  "\t\tw=$((dl - now))\n"
+		  "\t\t[ \"$w\" -le %d ] || w=%d\n"
+		  "\t\t;;\n"
+		  "\tesac\n"
+		  "\tsleep \"$w\" &\n"
+		  "\ts=$!\n"
+		  "\twait \"$s\"\n"
 		  "done\n"
+		  "trap '' TERM\n"
 		  "rm -f \"$f\" \"$f.pid\"\n"
 		  "date '+%%Y-%%m-%%dT%%H:%%M:%%S%%z' >\"$f.fired\"\n"
 		  "%s\n",
-		  undo);
+		  DEADMAN_NAP_S, DEADMAN_NAP_S, undo);
 }
 
 bool fault_spec_stays(const struct fault_spec *s)
@@ -161,13 +181,15 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 		sb_add_shell_word(&arm, body.p);
 		sb_printf(&arm, " rocelab-deadman \"$f\" </dev/null >/dev/null 2>&1 & "
 				"echo $! >\"$f.pid\"; } && kill -0 \"$(cat \"$f.pid\")\"");
-		sb_printf(&rearm,
-			  "umask 077; f=\"${HOME:?no HOME}/" DEADMAN_DIR "/%s\"; "
-			  "if [ -e \"$f\" ] && p=$(cat \"$f.pid\" 2>/dev/null) && "
-			  "grep -qsF \"$f\" \"/proc/$p/cmdline\"; then "
-			  "echo $(( $(date +%%s) + %lld )) >\"$f.new\" && mv -f \"$f.new\" \"$f\"; "
-			  "else cat \"$f.fired\" 2>/dev/null; exit %d; fi",
-			  name, lease_s, DEADMAN_GONE);
+		sb_printf(
+		    &rearm,
+		    "umask 077; f=\"${HOME:?no HOME}/" DEADMAN_DIR "/%s\"; "
+		    "if [ -e \"$f\" ] && p=$(cat \"$f.pid\" 2>/dev/null) && "
+		    "grep -qsF \"$f\" \"/proc/$p/cmdline\"; then "
+		    "echo $(( $(date +%%s) + %lld )) >\"$f.new\" && mv -f \"$f.new\" \"$f\" && "
+		    "kill -USR1 \"$p\"; "
+		    "else cat \"$f.fired\" 2>/dev/null; exit %d; fi",
+		    name, lease_s, DEADMAN_GONE);
 		sb_printf(&cancel,
 			  "d=\"${HOME:?no HOME}/" DEADMAN_DIR "\"; f=\"$d/%s\"; "
 			  "p=$(cat \"$f.pid\" 2>/dev/null); rm -f \"$f\" \"$f.new\" \"$f.pid\" "
