@@ -7,6 +7,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
+#include "injectors/render.h"
 
 #include <arpa/inet.h>
 #include <limits.h>
@@ -339,10 +340,34 @@ long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 					    (uint16_t)hs->sport0, hs->ms, hs->pps));
 }
 
+/*
+ * The packets counted by a fault table's rules ('nft -j list table'): those
+ * of its crossing rules (render.h: NOS_NFT_CROSSED) in crossed, the others'
+ * (the drops) in matched.
+ */
+static void nft_counts(json_t *v, unsigned long long *crossed, unsigned long long *matched)
+{
+	json_t *it;
+	size_t i;
+
+	*crossed = *matched = 0;
+	json_array_foreach(json_object_get(v, "nftables"), i, it)
+	{
+		json_t *rule = json_object_get(it, "rule");
+		const char *c = json_string_value(json_object_get(rule, "comment"));
+		unsigned long long k = fault_json_sum(json_object_get(rule, "expr"), "packets");
+
+		if (c && !strncmp(c, NOS_NFT_CROSSED, strlen(NOS_NFT_CROSSED)))
+			*crossed += k;
+		else
+			*matched += k;
+	}
+}
+
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 {
 	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
-	unsigned long long pkts;
+	unsigned long long pkts, crossed;
 	json_t *v;
 	long long sent;
 
@@ -360,7 +385,7 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 		return (int)sent;
 	if (!(v = fault_read_nft_table(f, sw->name)))
 		return -EIO;
-	pkts = fault_json_sum(v, "packets");
+	nft_counts(v, &crossed, &pkts);
 	json_decref(v);
 	if (pkts == 0) {
 		snprintf(f->err, sizeof(f->err),
@@ -369,9 +394,15 @@ int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n)
 			 sw->name, sent);
 		return -EIO;
 	}
-	snprintf(f->evidence, sizeof(f->evidence),
-		 "nft counters on %s: %llu of %lld test datagrams dropped%s", sw->name, pkts, sent,
-		 fault_sent_by(f));
+	if (crossed) /* a share of what crossed the target, not of all that was sent */
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "nft counters on %s: %llu of %llu RoCE packets through %s dropped (%lld "
+			 "test datagrams sent)%s",
+			 sw->name, pkts, crossed, f->spec->target, sent, fault_sent_by(f));
+	else
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "nft counters on %s: %llu of %lld test datagrams dropped%s", sw->name,
+			 pkts, sent, fault_sent_by(f));
 	return 0;
 }
 

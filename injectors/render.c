@@ -100,28 +100,37 @@ void nos_nft_begin(struct sbuf *in, const char *table)
  * in the counter that verification reads.
  */
 static void nft_port_rules(struct sbuf *in, const struct render_ctx *r, enum direction dir,
-			   const char *match, const char *kind)
+			   const char *match, const char *kind, bool crossed)
 {
 	if (!r->port) {
+		if (crossed)
+			sb_printf(in, "\t\tudp dport %d counter comment \"" NOS_NFT_CROSSED "\"\n",
+				  ROCEV2_UDP_PORT);
 		sb_printf(in, "\t\t%s drop comment \"rocelab %s\"\n", match, kind);
 		return;
 	}
-	if (dir != DIR_OUT)
-		sb_printf(in, "\t\tiifname \"%s\" %s drop comment \"rocelab %s in\"\n", r->port,
-			  match, kind);
-	if (dir != DIR_IN)
-		sb_printf(in, "\t\toifname \"%s\" %s drop comment \"rocelab %s out\"\n", r->port,
-			  match, kind);
+	for (int out = 0; out < 2; out++) {
+		if (dir == (out ? DIR_IN : DIR_OUT))
+			continue;
+		if (crossed)
+			sb_printf(
+			    in,
+			    "\t\t%sifname \"%s\" udp dport %d counter comment \"" NOS_NFT_CROSSED
+			    " %s\"\n",
+			    out ? "o" : "i", r->port, ROCEV2_UDP_PORT, out ? "out" : "in");
+		sb_printf(in, "\t\t%sifname \"%s\" %s drop comment \"rocelab %s %s\"\n",
+			  out ? "o" : "i", r->port, match, kind, out ? "out" : "in");
+	}
 }
 
 /* The fault's own table with those rules, fed to 'nft -f -'; undone by deleting the table. */
 int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *match,
-			const char *kind)
+			const char *kind, bool crossed)
 {
 	struct sbuf a = {0}, in = {0}, v = {0};
 
 	nos_nft_begin(&in, r->table);
-	nft_port_rules(&in, r, dir, match, kind);
+	nft_port_rules(&in, r, dir, match, kind, crossed);
 	sb_printf(&in, "\t}\n}\n");
 	sb_printf(&a, "nft -f -");
 	nos_nft_revert(&v, r->table);

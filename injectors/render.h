@@ -51,10 +51,13 @@ void nos_nft_begin(struct sbuf *in, const char *table);
  * The fault's own table of "MATCH drop" rules on r's port, one a direction
  * (dir), or on the whole switch, commented "rocelab KIND [in|out]", fed to
  * 'nft -f -'; undone by deleting the table.  MATCH ends in the counter that
- * verification reads.
+ * verification reads.  With crossed, each is led by a rule that counts the
+ * RoCE packets through the port (or switch), commented NOS_NFT_CROSSED: what
+ * the drops are a share of.
  */
+#define NOS_NFT_CROSSED "rocelab crossed"
 int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *match,
-			const char *kind);
+			const char *kind, bool crossed);
 /*
  * A model of each of ports' line rate (HTB, rate_kbit) whose RoCE priority
  * prio's class ends in the queue discipline leaf ("bfifo limit N", "red

@@ -44,7 +44,9 @@ static const char compare_help[] =
     "  --margin FRAC         a metric worse by at most FRAC of A's value is noise\n"
     "                        (default 0.1)\n"
     "  --precision-margin P  a drop in precision of at most P is noise (default 0.25)\n"
-    "exit: 0 no regression; 1 regressions; 2 bad input; 3 no such run, or no history.\n";
+    "Runs of two labs, or with no scenario in common, are not compared (exit 2).\n"
+    "exit: 0 no regression; 1 regressions; 2 bad input, or runs not comparable; 3 no\n"
+    "such run, or no history.\n";
 
 struct hist_opts {
 	const char *db, *lab, *html;
@@ -254,6 +256,32 @@ int cmd_history(int argc, char **argv)
 	return RL_EXIT_OK;
 }
 
+/*
+ * Issue 58: only what is comparable is compared.  Runs of two labs, or with
+ * no scenario in common, say so (exit 2), never "no regressions".
+ */
+static bool comparable(const json_t *c, const char *a, const char *b)
+{
+	const char *la = json_string_value(json_object_get(json_object_get(c, "a"), "lab")),
+		   *lb = json_string_value(json_object_get(json_object_get(c, "b"), "lab"));
+
+	if (la && lb && strcmp(la, lb)) {
+		rl_err(
+		    "compare: run %s is of lab %s and run %s of lab %s: runs of two labs are not "
+		    "comparable; give two runs of one lab (--lab NAME picks its last two)",
+		    a, la, b, lb);
+		return false;
+	}
+	if (!json_integer_value(json_object_get(c, "compared"))) {
+		rl_err("compare: runs %s and %s have no scenario in common (%zu only in the first, "
+		       "%zu only in the second): nothing to compare",
+		       a, b, json_array_size(json_object_get(c, "only_a")),
+		       json_array_size(json_object_get(c, "only_b")));
+		return false;
+	}
+	return true;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -298,6 +326,10 @@ int cmd_compare(int argc, char **argv)
 	if (!(c = history_compare(db, a, b, &h.m, err, sizeof(err)))) {
 		rl_err("compare: %s", err);
 		return RL_EXIT_SETUP;
+	}
+	if (!comparable(c, a, b)) {
+		json_decref(c);
+		return RL_EXIT_USAGE;
 	}
 	if (o.json) {
 		n = json_array_size(json_object_get(c, "regressions"));

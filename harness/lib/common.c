@@ -271,6 +271,9 @@ static int parse_duration(const char *s, double scale, bool us, long long *out)
 
 	if (!u)
 		return -EINVAL;
+	/* issue 58: a bare number is refused but 0 ("interval: 20" once meant 20 s silently) */
+	if (!*u && v != 0)
+		return -EINVAL;
 	for (size_t i = 0; i < ARRAY_SIZE(units) - !us; i++) {
 		if (strcmp(u, units[i].unit) == 0) {
 			double r = v * units[i].ms / scale;

@@ -109,7 +109,10 @@ bool rl_file_name_ok(const char *name, const char *ext);
  */
 bool rl_port_name_ok(const char *name, size_t maxlen);
 
-/* Parse "10s", "250ms", "1.5m", "2h" into milliseconds; -EINVAL when malformed. */
+/*
+ * Parse "10s", "250ms", "1.5m", "2h" into milliseconds; -EINVAL when malformed or
+ * when a number other than 0 has no unit (issue 58: "20" is 20 what?).
+ */
 int rl_parse_duration_ms(const char *s, long long *ms);
 /* The same in microseconds, which also takes "us" ("500us", "1.5ms"). */
 int rl_parse_duration_us(const char *s, long long *us);

@@ -1039,6 +1039,7 @@ static int top_kind(struct ctx *c, yaml_node_t *v, void *o)
 	for (size_t i = 0; s && i < ARRAY_SIZE(lab_kind_names); i++)
 		if (!strcmp(s, lab_kind_names[i])) {
 			((struct inventory *)o)->kind = (enum inv_lab_kind)i;
+			((struct inventory *)o)->kind_loc = loc_of(v);
 			return 0;
 		}
 	if (s)

@@ -129,6 +129,7 @@ struct inventory {
 	char *path;
 	char name[INV_NAME_MAX + 1];
 	enum inv_lab_kind kind;
+	struct inv_loc kind_loc;      /* where the file says it (0: not said, virtual) */
 	struct in_addr controller;    /* SSH labs: where hosts reach this machine (the analyzer) */
 	struct inv_prefix management; /* management bridge address of a virtual lab */
 	struct inv_host *hosts;

@@ -15,6 +15,7 @@
 #include "probe/observe.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -249,6 +250,39 @@ static void run_id(double started, char *buf, size_t len)
 	if (getentropy(&r, sizeof(r)))
 		r = (unsigned short)(getpid() ^ (unsigned)(started * 1e6));
 	snprintf(buf, len, "%s-%04x", rl_utc(started, "%Y%m%dT%H%M%SZ", ts, sizeof(ts)), r);
+}
+
+static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_vfprintf_text(f, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Issue 58: what did not pass, one line each, for the person who reads the
+ * end of a nightly first: the verdict, the scenario, the component that
+ * gave it (of several), why, and its report.
+ */
+static void print_not_passed(const struct scn_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct scn_result *r = &res[i];
+		const char *comp = NULL;
+
+		if (r->g.verdict == RV_PASS || runner_known_blind(r))
+			continue;
+		for (size_t k = 0; r->n_comps > 1 && k < r->n_comps && !comp; k++)
+			if (r->comps[k].g.verdict == r->g.verdict)
+				comp = r->comps[k].sc->ops->name;
+		/* the reason may quote a device's output: printed as text, never obeyed */
+		say(stderr, "run:   %s %s%s%s: %s (%s/report.html)\n",
+		    r->g.verdict == RV_FAIL ? "FAIL" : "INVALID", r->test_name, comp ? " " : "",
+		    comp ? comp : "", r->g.reason[0] ? r->g.reason : "no reason given", r->dir);
+	}
 }
 
 /*
@@ -554,6 +588,8 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 			"run: %zu passed%s, %zu failed, %zu invalid, %zu known blind (skipped); "
 			"results in %s/results.json, %s/junit.xml\n",
 			pass, flaky_s, fail, inval, blind, outdir, outdir);
+		print_not_passed(res, n);
+		fprintf(stderr, "run: the suite's page: %s/index.html\n", outdir);
 		if (!ret)
 			ret = fail ? RL_EXIT_FAIL : inval ? RL_EXIT_SETUP : RL_EXIT_OK;
 	}

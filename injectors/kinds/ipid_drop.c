@@ -181,7 +181,8 @@ static int linux_ipid_drop(struct render_ctx *r)
 	if (ipd_of(r->spec)->roce_only)
 		sb_printf(&m, " udp dport %d", ROCEV2_UDP_PORT);
 	sb_printf(&m, " counter");
-	rc = nos_nft_rules_table(r, ipd_of(r->spec)->dir, m.p, "ipid-drop");
+	/* what the drops are a share of: the RoCE packets through the port (issue 58) */
+	rc = nos_nft_rules_table(r, ipd_of(r->spec)->dir, m.p, "ipid-drop", true);
 	sb_free(&m);
 	return rc;
 }

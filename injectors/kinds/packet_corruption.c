@@ -96,7 +96,7 @@ static int linux_packet_corruption(struct render_ctx *r)
 
 	sb_printf(&m, "udp dport %d counter numgen random mod %u < %u counter", ROCEV2_UDP_PORT,
 		  FAULT_PPM, pc_of(r->spec)->corrupt_ppm);
-	rc = nos_nft_rules_table(r, pc_of(r->spec)->dir, m.p, "packet-corruption");
+	rc = nos_nft_rules_table(r, pc_of(r->spec)->dir, m.p, "packet-corruption", false);
 	sb_free(&m);
 	return rc;
 }

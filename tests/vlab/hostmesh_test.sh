@@ -266,6 +266,22 @@ expect_exit 2 "run --baseline of a run not in the history: exit 2, nothing start
 cp "$T/check.out" "$HM_OUT/h4.out"
 check "... saying so" sh -c 'grep -q "baseline 19990101: no run 19990101 of lab vlab-rail in .*history.sqlite" "$0" && test ! -e "$1/results.json"' "$HM_OUT/h4.out" "$HM_OUT/h4"
 check "every results.json of these runs is valid against the schema" results_valid "$HM_OUT"
+# Issue 58: only what is comparable is compared (runs in a history of their own).
+"$RL" history --import --db "$T/cmp.sqlite" "$HM_OUT/h3" "$HM_OUT/ci" >/dev/null 2>&1
+jq '.run_id = "20000101T000000Z-0001" | .scenarios |= map(select(.name == "no-fault"))' "$HM_OUT/ci/results.json" >"$T/nf.json"
+mkdir -p "$T/nf" && cp "$T/nf.json" "$T/nf/results.json"
+"$RL" history --import --db "$T/cmp.sqlite" "$T/nf" >/dev/null 2>&1
+expect_exit 2 "compare of two runs with no scenario in common: exit 2" \
+	"$RL" compare --db "$T/cmp.sqlite" "$(jq -r .run_id "$HM_OUT/h3/results.json")" 20000101T000000Z-0001
+cp "$T/check.out" "$T/cmp-none.out"
+check "... saying there is nothing to compare, never 'no regressions'" \
+	sh -c 'grep -q "have no scenario in common (1 only in the first, 1 only in the second): nothing to compare" "$0" && ! grep -q "no regressions" "$0"' "$T/cmp-none.out"
+mkdir -p "$T/other" && jq '.run_id = "20000101T000000Z-0002" | .lab = "other-lab"' "$HM_OUT/h3/results.json" >"$T/other/results.json"
+"$RL" history --import --db "$T/cmp.sqlite" "$T/other" >/dev/null 2>&1
+expect_exit 2 "compare of runs of two labs: exit 2" \
+	"$RL" compare --db "$T/cmp.sqlite" "$(jq -r .run_id "$HM_OUT/h3/results.json")" 20000101T000000Z-0002
+cp "$T/check.out" "$T/cmp-labs.out"
+check "... saying they are of two labs" grep -q "of lab vlab-rail and run 20000101T000000Z-0002 of lab other-lab: runs of two labs are not comparable" "$T/cmp-labs.out"
 
 section "qualify: a suite run, rules checked, the results signed; verify; a tampered file"
 mkdir -p "$T/qsuite"

@@ -24,6 +24,12 @@ sed 's/name: "host 1;rm"/name: "host1\\e]0;pwned\\a"/' "$ROOT/tests/harness/lib/
 "$RL" inventory check "$T/esc.yaml" >"$T/esc.out" 2>&1
 check "an escape sequence in an inventory's name is printed as \\x1b, not sent to the terminal" \
 	sh -c 'grep -q "host1\\\\x1b\]0;pwned\\\\x07" "$0" && ! grep -q "$(printf "\033")" "$0"' "$T/esc.out"
+# Issue 58: --virtual of a standing lab is one line that says where and what to do, not ~80.
+expect_exit 2 "inventory check --virtual of a lab of kind ssh: exit 2" \
+	"$RL" inventory check --virtual "$ROOT/lab-inventory/example-lab.yaml"
+cp "$T/check.out" "$T/virt.out"
+check "... in one line, at its 'kind: ssh', saying to leave out --virtual" \
+	sh -c '[ "$(wc -l <"$0")" -eq 1 ] && grep -q "example-lab.yaml:33:7: lab example-lab is of kind ssh, .*; check it without --virtual$" "$0"' "$T/virt.out"
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"

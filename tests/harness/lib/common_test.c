@@ -85,8 +85,12 @@ Test(common, durations)
 	cr_assert_eq(ms, 250);
 	cr_assert_eq(rl_parse_duration_ms("1.5m", &ms), 0);
 	cr_assert_eq(ms, 90000);
-	cr_assert_eq(rl_parse_duration_ms("2", &ms), 0);
-	cr_assert_eq(ms, 2000);
+	/* issue 58: "interval: 20" silently meant 20 s; a number but 0 needs its unit */
+	cr_assert_eq(rl_parse_duration_ms("2", &ms), -EINVAL);
+	cr_assert_eq(rl_parse_duration_ms("20", &ms), -EINVAL);
+	cr_assert_eq(rl_parse_duration_us("20", &ms), -EINVAL);
+	cr_assert_eq(rl_parse_duration_ms("0", &ms), 0);
+	cr_assert_eq(ms, 0);
 	cr_assert_eq(rl_parse_duration_ms("-1s", &ms), -EINVAL);
 	cr_assert_eq(rl_parse_duration_ms("10x", &ms), -EINVAL);
 	cr_assert_eq(rl_parse_duration_ms("s", &ms), -EINVAL);
