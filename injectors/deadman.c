@@ -173,8 +173,12 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 		snprintf(name, sizeof(name), "f%u-%s-%s", id, dev, owner);
 		timer_body(&body, undo.len ? undo.p : ":\n");
 		sb_printf(&arm,
-			  "umask 077; d=\"${HOME:?no HOME}/" DEADMAN_DIR "\"; f=\"$d/%s\"; "
-			  "mkdir -p \"$d\" && rm -f \"$f.fired\" && "
+			  DEADMAN_DIR_SH
+			  "umask 077; f=\"$d/%s\"; "
+			  "{ mkdir -p \"$d\" && [ -O \"$d\" ] && [ ! -h \"$d\" ]; } || "
+			  "{ echo \"cannot keep a dead-man timer in $d (not made, or not this "
+			  "login's own)\" >&2; exit 1; }; "
+			  "rm -f \"$f.fired\" && "
 			  "echo $(( $(date +%%s) + %lld )) >\"$f\" && "
 			  "{ setsid sh -c ",
 			  name, lease_s + DEADMAN_VERIFY_MS / 1000);
@@ -183,7 +187,8 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 				"echo $! >\"$f.pid\"; } && kill -0 \"$(cat \"$f.pid\")\"");
 		sb_printf(
 		    &rearm,
-		    "umask 077; f=\"${HOME:?no HOME}/" DEADMAN_DIR "/%s\"; "
+		    DEADMAN_DIR_SH
+		    "umask 077; f=\"$d/%s\"; "
 		    "if [ -e \"$f\" ] && p=$(cat \"$f.pid\" 2>/dev/null) && "
 		    "grep -qsF \"$f\" \"/proc/$p/cmdline\"; then "
 		    "echo $(( $(date +%%s) + %lld )) >\"$f.new\" && mv -f \"$f.new\" \"$f\" && "
@@ -191,7 +196,8 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 		    "else cat \"$f.fired\" 2>/dev/null; exit %d; fi",
 		    name, lease_s, DEADMAN_GONE);
 		sb_printf(&cancel,
-			  "d=\"${HOME:?no HOME}/" DEADMAN_DIR "\"; f=\"$d/%s\"; "
+			  DEADMAN_DIR_SH
+			  "f=\"$d/%s\"; "
 			  "p=$(cat \"$f.pid\" 2>/dev/null); rm -f \"$f\" \"$f.new\" \"$f.pid\" "
 			  "\"$f.fired\"; "
 			  "if [ -n \"$p\" ] && grep -qsF \"$f\" \"/proc/$p/cmdline\"; then "

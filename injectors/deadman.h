@@ -7,7 +7,7 @@
  * switch, whose CLIs are commands of bash; the virtual lab's namespaces) the timer is a plain
  * process there, started in a session of its own before the fault's first action on that device: it
  * holds a lease (a deadline in seconds of the device's own clock, in a file
- * of $HOME/.rocelab-deadman/) and, when the deadline passes, runs the undo
+ * of DEADMAN_DIR) and, when the deadline passes, runs the undo
  * of every action of the fault on that device, newest first, as the journal
  * has them.  The controller moves the deadline on while it lives (every
  * third of the lease) and, at the revert, cancels the timer after the undo;
@@ -40,8 +40,17 @@ struct fault_run;
  */
 #define DEADMAN_VERIFY_MS 30000LL
 
-/* Where the timers of a device keep their leases, under its user's $HOME. */
-#define DEADMAN_DIR ".rocelab-deadman"
+/*
+ * Where the timers of a device keep their leases, as a shell line that sets
+ * d: /run/rocelab-deadman for a login that can write /run (root), else
+ * /tmp/rocelab-deadman-UID; not $HOME, which a device may mount read-only
+ * and another login (a revert after a crash) may name otherwise.
+ * ROCELAB_DEADMAN_DIR names it instead (the unit tests).
+ */
+#define DEADMAN_DIR "/run/rocelab-deadman"
+#define DEADMAN_DIR_SH                                                                             \
+	"d=${ROCELAB_DEADMAN_DIR:-}; if [ -z \"$d\" ] && [ -w /run ]; then d=" DEADMAN_DIR         \
+	"; elif [ -z \"$d\" ]; then d=/tmp/rocelab-deadman-$(id -u); fi; "
 
 /* The exit status of a re-arm that found its timer gone (fired, or cancelled by hand). */
 #define DEADMAN_GONE 3

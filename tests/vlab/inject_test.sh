@@ -346,9 +346,9 @@ for spec in "ipid-drop --target spine2:swp1 --mod 10" "packet-corruption --targe
 		took=$(awk -v a="$killed" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 		[ $same = yes ] && ok "$kind: restored by its devices' own timers alone (their processes ended), $took s after kill -9" ||
 			fail "$kind: not restored by the timers within 10 s" "$(diff $T/snap.before $T/snap.after | head -4 | tr '\n' ' ')"
-		check "$kind: each timer that fired left a note of when" sh -c 'ls "$HOME"/.rocelab-deadman/f*.fired >/dev/null'
+		check "$kind: each timer that fired left a note of when" sh -c 'ls /run/rocelab-deadman/f*.fired >/dev/null'
 		check "$kind: still outstanding in the journal; rocelab revert clears it and the notes" \
-			sh -c '"$0" faults | grep -q "$1" && "$0" revert >/dev/null && ! ls -d "$HOME/.rocelab-deadman" 2>/dev/null' "$RL" "$kind"
+			sh -c '"$0" faults | grep -q "$1" && "$0" revert >/dev/null && ! ls -d /run/rocelab-deadman 2>/dev/null' "$RL" "$kind"
 	fi
 done
 snapshot >$T/snap.after
@@ -367,7 +367,7 @@ if start_hold "rnic-route-missing (--deadman 3s, its injector to be stopped)" rn
 	check "... saying host2's timer fired and host2 reverted the fault itself" \
 		grep -q "host2's dead-man timer fired at [0-9T:+-]* before the injector re-armed it: host2 reverted the fault itself" $T/hold.err
 	check "... and nothing is outstanding, no timer's note left" \
-		sh -c '"$0" faults | grep -q "no outstanding faults" && ! ls -d "$HOME/.rocelab-deadman" 2>/dev/null' "$RL"
+		sh -c '"$0" faults | grep -q "no outstanding faults" && ! ls -d /run/rocelab-deadman 2>/dev/null' "$RL"
 	check "... nor its process" test -z "$(pgrep -f '[r]ocelab-deadman')"
 fi
 

@@ -202,7 +202,7 @@ for spec in "ipid-drop --target spine3:swp3 --mod 10" "rnic-route-missing --targ
 	[ $same = yes ] && ok "over SSH: $kind's injector killed with -9: its devices restored it by their own timers, $took s after" ||
 		fail "over SSH: $kind not restored by the timers within 10 s" "$(diff "$T/ssh.before" "$T/ssh.after" | head -4 | tr '\n' ' ')"
 	check "over SSH: $kind outstanding; rocelab revert clears it and the timers' notes" \
-		sh -c '"$0" faults | grep -q "$1" && "$0" revert -i "$2" >/dev/null 2>&1 && ! ls -d /root/.rocelab-deadman 2>/dev/null' "$RL" "$kind" "$SI"
+		sh -c '"$0" faults | grep -q "$1" && "$0" revert -i "$2" >/dev/null 2>&1 && ! ls -d /run/rocelab-deadman 2>/dev/null' "$RL" "$kind" "$SI"
 done
 # The controller lives but its management link to host1 drops: host1's timer reverts the fault
 # there; the injector says it cannot re-arm it, and its own revert, cut off, is left to 'revert'.
@@ -230,7 +230,7 @@ ip -n rl-host1 link set mgmt0 up
 check "... its own revert could not reach host1: exit 3, the fault left outstanding" \
 	sh -c '[ "$1" -eq 3 ] && "$0" faults | grep -q "rnic-route-missing  host1:rnic2"' "$RL" "$rc"
 check "host1 back: rocelab revert clears it and host1's timer note" \
-	sh -c '"$0" revert -i "$1" | grep -q "^1 fault(s) reverted" && ! ls -d /root/.rocelab-deadman 2>/dev/null' "$RL" "$SI"
+	sh -c '"$0" revert -i "$1" | grep -q "^1 fault(s) reverted" && ! ls -d /run/rocelab-deadman 2>/dev/null' "$RL" "$SI"
 snapshot >"$T/ssh.after"
 check "every host is as it was" diff -q "$T/ssh.before" "$T/ssh.after"
 
