@@ -174,19 +174,28 @@ int cmd_analyzes(int argc, char **argv)
 	const char *mon = mon_list[0].name;
 	const struct mon_analyzer *m;
 	char **av = rl_xcalloc((size_t)argc + 1, sizeof(*av)), names[128];
+	bool given = false, help = false;
 	int n = 0, r;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--monitor") && i + 1 < argc) {
 			mon = argv[++i];
+			given = true;
 			continue;
 		}
 		if (!strncmp(argv[i], "--monitor=", 10)) {
 			mon = argv[i] + 10;
+			given = true;
 			continue;
 		}
+		help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
 		av[n++] = argv[i];
 	}
+	/* issue 58: the help of the default monitor says there are others */
+	if (help && !given)
+		printf("rocelab analyze --monitor NAME: NAME is one of %s (default %s), each with\n"
+		       "options of its own ('rocelab analyze --monitor NAME --help'). %s's:\n\n",
+		       mon_names(", ", names, sizeof(names)), mon, mon);
 	if ((m = mon_analyzer_find(mon)))
 		r = mon_analyze_main(m, n, av);
 	else

@@ -15,11 +15,20 @@
 
 #define MAX_ERRORS 50
 
+/* A problem found, kept until the whole file is read: they are printed in the file's order. */
+struct diag {
+	struct inv_loc l;
+	size_t seq;
+	char *text;
+};
+
 struct ctx {
 	const char *path;
 	yaml_document_t *doc;
 	FILE *errf;
 	int nerr;
+	struct diag *diags;
+	size_t n_diags;
 	struct inventory *inv;
 	struct inv_host *host;	   /* the host whose RNICs are being parsed */
 	struct inv_switch *sw;	   /* the switch whose ports are being parsed */
@@ -37,18 +46,51 @@ __attribute__((format(printf, 3, 4))) static void diag_at(struct ctx *c, struct 
 {
 	va_list ap;
 
-	if (c->nerr++ >= MAX_ERRORS) {
-		if (c->nerr == MAX_ERRORS + 1 && c->errf)
-			fprintf(c->errf, "%s: too many errors, stopping here\n", c->path);
+	struct diag *d;
+	size_t len = 0;
+	FILE *m;
+
+	if (c->nerr++ >= MAX_ERRORS || !c->errf)
 		return;
-	}
-	if (!c->errf)
-		return;
-	fprintf(c->errf, "%s:%u:%u: ", c->path, l.line, l.col);
+	d = RL_PUSH(c->diags, c->n_diags);
+	*d = (struct diag){.l = l, .seq = c->n_diags};
+	if (!(m = open_memstream(&d->text, &len)))
+		abort(); /* out of memory */
 	va_start(ap, fmt);
-	rl_vfprintf_text(c->errf, fmt, ap);
+	rl_vfprintf_text(m, fmt, ap);
 	va_end(ap);
-	fputc('\n', c->errf);
+	fclose(m);
+}
+
+static int diag_order(const void *a, const void *b)
+{
+	const struct diag *x = a, *y = b;
+
+	if (x->l.line != y->l.line)
+		return x->l.line < y->l.line ? -1 : 1;
+	if (x->l.col != y->l.col)
+		return x->l.col < y->l.col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The problems found, by line and column, then how many (issue 58). */
+static void diags_print(struct ctx *c)
+{
+	if (c->n_diags) /* qsort() takes no NULL array, even empty */
+		qsort(c->diags, c->n_diags, sizeof(*c->diags), diag_order);
+	for (size_t i = 0; i < c->n_diags; i++) {
+		fprintf(c->errf, "%s:%u:%u: %s\n", c->path, c->diags[i].l.line, c->diags[i].l.col,
+			c->diags[i].text);
+		free(c->diags[i].text);
+	}
+	if (c->errf && c->nerr > MAX_ERRORS)
+		fprintf(c->errf, "%s: %d problems (the first %d found shown)\n", c->path, c->nerr,
+			MAX_ERRORS);
+	else if (c->errf && c->nerr > 1)
+		fprintf(c->errf, "%s: %d problems\n", c->path, c->nerr);
+	free(c->diags);
+	c->diags = NULL;
+	c->n_diags = 0;
 }
 
 #define diag(c, node, ...) diag_at((c), loc_of(node), __VA_ARGS__)
@@ -1324,6 +1366,7 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 	strcpy(inv->name, "lab");
 	if (rl_yaml_load(text, len, &doc, &ye)) {
 		diag_at(&c, (struct inv_loc){ye.line, ye.col}, "YAML %s", ye.why);
+		diags_print(&c);
 		inventory_free(inv);
 		errno = EINVAL;
 		return NULL;
@@ -1344,6 +1387,7 @@ struct inventory *inventory_parse(const char *path, const char *text, size_t len
 		check_ssh_lab(&c, root);
 	}
 	yaml_document_delete(&doc);
+	diags_print(&c);
 	if (c.nerr) {
 		inventory_free(inv);
 		errno = EINVAL;

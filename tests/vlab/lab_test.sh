@@ -16,6 +16,9 @@ done
 expect_exit 2 "lab up -i missing file: exit 2" "$RL" lab up -i /nonexistent.yaml
 expect_exit 2 "unknown option: exit 2" "$RL" lab up --frobnicate
 expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
+expect_exit 2 "a misspelt command: exit 2" "$RL" injet --target rail1:swp1
+cp "$T/check.out" "$T/injet.out"
+check "... suggesting the nearest one (issue 58)" grep -qx "rocelab: unknown command 'injet': did you mean 'inject'? (see --help)" "$T/injet.out"
 expect_exit 2 "inject -i missing file: exit 2" "$RL" inject link-flap --target rail1:swp1 -i /nonexistent.yaml
 expect_exit 2 "inject -i a bad inventory: exit 2" "$RL" inject link-flap --target rail1:swp1 -i "$ROOT/tests/harness/lib/inventory/bad-duplicate-host.yaml"
 check "nothing was created by refused commands" test -z "$(leftovers)"
@@ -36,6 +39,8 @@ check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-
 for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace observe run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
 	expect_exit 0 "rocelab $c --help" "$RL" $c --help
 done
+check "analyze --help says it has other monitors than its default (issue 58)" \
+	sh -c '"$0" analyze --help | head -1 | grep -q "^rocelab analyze --monitor NAME: NAME is one of hostmesh, rpingmesh (default hostmesh)"' "$RL"
 # Issue 64: what each monitor can localize, before anything runs, on every shipped inventory.
 for f in "$ROOT"/lab-inventory/*.yaml; do
 	check "observe ${f##*/}: both monitors' coverage as JSON" \

@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <criterion/parameterized.h>
+#include <ctype.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,33 @@ Test(inventory, parses_builtin_virtual_lab)
 	cr_assert_eq(r->rail, 3);
 	cr_assert_eq(inventory_switch(inv, "rail1")->ssh.auth, INV_AUTH_LAB_KEY);
 	inventory_free(inv);
+}
+
+/* Issue 58: problems in the file's order (found in another: cross checks last), counted. */
+Test(inventory, problems_are_printed_by_line_and_counted)
+{
+	const char *path = FIXTURES "/bad-duplicate-host.yaml";
+	char *out = NULL, *l;
+	size_t len = 0;
+	unsigned last = 0, n = 0;
+	FILE *errf = open_memstream(&out, &len);
+
+	cr_assert_null(inventory_load(path, errf));
+	fclose(errf);
+	for (l = out; *l; l += strcspn(l, "\n") + 1) {
+		const char *at = l + strlen(path);
+		unsigned line;
+
+		if (at[0] != ':' || !isdigit((unsigned char)at[1]) ||
+		    sscanf(at, ":%u:", &line) != 1)
+			break;
+		cr_assert_geq(line, last, "line %u printed after line %u:\n%s", line, last, out);
+		last = line;
+		n++;
+	}
+	cr_assert_eq(n, 3, "%s", out);
+	cr_assert_not_null(strstr(l, ": 3 problems\n"), "the count last:\n%s", out);
+	free(out);
 }
 
 Test(inventory, endpoint_errors_say_what_is_unknown)
