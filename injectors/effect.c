@@ -779,19 +779,13 @@ int fault_mgmt_check(struct fault_run *f, const char *dev, const char *const *na
 	return through ? -EPERM : 0;
 }
 
-/* How many lines of out are NVUE commands ("nv set ...", "nv unset ..."). */
-static size_t nv_lines(const char *out)
+size_t fault_nvue_pending_text(const char *out)
 {
 	size_t n = 0;
 
 	for (const char *l = out; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
 		n += !strncmp(l + strspn(l, " \t"), "nv ", 3);
 	return n;
-}
-
-size_t fault_nvue_pending_text(const char *out)
-{
-	return nv_lines(out);
 }
 
 int fault_nvue_pending(struct fault_run *f)
@@ -810,7 +804,7 @@ int fault_nvue_pending(struct fault_run *f)
 			free(out);
 			return r < 0 ? r : -EIO;
 		}
-		n = nv_lines(out);
+		n = fault_nvue_pending_text(out);
 		free(out);
 		if (n) {
 			snprintf(

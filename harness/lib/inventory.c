@@ -45,7 +45,6 @@ __attribute__((format(printf, 3, 4))) static void diag_at(struct ctx *c, struct 
 							  const char *fmt, ...)
 {
 	va_list ap;
-
 	struct diag *d;
 	size_t len = 0;
 	FILE *m;

@@ -120,7 +120,7 @@ static void print_plan(char *text)
 static int dry_run(const struct scenario *s)
 {
 	struct topo *topo = topo_build(s->inv, false, NULL);
-	char a[32], b[32], c[32], why[256];
+	char a[32], b[32], c[32], why[256], owner[16];
 	int ret = 0;
 
 	printf("scenario %s (%s) on lab %s (%s)\n", s->name, s->path, s->inv->name, s->inv_path);
@@ -165,12 +165,12 @@ static int dry_run(const struct scenario *s)
 		}
 		observe_free(ob);
 	}
+	fault_deadman_owner(owner, sizeof(owner)); /* this machine's id, read once */
 	for (size_t i = 0; i < s->n_fabric + s->n_faults; i++) {
 		bool fab = i < s->n_fabric;
 		const struct scn_fault *f = fab ? &s->fabric[i] : &s->faults[i - s->n_fabric];
 		struct fault_plan plan;
 		struct fault_spec held;
-		char owner[16];
 		struct opt_store st = {0};
 		const char *argv[64];
 		size_t n = 0;
@@ -197,8 +197,7 @@ static int dry_run(const struct scenario *s)
 		held.hold = true;
 		if (fault_plan_build(s->inv, topo, &held, (unsigned)i + 1, &plan, why,
 				     sizeof(why)) ||
-		    fault_plan_deadman(&plan, s->inv, &held, (unsigned)i + 1,
-				       fault_deadman_owner(owner, sizeof(owner)), why,
+		    fault_plan_deadman(&plan, s->inv, &held, (unsigned)i + 1, owner, why,
 				       sizeof(why))) {
 			printf("    cannot be planned: %s\n", why);
 			ret = -EOPNOTSUPP;

@@ -37,6 +37,7 @@ Test(handoff, every_kind_arrives_as_it_left)
 		fault_spec_init(&a, k);
 		cr_assert_eq(fault_spec_set(&a, "target", "sw1:swp3", why, sizeof(why)), 0);
 		a.hold = true;
+		cr_assert_eq(fault_spec_set(&a, "deadman", "5s", why, sizeof(why)), 0);
 		for (size_t j = 0; j < ARRAY_SIZE(set); j++)
 			if (!strcmp(set[j][0], k->name))
 				cr_assert_eq(
@@ -49,6 +50,7 @@ Test(handoff, every_kind_arrives_as_it_left)
 		cr_assert_eq(b.kind, k);
 		cr_assert_str_eq(b.target, "sw1:swp3");
 		cr_assert(b.hold && !b.for_ms);
+		cr_assert_eq(b.deadman_ms, 5000, "the devices' timers keep the lease asked");
 		for (const struct opt_desc *d = k->opts; d->type != OPT_END; d++)
 			cr_assert_str_eq(fault_spec_value(&b, d->name, vb, sizeof(vb)),
 					 fault_spec_value(&a, d->name, va, sizeof(va)), "%s --%s",
@@ -82,6 +84,8 @@ Test(handoff, a_wrong_line_is_refused_saying_why)
 	     "period '1x'"},
 	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"for_ms\":-5}",
 	     "not a duration"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"deadman_ms\":100}",
+	     "not a lease rocelab takes"},
 	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"hold\":true,\"for_"
 	     "ms\":"
 	     "1000}",
