@@ -661,7 +661,7 @@ int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, in
 	struct host_send hs = {.priority = prio, .size = 1000, .n_sports = 8, .ecn = ecn};
 	long long count = 0, sent = 0, step;
 	const char *how = "";
-	struct flow fl[64];
+	struct flow fl[64] = {0};
 	size_t n;
 
 	n = traffic_flows_across(f->inv, sw, (ssize_t)port, true, fl, 8);

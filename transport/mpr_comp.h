@@ -63,6 +63,12 @@ void mpr_flow_stop(struct mpr_flow *fl);
 int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
 		 const char *from, const char *to, const char *across, bool avoid, const char *log,
 		 uint16_t *sport, char *why, size_t whylen);
+/* As mpr_pin_port(), up to max of those VPs into sports, in order: how many (at least 1), or
+ * -errno. */
+int mpr_pin_ports(struct lab *l, const char *self, const struct inventory *inv,
+		  const char *inv_path, const char *from, const char *to, const char *across,
+		  bool avoid, const char *log, uint16_t *sports, size_t max, char *why,
+		  size_t whylen);
 
 /*
  * The spraying workload's VPs balanced over the paths (the brief's D.8):

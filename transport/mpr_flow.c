@@ -83,14 +83,16 @@ static int trace_once(struct lab *l, const char *self, const struct inventory *i
 	return r < 0 ? -EIO : r;
 }
 
-int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
-		 const char *from, const char *to, const char *across, bool avoid, const char *log,
-		 uint16_t *sport, char *why, size_t whylen)
+int mpr_pin_ports(struct lab *l, const char *self, const struct inventory *inv,
+		  const char *inv_path, const char *from, const char *to, const char *across,
+		  bool avoid, const char *log, uint16_t *sports, size_t max, char *why,
+		  size_t whylen)
 {
 	struct mpr_route routes[64] = {0};
 	struct inv_endpoint ep;
 	char err[256] = "";
 	ssize_t link;
+	size_t got = 0;
 	int n;
 
 	if (inventory_endpoint(inv, across, &ep, err, sizeof(err)) ||
@@ -102,14 +104,24 @@ int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, c
 		       whylen);
 	if (n < 0)
 		return n;
-	for (size_t i = 0; i < ARRAY_SIZE(routes); i++)
-		if (routes[i].complete && mpr_route_has(&routes[i], (size_t)link) != avoid) {
-			*sport = (uint16_t)(VP_LO + (unsigned)i);
-			return 0;
-		}
+	for (size_t i = 0; i < ARRAY_SIZE(routes) && got < max; i++)
+		if (routes[i].complete && mpr_route_has(&routes[i], (size_t)link) != avoid)
+			sports[got++] = (uint16_t)(VP_LO + (unsigned)i);
+	if (got)
+		return (int)got;
 	snprintf(why, whylen, "none of the %d source ports traced from %s to %s %s %s (see %s)", n,
 		 from, to, avoid ? "avoids" : "crosses", across, log);
 	return -ENOENT;
+}
+
+int mpr_pin_port(struct lab *l, const char *self, const struct inventory *inv, const char *inv_path,
+		 const char *from, const char *to, const char *across, bool avoid, const char *log,
+		 uint16_t *sport, char *why, size_t whylen)
+{
+	int r = mpr_pin_ports(l, self, inv, inv_path, from, to, across, avoid, log, sport, 1, why,
+			      whylen);
+
+	return r < 0 ? r : 0;
 }
 
 int mpr_balance_vps(struct lab *l, const char *self, const struct inventory *inv,

@@ -140,7 +140,8 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 			struct sockaddr_in to = {.sin_family = AF_INET,
 						 .sin_addr = flows[i].dst,
 						 .sin_port = htons(dport)};
-			int ns = n_sports > 64 ? 64 : n_sports;
+			const struct flow *fl = &flows[i];
+			int ns = fl->n_pin ? (int)fl->n_pin : n_sports > 64 ? 64 : n_sports;
 			int first = sport0 ? sport0 + (int)i : 50000 + 97 * (int)i;
 
 			struct sigaction stop = {.sa_handler = blast_stop};
@@ -148,12 +149,13 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 			sigaction(SIGINT, &stop, NULL);
 			sigaction(SIGTERM, &stop, NULL);
 			for (int s = 0; s < ns; s++) {
-				fds[s] = flow_socket(l, &flows[i], (uint16_t)(first + s), tos);
+				int port = fl->n_pin ? fl->pin[s] : first + s;
+
+				fds[s] = flow_socket(l, fl, (uint16_t)port, tos);
 				if (fds[s] < 0)
 					rl_warn(
 					    "load: flow %zu to %s: no socket on source port %d: %s",
-					    i, inet_ntoa(flows[i].dst), first + s,
-					    strerror(-fds[s]));
+					    i, inet_ntoa(fl->dst), port, strerror(-fds[s]));
 			}
 			/*
 			 * Paced: a token bucket at pps, BLAST_DEPTH_MS deep.  A sender the
@@ -360,6 +362,10 @@ size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struc
 			len += (size_t)snprintf(a->list + len, sizeof(a->list) - len, "%s%s:%s",
 						len ? "," : "", host->rnics[flows[i].src.port].name,
 						inet_ntoa(flows[i].dst));
+			/* pinned: ":PORT+PORT..." ('load send' reads them back) */
+			for (unsigned p = 0; p < flows[i].n_pin && len < sizeof(a->list); p++)
+				len += (size_t)snprintf(a->list + len, sizeof(a->list) - len,
+							"%c%u", p ? '+' : ':', flows[i].pin[p]);
 			mine++;
 		}
 	if (!mine)

@@ -10,10 +10,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* One source RNIC sending to one destination address. */
+#define FLOW_PINS 8 /* source ports a flow can be pinned to */
+
+/*
+ * One source RNIC sending to one destination address; traffic_blast() over
+ * its pinned source ports when it has any (ports whose traced paths cross a
+ * chosen link), else over the blast's own.
+ */
 struct flow {
 	struct inv_endpoint src; /* a host RNIC */
 	struct in_addr dst;
+	uint16_t pin[FLOW_PINS];
+	unsigned n_pin;
 };
 
 /*
@@ -27,10 +35,10 @@ int traffic_send(struct lab *l, const struct flow *flows, size_t n, uint16_t dpo
 /*
  * Send as fast as possible from every flow at once (one process per flow) for
  * duration_ms, rotating over n_sports source ports (flow i's from sport0 + i,
- * or from 50000 + 97 i when sport0 is 0), at most pps datagrams per second per
- * flow (0: as fast as possible).  Returns datagrams sent, or -errno.  SIGTERM to
- * the senders, or to a caller that has rl_signals_install()ed, ends it early; the
- * count is then what was sent until then.
+ * or from 50000 + 97 i when sport0 is 0) or over its pinned ones, at most pps datagrams per second
+ * per flow (0: as fast as possible).  Returns datagrams sent, or -errno.  SIGTERM to the senders,
+ * or to a caller that has rl_signals_install()ed, ends it early; the count is then what was sent
+ * until then.
  */
 long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint16_t dport, int tos,
 			int payload, int n_sports, uint16_t sport0, long long duration_ms,

@@ -221,6 +221,8 @@ static int dry_run(const struct scenario *s)
 			       l->rate_mbps, l->priority);
 			for (size_t k = 0; k < l->n_from; k++)
 				printf("%s %s", k ? "," : "", l->from[k]);
+			if (l->across[0])
+				printf(", each on source ports traced across %s", l->across);
 			putchar('\n');
 		} else
 			printf("  load stream across %s at %llu Mbit/s, priority %d\n", l->across,

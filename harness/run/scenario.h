@@ -29,7 +29,8 @@ struct scn_load {
 	char to[72];	   /* incast: the receiving RNIC; a pinned stream's too */
 	char from[16][72]; /* incast: senders; a pinned stream: its one sender */
 	size_t n_from;
-	char across[72];	      /* stream: SWITCH:PORT the load leaves through */
+	char across[72]; /* stream: SWITCH:PORT the load leaves through; incast: every sender's
+			    paths cross it (optional) */
 	unsigned long long rate_mbps; /* total offered rate */
 	int priority, size;
 	struct inv_loc loc;

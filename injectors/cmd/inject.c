@@ -1009,7 +1009,8 @@ static const struct opt_desc send_opts[] = {
      .type = OPT_STR,
      .off = LA(flows),
      .size = 2048,
-     .help = "RNIC:ADDRESS[,RNIC:ADDRESS...], each from one of its RNICs"},
+     .help = "RNIC:ADDRESS[:PORT+PORT...][,...], each from one of its RNICs (pinned to those "
+	     "source ports)"},
     {"for", OPT_MS, 10, 3600000, LA(for_ms), "how long"},
     {"pps", OPT_INT, 0, 10000000, LA(pps), "datagrams per second per flow (0: as fast as it can)"},
     {"sports", OPT_INT, 1, 1024, LA(sports), "source ports each flow rotates over (ECMP)"},
@@ -1025,6 +1026,22 @@ static const struct opt_desc send_opts[] = {
     OPT_TABLE_END,
 };
 
+/* A flow's pinned source ports, "PORT+PORT..."; -EINVAL unless 1 to FLOW_PINS of them. */
+static int flow_pins(const char *s, struct flow *f)
+{
+	f->n_pin = 0;
+	do {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s || !v || v > 65535 || (*end && *end != '+') || f->n_pin == FLOW_PINS)
+			return -EINVAL;
+		f->pin[f->n_pin++] = (uint16_t)v;
+		s = *end ? end + 1 : end;
+	} while (*s);
+	return 0;
+}
+
 /*
  * 'load send', run on a host of a lab reached over SSH by 'rocelab run': the
  * flows from this host's RNICs, sent from here.
@@ -1039,7 +1056,7 @@ static int load_send(int argc, char **argv)
 			       .sports = 8},
 			 def = la;
 	struct option lo[16];
-	struct flow flows[64];
+	struct flow flows[64] = {0};
 	struct inventory *inv;
 	const struct inv_host *h;
 	struct lab lab;
@@ -1078,19 +1095,23 @@ static int load_send(int argc, char **argv)
 	}
 	snprintf(given, sizeof(given), "%s", la.flows);
 	for (char *t = strtok_r(la.flows, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(t, ':');
+		char *colon = strchr(t, ':'), *pins = colon ? strchr(colon + 1, ':') : NULL;
 		size_t r;
 
 		if (colon)
 			*colon = '\0';
+		if (pins)
+			*pins++ = '\0';
 		for (r = 0; r < h->n_rnics && strcmp(h->rnics[r].name, t); r++)
 			;
 		if (!colon || r == h->n_rnics || n == ARRAY_SIZE(flows) ||
-		    inet_pton(AF_INET, colon + 1, &flows[n].dst) != 1) {
+		    inet_pton(AF_INET, colon + 1, &flows[n].dst) != 1 ||
+		    (pins && flow_pins(pins, &flows[n]))) {
 			inventory_free(inv);
 			return bad(
-			    "load send: --flows: '%s' is not RNIC:ADDRESS with an RNIC of %s", t,
-			    la.host);
+			    "load send: --flows: '%s' is not RNIC:ADDRESS[:PORT+PORT...] with "
+			    "an RNIC of %s and at most %d source ports from 1 to 65535",
+			    t, la.host, FLOW_PINS);
 		}
 		flows[n++].src = (struct inv_endpoint){INV_DEV_HOST, (size_t)(h - inv->hosts), r};
 	}
@@ -1124,7 +1145,7 @@ int cmd_load(int argc, char **argv)
 	struct inventory *inv;
 	struct lab lab;
 	struct inv_endpoint dst;
-	struct flow flows[64];
+	struct flow flows[64] = {0};
 	struct option lo[16];
 	size_t n = 0;
 	char msg[160], buf[1024], *save = NULL;

@@ -375,7 +375,7 @@ static int verify(struct fault_run *f)
 {
 	const struct inventory *inv = f->inv;
 	const struct fault_spec *s = f->spec;
-	struct flow fl[64];
+	struct flow fl[64] = {0};
 	size_t n = 0;
 
 	if (!acl_of(s)->acl_tenants) {

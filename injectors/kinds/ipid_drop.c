@@ -189,7 +189,7 @@ static int linux_ipid_drop(struct render_ctx *r)
 
 static int verify(struct fault_run *f)
 {
-	struct flow fl[64];
+	struct flow fl[64] = {0};
 	size_t n = traffic_flows_across(f->inv, f->spec->tdev, f->spec->tport, false, fl, 64);
 
 	return fault_verify_nft(f, fl, n);

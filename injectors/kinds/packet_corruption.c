@@ -191,7 +191,7 @@ static int verify(struct fault_run *f)
 	struct inv_endpoint e = {INV_DEV_SWITCH, f->spec->tdev, (size_t)f->spec->tport};
 	const struct inv_switch *sw;
 	long long sent = 0;
-	struct flow fl[64];
+	struct flow fl[64] = {0};
 	char rate[24];
 	size_t n;
 
