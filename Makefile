@@ -212,7 +212,7 @@ $(BUILD)/rocelab.1: harness/cli/rocelab.1 scripts/man.sh $(BUILD)/rocelab
 	scripts/man.sh $(BUILD)/rocelab harness/cli/rocelab.1 >$@.tmp && mv $@.tmp $@
 
 # The binary, the inventories, every scenario folder (qualification's links copied as files),
-# the results schema, the man page and bash completion.
+# the results schema, the Grafana dashboard, the man page and bash completion.
 install: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(BUILD)/rocelab.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/rocelab/lab-inventory $(SHARE)/man/man1 \
 		$(SHARE)/bash-completion/completions
@@ -225,6 +225,8 @@ install: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(BUILD)/rocelab.1
 			$(SHARE)/rocelab/scenarios/$$d/ \; || exit 1; \
 	done
 	install -m 0644 reports/results.schema.json $(SHARE)/rocelab/
+	install -d $(SHARE)/rocelab/grafana
+	install -m 0644 reports/grafana/rocelab-dashboard.json $(SHARE)/rocelab/grafana/
 	install -m 0644 $(BUILD)/rocelab.1 $(SHARE)/man/man1/rocelab.1
 	install -m 0644 harness/cli/rocelab.bash-completion $(SHARE)/bash-completion/completions/rocelab
 

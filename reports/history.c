@@ -430,6 +430,34 @@ int history_resolve(const char *path, const char *lab, const char *ref, char *id
 	return k == 1 ? 0 : k ? -EINVAL : -ENOENT;
 }
 
+int history_outdir(const char *path, const char *id, char *dir, size_t len, char *err,
+		   size_t errlen)
+{
+	const char *binds[1] = {id};
+	sqlite3 *db = db_open(path, false, err, errlen);
+	json_t *rows;
+	const char *d;
+	int r = 0;
+
+	if (!db)
+		return -errno;
+	rows = query_rows(db, "SELECT outdir FROM runs WHERE run_id = ?1", binds, 1, 0);
+	sqlite3_close(db);
+	d = json_string_value(json_object_get(json_array_get(rows, 0), "outdir"));
+	if (!rows) {
+		snprintf(err, errlen, "%s: cannot read the run history", path);
+		r = -EIO;
+	} else if (!d || !*d) {
+		snprintf(err, errlen, "run %s has no results folder recorded in %s", id, path);
+		r = -ENOENT;
+	} else if (snprintf(dir, len, "%s", d) >= (int)len) {
+		snprintf(err, errlen, "run %s: its results folder's path is too long", id);
+		r = -ENAMETOOLONG;
+	}
+	json_decref(rows);
+	return r;
+}
+
 json_t *history_list(const char *path, const char *lab, const char *scenario, int limit, char *err,
 		     size_t errlen)
 {

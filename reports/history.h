@@ -38,6 +38,8 @@ int history_record(const char *db, const json_t *root, const char *outdir, char 
 int history_resolve(const char *db, const char *lab, const char *ref, char *id, size_t idlen,
 		    char *err, size_t errlen);
 
+/* Where run id's files were written (its results folder) into dir: 0, or -errno with err. */
+int history_outdir(const char *db, const char *id, char *dir, size_t len, char *err, size_t errlen);
 /* The runs, newest first (at most limit), or of one scenario: a JSON array; NULL + err. */
 json_t *history_list(const char *db, const char *lab, const char *scenario, int limit, char *err,
 		     size_t errlen);

@@ -12,6 +12,7 @@ PKGS=(
 	openssh-server openssh-client iproute2 procps iputils-ping jq bc libxml2-utils
 	libsqlite3-dev sqlite3 python3-jsonschema man-db groff-base libbpf-dev
 	valgrind strace linux-perf stress-ng
+	prometheus # for promtool: 'rocelab export' is checked with 'promtool check metrics'
 )
 
 missing=()
@@ -29,3 +30,8 @@ echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Only its promtool is wanted: a Prometheus server the install started (under systemd) is
+# stopped and not enabled, so that nothing listens on :9090 because of rocelab.
+if [[ " ${missing[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
+	systemctl disable --now prometheus >/dev/null 2>&1 || true
+fi

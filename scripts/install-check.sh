@@ -28,7 +28,8 @@ help=$("$A" hostmesh --help)
 grep -q -- '--interval' <<<"$help" || no "rocelab-agent hostmesh --help prints no options"
 for f in rocelab/lab-inventory/vlab-rail.yaml rocelab/scenarios/ci/no-fault.yaml \
 	rocelab/scenarios/qualification/rnic-flap.yaml rocelab/scenarios/qualification/rules/vlab.yaml \
-	rocelab/results.schema.json man/man1/rocelab.1 bash-completion/completions/rocelab; do
+	rocelab/results.schema.json rocelab/grafana/rocelab-dashboard.json man/man1/rocelab.1 \
+	bash-completion/completions/rocelab; do
 	[ -f "$S/$f" ] && [ ! -L "$S/$f" ] || no "$S/$f is not installed as a file"
 done
 [ "$(find "$S/rocelab/scenarios" -name '*.yaml' | wc -l)" -eq "$(find scenarios -name '*.yaml' | wc -l)" ] ||

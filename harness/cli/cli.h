@@ -49,6 +49,7 @@ int cmd_scenario(int argc, char **argv);     /* scenario_cmd.c */
 int cmd_trace(int argc, char **argv);	     /* trace_cmd.c */
 int cmd_history(int argc, char **argv);	     /* history_cmd.c */
 int cmd_compare(int argc, char **argv);	     /* history_cmd.c */
+int cmd_export(int argc, char **argv);	     /* export_cmd.c */
 int cmd_analyzes(int argc, char **argv);     /* history_cmd.c */
 int cmd_agents(int argc, char **argv);	     /* history_cmd.c */
 int cmd_observe(int argc, char **argv);	     /* observe_cmd.c */

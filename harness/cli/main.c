@@ -40,6 +40,7 @@ static const struct cmd top_cmds[] = {
     {"analyze", cmd_analyzes, "analyze agents' records: verdicts, drop rates, latency"},
     {"history", cmd_history, "list the runs recorded in the run history"},
     {"compare", cmd_compare, "compare two runs of the history: regressions (exit 1)"},
+    {"export", cmd_export, "write a run's results as OpenMetrics (Prometheus, Grafana)"},
     {"report", cmd_report, "re-render the reports of a results folder"},
     {"qualify", cmd_qualify, "run a suite, check threshold rules, sign the results"},
     {"verify", cmd_verify, "check a signed qualification folder"},

@@ -5,21 +5,42 @@
 
 #include "harness/run/runner.h"
 #include "reports/history.h"
+#include "reports/openmetrics.h"
 #include "reports/pages.h"
 #include "reports/report.h"
 
+#include <errno.h>
+#include <libgen.h>
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void scenario_reported(const struct run_info *ri, struct scn_result *r)
 {
 	report_incident(ri, r);
 }
 
-/* --baseline: which run, resolved before anything is touched. */
+/* --baseline: which run, resolved before anything is touched; --openmetrics' folder. */
 static int run_prepare(struct run_info *ri)
 {
 	char db[PATH_MAX], err[512];
 
+	if (ri->openmetrics) {
+		char dir[PATH_MAX];
+		struct stat st;
+
+		snprintf(dir, sizeof(dir), "%s", ri->openmetrics);
+		if (!*ri->openmetrics || stat(dirname(dir), &st) || !S_ISDIR(st.st_mode) ||
+		    access(dir, W_OK)) {
+			rl_err(
+			    "run: --openmetrics %s: %s is no folder this can write to; nothing was "
+			    "started",
+			    ri->openmetrics, dir);
+			return RL_EXIT_USAGE;
+		}
+	}
 	if (!ri->baseline)
 		return 0;
 	if (history_resolve(history_path(ri->db, db, sizeof(db)), ri->inv->name, ri->baseline,
@@ -68,6 +89,16 @@ static int run_reported(const struct run_info *ri, struct scn_result *r, size_t 
 						    "not compared"));
 	a = report_write_results(ri, root);
 	b = report_junit(ri, r, n, cmp);
+	if (ri->openmetrics && !a) {
+		char err[PATH_MAX + 256], *om = om_results(root, err, sizeof(err));
+
+		if (!om || om_write(om, ri->openmetrics, err, sizeof(err))) {
+			rl_err("run: --openmetrics: %s", err);
+			a = -EIO; /* asked for, and not done */
+		} else
+			rl_info("run: OpenMetrics in %s", ri->openmetrics);
+		free(om);
+	}
 	if (pages_suite_index(ri->outdir, root))
 		rl_warn("run: cannot write %s/index.html", ri->outdir);
 	json_decref(root);

@@ -90,6 +90,7 @@ struct run_info {
 	const char *db;		       /* the run history (--db; NULL: the default) */
 	bool no_history;	       /* --no-history: record nothing */
 	const char *baseline;	       /* --baseline RUN|last as given (NULL: none) */
+	const char *openmetrics;       /* --openmetrics FILE (NULL: none) */
 	char baseline_id[40];	       /* ... resolved before the run */
 	json_t *dut; /* the devices under test (lab_dut()), read at pre-flight; NULL: not read */
 };
@@ -110,11 +111,12 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink);
 
 /* What 'rocelab run' is asked, its options typed (qualify asks the same). */
 struct run_request {
-	const char *inventory; /* -i: every scenario on this inventory's lab (NULL: their own) */
-	const char *outdir;    /* -o (NULL: rocelab-results/RUN_ID) */
-	const char *db;	       /* --db: the run history (NULL: the default) */
-	const char *baseline;  /* --baseline RUN: compared with it */
-	unsigned seed;	       /* --seed: of roles' picks and the agents' source ports */
+	const char *inventory;	 /* -i: every scenario on this inventory's lab (NULL: their own) */
+	const char *outdir;	 /* -o (NULL: rocelab-results/RUN_ID) */
+	const char *db;		 /* --db: the run history (NULL: the default) */
+	const char *baseline;	 /* --baseline RUN: compared with it */
+	const char *openmetrics; /* --openmetrics FILE: the results as OpenMetrics there too */
+	unsigned seed;		 /* --seed: of roles' picks and the agents' source ports */
 	bool keep_lab, dry_run, recover, no_history;
 	int retries; /* 0..3 */
 	const char *const *scenarios;

@@ -23,6 +23,7 @@ static const char run_help[] =
     "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
     "[--recover]\n"
     "                   [--retries N] [--db FILE] [--no-history] [--baseline RUN|last]\n"
+    "                   [--openmetrics FILE]\n"
     "                   SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
@@ -57,6 +58,8 @@ static const char run_help[] =
     "  --baseline RUN compare with RUN (an id, a unique prefix of one, last or last~N,\n"
     "                 of this lab) once recorded: a regression ('rocelab compare'\n"
     "                 explains them) fails the run (exit 1) and shows in junit.xml\n"
+    "  --openmetrics FILE  the results as OpenMetrics too, FILE written at once (e.g.\n"
+    "                 node-exporter's textfile folder: 'rocelab export --help' says what)\n"
     "\n"
     "Before the first scenario (pre-flight) and after each (post-flight), every host's\n"
     "RNICs must be up with their addresses, and traffic from each must leave by it.\n"
@@ -364,6 +367,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"db", required_argument, NULL, 'D'},
 	    {"baseline", required_argument, NULL, 'B'},
 	    {"no-history", no_argument, NULL, 'H'},
+	    {"openmetrics", required_argument, NULL, 'M'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -412,6 +416,9 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'H':
 			q.no_history = true;
 			break;
+		case 'M':
+			q.openmetrics = optarg;
+			break;
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
 			break;
@@ -439,6 +446,7 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 	struct run_info ri = {.version = ROCELAB_VERSION,
 			      .db = q->db,
 			      .baseline = q->baseline,
+			      .openmetrics = q->openmetrics,
 			      .no_history = q->no_history};
 	struct run_opts ro = {.self_exe = self_exe, .seed = q->seed};
 	struct lab lab;

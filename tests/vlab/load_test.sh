@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # A run's load where the scenario puts it: an incast across a port goes by that port only.
+# That run's results as OpenMetrics (run --openmetrics, export), checked by promtool.
 SC="$ROOT/tests/vlab/scenarios/incast-across.yaml"
 
 "$RL" lab up -q >/dev/null 2>&1 || fail "lab up"
@@ -11,7 +12,7 @@ txp() { ip netns exec "rl-$1" ip -j -s link show dev "$2" | jq '.[0].stats64.tx.
 section "an incast across a port: every sender on source ports traced across it"
 check "run --dry-run says where the incast goes" sh -c '"$0" run --dry-run "$1" | grep -q "load incast to host1:rnic1 at 40 Mbit/s, priority 3, from host2:rnic2, host3:rnic3, host4:rnic4, each on source ports traced across spine2:swp1"' "$RL" "$SC"
 s1=$(txp spine1 swp1) s2=$(txp spine2 swp1)
-"$RL" run -o "$T/ia" --seed 7 "$SC" >"$T/ia.out" 2>&1
+"$RL" run -o "$T/ia" --seed 7 --openmetrics "$T/ia.prom" "$SC" >"$T/ia.out" 2>&1
 rc=$?
 s1=$(($(txp spine1 swp1) - s1)) s2=$(($(txp spine2 swp1) - s2))
 [ $rc = 0 ] && ok "run: exit 0" || fail "run: exit $rc" "$(tail -3 "$T/ia.out" | tr '\n' ' ')"
@@ -29,3 +30,18 @@ expect_exit 2 "a pinned port 0 is refused" "$RL" load send -i "$ROOT/lab-invento
 cp "$T/check.out" "$T/ls.out"
 check "... saying what a flow is" grep -q "is not RNIC:ADDRESS\[:PORT+PORT...\] with an RNIC of host2 and at most 8 source ports" "$T/ls.out"
 expect_exit 2 "nine pinned ports are refused" "$RL" load send -i "$ROOT/lab-inventory/vlab-rail.yaml" --host host2 --flows rnic2:198.18.0.2:1+2+3+4+5+6+7+8+9 --for 10ms
+
+section "the run as OpenMetrics: run --openmetrics, export DIR and RUN, promtool"
+check "promtool check metrics: the run's file passes (format and lint)" sh -c 'promtool check metrics <"$0"' "$T/ia.prom"
+check "... which says the scenario passed, and the incast's load" sh -c 'grep -q "^rocelab_scenario_passed{lab=\"vlab-rail\",suite=\"vlab-tests\",scenario=\"incast-across\"} 1$" "$0" && grep -q "^# EOF$" "$0"' "$T/ia.prom"
+check "export DIR writes the same" sh -c '"$0" export "$1" | cmp - "$2"' "$RL" "$T/ia" "$T/ia.prom"
+check "export last (the run history) writes the same, -o at once" sh -c '"$0" export last -o "$1" && cmp "$1" "$2"' "$RL" "$T/last.prom" "$T/ia.prom"
+expect_exit 2 "export --format json is refused" "$RL" export --format json "$T/ia"
+expect_exit 2 "export of a folder with no results is refused" "$RL" export "$T"
+expect_exit 2 "run --openmetrics into a folder that is not there: refused" "$RL" run -o "$T/om-no" --openmetrics "$T/no/such/x.prom" "$SC"
+cp "$T/check.out" "$T/om-no.out"
+check "... before anything started" sh -c 'grep -q "is no folder this can write to; nothing was started" "$0/om-no.out" && test ! -e "$0/om-no"' "$T"
+# A results folder is anyone's: a suite named to end the line and start a sample of its own.
+mkdir -p "$T/evil"
+jq '.scenarios[0].suite = "x\"} 1\nrocelab_evil 1\n# EOF"' "$T/ia/results.json" >"$T/evil/results.json"
+check "a hostile suite name: still a valid exposition, no line of its own" sh -c '"$0" export "$1" >"$2" && promtool check metrics <"$2" && ! grep -q "^rocelab_evil" "$2" && test "$(grep -c "^# EOF" "$2")" = 1' "$RL" "$T/evil" "$T/evil.prom"
