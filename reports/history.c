@@ -430,6 +430,60 @@ int history_resolve(const char *path, const char *lab, const char *ref, char *id
 	return k == 1 ? 0 : k ? -EINVAL : -ENOENT;
 }
 
+int history_last_good(const char *path, json_t *root, char *err, size_t errlen)
+{
+	const char *lab = json_string_value(json_object_get(root, "lab")),
+		   *run = json_string_value(json_object_get(root, "run_id"));
+	const json_t *started = json_object_get(root, "started");
+	sqlite3 *db = db_open(path, false, err, errlen);
+	sqlite3_stmt *st;
+	json_t *s;
+	size_t i;
+	int rc;
+
+	if (!db)
+		return -errno;
+	if (!lab || !run || !json_is_number(started)) {
+		sqlite3_close(db);
+		snprintf(err, errlen, "not the results of a run");
+		return -EINVAL;
+	}
+	rc = sqlite3_prepare_v2(
+	    db,
+	    "SELECT r.run_id, r.started, s.time_to_detect_s, s.rank, s.precision, "
+	    "s.false_positives FROM results s JOIN runs r ON r.run_id = s.run_id WHERE r.lab = ?1 "
+	    "AND s.scenario = ?2 AND s.verdict = 'pass' AND r.run_id != ?3 AND r.started < ?4 "
+	    "ORDER BY r.started DESC, r.run_id DESC LIMIT 1",
+	    -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return -EIO;
+	}
+	json_array_foreach(json_object_get(root, "scenarios"), i, s)
+	{
+		const char *name = json_string_value(json_object_get(s, "name"));
+		json_t *o = json_null();
+
+		if (!name || !json_is_object(s))
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, lab, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, run, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_double(st, 4, json_number_value(started));
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			o = json_object();
+			for (int c = 0; c < sqlite3_column_count(st); c++)
+				json_object_set_new(o, sqlite3_column_name(st, c), col_json(st, c));
+		}
+		json_object_set_new(s, "last_good", o);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return 0;
+}
+
 int history_outdir(const char *path, const char *id, char *dir, size_t len, char *err,
 		   size_t errlen)
 {

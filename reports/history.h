@@ -38,6 +38,14 @@ int history_record(const char *db, const json_t *root, const char *outdir, char 
 int history_resolve(const char *db, const char *lab, const char *ref, char *id, size_t idlen,
 		    char *err, size_t errlen);
 
+/*
+ * Each scenario of root (results.json) with its last good run on the same lab
+ * before this one: "last_good": {run_id, started, time_to_detect_s, rank,
+ * precision, false_positives}, or null when it never passed there.  For the
+ * suite's page: a failure, and a detection that got slower, against it.
+ * 0, or -errno with err (root then unchanged).
+ */
+int history_last_good(const char *db, json_t *root, char *err, size_t errlen);
 /* Where run id's files were written (its results folder) into dir: 0, or -errno with err. */
 int history_outdir(const char *db, const char *id, char *dir, size_t len, char *err, size_t errlen);
 /* The runs, newest first (at most limit), or of one scenario: a JSON array; NULL + err. */

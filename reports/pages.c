@@ -519,6 +519,198 @@ static bool report_link_ok(const char *href)
 
 static void index_html(FILE *f, const json_t *root);
 
+/* ---- the suite's page: failures first ---------------------------------------------------------
+ */
+
+/*
+ * Where a scenario's row goes: what did not pass first (failures, then
+ * invalid), then what is known blind (skipped), then passes.
+ */
+static int triage_rank(const json_t *s)
+{
+	const char *v = text_of(s, "verdict");
+	bool blind =
+	    json_is_string(json_object_get(s, "known_blind")) ||
+	    json_is_false(json_object_get(json_object_get(s, "observability"), "observable"));
+
+	if (!strcmp(v, "pass"))
+		return 3;
+	if (!strcmp(v, "fail"))
+		return blind ? 2 : 0;
+	return 1;
+}
+
+/* The report's link around the scenario's name (only a report of this folder). */
+static void cell_name(FILE *f, const json_t *s)
+{
+	fprintf(f, "<td>");
+	if (report_link_ok(text_of(s, "report"))) {
+		/* "./": a name with ':' before its first '/' would read as a scheme */
+		fprintf(f, "<a href=\"%s", strchr(text_of(s, "report"), ':') ? "./" : "");
+		rl_xml_fputs(f, text_of(s, "report"));
+		fprintf(f, "\">");
+		rl_xml_fputs(f, text_of(s, "name"));
+		fprintf(f, "</a>");
+	} else
+		rl_xml_fputs(f, text_of(s, "name"));
+	fprintf(f, "</td>");
+}
+
+/* "kind target; ..." of its faults, or "none". */
+static void cell_faults(FILE *f, const json_t *s)
+{
+	const json_t *x;
+	size_t i;
+
+	fprintf(f, "<td>");
+	json_array_foreach(json_object_get(s, "faults"), i, x)
+	{
+		fprintf(f, "%s", i ? "; " : "");
+		rl_xml_fputs(f, text_of(x, "kind"));
+		fputc(' ', f);
+		rl_xml_fputs(f, text_of(x, "target"));
+	}
+	fprintf(f, "%s</td>", json_array_size(json_object_get(s, "faults")) ? "" : "none");
+}
+
+/* Expected: silence, or CLASS on TARGET; got: the class and target it was graded on. */
+static void cell_expect_got(FILE *f, const json_t *s)
+{
+	const json_t *e = json_object_get(s, "expected"), *g = json_object_get(s, "got");
+
+	fprintf(f, "<td>");
+	if (json_is_true(json_object_get(e, "silent")))
+		fprintf(f, "silence");
+	else {
+		rl_xml_fputs(f, *text_of(e, "class") ? text_of(e, "class") : "a verdict");
+		if (*text_of(e, "target")) {
+			fprintf(f, " on ");
+			rl_xml_fputs(f, text_of(e, "target"));
+		}
+	}
+	fprintf(f, "</td><td>");
+	if (*text_of(g, "class") || *text_of(g, "target")) {
+		rl_xml_fputs(f, text_of(g, "class"));
+		fputc(' ', f);
+		rl_xml_fputs(f, text_of(g, "target"));
+	} else
+		fprintf(f, "-");
+	fprintf(f, "</td>");
+}
+
+/* "2.8 of 8 s" (red when late), "not detected (8 s)" where a fault was to be found, else "-". */
+static void cell_ttd(FILE *f, const json_t *s)
+{
+	const json_t *e = json_object_get(s, "expected"),
+		     *t = json_object_get(s, "time_to_detect_s"),
+		     *w = json_object_get(e, "within_s");
+	bool fault = !json_is_true(json_object_get(e, "silent")) &&
+		     json_array_size(json_object_get(s, "faults"));
+
+	if (json_is_number(t) && json_is_number(w))
+		fprintf(f, "<td class=\"%s\">%.1f of %.0f s</td>",
+			json_number_value(t) > json_number_value(w) ? "fail" : "pass",
+			json_number_value(t), json_number_value(w));
+	else if (json_is_number(t))
+		fprintf(f, "<td>%.1f s</td>", json_number_value(t));
+	else if (fault && json_is_number(w))
+		fprintf(f, "<td class=\"fail\">not detected (%.0f s)</td>", json_number_value(w));
+	else
+		fprintf(f, "<td>-</td>");
+}
+
+/*
+ * Against the scenario's last good run on this lab (the run history's): for
+ * what did not pass, when it last passed and how fast it detected then; for
+ * a pass, how much later or sooner it detected.
+ */
+static void cell_last_good(FILE *f, const json_t *s)
+{
+	const json_t *lg = json_object_get(s, "last_good"),
+		     *t = json_object_get(s, "time_to_detect_s"),
+		     *lt = json_object_get(lg, "time_to_detect_s"),
+		     *at = json_object_get(lg, "started");
+	char ts[32];
+
+	fprintf(f, "<td>");
+	if (!lg)
+		fprintf(f, "-");
+	else if (json_is_null(lg))
+		fprintf(f, "%s",
+			strcmp(text_of(s, "verdict"), "pass") ? "never passed on this lab"
+							      : "first pass on this lab");
+	else if (strcmp(text_of(s, "verdict"), "pass")) {
+		fprintf(f, "passed in ");
+		rl_xml_fputs(f, text_of(lg, "run_id"));
+		if (json_is_number(at))
+			fprintf(f, " (%s UTC)",
+				rl_utc(json_number_value(at), "%Y-%m-%d %H:%M", ts, sizeof(ts)));
+		if (json_is_number(lt))
+			fprintf(f, ", detected after %.1f s", json_number_value(lt));
+	} else if (json_is_number(t) && json_is_number(lt)) {
+		double d = json_number_value(t) - json_number_value(lt);
+
+		fprintf(f, "<span class=\"%s\">%+.1f s</span> against ", d > 2 ? "fail" : "pass",
+			d);
+		rl_xml_fputs(f, text_of(lg, "run_id"));
+	} else {
+		fprintf(f, "passed in ");
+		rl_xml_fputs(f, text_of(lg, "run_id"));
+	}
+	fprintf(f, "</td>");
+}
+
+/*
+ * The scenarios, what did not pass first: each with its fault, what was
+ * expected and what it got, time to detect against its bound, rank,
+ * precision, false positives, its last good run and the reason; each
+ * row links its report.
+ */
+static void scenario_rows(FILE *f, const json_t *root)
+{
+	const json_t *sc = json_object_get(root, "scenarios"), *s;
+	size_t i, bad = 0;
+
+	json_array_foreach(sc, i, s) bad += triage_rank(s) < 2;
+	fprintf(f, "<h2>scenarios</h2>\n");
+	if (bad)
+		fprintf(f, "<p class=\"fail\">%zu did not pass: first below.</p>\n", bad);
+	fprintf(f, "<table class=\"grid\"><tr><th>scenario</th><th>verdict</th><th>fault</th>"
+		   "<th>expected</th><th>got</th><th>time to detect</th><th>rank</th>"
+		   "<th>precision</th><th>false positives</th><th>last good run</th>"
+		   "<th>reason</th></tr>\n");
+	for (int rank = 0; rank < 4; rank++)
+		json_array_foreach(sc, i, s)
+		{
+			json_int_t runs = json_integer_value(json_object_get(s, "attempts"));
+
+			if (triage_rank(s) != rank)
+				continue;
+			fprintf(f, "<tr>");
+			cell_name(f, s);
+			fprintf(f, "<td class=\"%s\">%s</td>",
+				rank == 2 ? "invalid" : verdict_class(text_of(s, "verdict")),
+				rank == 2 ? "known blind" : verdict_class(text_of(s, "verdict")));
+			cell_faults(f, s);
+			cell_expect_got(f, s);
+			cell_ttd(f, s);
+			cell_num(f, json_object_get(s, "rank"), 0);
+			cell_num(f, json_object_get(s, "precision"), 2);
+			cell_num(f, json_object_get(s, "false_positives"), 0);
+			cell_last_good(f, s);
+			fprintf(f, "<td>");
+			rl_xml_fputs(f, text_of(s, "reason"));
+			if (runs > 1) /* run --retries */
+				fprintf(f, "%s(%s %lld runs)", *text_of(s, "reason") ? " " : "",
+					strcmp(text_of(s, "verdict"), "pass")
+					    ? "failed all"
+					    : "flaky: passed on the last of",
+					(long long)runs);
+			fprintf(f, "</td></tr>\n");
+		}
+	fprintf(f, "</table>\n");
+}
+
 int pages_suite_index(const char *outdir, const json_t *root)
 {
 	char *page = NULL;
@@ -586,43 +778,8 @@ static void index_html(FILE *f, const json_t *root)
 		rl_xml_fputs(f, text_of(json_object_get(base, "a"), "run_id"));
 		fprintf(f, ": %zu regression(s)</td></tr>\n", nr);
 	}
-	fprintf(f, "</table>\n<h2>scenarios</h2>\n<table class=\"grid\"><tr><th>scenario</th>"
-		   "<th>verdict</th><th>time to detect (s)</th><th>rank</th><th>precision</th>"
-		   "<th>incidents</th><th>false positives</th><th>reason</th></tr>\n");
-	json_array_foreach(json_object_get(root, "scenarios"), i, s)
-	{
-		json_int_t runs;
-
-		fprintf(f, "<tr><td>");
-		if (report_link_ok(text_of(s, "report"))) {
-			/* "./": a name with ':' before its first '/' would read as a scheme */
-			fprintf(f, "<a href=\"%s", strchr(text_of(s, "report"), ':') ? "./" : "");
-			rl_xml_fputs(f, text_of(s, "report"));
-			fprintf(f, "\">");
-			rl_xml_fputs(f, text_of(s, "name"));
-			fprintf(f, "</a>");
-		} else
-			rl_xml_fputs(f, text_of(s, "name"));
-		fprintf(f, "</td><td class=\"%s\">", verdict_class(text_of(s, "verdict")));
-		rl_xml_fputs(f, text_of(s, "verdict"));
-		fprintf(f, "</td>");
-		cell_num(f, json_object_get(s, "time_to_detect_s"), 1);
-		cell_num(f, json_object_get(s, "rank"), 0);
-		cell_num(f, json_object_get(s, "precision"), 2);
-		cell_num(f, json_object_get(json_object_get(s, "incidents"), "during_fault"), 0);
-		cell_num(f, json_object_get(s, "false_positives"), 0);
-		fprintf(f, "<td>");
-		rl_xml_fputs(f, text_of(s, "reason"));
-		runs = json_integer_value(json_object_get(s, "attempts"));
-		if (runs > 1) /* run --retries */
-			fprintf(f, "%s(%s %lld runs)", *text_of(s, "reason") ? " " : "",
-				strcmp(text_of(s, "verdict"), "pass")
-				    ? "failed all"
-				    : "flaky: passed on the last of",
-				(long long)runs);
-		fprintf(f, "</td></tr>\n");
-	}
 	fprintf(f, "</table>\n");
+	scenario_rows(f, root);
 	monitors_html(f, root);
 	dut_table(f, json_object_get(root, "dut"));
 	fprintf(f, "<p><a href=\"results.json\">results.json</a> <a href=\"junit.xml\">junit.xml"

@@ -401,12 +401,17 @@ int report_results_json(const struct run_info *ri, struct scn_result *r, size_t 
 /* "2026-11-23T17:05:38" (UTC), as Surefire's timestamp attribute has it. */
 #define ISO_UTC "%Y-%m-%dT%H:%M:%S"
 
+static void junit_property_at(FILE *f, const char *indent, const char *name, const char *value)
+{
+	char a[1024], n[512];
+
+	fprintf(f, "%s<property name=\"%s\" value=\"%s\"/>\n", indent,
+		rl_xml_escape(name, n, sizeof(n)), rl_xml_escape(value ? value : "", a, sizeof(a)));
+}
+
 static void junit_property(FILE *f, const char *name, const char *value)
 {
-	char a[1024];
-
-	fprintf(f, "      <property name=\"%s\" value=\"%s\"/>\n", name,
-		rl_xml_escape(value ? value : "", a, sizeof(a)));
+	junit_property_at(f, "      ", name, value);
 }
 
 /*
@@ -476,19 +481,53 @@ static void junit_body(FILE *f, const struct scn_result *x)
 }
 
 /*
- * Jenkins' JUnit Attachments plugin and GitLab's test report read
- * [[ATTACHMENT|/absolute/path]] lines in system-out: the scenario's report
- * and every log it kept.
+ * Where the attachments' paths start: GitLab opens an attachment only by a
+ * path relative to $CI_PROJECT_DIR (its JUnit report docs; gitlab-org/gitlab
+ * MR 62612), so within a GitLab job whose project folder holds the results,
+ * the results folder's path from it; else nothing (paths from the folder
+ * junit.xml is in, which stay right wherever the folder is archived).  Into
+ * prefix ("" or "build/results/"); false when there is no results folder.
  */
-static void junit_attachments(FILE *f, const struct scn_result *x)
+static bool junit_prefix(const char *outdir, char *prefix, size_t len)
 {
-	char dir[PATH_MAX];
-	struct dirent **ents = NULL;
-	int n;
+	const char *proj = getenv("CI_PROJECT_DIR");
+	char out[PATH_MAX], base[PATH_MAX];
+	size_t n;
 
-	if (!realpath(x->dir, dir))
-		return;
-	n = scandir(dir, &ents, NULL, alphasort);
+	prefix[0] = '\0';
+	if (!realpath(outdir, out))
+		return false;
+	if (!proj || !*proj || !realpath(proj, base))
+		return true;
+	n = strlen(base);
+	if (!strncmp(out, base, n) && out[n] == '/')
+		snprintf(prefix, len, "%s/", out + n + 1);
+	return true;
+}
+
+/* An attachment of a scenario: every monitor's plot, its report page, each log and record file. */
+static bool junit_attached(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' &&
+	       ((!strncmp(name, "report", 6) && len > 4 && !strcmp(name + len - 4, ".png")) ||
+		!strcmp(name, "report.html") || (len > 4 && !strcmp(name + len - 4, ".log")) ||
+		(len > 6 && !strcmp(name + len - 6, ".jsonl")));
+}
+
+/*
+ * Jenkins' JUnit Attachments plugin and GitLab's test report read
+ * [[ATTACHMENT|PATH]] lines in system-out: the scenario's report, every
+ * monitor's plot and every log it kept, each by its path from prefix.
+ * GitLab takes a failed case's first one only (gitlabhq/gitlabhq
+ * lib/gitlab/ci/parsers/test/junit.rb, ATTACHMENT_TAG_REGEX): report.png.
+ */
+static void junit_attachments(FILE *f, const struct scn_result *x, const char *prefix)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(x->dir, &ents, NULL, alphasort);
+
 	if (n <= 0)
 		return;
 	fputs("      <system-out>", f);
@@ -506,24 +545,71 @@ static void junit_attachments(FILE *f, const struct scn_result *x)
 			 g->class_size, g->class_names, g->rank, g->rank_class);
 		rl_xml_fputs(f, line);
 	}
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		size_t len = strlen(name);
+	/* GitLab shows a failure's first attachment alone: the plot comes first */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++) {
+			const char *name = ents[i]->d_name;
+			bool plot = !strcmp(name, "report.png");
 
-		if (name[0] != '.' &&
-		    (!strcmp(name, "report.png") || !strcmp(name, "report.html") ||
-		     (len > 4 && !strcmp(name + len - 4, ".log")) ||
-		     (len > 6 && !strcmp(name + len - 6, ".jsonl")))) {
+			if (!junit_attached(name) || plot != (pass == 0))
+				continue;
 			fputs("[[ATTACHMENT|", f);
-			rl_xml_fputs(f, dir);
+			rl_xml_fputs(f, prefix);
+			rl_xml_fputs(f, x->test_name);
 			fputc('/', f);
 			rl_xml_fputs(f, name);
 			fputs("]]\n", f);
 		}
+	for (int i = 0; i < n; i++)
 		free(ents[i]);
-	}
 	free(ents);
 	fputs("</system-out>\n", f);
+}
+
+/*
+ * A test case's own properties, for a CI's test view: its faults, what was
+ * expected, what it got, time to detect and its bound, rank, precision,
+ * false positives.  (Beyond Jenkins' junit-10.xsd, as pytest's
+ * record_property writes them; Jenkins' JUnit plugin shows them, GitLab
+ * passes them by.)
+ */
+static void junit_case_properties(FILE *f, const struct scn_result *x)
+{
+	const struct scenario *s = x->s;
+	const struct grade *g = &x->g;
+	char v[FAULT_NAME_MAX + 128];
+
+	fprintf(f, "      <properties>\n");
+	for (size_t i = 0; i < s->n_faults; i++) {
+		snprintf(v, sizeof(v), "%s %s", s->faults[i].spec.kind->name,
+			 s->faults[i].spec.target);
+		junit_property_at(f, "        ", "fault", v);
+	}
+	if (s->expect.silent)
+		junit_property_at(f, "        ", "expected", "no verdict");
+	else {
+		junit_property_at(f, "        ", "expected.class", s->expect.cls);
+		junit_property_at(f, "        ", "expected.target", s->expect.target);
+		snprintf(v, sizeof(v), "%.3f", (double)s->expect.within_ms / 1e3);
+		junit_property_at(f, "        ", "expected.within_s", v);
+	}
+	junit_property_at(f, "        ", "got.class", g->got_class);
+	junit_property_at(f, "        ", "got.target", g->got_target);
+	if (g->detected) {
+		snprintf(v, sizeof(v), "%.3f", g->time_to_detect_s);
+		junit_property_at(f, "        ", "time_to_detect_s", v);
+	}
+	if (g->rank) {
+		snprintf(v, sizeof(v), "%d", g->rank);
+		junit_property_at(f, "        ", "rank", v);
+	}
+	if (g->detected && g->precision >= 0) {
+		snprintf(v, sizeof(v), "%.3f", g->precision);
+		junit_property_at(f, "        ", "precision", v);
+	}
+	snprintf(v, sizeof(v), "%d", g->false_positives);
+	junit_property_at(f, "        ", "false_positives", v);
+	fprintf(f, "      </properties>\n");
 }
 
 /* PREFIX.KEY for each of keys that o has as a string (one not read is null: left out). */
@@ -596,30 +682,100 @@ static void junit_baseline(FILE *f, const char *suite, const json_t *c)
 	fprintf(f, "    </testcase>\n");
 }
 
+/* A suite's counts (its test cases, failures, errors, known blind skipped) and time. */
+struct junit_counts {
+	size_t tests, fails, errs, skips;
+	double time;
+};
+
+static void junit_count(struct junit_counts *c, const struct scn_result *x)
+{
+	bool blind = runner_known_blind(x);
+
+	c->tests++;
+	c->fails += x->g.verdict == RV_FAIL && !blind;
+	c->skips += blind;
+	c->errs += x->g.verdict == RV_INVALID;
+	c->time += x->t_end > x->t_start ? x->t_end - x->t_start : 0;
+}
+
+/* One test case: its properties, its failure, error or skip, earlier failed runs, attachments. */
+static void junit_case(FILE *f, const struct scn_result *x, const char *prefix)
+{
+	char a[1024], b[1024];
+
+	fprintf(f, "    <testcase classname=\"rocelab.%s\" name=\"%s\" time=\"%.3f\">\n",
+		rl_xml_escape(x->s->suite, a, sizeof(a)), rl_xml_escape(x->test_name, b, sizeof(b)),
+		x->t_end > x->t_start ? x->t_end - x->t_start : 0);
+	junit_case_properties(f, x);
+	if (x->g.verdict != RV_PASS) {
+		bool failed = x->g.verdict == RV_FAIL;
+		/* known blind: failing is what is expected today; the reason says why */
+		bool blind = runner_known_blind(x);
+		const char *el = blind ? "skipped" : failed ? "failure" : "error";
+
+		if (blind && x->s->expect.blind[0])
+			snprintf(b, sizeof(b), "known blind (%s): %s", x->s->expect.blind,
+				 x->g.reason);
+		else if (blind) /* unobservable: the reason says so */
+			snprintf(b, sizeof(b), "%s", x->g.reason);
+		fprintf(f, "      <%s type=\"rocelab.%s\" message=\"%s\">", el,
+			blind ? "known-blind" : run_verdict_name(x->g.verdict),
+			rl_xml_escape(blind ? b : x->g.reason, a, sizeof(a)));
+		junit_body(f, x);
+		fprintf(f, "</%s>\n", el);
+	}
+	/* Earlier failed runs (--retries): Jenkins' schema has no rerun element. */
+	if (x->attempts > 1) {
+		char line[sizeof(x->dir) + sizeof(x->failed_reason[0]) + 96];
+
+		fputs("      <system-err>", f);
+		for (int k = 0; k < runner_failed_runs(x); k++) {
+			snprintf(line, sizeof(line),
+				 "run %d of %d failed: %s (its files: " RUNNER_KEPT ")\n", k + 1,
+				 x->attempts, x->failed_reason[k], x->dir, k + 1);
+			rl_xml_fputs(f, line);
+		}
+		if (x->g.verdict == RV_PASS)
+			fprintf(f, "run %d passed: flaky\n", x->attempts);
+		fputs("</system-err>\n", f);
+	}
+	junit_attachments(f, x, prefix);
+	fprintf(f, "    </testcase>\n");
+}
+
+/*
+ * junit.xml: a testsuite per suite of the run (in the order they first ran),
+ * each with the run's properties, a test case per scenario, and the
+ * comparison with the baseline as one more test case of the first.
+ */
 int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, const json_t *baseline)
 {
-	char path[PATH_MAX], a[1024], b[1024], ver[256], ts[32], host[256] = "";
-	const char *suite = n ? r[0].s->suite : "rocelab";
-	size_t fails = 0, errs = 0, skips = 0, tests = n;
-	double total = 0;
+	char path[PATH_MAX], a[1024], b[1024], ver[256], ts[32], host[256] = "", prefix[PATH_MAX];
+	const char **suites = rl_xcalloc(n + 1, sizeof(*suites));
+	struct junit_counts all = {0};
+	size_t n_suites = 0;
+	bool regressed = baseline && json_array_size(json_object_get(baseline, "regressions"));
 	FILE *f;
 
 	for (size_t i = 0; i < n; i++) {
-		bool blind = runner_known_blind(&r[i]);
+		size_t k;
 
-		fails += r[i].g.verdict == RV_FAIL && !blind;
-		skips += blind;
-		errs += r[i].g.verdict == RV_INVALID;
-		total += r[i].t_end > r[i].t_start ? r[i].t_end - r[i].t_start : 0;
+		junit_count(&all, &r[i]);
+		for (k = 0; k < n_suites && strcmp(suites[k], r[i].s->suite); k++)
+			;
+		if (k == n_suites)
+			suites[n_suites++] = r[i].s->suite;
 	}
-	if (baseline) {
-		fails += json_array_size(json_object_get(baseline, "regressions")) > 0;
-		tests++;
-	}
+	if (!n_suites)
+		suites[n_suites++] = "rocelab";
+	all.tests += baseline != NULL;
+	all.fails += regressed;
 	snprintf(path, sizeof(path), "%s/junit.xml", ri->outdir);
-	f = fopen(path, "we");
-	if (!f) {
+	junit_prefix(ri->outdir, prefix, sizeof(prefix));
+	if (!(f = fopen(path, "we"))) {
 		rl_err("run: cannot write %s: %s", path, strerror(errno));
+		free(suites);
 		return -errno;
 	}
 	gethostname(host, sizeof(host) - 1);
@@ -627,68 +783,44 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 	fprintf(f,
 		"<testsuites name=\"rocelab\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
 		"time=\"%.3f\">\n",
-		tests, fails, errs, total);
-	fprintf(f,
-		"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" hostname=\"%s\">\n",
-		rl_xml_escape(suite, a, sizeof(a)), tests, fails, errs, skips, total,
-		rl_utc(ri->started, ISO_UTC, ts, sizeof(ts)), rl_xml_escape(host, b, sizeof(b)));
-	fprintf(f, "    <properties>\n");
-	junit_property(f, "run_id", ri->run_id);
-	junit_property(f, "lab", ri->inv ? ri->inv->name : "");
-	junit_property(f, "lab_kind", ri->lab_kind);
-	junit_property(f, "inventory", ri->inventory);
-	junit_property(f, "inventory_sha256", ri->inventory_sha256);
-	snprintf(a, sizeof(a), "%u", ri->seed);
-	junit_property(f, "seed", a);
-	junit_property(f, "versions", versions(ver, sizeof(ver), ri->version));
-	junit_dut(f, ri->dut);
-	fprintf(f, "    </properties>\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct scn_result *x = &r[i];
+		all.tests, all.fails, all.errs, all.time);
+	for (size_t k = 0; k < n_suites; k++) {
+		struct junit_counts c = {0};
 
-		fprintf(f, "    <testcase classname=\"rocelab.%s\" name=\"%s\" time=\"%.3f\">\n",
-			rl_xml_escape(x->s->suite, a, sizeof(a)),
-			rl_xml_escape(x->test_name, b, sizeof(b)),
-			x->t_end > x->t_start ? x->t_end - x->t_start : 0);
-		if (x->g.verdict != RV_PASS) {
-			bool failed = x->g.verdict == RV_FAIL;
-			/* known blind: failing is what is expected today; the reason says why */
-			bool blind = runner_known_blind(x);
-			const char *el = blind ? "skipped" : failed ? "failure" : "error";
-
-			if (blind && x->s->expect.blind[0])
-				snprintf(b, sizeof(b), "known blind (%s): %s", x->s->expect.blind,
-					 x->g.reason);
-			else if (blind) /* unobservable: the reason says so */
-				snprintf(b, sizeof(b), "%s", x->g.reason);
-			fprintf(f, "      <%s type=\"rocelab.%s\" message=\"%s\">", el,
-				blind ? "known-blind" : run_verdict_name(x->g.verdict),
-				rl_xml_escape(blind ? b : x->g.reason, a, sizeof(a)));
-			junit_body(f, x);
-			fprintf(f, "</%s>\n", el);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(r[i].s->suite, suites[k]))
+				junit_count(&c, &r[i]);
+		if (k == 0 && baseline) {
+			c.tests++;
+			c.fails += regressed;
 		}
-		/* Earlier failed runs (--retries): Jenkins' schema has no rerun element. */
-		if (x->attempts > 1) {
-			char line[sizeof(x->dir) + sizeof(x->failed_reason[0]) + 96];
-
-			fputs("      <system-err>", f);
-			for (int k = 0; k < runner_failed_runs(x); k++) {
-				snprintf(line, sizeof(line),
-					 "run %d of %d failed: %s (its files: " RUNNER_KEPT ")\n",
-					 k + 1, x->attempts, x->failed_reason[k], x->dir, k + 1);
-				rl_xml_fputs(f, line);
-			}
-			if (x->g.verdict == RV_PASS)
-				fprintf(f, "run %d passed: flaky\n", x->attempts);
-			fputs("</system-err>\n", f);
-		}
-		junit_attachments(f, x);
-		fprintf(f, "    </testcase>\n");
+		fprintf(f,
+			"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" "
+			"errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" "
+			"hostname=\"%s\">\n",
+			rl_xml_escape(suites[k], a, sizeof(a)), c.tests, c.fails, c.errs, c.skips,
+			c.time, rl_utc(ri->started, ISO_UTC, ts, sizeof(ts)),
+			rl_xml_escape(host, b, sizeof(b)));
+		fprintf(f, "    <properties>\n");
+		junit_property(f, "run_id", ri->run_id);
+		junit_property(f, "lab", ri->inv ? ri->inv->name : "");
+		junit_property(f, "lab_kind", ri->lab_kind);
+		junit_property(f, "inventory", ri->inventory);
+		junit_property(f, "inventory_sha256", ri->inventory_sha256);
+		snprintf(a, sizeof(a), "%u", ri->seed);
+		junit_property(f, "seed", a);
+		junit_property(f, "versions", versions(ver, sizeof(ver), ri->version));
+		junit_dut(f, ri->dut);
+		fprintf(f, "    </properties>\n");
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(r[i].s->suite, suites[k]))
+				junit_case(f, &r[i], prefix);
+		if (k == 0 && baseline)
+			junit_baseline(f, suites[0], baseline);
+		fprintf(f, "  </testsuite>\n");
 	}
-	if (baseline)
-		junit_baseline(f, suite, baseline);
-	fprintf(f, "  </testsuite>\n</testsuites>\n");
+	fprintf(f, "</testsuites>\n");
+	free(suites);
 	return fclose(f) ? -errno : 0;
 }
 

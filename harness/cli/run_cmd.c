@@ -67,6 +67,9 @@ static json_t *run_history(const struct run_info *ri, json_t *root)
 		return NULL;
 	}
 	rl_info("run: recorded as %s in %s", ri->run_id, db);
+	/* the suite's page sets each failure, and each slower detection, against it */
+	if (history_last_good(db, root, err, sizeof(err)))
+		rl_warn("run: each scenario's last good run is not known: %s", err);
 	if (!ri->baseline_id[0])
 		return NULL;
 	if (!(cmp = history_compare(db, ri->baseline_id, ri->run_id, &m, err, sizeof(err)))) {

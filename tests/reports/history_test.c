@@ -311,3 +311,29 @@ Test(history, the_class_rank_is_recorded_and_a_schema_1_history_takes_it)
 	free(out);
 	json_decref(rows);
 }
+
+/* The suite's page sets a failure against the scenario's last good run on the same lab. */
+Test(history, each_scenario_gets_its_last_good_run_on_the_same_lab)
+{
+	json_t *c = run("20261124T010000Z-dddd", "vlab", 4000, "fail", 9.0, 2, 0.5, 2, 0.9);
+	const json_t *sc = json_object_get(c, "scenarios"), *lg;
+
+	record(run("20261121T010000Z-aaaa", "vlab", 1000, "pass", 4.0, 1, 1.0, 1, 0.95));
+	record(run("20261122T010000Z-bbbb", "vlab", 2000, "pass", 5.5, 1, 1.0, 1, 0.95));
+	record(run("20261123T010000Z-cccc", "vlab", 3000, "fail", 9.0, 1, 1.0, 1, 0.95));
+	record(run("20261123T020000Z-eeee", "other", 3500, "pass", 1.0, 1, 1.0, 0, 0.95));
+	cr_assert_eq(history_record(db, c, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_last_good(db, c, err, sizeof(err)), 0, "%s", err);
+	/* rnic-flap failed in cccc: its last good run is bbbb, of this lab, with its time */
+	lg = json_object_get(json_array_get(sc, 0), "last_good");
+	cr_assert_str_eq(json_string_value(json_object_get(lg, "run_id")), "20261122T010000Z-bbbb");
+	cr_assert_float_eq(json_number_value(json_object_get(lg, "time_to_detect_s")), 5.5, 1e-9);
+	cr_assert_eq(json_number_value(json_object_get(lg, "started")), 2000);
+	/* no-fault failed on every run of this lab (a false positive each) */
+	lg = json_object_get(json_array_get(sc, 1), "last_good");
+	cr_assert(json_is_null(lg), "%s", json_dumps(lg, 0));
+	/* never the run itself: lossy-paths passed in this run, and in cccc before it */
+	lg = json_object_get(json_array_get(sc, 2), "last_good");
+	cr_assert_str_eq(json_string_value(json_object_get(lg, "run_id")), "20261123T010000Z-cccc");
+	json_decref(c);
+}

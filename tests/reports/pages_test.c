@@ -137,27 +137,68 @@ static json_t *results(void)
 
 Test(pages, the_suite_index_lists_each_scenario_with_its_grade_and_the_devices)
 {
-	json_t *root = results();
-	char *h;
+	json_t *root = results(), *sc = json_object_get(root, "scenarios");
+	char *h, *pass, *fail;
 
+	/* what ran, what was expected and got, and each one's last good run (the history's) */
+	json_object_set_new(json_array_get(sc, 0), "faults",
+			    json_pack("[{s:s,s:s}]", "kind", "rnic-flap", "target", "host1:rnic1"));
+	json_object_set_new(json_array_get(sc, 0), "expected",
+			    json_pack("{s:s,s:s,s:f,s:b}", "class", "rnic", "target", "host1:rnic1",
+				      "within_s", 8.0, "silent", 0));
+	json_object_set_new(json_array_get(sc, 0), "got",
+			    json_pack("{s:s,s:s}", "class", "rnic", "target", "host1:rnic1"));
+	json_object_set_new(json_array_get(sc, 0), "last_good",
+			    json_pack("{s:s,s:f,s:f}", "run_id", "20261122T010000Z-aaaa", "started",
+				      1795366775.0, "time_to_detect_s", 1.5));
+	json_object_set_new(json_array_get(sc, 1), "faults",
+			    json_pack("[{s:s,s:s}]", "kind", "acl-error", "target", "rail1:swp5"));
+	json_object_set_new(json_array_get(sc, 1), "expected",
+			    json_pack("{s:s,s:s,s:f,s:b}", "class", "switch-link", "target",
+				      "rail1:swp5", "within_s", 6.0, "silent", 0));
+	json_object_set_new(json_array_get(sc, 1), "last_good",
+			    json_pack("{s:s,s:f,s:f}", "run_id", "20261122T010000Z-aaaa", "started",
+				      1795366775.0, "time_to_detect_s", 3.25));
 	cr_assert_eq(pages_suite_index(dir, root), 0);
 	json_decref(root);
 	h = get("index.html");
 	cr_assert(strstr(h, "<h1>run 20261123T010000Z-abcd: <span class=\"fail\">1 of 2 passed"),
 		  "%s", h);
-	cr_assert(
-	    strstr(
-		h,
-		"<tr><td><a href=\"rnic-flap/report.html\">rnic-flap</a></td><td "
-		"class=\"pass\">pass</td><td>2.0</td><td>1</td><td>0.80</td><td>1</td><td>0</td>"),
-	    "%s", h);
-	cr_assert(strstr(h, ">acl&lt;x&gt;</a></td><td class=\"fail\">fail</td><td>-</td><td>-"
-			    "</td><td>-</td><td>-</td><td>2</td><td>not detected"),
-		  "%s", h);
+	cr_assert(strstr(h, "<p class=\"fail\">1 did not pass: first below.</p>"), "%s", h);
+	pass = strstr(
+	    h, "<tr><td><a href=\"rnic-flap/report.html\">rnic-flap</a></td><td "
+	       "class=\"pass\">pass</td><td>rnic-flap host1:rnic1</td><td>rnic on host1:rnic1</td>"
+	       "<td>rnic host1:rnic1</td><td class=\"pass\">2.0 of 8 s</td><td>1</td><td>0.80</td>"
+	       "<td>0</td><td><span class=\"pass\">+0.5 s</span> against 20261122T010000Z-aaaa"
+	       "</td>");
+	fail =
+	    strstr(h, ">acl&lt;x&gt;</a></td><td class=\"fail\">fail</td><td>acl-error "
+		      "rail1:swp5</td><td>switch-link on rail1:swp5</td><td>-</td><td "
+		      "class=\"fail\">not detected (6 s)</td><td>-</td><td>-</td><td>2</td><td>"
+		      "passed in 20261122T010000Z-aaaa (2026-11-22 16:59 UTC), detected after 3.2 "
+		      "s</td><td>not detected");
+	cr_assert(pass, "%s", h);
+	cr_assert(fail, "%s", h);
+	cr_assert(fail < pass, "the failure is not first: %s", h);
 	cr_assert(strstr(h, "<tr><th>host1</th><td>kernel 6.1.0<br>rnic1 (rnic1): driver veth"
 			    "</td></tr>"),
 		  "%s", h);
 	cr_assert(strstr(h, "<tr><th>rail1</th><td>Linux 6.1.0</td></tr>"), "%s", h);
+	free(h);
+}
+
+/* Without a history no last good run; one that never passed here says so. */
+Test(pages, the_suite_index_says_when_a_scenario_never_passed_on_the_lab)
+{
+	json_t *root = results(), *sc = json_object_get(root, "scenarios");
+	char *h;
+
+	json_object_set_new(json_array_get(sc, 1), "last_good", json_null());
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	json_decref(root);
+	h = get("index.html");
+	cr_assert(strstr(h, "<td>never passed on this lab</td><td>not detected"), "%s", h);
+	cr_assert(strstr(h, "<td>0</td><td>-</td><td></td></tr>"), "no history: %s", h);
 	free(h);
 }
 
@@ -323,6 +364,13 @@ Test(pages, hostile_fields_of_a_results_folder_are_text_on_the_index)
 	json_object_set_new(s0, "report", json_string("javascript:alert(1)//x/report.html"));
 	json_object_set_new(root, "lab_kind", json_string("<b>k</b>"));
 	json_object_set_new(root, "inventory_sha256", json_string("<img src=x onerror=y>"));
+	json_object_set_new(s0, "faults",
+			    json_pack("[{s:s,s:s}]", "kind", "<i>k", "target", "</td>"));
+	json_object_set_new(s0, "expected",
+			    json_pack("{s:s,s:s}", "class", "<b>x", "target", "</tr>"));
+	json_object_set_new(s0, "got", json_pack("{s:s,s:s}", "class", "<u>", "target", "<s>"));
+	json_object_set_new(s0, "last_good",
+			    json_pack("{s:s,s:s}", "run_id", "<a href=x>", "started", "x"));
 	/* index.html planted as a link: replaced, the file it named untouched */
 	put("victim", "untouched");
 	snprintf(target, sizeof(target), "%s/victim", dir);
@@ -335,8 +383,12 @@ Test(pages, hostile_fields_of_a_results_folder_are_text_on_the_index)
 	cr_assert_null(strstr(h, "<b>"), "%s", h);
 	cr_assert_null(strstr(h, "<img"), "%s", h);
 	cr_assert_null(strstr(h, "javascript:"), "not linked: %s", h);
-	cr_assert(strstr(h, "<tr><td>rnic-flap</td><td class=\"invalid\">&quot;&gt;&lt;script"),
+	/* a verdict is one of three, whatever the file says */
+	cr_assert(strstr(h, "<tr><td>rnic-flap</td><td class=\"invalid\">invalid</td>"), "%s", h);
+	cr_assert(strstr(h, "<td>&lt;i&gt;k &lt;/td&gt;</td><td>&lt;b&gt;x on &lt;/tr&gt;</td>"
+			    "<td>&lt;u&gt; &lt;s&gt;</td>"),
 		  "%s", h);
+	cr_assert(strstr(h, "passed in &lt;a href=x&gt;"), "%s", h);
 	free(h);
 	h = get("victim");
 	cr_assert_str_eq(h, "untouched");

@@ -182,7 +182,15 @@ J="$HM_OUT/ci/junit.xml"
 	&& ok "junit.xml: $n testcases of rocelab.ci with inventory, seed and versions" || fail "junit.xml" "$(head -8 "$J" | tr '\n' ' ')"
 [ "$(grep -o '<testcase [^>]* name="[^"]*"' "$J" | sed 's/.* name=//' | sort | uniq -d | wc -l)" -eq 0 ] && ok "junit.xml: test names are unique" || fail "duplicate junit names"
 check "junit.xml is valid against tests/reports/junit.xsd (Jenkins' element set)" xmllint --noout --schema tests/reports/junit.xsd "$J"
-[ "$(grep -c '\[\[ATTACHMENT|/.*/report.png\]\]' "$J")" -eq "$n" ] && ok "junit.xml: each testcase attaches its report.png" || fail "junit.xml attachments" "$(grep -c ATTACHMENT "$J") lines"
+[ "$(grep -c '\[\[ATTACHMENT|[a-z0-9-]*/report.png\]\]' "$J")" -eq "$n" ] && ok "junit.xml: each testcase attaches its report.png, by its path from junit.xml" || fail "junit.xml attachments" "$(grep -c ATTACHMENT "$J") lines"
+atts=$(grep -o '\[\[ATTACHMENT|[^]]*\]\]' "$J" | sed 's/^\[\[ATTACHMENT|//; s/\]\]$//')
+missing=$(cd "$HM_OUT/ci" && for a in $atts; do [ -e "$a" ] || echo "$a"; done)
+nrpm=$(grep -c 'ATTACHMENT|[a-z0-9-]*/report-rpingmesh.png' "$J")
+want=$(ls "$HM_OUT"/ci/*/report-rpingmesh.png | wc -l)
+[ -z "$missing" ] && [ "$want" -gt 0 ] && [ "$nrpm" -eq "$want" ] &&
+	ok "... and every monitor's plot ($nrpm of R-Pingmesh's beside Hostmesh's), each attachment a file there" ||
+	fail "junit.xml attachments: R-Pingmesh plots $nrpm of $want; not there: $missing"
+check "junit.xml: each test case's fault, expectation and grade as its properties" sh -c 'test "$(grep -c "<property name=\"false_positives\" value=" "$0")" -eq "$1" && grep -q "<property name=\"fault\" value=\"link-flap rail[0-9]:swp[0-9]\"/>" "$0"' "$J" "$n"
 bad=$(find "$HM_OUT/ci" -type f ! -perm -0044 | head -3)
 [ -z "$bad" ] && ok "every file of the run is readable by others (0644): a CI agent can archive it" || fail "files not 0644" "$bad"
 expect_exit 2 "run -o into a directory an earlier run wrote to: refused, nothing started" "$RL" run -o "$HM_OUT/ci" --seed 7 scenarios/ci/no-fault.yaml
@@ -253,6 +261,8 @@ rc=$?
 check "it compared with the ci run" grep -q "^compare .* -> .*: 1 scenario(s) in both" "$HM_OUT/h3.log"
 check "its scenario passed on its own expectation" jq -e '.scenarios[0].verdict == "pass"' "$HM_OUT/h3/results.json"
 check "results.json carries the comparison" jq -e --arg a "$CI_ID" '.baseline.a.run_id == $a and (.baseline.regressions | length) >= 1' "$HM_OUT/h3/results.json"
+check "results.json: rnic-flap's last good run is the ci run (the history's)" jq -e --arg a "$CI_ID" '.scenarios[0].last_good.run_id == $a and (.scenarios[0].last_good.time_to_detect_s > 0)' "$HM_OUT/h3/results.json"
+check "index.html sets its detection against that run" grep -Eq "<td><span class=\"(pass|fail)\">[+-][0-9.]+ s</span> against $CI_ID</td>" "$HM_OUT/h3/index.html"
 check "the run names the regression" grep -Eq "^  REGRESSED  rnic-flap: time to detect [0-9.]+ s -> [0-9.]+ s" "$HM_OUT/h3.log"
 check "junit.xml fails the baseline test case, and is valid" sh -c 'grep -q "<failure type=\"rocelab.regression\" message=\"[0-9]* regression(s) against " "$0" && xmllint --noout --schema tests/reports/junit.xsd "$0"' "$HM_OUT/h3/junit.xml"
 expect_exit 1 "rocelab compare of the last two: exit 1" "$RL" compare

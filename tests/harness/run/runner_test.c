@@ -499,6 +499,7 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	r[2] = run(DIR "/echo-flap.yaml", &s[2]);
 	snprintf(r[2].test_name, sizeof(r[2].test_name), "%s", "echo-dies");
 	cr_assert_eq(r[2].g.verdict, RV_INVALID);
+	snprintf(s[2]->suite, sizeof(s[2]->suite), "%s", "other"); /* a suite of its own */
 	ri.inv = s[0]->inv;
 	cr_assert_eq(rl_sha256_file(VLAB, ri.inventory_sha256), 0);
 	/* A scenario's log, to be attached. */
@@ -512,7 +513,20 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	cr_assert_not_null(xml = rl_read_file(path, &len));
 	if (getenv("ROCELAB_SHOW_JUNIT"))
 		fputs(xml, stderr);
-	cr_assert(strstr(xml, "tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\""), "%s", xml);
+	/* a testsuite per suite, its own counts, the run's totals over them */
+	cr_assert(strstr(xml, "<testsuites name=\"rocelab\" tests=\"3\" failures=\"1\" "
+			      "errors=\"1\""),
+		  "%s", xml);
+	cr_assert(strstr(xml, "tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\""), "%s", xml);
+	cr_assert(strstr(xml, "<testsuite name=\"rocelab.other\" tests=\"1\" failures=\"0\" "
+			      "errors=\"1\" skipped=\"0\""),
+		  "%s", xml);
+	/* each test case's fault, expectation and grade as its properties */
+	cr_assert(strstr(xml, "      <properties>\n        <property name=\"fault\" "
+			      "value=\"link-flap rail1:swp5\"/>\n        <property "
+			      "name=\"expected.class\" value=\"switch-link\"/>"),
+		  "%s", xml);
+	cr_assert(strstr(xml, "<property name=\"time_to_detect_s\" value=\"0.8"), "%s", xml);
 	cr_assert(strstr(xml, "timestamp=\"2026-11-23T") && strstr(xml, "hostname=\""), "%s", xml);
 	cr_assert(strstr(xml, "<property name=\"run_id\" value=\"20261123T170535Z-00ff\"/>"));
 	cr_assert(strstr(xml, "<property name=\"inventory_sha256\" value=\"") &&
@@ -528,9 +542,24 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	cr_assert(strstr(xml, "<error type=\"rocelab.invalid\" message=\"") &&
 		      strstr(xml, "exited early"),
 		  "%s", xml);
-	cr_assert(strstr(xml, "[[ATTACHMENT|/") && strstr(xml, "/echo-slow/inject.log]]"), "%s",
-		  xml);
+	/* attachments by their paths from junit.xml's folder */
+	cr_assert(strstr(xml, "[[ATTACHMENT|echo-slow/inject.log]]\n"), "%s", xml);
 	free(xml);
+	/* in a GitLab job: from $CI_PROJECT_DIR, the only paths GitLab opens */
+	{
+		char proj[PATH_MAX], *slash;
+
+		snprintf(proj, sizeof(proj), "%s", outdir);
+		slash = strrchr(proj, '/');
+		*slash = '\0';
+		setenv("CI_PROJECT_DIR", proj, 1);
+		cr_assert_eq(report_junit(&ri, r, 3, NULL), 0);
+		unsetenv("CI_PROJECT_DIR");
+		cr_assert_not_null(xml = rl_read_file(path, &len));
+		snprintf(cmd, sizeof(cmd), "[[ATTACHMENT|%s/echo-slow/inject.log]]\n", slash + 1);
+		cr_assert(strstr(xml, cmd), "%s", xml);
+		free(xml);
+	}
 	ri.ended = ri.started + 3;
 	cr_assert_eq(report_results_json(&ri, r, 3), 0);
 	snprintf(path, sizeof(path), "%s/results.json", outdir);
@@ -572,7 +601,7 @@ Test(runner, junit_of_a_pass_a_failure_and_an_error_is_what_ci_systems_read)
 	cr_assert_eq(report_junit(&ri, r, 3, NULL), 0);
 	cr_assert_eq(system(cmd), 0, "%s with a skipped case is not valid against junit.xsd", path);
 	cr_assert_not_null(xml = rl_read_file(path, &len));
-	cr_assert(strstr(xml, "tests=\"3\" failures=\"0\" errors=\"1\" skipped=\"1\""), "%s", xml);
+	cr_assert(strstr(xml, "tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\""), "%s", xml);
 	cr_assert(strstr(xml, "<skipped type=\"rocelab.known-blind\" message=\"known blind (too "
 			      "slow &lt;today&gt;): detected after 0.8 s"),
 		  "%s", xml);

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # A run's load where the scenario puts it: an incast across a port goes by that port only.
-# That run's results as OpenMetrics (run --openmetrics, export), checked by promtool.
+# That run's results as OpenMetrics (run --openmetrics, export), checked by promtool; and a
+# nightly that fails on purpose, as a night shift is told (issue 58): the end of the run,
+# index.html and junit.xml as GitLab reads it.
 SC="$ROOT/tests/vlab/scenarios/incast-across.yaml"
 
 "$RL" lab up -q >/dev/null 2>&1 || fail "lab up"
@@ -45,3 +47,23 @@ check "... before anything started" sh -c 'grep -q "is no folder this can write 
 mkdir -p "$T/evil"
 jq '.scenarios[0].suite = "x\"} 1\nrocelab_evil 1\n# EOF"' "$T/ia/results.json" >"$T/evil/results.json"
 check "a hostile suite name: still a valid exposition, no line of its own" sh -c '"$0" export "$1" >"$2" && promtool check metrics <"$2" && ! grep -q "^rocelab_evil" "$2" && test "$(grep -c "^# EOF" "$2")" = 1' "$RL" "$T/evil" "$T/evil.prom"
+
+section "a nightly with two faults the monitor misses: the end of the run, index.html, junit.xml"
+NF="$ROOT/tests/vlab/scenarios/no-fault-short.yaml"
+MA="$ROOT/tests/vlab/scenarios/missed-pfc-a.yaml" MB="$ROOT/tests/vlab/scenarios/missed-pfc-b.yaml"
+"$RL" run -o "$T/night" --seed 7 "$NF" "$MA" "$MB" >"$T/night.out" 2>&1
+rc=$?
+[ $rc = 1 ] && ok "run: exit 1 (two failed)" || fail "the nightly: exit $rc, want 1" "$(tail -4 "$T/night.out" | tr '\n' ' ')"
+for x in a b; do
+	check "the end of the run lists missed-pfc-$x: why, and its report" grep -Eq "^run:   FAIL missed-pfc-$x: not detected.* \($T/night/missed-pfc-$x/report.html\)$" "$T/night.out"
+done
+check "... and names the suite's page" grep -qx "run: the suite's page: $T/night/index.html" "$T/night.out"
+# the scenario names of the index's rows, in order
+rows=$(grep -o '<tr><td><a href="[a-z-]*/report.html">[a-z-]*</a>' "$T/night/index.html" | sed 's/.*">//; s/<.a>//' | tr '\n' ' ')
+[ "$rows" = "missed-pfc-a missed-pfc-b no-fault-short " ] && ok "index.html: the two failures first, then the pass, each linking its report" ||
+	fail "index.html's rows: $rows"
+check "... saying two did not pass, each with its fault, expectation and bound" sh -c 'grep -q "<p class=\"fail\">2 did not pass: first below.</p>" "$0" && grep -q "<td>pfc-misconfig spine1:swp1</td><td>congestion on spine1:swp1</td><td>-</td><td class=\"fail\">not detected (4 s)</td>" "$0"' "$T/night/index.html"
+check "junit.xml is valid (tests/reports/junit.xsd)" xmllint --noout --schema "$ROOT/tests/reports/junit.xsd" "$T/night/junit.xml"
+"$ROOT/tests/reports/junit-as-gitlab.py" "$T/night/junit.xml" >"$T/night-gitlab.jsonl"
+check "GitLab's reading of junit.xml: two failed with the reason, one success" sh -c 'test "$(jq -r "select(.status == \"failed\") | .name" "$0" | tr "\n" " ")" = "missed-pfc-a missed-pfc-b " && test "$(jq -r "select(.status == \"success\") | .name" "$0")" = no-fault-short && test "$(jq -r "select(.status == \"failed\") | .details" "$0" | grep -c "^reason: not detected")" = 2' "$T/night-gitlab.jsonl"
+check "... each failure's attachment its plot, a file by its path from junit.xml" sh -c 'for a in $(jq -r "select(.status == \"failed\") | .attachment" "$0"); do case $a in missed-pfc-?/report.png) test -s "$1/$a" || exit 1 ;; *) exit 1 ;; esac; done' "$T/night-gitlab.jsonl" "$T/night"
