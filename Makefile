@@ -206,13 +206,17 @@ bench: deps
 	@tests/bench/scale_bench.sh
 
 SHARE     := $(DESTDIR)$(PREFIX)/share
+# The pytest plugin: where this python3 looks under PREFIX (Debian: lib/python3.N/dist-packages),
+# with the entry point pytest loads it by, so that it needs no -p there.
+PYDIR     := $(DESTDIR)$(PREFIX)/$(shell /usr/bin/python3 -c 'import sys; print("lib/python%d.%d/dist-packages" % sys.version_info[:2])' 2>/dev/null)
+VERSION   := $(shell sed -n 's/^\#define ROCELAB_VERSION "\(.*\)"$$/\1/p' harness/lib/version.h)
 # The man page: what each command is for (harness/cli/rocelab.1), then every command's usage as
 # this build prints it with --help (scripts/man.sh): the installed page cannot drift from it.
 $(BUILD)/rocelab.1: harness/cli/rocelab.1 scripts/man.sh $(BUILD)/rocelab
 	scripts/man.sh $(BUILD)/rocelab harness/cli/rocelab.1 >$@.tmp && mv $@.tmp $@
 
 # The binary, the inventories, every scenario folder (qualification's links copied as files),
-# the results schema, the Grafana dashboard, the man page and bash completion.
+# the results schema, the Grafana dashboard, the man page, bash completion and the pytest plugin.
 install: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(BUILD)/rocelab.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/rocelab/lab-inventory $(SHARE)/man/man1 \
 		$(SHARE)/bash-completion/completions
@@ -229,6 +233,11 @@ install: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(BUILD)/rocelab.1
 	install -m 0644 reports/grafana/rocelab-dashboard.json $(SHARE)/rocelab/grafana/
 	install -m 0644 $(BUILD)/rocelab.1 $(SHARE)/man/man1/rocelab.1
 	install -m 0644 harness/cli/rocelab.bash-completion $(SHARE)/bash-completion/completions/rocelab
+	install -d $(PYDIR)/pytest_rocelab-$(VERSION).dist-info
+	install -m 0644 harness/pytest/pytest_rocelab.py $(PYDIR)/
+	printf 'Metadata-Version: 2.1\nName: pytest-rocelab\nVersion: %s\nSummary: rocelab faults in pytest\n' \
+		'$(VERSION)' >$(PYDIR)/pytest_rocelab-$(VERSION).dist-info/METADATA
+	printf '[pytest11]\nrocelab = pytest_rocelab\n' >$(PYDIR)/pytest_rocelab-$(VERSION).dist-info/entry_points.txt
 
 # In make check: install into build/inst and check what was installed (scripts/install-check.sh).
 install-check: $(BUILD)/rocelab $(BUILD)/rocelab-agent

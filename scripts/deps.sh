@@ -13,6 +13,7 @@ PKGS=(
 	libsqlite3-dev sqlite3 python3-jsonschema man-db groff-base libbpf-dev
 	valgrind strace linux-perf stress-ng
 	prometheus # for promtool: 'rocelab export' is checked with 'promtool check metrics'
+	python3-pytest # the pytest plugin's own tests (harness/pytest)
 )
 
 missing=()

@@ -69,6 +69,11 @@ for k in $kinds; do
 	grep -qF -- "${k//-/\\-}" "$S/man/man1/rocelab.1" || no "the man page does not name the fault kind $k"
 	grep -q "^| $k |" "$R/docs/faults.md" || no "docs/faults.md has no row for the fault kind $k"
 done
+# The pytest plugin: found by pytest through its entry point, with no -p.
+py=$(/usr/bin/python3 -c 'import sys; print("lib/python%d.%d/dist-packages" % sys.version_info[:2])')
+[ -f "$D$P/$py/pytest_rocelab.py" ] || no "the pytest plugin is not installed in $D$P/$py"
+pyhelp=$(PYTHONPATH="$D$P/$py" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -p no:cacheprovider --help 2>&1)
+grep -q -- '--rocelab-inventory' <<<"$pyhelp" || no "pytest does not load the installed plugin by its entry point"
 if [ $bad -eq 0 ]; then
 	echo "install-check: $B and rocelab-agent run; data, man page ($(wc -w <<<"$cmds") commands, ${n_opts:-0} options, $(wc -w <<<"$kinds") fault kinds), completion and docs/ agree under $D$P"
 fi

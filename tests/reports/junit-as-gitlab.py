@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """junit.xml as GitLab's test report reads it: one JSON line per test case.
 
