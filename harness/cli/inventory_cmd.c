@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* 'rocelab inventory': check and generate lab inventories. */
+/* 'rocelab inventory': check, generate and import lab inventories. */
 #define _GNU_SOURCE
 #include "harness/cli/cli.h"
 
+#include "harness/lib/clabimport.h"
 #include "harness/lib/invgen.h"
 #include "harness/lib/out.h"
 #include "harness/run/runner.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 
 static const char inv_check_help[] =
     "usage: rocelab inventory check [--virtual] [-j] FILE...\n"
@@ -20,6 +25,21 @@ static const char inv_gen_help[] =
     "switches, all sharing the spines; hosts are numbered across pods. Past 250 hosts or\n"
     "250 rail switches in all, a larger address plan inside 198.18.0.0/15 (the file's\n"
     "header says it): up to 10,000 hosts x 8 RNICs, e.g. --hosts 250 --pods 40.\n";
+
+static const char inv_import_help[] =
+    "usage: rocelab inventory import containerlab TOPO.clab.yml [-o FILE]\n"
+    "Write the inventory of a containerlab topology (a lab of kind ssh), to check, edit\n"
+    "and use: sonic-vs, sonic-vm and dell_sonic nodes are SONiC switches; ceos,\n"
+    "arista_ceos and arista_veos EOS; cvx and cumulus_cvx NVUE; linux nodes hosts (or,\n"
+    "with label rocelab.role: switch, Linux switches).  Each host's links to switches\n"
+    "are its RNICs, their addresses from its exec lines 'ip addr add ADDR/LEN dev IFACE';\n"
+    "switches with hosts on them are rails, the others spines; each node's mgmt-ipv4 is\n"
+    "its mgmt; the management network's gateway the controller.  What the topology does\n"
+    "not say, or rocelab cannot drive, is reported as TOPO:LINE:COL and left as a\n"
+    "comment where it goes.\n"
+    "  -o FILE   write the inventory there (a new file; default: stdout)\n"
+    "exit: 0 the inventory is whole; 1 written, with what to add reported; 2 bad use, or\n"
+    "not a topology (nothing written).\n";
 
 static int check_virtual;
 
@@ -163,9 +183,43 @@ static int inv_gen(int argc, char **argv)
 	return invgen_write(stdout, &g) ? RL_EXIT_USAGE : RL_EXIT_OK;
 }
 
+static int inv_import(int argc, char **argv)
+{
+	const char *outpath = NULL;
+	struct opts o = {.shorts = "o:"};
+	FILE *out = stdout;
+	int r = cli_parse_opts(
+	    argc, argv, &o, (const struct option[]){{"output", required_argument, NULL, 'o'}, {0}},
+	    cli_set_str, &outpath);
+
+	if (r)
+		return r;
+	if (o.help)
+		return fputs(inv_import_help, stdout), 0;
+	if (argc - optind != 2 || strcmp(argv[optind], "containerlab"))
+		return usage_error("inventory import: give 'containerlab TOPO.clab.yml' (the one "
+				   "format it imports)");
+	/* a new file: an inventory someone wrote is never overwritten */
+	if (outpath && !(out = fopen(outpath, "wx"))) {
+		rl_err("inventory import: %s: %s%s", outpath, strerror(errno),
+		       errno == EEXIST ? ": give a new file" : "");
+		return RL_EXIT_USAGE;
+	}
+	r = clab_import(argv[optind + 1], out, stderr);
+	if (out != stdout && (fclose(out) || r < 0))
+		unlink(outpath); /* nothing written when the topology was not read */
+	if (r < 0)
+		return RL_EXIT_USAGE;
+	if (r)
+		rl_warn("inventory import: %d thing(s) to add or fix (above)%s%s", r,
+			outpath ? " in " : "", outpath ? outpath : "");
+	return r ? RL_EXIT_FAIL : RL_EXIT_OK;
+}
+
 static const struct cmd inventory_cmds[] = {
     {"check", inv_check, "validate inventory files (file:line:col errors)"},
     {"gen", inv_gen, "generate a rail-optimized virtual-lab inventory"},
+    {"import", inv_import, "an inventory from a containerlab topology"},
     {0},
 };
 

@@ -47,6 +47,15 @@ text_of_msg(char *out, size_t len, const char *head, const char *fmt, va_list ap
 	return o < len ? o : len - 1;
 }
 
+void rl_fprintf_text(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_vfprintf_text(f, fmt, ap);
+	va_end(ap);
+}
+
 void rl_vfprintf_text(FILE *f, const char *fmt, va_list ap)
 {
 	char out[4 * 4096 + 64];

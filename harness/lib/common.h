@@ -36,6 +36,8 @@ void rl_log(enum rl_log_level lvl, const char *fmt, ...) __attribute__((format(p
  * inventories, scenarios and rules print this way.
  */
 void rl_vfprintf_text(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* rl_vfprintf_text() with its arguments. */
+void rl_fprintf_text(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Log macros keep errno intact so callers can log and then return -errno. */
 #define rl_log_keep_errno(lvl, ...)                                                                \

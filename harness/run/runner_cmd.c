@@ -120,13 +120,59 @@ static void print_plan(char *text)
  * (device, backend, command, undo) at its time, the load, the expectation.
  * Returns -EOPNOTSUPP when a fault cannot be planned on this lab's dialects.
  */
-static int dry_run(const struct scenario *s)
+/* What a dry run of a suite would do, summed over its scenarios (issue 58). */
+struct dry_sum {
+	size_t scenarios, planned, refused, emulated;
+	char devices[4096]; /* " NAME NAME ...": the devices any plan touches */
+};
+
+/* dev into d->devices (" a b c") once; what does not fit is left out. */
+static void dry_device(struct dry_sum *d, const char *dev)
+{
+	char word[INV_NAME_MAX + 3], padded[sizeof(d->devices) + 1];
+	size_t len = strlen(d->devices);
+
+	snprintf(word, sizeof(word), " %s ", dev);
+	snprintf(padded, sizeof(padded), "%s ", d->devices);
+	if (!strstr(padded, word) && len + strlen(dev) + 1 < sizeof(d->devices))
+		snprintf(d->devices + len, sizeof(d->devices) - len, " %s", dev);
+}
+
+/* A component's own expectation, as its grade will read it. */
+static void dry_expect(const struct scn_expect *e, const char *indent)
+{
+	char a[32];
+
+	if (e->silent)
+		printf("%sexpect: no verdict at all, at most %d false positive(s)\n", indent,
+		       e->max_false_positives);
+	else if (e->cls[0] || !e->n_metrics)
+		printf("%sexpect: %s on %s within %s, in the top %d, at most %d false positive(s)",
+		       indent, e->cls[0] ? e->cls : "a verdict", e->target,
+		       rl_format_duration_ms(e->within_ms, a, sizeof(a)), e->top_k,
+		       e->max_false_positives);
+	if (!e->silent && (e->cls[0] || !e->n_metrics)) {
+		if (e->min_precision > 0)
+			printf(", precision at least %.2f", e->min_precision);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < e->n_metrics; i++)
+		printf("%sexpect: %s %s\n", indent, e->metrics[i].name, e->metrics[i].text);
+	if (e->blind[0])
+		printf("%sknown blind: %s (a failure is reported as skipped)\n", indent, e->blind);
+}
+
+static int dry_run(const struct scenario *s, struct dry_sum *sum)
 {
 	struct topo *topo = topo_build(s->inv, false, NULL);
 	char a[32], b[32], c[32], why[256], owner[16];
 	int ret = 0;
 
+	sum->scenarios++;
 	printf("scenario %s (%s) on lab %s (%s)\n", s->name, s->path, s->inv->name, s->inv_path);
+	printf("  seed %u: its targets by role and the agents' source ports ('run --seed %u' "
+	       "picks the same)\n",
+	       s->seed, s->seed);
 	printf("  phases: baseline %s, fault %s, recovery %s\n",
 	       rl_format_duration_ms(s->baseline_ms, a, sizeof(a)),
 	       rl_format_duration_ms(s->fault_ms, b, sizeof(b)),
@@ -141,6 +187,8 @@ static int dry_run(const struct scenario *s)
 		printf("  component %s:", sc->ops->name);
 		print_params(sc->ops->params, sc->cfg);
 		putchar('\n');
+		if (s->n_comps > 1) /* each graded on its own expectation */
+			dry_expect(&sc->expect, "    ");
 		/* What it can localize here, and the truth's class (issue 64; rocelab observe). */
 		if (!(ob = component_observe(sc->ops, sc->cfg, s->inv, s->seed, &n_pairs)))
 			continue;
@@ -204,8 +252,13 @@ static int dry_run(const struct scenario *s)
 				       sizeof(why))) {
 			printf("    cannot be planned: %s\n", why);
 			ret = -EOPNOTSUPP;
+			sum->refused++;
 			continue;
 		}
+		sum->planned++;
+		sum->emulated += plan.emulated;
+		for (size_t k = 0; k < plan.n_acts; k++)
+			dry_device(sum, plan.acts[k].device);
 		char *text = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&text, &len);
@@ -231,18 +284,36 @@ static int dry_run(const struct scenario *s)
 			printf("  load stream across %s at %llu Mbit/s, priority %d\n", l->across,
 			       l->rate_mbps, l->priority);
 	}
-	if (s->expect.silent)
-		printf("  expect: no verdict at all\n");
-	else if (s->expect.cls[0] || !s->expect.n_metrics)
-		printf(
-		    "  expect: %s on %s within %s, in the top %d, at most %d false positive(s)\n",
-		    s->expect.cls[0] ? s->expect.cls : "a verdict", s->expect.target,
-		    rl_format_duration_ms(s->expect.within_ms, a, sizeof(a)), s->expect.top_k,
-		    s->expect.max_false_positives);
-	for (size_t i = 0; i < s->expect.n_metrics; i++)
-		printf("  expect: %s %s\n", s->expect.metrics[i].name, s->expect.metrics[i].text);
+	for (size_t i = 0; i < s->n_services; i++) {
+		const struct scn_service *v = &s->services[i];
+
+		printf("  service %s: %s -> %s at %llu Mbit/s", v->name, v->from, v->to,
+		       v->rate_mbps);
+		if (v->port[0])
+			printf(", on a source port whose path %s %s",
+			       v->avoids ? "avoids" : "crosses", v->port);
+		if (v->slow_to > 0)
+			printf(", slowed to %.0f%% at +%s of the fault phase", v->slow_to * 100,
+			       rl_format_duration_ms(v->slow_at_ms, a, sizeof(a)));
+		if (v->want_impacted >= 0)
+			printf("; expect: %s", v->want_impacted ? "impacted" : "never impacted");
+		if (v->want_network >= 0)
+			printf("%s%snetwork-related", v->want_impacted >= 0 ? ", " : "; expect: ",
+			       v->want_network ? "" : "not ");
+		putchar('\n');
+	}
+	dry_expect(&s->expect, "  ");
 	topo_free(topo);
 	return ret;
+}
+
+/* The closing summary of a dry run: what the suite would plan, refuse and touch. */
+static void dry_summary(const struct dry_sum *d)
+{
+	printf("dry run: %zu scenario(s): %zu fault(s) planned, %zu this lab cannot do, %zu "
+	       "emulated; devices touched:%s\n",
+	       d->scenarios, d->planned, d->refused, d->emulated,
+	       d->devices[0] ? d->devices : " none");
 }
 
 /* "20261123T170538Z-1a2b": the start (UTC) and 16 random bits, unique across runs on a lab. */
@@ -254,16 +325,6 @@ static void run_id(double started, char *buf, size_t len)
 	if (getentropy(&r, sizeof(r)))
 		r = (unsigned short)(getpid() ^ (unsigned)(started * 1e6));
 	snprintf(buf, len, "%s-%04x", rl_utc(started, "%Y%m%dT%H%M%SZ", ts, sizeof(ts)), r);
-}
-
-static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rl_vfprintf_text(f, fmt, ap);
-	va_end(ap);
 }
 
 /*
@@ -283,9 +344,10 @@ static void print_not_passed(const struct scn_result *res, size_t n)
 			if (r->comps[k].g.verdict == r->g.verdict)
 				comp = r->comps[k].sc->ops->name;
 		/* the reason may quote a device's output: printed as text, never obeyed */
-		say(stderr, "run:   %s %s%s%s: %s (%s/report.html)\n",
-		    r->g.verdict == RV_FAIL ? "FAIL" : "INVALID", r->test_name, comp ? " " : "",
-		    comp ? comp : "", r->g.reason[0] ? r->g.reason : "no reason given", r->dir);
+		rl_fprintf_text(stderr, "run:   %s %s%s%s: %s (%s/report.html)\n",
+				r->g.verdict == RV_FAIL ? "FAIL" : "INVALID", r->test_name,
+				comp ? " " : "", comp ? comp : "",
+				r->g.reason[0] ? r->g.reason : "no reason given", r->dir);
 	}
 }
 
@@ -492,9 +554,12 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 		goto free_sc;
 	}
 	if (q->dry_run) {
+		struct dry_sum sum = {0};
+
 		for (size_t i = 0; i < n; i++)
-			if (dry_run(sc[i]))
+			if (dry_run(sc[i], &sum))
 				ret = RL_EXIT_SETUP;
+		dry_summary(&sum);
 		goto free_sc;
 	}
 	ri.inv = sc[0]->inv;

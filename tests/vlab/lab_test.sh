@@ -33,10 +33,20 @@ expect_exit 2 "inventory check --virtual of a lab of kind ssh: exit 2" \
 cp "$T/check.out" "$T/virt.out"
 check "... in one line, at its 'kind: ssh', saying to leave out --virtual" \
 	sh -c '[ "$(wc -l <"$0")" -eq 1 ] && grep -q "example-lab.yaml:33:7: lab example-lab is of kind ssh, .*; check it without --virtual$" "$0"' "$T/virt.out"
+# Issue 58: a containerlab topology as an inventory; -o never overwrites, a bad file writes nothing.
+CL="$ROOT/tests/harness/lib/clab"
+check "inventory import containerlab: a whole topology, an inventory that checks" \
+	sh -c '"$0" inventory import containerlab "$1/rail.clab.yml" -o "$2" && "$0" inventory check "$2" | grep -q "ok: lab clab-rail, 2 hosts, 4 RNICs, 3 switches, 6 links"' "$RL" "$CL" "$T/clab.yaml"
+expect_exit 2 "... -o onto a file that is there: refused" "$RL" inventory import containerlab "$CL/rail.clab.yml" -o "$T/clab.yaml"
+expect_exit 1 "... a rough topology: written, its problems reported (exit 1)" "$RL" inventory import containerlab "$CL/rough.clab.yml" -o "$T/rough.yaml"
+cp "$T/check.out" "$T/rough.out"
+check "... each as TOPO:LINE:COL, and counted" sh -c 'grep -q "rough.clab.yml:7:5: node leaf2: kind .nokia_srlinux. is not one rocelab drives" "$0" && grep -q "8 thing(s) to add or fix (above) in $1" "$0"' "$T/rough.out" "$T/rough.yaml"
+expect_exit 2 "... an inventory given as a topology: refused, nothing written" "$RL" inventory import containerlab "$ROOT/lab-inventory/vlab-rail.yaml" -o "$T/none.yaml"
+check "... no file left" test ! -e "$T/none.yaml"
 
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
-for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" inject revert faults "load" trace observe run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
+for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" "inventory import" export inject revert faults "load" trace observe run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
 	expect_exit 0 "rocelab $c --help" "$RL" $c --help
 done
 check "analyze --help says it has other monitors than its default (issue 58)" \
@@ -217,6 +227,13 @@ check "a host fault is planned as netlink ops" grep -q 'netlink host1 apply: rul
 check "targets by role say what was asked and the seed" grep -q 'target { role: spine-port }, picked with seed 7' "$T/dry.out"
 "$RL" run --dry-run --seed 7 scenarios/ci/*.yaml >"$T/dry2.out" 2>&1
 check "the same seed picks the same targets" cmp -s "$T/dry.out" "$T/dry2.out"
+# Issue 58: everything that will happen and be graded, and a closing summary.
+check "each scenario names its seed, which 'run --seed' repeats" \
+	test "$(grep -c "^  seed 7: its targets by role and the agents' source ports ('run --seed 7' picks the same)$" "$T/dry.out")" = "$(ls scenarios/ci/*.yaml | wc -l)"
+check "services: their paths crossing or avoiding the fault, and what they expect" sh -c 'grep -Eq "^  service svc-a: host[0-9]:rnic[0-9] -> host[0-9]:rnic[0-9] at 4 Mbit/s, on a source port whose path crosses [a-z0-9]+:swp[0-9]+; expect: network-related$" "$0" && grep -Eq "^  service svc-b: .*, on a source port whose path avoids [a-z0-9]+:swp[0-9]+; expect: never impacted$" "$0"' "$T/dry.out"
+check "each monitor's own expectation where several are graded (R-Pingmesh's silence)" sh -c 'grep -A16 "^scenario acl-error " "$0" | grep -q "^    expect: no verdict at all, at most 0 false positive(s)$" && grep -A16 "^scenario acl-error " "$0" | grep -Eq "^    expect: switch on spine[0-9] within 6s"' "$T/dry.out"
+check "the closing summary: faults planned, none refused, devices touched" \
+	grep -Eq "^dry run: $(ls scenarios/ci/*.yaml | wc -l) scenario\(s\): [1-9][0-9]* fault\(s\) planned, 0 this lab cannot do, [0-9]+ emulated; devices touched: [a-z0-9 ]*spine[0-9]" "$T/dry.out"
 # The CI suite is portable: the same files plan on the example real lab
 # (SONiC and NVUE rails, an EOS and a Linux spine, hosts over SSH).
 "$RL" run --dry-run --seed 7 -i "$ROOT/lab-inventory/example-lab.yaml" scenarios/ci/*.yaml >"$T/real.out" 2>&1
@@ -256,6 +273,7 @@ EOF2
 rc=$?
 [ $rc -eq 3 ] && ok "dry run on a SONiC lab: a fault SONiC cannot do exits 3" || fail "dry run on SONiC: exit $rc, want 3"
 check "it says why" grep -q 'cannot be planned: dialect sonic of switch rail1 cannot match the IP ID' "$T/dry.out"
+check "... and the summary counts it" grep -q "^dry run: 1 scenario(s): 1 fault(s) planned, 1 this lab cannot do, 0 emulated; devices touched: rail1$" "$T/dry.out"
 check "the flap is planned in SONiC's own commands" grep -q 'sudo config interface shutdown Ethernet0' "$T/dry.out"
 
 section "revert without -i: a stray namespace of ours does not keep real labs' faults from it"
