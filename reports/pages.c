@@ -709,6 +709,21 @@ static void scenario_rows(FILE *f, const json_t *root)
 			fprintf(f, "</td></tr>\n");
 		}
 	fprintf(f, "</table>\n");
+	if (json_array_size(json_object_get(root, "unplaced"))) {
+		const json_t *u;
+
+		fprintf(f, "<p>Skipped, this lab having nothing for a target they give by role "
+			   "(<code>run --strict</code> refuses the run instead):</p>\n<ul>\n");
+		json_array_foreach(json_object_get(root, "unplaced"), i, u)
+		{
+			fprintf(f, "<li>");
+			rl_xml_fputs(f, text_of(u, "file"));
+			fprintf(f, ": ");
+			rl_xml_fputs(f, text_of(u, "reason"));
+			fprintf(f, "</li>\n");
+		}
+		fprintf(f, "</ul>\n");
+	}
 }
 
 int pages_suite_index(const char *outdir, const json_t *root)

@@ -372,6 +372,15 @@ json_t *report_results(const struct run_info *ri, struct scn_result *r, size_t n
 			    ri->dut ? json_incref(ri->dut)
 				    : json_pack("{s:{},s:{}}", "hosts", "switches"));
 	json_object_set_new(root, "scenarios", arr);
+	if (ri->n_unplaced) {
+		json_t *u = json_array();
+
+		for (size_t i = 0; i < ri->n_unplaced; i++)
+			json_array_append_new(u,
+					      json_pack("{s:s,s:s}", "file", ri->unplaced[i].file,
+							"reason", ri->unplaced[i].why));
+		json_object_set_new(root, "unplaced", u);
+	}
 	/* 4: the monitors side by side, per suite */
 	json_object_set_new(root, "monitors", pages_monitors(arr));
 	return root;
@@ -652,6 +661,25 @@ static void junit_dut(FILE *f, const json_t *dut)
 	}
 }
 
+/* A scenario this lab cannot place, as a skipped test case named after its file. */
+static void junit_unplaced(FILE *f, const char *suite, const struct run_unplaced *u)
+{
+	char a[1024], b[PATH_MAX * 2], m[1400];
+	const char *base = strrchr(u->file, '/') ? strrchr(u->file, '/') + 1 : u->file;
+	size_t len = strlen(base);
+
+	if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+		len -= 5;
+	snprintf(m, sizeof(m), "%.*s", (int)len, base);
+	fprintf(f, "    <testcase classname=\"rocelab.%s\" name=\"%s\" time=\"0\">\n",
+		rl_xml_escape(suite, a, sizeof(a)), rl_xml_escape(m, b, sizeof(b)));
+	snprintf(m, sizeof(m), "cannot be placed on this lab: %s", u->why);
+	fprintf(f, "      <skipped type=\"rocelab.unplaced\" message=\"%s\">",
+		rl_xml_escape(m, a, sizeof(a)));
+	rl_xml_fputs(f, u->file);
+	fprintf(f, "</skipped>\n    </testcase>\n");
+}
+
 /* The comparison with the baseline as one test case: failed by any regression. */
 static void junit_baseline(FILE *f, const char *suite, const json_t *c)
 {
@@ -769,7 +797,7 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 	}
 	if (!n_suites)
 		suites[n_suites++] = "rocelab";
-	all.tests += baseline != NULL;
+	all.tests += (baseline != NULL) + ri->n_unplaced;
 	all.fails += regressed;
 	snprintf(path, sizeof(path), "%s/junit.xml", ri->outdir);
 	junit_prefix(ri->outdir, prefix, sizeof(prefix));
@@ -794,6 +822,10 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 			c.tests++;
 			c.fails += regressed;
 		}
+		if (k == 0) { /* not placed on this lab: skipped */
+			c.tests += ri->n_unplaced;
+			c.skips += ri->n_unplaced;
+		}
 		fprintf(f,
 			"  <testsuite name=\"rocelab.%s\" tests=\"%zu\" failures=\"%zu\" "
 			"errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" "
@@ -817,6 +849,8 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 				junit_case(f, &r[i], prefix);
 		if (k == 0 && baseline)
 			junit_baseline(f, suites[0], baseline);
+		for (size_t i = 0; k == 0 && i < ri->n_unplaced; i++)
+			junit_unplaced(f, suites[0], &ri->unplaced[i]);
 		fprintf(f, "  </testsuite>\n");
 	}
 	fprintf(f, "</testsuites>\n");

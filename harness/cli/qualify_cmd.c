@@ -274,6 +274,8 @@ int cmd_qualify(int argc, char **argv)
 					 .outdir = q.out,
 					 .db = q.db,
 					 .no_history = q.no_history,
+					 /* a signed qualification is of the whole suite, or none */
+					 .strict = true,
 					 .seed = (unsigned)time(NULL),
 					 .scenarios = (const char *const *)g.gl_pathv,
 					 .n = g.gl_pathc};

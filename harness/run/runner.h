@@ -10,6 +10,7 @@
 #include "harness/run/scenario.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 
@@ -76,6 +77,12 @@ static inline int runner_failed_runs(const struct scn_result *r)
 	return n < 0 ? 0 : n > max ? max : n;
 }
 
+/* A scenario this lab has nothing for (a target by role with no candidate): skipped. */
+struct run_unplaced {
+	char file[PATH_MAX];
+	char why[512]; /* the first thing its load said */
+};
+
 struct run_info {
 	const char *outdir;
 	const char *inventory;
@@ -93,6 +100,8 @@ struct run_info {
 	const char *openmetrics;       /* --openmetrics FILE (NULL: none) */
 	char baseline_id[40];	       /* ... resolved before the run */
 	json_t *dut; /* the devices under test (lab_dut()), read at pre-flight; NULL: not read */
+	const struct run_unplaced *unplaced; /* skipped: cannot be placed on this lab */
+	size_t n_unplaced;
 };
 
 /*
@@ -118,6 +127,7 @@ struct run_request {
 	const char *openmetrics; /* --openmetrics FILE: the results as OpenMetrics there too */
 	unsigned seed;		 /* --seed: of roles' picks and the agents' source ports */
 	bool keep_lab, dry_run, recover, no_history;
+	bool strict; /* --strict: a scenario this lab cannot place refuses the run (else skipped) */
 	int retries; /* 0..3 */
 	const char *const *scenarios;
 	size_t n;

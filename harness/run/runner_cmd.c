@@ -23,7 +23,7 @@ static const char run_help[] =
     "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
     "[--recover]\n"
     "                   [--retries N] [--db FILE] [--no-history] [--baseline RUN|last]\n"
-    "                   [--openmetrics FILE]\n"
+    "                   [--openmetrics FILE] [--strict]\n"
     "                   SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
@@ -58,6 +58,9 @@ static const char run_help[] =
     "  --baseline RUN compare with RUN (an id, a unique prefix of one, last or last~N,\n"
     "                 of this lab) once recorded: a regression ('rocelab compare'\n"
     "                 explains them) fails the run (exit 1) and shows in junit.xml\n"
+    "  --strict       a scenario this lab has nothing for (a target by role with no\n"
+    "                 candidate here) refuses the run (default: it is skipped, said\n"
+    "                 why, and the rest of the suite runs)\n"
     "  --openmetrics FILE  the results as OpenMetrics too, FILE written at once (e.g.\n"
     "                 node-exporter's textfile folder: 'rocelab export --help' says what)\n"
     "\n"
@@ -122,7 +125,7 @@ static void print_plan(char *text)
  */
 /* What a dry run of a suite would do, summed over its scenarios (issue 58). */
 struct dry_sum {
-	size_t scenarios, planned, refused, emulated;
+	size_t scenarios, planned, refused, emulated, skipped;
 	char devices[4096]; /* " NAME NAME ...": the devices any plan touches */
 };
 
@@ -307,13 +310,21 @@ static int dry_run(const struct scenario *s, struct dry_sum *sum)
 	return ret;
 }
 
+/* ", N not placed on this lab (skipped)" into buf. */
+static const char *unplaced_s(size_t n, char *buf, size_t len)
+{
+	snprintf(buf, len, ", %zu not placed on this lab (skipped)", n);
+	return buf;
+}
+
 /* The closing summary of a dry run: what the suite would plan, refuse and touch. */
 static void dry_summary(const struct dry_sum *d)
 {
-	printf("dry run: %zu scenario(s): %zu fault(s) planned, %zu this lab cannot do, %zu "
-	       "emulated; devices touched:%s\n",
-	       d->scenarios, d->planned, d->refused, d->emulated,
-	       d->devices[0] ? d->devices : " none");
+	printf("dry run: %zu scenario(s)", d->scenarios);
+	if (d->skipped)
+		printf(" and %zu skipped (nothing on this lab for a target by role)", d->skipped);
+	printf(": %zu fault(s) planned, %zu this lab cannot do, %zu emulated; devices touched:%s\n",
+	       d->planned, d->refused, d->emulated, d->devices[0] ? d->devices : " none");
 }
 
 /* "20261123T170538Z-1a2b": the start (UTC) and 16 random bits, unique across runs on a lab. */
@@ -430,6 +441,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"baseline", required_argument, NULL, 'B'},
 	    {"no-history", no_argument, NULL, 'H'},
 	    {"openmetrics", required_argument, NULL, 'M'},
+	    {"strict", no_argument, NULL, 'S'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -481,6 +493,9 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'M':
 			q.openmetrics = optarg;
 			break;
+		case 'S':
+			q.strict = true;
+			break;
 		case 'v':
 			rl_log_level = RL_LOG_DEBUG;
 			break;
@@ -512,10 +527,11 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 			      .no_history = q->no_history};
 	struct run_opts ro = {.self_exe = self_exe, .seed = q->seed};
 	struct lab lab;
-	bool started_lab = false;
+	struct run_unplaced *unplaced;
+	bool started_lab = false, placed;
 	char why[512];
 	int bad = 0, ret = RL_EXIT_OK;
-	size_t n = q->n;
+	size_t n = q->n, n_unplaced = 0;
 	ssize_t k = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 
 	if (k <= 0) {
@@ -526,10 +542,38 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 	if (!n)
 		return rl_usage_error("run", "give at least one SCENARIO file");
 	sc = rl_xcalloc(n, sizeof(*sc));
+	unplaced = rl_xcalloc(n, sizeof(*unplaced));
 	lab_builtin_inventory(builtin, sizeof(builtin));
 	/* Everything is validated before anything is touched. */
 	for (size_t i = 0, one = SIZE_MAX; i < n; i++) {
-		sc[i] = scenario_load(q->scenarios[i], q->inventory, builtin, q->seed, stderr);
+		char *said = NULL;
+		size_t slen = 0;
+		FILE *m = open_memstream(&said, &slen);
+
+		sc[i] =
+		    scenario_load(q->scenarios[i], q->inventory, builtin, q->seed, m ? m : stderr);
+		placed = sc[i] || errno != ENXIO;
+		if (m) {
+			fclose(m);
+			fputs(said ? said : "", stderr);
+		}
+		/* Issue 58: a scenario this lab has nothing for is skipped, the rest runs. */
+		if (!placed && !q->strict) {
+			struct run_unplaced *u = &unplaced[n_unplaced++];
+			const char *first = said ? said : "";
+			size_t plen = strlen(q->scenarios[i]);
+
+			snprintf(u->file, sizeof(u->file), "%s", q->scenarios[i]);
+			if (!strncmp(first, q->scenarios[i], plen) && first[plen] == ':')
+				first += plen + 1;
+			snprintf(u->why, sizeof(u->why), "%.*s", (int)strcspn(first, "\n"), first);
+			rl_warn("run: %s cannot be placed on this lab: skipped (--strict refuses "
+				"the run instead)",
+				q->scenarios[i]);
+			free(said);
+			continue;
+		}
+		free(said);
 		bad += !sc[i];
 		if (!sc[i])
 			continue;
@@ -547,6 +591,20 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 		ret = RL_EXIT_USAGE;
 		goto free_sc;
 	}
+	/* the skipped out of the way: sc[0..n) the scenarios that run */
+	for (size_t i = 0, kept = 0; i < q->n; i++)
+		if (sc[i])
+			sc[kept++] = sc[i], n = kept;
+	if (n_unplaced == q->n) {
+		rl_err(
+		    "run: no scenario can be placed on this lab (%zu skipped); nothing was started",
+		    n_unplaced);
+		n = 0;
+		ret = RL_EXIT_SETUP;
+		goto free_sc;
+	}
+	ri.unplaced = unplaced;
+	ri.n_unplaced = n_unplaced;
 	if (ri.baseline && ri.no_history) {
 		ret =
 		    rl_usage_error("run", "--baseline compares through the run history: leave out "
@@ -559,6 +617,7 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 		for (size_t i = 0; i < n; i++)
 			if (dry_run(sc[i], &sum))
 				ret = RL_EXIT_SETUP;
+		sum.skipped = n_unplaced;
 		dry_summary(&sum);
 		goto free_sc;
 	}
@@ -659,10 +718,15 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 			snprintf(flaky_s, sizeof(flaky_s), " (%zu flaky: passed on a later run)",
 				 flaky);
 		fprintf(stderr,
-			"run: %zu passed%s, %zu failed, %zu invalid, %zu known blind (skipped); "
+			"run: %zu passed%s, %zu failed, %zu invalid, %zu known blind (skipped)%s; "
 			"results in %s/results.json, %s/junit.xml\n",
-			pass, flaky_s, fail, inval, blind, outdir, outdir);
+			pass, flaky_s, fail, inval, blind,
+			n_unplaced ? unplaced_s(n_unplaced, why, sizeof(why)) : "", outdir, outdir);
 		print_not_passed(res, n);
+		for (size_t i = 0; i < n_unplaced; i++)
+			rl_fprintf_text(stderr,
+					"run:   SKIPPED %s: cannot be placed on this lab: %s\n",
+					unplaced[i].file, unplaced[i].why);
 		fprintf(stderr, "run: the suite's page: %s/index.html\n", outdir);
 		if (!ret)
 			ret = fail ? RL_EXIT_FAIL : inval ? RL_EXIT_SETUP : RL_EXIT_OK;
@@ -679,5 +743,6 @@ free_sc:
 	for (size_t i = 0; i < n; i++)
 		scenario_free(sc[i]);
 	free(sc);
+	free(unplaced);
 	return ret;
 }

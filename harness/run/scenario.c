@@ -21,6 +21,7 @@ struct sctx {
 	yaml_document_t *doc;
 	FILE *errf;
 	int nerr;
+	int nunplaced; /* of nerr: targets by role this lab has none for */
 	struct scenario *s;
 	struct role_rng rng; /* role targets, from the run's seed and the scenario's name */
 	int fault_rail;	     /* the rail of the first fault's target, for 'rail: fault' */
@@ -347,8 +348,10 @@ static int pick(struct sctx *c, yaml_node_t *n, struct role_picks *picks, unsign
 			      role_format(&sel, inv, why, sizeof(why)));
 	picks->fault_rail = c->fault_rail;
 	picks->fault_host = c->fault_host;
-	if (role_resolve(inv, &sel, picks, &c->rng, usable, arg, out, why, sizeof(why)))
+	if (role_resolve(inv, &sel, picks, &c->rng, usable, arg, out, why, sizeof(why))) {
+		c->nunplaced++; /* the scenario is right; this lab has no such element */
 		return err_at(c, n, "%s", why);
+	}
 	if (written)
 		role_format(&sel, inv, written, wlen);
 	if (sel.count == ROLE_COUNT_ALL) {
@@ -1337,7 +1340,7 @@ struct scenario *scenario_parse(const char *path, const char *text, size_t len,
 	yaml_document_delete(&doc);
 	if (r || c.nerr) {
 		scenario_free(s);
-		errno = EINVAL;
+		errno = c.nunplaced ? ENXIO : EINVAL;
 		return NULL;
 	}
 	return s;

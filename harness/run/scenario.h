@@ -136,7 +136,8 @@ struct scenario {
  * and load endpoints given by role ({ role: rail-uplink, ... }) are picked
  * from the inventory with seed and the scenario's name: the same seed picks
  * the same ones.  Errors go to errf as path:line:col.  NULL + errno EINVAL on
- * bad input.
+ * bad input, ENXIO when the inventory has nothing a target by role asks for
+ * (the scenario cannot be placed on that lab: 'run' skips it unless --strict).
  */
 struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
 			       unsigned seed, FILE *errf);

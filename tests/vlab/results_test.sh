@@ -67,3 +67,18 @@ check "junit.xml is valid (tests/reports/junit.xsd)" xmllint --noout --schema "$
 "$ROOT/tests/reports/junit-as-gitlab.py" "$T/night/junit.xml" >"$T/night-gitlab.jsonl"
 check "GitLab's reading of junit.xml: two failed with the reason, one success" sh -c 'test "$(jq -r "select(.status == \"failed\") | .name" "$0" | tr "\n" " ")" = "missed-pfc-a missed-pfc-b " && test "$(jq -r "select(.status == \"success\") | .name" "$0")" = no-fault-short && test "$(jq -r "select(.status == \"failed\") | .details" "$0" | grep -c "^reason: not detected")" = 2' "$T/night-gitlab.jsonl"
 check "... each failure's attachment its plot, a file by its path from junit.xml" sh -c 'for a in $(jq -r "select(.status == \"failed\") | .attachment" "$0"); do case $a in missed-pfc-?/report.png) test -s "$1/$a" || exit 1 ;; *) exit 1 ;; esac; done' "$T/night-gitlab.jsonl" "$T/night"
+
+section "a scenario this lab cannot place: skipped, the rest runs (--strict: refused)"
+NW="$ROOT/tests/vlab/scenarios/nowhere-rail7.yaml"
+expect_exit 2 "run --strict with it: exit 2, nothing started" "$RL" run -o "$T/strict" --strict --seed 7 "$NF" "$NW"
+cp "$T/check.out" "$T/strict.out"
+check "... naming where it cannot be placed" sh -c 'grep -q "nowhere-rail7.yaml:13:13: no RNIC of inventory .vlab-rail. matches { role: rnic, rail: 7 }" "$0" && test ! -e "$1"' "$T/strict.out" "$T/strict"
+expect_exit 3 "run of it alone: exit 3, nothing started" "$RL" run -o "$T/alone" --seed 7 "$NW"
+"$RL" run -o "$T/skip" --seed 7 "$NF" "$NW" >"$T/skip.out" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "run with it and a scenario that passes: exit 0, the other one ran" || fail "run with an unplaced scenario: exit $rc" "$(tail -4 "$T/skip.out" | tr '\n' ' ')"
+check "the end of the run counts and names it, and why" sh -c 'grep -q "^run: 1 passed, 0 failed, 0 invalid, 0 known blind (skipped), 1 not placed on this lab (skipped); " "$0" && grep -q "^run:   SKIPPED $1: cannot be placed on this lab: 13:13: no RNIC of inventory" "$0"' "$T/skip.out" "$NW"
+check "results.json lists it (valid against the schema)" sh -c 'jq -e --arg f "$1" ".unplaced == [{file: \$f, reason: (.unplaced[0].reason)}] and (.unplaced[0].reason | test(\"no RNIC of inventory\"))" "$0/results.json" && "$2/tests/reports/results-schema.py" "$2/reports/results.schema.json" "$0/results.json" >/dev/null' "$T/skip" "$NW" "$ROOT"
+check "junit.xml: a skipped test case of it, valid" sh -c 'grep -q "<testcase classname=\"rocelab.vlab-tests\" name=\"nowhere-rail7\" time=\"0\">" "$0" && grep -q "<skipped type=\"rocelab.unplaced\" message=\"cannot be placed on this lab: " "$0" && xmllint --noout --schema "$1/tests/reports/junit.xsd" "$0"' "$T/skip/junit.xml" "$ROOT"
+check "index.html names it, and why" grep -q "<li>$NW: 13:13: no RNIC of inventory" "$T/skip/index.html"
+check "run --dry-run counts it" sh -c '"$0" run --dry-run --seed 7 "$1" "$2" 2>/dev/null | grep -q "^dry run: 1 scenario(s) and 1 skipped (nothing on this lab for a target by role): "' "$RL" "$NF" "$NW"
