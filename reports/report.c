@@ -860,6 +860,27 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 
 /* ---- incident report ------------------------------------------------------------------ */
 
+/*
+ * A metric as a person reads it (issue 58): rounded (whole numbers from 100
+ * on, else three significant digits), a share as a percentage, and its unit
+ * once: "probes 8840", not "probes 8840 probes".
+ */
+static const char *metric_text(const struct metric *m, char *buf, size_t len)
+{
+	double v = m->value;
+	const char *u = m->unit;
+
+	if (!strcmp(u, "share"))
+		snprintf(buf, len, "%.3g%%", v * 100);
+	else if (!strcmp(u, "%"))
+		snprintf(buf, len, "%.3g%%", v);
+	else if (!strcmp(u, m->name) || !strcmp(u, "probes") || !*u)
+		snprintf(buf, len, fabs(v) >= 100 || v == floor(v) ? "%.0f" : "%.3g", v);
+	else
+		snprintf(buf, len, fabs(v) >= 100 || v == floor(v) ? "%.0f %s" : "%.3g %s", v, u);
+	return buf;
+}
+
 /* Several components on the same fault: their grades in columns, one row per figure. */
 static void html_side_by_side(FILE *f, const struct scn_result *r)
 {
@@ -926,7 +947,7 @@ static void html_incidents(FILE *f, const struct scn_result *r)
 /* The head of report.html: the verdict, the fault, the truth and the grade. */
 static FILE *html_head(struct scn_result *r)
 {
-	char path[PATH_MAX + 32], a[1024];
+	char path[PATH_MAX + 32], a[1024], b[128];
 	const struct scenario *s = r->s;
 	const struct grade *g = &r->g;
 	FILE *f;
@@ -999,10 +1020,14 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, "<tr><th>%s</th><td class=\"%s\">%s%s%s", c->sc->ops->name,
 			run_verdict_name(c->g.verdict), run_verdict_name(c->g.verdict),
 			c->g.reason[0] ? ": " : "", rl_xml_escape(c->g.reason, a, sizeof(a)));
-		for (size_t k = 0; k < c->obs.n_metrics; k++)
-			fprintf(f, "%s%s %g %s", k ? ", " : "; ",
+		for (size_t k = 0; k < c->obs.n_metrics; k++) {
+			char v[64];
+
+			fprintf(f, "%s%s %s", k ? ", " : "; ",
 				rl_xml_escape(c->obs.metrics[k].name, a, sizeof(a)),
-				c->obs.metrics[k].value, c->obs.metrics[k].unit);
+				rl_xml_escape(metric_text(&c->obs.metrics[k], v, sizeof(v)), b,
+					      sizeof(b)));
+		}
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
@@ -1049,8 +1074,6 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 		return -errno;
 	if (!(f = html_head(r)))
 		return -errno;
-	snprintf(title, sizeof(title), "%s: %s%s%s", r->s->name, run_verdict_name(r->g.verdict),
-		 r->g.reason[0] ? " - " : "", r->g.reason);
 	rig = rig_dat(r);
 	/* Each component its section; the first one's plot is report.png. */
 	for (size_t i = 0; i < r->n_comps; i++) {
@@ -1072,6 +1095,11 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 
 		if (!c->started || !c->sc->ops->report)
 			continue;
+		/* its own grade: of several, one may fail where the scenario's is another's */
+		snprintf(title, sizeof(title), "%s: %s%s%s", r->s->name,
+			 run_verdict_name(r->n_comps > 1 ? c->g.verdict : r->g.verdict),
+			 (r->n_comps > 1 ? c->g.reason : r->g.reason)[0] ? " - " : "",
+			 r->n_comps > 1 ? c->g.reason : r->g.reason);
 		if (i == 0)
 			snprintf(png, sizeof(png), "report.png");
 		else

@@ -196,7 +196,7 @@ static int plot_desc_write(const struct comp_report *r, const json_t *params, co
 FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_t *params, int rows,
 		      int height, char *gp, size_t gplen)
 {
-	char title[1024], caption[512];
+	char title[1024], caption[512], named[1200];
 	FILE *f;
 
 	const char *dot = strrchr(r->png, '.');
@@ -217,8 +217,10 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_
 		r->png);
 	fprintf(f, "set terminal pngcairo size 1200,%d font 'Sans,10'\n", height);
 	fprintf(f, "set output '%s'\n", r->png);
+	/* each component's plot named by it (issue 58): "Hostmesh - rnic-flap: pass" */
+	snprintf(named, sizeof(named), "%s - %s", what, r->title ? r->title : "");
 	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,
-		rl_gp_text(r->title, title, sizeof(title)));
+		rl_gp_text(named, title, sizeof(title)));
 	/* bottom right: clear of the last panel's centred time label */
 	if (r->caption)
 		fprintf(f,
@@ -257,29 +259,75 @@ static void plot_rig(const struct comp_report *r, FILE *f)
 		r->rig_dat, r->rig_bound);
 }
 
+/* One marker's label: its verdicts, one window's, "cls target; cls+cls target". */
+static void verdict_label(const struct comp_obs *o, size_t i, size_t *next, char *buf, size_t len)
+{
+	const struct verdict *v = &o->verdicts[i];
+	size_t k = i + 1, n;
+
+	n = (size_t)snprintf(buf, len, "%s", v->cls);
+	for (; k < o->n_verdicts && o->verdicts[k].time - v->time < 1e-3; k++)
+		n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%s",
+				      strcmp(o->verdicts[k].target, v->target) ? "; " : "+",
+				      o->verdicts[k].cls);
+	snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, " %s", v->target);
+	*next = k;
+}
+
 int comp_plot_verdicts(const struct comp_report *r, const char *name)
 {
 	double t0 = r->t->t_start;
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], label[512], last[512] = "";
+	size_t runs = 0, row = 0;
+	double at = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
 	if (!(f = fopen(path, "we")))
 		return -errno;
+	/* index 0: a marker a window with verdicts */
 	fprintf(f, "# t_s label (the verdicts of one window on one line)\n");
-	for (size_t i = 0; i < r->obs->n_verdicts;) {
-		const struct verdict *v = &r->obs->verdicts[i];
-		size_t k = i + 1;
-
-		fprintf(f, "%.3f \"%s", v->time - t0, v->cls);
-		for (; k < r->obs->n_verdicts && r->obs->verdicts[k].time - v->time < 1e-3; k++)
-			fprintf(f, "%s%s",
-				strcmp(r->obs->verdicts[k].target, v->target) ? "; " : "+",
-				r->obs->verdicts[k].cls);
-		fprintf(f, " %s\"\n", v->target);
-		i = k;
+	for (size_t i = 0, k; i < r->obs->n_verdicts; i = k) {
+		verdict_label(r->obs, i, &k, label, sizeof(label));
+		fprintf(f, "%.3f \"%s\"\n", r->obs->verdicts[i].time - t0, label);
+	}
+	/*
+	 * index 1: what they said, written level and clear of the markers (issue 58:
+	 * a label a marker, turned upright on it, could not be read): the same
+	 * label in windows one after another once, with how many, each where its
+	 * first marker is, on one of three rows near the top of the panel (y as
+	 * a share of its height) so that neighbours do not overlap.
+	 */
+	fprintf(f, "\n\n# t_s row_y label (the same label of windows in a row once)\n");
+	for (size_t i = 0, k; i <= r->obs->n_verdicts; i = k) {
+		if (i < r->obs->n_verdicts)
+			verdict_label(r->obs, i, &k, label, sizeof(label));
+		else
+			k = i + 1, label[0] = '\0';
+		if (runs && (i == r->obs->n_verdicts || strcmp(label, last))) {
+			fprintf(f, "%.3f %.2f \"%s", at, 0.93 - 0.08 * (double)(row++ % 3), last);
+			fprintf(f, runs > 1 ? " (x%zu)\"\n" : "\"\n", runs);
+			runs = 0;
+		}
+		if (i == r->obs->n_verdicts)
+			break;
+		if (!runs)
+			at = r->obs->verdicts[i].time - t0,
+			snprintf(last, sizeof(last), "%s", label);
+		runs++;
 	}
 	return fclose(f) ? -errno : 0;
+}
+
+const char *comp_plot_verdict_series(const char *file, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "'%s' index 0 using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
+		 "title 'verdict (listed in report.html)', "
+		 "'' index 1 using 1:2:3 axes x1y2 with labels left font 'Sans,7' "
+		 "tc rgb '#a00000' notitle",
+		 file);
+	return buf;
 }
 
 static int comp_plot_draw(const struct comp_report *r, const char *gp)

@@ -244,11 +244,17 @@ bool comp_param_num(const json_t *params, const char *key, double lo, double hi,
 bool comp_param_flag(const json_t *params, const char *key, bool *v);
 int comp_param_choice(const json_t *params, const char *key, const char *const *list);
 /*
- * The verdicts as plot labels: r->dir/name, "t_s \"class target\"" a line,
- * seconds since the start, the verdicts of one window on one line.  0 or
- * -errno.
+ * The verdicts as plot data: r->dir/name, index 0 a marker a window with
+ * verdicts ("t_s \"class target\"", seconds since the start), index 1 their
+ * labels to write level at the panel's top ("t_s row_y \"label\"", the same
+ * label of windows in a row once, "(xN)").  0 or -errno.
  */
 int comp_plot_verdicts(const struct comp_report *r, const char *name);
+/*
+ * The plot series that draw file's verdicts (markers at y 0, labels on the
+ * y2 axis: the panel sets 'set y2range [0:1]' and no y2tics) into buf.
+ */
+const char *comp_plot_verdict_series(const char *file, char *buf, size_t len);
 
 /*
  * The plot's end, after the component's panels: the rig's panel

@@ -110,7 +110,7 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 /* Its plot from r and params {vmax: the tallest stacked vote bar}: the run's, and replot's. */
 int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
-	char gp[PATH_MAX + 32];
+	char gp[PATH_MAX + 32], series[512];
 	double vmax;
 	FILE *f;
 
@@ -122,16 +122,19 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 		return -errno;
 	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */
 	fprintf(f, "set yrange [0:1<*]\n");
-	fprintf(f, "set title 'drop rate per window (fault window shaded%s; verdicts marked)'\n",
+	/* a fault-free run has no window to shade, and says none (issue 58) */
+	fprintf(f, "set title 'drop rate per window (%s%s; verdicts marked)'\n",
+		r->t->t_fault > 0 ? "fault window shaded" : "no fault",
 		r->n_down ? ", darker: the flapping link down" : "");
 	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel 'time since start (s)'\n");
-	fprintf(f, "plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
-		   "'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
-		   "'verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
-		   "title 'verdict (listed in report.html)', "
-		   "'' using 1:(0):2 with labels rotate by 90 left offset 0,0.7 font 'Sans,6' "
-		   "tc rgb '#a00000' notitle\n");
-	fprintf(f, "unset label 100\n");
+	/* the verdicts' labels on y2 (a share of the height), above the curves: headroom */
+	fprintf(f, "set y2range [0:1]\nunset y2tics\nset offsets 0, 0, graph 0.3, 0\n");
+	fprintf(f,
+		"plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
+		"'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
+		"%s\n",
+		comp_plot_verdict_series("verdicts.dat", series, sizeof(series)));
+	fprintf(f, "unset label 100\nset autoscale y2\nset offsets 0, 0, 0, 0\n");
 	fprintf(f, "set autoscale y\nset title 'latency per window'\nset ylabel "
 		   "'microseconds'\nset logscale y\n");
 	fprintf(f, "plot 'windows.dat' using 1:4 with lines lw 2 title 'network P50', "

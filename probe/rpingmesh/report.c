@@ -62,7 +62,7 @@ static int write_data(const json_t *windows, const struct comp_report *r)
 /* Its plot from r (no parameters of its own): the run's, and replot's. */
 int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
-	char gp[PATH_MAX + 32];
+	char gp[PATH_MAX + 32], series[512];
 	FILE *f = comp_plot_begin(r, "R-Pingmesh", params, 2, 700, gp, sizeof(gp));
 
 	(void)err, (void)errlen;
@@ -70,17 +70,19 @@ int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_
 		return -errno;
 	fprintf(f, "set yrange [0:1<*]\n");
 	fprintf(f,
-		"set title 'R-Pingmesh: probes lost per window, timeouts and ACK2 losses "
-		"(fault window shaded%s; verdicts marked)'\n",
+		"set title 'probes lost per window, timeouts and ACK2 losses "
+		"(%s%s; verdicts marked)'\n",
+		r->t->t_fault > 0 ? "fault window shaded" : "no fault",
 		r->n_down ? ", darker: the flapping link down" : "");
 	fprintf(f, "set ylabel 'lost (%% of probes)'\nset xlabel 'time since start (s)'\n");
-	fprintf(f, "plot 'rpingmesh-windows.dat' using 1:2 with linespoints lw 2 title "
-		   "'ToR-mesh', '' using 1:3 with linespoints lw 2 title 'inter-ToR', "
-		   "'rpingmesh-verdicts.dat' using 1:(0) with points pt 9 ps 1.8 lc rgb '#a00000' "
-		   "title 'verdict (listed in report.html)', "
-		   "'' using 1:(0):2 with labels rotate by 90 left offset 0,0.7 font 'Sans,6' "
-		   "tc rgb '#a00000' notitle\n");
-	fprintf(f, "unset label 100\n");
+	/* the verdicts' labels on y2 (a share of the height), above the curves: headroom */
+	fprintf(f, "set y2range [0:1]\nunset y2tics\nset offsets 0, 0, graph 0.3, 0\n");
+	fprintf(f,
+		"plot 'rpingmesh-windows.dat' using 1:2 with linespoints lw 2 title "
+		"'ToR-mesh', '' using 1:3 with linespoints lw 2 title 'inter-ToR', "
+		"%s\n",
+		comp_plot_verdict_series("rpingmesh-verdicts.dat", series, sizeof(series)));
+	fprintf(f, "unset label 100\nset autoscale y2\nset offsets 0, 0, 0, 0\n");
 	fprintf(f, "set autoscale y\nset title 'network RTT per window, (T5-T2)-(T4-T3), prober "
 		   "and responder delays'\nset ylabel 'microseconds'\nset logscale y\n");
 	fprintf(f, "plot 'rpingmesh-windows.dat' using 1:($4>0?$4:1/0) with lines lw 2 title "

@@ -63,6 +63,10 @@ rows=$(grep -o '<tr><td><a href="[a-z-]*/report.html">[a-z-]*</a>' "$T/night/ind
 [ "$rows" = "missed-pfc-a missed-pfc-b no-fault-short " ] && ok "index.html: the two failures first, then the pass, each linking its report" ||
 	fail "index.html's rows: $rows"
 check "... saying two did not pass, each with its fault, expectation and bound" sh -c 'grep -q "<p class=\"fail\">2 did not pass: first below.</p>" "$0" && grep -q "<td>pfc-misconfig spine1:swp1</td><td>congestion on spine1:swp1</td><td>-</td><td class=\"fail\">not detected (4 s)</td>" "$0"' "$T/night/index.html"
+# Issue 58: each plot named by its component and its own grade; a fault-free one claims no
+# shaded window; metrics rounded, each unit once.
+check "the plots: titled by component and grade; a fault-free one says so" sh -c 'grep -q "title \"Hostmesh - missed-pfc-a: fail - not detected" "$0/missed-pfc-a/report.gp" && grep -q "(fault window shaded; verdicts marked)" "$0/missed-pfc-a/report.gp" && grep -q "(no fault; verdicts marked)" "$0/no-fault-short/report.gp"' "$T/night"
+check "report.html: metrics rounded, each unit once" sh -c 'grep -Eq "<td class=\"pass\">pass; probes [0-9]+, timeouts [0-9]+, probes-per-rnic [0-9.]+ probes/s, " "$0" && ! grep -Eq "probes [0-9]+ probes|[0-9]\.[0-9]{4,}" "$0"' "$T/night/no-fault-short/report.html"
 check "junit.xml is valid (tests/reports/junit.xsd)" xmllint --noout --schema "$ROOT/tests/reports/junit.xsd" "$T/night/junit.xml"
 "$ROOT/tests/reports/junit-as-gitlab.py" "$T/night/junit.xml" >"$T/night-gitlab.jsonl"
 check "GitLab's reading of junit.xml: two failed with the reason, one success" sh -c 'test "$(jq -r "select(.status == \"failed\") | .name" "$0" | tr "\n" " ")" = "missed-pfc-a missed-pfc-b " && test "$(jq -r "select(.status == \"success\") | .name" "$0")" = no-fault-short && test "$(jq -r "select(.status == \"failed\") | .details" "$0" | grep -c "^reason: not detected")" = 2' "$T/night-gitlab.jsonl"

@@ -1139,3 +1139,42 @@ Test(rig, samples_this_machine_and_says_so_by_phase)
 	rig_free(&rg);
 	rig_free(&rg); /* twice: nothing */
 }
+
+/*
+ * Issue 58: verdict labels a person can read.  The markers stay one a window; the labels are
+ * written level near the top, the same label of windows in a row once with how many, on
+ * three rows in turn.
+ */
+Test(report, verdict_labels_are_merged_and_kept_off_the_markers)
+{
+	char dir[] = "/tmp/rocelab-verdicts-XXXXXX", path[PATH_MAX + 32], *text;
+	struct comp_times t = {.t_start = 100, .t_fault = 102, .t_revert = 110, .t_end = 114};
+	struct verdict v[5] = {
+	    {.time = 104, .cls = "switch-link", .target = "rail1:swp5--spine1:swp1"},
+	    {.time = 106, .cls = "switch-link", .target = "rail1:swp5--spine1:swp1"},
+	    {.time = 108, .cls = "switch-link", .target = "rail1:swp5--spine1:swp1"},
+	    {.time = 108.0001, .cls = "congestion", .target = "rail1:swp5--spine1:swp1"},
+	    {.time = 112, .cls = "rnic", .target = "host1:rnic1"}};
+	struct comp_obs obs = {.verdicts = v, .n_verdicts = 5};
+	struct comp_report r = {.t = &t, .obs = &obs};
+	size_t len;
+
+	cr_assert_not_null(mkdtemp(dir));
+	r.dir = dir;
+	cr_assert_eq(comp_plot_verdicts(&r, "verdicts.dat"), 0);
+	snprintf(path, sizeof(path), "%s/verdicts.dat", dir);
+	cr_assert_not_null(text = rl_read_file(path, &len));
+	/* index 0: a marker a window (the two of 108 s on one) */
+	cr_assert(strstr(text, "\n4.000 \"switch-link rail1:swp5--spine1:swp1\"\n"
+			       "6.000 \"switch-link rail1:swp5--spine1:swp1\"\n"
+			       "8.000 \"switch-link+congestion rail1:swp5--spine1:swp1\"\n"
+			       "12.000 \"rnic host1:rnic1\"\n\n\n"),
+		  "%s", text);
+	/* index 1: the two like windows once, then each other label, rows in turn */
+	cr_assert(strstr(text, "\n4.000 0.93 \"switch-link rail1:swp5--spine1:swp1 (x2)\"\n"
+			       "8.000 0.85 \"switch-link+congestion rail1:swp5--spine1:swp1\"\n"
+			       "12.000 0.77 \"rnic host1:rnic1\"\n"),
+		  "%s", text);
+	free(text);
+	rl_rm_rf(dir);
+}
