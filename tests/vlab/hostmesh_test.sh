@@ -239,7 +239,7 @@ jq '.scenarios += [{"name": "..", "report": "javascript:alert(1)"}]' "$HM_OUT/ci
 check "rocelab report of a hostile folder: the planted script did not run" test ! -e "$T/planted-ran"
 check "... a script beside no description: named and not run" grep -q "link-degrade/report-rpingmesh.gp: no description (report-rpingmesh.plot.json) beside it: not run" "$T/hostile.out"
 check "... a script beside its description: replaced by the one the description gives" cmp "$T/run-report.gp" "$T/hostile/rail-uplink-flap/report.gp"
-check "... the hostile title written as text, on its one line" sh -c '! grep -q "[\`]" "$0" && test "$(grep -c "^set multiplot layout [0-9],1 title \"x _touch " "$0")" -eq 1 && ! grep -q "^!" "$0"' "$T/hostile/link-degrade/report.gp"
+check "... the hostile title written as text, on its one line" sh -c '! grep -q "[\`]" "$0" && test "$(grep -c "^set multiplot layout [0-9],1 title \"Hostmesh - x _touch " "$0")" -eq 1 && ! grep -q "^!" "$0"' "$T/hostile/link-degrade/report.gp"
 check "... the others redrawn (its R-Pingmesh plot too), links replaced, not written through" sh -c 'grep -q ": $1 scenario report(s) redrawn" "$0/hostile.out" && test "$(cat "$0/victim" "$0/victim2")" = "$(printf "untouched\nuntouched")" && test ! -L "$0/hostile/no-fault/report.png" && test ! -L "$0/hostile/index.html"' "$T" "$n"
 check "... and the scenario named .. links nowhere" sh -c '! grep -q "javascript:" "$0/hostile/index.html"' "$T"
 
