@@ -24,6 +24,8 @@ struct fault_run {
 	char evidence[512];
 	char err[512];
 	void *kind_state; /* what a kind's start keeps for its stop (a PFC storm's sender) */
+	/* a kind's schedule origin, rl_now_ns() (link-flap: its first down; 0: none) */
+	unsigned long long origin_ns;
 	/* what of its schedule a live fault did not run as written ("": all of it) */
 	char short_of[512];
 	/* its devices' dead-man timers (deadman.h): when last armed (rl_now_ns, 0: none), fired */

@@ -428,9 +428,6 @@ static void flap_event(const struct fault_run *f, const char *what, unsigned lon
 		ns / 1000000ULL % 1000, c);
 }
 
-/* The first down's monotonic time: the schedule's origin (one fault a process). */
-static unsigned long long first_down;
-
 /*
  * Read both ends until each says up (or down), up to a second (ten on a NOS:
  * each read is an SSH round trip and a NOS takes its time).  The realtime of
@@ -466,7 +463,7 @@ static int verify(struct fault_run *f)
 	char said[400];
 	int r;
 
-	first_down = rl_now_ns();
+	f->origin_ns = rl_now_ns(); /* the schedule's origin: this first down */
 	if (!until_ends(f, false, said, sizeof(said))) {
 		if (!f->err[0])
 			snprintf(f->err, sizeof(f->err), "still up after the flap's down: %s",
@@ -542,7 +539,7 @@ static bool step(struct fault_run *f, bool up, int c, unsigned long long due,
 
 /*
  * Flap as written until the count, --for or a signal ends it; the first down
- * phase is already applied (at first_down).  Cycle C goes down at first_down
+ * phase is already applied (at f->origin_ns).  Cycle C goes down at the origin
  * + (C-1) x period and up --down after, on that schedule rather than after
  * the last step's commands (which over SSH take their time); a step that
  * lands later than half of its phase (50 ms to 1 s), or an end that does not
@@ -553,15 +550,17 @@ static void live(struct fault_run *f)
 	const struct fault_spec *s = f->spec;
 	const unsigned long long period = (unsigned long long)lf_of(s)->period_ms * 1000000ULL,
 				 down = (unsigned long long)lf_of(s)->down_ms * 1000000ULL;
-	unsigned long long end = s->for_ms ? first_down + (unsigned long long)s->for_ms * 1000000ULL
-					   : ULLONG_MAX,
+	unsigned long long end = s->for_ms
+				     ? f->origin_ns + (unsigned long long)s->for_ms * 1000000ULL
+				     : ULLONG_MAX,
 			   slack = (down < period - down ? down : period - down) / 2;
 	int cycles = lf_of(s)->count ? lf_of(s)->count : (s->for_ms || s->hold) ? INT_MAX : 1;
 
 	slack = slack < 50000000ULL ? 50000000ULL : slack > 1000000000ULL ? 1000000000ULL : slack;
 	for (int c = 1; !rl_interrupted; c++) {
-		unsigned long long up_at = first_down + (unsigned long long)(c - 1) * period + down,
-				   next = first_down + (unsigned long long)c * period;
+		unsigned long long up_at =
+				       f->origin_ns + (unsigned long long)(c - 1) * period + down,
+				   next = f->origin_ns + (unsigned long long)c * period;
 
 		sleep_until(f, up_at);
 		if (rl_interrupted || f->deadman_fired || !step(f, true, c, up_at, slack) ||
