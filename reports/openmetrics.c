@@ -14,6 +14,7 @@
 
 #include "harness/lib/common.h"
 #include "reports/history.h"
+#include "reports/pages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,8 +32,7 @@ struct om_ctx {
 	FILE *f;
 	const json_t *root;
 	const char *lab;
-	const json_t *seen; /* scenario names met, each scenario once */
-	json_t *skip;	    /* indexes of scenarios left out */
+	json_t *skip; /* indexes of scenarios left out */
 	size_t skipped;
 };
 
@@ -100,6 +100,15 @@ static void om_sample(struct om_ctx *c, const struct om_family *fam, const json_
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
+static void emit_number(struct om_ctx *c, const struct om_family *fam, const json_t *s,
+			const char *comp, const json_t *o)
+{
+	const json_t *v = json_object_get(o, fam->key);
+
+	if (json_is_number(v))
+		om_sample(c, fam, s, comp, NULL, json_number_value(v));
+}
+
 static void emit_identity(struct om_ctx *c, const struct om_family *fam, const json_t *s,
 			  const char *comp, const json_t *o)
 {
@@ -107,15 +116,6 @@ static void emit_identity(struct om_ctx *c, const struct om_family *fam, const j
 			       "lab_kind", text(o, "lab_kind"), NULL};
 
 	om_sample(c, fam, s, comp, extra, 1);
-}
-
-static void emit_run_number(struct om_ctx *c, const struct om_family *fam, const json_t *s,
-			    const char *comp, const json_t *o)
-{
-	const json_t *v = json_object_get(o, fam->key);
-
-	if (json_is_number(v))
-		om_sample(c, fam, s, comp, NULL, json_number_value(v));
 }
 
 static void emit_duration(struct om_ctx *c, const struct om_family *fam, const json_t *s,
@@ -135,22 +135,6 @@ static bool skipped(const struct om_ctx *c, size_t i)
 	return false;
 }
 
-/*
- * pass, fail, invalid or known-blind: a failure where it is known not to meet
- * its expectation today (known_blind), or where what the monitors probe
- * cannot tell the fault apart: skipped, as junit.xml has it.
- */
-static const char *result_of(const json_t *s)
-{
-	const json_t *obs = json_object_get(s, "observability");
-	const char *v = text(s, "verdict");
-
-	if (!strcmp(v, "fail") && (json_is_string(json_object_get(s, "known_blind")) ||
-				   json_is_false(json_object_get(obs, "observable"))))
-		return "known-blind";
-	return !strcmp(v, "pass") || !strcmp(v, "fail") ? v : "invalid";
-}
-
 static void emit_counts(struct om_ctx *c, const struct om_family *fam, const json_t *s,
 			const char *comp, const json_t *o)
 {
@@ -162,8 +146,8 @@ static void emit_counts(struct om_ctx *c, const struct om_family *fam, const jso
 		size_t n = 0;
 
 		for (size_t i = 0; i < json_array_size(sc); i++)
-			n +=
-			    !skipped(c, i) && !strcmp(result_of(json_array_get(sc, i)), results[r]);
+			n += !skipped(c, i) &&
+			     !strcmp(pages_result_of(json_array_get(sc, i)), results[r]);
 		om_sample(c, fam, s, comp, extra, (double)n);
 	}
 }
@@ -180,16 +164,7 @@ static void emit_skipped(struct om_ctx *c, const struct om_family *fam, const js
 static void emit_result_is(struct om_ctx *c, const struct om_family *fam, const json_t *s,
 			   const char *comp, const json_t *o)
 {
-	om_sample(c, fam, s, comp, NULL, !strcmp(result_of(o), fam->key));
-}
-
-static void emit_number(struct om_ctx *c, const struct om_family *fam, const json_t *s,
-			const char *comp, const json_t *o)
-{
-	const json_t *v = json_object_get(o, fam->key);
-
-	if (json_is_number(v))
-		om_sample(c, fam, s, comp, NULL, json_number_value(v));
+	om_sample(c, fam, s, comp, NULL, !strcmp(pages_result_of(o), fam->key));
 }
 
 /* The rig by phase: fam->key is the phase's field. */
@@ -266,7 +241,7 @@ static const struct om_family families[] = {
      "The run: its id, rocelab's version, the lab's kind (vlab, ssh).", OM_RUN, emit_identity,
      NULL},
     {"rocelab_run_start_timestamp_seconds", "seconds", "When the run started (Unix time).", OM_RUN,
-     emit_run_number, "started"},
+     emit_number, "started"},
     {"rocelab_run_duration_seconds", "seconds", "How long the run took.", OM_RUN, emit_duration,
      NULL},
     {"rocelab_run_scenarios", NULL,

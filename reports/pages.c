@@ -522,22 +522,30 @@ static void index_html(FILE *f, const json_t *root);
 /* ---- the suite's page: failures first ---------------------------------------------------------
  */
 
+const char *pages_result_of(const json_t *s)
+{
+	const json_t *obs = json_object_get(s, "observability");
+	const char *v = text_of(s, "verdict");
+
+	if (!strcmp(v, "fail") && (json_is_string(json_object_get(s, "known_blind")) ||
+				   json_is_false(json_object_get(obs, "observable"))))
+		return "known-blind";
+	return !strcmp(v, "pass") || !strcmp(v, "fail") ? v : "invalid";
+}
+
 /*
  * Where a scenario's row goes: what did not pass first (failures, then
  * invalid), then what is known blind (skipped), then passes.
  */
 static int triage_rank(const json_t *s)
 {
-	const char *v = text_of(s, "verdict");
-	bool blind =
-	    json_is_string(json_object_get(s, "known_blind")) ||
-	    json_is_false(json_object_get(json_object_get(s, "observability"), "observable"));
+	static const char *const order[] = {"fail", "invalid", "known-blind", "pass"};
+	const char *r = pages_result_of(s);
+	int k = 0;
 
-	if (!strcmp(v, "pass"))
-		return 3;
-	if (!strcmp(v, "fail"))
-		return blind ? 2 : 0;
-	return 1;
+	while (strcmp(order[k], r))
+		k++;
+	return k;
 }
 
 /* The report's link around the scenario's name (only a report of this folder). */

@@ -20,6 +20,14 @@
 int pages_inline_images(const char *html);
 
 /*
+ * A scenario of results.json as a run counts it: "pass", "fail", "invalid",
+ * or "known-blind" (a failure known not to be met today, or of a fault its
+ * monitors cannot tell apart: skipped, as junit.xml has it); whatever the
+ * file says, one of the four.
+ */
+const char *pages_result_of(const json_t *scenario);
+
+/*
  * OUTDIR/index.html from the run's results.json (root): who ran what on
  * which devices, and a row per scenario (verdict, reason, time to detect,
  * rank, precision, false positives) linking its report.  0 or -errno.
