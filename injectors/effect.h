@@ -26,6 +26,8 @@ struct fault_run {
 	void *kind_state; /* what a kind's start keeps for its stop (a PFC storm's sender) */
 	/* a kind's schedule origin, rl_now_ns() (link-flap: its first down; 0: none) */
 	unsigned long long origin_ns;
+	/* the fault's start, CLOCK_REALTIME ns: time zero of the times its log prints (0: none) */
+	unsigned long long zero_rt_ns;
 	/* what of its schedule a live fault did not run as written ("": all of it) */
 	char short_of[512];
 	/* its devices' dead-man timers (deadman.h): when last armed (rl_now_ns, 0: none), fired */

@@ -412,8 +412,8 @@ static void html_verdicts(const struct comp_report *r, const char *analyzer_file
 	FILE *f = r->html;
 	char a[1024], b[1024];
 
-	fprintf(f, "<h3>verdicts</h3>\n<table><tr><th>t (s)</th><th>class</th><th>target</th>"
-		   "<th>votes</th></tr>\n");
+	fprintf(f, "<h3>verdicts</h3>\n<p>t: seconds %s</p>\n", comp_time_zero(r->t));
+	fprintf(f, "<table><tr><th>t (s)</th><th>class</th><th>target</th><th>votes</th></tr>\n");
 	for (size_t i = 0; i < r->obs->n_verdicts; i++) {
 		const struct verdict *v = &r->obs->verdicts[i];
 
@@ -423,7 +423,7 @@ static void html_verdicts(const struct comp_report *r, const char *analyzer_file
 			break;
 		}
 		fprintf(f, "<tr><td>%.1f</td><td>%s</td><td>%s</td><td>%lld</td></tr>\n",
-			v->time - r->t->t_start, rl_xml_escape(v->cls, a, sizeof(a)),
+			v->time - comp_t0(r->t), rl_xml_escape(v->cls, a, sizeof(a)),
 			rl_xml_escape(v->target, b, sizeof(b)), v->votes);
 	}
 	fprintf(f, "</table>\n");

@@ -153,7 +153,7 @@ static json_t *rig_hosts(const struct scn_result *r)
 
 /*
  * The rig's samples as data for the report's panel: "t some busy controller
- * late_ms steal" (t since start).
+ * late_ms steal" (t from time zero, runner_t0()).
  */
 static const char *rig_dat(const struct scn_result *r)
 {
@@ -167,7 +167,7 @@ static const char *rig_dat(const struct scn_result *r)
 		return NULL;
 	fprintf(f, "# t_s some busy controller_cpus stall_ms steal (%s)\n", rig_source(r));
 	for (size_t i = 0; i < r->rig.n; i++)
-		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f\n", r->rig.s[i].t - r->t_start,
+		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f\n", r->rig.s[i].t - runner_t0(r),
 			r->rig.s[i].some, r->rig.s[i].busy, r->rig.s[i].self, r->rig.s[i].late_ms,
 			r->rig.s[i].steal);
 	return fclose(f) ? NULL : "rig.dat";
@@ -175,7 +175,8 @@ static const char *rig_dat(const struct scn_result *r)
 
 /*
  * The down intervals of flapping links, from the holders' own lines in
- * inject.log ("flap F: down at T (cycle C)", "flap F: up at T ..."): one
+ * inject.log ("flap F: down at +T s (cycle C; clock R)", "flap F: up at
+ * ...", R in CLOCK_REALTIME seconds; before issue 58 "at R (cycle C)"): one
  * still down at the revert ends there.  Into down[], at most max; how many.
  */
 static size_t flap_intervals(const struct scn_result *r, double (*down)[2], size_t max)
@@ -192,13 +193,17 @@ static size_t flap_intervals(const struct scn_result *r, double (*down)[2], size
 	if (!(log = rl_read_file(path, &len)))
 		return 0;
 	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *p = strstr(line, "flap ");
+		const char *p = strstr(line, "flap "), *clock;
 		char what[8];
 		unsigned id;
 		double at;
 		size_t k;
 
 		if (!p || sscanf(p, "flap %u: %7s at %lf", &id, what, &at) != 3)
+			continue;
+		if ((clock = strstr(p, "; clock ")) && sscanf(clock, "; clock %lf", &at) != 1)
+			continue;
+		if (!clock && at < 1e8) /* seconds from the start, and no clock: not a time */
 			continue;
 		for (k = 0; k < n_open && open[k].id != id; k++)
 			;
@@ -918,15 +923,18 @@ static void html_side_by_side(FILE *f, const struct scn_result *r)
 	fprintf(f, "</tr>\n</table>\n");
 }
 
-/* The verdicts merged into incidents, seconds from the scenario's start. */
+/* The verdicts merged into incidents, seconds from time zero (runner_t0()). */
 static void html_incidents(FILE *f, const struct scn_result *r)
 {
 	const struct grade *g = &r->g;
+	struct comp_times t = runner_times(r);
 	char a[512];
 
 	if (!g->n_inc)
 		return;
-	fprintf(f, "<h2>incidents</h2>\n<table class=\"grid\"><tr><th>element</th><th>class</th>"
+
+	fprintf(f, "<h2>incidents</h2>\n<p>times in seconds %s</p>\n", comp_time_zero(&t));
+	fprintf(f, "<table class=\"grid\"><tr><th>element</th><th>class</th>"
 		   "<th>from (s)</th><th>to (s)</th><th>verdicts</th><th>of another class</th>"
 		   "<th></th></tr>\n");
 	for (size_t i = 0; i < g->n_inc; i++) {
@@ -935,8 +943,9 @@ static void html_incidents(FILE *f, const struct scn_result *r)
 		fprintf(f,
 			"<tr><td>%s</td><td>%s</td><td>%.1f</td><td>%.1f</td><td>%d</td>"
 			"<td>%d</td><td class=\"%s\">%s</td></tr>\n",
-			rl_xml_escape(x->target, a, sizeof(a)), x->cls, x->start - r->t_start,
-			x->end - r->t_start, x->verdicts, x->other_cls, x->right ? "pass" : "fail",
+			rl_xml_escape(x->target, a, sizeof(a)), x->cls, x->start - runner_t0(r),
+			x->end - runner_t0(r), x->verdicts, x->other_cls,
+			x->right ? "pass" : "fail",
 			x->right      ? "the truth"
 			: x->in_fault ? "during the fault, not the truth"
 				      : "outside the fault");

@@ -22,7 +22,7 @@
 
 static int write_timeline(const struct mpr_state *st, const struct comp_report *r)
 {
-	double t0 = r->t->t_start;
+	double t0 = r->t->t_start, z = comp_t0(r->t); /* bins from the start, x from z */
 	char path[PATH_MAX + 32];
 	FILE *f;
 	size_t i = 0, k = 0;
@@ -62,7 +62,7 @@ static int write_timeline(const struct mpr_state *st, const struct comp_report *
 		if (!nr)
 			nr = 1;
 		fprintf(f, "%.2f %.2f %.0f %.1f %.1f %.1f %.1f %.1f %.1f %.0f %.2f %.1f\n",
-			b + PLOT_BIN_S / 2 - t0, pk * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6,
+			b + PLOT_BIN_S / 2 - z, pk * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6,
 			rt / PLOT_BIN_S, nv ? vps / (double)nv : 0, sent ? 100 * hit / sent : 0,
 			sent ? 100 * fwd / sent : 0, mem / (double)nr, sta / (double)nr,
 			bm / (double)nr, ro, pk_b * MPR_WIRE_PAYLOAD * 8 / PLOT_BIN_S / 1e6,
@@ -129,7 +129,8 @@ int mpr_plot(const struct comp_report *r, const json_t *p, char *err, size_t err
 		return -errno;
 	fprintf(f, "set title 'goodput, payload in order per %.0f ms (fault window shaded)'\n",
 		PLOT_BIN_S * 1e3);
-	fprintf(f, "set ylabel 'Mbit/s'\nset xlabel 'time since start (s)'\nset yrange [0:*]\n");
+	fprintf(f, "set ylabel 'Mbit/s'\nset xlabel '%s'\nset yrange [0:*]\n",
+		comp_time_label(r->t));
 	if (vs)
 		/* the even QPs' and the odd QPs' apart, each with its own receiver */
 		fprintf(f,
@@ -144,12 +145,12 @@ int mpr_plot(const struct comp_report *r, const json_t *p, char *err, size_t err
 	if (optimal > 0)
 		fprintf(f, ", %.3f with lines dt 2 lw 2 lc rgb '#606060' title 'optimal (fabric)'",
 			optimal);
-	/* where the faults take capacity away, the optimal they leave (x: s since the start) */
+	/* where the faults take capacity away, the optimal they leave (x: s from time zero) */
 	if (optimal_fault > 0 && r->t->t_fault > 0 && optimal_fault < optimal - 1e-6)
 		fprintf(f,
 			", (x >= %.3f && x <= %.3f ? %.3f : 1/0) with lines dt 3 lw 2 lc rgb "
 			"'#a06000' title 'optimal while the fault is live'",
-			r->t->t_fault - r->t->t_start, r->t->t_revert - r->t->t_start,
+			r->t->t_fault - comp_t0(r->t), r->t->t_revert - comp_t0(r->t),
 			optimal_fault);
 	fprintf(f, "\nunset label 100\n");
 	fprintf(f, "set title 'virtual paths in use and retransmissions'\n");

@@ -146,13 +146,35 @@ void comp_obs_metric(struct comp_obs *o, const char *name, double value, const c
 	m->value = value;
 }
 
-/* The shared time axis, the fault window shaded and a flapping link's down intervals darker. */
+double comp_t0(const struct comp_times *t)
+{
+	return t->t_origin > 0 ? t->t_origin : t->t_start;
+}
+
+const char *comp_time_zero(const struct comp_times *t)
+{
+	return t->t_origin <= 0 ? "from the start"
+	       : t->t_fault > 0 ? "from the start of the fault"
+				: "from the start of the fault phase";
+}
+
+const char *comp_time_label(const struct comp_times *t)
+{
+	return t->t_origin <= 0 ? "time since start (s)"
+	       : t->t_fault > 0 ? "time from the start of the fault (s)"
+				: "time from the start of the fault phase (s; nothing injected)";
+}
+
+/*
+ * The shared time axis (x 0: the fault's start, the baseline before it
+ * negative), the fault window shaded and a flapping link's down intervals darker.
+ */
 static void time_axis(const struct comp_report *r, FILE *f)
 {
 	const struct comp_times *t = r->t;
-	double t0 = t->t_start;
+	double t0 = comp_t0(t);
 
-	fprintf(f, "set xrange [0:%.1f]\n", t->t_end - t0);
+	fprintf(f, "set xrange [%.1f:%.1f]\n", t->t_start - t0, t->t_end - t0);
 	if (t->t_fault > 0)
 		fprintf(f,
 			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
@@ -171,16 +193,19 @@ static int plot_desc_write(const struct comp_report *r, const json_t *params, co
 {
 	const struct comp_times *t = r->t;
 	json_t *down = json_array(),
-	       *d = json_pack("{s:i,s:s,s:s,s:s,s:s,s:{s:f,s:f,s:f,s:f},s:o,s:O}", "rocelab_plot",
+	       *d = json_pack("{s:i,s:s,s:s,s:s,s:s,s:{s:f,s:f,s:f,s:f},s:o,s:o}", "rocelab_plot",
 			      1, "component", r->component ? r->component : "", "png", r->png,
 			      "title", r->title ? r->title : "", "caption",
 			      r->caption ? r->caption : "", "times", "start", t->t_start, "end",
 			      t->t_end, "fault", t->t_fault, "revert", t->t_revert, "down", down,
-			      "params", params ? (json_t *)params : json_object());
+			      "params", params ? json_incref((json_t *)params) : json_object());
 	int ret;
 
 	if (!d)
 		return -ENOMEM;
+	/* time zero of its data files; a description without it is older: theirs is the start */
+	if (t->t_origin > 0)
+		json_object_set_new(json_object_get(d, "times"), "origin", json_real(t->t_origin));
 	for (size_t k = 0; k < r->n_down && k < COMP_PLOT_DOWN; k++)
 		json_array_append_new(down, json_pack("[f,f]", r->down[k][0], r->down[k][1]));
 	if (r->rig_dat)
@@ -221,12 +246,27 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_
 	snprintf(named, sizeof(named), "%s - %s", what, r->title ? r->title : "");
 	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,
 		rl_gp_text(named, title, sizeof(title)));
-	/* bottom right: clear of the last panel's centred time label */
-	if (r->caption)
-		fprintf(f,
-			"set label 100 \"%s\" at screen 0.99, screen 0.01 right font 'Sans,8' "
-			"noenhanced\n",
-			rl_gp_text(r->caption, caption, sizeof(caption)));
+	/*
+	 * bottom right, below the keys and clear of the last panel's centred time
+	 * label: one part a line ("lab L", "seed N", ...; gnuplot's "\n" between
+	 * them, the only backslashes: the parts are rl_gp_text()'s, which has none)
+	 */
+	if (r->caption) {
+		int lines = 1;
+
+		fprintf(f, "set label 100 \"");
+		rl_gp_text(r->caption, caption, sizeof(caption));
+		for (const char *p = caption, *c; *p; p = c + 2, lines++) {
+			if (!(c = strstr(p, ", "))) {
+				fputs(p, f);
+				break;
+			}
+			fprintf(f, "%.*s\\n", (int)(c - p), p);
+		}
+		/* its first line's centre: 8 pt lines are 12 px apart, the last 6 px up */
+		fprintf(f, "\" at screen 0.99, screen %.4f right front font 'Sans,8' noenhanced\n",
+			(6.0 + 12.0 * (lines - 1)) / height);
+	}
 	/* The same plot area in every panel, so their time axes line up. */
 	fprintf(f, "set lmargin at screen 0.08\nset rmargin at screen 0.78\n");
 	fprintf(f, "set grid\nset key outside right top\n");
@@ -247,7 +287,8 @@ static void plot_rig(const struct comp_report *r, FILE *f)
 	time_axis(r, f);
 	fprintf(f, "set title \"the rig: %s\" noenhanced\n",
 		rl_gp_text(r->rig_source ? r->rig_source : "this machine", src, sizeof(src)));
-	fprintf(f, "set ylabel 'share (CPUs: controller)'\nset xlabel 'time since start (s)'\n");
+	fprintf(f, "set ylabel 'share (CPUs: controller)'\nset xlabel '%s'\n",
+		comp_time_label(r->t));
 	/* its stalls (a thread's latest wake-up in each sample, ms) on the right-hand axis */
 	fprintf(f, "set y2range [0:*]\nset y2tics\n");
 	fprintf(f,
@@ -276,7 +317,7 @@ static void verdict_label(const struct comp_obs *o, size_t i, size_t *next, char
 
 int comp_plot_verdicts(const struct comp_report *r, const char *name)
 {
-	double t0 = r->t->t_start;
+	double t0 = comp_t0(r->t);
 	char path[PATH_MAX + 32], label[512], last[512] = "";
 	size_t runs = 0, row = 0;
 	double at = 0;
@@ -286,7 +327,8 @@ int comp_plot_verdicts(const struct comp_report *r, const char *name)
 	if (!(f = fopen(path, "we")))
 		return -errno;
 	/* index 0: a marker a window with verdicts */
-	fprintf(f, "# t_s label (the verdicts of one window on one line)\n");
+	fprintf(f, "# t_s label (the verdicts of one window on one line; t: %s)\n",
+		comp_time_label(r->t));
 	for (size_t i = 0, k; i < r->obs->n_verdicts; i = k) {
 		verdict_label(r->obs, i, &k, label, sizeof(label));
 		fprintf(f, "%.3f \"%s\"\n", r->obs->verdicts[i].time - t0, label);
@@ -411,8 +453,9 @@ int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, 
 		bad = "caption";
 	else if (!desc_time(t, "start", &d->t.t_start) || !desc_time(t, "end", &d->t.t_end) ||
 		 !desc_time(t, "fault", &d->t.t_fault) || !desc_time(t, "revert", &d->t.t_revert) ||
+		 (json_object_get(t, "origin") && !desc_time(t, "origin", &d->t.t_origin)) ||
 		 d->t.t_end < d->t.t_start)
-		bad = "times (start, end, fault, revert: seconds, end after start)";
+		bad = "times (start, end, fault, revert, origin: seconds, end after start)";
 	else if (!json_is_array(down) || json_array_size(down) > COMP_PLOT_DOWN)
 		bad = "down (at most 64 intervals)";
 	else if (rig && (!desc_str(rig, "data", d->rig_dat, sizeof(d->rig_dat)) ||

@@ -169,7 +169,17 @@ struct comp_times {
 	/* when the fault could first be seen: t_fault, or later when a load reveals it (the
 	 * load was running from then); 0: t_fault.  Time to detect counts from here. */
 	double t_effect;
+	/* time zero of every time a person reads (issue 58): the fault's start, or the fault
+	 * phase's when nothing was injected; 0: not known (t_start, as results before it) */
+	double t_origin;
 };
+
+/* Time zero of what a person reads (plots, their data, report.html): see t_origin. */
+double comp_t0(const struct comp_times *t);
+/* The time axis's label: "time from the fault's start (s)" or, without one, the phase's. */
+const char *comp_time_label(const struct comp_times *t);
+/* What time zero is, after a time: "from the fault's start" (or the phase's, or the run's). */
+const char *comp_time_zero(const struct comp_times *t);
 
 /* The incident report's hooks: files go to dir, the plot to dir/png. */
 struct comp_report {
@@ -185,7 +195,7 @@ struct comp_report {
 	size_t n_down;
 	/*
 	 * The rig measured through the scenario (issue 64): a file in dir of
-	 * "t some busy controller" rows (t since the start), or NULL; what it measured;
+	 * "t some busy controller" rows (t from time zero, comp_t0()), or NULL; what it measured;
 	 * the pressure above which a host-processing verdict is set aside.
 	 */
 	const char *rig_dat, *rig_source;

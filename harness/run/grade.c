@@ -225,8 +225,9 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			if (t->t_fault <= 0 || we <= t->t_inject || ws >= t->t_revert + settle) {
 				if (!g->false_positives++)
 					snprintf(g->fp_first, sizeof(g->fp_first),
-						 "%s %.60s in [%.1f, %.1f] s", v->cls, v->target,
-						 ws - t->t_start, we - t->t_start);
+						 "%s %.60s in [%.1f, %.1f] s %s", v->cls, v->target,
+						 ws - comp_t0(t), we - comp_t0(t),
+						 comp_time_zero(t));
 			}
 			continue;
 		}

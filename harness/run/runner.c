@@ -758,6 +758,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		ok = wait_ms(s->baseline_ms, r, why, sizeof(why));
 	}
 	fault_start = rl_now_ns();
+	r->t_phase = runner_now_s();
 	/* A scenario without faults or load still holds its fault phase: time to stay silent in. */
 	if (ok)
 		progress(idx, total, s, "fault phase %.1f s%s", (double)s->fault_ms / 1e3,
@@ -907,12 +908,15 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	else
 		progress(idx, total, s, "%s: %s", run_verdict_name(r->g.verdict), r->g.reason);
 	if (r->g.detected) {
-		char prec[96] = "";
+		char prec[160] = "";
 
+		/* its terms said (precision is the verdicts' share; incidents merge them) */
 		if (r->g.precision >= 0)
 			snprintf(prec, sizeof(prec),
-				 ", precision %.2f (%d incident(s) during the fault, %d right)",
-				 r->g.precision, r->g.incidents, r->g.incidents_right);
+				 ", precision %.2f (%d of %d verdicts during the fault right; %d "
+				 "incident(s), %d right)",
+				 r->g.precision, r->g.verdicts_right, r->g.verdicts_in,
+				 r->g.incidents, r->g.incidents_right);
 		fprintf(stderr,
 			"run: [%zu/%zu] %s: detected after %.1f s, rank %d%s, %d false "
 			"positive(s)\n",

@@ -39,6 +39,7 @@ struct scn_result {
 	double t_stop;				  /* its components began to be stopped */
 	double t_verified;			  /* the faults due at the start were verified */
 	double t_unapply;			  /* the first revert began */
+	double t_phase;				  /* the fault phase began */
 	/* Its loads were running (0: none): a fault that a load reveals (congestion under an
 	 * incast or a stream) can show from then, not before; time to detect counts from it. */
 	double t_load;
@@ -174,6 +175,8 @@ static inline double runner_now_s(void)
 
 /* r's clock as components, the grader and the reports see it. */
 struct comp_times runner_times(const struct scn_result *r);
+/* Time zero of what a person reads of r: the fault's start, else its phase's (comp_t0()). */
+double runner_t0(const struct scn_result *r);
 
 /*
  * A failure expected today (expect.known-blind), or of a monitor whose probes

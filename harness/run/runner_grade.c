@@ -120,7 +120,15 @@ struct comp_times runner_times(const struct scn_result *r)
 				   .t_stop = r->t_stop,
 				   .t_verified = r->t_verified,
 				   .t_unapply = r->t_unapply,
-				   .t_effect = r->t_load > r->t_fault ? r->t_load : r->t_fault};
+				   .t_effect = r->t_load > r->t_fault ? r->t_load : r->t_fault,
+				   .t_origin = r->t_fault > 0 ? r->t_fault : r->t_phase};
+}
+
+double runner_t0(const struct scn_result *r)
+{
+	struct comp_times t = runner_times(r);
+
+	return comp_t0(&t);
 }
 
 bool runner_known_blind(const struct scn_result *r)

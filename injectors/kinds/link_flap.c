@@ -417,15 +417,19 @@ static bool admin_down(const struct fault_run *f, const struct fault_action *a,
 }
 
 /*
- * "flap F: down at T (cycle C)", T in CLOCK_REALTIME seconds: the incident
- * report shades each down interval from these lines of the holder's log.
- * Each T is the device's (issue 64): a down when its actions had returned
- * and both ends read down, an up when both ends read up again.
+ * "flap F: down at +T s (cycle C; clock R)": T in seconds from the fault's
+ * start (its first down, issue 58: what a person reads), R the same instant
+ * in CLOCK_REALTIME seconds, from which the incident report shades each
+ * down interval.  Each is the device's (issue 64): a down when its actions
+ * had returned and both ends read down, an up when both ends read up again.
  */
 static void flap_event(const struct fault_run *f, const char *what, unsigned long long ns, int c)
 {
-	rl_info("flap %u: %s at %llu.%03llu (cycle %d)", f->id, what, ns / 1000000000ULL,
-		ns / 1000000ULL % 1000, c);
+	unsigned long long z = f->zero_rt_ns && f->zero_rt_ns <= ns ? f->zero_rt_ns : ns;
+
+	rl_info("flap %u: %s at +%llu.%03llu s (cycle %d; clock %llu.%03llu)", f->id, what,
+		(ns - z) / 1000000000ULL, (ns - z) / 1000000ULL % 1000, c, ns / 1000000000ULL,
+		ns / 1000000ULL % 1000);
 }
 
 /*
@@ -464,6 +468,7 @@ static int verify(struct fault_run *f)
 	int r;
 
 	f->origin_ns = rl_now_ns(); /* the schedule's origin: this first down */
+	f->zero_rt_ns = down_at;
 	if (!until_ends(f, false, said, sizeof(said))) {
 		if (!f->err[0])
 			snprintf(f->err, sizeof(f->err), "still up after the flap's down: %s",

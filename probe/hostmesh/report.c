@@ -64,7 +64,7 @@ static int vote_cmp(const void *a, const void *b)
 static int write_data(const struct hm_state *st, const struct comp_report *r, double *vmax)
 {
 	const struct comp_times *t = r->t;
-	double t0 = t->t_start;
+	double t0 = comp_t0(t);
 	char path[PATH_MAX + 32];
 	struct linkvote lv[64];
 	size_t nlv = 0, i;
@@ -74,8 +74,10 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 	snprintf(path, sizeof(path), "%s/windows.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return -errno;
-	fprintf(f, "# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
-		   "proc_p50_us proc_p99_us probes\n");
+	fprintf(f,
+		"# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
+		"proc_p50_us proc_p99_us probes (t: %s)\n",
+		comp_time_label(t));
 	json_array_foreach(st->mon.windows, i, w)
 	{
 		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us");
@@ -126,7 +128,7 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 	fprintf(f, "set title 'drop rate per window (%s%s; verdicts marked)'\n",
 		r->t->t_fault > 0 ? "fault window shaded" : "no fault",
 		r->n_down ? ", darker: the flapping link down" : "");
-	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel 'time since start (s)'\n");
+	fprintf(f, "set ylabel 'drops (%% of probes)'\nset xlabel '%s'\n", comp_time_label(r->t));
 	/* the verdicts' labels on y2 (a share of the height), above the curves: headroom */
 	fprintf(f, "set y2range [0:1]\nunset y2tics\nset offsets 0, 0, graph 0.3, 0\n");
 	fprintf(f,

@@ -34,7 +34,7 @@ static double rtt(const json_t *w, const char *list, const char *q)
 
 static int write_data(const json_t *windows, const struct comp_report *r)
 {
-	double t0 = r->t->t_start;
+	double t0 = comp_t0(r->t);
 	char path[PATH_MAX + 32];
 	size_t i;
 	json_t *w;
@@ -43,9 +43,11 @@ static int write_data(const json_t *windows, const struct comp_report *r)
 	snprintf(path, sizeof(path), "%s/rpingmesh-windows.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return -errno;
-	fprintf(f, "# t_mid_s tor_mesh_lost_pct inter_tor_lost_pct tor_mesh_rtt_p50_us "
-		   "tor_mesh_rtt_p99_us inter_tor_rtt_p50_us inter_tor_rtt_p99_us "
-		   "prober_p50_us responder_p50_us\n");
+	fprintf(f,
+		"# t_mid_s tor_mesh_lost_pct inter_tor_lost_pct tor_mesh_rtt_p50_us "
+		"tor_mesh_rtt_p99_us inter_tor_rtt_p50_us inter_tor_rtt_p99_us "
+		"prober_p50_us responder_p50_us (t: %s)\n",
+		comp_time_label(r->t));
 	json_array_foreach(windows, i, w)
 	{
 		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.1f\n",
@@ -74,7 +76,7 @@ int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_
 		"(%s%s; verdicts marked)'\n",
 		r->t->t_fault > 0 ? "fault window shaded" : "no fault",
 		r->n_down ? ", darker: the flapping link down" : "");
-	fprintf(f, "set ylabel 'lost (%% of probes)'\nset xlabel 'time since start (s)'\n");
+	fprintf(f, "set ylabel 'lost (%% of probes)'\nset xlabel '%s'\n", comp_time_label(r->t));
 	/* the verdicts' labels on y2 (a share of the height), above the curves: headroom */
 	fprintf(f, "set y2range [0:1]\nunset y2tics\nset offsets 0, 0, graph 0.3, 0\n");
 	fprintf(f,

@@ -204,6 +204,10 @@ done
 F="$HM_OUT/ci/rail-uplink-flap"
 downs=$(grep -c '^set object [2-9][0-9]* rect' "$F/report.gp")
 [ "$downs" -ge 2 ] && ok "the flap's report shades its $downs down intervals, from the injector's own log" || fail "flap down intervals shaded: $downs" "$(grep -c 'flap .*: down at' "$F/inject.log") down lines in inject.log"
+# Issue 58: what a person reads counts from the fault's start: the plot's axis (the baseline
+# negative, the fault window from 0), its data, inject.log's flap lines (their clock beside).
+check "the flap's plot, data and log count from the fault's start" \
+	sh -c 'grep -q "^set xrange \[-[0-9.]*:[0-9.]*\]" "$0/report.gp" && grep -q "^set object 1 rect from 0.000, graph 0" "$0/report.gp" && grep -q "^set xlabel .time from the start of the fault (s)." "$0/report.gp" && awk "!/^#/ && NF { if (\$1 < 0) neg++; else pos++ } END { exit !(neg && pos) }" "$0/windows.dat" && grep -Eq "flap [0-9]+: down at \+0\.00[0-9] s \(cycle 1; clock [0-9]{10}\.[0-9]{3}\)" "$0/inject.log" && grep -Eq "flap [0-9]+: down at \+[34]\.[0-9]{3} s \(cycle 2; clock " "$0/inject.log" && ! grep -qiE "unexpected|error|unrecognized" "$0/gnuplot.log"' "$F"
 # Issue 64: ground truth is what ran. The flap (2 s down every 4 s, an 8 s phase) ran both
 # cycles as written, each down interval as its ends read it; another fault acted from apply to revert.
 check "results.json: the flap's measured down intervals, two of 2 s (+-0.3) 4 s apart (+-0.3)" \

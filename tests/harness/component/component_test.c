@@ -8,7 +8,10 @@
 #include "harness/lib/common.h"
 
 #include <criterion/criterion.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 Test(component, a_verdict_reads_back_as_written)
 {
@@ -74,4 +77,95 @@ Test(component, services_are_found_by_flow_and_written_as_results_have_them)
 	json_decref(j);
 	comp_obs_clear(&o);
 	cr_assert_eq(o.n_services, 0);
+}
+
+/*
+ * Issue 58: the plots count from the fault's start (the baseline negative),
+ * their data files and verdicts with them, and say so; a plot's description
+ * keeps its time zero, and one written before it had one reads as the run's
+ * start, as its data files were written.
+ */
+Test(component, plots_count_from_the_faults_start)
+{
+	char dir[] = "/tmp/rl-comp-test-XXXXXX", gp[PATH_MAX + 32], path[PATH_MAX + 32], *text;
+	struct comp_times t = {.t_start = 1000,
+			       .t_fault = 1006.25,
+			       .t_revert = 1014.25,
+			       .t_end = 1020,
+			       .t_origin = 1006.25};
+	struct verdict v[2] = {{.time = 1004.0}, {.time = 1008.25}}; /* in time order */
+	struct comp_obs obs = {.verdicts = v, .n_verdicts = 2};
+	const double down[1][2] = {{1006.25, 1008.25}};
+	struct comp_report r = {.png = "report.png",
+				.title = "t",
+				.t = &t,
+				.obs = &obs,
+				.component = "hostmesh",
+				.down = down,
+				.n_down = 1};
+	struct comp_plot_desc d;
+	size_t len;
+	FILE *f;
+
+	strcpy(v[0].cls, "rnic"), strcpy(v[0].target, "h:r");
+	strcpy(v[1].cls, "switch-link"), strcpy(v[1].target, "a--b");
+	cr_assert_not_null(mkdtemp(dir));
+	r.dir = dir;
+	cr_assert_float_eq(comp_t0(&t), 1006.25, 1e-9);
+	cr_assert_str_eq(comp_time_label(&t), "time from the start of the fault (s)");
+	cr_assert_eq(comp_plot_verdicts(&r, "verdicts.dat"), 0);
+	snprintf(path, sizeof(path), "%s/verdicts.dat", dir);
+	cr_assert_not_null(text = rl_read_file(path, &len));
+	cr_assert(strstr(text, "\n-2.250 \"rnic h:r\"\n2.000 \"switch-link a--b\"\n"), "%s", text);
+	free(text);
+	/* drawn by gnuplot, the rig's panel with it: the labels are gnuplot's to read */
+	snprintf(path, sizeof(path), "%s/rig.dat", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "-6.0 0.1 0.2 0.01 1.0 0\n13.0 0.1 0.2 0.01 1.0 0\n");
+	fclose(f);
+	r.rig_dat = "rig.dat", r.rig_source = "this machine", r.rig_bound = 0.3;
+	cr_assert_not_null(f = comp_plot_begin(&r, "Hostmesh", NULL, 1, 400, gp, sizeof(gp)));
+	fprintf(f, "set xlabel '%s'\nplot 'verdicts.dat' index 0 using 1:(0) with points\n",
+		comp_time_label(&t));
+	cr_assert_eq(comp_plot_end(&r, f, gp), 0, "gnuplot drew it (see %s/gnuplot.log)", dir);
+	snprintf(path, sizeof(path), "%s/report.png", dir);
+	cr_assert_eq(access(path, F_OK), 0);
+	cr_assert_not_null(text = rl_read_file(gp, &len));
+	cr_assert(strstr(text, "set xrange [-6.2:13.8]"), "%s", text);
+	cr_assert(strstr(text, "set object 1 rect from 0.000, graph 0 to 8.000, graph 1"), "%s",
+		  text);
+	cr_assert(strstr(text, "set object 2 rect from 0.000, graph 0 to 2.000, graph 1"), "%s",
+		  text);
+	free(text);
+	/* the description keeps time zero */
+	snprintf(path, sizeof(path), "%s/report.plot.json", dir);
+	cr_assert_not_null(text = rl_read_file(path, &len));
+	cr_assert_eq(comp_plot_desc_read(&d, text, len, gp, sizeof(gp)), 0, "%s", gp);
+	cr_assert_float_eq(d.t.t_origin, 1006.25, 1e-6);
+	comp_plot_desc_free(&d);
+	free(text);
+	/* one from before: no origin, its data since the start; a bad one is refused */
+	{
+		const char *old = "{\"rocelab_plot\":1,\"component\":\"hostmesh\",\"png\":"
+				  "\"report.png\",\"title\":\"\",\"caption\":\"\",\"times\":{"
+				  "\"start\":1000,\"end\":1020,\"fault\":1006,\"revert\":1014},"
+				  "\"down\":[],\"params\":{}}";
+		char bad[600];
+
+		cr_assert_eq(comp_plot_desc_read(&d, old, strlen(old), gp, sizeof(gp)), 0, "%s",
+			     gp);
+		cr_assert_float_eq(comp_t0(&d.t), 1000, 1e-9);
+		cr_assert_str_eq(comp_time_label(&d.t), "time since start (s)");
+		comp_plot_desc_free(&d);
+		snprintf(bad, sizeof(bad), "%.*s,\"origin\":\"x\"}%s",
+			 (int)(strstr(old, "}") - old), old, strstr(old, "}") + 1);
+		cr_assert_eq(comp_plot_desc_read(&d, bad, strlen(bad), gp, sizeof(gp)), -EINVAL);
+		cr_assert(strstr(gp, "origin"), "%s", gp);
+	}
+	/* nothing injected: zero is the fault phase's start, and the axis says so */
+	t.t_fault = 0;
+	cr_assert_str_eq(comp_time_label(&t),
+			 "time from the start of the fault phase (s; nothing injected)");
+	snprintf(gp, sizeof(gp), "rm -rf '%s'", dir);
+	cr_assert_eq(system(gp), 0);
 }

@@ -345,6 +345,55 @@ Test(runner, a_late_verdict_and_a_low_figure_fail_with_the_first_reason)
 	finish(&r, s);
 }
 
+/*
+ * Issue 58: what a person reads counts from the fault's start.  A flap's
+ * lines in inject.log say "+T s" and carry the clock the report shades
+ * from; one from before (the clock alone) still reads; a relative time
+ * without a clock is no time.
+ */
+Test(runner, times_count_from_the_faults_start_and_flap_lines_carry_the_clock)
+{
+	struct scenario *s;
+	struct scn_result r = run(DIR "/echo-flap.yaml", &s);
+	struct run_info ri = {.outdir = outdir,
+			      .version = "test",
+			      .inventory = VLAB,
+			      .lab_kind = "fake",
+			      .run_id = "20261129T180000Z-0058"};
+	char path[PATH_MAX + 16];
+	double f;
+	json_t *j, *eff;
+	FILE *log;
+
+	cr_assert_gt(r.t_fault, 0);
+	cr_assert(r.t_phase > r.t_start && r.t_phase <= r.t_fault + 0.05, "phase %.3f fault %.3f",
+		  r.t_phase - r.t_start, r.t_fault - r.t_start);
+	cr_assert_float_eq(runner_t0(&r), r.t_fault, 1e-9, "time zero: the fault's start");
+	f = r.t_fault;
+	snprintf(path, sizeof(path), "%s/inject.log", r.dir);
+	cr_assert_not_null(log = fopen(path, "w"));
+	fprintf(log,
+		"rocelab: flap 1: down at +0.000 s (cycle 1; clock %.3f)\n"
+		"rocelab: flap 1: up at +0.200 s (cycle 1; clock %.3f)\n"
+		"rocelab: flap 2: down at %.3f (cycle 1)\n"
+		"rocelab: flap 2: up at %.3f (cycle 1)\n"
+		"rocelab: flap 3: down at +0.100 s (cycle 1)\n",
+		f, f + 0.2, f + 0.4, f + 0.5);
+	fclose(log);
+	ri.inv = s->inv;
+	j = report_results(&ri, &r, 1);
+	eff =
+	    json_object_get(json_array_get(json_object_get(j, "scenarios"), 0), "effect_intervals");
+	cr_assert_eq(json_array_size(eff), 2, "the new line, the old one; not the clockless one");
+	cr_assert_float_eq(json_number_value(json_array_get(json_array_get(eff, 0), 0)), f, 1e-3);
+	cr_assert_float_eq(json_number_value(json_array_get(json_array_get(eff, 0), 1)), f + 0.2,
+			   1e-3);
+	cr_assert_float_eq(json_number_value(json_array_get(json_array_get(eff, 1), 0)), f + 0.4,
+			   1e-3);
+	json_decref(j);
+	finish(&r, s);
+}
+
 /* --retries: a failure runs again; a later pass is a pass, flaky, its failed run kept. */
 Test(runner, a_failed_scenario_runs_again_and_a_later_pass_is_flaky)
 {
