@@ -101,6 +101,10 @@ void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct
 	{                                                                                          \
 		return ((const P *)cfg)->az.grace_ms;                                              \
 	}                                                                                          \
+	static long long detect_ms(const void *cfg)                                                \
+	{                                                                                          \
+		return 2 * ((const P *)cfg)->az.window_ms + ((const P *)cfg)->az.grace_ms;         \
+	}                                                                                          \
 	static int start(const struct comp_env *e, const void *cfg, void **state, char *what,      \
 			 size_t whatlen)                                                           \
 	{                                                                                          \
@@ -122,8 +126,9 @@ void mon_params_add(struct opt_desc *params, size_t cap, size_t *n, const struct
 	}
 
 #define MON_COMP_OPS                                                                               \
-	.check = check, .settle_ms = settle_ms, .drain_ms = drain_ms, .start = start,              \
-	.alive = mon_comp_alive, .stop = mon_comp_stop, .release = mon_comp_release
+	.check = check, .settle_ms = settle_ms, .drain_ms = drain_ms, .detect_ms = detect_ms,      \
+	.start = start, .alive = mon_comp_alive, .stop = mon_comp_stop,                            \
+	.release = mon_comp_release
 
 /* A window closes only once its probes (and their answers) can no longer arrive. */
 static inline void mon_grace(long long *grace_ms, long long timeout_ms)

@@ -150,10 +150,14 @@ static void dry_expect(const struct scn_expect *e, const char *indent)
 		printf("%sexpect: no verdict at all, at most %d false positive(s)\n", indent,
 		       e->max_false_positives);
 	else if (e->cls[0] || !e->n_metrics)
-		printf("%sexpect: %s on %s within %s, in the top %d, at most %d false positive(s)",
+		printf("%sexpect: %s on %s within %s%s, in the top %d, at most %d false "
+		       "positive(s)",
 		       indent, e->cls[0] ? e->cls : "a verdict", e->target,
-		       rl_format_duration_ms(e->within_ms, a, sizeof(a)), e->top_k,
-		       e->max_false_positives);
+		       rl_format_duration_ms(e->within_ms, a, sizeof(a)),
+		       e->within_from == WITHIN_DESIGN	? " (its parameters' design time)"
+		       : e->within_from == WITHIN_PHASE ? " (the fault phase)"
+							: "",
+		       e->top_k, e->max_false_positives);
 	if (!e->silent && (e->cls[0] || !e->n_metrics)) {
 		if (e->min_precision > 0)
 			printf(", precision at least %.2f", e->min_precision);

@@ -1181,9 +1181,24 @@ static int finish_expect(struct sctx *c, struct scn_expect *e, yaml_node_t *at, 
 	}
 	if (e->min_precision > 0 && !e->cls[0])
 		return err_at(c, at, "expect.min-precision is of verdicts: it needs 'class'");
-	if (!e->within_ms)
-		e->within_ms = s->fault_ms;
 	return 0;
+}
+
+/*
+ * A bound on time to detect not written: the component's design time with
+ * its parameters (a monitor of 2 s windows: two windows and the grace,
+ * 5.5 s), not tuned per scenario (issue 64); a component without one, the
+ * fault phase.
+ */
+static void within_default(const struct scenario *s, const struct scn_component *sc,
+			   struct scn_expect *e)
+{
+	if (e->within_ms)
+		return;
+	e->within_from = WITHIN_DESIGN;
+	e->within_ms = sc && sc->ops->detect_ms ? sc->ops->detect_ms(sc->cfg) : 0;
+	if (e->within_ms <= 0)
+		e->within_ms = s->fault_ms, e->within_from = WITHIN_PHASE;
 }
 
 static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override,
@@ -1301,9 +1316,19 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 			s->comps[i].expect = s->expect;
 		else if (finish_expect(c, &s->comps[i].expect, expects[i], true))
 			return -EINVAL;
+		within_default(s, &s->comps[i], &s->comps[i].expect);
 	}
-	if (!t.expect)
+	if (!t.expect && s->n_comps)
 		s->expect = s->comps[0].expect;
+	/* not written: each component derived its own; the scenario's (results') the longest */
+	if (t.expect && !s->expect.within_ms) {
+		for (size_t i = 0; i < s->n_comps; i++)
+			if (!expects[i] && s->comps[i].expect.within_ms > s->expect.within_ms) {
+				s->expect.within_ms = s->comps[i].expect.within_ms;
+				s->expect.within_from = s->comps[i].expect.within_from;
+			}
+		within_default(s, NULL, &s->expect);
+	}
 	return 0;
 }
 

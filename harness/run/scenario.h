@@ -77,7 +77,10 @@ struct scn_expect {
 	/* with no target given, the other faults' targets: naming any of them is right */
 	char also[SCN_MAX_ALSO][72];
 	size_t n_also;
-	long long within_ms;	 /* detect within this long after the fault starts */
+	long long within_ms; /* detect within this long after the fault starts */
+	/* within_ms not written (WITHIN_WRITTEN): the component's design time with its
+	 * parameters (component_ops.detect_ms), else the fault phase */
+	enum { WITHIN_WRITTEN, WITHIN_DESIGN, WITHIN_PHASE } within_from;
 	int top_k;		 /* localized when the target ranks within top_k: 1 */
 	int max_false_positives; /* verdicts in baseline and settled recovery: 0 */
 	/* the least share of in-fault verdicts naming the truth with the class (0: not asked) */

@@ -149,6 +149,72 @@ Test(scenario, ci_monitors_take_the_ci_profile_and_nothing_else)
 	}
 }
 
+/*
+ * Issue 64: `within` is the monitor's design time with its parameters (two
+ * windows, the grace before a window closes) unless written; in the CI and
+ * qualification suites a written one says why in the comment above it
+ * ("Not the profile's design time ...: the physical reason").
+ */
+Test(scenario, within_is_the_monitors_design_time_unless_a_reason_is_written)
+{
+	static const char head[] = "name: w\nphases: { baseline: 6s, fault: 10s, recovery: 4s }\n"
+				   "faults: [{ kind: link-flap, target: rail1:swp1 }]\n";
+	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml"};
+	struct scenario *s;
+	char text[1024];
+
+	/* ci: 2 s windows, the grace 1.5 s (the 500 ms timeout's); paper: 20 s windows */
+	snprintf(text, sizeof(text),
+		 "%sexpect: { class: switch-link }\ncomponents:\n  hostmesh: { profile: ci }\n"
+		 "  rpingmesh: { profile: ci, expect: { class: switch-link } }\n"
+		 "  mp-rdma: { expect: { metrics: { goodput-vs-optimal: '>= 0.5' } } }\n",
+		 head);
+	cr_assert_not_null(s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr));
+	cr_assert_eq(s->comps[0].expect.within_ms, 5500);
+	cr_assert_eq(s->comps[0].expect.within_from, WITHIN_DESIGN);
+	cr_assert_eq(s->comps[1].expect.within_ms, 5500, "its own expect, its own design time");
+	cr_assert_eq(s->comps[2].expect.within_ms, 10000, "no windows: the fault phase");
+	cr_assert_eq(s->comps[2].expect.within_from, WITHIN_PHASE);
+	cr_assert_eq(s->expect.within_ms, 5500,
+		     "the scenario's: the longest of those it holds for");
+	scenario_free(s);
+	snprintf(text, sizeof(text),
+		 "%sexpect: { class: switch-link }\ncomponents:\n  hostmesh: { profile: paper }\n",
+		 head);
+	cr_assert_not_null(s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr));
+	cr_assert_gt(s->comps[0].expect.within_ms, 40000, "two 20 s windows and the grace");
+	scenario_free(s);
+	snprintf(text, sizeof(text),
+		 "%sexpect: { class: switch-link, within: 7s }\ncomponents:\n  hostmesh: "
+		 "{ profile: ci }\n",
+		 head);
+	cr_assert_not_null(s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr));
+	cr_assert_eq(s->comps[0].expect.within_ms, 7000);
+	cr_assert_eq(s->comps[0].expect.within_from, WITHIN_WRITTEN);
+	scenario_free(s);
+	for (size_t p = 0; p < ARRAY_SIZE(pats); p++) {
+		glob_t g;
+
+		cr_assert_eq(glob(pats[p], 0, NULL, &g), 0);
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			size_t len;
+			char *y = rl_read_file(g.gl_pathv[i], &len), *w;
+
+			cr_assert_not_null(y, "%s", g.gl_pathv[i]);
+			for (w = y; (w = strstr(w, "\n  within:")); w++) {
+				const char *why = strstr(y, "# Not the profile's design time");
+
+				cr_expect(why && why < w,
+					  "%s: a 'within' of its own says why (\"# Not the "
+					  "profile's design time ...: the physical reason\")",
+					  g.gl_pathv[i]);
+			}
+			free(y);
+		}
+		globfree(&g);
+	}
+}
+
 /* A profile applies first wherever it stands; the section's keys go over it; a bad one says where.
  */
 Test(scenario, a_profile_first_then_the_sections_keys)
