@@ -115,3 +115,71 @@ void az_suspects(struct out *o, const struct inventory *inv, const char *key, bo
 	}
 	out_close(o);
 }
+
+/* FNV-1a over the links in order (a path's are in hop order), never 0 */
+static uint64_t path_hash(const uint16_t *links, int n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (int i = 0; i < n; i++) {
+		h = (h ^ (links[i] & 0xff)) * 1099511628211ULL;
+		h = (h ^ (links[i] >> 8)) * 1099511628211ULL;
+	}
+	h = (h ^ (uint64_t)n) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+/* h into s: true when it was not there (false when there, or s is full). */
+static bool pathset_add(struct az_pathset *s, uint64_t h)
+{
+	size_t i;
+
+	if (2 * (s->n + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		uint64_t *nh = rl_xcalloc(cap, sizeof(*nh));
+
+		for (size_t k = 0; k < s->cap; k++) {
+			if (!s->h[k])
+				continue;
+			for (i = s->h[k] & (cap - 1); nh[i]; i = (i + 1) & (cap - 1))
+				;
+			nh[i] = s->h[k];
+		}
+		free(s->h);
+		s->h = nh, s->cap = cap;
+	}
+	for (i = h & (s->cap - 1); s->h[i]; i = (i + 1) & (s->cap - 1))
+		if (s->h[i] == h)
+			return false;
+	s->h[i] = h;
+	s->n++;
+	return true;
+}
+
+void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const uint16_t *links, int n)
+{
+	uint64_t h = path_hash(links, n);
+
+	if (n <= 0)
+		return;
+	if (s->n >= AZ_PATHS_MAX) {
+		s->dropped++;
+		return;
+	}
+	if (!pathset_add(s, h))
+		return;
+	out_open_object(o, NULL);
+	out_string(o, PRINT_JSON, "type", NULL, "path");
+	out_float(o, PRINT_JSON, "t", NULL, 3, az_secs(t_ns));
+	out_open_array(o, "links");
+	for (int i = 0; i < n; i++)
+		out_uint(o, PRINT_JSON, NULL, NULL, links[i]);
+	out_close(o);
+	out_close(o);
+}
+
+void az_pathset_free(struct az_pathset *s)
+{
+	free(s->h);
+	memset(s, 0, sizeof(*s));
+}

@@ -65,6 +65,23 @@ void az_verdict_head(struct out *o, const char *monitor, const struct az_win *w,
 void az_suspects(struct out *o, const struct inventory *inv, const char *key, bool link,
 		 const struct cand *c, size_t n, size_t max);
 
+/*
+ * The paths a monitor's probes took, as its agents traced them (issue 64:
+ * what a monitor can tell apart is what its probes crossed, not what they
+ * might): each complete path's links written once, the first time that set
+ * is seen, as a line {"type":"path","t":S,"links":[L,...]} (inventory link
+ * indexes, the source RNIC's first).  At most AZ_PATHS_MAX sets; past that
+ * they are counted in dropped, not written.
+ */
+#define AZ_PATHS_MAX 65536
+struct az_pathset {
+	uint64_t *h; /* open addressing, 0 empty */
+	size_t n, cap;
+	uint64_t dropped;
+};
+void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const uint16_t *links, int n);
+void az_pathset_free(struct az_pathset *s);
+
 /* Realtime ns as the seconds verdicts and windows are written in. */
 static inline double az_secs(uint64_t ns)
 {

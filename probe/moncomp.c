@@ -376,6 +376,8 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 			json_array_append(verdicts, j);
 		} else if (!strcmp(type, "agent")) {
 			json_array_append(agents, j);
+		} else if (!strcmp(type, "path")) {
+			comp_obs_path(obs, j); /* one not of this version: left out */
 		}
 		if (each)
 			each(ctx, type, j);
@@ -389,6 +391,8 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 		finish(ctx, agents, obs);
 	json_object_set_new(obs->section, "windows",
 			    json_integer((json_int_t)json_array_size(s->windows)));
+	/* the distinct paths its probes were traced on (the grade's classes come from them) */
+	json_object_set_new(obs->section, "paths_traced", json_integer((json_int_t)obs->n_paths));
 	json_object_set_new(obs->section, "verdicts", verdicts);
 	mon_overhead(&s->procs, agents, s->windows, t, obs);
 	json_object_set_new(obs->section, "agents", agents);

@@ -76,6 +76,7 @@ static uint64_t rnd(uint64_t salt, uint64_t x, int k)
 
 #define SALT_PAIR 0x70616972ULL
 #define SALT_MID  0x6d696464ULL
+#define SALT_PATH 0x70617468ULL
 
 /* A ToR pair's accumulators: its pairs' h sums and count; its middles' g sums and count. */
 struct torpair {
@@ -287,6 +288,46 @@ void observe_pair(struct observe_builder *b, const struct comp_pair *p)
 	t->n_pairs++;
 	b->n_pairs++;
 	b->n_paths += t->n_mid;
+}
+
+void observe_path(struct observe_builder *b, const size_t *links, size_t n)
+{
+	const struct inventory *inv = b->inv;
+	size_t el[3 * 16], n_el = 0, L = inv->n_links;
+
+	if (b->err || !n || n > 16)
+		return;
+	/* its links and the switches at their ends, each once */
+	for (size_t i = 0; i < n; i++) {
+		const struct inv_link *l;
+		size_t cand[3];
+
+		if (links[i] >= L)
+			return; /* not this inventory's: the whole path is refused */
+		l = &inv->links[links[i]];
+		cand[0] = links[i];
+		cand[1] = l->a.kind == INV_DEV_SWITCH ? L + l->a.dev : (size_t)-1;
+		cand[2] = l->b.kind == INV_DEV_SWITCH ? L + l->b.dev : (size_t)-1;
+		for (int c = 0; c < 3; c++) {
+			size_t k = 0;
+
+			if (cand[c] == (size_t)-1 || cand[c] >= L + inv->n_switches)
+				continue;
+			while (k < n_el && el[k] != cand[c])
+				k++;
+			if (k == n_el)
+				el[n_el++] = cand[c];
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		uint64_t h = rnd(SALT_PATH, b->n_paths, k);
+
+		for (size_t i = 0; i < n_el; i++)
+			b->sig[el[i]].h[k] = add61(b->sig[el[i]].h[k], h);
+	}
+	for (size_t i = 0; i < n_el; i++)
+		b->sig[el[i]].paths++;
+	b->n_paths++;
 }
 
 static int peer_cmp(const void *x, const void *y)

@@ -52,6 +52,14 @@ struct observe_builder;
 struct observe_builder *observe_begin(const struct inventory *inv);
 void observe_pair(struct observe_builder *b, const struct comp_pair *p);
 size_t observe_pairs_seen(const struct observe_builder *b); /* pairs given so far */
+/*
+ * Or a path as a monitor traced it (issue 64: the paths it really used):
+ * its n links (inventory indexes, at most 16), the switches at their ends
+ * with them.  Two elements on the same traced paths are one class; one on
+ * none of them is unobservable.  A path naming a link the inventory lacks
+ * is left out.
+ */
+void observe_path(struct observe_builder *b, const size_t *links, size_t n);
 struct observe *observe_end(struct observe_builder *b);
 void observe_free(struct observe *o);
 

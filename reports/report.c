@@ -84,10 +84,12 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 	if (g->class_known)
 		json_object_set_new(
 		    o, "observability",
-		    json_pack("{s:b,s:i,s:b,s:s,s:o}", "observable", g->observable, "class_size",
-			      g->class_size, "exact", g->class_size == 1, "class", g->class_names,
-			      "rank_class",
-			      g->rank_class ? json_integer(g->rank_class) : json_null()));
+		    json_pack("{s:b,s:i,s:b,s:s,s:o,s:s,s:I}", "observable", g->observable,
+			      "class_size", g->class_size, "exact", g->class_size == 1, "class",
+			      g->class_names, "rank_class",
+			      g->rank_class ? json_integer(g->rank_class) : json_null(), "basis",
+			      g->class_basis[0] ? g->class_basis : "predicted", "paths",
+			      (json_int_t)g->class_paths));
 	else
 		json_object_set_new(o, "observability", json_null());
 	json_object_set_new(o, "class_ok", json_boolean(g->class_ok));
@@ -554,9 +556,10 @@ static void junit_attachments(FILE *f, const struct scn_result *x, const char *p
 			continue;
 		snprintf(line, sizeof(line),
 			 "observability %s: %s, class of %d (%s); rank %d exact, %d against the "
-			 "class\n",
+			 "class (classes from %ld %s paths)\n",
 			 x->comps[i].sc->ops->name, g->observable ? "observable" : "unobservable",
-			 g->class_size, g->class_names, g->rank, g->rank_class);
+			 g->class_size, g->class_names, g->rank, g->rank_class, g->class_paths,
+			 g->class_basis[0] ? g->class_basis : "predicted");
 		rl_xml_fputs(f, line);
 	}
 	/* GitLab shows a failure's first attachment alone: the plot comes first */
@@ -1006,11 +1009,14 @@ static FILE *html_head(struct scn_result *r)
 	if (g->class_known)
 		fprintf(f,
 			"<tr><th>observability</th><td>%s; rank %d against its class of %d: "
-			"%s</td></tr>\n",
+			"%s (classes from the %ld paths its probes %s)</td></tr>\n",
 			!g->observable	     ? "on no probe path of the monitor: unobservable"
 			: g->class_size == 1 ? "identifiable alone (exact)"
 					     : "not told apart from the rest of its class",
-			g->rank_class, g->class_size, rl_xml_escape(g->class_names, a, sizeof(a)));
+			g->rank_class, g->class_size, rl_xml_escape(g->class_names, a, sizeof(a)),
+			g->class_paths,
+			strcmp(g->class_basis, "traced") ? "could take (predicted: it traced none)"
+							 : "took, as traced");
 	if (g->precision >= 0)
 		fprintf(f,
 			"<tr><th>precision</th><td>%.2f: %d of %d verdicts during the fault right; "

@@ -81,9 +81,31 @@ void comp_obs_clear(struct comp_obs *o)
 		free(o->services[i].sender);
 	free(o->services);
 	free(o->verdicts);
+	free(o->paths);
 	free(o->metrics);
 	json_decref(o->section);
 	memset(o, 0, sizeof(*o));
+}
+
+int comp_obs_path(struct comp_obs *o, const json_t *j)
+{
+	const json_t *t = json_object_get(j, "t"), *links = json_object_get(j, "links"), *v;
+	struct comp_path p = {0};
+	size_t i;
+
+	if (!json_is_number(t) || !json_is_array(links) || !json_array_size(links) ||
+	    json_array_size(links) > COMP_PATH_LINKS)
+		return -EINVAL;
+	json_array_foreach(links, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 0xffff)
+			return -EINVAL;
+		p.links[p.n++] = (size_t)json_integer_value(v);
+	}
+	p.t = json_number_value(t);
+	*RL_PUSH(o->paths, o->n_paths) = p;
+	return 0;
 }
 
 struct verdict *comp_obs_verdict(struct comp_obs *o)

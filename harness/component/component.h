@@ -90,9 +90,19 @@ struct svc_obs {
 };
 
 /* What a component observed during one scenario. */
+/* A path a monitor's probes took, as its agents traced it (issue 64): first seen at t. */
+#define COMP_PATH_LINKS 16
+struct comp_path {
+	double t;			  /* CLOCK_REALTIME s */
+	size_t n, links[COMP_PATH_LINKS]; /* inventory link indexes, the source RNIC's first */
+};
+
 struct comp_obs {
 	struct verdict *verdicts;
 	size_t n_verdicts;
+	/* a monitor's traced paths, each link set once (none: it says none, or traces none) */
+	struct comp_path *paths;
+	size_t n_paths;
 	/* A monitor that traces services: what it saw of each (traces_services set even when it
 	 * saw none), and the share of its best rate below which it calls a flow degraded. */
 	bool traces_services;
@@ -111,6 +121,8 @@ struct comp_obs {
 };
 
 void comp_obs_clear(struct comp_obs *o);
+/* A "path" line of a monitor's analyzer ({"t", "links": [L, ...]}) into o: 0, -EINVAL. */
+int comp_obs_path(struct comp_obs *o, const json_t *j);
 struct verdict *comp_obs_verdict(struct comp_obs *o); /* appends a zeroed one */
 /* The flow from>to/sport, appended zeroed when it is not there yet; borrowed, valid until the
  * next call.  NULL when from or to is too long. */

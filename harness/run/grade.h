@@ -57,6 +57,10 @@ struct grade {
 	bool class_known, observable;
 	int rank_class, class_size;
 	char class_names[400];
+	/* the classes from the paths its probes took ("traced", class_paths of them) or, when it
+	 * traced none, from every path its pairs could take ("predicted", class_paths) */
+	char class_basis[12];
+	long class_paths;
 	int false_positives;
 	/* host-processing verdicts for windows the rig's CPU was measured slow in (verdict.rig) */
 	int rig_explained;

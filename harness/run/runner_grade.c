@@ -226,6 +226,40 @@ bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
 	return true;
 }
 
+/*
+ * What a monitor can tell apart (issue 64): the classes of the paths its
+ * probes took until the fault ended, as its agents traced them (those it
+ * took around the fault too: a probe that crossed a link observed it); a
+ * monitor that traced none, those of every equal-cost path its pairs could
+ * take (predicted).  basis says which, n how many paths; NULL: none.
+ */
+static struct observe *monitor_classes(const struct scn_result *r, const struct comp_result *c,
+				       const char **basis, long *n)
+{
+	const struct scn_component *sc = c->sc;
+	double until = r->t_fault > 0 ? r->t_revert : r->t_stop;
+	struct observe_builder *b;
+	struct observe *o;
+	size_t used = 0, n_pairs = 0;
+
+	if (c->obs.n_paths && (b = observe_begin(r->s->inv))) {
+		for (size_t i = 0; i < c->obs.n_paths; i++)
+			if (until <= 0 || c->obs.paths[i].t <= until) {
+				observe_path(b, c->obs.paths[i].links, c->obs.paths[i].n);
+				used++;
+			}
+		o = observe_end(b);
+		if (o && used && o->n_paths) {
+			*basis = "traced", *n = (long)o->n_paths;
+			return o;
+		}
+		observe_free(o);
+	}
+	o = component_observe(sc->ops, sc->cfg, r->s->inv, r->s->seed, &n_pairs);
+	*basis = "predicted", *n = o ? (long)o->n_paths : 0;
+	return o;
+}
+
 void runner_grade(struct scn_result *r)
 {
 	struct comp_times t = runner_times(r);
@@ -239,17 +273,20 @@ void runner_grade(struct scn_result *r)
 
 		struct grade_class gc = {0};
 		struct observe *ob = NULL;
-		size_t n_pairs;
+		const char *basis = "";
+		long n_paths = 0;
 		ssize_t el = -1;
 
 		/* A monitor is graded against what its probes can tell apart (issue 64). */
 		if (r->s && sc->expect.cls[0] && sc->expect.target[0] && sc->ops->probe_pairs &&
-		    (ob = component_observe(sc->ops, sc->cfg, r->s->inv, r->s->seed, &n_pairs)) &&
+		    (ob = monitor_classes(r, c, &basis, &n_paths)) &&
 		    (el = observe_element_of(ob, sc->expect.target)) >= 0)
 			gc = (struct grade_class){ob, ob->class_of[el]};
 		c->g.verdict = invalid ? RV_INVALID : RV_PASS;
 		grade_component(&sc->expect, &c->obs, &t, (double)sc->ops->settle_ms(sc->cfg) / 1e3,
 				gc.o ? &gc : NULL, &c->g);
+		snprintf(c->g.class_basis, sizeof(c->g.class_basis), "%s", gc.o ? basis : "");
+		c->g.class_paths = gc.o ? n_paths : 0;
 		observe_free(ob);
 		/*
 		 * A failure on a rig measured saturated says nothing of the component:

@@ -93,7 +93,8 @@ struct az {
 	const struct inventory *inv;
 	struct az_cfg cfg;
 	FILE *out;
-	struct out o; /* one JSON record per line on out */
+	struct out o;		  /* one JSON record per line on out */
+	struct az_pathset traced; /* the link sets its probes took, each written once */
 	size_t n_rnics, max_per_host;
 	size_t *base;	 /* per host: global index of its first RNIC */
 	uint64_t *until; /* per RNIC: realtime ns its timeouts stay RNIC problems */
@@ -236,6 +237,8 @@ void az_path(struct az *a, size_t host, const struct hm_path *p)
 	e->n_links = p->n_links;
 	memcpy(e->links, p->links, sizeof(e->links));
 	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
+	if (e->complete)
+		az_path_seen(&a->traced, &a->o, p->t_ns, e->links, e->n_links);
 }
 
 /* ---- windows ------------------------------------------------------------------------ */
@@ -1189,6 +1192,7 @@ void az_free(struct az *a)
 {
 	if (!a)
 		return;
+	az_pathset_free(&a->traced);
 	for (int i = 0; i < MAX_WINDOWS; i++) {
 		free(a->win[i].rn);
 		free(a->win[i].peer_probes);

@@ -101,8 +101,9 @@ struct rpa {
 	const struct inventory *inv;
 	struct rpa_cfg cfg;
 	struct out o;
-	size_t *base, n_rnics; /* global RNIC index of each host's first RNIC */
-	int *tor;	       /* per global RNIC: its ToR (switch index), -1 */
+	struct az_pathset traced; /* the link sets its probes took, each written once */
+	size_t *base, n_rnics;	  /* global RNIC index of each host's first RNIC */
+	int *tor;		  /* per global RNIC: its ToR (switch index), -1 */
 	struct path *paths;
 	size_t paths_cap, paths_n;
 	struct window win[MAX_WINDOWS];
@@ -396,6 +397,8 @@ void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
 	e->complete = p->complete;
 	memcpy(e->links, p->links, sizeof(e->links));
 	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
+	if (e->complete)
+		az_path_seen(&a->traced, &a->o, p->t_ns, e->links, e->n_links);
 }
 
 void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct rec_stats *s)
@@ -1092,6 +1095,7 @@ void rpa_free(struct rpa *a)
 {
 	if (!a)
 		return;
+	az_pathset_free(&a->traced);
 	for (int i = 0; i < MAX_WINDOWS; i++) {
 		free(a->win[i].t);
 		free(a->win[i].h);

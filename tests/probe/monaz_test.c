@@ -160,3 +160,61 @@ Test(monaz, the_verdict_head_and_suspects_are_json_a_run_reads)
 	free(buf);
 	inventory_free(inv);
 }
+
+/*
+ * Issue 64: the paths a monitor's probes took, each link set written once
+ * the first time it is seen, as the run reads them (comp_obs_path()).
+ */
+Test(monaz, each_traced_path_is_written_once_and_read_back)
+{
+	const uint16_t p1[] = {0, 17, 21, 5}, p2[] = {5, 21, 17, 0}, p3[] = {0, 17};
+	struct az_pathset ps = {0};
+	struct comp_obs obs = {0};
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct out o;
+
+	out_init(&o, f, OUT_JSON_LINES);
+	az_path_seen(&ps, &o, 100 * SEC, p1, 4);
+	az_path_seen(&ps, &o, 101 * SEC, p1, 4); /* again: not written */
+	az_path_seen(&ps, &o, 102 * SEC, p2, 4); /* the way back: another path */
+	az_path_seen(&ps, &o, 103 * SEC, p3, 2);
+	for (int i = 0; i < 600; i++) /* the set grows past its first size */
+		az_path_seen(&ps, &o, 104 * SEC, (const uint16_t[]){(uint16_t)i, 1, 2}, 3);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		json_t *j = json_loads(line, 0, NULL);
+
+		cr_assert_not_null(j, "%s", line);
+		cr_assert_str_eq(json_string_value(json_object_get(j, "type")), "path");
+		cr_assert_eq(comp_obs_path(&obs, j), 0, "%s", line);
+		json_decref(j);
+	}
+	cr_assert_eq(n, 603);
+	cr_assert_eq(ps.n, 603);
+	cr_assert_eq(obs.n_paths, 603);
+	cr_assert_float_eq(obs.paths[0].t, 100.0, 1e-9);
+	cr_assert_eq(obs.paths[0].n, 4);
+	cr_assert_eq(obs.paths[0].links[1], 17);
+	cr_assert_float_eq(obs.paths[1].t, 102.0, 1e-9, "the second line is the way back");
+	cr_assert_eq(obs.paths[1].links[0], 5);
+	/* a line that is no path is refused, nothing kept */
+	{
+		const char *bad[] = {
+		    "{\"t\":1,\"links\":[]}", "{\"t\":1,\"links\":[-1]}",
+		    "{\"t\":\"x\",\"links\":[1]}", "{\"t\":1,\"links\":[1.5]}",
+		    "{\"t\":1,\"links\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]}"};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			json_t *j = json_loads(bad[i], 0, NULL);
+
+			cr_assert_eq(comp_obs_path(&obs, j), -EINVAL, "%s", bad[i]);
+			json_decref(j);
+		}
+		cr_assert_eq(obs.n_paths, 603);
+	}
+	comp_obs_clear(&obs);
+	az_pathset_free(&ps);
+	free(buf);
+}

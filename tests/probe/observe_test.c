@@ -172,3 +172,53 @@ Test(observe, targets_are_named_as_faults_and_verdicts_name_them)
 	observe_free(o);
 	inventory_free(inv);
 }
+
+/*
+ * Issue 64: the classes of the paths a monitor's probes took, as traced.
+ * On the built-in lab, probes of host1's pair that all took spine1 cannot
+ * tell spine1's links from the pair's access links, and spine2 (which ECMP
+ * could have used) is on none of them: unobservable.  One more path, by
+ * spine2, sets them apart.
+ */
+Test(observe, classes_from_the_paths_probes_took)
+{
+	struct inventory *inv = inventory_load("../lab-inventory/vlab-rail.yaml", stderr);
+	struct observe *names, *o;
+	struct observe_builder *b;
+
+	cr_assert_not_null(inv);
+	cr_assert_not_null(names = observe_new(inv, NULL, 0));
+#define LK(t) ((size_t)observe_element_of(names, t))
+	size_t p1[] = {LK("host1:rnic1"), LK("rail1:swp5"), LK("spine1:swp2"), LK("host1:rnic2")},
+	       p2[] = {LK("host1:rnic2"), LK("rail2:swp5"), LK("spine1:swp1"), LK("host1:rnic1")},
+	       p3[] = {LK("host1:rnic1"), LK("rail1:swp6"), LK("spine2:swp2"), LK("host1:rnic2")},
+	       bad[] = {LK("host1:rnic1"), 100000};
+#undef LK
+
+	cr_assert_not_null(b = observe_begin(inv));
+	observe_path(b, p1, 4);
+	observe_path(b, p2, 4);
+	observe_path(b, bad, 2); /* a link this inventory lacks: left out */
+	cr_assert_not_null(o = observe_end(b));
+	cr_expect_eq(o->n_paths, 2);
+	cr_expect_eq(cls(o, "spine1"), cls(o, "rail1:swp5"));
+	cr_expect_eq(cls(o, "spine1"), cls(o, "host1:rnic1"), "every path crosses both");
+	cr_expect_eq(cls(o, "rail1"), cls(o, "spine1"));
+	cr_expect_eq(o->cls_size[cls(o, "spine1")], 7, "2 access links, 2 uplinks, 3 switches");
+	cr_expect(o->cls_seen[cls(o, "spine1")]);
+	cr_expect(!o->cls_seen[cls(o, "spine2")], "no probe took spine2");
+	cr_expect(!o->cls_seen[cls(o, "host2:rnic1")]);
+	observe_free(o);
+	cr_assert_not_null(b = observe_begin(inv));
+	observe_path(b, p1, 4);
+	observe_path(b, p2, 4);
+	observe_path(b, p3, 4);
+	cr_assert_not_null(o = observe_end(b));
+	cr_expect_neq(cls(o, "spine1"), cls(o, "host1:rnic1"), "spine2's path sets them apart");
+	cr_expect_eq(cls(o, "spine1"), cls(o, "rail1:swp5"), "still on the same paths");
+	cr_expect_eq(cls(o, "host1:rnic1"), cls(o, "host1:rnic2"));
+	cr_expect(o->cls_seen[cls(o, "spine2")]);
+	observe_free(o);
+	observe_free(names);
+	inventory_free(inv);
+}

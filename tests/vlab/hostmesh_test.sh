@@ -214,6 +214,11 @@ check "results.json: the flap's measured down intervals, two of 2 s (+-0.3) 4 s 
 	jq -e '.scenarios[] | select(.name == "rail-uplink-flap") | .effect_intervals | length == 2 and (map(.[1] - .[0] | . > 1.7 and . < 2.3) | all) and (.[1][0] - .[0][0] | . > 3.7 and . < 4.3)' "$HM_OUT/ci/results.json"
 check "results.json: acl-error acted over its fault window" \
 	jq -e '.scenarios[] | select(.name == "acl-error") | .effect_intervals == [.fault_window]' "$HM_OUT/ci/results.json"
+# Issue 64: what a monitor can tell apart comes from the paths its probes took, as traced.
+check "results.json: every monitor's classes come from the paths its probes took (traced)" \
+	jq -e '[.scenarios[] | .components[] | .observability // empty] | length >= 20 and all(.basis == "traced" and .paths > 0)' "$R"
+check "... the analyzers wrote each path once, with the links it crossed" \
+	sh -c 'test "$(jq -c "select(.type == \"path\") | .links" "$0/analyzer.jsonl" | sort | uniq | wc -l)" -ge 16 && test "$(jq -c "select(.type == \"path\") | .links" "$0/analyzer.jsonl" | sort | uniq -d | wc -l)" -eq 0 && jq -se "[.[] | select(.type == \"path\") | .links | length == 4] | all" "$0/analyzer.jsonl" >/dev/null' "$F"
 check "the report's last panel is the rig, from rig.dat beside it (issue 64)" \
 	sh -c 'grep -q "^set title \"the rig: this machine: every host of the virtual lab\"" "$0/report.gp" && grep -q "^plot .rig.dat. using" "$0/report-rpingmesh.gp" && test "$(grep -vc "^#" "$0/rig.dat")" -gt 100' "$F"
 check "report.gp redraws report.png from its own folder" sh -c 'cd "$0" && rm -f report.png && gnuplot report.gp && test -s report.png' "$F"
