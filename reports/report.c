@@ -175,54 +175,6 @@ static const char *rig_dat(const struct scn_result *r)
 	return fclose(f) ? NULL : "rig.dat";
 }
 
-/*
- * The down intervals of flapping links, from the holders' own lines in
- * inject.log ("flap F: down at +T s (cycle C; clock R)", "flap F: up at
- * ...", R in CLOCK_REALTIME seconds; before issue 58 "at R (cycle C)"): one
- * still down at the revert ends there.  Into down[], at most max; how many.
- */
-static size_t flap_intervals(const struct scn_result *r, double (*down)[2], size_t max)
-{
-	char path[PATH_MAX + 16], *log, *line, *save = NULL;
-	size_t n = 0, len;
-	struct open_flap {
-		unsigned id;
-		double from;
-	} open[8];
-	size_t n_open = 0;
-
-	snprintf(path, sizeof(path), "%s/inject.log", r->dir);
-	if (!(log = rl_read_file(path, &len)))
-		return 0;
-	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *p = strstr(line, "flap "), *clock;
-		char what[8];
-		unsigned id;
-		double at;
-		size_t k;
-
-		if (!p || sscanf(p, "flap %u: %7s at %lf", &id, what, &at) != 3)
-			continue;
-		if ((clock = strstr(p, "; clock ")) && sscanf(clock, "; clock %lf", &at) != 1)
-			continue;
-		if (!clock && at < 1e8) /* seconds from the start, and no clock: not a time */
-			continue;
-		for (k = 0; k < n_open && open[k].id != id; k++)
-			;
-		if (!strcmp(what, "down") && k == n_open && n_open < ARRAY_SIZE(open))
-			open[n_open++] = (struct open_flap){id, at};
-		else if (!strcmp(what, "up") && k < n_open) {
-			if (n < max)
-				down[n][0] = open[k].from, down[n++][1] = at;
-			open[k] = open[--n_open];
-		}
-	}
-	for (size_t k = 0; k < n_open && n < max; k++)
-		down[n][0] = open[k].from, down[n++][1] = r->t_revert;
-	free(log);
-	return n;
-}
-
 static json_t *scenario_json(const struct scn_result *r)
 {
 	const struct scenario *s = r->s;
@@ -259,17 +211,16 @@ static json_t *scenario_json(const struct scn_result *r)
 			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)
 					   : json_null());
 	if (r->t_fault > 0) {
-		double down[64][2];
-		size_t n_down = flap_intervals(r, down, ARRAY_SIZE(down));
 		json_t *eff = json_array();
 
 		/*
 		 * When the fault acted, as measured (issue 64): a flap's down intervals as
 		 * its ends read them; any other fault from its apply to its revert.
 		 */
-		for (size_t i = 0; i < n_down; i++)
-			json_array_append_new(eff, json_pack("[f,f]", down[i][0], down[i][1]));
-		if (!n_down)
+		for (size_t i = 0; i < r->n_down; i++)
+			json_array_append_new(eff,
+					      json_pack("[f,f]", r->down[i][0], r->down[i][1]));
+		if (!r->n_down)
 			json_array_append_new(eff, json_pack("[f,f]", r->t_fault, r->t_revert));
 		json_object_set_new(o, "effect_intervals", eff);
 		json_object_set_new(o, "injector_started", json_real(r->t_inject));
@@ -1073,8 +1024,6 @@ static void html_files(FILE *f, const char *dir)
 
 int report_incident(const struct run_info *ri, struct scn_result *r)
 {
-	double down[64][2];
-	size_t n_down = flap_intervals(r, down, ARRAY_SIZE(down));
 	struct comp_times t = runner_times(r);
 	char title[512], png[160], caption[256], ts[32];
 	const char *rig;
@@ -1100,8 +1049,8 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 					 .t = &t,
 					 .obs = &c->obs,
 					 .html = f,
-					 .down = down,
-					 .n_down = n_down,
+					 .down = (const double(*)[2])r->down,
+					 .n_down = r->n_down,
 					 .rig_dat = rig,
 					 .rig_source = rig_source(r),
 					 .rig_bound = RIG_PRESSURE_BOUND,

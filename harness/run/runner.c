@@ -861,6 +861,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		stop_load(lab, &loads[l]);
 	if (!s->n_faults && r->t_fault)
 		r->t_revert = runner_now_s();
+	/* when a flap's link was down, as its ends read it: the holders have written it all */
+	runner_read_effect(r);
 	if (r->drift[0])
 		rl_warn("%s: not as found after the revert (drift): %s", s->name, r->drift);
 	/* Ground truth is what ran: a fault off its schedule grades nothing (issue 64). */

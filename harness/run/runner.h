@@ -48,6 +48,9 @@ struct scn_result {
 	bool emulated;
 	char drift[512];    /* what its faults' reverts did not give back as found ("": none) */
 	char short_of[512]; /* what of its schedule a fault did not run as written ("": none) */
+	/* a flapping link's down intervals as its ends read them (CLOCK_REALTIME s) */
+	double down[64][2];
+	size_t n_down;
 	struct comp_result *comps; /* one per s->comps */
 	size_t n_comps;
 	uint16_t svc_sport[SVC_MAX]; /* each declared service's UDP source port (0: not started) */
@@ -177,6 +180,8 @@ static inline double runner_now_s(void)
 struct comp_times runner_times(const struct scn_result *r);
 /* Time zero of what a person reads of r: the fault's start, else its phase's (comp_t0()). */
 double runner_t0(const struct scn_result *r);
+/* r->down from the flap holders' lines in r->dir/inject.log (after the fault phase). */
+void runner_read_effect(struct scn_result *r);
 
 /*
  * A failure expected today (expect.known-blind), or of a monitor whose probes

@@ -124,6 +124,57 @@ struct comp_times runner_times(const struct scn_result *r)
 				   .t_origin = r->t_fault > 0 ? r->t_fault : r->t_phase};
 }
 
+/*
+ * The down intervals of flapping links, from the holders' own lines in
+ * inject.log ("flap F: down at +T s (cycle C; clock R)", "flap F: up at
+ * ...", R in CLOCK_REALTIME seconds; before issue 58 "at R (cycle C)"): one
+ * still down at the revert ends there.  Read once, after the fault phase
+ * (the results and the incident page both use them).
+ */
+void runner_read_effect(struct scn_result *r)
+{
+	char path[PATH_MAX + 16], *log, *line, *save = NULL;
+	size_t n = 0, len, max = ARRAY_SIZE(r->down);
+	double(*down)[2] = r->down;
+	struct open_flap {
+		unsigned id;
+		double from;
+	} open[8];
+	size_t n_open = 0;
+
+	r->n_down = 0;
+	snprintf(path, sizeof(path), "%s/inject.log", r->dir);
+	if (!(log = rl_read_file(path, &len)))
+		return;
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "flap "), *clock;
+		char what[8];
+		unsigned id;
+		double at;
+		size_t k;
+
+		if (!p || sscanf(p, "flap %u: %7s at %lf", &id, what, &at) != 3)
+			continue;
+		if ((clock = strstr(p, "; clock ")) && sscanf(clock, "; clock %lf", &at) != 1)
+			continue;
+		if (!clock && at < 1e8) /* seconds from the start, and no clock: not a time */
+			continue;
+		for (k = 0; k < n_open && open[k].id != id; k++)
+			;
+		if (!strcmp(what, "down") && k == n_open && n_open < ARRAY_SIZE(open))
+			open[n_open++] = (struct open_flap){id, at};
+		else if (!strcmp(what, "up") && k < n_open) {
+			if (n < max)
+				down[n][0] = open[k].from, down[n++][1] = at;
+			open[k] = open[--n_open];
+		}
+	}
+	for (size_t k = 0; k < n_open && n < max; k++)
+		down[n][0] = open[k].from, down[n++][1] = r->t_revert;
+	free(log);
+	r->n_down = n;
+}
+
 double runner_t0(const struct scn_result *r)
 {
 	struct comp_times t = runner_times(r);

@@ -186,7 +186,9 @@ static void emit_probe(struct agent *a, size_t src, const struct pending *p, uin
 			     .dst = p->dst,
 			     .status = status,
 			     .ttl = ttl,
-			     .tos = tos};
+			     .tos = tos,
+			     .late_10us =
+				 p->late / 10000 > 65535 ? 65535 : (uint16_t)(p->late / 10000)};
 
 	if (status == HM_OK) {
 		uint64_t net = t3 > p->t2 ? t3 - p->t2 : 0;

@@ -87,6 +87,7 @@ struct window {
 	uint32_t *fast_l; /* good probes (under the slow threshold) on a known path, per link */
 	uint64_t n_fast;
 	uint32_t net_h[HIST_BINS], proc_h[HIST_BINS];
+	uint32_t late_h[HIST_BINS]; /* every probe's send lateness (its round's timer) */
 };
 
 struct az {
@@ -339,6 +340,7 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 		return;
 	}
 	a->tot.probes++;
+	w->late_h[hist_bin((uint64_t)p->late_10us * 10000)]++;
 	gs = a->base[host] + p->src;
 	gd = a->base[host] + p->dst;
 	if (p->status == HM_SEND_ERROR) {
@@ -1077,6 +1079,12 @@ static void close_window(struct az *a, struct window *w)
 	out_open_object(o, "proc_us");
 	for (int i = 0; i < 4; i++)
 		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->proc_h, w->ok, q[i]) / 1e3);
+	out_close(o);
+	/* the agents' send lateness: how late their rounds' timers fired (the rig, measured) */
+	out_open_object(o, "send_late_us");
+	for (int i = 0; i < 4; i++)
+		out_float(o, PRINT_JSON, qn[i], NULL, 1,
+			  hist_pct(w->late_h, w->probes, q[i]) / 1e3);
 	out_close(o);
 	/* hosts with any probe over the processing threshold: the evidence for step 3 */
 	out_open_array(o, "proc_slow_hosts");

@@ -40,7 +40,9 @@ struct hm_probe {
 	uint8_t src, dst; /* RNIC indexes of the agent's host (inventory order) */
 	uint8_t status, flags;
 	uint8_t ttl, tos; /* as received */
-	uint16_t reserved;
+	/* how late its round's timer fired: the agent's send lateness (issue 64: the rig
+	 * measured), in 10 us units, 65535 and more saturated; 0 from agents before it */
+	uint16_t late_10us;
 } __attribute__((packed));
 
 /* The path of one 5-tuple (src RNIC, dst RNIC, sport; UDP 4791) as last traced. */

@@ -76,17 +76,18 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 		return -errno;
 	fprintf(f,
 		"# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
-		"proc_p50_us proc_p99_us probes (t: %s)\n",
+		"proc_p50_us proc_p99_us probes send_late_p99_us (t: %s)\n",
 		comp_time_label(t));
 	json_array_foreach(st->mon.windows, i, w)
 	{
-		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us");
+		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us"),
+		       *late = json_object_get(w, "send_late_us");
 		double mid = (jnum(w, "start") + jnum(w, "end")) / 2 - t0;
 
-		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.0f\n", mid,
+		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.0f %.1f\n", mid,
 			100 * jnum(w, "rnic_drop_rate"), 100 * jnum(w, "switch_drop_rate"),
 			jnum(net, "p50"), jnum(net, "p99"), jnum(net, "p999"), jnum(proc, "p50"),
-			jnum(proc, "p99"), jnum(w, "probes"));
+			jnum(proc, "p99"), jnum(w, "probes"), jnum(late, "p99"));
 		if (t->t_fault > 0 && jnum(w, "start") < t->t_revert &&
 		    jnum(w, "end") > t->t_fault) {
 			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "link_votes"),
@@ -143,7 +144,9 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 		   "'' using 1:5 with lines lw 2 title 'network P99', "
 		   "'' using 1:6 with lines title 'network P99.9', "
 		   "'' using 1:7 with lines dt 2 lw 2 title 'processing P50', "
-		   "'' using 1:8 with lines dt 2 title 'processing P99'\n");
+		   "'' using 1:8 with lines dt 2 title 'processing P99', "
+		   "'' using 1:($10 > 0 ? $10 : 1/0) with lines dt 3 lw 2 lc rgb '#808080' "
+		   "title 'agents send late, P99'\n");
 	fprintf(f, "unset logscale y\nunset object\nunset xrange\n");
 	fprintf(f, "set title 'votes per link during the fault (Algorithm 1)'\n");
 	fprintf(f, "set style data histograms\nset style histogram rowstacked\n"

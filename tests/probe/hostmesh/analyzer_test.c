@@ -39,7 +39,7 @@ static int now_w; /* the window being fed */
 
 /*
  * What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms, 4 its send failed,
- * 5 its host slow to process it (8 ms).
+ * 5 its host slow to process it (8 ms), 6 sent 5 ms late (its agent's timer).
  */
 typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
 
@@ -94,6 +94,7 @@ static char *run_cfg(fate_fn fate, int windows, double alpha)
 								      : x == 3 ? 2000000
 									       : 12000,
 							    .proc_ns = x == 5 ? 8000000 : 15000,
+							    .late_10us = x == 6 ? 500 : 0,
 							};
 							az_probe(az, (size_t)h - 1, &p);
 						}
@@ -591,4 +592,48 @@ Test(analyzer, drops_streams_that_break_the_frame_rules)
 	cr_assert_eq(t.probes, 1);
 	az_free(az);
 	fclose(null);
+}
+
+/* In the second window, every probe host 2 sends is 5 ms late: its timer, not the network. */
+static int late_sender(int h, int s, int d, int k, int i)
+{
+	(void)s, (void)d, (void)k, (void)i;
+	return now_w == 1 && h == 2 ? 6 : 0;
+}
+
+/*
+ * Issue 64: the rig measured.  Each window says how late the agents sent
+ * (send_late_us), which is no fault of the network: no verdict.  The
+ * analyzer writes each traced path once (4 hosts x 12 pairs x 4 spines).
+ */
+Test(analyzer, send_lateness_is_measured_per_window_and_blames_nothing)
+{
+	char *out = run(late_sender, 3), *line, *save = NULL;
+	int w = 0, paths = 0;
+	double p99[3] = {-1, -1, -1}, p50[3] = {-1, -1, -1};
+
+	cr_assert_eq(scan(out).verdicts, 0, "%s", out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_t *j = json_loads(line, 0, NULL), *l;
+		const char *type = json_string_value(json_object_get(j, "type"));
+
+		cr_assert_not_null(type, "%s", line);
+		if (!strcmp(type, "path"))
+			paths++;
+		if (!strcmp(type, "window") && w < 3) {
+			l = json_object_get(j, "send_late_us");
+			cr_assert(json_is_object(l), "%s", line);
+			p50[w] = json_number_value(json_object_get(l, "p50"));
+			p99[w++] = json_number_value(json_object_get(l, "p99"));
+		}
+		json_decref(j);
+	}
+	cr_assert_eq(w, 3);
+	cr_assert_eq(paths, 192, "each traced path once");
+	cr_assert_float_eq(p99[0], 0, 1e-9);
+	cr_assert(p99[1] > 4800 && p99[1] < 5200, "a quarter of the probes 5 ms late: %.1f us",
+		  p99[1]);
+	cr_assert_float_eq(p50[1], 0, 1e-9, "the rest on time");
+	cr_assert_float_eq(p99[2], 0, 1e-9);
+	free(out);
 }
