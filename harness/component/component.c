@@ -52,6 +52,15 @@ int verdict_from_json(const json_t *o, struct verdict *v)
 		s->good = json_integer_value(json_object_get(e, VERDICT_K_GOOD));
 		v->n_sus++;
 	}
+	/* a set: strings, its size as named (a larger one than kept is still that large) */
+	json_array_foreach(json_object_get(o, VERDICT_K_SET), i, e)
+	{
+		if (!json_is_string(e) || json_string_length(e) >= sizeof(v->set[0]))
+			return -EINVAL;
+		if (i < VERDICT_SET_MAX)
+			strcpy(v->set[i], json_string_value(e));
+		v->n_set++;
+	}
 	return 0;
 }
 
@@ -72,6 +81,13 @@ json_t *verdict_to_json(const struct verdict *v)
 						VERDICT_K_VOTES, (json_int_t)v->sus[i].votes,
 						VERDICT_K_GOOD, (json_int_t)v->sus[i].good));
 	json_object_set_new(o, VERDICT_K_SUSP, sus);
+	if (v->n_set) {
+		json_t *set = json_array();
+
+		for (size_t i = 0; i < v->n_set && i < VERDICT_SET_MAX; i++)
+			json_array_append_new(set, json_string(v->set[i]));
+		json_object_set_new(o, VERDICT_K_SET, set);
+	}
 	return o;
 }
 

@@ -21,6 +21,7 @@
 /* ---- what components report ---------------------------------------------------------- */
 
 #define VERDICT_SUSPECTS 8
+#define VERDICT_SET_MAX	 8
 
 struct suspect {
 	char target[160]; /* a link "a:p--b:q", a switch, an RNIC "host:rnic" */
@@ -38,6 +39,14 @@ struct verdict {
 	long long votes;
 	struct suspect sus[VERDICT_SUSPECTS]; /* best first */
 	size_t n_sus;
+	/*
+	 * A monitor's own ambiguity (issue 64): the elements it cannot tell apart,
+	 * the verdict naming them all (n_set: how many it named, at most
+	 * VERDICT_SET_MAX kept; 0: no set, the target alone).  The grader credits a
+	 * set that holds the truth and is no larger than the truth's class.
+	 */
+	char set[VERDICT_SET_MAX][160];
+	size_t n_set;
 	/*
 	 * Set by the runner, not the monitor: a host-processing verdict for a
 	 * window in which the rig's measured CPU pressure passed its bound (the
@@ -59,6 +68,7 @@ struct verdict {
 #define VERDICT_K_VOTES	  "votes"
 #define VERDICT_K_SUSP	  "suspects"
 #define VERDICT_K_GOOD	  "good"
+#define VERDICT_K_SET	  "set"
 
 /* The one key table for verdicts in JSON, both ways.  -EINVAL when a key is missing. */
 int verdict_from_json(const json_t *o, struct verdict *v);

@@ -49,6 +49,25 @@ static bool names(const char *target, const struct scn_expect *e, const struct g
 }
 
 /*
+ * Does verdict v name the truth?  Its target (names()), or, where the monitor
+ * named a set of elements it cannot tell apart (issue 64), a set that holds
+ * the truth and is no larger than the truth's class (without the class: the
+ * truth alone); a larger set says less than the monitor's probes could.
+ */
+static bool verdict_names(const struct verdict *v, const struct scn_expect *e,
+			  const struct grade_class *gc)
+{
+	if (!v->n_set)
+		return names(v->target, e, gc);
+	if (v->n_set > (gc ? gc->o->cls_size[gc->cls] : 1))
+		return false;
+	for (size_t i = 0; i < v->n_set && i < VERDICT_SET_MAX; i++)
+		if (grade_names_truth(v->set[i], e))
+			return true;
+	return false;
+}
+
+/*
  * Is cls the expected class?  Where the truth's class holds a switch and links
  * (a spine and its rail links on a thin lab), no probe tells a switch fault
  * from a link fault either: switch and switch-link are the same answer there.
@@ -74,8 +93,8 @@ static int truth_rank(const struct verdict *v, const struct scn_expect *e,
 {
 	int best = 0;
 
-	if (!v->n_sus)
-		return names(v->target, e, gc) ? 1 : 0;
+	if (!v->n_sus || v->n_set) /* a set is one answer, ranked whole */
+		return verdict_names(v, e, gc) ? 1 : 0;
 	for (size_t i = 0; i < v->n_sus; i++) {
 		const struct suspect *c = &v->sus[i];
 		int rank = 1;
@@ -239,7 +258,7 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 			g->ranks[g->n_ranks].t = we;
 			g->ranks[g->n_ranks++].rank = truth_rank(v, e, gc);
 		}
-		right += class_is(v->cls, e, gc) && names(v->target, e, gc);
+		right += class_is(v->cls, e, gc) && verdict_names(v, e, gc);
 		if (!g->got_class[0]) { /* what it said first, until a right one comes */
 			snprintf(g->got_class, sizeof(g->got_class), "%s", v->cls);
 			snprintf(g->got_target, sizeof(g->got_target), "%s", v->target);

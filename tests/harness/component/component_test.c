@@ -38,6 +38,19 @@ Test(component, a_verdict_reads_back_as_written)
 	cr_assert_eq(w.votes, 7);
 	cr_assert_eq(w.n_sus, 2);
 	cr_assert_eq(w.sus[1].good, 3);
+	cr_assert_eq(w.n_set, 0, "no set: the target alone");
+	json_decref(j);
+	/* a monitor's own ambiguity (issue 64): the set it names, as many as it named */
+	strcpy(v.set[0], "rail1:swp5--spine1:swp1");
+	strcpy(v.set[1], "spine1");
+	v.n_set = 2;
+	j = verdict_to_json(&v);
+	cr_assert_eq(verdict_from_json(j, &w), 0);
+	cr_assert_eq(w.n_set, 2);
+	cr_assert_str_eq(w.set[1], "spine1");
+	json_array_append_new(json_object_get(j, VERDICT_K_SET), json_integer(3));
+	cr_assert_eq(verdict_from_json(j, &w), -EINVAL, "a set's members are names");
+	json_object_del(j, VERDICT_K_SET);
 	json_object_del(j, VERDICT_K_CLASS);
 	cr_assert_eq(verdict_from_json(j, &w), -EINVAL, "a verdict without its class");
 	json_decref(j);

@@ -813,6 +813,39 @@ Test(grade, localized_against_the_truths_identifiability_class)
 	grade_component(&e, &obs, &t, 1, NULL, &g);
 	cr_assert_eq(g.verdict, RV_FAIL, "without the class: the wrong class");
 	cr_assert(!g.class_ok);
+	/*
+	 * A monitor that says its own ambiguity (issue 64): a verdict naming the set of
+	 * the three, the truth among them, no larger than its class: right, rank 1.
+	 */
+	strcpy(v.cls, "switch-link");
+	strcpy(v.set[0], "rail1:swp13--spine1:swp1");
+	strcpy(v.set[1], "rail2:swp13--spine1:swp2");
+	strcpy(v.set[2], "spine1");
+	v.n_set = 3;
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
+	cr_assert_eq(g.rank_class, 1);
+	cr_assert_eq(g.rank, 0, "a set of three is not the truth alone");
+	cr_assert_float_eq(g.precision, 1, 1e-9);
+	grade_component(&e, &obs, &t, 1, NULL, &g);
+	cr_assert_eq(g.verdict, RV_FAIL, "without the class, only a set of the truth alone");
+	/* one more than its class: it says less than its probes could */
+	strcpy(v.set[3], "spine2");
+	v.n_set = 4;
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	cr_assert_eq(g.rank_class, 0);
+	/* a set without the truth */
+	strcpy(v.set[0], "rail2:swp14--spine2:swp2");
+	v.n_set = 3;
+	grade_component(&e, &obs, &t, 1, &gc, &g);
+	cr_assert_eq(g.verdict, RV_FAIL);
+	/* the truth alone as a set is exact, with or without the class */
+	strcpy(v.set[0], "rail1:swp13--spine1:swp1");
+	v.n_set = 1;
+	grade_component(&e, &obs, &t, 1, NULL, &g);
+	cr_assert_eq(g.rank, 1);
+	v.n_set = 0;
 	observe_free(o);
 	/* Hostmesh's pairs on host1 alone: host2's RNIC is on no probe path */
 	pairs[0] = (struct comp_pair){{INV_DEV_HOST, 0, 0}, {INV_DEV_HOST, 0, 1}};
