@@ -12,9 +12,10 @@ static const char rig_usage[] =
     "usage: rocelab rig [--interval DURATION]\n"
     "\n"
     "Sample this machine every --interval (100ms) until SIGINT or SIGTERM: a line each,\n"
-    "'rig T SOME BUSY SELF LATE_MS STEAL' (T realtime seconds; SOME /proc/pressure/cpu's\n"
+    "'rig T SOME BUSY SELF LATE_MS STEAL RUNQ' (T realtime seconds; SOME /proc/pressure/cpu's\n"
     "'some' share of the interval, -1 without PSI; BUSY and STEAL /proc/stat's shares;\n"
-    "LATE_MS how late a 5 ms timer woke). 'rocelab run' starts it on every host of a lab\n"
+    "LATE_MS how late a 5 ms timer woke; RUNQ the tasks runnable then, /proc/loadavg).\n"
+    "'rocelab run' starts it on every host of a lab\n"
     "reached over SSH and grades against what it printed (results.json rig_hosts).\n";
 
 static int rig_opt(int c, const char *arg, void *ctx)

@@ -53,6 +53,20 @@ static bool cpu_jiffies(unsigned long long *busy, unsigned long long *steal,
 	return true;
 }
 
+/* The tasks runnable now, the caller among them (/proc/loadavg's "R/T"): -1 unread. */
+static double run_queue(void)
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+	unsigned runnable = 0, total = 0;
+	bool ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%*f %*f %*f %u/%u", &runnable, &total) == 2;
+	fclose(f);
+	return ok ? (double)runnable : -1;
+}
+
 /* This process's CPU (all its threads), in ns. */
 static unsigned long long self_ns(void)
 {
@@ -65,7 +79,7 @@ static unsigned long long self_ns(void)
 static void sample(struct rig *r, double t, double dt)
 {
 	unsigned long long psi = 0, busy = 0, steal = 0, all = 0, self = self_ns();
-	struct rig_sample s = {.t = t, .some = -1};
+	struct rig_sample s = {.t = t, .some = -1, .runq = run_queue()};
 
 	if (r->psi && psi_total(&psi))
 		s.some = (double)(psi - r->psi_last) / 1e6 / dt, r->psi_last = psi;
@@ -202,8 +216,9 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 	double t0 = n ? from[0] : r->n ? r->s[0].t : 0;
 
 	for (size_t p = 0; p < n; p++) {
-		double some = 0, max = 0, busy = 0, self = 0, late = 0, steal = 0;
-		size_t k = 0, over = 0;
+		double some = 0, max = 0, busy = 0, self = 0, late = 0, steal = 0, rq = 0,
+		       rq_max = -1;
+		size_t k = 0, over = 0, n_rq = 0;
 
 		for (size_t i = 0; i < r->n; i++) {
 			const struct rig_sample *s = &r->s[i];
@@ -218,22 +233,29 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 			self += s->self;
 			late = s->late_ms > late ? s->late_ms : late;
 			steal += s->steal;
+			if (s->runq >= 0) {
+				rq += s->runq, n_rq++;
+				rq_max = s->runq > rq_max ? s->runq : rq_max;
+			}
 		}
 		if (!k)
 			continue;
-		json_object_set_new(phases, name[p],
-				    json_pack("{s:o,s:o,s:f,s:f,s:f,s:f,s:f}", "pressure_mean",
-					      r->psi ? json_real(some / (double)k) : json_null(),
-					      "pressure_max", r->psi ? json_real(max) : json_null(),
-					      "over_bound", (double)over / (double)k, "busy_mean",
-					      busy / (double)k, "controller_cpu", self / (double)k,
-					      "stall_max_ms", late, "steal_mean",
-					      steal / (double)k));
+		json_object_set_new(
+		    phases, name[p],
+		    json_pack("{s:o,s:o,s:f,s:f,s:f,s:f,s:f,s:o,s:o}", "pressure_mean",
+			      r->psi ? json_real(some / (double)k) : json_null(), "pressure_max",
+			      r->psi ? json_real(max) : json_null(), "over_bound",
+			      (double)over / (double)k, "busy_mean", busy / (double)k,
+			      "controller_cpu", self / (double)k, "stall_max_ms", late,
+			      "steal_mean", steal / (double)k, "runq_mean",
+			      n_rq ? json_real(rq / (double)n_rq) : json_null(), "runq_max",
+			      n_rq ? json_real(rq_max) : json_null()));
 	}
 	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(samples, json_pack("[f,f,f,f,f,f]", r->s[i].t - t0,
-							 r->s[i].some, r->s[i].busy, r->s[i].self,
-							 r->s[i].late_ms, r->s[i].steal));
+		json_array_append_new(samples,
+				      json_pack("[f,f,f,f,f,f,f]", r->s[i].t - t0, r->s[i].some,
+						r->s[i].busy, r->s[i].self, r->s[i].late_ms,
+						r->s[i].steal, r->s[i].runq));
 	return json_pack("{s:s,s:f,s:b,s:f,s:i,s:f,s:o,s:o}", "source", source, "interval_s",
 			 r->interval, "psi", r->psi, "pressure_bound", RIG_PRESSURE_BOUND,
 			 "tick_ms", RIG_TICK_MS, "t0", t0, "phases", phases, "samples", samples);
@@ -241,8 +263,8 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 
 static void print_sample(FILE *out, const struct rig_sample *s)
 {
-	fprintf(out, "rig %.3f %.4f %.4f %.4f %.3f %.4f\n", s->t, s->some, s->busy, s->self,
-		s->late_ms, s->steal);
+	fprintf(out, "rig %.3f %.4f %.4f %.4f %.3f %.4f %.0f\n", s->t, s->some, s->busy, s->self,
+		s->late_ms, s->steal, s->runq);
 }
 
 int rig_print(double interval_s, FILE *out)
@@ -281,10 +303,12 @@ size_t rig_read(struct rig *r, const char *path, double interval_s, double offse
 	*r = (struct rig){.interval = interval_s > 0.01 ? interval_s : 0.01, .init = true};
 	pthread_mutex_init(&r->mu, NULL);
 	while (f && fgets(line, sizeof(line), f)) {
-		struct rig_sample s;
+		struct rig_sample s = {.runq = -1};
+		int n = sscanf(line, "rig %lf %lf %lf %lf %lf %lf %lf", &s.t, &s.some, &s.busy,
+			       &s.self, &s.late_ms, &s.steal, &s.runq);
 
-		if (sscanf(line, "rig %lf %lf %lf %lf %lf %lf", &s.t, &s.some, &s.busy, &s.self,
-			   &s.late_ms, &s.steal) != 6 ||
+		/* six fields from a host's older 'rocelab rig' (no run queue), seven now */
+		if ((n != 6 && n != 7) || (n == 7 && !(s.runq >= -1 && s.runq < 1e6)) ||
 		    !isfinite(s.t) || s.t <= 0 || !(s.some >= -1 && s.some <= 1) ||
 		    !(s.busy >= 0 && s.busy <= 1) || !(s.self >= 0 && s.self < 1e6) ||
 		    !(s.late_ms >= 0 && s.late_ms < 1e9) || !(s.steal >= 0 && s.steal <= 1))

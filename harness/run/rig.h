@@ -36,6 +36,9 @@ struct rig_sample {
 	double self;	/* the controller's own CPU, in CPUs (its threads; not its children) */
 	double late_ms; /* the stall detector's latest wake-up within the interval, in ms */
 	double steal;	/* share of the CPUs' time a hypervisor took (/proc/stat steal) */
+	/* tasks runnable at the sample, the sampler among them: the run queue (/proc/loadavg;
+	 * -1: not read, as from a host's older 'rocelab rig') */
+	double runq;
 };
 
 struct rig {
@@ -76,7 +79,8 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 /*
  * 'rocelab rig' on a host of a lab reached over SSH: this machine sampled
  * every interval_s until a signal, a line each on out, "rig T SOME BUSY SELF
- * LATE_MS STEAL" (a struct rig_sample; SOME -1 without PSI).  0 or -errno.
+ * LATE_MS STEAL RUNQ" (a struct rig_sample; SOME -1 without PSI, RUNQ -1
+ * unread; rig_read() takes the six fields of a host's older one too).  0 or -errno.
  */
 int rig_print(double interval_s, FILE *out);
 

@@ -86,6 +86,7 @@ struct ack_wait {
 struct extra {
 	uint16_t ip_id;
 	uint8_t ttl, flags;
+	uint32_t late_us; /* how late its send was after it was due */
 };
 
 struct rnic {
@@ -193,7 +194,8 @@ static void emit_done(struct agent *a, size_t s, const struct rpm_done *d)
 				  .flags = x->flags,
 				  .ttl = x->ttl,
 				  .sport = d->probe.sport,
-				  .ip_id = x->ip_id};
+				  .ip_id = x->ip_id,
+				  .late_us = x->late_us};
 
 	if (d->r.status == RPM_TIMEOUT || d->r.status == RPM_ACK2_LOST)
 		a->c.st.timeouts++;
@@ -202,7 +204,7 @@ static void emit_done(struct agent *a, size_t s, const struct rpm_done *d)
 	recout_emit(&a->c.out, RPM_REC_PROBE, &r, sizeof(r));
 }
 
-static void send_probe(struct agent *a, struct target *t)
+static void send_probe(struct agent *a, struct target *t, unsigned long long late)
 {
 	size_t s = t->t.src_rnic;
 	struct rnic *rs = &a->rn[s];
@@ -227,7 +229,8 @@ static void send_probe(struct agent *a, struct target *t)
 		a->c.st.dropped_records++;
 		return;
 	}
-	*x = (struct extra){0};
+	*x = (struct extra){.late_us =
+				late / 1000 > UINT32_MAX ? UINT32_MAX : (uint32_t)(late / 1000)};
 	a->c.st.probes++;
 	r = a->cfg->a.transport->send(rs->port, &t->dst, sport, 64, buf, sizeof(buf),
 				      m.id | s << 40, &used, &ipid);
@@ -1218,7 +1221,7 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 		struct target *t = &a->tg[a->due[0]];
 		long long jit = (long long)t->period / 10;
 
-		send_probe(a, t);
+		send_probe(a, t, now - t->next);
 		sent |= 1ULL << (t->t.src_rnic % 64);
 		t->next += (unsigned long long)((long long)t->period - jit +
 						(jit ? random() % (2 * jit + 1) : 0));

@@ -95,6 +95,8 @@ struct window {
 	uint32_t *to_p, *to_t;	   /* per global RNIC and bucket: probes to it, timed out */
 	uint32_t rtt_h[RPM_LISTS][HIST_BINS];
 	uint32_t prober_h[HIST_BINS], resp_h[HIST_BINS];
+	uint32_t late_h[HIST_BINS]; /* every probe's send lateness (the agent's timer) */
+	uint64_t n_late;
 };
 
 struct rpa {
@@ -288,6 +290,8 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 		w->to_t[dst * NB + b]++;
 	w->probes[list]++;
 	w->sent[src]++;
+	w->late_h[hist_bin((uint64_t)p->late_us * 1000)]++;
+	w->n_late++;
 	if (p->status == RPM_SEND_ERROR) {
 		w->send_errors++;
 		w->send_err[src]++;
@@ -988,6 +992,12 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 	out_open_object(o, "responder_us");
 	for (int i = 0; i < 4; i++)
 		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->resp_h, ok, q[i]) / 1e3);
+	out_close(o);
+	/* the agents' send lateness: how late after it was due each probe went (the rig) */
+	out_open_object(o, "send_late_us");
+	for (int i = 0; i < 4; i++)
+		out_float(o, PRINT_JSON, qn[i], NULL, 1,
+			  hist_pct(w->late_h, w->n_late, q[i]) / 1e3);
 	out_close(o);
 	out_close(o);
 }

@@ -46,16 +46,17 @@ static int write_data(const json_t *windows, const struct comp_report *r)
 	fprintf(f,
 		"# t_mid_s tor_mesh_lost_pct inter_tor_lost_pct tor_mesh_rtt_p50_us "
 		"tor_mesh_rtt_p99_us inter_tor_rtt_p50_us inter_tor_rtt_p99_us "
-		"prober_p50_us responder_p50_us (t: %s)\n",
+		"prober_p50_us responder_p50_us send_late_p99_us (t: %s)\n",
 		comp_time_label(r->t));
 	json_array_foreach(windows, i, w)
 	{
-		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.1f\n",
+		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n",
 			(num(w, NULL, "start") + num(w, NULL, "end")) / 2 - t0, pct(w, "tor_mesh"),
 			pct(w, "inter_tor"), rtt(w, "tor_mesh", "p50"), rtt(w, "tor_mesh", "p99"),
 			rtt(w, "inter_tor", "p50"), rtt(w, "inter_tor", "p99"),
 			num(json_object_get(w, "prober_us"), NULL, "p50"),
-			num(json_object_get(w, "responder_us"), NULL, "p50"));
+			num(json_object_get(w, "responder_us"), NULL, "p50"),
+			num(json_object_get(w, "send_late_us"), NULL, "p99"));
 	}
 	fclose(f);
 	return comp_plot_verdicts(r, "rpingmesh-verdicts.dat");
@@ -92,7 +93,9 @@ int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_
 		   "'' using 1:($6>0?$6:1/0) with lines lw 2 title 'inter-ToR P50', "
 		   "'' using 1:($7>0?$7:1/0) with lines title 'inter-ToR P99', "
 		   "'' using 1:($8>0?$8:1/0) with lines dt 2 title 'prober P50', "
-		   "'' using 1:($9>0?$9:1/0) with lines dt 3 title 'responder P50'\n");
+		   "'' using 1:($9>0?$9:1/0) with lines dt 3 title 'responder P50', "
+		   "'' using 1:($10>0?$10:1/0) with lines dt 3 lw 2 lc rgb '#808080' "
+		   "title 'agents send late, P99'\n");
 	return comp_plot_end(r, f, gp);
 }
 

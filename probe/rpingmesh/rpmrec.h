@@ -40,7 +40,9 @@ struct rpm_probe_rec {
 	uint8_t ttl; /* the probe's IP TTL on arrival, as the responder echoed it (0: no ACK) */
 	uint16_t sport, ip_id; /* the UDP source port on the wire; the probe's IP ID (0: unknown)
 				*/
-	uint32_t reserved;
+	/* how late it was sent after it was due (the agent's timer: issue 64, the rig
+	 * measured), microseconds; 0 from agents before it */
+	uint32_t late_us;
 } __attribute__((packed));
 
 /*

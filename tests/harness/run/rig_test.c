@@ -96,7 +96,53 @@ Test(rig, a_hosts_lines_read_back_clock_corrected_and_bad_lines_left_out)
 	cr_assert(r.psi);
 	/* the mean over samples wholly in [998.0, 998.25]: 0.2 and 0.8 */
 	cr_assert_float_eq(rig_pressure(&r, 998.0, 998.25), 0.5, 1e-9);
+	cr_assert_float_eq(r.s[0].runq, -1, 1e-9, "an older host's six fields: no run queue");
 	cr_assert_eq(rig_read(&r, "/nonexistent/rig.log", 0.1, 0), 0);
+	rig_free(&r);
+	unlink(path);
+}
+
+/*
+ * Issue 64: the run queue (tasks runnable at each sample, /proc/loadavg)
+ * sampled here, printed by 'rocelab rig' as a seventh field, read back, and
+ * in results.json's phases and samples.
+ */
+Test(rig, the_run_queue_is_sampled_printed_and_read_back)
+{
+	char path[] = "/tmp/rocelab-rig-test.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct rig r = {0};
+	const char *name[] = {"all"};
+	double from[1], to[1];
+	json_t *j, *ph, *s0;
+
+	cr_assert_eq(rig_start(&r, 0.05), 0);
+	from[0] = (double)rl_realtime_ns() / 1e9;
+	sleep_ms(300);
+	rig_stop(&r);
+	to[0] = (double)rl_realtime_ns() / 1e9;
+	cr_assert_gt(r.n, 2);
+	for (size_t i = 0; i < r.n; i++)
+		cr_assert_geq(r.s[i].runq, 1, "the sampler itself runs: %.0f", r.s[i].runq);
+	j = rig_json(&r, "test", name, from, to, 1);
+	ph = json_object_get(json_object_get(j, "phases"), "all");
+	cr_assert_geq(json_real_value(json_object_get(ph, "runq_mean")), 1);
+	cr_assert_geq(json_real_value(json_object_get(ph, "runq_max")), 1);
+	s0 = json_array_get(json_object_get(j, "samples"), 0);
+	cr_assert_eq(json_array_size(s0), 7);
+	cr_assert_geq(json_real_value(json_array_get(s0, 6)), 1);
+	json_decref(j);
+	rig_free(&r);
+	cr_assert_not_null(f);
+	fputs("rig 1000.100 0.2000 0.5000 0.0100 0.150 0.0000 3\n"
+	      "rig 1000.200 0.2000 0.5000 0.0100 0.150 0.0000 -7\n" /* a run queue below -1 */
+	      "rig 1000.300 0.2000 0.5000 0.0100 0.150 0.0000\n",
+	      f);
+	fclose(f);
+	cr_assert_eq(rig_read(&r, path, 0.1, 0), 2);
+	cr_assert_float_eq(r.s[0].runq, 3, 1e-9);
+	cr_assert_float_eq(r.s[1].runq, -1, 1e-9);
 	rig_free(&r);
 	unlink(path);
 }

@@ -55,6 +55,7 @@ static void mkpath(struct rpm_path_rec *p, int hs, int s, int hd, int d, int k)
 struct fate {
 	int status; /* enum rpm_status */
 	uint32_t rtt_ns, prober_ns, responder_ns;
+	uint32_t late_us; /* how late its agent sent it */
 };
 
 typedef void (*fate_fn)(int hs, int s, int hd, int d, int k, int i, struct fate *f);
@@ -146,6 +147,7 @@ static char *run(fate_fn fate, int windows, struct rpa_cfg *cfg_in)
 									       : RPM_UNKNOWN_NS;
 								r.prober_ns = ft.prober_ns;
 								r.responder_ns = ft.responder_ns;
+								r.late_us = ft.late_us;
 								rpa_probe(a, (size_t)hs, &r);
 							}
 		}
@@ -684,4 +686,43 @@ Test(rpa, a_service_whose_own_probes_are_lost_is_the_network)
 			 "host1:rnic1>host3:rnic2/50123 2.0 impacted network\n",
 			 "%s", v);
 	free(v);
+}
+
+/* In the second window every probe host 2's agent sends goes 5 ms after it was due. */
+static void late_agent(int hs, int s, int hd, int d, int k, int i, struct fate *f)
+{
+	(void)s, (void)hd, (void)d, (void)k, (void)i;
+	if (cur_w == 1 && hs == 1)
+		f->late_us = 5000;
+}
+
+/*
+ * Issue 64: the rig measured.  Each window says how late the agents sent
+ * (send_late_us), which is no fault of the network: no verdict.
+ */
+Test(rpa, send_lateness_is_measured_per_window_and_blames_nothing)
+{
+	char *out, *v, *line, *save = NULL;
+	double p99[3] = {-1, -1, -1};
+	int w = 0;
+
+	memset(silent, 0, sizeof(silent));
+	out = run(late_agent, 3, NULL);
+	v = verdicts(out);
+	cr_assert_str_empty(v, "verdicts: %s", v);
+	free(v);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_t *j = json_loads(line, 0, NULL);
+
+		if (j && !strcmp(json_string_value(json_object_get(j, "type")), "window") && w < 3)
+			p99[w++] = json_number_value(
+			    json_object_get(json_object_get(j, "send_late_us"), "p99"));
+		json_decref(j);
+	}
+	cr_assert_eq(w, 3);
+	cr_assert_float_eq(p99[0], 0, 1e-9);
+	cr_assert(p99[1] > 4800 && p99[1] < 5200, "a quarter of the probes 5 ms late: %.1f",
+		  p99[1]);
+	cr_assert_float_eq(p99[2], 0, 1e-9);
+	free(out);
 }
