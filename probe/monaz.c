@@ -116,6 +116,17 @@ void az_suspects(struct out *o, const struct inventory *inv, const char *key, bo
 	out_close(o);
 }
 
+void az_percentiles(struct out *o, const char *key, const uint32_t *h, uint64_t n)
+{
+	static const double q[] = {0.5, 0.9, 0.99, 0.999};
+	static const char *const qn[] = {"p50", "p90", "p99", "p999"};
+
+	out_open_object(o, key);
+	for (int i = 0; i < 4; i++)
+		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(h, n, q[i]) / 1e3);
+	out_close(o);
+}
+
 /* FNV-1a over the links in order (a path's are in hop order), never 0 */
 static uint64_t path_hash(const uint16_t *links, int n)
 {

@@ -82,6 +82,13 @@ struct az_pathset {
 void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const uint16_t *links, int n);
 void az_pathset_free(struct az_pathset *s);
 
+/*
+ * A window's distribution from its histogram h of n values in ns (hist_bin()),
+ * as key: {"p50", "p90", "p99", "p999"} in microseconds: every monitor's
+ * latencies and its agents' send lateness alike.
+ */
+void az_percentiles(struct out *o, const char *key, const uint32_t *h, uint64_t n);
+
 /* Realtime ns as the seconds verdicts and windows are written in. */
 static inline double az_secs(uint64_t ns)
 {

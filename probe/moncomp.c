@@ -357,6 +357,7 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 	char *line = NULL;
 	size_t cap = 0;
 	json_t *verdicts = json_array(), *agents = json_array();
+	double late_p99 = 0; /* the worst window's P99 of the agents' send lateness (us) */
 
 	json_decref(s->windows);
 	s->windows = json_array();
@@ -369,7 +370,11 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 			continue;
 		}
 		if (!strcmp(type, "window")) {
+			double late = json_number_value(
+			    json_object_get(json_object_get(j, "send_late_us"), "p99"));
+
 			json_array_append(s->windows, j);
+			late_p99 = late > late_p99 ? late : late_p99;
 		} else if (!strcmp(type, "verdict")) {
 			if (verdict_from_json(j, comp_obs_verdict(obs)))
 				obs->n_verdicts--; /* not a verdict of this version: skipped */
@@ -391,6 +396,8 @@ int mon_collect(struct mon_state *s, const struct comp_times *t, struct comp_obs
 		finish(ctx, agents, obs);
 	json_object_set_new(obs->section, "windows",
 			    json_integer((json_int_t)json_array_size(s->windows)));
+	/* the rig as the agents felt it: how late they sent, the worst window's P99 */
+	json_object_set_new(obs->section, "send_late_p99_us_max", json_real(late_p99));
 	/* the distinct paths its probes were traced on (the grade's classes come from them) */
 	json_object_set_new(obs->section, "paths_traced", json_integer((json_int_t)obs->n_paths));
 	json_object_set_new(obs->section, "verdicts", verdicts);

@@ -1042,8 +1042,6 @@ static void close_window(struct az *a, struct window *w)
 		vote_verdict(a, w, false, n_t);
 	evidence(a, w, n_t);
 	struct out *o = &a->o;
-	static const double q[] = {0.5, 0.9, 0.99, 0.999};
-	static const char *const qn[] = {"p50", "p90", "p99", "p999"};
 
 	out_open_object(o, NULL);
 	out_string(o, PRINT_JSON, "type", NULL, "window");
@@ -1072,20 +1070,10 @@ static void close_window(struct az *a, struct window *w)
 	out_uint(o, PRINT_JSON, "slow_probes", NULL, n_s);
 	out_float(o, PRINT_JSON, "slow_threshold_us", NULL, 1, (double)a->slow_ns / 1e3);
 	print_top_votes(a, "slow_votes");
-	out_open_object(o, "net_us");
-	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->net_h, w->ok, q[i]) / 1e3);
-	out_close(o);
-	out_open_object(o, "proc_us");
-	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->proc_h, w->ok, q[i]) / 1e3);
-	out_close(o);
+	az_percentiles(o, "net_us", w->net_h, w->ok);
+	az_percentiles(o, "proc_us", w->proc_h, w->ok);
 	/* the agents' send lateness: how late their rounds' timers fired (the rig, measured) */
-	out_open_object(o, "send_late_us");
-	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1,
-			  hist_pct(w->late_h, w->probes, q[i]) / 1e3);
-	out_close(o);
+	az_percentiles(o, "send_late_us", w->late_h, w->probes);
 	/* hosts with any probe over the processing threshold: the evidence for step 3 */
 	out_open_array(o, "proc_slow_hosts");
 	for (size_t h = 0; h < a->inv->n_hosts; h++)

@@ -62,13 +62,11 @@ MON_COMP_HOOKS(struct hm_params, struct hm_state,
 struct hm_sums {
 	const struct hm_state *st;
 	unsigned long long probes, timeouts, ok, kern, hw;
-	double late_p99; /* the worst window's P99 of the agents' send lateness (us) */
 };
 
 static void window_sums(void *ctx, const char *type, const json_t *j)
 {
 	struct hm_sums *m = ctx;
-	double late;
 
 	if (strcmp(type, "window"))
 		return;
@@ -77,10 +75,6 @@ static void window_sums(void *ctx, const char *type, const json_t *j)
 	m->ok += (unsigned long long)json_integer_value(json_object_get(j, "ok"));
 	m->kern += (unsigned long long)json_integer_value(json_object_get(j, "ts_kernel"));
 	m->hw += (unsigned long long)json_integer_value(json_object_get(j, "ts_hw"));
-	/* the rig as the agents felt it: how late they sent, the worst window's P99 */
-	late = json_number_value(json_object_get(json_object_get(j, "send_late_us"), "p99"));
-	if (late > m->late_p99)
-		m->late_p99 = late;
 }
 
 static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
@@ -107,7 +101,6 @@ static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
 						   : "mixed"));
 	json_object_set_new(obs->section, "probes", json_integer((json_int_t)m->probes));
 	json_object_set_new(obs->section, "timeouts", json_integer((json_int_t)m->timeouts));
-	json_object_set_new(obs->section, "send_late_p99_us_max", json_real(m->late_p99));
 }
 
 /* The analyzer's JSON lines: windows (kept for the report), verdicts (typed), agents. */

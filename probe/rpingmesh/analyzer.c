@@ -948,8 +948,6 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 		uint32_t slow, size_t impacted)
 {
 	static const char *const ln[RPM_LISTS] = {"tor_mesh", "inter_tor", "service"};
-	static const double q[] = {0.5, 0.9, 0.99, 0.999};
-	static const char *const qn[] = {"p50", "p90", "p99", "p999"};
 	struct out *o = &a->o;
 	uint64_t ok = 0;
 
@@ -978,27 +976,13 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 		out_uint(o, PRINT_JSON, "timeouts", NULL, w->timeouts[l]);
 		out_uint(o, PRINT_JSON, "ack2_lost", NULL, w->ack2_lost[l]);
 		out_uint(o, PRINT_JSON, "ok", NULL, w->ok[l]);
-		out_open_object(o, "rtt_us");
-		for (int i = 0; i < 4; i++)
-			out_float(o, PRINT_JSON, qn[i], NULL, 1,
-				  hist_pct(w->rtt_h[l], w->ok[l], q[i]) / 1e3);
-		out_close(o);
+		az_percentiles(o, "rtt_us", w->rtt_h[l], w->ok[l]);
 		out_close(o);
 	}
-	out_open_object(o, "prober_us");
-	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->prober_h, ok, q[i]) / 1e3);
-	out_close(o);
-	out_open_object(o, "responder_us");
-	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1, hist_pct(w->resp_h, ok, q[i]) / 1e3);
-	out_close(o);
+	az_percentiles(o, "prober_us", w->prober_h, ok);
+	az_percentiles(o, "responder_us", w->resp_h, ok);
 	/* the agents' send lateness: how late after it was due each probe went (the rig) */
-	out_open_object(o, "send_late_us");
-	for (int i = 0; i < 4; i++)
-		out_float(o, PRINT_JSON, qn[i], NULL, 1,
-			  hist_pct(w->late_h, w->n_late, q[i]) / 1e3);
-	out_close(o);
+	az_percentiles(o, "send_late_us", w->late_h, w->n_late);
 	out_close(o);
 }
 

@@ -135,22 +135,16 @@ struct rpm_sums {
 	const struct rpm_state *st;
 	long long probes, timeouts, ack2, unloc;
 	json_t *per_list;
-	double late_p99; /* the worst window's P99 of the agents' send lateness (us) */
 };
 
 static void line_sums(void *ctx, const char *type, const json_t *j)
 {
 	static const char *const lists[] = {"tor_mesh", "inter_tor", "service"};
 	struct rpm_sums *m = ctx;
-	double late;
 
 	if (strcmp(type, "window"))
 		return;
 	m->unloc += json_integer_value(json_object_get(j, "unlocalized"));
-	/* the rig as the agents felt it: how late they sent, the worst window's P99 */
-	late = json_number_value(json_object_get(json_object_get(j, "send_late_us"), "p99"));
-	if (late > m->late_p99)
-		m->late_p99 = late;
 	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
 		json_t *s = json_object_get(m->per_list, lists[l]);
 		long long p = jint(j, lists[l], "probes"), to = jint(j, lists[l], "timeouts"),
@@ -185,7 +179,6 @@ static void section(void *ctx, const json_t *agents, struct comp_obs *obs)
 	json_object_set_new(obs->section, "timeouts", json_integer(m->timeouts));
 	json_object_set_new(obs->section, "ack2_lost", json_integer(m->ack2));
 	json_object_set_new(obs->section, "unlocalized", json_integer(m->unloc));
-	json_object_set_new(obs->section, "send_late_p99_us_max", json_real(m->late_p99));
 	json_object_set_new(obs->section, "lists", m->per_list);
 	m->per_list = NULL;
 	/* a service sending this share less than its best is degraded (the grader's line too) */
