@@ -293,9 +293,9 @@ void observe_pair(struct observe_builder *b, const struct comp_pair *p)
 void observe_path(struct observe_builder *b, const size_t *links, size_t n)
 {
 	const struct inventory *inv = b->inv;
-	size_t el[3 * 16], n_el = 0, L = inv->n_links;
+	size_t el[3 * COMP_PATH_LINKS], n_el = 0, L = inv->n_links;
 
-	if (b->err || !n || n > 16)
+	if (b->err || !n || n > COMP_PATH_LINKS)
 		return;
 	/* its links and the switches at their ends, each once */
 	for (size_t i = 0; i < n; i++) {

@@ -54,7 +54,7 @@ void observe_pair(struct observe_builder *b, const struct comp_pair *p);
 size_t observe_pairs_seen(const struct observe_builder *b); /* pairs given so far */
 /*
  * Or a path as a monitor traced it (issue 64: the paths it really used):
- * its n links (inventory indexes, at most 16), the switches at their ends
+ * its n links (inventory indexes, at most COMP_PATH_LINKS), the switches at their ends
  * with them.  Two elements on the same traced paths are one class; one on
  * none of them is unobservable.  A path naming a link the inventory lacks
  * is left out.

@@ -160,6 +160,7 @@ static json_t *rig_hosts(const struct scn_result *r)
 static const char *rig_dat(const struct scn_result *r)
 {
 	char path[PATH_MAX + 16];
+	double t0 = runner_t0(r);
 	FILE *f;
 
 	if (!r->rig.n)
@@ -169,9 +170,8 @@ static const char *rig_dat(const struct scn_result *r)
 		return NULL;
 	fprintf(f, "# t_s some busy controller_cpus stall_ms steal (%s)\n", rig_source(r));
 	for (size_t i = 0; i < r->rig.n; i++)
-		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f\n", r->rig.s[i].t - runner_t0(r),
-			r->rig.s[i].some, r->rig.s[i].busy, r->rig.s[i].self, r->rig.s[i].late_ms,
-			r->rig.s[i].steal);
+		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f\n", r->rig.s[i].t - t0, r->rig.s[i].some,
+			r->rig.s[i].busy, r->rig.s[i].self, r->rig.s[i].late_ms, r->rig.s[i].steal);
 	return fclose(f) ? NULL : "rig.dat";
 }
 
@@ -882,11 +882,11 @@ static void html_incidents(FILE *f, const struct scn_result *r)
 {
 	const struct grade *g = &r->g;
 	struct comp_times t = runner_times(r);
+	double t0 = comp_t0(&t);
 	char a[512];
 
 	if (!g->n_inc)
 		return;
-
 	fprintf(f, "<h2>incidents</h2>\n<p>times in seconds %s</p>\n", comp_time_zero(&t));
 	fprintf(f, "<table class=\"grid\"><tr><th>element</th><th>class</th>"
 		   "<th>from (s)</th><th>to (s)</th><th>verdicts</th><th>of another class</th>"
@@ -897,9 +897,8 @@ static void html_incidents(FILE *f, const struct scn_result *r)
 		fprintf(f,
 			"<tr><td>%s</td><td>%s</td><td>%.1f</td><td>%.1f</td><td>%d</td>"
 			"<td>%d</td><td class=\"%s\">%s</td></tr>\n",
-			rl_xml_escape(x->target, a, sizeof(a)), x->cls, x->start - runner_t0(r),
-			x->end - runner_t0(r), x->verdicts, x->other_cls,
-			x->right ? "pass" : "fail",
+			rl_xml_escape(x->target, a, sizeof(a)), x->cls, x->start - t0, x->end - t0,
+			x->verdicts, x->other_cls, x->right ? "pass" : "fail",
 			x->right      ? "the truth"
 			: x->in_fault ? "during the fault, not the truth"
 				      : "outside the fault");

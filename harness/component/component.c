@@ -189,18 +189,27 @@ double comp_t0(const struct comp_times *t)
 	return t->t_origin > 0 ? t->t_origin : t->t_start;
 }
 
+/* What time zero is: 0 the run's start (no origin), 1 the fault's start, 2 its phase's. */
+static int time_zero_kind(const struct comp_times *t)
+{
+	return t->t_origin <= 0 ? 0 : t->t_fault > 0 ? 1 : 2;
+}
+
 const char *comp_time_zero(const struct comp_times *t)
 {
-	return t->t_origin <= 0 ? "from the start"
-	       : t->t_fault > 0 ? "from the start of the fault"
-				: "from the start of the fault phase";
+	static const char *const zero[] = {"from the start", "from the start of the fault",
+					   "from the start of the fault phase"};
+
+	return zero[time_zero_kind(t)];
 }
 
 const char *comp_time_label(const struct comp_times *t)
 {
-	return t->t_origin <= 0 ? "time since start (s)"
-	       : t->t_fault > 0 ? "time from the start of the fault (s)"
-				: "time from the start of the fault phase (s; nothing injected)";
+	static const char *const label[] = {
+	    "time since start (s)", "time from the start of the fault (s)",
+	    "time from the start of the fault phase (s; nothing injected)"};
+
+	return label[time_zero_kind(t)];
 }
 
 /*

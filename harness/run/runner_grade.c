@@ -291,16 +291,14 @@ static struct observe *monitor_classes(const struct scn_result *r, const struct 
 	double until = r->t_fault > 0 ? r->t_revert : r->t_stop;
 	struct observe_builder *b;
 	struct observe *o;
-	size_t used = 0, n_pairs = 0;
+	size_t n_pairs = 0;
 
 	if (c->obs.n_paths && (b = observe_begin(r->s->inv))) {
 		for (size_t i = 0; i < c->obs.n_paths; i++)
-			if (until <= 0 || c->obs.paths[i].t <= until) {
+			if (until <= 0 || c->obs.paths[i].t <= until)
 				observe_path(b, c->obs.paths[i].links, c->obs.paths[i].n);
-				used++;
-			}
-		o = observe_end(b);
-		if (o && used && o->n_paths) {
+		o = observe_end(b); /* its n_paths: those it took (none of another inventory) */
+		if (o && o->n_paths) {
 			*basis = "traced", *n = (long)o->n_paths;
 			return o;
 		}

@@ -149,6 +149,20 @@ Test(scenario, ci_monitors_take_the_ci_profile_and_nothing_else)
 	}
 }
 
+/* A 20 s link-flap scenario (a 10 s fault phase) on the virtual lab, rest after its head. */
+static struct scenario *flap_scenario(const char *rest)
+{
+	static const char head[] = "name: w\nphases: { baseline: 6s, fault: 10s, recovery: 4s }\n"
+				   "faults: [{ kind: link-flap, target: rail1:swp1 }]\n";
+	char text[1024];
+	struct scenario *s;
+
+	snprintf(text, sizeof(text), "%s%s", head, rest);
+	s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr);
+	cr_assert_not_null(s, "%s", text);
+	return s;
+}
+
 /*
  * Issue 64: `within` is the monitor's design time with its parameters (two
  * windows, the grace before a window closes) unless written; in the CI and
@@ -157,19 +171,14 @@ Test(scenario, ci_monitors_take_the_ci_profile_and_nothing_else)
  */
 Test(scenario, within_is_the_monitors_design_time_unless_a_reason_is_written)
 {
-	static const char head[] = "name: w\nphases: { baseline: 6s, fault: 10s, recovery: 4s }\n"
-				   "faults: [{ kind: link-flap, target: rail1:swp1 }]\n";
 	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml"};
 	struct scenario *s;
-	char text[1024];
 
 	/* ci: 2 s windows, the grace 1.5 s (the 500 ms timeout's); paper: 20 s windows */
-	snprintf(text, sizeof(text),
-		 "%sexpect: { class: switch-link }\ncomponents:\n  hostmesh: { profile: ci }\n"
-		 "  rpingmesh: { profile: ci, expect: { class: switch-link } }\n"
-		 "  mp-rdma: { expect: { metrics: { goodput-vs-optimal: '>= 0.5' } } }\n",
-		 head);
-	cr_assert_not_null(s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr));
+	s = flap_scenario(
+	    "expect: { class: switch-link }\ncomponents:\n  hostmesh: { profile: ci }\n"
+	    "  rpingmesh: { profile: ci, expect: { class: switch-link } }\n"
+	    "  mp-rdma: { expect: { metrics: { goodput-vs-optimal: '>= 0.5' } } }\n");
 	cr_assert_eq(s->comps[0].expect.within_ms, 5500);
 	cr_assert_eq(s->comps[0].expect.within_from, WITHIN_DESIGN);
 	cr_assert_eq(s->comps[1].expect.within_ms, 5500, "its own expect, its own design time");
@@ -178,17 +187,12 @@ Test(scenario, within_is_the_monitors_design_time_unless_a_reason_is_written)
 	cr_assert_eq(s->expect.within_ms, 5500,
 		     "the scenario's: the longest of those it holds for");
 	scenario_free(s);
-	snprintf(text, sizeof(text),
-		 "%sexpect: { class: switch-link }\ncomponents:\n  hostmesh: { profile: paper }\n",
-		 head);
-	cr_assert_not_null(s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr));
+	s = flap_scenario(
+	    "expect: { class: switch-link }\ncomponents:\n  hostmesh: { profile: paper }\n");
 	cr_assert_gt(s->comps[0].expect.within_ms, 40000, "two 20 s windows and the grace");
 	scenario_free(s);
-	snprintf(text, sizeof(text),
-		 "%sexpect: { class: switch-link, within: 7s }\ncomponents:\n  hostmesh: "
-		 "{ profile: ci }\n",
-		 head);
-	cr_assert_not_null(s = scenario_parse("w.yaml", text, strlen(text), VLAB, VLAB, 7, stderr));
+	s = flap_scenario("expect: { class: switch-link, within: 7s }\ncomponents:\n  hostmesh: "
+			  "{ profile: ci }\n");
 	cr_assert_eq(s->comps[0].expect.within_ms, 7000);
 	cr_assert_eq(s->comps[0].expect.within_from, WITHIN_WRITTEN);
 	scenario_free(s);
