@@ -154,13 +154,31 @@ static json_t *rig_hosts(const struct scn_result *r)
 }
 
 /*
- * The rig's samples as data for the report's panel: "t some busy controller
- * late_ms steal" (t from time zero, runner_t0()).
+ * The run queue at sample i as the panel draws it: the tasks runnable but the
+ * sampler itself, per CPU, the mean of the second up to it (one sample is a
+ * single instant: 0, 1 or 8 tasks); -1 where none was read.
  */
-static const char *rig_dat(const struct scn_result *r)
+static double runq_per_cpu(const struct rig *g, size_t i)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t j = i + 1; j-- > 0 && g->s[j].t > g->s[i].t - 1.0;)
+		if (g->s[j].runq >= 1)
+			sum += g->s[j].runq - 1, k++;
+	return k && g->cpus > 0 ? sum / (double)k / g->cpus : -1.0;
+}
+
+/*
+ * The rig's samples as data for the report's panel: "t some busy controller
+ * stall_ms steal runq_per_cpu" (t from time zero, runner_t0()), and over SSH
+ * the worst host's pressure then (-1: none sampled).  Its columns into *cols.
+ */
+static const char *rig_dat(const struct scn_result *r, int *cols)
 {
 	char path[PATH_MAX + 16];
 	double t0 = runner_t0(r);
+	bool hosts = !r->rig_local && r->n_host_rig;
 	FILE *f;
 
 	if (!r->rig.n)
@@ -168,10 +186,21 @@ static const char *rig_dat(const struct scn_result *r)
 	snprintf(path, sizeof(path), "%s/rig.dat", r->dir);
 	if (!(f = fopen(path, "we")))
 		return NULL;
-	fprintf(f, "# t_s some busy controller_cpus stall_ms steal (%s)\n", rig_source(r));
-	for (size_t i = 0; i < r->rig.n; i++)
-		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f\n", r->rig.s[i].t - t0, r->rig.s[i].some,
-			r->rig.s[i].busy, r->rig.s[i].self, r->rig.s[i].late_ms, r->rig.s[i].steal);
+	*cols = hosts ? 8 : 7;
+	fprintf(f,
+		"# t_s some busy controller_cpus stall_ms steal runq_per_cpu(%d CPUs; 1 s mean, "
+		"the sampler aside)%s (%s)\n",
+		r->rig.cpus, hosts ? " hosts_worst_some" : "", rig_source(r));
+	for (size_t i = 0; i < r->rig.n; i++) {
+		const struct rig_sample *s = &r->rig.s[i];
+
+		fprintf(f, "%.3f %.4f %.4f %.4f %.3f %.4f %.4f", s->t - t0, s->some, s->busy,
+			s->self, s->late_ms, s->steal, runq_per_cpu(&r->rig, i));
+		if (hosts)
+			fprintf(f, " %.4f",
+				rig_worst_at(r->host_rig, r->n_host_rig, s->t, r->rig.interval));
+		fputc('\n', f);
+	}
 	return fclose(f) ? NULL : "rig.dat";
 }
 
@@ -1026,7 +1055,7 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 	struct comp_times t = runner_times(r);
 	char title[512], png[160], caption[256], ts[32];
 	const char *rig;
-	int ret = 0;
+	int ret = 0, rig_cols = 0;
 	FILE *f;
 
 	snprintf(caption, sizeof(caption), "lab %s, seed %u, %s UTC, rocelab %s, run %s",
@@ -1037,7 +1066,7 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 		return -errno;
 	if (!(f = html_head(r)))
 		return -errno;
-	rig = rig_dat(r);
+	rig = rig_dat(r, &rig_cols);
 	/* Each component its section; the first one's plot is report.png. */
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
@@ -1052,6 +1081,7 @@ int report_incident(const struct run_info *ri, struct scn_result *r)
 					 .n_down = r->n_down,
 					 .rig_dat = rig,
 					 .rig_source = rig_source(r),
+					 .rig_cols = rig_cols,
 					 .rig_bound = RIG_PRESSURE_BOUND,
 					 .component = c->sc->ops->name};
 		int e;

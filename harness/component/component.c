@@ -236,6 +236,12 @@ static void time_axis(const struct comp_report *r, FILE *f)
 }
 
 /* r and params as the plot's description (comp_plot_desc_read() reads it back): 0 or -errno. */
+/* The rig's data file's columns: 6 from a folder written before the run queue was drawn. */
+static int rig_cols(const struct comp_report *r)
+{
+	return r->rig_cols >= 6 && r->rig_cols <= 8 ? r->rig_cols : 6;
+}
+
 static int plot_desc_write(const struct comp_report *r, const json_t *params, const char *path)
 {
 	const struct comp_times *t = r->t;
@@ -257,9 +263,9 @@ static int plot_desc_write(const struct comp_report *r, const json_t *params, co
 		json_array_append_new(down, json_pack("[f,f]", r->down[k][0], r->down[k][1]));
 	if (r->rig_dat)
 		json_object_set_new(d, "rig",
-				    json_pack("{s:s,s:s,s:f}", "data", r->rig_dat, "source",
+				    json_pack("{s:s,s:s,s:f,s:i}", "data", r->rig_dat, "source",
 					      r->rig_source ? r->rig_source : "", "bound",
-					      r->rig_bound));
+					      r->rig_bound, "columns", rig_cols(r)));
 	ret = json_dump_file(d, path, JSON_INDENT(1) | JSON_SORT_KEYS) ? -EIO : 0;
 	json_decref(d);
 	return ret;
@@ -334,7 +340,7 @@ static void plot_rig(const struct comp_report *r, FILE *f)
 	time_axis(r, f);
 	fprintf(f, "set title \"the rig: %s\" noenhanced\n",
 		rl_gp_text(r->rig_source ? r->rig_source : "this machine", src, sizeof(src)));
-	fprintf(f, "set ylabel 'share (CPUs: controller)'\nset xlabel '%s'\n",
+	fprintf(f, "set ylabel 'share (controller: CPUs; run queue: tasks/CPU)'\nset xlabel '%s'\n",
 		comp_time_label(r->t));
 	/* its stalls (a thread's latest wake-up in each sample, ms) on the right-hand axis */
 	fprintf(f, "set y2range [0:*]\nset y2tics\n");
@@ -343,8 +349,17 @@ static void plot_rig(const struct comp_report *r, FILE *f)
 		"'' using 1:3 title 'CPUs busy', '' using 1:4 dt 2 title 'controller (CPUs)', "
 		"%g dt 3 lc rgb '#a00000' title 'PSI bound (set aside)', "
 		"'' using 1:5 axes x1y2 lc rgb '#d07000' "
-		"title 'worst stall (ms, right)'\n",
+		"title 'worst stall (ms, right)'",
 		r->rig_dat, r->rig_bound);
+	/* tasks waiting or running per CPU, a 1 s mean (over 1: more than the CPUs could run) */
+	if (rig_cols(r) >= 7)
+		fprintf(f, ", '' using 1:($7 >= 0 ? $7 : 1/0) dt 4 lc rgb '#606060' "
+			   "title 'run queue per CPU, 1 s'");
+	/* over SSH the lab's hosts are not this machine: the most loaded one */
+	if (rig_cols(r) >= 8)
+		fprintf(f, ", '' using 1:($8 >= 0 ? $8 : 1/0) lw 2 lc rgb '#8000a0' "
+			   "title 'CPU pressure, worst host'");
+	fputc('\n', f);
 }
 
 /* One marker's label: its verdicts, one window's, "cls target; cls+cls target". */
@@ -471,7 +486,7 @@ int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, 
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *v;
 	const json_t *t, *down, *rig;
 	const char *bad = NULL;
-	double bound = 0;
+	double bound = 0, cols = 6;
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
@@ -508,8 +523,11 @@ int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, 
 	else if (rig && (!desc_str(rig, "data", d->rig_dat, sizeof(d->rig_dat)) ||
 			 !rl_file_name_ok(d->rig_dat, ".dat") ||
 			 !desc_str(rig, "source", d->rig_source, sizeof(d->rig_source)) ||
-			 !comp_param_num(rig, "bound", 0, 1e3, &bound)))
-		bad = "rig (data: a .dat file name, source, bound)";
+			 !comp_param_num(rig, "bound", 0, 1e3, &bound) ||
+			 (json_object_get(rig, "columns") &&
+			  !comp_param_num(rig, "columns", 6, 8, &cols)) ||
+			 cols != (int)cols))
+		bad = "rig (data: a .dat file name, source, bound, columns 6-8)";
 	else if (!json_is_object(json_object_get(root, "params")))
 		bad = "params (an object)";
 	if (!bad)
@@ -540,6 +558,7 @@ int comp_plot_desc_read(struct comp_plot_desc *d, const char *text, size_t len, 
 				    .rig_dat = rig ? d->rig_dat : NULL,
 				    .rig_source = d->rig_source,
 				    .rig_bound = bound,
+				    .rig_cols = (int)cols,
 				    .component = d->component};
 	json_decref(root);
 	return 0;

@@ -217,10 +217,14 @@ struct comp_report {
 	size_t n_down;
 	/*
 	 * The rig measured through the scenario (issue 64): a file in dir of
-	 * "t some busy controller" rows (t from time zero, comp_t0()), or NULL; what it measured;
-	 * the pressure above which a host-processing verdict is set aside.
+	 * "t some busy controller stall_ms steal [runq_per_cpu [hosts_worst]]" rows
+	 * (t from time zero, comp_t0()), or NULL; its columns (6 from before the
+	 * run queue was drawn, 7, or 8 with the worst host's pressure of a lab
+	 * reached over SSH; 0 reads as 6); what it measured; the pressure above
+	 * which a host-processing verdict is set aside.
 	 */
 	const char *rig_dat, *rig_source;
+	int rig_cols;
 	double rig_bound;
 	/* Its component_ops.name: the plot's description names it (comp_plot_begin()). */
 	const char *component;
@@ -291,8 +295,9 @@ const char *comp_plot_verdict_series(const char *file, char *buf, size_t len);
 /*
  * The plot's end, after the component's panels: the rig's panel
  * (comp_plot_begin() gave it a row when r->rig_dat is set: CPU pressure,
- * CPUs busy and the controller's CPU over the same time axis, the bound
- * that sets a host-processing verdict aside), the multiplot ended, f
+ * CPUs busy, the run queue per CPU and the controller's CPU over the same
+ * time axis, the worst host's pressure over SSH, the bound that sets a
+ * host-processing verdict aside, the stalls on the right), the multiplot ended, f
  * closed and drawn: gnuplot run on gp in r->dir.  0, -ENOENT (no
  * gnuplot, warned) or -EIO (warned).
  */

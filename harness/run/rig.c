@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* /proc/pressure/cpu's "some ... total=US"; false when unreadable. */
 static bool psi_total(unsigned long long *us)
@@ -157,6 +158,8 @@ int rig_start(struct rig *r, double interval_s)
 	*r = (struct rig){.interval = interval_s > 0.01 ? interval_s : 0.01, .init = true};
 	pthread_mutex_init(&r->mu, NULL);
 	r->psi = psi_total(&psi);
+	r->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	r->cpus = r->cpus > 0 ? r->cpus : 0;
 	r->psi_last = r->psi ? psi : 0;
 	cpu_jiffies(&r->cpu_busy_last, &r->cpu_steal_last, &r->cpu_all_last);
 	r->self_last = self_ns();
@@ -256,9 +259,10 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 				      json_pack("[f,f,f,f,f,f,f]", r->s[i].t - t0, r->s[i].some,
 						r->s[i].busy, r->s[i].self, r->s[i].late_ms,
 						r->s[i].steal, r->s[i].runq));
-	return json_pack("{s:s,s:f,s:b,s:f,s:i,s:f,s:o,s:o}", "source", source, "interval_s",
+	return json_pack("{s:s,s:f,s:b,s:f,s:i,s:f,s:o,s:o,s:o*}", "source", source, "interval_s",
 			 r->interval, "psi", r->psi, "pressure_bound", RIG_PRESSURE_BOUND,
-			 "tick_ms", RIG_TICK_MS, "t0", t0, "phases", phases, "samples", samples);
+			 "tick_ms", RIG_TICK_MS, "t0", t0, "phases", phases, "samples", samples,
+			 "cpus", r->cpus > 0 ? json_integer(r->cpus) : NULL);
 }
 
 static void print_sample(FILE *out, const struct rig_sample *s)
@@ -275,8 +279,8 @@ int rig_print(double interval_s, FILE *out)
 
 	if ((rc = rig_start(&r, interval_s)))
 		return rc;
-	fprintf(out, "rig: sampling every %.3f s, PSI %s\n", r.interval,
-		r.psi ? "read" : "not readable");
+	fprintf(out, "rig: sampling every %.3f s, PSI %s\nrig-cpus %d\n", r.interval,
+		r.psi ? "read" : "not readable", r.cpus);
 	fflush(out);
 	while (!rl_interrupted) {
 		nanosleep(&(struct timespec){0, 50000000L}, NULL);
@@ -304,8 +308,14 @@ size_t rig_read(struct rig *r, const char *path, double interval_s, double offse
 	pthread_mutex_init(&r->mu, NULL);
 	while (f && fgets(line, sizeof(line), f)) {
 		struct rig_sample s = {.runq = -1};
-		int n = sscanf(line, "rig %lf %lf %lf %lf %lf %lf %lf", &s.t, &s.some, &s.busy,
-			       &s.self, &s.late_ms, &s.steal, &s.runq);
+		int cpus, n;
+
+		if (sscanf(line, "rig-cpus %d", &cpus) == 1) {
+			r->cpus = cpus > 0 && cpus <= 65536 ? cpus : 0;
+			continue;
+		}
+		n = sscanf(line, "rig %lf %lf %lf %lf %lf %lf %lf", &s.t, &s.some, &s.busy, &s.self,
+			   &s.late_ms, &s.steal, &s.runq);
 
 		/* six fields from a host's older 'rocelab rig' (no run queue), seven now */
 		if ((n != 6 && n != 7) || (n == 7 && !(s.runq >= -1 && s.runq < 1e6)) ||
@@ -320,4 +330,27 @@ size_t rig_read(struct rig *r, const char *path, double interval_s, double offse
 	if (f)
 		fclose(f);
 	return r->n;
+}
+
+double rig_worst_at(const struct rig *rigs, size_t n, double t, double interval)
+{
+	double worst = -1;
+
+	for (size_t h = 0; h < n; h++) {
+		const struct rig_sample *s = rigs[h].s;
+		size_t lo = 0, hi = rigs[h].n;
+
+		/* its samples are in time order: the first after t - interval */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s[mid].t > t - interval + 1e-9)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		for (; lo < rigs[h].n && s[lo].t <= t + 1e-9; lo++)
+			worst = s[lo].some > worst ? s[lo].some : worst;
+	}
+	return worst;
 }

@@ -46,6 +46,7 @@ struct rig {
 	struct rig_sample *s;
 	size_t n;
 	bool psi; /* /proc/pressure/cpu was readable */
+	int cpus; /* the sampled machine's CPUs online (0: not known, as from an older host) */
 	/* the sampler, and the stall detector (tick) */
 	pthread_t th, tick;
 	pthread_mutex_t mu;
@@ -68,7 +69,7 @@ double rig_pressure(const struct rig *r, double from, double to);
 
 /*
  * results.json's rig block: {source, interval_s, psi, pressure_bound,
- * tick_ms, phases: {NAME: {pressure_mean, pressure_max, over_bound,
+ * tick_ms, cpus (when known), phases: {NAME: {pressure_mean, pressure_max, over_bound,
  * busy_mean, controller_cpu, stall_max_ms, steal_mean}}, samples: [[t - t0,
  * some, busy, self, late_ms, steal], ...]}, for the phases [from[i], to[i]]
  * named name[i] (t0: the first phase's start).
@@ -78,9 +79,10 @@ json_t *rig_json(const struct rig *r, const char *source, const char *const *nam
 
 /*
  * 'rocelab rig' on a host of a lab reached over SSH: this machine sampled
- * every interval_s until a signal, a line each on out, "rig T SOME BUSY SELF
- * LATE_MS STEAL RUNQ" (a struct rig_sample; SOME -1 without PSI, RUNQ -1
- * unread; rig_read() takes the six fields of a host's older one too).  0 or -errno.
+ * every interval_s until a signal, first "rig-cpus N" (its CPUs online), then a
+ * line each on out, "rig T SOME BUSY SELF LATE_MS STEAL RUNQ" (a struct
+ * rig_sample; SOME -1 without PSI, RUNQ -1 unread; rig_read() takes the six
+ * fields of a host's older one too, and no rig-cpus line).  0 or -errno.
  */
 int rig_print(double interval_s, FILE *out);
 
@@ -91,5 +93,11 @@ int rig_print(double interval_s, FILE *out);
  * and in range, are left out: the file came from a host.  How many were read.
  */
 size_t rig_read(struct rig *r, const char *path, double interval_s, double offset);
+
+/*
+ * The worst pressure ("some") of the rigs' samples in (t - interval, t]: on a
+ * lab reached over SSH, the most loaded host at time t.  -1 when none has one.
+ */
+double rig_worst_at(const struct rig *rigs, size_t n, double t, double interval);
 
 #endif

@@ -223,6 +223,8 @@ check "results.json: how late each monitor's agents sent, the worst window's P99
 	jq -e --argjson n "$n" '([.scenarios[] | .components.hostmesh.send_late_p99_us_max, .components.rpingmesh.send_late_p99_us_max | numbers | select(. >= 0)] | length == 2 * $n) and ([.scenarios[] | select(.name == "cpu-hog") | .components.hostmesh.send_late_p99_us_max][0] > 5000)' "$R"
 check "the report's last panel is the rig, from rig.dat beside it (issue 64)" \
 	sh -c 'grep -q "^set title \"the rig: this machine: every host of the virtual lab\"" "$0/report.gp" && grep -q "^plot .rig.dat. using" "$0/report-rpingmesh.gp" && test "$(grep -vc "^#" "$0/rig.dat")" -gt 100' "$F"
+check "... with the run queue per CPU (a 1 s mean, the sampler aside), its 7th column" \
+	sh -c 'grep -q "title .run queue per CPU, 1 s." "$0/report.gp" && awk "!/^#/ && (NF != 7 || \$7 < 0) {exit 1}" "$0/rig.dat"' "$F"
 check "report.gp redraws report.png from its own folder" sh -c 'cd "$0" && rm -f report.png && gnuplot report.gp && test -s report.png' "$F"
 check "report.html links the scenario's logs" grep -q '<a href="inject.log">inject.log</a>' "$F/report.html"
 check "report.html is self-contained: its plot inlined as a PNG data URI" grep -q '<img data-file="report.png" src="data:image/png;base64,iVBORw0KGgo' "$F/report.html"

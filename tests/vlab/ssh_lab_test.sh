@@ -272,6 +272,10 @@ check "results.json: each host's own rig, sampled there every 100 ms through eve
 	jq -e '[.scenarios[] | .rig_hosts | (keys == ["host1","host2","host3","host4"]) and ([.[] | (.samples | length) > 50 and (.phases | has("baseline") and has("fault") and has("recovery")) and (.source | test("its own ..rocelab rig. there, over SSH"))] | all)] | all' "$R"
 check "... and the rig's own block is still this machine's, the controller" \
 	jq -e '[.scenarios[] | .rig.source | test("the controller")] | all' "$R"
+check "results.json: each host's rig says its CPUs (its rig-cpus line), the run queue's divisor" \
+	jq -e '[.scenarios[] | .rig_hosts[] | .cpus >= 1] | all' "$R"
+check "the report's rig panel draws the worst host's pressure beside the controller's (rig.dat's 8th column)" \
+	sh -c 'for d in "$1"/*/; do grep -q "title .CPU pressure, worst host." "$d/report.gp" && awk "!/^#/ && NF != 8 {exit 1} !/^#/ && \$8 >= 0 {n++} END {exit n < 50}" "$d/rig.dat" || exit 1; done' sh "$T/sshci"
 check "each host's sampler log came back" sh -c '[ "$(grep -l "^rig: sampling every 0.100 s" "$1"/*/rig-host*.log | wc -l)" -eq $((4 * $2)) ]' sh "$T/sshci" ${#suite[@]}
 # nft on a Linux switch over SSH (the CI suite's ipid-drop, alone): the hosts sent the test
 # datagrams, the switch's nft counted them.

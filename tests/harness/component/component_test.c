@@ -134,9 +134,9 @@ Test(component, plots_count_from_the_faults_start)
 	/* drawn by gnuplot, the rig's panel with it: the labels are gnuplot's to read */
 	snprintf(path, sizeof(path), "%s/rig.dat", dir);
 	cr_assert_not_null(f = fopen(path, "w"));
-	fprintf(f, "-6.0 0.1 0.2 0.01 1.0 0\n13.0 0.1 0.2 0.01 1.0 0\n");
+	fprintf(f, "-6.0 0.1 0.2 0.01 1.0 0 0.5 0.2\n13.0 0.1 0.2 0.01 1.0 0 -1 -1\n");
 	fclose(f);
-	r.rig_dat = "rig.dat", r.rig_source = "this machine", r.rig_bound = 0.3;
+	r.rig_dat = "rig.dat", r.rig_source = "this machine", r.rig_bound = 0.3, r.rig_cols = 8;
 	cr_assert_not_null(f = comp_plot_begin(&r, "Hostmesh", NULL, 1, 400, gp, sizeof(gp)));
 	fprintf(f, "set xlabel '%s'\nplot 'verdicts.dat' index 0 using 1:(0) with points\n",
 		comp_time_label(&t));
@@ -149,12 +149,20 @@ Test(component, plots_count_from_the_faults_start)
 		  text);
 	cr_assert(strstr(text, "set object 2 rect from 0.000, graph 0 to 2.000, graph 1"), "%s",
 		  text);
+	/* the run queue per CPU, and over SSH the most loaded host (issue 64) */
+	cr_assert(strstr(text, "'' using 1:($7 >= 0 ? $7 : 1/0) dt 4 lc rgb '#606060' title 'run "
+			       "queue per CPU, 1 s'"),
+		  "%s", text);
+	cr_assert(strstr(text, "'' using 1:($8 >= 0 ? $8 : 1/0) lw 2 lc rgb '#8000a0' title 'CPU "
+			       "pressure, worst host'\n"),
+		  "%s", text);
 	free(text);
 	/* the description keeps time zero */
 	snprintf(path, sizeof(path), "%s/report.plot.json", dir);
 	cr_assert_not_null(text = rl_read_file(path, &len));
 	cr_assert_eq(comp_plot_desc_read(&d, text, len, gp, sizeof(gp)), 0, "%s", gp);
 	cr_assert_float_eq(d.t.t_origin, 1006.25, 1e-6);
+	cr_assert_eq(d.r.rig_cols, 8);
 	comp_plot_desc_free(&d);
 	free(text);
 	/* one from before: no origin, its data since the start; a bad one is refused */
@@ -174,6 +182,21 @@ Test(component, plots_count_from_the_faults_start)
 			 (int)(strstr(old, "}") - old), old, strstr(old, "}") + 1);
 		cr_assert_eq(comp_plot_desc_read(&d, bad, strlen(bad), gp, sizeof(gp)), -EINVAL);
 		cr_assert(strstr(gp, "origin"), "%s", gp);
+		/* a rig from before the run queue: six columns; a rig of nine refused */
+		snprintf(bad, sizeof(bad),
+			 "%.*s,\"rig\":{\"data\":\"rig.dat\",\"source\":"
+			 "\"s\",\"bound\":0.5}}",
+			 (int)strlen(old) - 1, old);
+		cr_assert_eq(comp_plot_desc_read(&d, bad, strlen(bad), gp, sizeof(gp)), 0, "%s",
+			     gp);
+		cr_assert_eq(d.r.rig_cols, 6);
+		comp_plot_desc_free(&d);
+		snprintf(bad, sizeof(bad),
+			 "%.*s,\"rig\":{\"data\":\"rig.dat\",\"source\":"
+			 "\"s\",\"bound\":0.5,\"columns\":9}}",
+			 (int)strlen(old) - 1, old);
+		cr_assert_eq(comp_plot_desc_read(&d, bad, strlen(bad), gp, sizeof(gp)), -EINVAL);
+		cr_assert(strstr(gp, "columns 6-8"), "%s", gp);
 	}
 	/* nothing injected: zero is the fault phase's start, and the axis says so */
 	t.t_fault = 0;

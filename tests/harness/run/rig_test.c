@@ -132,10 +132,13 @@ Test(rig, the_run_queue_is_sampled_printed_and_read_back)
 	s0 = json_array_get(json_object_get(j, "samples"), 0);
 	cr_assert_eq(json_array_size(s0), 7);
 	cr_assert_geq(json_real_value(json_array_get(s0, 6)), 1);
+	cr_assert_eq(json_integer_value(json_object_get(j, "cpus")), sysconf(_SC_NPROCESSORS_ONLN),
+		     "the report draws the run queue per CPU");
 	json_decref(j);
 	rig_free(&r);
 	cr_assert_not_null(f);
-	fputs("rig 1000.100 0.2000 0.5000 0.0100 0.150 0.0000 3\n"
+	fputs("rig-cpus 4\n"
+	      "rig 1000.100 0.2000 0.5000 0.0100 0.150 0.0000 3\n"
 	      "rig 1000.200 0.2000 0.5000 0.0100 0.150 0.0000 -7\n" /* a run queue below -1 */
 	      "rig 1000.300 0.2000 0.5000 0.0100 0.150 0.0000\n",
 	      f);
@@ -143,6 +146,41 @@ Test(rig, the_run_queue_is_sampled_printed_and_read_back)
 	cr_assert_eq(rig_read(&r, path, 0.1, 0), 2);
 	cr_assert_float_eq(r.s[0].runq, 3, 1e-9);
 	cr_assert_float_eq(r.s[1].runq, -1, 1e-9);
+	cr_assert_eq(r.cpus, 4, "its rig-cpus line");
 	rig_free(&r);
+	unlink(path);
+}
+
+/*
+ * Issue 64: over SSH the report draws the most loaded host at each of the
+ * controller's samples: the worst pressure any host sampled in (t - interval,
+ * t]; none sampled there (or a host without PSI): -1.  A host that says it
+ * has no CPUs, or a million, is not believed.
+ */
+Test(rig, the_worst_host_at_a_time)
+{
+	struct rig h[2] = {0};
+	struct rig_sample a[] = {{.t = 10.0, .some = 0.2},
+				 {.t = 10.1, .some = 0.9},
+				 {.t = 10.2, .some = 0.1}},
+			  b[] = {{.t = 10.05, .some = 0.4},
+				 {.t = 10.15, .some = -1},
+				 {.t = 10.25, .some = 0.3}};
+	char path[] = "/tmp/rocelab-rig-test.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	h[0].s = a, h[0].n = 3, h[1].s = b, h[1].n = 3;
+	cr_assert_float_eq(rig_worst_at(h, 2, 10.1, 0.1), 0.9, 1e-9);  /* a's 10.1, b's 10.05 */
+	cr_assert_float_eq(rig_worst_at(h, 2, 10.05, 0.1), 0.4, 1e-9); /* a's 10.0, b's 10.05 */
+	cr_assert_float_eq(rig_worst_at(h, 2, 10.2, 0.1), 0.1, 1e-9);  /* b's 10.15 has no PSI */
+	cr_assert_float_eq(rig_worst_at(h, 2, 11.0, 0.1), -1, 1e-9);
+	cr_assert_float_eq(rig_worst_at(h, 0, 10.1, 0.1), -1, 1e-9);
+	cr_assert_not_null(f);
+	fputs("rig-cpus 1000000\nrig 1000.100 0.2000 0.5000 0.0100 0.150 0.0000 3\n", f);
+	fclose(f);
+	cr_assert_eq(rig_read(&h[0], path, 0.1, 0), 1);
+	cr_assert_eq(h[0].cpus, 0);
+	rig_free(&h[0]);
 	unlink(path);
 }
