@@ -74,7 +74,7 @@ missing=$(for k in $kinds; do grep -q "^| $k |" "$ROOT/docs/faults.md" || printf
 check "every fault kind ($(echo $kinds | wc -w)) has its row in the fault table of docs/faults.md${missing:+: missing $missing}" \
 	test -z "$missing" -a -n "$kinds"
 check "observe --set profile=NOPE: refused naming the profiles there are" \
-	sh -c '"$0" observe --monitor rpingmesh --set profile=nope >/dev/null 2>&1; [ $? -eq 2 ] && "$0" observe --monitor rpingmesh --set profile=nope 2>&1 | grep -q "rpingmesh has no profile .nope. (it has: paper, ci)"' "$RL"
+	sh -c '"$0" observe --monitor rpingmesh --set profile=nope >/dev/null 2>&1; [ $? -eq 2 ] && "$0" observe --monitor rpingmesh --set profile=nope 2>&1 | grep -q "rpingmesh has no profile .nope. (it has: paper, ci, vm)"' "$RL"
 check "observe --set profile=ci --set inter-tor=1: a profile, then a parameter over it" \
 	sh -c '"$0" observe --monitor rpingmesh --set profile=ci --set inter-tor=1 | grep -q "^rpingmesh on vlab-rail: "' "$RL"
 # EOS port names carry '/': a valid fault target, planned without touching anything.

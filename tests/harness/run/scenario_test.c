@@ -118,11 +118,14 @@ Test(scenario, ci_scenarios_are_valid)
 /*
  * Issue 64: nothing tuned per scenario.  Every monitor of the CI suite and of
  * the qualification suite starts from the ci profile and sets nothing over it;
- * the profile gives each the values its section gave before.
+ * the profile gives each the values its section gave before.  The VM tier's
+ * take the vm profile the same way.
  */
 Test(scenario, ci_monitors_take_the_ci_profile_and_nothing_else)
 {
-	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml"};
+	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml",
+				    "../scenarios/vm/*.yaml"},
+			  *const profile[] = {"ci", "ci", "vm"};
 
 	for (size_t p = 0; p < ARRAY_SIZE(pats); p++) {
 		glob_t g;
@@ -137,7 +140,7 @@ Test(scenario, ci_monitors_take_the_ci_profile_and_nothing_else)
 
 				if (!c->ops->profiles)
 					continue;
-				cr_expect_str_eq(c->profile, "ci", "%s: %s", g.gl_pathv[i],
+				cr_expect_str_eq(c->profile, profile[p], "%s: %s", g.gl_pathv[i],
 						 c->ops->name);
 				cr_expect_eq(c->n_overrides, 0,
 					     "%s: %s sets %u parameter(s) of its own",
@@ -166,12 +169,13 @@ static struct scenario *flap_scenario(const char *rest)
 /*
  * Issue 64: `within` is the monitor's design time with its parameters (two
  * windows, the grace before a window closes) unless written; in the CI and
- * qualification suites a written one says why in the comment above it
- * ("Not the profile's design time ...: the physical reason").
+ * qualification suites (and the VM tier's) a written one says why in the
+ * comment above it ("Not the profile's design time ...: the physical reason").
  */
 Test(scenario, within_is_the_monitors_design_time_unless_a_reason_is_written)
 {
-	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml"};
+	const char *const pats[] = {"../scenarios/ci/*.yaml", "../scenarios/qualification/*.yaml",
+				    "../scenarios/vm/*.yaml"};
 	struct scenario *s;
 
 	/* ci: 2 s windows, the grace 1.5 s (the 500 ms timeout's); paper: 20 s windows */
@@ -255,8 +259,9 @@ Test(scenario, a_profile_first_then_the_sections_keys)
 	s = scenario_parse("p.yaml", text, strlen(text), NULL, VLAB, 7, errf);
 	fclose(errf);
 	cr_assert_null(s);
-	cr_assert(strstr(err, "p.yaml:6:24: hostmesh has no profile 'fast' (it has: paper, ci)"),
-		  "%s", err);
+	cr_assert(
+	    strstr(err, "p.yaml:6:24: hostmesh has no profile 'fast' (it has: paper, ci, vm)"),
+	    "%s", err);
 	free(err);
 }
 
