@@ -117,6 +117,81 @@ static void timer_body(struct sbuf *b, const char *undo)
 		  DEADMAN_NAP_S, DEADMAN_NAP_S, undo);
 }
 
+/* Is a's device an EOS switch, whose timer is a configuration session's commit timer? */
+static bool eos_device(const struct inventory *inv, const struct fault_action *a)
+{
+	const struct inv_switch *sw;
+
+	return a->backend == FB_SSH && (sw = inventory_switch(inv, a->device)) &&
+	       sw->dialect == INV_DIALECT_EOS;
+}
+
+/* s seconds as EOS's commit timer takes them, hh:mm:ss (napalm's EOS driver: "%H:%M:%S"). */
+static const char *hms(long long s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%02lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+	return buf;
+}
+
+/*
+ * The timer of a as the plan's action at i (before the device's first step),
+ * with its re-arm, lease and what firing does; the action, now at i.
+ */
+static struct fault_action *insert_timer(struct fault_plan *p, size_t i, enum fault_backend be,
+					 const char *dev, const char *arm, const char *cancel,
+					 const char *rearm, long long lease_s, const char *fires)
+{
+	struct fault_action tmp = *fault_plan_add(p, be, dev, arm, NULL, cancel), *t;
+
+	memmove(&p->acts[i + 1], &p->acts[i], (p->n_acts - 1 - i) * sizeof(tmp));
+	p->acts[i] = tmp;
+	t = &p->acts[i];
+	t->rearm = rl_xstrdup(rearm);
+	t->lease_ms = lease_s * 1000;
+	t->fires = rl_xstrdup(fires);
+	return t;
+}
+
+/*
+ * EOS (issue 63): its login is its own CLI, so the timer is EOS's own.  An
+ * empty configuration session committed with a commit timer: unless the
+ * session is committed again before the timer passes, EOS rolls the running
+ * configuration back to what it was at that commit, which is what the fault
+ * found, undoing every step it took there since (and anything else changed
+ * there meanwhile: a dead-man's rollback takes the switch back whole).  The
+ * injector moves it on by giving the commit timer again; at the revert, after
+ * the fault's own undo, it confirms the session ('configure session S
+ * commit'), which ends the timer and keeps what the undo restored.  The
+ * commands as napalm's EOS driver gives them (napalm/eos/eos.py:
+ * commit_config(revert_in), confirm_commit(), _get_pending_commits(): state
+ * pendingCommitTimer); none has run on an EOS switch here.
+ */
+static void eos_timer(struct fault_plan *p, size_t i, const char *dev, unsigned id,
+		      const char *owner, long long lease_s, const char *fires)
+{
+	char name[64], first[32], again[32], arm[320], rearm[192], cancel[192], what[2048];
+
+	snprintf(name, sizeof(name), "rocelab-f%u-%s", id, owner);
+	hms(lease_s + DEADMAN_VERIFY_MS / 1000, first, sizeof(first));
+	hms(lease_s, again, sizeof(again));
+	snprintf(arm, sizeof(arm),
+		 "configure session %s\nend\nconfigure session %s commit timer %s", name, name,
+		 first);
+	snprintf(rearm, sizeof(rearm), "configure session %s commit timer %s", name, again);
+	snprintf(cancel, sizeof(cancel), "configure session %s commit", name);
+	/* the device's undo, one line: "configure; interface Ethernet1; no shutdown; end" */
+	size_t n = (size_t)snprintf(what, sizeof(what),
+				    "EOS rolls back to its configuration as armed, undoing: ");
+
+	for (const char *c = fires; *c && n + 3 < sizeof(what); c++)
+		if (*c == '\n')
+			n += (size_t)snprintf(what + n, sizeof(what) - n, "; ");
+		else
+			what[n++] = *c;
+	what[n < sizeof(what) ? n : sizeof(what) - 1] = '\0';
+	insert_timer(p, i, FB_SESSION, dev, arm, cancel, rearm, lease_s, what);
+}
+
 bool fault_spec_stays(const struct fault_spec *s)
 {
 	return s->for_ms || s->hold || s->kind->live;
@@ -137,15 +212,14 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 		struct sbuf undo = {0}, fires = {0}, body = {0}, arm = {0}, cancel = {0},
 			    rearm = {0};
 		char name[INV_NAME_MAX + 48], dev[INV_NAME_MAX + 1];
-		struct fault_action *t, tmp;
 		bool seen = false;
 		int r = 0;
 
 		for (size_t k = 0; k < i; k++)
 			seen |= !strcmp(p->acts[k].device, a->device);
-		if (seen || a->backend == FB_SHELL)
+		if (seen || fault_action_is_deadman(a))
 			continue;
-		if (!shell_device(inv, a)) {
+		if (!shell_device(inv, a) && !eos_device(inv, a)) {
 			if (!fault_plan_names(others, a->device))
 				snprintf(others + strlen(others), sizeof(others) - strlen(others),
 					 "%s%s", others[0] ? " " : "", a->device);
@@ -170,6 +244,13 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 			return r;
 		}
 		snprintf(dev, sizeof(dev), "%s", a->device);
+		if (eos_device(inv, a)) {
+			eos_timer(p, i, dev, id, owner, lease_s, fires.len ? fires.p : "nothing");
+			i++; /* past the device's first action, now at i + 1 */
+			sb_free(&undo);
+			sb_free(&fires);
+			continue;
+		}
 		snprintf(name, sizeof(name), "f%u-%s-%s", id, dev, owner);
 		timer_body(&body, undo.len ? undo.p : ":\n");
 		sb_printf(&arm,
@@ -204,13 +285,8 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 			  "kill \"$p\"; fi; rmdir \"$d\" 2>/dev/null; true",
 			  name);
 		/* before the device's first action: it is armed before anything changes there */
-		tmp = *fault_plan_add(p, FB_SHELL, dev, arm.p, NULL, cancel.p);
-		memmove(&p->acts[i + 1], &p->acts[i], (p->n_acts - 1 - i) * sizeof(tmp));
-		p->acts[i] = tmp;
-		t = &p->acts[i];
-		t->rearm = rl_xstrdup(rearm.p);
-		t->lease_ms = lease_s * 1000;
-		t->fires = rl_xstrdup(fires.len ? fires.p : "nothing");
+		insert_timer(p, i, FB_SHELL, dev, arm.p, cancel.p, rearm.p, lease_s,
+			     fires.len ? fires.p : "nothing");
 		i++; /* past the device's first action, now at i + 1 */
 		sb_free(&undo);
 		sb_free(&fires);
@@ -234,11 +310,25 @@ int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 
 bool fault_action_is_deadman(const struct fault_action *a)
 {
-	return a->backend == FB_SHELL && a->rearm;
+	return (a->backend == FB_SHELL || a->backend == FB_SESSION) && a->rearm;
 }
 
 void fault_deadman_format(const struct fault_action *a, FILE *f)
 {
+	if (a->backend == FB_SESSION) {
+		fprintf(f,
+			"ssh %s dead-man: armed before the fault's first step there, an empty "
+			"configuration session committed with a timer (for %lld s, and the "
+			"verification's %lld s more): %s\n",
+			a->device, a->lease_ms / 1000, DEADMAN_VERIFY_MS / 1000, a->apply);
+		fprintf(f,
+			"ssh %s dead-man: its timer given again, %lld s, every %lld s while the "
+			"injector lives: %s; if it passes, %s\n",
+			a->device, a->lease_ms / 1000, a->lease_ms / 3000, a->rearm, a->fires);
+		fprintf(f, "ssh %s dead-man: confirmed after the revert, ending the timer: %s\n",
+			a->device, a->revert);
+		return;
+	}
 	fprintf(f,
 		"shell %s dead-man: armed before the fault's first step there (for %lld s, and "
 		"the verification's %lld s more), its deadline moved on to %lld s every %lld s "
@@ -269,7 +359,14 @@ void fault_deadman_beat(struct fault_run *f, bool now)
 
 		if (!fault_action_is_deadman(a))
 			continue;
-		r = lab_exec(f->lab, a->device, argv, NULL, &out, err, sizeof(err));
+		if (a->backend == FB_SESSION) {
+			/* EOS refusing the timer: none is pending (it passed, or a hand confirmed)
+			 */
+			r = lab_cli(f->lab, a->device, a->rearm, NULL, NULL, err, sizeof(err));
+			r = r > 0 ? DEADMAN_GONE : r;
+		} else {
+			r = lab_exec(f->lab, a->device, argv, NULL, &out, err, sizeof(err));
+		}
 		rl_dbg("fault %u: %s's dead-man timer re-armed for %lld s: %d", f->id, a->device,
 		       lease_ms / 1000, r);
 		if (r == DEADMAN_GONE) {
@@ -282,6 +379,13 @@ void fault_deadman_beat(struct fault_run *f, bool now)
 					 "%s's dead-man timer fired at %.40s before the injector "
 					 "re-armed it: %s reverted the fault itself",
 					 a->device, out, a->device);
+			else if (a->backend == FB_SESSION)
+				snprintf(
+				    line, sizeof(line),
+				    "%s refused its dead-man session's timer (%.200s): none is "
+				    "pending, so it passed and %s rolled the fault back itself, "
+				    "or a hand confirmed it",
+				    a->device, err, a->device);
 			else /* no note of when: not by its deadline */
 				snprintf(line, sizeof(line),
 					 "%s's dead-man timer is gone (cancelled there by another "

@@ -16,8 +16,10 @@
  * network namespace, where a systemd unit would run in the root one; and
  * rather than NVUE's 'nv config apply --confirm', whose rollback cannot be
  * moved on (its reference gives --confirm TIME and --confirm-status only), so
- * a held fault would outlive it.  EOS, whose login is its own CLI, has none
- * yet: the plan's note says so.
+ * a held fault would outlive it.  EOS, whose login is its own CLI, gets EOS's
+ * own: an empty configuration session committed with a commit timer, given
+ * again to re-arm and confirmed at the revert (FB_SESSION; deadman.c says
+ * whence the commands).
  */
 #ifndef ROCELAB_DEADMAN_H
 #define ROCELAB_DEADMAN_H
@@ -74,9 +76,10 @@ bool fault_spec_stays(const struct fault_spec *s);
  * DEADMAN_LEASE_MS) in p before the first action of each device whose undo
  * can run in its shell (fault id, this controller owner): a shell action
  * (FB_SHELL) whose apply arms it, whose revert cancels it and whose rearm
- * moves its deadline on.  Devices whose CLI is not a shell (EOS, NVUE) are
- * said in the plan's note.  0, or -E2BIG with why when an undo cannot be
- * written as a shell line.
+ * moves its deadline on; on EOS a configuration session (FB_SESSION) whose
+ * commit timer rolls the switch back.  A device with neither is said in the
+ * plan's note.  0, or -E2BIG with why when an undo cannot be written as a
+ * shell line.
  */
 int fault_plan_deadman(struct fault_plan *p, const struct inventory *inv,
 		       const struct fault_spec *s, unsigned id, const char *owner, char *why,

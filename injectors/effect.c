@@ -5,6 +5,7 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/deadman.h"
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
 #include "injectors/render.h"
@@ -426,12 +427,13 @@ void fault_run_actions(struct fault_run *f, bool undo)
 {
 	char err[512];
 
-	/* the devices' dead-man timers (FB_SHELL) stay armed from the first step to the revert */
+	/* the devices' dead-man timers stay armed from the first step to the revert */
 	for (size_t k = 0; k < f->plan->n_acts; k++) {
 		size_t i = undo ? f->plan->n_acts - 1 - k : k;
 		const struct fault_action *a = &f->plan->acts[i];
 
-		if (a->backend != FB_SHELL && fault_exec_action(f->lab, a, undo, err, sizeof(err)))
+		if (!fault_action_is_deadman(a) &&
+		    fault_exec_action(f->lab, a, undo, err, sizeof(err)))
 			rl_warn("fault %u: %s", f->id, err);
 	}
 }

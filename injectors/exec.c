@@ -17,6 +17,8 @@ int fault_exec_action(struct lab *l, const struct fault_action *a, bool undo, ch
 	err[0] = '\0';
 	if (a->backend == FB_SHELL)
 		via = "shell";
+	else if (a->backend == FB_SESSION)
+		via = "session";
 	else if (a->backend == FB_SSH || !lab_can(l, LAB_CAP_NETLINK))
 		via = "ssh";
 	rl_dbg("%s %s on %s: %s", undo ? "revert" : "apply", via, a->device,
@@ -26,6 +28,24 @@ int fault_exec_action(struct lab *l, const struct fault_action *a, bool undo, ch
 		const char *argv[] = {"sh", "-c", undo ? a->revert : a->apply, NULL};
 
 		ret = lab_exec(l, a->device, argv, NULL, NULL, err, errlen);
+		return ret > 0 ? -EIO : ret;
+	}
+	/*
+	 * An EOS dead-man session (deadman.h): armed, or confirmed at the revert.
+	 * A confirmation EOS refuses finds no commit timer pending: it passed and
+	 * EOS rolled the switch back by itself (a revert after a crash), or a
+	 * hand confirmed it; either way nothing is left to cancel, and what the
+	 * switch holds is read back and compared like every revert's.
+	 */
+	if (a->backend == FB_SESSION) {
+		ret = lab_cli(l, a->device, undo ? a->revert : a->apply, NULL, NULL, err, errlen);
+		if (ret > 0 && undo) {
+			rl_warn("%s: its dead-man session had no commit timer pending (%s): it "
+				"passed and EOS rolled back by itself, or it was confirmed by hand",
+				a->device, err);
+			err[0] = '\0';
+			return 0;
+		}
 		return ret > 0 ? -EIO : ret;
 	}
 	/* Host ops go over netlink where the lab shares this kernel, else as ip/tc/dcb commands. */

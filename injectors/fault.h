@@ -242,9 +242,11 @@ int fault_spec_argv(const struct fault_spec *s, const char **argv, size_t *n, si
 /*
  * FB_SSH: a switch's CLI over SSH; FB_HOST: a host op line, by netlink or as
  * ip/tc/dcb over SSH; FB_SHELL: a POSIX shell line on a device ('sh -c' through
- * the lab's exec: in its namespace, or over SSH), a dead-man timer (deadman.h).
+ * the lab's exec: in its namespace, or over SSH), a dead-man timer (deadman.h);
+ * FB_SESSION: an EOS configuration session in its CLI over SSH, the dead-man
+ * timer of a switch whose login is not a shell (deadman.h).
  */
-enum fault_backend { FB_SSH, FB_HOST, FB_SHELL };
+enum fault_backend { FB_SSH, FB_HOST, FB_SHELL, FB_SESSION };
 
 /* One step of a fault on one device: how to apply it and how to undo it. */
 struct fault_action {
@@ -264,7 +266,7 @@ struct fault_action {
 	char *read_as;
 	char *found;
 	/*
-	 * A dead-man timer (FB_SHELL, deadman.h): what moves its deadline on,
+	 * A dead-man timer (FB_SHELL, FB_SESSION; deadman.h): what moves its deadline on,
 	 * its lease, and what it runs when it fires (for the plan's transcript).
 	 * Not journaled: only a live controller re-arms.
 	 */

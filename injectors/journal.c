@@ -242,7 +242,8 @@ int journal_read(FILE *f, struct journal_rec **recs, size_t *n, char *err, size_
 				struct fault_action *a = RL_PUSH(r->acts, r->n_acts);
 				const char *in = json_string_value(json_object_get(ja, "input"));
 
-				a->backend = !strcmp(str(ja, "backend"), "shell") ? FB_SHELL
+				a->backend = !strcmp(str(ja, "backend"), "shell")     ? FB_SHELL
+					     : !strcmp(str(ja, "backend"), "session") ? FB_SESSION
 					     : json_is_true(json_object_get(ja, "host_op")) ||
 						     strcmp(str(ja, "backend"), "ssh")
 						 ? FB_HOST

@@ -75,6 +75,8 @@ const char *fault_action_via(const struct fault_plan *p, const struct fault_acti
 {
 	if (a->backend == FB_SHELL)
 		return "shell";
+	if (a->backend == FB_SESSION)
+		return "session";
 	return a->backend == FB_SSH || p->host_cmds ? "ssh" : "netlink";
 }
 

@@ -324,14 +324,17 @@ static int apply_actions(struct injection *j)
 		 * The fault is live from its first action on: a degraded link end
 		 * slows probes while the other end's login is still under way.
 		 */
-		if (!r && !j->applied_at && j->plan.acts[i].backend != FB_SHELL)
+		if (!r && !j->applied_at && !fault_action_is_deadman(&j->plan.acts[i]))
 			j->applied_at = (double)rl_realtime_ns() / 1e9;
 
 		if (r) {
 			/* A netlink op is atomic; an ssh command chain may have stopped half-way.
 			 */
 			fault_undo_actions(&j->lab, j->plan.acts,
-					   i + (j->plan.acts[i].backend == FB_SSH ? 1 : 0));
+					   i + (j->plan.acts[i].backend == FB_SSH ||
+							j->plan.acts[i].backend == FB_SESSION
+						    ? 1
+						    : 0));
 			return r;
 		}
 	}

@@ -141,7 +141,7 @@ Test(deadman, rearmed_it_holds_then_cancelled_it_is_gone)
 	fault_plan_clear(&p);
 }
 
-Test(deadman, a_fault_left_until_revert_has_none_and_nos_devices_are_said)
+Test(deadman, a_fault_left_until_revert_has_none)
 {
 	struct fault_spec s;
 	struct fault_plan p = {.kind = fault_kind_find("pfc-misconfig")};
@@ -151,11 +151,45 @@ Test(deadman, a_fault_left_until_revert_has_none_and_nos_devices_are_said)
 	fault_plan_add(&p, FB_SSH, "h1", "true", NULL, "true");
 	cr_assert_eq(fault_plan_deadman(&p, inv, &s, 9, "0wner0id", why, sizeof(why)), 0);
 	cr_assert_eq(p.n_acts, 1, "no injector stays to re-arm: no timer");
+	fault_plan_clear(&p);
+}
+
+/*
+ * EOS, whose login is its CLI (issue 63): its timer is a configuration
+ * session committed empty with a commit timer, armed before the switch's
+ * first step and after the host's own; given again to re-arm; confirmed at
+ * the revert, after the switch's undo (the plan runs its undo newest first).
+ * It is journaled as a session, and a plan has no device without a timer.
+ */
+Test(deadman, eos_gets_a_configuration_sessions_commit_timer)
+{
+	struct fault_spec s;
+	struct fault_plan p = {.kind = fault_kind_find("pfc-misconfig")};
+	struct fault_action *t;
+	char why[256];
+
+	fault_spec_init(&s, p.kind);
 	s.for_ms = 1000;
-	fault_plan_add(&p, FB_SSH, "sw-eos", "configure", NULL, "configure");
-	cr_assert_eq(fault_plan_deadman(&p, inv, &s, 9, "0wner0id", why, sizeof(why)), 0);
-	cr_assert_eq(p.n_acts, 3, "h1's timer, none on EOS");
-	cr_assert(strstr(p.note, "no dead-man timer on sw-eos"), "%s", p.note);
+	s.deadman_ms = 90000;
+	fault_plan_add(&p, FB_SSH, "h1", "true", NULL, "true");
+	fault_plan_add(&p, FB_SSH, "sw-eos", "configure\ninterface Ethernet1\nshutdown\nend", NULL,
+		       "configure\ninterface Ethernet1\nno shutdown\nend");
+	cr_assert_eq(fault_plan_deadman(&p, inv, &s, 9, "0wner0id", why, sizeof(why)), 0, "%s",
+		     why);
+	cr_assert_eq(p.n_acts, 4, "h1's timer, h1's step, sw-eos's timer, sw-eos's step");
+	t = &p.acts[2];
+	cr_assert_eq(t->backend, FB_SESSION);
+	cr_assert(fault_action_is_deadman(t));
+	cr_assert_str_eq(t->device, "sw-eos");
+	cr_assert_str_eq(t->apply, "configure session rocelab-f9-0wner0id\nend\n"
+				   "configure session rocelab-f9-0wner0id commit timer 00:02:00");
+	cr_assert_str_eq(t->rearm, "configure session rocelab-f9-0wner0id commit timer 00:01:30");
+	cr_assert_str_eq(t->revert, "configure session rocelab-f9-0wner0id commit");
+	cr_assert_eq(t->lease_ms, 90000);
+	cr_assert_str_eq(t->fires, "EOS rolls back to its configuration as armed, undoing: "
+				   "configure; interface Ethernet1; no shutdown; end");
+	cr_assert_str_eq(fault_action_via(&p, t), "session");
+	cr_assert_eq(p.note[0], '\0', "every device has a timer: %s", p.note);
 	fault_plan_clear(&p);
 }
 

@@ -99,7 +99,10 @@ Test(journal, append_mark_reload)
 	fault_plan_clear(&b);
 }
 
-/* A dead-man timer (issue 63) is journaled as a shell line and comes back one: its cancel runs. */
+/*
+ * A dead-man timer (issue 63) is journaled as a shell line and comes back one:
+ * its cancel runs; an EOS switch's, a configuration session, as a session.
+ */
 Test(journal, a_dead_man_timer_comes_back_as_a_shell_action)
 {
 	struct fault_plan a;
@@ -112,12 +115,16 @@ Test(journal, a_dead_man_timer_comes_back_as_a_shell_action)
 	fault_plan_add(&a, FB_SHELL, "spine2", "arm", NULL, "cancel");
 	fault_plan_add(&a, FB_SSH, "spine2", "nft -f -", "table inet rocelab_f1 {}\n",
 		       "nft delete table inet rocelab_f1");
+	fault_plan_add(&a, FB_SESSION, "sw-eos", "configure session s\nend", NULL,
+		       "configure session s commit");
 	cr_assert_eq(journal_append(&a, 1), 0);
 	cr_assert_eq(journal_load(&r, &n), 0);
 	cr_assert_eq(n, 1);
 	cr_assert_eq(r[0].acts[0].backend, FB_SHELL);
 	cr_assert_str_eq(r[0].acts[0].revert, "cancel");
 	cr_assert_eq(r[0].acts[1].backend, FB_SSH);
+	cr_assert_eq(r[0].acts[2].backend, FB_SESSION);
+	cr_assert_str_eq(r[0].acts[2].revert, "configure session s commit");
 	journal_free(r, n);
 	fault_plan_clear(&a);
 }
