@@ -48,6 +48,8 @@ static struct transcript_case cases[] = {
     {"host-packet-corruption", "packet-corruption --target h1:rnic1 --rate 1% --direction in", 0},
     {"host-packet-corruption-to-sonic", "packet-corruption --target h1:rnic2 --rate 1%",
      -EOPNOTSUPP},
+    {"host-cpu-hog", "cpu-hog --target h1", 0},
+    {"host-host-down", "host-down --target h2", 0},
     {"host-pfc-storm", "pfc-storm --target h1:rnic1 --rate 4000/s", 0},
     {"host-pfc-storm-at-sonic", "pfc-storm --target h1:rnic2", 0},
     {"host-pfc-storm-at-eos", "pfc-storm --target h1:rnic3 --priority 4", 0},
@@ -173,6 +175,81 @@ Test(dialect, every_nos_renders_link_flap_and_acl_error)
 	for (int d = INV_DIALECT_LINUX; d < INV_DIALECT_N; d++) {
 		cr_assert_not_null(fk_link_flap.render[d], "%s", inv_dialect_name(d));
 		cr_assert_not_null(fk_acl_error.render[d], "%s", inv_dialect_name(d));
+	}
+}
+
+/* Is there a golden transcript named NAME or NAME-...? */
+static bool has_case(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		if (!strncmp(cases[i].name, name, n) &&
+		    (!cases[i].name[n] || cases[i].name[n] == '-'))
+			return true;
+	return false;
+}
+
+/*
+ * Issue 63's "golden transcripts per kind x dialect": every kind a switch
+ * takes has one on every dialect (a plan, or the reason it cannot be), and
+ * every kind a host takes one on a host.
+ */
+Test(dialect, every_kind_has_a_transcript_on_every_dialect)
+{
+	char name[96];
+
+	for (size_t i = 0; fault_kind_at(i); i++) {
+		const struct fault_kind_ops *k = fault_kind_at(i);
+
+		for (int d = INV_DIALECT_LINUX;
+		     d < INV_DIALECT_N && (k->targets & (FT_PORT | FT_SWITCH)); d++) {
+			snprintf(name, sizeof(name), "%s-%s", inv_dialect_name(d), k->name);
+			cr_expect(has_case(name), "no golden transcript of %s", name);
+		}
+		snprintf(name, sizeof(name), "host-%s", k->name);
+		cr_expect(!(k->targets & (FT_RNIC | FT_HOST)) || has_case(name),
+			  "no golden transcript of %s", name);
+	}
+}
+
+/*
+ * Issue 63: in every golden plan, each device a fault changes has its
+ * dead-man timer before its first step there ('shell D dead-man' or, on EOS,
+ * 'ssh D dead-man'), and no plan says a device has none.
+ */
+Test(dialect, every_device_a_plan_changes_has_its_dead_man_first)
+{
+	char path[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *t, *line, *save = NULL, seen[16][64];
+		size_t n_seen = 0;
+
+		if (cases[i].want)
+			continue;
+		snprintf(path, sizeof(path), "injectors/transcripts/%s.txt", cases[i].name);
+		cr_assert_not_null(t = rl_read_file(path, NULL), "%s", path);
+		cr_expect(!strstr(t, "no dead-man timer"), "%s says a device has none", path);
+		for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char be[16], dev[64], what[32];
+			bool known = false;
+
+			if (sscanf(line, "%15s %63s %31s", be, dev, what) != 3 ||
+			    (strcmp(be, "ssh") && strcmp(be, "shell") && strcmp(be, "netlink")) ||
+			    !strcmp(what, "check:") || !strncmp(what, "counter", 7))
+				continue;
+			for (size_t k = 0; k < n_seen; k++)
+				known |= !strcmp(seen[k], dev);
+			if (known)
+				continue;
+			cr_expect_str_eq(what,
+					 "dead-man:", "%s: %s's first step is no dead-man timer",
+					 path, dev);
+			if (n_seen < ARRAY_SIZE(seen))
+				snprintf(seen[n_seen++], sizeof(seen[0]), "%s", dev);
+		}
+		free(t);
 	}
 }
 
