@@ -253,6 +253,8 @@ check "... each before the first step on its device, the EOS spine's too" \
 	awk '/^    # / || / (check|counter|counters): / { next } /^    (ssh|netlink|shell) / { d = $2; if (!(d in seen)) { seen[d] = 1; if ($3 != "dead-man:") bad = 1 } } /^  fault|^scenario/ { delete seen } END { exit bad }' "$T/real.out"
 check "the EOS spine's: an empty configuration session committed with a commit timer, given again while the injector lives, confirmed after the revert" \
 	sh -c 'grep -q "^    configure session rocelab-f[0-9]*-[A-Za-z0-9]* commit timer 00:01:00\$" "$0" && grep -Eq "^    ssh spine1 dead-man: its timer given again, 30 s, every 10 s while the injector lives: configure session rocelab-f[0-9]+-[A-Za-z0-9]+ commit timer 00:00:30; if it passes, EOS rolls back to its configuration as armed, undoing: configure; " "$0" && grep -Eq "^    ssh spine1 dead-man: confirmed after the revert, ending the timer: configure session rocelab-f[0-9]+-[A-Za-z0-9]+ commit\$" "$0" && ! grep -q "no dead-man timer on" "$0"' "$T/real.out"
+check "no emulation on a real switch: what is emulated there is a host's own condition (cpu-hog, host-down)" \
+	awk '/^    # [a-z-]+ [A-Za-z0-9_.:-]+$/ { k = $2; d = $3 } /^    # emulated:/ { n++; if ((k != "cpu-hog" && k != "host-down") || d !~ /^gpu-node/) bad = 1 } END { exit bad || n != 2 }' "$T/real.out"
 check "NVUE rails are asked for pending changes first" grep -q "ssh rail[5-8] check: nv config diff -o commands: refused unless it lists no pending change" "$T/real.out"
 check "packet-corruption lands on the one spine that can drop a random share" grep -q 'inject packet-corruption --target spine2:eth[0-9]* --rate 5%' "$T/real.out"
 bad=0
