@@ -31,7 +31,7 @@ TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
-	fuzz fuzz-check fuzz-nightly install-check flake
+	fuzz fuzz-check fuzz-nightly install-check flake bench-check bench-record
 all: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 
 help:
@@ -42,6 +42,9 @@ help:
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput,"
 	@echo "                R-Pingmesh agent beside Hostmesh's and its analyzer, MP-RDMA rig ceiling, inventories"
 	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs"
+	@echo "make bench-check  make bench, then each figure against tests/bench/baseline.txt: exit 1 when one"
+	@echo "                regressed more than 25% (BENCH_TOLERANCE) or is no longer printed"
+	@echo "make bench-record  make bench, its figures as the new tests/bench/baseline.txt (review the diff)"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
 	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
 	@echo "                sweep (scenarios/nightly/random/sweep: 3 fixed shapes and 2 drawn, the date as seed)"
@@ -204,6 +207,17 @@ bench: deps
 	@tests/bench/verbs_bench.sh
 	@tests/bench/transport_bench.sh
 	@tests/bench/scale_bench.sh
+
+# The benches' figures against the baseline kept in the tree (issue 59): a regression past 25%
+# fails, loudly; bench-record writes a new one from a run on this machine.
+bench-check: deps
+	@bash -o pipefail -c '$(MAKE) --no-print-directory bench | tee $(BUILD)/bench.out'
+	@tests/bench/check.sh tests/bench/baseline.txt $(BUILD)/bench.out
+
+bench-record: deps
+	@bash -o pipefail -c '$(MAKE) --no-print-directory bench | tee $(BUILD)/bench.out'
+	@tests/bench/check.sh --record $(BUILD)/bench.out >tests/bench/baseline.txt
+	@echo "bench-record: tests/bench/baseline.txt written; review 'git diff tests/bench/baseline.txt'"
 
 SHARE     := $(DESTDIR)$(PREFIX)/share
 # The pytest plugin: where this python3 looks under PREFIX (Debian: lib/python3.N/dist-packages),
