@@ -35,6 +35,8 @@ int main(int argc, char **argv)
 	FILE *devnull = fopen("/dev/null", "w");
 	unsigned long long t0, t1, t2, t3, n = 0;
 
+	if (!bench_links_fit(hosts))
+		return 2;
 	inv = bench_inventory(hosts);
 	if (!inv)
 		return 1;
@@ -90,6 +92,7 @@ int main(int argc, char **argv)
 	printf("bench analyzer_records_per_s %.0f records/s\n", (double)n / secs(t1, t2));
 	printf("bench analyzer_window_%dx%d_analysis %.3f s\n", hosts, RNICS, secs(t2, t3));
 	printf("bench analyzer_window_%dx%d_total %.3f s\n", hosts, RNICS, secs(t1, t3));
+	printf("bench analyzer_window_%dx%d_rss %.1f MB\n", hosts, RNICS, bench_peak_rss_mb());
 	printf("bench analyzer_path_records_per_s %.0f records/s\n",
 	       (double)tot.paths / secs(t0, t1));
 	fprintf(stderr, "az_bench: %llu probes, %llu paths, %llu verdicts in %llu windows\n",

@@ -4,6 +4,10 @@
  * RNICS hosts' RNICs (a rail switch per RNIC index), SPINES spines, written
  * in a known order so link indexes are arithmetic: host h's RNIC r is link
  * h * RNICS + r, rail r's uplink to spine s is hosts * RNICS + r * SPINES + s.
+ * Addresses are 198.18.0.0/15 in order, host h's RNIC r the (1 + h * RNICS +
+ * r)th: 16,383 hosts of 8 RNICs fit (the switches' management addresses,
+ * 198.19.200-201.x, lie above).  Probe records name links in 16 bits, so the
+ * benches stop at 65,535 links: bench_links_fit() says so.
  */
 #ifndef ROCELAB_BENCH_INV_H
 #define ROCELAB_BENCH_INV_H
@@ -14,9 +18,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define RNICS  8
 #define SPINES 8
+
+/* This process's peak RSS in MB: the window's memory, the inventory and the records with it. */
+static double bench_peak_rss_mb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : (double)ru.ru_maxrss / 1024.0;
+}
+
+/* Do a cluster of hosts' links fit the records' 16-bit link indexes?  If not, says so. */
+static int bench_links_fit(int hosts)
+{
+	long links = (long)hosts * RNICS + RNICS * SPINES;
+
+	if (hosts > 0 && links <= 65535)
+		return 1;
+	fprintf(stderr,
+		"bench: %d hosts x %d RNICs is %ld links: probe records name links in 16 bits "
+		"(65,535 at most; docs/scale.md, Known limits)\n",
+		hosts, RNICS, links);
+	return 0;
+}
 
 static struct inventory *bench_inventory(int hosts)
 {
@@ -27,11 +54,14 @@ static struct inventory *bench_inventory(int hosts)
 	sb_printf(&y, "lab: bench-%dx%d\nhosts:\n", hosts, RNICS);
 	for (int h = 0; h < hosts; h++) {
 		sb_printf(&y, "  - name: h%d\n    rnics:\n", h);
-		for (int r = 0; r < RNICS; r++)
+		for (int r = 0; r < RNICS; r++) {
+			long i = 1 + (long)h * RNICS + r;
+
 			sb_printf(&y,
 				  "      - { name: r%d, netdev: r%d, rail: %d, address: "
-				  "198.%d.%d.%d/15 }\n",
-				  r, r, r + 1, 18 + (r >= 4), (r % 4) * 32 + h / 250, 1 + h % 250);
+				  "198.%ld.%ld.%ld/15 }\n",
+				  r, r, r + 1, 18 + i / 65536, i / 256 % 256, i % 256);
+		}
 	}
 	sb_printf(&y, "switches:\n");
 	for (int r = 0; r < RNICS; r++) {

@@ -60,14 +60,16 @@ static void mkpath(int hosts, int h, int r, int th, int tr, int k, struct rpm_pa
 int main(int argc, char **argv)
 {
 	int hosts = argc > 1 ? atoi(argv[1]) : HOSTS;
-	struct inventory *inv = bench_inventory(hosts);
+	struct inventory *inv;
 	FILE *devnull = fopen("/dev/null", "w");
 	unsigned long long t0, t1, t2, t3, n = 0;
 	struct rpa_totals tot;
 	struct rpa_cfg cfg;
 	struct rpa *a;
 
-	if (!inv)
+	if (!bench_links_fit(hosts))
+		return 2;
+	if (!(inv = bench_inventory(hosts)))
 		return 1;
 	rpa_defaults(&cfg);
 	a = rpa_new(inv, &cfg, devnull);
@@ -122,6 +124,7 @@ int main(int argc, char **argv)
 	printf("bench rpm_analyzer_records_per_s %.0f records/s\n", (double)n / secs(t1, t2));
 	printf("bench rpm_analyzer_window_%dx%d_analysis %.3f s\n", hosts, RNICS, secs(t2, t3));
 	printf("bench rpm_analyzer_window_%dx%d_total %.3f s\n", hosts, RNICS, secs(t1, t3));
+	printf("bench rpm_analyzer_window_%dx%d_rss %.1f MB\n", hosts, RNICS, bench_peak_rss_mb());
 	printf("bench rpm_analyzer_path_records_per_s %.0f records/s\n",
 	       (double)tot.paths / secs(t0, t1));
 	fprintf(stderr, "rpa_bench: %llu probes, %llu paths, %llu verdicts in %llu windows\n",

@@ -61,3 +61,42 @@ for pods in $SIZES; do
 	fi
 	prev=$hosts
 done
+
+# The analyzers at scale (issue 59): one 20 s window of synthetic records (build/bench/az_bench,
+# rpa_bench: every RNIC at 10 probes/s) for clusters of AZ_SIZES hosts x 8 RNICs, the median of
+# RUNS runs of its ingest and analysis (and the process's peak RSS), and the ratio per doubling.
+# The 1,000-host figures are hostmesh_bench.sh's and rpm_bench.sh's; 10,000 hosts are 80,064
+# links, past the 65,535 a probe record can name (docs/scale.md): the benches say so and stop.
+AZ_SIZES=${AZ_SIZES:-"1000 2000 5000 10000"}
+declare -A az_med
+for hosts in $AZ_SIZES; do
+	for b in az_bench:analyzer rpa_bench:rpm_analyzer; do
+		prog=${b%%:*} name=${b#*:} t=() m=()
+		for _ in $(seq "$RUNS"); do
+			if ! out=$(build/bench/$prog "$hosts" 2>"$dir/az.err"); then
+				sed 's/^/  /' "$dir/az.err" | grep -v "^  [a-z_]*: [0-9]* probes" >&2 || true
+				t=()
+				break
+			fi
+			t+=("$(awk -v n="bench ${name}_window_${hosts}x8_total" 'index($0, n " ") == 1 { print $3 }' <<<"$out")")
+			m+=("$(awk -v n="bench ${name}_window_${hosts}x8_rss" 'index($0, n " ") == 1 { print $3 }' <<<"$out")")
+		done
+		[ ${#t[@]} -gt 0 ] || continue
+		az_med[${name}_$hosts]=$(printf '%s\n' "${t[@]}" | median)
+		[ "$hosts" = 1000 ] && continue
+		printf 'bench %s_window_%sx8_total %.3f s\n' "$name" "$hosts" "${az_med[${name}_$hosts]}"
+		printf 'bench %s_window_%sx8_rss %.1f MB\n' "$name" "$hosts" "$(printf '%s\n' "${m[@]}" | median)"
+	done
+done
+prev=
+for hosts in $AZ_SIZES; do
+	if [ -n "$prev" ]; then
+		for name in analyzer rpm_analyzer; do
+			a=${az_med[${name}_$prev]:-} b=${az_med[${name}_$hosts]:-}
+			[ -n "$a" ] && [ -n "$b" ] || continue
+			printf 'bench %s_window_growth_%s_to_%s %.2f ratio_per_doubling\n' "$name" "$prev" "$hosts" \
+				"$(echo "e(l($b / $a) / (l($hosts / $prev) / l(2)))" | bc -l)"
+		done
+	fi
+	prev=$hosts
+done
