@@ -119,7 +119,7 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 static const char *rig_source(const struct scn_result *r)
 {
 	return r->rig_local ? "this machine: every host of the virtual lab"
-			    : "this machine: the controller (the lab's hosts are its own)";
+			    : "this machine: the controller (each host of the lab sampled itself)";
 }
 
 static json_t *rig_block(const struct scn_result *r)

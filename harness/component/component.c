@@ -340,8 +340,7 @@ static void plot_rig(const struct comp_report *r, FILE *f)
 	time_axis(r, f);
 	fprintf(f, "set title \"the rig: %s\" noenhanced\n",
 		rl_gp_text(r->rig_source ? r->rig_source : "this machine", src, sizeof(src)));
-	fprintf(f, "set ylabel 'share (controller: CPUs; run queue: tasks/CPU)'\nset xlabel '%s'\n",
-		comp_time_label(r->t));
+	fprintf(f, "set ylabel 'share; CPUs; tasks/CPU'\nset xlabel '%s'\n", comp_time_label(r->t));
 	/* its stalls (a thread's latest wake-up in each sample, ms) on the right-hand axis */
 	fprintf(f, "set y2range [0:*]\nset y2tics\n");
 	fprintf(f,
@@ -357,7 +356,7 @@ static void plot_rig(const struct comp_report *r, FILE *f)
 			   "title 'run queue per CPU, 1 s'");
 	/* over SSH the lab's hosts are not this machine: the most loaded one */
 	if (rig_cols(r) >= 8)
-		fprintf(f, ", '' using 1:($8 >= 0 ? $8 : 1/0) lw 2 lc rgb '#8000a0' "
+		fprintf(f, ", '' using 1:($8 >= 0 ? $8 : 1/0) lw 2 lc rgb '#0060c0' "
 			   "title 'CPU pressure, worst host'");
 	fputc('\n', f);
 }

@@ -153,7 +153,7 @@ Test(component, plots_count_from_the_faults_start)
 	cr_assert(strstr(text, "'' using 1:($7 >= 0 ? $7 : 1/0) dt 4 lc rgb '#606060' title 'run "
 			       "queue per CPU, 1 s'"),
 		  "%s", text);
-	cr_assert(strstr(text, "'' using 1:($8 >= 0 ? $8 : 1/0) lw 2 lc rgb '#8000a0' title 'CPU "
+	cr_assert(strstr(text, "'' using 1:($8 >= 0 ? $8 : 1/0) lw 2 lc rgb '#0060c0' title 'CPU "
 			       "pressure, worst host'\n"),
 		  "%s", text);
 	free(text);
