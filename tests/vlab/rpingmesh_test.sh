@@ -124,14 +124,14 @@ LS=(load send -i lab-inventory/vlab-rail.yaml --host host1 --sports 1 --size 100
 RPM_LISTEN=1 rpm_run svc 15 2 \
 	'(ip netns exec rl-host1 "$RL" "${LS[@]}" --flows rnic1:198.18.2.3 --sport 50123 --for 6s --pps 500 &&
 	  ip netns exec rl-host1 "$RL" "${LS[@]}" --flows rnic1:198.18.2.3 --sport 50123 --for 5s --pps 200) >/dev/null 2>&1 &
-	 sleep 3; ip netns exec rl-host1 timeout 3 tshark -i rnic1 -n -f "udp src port 50123" \
-		-Y "frame[47:2] == 00:02" -T fields -e frame.number >"$RPM_OUT/svc-tshark.txt" 2>/dev/null' true
+	 sleep 3; ip netns exec rl-host1 timeout 12 tshark -i rnic1 -n -f "udp src port 50123" -a duration:3 \
+		-Y "frame[47:2] == 00:02" -T fields -e frame.number >"$RPM_OUT/svc-tshark.txt" 2>"$RPM_OUT/svc-tshark.err"' true
 grep -q "host1:rnic1: service flow to host3:rnic2 (198.18.2.3) from UDP port 50123, QP 0x[0-9a-f]*: probed on its 5-tuple" "$RPM_OUT/svc-host1.log" &&
 	ok "host1's agent found the service flow host1:rnic1 -> host3:rnic2 from port 50123 on its RNIC" ||
 	fail "service flow not found" "$(grep -i service "$RPM_OUT/svc-host1.log" | head -3 | tr '\n' ' ')"
 n=$(wc -l <"$RPM_OUT/svc-tshark.txt")
 [ "$n" -ge 10 ] && ok "tshark on host1:rnic1: $n probes to R-Pingmesh's QP on the service's own 5-tuple (UDP 50123 -> 4791)" ||
-	fail "probes on the service's 5-tuple seen by tshark: $n"
+	fail "probes on the service's 5-tuple seen by tshark: $n" "$(tail -2 "$RPM_OUT/svc-tshark.err" | tr '\n' ' ')"
 v=$(svc_lines svc 50123)
 echo "$v" | jq -se 'map(select(.degraded and .network_related == false)) | length >= 1' >/dev/null &&
 	echo "$v" | jq -se 'map(select(.network_related == true)) | length == 0' >/dev/null &&
