@@ -134,12 +134,12 @@ static const char *hms(long long s, char *buf, size_t len)
 }
 
 /*
- * The timer of a as the plan's action at i (before the device's first step),
- * with its re-arm, lease and what firing does; the action, now at i.
+ * A timer as the plan's action at i (before the device's first step), with
+ * its re-arm, lease and what firing does.
  */
-static struct fault_action *insert_timer(struct fault_plan *p, size_t i, enum fault_backend be,
-					 const char *dev, const char *arm, const char *cancel,
-					 const char *rearm, long long lease_s, const char *fires)
+static void insert_timer(struct fault_plan *p, size_t i, enum fault_backend be, const char *dev,
+			 const char *arm, const char *cancel, const char *rearm, long long lease_s,
+			 const char *fires)
 {
 	struct fault_action tmp = *fault_plan_add(p, be, dev, arm, NULL, cancel), *t;
 
@@ -149,7 +149,6 @@ static struct fault_action *insert_timer(struct fault_plan *p, size_t i, enum fa
 	t->rearm = rl_xstrdup(rearm);
 	t->lease_ms = lease_s * 1000;
 	t->fires = rl_xstrdup(fires);
-	return t;
 }
 
 /*

@@ -1208,12 +1208,6 @@ static void teardown(void *ctx)
 }
 
 /*
- * Send what is due; returns when the next probe is due (monotonic ns).  The
- * heap's top is the earliest: a wake-up looks at the targets it sends to only
- * (a scan of every target at each probe cost more than the probe, with
- * hundreds of targets an RNIC).
- */
-/*
  * A target due within this much of now goes with those due now, early by no
  * more than its own jitter (a tenth of its period) allows: one wake-up sends
  * several probes, where each had its own (a wake-up, two context switches,
@@ -1225,6 +1219,12 @@ static unsigned long long early_ok(const struct target *t)
 	return t->period / 10 < SEND_BATCH_NS ? t->period / 10 : SEND_BATCH_NS;
 }
 
+/*
+ * Send what is due; returns when the next probe is due (monotonic ns).  The
+ * heap's top is the earliest: a wake-up looks at the targets it sends to only
+ * (a scan of every target at each probe cost more than the probe, with
+ * hundreds of targets an RNIC).
+ */
 static unsigned long long send_due(struct agent *a, unsigned long long now)
 {
 	uint64_t sent = 0;
