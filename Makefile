@@ -41,7 +41,8 @@ help:
 	@echo "make vm-check   install deps, boot Debian's kernel under qemu (tcg): Soft-RoCE, verbs tests, VM scenarios"
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput,"
 	@echo "                R-Pingmesh agent beside Hostmesh's and its analyzer, MP-RDMA rig ceiling, inventories"
-	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs"
+	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs, a run's start and end over"
+	@echo "                SSH on 8-64 hosts (fanned out and one host after another)"
 	@echo "make bench-check  make bench, then each figure against tests/bench/baseline.txt: exit 1 when one"
 	@echo "                regressed more than 25% (BENCH_TOLERANCE) or is no longer printed"
 	@echo "make bench-record  make bench, its figures as the new tests/bench/baseline.txt (review the diff)"
@@ -207,6 +208,7 @@ bench: deps
 	@tests/bench/verbs_bench.sh
 	@tests/bench/transport_bench.sh
 	@tests/bench/scale_bench.sh
+	@tests/bench/fanout_bench.sh
 
 # The benches' figures against the baseline kept in the tree (issue 59): a regression past 25%
 # fails, loudly; bench-record writes a new one from a run on this machine.

@@ -48,9 +48,19 @@ static pid_t start_server(const struct comp_env *e, const struct mon_desc *d,
 	return pid;
 }
 
+/* One host's agent to start (mon_start() starts them lab_each() at once). */
+struct agent_job {
+	const struct comp_env *e;
+	const struct mon_desc *d;
+	struct mon_procs *p;
+	size_t h;
+	const char *an, *ctl;
+	int r;
+	char what[200];
+};
+
 static int start_agent(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p,
-		       size_t h, const char *an, const char *ctl, double *max_off, char *what,
-		       size_t whatlen)
+		       size_t h, const char *an, const char *ctl, char *what, size_t whatlen)
 {
 	const char *host = e->inv->hosts[h].name, *argv[80];
 	char inv_there[PATH_MAX], log[PATH_MAX + 64], seed[16], off[32];
@@ -90,14 +100,51 @@ static int start_agent(const struct comp_env *e, const struct mon_desc *d, struc
 		snprintf(off, sizeof(off), "%.6f", e->lab->clock[h].offset);
 		argv[n++] = "--clock-offset";
 		argv[n++] = off;
-		*max_off = fmax(*max_off, fabs(e->lab->clock[h].offset));
 	}
 	argv[n] = NULL;
 	snprintf(log, sizeof(log), "%s/%sagent-%s.log", e->dir, d->prefix, host);
 	r = lab_spawn(e->lab, host, argv, log, &p->agents[h]);
 	opt_store_free(&store);
 	if (r)
-		snprintf(what, whatlen, "cannot start the agent on %s: %s", host, strerror(-r));
+		snprintf(what, whatlen, "%s: %s", host, strerror(-r));
+	return r;
+}
+
+static void *agent_job_run(void *arg)
+{
+	struct agent_job *j = arg;
+
+	j->r = start_agent(j->e, j->d, j->p, j->h, j->an, j->ctl, j->what, sizeof(j->what));
+	return NULL;
+}
+
+/*
+ * Every host's agent, fanout at once on a lab reached over SSH; 0, or the
+ * first failure with every host that failed named in what.
+ */
+static int start_agents(const struct comp_env *e, const struct mon_desc *d, struct mon_procs *p,
+			const char *an, const char *ctl, char *what, size_t whatlen)
+{
+	struct agent_job *jobs = rl_xcalloc(p->n + 1, sizeof(*jobs));
+	size_t bad = 0, len = 0;
+	int r = 0;
+
+	for (size_t h = 0; h < p->n; h++)
+		jobs[h] = (struct agent_job){.e = e, .d = d, .p = p, .h = h, .an = an, .ctl = ctl};
+	lab_each(e->lab, jobs, p->n, sizeof(*jobs), agent_job_run);
+	for (size_t h = 0; h < p->n; h++)
+		if (jobs[h].r && !bad++)
+			r = jobs[h].r;
+	if (bad == 1)
+		len = (size_t)snprintf(what, whatlen, "cannot start the agent on");
+	else if (bad)
+		len = (size_t)snprintf(what, whatlen,
+				       "cannot start the agent on %zu of %zu hosts:", bad, p->n);
+	for (size_t h = 0, k = 0; h < p->n && len < whatlen; h++)
+		if (jobs[h].r)
+			len += (size_t)snprintf(what + len, whatlen - len, "%s %s", k++ ? ";" : "",
+						jobs[h].what);
+	free(jobs);
 	return r;
 }
 
@@ -106,7 +153,7 @@ int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_pro
 {
 	char an[64], ctl[64];
 	double max_off = 0;
-	int r = 0;
+	int r;
 
 	p->lab = e->lab;
 	p->inv = e->inv;
@@ -125,11 +172,11 @@ int mon_start(const struct comp_env *e, const struct mon_desc *d, struct mon_pro
 			return p->controller;
 	}
 	p->n = e->inv->n_hosts;
-	p->agents = rl_xcalloc(p->n, sizeof(*p->agents));
-	for (size_t h = 0; h < p->n && !r; h++)
-		r = start_agent(e, d, p, h, an, ctl, &max_off, what, whatlen);
-	if (r)
+	p->agents = rl_xcalloc(p->n + 1, sizeof(*p->agents));
+	if ((r = start_agents(e, d, p, an, ctl, what, whatlen)))
 		return r;
+	for (size_t h = 0; e->lab->clock && h < p->n; h++)
+		max_off = fmax(max_off, fabs(e->lab->clock[h].offset));
 	snprintf(what, whatlen, "%zu agents%s, analyzer window %.1f s", p->n,
 		 d->controller ? " with a controller" : "", (double)d->window_ms / 1e3);
 	if (e->lab->clock) {
@@ -174,9 +221,7 @@ bool mon_alive(struct mon_procs *p, char *why, size_t whylen)
 
 void mon_stop(struct mon_procs *p)
 {
-	for (size_t h = 0; h < p->n; h++)
-		if (p->agents[h].pid > 0)
-			lab_stop(p->lab, &p->agents[h], 3000);
+	lab_stop_each(p->lab, p->agents, p->n, 3000);
 	if (p->controller > 0)
 		proc_stop(p->controller, 5000);
 	p->controller = 0;

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +44,26 @@ ssize_t lab_dev_index(const struct lab *l, const char *dev)
 	return s ? (ssize_t)l->inv->n_hosts + (s - l->inv->switches) : -1;
 }
 
+/* What every kind of lab keeps per device: sessions, lost logins, locks. */
+static void lab_init(struct lab *l, const struct inventory *inv, const struct lab_ops *ops)
+{
+	size_t n = inv->n_hosts + inv->n_switches;
+	pthread_mutexattr_t a;
+
+	memset(l, 0, sizeof(*l));
+	l->inv = inv;
+	l->ops = ops;
+	l->ssh = rl_xcalloc(n + 1, sizeof(*l->ssh));
+	l->lost = rl_xcalloc(n + 1, sizeof(*l->lost));
+	l->dev_mu = rl_xcalloc(n + 1, sizeof(*l->dev_mu));
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	for (size_t i = 0; i < n; i++)
+		pthread_mutex_init(&l->dev_mu[i], &a);
+	pthread_mutexattr_destroy(&a);
+	pthread_mutex_init(&l->priv_mu, NULL);
+}
+
 int lab_open(struct lab *l, const struct inventory *inv)
 {
 	struct inventory *up =
@@ -50,11 +71,7 @@ int lab_open(struct lab *l, const struct inventory *inv)
 	bool virtual = up && !strcmp(up->name, inv->name);
 
 	inventory_free(up);
-	memset(l, 0, sizeof(*l));
-	l->inv = inv;
-	l->ops = virtual ? &vlab_lab_ops : &ssh_lab_ops;
-	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
-	l->lost = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->lost));
+	lab_init(l, inv, virtual ? &vlab_lab_ops : &ssh_lab_ops);
 	/* The virtual lab's sshd keys live and die with it; a real lab's are kept. */
 	if (virtual) {
 		vlab_known_hosts_path(l->known_hosts, sizeof(l->known_hosts));
@@ -88,11 +105,7 @@ static const struct lab_ops here_lab_ops = {
 
 void lab_open_here(struct lab *l, const struct inventory *inv)
 {
-	memset(l, 0, sizeof(*l));
-	l->inv = inv;
-	l->ops = &here_lab_ops;
-	l->ssh = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->ssh));
-	l->lost = rl_xcalloc(inv->n_hosts + inv->n_switches, sizeof(*l->lost));
+	lab_init(l, inv, &here_lab_ops);
 }
 
 void lab_close(struct lab *l)
@@ -103,12 +116,18 @@ void lab_close(struct lab *l)
 		l->ops->close(l);
 	for (size_t i = 0; l->ssh && i < l->inv->n_hosts + l->inv->n_switches; i++)
 		sshc_close(l->ssh[i]);
+	for (size_t i = 0; l->dev_mu && i < l->inv->n_hosts + l->inv->n_switches; i++)
+		pthread_mutex_destroy(&l->dev_mu[i]);
+	if (l->dev_mu)
+		pthread_mutex_destroy(&l->priv_mu);
 	free(l->ssh);
 	free(l->lost);
 	free(l->clock);
+	free(l->dev_mu);
 	l->ssh = NULL;
 	l->lost = NULL;
 	l->clock = NULL;
+	l->dev_mu = NULL;
 	l->ops = NULL;
 }
 
@@ -160,6 +179,38 @@ int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	r = l->ops->stop(l, p, grace_ms);
 	p->pid = 0;
 	return r;
+}
+
+struct stop_job {
+	struct lab *l;
+	struct lab_proc *p;
+	int grace_ms;
+};
+
+static void *stop_job_run(void *arg)
+{
+	struct stop_job *j = arg;
+
+	lab_stop(j->l, j->p, j->grace_ms);
+	return NULL;
+}
+
+void lab_stop_each(struct lab *l, struct lab_proc *procs, size_t n, int grace_ms)
+{
+	struct stop_job *jobs = rl_xcalloc(n + 1, sizeof(*jobs));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (procs[i].pid > 0)
+			jobs[k++] = (struct stop_job){l, &procs[i], grace_ms};
+	lab_each(l, jobs, k, sizeof(*jobs), stop_job_run);
+	free(jobs);
+}
+
+void lab_recheck(struct lab *l)
+{
+	if (l->ops->recheck)
+		l->ops->recheck(l);
 }
 
 bool lab_alive(struct lab *l, struct lab_proc *p)
@@ -292,8 +343,13 @@ static struct sshc *session(struct lab *l, const char *dev, char *err, size_t er
 
 int lab_login(struct lab *l, const char *dev, char *err, size_t errlen)
 {
+	int r;
+
 	err[0] = '\0';
-	return session(l, dev, err, errlen) ? 0 : -errno;
+	lab_dev_lock(l, dev);
+	r = session(l, dev, err, errlen) ? 0 : -errno;
+	lab_dev_unlock(l, dev);
+	return r;
 }
 
 int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, char **out,
@@ -306,8 +362,12 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 	if (out)
 		*out = NULL;
 	err[0] = '\0';
-	if (!(c = session(l, dev, err, errlen)))
-		return -errno;
+	lab_dev_lock(l, dev);
+	if (!(c = session(l, dev, err, errlen))) {
+		ret = -errno;
+		lab_dev_unlock(l, dev);
+		return ret;
+	}
 	ret = sshc_exec(c, cmd, input, out, &errout, SSH_CMD_TIMEOUT_MS);
 	if (ret < 0) {
 		ssize_t i = lab_dev_index(l, dev);
@@ -326,6 +386,7 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 		snprintf(err, errlen, "%s: '%.120s' exited %d%s%.200s", dev, cmd, ret,
 			 errout[0] ? ": " : "", errout);
 	}
+	lab_dev_unlock(l, dev);
 	free(errout);
 	return ret;
 }
@@ -371,16 +432,20 @@ static int clock_read(struct lab *l, const char *host, struct lab_clock *clock, 
 	int r = 0;
 
 	if (l->ops == &ssh_lab_ops) {
+		lab_dev_lock(l, host);
 		if (!(c = session(l, host, err, errlen)))
-			return -errno;
-		if ((r = sshc_exchange(c, CLOCK_CMD, st, CLOCK_EXCHANGES, SSH_CMD_TIMEOUT_MS))) {
+			r = -errno;
+		else if ((r = sshc_exchange(c, CLOCK_CMD, st, CLOCK_EXCHANGES,
+					    SSH_CMD_TIMEOUT_MS))) {
 			snprintf(err, errlen, "%s: reading its clock ('date' over SSH): %s", host,
 				 strerror(-r));
 			/* as lab_cli(): a broken session is not reused */
 			sshc_close(c);
 			l->ssh[lab_dev_index(l, host)] = NULL;
-			return r;
 		}
+		lab_dev_unlock(l, host);
+		if (r)
+			return r;
 	} else {
 		for (int i = 0; i < CLOCK_EXCHANGES && !r; i++) {
 			char *out = NULL;
@@ -424,37 +489,59 @@ json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], 
 	return v;
 }
 
-/*
- * fn(job) for each of the lab's hosts (jobs: an array of n_hosts elements of
- * size bytes).  On an SSH lab at once, a thread a host (16 at a time): each
- * host is round trips on its own session, a fifth of a second each, and a
- * pre-flight or post-flight of 4 hosts was 20 of them one after the other.
- * Elsewhere (netlink and local execs, milliseconds) in turn.  fn prints
- * nothing: the caller reports from the jobs afterwards, in host order.
- */
-#define HOSTS_AT_ONCE 16
-
-static void each_host(struct lab *l, void *(*fn)(void *), void *jobs, size_t size)
+void lab_dev_lock(struct lab *l, const char *dev)
 {
-	size_t n = l->inv->n_hosts;
-	pthread_t th[HOSTS_AT_ONCE];
-	bool started[HOSTS_AT_ONCE];
+	ssize_t i = lab_dev_index(l, dev);
 
-	for (size_t at = 0; at < n; at += HOSTS_AT_ONCE) {
-		size_t k = n - at < HOSTS_AT_ONCE ? n - at : HOSTS_AT_ONCE;
+	if (i >= 0 && l->dev_mu)
+		pthread_mutex_lock(&l->dev_mu[i]);
+}
 
-		for (size_t i = 0; i < k; i++) {
-			void *job = (char *)jobs + (at + i) * size;
+void lab_dev_unlock(struct lab *l, const char *dev)
+{
+	ssize_t i = lab_dev_index(l, dev);
 
-			started[i] =
-			    l->ops == &ssh_lab_ops && !pthread_create(&th[i], NULL, fn, job);
-			if (!started[i])
-				fn(job);
-		}
-		for (size_t i = 0; i < k; i++)
-			if (started[i])
-				pthread_join(th[i], NULL);
+	if (i >= 0 && l->dev_mu)
+		pthread_mutex_unlock(&l->dev_mu[i]);
+}
+
+struct each_pool {
+	void *jobs;
+	size_t n, size;
+	atomic_size_t next;
+	void *(*fn)(void *job);
+};
+
+static void *each_worker(void *p)
+{
+	struct each_pool *e = p;
+
+	for (size_t i; (i = atomic_fetch_add(&e->next, 1)) < e->n;)
+		e->fn((char *)e->jobs + i * e->size);
+	return NULL;
+}
+
+void lab_each(struct lab *l, void *jobs, size_t n, size_t size, void *(*fn)(void *job))
+{
+	struct each_pool e = {.jobs = jobs, .n = n, .size = size, .fn = fn};
+	size_t k = l->fanout ? l->fanout : LAB_FANOUT_DEFAULT, started = 0;
+	pthread_t *th;
+
+	atomic_init(&e.next, 0);
+	if (l->ops != &ssh_lab_ops || n < 2) {
+		each_worker(&e);
+		return;
 	}
+	k = k < n ? k : n;
+	th = rl_xcalloc(k, sizeof(*th));
+	/* This thread is a worker too: with no thread to be had, it does them all. */
+	for (size_t i = 1; i < k; i++)
+		if (!pthread_create(&th[started], NULL, each_worker, &e))
+			started++;
+	each_worker(&e);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
 }
 
 /* A JSON list a host prints (ip -j ...); NULL with why. */
@@ -579,7 +666,7 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 		jobs[h].routes = rl_xcalloc(inv->hosts[h].n_rnics + 1, sizeof(json_t *));
 		jobs[h].rwhy = rl_xcalloc(inv->hosts[h].n_rnics + 1, sizeof(*jobs[h].rwhy));
 	}
-	each_host(l, health_read, jobs, sizeof(*jobs));
+	lab_each(l, jobs, inv->n_hosts, sizeof(*jobs), health_read);
 	for (size_t h = 0; h < inv->n_hosts; h++) {
 		const struct inv_host *host = &inv->hosts[h];
 		struct health_job *j = &jobs[h];
@@ -635,10 +722,14 @@ int lab_health(struct lab *l, const char *when, char *why, size_t whylen)
 	return 0;
 }
 
-/* What pre-flight asks a host: the rocelab there, its version and its clock. */
+/*
+ * What pre-flight does on a host: this binary copied there ('rocelab: copy'),
+ * the rocelab there asked its version, its clock read, what ended runs left
+ * there swept.
+ */
 struct preflight_job {
 	struct lab *l;
-	const char *host, *prog;
+	const char *host, *self, *prog;
 	bool copy, not_copied;
 	char *out, err[512];
 	int r, clock_r;
@@ -648,15 +739,37 @@ struct preflight_job {
 static void *preflight_read(void *p)
 {
 	struct preflight_job *j = p;
+	char there[PATH_MAX];
 
-	if (j->not_copied)
+	/* 'rocelab: copy': this binary goes there for the run, then answers like any. */
+	if (j->copy && lab_share(j->l, j->host, j->self, there, sizeof(there))) {
+		j->not_copied = true;
 		return NULL;
+	}
+	j->prog = lab_program(j->l, j->host, j->self);
 	j->r = lab_exec(j->l, j->host, (const char *const[]){j->prog, "version", NULL}, NULL,
 			&j->out, j->err, sizeof(j->err));
 	if (j->out)
 		j->out[strcspn(j->out, "\n")] = '\0';
 	if (!j->r)
 		j->clock_r = clock_read(j->l, j->host, &j->clock, j->err, sizeof(j->err));
+	if (!j->r && !j->clock_r && j->l->ops->sweep)
+		j->l->ops->sweep(j->l, j->host, "pre-flight");
+	return NULL;
+}
+
+struct login_job {
+	struct lab *l;
+	const char *dev;
+	char err[512];
+	int r;
+};
+
+static void *login_job_run(void *p)
+{
+	struct login_job *j = p;
+
+	j->r = lab_login(j->l, j->dev, j->err, sizeof(j->err));
 	return NULL;
 }
 
@@ -664,6 +777,7 @@ int lab_preflight(struct lab *l, const char *self)
 {
 	const struct inventory *inv = l->inv;
 	struct preflight_job *jobs;
+	struct login_job *logins;
 	char err[512], want[64];
 	int bad = 0;
 
@@ -673,33 +787,33 @@ int lab_preflight(struct lab *l, const char *self)
 	snprintf(want, sizeof(want), "rocelab %s", ROCELAB_VERSION);
 	free(l->clock);
 	l->clock = rl_xcalloc(inv->n_hosts + 1, sizeof(*l->clock));
+	logins = rl_xcalloc(inv->n_switches + 1, sizeof(*logins));
 	for (size_t i = 0; i < inv->n_switches; i++)
-		if (lab_login(l, inv->switches[i].name, err, sizeof(err))) {
-			rl_err("pre-flight: %s", err);
+		logins[i] = (struct login_job){.l = l, .dev = inv->switches[i].name};
+	lab_each(l, logins, inv->n_switches, sizeof(*logins), login_job_run);
+	for (size_t i = 0; i < inv->n_switches; i++)
+		if (logins[i].r) {
+			rl_err("pre-flight: %s", logins[i].err);
 			bad++;
 		}
+	free(logins);
 	jobs = rl_xcalloc(inv->n_hosts ? inv->n_hosts : 1, sizeof(*jobs));
-	for (size_t h = 0; h < inv->n_hosts; h++) {
-		struct preflight_job *j = &jobs[h];
-		char there[PATH_MAX];
-
-		*j = (struct preflight_job){.l = l, .host = inv->hosts[h].name};
-		j->prog = lab_program(l, j->host, self);
-		j->copy = !strcmp(inv->hosts[h].rocelab, INV_ROCELAB_COPY);
-		/* 'rocelab: copy': this binary goes there for the run, then answers like any. */
-		if (j->copy && lab_share(l, j->host, self, there, sizeof(there))) {
-			rl_err("pre-flight: cannot copy %s to %s (see above)", self, j->host);
-			j->not_copied = true;
-			bad++;
-		}
-	}
-	each_host(l, preflight_read, jobs, sizeof(*jobs));
+	for (size_t h = 0; h < inv->n_hosts; h++)
+		jobs[h] = (struct preflight_job){
+		    .l = l,
+		    .host = inv->hosts[h].name,
+		    .self = self,
+		    .copy = !strcmp(inv->hosts[h].rocelab, INV_ROCELAB_COPY)};
+	lab_each(l, jobs, inv->n_hosts, sizeof(*jobs), preflight_read);
 	for (size_t h = 0; h < inv->n_hosts; h++) {
 		struct preflight_job *j = &jobs[h];
 		const char *host = j->host, *out = j->out ? j->out : "";
 
-		if (j->not_copied)
+		if (j->not_copied) {
+			rl_err("pre-flight: cannot copy %s to %s (see above)", self, host);
+			bad++;
 			continue;
+		}
 		if (j->r) {
 			rl_err("pre-flight: %s%s", j->err,
 			       j->r == 127 && j->copy
@@ -728,8 +842,6 @@ int lab_preflight(struct lab *l, const char *self)
 				out, j->copy ? " (copied there)" : "", j->clock.skew,
 				j->clock.within,
 				j->clock.offset ? ": its record times are corrected" : "");
-			if (l->ops->sweep)
-				l->ops->sweep(l, host, "pre-flight");
 		}
 		l->clock[h] = j->clock;
 		free(j->out);

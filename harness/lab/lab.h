@@ -7,6 +7,7 @@
 #include "harness/lib/inventory.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -60,6 +61,9 @@ struct lab_ops {
 	 * many, or -errno.
 	 */
 	int (*sweep)(struct lab *l, const char *dev, const char *when);
+	/* Optional: every process started here asked after now, where alive() reads answers
+	 * asked a while ago (a lab that asks in the background). */
+	void (*recheck)(struct lab *l);
 	/*
 	 * Optional fast paths of a lab that shares this machine's kernel: a
 	 * netlink context on dev, and entering dev's network context in this
@@ -109,7 +113,34 @@ struct lab {
 	struct lab_clock *clock;     /* per host, measured at pre-flight; NULL: not measured (a
 					virtual lab shares this clock) */
 	void *priv;		     /* the kind's own state */
+	/*
+	 * Several devices at once (lab_each()): per device, a lock held for
+	 * each of its round trips (a session is one exchange at a time),
+	 * recursive so that an operation of several (a spawn: its run folder,
+	 * then the process) holds it across them; priv_mu guards priv.
+	 */
+	pthread_mutex_t *dev_mu;
+	pthread_mutex_t priv_mu;
+	unsigned fanout; /* devices reached at once; 0: LAB_FANOUT_DEFAULT */
 };
+
+/* How many devices of an SSH lab are reached at once unless told (run --fan-out). */
+#define LAB_FANOUT_DEFAULT 16
+#define LAB_FANOUT_MAX	   256
+
+/*
+ * fn(job) for each of n jobs (an array of elements of size bytes).  On a lab
+ * reached over SSH, l->fanout jobs at once, each taking the next job when it
+ * finishes one: each is round trips on its own device's session, a fifth of a
+ * second each on a busy machine, and 64 hosts one after another was half a
+ * minute.  Elsewhere (netlink, local execs: milliseconds) in turn.  fn must
+ * not print: the caller reports from the jobs afterwards, in their order, so
+ * a problem on every host is said for every host, not only the first.
+ */
+void lab_each(struct lab *l, void *jobs, size_t n, size_t size, void *(*fn)(void *job));
+/* dev's lock (l->dev_mu), for an operation of several round trips there. */
+void lab_dev_lock(struct lab *l, const char *dev);
+void lab_dev_unlock(struct lab *l, const char *dev);
 
 /* Index of dev among l's devices (hosts, then switches), or -1: per-device state. */
 ssize_t lab_dev_index(const struct lab *l, const char *dev);
@@ -148,8 +179,17 @@ json_t *lab_exec_json(struct lab *l, const char *dev, const char *const argv[], 
 int lab_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
 	      struct lab_proc *p);
 int lab_stop(struct lab *l, struct lab_proc *p, int grace_ms);
-/* Is p running?  false with p->why set when its device could not be asked. */
+/* lab_stop() of every one of procs[n] that runs, lab_each() at once. */
+void lab_stop_each(struct lab *l, struct lab_proc *procs, size_t n, int grace_ms);
+/*
+ * Is p running?  false with p->why set when its device could not be asked.
+ * Over SSH the answer is at most a second old (asked in the background), or,
+ * from a device that stopped answering, as old as its connection's timeout.
+ */
 bool lab_alive(struct lab *l, struct lab_proc *p);
+/* What lab_alive() says from now on asked now: when something failed, whether a device is
+ * gone is the first thing to know. */
+void lab_recheck(struct lab *l);
 int lab_put(struct lab *l, const char *dev, const char *local, const char *path);
 int lab_get(struct lab *l, const char *dev, const char *path, const char *local);
 const char *lab_program(struct lab *l, const char *dev, const char *self);

@@ -17,9 +17,11 @@
 #include <libgen.h>
 #include <limits.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -32,13 +34,14 @@
 #define RUN_DIR_FMT    RUN_DIR_PREFIX "%d"
 
 /*
- * Whether the processes started on a device still run is asked at most once a
- * second, for all of them at once (a run's agents for both monitors, its load):
- * one round trip a device, not one a process (8 a second on a 4-host lab, each
- * taken out of the scenario's phases).
+ * Whether the processes started on a device still run is asked once a second,
+ * for all of them at once (a run's agents for both monitors, its rig, its
+ * load): one round trip a device, not one a process.  A thread of the lab's
+ * own asks every such device (lab_each(): fanout at once) and lab_alive()
+ * reads its last answers: asked from the scenario's own loop, 64 hosts one
+ * after another took 40 s out of every 6 s phase.
  */
 #define ALIVE_EVERY_NS 1000000000ULL
-#define TRACKED_MAX    128
 
 struct tracked {
 	ssize_t dev; /* lab_dev_index() */
@@ -55,13 +58,17 @@ struct shared {
 };
 
 struct ssh_priv {
-	struct tracked tr[TRACKED_MAX]; /* started here and not stopped */
+	struct tracked *tr; /* started here and not stopped (under l->priv_mu, as the rest) */
 	size_t n_tr;
-	unsigned long long *asked; /* per device: when its processes were last asked after */
-	char (*dir)[64];	   /* per device (hosts, then switches): its run folder, "" until
-				      made there */
-	char (*copy)[96];	   /* per device: where a 'rocelab: copy' host runs this binary */
-	struct shared *shared;	   /* files put there this run, and as what */
+	char (*lost)[200]; /* per device: why its processes could not be asked at the last
+			      try, "" when it answered */
+	pthread_t poller;  /* asks after tracked processes (poll_thread()) */
+	pthread_cond_t wake;
+	bool polling, stop;
+	char (*dir)[64];       /* per device (hosts, then switches): its run folder, "" until
+				  made there */
+	char (*copy)[96];      /* per device: where a 'rocelab: copy' host runs this binary */
+	struct shared *shared; /* files put there this run, and as what */
 	size_t n_shared;
 	unsigned n_logs; /* remote log files named so far */
 	char owner[128]; /* "<machine-id> <pid> <start time>": this run, in DIR/owner */
@@ -95,17 +102,23 @@ static void run_owner(const char *mid, pid_t pid, char *buf, size_t len)
 
 static struct ssh_priv *priv(struct lab *l)
 {
-	struct ssh_priv *p = l->priv;
+	struct ssh_priv *p;
 	char mid[64];
 
-	if (!p) {
-		p = l->priv = rl_xcalloc(1, sizeof(*p));
-		p->dir = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->dir));
-		p->copy = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->copy));
-		p->asked = rl_xcalloc(l->inv->n_hosts + l->inv->n_switches, sizeof(*p->asked));
+	pthread_mutex_lock(&l->priv_mu);
+	if (!(p = l->priv)) {
+		size_t n = l->inv->n_hosts + l->inv->n_switches + 1;
+
+		p = rl_xcalloc(1, sizeof(*p));
+		p->dir = rl_xcalloc(n, sizeof(*p->dir));
+		p->copy = rl_xcalloc(n, sizeof(*p->copy));
+		p->lost = rl_xcalloc(n, sizeof(*p->lost));
+		pthread_cond_init(&p->wake, NULL);
 		machine_id(mid, sizeof(mid));
 		run_owner(mid, getpid(), p->owner, sizeof(p->owner));
+		l->priv = p;
 	}
+	pthread_mutex_unlock(&l->priv_mu);
 	return p;
 }
 
@@ -165,8 +178,11 @@ static const char *run_dir(struct lab *l, const char *dev, char *err, size_t err
 		snprintf(err, errlen, "%s: no such device", dev);
 		return NULL;
 	}
-	if (p->dir[i][0])
+	lab_dev_lock(l, dev); /* one folder a device, made once */
+	if (p->dir[i][0]) {
+		lab_dev_unlock(l, dev);
 		return p->dir[i];
+	}
 	sb_printf(&b,
 		  "umask 077 && d=$(mktemp -d " RUN_DIR_FMT
 		  ".XXXXXX) && echo '%s' >\"$d/owner\" && "
@@ -181,9 +197,12 @@ static const char *run_dir(struct lab *l, const char *dev, char *err, size_t err
 			snprintf(err, errlen, "%s: mktemp -d gave '%.60s', not a run folder", dev,
 				 out);
 	}
+	lab_dev_unlock(l, dev);
 	free(out);
 	return p->dir[i][0] ? p->dir[i] : NULL;
 }
+
+static void *poll_thread(void *arg);
 
 static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], const char *log,
 		     struct lab_proc *p)
@@ -192,6 +211,7 @@ static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], c
 	char err[512], *out = NULL, *end;
 	const char *dir;
 	struct sbuf b = {0};
+	unsigned nlog;
 	long pid;
 	int r;
 
@@ -201,7 +221,10 @@ static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], c
 		p->rlog[0] = '\0';
 		return -EIO;
 	}
-	snprintf(p->rlog, sizeof(p->rlog), "%s/%s.%u.log", dir, dev, ++sp->n_logs);
+	pthread_mutex_lock(&l->priv_mu);
+	nlog = ++sp->n_logs;
+	pthread_mutex_unlock(&l->priv_mu);
+	snprintf(p->rlog, sizeof(p->rlog), "%s/%s.%u.log", dir, dev, nlog);
 	/* Its own session: stopped as a process group, deaf to the SSH channel's end. */
 	sb_printf(&b, "{ setsid ");
 	add_argv(&b, argv);
@@ -215,20 +238,24 @@ static int ssh_spawn(struct lab *l, const char *dev, const char *const argv[], c
 		return r < 0 ? r : -EIO;
 	}
 	p->pid = (pid_t)pid;
-	if (sp->n_tr < TRACKED_MAX)
-		sp->tr[sp->n_tr++] = (struct tracked){lab_dev_index(l, dev), p->pid, true};
+	pthread_mutex_lock(&l->priv_mu);
+	*RL_PUSH(sp->tr, sp->n_tr) = (struct tracked){lab_dev_index(l, dev), p->pid, true};
+	if (!sp->polling && !sp->stop)
+		sp->polling = !pthread_create(&sp->poller, NULL, poll_thread, l);
+	pthread_mutex_unlock(&l->priv_mu);
 	return 0;
 }
 
-static struct tracked *tracked(struct lab *l, const struct lab_proc *p)
+/* p's index among the tracked (under l->priv_mu), or -1 when it was not started here. */
+static ssize_t tracked(struct lab *l, const struct lab_proc *p)
 {
-	struct ssh_priv *sp = priv(l);
+	struct ssh_priv *sp = l->priv;
 	ssize_t dev = lab_dev_index(l, p->dev);
 
-	for (size_t i = 0; i < sp->n_tr; i++)
+	for (size_t i = 0; sp && i < sp->n_tr; i++)
 		if (sp->tr[i].pid == p->pid && sp->tr[i].dev == dev)
-			return &sp->tr[i];
-	return NULL;
+			return (ssize_t)i;
+	return -1;
 }
 
 /* Fetch p's log into its local file and remove it on the device. */
@@ -251,9 +278,10 @@ static void fetch_log(struct lab *l, struct lab_proc *p)
 
 static int ssh_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 {
+	struct ssh_priv *sp = priv(l);
 	char err[512], *out = NULL;
 	struct sbuf b = {0};
-	struct tracked *t;
+	ssize_t t;
 	bool killed;
 	int r;
 
@@ -271,8 +299,10 @@ static int ssh_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 		  "if [ $i -gt %d ]; then kill -KILL -- -$p; echo killed; exit 0; fi; "
 		  "sleep 0.05; done",
 		  (int)p->pid, grace_ms / 50);
-	if ((t = tracked(l, p)))
-		*t = priv(l)->tr[--priv(l)->n_tr];
+	pthread_mutex_lock(&l->priv_mu);
+	if ((t = tracked(l, p)) >= 0)
+		sp->tr[t] = sp->tr[--sp->n_tr];
+	pthread_mutex_unlock(&l->priv_mu);
 	r = run(l, p->dev, &b, NULL, &out, err, sizeof(err));
 	killed = out && strstr(out, "killed");
 	free(out);
@@ -291,39 +321,142 @@ static bool listed(const char *out, pid_t pid)
 	return out && strstr(out, word);
 }
 
+/* Ask dev whether these pids run: 0 with *out its " PID " lines, or the round trip's error. */
+static int ask_live(struct lab *l, const char *dev, const pid_t *pids, size_t n, char **out,
+		    char *err, size_t errlen)
+{
+	struct sbuf b = {0};
+
+	sb_printf(&b, "for p in");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(&b, " %d", (int)pids[i]);
+	sb_printf(&b, "; do kill -0 -- -$p 2>/dev/null && echo \" $p \"; done; true");
+	return run(l, dev, &b, NULL, out, err, errlen);
+}
+
+/* The device name of index i (hosts, then switches). */
+static const char *dev_name(const struct lab *l, size_t i)
+{
+	return i < l->inv->n_hosts ? l->inv->hosts[i].name
+				   : l->inv->switches[i - l->inv->n_hosts].name;
+}
+
+struct poll_job {
+	struct lab *l;
+	ssize_t dev;
+};
+
+/* One device's tracked processes asked after, their answer kept. */
+static void *poll_dev(void *arg)
+{
+	struct poll_job *j = arg;
+	struct lab *l = j->l;
+	struct ssh_priv *sp = l->priv;
+	char err[512], *out = NULL;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	int r;
+
+	pthread_mutex_lock(&l->priv_mu);
+	for (size_t i = 0; i < sp->n_tr; i++)
+		if (sp->tr[i].dev == j->dev)
+			*RL_PUSH(pids, n) = sp->tr[i].pid;
+	pthread_mutex_unlock(&l->priv_mu);
+	if (!n)
+		return NULL;
+	r = ask_live(l, dev_name(l, (size_t)j->dev), pids, n, &out, err, sizeof(err));
+	pthread_mutex_lock(&l->priv_mu);
+	/* not an answer: the host is lost, not (yet) its processes */
+	if (r < 0)
+		snprintf(sp->lost[j->dev], sizeof(sp->lost[j->dev]), "%.190s", err);
+	else
+		sp->lost[j->dev][0] = '\0';
+	for (size_t i = 0; !r && i < sp->n_tr; i++)
+		if (sp->tr[i].dev == j->dev)
+			for (size_t k = 0; k < n; k++)
+				if (pids[k] == sp->tr[i].pid)
+					sp->tr[i].live = listed(out, pids[k]);
+	pthread_mutex_unlock(&l->priv_mu);
+	free(out);
+	free(pids);
+	return NULL;
+}
+
+/* Every device with a process started here asked, fanout at once (under l->priv_mu). */
+static void poll_all(struct lab *l)
+{
+	struct ssh_priv *sp = l->priv;
+	size_t n_dev = l->inv->n_hosts + l->inv->n_switches, n = 0;
+	struct poll_job *jobs = rl_xcalloc(n_dev + 1, sizeof(*jobs));
+	bool *due = rl_xcalloc(n_dev + 1, sizeof(*due));
+
+	for (size_t i = 0; i < sp->n_tr; i++)
+		if (sp->tr[i].dev >= 0 && (size_t)sp->tr[i].dev < n_dev)
+			due[sp->tr[i].dev] = true;
+	for (size_t d = 0; d < n_dev; d++)
+		if (due[d])
+			jobs[n++] = (struct poll_job){l, (ssize_t)d};
+	pthread_mutex_unlock(&l->priv_mu);
+	lab_each(l, jobs, n, sizeof(*jobs), poll_dev);
+	pthread_mutex_lock(&l->priv_mu);
+	free(jobs);
+	free(due);
+}
+
+/* Every second, poll_all(), until the lab closes. */
+static void *poll_thread(void *arg)
+{
+	struct lab *l = arg;
+	struct ssh_priv *sp = l->priv;
+
+	pthread_mutex_lock(&l->priv_mu);
+	while (!sp->stop) {
+		struct timespec until;
+
+		poll_all(l);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t)(ALIVE_EVERY_NS / 1000000000ULL);
+		while (!sp->stop && pthread_cond_timedwait(&sp->wake, &l->priv_mu, &until) == 0)
+			;
+	}
+	pthread_mutex_unlock(&l->priv_mu);
+	return NULL;
+}
+
+/* Asked now, from this thread: a device the poller waits on answers this as soon as it. */
+static void ssh_recheck(struct lab *l)
+{
+	if (!l->priv)
+		return;
+	pthread_mutex_lock(&l->priv_mu);
+	poll_all(l);
+	pthread_mutex_unlock(&l->priv_mu);
+}
+
 static bool ssh_alive(struct lab *l, struct lab_proc *p)
 {
 	struct ssh_priv *sp = priv(l);
-	struct tracked *t = tracked(l, p);
-	ssize_t dev = lab_dev_index(l, p->dev);
-	unsigned long long now = rl_now_ns();
+	ssize_t dev = lab_dev_index(l, p->dev), t;
 	char err[512], *out = NULL;
-	struct sbuf b = {0};
+	bool live = false;
 	int r;
 
-	if (t && now - sp->asked[dev] < ALIVE_EVERY_NS)
-		return t->live;
-	/* Every process started on the device, or p alone when it was not started here. */
-	sb_printf(&b, "for p in");
-	for (size_t i = 0; i < sp->n_tr; i++)
-		if (sp->tr[i].dev == dev)
-			sb_printf(&b, " %d", (int)sp->tr[i].pid);
-	if (!t)
-		sb_printf(&b, " %d", (int)p->pid);
-	sb_printf(&b, "; do kill -0 -- -$p 2>/dev/null && echo \" $p \"; done; true");
-	r = run(l, p->dev, &b, NULL, &out, err, sizeof(err));
-	if (r < 0) /* not an answer: the host is lost, not (yet) the process */
-		snprintf(p->why, sizeof(p->why), "%.190s", err);
-	if (!r && t) {
-		sp->asked[dev] = now;
-		for (size_t i = 0; i < sp->n_tr; i++)
-			if (sp->tr[i].dev == dev)
-				sp->tr[i].live = listed(out, sp->tr[i].pid);
+	pthread_mutex_lock(&l->priv_mu);
+	if ((t = tracked(l, p)) >= 0) {
+		live = sp->tr[t].live && !sp->lost[dev][0];
+		if (sp->lost[dev][0])
+			snprintf(p->why, sizeof(p->why), "%s", sp->lost[dev]);
 	}
-	if (!r && !t)
-		r = !listed(out, p->pid);
+	pthread_mutex_unlock(&l->priv_mu);
+	if (t >= 0)
+		return live;
+	/* Not started here: asked now. */
+	r = ask_live(l, p->dev, &p->pid, 1, &out, err, sizeof(err));
+	if (r < 0)
+		snprintf(p->why, sizeof(p->why), "%.190s", err);
+	live = !r && listed(out, p->pid);
 	free(out);
-	return !r && (!t || t->live);
+	return live;
 }
 
 /*
@@ -397,8 +530,10 @@ static const char *ssh_program(struct lab *l, const char *dev, const char *self)
 	ssize_t i = lab_dev_index(l, dev);
 
 	if (h && i >= 0 && !strcmp(h->rocelab, INV_ROCELAB_COPY)) { /* shared there at pre-flight */
+		lab_dev_lock(l, dev);
 		if (shared_path(l, dev, self, p->copy[i], sizeof(p->copy[i])))
 			snprintf(p->copy[i], sizeof(p->copy[i]), "rocelab"); /* said: not there */
+		lab_dev_unlock(l, dev);
 		return p->copy[i];
 	}
 	return h && h->rocelab[0] ? h->rocelab : "rocelab";
@@ -418,6 +553,8 @@ static int ssh_share(struct lab *l, const char *dev, const char *local, char *pa
 
 	if (stat(local, &st) < 0)
 		return -errno;
+	lab_dev_lock(l, dev); /* put once on a device, however many ask at once */
+	pthread_mutex_lock(&l->priv_mu);
 	for (size_t k = 0; k < p->n_shared; k++) {
 		struct shared *x = &p->shared[k];
 
@@ -425,19 +562,24 @@ static int ssh_share(struct lab *l, const char *dev, const char *local, char *pa
 		    x->mtime.tv_sec == st.st_mtim.tv_sec &&
 		    x->mtime.tv_nsec == st.st_mtim.tv_nsec) {
 			snprintf(path, len, "%s", x->there);
+			pthread_mutex_unlock(&l->priv_mu);
+			lab_dev_unlock(l, dev);
 			return 0;
 		}
 	}
-	if ((r = shared_path(l, dev, local, path, len)) || (r = ssh_put(l, dev, local, path)))
-		return r;
-	if (strlen(local) < PATH_MAX && strlen(path) < PATH_MAX) {
+	pthread_mutex_unlock(&l->priv_mu);
+	if (!(r = shared_path(l, dev, local, path, len)) && !(r = ssh_put(l, dev, local, path)) &&
+	    strlen(local) < PATH_MAX && strlen(path) < PATH_MAX) {
+		pthread_mutex_lock(&l->priv_mu);
 		struct shared *x = RL_PUSH(p->shared, p->n_shared);
 
 		*x = (struct shared){.dev = i, .size = st.st_size, .mtime = st.st_mtim};
 		snprintf(x->local, sizeof(x->local), "%s", local);
 		snprintf(x->there, sizeof(x->there), "%s", path);
+		pthread_mutex_unlock(&l->priv_mu);
 	}
-	return 0;
+	lab_dev_unlock(l, dev);
+	return r;
 }
 
 /*
@@ -495,9 +637,17 @@ static void ssh_close(struct lab *l)
 {
 	struct ssh_priv *p = l->priv;
 
+	if (p) { /* the poller first: it uses the sessions */
+		pthread_mutex_lock(&l->priv_mu);
+		p->stop = true;
+		pthread_cond_signal(&p->wake);
+		pthread_mutex_unlock(&l->priv_mu);
+		if (p->polling)
+			pthread_join(p->poller, NULL);
+		p->polling = false;
+	}
 	for (size_t i = 0; p && i < l->inv->n_hosts + l->inv->n_switches; i++) {
-		const char *dev = i < l->inv->n_hosts ? l->inv->hosts[i].name
-						      : l->inv->switches[i - l->inv->n_hosts].name;
+		const char *dev = dev_name(l, i);
 		const char *argv[] = {"rm", "-rf", p->dir[i], NULL};
 		char err[512];
 
@@ -508,7 +658,9 @@ static void ssh_close(struct lab *l)
 		free(p->dir);
 		free(p->copy);
 		free(p->shared);
-		free(p->asked);
+		free(p->lost);
+		free(p->tr);
+		pthread_cond_destroy(&p->wake);
 	}
 	free(p);
 	l->priv = NULL;
@@ -525,5 +677,6 @@ const struct lab_ops ssh_lab_ops = {
     .program = ssh_program,
     .share = ssh_share,
     .sweep = ssh_sweep,
+    .recheck = ssh_recheck,
     .close = ssh_close,
 };

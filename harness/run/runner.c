@@ -544,43 +544,71 @@ static void stop_services(struct lab *lab, const struct scenario *s, struct lab_
  * says nothing (issue 64): each samples itself ('rocelab rig') from before the
  * baseline to the end, its lines fetched with its log.
  */
+struct rig_job {
+	struct lab *lab;
+	const char *host, *prog;
+	struct lab_proc *p;
+	char log[PATH_MAX + 64];
+	int r;
+};
+
+static void *rig_job_run(void *arg)
+{
+	struct rig_job *j = arg;
+
+	j->r = lab_spawn(j->lab, j->host,
+			 (const char *const[]){j->prog, "rig", "--interval", "100ms", NULL}, j->log,
+			 j->p);
+	return NULL;
+}
+
 static void start_host_rigs(struct lab *lab, const struct scenario *s, struct scn_result *r,
 			    const struct run_opts *o, struct lab_proc *rp)
 {
-	char log[PATH_MAX + 64];
+	struct rig_job *jobs = rl_xcalloc(s->inv->n_hosts + 1, sizeof(*jobs));
+	size_t n = 0;
 
 	for (size_t h = 0; h < s->inv->n_hosts; h++) {
 		const char *host = s->inv->hosts[h].name;
+		struct rig_job *j = &jobs[n];
 
 		if (!s->inv->hosts[h].has_mgmt)
 			continue; /* not reached over SSH: nothing to sample it with */
-		snprintf(log, sizeof(log), "%s/rig-%s.log", r->dir, host);
-		if (lab_spawn(lab, host,
-			      (const char *const[]){lab_program(lab, host, o->self_exe), "rig",
-						    "--interval", "100ms", NULL},
-			      log, &rp[h]))
-			rl_warn("%s: %s's own rig is not sampled (see %s)", s->name, host, log);
+		*j = (struct rig_job){.lab = lab, .host = host, .p = &rp[h]};
+		j->prog = lab_program(lab, host, o->self_exe);
+		snprintf(j->log, sizeof(j->log), "%s/rig-%s.log", r->dir, host);
+		n++;
 	}
+	lab_each(lab, jobs, n, sizeof(*jobs), rig_job_run);
+	for (size_t k = 0; k < n; k++)
+		if (jobs[k].r)
+			rl_warn("%s: %s's own rig is not sampled (see %s)", s->name, jobs[k].host,
+				jobs[k].log);
+	free(jobs);
 }
 
 /* Each host's sampler stopped, its lines read into r->host_rig (its clock corrected). */
 static void stop_host_rigs(struct lab *lab, const struct scenario *s, struct scn_result *r,
 			   struct lab_proc *rp)
 {
+	bool *ran = rl_xcalloc(s->inv->n_hosts + 1, sizeof(*ran));
 	char log[PATH_MAX + 64];
 
 	r->host_rig = rl_xcalloc(s->inv->n_hosts, sizeof(*r->host_rig));
 	r->n_host_rig = s->inv->n_hosts;
+	for (size_t h = 0; h < s->inv->n_hosts; h++)
+		ran[h] = rp[h].pid > 0;
+	lab_stop_each(lab, rp, s->inv->n_hosts, 2000);
 	for (size_t h = 0; h < s->inv->n_hosts; h++) {
-		if (rp[h].pid <= 0)
+		if (!ran[h])
 			continue;
-		lab_stop(lab, &rp[h], 2000);
 		snprintf(log, sizeof(log), "%s/rig-%s.log", r->dir, s->inv->hosts[h].name);
 		if (!rig_read(&r->host_rig[h], log, RIG_INTERVAL_S,
 			      lab->clock ? lab->clock[h].offset : 0))
 			rl_warn("%s: %s's own rig printed no sample (see %s)", s->name,
 				s->inv->hosts[h].name, log);
 	}
+	free(ran);
 }
 
 /* ---- one scenario ---------------------------------------------------------------------- */
@@ -677,6 +705,26 @@ static bool start_components(struct lab *lab, const struct scenario *s, struct s
 	return ok;
 }
 
+/*
+ * A fault (what: "fault", "fabric") that did not revert cleanly.  When a
+ * device was lost, that is why, and said first: asked again now, since over
+ * SSH liveness is asked in the background and a device that stopped
+ * answering is known so only when its connection times out.
+ */
+static void not_reverted(struct lab *lab, struct scn_result *r, const char *what,
+			 const struct scn_fault *f)
+{
+	char why[320] = "";
+
+	lab_recheck(lab);
+	for (size_t i = 0; i < r->n_comps; i++)
+		if (r->comps[i].started &&
+		    !r->comps[i].sc->ops->alive(r->comps[i].state, why, sizeof(why)))
+			break;
+	invalid(r, "%s%s%s %s %s was not reverted cleanly (run 'rocelab revert')", why,
+		why[0] ? "; so " : "", what, f->spec.kind->name, f->spec.target);
+}
+
 /* Shape the fabric (held for the whole scenario); false (and r invalid) when it could not be. */
 static bool start_fabric(const struct scenario *s, struct scn_result *r, struct live_fault *fab,
 			 const struct run_opts *o, size_t idx, size_t total)
@@ -697,12 +745,12 @@ static bool start_fabric(const struct scenario *s, struct scn_result *r, struct 
 	return true;
 }
 
-static void end_fabric(const struct scenario *s, struct scn_result *r, struct live_fault *fab)
+static void end_fabric(struct lab *lab, const struct scenario *s, struct scn_result *r,
+		       struct live_fault *fab)
 {
 	for (size_t i = 0; i < s->n_fabric; i++)
 		if (fab[i].pid && !fab[i].done && end_fault(&fab[i], r))
-			invalid(r, "fabric %s %s was not reverted cleanly (run 'rocelab revert')",
-				s->fabric[i].spec.kind->name, s->fabric[i].spec.target);
+			not_reverted(lab, r, "fabric", &s->fabric[i]);
 }
 
 static void run_one(struct lab *lab, const struct scenario *s, struct scn_result *r, size_t idx,
@@ -804,11 +852,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 				if (!r->t_unapply)
 					r->t_unapply = runner_now_s();
 				if (end_fault(&lf[i], r))
-					invalid(
-					    r,
-					    "fault %s %s was not reverted cleanly (run 'rocelab "
-					    "revert')",
-					    f->spec.kind->name, f->spec.target);
+					not_reverted(lab, r, "fault", f);
 				r->t_revert = runner_now_s();
 				progress(idx, total, s, "%s %s reverted", f->spec.kind->name,
 					 f->spec.target);
@@ -897,7 +941,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 						r->comps[i].obs.invalid);
 			}
 	}
-	end_fabric(s, r, fab);
+	end_fabric(lab, s, r, fab);
 	if (!ok)
 		invalid(r, "%s", why);
 	runner_mark_rig(r);

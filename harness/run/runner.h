@@ -133,6 +133,7 @@ struct run_request {
 	bool keep_lab, dry_run, recover, no_history;
 	bool strict; /* --strict: a scenario this lab cannot place refuses the run (else skipped) */
 	int retries; /* 0..3 */
+	unsigned fanout; /* --fan-out: hosts reached over SSH at once (0: LAB_FANOUT_DEFAULT) */
 	const char *const *scenarios;
 	size_t n;
 };

@@ -23,7 +23,7 @@ static const char run_help[] =
     "usage: rocelab run [-i INVENTORY] [-o OUTDIR] [--seed N] [--keep-lab] [--dry-run] "
     "[--recover]\n"
     "                   [--retries N] [--db FILE] [--no-history] [--baseline RUN|last]\n"
-    "                   [--openmetrics FILE] [--strict]\n"
+    "                   [--openmetrics FILE] [--strict] [--fan-out N]\n"
     "                   SCENARIO...\n"
     "\n"
     "Run scenarios: bring the virtual lab up when needed, start the components under\n"
@@ -63,6 +63,9 @@ static const char run_help[] =
     "                 why, and the rest of the suite runs)\n"
     "  --openmetrics FILE  the results as OpenMetrics too, FILE written at once (e.g.\n"
     "                 node-exporter's textfile folder: 'rocelab export --help' says what)\n"
+    "  --fan-out N    on a lab reached over SSH, reach at most N hosts at once (pre-flight,\n"
+    "                 agents and rigs started and stopped, liveness; 1-256, default 16);\n"
+    "                 a host that fails is named, each of them, not only the first\n"
     "\n"
     "Before the first scenario (pre-flight) and after each (post-flight), every host's\n"
     "RNICs must be up with their addresses, and traffic from each must leave by it.\n"
@@ -446,6 +449,7 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	    {"no-history", no_argument, NULL, 'H'},
 	    {"openmetrics", required_argument, NULL, 'M'},
 	    {"strict", no_argument, NULL, 'S'},
+	    {"fan-out", required_argument, NULL, 'F'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
@@ -478,6 +482,16 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'o':
 			q.outdir = optarg;
 			break;
+		case 'F': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > LAB_FANOUT_MAX)
+				return rl_usage_error("run", "--fan-out '%s': give 1 to %d", optarg,
+						      LAB_FANOUT_MAX);
+			q.fanout = (unsigned)v;
+			break;
+		}
 		case 's':
 			if (runner_seed_parse(optarg, &q.seed))
 				return rl_usage_error("run", "--seed '%s' is not a number", optarg);
@@ -645,6 +659,7 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 	ro.mgmt = sc[0]->inv->kind == INV_LAB_SSH ? sc[0]->inv->controller
 						  : inventory_management(sc[0]->inv).addr;
 	lab_open(&lab, sc[0]->inv);
+	lab.fanout = q->fanout;
 	/* One run a lab at a time, from pre-flight to the end: another's --recover would
 	 * revert this one's faults, and its faults would spoil this one's grades. */
 	if ((ret = state_run_lock(lab.state, sc[0]->inv->name, why, sizeof(why)))) {

@@ -37,12 +37,26 @@ check "the error names host4" grep -q "pre-flight: .*host4" "$T/unreach.out"
 check "the other hosts passed: rocelab version and clock skew" grep -q "pre-flight: host1: rocelab .*, clock [-+]" "$T/unreach.out"
 check "host1, each of its $(wc -l <"$T/host1-slow") commands 2.5 s late, read within 0.5 s: the set-up is in no reading" \
 	sh -c 'test "$(wc -l <"$1")" -ge 2 && grep "^pre-flight: host1: rocelab" "$0" | grep -Eq "clock [-+]0\.[0-9]+ s \(±0\.[0-4][0-9]*\)"' "$T/unreach.out" "$T/host1-slow"
-# A host whose rocelab is missing is named too.
-sed '0,/rocelab: \//s|rocelab: /.*|rocelab: /nonexistent/rocelab|' "$SI" >"$T/norocelab.yaml"
-expect_exit 3 "a host without rocelab: exit 3 at pre-flight" \
+# Hosts whose rocelab is missing are named too, each of them (issue 59: asked at once, every
+# failure collected, not the first one fatal).
+awk '/- name: host/ { h = $3 } /rocelab: \// && (h == "host1" || h == "host3") { sub(/rocelab: .*/, "rocelab: /nonexistent/rocelab") } { print }' "$SI" >"$T/norocelab.yaml"
+expect_exit 3 "two hosts without rocelab: exit 3 at pre-flight" \
 	"$RL" run -i "$T/norocelab.yaml" -o "$T/norocelab" scenarios/ci/rnic-flap.yaml
 cp "$T/check.out" "$T/norocelab.out"
 check "it says where to install it" grep -q "host1: .*install rocelab there" "$T/norocelab.out"
+check "... and names host3 as well" grep -q "host3: .*install rocelab there" "$T/norocelab.out"
+check "... while host2 and host4 passed" sh -c 'grep -q "^pre-flight: host2: rocelab" "$0" && grep -q "^pre-flight: host4: rocelab" "$0"' "$T/norocelab.out"
+# Agents that cannot start on two hosts (their SSH refuses to start them): the scenario is
+# invalid with both named, and the agents that did start on the others are stopped.
+while read -r k; do
+	printf 'command="case \\"$SSH_CONNECTION\\" in *\\" 198.19.129.2 \\"*|*\\" 198.19.129.3 \\"*) case \\"$SSH_ORIGINAL_COMMAND\\" in *\\"agent\\"*\\"hostmesh\\"*) echo refused here >&2; exit 1;; esac;; esac; eval \\"$SSH_ORIGINAL_COMMAND\\"" %s\n' "$k"
+done <"$T/authorized_keys" >"$AK"
+expect_exit 3 "agents refused on host2 and host3: the scenario is invalid (exit 3)" \
+	"$RL" run -i "$SI" -o "$T/noagent" --no-history tests/vlab/scenarios/no-fault-short.yaml
+cp "$T/authorized_keys" "$AK"
+check "its reason names both hosts, and how many of how many" \
+	jq -e '.scenarios[0].reason | test("cannot start the agent on 2 of 4 hosts: host2: .*; host3: ")' "$T/noagent/results.json"
+check "no agent is left on any host" sh -c '! pgrep -f "[r]ocelab agent hostmesh"'
 # 'rocelab: copy': this binary is copied to the host over SSH for the run, then checked there.
 sed '0,/rocelab: \//s|rocelab: /.*|rocelab: copy|' "$SI" >"$T/copy.yaml"
 check "an inventory whose host1 takes a copy of rocelab is valid" "$RL" inventory check "$T/copy.yaml"
@@ -65,8 +79,10 @@ rc=$?
 check "pre-flight ran the copy on host1: same version" grep -q "^pre-flight: host1: rocelab .* (copied there), clock" "$T/copy.out"
 check "host1's agent ran from the copy in the run folder" test -s "$T/copy.ps"
 check "... a folder mktemp made, no one else's to make first: 0700, root's" grep -qx "700 root" "$T/copy.mode"
+# (the virtual lab's hosts share this machine's /tmp, and pre-flight sweeps them all at once:
+# whichever host came first removed it)
 check "pre-flight swept the run folder an ended run of this machine left" \
-	grep -q "^pre-flight: host1: removed /tmp/rocelab-run.999999, left by run 999999 that has ended" "$T/copy.out"
+	grep -Eq "^pre-flight: host[0-9]+: removed /tmp/rocelab-run.999999, left by run 999999 that has ended" "$T/copy.out"
 check "another machine's run folder stays" test -f /tmp/rocelab-run.999998/owner
 rm -rf /tmp/rocelab-run.999998
 check "the copy went with the run folder" sh -c '! ls -d /tmp/rocelab-run.* 2>/dev/null'
