@@ -5,8 +5,10 @@
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static struct az_win *slot(const struct az_ring *r, size_t i)
 {
@@ -128,14 +130,13 @@ void az_percentiles(struct out *o, const char *key, const uint32_t *h, uint64_t 
 }
 
 /* FNV-1a over the links in order (a path's are in hop order), never 0 */
-static uint64_t path_hash(const uint16_t *links, int n)
+static uint64_t path_hash(const rec_link_t *links, int n)
 {
 	uint64_t h = 1469598103934665603ULL;
 
-	for (int i = 0; i < n; i++) {
-		h = (h ^ (links[i] & 0xff)) * 1099511628211ULL;
-		h = (h ^ (links[i] >> 8)) * 1099511628211ULL;
-	}
+	for (int i = 0; i < n; i++) /* a link a step, its 32 bits at once */
+		h = (h ^ links[i]) * 1099511628211ULL;
+	h ^= h >> 29;
 	h = (h ^ (uint64_t)n) * 1099511628211ULL;
 	return h ? h : 1;
 }
@@ -167,7 +168,8 @@ static bool pathset_add(struct az_pathset *s, uint64_t h)
 	return true;
 }
 
-void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const uint16_t *links, int n)
+void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const rec_link_t *links,
+		  int n)
 {
 	uint64_t h = path_hash(links, n);
 
@@ -187,6 +189,156 @@ void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const uint
 		out_uint(o, PRINT_JSON, NULL, NULL, links[i]);
 	out_close(o);
 	out_close(o);
+}
+
+static bool same_route(const struct az_routes *r, uint32_t id, const rec_link_t *links, int n)
+{
+	int m;
+	const rec_link_t *x = az_route(r, id, &m);
+
+	if (m != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (x[i] != links[i])
+			return false;
+	return true;
+}
+
+uint32_t az_route_id(struct az_routes *r, const rec_link_t *links, int n)
+{
+	uint64_t h = path_hash(links, n);
+	size_t i;
+
+	if (n < 1 || n > REC_MAX_LINKS)
+		return UINT32_MAX;
+	if (2 * (r->n + 1) > r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 1024;
+		uint32_t *ns = rl_xcalloc(cap, sizeof(*ns));
+
+		if (cap > UINT32_MAX) {
+			free(ns);
+			return UINT32_MAX;
+		}
+		for (size_t id = 0; id < r->n; id++) {
+			int m;
+			const rec_link_t *x = az_route(r, (uint32_t)id, &m);
+
+			for (i = path_hash(x, m) & (cap - 1); ns[i]; i = (i + 1) & (cap - 1))
+				;
+			ns[i] = (uint32_t)id + 1;
+		}
+		free(r->slot);
+		r->slot = ns, r->cap = cap;
+	}
+	for (i = h & (r->cap - 1); r->slot[i]; i = (i + 1) & (r->cap - 1))
+		if (same_route(r, r->slot[i] - 1, links, n))
+			return r->slot[i] - 1;
+	if (r->n_links + (size_t)n > UINT32_MAX)
+		return UINT32_MAX;
+	if (r->n_links + (size_t)n > r->cap_links) {
+		r->cap_links = r->cap_links ? 2 * r->cap_links + (size_t)n : 4096;
+		r->links = rl_xrealloc(r->links, r->cap_links, sizeof(*r->links));
+	}
+	if (r->n + 2 > r->cap_at) {
+		r->cap_at = r->cap_at ? 2 * r->cap_at : 1024;
+		r->at = rl_xrealloc(r->at, r->cap_at, sizeof(*r->at));
+	}
+	if (!r->n)
+		r->at[0] = 0;
+	memcpy(r->links + r->n_links, links, (size_t)n * sizeof(*links));
+	r->n_links += (size_t)n;
+	r->at[r->n + 1] = (uint32_t)r->n_links;
+	r->slot[i] = (uint32_t)++r->n;
+	return (uint32_t)(r->n - 1);
+}
+
+#define SLAB_CHUNK (64u << 20)
+
+void *az_huge_alloc(size_t size)
+{
+	void *p =
+	    mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		fputs("rocelab: out of memory\n", stderr);
+		abort();
+	}
+	madvise(p, size, MADV_HUGEPAGE); /* advice: where refused, 4 KB pages as before */
+	return p;
+}
+
+void az_huge_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size ? size : 1);
+}
+
+void *az_slab_get(struct az_slab *s, unsigned k)
+{
+	size_t size = (size_t)1 << k;
+	void *p;
+
+	if (k < 6 || k >= ARRAY_SIZE(s->free))
+		return NULL;
+	if (size > SLAB_CHUNK / 4) /* a block that large is a mapping of its own */
+		return az_huge_alloc(size);
+	if ((p = s->free[k])) {
+		s->free[k] = *(void **)p;
+		memset(p, 0, size);
+		return p;
+	}
+	if (!s->chunk || s->used + size > s->cap) {
+		s->chunk = az_huge_alloc(SLAB_CHUNK);
+		s->cap = SLAB_CHUNK, s->used = 0;
+		*RL_PUSH(s->chunks, s->n_chunks) = s->chunk;
+	}
+	p = s->chunk + s->used;
+	s->used += size;
+	return p;
+}
+
+void az_slab_put(struct az_slab *s, void *p, unsigned k)
+{
+	if (!p || k < 6 || k >= ARRAY_SIZE(s->free))
+		return;
+	if (((size_t)1 << k) > SLAB_CHUNK / 4) {
+		az_huge_free(p, (size_t)1 << k);
+		return;
+	}
+	*(void **)p = s->free[k];
+	s->free[k] = p;
+}
+
+void az_slab_free(struct az_slab *s)
+{
+	for (size_t i = 0; i < s->n_chunks; i++)
+		az_huge_free(s->chunks[i], SLAB_CHUNK);
+	free(s->chunks);
+	memset(s, 0, sizeof(*s));
+}
+
+bool az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *links, int n,
+		   bool complete)
+{
+	uint32_t id = n > AZ_INLINE_LINKS ? az_route_id(r, links, n) : AZ_NO_ROUTE;
+
+	*p = (struct az_plinks){.route = AZ_NO_ROUTE};
+	for (int i = 0; i < AZ_INLINE_LINKS; i++)
+		p->l[i] = i < n && n <= AZ_INLINE_LINKS ? links[i] : REC_NO_LINK;
+	if (n > AZ_INLINE_LINKS && id >= AZ_NO_ROUTE)
+		return false; /* kept as no links at all, never as a part of them */
+	p->route = id < AZ_NO_ROUTE ? id : AZ_NO_ROUTE;
+	p->longer = n > AZ_INLINE_LINKS;
+	p->complete = complete && n > 0;
+	return true;
+}
+
+void az_routes_free(struct az_routes *r)
+{
+	free(r->links);
+	free(r->at);
+	free(r->slot);
+	memset(r, 0, sizeof(*r));
 }
 
 void az_pathset_free(struct az_pathset *s)

@@ -79,8 +79,84 @@ struct az_pathset {
 	size_t n, cap;
 	uint64_t dropped;
 };
-void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const uint16_t *links, int n);
+void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const rec_link_t *links,
+		  int n);
 void az_pathset_free(struct az_pathset *s);
+
+/*
+ * The routes an analyzer's paths take, each link sequence kept once: a lab
+ * of 10,000 hosts x 8 RNICs has 18 million 5-tuples in Hostmesh's pools but
+ * a quarter as many routes, and a 5-tuple (or an abnormal probe) then holds
+ * a route's number, 4 bytes, where it held its links, 40.  Routes are never
+ * forgotten: they are bounded by the topology's paths.  Ids count from 0.
+ */
+struct az_routes {
+	rec_link_t *links; /* every route's links, one after another */
+	uint32_t *at;	   /* per route: where its links start; at[n] is the end */
+	uint32_t *slot;	   /* open addressing: route id + 1, 0 empty */
+	size_t n, cap, n_links, cap_links, cap_at;
+};
+/* The id of links[0..n) (1 <= n <= REC_MAX_LINKS), interned if new; UINT32_MAX when full. */
+uint32_t az_route_id(struct az_routes *r, const rec_link_t *links, int n);
+/* Route id's links (its count in *n). */
+static inline const rec_link_t *az_route(const struct az_routes *r, uint32_t id, int *n)
+{
+	*n = (int)(r->at[id + 1] - r->at[id]);
+	return r->links + r->at[id];
+}
+void az_routes_free(struct az_routes *r);
+
+/*
+ * A path's links as an analyzer keeps them for a 5-tuple: up to
+ * AZ_INLINE_LINKS here (a two-tier fabric's paths have 2 to 4), a longer
+ * one's interned in the routes (a 3-tier fabric's): 20 bytes, where the
+ * record's 10 links are 40, and a probe's lookup reads no other memory.
+ */
+#define AZ_INLINE_LINKS 4
+#define AZ_NO_ROUTE	0x3fffffffu
+struct az_plinks {
+	uint32_t route : 30, complete : 1, longer : 1; /* route: a longer one's */
+	rec_link_t l[AZ_INLINE_LINKS];		       /* REC_NO_LINK after the last */
+};
+/* p set to links[0..n) (complete: the whole path); false when a longer one found no room. */
+bool az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *links, int n,
+		   bool complete);
+/* p's links (their count: 0 when none). */
+static inline int az_plinks_get(const struct az_plinks *p, const struct az_routes *r,
+				const rec_link_t **links)
+{
+	int n = 0;
+
+	if (p->longer)
+		return *links = az_route(r, p->route, &n), n;
+	for (*links = p->l; n < AZ_INLINE_LINKS && p->l[n] != REC_NO_LINK; n++)
+		;
+	return n;
+}
+
+/*
+ * Zeroed memory in huge pages where the kernel gives them (madvise
+ * MADV_HUGEPAGE): an analyzer's lookup tables of a gigabyte, in 4 KB pages,
+ * cost a TLB miss on nearly every probe (10,000 hosts: a third of the time).
+ */
+void *az_huge_alloc(size_t size);
+void az_huge_free(void *p, size_t size);
+
+/*
+ * Zeroed blocks of 2^k bytes (k >= 6) carved from az_huge_alloc() chunks, a
+ * freed block kept for the next of its size (past 16 MB, a mapping each).
+ * For the many small tables an analyzer grows by doubling (one a host).
+ */
+struct az_slab {
+	void *free[48]; /* per size class: freed blocks, linked through their first word */
+	char *chunk;	/* the chunk being carved */
+	size_t used, cap;
+	void **chunks; /* every chunk, for az_slab_free() */
+	size_t n_chunks;
+};
+void *az_slab_get(struct az_slab *s, unsigned k);
+void az_slab_put(struct az_slab *s, void *p, unsigned k);
+void az_slab_free(struct az_slab *s);
 
 /*
  * A window's distribution from its histogram h of n values in ns (hist_bin()),

@@ -41,19 +41,19 @@ static ssize_t link_between(const struct inventory *inv, size_t a, const struct 
 
 bool pathmap_links(const struct inventory *inv, const struct topo *t,
 		   const struct inv_endpoint *src, const struct inv_endpoint *dst,
-		   const struct in_addr *hops, int n_hops, bool reached, uint16_t *links, int max,
+		   const struct in_addr *hops, int n_hops, bool reached, rec_link_t *links, int max,
 		   int *n_links)
 {
 	struct inv_endpoint first, prev;
 	ssize_t l = pathmap_link_index(inv, src);
 
 	*n_links = 0;
-	/* Records name a link in 16 bits (probe/rec.h): on a lab of more links, a path that
+	/* Records name a link in 32 bits (probe/rec.h): on a lab of more links, a path that
 	 * crosses one past them is left untraced, never named for another. */
-	if (l < 0 || l > UINT16_MAX || inventory_peer(inv, src, &first) ||
+	if (l < 0 || l >= REC_NO_LINK || inventory_peer(inv, src, &first) ||
 	    first.kind != INV_DEV_SWITCH || max < 1)
 		return false;
-	links[(*n_links)++] = (uint16_t)l;
+	links[(*n_links)++] = (rec_link_t)l;
 	prev = first;
 	for (int k = 0; k < n_hops; k++) {
 		struct inv_endpoint ep;
@@ -68,15 +68,15 @@ bool pathmap_links(const struct inventory *inv, const struct topo *t,
 			continue;
 		}
 		l = link_between(inv, prev.dev, &ep, !any_port);
-		if (l < 0 || l > UINT16_MAX || *n_links >= max)
+		if (l < 0 || l >= REC_NO_LINK || *n_links >= max)
 			return false;
-		links[(*n_links)++] = (uint16_t)l;
+		links[(*n_links)++] = (rec_link_t)l;
 		prev = ep;
 	}
 	if (!reached || n_hops < 1 || *n_links >= max)
 		return false;
 	l = pathmap_link_index(inv, dst);
-	if (l < 0 || l > UINT16_MAX)
+	if (l < 0 || l >= REC_NO_LINK)
 		return false;
 	{
 		const struct inv_endpoint *o = inv_link_other_end(&inv->links[l], dst);
@@ -84,7 +84,7 @@ bool pathmap_links(const struct inventory *inv, const struct topo *t,
 		if (o->kind != INV_DEV_SWITCH || o->dev != prev.dev)
 			return false;
 	}
-	links[(*n_links)++] = (uint16_t)l;
+	links[(*n_links)++] = (rec_link_t)l;
 	return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include "harness/lib/inventory.h"
 #include "harness/lib/topo.h"
+#include "probe/rec.h"
 
 #include <stdint.h>
 
@@ -19,7 +20,7 @@
  */
 bool pathmap_links(const struct inventory *inv, const struct topo *t,
 		   const struct inv_endpoint *src, const struct inv_endpoint *dst,
-		   const struct in_addr *hops, int n_hops, bool reached, uint16_t *links, int max,
+		   const struct in_addr *hops, int n_hops, bool reached, rec_link_t *links, int max,
 		   int *n_links);
 
 /* The link's canonical name, "a-dev:port--b-dev:port" in inventory order. */

@@ -21,6 +21,13 @@
 #define REC_MAX_LINKS (REC_MAX_HOPS + 2) /* and its links, both RNICs' included */
 
 /*
+ * An inventory link index in a record: 32 bits (a 10,000-host x 8-RNIC lab has
+ * 82,560 links; records of version 1 named them in 16).  REC_NO_LINK: none.
+ */
+typedef uint32_t rec_link_t;
+#define REC_NO_LINK UINT32_MAX
+
+/*
  * A probe's bytes on the wire, for what an agent sends: Ethernet 14, IPv4 20,
  * UDP 8, BTH 12, DETH 8, the payload, ICRC 4 (preamble and FCS not counted).
  */

@@ -9,6 +9,7 @@
 #define ROCELAB_VOTE_H
 
 #include "harness/lib/inventory.h"
+#include "probe/rec.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +46,7 @@ const char *vote_rnic_name(const struct inventory *inv, const size_t *base, size
  * Link coverage: seen[] one byte per inventory link; mark the n links of a
  * traced path and return how many of them were new.
  */
-static inline size_t cover_mark(uint8_t *seen, const uint16_t *links, int n)
+static inline size_t cover_mark(uint8_t *seen, const rec_link_t *links, int n)
 {
 	size_t fresh = 0;
 

@@ -129,7 +129,7 @@ int mpr_balance_vps(struct lab *l, const char *self, const struct inventory *inv
 		    const char *log, char *set, size_t setlen, char *why, size_t whylen)
 {
 	struct mpr_route routes[64] = {0};
-	uint16_t uplink[64]; /* the distinct first links out of from's rail */
+	rec_link_t uplink[64]; /* the distinct first links out of from's rail */
 	unsigned count[64] = {0}, n_up = 0, take = per, k = 0;
 	size_t len = 0;
 	int n = trace_once(l, self, inv, inv_path, from, to, log, routes, ARRAY_SIZE(routes), why,

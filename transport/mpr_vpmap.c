@@ -43,7 +43,7 @@ int mpr_routes_read(const char *log, const struct inventory *inv, const struct t
 		struct in_addr addr[TRACE_MAX_HOPS] = {0};
 		size_t k, nh = json_array_size(hops);
 		struct mpr_route *r;
-		uint16_t links[MPR_ROUTE_MAX];
+		rec_link_t links[MPR_ROUTE_MAX];
 		bool reached;
 		int nl = 0;
 

@@ -10,6 +10,7 @@
 
 #include "harness/lib/inventory.h"
 #include "harness/lib/topo.h"
+#include "probe/rec.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,7 +20,7 @@
 
 /* The links one VP's packets crossed in one direction, as last traced. */
 struct mpr_route {
-	uint16_t links[MPR_ROUTE_MAX]; /* inventory link indexes, from the sending end */
+	rec_link_t links[MPR_ROUTE_MAX]; /* inventory link indexes, from the sending end */
 	uint8_t n;
 	bool complete; /* every hop answered, each cabled to the one before, destination reached */
 	double t;      /* when it was traced (CLOCK_REALTIME s), 0: never */

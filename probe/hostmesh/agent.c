@@ -464,7 +464,7 @@ static void finish_trace(void *ctx, struct tr_job *t)
 			    .dst = (uint8_t)d};
 	struct inv_endpoint src = {INV_DEV_HOST, a->c.host, s}, dst = {INV_DEV_HOST, a->c.host, d};
 	int n_hops = tracer_hops(t), n_links = 0;
-	uint16_t links[HM_MAX_LINKS] = {0};
+	rec_link_t links[HM_MAX_LINKS] = {0};
 	bool ok;
 
 	ok = pathmap_links(a->c.inv, a->c.topo, &src, &dst, t->hops, n_hops, t->reached_ttl > 0,

@@ -16,9 +16,10 @@
 #include <string.h>
 
 #define NS_PER_MS    1000000ULL
+#define NS_PER_S     1000000000ULL
 #define MAX_WINDOWS  8
 #define NGRP	     8
-#define NO_LINK	     0xffff
+#define NO_LINK	     REC_NO_LINK
 #define SUSPECTS     5
 #define BASE_WINDOWS 31 /* healthy windows whose p99 make the lab's tail, at most */
 #define EV_MAX	     32 /* windows of loss evidence, at most */
@@ -46,15 +47,20 @@ void az_defaults(struct az_cfg *c)
 	};
 }
 
+/* A 5-tuple's path as last traced: 32 bytes, a probe's lookup one cache line. */
 struct path_ent {
-	uint64_t key; /* 0: empty */
-	uint64_t last_used;
-	uint8_t n_links, complete;
-	uint16_t links[HM_MAX_LINKS];
+	uint64_t key;	 /* 0: empty */
+	uint32_t last_s; /* realtime seconds it was last traced or probed */
+	struct az_plinks p;
+};
+
+struct ptab {
+	struct path_ent *e; /* open addressing by key, 0 empty */
+	size_t cap, n;
 };
 
 struct grp {
-	uint16_t link;
+	rec_link_t link;
 	uint32_t probes, timeouts;
 };
 
@@ -67,11 +73,10 @@ struct rnic_win {
 
 struct abn {
 	uint32_t src_g;
-	uint16_t dst;	 /* local index on the same host */
-	uint8_t slow;	 /* 0: timeout, 1: high latency */
-	uint8_t n_links; /* 0: path unknown */
-	uint32_t at_ms;	 /* sent this long after the window's start */
-	uint16_t links[HM_MAX_LINKS];
+	uint16_t dst;	    /* local index on the same host */
+	uint8_t slow;	    /* 0: timeout, 1: high latency */
+	uint32_t at_ms;	    /* sent this long after the window's start */
+	struct az_plinks p; /* its path, when complete (else p.complete 0: path unknown) */
 };
 
 struct window {
@@ -99,8 +104,14 @@ struct az {
 	size_t n_rnics, max_per_host;
 	size_t *base;	 /* per host: global index of its first RNIC */
 	uint64_t *until; /* per RNIC: realtime ns its timeouts stay RNIC problems */
-	struct path_ent *paths;
-	size_t paths_cap, paths_n;
+	/*
+	 * Per host, its 5-tuples' paths, each table grown to its own host's pools,
+	 * all in huge pages (az_slab): at 10,000 hosts they are a gigabyte, and in
+	 * 4 KB pages a probe's lookup cost a TLB miss beside its cache miss.
+	 */
+	struct ptab *paths;
+	struct az_slab slab;	 /* where the hosts' tables are */
+	struct az_routes routes; /* the paths' link sequences, each once */
 	struct window win[MAX_WINDOWS];
 	struct az_ring ring;
 	/* scratch of a window's analysis */
@@ -134,7 +145,8 @@ struct az {
 	uint8_t *pair_t, *pair_s, *bad_rnic;
 	size_t *order;
 	/* Bounds on what agents can make it keep (input from the network) */
-	size_t paths_max;  /* 5-tuples remembered: two pools of the most sports per RNIC pair */
+	size_t paths_max;  /* 5-tuples a host's table remembers: two pools of the most sports per
+			      RNIC pair */
 	uint64_t now_ns;   /* the last az_tick(): records later than a window past it are refused */
 	uint64_t *stats_t; /* per host: the last agent record printed (one a second at most) */
 	uint8_t *covered;  /* per inventory link: on a traced probe path so far */
@@ -157,64 +169,85 @@ static size_t phash(uint64_t k, size_t cap)
 	return (size_t)k & (cap - 1);
 }
 
-static struct path_ent *path_find(struct az *a, uint64_t key)
+static struct ptab *ptab_of(struct az *a, uint64_t key)
 {
-	for (size_t i = phash(key, a->paths_cap);; i = (i + 1) & (a->paths_cap - 1)) {
-		if (a->paths[i].key == key)
-			return &a->paths[i];
-		if (!a->paths[i].key)
-			return NULL;
-	}
+	size_t host = (size_t)(key >> 32) - 1;
+
+	return host < a->inv->n_hosts ? &a->paths[host] : NULL;
 }
 
-static void path_rehash(struct az *a, size_t cap, uint64_t older_than)
+static struct path_ent *path_find(struct az *a, uint64_t key)
 {
-	struct path_ent *old = a->paths;
-	size_t ocap = a->paths_cap;
+	struct ptab *t = ptab_of(a, key);
 
-	a->paths = rl_xcalloc(cap, sizeof(*a->paths));
-	a->paths_cap = cap;
-	a->paths_n = 0;
+	for (size_t i = t && t->cap ? phash(key, t->cap) : 0; t && t->cap;
+	     i = (i + 1) & (t->cap - 1)) {
+		if (t->e[i].key == key)
+			return &t->e[i];
+		if (!t->e[i].key)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* A table of cap entries' size class in the slab (cap a power of two). */
+static unsigned ptab_class(size_t cap)
+{
+	return (unsigned)__builtin_ctzl(cap * sizeof(struct path_ent));
+}
+
+static void path_rehash(struct az *a, struct ptab *t, size_t cap, uint64_t older_than)
+{
+	struct path_ent *old = t->e;
+	size_t ocap = t->cap;
+
+	t->e = az_slab_get(&a->slab, ptab_class(cap));
+	t->cap = cap;
+	t->n = 0;
 	for (size_t j = 0; j < ocap; j++) {
-		if (!old[j].key || old[j].last_used < older_than)
+		if (!old[j].key || old[j].last_s < older_than)
 			continue;
 		size_t i = phash(old[j].key, cap);
 
-		while (a->paths[i].key)
+		while (t->e[i].key)
 			i = (i + 1) & (cap - 1);
-		a->paths[i] = old[j];
-		a->paths_n++;
+		t->e[i] = old[j];
+		t->n++;
 	}
-	free(old);
+	if (old)
+		az_slab_put(&a->slab, old, ptab_class(ocap));
 }
 
-/* The entry of key, made if new; NULL when the table holds paths_max already. */
+/* The entry of key, made if new; NULL when its host's table holds paths_max already. */
 static struct path_ent *path_insert(struct az *a, uint64_t key, uint64_t now)
 {
+	struct ptab *t = ptab_of(a, key);
 	size_t i;
 
-	if ((a->paths_n + 1) * 2 > a->paths_cap) {
+	if (!t)
+		return NULL;
+	if ((t->n + 1) * 2 > t->cap) {
 		/* Forget 5-tuples unused for ten minutes (rotated out of their pool). */
-		path_rehash(a, a->paths_cap,
-			    now > 600000 * NS_PER_MS ? now - 600000 * NS_PER_MS : 0);
-		if ((a->paths_n + 1) * 4 > a->paths_cap && a->paths_n < a->paths_max)
-			path_rehash(a, a->paths_cap * 2, 0);
+		if (t->cap)
+			path_rehash(a, t, t->cap, now / NS_PER_S > 600 ? now / NS_PER_S - 600 : 0);
+		if ((t->n + 1) * 4 > t->cap && t->n < a->paths_max)
+			path_rehash(a, t, t->cap ? t->cap * 2 : 64, 0);
 	}
-	for (i = phash(key, a->paths_cap); a->paths[i].key && a->paths[i].key != key;
-	     i = (i + 1) & (a->paths_cap - 1))
+	for (i = phash(key, t->cap); t->e[i].key && t->e[i].key != key; i = (i + 1) & (t->cap - 1))
 		;
-	if (!a->paths[i].key) {
-		if (a->paths_n >= a->paths_max || (a->paths_n + 1) * 2 > a->paths_cap)
+	if (!t->e[i].key) {
+		if (t->n >= a->paths_max || (t->n + 1) * 2 > t->cap)
 			return NULL; /* more 5-tuples than agents' pools can have: refused */
-		a->paths[i].key = key;
-		a->paths_n++;
+		t->e[i].key = key;
+		t->n++;
 	}
-	return &a->paths[i];
+	return &t->e[i];
 }
 
 void az_path(struct az *a, size_t host, const struct hm_path *p)
 {
 	struct path_ent *e;
+	rec_link_t links[HM_MAX_LINKS];
 
 	if (host >= a->inv->n_hosts || p->src >= a->inv->hosts[host].n_rnics ||
 	    p->dst >= a->inv->hosts[host].n_rnics || p->n_links > HM_MAX_LINKS) {
@@ -231,15 +264,14 @@ void az_path(struct az *a, size_t host, const struct hm_path *p)
 	}
 	a->tot.paths++;
 	/* The paper keeps the latest path: a trace cut short by the fault does not replace it. */
-	if (e->complete && !p->complete)
+	if (e->p.complete && !p->complete)
 		return;
-	e->last_used = p->t_ns;
-	e->complete = p->complete;
-	e->n_links = p->n_links;
-	memcpy(e->links, p->links, sizeof(e->links));
-	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
-	if (e->complete)
-		az_path_seen(&a->traced, &a->o, p->t_ns, e->links, e->n_links);
+	memcpy(links, p->links, sizeof(links)); /* aligned */
+	e->last_s = (uint32_t)(p->t_ns / NS_PER_S);
+	az_plinks_set(&e->p, &a->routes, links, p->n_links, p->complete);
+	a->n_covered += cover_mark(a->covered, links, p->n_links);
+	if (e->p.complete)
+		az_path_seen(&a->traced, &a->o, p->t_ns, links, p->n_links);
 }
 
 /* ---- windows ------------------------------------------------------------------------ */
@@ -280,7 +312,7 @@ static struct window *win_get(struct az *a, uint64_t t)
 	return az_ring_get(&a->ring, t);
 }
 
-static void grp_add(struct rnic_win *r, uint16_t link, bool timeout)
+static void grp_add(struct rnic_win *r, rec_link_t link, bool timeout)
 {
 	int i;
 
@@ -311,9 +343,10 @@ static void add_abn(struct window *w, size_t max, uint32_t src_g, unsigned dst, 
 	x->dst = (uint16_t)dst;
 	x->slow = slow;
 	x->at_ms = t_send > w->at.start ? (uint32_t)((t_send - w->at.start) / NS_PER_MS) : 0;
-	x->n_links = e && e->complete ? e->n_links : 0;
-	if (x->n_links)
-		memcpy(x->links, e->links, sizeof(x->links));
+	if (e && e->p.complete)
+		x->p = e->p;
+	else
+		az_plinks_set(&x->p, NULL, NULL, 0, false); /* no links: no routes asked */
 }
 
 void az_probe(struct az *a, size_t host, const struct hm_probe *p)
@@ -323,7 +356,9 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 	struct path_ent *e;
 	size_t gs, gd;
 	bool timeout = p->status != HM_OK, known;
-	uint16_t up = NO_LINK, down = NO_LINK;
+	rec_link_t up = NO_LINK, down = NO_LINK;
+	const rec_link_t *links = NULL;
+	int n_links = 0;
 
 	if (!h || p->src >= h->n_rnics || p->dst >= h->n_rnics || p->src == p->dst) {
 		a->tot.unknown_rnic++;
@@ -361,12 +396,14 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 		return;
 	}
 	e = path_find(a, pkey(host, p->src, p->dst, p->sport));
-	known = e && e->complete && e->n_links >= 3;
+	if (e && e->p.complete)
+		n_links = az_plinks_get(&e->p, &a->routes, &links);
+	known = n_links >= 3;
 	if (e)
-		e->last_used = p->t_send_ns;
+		e->last_s = (uint32_t)(p->t_send_ns / NS_PER_S);
 	if (known) {
-		up = e->links[1];
-		down = e->links[e->n_links - 2];
+		up = links[1];
+		down = links[n_links - 2];
 	}
 	w->probes++;
 	w->rn[gs].probes++;
@@ -399,8 +436,8 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 		add_abn(w, a->cfg.max_abnormal, (uint32_t)gs, p->dst, true, p->t_send_ns, e);
 	} else if (known) {
 		w->n_fast++;
-		for (int j = 0; j < e->n_links; j++)
-			w->fast_l[e->links[j]]++;
+		for (int j = 0; j < n_links; j++)
+			w->fast_l[links[j]]++;
 		if (w->n_good == w->cap_good && w->cap_good < a->cfg.max_good) {
 			w->cap_good = w->cap_good ? w->cap_good * 2 : 4096;
 			w->good = rl_xrealloc(w->good, w->cap_good, sizeof(*w->good));
@@ -471,13 +508,14 @@ static bool rnic_anomalous(const struct az *a, const struct window *w, size_t g,
 	return qualified < 2 || bad * 2 > qualified;
 }
 
-/* Links and switches of a path (each switch once). */
-static int path_switches(const struct az *a, const struct abn *x, size_t *sw, int max)
+/* The switches of a path of n links (each switch once). */
+static int path_switches(const struct az *a, const rec_link_t *links, int n_links, size_t *sw,
+			 int max)
 {
 	int n = 0;
 
-	for (int i = 0; i < x->n_links; i++) {
-		const struct inv_link *l = &a->inv->links[x->links[i]];
+	for (int i = 0; i < n_links; i++) {
+		const struct inv_link *l = &a->inv->links[links[i]];
 		const struct inv_endpoint *e[2] = {&l->a, &l->b};
 
 		for (int k = 0; k < 2; k++) {
@@ -499,7 +537,7 @@ static bool votes_in(const struct az *a, const struct window *w, const struct ab
 {
 	size_t gd = a->base[host_of(a, x->src_g)] + x->dst;
 
-	return x->slow == slow && x->n_links && a->until[x->src_g] <= w->at.start &&
+	return x->slow == slow && x->p.complete && a->until[x->src_g] <= w->at.start &&
 	       a->until[gd] <= w->at.start;
 }
 
@@ -511,16 +549,18 @@ static uint32_t slow_span_ms(const struct az *a, const struct window *w, bool li
 
 	for (size_t i = 0; i < w->n_abn; i++) {
 		const struct abn *x = &w->abn[i];
+		const rec_link_t *links;
 		bool on = false;
-		int k;
+		int k, n_links;
 
 		if (!votes_in(a, w, x, true))
 			continue;
+		n_links = az_plinks_get(&x->p, &a->routes, &links);
 		if (link) {
-			for (int j = 0; j < x->n_links; j++)
-				on |= x->links[j] == id;
+			for (int j = 0; j < n_links; j++)
+				on |= links[j] == id;
 		} else {
-			k = path_switches(a, x, sw, (int)ARRAY_SIZE(sw));
+			k = path_switches(a, links, n_links, sw, (int)ARRAY_SIZE(sw));
 			for (int j = 0; j < k; j++)
 				on |= sw[j] == id;
 		}
@@ -917,15 +957,17 @@ static void tally(struct az *a, const struct window *w, bool slow, uint8_t *pair
 	*n = 0;
 	for (size_t i = 0; i < w->n_abn; i++) {
 		const struct abn *x = &w->abn[i];
-		int k;
+		const rec_link_t *links;
+		int k, n_links;
 
 		if (!votes_in(a, w, x, slow))
 			continue;
 		(*n)++;
 		pairs[x->src_g * a->max_per_host + x->dst] = 1;
-		for (int j = 0; j < x->n_links; j++)
-			a->votes_l[x->links[j]]++;
-		k = path_switches(a, x, sw, (int)ARRAY_SIZE(sw));
+		n_links = az_plinks_get(&x->p, &a->routes, &links);
+		for (int j = 0; j < n_links; j++)
+			a->votes_l[links[j]]++;
+		k = path_switches(a, links, n_links, sw, (int)ARRAY_SIZE(sw));
 		for (int j = 0; j < k; j++)
 			a->votes_s[sw[j]]++;
 	}
@@ -936,19 +978,18 @@ static void tally(struct az *a, const struct window *w, bool slow, uint8_t *pair
 		size_t host = (size_t)(key >> 32) - 1, src = (key >> 24) & 0xff,
 		       dst = (key >> 16) & 0xff;
 		const struct path_ent *e;
-		struct abn x;
-		int k;
+		const rec_link_t *links;
+		int k, n_links;
 
 		if (!pairs[(a->base[host] + src) * a->max_per_host + dst])
 			continue;
 		e = path_find(a, key);
-		if (!e || !e->complete)
+		if (!e || !e->p.complete)
 			continue;
-		x.n_links = e->n_links;
-		memcpy(x.links, e->links, sizeof(x.links));
-		for (int j = 0; j < x.n_links; j++)
-			a->good_l[x.links[j]]++;
-		k = path_switches(a, &x, sw, (int)ARRAY_SIZE(sw));
+		n_links = az_plinks_get(&e->p, &a->routes, &links);
+		for (int j = 0; j < n_links; j++)
+			a->good_l[links[j]]++;
+		k = path_switches(a, links, n_links, sw, (int)ARRAY_SIZE(sw));
 		for (int j = 0; j < k; j++)
 			a->good_s[sw[j]]++;
 	}
@@ -1145,11 +1186,8 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	}
 	a->base[inv->n_hosts] = a->n_rnics;
 	a->until = rl_xcalloc(a->n_rnics + 1, sizeof(*a->until));
-	a->paths_cap = 1024;
-	while (a->paths_cap < a->n_rnics * a->max_per_host * 32)
-		a->paths_cap *= 2;
-	a->paths = rl_xcalloc(a->paths_cap, sizeof(*a->paths));
-	a->paths_max = a->n_rnics * a->max_per_host * 2048 + 1024;
+	a->paths = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->paths));
+	a->paths_max = a->max_per_host * a->max_per_host * 2048 + 64;
 	a->stats_t = rl_xcalloc(inv->n_hosts + 1, sizeof(*a->stats_t));
 	a->covered = rl_xcalloc(inv->n_links + 1, 1);
 	for (int i = 0; i < MAX_WINDOWS; i++) {
@@ -1204,6 +1242,8 @@ void az_free(struct az *a)
 	free(a->covered);
 	free(a->until);
 	free(a->paths);
+	az_slab_free(&a->slab);
+	az_routes_free(&a->routes);
 	free(a->votes_l);
 	free(a->good_l);
 	free(a->votes_s);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define HM_MAGIC	0x4d484c52u /* "RLHM" */
-#define HM_VERSION	1
+#define HM_VERSION	2	    /* 2: links in 32 bits (rec_link_t) */
 #define HM_MAX_HOPS	REC_MAX_HOPS
 #define HM_MAX_LINKS	REC_MAX_LINKS
 #define HM_DEFAULT_PORT 4790 /* analyzer TCP port */
@@ -51,8 +51,8 @@ struct hm_path {
 	uint16_t sport;
 	uint8_t src, dst;
 	uint8_t n_hops, complete, n_links, reserved;
-	uint32_t hops[HM_MAX_HOPS];   /* hop addresses (network order), 0: no answer */
-	uint16_t links[HM_MAX_LINKS]; /* inventory link indexes, source RNIC first */
+	uint32_t hops[HM_MAX_HOPS];	/* hop addresses (network order), 0: no answer */
+	rec_link_t links[HM_MAX_LINKS]; /* inventory link indexes, source RNIC first */
 } __attribute__((packed));
 
 #endif

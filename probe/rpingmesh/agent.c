@@ -597,7 +597,7 @@ static void finish_trace(void *ctx, struct tr_job *j)
 				 .dst_rnic = (uint8_t)rnic};
 	struct inv_endpoint src = {INV_DEV_HOST, a->c.host, s}, dst = {INV_DEV_HOST, host, rnic};
 	int n_hops = tracer_hops(j), n_links = 0;
-	uint16_t links[REC_MAX_LINKS] = {0};
+	rec_link_t links[REC_MAX_LINKS] = {0};
 	bool ok = a->c.topo && pathmap_links(a->c.inv, a->c.topo, &src, &dst, j->hops, n_hops,
 					     j->reached_ttl > 0, links, REC_MAX_LINKS, &n_links);
 

@@ -50,11 +50,10 @@ struct tup {
 	uint8_t list;
 };
 
-/* A path last traced: links from the source RNIC on. */
+/* A path last traced: links from the source RNIC on (32 bytes). */
 struct path {
 	uint64_t key; /* 0: empty */
-	uint8_t n_links, complete;
-	uint16_t links[REC_MAX_LINKS];
+	struct az_plinks p;
 };
 
 struct hostw {
@@ -106,8 +105,9 @@ struct rpa {
 	struct az_pathset traced; /* the link sets its probes took, each written once */
 	size_t *base, n_rnics;	  /* global RNIC index of each host's first RNIC */
 	int *tor;		  /* per global RNIC: its ToR (switch index), -1 */
-	struct path *paths;
+	struct path *paths;	  /* az_huge_alloc() */
 	size_t paths_cap, paths_n;
+	struct az_routes routes; /* the paths' link sequences, each once */
 	struct window win[MAX_WINDOWS];
 	struct az_ring ring;
 	uint64_t *until;  /* per global RNIC: its timeouts are its own until (host-down, rnic) */
@@ -162,14 +162,14 @@ static struct tup *tup_get(struct rpa *a, struct window *w, uint64_t key)
 
 		if (w->n >= a->cfg.max_tuples)
 			return NULL;
-		t = rl_xcalloc(cap, sizeof(*t));
+		t = az_huge_alloc(cap * sizeof(*t));
 		for (size_t k = 0; k < w->cap; k++)
 			if (w->t[k].key) {
 				for (i = khash(w->t[k].key, cap); t[i].key; i = (i + 1) & (cap - 1))
 					;
 				t[i] = w->t[k];
 			}
-		free(w->t);
+		az_huge_free(w->t, w->cap * sizeof(*w->t));
 		w->t = t;
 		w->cap = cap;
 	}
@@ -197,7 +197,7 @@ static struct path *path_put(struct rpa *a, uint64_t key)
 
 	if (2 * (a->paths_n + 1) > a->paths_cap) {
 		size_t cap = a->paths_cap ? 2 * a->paths_cap : 1024;
-		struct path *p = rl_xcalloc(cap, sizeof(*p));
+		struct path *p = az_huge_alloc(cap * sizeof(*p));
 
 		for (size_t k = 0; k < a->paths_cap; k++)
 			if (a->paths[k].key) {
@@ -206,7 +206,7 @@ static struct path *path_put(struct rpa *a, uint64_t key)
 					;
 				p[i] = a->paths[k];
 			}
-		free(a->paths);
+		az_huge_free(a->paths, a->paths_cap * sizeof(*a->paths));
 		a->paths = p;
 		a->paths_cap = cap;
 	}
@@ -381,6 +381,7 @@ void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f)
 
 void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
 {
+	rec_link_t links[REC_MAX_LINKS];
 	struct path *e;
 
 	if (host >= a->inv->n_hosts || p->src_rnic >= a->inv->hosts[host].n_rnics ||
@@ -397,12 +398,11 @@ void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
 	a->tot.paths++;
 	e = path_put(
 	    a, tkey(a->base[host] + p->src_rnic, a->base[p->dst_host] + p->dst_rnic, p->sport));
-	e->n_links = p->n_links;
-	e->complete = p->complete;
-	memcpy(e->links, p->links, sizeof(e->links));
-	a->n_covered += cover_mark(a->covered, e->links, e->n_links);
-	if (e->complete)
-		az_path_seen(&a->traced, &a->o, p->t_ns, e->links, e->n_links);
+	memcpy(links, p->links, sizeof(links)); /* aligned */
+	az_plinks_set(&e->p, &a->routes, links, p->n_links, p->complete);
+	a->n_covered += cover_mark(a->covered, links, p->n_links);
+	if (e->p.complete)
+		az_path_seen(&a->traced, &a->o, p->t_ns, links, p->n_links);
 }
 
 void rpa_stats(struct rpa *a, size_t host, const char *transport, const struct rec_stats *s)
@@ -709,13 +709,16 @@ static void rnic_step(struct rpa *a, const struct window *w, const struct tup **
 static void on_path(const struct rpa *a, const struct path *p, uint32_t n, uint32_t *vl,
 		    uint32_t *vs, uint32_t *mark_l, uint32_t *mark_s, uint32_t gen)
 {
-	for (int i = 0; p && i < p->n_links; i++) {
-		const struct inv_link *l = &a->inv->links[p->links[i]];
+	const rec_link_t *links = NULL;
+	int n_links = p ? az_plinks_get(&p->p, &a->routes, &links) : 0;
+
+	for (int i = 0; i < n_links; i++) {
+		const struct inv_link *l = &a->inv->links[links[i]];
 		const struct inv_endpoint *ep[2] = {&l->a, &l->b};
 
-		if (mark_l[p->links[i]] != gen) {
-			mark_l[p->links[i]] = gen;
-			vl[p->links[i]] += n;
+		if (mark_l[links[i]] != gen) {
+			mark_l[links[i]] = gen;
+			vl[links[i]] += n;
 		}
 		for (int k = 0; k < 2; k++)
 			if (ep[k]->kind == INV_DEV_SWITCH && mark_s[ep[k]->dev] != gen) {
@@ -771,7 +774,7 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 		}
 		if (!bad)
 			continue;
-		if (!(fwd && fwd->complete) && !(rev && rev->complete)) {
+		if (!(fwd && fwd->p.complete) && !(rev && rev->p.complete)) {
 			*unlocalized += bad;
 			continue;
 		}
@@ -1024,7 +1027,7 @@ static void close_window(struct rpa *a, struct window *w)
 	free(t);
 	free(by_src);
 	free(n_by_src);
-	free(w->t);
+	az_huge_free(w->t, w->cap * sizeof(*w->t));
 	free(w->h);
 	free(w->sent);
 	free(w->send_err);
@@ -1091,7 +1094,7 @@ void rpa_free(struct rpa *a)
 		return;
 	az_pathset_free(&a->traced);
 	for (int i = 0; i < MAX_WINDOWS; i++) {
-		free(a->win[i].t);
+		az_huge_free(a->win[i].t, a->win[i].cap * sizeof(*a->win[i].t));
 		free(a->win[i].h);
 		free(a->win[i].sent);
 		free(a->win[i].send_err);
@@ -1116,7 +1119,8 @@ void rpa_free(struct rpa *a)
 	free(a->good_l);
 	free(a->votes_s);
 	free(a->good_s);
-	free(a->paths);
+	az_huge_free(a->paths, a->paths_cap * sizeof(*a->paths));
+	az_routes_free(&a->routes);
 	free(a);
 }
 

@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #define RPM_REC_MAGIC	 0x4d504c52u /* "RLPM" */
-#define RPM_REC_VERSION	 1
-#define RPM_DEFAULT_PORT 4793 /* analyzer TCP port (Hostmesh's is 4790) */
+#define RPM_REC_VERSION	 2	     /* 2: links in 32 bits (rec_link_t) */
+#define RPM_DEFAULT_PORT 4793	     /* analyzer TCP port (Hostmesh's is 4790) */
 #define RPM_UNKNOWN_NS	 UINT32_MAX
 
 enum rpm_rec_type { RPM_REC_HELLO = 16, RPM_REC_PROBE = 17, RPM_REC_PATH = 19, RPM_REC_FLOW = 20 };
@@ -56,8 +56,8 @@ struct rpm_path_rec {
 	uint16_t sport, dst_host;
 	uint8_t src_rnic, dst_rnic;
 	uint8_t n_hops, complete, n_links, reserved[3];
-	uint32_t hops[REC_MAX_HOPS];   /* hop addresses (network order), 0: no answer */
-	uint16_t links[REC_MAX_LINKS]; /* inventory link indexes, source RNIC first */
+	uint32_t hops[REC_MAX_HOPS];	 /* hop addresses (network order), 0: no answer */
+	rec_link_t links[REC_MAX_LINKS]; /* inventory link indexes, source RNIC first */
 } __attribute__((packed));
 
 /*

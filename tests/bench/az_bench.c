@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 	FILE *devnull = fopen("/dev/null", "w");
 	unsigned long long t0, t1, t2, t3, n = 0;
 
-	if (!bench_links_fit(hosts))
+	if (!bench_hosts_fit(hosts))
 		return 2;
 	inv = bench_inventory(hosts);
 	if (!inv)
@@ -56,10 +56,10 @@ int main(int argc, char **argv)
 							    .n_links = 4};
 					int sp = k % SPINES;
 
-					p.links[0] = (uint16_t)(h * RNICS + s);
-					p.links[1] = (uint16_t)(hosts * RNICS + s * SPINES + sp);
-					p.links[2] = (uint16_t)(hosts * RNICS + d * SPINES + sp);
-					p.links[3] = (uint16_t)(h * RNICS + d);
+					p.links[0] = (rec_link_t)(h * RNICS + s);
+					p.links[1] = (rec_link_t)(hosts * RNICS + s * SPINES + sp);
+					p.links[2] = (rec_link_t)(hosts * RNICS + d * SPINES + sp);
+					p.links[3] = (rec_link_t)(h * RNICS + d);
 					az_path(az, (size_t)h, &p);
 				}
 	t1 = rl_now_ns();

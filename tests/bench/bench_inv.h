@@ -6,8 +6,8 @@
  * h * RNICS + r, rail r's uplink to spine s is hosts * RNICS + r * SPINES + s.
  * Addresses are 198.18.0.0/15 in order, host h's RNIC r the (1 + h * RNICS +
  * r)th: 16,383 hosts of 8 RNICs fit (the switches' management addresses,
- * 198.19.200-201.x, lie above).  Probe records name links in 16 bits, so the
- * benches stop at 65,535 links: bench_links_fit() says so.
+ * 198.19.200-201.x, lie above).  Past that the plan has no address:
+ * bench_hosts_fit() says so.
  */
 #ifndef ROCELAB_BENCH_INV_H
 #define ROCELAB_BENCH_INV_H
@@ -31,17 +31,15 @@ static double bench_peak_rss_mb(void)
 	return getrusage(RUSAGE_SELF, &ru) ? -1 : (double)ru.ru_maxrss / 1024.0;
 }
 
-/* Do a cluster of hosts' links fit the records' 16-bit link indexes?  If not, says so. */
-static int bench_links_fit(int hosts)
+/* Do a cluster of hosts' RNICs have addresses in the plan (198.18.0.0/15)?  If not, says so. */
+static int bench_hosts_fit(int hosts)
 {
-	long links = (long)hosts * RNICS + RNICS * SPINES;
+	long rnics = (long)hosts * RNICS;
 
-	if (hosts > 0 && links <= 65535)
+	if (hosts > 0 && rnics + 1 < 2 * 65536)
 		return 1;
-	fprintf(stderr,
-		"bench: %d hosts x %d RNICs is %ld links: probe records name links in 16 bits "
-		"(65,535 at most; docs/scale.md, Known limits)\n",
-		hosts, RNICS, links);
+	fprintf(stderr, "bench: %d hosts x %d RNICs: more RNICs than 198.18.0.0/15 holds\n", hosts,
+		RNICS);
 	return 0;
 }
 

@@ -48,12 +48,12 @@ static void mkpath(int hosts, int h, int r, int th, int tr, int k, struct rpm_pa
 				   .src_rnic = (uint8_t)r,
 				   .dst_rnic = (uint8_t)tr,
 				   .complete = 1};
-	p->links[p->n_links++] = (uint16_t)(h * RNICS + r);
+	p->links[p->n_links++] = (rec_link_t)(h * RNICS + r);
 	if (r != tr) {
-		p->links[p->n_links++] = (uint16_t)(hosts * RNICS + r * SPINES + sp);
-		p->links[p->n_links++] = (uint16_t)(hosts * RNICS + tr * SPINES + sp);
+		p->links[p->n_links++] = (rec_link_t)(hosts * RNICS + r * SPINES + sp);
+		p->links[p->n_links++] = (rec_link_t)(hosts * RNICS + tr * SPINES + sp);
 	}
-	p->links[p->n_links++] = (uint16_t)(th * RNICS + tr);
+	p->links[p->n_links++] = (rec_link_t)(th * RNICS + tr);
 	p->n_hops = r != tr ? 3 : 1;
 }
 
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	struct rpa_cfg cfg;
 	struct rpa *a;
 
-	if (!bench_links_fit(hosts))
+	if (!bench_hosts_fit(hosts))
 		return 2;
 	if (!(inv = bench_inventory(hosts)))
 		return 1;

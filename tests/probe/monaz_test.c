@@ -167,7 +167,7 @@ Test(monaz, the_verdict_head_and_suspects_are_json_a_run_reads)
  */
 Test(monaz, each_traced_path_is_written_once_and_read_back)
 {
-	const uint16_t p1[] = {0, 17, 21, 5}, p2[] = {5, 21, 17, 0}, p3[] = {0, 17};
+	const rec_link_t p1[] = {0, 17, 21, 5}, p2[] = {5, 21, 17, 0}, p3[] = {0, 17};
 	struct az_pathset ps = {0};
 	struct comp_obs obs = {0};
 	char *buf = NULL, *line, *save = NULL;
@@ -181,7 +181,7 @@ Test(monaz, each_traced_path_is_written_once_and_read_back)
 	az_path_seen(&ps, &o, 102 * SEC, p2, 4); /* the way back: another path */
 	az_path_seen(&ps, &o, 103 * SEC, p3, 2);
 	for (int i = 0; i < 600; i++) /* the set grows past its first size */
-		az_path_seen(&ps, &o, 104 * SEC, (const uint16_t[]){(uint16_t)i, 1, 2}, 3);
+		az_path_seen(&ps, &o, 104 * SEC, (const rec_link_t[]){(rec_link_t)i, 1, 2}, 3);
 	fclose(f);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
 		json_t *j = json_loads(line, 0, NULL);

@@ -59,7 +59,7 @@ Test(pathmap, hops_through_a_spine_name_each_link)
 	/* rail1 (its gateway for host1), spine1 (its port to rail1), rail2 (its port to spine1) */
 	struct in_addr hops[3] = {inv->hosts[0].rnics[0].gateway, port_addr("spine1:swp1"),
 				  port_addr("rail2:swp5")};
-	uint16_t links[8];
+	rec_link_t links[8];
 	int n;
 
 	cr_assert(pathmap_links(inv, t, &src, &dst, hops, 3, true, links, 8, &n));
@@ -84,7 +84,7 @@ Test(pathmap, a_gateway_hop_names_the_switch_on_any_port)
 	/* host1:rnic1 -> host2:rnic1, both under rail1: one hop, rail1's gateway */
 	struct inv_endpoint src = ep("host1:rnic1"), dst = ep("host2:rnic1");
 	struct in_addr hops[1] = {inv->hosts[1].rnics[0].gateway};
-	uint16_t links[8];
+	rec_link_t links[8];
 	int n;
 
 	cr_assert(pathmap_links(inv, t, &src, &dst, hops, 1, true, links, 8, &n));

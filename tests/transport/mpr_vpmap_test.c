@@ -183,7 +183,7 @@ Test(mpr_vpmap, abandon_and_reuse)
 	cr_assert_float_eq(mpr_share_settles(s, 100, IV, 0.6, 1.0, 0.2, 0.225, false), -1, 1e-9);
 }
 
-static struct mpr_route route(int n, const uint16_t *links)
+static struct mpr_route route(int n, const rec_link_t *links)
 {
 	struct mpr_route r = {.n = (uint8_t)n, .complete = true, .t = 1};
 
@@ -195,8 +195,8 @@ Test(mpr_vpmap, votes_onto_links)
 {
 	/* links: 0 host1, 1 rail1-spine2, 2 spine2-rail2, 3 host2, 4 rail1-spine3, 5 spine3-rail2
 	 */
-	static const uint16_t via2[] = {0, 1, 2, 3}, via2_back[] = {3, 2, 1, 0};
-	static const uint16_t via3[] = {0, 4, 5, 3}, via3_back[] = {3, 5, 4, 0};
+	static const rec_link_t via2[] = {0, 1, 2, 3}, via2_back[] = {3, 2, 1, 0};
+	static const rec_link_t via3[] = {0, 4, 5, 3}, via3_back[] = {3, 5, 4, 0};
 	struct mpr_route data[4] = {route(4, via2), route(4, via3), route(4, via2), route(4, via3)};
 	struct mpr_route ack[4] = {route(4, via2_back), route(4, via3_back), route(4, via3_back),
 				   route(4, via3_back)};
@@ -241,7 +241,7 @@ Test(mpr_vpmap, votes_by_share_across_several_faulted_links)
 	size_t n;
 
 	for (int i = 0; i < 13; i++) {
-		uint16_t l[] = {0, (uint16_t)(1 + i % 4), 5}, stray[] = {0, 4, 6, 5};
+		rec_link_t l[] = {0, (rec_link_t)(1 + i % 4), 5}, stray[] = {0, 4, 6, 5};
 
 		data[i] = i == 12 ? route(4, stray) : route(3, l);
 		ack[i] = data[i];

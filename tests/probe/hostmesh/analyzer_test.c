@@ -516,7 +516,7 @@ Test(analyzer, bounds_what_agents_can_make_it_keep)
 		st.t_ns = T0 + (uint64_t)i * SEC / 10;
 		az_agent_stats(az, 0, "udp", &st); /* ten in a second: one line */
 	}
-	/* 5-tuples: 2048 per RNIC pair (16 RNICs, 4 per host) and 1024 more, then refused */
+	/* 5-tuples: 2048 per RNIC pair (16 RNICs, 4 per host) and 64 more a host, then refused */
 	mkpath(&p, 1, 1, 2, 1);
 	for (size_t h = 0; h < 4; h++)
 		for (uint8_t s = 0; s < 4; s++)
@@ -530,7 +530,8 @@ Test(analyzer, bounds_what_agents_can_make_it_keep)
 			}
 	az_totals(az, &t);
 	cr_assert_eq(t.probes, 1);
-	cr_assert_eq(t.paths, 16 * 4 * 2048 + 1024, "%llu paths kept", (unsigned long long)t.paths);
+	cr_assert_eq(t.paths, 4 * (4 * 4 * 2048 + 64), "%llu paths kept",
+		     (unsigned long long)t.paths);
 	cr_assert_eq(t.refused, 1 + 9 + paths - t.paths, "%llu refused",
 		     (unsigned long long)t.refused);
 	fflush(f);
