@@ -531,6 +531,49 @@ static int tup_cmp(const void *pa, const void *pb)
 }
 
 /*
+ * t[0..n) by key (prober RNIC, then responder, then sport), in place: a
+ * window of 10,000 hosts holds 13 million tuples, and qsort()'s merge sort
+ * takes as much again beside them.  Quicksort, the median of three as pivot
+ * (the table's order is its hash's), the smaller side recursed into.
+ */
+static void tup_sort(struct tup *t, size_t n)
+{
+	while (n > 16) {
+		struct tup x;
+		uint64_t a = t[0].key, b = t[n / 2].key, c = t[n - 1].key, p;
+		size_t i = 0, j = n - 1;
+
+		p = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		for (;;) {
+			while (t[i].key < p)
+				i++;
+			while (t[j].key > p)
+				j--;
+			if (i >= j)
+				break;
+			x = t[i], t[i] = t[j], t[j] = x;
+			i++, j--;
+		}
+		/* t[0..j] <= p <= t[j+1..n) */
+		if (j + 1 < n - j - 1) {
+			tup_sort(t, j + 1);
+			t += j + 1, n -= j + 1;
+		} else {
+			tup_sort(t + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct tup x = t[i];
+		size_t k = i;
+
+		for (; k && t[k - 1].key > x.key; k--)
+			t[k] = t[k - 1];
+		t[k] = x;
+	}
+}
+
+/*
  * 1. Host down: a host that went silent (sent no record) for a stretch of
  * the window, during which each of its RNICs timed out for more than
  * host_down_share of the probes sent to it, by probers on two hosts or
@@ -992,7 +1035,7 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 static void close_window(struct rpa *a, struct window *w)
 {
 	uint64_t hold = (uint64_t)a->cfg.rnic_hold_ms * NS_PER_MS;
-	struct tup *t = rl_xcalloc(w->n + 1, sizeof(*t));
+	struct tup *t;
 	const struct tup **by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*by_src));
 	size_t n = 0, *n_by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*n_by_src));
 	uint32_t voted, unlocalized, slow, slow_unloc;
@@ -1000,10 +1043,12 @@ static void close_window(struct rpa *a, struct window *w)
 	struct adj j;
 
 	a->tot.windows++;
+	/* The window's tuples moved to the front of its table (no lookup follows), sorted. */
 	for (size_t i = 0; i < w->cap; i++)
 		if (w->t[i].key)
-			t[n++] = w->t[i];
-	rl_sort(t, n, sizeof(*t), tup_cmp); /* by prober RNIC, then responder, then sport */
+			w->t[n++] = w->t[i];
+	t = w->t;
+	tup_sort(t, n); /* by prober RNIC, then responder, then sport */
 	for (size_t i = 0; i < n; i++) {
 		size_t s = (size_t)(t[i].key >> 40) - 1;
 
@@ -1024,7 +1069,6 @@ static void close_window(struct rpa *a, struct window *w)
 	host_step(a, w);
 	impacted = service_step(a, w, t, n);
 	sla(a, w, voted, unlocalized, slow, impacted);
-	free(t);
 	free(by_src);
 	free(n_by_src);
 	az_huge_free(w->t, w->cap * sizeof(*w->t));
@@ -1066,6 +1110,14 @@ struct rpa *rpa_new(const struct inventory *inv, const struct rpa_cfg *cfg, FILE
 		a->base[h] = a->n_rnics;
 		a->n_rnics += inv->hosts[h].n_rnics;
 	}
+	/*
+	 * The bound grows with the lab: at 10,000 hosts x 8 RNICs a window holds 13
+	 * million tuples of probers' own (each RNIC's 249 ToR-mesh targets and its
+	 * inter-ToR ones, on their source ports), and 4 million turned half the
+	 * probes away as if agents had flooded it.
+	 */
+	if (a->cfg.max_tuples < a->n_rnics * RPM_TUPLES_PER_RNIC)
+		a->cfg.max_tuples = a->n_rnics * RPM_TUPLES_PER_RNIC;
 	a->tor = rl_xcalloc(a->n_rnics + 1, sizeof(*a->tor));
 	for (size_t h = 0; h < inv->n_hosts; h++)
 		for (size_t r = 0; r < inv->hosts[h].n_rnics; r++)

@@ -58,8 +58,12 @@ struct rpa_cfg {
 	long long grace_ms;	/* a window closes this long after its end: timeout + 1 s */
 	double svc_loss;	/* a service's probes lost past this share: its path's trouble */
 	double svc_degrade;	/* a service sending this share less than its best: degraded */
-	size_t max_tuples;	/* 5-tuples counted per window: 4,000,000 */
+	size_t max_tuples;	/* 5-tuples counted per window: 4,000,000, or RPM_TUPLES_PER_RNIC an
+				   RNIC of the lab when more */
 };
+
+/* A window's 5-tuples an RNIC may bring (its targets times their source ports, with room). */
+#define RPM_TUPLES_PER_RNIC 512
 
 void rpa_defaults(struct rpa_cfg *c);
 

@@ -127,9 +127,11 @@ int main(int argc, char **argv)
 	printf("bench rpm_analyzer_window_%dx%d_rss %.1f MB\n", hosts, RNICS, bench_peak_rss_mb());
 	printf("bench rpm_analyzer_path_records_per_s %.0f records/s\n",
 	       (double)tot.paths / secs(t0, t1));
-	fprintf(stderr, "rpa_bench: %llu probes, %llu paths, %llu verdicts in %llu windows\n",
+	fprintf(stderr,
+		"rpa_bench: %llu probes, %llu paths, %llu verdicts in %llu windows, %llu refused\n",
 		(unsigned long long)tot.probes, (unsigned long long)tot.paths,
-		(unsigned long long)tot.verdicts, (unsigned long long)tot.windows);
+		(unsigned long long)tot.verdicts, (unsigned long long)tot.windows,
+		(unsigned long long)tot.refused);
 	rpa_free(a);
 	inventory_free(inv);
 	fclose(devnull);

@@ -211,6 +211,24 @@ Test(rpa, healthy_fabric_is_silent_and_reports_sla)
 	free(out);
 }
 
+/*
+ * The bound on a window's tuples grows with the lab (RPM_TUPLES_PER_RNIC an
+ * RNIC): given 10, this lab's 16 RNICs still have every tuple counted.  At
+ * 10,000 hosts the fixed 4 million turned half the probes away.
+ */
+Test(rpa, the_tuple_bound_grows_with_the_lab)
+{
+	struct rpa_cfg cfg;
+	char *out;
+
+	memset(silent, 0, sizeof(silent));
+	rpa_defaults(&cfg);
+	cfg.max_tuples = 10;
+	out = run(all_ok, 3, &cfg);
+	cr_assert(strstr(out, "\"tor_mesh\":{\"probes\":288,\"timeouts\":0"), "%s", out);
+	free(out);
+}
+
 /* host2:rnic3 (1-based) dead: nothing to or from it gets through. */
 static void dead_rnic(int hs, int s, int hd, int d, int k, int i, struct fate *f)
 {
