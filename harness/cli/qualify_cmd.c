@@ -15,7 +15,7 @@
 
 static const char qualify_help[] =
     "usage: rocelab qualify --rules RULES [-i INVENTORY] [--suite DIR] [--key KEY]\n"
-    "                       [-o OUTDIR] [--seed N] [--db FILE | --no-history]\n"
+    "                       [-o OUTDIR] [--seed N] [--db FILE | --no-history] [--fan-out N]\n"
     "Run a qualification suite (every DIR/*.yaml; default the shipped\n"
     "scenarios/qualification) as 'rocelab run' does, then check RULES against its\n"
     "results, e.g.\n"
@@ -25,6 +25,7 @@ static const char qualify_help[] =
     "Fields: time_to_detect_s, precision, false_positives, rank, detected, localized,\n"
     "class_ok, duration_s, verdict, or any metric a component reports\n"
     "(goodput-vs-optimal ...).  Rules and scenarios are validated before anything runs.\n"
+    "--fan-out N: on a lab reached over SSH, at most N hosts at once (as 'rocelab run').\n"
     "OUTDIR (default rocelab-results/qualify-TIME) gets the run's files, rules.yaml,\n"
     "copies of the inventory and scenarios (inputs/), qualification.json (each rule:\n"
     "value, pass or fail; DUT identity, inventory fingerprint, the binary's sha256,\n"
@@ -47,7 +48,7 @@ static const char verify_help[] =
     "missing or added, or not a signed folder.\n";
 
 struct qual_opts {
-	const char *rules, *suite, *key, *out, *seed, *db;
+	const char *rules, *suite, *key, *out, *seed, *db, *fanout;
 	bool no_history;
 };
 
@@ -76,6 +77,9 @@ static int qual_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case 'H':
 		q->no_history = true;
+		return 0;
+	case 'F':
+		q->fanout = arg;
 		return 0;
 	}
 	return 1;
@@ -226,10 +230,15 @@ static size_t qual_summary(const char *out, const struct qrules *q, const json_t
 int cmd_qualify(int argc, char **argv)
 {
 	static const struct option extra[] = {
-	    {"rules", required_argument, NULL, 'R'}, {"suite", required_argument, NULL, 'S'},
-	    {"key", required_argument, NULL, 'K'},   {"output", required_argument, NULL, 'o'},
-	    {"seed", required_argument, NULL, 's'},  {"db", required_argument, NULL, 'D'},
-	    {"no-history", no_argument, NULL, 'H'},  {0},
+	    {"rules", required_argument, NULL, 'R'},
+	    {"suite", required_argument, NULL, 'S'},
+	    {"key", required_argument, NULL, 'K'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"seed", required_argument, NULL, 's'},
+	    {"db", required_argument, NULL, 'D'},
+	    {"no-history", no_argument, NULL, 'H'},
+	    {"fan-out", required_argument, NULL, 'F'},
+	    {0},
 	};
 	struct opts o = {0};
 	struct qual_opts q = {0};
@@ -239,6 +248,7 @@ int cmd_qualify(int argc, char **argv)
 	json_t *root, *inputs;
 	json_error_t je;
 	size_t failed;
+	unsigned fanout = 0;
 	int r;
 
 	o.shorts = "o:";
@@ -250,6 +260,9 @@ int cmd_qualify(int argc, char **argv)
 		return usage_error("qualify: unexpected argument '%s'", argv[optind]);
 	if (!q.rules)
 		return usage_error("qualify: give --rules RULES (what must hold)");
+	if (q.fanout && runner_fanout_parse(q.fanout, &fanout))
+		return usage_error("qualify: --fan-out '%s': give 1 to %d", q.fanout,
+				   LAB_FANOUT_MAX);
 	if (q.key && access(q.key, R_OK))
 		return usage_error("qualify: --key %s: %s", q.key, strerror(errno));
 	if (qualify_rules_load(q.rules, &rules, stderr))
@@ -276,6 +289,7 @@ int cmd_qualify(int argc, char **argv)
 					 .no_history = q.no_history,
 					 /* a signed qualification is of the whole suite, or none */
 					 .strict = true,
+					 .fanout = fanout,
 					 .seed = (unsigned)time(NULL),
 					 .scenarios = (const char *const *)g.gl_pathv,
 					 .n = g.gl_pathc};

@@ -140,6 +140,8 @@ struct run_request {
 
 /* A --seed (run's, qualify's) into *seed: 0, or -EINVAL when it is no number 0..2^32-1. */
 int runner_seed_parse(const char *v, unsigned *seed);
+/* A --fan-out (run's, qualify's) into *n: 0, or -EINVAL when it is no number 1..LAB_FANOUT_MAX. */
+int runner_fanout_parse(const char *v, unsigned *n);
 
 /* 'rocelab run' as q asks, writing through sink: its exit code (RL_EXIT_*). */
 int runner_request(const struct run_request *q, const struct run_sink *sink);

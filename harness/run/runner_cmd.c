@@ -434,6 +434,17 @@ int runner_seed_parse(const char *v, unsigned *seed)
 	return 0;
 }
 
+int runner_fanout_parse(const char *v, unsigned *n)
+{
+	char *end;
+	long x = strtol(v, &end, 10);
+
+	if (*end || end == v || x < 1 || x > LAB_FANOUT_MAX)
+		return -EINVAL;
+	*n = (unsigned)x;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv, const struct run_sink *sink)
 {
 	static const struct option lo[] = {
@@ -482,16 +493,11 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 		case 'o':
 			q.outdir = optarg;
 			break;
-		case 'F': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || v < 1 || v > LAB_FANOUT_MAX)
+		case 'F':
+			if (runner_fanout_parse(optarg, &q.fanout))
 				return rl_usage_error("run", "--fan-out '%s': give 1 to %d", optarg,
 						      LAB_FANOUT_MAX);
-			q.fanout = (unsigned)v;
 			break;
-		}
 		case 's':
 			if (runner_seed_parse(optarg, &q.seed))
 				return rl_usage_error("run", "--seed '%s' is not a number", optarg);

@@ -19,6 +19,12 @@ expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
 expect_exit 2 "a misspelt command: exit 2" "$RL" injet --target rail1:swp1
 cp "$T/check.out" "$T/injet.out"
 check "... suggesting the nearest one (issue 58)" grep -qx "rocelab: unknown command 'injet': did you mean 'inject'? (see --help)" "$T/injet.out"
+expect_exit 2 "run --fan-out 0: refused (1 to 256)" "$RL" run --fan-out 0 "$ROOT/scenarios/ci/no-fault.yaml"
+cp "$T/check.out" "$T/fanout.out"
+check "... saying what to give" grep -q "run: --fan-out '0': give 1 to 256" "$T/fanout.out"
+expect_exit 2 "qualify --fan-out 257: refused, nothing run" "$RL" qualify --rules /nonexistent --fan-out 257
+cp "$T/check.out" "$T/qfanout.out"
+check "... saying what to give" grep -q "qualify: --fan-out '257': give 1 to 256" "$T/qfanout.out"
 expect_exit 2 "inject -i missing file: exit 2" "$RL" inject link-flap --target rail1:swp1 -i /nonexistent.yaml
 expect_exit 2 "inject -i a bad inventory: exit 2" "$RL" inject link-flap --target rail1:swp1 -i "$ROOT/tests/harness/lib/inventory/bad-duplicate-host.yaml"
 check "nothing was created by refused commands" test -z "$(leftovers)"
