@@ -5,7 +5,6 @@
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -259,10 +258,8 @@ void *az_huge_alloc(size_t size)
 	void *p =
 	    mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED) {
-		fputs("rocelab: out of memory\n", stderr);
-		abort();
-	}
+	if (p == MAP_FAILED)
+		rl_oom();
 	madvise(p, size, MADV_HUGEPAGE); /* advice: where refused, 4 KB pages as before */
 	return p;
 }
@@ -317,7 +314,7 @@ void az_slab_free(struct az_slab *s)
 	memset(s, 0, sizeof(*s));
 }
 
-bool az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *links, int n,
+void az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *links, int n,
 		   bool complete)
 {
 	uint32_t id = n > AZ_INLINE_LINKS ? az_route_id(r, links, n) : AZ_NO_ROUTE;
@@ -326,11 +323,10 @@ bool az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *l
 	for (int i = 0; i < AZ_INLINE_LINKS; i++)
 		p->l[i] = i < n && n <= AZ_INLINE_LINKS ? links[i] : REC_NO_LINK;
 	if (n > AZ_INLINE_LINKS && id >= AZ_NO_ROUTE)
-		return false; /* kept as no links at all, never as a part of them */
+		return; /* kept as no links at all, never as a part of them */
 	p->route = id < AZ_NO_ROUTE ? id : AZ_NO_ROUTE;
 	p->longer = n > AZ_INLINE_LINKS;
 	p->complete = complete && n > 0;
-	return true;
 }
 
 void az_routes_free(struct az_routes *r)

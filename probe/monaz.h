@@ -84,11 +84,11 @@ void az_path_seen(struct az_pathset *s, struct out *o, uint64_t t_ns, const rec_
 void az_pathset_free(struct az_pathset *s);
 
 /*
- * The routes an analyzer's paths take, each link sequence kept once: a lab
- * of 10,000 hosts x 8 RNICs has 18 million 5-tuples in Hostmesh's pools but
- * a quarter as many routes, and a 5-tuple (or an abnormal probe) then holds
- * a route's number, 4 bytes, where it held its links, 40.  Routes are never
- * forgotten: they are bounded by the topology's paths.  Ids count from 0.
+ * The routes of an analyzer's paths longer than AZ_INLINE_LINKS (a
+ * three-tier fabric's), each link sequence kept once: a 5-tuple (or an
+ * abnormal probe) holds a route's number, 4 bytes, where its links would be
+ * 40.  Routes are never forgotten: they are bounded by the topology's paths.
+ * Ids count from 0.
  */
 struct az_routes {
 	rec_link_t *links; /* every route's links, one after another */
@@ -118,8 +118,8 @@ struct az_plinks {
 	uint32_t route : 30, complete : 1, longer : 1; /* route: a longer one's */
 	rec_link_t l[AZ_INLINE_LINKS];		       /* REC_NO_LINK after the last */
 };
-/* p set to links[0..n) (complete: the whole path); false when a longer one found no room. */
-bool az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *links, int n,
+/* p set to links[0..n) (complete: the whole path); a longer one with no room in r: none. */
+void az_plinks_set(struct az_plinks *p, struct az_routes *r, const rec_link_t *links, int n,
 		   bool complete);
 /* p's links (their count: 0 when none). */
 static inline int az_plinks_get(const struct az_plinks *p, const struct az_routes *r,

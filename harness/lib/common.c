@@ -101,7 +101,7 @@ int rl_usage_error(const char *what, const char *fmt, ...)
 	return RL_EXIT_USAGE;
 }
 
-static void oom(void)
+void rl_oom(void)
 {
 	fputs("rocelab: out of memory\n", stderr);
 	abort();
@@ -112,7 +112,7 @@ void *rl_xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		oom();
+		rl_oom();
 	return p;
 }
 
@@ -121,7 +121,7 @@ void *rl_xrealloc(void *p, size_t n, size_t size)
 	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
 
 	if (!q)
-		oom();
+		rl_oom();
 	return q;
 }
 
@@ -130,7 +130,7 @@ char *rl_xstrdup(const char *s)
 	char *d = strdup(s ? s : "");
 
 	if (!d)
-		oom();
+		rl_oom();
 	return d;
 }
 

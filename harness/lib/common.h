@@ -62,7 +62,8 @@ int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format
 #define RL_STR_(x)    #x
 #define RL_STR(x)     RL_STR_(x) /* a macro's value as a string literal */
 
-/* Allocation that never returns NULL: out of memory aborts with a message. */
+/* Allocation that never returns NULL: out of memory aborts with a message (rl_oom()). */
+void rl_oom(void) __attribute__((noreturn));
 void *rl_xcalloc(size_t n, size_t size);
 void *rl_xrealloc(void *p, size_t n, size_t size);
 char *rl_xstrdup(const char *s);
