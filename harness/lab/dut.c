@@ -5,7 +5,6 @@
 
 #include "harness/lib/common.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,37 +356,34 @@ static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
 	return o;
 }
 
+/* A switch read, a host read, or (neither) every host's, as the lab reaches them. */
 struct dut_job {
 	struct lab *l;
 	const struct inv_switch *sw;
 	const struct inv_host *h;
+	struct dut_job *hosts; /* the hosts' jobs */
 	json_t *o;
-	pthread_t th;
-	bool started;
 };
 
-static void *dut_switch_job(void *p)
+static void *dut_job_run(void *p)
 {
 	struct dut_job *j = p;
 
-	j->o = dut_switch(j->l, j->sw);
-	return NULL;
-}
-
-static void *dut_host_job(void *p)
-{
-	struct dut_job *j = p;
-
-	j->o = dut_host(j->l, j->h);
+	if (j->sw)
+		j->o = dut_switch(j->l, j->sw);
+	else if (j->h)
+		j->o = dut_host(j->l, j->h);
+	else
+		lab_each(j->l, j->hosts, j->l->inv->n_hosts, sizeof(*j->hosts), dut_job_run);
 	return NULL;
 }
 
 /*
- * The switches are read DUT_SWITCHES_AT_ONCE at a time, each over its own
- * session (the lab's, kept for the run), while the hosts are read (lab_each():
- * over SSH, the lab's fan-out at once): a login and a command are a third of a
- * second a switch here, one after the other 2.5 s of every run on the
- * built-in lab, and seconds each under qemu.
+ * The switches are read DUT_SWITCHES_AT_ONCE at a time (lab_pool()), each over
+ * its own session (the lab's, kept for the run), while the hosts are read
+ * (lab_each(): over SSH, the lab's fan-out at once): a login and a command are
+ * a third of a second a switch here, one after the other 2.5 s of every run on
+ * the built-in lab, and seconds each under qemu.
  */
 #define DUT_SWITCHES_AT_ONCE 16
 
@@ -395,33 +391,20 @@ json_t *lab_dut(struct lab *l)
 {
 	json_t *hosts = json_object(), *sws = json_object();
 	size_t n = l->inv->n_switches;
-	struct dut_job *j = rl_xcalloc(n ? n : 1, sizeof(*j));
+	/* job 0 reads the hosts, 1..n the switches */
+	struct dut_job *j = rl_xcalloc(n + 1, sizeof(*j));
 	struct dut_job *hj = rl_xcalloc(l->inv->n_hosts + 1, sizeof(*hj));
 
-	for (size_t at = 0; at < n || at == 0; at += DUT_SWITCHES_AT_ONCE) {
-		size_t end = at + DUT_SWITCHES_AT_ONCE < n ? at + DUT_SWITCHES_AT_ONCE : n;
-
-		for (size_t i = at; i < end; i++) {
-			j[i] = (struct dut_job){.l = l, .sw = &l->inv->switches[i]};
-			j[i].started = !pthread_create(&j[i].th, NULL, dut_switch_job, &j[i]);
-		}
-		if (at == 0) {
-			for (size_t i = 0; i < l->inv->n_hosts; i++)
-				hj[i] = (struct dut_job){.l = l, .h = &l->inv->hosts[i]};
-			lab_each(l, hj, l->inv->n_hosts, sizeof(*hj), dut_host_job);
-			for (size_t i = 0; i < l->inv->n_hosts; i++)
-				json_object_set_new(hosts, l->inv->hosts[i].name, hj[i].o);
-		}
-		for (size_t i = at; i < end; i++)
-			if (j[i].started)
-				pthread_join(j[i].th, NULL);
-			else
-				dut_switch_job(&j[i]); /* no thread: here, in turn */
-		if (!n)
-			break;
-	}
+	for (size_t i = 0; i < l->inv->n_hosts; i++)
+		hj[i] = (struct dut_job){.l = l, .h = &l->inv->hosts[i]};
+	j[0] = (struct dut_job){.l = l, .hosts = hj};
 	for (size_t i = 0; i < n; i++)
-		json_object_set_new(sws, l->inv->switches[i].name, j[i].o);
+		j[i + 1] = (struct dut_job){.l = l, .sw = &l->inv->switches[i]};
+	lab_pool(j, n + 1, sizeof(*j), dut_job_run, 1 + DUT_SWITCHES_AT_ONCE);
+	for (size_t i = 0; i < l->inv->n_hosts; i++)
+		json_object_set_new(hosts, l->inv->hosts[i].name, hj[i].o);
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(sws, l->inv->switches[i].name, j[i + 1].o);
 	free(j);
 	free(hj);
 	return json_pack("{s:o,s:o}", "hosts", hosts, "switches", sws);

@@ -521,14 +521,14 @@ static void *each_worker(void *p)
 	return NULL;
 }
 
-void lab_each(struct lab *l, void *jobs, size_t n, size_t size, void *(*fn)(void *job))
+void lab_pool(void *jobs, size_t n, size_t size, void *(*fn)(void *job), size_t k)
 {
 	struct each_pool e = {.jobs = jobs, .n = n, .size = size, .fn = fn};
-	size_t k = l->fanout ? l->fanout : LAB_FANOUT_DEFAULT, started = 0;
+	size_t started = 0;
 	pthread_t *th;
 
 	atomic_init(&e.next, 0);
-	if (l->ops != &ssh_lab_ops || n < 2) {
+	if (k < 2 || n < 2) {
 		each_worker(&e);
 		return;
 	}
@@ -542,6 +542,14 @@ void lab_each(struct lab *l, void *jobs, size_t n, size_t size, void *(*fn)(void
 	for (size_t i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	free(th);
+}
+
+void lab_each(struct lab *l, void *jobs, size_t n, size_t size, void *(*fn)(void *job))
+{
+	lab_pool(jobs, n, size, fn,
+		 l->ops != &ssh_lab_ops ? 1
+		 : l->fanout		? l->fanout
+					: LAB_FANOUT_DEFAULT);
 }
 
 /* A JSON list a host prints (ip -j ...); NULL with why. */

@@ -138,6 +138,8 @@ struct lab {
  * a problem on every host is said for every host, not only the first.
  */
 void lab_each(struct lab *l, void *jobs, size_t n, size_t size, void *(*fn)(void *job));
+/* The pool under lab_each(): fn(job) for each of n jobs, k at once (k < 2: in turn, here). */
+void lab_pool(void *jobs, size_t n, size_t size, void *(*fn)(void *job), size_t k);
 /* dev's lock (l->dev_mu), for an operation of several round trips there. */
 void lab_dev_lock(struct lab *l, const char *dev);
 void lab_dev_unlock(struct lab *l, const char *dev);

@@ -91,3 +91,16 @@ Test(fanout, no_job_no_thread_and_the_default_fan_out)
 	for (int i = 0; i < 40; i++)
 		cr_assert_eq(jobs[i].runs, 1);
 }
+
+/* The pool under it, given its own width (the devices-under-test read: hosts and switches). */
+Test(fanout, the_pool_takes_its_width_whatever_the_lab)
+{
+	struct job jobs[9] = {0};
+
+	reset();
+	lab_pool(jobs, 9, sizeof(jobs[0]), job_run, 3);
+	cr_assert(atomic_load(&most) <= 3, "%d at once, width 3", atomic_load(&most));
+	cr_assert(atomic_load(&most) >= 2, "%d at once: not in parallel", atomic_load(&most));
+	for (int i = 0; i < 9; i++)
+		cr_assert_eq(jobs[i].runs, 1);
+}
