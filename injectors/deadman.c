@@ -10,8 +10,12 @@
 #include "injectors/host_cmd.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *fault_deadman_owner(char *buf, size_t len)
 {
@@ -405,4 +409,76 @@ void fault_deadman_beat(struct fault_run *f, bool now)
 	/* one that could not be reached is tried again a second later */
 	f->deadman_at =
 	    retry ? t - (unsigned long long)lease_ms * 1000000ULL / 3 + 1000000000ULL : t;
+}
+
+/* Is the lease at path (its timer's pid in path.pid) still kept by a timer that runs? */
+static bool lease_kept(const char *path)
+{
+	char p[PATH_MAX + 8], *pid, *cmd;
+	size_t len = 0;
+	bool kept = false;
+
+	snprintf(p, sizeof(p), "%s.pid", path);
+	if (!(pid = rl_read_file(p, NULL)))
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", atoi(pid));
+	if (atoi(pid) > 0 && (cmd = rl_read_file(p, &len))) {
+		/* its argv: sh -c BODY rocelab-deadman LEASE, NUL-separated */
+		for (size_t i = 0; i < len && !kept; i += strlen(cmd + i) + 1)
+			kept = !strcmp(cmd + i, path);
+		free(cmd);
+	}
+	free(pid);
+	return kept;
+}
+
+int fault_deadman_sweep_local(char *const *devices, size_t n)
+{
+	const char *env = getenv("ROCELAB_DEADMAN_DIR");
+	const char *dir = env && env[0] ? env : DEADMAN_DIR;
+	char owner[16], tail[32];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int swept = 0;
+
+	if (!d)
+		return 0;
+	fault_deadman_owner(owner, sizeof(owner));
+	snprintf(tail, sizeof(tail), "-%s", owner);
+	while ((e = readdir(d))) {
+		const char *name = e->d_name, *dev;
+		size_t len = strlen(name), tl = strlen(tail);
+		char path[PATH_MAX];
+
+		/* a lease: f<id>-<device>-<owner>, no extension */
+		if (name[0] != 'f' || !isdigit((unsigned char)name[1]) || len <= tl ||
+		    strcmp(name + len - tl, tail))
+			continue;
+		dev = name + 1 + strspn(name + 1, "0123456789");
+		if (*dev != '-')
+			continue;
+		dev++;
+		for (size_t i = 0; i < n; i++) {
+			size_t dl = strlen(devices[i]);
+
+			if (dev + dl != name + len - tl || strncmp(dev, devices[i], dl))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			if (lease_kept(path))
+				break;
+			static const char *const ext[] = {"", ".pid", ".new", ".fired"};
+			for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
+				char f[PATH_MAX + 8];
+
+				snprintf(f, sizeof(f), "%s%s", path, ext[k]);
+				if (unlink(f) && errno != ENOENT)
+					rl_warn("cannot remove %s: %s", f, strerror(errno));
+			}
+			swept++;
+			break;
+		}
+	}
+	closedir(d);
+	rmdir(dir); /* when that emptied it */
+	return swept;
 }

@@ -100,4 +100,12 @@ void fault_deadman_format(const struct fault_action *a, FILE *f);
  */
 void fault_deadman_beat(struct fault_run *f, bool now);
 
+/*
+ * After 'lab down' took the virtual lab's namespaces, and every process in them, away: the
+ * leases in this machine's dead-man folder of this controller's timers on those devices
+ * whose timer no longer runs, removed (lease, .pid, .new, .fired), and the folder if that
+ * empties it.  A lease whose timer still runs stays.  Returns how many leases went.
+ */
+int fault_deadman_sweep_local(char *const *devices, size_t n);
+
 #endif

@@ -7,6 +7,7 @@
 #include "harness/lab/vlab.h"
 #include "harness/lib/sshc.h"
 #include "harness/run/runner.h"
+#include "injectors/deadman.h"
 
 #include <limits.h>
 #include <string.h>
@@ -22,10 +23,12 @@ static const char lab_up_help[] =
 static const char lab_down_help[] =
     "usage: rocelab lab down [-q]\n"
     "Remove the lab that is up (or its leftovers): processes, namespaces, veths, the\n"
-    "management bridge and the state directory.\n";
+    "management bridge and the state directory; and the dead-man leases of timers that\n"
+    "ran in its namespaces and went with them.\n";
 static const char lab_status_help[] =
     "usage: rocelab lab status [-j]\n"
-    "Show the lab that is up: hosts and RNICs, switches and their sshd, link states.\n"
+    "Show the lab that is up: who brought it up (pid, session, when), hosts and RNICs,\n"
+    "switches and their sshd, link states.\n"
     "Exit 3 when no lab is up.\n";
 static const char lab_ssh_help[] =
     "usage: rocelab lab ssh [-i INVENTORY] SWITCH COMMAND...\n"
@@ -69,7 +72,18 @@ static int lab_down(int argc, char **argv)
 		return fputs(lab_down_help, stdout), 0;
 	if (optind != argc)
 		return usage_error("lab down: unexpected argument '%s'", argv[optind]);
-	return vlab_down(o.quiet);
+	/* Its timers went with the namespaces; their leases here said they kept faults there. */
+	char **devs;
+	size_t n = vlab_devices(&devs);
+	int ret = vlab_down(o.quiet), swept = fault_deadman_sweep_local(devs, n);
+
+	if (swept && !o.quiet)
+		rl_info("lab down: removed %d dead-man lease(s) of timers that went with the lab",
+			swept);
+	for (size_t i = 0; i < n; i++)
+		free(devs[i]);
+	free(devs);
+	return ret;
 }
 
 static int lab_status(int argc, char **argv)

@@ -27,6 +27,7 @@
 #include <netlink/route/link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LOCAL_RULE_PREF 1000 /* the local table moves below the per-RNIC rules */
@@ -149,6 +150,16 @@ static void free_names(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+size_t vlab_devices(char ***names)
+{
+	size_t n = list_lab_ns(names);
+
+	for (size_t i = 0; i < n; i++)
+		memmove((*names)[i], (*names)[i] + strlen(NETNS_PREFIX),
+			strlen((*names)[i]) - strlen(NETNS_PREFIX) + 1);
+	return n;
 }
 
 bool vlab_is_up(void)
@@ -585,7 +596,13 @@ int vlab_up(const char *inv_path, bool quiet, bool remote)
 		rl_err("lab up: cannot write %s: %s", vlab_ssh_inventory_path(path, sizeof(path)),
 		       strerror(-r));
 
-	if (r == 0 && rl_write_file(state_path(path, sizeof(path), STATE_UP), "1\n", 2) == 0) {
+	/* The up mark says who brought the lab up: 'lab status' shows it, and a test run that
+	 * was killed knows its own lab from one a person brought up (tests/vlab/run.sh). */
+	char up[96];
+	int up_len = snprintf(up, sizeof(up), "pid %d\nsession %d\nsince %lld\n", (int)getppid(),
+			      (int)getsid(0), (long long)time(NULL));
+
+	if (r == 0 && rl_write_file(state_path(path, sizeof(path), STATE_UP), up, up_len) == 0) {
 		ret = RL_EXIT_OK;
 		if (!quiet)
 			rl_info("lab up: ready in %.2f s (state in %s)",
@@ -740,6 +757,30 @@ static const char *link_ends_state(const struct inventory *inv, const struct inv
 }
 
 /* One pass for both views: JSON gets every field, text the tables a person reads. */
+/* Who brought the lab up, from the up mark (absent in a mark from before it said so). */
+static void up_owner_print(struct out *o)
+{
+	char path[4096], *up = rl_read_file(state_path(path, sizeof(path), STATE_UP), NULL);
+	long long pid = 0, sid = 0, since = 0;
+
+	if (!up)
+		return;
+	if (sscanf(up, "pid %lld session %lld since %lld", &pid, &sid, &since) == 3 && since > 0) {
+		char when[32];
+		time_t t = (time_t)since;
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+		out_open_object(o, "brought_up_by");
+		out_int(o, PRINT_ANY, "pid", "brought up by pid %lld", pid);
+		out_int(o, PRINT_ANY, "session", " (session %lld)", sid);
+		out_int(o, PRINT_JSON, "since", NULL, since);
+		out_text(o, " at %s%s\n", when, proc_alive((pid_t)pid) ? "" : "; it has ended");
+		out_close(o);
+	}
+	free(up);
+}
+
 static void status_print(struct out *o, const struct inventory *inv)
 {
 	char ns[64], buf[96], path[4096];
@@ -752,6 +793,7 @@ static void status_print(struct out *o, const struct inventory *inv)
 	out_string(o, PRINT_ANY, "inventory", " (inventory %s)\n", orig ? orig : inv->path);
 	out_string(o, PRINT_JSON, "state_dir", NULL, state_dir());
 	free(orig);
+	up_owner_print(o);
 	if (!access(vlab_ssh_inventory_path(path, sizeof(path)), R_OK))
 		out_string(o, PRINT_ANY, "ssh_inventory", "as a lab reached over SSH: %s\n", path);
 	out_text(o, "\nHOST      RNIC     NETDEV   ADDRESS             RAIL  STATE\n");

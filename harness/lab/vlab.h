@@ -24,6 +24,9 @@ int vlab_down(bool quiet);
 /* Print the lab that is up (JSON with json). Returns an rl_exit code: 3 when no lab is up. */
 int vlab_status(bool json);
 
+/* The devices whose namespaces (rl-DEVICE) exist, as a malloc'd array of n malloc'd names. */
+size_t vlab_devices(char ***names);
+
 /* True when a lab is up, or its leftovers (rl-* namespaces) exist. */
 bool vlab_is_up(void);
 

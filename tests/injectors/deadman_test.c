@@ -16,9 +16,11 @@
 
 #include <criterion/criterion.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define LAB "injectors/dialect-lab.yaml"
@@ -202,4 +204,67 @@ Test(deadman, nvue_pending_changes_are_counted_from_their_command_lines)
 					     "  nv unset acl rocelab_f3\n"
 					     "# a comment, not a change\n"),
 		     2);
+}
+
+/* A lease in this test's folder, its timer's pid beside it. */
+static void lease_at(const char *name, pid_t pid)
+{
+	char path[PATH_MAX + 16], buf[32];
+
+	snprintf(path, sizeof(path), "%s/%s", home, name);
+	cr_assert_eq(rl_write_file(path, "1\n", 2), 0);
+	snprintf(path, sizeof(path), "%s/%s.pid", home, name);
+	snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	cr_assert_eq(rl_write_file(path, buf, strlen(buf)), 0);
+}
+
+static bool there(const char *name)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/%s", home, name);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * 'lab down' took the namespaces and every timer in them: the leases of those
+ * timers go; one whose timer runs, another device's, another controller's stay.
+ */
+Test(deadman, lab_down_sweeps_the_leases_of_timers_that_went)
+{
+	char own[16], n[5][64], path[PATH_MAX + 16];
+	pid_t dead = fork(), live;
+
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	fault_deadman_owner(own, sizeof(own));
+	snprintf(n[0], 64, "f3-spine1-%s", own);
+	snprintf(n[1], 64, "f4-spine1-%s", own);
+	snprintf(n[2], 64, "f5-host9-%s", own);
+	snprintf(n[3], 64, "f6-spine1-0ther0id");
+	snprintf(n[4], 64, "f7-spine10-%s", own);
+	snprintf(path, sizeof(path), "%s/%s", home, n[1]);
+	if ((live = fork()) == 0) { /* a timer as armed: sh -c BODY rocelab-deadman LEASE */
+		execl("/bin/sh", "sh", "-c", "sleep 30", "rocelab-deadman", path, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 5; i++)
+		lease_at(n[i], i == 1 ? live : dead);
+	snprintf(path, sizeof(path), "%s/f3-spine1-%s.fired", home, own);
+	cr_assert_eq(rl_write_file(path, "2026\n", 5), 0);
+	snprintf(path, sizeof(path), "f3-spine1-%s.fired", own);
+	usleep(200000); /* the timer's exec */
+
+	char *devs[] = {"spine1", "host1"};
+
+	cr_assert_eq(fault_deadman_sweep_local(devs, 2), 1, "one lease swept");
+	cr_assert(!there(n[0]) && !there(path), "the lease of a timer that went, and its note");
+	snprintf(path, sizeof(path), "%s.pid", n[0]);
+	cr_assert(!there(path), "and its pid");
+	cr_assert(there(n[1]), "a lease whose timer runs stays");
+	cr_assert(there(n[2]) && there(n[3]) && there(n[4]),
+		  "another device's, another controller's, spine10's stay");
+	kill(live, SIGKILL);
+	waitpid(live, NULL, 0);
 }

@@ -491,4 +491,14 @@ check "its plan says it is emulated" grep -q "emulated PFC" $T/standin.out
 check "journal unchanged by bad input ($j0 lines)" test "$(journal_lines)" -eq "$j0"
 snapshot >$T/snap.after
 check "lab unchanged by bad input" diff -q $T/snap.before $T/snap.after
+# A lab taken down under a held fault whose injector was killed: the timers go with the
+# namespaces, and so do their leases (nothing left says a timer keeps a fault here).
+if start_hold "ipid-drop (--deadman 60s, its injector killed, then lab down)" ipid-drop --target spine2:swp1 --mod 10 --deadman 60s; then
+	kill -9 $HOLD
+	wait $HOLD 2>/dev/null
+	check "... its lease is there" sh -c 'ls /run/rocelab-deadman/f*-spine2-* >/dev/null'
+	check "lab down: says it removed the lease of the timer that went" sh -c '"$0" lab down 2>&1 | grep -q "removed 1 dead-man lease(s) of timers that went with the lab"' "$RL"
+	check "... no lease left" test ! -e /run/rocelab-deadman
+	check "... nor its timer" test -z "$(pgrep -f '[r]ocelab-deadman')"
+fi
 "$RL" lab down -q

@@ -108,6 +108,18 @@ check "status: 16 RNICs with name, netdev, address" test "$(jq '[.hosts[].rnics[
 check "status: 8 switches (4 rail, 4 spine)" test "$(jq -c '[.switches[].role]|group_by(.)|map(length)' $T/status.json)" = "[4,4]"
 check "status: 32 links, all up" test "$(jq '[.links[]|select(.state=="up")]|length' $T/status.json)" = 32
 check "status: every sshd running" test "$(jq '[.switches[]|select(.sshd=="running")]|length' $T/status.json)" = 8
+check "status: says who brought the lab up (this test's session)" \
+	test "$(jq .brought_up_by.session $T/status.json)" = "$(ps -o sid= $$ | tr -d ' ')"
+# What a killed test run left, the next run takes down (run.sh); never a lab another session
+# brought up, nor one whose run still lives.
+mark_test() { (RUN_MARK=$T/run.mark && echo "$1 $2" >"$RUN_MARK" && touch -d '-1 min' "$RUN_MARK" && interrupted_run); }
+not() { ! "$@"; }
+dead=$(sh -c 'echo $$'); mine=$(ps -o sid= $$ | tr -d ' ')
+sleep 60 & live=$!
+check "a lab brought up in a dead test run's session is that run's leftover" mark_test "$dead" "$mine"
+check "... not while the run lives" not mark_test "$live" "$mine"
+check "... nor a lab another session brought up" not mark_test "$dead" $((mine + 1))
+kill $live 2>/dev/null; wait $live 2>/dev/null
 
 section "(a) every RNIC of a host reaches every other RNIC of that host"
 pairs=0

@@ -10,7 +10,36 @@ leftovers() {
 	pgrep -f "rocelab (agent|analyze|inject|load|transport) " | sed 's/^/process /'
 	ls -d /tmp/rocelab-run.* /tmp/rocelab-transport.* 2>/dev/null | sed "s/^/run folder /"
 	[ -e "${ROCELAB_STATE_DIR:-/run/rocelab}" ] && echo "state ${ROCELAB_STATE_DIR:-/run/rocelab}"
+	ls /run/rocelab-deadman/* 2>/dev/null | sed 's/^/dead-man lease /'
 	return 0
+}
+
+# A test run marks the machine as its own while it runs ("PID SESSION"). A run that is killed
+# (SIGKILL, a CI timeout, the end of a session) cannot take its lab down; the next run can,
+# and knows the lab for that run's: the mark's run is dead, the lab's state was written after
+# the mark, and 'lab up' wrote the mark's session as the one that brought the lab up.
+# A lab anyone else brought up is never touched.
+RUN_MARK=/run/rocelab-tests.run
+interrupted_run() {
+	local st=${ROCELAB_STATE_DIR:-/run/rocelab} pid sid up_sid
+	[ -r "$RUN_MARK" ] && [ -e "$st/inventory.yaml" ] || return 1
+	read -r pid sid <"$RUN_MARK" || return 1
+	[[ "$pid" =~ ^[0-9]+$ && "$sid" =~ ^[0-9]+$ ]] || return 1
+	[ "$pid" != $$ ] && ! kill -0 "$pid" 2>/dev/null || return 1
+	[ "$st/inventory.yaml" -nt "$RUN_MARK" ] || return 1
+	[ -e "$st/up" ] || return 0 # killed while the lab came up or went down
+	up_sid=$(awk '$1 == "session" {print $2}' "$st/up")
+	[ "$up_sid" = "$sid" ]
+}
+
+# The run folders whose run has ended (their owner file: "MACHINE PID START", the start
+# time as /proc/PID/stat's 22nd field): what 'rocelab run' sweeps on a device's next run.
+ended_run_folders() {
+	local d mid pid start
+	for d in /tmp/rocelab-run.*; do
+		[ -f "$d/owner" ] && read -r mid pid start <"$d/owner" && [[ "$pid" =~ ^[0-9]+$ ]] || continue
+		[ "$(sed 's/.*) //' /proc/$pid/stat 2>/dev/null | awk '{print $20}')" = "$start" ] || echo "$d"
+	done
 }
 
 # Everything a fault may change, in every namespace of the lab, in a stable text form.
