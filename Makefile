@@ -14,7 +14,9 @@ CPPFLAGS  += -I.
 CFLAGS    += -std=gnu17 $(OPT) $(WARN) -pthread
 CPPFLAGS  += -DROCELAB_DATADIR=\"$(PREFIX)/share/rocelab\"
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libibverbs is not linked: probe/verbs_dl.c loads it when a verbs transport first asks for
+# an RNIC, so that an agent probing over UDP maps neither it nor the libnl it brings.
+PKG_LIBS   = $(shell pkg-config --libs $(filter-out libibverbs,$(PKGS)) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -lm
 
 SRC_DIRS  := harness injectors probe transport reports

@@ -28,6 +28,7 @@
 
 #include "harness/lib/common.h"
 #include "probe/roce.h"
+#include "probe/verbs_dl.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -198,6 +199,10 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 	bool named = cfg->ibdev && *cfg->ibdev;
 
 	*ret = 0;
+	if (!list && verbs_dl_error()) {
+		*ret = failf(err, errlen, ENOSYS, "no verbs: %s", verbs_dl_error());
+		goto out;
+	}
 	if (!list || n == 0) {
 		*ret = failf(err, errlen, ENODEV,
 			     "no RDMA devices (load the RNIC driver, or for Soft-RoCE: 'rdma link "
