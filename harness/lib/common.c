@@ -268,6 +268,15 @@ static const char *parse_number(const char *s, double *v)
 	return end;
 }
 
+/* r >= 0 (below 2^53) to the nearest integer, halves up, as llround() gives it: without
+ * libm, which an agent then need not map. */
+static long long round_nonneg(double r)
+{
+	long long i = (long long)r;
+
+	return r - (double)i >= 0.5 ? i + 1 : i;
+}
+
 /* A duration in units of one 'scale' ms; us: also take microseconds. */
 static int parse_duration(const char *s, double scale, bool us, long long *out)
 {
@@ -289,7 +298,7 @@ static int parse_duration(const char *s, double scale, bool us, long long *out)
 
 			if (r > 1e15)
 				return -ERANGE;
-			*out = llround(r);
+			*out = round_nonneg(r);
 			return 0;
 		}
 	}
@@ -335,7 +344,7 @@ int rl_parse_rate_mbps(const char *s, unsigned long long *mbps)
 
 			if (r > 1e9)
 				return -ERANGE;
-			*mbps = (unsigned long long)llround(r);
+			*mbps = (unsigned long long)round_nonneg(r);
 			return 0;
 		}
 	}

@@ -9,14 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The fewest source ports n whose hashes hit each of m paths with probability p:
+ * (1 - ((m - 1) / m)^n)^m >= p, which is n = ceil(log(1 - p^(1/m)) / log((m - 1) / m)),
+ * found by multiplying (the same n for every m < 300 and p in steps of 0.001), so that an
+ * agent need not map libm for it.
+ */
 unsigned rpm_sports_for(unsigned m, double p)
 {
-	double n;
+	double q, miss = 1;
 
 	if (m <= 1)
 		return 1;
-	n = ceil(log(1 - pow(p, 1.0 / m)) / log((double)(m - 1) / m));
-	return n >= RPM_SPORTS_MAX ? RPM_SPORTS_MAX : n < 1 ? 1 : (unsigned)n;
+	q = (double)(m - 1) / m;
+	for (unsigned n = 1; n < RPM_SPORTS_MAX; n++) {
+		double all = 1;
+
+		miss *= q;
+		for (unsigned k = 0; k < m; k++)
+			all *= 1 - miss;
+		if (all >= p)
+			return n;
+	}
+	return RPM_SPORTS_MAX;
 }
 
 void rpm_pl_cfg_default(struct rpm_pl_cfg *c)

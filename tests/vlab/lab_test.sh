@@ -50,6 +50,11 @@ check "... each as TOPO:LINE:COL, and counted" sh -c 'grep -q "rough.clab.yml:7:
 expect_exit 2 "... an inventory given as a topology: refused, nothing written" "$RL" inventory import containerlab "$ROOT/lab-inventory/vlab-rail.yaml" -o "$T/none.yaml"
 check "... no file left" test ! -e "$T/none.yaml"
 
+section "the agents' binary maps only what an agent uses (issue 59: RSS)"
+check "rocelab-agent needs libc, libyaml and zlib: no libibverbs (loaded for verbs only), no libm" \
+	sh -c 'test "$(readelf -d "$0" | sed -n "s/.*(NEEDED).*\[\(.*\)\]/\1/p" | sort | tr "\n" " ")" = "libc.so.6 libyaml-0.so.2 libz.so.1 "' "$ROOT/build/rocelab-agent"
+check "rocelab does not link libibverbs either" sh -c '! readelf -d "$0" | grep -q libibverbs' "$RL"
+
 section "every command answers --help and --version"
 check "rocelab --version" sh -c '"$0" --version | grep -qE "^rocelab [0-9]+\.[0-9]+"' "$RL"
 for c in "lab up" "lab down" "lab status" "lab ssh" "lab trust" "inventory check" "inventory gen" "inventory import" export inject revert faults "load" trace observe run "agent hostmesh" "agent rpingmesh" "controller pinglist" analyze "analyze --monitor rpingmesh"; do
