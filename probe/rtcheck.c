@@ -26,10 +26,10 @@
 #define ROUTE_TTL_NS	 60000000000ULL /* safety net: changes are seen through notifications */
 #define ROUTE_WATCH_NS	 100000000ULL	/* look for route/rule/link changes this often */
 
-struct route_ent {
-	struct in_addr dst;
+struct route_ent {		    /* 16 bytes: a port's 1,024 answers in four pages */
 	unsigned long long checked; /* monotonic ns, 0: empty */
-	int verdict;		    /* 0 or -ENETUNREACH */
+	struct in_addr dst;
+	int verdict; /* 0 or -ENETUNREACH */
 };
 
 struct rtcheck {

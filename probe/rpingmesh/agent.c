@@ -138,9 +138,9 @@ struct agent {
 	struct rpm_ctlc ctl; /* with a controller (fd -1: none) */
 	/* The pinglist as last taken (the controller's, or computed here), and the service
 	 * flows: the targets are both. */
-	struct rpm_target *pl_t;
-	uint32_t *pl_q; /* NULL: rocelab's own numbering */
-	size_t pl_n;
+	struct rpm_target *pl_t; /* a pinglist not yet taken into tg (then NULL), */
+	uint32_t *pl_q;		 /* its QPNs (NULL: rocelab's own numbering), */
+	size_t pl_n;		 /* and its length (once taken: tg's not RPM_SERVICE) */
 	struct rpm_svc svc;
 	bool svc_dirty;
 	unsigned long long next_flows, next_svc_expire, svc_seen, svc_other;
@@ -887,12 +887,19 @@ static bool rnic_at(const struct agent *a, uint32_t dst, size_t *host, size_t *r
 	return false;
 }
 
-/* The QPN of (host, rnic)'s probe port: as the pinglist has it, else rocelab's own. */
+/*
+ * The QPN of (host, rnic)'s probe port: as a pinglist just received has it, else as the
+ * targets hold it (the pinglist kept there), else rocelab's own.
+ */
 static uint32_t qpn_of(const struct agent *a, size_t host, size_t rnic)
 {
-	for (size_t i = 0; a->pl_q && i < a->pl_n; i++)
+	for (size_t i = 0; a->pl_t && a->pl_q && i < a->pl_n; i++)
 		if (a->pl_t[i].host == host && a->pl_t[i].rnic == rnic)
 			return a->pl_q[i];
+	for (size_t k = 0; !a->pl_t && k < a->n_tg; k++)
+		if (a->tg[k].t.list != RPM_SERVICE && a->tg[k].t.host == host &&
+		    a->tg[k].t.rnic == rnic)
+			return a->tg[k].dst.qpn;
 	return RPM_QPN_BASE + (uint32_t)rnic;
 }
 
@@ -903,13 +910,26 @@ static uint32_t qpn_of(const struct agent *a, size_t host, size_t rnic)
  */
 static void retarget(struct agent *a, unsigned long long now)
 {
-	size_t n = a->pl_n, cap = a->pl_n + RPM_SVC_MAX;
+	size_t n = 0, cap = (a->pl_t ? a->pl_n : a->n_tg) + RPM_SVC_MAX, n_list;
 	struct rpm_target *t = rl_xcalloc(cap, sizeof(*t));
 	uint32_t *q = rl_xcalloc(cap, sizeof(*q));
 
-	memcpy(t, a->pl_t, a->pl_n * sizeof(*t));
-	for (size_t i = 0; i < a->pl_n; i++)
-		q[i] = a->pl_q ? a->pl_q[i] : RPM_QPN_BASE + (uint32_t)a->pl_t[i].rnic;
+	/*
+	 * The pinglist is kept once, in the targets (a target of R-Pingmesh's lists
+	 * is 168 bytes, most of them its source ports; 960 of them at a 16-host
+	 * lab's rates were 161 kB a second time, issue 59): one just received, else
+	 * the targets' own.
+	 */
+	if (a->pl_t) {
+		memcpy(t, a->pl_t, a->pl_n * sizeof(*t));
+		for (; n < a->pl_n; n++)
+			q[n] = a->pl_q ? a->pl_q[n] : RPM_QPN_BASE + (uint32_t)a->pl_t[n].rnic;
+	} else {
+		for (size_t k = 0; k < a->n_tg; k++)
+			if (a->tg[k].t.list != RPM_SERVICE)
+				t[n] = a->tg[k].t, q[n++] = a->tg[k].dst.qpn;
+	}
+	n_list = n;
 	for (size_t i = 0; i < RPM_SVC_MAX; i++) {
 		const struct rpm_flow *f = &a->svc.f[i];
 		size_t h, r;
@@ -925,6 +945,9 @@ static void retarget(struct agent *a, unsigned long long now)
 		t[n].sports[0] = f->sport;
 		q[n++] = qpn_of(a, h, r);
 	}
+	free(a->pl_t);
+	free(a->pl_q);
+	a->pl_t = NULL, a->pl_q = NULL, a->pl_n = n_list;
 	take_targets(a, t, q, n, now);
 	free(t);
 	free(q);
