@@ -20,16 +20,35 @@ leftovers() {
 # the mark, and 'lab up' wrote the mark's session as the one that brought the lab up.
 # A lab anyone else brought up is never touched.
 RUN_MARK=/run/rocelab-tests.run
+# Is the mark's run dead (and not this one)?
+marked_run_dead() {
+	local pid sid
+	[ -r "$RUN_MARK" ] && read -r pid sid <"$RUN_MARK" || return 1
+	[[ "$pid" =~ ^[0-9]+$ && "$sid" =~ ^[0-9]+$ ]] || return 1
+	[ "$pid" != $$ ] && ! kill -0 "$pid" 2>/dev/null
+}
 interrupted_run() {
 	local st=${ROCELAB_STATE_DIR:-/run/rocelab} pid sid up_sid
-	[ -r "$RUN_MARK" ] && [ -e "$st/inventory.yaml" ] || return 1
-	read -r pid sid <"$RUN_MARK" || return 1
-	[[ "$pid" =~ ^[0-9]+$ && "$sid" =~ ^[0-9]+$ ]] || return 1
-	[ "$pid" != $$ ] && ! kill -0 "$pid" 2>/dev/null || return 1
+	marked_run_dead && [ -e "$st/inventory.yaml" ] || return 1
+	read -r pid sid <"$RUN_MARK"
 	[ "$st/inventory.yaml" -nt "$RUN_MARK" ] || return 1
 	[ -e "$st/up" ] || return 0 # killed while the lab came up or went down
 	up_sid=$(awk '$1 == "session" {print $2}' "$st/up")
 	[ "$up_sid" = "$sid" ]
+}
+# The dead-man leases a dead marked run left: written after its mark, their timers gone
+# (with its lab's namespaces, or killed with it).
+interrupted_run_leases() {
+	local f pid
+	marked_run_dead || return 0
+	for f in /run/rocelab-deadman/f*; do
+		case $f in *.pid | *.new | '/run/rocelab-deadman/f*') continue ;; esac
+		[ "$f" -nt "$RUN_MARK" ] || continue
+		case $f in *.fired) [ -e "${f%.fired}" ] || echo "$f"; continue ;; esac # fired, never read
+		pid=$(cat "$f.pid" 2>/dev/null)
+		[[ "$pid" =~ ^[0-9]+$ ]] && grep -qsF "$f" "/proc/$pid/cmdline" && continue
+		echo "$f"
+	done
 }
 
 # The run folders whose run has ended (their owner file: "MACHINE PID START", the start

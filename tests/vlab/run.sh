@@ -10,6 +10,12 @@ if [ -n "$(leftovers)" ] && interrupted_run; then
 	"$RL" lab down -q >&2
 	pgrep -f "rocelab transport " >/dev/null || rm -rf /tmp/rocelab-transport.*
 fi
+if [ -n "$(interrupted_run_leases)" ]; then
+	echo "removing the dead-man leases an interrupted test run left (their timers gone):" >&2
+	interrupted_run_leases | sed 's/^/  /' >&2
+	for f in $(interrupted_run_leases); do rm -f "$f" "$f.pid" "$f.new" "$f.fired"; done
+	rmdir /run/rocelab-deadman 2>/dev/null
+fi
 if [ -n "$(ended_run_folders)" ]; then # as 'rocelab run' sweeps them on a device's next run
 	echo "removing the folders of runs that have ended:" >&2
 	ended_run_folders | sed 's/^/  /' >&2
