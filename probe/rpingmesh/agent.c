@@ -63,14 +63,57 @@ void rpm_agent_defaults(struct rpm_agent_cfg *c)
 	rpm_pl_cfg_default(&c->pl);
 }
 
+/*
+ * A target as the agent keeps it: rpm_target's fields, its n_sports source ports out of line
+ * (after the trace times, in one block) where rpm_target holds RPM_SPORTS_MAX of them: 48
+ * bytes, not 168 (issue 59: a target's memory, about 5 ports used of 64).
+ */
+struct target_id {
+	size_t src_rnic;
+	size_t host, rnic;
+	enum rpm_list list;
+	unsigned paths;
+	unsigned n_sports;
+	uint16_t *sports; /* in traced's block */
+};
+
 /* A target of the pinglist, with its schedule and the trace times of its 5-tuples. */
 struct target {
-	struct rpm_target t;
+	struct target_id t;
 	struct pt_dst dst;
 	unsigned long long next, period; /* monotonic ns */
 	unsigned next_sport, rotate_at;
-	unsigned long long *traced; /* per source port: when its 5-tuple was traced, 0: never */
+	/* per source port: when its 5-tuple was traced, 0: never; then the ports (t.sports) */
+	unsigned long long *traced;
 };
+
+/* x's t from a pinglist's target, the trace times and the ports in one new block. */
+static void target_take(struct target *x, const struct rpm_target *t)
+{
+	size_t n = t->n_sports ? t->n_sports : 1;
+
+	x->traced = rl_xcalloc(n, sizeof(*x->traced) + sizeof(*x->t.sports));
+	x->t = (struct target_id){.src_rnic = t->src_rnic,
+				  .host = t->host,
+				  .rnic = t->rnic,
+				  .list = t->list,
+				  .paths = t->paths,
+				  .n_sports = t->n_sports,
+				  .sports = (uint16_t *)(x->traced + n)};
+	memcpy(x->t.sports, t->sports, t->n_sports * sizeof(*x->t.sports));
+}
+
+/* A pinglist's target again, from x's. */
+static void target_give(const struct target *x, struct rpm_target *t)
+{
+	*t = (struct rpm_target){.src_rnic = x->t.src_rnic,
+				 .host = x->t.host,
+				 .rnic = x->t.rnic,
+				 .list = x->t.list,
+				 .paths = x->t.paths,
+				 .n_sports = x->t.n_sports};
+	memcpy(t->sports, x->t.sports, x->t.n_sports * sizeof(*t->sports));
+}
 
 /* An ACK1 sent, awaiting its send time T4 for ACK2. */
 struct ack_wait {
@@ -827,7 +870,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 		double rate = list_rate(a, t[i].list);
 
 		for (size_t k = 0; k < a->n_tg && !old; k++) {
-			const struct rpm_target *o = &a->tg[k].t;
+			const struct target_id *o = &a->tg[k].t;
 
 			if (a->tg[k].traced && o->src_rnic == t[i].src_rnic &&
 			    o->host == t[i].host && o->rnic == t[i].rnic && o->list == t[i].list &&
@@ -843,8 +886,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 			kept++;
 			continue;
 		}
-		x->t = t[i];
-		x->traced = rl_xcalloc(t[i].n_sports ? t[i].n_sports : 1, sizeof(*x->traced));
+		target_take(x, &t[i]);
 		x->period = (unsigned long long)(1e9 / rate);
 		/* Spread the first probes over one period, so targets do not fire together. */
 		x->next = now + (unsigned long long)random() % x->period;
@@ -927,7 +969,7 @@ static void retarget(struct agent *a, unsigned long long now)
 	} else {
 		for (size_t k = 0; k < a->n_tg; k++)
 			if (a->tg[k].t.list != RPM_SERVICE)
-				t[n] = a->tg[k].t, q[n++] = a->tg[k].dst.qpn;
+				target_give(&a->tg[k], &t[n]), q[n++] = a->tg[k].dst.qpn;
 	}
 	n_list = n;
 	for (size_t i = 0; i < RPM_SVC_MAX; i++) {
