@@ -414,21 +414,23 @@ void fault_deadman_beat(struct fault_run *f, bool now)
 /* Is the lease at path (its timer's pid in path.pid) still kept by a timer that runs? */
 static bool lease_kept(const char *path)
 {
-	char p[PATH_MAX + 8], *pid, *cmd;
+	char p[PATH_MAX + 8], *txt, *cmd;
 	size_t len = 0;
 	bool kept = false;
+	int pid;
 
 	snprintf(p, sizeof(p), "%s.pid", path);
-	if (!(pid = rl_read_file(p, NULL)))
+	if (!(txt = rl_read_file(p, NULL)))
 		return false;
-	snprintf(p, sizeof(p), "/proc/%d/cmdline", atoi(pid));
-	if (atoi(pid) > 0 && (cmd = rl_read_file(p, &len))) {
+	pid = atoi(txt);
+	free(txt);
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", pid);
+	if (pid > 0 && (cmd = rl_read_file(p, &len))) {
 		/* its argv: sh -c BODY rocelab-deadman LEASE, NUL-separated */
 		for (size_t i = 0; i < len && !kept; i += strlen(cmd + i) + 1)
 			kept = !strcmp(cmd + i, path);
 		free(cmd);
 	}
-	free(pid);
 	return kept;
 }
 
@@ -467,7 +469,7 @@ int fault_deadman_sweep_local(char *const *devices, size_t n)
 			if (lease_kept(path))
 				break;
 			static const char *const ext[] = {"", ".pid", ".new", ".fired"};
-			for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
+			for (size_t k = 0; k < ARRAY_SIZE(ext); k++) {
 				char f[PATH_MAX + 8];
 
 				snprintf(f, sizeof(f), "%s%s", path, ext[k]);

@@ -49,50 +49,42 @@ const char *verbs_dl_error(void)
 	return lib ? NULL : why;
 }
 
-/* The real function name@version, or NULL (errno ENOSYS) when the library or it is missing. */
-static void *verbs_sym(const char *name, const char *version)
+/*
+ * The real function name@version, found once and kept in *slot; NULL (errno ENOSYS) when the
+ * library or it is missing.
+ */
+static void *verbs_fn(void **slot, const char *name, const char *version)
 {
-	void *f;
+	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 
+	if (f)
+		return f;
 	pthread_once(&once, verbs_open);
 	if (!lib || !(f = dlvsym(lib, name, version))) {
-		if (lib && !why[0])
-			snprintf(why, sizeof(why), "%s has no %s@%s", VERBS_SONAME, name, version);
 		errno = ENOSYS;
 		return NULL;
 	}
+	__atomic_store_n(slot, f, __ATOMIC_RELEASE);
 	return f;
 }
 
-/*
- * One stub: RET NAME PARAMS calls the real NAME@VER with ARGS, or returns
- * FAIL when it cannot be found. The pointer is found once and kept.
- */
+/* One stub: RET NAME PARAMS calls the real NAME@VER with ARGS, or returns FAIL without it. */
 #define VERBS_STUB(ret, name, ver, fail, params, args)                                             \
 	ret name params                                                                            \
 	{                                                                                          \
-		static ret(*fn) params;                                                            \
-		ret(*f) params = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);                           \
+		static void *fn;                                                                   \
+		ret(*f) params = (ret(*) params)verbs_fn(&fn, #name, ver);                         \
                                                                                                    \
-		if (!f) {                                                                          \
-			if (!(f = (ret(*) params)verbs_sym(#name, ver)))                           \
-				return fail;                                                       \
-			__atomic_store_n(&fn, f, __ATOMIC_RELEASE);                                \
-		}                                                                                  \
-		return f args;                                                                     \
+		return f ? f args : fail;                                                          \
 	}
 #define VERBS_VOID_STUB(name, ver, params, args)                                                   \
 	void name params                                                                           \
 	{                                                                                          \
-		static void(*fn) params;                                                           \
-		void(*f) params = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);                          \
+		static void *fn;                                                                   \
+		void(*f) params = (void(*) params)verbs_fn(&fn, #name, ver);                       \
                                                                                                    \
-		if (!f) {                                                                          \
-			if (!(f = (void(*) params)verbs_sym(#name, ver)))                          \
-				return;                                                            \
-			__atomic_store_n(&fn, f, __ATOMIC_RELEASE);                                \
-		}                                                                                  \
-		f args;                                                                            \
+		if (f)                                                                             \
+			f args;                                                                    \
 	}
 
 /* The versions are those rocelab's objects were bound to when linked against libibverbs. */

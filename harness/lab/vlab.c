@@ -756,7 +756,6 @@ static const char *link_ends_state(const struct inventory *inv, const struct inv
 	return !strcmp(sa, "missing") || !strcmp(sb, "missing") ? "missing" : "down";
 }
 
-/* One pass for both views: JSON gets every field, text the tables a person reads. */
 /* Who brought the lab up, from the up mark (absent in a mark from before it said so). */
 static void up_owner_print(struct out *o)
 {
@@ -781,6 +780,7 @@ static void up_owner_print(struct out *o)
 	free(up);
 }
 
+/* One pass for both views: JSON gets every field, text the tables a person reads. */
 static void status_print(struct out *o, const struct inventory *inv)
 {
 	char ns[64], buf[96], path[4096];

@@ -10,16 +10,18 @@ if [ -n "$(leftovers)" ] && interrupted_run; then
 	"$RL" lab down -q >&2
 	pgrep -f "rocelab transport " >/dev/null || rm -rf /tmp/rocelab-transport.*
 fi
-if [ -n "$(interrupted_run_leases)" ]; then
+stale=$(interrupted_run_leases)
+if [ -n "$stale" ]; then
 	echo "removing the dead-man leases an interrupted test run left (their timers gone):" >&2
-	interrupted_run_leases | sed 's/^/  /' >&2
-	for f in $(interrupted_run_leases); do rm -f "$f" "$f.pid" "$f.new" "$f.fired"; done
+	sed 's/^/  /' <<<"$stale" >&2
+	for f in $stale; do rm -f "$f" "$f.pid" "$f.new" "$f.fired"; done
 	rmdir /run/rocelab-deadman 2>/dev/null
 fi
-if [ -n "$(ended_run_folders)" ]; then # as 'rocelab run' sweeps them on a device's next run
+stale=$(ended_run_folders)
+if [ -n "$stale" ]; then # as 'rocelab run' sweeps them on a device's next run
 	echo "removing the folders of runs that have ended:" >&2
-	ended_run_folders | sed 's/^/  /' >&2
-	ended_run_folders | xargs -r rm -rf
+	sed 's/^/  /' <<<"$stale" >&2
+	xargs -r rm -rf <<<"$stale"
 fi
 if [ -n "$(leftovers)" ]; then
 	echo "a lab (or its leftovers) is up; the tests need the machine to themselves:" >&2
