@@ -35,12 +35,21 @@ const struct opt_desc ep_opts[] = {
     {"ooo-off", OPT_BOOL, 0, 0, EP(ooo_off), "out-of-order control off (the Fig. 14 ablation)"},
     {"iw", OPT_UINT, 1, MPR_SB / 2, EP(iw), "initial window (packets)"},
     {"probe", OPT_DOUBLE, 0, 1, EP(probe), "path probing probability a round trip"},
+    {"mode", OPT_STR, 0, 0, EP(mode),
+     "the sender: rocelab (its scoreboard, credit once a PSN) or paper (the paper's exactly: "
+     "no scoreboard, credit per reply, probing once a round trip; transport/README.md)",
+     .size = sizeof(((struct ep_params *)0)->mode)},
+    {"scoreboard", OPT_STR, 0, 0, EP(scoreboard),
+     "on or off: rocelab's SACK scoreboard (recovery skips what the receiver holds; default: "
+     "the mode's)",
+     .size = sizeof(((struct ep_params *)0)->scoreboard)},
     {"probe-mode", OPT_STR, 0, 0, EP(probe_mode),
      "per-rtt (the paper: one trial a round trip) or per-packet (NS3-MP-RDMA: each packet, "
-     "once a round trip passed)",
+     "once a round trip passed; default: the mode's)",
      .size = sizeof(((struct ep_params *)0)->probe_mode)},
     {"credit", OPT_STR, 0, 0, EP(credit),
-     "window credit from replies: once (each PSN once) or per-reply (the paper's, Fig. 14)",
+     "window credit from replies: once (each PSN once), per-reply (each reply, none owed once "
+     "nothing is held above the ACK) or paper (each reply); default: the mode's",
      .size = sizeof(((struct ep_params *)0)->credit)},
     {"receiver", OPT_STR, 0, 0, EP(receiver),
      "bitmap (MP-RDMA's, bitmap slots), eunomia (Eunomia's HD bitmap, 256 at most: give bitmap "
@@ -106,8 +115,7 @@ void ep_defaults(struct ep_params *p)
 	    .snd_qpn = 0x200 + SPRAY_CONNS_MAX, /* room for a spraying workload's QPs */
 	    .rcv_qpn = 0x200,
 	    .ecn = "sojourn",
-	    .probe_mode = "per-rtt",
-	    .credit = "once",
+	    .mode = "rocelab",
 	    .receiver = "bitmap",
 	    .workload = "stream",
 	    .spray = "round-robin",
@@ -134,12 +142,23 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		snprintf(err, errlen, "ecn '%s': give sojourn, wire or off", p->ecn);
 		return -EINVAL;
 	}
-	if (strcmp(p->probe_mode, "per-rtt") && strcmp(p->probe_mode, "per-packet")) {
+	enum mpr_credit credit;
+
+	if (strcmp(p->mode, "rocelab") && strcmp(p->mode, "paper")) {
+		snprintf(err, errlen, "mode '%s': give rocelab or paper", p->mode);
+		return -EINVAL;
+	}
+	if (*p->scoreboard && strcmp(p->scoreboard, "on") && strcmp(p->scoreboard, "off")) {
+		snprintf(err, errlen, "scoreboard '%s': give on or off", p->scoreboard);
+		return -EINVAL;
+	}
+	if (*p->probe_mode && strcmp(p->probe_mode, "per-rtt") &&
+	    strcmp(p->probe_mode, "per-packet")) {
 		snprintf(err, errlen, "probe-mode '%s': give per-rtt or per-packet", p->probe_mode);
 		return -EINVAL;
 	}
-	if (strcmp(p->credit, "once") && strcmp(p->credit, "per-reply")) {
-		snprintf(err, errlen, "credit '%s': give once or per-reply", p->credit);
+	if (*p->credit && mpr_credit_parse(p->credit, &credit)) {
+		snprintf(err, errlen, "credit '%s': give once, per-reply or paper", p->credit);
 		return -EINVAL;
 	}
 	bool spray = !strcmp(p->workload, "spray");
@@ -394,18 +413,20 @@ static void snd_end(struct snd_ep *e, double secs)
 	}
 	ep_emit_end(
 	    &e->c,
-	    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
-		      "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
-		      "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
-		      (json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
-		      (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
-		      (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
-		      (json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable,
-		      "rx_overflow", (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad,
-		      "wakeups", (json_int_t)e->c.loop.wakeups, "per_vp", vps));
+	    json_pack(
+		"{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:s,s:o}",
+		"type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "sent",
+		(json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
+		(json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
+		(json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
+		(json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
+		(json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable, "rx_overflow",
+		(json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad, "wakeups",
+		(json_int_t)e->c.loop.wakeups, "scoreboard", e->s.cfg.scoreboard, "credit",
+		mpr_credit_name(e->s.cfg.credit), "per_vp", vps));
 }
 
-static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
+void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 {
 	mpr_cfg_default(c);
 	c->single_path = p->single_path;
@@ -414,9 +435,15 @@ static void snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->ooo_aware = !p->ooo_off;
 	c->iw = p->iw;
 	c->probe_ppm = (uint32_t)(p->probe * 1e6 + 0.5);
-	c->probe_mode =
-	    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
-	c->credit = strcmp(p->credit, "per-reply") ? MPR_CREDIT_ONCE : MPR_CREDIT_PER_REPLY;
+	if (!strcmp(p->mode, "paper"))
+		mpr_cfg_paper(c);
+	if (*p->scoreboard)
+		c->scoreboard = !strcmp(p->scoreboard, "on");
+	if (*p->probe_mode)
+		c->probe_mode =
+		    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
+	if (*p->credit)
+		mpr_credit_parse(p->credit, &c->credit);
 	c->eunomia_rx = !strcmp(p->receiver, "eunomia");
 	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
@@ -438,7 +465,7 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	double secs;
 	int r = RL_EXIT_SETUP;
 
-	snd_cfg(p, &c);
+	ep_snd_cfg(p, &c);
 	if (ep_check(p, &ecn, err, sizeof(err)) ||
 	    (strcmp(p->workload, "spray") && mpr_cfg_check(&c, &why))) {
 		fprintf(stderr, "rocelab: transport send: %s\n", why ? why : err);
@@ -464,13 +491,13 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 		goto clean;
 	inet_ntop(AF_INET, &me->addr.addr, a1, sizeof(a1));
 	inet_ntop(AF_INET, &peer->addr.addr, a2, sizeof(a2));
-	fprintf(
-	    stderr,
-	    "rocelab: transport send: %s (%s) -> %s (%s), %s, %u VPs, delta %u, bitmap %u%s%s\n",
-	    from, a1, to, a2, p->single_path ? "single path (go-back-N)" : "MP-RDMA",
-	    p->single_path ? 1 : p->vps, p->delta, p->single_path ? 1 : c.bitmap,
-	    p->ooo_off ? ", out-of-order control off" : "",
-	    c.credit == MPR_CREDIT_PER_REPLY ? ", window credit per reply" : "");
+	fprintf(stderr,
+		"rocelab: transport send: %s (%s) -> %s (%s), %s, %u VPs, delta %u, bitmap %u%s, "
+		"scoreboard %s, credit %s\n",
+		from, a1, to, a2, p->single_path ? "single path (go-back-N)" : "MP-RDMA",
+		p->single_path ? 1 : p->vps, p->delta, p->single_path ? 1 : c.bitmap,
+		p->ooo_off ? ", out-of-order control off" : "", c.scoreboard ? "on" : "off",
+		mpr_credit_name(c.credit));
 	/* A backlogged sender: data for longer than any run. */
 	snd_queue(e, first, mpr_snd_push(&e->s, 0x7fffffff, e->c.t0, first));
 	ep_txq_flush(&e->c.q);

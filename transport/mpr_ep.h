@@ -38,8 +38,10 @@ struct ep_params {
 	int dscp;
 	unsigned snd_qpn, rcv_qpn;
 	char ecn[16];
-	char probe_mode[16]; /* per-rtt | per-packet */
-	char credit[16];     /* once | per-reply */
+	char mode[16];	     /* rocelab | paper (mpr_cfg_paper()) */
+	char scoreboard[8];  /* on | off | "" (the mode's) */
+	char probe_mode[16]; /* per-rtt | per-packet | "" (the mode's) */
+	char credit[16];     /* once | per-reply | paper | "" (the mode's) */
 	char receiver[16];   /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */
 	char workload[16];   /* stream (MP-RDMA's backlogged flow) | spray (spray_ep.h) */
 	char spray[16];	     /* spray: round-robin | random over the VPs */
@@ -55,6 +57,9 @@ struct ep_params {
 
 extern const struct opt_desc ep_opts[];
 void ep_defaults(struct ep_params *p);
+/* The sender's state-machine configuration the parameters give (mode, then each departure). */
+struct mpr_cfg;
+void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c);
 /* Cross-checks, then ECN parsed; -EINVAL with what to change in err. */
 int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errlen);
 
@@ -80,5 +85,8 @@ int ep_paths(const struct inventory *inv, const char *from, const char *to,
 
 /* rocelab transport run|send|recv|paths (transport/cli.c). */
 int cmd_transport(int argc, char **argv);
+/* rocelab transport sim: the paper's figures on the path simulator (sim_cmd.c); argv[0] is "sim".
+ */
+int cmd_transport_sim(int argc, char **argv);
 
 #endif

@@ -26,7 +26,37 @@ void mpr_cfg_default(struct mpr_cfg *cfg)
 	    .cwnd_max = MPR_SB / 2,
 	    .msg_pkts = 64,
 	    .sync_every = 0,
+	    .scoreboard = true,
 	};
+}
+
+void mpr_cfg_paper(struct mpr_cfg *cfg)
+{
+	cfg->scoreboard = false;
+	cfg->credit = MPR_CREDIT_PAPER;
+	cfg->probe_mode = MPR_PROBE_PER_RTT;
+}
+
+static const char *const credit_names[] = {
+    [MPR_CREDIT_ONCE] = "once",
+    [MPR_CREDIT_PER_REPLY] = "per-reply",
+    [MPR_CREDIT_PAPER] = "paper",
+};
+
+const char *mpr_credit_name(enum mpr_credit c)
+{
+	return (unsigned)c < sizeof(credit_names) / sizeof(credit_names[0]) ? credit_names[c]
+									    : NULL;
+}
+
+int mpr_credit_parse(const char *name, enum mpr_credit *c)
+{
+	for (unsigned i = 0; i < sizeof(credit_names) / sizeof(credit_names[0]); i++)
+		if (!strcmp(name, credit_names[i])) {
+			*c = (enum mpr_credit)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
@@ -45,6 +75,8 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "the initial window must be at most 64 packets (one call's output)";
 	else if (cfg->burst < 1 || cfg->burst > MPR_OUT_MAX)
 		w = "burst must be 1 to 64 packets an ACK";
+	else if (cfg->sync_ppm > 1000000)
+		w = "the synchronise share must be 0 to 1";
 	else if (cfg->probe_ppm > 1000000)
 		w = "the probing probability must be 0 to 1";
 	else if (cfg->vp_hi < cfg->vp_lo ||
@@ -56,6 +88,12 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "the initial RTT and the RTO floor must be positive";
 	else if (cfg->single_path && cfg->qp_timeout_ns < 1)
 		w = "the single path's QP timeout must be positive";
+	else if ((unsigned)cfg->credit > MPR_CREDIT_PAPER)
+		w = "the credit rule must be once, per-reply or paper";
+	else if (cfg->credit == MPR_CREDIT_ONCE && !cfg->scoreboard && !cfg->single_path)
+		w = "credit once a PSN needs the scoreboard (which PSNs were SACKed): use "
+		    "per-reply "
+		    "or paper without it";
 	else if (cfg->eunomia_rx &&
 		 (cfg->single_path || cfg->bitmap != EU_CAP_ROWS * EU_BLOCK_BITS))
 		w = "the Eunomia receiver is multi-path, with the bitmap at its reach: 256";
@@ -162,11 +200,14 @@ static bool is_tail(const struct mpr_snd *s, uint32_t psn)
 	return (psn + 1) % s->cfg.msg_pkts == 0 || psn + 1 == s->total;
 }
 
-/* Every sync_every-th message but the first must land after all earlier ones. */
+/* Every sync_every-th message but the first (or a share sync_ppm of them) must land after all
+ * earlier ones. */
 static bool is_sync_msg(const struct mpr_snd *s, uint32_t psn)
 {
-	uint32_t m = psn / s->cfg.msg_pkts;
+	uint64_t m = psn / s->cfg.msg_pkts;
 
+	if (s->cfg.sync_ppm)
+		return m > 0 && (m + 1) * s->cfg.sync_ppm / 1000000 > m * s->cfg.sync_ppm / 1000000;
 	return s->cfg.sync_every && m > 0 && m % s->cfg.sync_every == 0;
 }
 
@@ -274,6 +315,11 @@ static uint32_t sweep_next(struct mpr_snd *s)
 {
 	uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una;
 
+	if (!s->cfg.scoreboard) {
+		/* the paper: snd_retx names the next one, whatever the receiver holds */
+		s->snd_retx = p < s->recovery ? p + 1 : p;
+		return p < s->recovery ? p : UINT32_MAX;
+	}
 	for (; p < s->recovery; p++) {
 		if (sacked(s, p) || (s->sent_ns[p % MPR_SB] >= s->round_ns && !flag(s->dropped, p)))
 			continue;
@@ -313,7 +359,7 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 			return PICK_SENT;
 		}
 	}
-	while (s->snd_nxt < s->snd_max && sacked(s, s->snd_nxt))
+	while (s->cfg.scoreboard && s->snd_nxt < s->snd_max && sacked(s, s->snd_nxt))
 		s->snd_nxt++; /* after a timeout: what the receiver holds is not sent again */
 	if (s->snd_nxt < s->total) {
 		if (s->snd_nxt - s->snd_una >= MPR_SB / 2) {
@@ -331,7 +377,17 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 			return PICK_SENT;
 		}
 	}
-	if (early && !s->cfg.single_path) {
+	if (early && !s->cfg.single_path && !s->cfg.scoreboard) {
+		/* the paper's FUSO: the unacknowledged packets again in turn, from snd_una */
+		uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una;
+
+		if (p < s->snd_nxt) {
+			s->snd_retx = p + 1;
+			s->st.early_retx++;
+			retransmit(s, p, vp, now, out);
+			return PICK_SENT;
+		}
+	} else if (early && !s->cfg.single_path) {
 		for (uint32_t p = s->snd_una; p < s->snd_nxt; p++) {
 			if (sacked(s, p) || (!overdue(s, p, now) && !flag(s->dropped, p)))
 				continue;
@@ -404,7 +460,7 @@ unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pk
 	return spread(s, now, out);
 }
 
-#define RTO_NACK_RTTS 4 /* the RTO waits for a NACK at most this many round trips */
+#define RTO_NACK_RTTS 4 /* the RTO waits for a NACK at least this many round trips when capped */
 
 static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 {
@@ -425,15 +481,25 @@ static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 	 * RTO that fires first resends the whole window on random VPs, most of
 	 * them lossy when most paths are: at 36 packets of BDP and L = 64, one
 	 * path of four clean, it fired every 20 ms and the flow kept 0.3 of
-	 * optimal (transport/README.md, Fig. 11(a)).  At most 4 round trips: a
-	 * small window pushes no NACK out soon, and 2 + L / cwnd at a window of
-	 * 1 was 66 of them, which kept a flow whose route came back silent.
+	 * optimal (transport/README.md, Fig. 11(a)).  At most what the initial
+	 * window needs, 2 + L / IW (and at least 4): a small window pushes no
+	 * NACK out soon, and 2 + L / cwnd at a window of 1 was 66 round trips,
+	 * which kept a flow whose route came back silent; a timeout restarts
+	 * from IW, where the NACK comes within the cap.  The cap was 4 round
+	 * trips until 2026-11-30: at the lab's BDP (36 packets, IW 16) a window
+	 * of 16-20 needs 5-6, the RTO fired first every 20 ms and put the
+	 * window back to IW, and 5 seeds of 10 kept 0.30-0.77 of optimal in the
+	 * simulator (`rocelab transport sim --figure fig11a-lab --seeds 10`);
+	 * with the cap at the initial window's, 0.95-0.96 each.
 	 */
 	uint64_t nack_by = 2 * s->srtt + s->srtt * s->cfg.bitmap * MPR_ONE /
 					     (s->cwnd > MPR_ONE ? s->cwnd : MPR_ONE);
+	uint64_t cap_rtts = 2 + (s->cfg.bitmap + s->cfg.iw - 1) / s->cfg.iw;
 
-	if (nack_by > RTO_NACK_RTTS * s->srtt)
-		nack_by = RTO_NACK_RTTS * s->srtt;
+	if (cap_rtts < RTO_NACK_RTTS)
+		cap_rtts = RTO_NACK_RTTS;
+	if (nack_by > cap_rtts * s->srtt)
+		nack_by = cap_rtts * s->srtt;
 
 	if (s->rto < nack_by)
 		s->rto = nack_by;
@@ -458,6 +524,17 @@ static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
 	}
 	if (a->nack_psn < s->snd_una || a->nack_psn >= s->snd_max)
 		return; /* stale: the hole was filled since */
+	if (!s->cfg.scoreboard) {
+		/* the paper: the first NACK starts a recovery round; the rest wait for it or the
+		 * RTO */
+		if (s->mode == MPR_NORMAL) {
+			s->mode = MPR_RECOVERY;
+			s->recovery = s->snd_nxt;
+			s->snd_retx = a->nack_psn;
+			s->st.recoveries++;
+		}
+		return;
+	}
 	if (!a->sync_fail && a->sack != a->nack_psn && a->sack >= s->snd_una &&
 	    a->sack < s->snd_max && !sacked(s, a->sack))
 		set_flag(s->dropped, a->sack, true); /* to be sent again */
@@ -510,13 +587,24 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 	 * landed without credit, so a slow path's late replies clock nothing:
 	 * that alone keeps a 1/40 path from holding the bitmap's head, and the
 	 * Fig. 14 ablation shows the paper's loss only with PER_REPLY.
+	 *
+	 * PAPER: + 1 for every reply, whenever its copy was sent.
 	 */
-	if (s->cfg.credit == MPR_CREDIT_PER_REPLY
-		? a->tx_ns >= s->credit_from
-		: a->sack >= s->snd_una && a->sack < s->snd_max && !sacked(s, a->sack) &&
-		      !(a->nack && flag(s->dropped, a->sack)))
-		s->inflate++;
-	if (!a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
+	bool credit;
+
+	switch (s->cfg.credit) {
+	case MPR_CREDIT_PAPER:
+		credit = true;
+		break;
+	case MPR_CREDIT_PER_REPLY:
+		credit = a->tx_ns >= s->credit_from;
+		break;
+	default:
+		credit = a->sack >= s->snd_una && a->sack < s->snd_max && !sacked(s, a->sack) &&
+			 !(a->nack && flag(s->dropped, a->sack));
+	}
+	s->inflate += credit;
+	if (s->cfg.scoreboard && !a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
 		set_flag(s->sacked, a->sack, true);
 	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
 		s->inflate -= (int32_t)(a->aack - s->snd_una);
@@ -633,4 +721,30 @@ bool mpr_snd_done(const struct mpr_snd *s)
 double mpr_snd_cwnd(const struct mpr_snd *s)
 {
 	return (double)s->cwnd / MPR_ONE;
+}
+
+/* Hardware widths (mprdma.h): a PSN as BTH carries it, a time on a 32-bit µs timer. */
+#define HW_PSN	3
+#define HW_TIME 4
+
+size_t mpr_snd_bytes(const struct mpr_cfg *cfg)
+{
+	size_t b = 4 + 4; /* cwnd (Q16.16), inflate */
+	b += 6 * HW_PSN;  /* snd_una, snd_nxt, snd_max, snd_ooh, recovery, snd_retx */
+	b += 1;		  /* mode */
+	b += 1 + HW_TIME; /* burst control: backlog, its timer */
+	b += HW_TIME + 1; /* the RTO timer, its back-off */
+	b += 2 * HW_TIME; /* srtt, rttvar */
+	b += HW_TIME;	  /* last send (restart after idle) */
+	b += 8;		  /* the RNG (xorshift64*) */
+	if (cfg->single_path)
+		return b;
+	b += cfg->probe_mode == MPR_PROBE_PER_RTT ? HW_TIME + 1 : HW_TIME; /* probing */
+	if (cfg->sync_every || cfg->sync_ppm)
+		b += 2 * HW_TIME; /* the last message's end, the synchronise timer */
+	if (cfg->credit == MPR_CREDIT_PER_REPLY)
+		b += HW_TIME; /* credit_from */
+	if (cfg->scoreboard)
+		b += 2 * MPR_SB / 8 + MPR_SB * HW_TIME; /* SACKed, dropped, a send time a PSN */
+	return b;
 }

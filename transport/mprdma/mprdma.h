@@ -35,12 +35,15 @@
 
 /*
  * How replies give window credit back (inflate).  ONCE: each PSN once, the
- * first reply above snd_una (rocelab's default).  PER_REPLY: every reply,
- * as the paper counts (the Fig. 14 ablation; see mpr_snd_ack()).
+ * first reply above snd_una (rocelab's default; it needs the scoreboard).
+ * PER_REPLY: every reply, as the paper counts, and none owed once the
+ * receiver holds nothing above its cumulative ACK (rocelab's addition: the
+ * paper's count leaks).  PAPER: every reply, nothing more (see mpr_snd_ack()).
  */
 enum mpr_credit {
 	MPR_CREDIT_ONCE,
 	MPR_CREDIT_PER_REPLY,
+	MPR_CREDIT_PAPER,
 };
 
 enum mpr_probe_mode {
@@ -70,8 +73,23 @@ struct mpr_cfg {
 	uint32_t cwnd_max;   /* packets; at most MPR_SB / 2 */
 	unsigned msg_pkts;   /* packets a message (the last one is its Tail) */
 	unsigned sync_every; /* every n-th message is a synchronise one (0: none) */
-	bool single_path;    /* go-back-N on one VP (vp_lo): the rxe-like baseline */
+	/*
+	 * Or this share of the messages (parts per million), evenly spaced:
+	 * message m > 0 is one when floor((m + 1) r) > floor(m r).  0: sync_every decides.
+	 */
+	uint32_t sync_ppm;
+	bool single_path; /* go-back-N on one VP (vp_lo): the rxe-like baseline */
 	enum mpr_credit credit;
+	/*
+	 * rocelab's SACK scoreboard (a bit a PSN in flight for SACKed and for
+	 * dropped, and each PSN's send time): recovery passes what the receiver
+	 * holds, a lost retransmission is sent again at the next NACK, spare
+	 * window resends only what is overdue.  Off is the paper's sender
+	 * (section 3.3.3): recovery resends every PSN from the NACKed one up to
+	 * snd_nxt at the NACK, one an ACK, and a lost retransmission waits for
+	 * the RTO; its state is the paper's budget (mpr_snd_bytes()).
+	 */
+	bool scoreboard;
 	/*
 	 * The receiver is Eunomia's HD bitmap (transport/ordering), not an
 	 * L-slot one; bitmap must then be its reach, 256 (issue 15: MP-RDMA
@@ -143,8 +161,17 @@ uint64_t mpr_rand(uint64_t *state);
 /* A Poisson process's next gap (ns, at least 1): exponential of mean_ns, one mpr_rand() draw. */
 uint64_t mpr_rand_gap(uint64_t *state, double mean_ns);
 
-/* The paper's defaults (A.2), a 10 µs RTT assumed until measured. */
+/* The paper's defaults (A.2), a 10 µs RTT assumed until measured, with rocelab's scoreboard and
+ * credit. */
 void mpr_cfg_default(struct mpr_cfg *cfg);
+/*
+ * The paper's sender exactly: no scoreboard, credit per reply (PAPER),
+ * probing once a round trip at p (the rest of cfg as it is).
+ */
+void mpr_cfg_paper(struct mpr_cfg *cfg);
+/* "once", "per-reply", "paper" (NULL for another value); -EINVAL for an unknown name. */
+const char *mpr_credit_name(enum mpr_credit c);
+int mpr_credit_parse(const char *name, enum mpr_credit *c);
 /* 0, or -EINVAL with what is wrong in why (may be NULL). */
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why);
 
@@ -167,6 +194,16 @@ unsigned mpr_snd_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out);
 bool mpr_snd_done(const struct mpr_snd *s);
 /* The window in packets, as a double (for reports). */
 double mpr_snd_cwnd(const struct mpr_snd *s);
+/*
+ * The sender's state for this connection as a NIC would hold it, in bytes:
+ * each field the configuration makes it use, at hardware widths (a PSN 3
+ * bytes as BTH carries it, the window Q16.16 4, a time 4: µs on a 32-bit
+ * timer), and the scoreboard's bits and send times when it is on.  With
+ * mpr_rcv_bytes() it is what MP-RDMA adds to a connection (the paper's 66 B
+ * is 49 + 17; transport/README.md lists the fields).  harness-only state
+ * (statistics, which VP each copy took) is not counted.
+ */
+size_t mpr_snd_bytes(const struct mpr_cfg *cfg);
 
 /* The receiver: a cyclic bitmap of L slots headed by rcv_nxt (section 3.3.1). */
 struct mpr_rcv_stats {

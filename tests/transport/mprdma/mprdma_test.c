@@ -419,6 +419,140 @@ Test(mprdma, overflow_nacks_and_lost_retransmission)
 }
 
 /*
+ * The paper's sender (mpr_cfg_paper(): no scoreboard, credit per reply),
+ * exactly: a NACK starts a recovery round from the NACKed PSN to snd_nxt,
+ * one PSN an ACK's credit whatever the receiver holds; further NACKs wait
+ * for it (or the RTO); every reply is credit, duplicates and copies from
+ * before a timeout too; spare window resends the unacknowledged in turn.
+ */
+Test(mprdma, the_papers_sender)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	mpr_cfg_paper(&c);
+	cr_assert_not(c.scoreboard);
+	cr_assert_eq(c.credit, MPR_CREDIT_PAPER);
+	started(&s, &c);
+	/* 10 lost; 11..73 landed (the receiver holds them); 74..79 dropped or on their way */
+	in_flight(&s, 10, 80, 100);
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(10, 74), 10, out), 2);
+	cr_assert_eq(s.mode, MPR_RECOVERY);
+	cr_assert_eq(s.recovery, 80);
+	cr_assert_eq(out[0].psn, 10);
+	cr_assert(out[0].retx);
+	cr_assert_eq(out[1].psn, 11, "no scoreboard: what the receiver holds goes again");
+	cr_assert_eq(s.inflate, 1 - 2, "+1 for the NACK, -1 a copy");
+	/* another NACK for the same hole, overdue or not: the round goes on */
+	cr_assert_eq(mpr_snd_ack(&s, nack_of(10, 75), 10 + 400 * US, out), 2);
+	cr_assert_eq(out[0].psn, 12);
+	cr_assert_eq(out[1].psn, 13);
+	cr_assert_eq(s.st.lost_retx, 0);
+	cr_assert_eq(s.st.recoveries, 1);
+	/* a duplicate's reply (12 landed before) is credit too */
+	int32_t before = s.inflate;
+
+	mpr_snd_ack(&s, ack_of(50010, 12, 10, false), 10 + 401 * US, out);
+	cr_assert_eq(s.inflate, before + 1 - 2);
+	/* the hole filled: AACK 80 ends the round, new data follows */
+	struct mpr_ack fill = *ack_of(50010, 10, 80, false);
+
+	fill.retx = true;
+	cr_assert_eq(mpr_snd_ack(&s, &fill, 10 + 402 * US, out), 2);
+	cr_assert_eq(s.mode, MPR_NORMAL);
+	cr_assert_eq(out[0].psn, 80);
+	cr_assert_not(out[0].retx);
+	cr_assert_eq(s.st.retx, 6);
+
+	/* a timeout zeroes inflate; a reply to a copy from before it still counts */
+	uint64_t at = s.rto_at;
+
+	mpr_snd_timer(&s, at, out);
+	cr_assert_eq(s.st.rtos, 1);
+	cr_assert_eq(s.inflate, 0);
+	mpr_snd_ack(&s, ack_of(50010, 81, 80, false), at + 1, out);
+	cr_assert_eq(s.inflate, 1, "credit: paper counts every reply");
+
+	/* FUSO: no new data, spare window resends from snd_una in turn, overdue or not */
+	c = cfg_exact();
+	mpr_cfg_paper(&c);
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 10, 0, out), 10);
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 5, 0, false), 10, out), 1);
+	cr_assert_eq(out[0].psn, 0);
+	cr_assert(out[0].retx);
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50006, 6, 0, false), 11, out), 1);
+	cr_assert_eq(out[0].psn, 1);
+	cr_assert_eq(s.st.early_retx, 2);
+}
+
+/* A share of the messages synchronise, evenly spaced: 4 of every 5 at 80%, every other at 50%. */
+Test(mprdma, synchronise_share)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+	const char *why;
+
+	c.msg_pkts = 1;
+	c.iw = 10;
+	c.sync_ppm = 800000;
+	c.alpha_q16 = 0; /* no wait: each message goes at once, its flag shows */
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 10, 0, out), 10);
+	bool want80[10] = {false, true, true, true, true, false, true, true, true, true};
+
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(out[i].sync, want80[i], "message %d", i);
+	c.sync_ppm = 500000;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 10, 0, out), 10);
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(out[i].sync, i % 2 == 1, "message %d", i);
+	c.sync_ppm = 1000001;
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL);
+}
+
+/*
+ * The state a NIC would hold, as the paper counts it (66 B with the 17 B
+ * bitmap): the paper's sender at hardware widths, each departure's cost.
+ */
+Test(mprdma, sender_state_bytes)
+{
+	struct mpr_cfg c;
+
+	mpr_cfg_default(&c);
+	mpr_cfg_paper(&c);
+	cr_assert_eq(mpr_snd_bytes(&c), 62);
+	c.credit = MPR_CREDIT_PER_REPLY;
+	cr_assert_eq(mpr_snd_bytes(&c), 66, "credit_from: a time");
+	c.sync_every = 4;
+	cr_assert_eq(mpr_snd_bytes(&c), 74, "synchronise: the last message's end and a timer");
+	mpr_cfg_default(&c);
+	cr_assert_eq(mpr_snd_bytes(&c), 62 + 2 * 4096 / 8 + 4096 * 4, "the scoreboard");
+	c.single_path = true;
+	cr_assert_eq(mpr_snd_bytes(&c), 57, "no probing, no scoreboard on the single path");
+	/* credit once a PSN reads the scoreboard */
+	const char *why;
+
+	mpr_cfg_default(&c);
+	c.scoreboard = false;
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL);
+	cr_assert_not_null(strstr(why, "scoreboard"));
+	c.credit = MPR_CREDIT_PAPER;
+	cr_assert_eq(mpr_cfg_check(&c, NULL), 0);
+	c.credit = (enum mpr_credit)7;
+	cr_assert_eq(mpr_cfg_check(&c, NULL), -EINVAL);
+	enum mpr_credit k;
+
+	cr_assert_eq(mpr_credit_parse("paper", &k), 0);
+	cr_assert_eq(k, MPR_CREDIT_PAPER);
+	cr_assert_str_eq(mpr_credit_name(MPR_CREDIT_PER_REPLY), "per-reply");
+	cr_assert_eq(mpr_credit_parse("twice", &k), -EINVAL);
+}
+
+/*
  * A retransmission names the VP its previous copy went on (where it was
  * presumably lost: the harness's localisation charges it there); a first
  * send names none.
