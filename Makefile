@@ -33,7 +33,8 @@ TEST_BIN  := $(TEST_SRC:tests/%_test.c=$(BUILD)/tests/%_test)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
-	fuzz fuzz-check fuzz-nightly install-check flake bench-check bench-record
+	fuzz fuzz-check fuzz-nightly install-check flake bench-check bench-record figures-table \
+	figures-check
 all: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 
 help:
@@ -44,7 +45,10 @@ help:
 	@echo "make bench      lab up/down, Hostmesh agent overhead (udp; verbs vs udp in the VM), analyzer throughput,"
 	@echo "                R-Pingmesh agent beside Hostmesh's and its analyzer, MP-RDMA rig ceiling, inventories"
 	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs, a run's start and end over"
-	@echo "                SSH on 8-64 hosts (fanned out and one host after another)"
+	@echo "                SSH on 8-64 hosts (fanned out and one host after another), the MP-RDMA paper's"
+	@echo "                figures on the simulator beside the paper's values"
+	@echo "make figures-table  the MP-RDMA paper's figures on the simulator, over 5 seeds and 5 sender"
+	@echo "                variants, into transport/README.md's table (make figures-check: it is current)"
 	@echo "make bench-check  make bench, then each figure against tests/bench/baseline.txt: exit 1 when one"
 	@echo "                regressed more than 25% (BENCH_TOLERANCE) or is no longer printed"
 	@echo "make bench-record  make bench, its figures as the new tests/bench/baseline.txt (review the diff)"
@@ -166,6 +170,7 @@ check: deps
 	@$(call STEP,format-check layers,format and layers)
 	@$(call STEP,-j$(NPROC) all $(TEST_BIN) $(TOOL_BIN) $(FUZZ_BIN),the build)
 	@$(call STEP,unit,unit)
+	@$(call STEP,figures-check,figures-check)
 	@$(call STEP,install-check,install-check)
 	@$(call STEP,fuzz-check,fuzz-check)
 	@$(call STEP,integration,integration)
@@ -211,6 +216,14 @@ bench: deps
 	@tests/bench/transport_bench.sh
 	@tests/bench/scale_bench.sh
 	@tests/bench/fanout_bench.sh
+	@tests/bench/sim_bench.sh
+
+# The paper's figures table in transport/README.md: generated from the simulator, checked in make check.
+figures-table: $(BUILD)/rocelab
+	@tests/bench/sim_readme.sh --write
+
+figures-check: $(BUILD)/rocelab
+	@tests/bench/sim_readme.sh --check
 
 # The benches' figures against the baseline kept in the tree (issue 59): a regression past 25%
 # fails, loudly; bench-record writes a new one from a run on this machine.

@@ -31,6 +31,7 @@ static void help(FILE *f)
 	    "       rocelab transport recv [-i INV] --at HOST:RNIC [options]\n"
 	    "       rocelab transport paths [-i INV] --from HOST:RNIC --to HOST:RNIC [--vps N]\n"
 	    "                              [--duration T]\n"
+	    "       rocelab transport sim [--figure NAME] [--mode paper|rocelab] [--seeds N] ...\n"
 	    "\n"
 	    "MP-RDMA (NSDI'18), the multi-path RDMA transport, as RoCEv2 packets on the lab's\n"
 	    "real data path: a backlogged sender spreads one window over virtual paths (UDP\n"
@@ -42,7 +43,9 @@ static void help(FILE *f)
 	    "each VP's route from where it runs (the ground truth of which links a VP crosses):\n"
 	    "a JSON line per VP, once, or a sweep a second for --duration.  --workload spray runs\n"
 	    "Eunomia's workload instead: --conns finite connections sprayed over the VPs against\n"
-	    "a receiver NIC of the --receiver kind (eunomia, bitmap 256/64, gbn).\n"
+	    "a receiver NIC of the --receiver kind (eunomia, bitmap 256/64, gbn).  'sim' runs\n"
+	    "the paper's figures on the path simulator, beside the paper's values\n"
+	    "('rocelab transport sim --help').\n"
 	    "\n",
 	    f);
 	opt_help(ep_opts, &d, 2, f);
@@ -228,9 +231,12 @@ int cmd_transport(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return help(argc < 2 ? stderr : stdout), argc < 2 ? RL_EXIT_USAGE : RL_EXIT_OK;
 	verb = argv[1];
+	if (!strcmp(verb, "sim"))
+		return cmd_transport_sim(argc - 1, argv + 1);
 	if (strcmp(verb, "run") && strcmp(verb, "send") && strcmp(verb, "recv") &&
 	    strcmp(verb, "paths"))
-		return rl_usage_error("transport", "'%s': give run, send, recv or paths", verb);
+		return rl_usage_error("transport", "'%s': give run, send, recv, paths or sim",
+				      verb);
 	snprintf(cmd, sizeof(cmd), "transport %s", verb);
 	opt_longopts(ep_opts, OPT_BASE, own, lo, ARRAY_SIZE(lo));
 	argc--, argv++;

@@ -22,6 +22,9 @@ TOL=${BENCH_TOLERANCE:-25}
 direction() {
 	local name=$1 unit=$2
 	case "$name" in
+	# the paper's figures on the simulator: deterministic, compared with the paper in
+	# transport/README.md (make figures-check), bounded in figures_test.c, not against a baseline
+	sim_*) echo info && return ;;
 	*_vs_*) echo higher && return ;;	  # the share of a ceiling reached
 	*_share_of_*) echo info && return ;; # where the time went, not how much of it
 	*_serial) echo info && return ;;     # one host after another: the comparison, not a target

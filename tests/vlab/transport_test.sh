@@ -92,28 +92,39 @@ fi
 # endpoints' start, took long enough once that the whole 2 s run missed a 5 s fault (0 retx).
 # A 2 s run can also send on VPs that all avoid spine1 (rail1's uplink to it carried nothing):
 # no loss to see, so it runs again, up to three times.
-"$RL" inject ipid-drop --target spine1 --all-ports --mod 10 --for 15s >"$TR_OUT/ipid.out" 2>&1 &
-INJ=$!
-for _ in $(seq 300); do grep -q 'applied' "$TR_OUT/ipid.out" && break; sleep 0.1; done
-grep -q 'applied' "$TR_OUT/ipid.out" || fail "ipid-drop on spine1 not applied within 30 s" "$(tail -2 "$TR_OUT/ipid.out")"
-for try in 1 2 3; do
-	tr_run lossy --duration 2s
-	rc=$?
-	j=$TR_OUT/lossy.json
-	retx=$(jq '.sender.retx' "$j" 2>/dev/null)
-	[ $rc -eq 0 ] && [ "${retx:-0}" -eq 0 ] && [ "${UP[0]:-0}" -eq 0 ] && [ $try -lt 3 ] || break
-	echo "  (lossy run $try: nothing crossed spine1 (rail1 uplinks: ${UP[*]}), again)"
-done
-if [ $rc -eq 0 ]; then
-	mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
-	[ "$retx" -gt 0 ] && [ "$(jq '.receiver.pattern_bad' "$j")" -eq 0 ] && [ "${mbit:-0}" -ge 10 ] &&
-		ok "10% random loss on spine1: $retx retransmissions, $mbit Mbit/s, every payload intact" ||
-		fail "lossy run: retx $retx, $mbit Mbit/s, rail1 uplinks ${UP[*]}" "$(jq -c '.receiver' "$j")"
-else
-	fail "lossy run exited $rc" "$(tail -3 "$TR_OUT/lossy.err")"
-fi
-wait $INJ
-check "ipid-drop reverted after its --for" test $? -eq 0
+# lossy_runs NAME WHAT ARGS...: under ipid-drop mod 10 on spine1 (both directions, 15 s), a 2 s
+# run that must recover every byte (see above), up to three times when nothing crossed spine1.
+lossy_runs() {
+	local name=$1 what=$2 rc try retx mbit j=$TR_OUT/$1.json
+	shift 2
+	"$RL" inject ipid-drop --target spine1 --all-ports --mod 10 --for 15s >"$TR_OUT/ipid-$name.out" 2>&1 &
+	local inj=$!
+	for _ in $(seq 300); do grep -q 'applied' "$TR_OUT/ipid-$name.out" && break; sleep 0.1; done
+	grep -q 'applied' "$TR_OUT/ipid-$name.out" || fail "ipid-drop on spine1 not applied within 30 s" "$(tail -2 "$TR_OUT/ipid-$name.out")"
+	for try in 1 2 3; do
+		tr_run "$name" --duration 2s "$@"
+		rc=$?
+		retx=$(jq '.sender.retx' "$j" 2>/dev/null)
+		[ $rc -eq 0 ] && [ "${retx:-0}" -eq 0 ] && [ "${UP[0]:-0}" -eq 0 ] && [ $try -lt 3 ] || break
+		echo "  ($name run $try: nothing crossed spine1 (rail1 uplinks: ${UP[*]}), again)"
+	done
+	if [ $rc -eq 0 ]; then
+		mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
+		[ "$retx" -gt 0 ] && [ "$(jq '.receiver.pattern_bad' "$j")" -eq 0 ] && [ "${mbit:-0}" -ge 10 ] &&
+			ok "$what: 10% random loss on spine1: $retx retransmissions, $mbit Mbit/s, every payload intact" ||
+			fail "$name run: retx $retx, $mbit Mbit/s, rail1 uplinks ${UP[*]}" "$(jq -c '.receiver' "$j")"
+	else
+		fail "$name run exited $rc" "$(tail -3 "$TR_OUT/$name.err")"
+	fi
+	wait $inj
+	check "ipid-drop reverted after its --for" test $? -eq 0
+}
+lossy_runs lossy "MP-RDMA"
+# The paper's sender (mode paper: no scoreboard, every PSN from the hole resent, credit per
+# reply) on the same loss: its recovery is coarser, but it must lose no byte either.
+lossy_runs lossy-paper "the paper's sender" --mode paper
+check "the paper's sender said so: scoreboard off, credit paper" \
+	jq -e '.sender.scoreboard == false and .sender.credit == "paper"' "$TR_OUT/lossy-paper.json"
 
 # The emulated switch ECN marker: host2:rnic2's link at 20 Mbit/s, its switch end (rail2) marking
 # CE past 6 KB queued; the receiver on --ecn wire counts only CE bits that arrive.
@@ -139,11 +150,31 @@ expect_exit 2 "transport: unknown RNIC" "$RL" transport run --from host9:rnic1 -
 expect_exit 2 "transport: delta above the bitmap" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --delta 100 --bitmap 64
 expect_exit 2 "transport: bad ECN mode" "$RL" transport recv --at host2:rnic2 --ecn red
 expect_exit 2 "transport: bad credit rule" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --credit twice
+expect_exit 2 "transport: bad sender mode" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --mode nsdi
+expect_exit 2 "transport: credit once a PSN without the scoreboard" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --scoreboard off
 expect_exit 2 "transport: a source port for the single path, without it" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sport 49153
 expect_exit 2 "transport: the go-back-N receiver without the spraying workload" "$RL" transport recv --at host2:rnic2 --receiver gbn
 expect_exit 2 "transport: spray over a static bitmap of neither 64 nor 256 bits" "$RL" transport recv --at host2:rnic2 --workload spray --bitmap 128
 expect_exit 2 "transport: spray over a VP outside the VPs" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --workload spray --vps 16 --vp-set 49152,49170
 expect_exit 2 "transport: spray with QP ranges that overlap" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --workload spray --conns 20 --sender-qpn 0x300 --receiver-qpn 0x2f0
+
+# The paper's figures on the path simulator (no lab needed): deterministic, over seeds, beside
+# the paper's values; bad options refused.
+"$RL" transport sim --figure fig14 --seeds 2 --json >"$TR_OUT/sim14.json" 2>"$TR_OUT/sim14.err"
+check "transport sim: fig14 over 2 seeds as JSON, the paper's 0.325 beside the ablation's two values" \
+	jq -e '.mode == "paper" and (.figures[0].metrics[] | select(.name == "fig14b_degraded_off") | .paper == 0.325 and (.values | length) == 2 and .ratio != null)' "$TR_OUT/sim14.json"
+check "transport sim: the same seeds give the same figures" \
+	cmp -s <("$RL" transport sim --figure fig11b --seeds 2 --bench) <("$RL" transport sim --figure fig11b --seeds 2 --bench)
+check "transport sim --bench: 'bench NAME VALUE UNIT' lines with the paper's value and the ratio" \
+	bash -c '"$1" transport sim --figure state --seeds 1 --bench | grep -qx "bench sim_state_extra_bytes_paper_vs_paper 1.030 x"' _ "$RL"
+check "transport sim --list names every figure of the table" \
+	test "$("$RL" transport sim --list | awk '{print $1}' | tr '\n' ' ')" = "nofault fig5 fig11a fig11a-lab fig11b fig14 fig12 fig15 fig16 fig18 state "
+expect_exit 2 "transport sim: bad mode" "$RL" transport sim --mode nsdi
+expect_exit 2 "transport sim: no seeds" "$RL" transport sim --seeds 0
+expect_exit 2 "transport sim: too many seeds" "$RL" transport sim --seeds 101
+expect_exit 2 "transport sim: unknown figure" "$RL" transport sim --figure fig99
+expect_exit 2 "transport sim: credit once without the scoreboard" "$RL" transport sim --credit once --scoreboard off
+expect_exit 2 "transport sim: --json and --bench" "$RL" transport sim --json --bench
 
 # Eunomia's spraying workload, unshaped: finite connections completing, each byte checked.
 if tr_run spray --duration 1s --workload spray --receiver eunomia --bitmap 256 --vps 16; then

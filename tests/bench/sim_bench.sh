@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Benchmark: the MP-RDMA paper's figures on the path simulator (rocelab transport sim), over
+# SIM_SEEDS seeds (default 5), for the paper's sender, rocelab's, and the paper's with each of
+# rocelab's departures alone (the scoreboard, the per-reply credit cleared once nothing is held,
+# per-packet probing), so each departure's effect is a number.  Deterministic: the same figures
+# on every machine.  Prints "bench sim_<metric>_<variant>[_ci95|_vs_paper] VALUE UNIT" lines and
+# "bench sim_<metric>_paper_value" (the paper's); tests/bench/sim_table.sh makes them the table in
+# transport/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RL=${RL:-build/rocelab}
+SEEDS=${SIM_SEEDS:-5}
+variants=(
+	"--mode paper"
+	"--mode rocelab"
+	"--mode paper --scoreboard on"
+	"--mode paper --credit per-reply"
+	"--mode paper --probe-mode per-packet"
+)
+for v in "${variants[@]}"; do
+	# shellcheck disable=SC2086 # each variant is its options, split
+	"$RL" transport sim $v --seeds "$SEEDS" --bench
+done | awk '!($2 ~ /_paper_value$/ && seen[$2]++)'
