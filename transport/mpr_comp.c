@@ -427,6 +427,14 @@ int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *o
 	if (ood_fault >= 0)
 		comp_obs_metric(obs, "ood-p999-fault", ood_fault, "packets");
 	comp_obs_metric(obs, "payload-errors", mpr_jnum(re, "pattern_bad"), "packets");
+	if (st->cfg->ep.sync > 0) {
+		/* section 3.4: synchronise messages placed, and any placed before an earlier one */
+		comp_obs_metric(obs, "sync-placed", mpr_jnum(re, "sync_placed"), "packets");
+		comp_obs_metric(obs, "sync-early",
+				mpr_jnum(re, "sync_early") + mpr_jnum(re, "placed_beyond"),
+				"packets");
+		comp_obs_metric(obs, "sync-refused", mpr_jnum(re, "sync_refused"), "packets");
+	}
 	if (t->t_fault > 0) {
 		double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault, high = 0;
 

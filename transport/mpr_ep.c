@@ -51,6 +51,13 @@ const struct opt_desc ep_opts[] = {
      "window credit from replies: once (each PSN once), per-reply (each reply, none owed once "
      "nothing is held above the ACK) or paper (each reply); default: the mode's",
      .size = sizeof(((struct ep_params *)0)->credit)},
+    {"msg-kb", OPT_UINT, 1, 65536, EP(msg_kb),
+     "message size in KB (packets of 1 KB; the last a message's tail)"},
+    {"sync", OPT_DOUBLE, 0, 1, EP(sync),
+     "share of the messages that are synchronise messages (section 3.4: each must land after "
+     "every earlier one; evenly spaced)"},
+    {"alpha", OPT_DOUBLE, 0, 16, EP(alpha),
+     "synchronise: the sender holds one α·Δ·RTT/cwnd after the previous message (the paper: 1)"},
     {"receiver", OPT_STR, 0, 0, EP(receiver),
      "bitmap (MP-RDMA's, bitmap slots), eunomia (Eunomia's HD bitmap, 256 at most: give bitmap "
      "256) or gbn (spray: no ordering support, go-back-N)",
@@ -116,6 +123,8 @@ void ep_defaults(struct ep_params *p)
 	    .rcv_qpn = 0x200,
 	    .ecn = "sojourn",
 	    .mode = "rocelab",
+	    .msg_kb = c.msg_pkts,
+	    .alpha = (double)c.alpha_q16 / MPR_ONE,
 	    .receiver = "bitmap",
 	    .workload = "stream",
 	    .spray = "round-robin",
@@ -444,6 +453,9 @@ void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 		    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
 	if (*p->credit)
 		mpr_credit_parse(p->credit, &c->credit);
+	c->msg_pkts = p->msg_kb;
+	c->sync_ppm = (uint32_t)(p->sync * 1e6 + 0.5);
+	c->alpha_q16 = (uint32_t)(p->alpha * MPR_ONE + 0.5);
 	c->eunomia_rx = !strcmp(p->receiver, "eunomia");
 	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);
@@ -523,6 +535,8 @@ struct held_ack {
 	uint8_t pkt[MPR_WIRE_ACK_HDR + 64];
 };
 
+#define PLACED_RING 4096 /* beyond any receiver's reach (MPR_L_MAX) */
+
 struct rcv_bin {
 	struct mpr_rcv_stats st;
 	unsigned long long ce, ce_wire, pattern_bad;
@@ -539,6 +553,16 @@ struct rcv_ep {
 	struct held_ack *held;
 	unsigned held_head, held_n;
 	unsigned long long ce, ce_wire, pattern_bad, bad, held_full, kernel_ts, from_app;
+	/*
+	 * What the application's memory holds, kept apart from the state
+	 * machine: a bit a PSN placed (accepted, not a duplicate) beyond
+	 * placed_upto, every PSN below it placed.  A synchronise packet placed
+	 * while an earlier message is not whole is sync_early: the update it
+	 * carries (a flag after its data, say) would be seen before the data.
+	 */
+	uint64_t placed[PLACED_RING / 64];
+	uint32_t placed_upto;
+	unsigned long long sync_placed, sync_early, placed_beyond;
 	struct mpr_ood ood;	/* the run's, but for the interval in ood_bin */
 	struct mpr_ood ood_bin; /* this interval's, for an OOD per phase (mpr_comp.c) */
 	uint32_t ood_bin_max;	/* this interval */
@@ -598,6 +622,22 @@ static void rcv_reply(struct rcv_ep *e, const struct mpr_ack *a, uint64_t now)
 		tw_arm(&e->c.loop.tw, &e->t_held, h->due);
 }
 
+/* A PSN placed in the application's memory; the run of placed PSNs from placed_upto moves on. */
+static void rcv_place(struct rcv_ep *e, uint32_t psn)
+{
+	if (psn < e->placed_upto)
+		return;
+	if (psn - e->placed_upto >= PLACED_RING) {
+		e->placed_beyond++; /* beyond any receiver's reach: a state machine bug */
+		return;
+	}
+	e->placed[psn % PLACED_RING / 64] |= 1ULL << (psn % 64);
+	while (e->placed[e->placed_upto % PLACED_RING / 64] >> (e->placed_upto % 64) & 1) {
+		e->placed[e->placed_upto % PLACED_RING / 64] &= ~(1ULL << (e->placed_upto % 64));
+		e->placed_upto++;
+	}
+}
+
 static void rcv_data(void *ctx, const struct dp_rx *rx, uint64_t now)
 {
 	struct rcv_ep *e = ctx;
@@ -625,6 +665,11 @@ static void rcv_data(void *ctx, const struct dp_rx *rx, uint64_t now)
 	if (!res.duplicate && !res.dropped) {
 		if (!mpr_wire_pattern_ok(p.psn, pl, plen))
 			e->pattern_bad++;
+		if (p.sync) {
+			e->sync_placed++;
+			e->sync_early += e->placed_upto < p.msg_first;
+		}
+		rcv_place(e, p.psn);
 	}
 	if (mpr_rcv_bytes(&e->r) > e->mem_max)
 		e->mem_max = mpr_rcv_bytes(&e->r);
@@ -712,20 +757,22 @@ static void rcv_end(struct rcv_ep *e, double secs)
 	e->c.q.dp->stats(e->c.q.port, &dp);
 	ep_emit_end(
 	    &e->c,
-	    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
-		      "s:I,s:s,s:I}",
-		      "type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs,
-		      "data", (json_int_t)st->data, "delivered", (json_int_t)st->delivered, "dups",
-		      (json_int_t)st->dups, "overflow_drops", (json_int_t)st->overflow_drops,
-		      "acks", (json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "ce",
-		      (json_int_t)e->ce, "ce_wire", (json_int_t)e->ce_wire, "pattern_bad",
-		      (json_int_t)e->pattern_bad, "ood_p99", (int)mpr_ood_quantile(&e->ood, 0.99),
-		      "ood_p999", (int)mpr_ood_quantile(&e->ood, 0.999), "ood_max",
-		      (int)st->ood_max, "rx_overflow", (json_int_t)dp.rx_overflow, "tx_full",
-		      (json_int_t)dp.tx_full, "held_full", (json_int_t)e->held_full, "foreign",
-		      (json_int_t)e->bad, "timestamps",
-		      e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software",
-		      "unroutable", (json_int_t)dp.tx_unroutable));
+	    json_pack(
+		"{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
+		"s:I,s:s,s:I,s:I,s:I,s:I,s:I}",
+		"type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "data",
+		(json_int_t)st->data, "delivered", (json_int_t)st->delivered, "dups",
+		(json_int_t)st->dups, "overflow_drops", (json_int_t)st->overflow_drops, "acks",
+		(json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "ce", (json_int_t)e->ce,
+		"ce_wire", (json_int_t)e->ce_wire, "pattern_bad", (json_int_t)e->pattern_bad,
+		"ood_p99", (int)mpr_ood_quantile(&e->ood, 0.99), "ood_p999",
+		(int)mpr_ood_quantile(&e->ood, 0.999), "ood_max", (int)st->ood_max, "rx_overflow",
+		(json_int_t)dp.rx_overflow, "tx_full", (json_int_t)dp.tx_full, "held_full",
+		(json_int_t)e->held_full, "foreign", (json_int_t)e->bad, "timestamps",
+		e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software",
+		"unroutable", (json_int_t)dp.tx_unroutable, "sync_placed",
+		(json_int_t)e->sync_placed, "sync_early", (json_int_t)e->sync_early, "sync_refused",
+		(json_int_t)st->sync_drops, "placed_beyond", (json_int_t)e->placed_beyond));
 }
 
 int ep_recv(const struct inventory *inv, const char *at, const struct ep_params *p,

@@ -34,6 +34,8 @@ struct ep_params {
 	unsigned qp_timeout; /* single path: the QP's timeout exponent (4.096 us << it) */
 	unsigned sport;	     /* single path: its VP, a source port from EP_VP_LO (0: EP_VP_LO) */
 	bool ooo_off;	     /* out-of-order control off (the Fig. 14 ablation) */
+	unsigned msg_kb;     /* message size (1 KB packets) */
+	double sync, alpha;  /* synchronise messages: their share, the hold's α */
 	double probe;	     /* path probing probability a round trip */
 	int dscp;
 	unsigned snd_qpn, rcv_qpn;

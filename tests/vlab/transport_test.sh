@@ -151,6 +151,7 @@ expect_exit 2 "transport: delta above the bitmap" "$RL" transport send --from ho
 expect_exit 2 "transport: bad ECN mode" "$RL" transport recv --at host2:rnic2 --ecn red
 expect_exit 2 "transport: bad credit rule" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --credit twice
 expect_exit 2 "transport: bad sender mode" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --mode nsdi
+expect_exit 2 "transport: a synchronise share above 1" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sync 1.5
 expect_exit 2 "transport: credit once a PSN without the scoreboard" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --scoreboard off
 expect_exit 2 "transport: a source port for the single path, without it" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sport 49153
 expect_exit 2 "transport: the go-back-N receiver without the spraying workload" "$RL" transport recv --at host2:rnic2 --receiver gbn
@@ -206,7 +207,7 @@ echo "  ($(($(date +%s) - start)) s)"
 [ $rc -eq 0 ] && ok "run exits 0: every transport scenario passed" || fail "run exit $rc" "$(grep -E 'fail|invalid' "$TR_OUT/ci.log" | head -4 | tr '\n' ' ')"
 R="$TR_OUT/ci/results.json"
 for s in $(jq -r '.scenarios[].name' "$R" 2>/dev/null); do
-	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components | to_entries[0].value.metrics | to_entries[] | select(.key | test("goodput|payload|vps|-ms|rank|fault-vs|compete-share|misordered|memory-vs|bitmap-vs|completions|stalled")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
+	line=$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | "\(.verdict): " + ([.components | to_entries[0].value.metrics | to_entries[] | select(.key | test("goodput|payload|vps|-ms|rank|fault-vs|compete-share|misordered|memory-vs|bitmap-vs|completions|stalled|sync-")) | "\(.key) \(.value.value * 1000 | round / 1000)"] | join(", "))' "$R")
 	[[ "$line" == pass* ]] && ok "$s: $line" || fail "$s: $line" "$(jq -r --arg s "$s" '.scenarios[] | select(.name==$s) | .reason' "$R")"
 done
 # One path carries at most 50 Mbit/s x 1024/1098 = 46.6: more than three paths' worth needs all four.
