@@ -37,6 +37,25 @@ void mpr_cfg_paper(struct mpr_cfg *cfg)
 	cfg->probe_mode = MPR_PROBE_PER_RTT;
 }
 
+void mpr_dcqcn_default(struct mpr_cfg *cfg, uint64_t line_bps, uint64_t rtt_ns)
+{
+	double t = (double)rtt_ns / 12000.0, r = (double)line_bps / 40e9;
+
+	cfg->cc = MPR_CC_DCQCN;
+	cfg->dcqcn = (struct mpr_dcqcn){
+	    .line_bps = line_bps,
+	    .min_bps = line_bps / 1000 ? line_bps / 1000 : 1,
+	    .pkt_bytes = 1098,
+	    .g_ppm = 1000000 / 256,
+	    .alpha_ns = (uint64_t)(55000 * t),
+	    .timer_ns = (uint64_t)(55000 * t),
+	    .cnp_ns = (uint64_t)(50000 * t),
+	    .f = 5,
+	    .rai_bps = (uint64_t)(40e6 * r),
+	    .rhai_bps = (uint64_t)(200e6 * r),
+	};
+}
+
 static const char *const credit_names[] = {
     [MPR_CREDIT_ONCE] = "once",
     [MPR_CREDIT_PER_REPLY] = "per-reply",
@@ -94,6 +113,16 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "credit once a PSN needs the scoreboard (which PSNs were SACKed): use "
 		    "per-reply "
 		    "or paper without it";
+	else if (cfg->cc == MPR_CC_DCQCN &&
+		 (!cfg->single_path || cfg->dcqcn.line_bps < 1000 || !cfg->dcqcn.min_bps ||
+		  cfg->dcqcn.min_bps > cfg->dcqcn.line_bps || cfg->dcqcn.pkt_bytes < 64 ||
+		  !cfg->dcqcn.f || !cfg->dcqcn.g_ppm || cfg->dcqcn.g_ppm > 1000000 ||
+		  !cfg->dcqcn.alpha_ns || !cfg->dcqcn.timer_ns))
+		w = "DCQCN is the single path's, with a line rate, a floor below it, a packet "
+		    "size, "
+		    "gain and timers (mpr_dcqcn_default())";
+	else if ((unsigned)cfg->cc > MPR_CC_DCQCN)
+		w = "the congestion control must be the window or DCQCN";
 	else if (cfg->eunomia_rx &&
 		 (cfg->single_path || cfg->bitmap != EU_CAP_ROWS * EU_BLOCK_BITS))
 		w = "the Eunomia receiver is multi-path, with the bitmap at its reach: 256";
@@ -141,6 +170,13 @@ int mpr_snd_init(struct mpr_snd *s, const struct mpr_cfg *cfg, uint64_t seed)
 	s->rttvar = cfg->srtt_init_ns / 2;
 	s->rto = cfg->single_path ? cfg->qp_timeout_ns : cfg->rto_min_ns;
 	s->burst_at = s->rto_at = s->sync_at = MPR_NEVER;
+	s->dq = (struct mpr_dcqcn_state){
+	    .rc = cfg->dcqcn.line_bps,
+	    .rt = cfg->dcqcn.line_bps,
+	    .alpha = 1000000,
+	    .alpha_at = MPR_NEVER,
+	    .inc_at = MPR_NEVER,
+	};
 	return 0;
 }
 
@@ -444,11 +480,143 @@ static unsigned spread(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 	return k;
 }
 
+/*
+ * DCQCN, the single path's rate (Zhu et al., SIGCOMM'15), as Mellanox's
+ * NICs run it: the model in HPCC's NS-3 (alibaba-edu/High-Precision-
+ * Congestion-Control, simulation/src/point-to-point/model/rdma-hw.cc:
+ * cnp_received_mlx, UpdateAlphaMlx, CheckRateDecreaseMlx, RateIncEventMlx).
+ * A CNP (here an ACK with ECE, at most one a cnp_ns as the notification
+ * point sends them) cuts the rate by α/2 and sets the target to the rate
+ * it had; α follows whether CNPs came, every alpha_ns; every timer_ns the
+ * rate moves half way to the target (fast recovery, f steps), then the
+ * target grows by R_AI, then by R_HAI.  The cut is at once, not at the next
+ * 4 µs check.  Packets leave paced at the rate; loss recovery is rxe's
+ * go-back-N on the NAK and its fixed timer.
+ */
+static void rtt_sample(struct mpr_snd *s, uint64_t rtt);
+static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now);
+
+static bool dcqcn_can_send(const struct mpr_snd *s)
+{
+	return s->snd_nxt < s->total && s->snd_nxt - s->snd_una < s->cfg.cwnd_max;
+}
+
+static uint64_t dcqcn_gap(const struct mpr_snd *s)
+{
+	return (uint64_t)s->cfg.dcqcn.pkt_bytes * 8000000000ULL / s->dq.rc;
+}
+
+static unsigned dcqcn_send(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
+{
+	unsigned k = 0;
+
+	if (now > s->dq.next_tx + dcqcn_gap(s))
+		s->dq.next_tx = now; /* it had nothing to send: no burst for the time it waited */
+	while (k < MPR_OUT_MAX && now >= s->dq.next_tx && dcqcn_can_send(s)) {
+		if (send_one(s, s->cfg.vp_lo, false, now, &out[k]) != PICK_SENT)
+			break;
+		k++;
+		s->dq.next_tx += dcqcn_gap(s);
+	}
+	return k;
+}
+
+static void dcqcn_cnp(struct mpr_snd *s, uint64_t now)
+{
+	struct mpr_dcqcn_state *d = &s->dq;
+	const struct mpr_dcqcn *c = &s->cfg.dcqcn;
+
+	d->cnps++;
+	d->last_cnp = now;
+	if (!d->cnp_any) {
+		d->cnp_any = true; /* the first: α from 1, its updates begin */
+		d->alpha = 1000000;
+		d->alpha_at = now + c->alpha_ns;
+	} else {
+		d->cnp_seen = true;
+	}
+	if (d->stage || d->decreases == 0)
+		d->rt = d->rc; /* the target is the rate it had (not clamped twice at stage 0) */
+	d->rc -= (uint64_t)((double)d->rc * d->alpha / 2e6);
+	if (d->rc < c->min_bps)
+		d->rc = c->min_bps;
+	d->stage = 0;
+	d->decreases++;
+	d->inc_at = now + c->timer_ns;
+}
+
+/* The α and rate-increase timers due at now. */
+static void dcqcn_timers(struct mpr_snd *s, uint64_t now)
+{
+	struct mpr_dcqcn_state *d = &s->dq;
+	const struct mpr_dcqcn *c = &s->cfg.dcqcn;
+
+	while (d->alpha_at <= now) {
+		d->alpha -= (uint32_t)((uint64_t)d->alpha * c->g_ppm / 1000000);
+		if (d->cnp_seen)
+			d->alpha += c->g_ppm;
+		d->cnp_seen = false;
+		d->alpha_at += c->alpha_ns;
+	}
+	while (d->inc_at <= now) {
+		if (d->stage >= c->f)
+			d->rt += d->stage == c->f ? c->rai_bps : c->rhai_bps;
+		if (d->rt > c->line_bps)
+			d->rt = c->line_bps;
+		d->rc = (d->rc + d->rt) / 2;
+		d->stage++;
+		/* back at the line rate: nothing to increase until the next CNP */
+		d->inc_at = d->rc >= c->line_bps - 1 ? MPR_NEVER : d->inc_at + c->timer_ns;
+	}
+}
+
+static unsigned dcqcn_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now,
+			  struct mpr_pkt *out)
+{
+	s->st.acks++;
+	s->st.ece_acks += a->ece;
+	if (!a->retx && a->tx_ns && a->tx_ns <= now)
+		rtt_sample(s, now - a->tx_ns);
+	if (a->ece && (!s->dq.cnp_any || now >= s->dq.last_cnp + s->cfg.dcqcn.cnp_ns))
+		dcqcn_cnp(s, now);
+	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
+		s->snd_una = a->aack;
+		if (s->snd_nxt < s->snd_una)
+			s->snd_nxt = s->snd_una;
+		arm_rto(s, now);
+	}
+	if (a->nack)
+		on_nack(s, a, now); /* go back N from the NAK's PSN */
+	unsigned k = dcqcn_send(s, now, out);
+
+	if (s->snd_una == s->snd_max)
+		s->rto_at = MPR_NEVER;
+	return k;
+}
+
+static unsigned dcqcn_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
+{
+	if (s->rto_at <= now) {
+		/* rxe's timer: go back N from snd_una, at the same rate */
+		s->st.rtos++;
+		s->snd_nxt = s->snd_una;
+		s->rto_at = MPR_NEVER;
+	}
+	dcqcn_timers(s, now);
+	unsigned k = dcqcn_send(s, now, out);
+
+	if (s->rto_at == MPR_NEVER)
+		arm_rto(s, now);
+	return k;
+}
+
 unsigned mpr_snd_push(struct mpr_snd *s, uint32_t n, uint64_t now, struct mpr_pkt *out)
 {
 	bool idle = s->snd_una == s->snd_max;
 
 	s->total += n;
+	if (s->cfg.cc == MPR_CC_DCQCN)
+		return dcqcn_send(s, now, out); /* paced at its rate, not clocked */
 	if (!idle)
 		return 0; /* the ACKs in flight clock the new data out */
 	if (!s->sent_any || now >= s->last_send + (uint64_t)s->cfg.idle_rtts * s->srtt) {
@@ -565,6 +733,8 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 	unsigned clock;
 	uint32_t n;
 
+	if (s->cfg.cc == MPR_CC_DCQCN)
+		return dcqcn_ack(s, a, now, out);
 	s->st.acks++;
 	s->st.ece_acks += a->ece;
 	if (!a->retx && a->tx_ns && a->tx_ns <= now)
@@ -664,6 +834,15 @@ uint64_t mpr_snd_deadline(const struct mpr_snd *s)
 {
 	uint64_t d = s->burst_at;
 
+	if (s->cfg.cc == MPR_CC_DCQCN) {
+		if (dcqcn_can_send(s) && s->dq.next_tx < d)
+			d = s->dq.next_tx;
+		if (s->dq.alpha_at < d)
+			d = s->dq.alpha_at;
+		if (s->dq.inc_at < d)
+			d = s->dq.inc_at;
+	}
+
 	if (s->rto_at < d)
 		d = s->rto_at;
 	if (s->sync_at < d)
@@ -694,6 +873,8 @@ unsigned mpr_snd_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 {
 	unsigned k = 0;
 
+	if (s->cfg.cc == MPR_CC_DCQCN)
+		return dcqcn_timer(s, now, out);
 	if (s->rto_at <= now)
 		return timeout(s, now, out);
 	if (s->sync_at <= now) {
@@ -738,7 +919,7 @@ size_t mpr_snd_bytes(const struct mpr_cfg *cfg)
 	b += HW_TIME;	  /* last send (restart after idle) */
 	b += 8;		  /* the RNG (xorshift64*) */
 	if (cfg->single_path)
-		return b;
+		return b + (cfg->cc == MPR_CC_DCQCN ? 4 + 4 + 4 + 1 + 1 + 3 * HW_TIME : 0);
 	b += cfg->probe_mode == MPR_PROBE_PER_RTT ? HW_TIME + 1 : HW_TIME; /* probing */
 	if (cfg->sync_every || cfg->sync_ppm)
 		b += 2 * HW_TIME; /* the last message's end, the synchronise timer */

@@ -46,6 +46,35 @@ enum mpr_credit {
 	MPR_CREDIT_PAPER,
 };
 
+/*
+ * The single path's congestion control: the MP-RDMA window on its one VP
+ * (ECN +1/cwnd, -1/2), or DCQCN's rate (a RoCE NIC's: Zhu et al.,
+ * SIGCOMM'15, as Mellanox's NICs run it; see mpr_snd.c).
+ */
+enum mpr_cc {
+	MPR_CC_WINDOW,
+	MPR_CC_DCQCN,
+};
+
+/*
+ * DCQCN's reaction point.  The DCQCN paper's values are for 40 Gbit/s and
+ * a 12 µs fabric; mpr_dcqcn_default() scales its times by the round trip
+ * and its rates by the line rate, so the rate moves as many steps a round
+ * trip and by the same share of the line.
+ */
+struct mpr_dcqcn {
+	uint64_t line_bps;  /* the NIC's rate: where it starts, and its ceiling */
+	uint64_t min_bps;   /* the floor */
+	unsigned pkt_bytes; /* a data packet on the wire (paces the sends) */
+	uint32_t g_ppm;	    /* α's gain (1/256) */
+	uint64_t alpha_ns;  /* α update period (55 µs) */
+	uint64_t timer_ns;  /* rate increase timer (55 µs) */
+	uint64_t cnp_ns;    /* the notification point's CNP interval: one per 50 µs at most */
+	unsigned f;	    /* fast recovery steps before additive increase (5) */
+	uint64_t rai_bps;   /* additive increase (40 Mbit/s of 40 Gbit/s) */
+	uint64_t rhai_bps;  /* hyper increase (200 Mbit/s of 40 Gbit/s) */
+};
+
 enum mpr_probe_mode {
 	MPR_PROBE_PER_RTT,    /* the paper: one Bernoulli(p) trial a round trip */
 	MPR_PROBE_PER_PACKET, /* NS3-MP-RDMA: each packet with p, once a round trip passed */
@@ -79,6 +108,8 @@ struct mpr_cfg {
 	 */
 	uint32_t sync_ppm;
 	bool single_path; /* go-back-N on one VP (vp_lo): the rxe-like baseline */
+	enum mpr_cc cc;	  /* the single path's: its window, or DCQCN's rate */
+	struct mpr_dcqcn dcqcn;
 	enum mpr_credit credit;
 	/*
 	 * rocelab's SACK scoreboard (a bit a PSN in flight for SACKed and for
@@ -132,8 +163,23 @@ struct mpr_snd_stats {
 
 enum mpr_mode { MPR_NORMAL, MPR_RECOVERY };
 
+/* DCQCN's state (cc MPR_CC_DCQCN): the current and target rates, α, the timers. */
+struct mpr_dcqcn_state {
+	uint64_t rc, rt;   /* bits per second */
+	uint32_t alpha;	   /* parts per million */
+	unsigned stage;	   /* rate increase steps since the last decrease */
+	bool cnp_seen;	   /* a CNP since α's last update */
+	bool cnp_any;	   /* the first CNP came */
+	uint64_t next_tx;  /* pacing: the next packet's time */
+	uint64_t alpha_at; /* α's next update */
+	uint64_t inc_at;   /* the next rate increase */
+	uint64_t last_cnp; /* when the last CNP was accepted (the NP's interval) */
+	unsigned long long cnps, decreases;
+};
+
 struct mpr_snd {
 	struct mpr_cfg cfg;
+	struct mpr_dcqcn_state dq;
 	uint64_t rng;
 	uint32_t cwnd;	      /* Q16.16 */
 	int32_t inflate;      /* packets that left the network but are not yet cumulatively ACKed */
@@ -169,6 +215,13 @@ void mpr_cfg_default(struct mpr_cfg *cfg);
  * probing once a round trip at p (the rest of cfg as it is).
  */
 void mpr_cfg_paper(struct mpr_cfg *cfg);
+/*
+ * DCQCN for the single path on a line of line_bps and a base round trip of
+ * rtt_ns: the DCQCN paper's parameters (g 1/256, α and rate timers 55 µs,
+ * CNPs 50 µs apart, F 5, R_AI 40 and R_HAI 200 Mbit/s at 40 Gbit/s), times
+ * scaled by rtt_ns / 12 µs and rates by line_bps / 40 Gbit/s.
+ */
+void mpr_dcqcn_default(struct mpr_cfg *cfg, uint64_t line_bps, uint64_t rtt_ns);
 /* "once", "per-reply", "paper" (NULL for another value); -EINVAL for an unknown name. */
 const char *mpr_credit_name(enum mpr_credit c);
 int mpr_credit_parse(const char *name, enum mpr_credit *c);

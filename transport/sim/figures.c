@@ -136,6 +136,19 @@ static struct mpr_cfg single_cfg(const struct ps_cfg *c)
 	return m;
 }
 
+/*
+ * The paper's baseline: DCQCN (a RoCE NIC's rate control, mpr_snd.c) on one
+ * VP, go-back-N; its line is the host's link, or a path's where the host
+ * is not shaped (the paper's NICs ran at its paths' 40 Gbit/s).
+ */
+static struct mpr_cfg dcqcn_cfg(const struct ps_cfg *c)
+{
+	struct mpr_cfg m = single_cfg(c);
+
+	mpr_dcqcn_default(&m, c->host_bps ? c->host_bps : c->path[0].rate_bps, m.srtt_init_ns);
+	return m;
+}
+
 /* The baseline on the first VP of path p. */
 static int add_single_path(struct pathsim *ps, const struct ps_cfg *c, unsigned p, uint64_t seed)
 {
@@ -230,9 +243,13 @@ static const struct fig_metric fig11a_m[] = {
     {"fig11a_resent_loss10", "ratio", 0, false, "no figure"},
     {"fig11a_rtos_loss0.5", "count", 0, false, "no figure: timeouts in the measured second"},
     {"fig11a_rtos_loss10", "count", 0, false, "no figure"},
+    {"fig11a_dcqcn_loss0.5", "of-optimal", 17.5 / 38, true, "§5.1.1: DCQCN 17.5 of 38 Gbit/s"},
+    {"fig11a_dcqcn_loss10", "of-optimal", 0.25, true, "§5.1.1: ~25% of MP-RDMA above 0.5%"},
+    {"fig11a_gain_dcqcn_loss10", "x", 4.0, true, "§5.1.1: ~25% of MP-RDMA, so ~4x"},
 };
 
-static int single_mean(const struct ps_cfg *c, uint64_t seed, double *mean)
+/* The single path (rxe's, or DCQCN) placed on each path in turn: the mean goodput. */
+static int single_mean(const struct ps_cfg *c, uint64_t seed, bool dcqcn, double *mean)
 {
 	*mean = 0;
 	for (unsigned p = 0; p < 4; p++) {
@@ -240,7 +257,10 @@ static int single_mean(const struct ps_cfg *c, uint64_t seed, double *mean)
 
 		if (!ps)
 			return -ENOMEM;
-		int f = add_single_path(ps, c, p, flow_seed(1, seed));
+		struct mpr_cfg m = dcqcn ? dcqcn_cfg(c) : single_cfg(c);
+
+		m.vp_lo = m.vp_hi = ps_vp_on(ps, p, 0);
+		int f = ps_add_flow(ps, &m, flow_seed(1, seed), 0);
 
 		*mean += ps_goodput(ps, f, 200 * MS, 1000 * MS) / 4;
 		ps_free(ps);
@@ -278,14 +298,16 @@ static int run_fig11a(const struct fig_variant *v, uint64_t seed, double *val)
 		}
 		ps_free(ps);
 		if (l == 0 || l == 3) {
-			double mean;
+			double mean, dq;
 
-			if (single_mean(&c, seed, &mean))
+			if (single_mean(&c, seed, false, &mean) || single_mean(&c, seed, true, &dq))
 				return -ENOMEM;
 			val[l ? 5 : 4] = mean / optimal;
+			val[l ? 12 : 11] = dq / optimal;
 		}
 	}
 	val[6] = val[5] > 0 ? val[3] / val[5] : 0;
+	val[13] = val[12] > 0 ? val[3] / val[12] : 0;
 	return 0;
 }
 
@@ -631,6 +653,8 @@ static const struct fig_metric fig12_m[] = {
     {"fig12_mprdma_min_flow", "of-fair", 30.0 / 32, true, "Fig. 12(a): each ~30 of 32 Gbit/s"},
     {"fig12_single_min_flow", "of-fair", 0, false, "Fig. 12(a): DCQCN's below 20 Gbit/s"},
     {"fig12_single_paths_used", "count", 3, true, "§5.1.2: 3 of 4 paths used (one run)"},
+    {"fig12_dcqcn", "of-optimal", 102.46 / 160, true, "§5.1.2: DCQCN 102.46 of 160 Gbit/s"},
+    {"fig12_gain_dcqcn", "x", 1.4705, true, "§5.1.2: 47.05% higher goodput"},
 };
 
 /* Each single-path flow's VP, drawn from the seed (as ECMP would see fresh QPs' source ports). */
@@ -698,10 +722,10 @@ static struct pathsim *perm(const struct ps_cfg *c, const struct mpr_cfg *m, boo
 }
 
 /* The single paths over PERM_PLACEMENTS placements: mean total, lowest flow and paths used. */
-static int single_perm(const struct ps_cfg *c, uint64_t seed, double *total, double *min_share,
-		       double *used)
+static int single_perm(const struct ps_cfg *c, uint64_t seed, bool dcqcn, double *total,
+		       double *min_share, double *used)
 {
-	struct mpr_cfg m = single_cfg(c);
+	struct mpr_cfg m = dcqcn ? dcqcn_cfg(c) : single_cfg(c);
 	int f[PERM_FLOWS];
 
 	*total = *min_share = *used = 0;
@@ -736,9 +760,13 @@ static int run_fig12(const struct fig_variant *v, uint64_t seed, double *val)
 		return -EINVAL;
 	val[0] = flows_goodput(ps, f, PERM_FLOWS, 200 * MS, 700 * MS, 4 * 250e6 * ETA, &val[3]);
 	ps_free(ps);
-	if (single_perm(&c, seed, &val[1], &val[4], &val[5]))
+	double lo, used_dq;
+
+	if (single_perm(&c, seed, false, &val[1], &val[4], &val[5]) ||
+	    single_perm(&c, seed, true, &val[6], &lo, &used_dq))
 		return -EINVAL;
 	val[2] = val[1] > 0 ? val[0] / val[1] : 0;
+	val[7] = val[6] > 0 ? val[0] / val[6] : 0;
 	return 0;
 }
 
@@ -749,16 +777,16 @@ static int run_fig12(const struct fig_variant *v, uint64_t seed, double *val)
  * the previous message, the receiver drops and NACKs one that comes
  * early).  Fig. 18: the share of synchronise packets that came early (the
  * paper counts messages; α = 1 gave none in its tests).  Fig. 19: goodput
- * against the single paths' (the paper's DCQCN) on the same fabric.
+ * against DCQCN's single paths on the same fabric, as the paper compares.
  */
 static const struct fig_metric fig18_m[] = {
     {"fig18_early_sync_32k_alpha0.25", "ratio", 0, false, "Fig. 18: OOO falls with α"},
     {"fig18_early_sync_32k_alpha0.5", "ratio", 0, false, "Fig. 18: OOO falls with α"},
     {"fig18_early_sync_32k_alpha1", "ratio", 0, true, "§5.4: α = 1.0, no OOO in the tests"},
     {"fig18_early_sync_512k_alpha1", "ratio", 0, true, "§5.4: α = 1.0, no OOO in the tests"},
-    {"fig19_512k_sync0.5_vs_single", "x", 1.48, true, "§5.4: ~48% above DCQCN at any ratio"},
-    {"fig19_32k_sync0.6_vs_single", "x", 1.13, true, "§5.4: 13-49% above DCQCN at 0-60%"},
-    {"fig19_32k_sync0.8_vs_single", "x", 0.8372, true, "§5.4: 16.28% below DCQCN at 80%"},
+    {"fig19_512k_sync0.5_vs_dcqcn", "x", 1.48, true, "§5.4: ~48% above DCQCN at any ratio"},
+    {"fig19_32k_sync0.6_vs_dcqcn", "x", 1.13, true, "§5.4: 13-49% above DCQCN at 0-60%"},
+    {"fig19_32k_sync0.8_vs_dcqcn", "x", 0.8372, true, "§5.4: 16.28% below DCQCN at 80%"},
 };
 
 /* The permutation of MP-RDMA flows with msg_pkts-packet messages, sync share and α. */
@@ -805,9 +833,9 @@ static int run_fig18(const struct fig_variant *v, uint64_t seed, double *val)
 			return -EINVAL;
 	if (sync_run(v, seed, 512, 500000, 1.0, &val[3], &total))
 		return -EINVAL;
-	/* the single paths' goodput on the same fabric and seed (Fig. 12's) */
+	/* DCQCN's single paths on the same fabric and seed (Fig. 12's), as the paper compares */
 	paths_profile(&c, seed);
-	if (single_perm(&c, seed, &single, &unused, &used))
+	if (single_perm(&c, seed, true, &single, &unused, &used))
 		return -EINVAL;
 	static const struct {
 		unsigned pkts;

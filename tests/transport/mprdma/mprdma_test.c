@@ -515,6 +515,82 @@ Test(mprdma, synchronise_share)
 }
 
 /*
+ * DCQCN, the paper's single-path baseline (mpr_snd.c; Mellanox's version as
+ * HPCC's NS-3 models it): paced at the line rate; a CNP (an ECE ACK, one a
+ * CNP interval) halves the rate at α = 1 and sets the target to the rate it
+ * had; every timer the rate moves half way back; α decays by g without
+ * CNPs; after F steps the target grows by R_AI, then R_HAI.
+ */
+Test(mprdma, dcqcn_rate)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+	const char *why;
+
+	mpr_dcqcn_default(&c, 1000000000, 12000);
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL, "DCQCN is the single path's");
+	c.single_path = true;
+	c.vp_lo = c.vp_hi = 50000;
+	cr_assert_eq(mpr_cfg_check(&c, &why), 0, "%s", why);
+	/* at 12 µs the paper's own values; rates scaled from 40 Gbit/s to 1 */
+	cr_assert_eq(c.dcqcn.timer_ns, 55000);
+	cr_assert_eq(c.dcqcn.cnp_ns, 50000);
+	cr_assert_eq(c.dcqcn.rai_bps, 1000000);
+	cr_assert_eq(c.dcqcn.rhai_bps, 5000000);
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+
+	/* paced: one packet now, the next 1098 B at 1 Gbit/s later (8784 ns) */
+	cr_assert_eq(mpr_snd_push(&s, 1000, 0, out), 1);
+	cr_assert_eq(out[0].vp, 50000);
+	cr_assert_eq(mpr_snd_deadline(&s), 8784);
+	cr_assert_eq(mpr_snd_timer(&s, 8784, out), 1);
+	cr_assert_eq(out[0].psn, 1);
+	cr_assert_eq(mpr_snd_ack(&s, ack_of(50000, 0, 1, false), 9000, out), 0, "not clocked");
+
+	/* the first CNP: α 1, the rate halved, the target the line */
+	mpr_snd_ack(&s, ack_of(50000, 1, 2, true), 10000, out);
+	cr_assert_eq(s.dq.rc, 500000000);
+	cr_assert_eq(s.dq.rt, 1000000000);
+	cr_assert_eq(s.dq.cnps, 1);
+	/* another ECE inside the CNP interval: no CNP */
+	mpr_snd_ack(&s, ack_of(50000, 2, 3, true), 20000, out);
+	cr_assert_eq(s.dq.cnps, 1);
+	cr_assert_eq(s.dq.rc, 500000000);
+	/* a timer: half way back; α's update without a CNP: 1 - g */
+	uint64_t t = 10000 + 55000;
+
+	mpr_snd_timer(&s, t, out);
+	cr_assert_eq(s.dq.rc, 750000000);
+	cr_assert_eq(s.dq.alpha, 1000000 - 1000000 / 256);
+	/* a CNP after the interval: cut by α/2, the target the rate it had (stage 1) */
+	mpr_snd_ack(&s, ack_of(50000, 3, 4, true), t + 1, out);
+	cr_assert_eq(s.dq.rt, 750000000);
+	cr_assert_eq(s.dq.rc, 750000000 - (uint64_t)(750000000.0 * s.dq.alpha / 2e6));
+	cr_assert_eq(s.dq.stage, 0);
+	/* F = 5 steps of fast recovery, then additive increase of the target */
+	for (unsigned i = 0; i < 5; i++)
+		mpr_snd_timer(&s, s.dq.inc_at, out);
+	cr_assert_eq(s.dq.rt, 750000000);
+	mpr_snd_timer(&s, s.dq.inc_at, out);
+	cr_assert_eq(s.dq.rt, 751000000, "R_AI");
+	mpr_snd_timer(&s, s.dq.inc_at, out);
+	cr_assert_eq(s.dq.rt, 756000000, "R_HAI");
+	/* a NAK goes back N, at the same rate */
+	uint64_t rc = s.dq.rc;
+	struct mpr_ack n = {.vp = 50000, .nack = true, .nack_psn = 4, .aack = 4};
+
+	cr_assert_gt(s.snd_nxt, 5);
+	unsigned k = mpr_snd_ack(&s, &n, s.dq.next_tx, out);
+
+	cr_assert_eq(k, 1, "paced: one packet due");
+	cr_assert_eq(out[0].psn, 4);
+	cr_assert(out[0].retx);
+	cr_assert_eq(s.snd_nxt, 5);
+	cr_assert_eq(s.dq.rc, rc);
+}
+
+/*
  * The state a NIC would hold, as the paper counts it (66 B with the 17 B
  * bitmap): the paper's sender at hardware widths, each departure's cost.
  */

@@ -13,6 +13,7 @@
  * to make it (transport/README.md explains each).
  */
 #include "transport/sim/figures.h"
+#include "transport/sim/pathsim.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -70,6 +71,8 @@ Test(figures, fig11a_lossy_paths)
 		cr_assert_geq(x[l], 0.90, "%s: %.3f of optimal",
 			      fig_find("fig11a")->metrics[l].name, x[l]);
 	cr_assert(x[6] >= 3.0 && x[6] <= 5.0, "10%% loss: %.2fx the single-path mean", x[6]);
+	cr_assert(x[13] >= 3.0 && x[13] <= 5.0, "10%% loss: %.2fx DCQCN's mean (the paper's 4x)",
+		  x[13]);
 	cr_assert_lt(x[7], 0.02, "0.5%% loss: %.3f of the sends were copies", x[7]);
 }
 
@@ -235,6 +238,8 @@ Test(figures, fig12_ecmp_collisions)
 		cr_assert_leq(x[1], 0.85, "single paths: %.3f of optimal", x[1]);
 		cr_assert(x[2] >= 1.47 * 0.75 && x[2] <= 1.47 * 1.25, "gain %.2fx", x[2]);
 		cr_assert(x[5] > 2.5 && x[5] < 3.5, "single paths used %.2f of 4", x[5]);
+		cr_assert(x[7] >= 1.47 * 0.75 && x[7] <= 1.47 * 1.25, "gain over DCQCN %.2fx",
+			  x[7]);
 	}
 }
 
@@ -272,6 +277,51 @@ Test(figures, state_as_the_paper_counts)
 	v = rocelab();
 	run("state", &v, x);
 	cr_assert_gt(x[0], 17000, "%.0f B", x[0]);
+}
+
+/*
+ * DCQCN, the paper's baseline: two flows on a 1 Gbit/s host link marking at
+ * 20 packets share it evenly and fill it (0.466 Gbit/s of payload each).
+ */
+Test(figures, dcqcn_shares_a_bottleneck)
+{
+	struct ps_cfg c;
+	int f[2];
+	unsigned long long d0[2];
+
+	ps_cfg_default(&c, 4);
+	for (unsigned i = 0; i < 4; i++)
+		c.path[i].delay_ns = 100000;
+	c.host_bps = 1000000000;
+	c.host_ecn_k_bytes = 20 * 1098;
+	struct pathsim *ps = ps_new(&c);
+
+	cr_assert_not_null(ps);
+	for (int i = 0; i < 2; i++) {
+		struct mpr_cfg m;
+
+		mpr_cfg_default(&m);
+		m.single_path = true;
+		m.vp_lo = m.vp_hi = (uint16_t)(50000 + i);
+		m.srtt_init_ns = 210000;
+		m.rto_min_ns = 5000000;
+		mpr_dcqcn_default(&m, 1000000000, 210000);
+		cr_assert_geq(f[i] = ps_add_flow(ps, &m, (uint64_t)i + 1, 0), 0);
+	}
+	ps_run_until(ps, 500000000);
+	for (int i = 0; i < 2; i++)
+		d0[i] = ps_flow_stats(ps, f[i])->delivered;
+	ps_run_until(ps, 1000000000);
+	double g[2];
+
+	for (int i = 0; i < 2; i++) {
+		g[i] = (double)(ps_flow_stats(ps, f[i])->delivered - d0[i]) * 1024 * 8 / 0.5;
+		cr_assert_gt(ps_flow_sender(ps, f[i])->dq.cnps, 10, "flow %d: CNPs", i);
+	}
+	cr_log_info("dcqcn: %.3f and %.3f Gbit/s", g[0] / 1e9, g[1] / 1e9);
+	cr_assert_geq(g[0] + g[1], 0.95 * 1e9 * 1024 / 1098, "%.3f Gbit/s", (g[0] + g[1]) / 1e9);
+	cr_assert(g[0] > 0.9 * g[1] && g[1] > 0.9 * g[0], "%.3f / %.3f", g[0] / 1e9, g[1] / 1e9);
+	ps_free(ps);
 }
 
 Test(figures, ci95_and_variant_names)
