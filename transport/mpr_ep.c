@@ -66,7 +66,9 @@ const struct opt_desc ep_opts[] = {
      "stream (MP-RDMA: one backlogged flow) or spray (Eunomia's: finite connections, each "
      "sprayed over the VPs)",
      .size = sizeof(((struct ep_params *)0)->workload)},
-    {"spray", OPT_STR, 0, 0, EP(spray), "spray: round-robin or random over the VPs",
+    {"spray", OPT_STR, 0, 0, EP(spray),
+     "spray: round-robin or random over the VPs, or ecmp (each connection on one of them, as a "
+     "per-flow hash puts it: the baseline)",
      .size = sizeof(((struct ep_params *)0)->spray)},
     {"versus", OPT_STR, 0, 0, EP(versus),
      "spray: the odd QPs answered by a receiver of this kind instead (eunomia, static256 or "

@@ -81,8 +81,9 @@ int spray_check(const struct ep_params *p, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "workload spray sprays each connection over the VPs: leave "
 			 "single-path off");
-	else if (strcmp(p->spray, "round-robin") && strcmp(p->spray, "random"))
-		snprintf(err, errlen, "spray '%s': give round-robin or random", p->spray);
+	else if (strcmp(p->spray, "round-robin") && strcmp(p->spray, "random") &&
+		 strcmp(p->spray, "ecmp"))
+		snprintf(err, errlen, "spray '%s': give round-robin, random or ecmp", p->spray);
 	else if (!strcmp(p->receiver, "bitmap") && p->bitmap != 64 && p->bitmap != 256)
 		snprintf(
 		    err, errlen,
@@ -623,6 +624,7 @@ int spray_send(const struct inventory *inv, const char *from, const char *to,
 	spr_cfg_default(&e->cfg);
 	e->cfg.n_vps = (unsigned)vp_set_parse(p, e->cfg.vps, NULL, 0); /* checked: spray_check() */
 	e->cfg.random = !strcmp(p->spray, "random");
+	e->cfg.ecmp = !strcmp(p->spray, "ecmp");
 	e->cfg.gbn = kind_of(p) == ORD_GBN;
 	e->cfg.iw = p->iw < e->cfg.cwnd_max ? p->iw : e->cfg.cwnd_max;
 	e->cfg.rto_ns = (uint64_t)p->rto_min_us * 1000;

@@ -169,7 +169,7 @@ check "transport sim: the same seeds give the same figures" \
 check "transport sim --bench: 'bench NAME VALUE UNIT' lines with the paper's value and the ratio" \
 	bash -c '"$1" transport sim --figure state --seeds 1 --bench | grep -qx "bench sim_state_extra_bytes_paper_vs_paper 1.030 x"' _ "$RL"
 check "transport sim --list names every figure of the table" \
-	test "$("$RL" transport sim --list | awk '{print $1}' | tr '\n' ' ')" = "nofault fig5 fig11a fig11a-lab fig11b fig14 fig12 fig15 fig16 fig18 state "
+	test "$("$RL" transport sim --list | awk '{print $1}' | tr '\n' ' ')" = "nofault fig5 fig11a fig11a-lab fig11b fig14 fig12 fig15 fig16 fig18 eunomia state "
 expect_exit 2 "transport sim: bad mode" "$RL" transport sim --mode nsdi
 expect_exit 2 "transport sim: no seeds" "$RL" transport sim --seeds 0
 expect_exit 2 "transport sim: too many seeds" "$RL" transport sim --seeds 101
@@ -190,6 +190,16 @@ if tr_run spray --duration 1s --workload spray --receiver eunomia --bitmap 256 -
 	check "spray: 16 VPs carried it" test "$(jq '.sender.per_vp | length' "$j")" -eq 16
 else
 	fail "spray run exited $?" "$(tail -3 "$TR_OUT/spray.err")"
+fi
+# ECMP, the Eunomia paper's baseline: each connection on one VP, so it arrives in order and a
+# receiver without ordering support (go-back-N) takes it whole (the FCT against spraying is the
+# simulator's: rocelab transport sim --figure eunomia).
+if tr_run spray-ecmp --duration 1s --workload spray --receiver gbn --spray ecmp --vps 16; then
+	j=$TR_OUT/spray-ecmp.json
+	check "spray ecmp: $(jq '.sender.completed' "$j") connections completed in order over go-back-N, $(jq '.sender.retx' "$j") of $(jq '.sender.sent' "$j") packets resent" \
+		jq -e '.sender.completed > 5 and .receiver.misordered == 0 and .receiver.pattern_bad == 0 and .sender.retx * 100 < .sender.sent' "$j"
+else
+	fail "spray ecmp run exited $?" "$(tail -3 "$TR_OUT/spray-ecmp.err")"
 fi
 check "no transport endpoint left running" test -z "$(pgrep -f 'rocelab transport' || true)"
 

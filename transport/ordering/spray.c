@@ -55,6 +55,8 @@ static void st_set(struct spr_snd *s, uint32_t i, unsigned st)
 
 static uint16_t next_vp(struct spr_snd *s)
 {
+	if (s->cfg.ecmp)
+		return s->cfg.vps[s->rr % s->cfg.n_vps]; /* the seed picked it at spr_init() */
 	if (s->cfg.random) {
 		/* xorshift64* */
 		s->rng ^= s->rng >> 12;

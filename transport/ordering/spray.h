@@ -42,6 +42,7 @@ struct spr_cfg {
 	uint16_t vps[SPR_VPS_MAX];
 	unsigned n_vps;
 	bool random; /* a random VP a packet, not round-robin */
+	bool ecmp;   /* every packet on the connection's one VP, as a per-flow hash puts it */
 	bool gbn;    /* the receiver has no ordering support: a NACK goes back N */
 	unsigned iw; /* the initial window, packets */
 	unsigned cwnd_max;

@@ -851,6 +851,110 @@ static int run_fig18(const struct fig_variant *v, uint64_t seed, double *val)
 }
 
 /*
+ * Eunomia (../shared/papers/eunomia.txt) under a spraying sender, the
+ * setups of tests/transport/sim/eunomia_figures_test.c: 60 connections of
+ * 16 KB to 4 MB on 20 QPs of one receiver NIC, *paths*, 16 VPs 4 a path,
+ * round-robin; backlogged (a finished connection is replaced at once) or
+ * arriving as a Poisson process.  Its section 5 compares a spraying load
+ * balancer over Eunomia with ECMP (each connection on one VP, in order, a
+ * receiver without ordering support) by mean FCT at 80% load; a
+ * ConWeave-style reorderer is not built.
+ */
+static const struct fig_metric eunomia_m[] = {
+    {"eu_nofault_goodput", "of-optimal", 0, false, "no number: sprayed, nothing lost"},
+    {"eu_gbn_vs_eunomia_nofault", "ratio", 0, false,
+     "Fig. 1(c): go-back-N recovers from reordering"},
+    {"eu_bitmap_vs_static256", "ratio", 0, false, "Figs. 10, 18(c): lower (a plot)"},
+    {"eu_total_vs_static256", "ratio", 0, false, "Fig. 9(d): above 1 past 60% of QPs reordering"},
+    {"eu_total_vs_static256_load", "ratio", 0, false, "Fig. 9(d), 40 Mbit/s offered (a plot)"},
+    {"eu_fct_vs_ecmp_load80", "ratio", 0.15, true,
+     "§1, §5.1: mean FCT up to 85% below ECMP's at 80%"},
+    {"eu_idle_bytes", "B", 4, true, "Table 1: 4 B, the DBA alone"},
+    {"eu_max_bytes", "B", 82, true, "Table 1: 82 B (50 B metadata, 32 B bitmap)"},
+};
+
+/* One spraying workload to its end (at most 30 s); 0, or -errno. */
+static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool degraded,
+		     uint64_t arrive_mean_ns, struct ps_spray_stats *out)
+{
+	struct ps_cfg c;
+	const struct ord_rx *rx;
+	struct ps_spray_cfg sc = {.rx = kind,
+				  .n_conns = 60,
+				  .concurrent = 20,
+				  .min_pkts = 16,
+				  .max_pkts = 4096,
+				  .arrive_mean_ns = arrive_mean_ns,
+				  .seed = 7 + seed - 1};
+
+	paths_profile(&c, seed);
+	if (degraded)
+		c.path[2].rate_bps = 25000000;
+	struct pathsim *ps = ps_new(&c);
+
+	if (!ps)
+		return -ENOMEM;
+	spr_cfg_default(&sc.snd);
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned j = 0; j < 4; j++)
+			sc.snd.vps[sc.snd.n_vps++] = ps_vp_on(ps, p, j);
+	sc.snd.iw = 4;
+	sc.snd.gbn = kind == ORD_GBN;
+	sc.snd.ecmp = ecmp;
+	if (ps_add_spray(ps, &sc)) {
+		ps_free(ps);
+		return -EINVAL;
+	}
+	const struct ps_spray_stats *st = ps_spray_stats(ps, &rx);
+
+	for (uint64_t t = 10 * MS; !st->done_ns && t <= 30000 * MS; t += 10 * MS)
+		ps_run_until(ps, t);
+	*out = *st;
+	ps_free(ps);
+	return out->done_ns ? 0 : -ETIMEDOUT;
+}
+
+static double spray_goodput(const struct ps_spray_stats *st)
+{
+	return (double)st->delivered * 1024 * 8 / ((double)st->done_ns / 1e9);
+}
+
+static double mem_ratio(const struct ps_spray_stats *st, bool bitmap)
+{
+	double a = (double)(bitmap ? st->mem_sum.bitmap : st->mem_sum.total),
+	       b = (double)(bitmap ? st->mem_sum.static_bitmap : st->mem_sum.static_total);
+
+	return b > 0 ? a / b : 0;
+}
+
+static int run_eunomia(const struct fig_variant *v, uint64_t seed, double *val)
+{
+	struct ps_spray_stats eu, gbn, deg, load, spray80, ecmp80;
+	/* a connection's mean payload (log-uniform 16-4096 packets) over the offered rate */
+	double mean_bits = (4096.0 - 16) / log(4096.0 / 16) * 1024 * 8;
+	uint64_t gap80 = (uint64_t)(mean_bits / 0.8e9 * 1e9),
+		 gap40m = (uint64_t)(mean_bits / 40e6 * 1e9);
+
+	(void)v; /* the spraying sender is Eunomia's, whatever MP-RDMA's variant */
+	if (spray_run(seed, ORD_EUNOMIA, false, false, 0, &eu) ||
+	    spray_run(seed, ORD_GBN, false, false, 0, &gbn) ||
+	    spray_run(seed, ORD_EUNOMIA, false, true, 0, &deg) ||
+	    spray_run(seed, ORD_EUNOMIA, false, true, gap40m, &load) ||
+	    spray_run(seed, ORD_EUNOMIA, false, false, gap80, &spray80) ||
+	    spray_run(seed, ORD_GBN, true, false, gap80, &ecmp80))
+		return -EINVAL;
+	val[0] = spray_goodput(&eu) / (4 * 250e6 * ETA);
+	val[1] = spray_goodput(&gbn) / spray_goodput(&eu);
+	val[2] = mem_ratio(&deg, true);
+	val[3] = mem_ratio(&deg, false);
+	val[4] = mem_ratio(&load, false);
+	val[5] = (double)spray80.fct_sum_ns / (double)(ecmp80.fct_sum_ns ? ecmp80.fct_sum_ns : 1);
+	val[6] = EU_DBA_BYTES;
+	val[7] = (double)(EU_DBA_BYTES + EU_META_BLOCKS * 2 + EU_CAP_ROWS * EU_BLOCK_BITS / 8);
+	return 0;
+}
+
+/*
  * What MP-RDMA adds to a connection, as the paper counts it (Table 1, 66 B;
  * the Eunomia paper's Table 1 splits it 49 B + a 17 B bitmap): the sender's
  * state at hardware widths (mpr_snd_bytes()) beyond what a RoCE v2 RC
@@ -906,6 +1010,8 @@ static const struct fig_def figs[] = {
     FIG("fig16", "1 to 8 flows join a 1 Gbit/s bottleneck, 150 ms apart", fig16_m, run_fig16),
     FIG("fig18", "the permutation with 32/512-packet messages, a share synchronise; α 0.25-1",
 	fig18_m, run_fig18),
+    FIG("eunomia", "60 connections sprayed over 16 VPs of four 250 Mbit/s paths; ECMP at 80% load",
+	eunomia_m, run_eunomia),
     FIG("state", "the state MP-RDMA adds to a connection", state_m, run_state),
 };
 

@@ -75,6 +75,26 @@ Test(spray, round_robin_and_the_window)
 	spr_free(&s);
 }
 
+/* ECMP, the baseline: every packet of a connection on its one VP, which its seed picks. */
+Test(spray, ecmp_keeps_a_connection_on_one_vp)
+{
+	struct spr_snd s = snd(8, true);
+	struct spr_pkt out[8];
+
+	s.cfg.ecmp = true;
+	cr_assert_eq(spr_pull(&s, 0, out, 8), 4);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(out[i].vp, 100, "seed 3 over 3 VPs: the first");
+	spr_free(&s);
+	struct spr_cfg cfg = s.cfg;
+
+	cr_assert_eq(spr_init(&s, &cfg, H, 8, 4), 0);
+	cr_assert_eq(spr_pull(&s, 0, out, 8), 4);
+	for (unsigned i = 0; i < 4; i++)
+		cr_assert_eq(out[i].vp, 101, "seed 4: the second");
+	spr_free(&s);
+}
+
 Test(spray, sack_resends_nothing_nack_resends_the_drop_and_the_hole_once)
 {
 	struct spr_snd s = snd(8, false);

@@ -280,6 +280,29 @@ Test(figures, state_as_the_paper_counts)
 }
 
 /*
+ * Eunomia under spraying: its bitmaps below a static 256-bit one's (Figs.
+ * 10, 18(c)); with every QP reordering its metadata puts it above (Fig.
+ * 9(d)), with connections arriving at 40 Mbit/s far below; spraying over
+ * it beats ECMP's mean FCT at 80% load (the paper: up to 85% lower); Table
+ * 1's sizes.
+ */
+Test(figures, eunomia_memory_and_fct)
+{
+	struct fig_variant v = paper();
+	double x[FIG_METRICS_MAX];
+
+	run("eunomia", &v, x);
+	cr_assert_gt(x[0], 0.85, "no fault: %.3f of optimal", x[0]);
+	cr_assert_lt(x[1], 0.8, "go-back-N against Eunomia: %.3f", x[1]);
+	cr_assert_lt(x[2], 0.5, "bitmaps: %.3f of the static ones", x[2]);
+	cr_assert_gt(x[3], 1.0, "backlogged: %.3f of the static memory", x[3]);
+	cr_assert_lt(x[4], 0.5, "at 40 Mbit/s: %.3f of the static memory", x[4]);
+	cr_assert_lt(x[5], 0.7, "mean FCT %.3f of ECMP's", x[5]);
+	cr_assert_eq(x[6], 4);
+	cr_assert_eq(x[7], 84, "48 B of metadata, not the paper's 50: %.0f", x[7]);
+}
+
+/*
  * DCQCN, the paper's baseline: two flows on a 1 Gbit/s host link marking at
  * 20 packets share it evenly and fill it (0.466 Gbit/s of payload each).
  */
