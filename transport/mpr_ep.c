@@ -163,8 +163,9 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 		snprintf(err, errlen, "scoreboard '%s': give on or off", p->scoreboard);
 		return -EINVAL;
 	}
-	if (*p->probe_mode && strcmp(p->probe_mode, "per-rtt") &&
-	    strcmp(p->probe_mode, "per-packet")) {
+	enum mpr_probe_mode probe_mode;
+
+	if (*p->probe_mode && mpr_probe_mode_parse(p->probe_mode, &probe_mode)) {
 		snprintf(err, errlen, "probe-mode '%s': give per-rtt or per-packet", p->probe_mode);
 		return -EINVAL;
 	}
@@ -451,8 +452,7 @@ void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	if (*p->scoreboard)
 		c->scoreboard = !strcmp(p->scoreboard, "on");
 	if (*p->probe_mode)
-		c->probe_mode =
-		    strcmp(p->probe_mode, "per-packet") ? MPR_PROBE_PER_RTT : MPR_PROBE_PER_PACKET;
+		mpr_probe_mode_parse(p->probe_mode, &c->probe_mode);
 	if (*p->credit)
 		mpr_credit_parse(p->credit, &c->credit);
 	c->msg_pkts = p->msg_kb;

@@ -230,16 +230,9 @@ int cmd_transport_sim(int argc, char **argv)
 	if (credit && mpr_credit_parse(credit, &v.credit))
 		return rl_usage_error("transport sim",
 				      "--credit '%s': give once, per-reply or paper", credit);
-	if (probe) {
-		if (!strcmp(probe, "per-rtt"))
-			v.probe_mode = MPR_PROBE_PER_RTT;
-		else if (!strcmp(probe, "per-packet"))
-			v.probe_mode = MPR_PROBE_PER_PACKET;
-		else
-			return rl_usage_error("transport sim",
-					      "--probe-mode '%s': give per-rtt or per-packet",
-					      probe);
-	}
+	if (probe && mpr_probe_mode_parse(probe, &v.probe_mode))
+		return rl_usage_error("transport sim",
+				      "--probe-mode '%s': give per-rtt or per-packet", probe);
 	if (v.credit == MPR_CREDIT_ONCE && !v.scoreboard)
 		return rl_usage_error("transport sim",
 				      "--credit once needs the scoreboard: give "
@@ -261,15 +254,15 @@ int cmd_transport_sim(int argc, char **argv)
 	if (!json && !bench)
 		printf("mode %s: scoreboard %s, credit %s, probing %s\n", name,
 		       v.scoreboard ? "on" : "off", mpr_credit_name(v.credit),
-		       v.probe_mode == MPR_PROBE_PER_RTT ? "per-rtt" : "per-packet");
+		       mpr_probe_mode_name(v.probe_mode));
 	for (unsigned i = 0; i < n && r == RL_EXIT_OK; i++)
 		r = run_figure(&d[i], &v, (uint64_t)seed, (unsigned)seeds, name, json, bench, all);
 	if (json && r == RL_EXIT_OK) {
 		json_t *top =
 		    json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:o}", "mode", name, "scoreboard",
 			      v.scoreboard, "credit", mpr_credit_name(v.credit), "probe_mode",
-			      v.probe_mode == MPR_PROBE_PER_RTT ? "per-rtt" : "per-packet", "seed",
-			      (json_int_t)seed, "seeds", (json_int_t)seeds, "figures", all);
+			      mpr_probe_mode_name(v.probe_mode), "seed", (json_int_t)seed, "seeds",
+			      (json_int_t)seeds, "figures", all);
 
 		json_dumpf(top, stdout, JSON_COMPACT);
 		putchar('\n');

@@ -78,6 +78,28 @@ int mpr_credit_parse(const char *name, enum mpr_credit *c)
 	return -EINVAL;
 }
 
+static const char *const probe_mode_names[] = {
+    [MPR_PROBE_PER_RTT] = "per-rtt",
+    [MPR_PROBE_PER_PACKET] = "per-packet",
+};
+
+const char *mpr_probe_mode_name(enum mpr_probe_mode m)
+{
+	return (unsigned)m < sizeof(probe_mode_names) / sizeof(probe_mode_names[0])
+		   ? probe_mode_names[m]
+		   : NULL;
+}
+
+int mpr_probe_mode_parse(const char *name, enum mpr_probe_mode *m)
+{
+	for (unsigned i = 0; i < sizeof(probe_mode_names) / sizeof(probe_mode_names[0]); i++)
+		if (!strcmp(name, probe_mode_names[i])) {
+			*m = (enum mpr_probe_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 {
 	const char *w = NULL;

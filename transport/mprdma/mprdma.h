@@ -225,6 +225,9 @@ void mpr_dcqcn_default(struct mpr_cfg *cfg, uint64_t line_bps, uint64_t rtt_ns);
 /* "once", "per-reply", "paper" (NULL for another value); -EINVAL for an unknown name. */
 const char *mpr_credit_name(enum mpr_credit c);
 int mpr_credit_parse(const char *name, enum mpr_credit *c);
+/* "per-rtt", "per-packet" (NULL for another value); -EINVAL for an unknown name. */
+const char *mpr_probe_mode_name(enum mpr_probe_mode m);
+int mpr_probe_mode_parse(const char *name, enum mpr_probe_mode *m);
 /* 0, or -EINVAL with what is wrong in why (may be NULL). */
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why);
 

@@ -109,18 +109,26 @@ static void paths_profile(struct ps_cfg *c, uint64_t seed)
 	seeded(c, seed);
 }
 
-/* The paper's parameters and the variant's; IW one BDP, the first RTT guessed from the profile. */
-static struct mpr_cfg mp(const struct ps_cfg *c, const struct fig_variant *v)
+/* The paper's defaults with the variant's departures. */
+static struct mpr_cfg with_variant(const struct fig_variant *v)
 {
 	struct mpr_cfg m;
 
 	mpr_cfg_default(&m);
-	m.iw = c->host_bps ? 60 : 16;
-	m.srtt_init_ns = 2 * c->path[0].delay_ns + 10 * US;
-	m.rto_min_ns = 5 * MS;
 	m.scoreboard = v->scoreboard;
 	m.credit = v->credit;
 	m.probe_mode = v->probe_mode;
+	return m;
+}
+
+/* The paper's parameters and the variant's; IW one BDP, the first RTT guessed from the profile. */
+static struct mpr_cfg mp(const struct ps_cfg *c, const struct fig_variant *v)
+{
+	struct mpr_cfg m = with_variant(v);
+
+	m.iw = c->host_bps ? 60 : 16;
+	m.srtt_init_ns = 2 * c->path[0].delay_ns + 10 * US;
+	m.rto_min_ns = 5 * MS;
 	return m;
 }
 
@@ -424,7 +432,7 @@ static const struct fig_metric fig14_m[] = {
 
 enum fig14_arm { ARM_DEGRADED, ARM_ECN };
 
-/* Goodput over optimal (or the OOD's p99.9 when ood) with the control on or off. */
+/* Goodput over optimal (*g) and the OOD's p99.9 (*ood) with the control on or off. */
 static int fig14_one(const struct fig_variant *v, uint64_t seed, enum fig14_arm arm, unsigned L,
 		     bool on, double *g, uint32_t *ood)
 {
@@ -969,14 +977,10 @@ static const struct fig_metric state_m[] = {
 
 static int run_state(const struct fig_variant *v, uint64_t seed, double *val)
 {
-	struct mpr_cfg m;
+	struct mpr_cfg m = with_variant(v);
 	struct mpr_rcv r;
 
 	(void)seed;
-	mpr_cfg_default(&m);
-	m.scoreboard = v->scoreboard;
-	m.credit = v->credit;
-	m.probe_mode = v->probe_mode;
 	if (mpr_cfg_check(&m, NULL) || mpr_rcv_init(&r, m.bitmap))
 		return -EINVAL;
 	val[0] = (double)(mpr_snd_bytes(&m) - ROCE_RC_SENDER_BYTES + mpr_rcv_bytes(&r));

@@ -626,6 +626,12 @@ Test(mprdma, sender_state_bytes)
 	cr_assert_eq(k, MPR_CREDIT_PAPER);
 	cr_assert_str_eq(mpr_credit_name(MPR_CREDIT_PER_REPLY), "per-reply");
 	cr_assert_eq(mpr_credit_parse("twice", &k), -EINVAL);
+	enum mpr_probe_mode pm;
+
+	cr_assert_eq(mpr_probe_mode_parse("per-packet", &pm), 0);
+	cr_assert_eq(pm, MPR_PROBE_PER_PACKET);
+	cr_assert_str_eq(mpr_probe_mode_name(MPR_PROBE_PER_RTT), "per-rtt");
+	cr_assert_eq(mpr_probe_mode_parse("per-second", &pm), -EINVAL);
 }
 
 /*
