@@ -28,6 +28,19 @@ void az_ring_init(struct az_ring *r, void *win, size_t n, size_t stride, long lo
 			      .close = close};
 }
 
+void *az_ring_find(const struct az_ring *r, uint64_t t)
+{
+	uint64_t start = t - t % r->len_ns;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct az_win *w = slot(r, i);
+
+		if (w->used && w->start == start)
+			return w;
+	}
+	return NULL;
+}
+
 void *az_ring_get(struct az_ring *r, uint64_t t)
 {
 	uint64_t start = t - t % r->len_ns;

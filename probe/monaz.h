@@ -50,6 +50,9 @@ void az_ring_init(struct az_ring *r, void *win, size_t n, size_t stride, long lo
  */
 void *az_ring_get(struct az_ring *r, uint64_t t);
 
+/* The open window holding time t, or NULL (never opens or closes one). */
+void *az_ring_find(const struct az_ring *r, uint64_t t);
+
 /* Close, oldest first, the windows whose end and grace are at or before limit (all: every one). */
 void az_ring_close(struct az_ring *r, uint64_t limit, bool all);
 

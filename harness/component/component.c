@@ -61,6 +61,14 @@ int verdict_from_json(const json_t *o, struct verdict *v)
 			strcpy(v->set[i], json_string_value(e));
 		v->n_set++;
 	}
+	v->app_timed = json_integer_value(json_object_get(o, VERDICT_K_APP_TIMED));
+	json_array_foreach(json_object_get(o, VERDICT_K_APP_HOSTS), i, e)
+	{
+		if (!json_is_string(e) || json_string_length(e) >= sizeof(v->app_hosts[0]))
+			return -EINVAL;
+		if (v->n_app_hosts < VERDICT_SET_MAX)
+			strcpy(v->app_hosts[v->n_app_hosts++], json_string_value(e));
+	}
 	return 0;
 }
 
@@ -87,6 +95,14 @@ json_t *verdict_to_json(const struct verdict *v)
 		for (size_t i = 0; i < v->n_set && i < VERDICT_SET_MAX; i++)
 			json_array_append_new(set, json_string(v->set[i]));
 		json_object_set_new(o, VERDICT_K_SET, set);
+	}
+	if (v->app_timed || v->n_app_hosts) {
+		json_t *h = json_array();
+
+		for (size_t i = 0; i < v->n_app_hosts && i < VERDICT_SET_MAX; i++)
+			json_array_append_new(h, json_string(v->app_hosts[i]));
+		json_object_set_new(o, VERDICT_K_APP_TIMED, json_integer(v->app_timed));
+		json_object_set_new(o, VERDICT_K_APP_HOSTS, h);
 	}
 	return o;
 }

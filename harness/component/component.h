@@ -48,10 +48,20 @@ struct verdict {
 	char set[VERDICT_SET_MAX][160];
 	size_t n_set;
 	/*
+	 * A latency verdict's votes whose network time a host's clock_gettime
+	 * took (no kernel or completion clock), and those hosts (VERDICT_SET_MAX
+	 * kept): their agents' scheduling is in that time.
+	 */
+	long long app_timed;
+	char app_hosts[VERDICT_SET_MAX][64];
+	size_t n_app_hosts;
+	/*
 	 * Set by the runner, not the monitor: a host-processing verdict for a
 	 * window in which the rig's measured CPU pressure passed its bound (the
 	 * hosts' processing really was slow): a right verdict of a measured
-	 * event, neither a false positive nor a verdict on the fault.
+	 * event, neither a false positive nor a verdict on the fault.  Likewise
+	 * a congestion verdict most of whose votes were app-timed by hosts
+	 * under that pressure (their own scheduling, which the probes measured).
 	 */
 	bool rig;
 };
@@ -60,15 +70,17 @@ struct verdict {
  * A verdict's keys in JSON: monitors' analyzers write them (probe/monaz.c),
  * the run reads them back (verdict_from_json); nowhere else spells them.
  */
-#define VERDICT_K_TIME	  "time"
-#define VERDICT_K_EMITTED "emitted"
-#define VERDICT_K_WINDOW  "window"
-#define VERDICT_K_CLASS	  "class"
-#define VERDICT_K_TARGET  "target"
-#define VERDICT_K_VOTES	  "votes"
-#define VERDICT_K_SUSP	  "suspects"
-#define VERDICT_K_GOOD	  "good"
-#define VERDICT_K_SET	  "set"
+#define VERDICT_K_TIME	    "time"
+#define VERDICT_K_EMITTED   "emitted"
+#define VERDICT_K_WINDOW    "window"
+#define VERDICT_K_CLASS	    "class"
+#define VERDICT_K_TARGET    "target"
+#define VERDICT_K_VOTES	    "votes"
+#define VERDICT_K_SUSP	    "suspects"
+#define VERDICT_K_GOOD	    "good"
+#define VERDICT_K_SET	    "set"
+#define VERDICT_K_APP_TIMED "app_timed"
+#define VERDICT_K_APP_HOSTS "app_timed_hosts"
 
 /* The one key table for verdicts in JSON, both ways.  -EINVAL when a key is missing. */
 int verdict_from_json(const json_t *o, struct verdict *v);

@@ -75,6 +75,7 @@ struct abn {
 	uint32_t src_g;
 	uint16_t dst;	    /* local index on the same host */
 	uint8_t slow;	    /* 0: timeout, 1: high latency */
+	uint8_t app;	    /* its network time taken by clock_gettime at one end or both */
 	uint32_t at_ms;	    /* sent this long after the window's start */
 	struct az_plinks p; /* its path, when complete (else p.complete 0: path unknown) */
 };
@@ -143,6 +144,7 @@ struct az {
 	} ev_m[EV_MAX];
 	size_t ev_next;
 	uint8_t *pair_t, *pair_s, *bad_rnic;
+	uint8_t *app_host; /* per host: a prober of app-timed slow probes (app_timed()) */
 	size_t *order;
 	/* Bounds on what agents can make it keep (input from the network) */
 	size_t paths_max;  /* 5-tuples a host's table remembers: two pools of the most sports per
@@ -328,7 +330,7 @@ static void grp_add(struct rnic_win *r, rec_link_t link, bool timeout)
 }
 
 static void add_abn(struct window *w, size_t max, uint32_t src_g, unsigned dst, bool slow,
-		    uint64_t t_send, const struct path_ent *e)
+		    uint8_t flags, uint64_t t_send, const struct path_ent *e)
 {
 	struct abn *x;
 
@@ -342,6 +344,8 @@ static void add_abn(struct window *w, size_t max, uint32_t src_g, unsigned dst, 
 	x->src_g = src_g;
 	x->dst = (uint16_t)dst;
 	x->slow = slow;
+	x->app = slow && !(flags & HM_F_HW) &&
+		 (flags & (HM_F_TX_KERNEL | HM_F_RX_KERNEL)) != (HM_F_TX_KERNEL | HM_F_RX_KERNEL);
 	x->at_ms = t_send > w->at.start ? (uint32_t)((t_send - w->at.start) / NS_PER_MS) : 0;
 	if (e && e->p.complete)
 		x->p = e->p;
@@ -420,7 +424,7 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 		w->unlocalized++;
 	if (timeout) {
 		w->timeouts++;
-		add_abn(w, a->cfg.max_abnormal, (uint32_t)gs, p->dst, false, p->t_send_ns, e);
+		add_abn(w, a->cfg.max_abnormal, (uint32_t)gs, p->dst, false, 0, p->t_send_ns, e);
 		return;
 	}
 	w->ok++;
@@ -433,7 +437,8 @@ void az_probe(struct az *a, size_t host, const struct hm_probe *p)
 	if ((long long)p->proc_ns > a->cfg.proc_us * 1000)
 		w->host_slow[host]++;
 	if (p->net_ns > a->slow_ns) {
-		add_abn(w, a->cfg.max_abnormal, (uint32_t)gs, p->dst, true, p->t_send_ns, e);
+		add_abn(w, a->cfg.max_abnormal, (uint32_t)gs, p->dst, true, p->flags, p->t_send_ns,
+			e);
 	} else if (known) {
 		w->n_fast++;
 		for (int j = 0; j < n_links; j++)
@@ -541,35 +546,69 @@ static bool votes_in(const struct az *a, const struct window *w, const struct ab
 	       a->until[gd] <= w->at.start;
 }
 
+/* Is abnormal probe x's path on link (or switch) id? */
+static bool abn_on(const struct az *a, const struct abn *x, bool link, size_t id)
+{
+	size_t sw[HM_MAX_LINKS * 2];
+	const rec_link_t *links;
+	int k, n_links = az_plinks_get(&x->p, &a->routes, &links);
+
+	if (link) {
+		for (int j = 0; j < n_links; j++)
+			if (links[j] == id)
+				return true;
+		return false;
+	}
+	k = path_switches(a, links, n_links, sw, (int)ARRAY_SIZE(sw));
+	for (int j = 0; j < k; j++)
+		if (sw[j] == id)
+			return true;
+	return false;
+}
+
 /* How long, in send time, the slow probes through one link (or switch) were sent over. */
 static uint32_t slow_span_ms(const struct az *a, const struct window *w, bool link, size_t id)
 {
 	uint32_t lo = UINT32_MAX, hi = 0;
-	size_t sw[HM_MAX_LINKS * 2];
 
 	for (size_t i = 0; i < w->n_abn; i++) {
 		const struct abn *x = &w->abn[i];
-		const rec_link_t *links;
-		bool on = false;
-		int k, n_links;
 
-		if (!votes_in(a, w, x, true))
+		if (!votes_in(a, w, x, true) || !abn_on(a, x, link, id))
 			continue;
-		n_links = az_plinks_get(&x->p, &a->routes, &links);
-		if (link) {
-			for (int j = 0; j < n_links; j++)
-				on |= links[j] == id;
-		} else {
-			k = path_switches(a, links, n_links, sw, (int)ARRAY_SIZE(sw));
-			for (int j = 0; j < k; j++)
-				on |= sw[j] == id;
-		}
-		if (on) {
-			lo = x->at_ms < lo ? x->at_ms : lo;
-			hi = x->at_ms > hi ? x->at_ms : hi;
-		}
+		lo = x->at_ms < lo ? x->at_ms : lo;
+		hi = x->at_ms > hi ? x->at_ms : hi;
 	}
 	return hi >= lo ? hi - lo : 0;
+}
+
+/*
+ * Of the slow probes through link (or switch) id, those whose network time
+ * a host's clock_gettime took (rxe has no completion clock, a udp agent
+ * without kernel timestamps): that time holds the agent's own scheduling,
+ * which a monitor cannot tell from the network's.  The verdict says how
+ * many and whose (the prober's host, which took both times), so that the
+ * grader can hold them against the hosts' measured CPU pressure.
+ */
+static void app_timed(struct az *a, const struct window *w, bool link, size_t id)
+{
+	uint32_t n = 0;
+
+	memset(a->app_host, 0, a->inv->n_hosts);
+	for (size_t i = 0; i < w->n_abn; i++) {
+		const struct abn *x = &w->abn[i];
+
+		if (!x->app || !votes_in(a, w, x, true) || !abn_on(a, x, link, id))
+			continue;
+		n++;
+		a->app_host[host_of(a, x->src_g)] = 1;
+	}
+	out_uint(&a->o, PRINT_JSON, VERDICT_K_APP_TIMED, NULL, n);
+	out_open_array(&a->o, VERDICT_K_APP_HOSTS);
+	for (size_t h = 0; h < a->inv->n_hosts; h++)
+		if (a->app_host[h])
+			out_string(&a->o, PRINT_JSON, NULL, NULL, a->inv->hosts[h].name);
+	out_close(&a->o);
 }
 
 /* ---- latency hotspots against the lab's own baseline ------------------------------------ */
@@ -799,6 +838,7 @@ static void vote_emit(struct az *a, const struct window *w, const char *cls, boo
 	if (evidence_windows)
 		out_uint(&a->o, PRINT_JSON, "evidence_windows", NULL, evidence_windows);
 	if (hs) {
+		app_timed(a, w, link, top->id);
 		out_uint(&a->o, PRINT_JSON, "probes", NULL, hs->all);
 		out_float(&a->o, PRINT_JSON, "reference_share", NULL, 6, hs->ref);
 		out_float(&a->o, PRINT_JSON, "log10_p", NULL, 1,
@@ -1214,6 +1254,7 @@ struct az *az_new(const struct inventory *inv, const struct az_cfg *cfg, FILE *o
 	a->pair_t = rl_xcalloc(a->n_rnics * a->max_per_host + 1, 1);
 	a->pair_s = rl_xcalloc(a->n_rnics * a->max_per_host + 1, 1);
 	a->bad_rnic = rl_xcalloc(a->n_rnics + 1, 1);
+	a->app_host = rl_xcalloc(inv->n_hosts + 1, 1);
 	a->order = rl_xcalloc(a->n_rnics + 1, sizeof(size_t));
 	a->ev = rl_xcalloc((size_t)cfg->evidence_windows * ev_stride(a) + 1, sizeof(uint32_t));
 	a->ev_sum = rl_xcalloc(ev_stride(a) + 1, sizeof(uint32_t));
@@ -1257,6 +1298,7 @@ void az_free(struct az *a)
 	free(a->pair_t);
 	free(a->pair_s);
 	free(a->bad_rnic);
+	free(a->app_host);
 	free(a->order);
 	free(a->ev);
 	free(a->ev_sum);

@@ -345,11 +345,44 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 	}
 }
 
+/* Flow record f's share (of its packets and bytes) into window w. */
+static bool flow_share(struct rpa *a, struct window *w, const struct rpm_flow_rec *f, uint64_t key,
+		       double share, bool last)
+{
+	struct svcw *x = NULL;
+
+	for (size_t i = 0; i < w->n_svc && !x; i++)
+		if (w->svc[i].key == key)
+			x = &w->svc[i];
+	if (!x) {
+		if (w->n_svc >= MAX_SERVICES) {
+			a->tot.refused++;
+			return false;
+		}
+		x = RL_PUSH(w->svc, w->n_svc);
+		x->key = key;
+	}
+	x->pkts += (uint32_t)(f->pkts * share + 0.5);
+	x->bytes += (uint64_t)(f->bytes * share + 0.5);
+	x->qpn = f->qpn;
+	x->ended |= last && f->ended;
+	return true;
+}
+
+/*
+ * A flow's record counts what it sent over its span, up to its time (about
+ * a second): each window gets the part of the span it holds, as if sent
+ * evenly, so that a window's rate does not depend on how many of the
+ * agent's ticks fell in it (they drift with its wake-ups: one record too few
+ * in a window halved its rate, a service "impacted" by a timer).  The part
+ * of a window already closed is lost to it, as a late probe is; a span
+ * reaches back no further than the open windows.
+ */
 void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f)
 {
 	struct window *w;
-	struct svcw *x = NULL;
-	uint64_t key;
+	uint64_t key, span, from, end, reach;
+	bool lost = false;
 
 	if (host >= a->inv->n_hosts || f->src_rnic >= a->inv->hosts[host].n_rnics ||
 	    f->dst_host >= a->inv->n_hosts || f->dst_rnic >= a->inv->hosts[f->dst_host].n_rnics) {
@@ -362,21 +395,27 @@ void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f)
 		return;
 	}
 	key = tkey(a->base[host] + f->src_rnic, a->base[f->dst_host] + f->dst_rnic, f->sport);
-	for (size_t i = 0; i < w->n_svc && !x; i++)
-		if (w->svc[i].key == key)
-			x = &w->svc[i];
-	if (!x) {
-		if (w->n_svc >= MAX_SERVICES) {
-			a->tot.refused++;
-			return;
-		}
-		x = RL_PUSH(w->svc, w->n_svc);
-		x->key = key;
+	span = (uint64_t)f->span_ms * NS_PER_MS;
+	reach = a->ring.n * a->ring.len_ns;
+	from = span < f->t_ns ? f->t_ns - span : 0;
+	if (from >= w->at.start || !span) {
+		flow_share(a, w, f, key, 1, true);
+		return;
 	}
-	x->pkts += f->pkts;
-	x->bytes += f->bytes;
-	x->qpn = f->qpn;
-	x->ended |= f->ended;
+	/* Back from t, window by window: the span's part in each [start, end). */
+	flow_share(a, w, f, key, (double)(f->t_ns - w->at.start) / (double)span, true);
+	lost = w->at.start - from > reach;
+	if (lost)
+		from = w->at.start - reach;
+	for (end = w->at.start; end > from; end -= a->ring.len_ns) {
+		uint64_t start = end - a->ring.len_ns;
+		struct window *e = az_ring_find(&a->ring, end - 1);
+		double share = (double)(end - (start > from ? start : from)) / (double)span;
+
+		if (!e || !flow_share(a, e, f, key, share, false))
+			lost = true;
+	}
+	a->tot.late += lost;
 }
 
 void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)

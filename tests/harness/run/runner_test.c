@@ -1111,6 +1111,74 @@ Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive
 }
 
 /*
+ * A congestion verdict most of whose slow probes a host's clock_gettime
+ * timed (verbs on rxe: no completion clock), while that host waited for a
+ * CPU past the bound, measured the agent's scheduling: the rig's.  Kernel-
+ * or RNIC-timed votes, a calm rig, or the fault's own verdict stay graded.
+ */
+Test(grade, congestion_timed_by_a_pressed_hosts_clock_is_the_rigs)
+{
+	struct scn_result r = {.rig_local = true};
+	struct scn_expect e = {.silent = true, .max_false_positives = 0};
+	struct scn_component sc = {.expect = e};
+	struct comp_result c = {.sc = &sc};
+	struct verdict v[4] = {
+	    {.win = {100, 102},
+	     .cls = "congestion",
+	     .target = "host1:rnic1--rail1:swp1",
+	     .votes = 6,
+	     .app_timed = 6,
+	     .app_hosts = {"host1"},
+	     .n_app_hosts = 1},
+	    {.win = {100, 102},
+	     .cls = "congestion",
+	     .target = "rail1:swp3--spine1:swp1",
+	     .votes = 6,
+	     .app_timed = 3,
+	     .app_hosts = {"host1"},
+	     .n_app_hosts = 1},
+	    {.win = {104, 106},
+	     .cls = "congestion",
+	     .target = "host1:rnic1--rail1:swp1",
+	     .votes = 6,
+	     .app_timed = 6,
+	     .app_hosts = {"host1"},
+	     .n_app_hosts = 1},
+	    {.win = {100, 102},
+	     .cls = "switch-link",
+	     .target = "host1:rnic1--rail1:swp1",
+	     .votes = 6,
+	     .app_timed = 6,
+	     .app_hosts = {"host1"},
+	     .n_app_hosts = 1},
+	};
+	struct comp_times t = {.t_start = 90, .t_end = 120};
+	struct grade g = {0};
+
+	for (int i = 1; i <= 100; i++)
+		*RL_PUSH(r.rig.s, r.rig.n) =
+		    (struct rig_sample){.t = 100 + 0.1 * i, .some = i <= 20 ? 0.8 : 0.1};
+	r.rig.interval = 0.1, r.rig.psi = true, r.rig.init = false;
+	c.obs.verdicts = v, c.obs.n_verdicts = 4;
+	r.comps = &c, r.n_comps = 1;
+	runner_mark_rig(&r);
+	cr_assert(v[0].rig, "all six timed by host1's clock while it waited for CPUs");
+	cr_assert_not(v[1].rig, "half of them: the others were timed by a kernel");
+	cr_assert_not(v[2].rig, "a calm rig: the network's");
+	cr_assert_not(v[3].rig, "loss is never the clock's");
+	grade_component(&e, &c.obs, &t, 1, NULL, &g);
+	cr_assert_eq(g.rig_explained, 1);
+	cr_assert_eq(g.false_positives, 3);
+	/* a link-degrade there: the verdict naming it finds the fault */
+	r.t_fault = 99, r.t_revert = 108;
+	sc.expect = (struct scn_expect){
+	    .cls = "congestion", .target = "host1:rnic1--rail1:swp1", .top_k = 1};
+	runner_mark_rig(&r);
+	cr_assert_not(v[0].rig, "the fault's own verdict stays its");
+	free(r.rig.s);
+}
+
+/*
  * A failure while the rig was measured saturated says nothing of the
  * component: an MP-RDMA run carried 0.83 of its optimal beside another user's
  * CPU hog (pressure 0.85).  Invalid (rig-limited), never a fail -- unless the

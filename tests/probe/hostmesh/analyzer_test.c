@@ -39,7 +39,8 @@ static int now_w; /* the window being fed */
 
 /*
  * What happens to a probe: 0 ok, 1 timeout, 2 slow (30 ms), 3 a busy lab's 2 ms, 4 its send failed,
- * 5 its host slow to process it (8 ms), 6 sent 5 ms late (its agent's timer).
+ * 5 its host slow to process it (8 ms), 6 sent 5 ms late (its agent's timer), 7 slow (30 ms)
+ * timed by the kernel at both ends (the others by clock_gettime: flags 0).
  */
 typedef int (*fate_fn)(int host, int s, int d, int spine, int i);
 
@@ -90,9 +91,12 @@ static char *run_cfg(fate_fn fate, int windows, double alpha)
 							    .status = x == 1   ? HM_TIMEOUT
 								      : x == 4 ? HM_SEND_ERROR
 									       : HM_OK,
-							    .net_ns = x == 2   ? 30000000
-								      : x == 3 ? 2000000
-									       : 12000,
+							    .flags = x == 7 ? HM_F_TX_KERNEL |
+										  HM_F_RX_KERNEL
+									    : 0,
+							    .net_ns = x == 2 || x == 7 ? 30000000
+								      : x == 3	       ? 2000000
+										       : 12000,
 							    .proc_ns = x == 5 ? 8000000 : 15000,
 							    .late_10us = x == 6 ? 500 : 0,
 							};
@@ -114,7 +118,8 @@ static char *run(fate_fn fate, int windows)
 
 struct seen {
 	int verdicts, rnic, link, sw, congestion, proc;
-	char first_target[160], first_class[32];
+	long long app_timed; /* the first verdict's */
+	char first_target[160], first_class[32], app_hosts[64];
 	bool unique;
 };
 
@@ -137,6 +142,14 @@ static struct seen scan(const char *out)
 					 json_string_value(json_object_get(j, "target")));
 				snprintf(s.first_class, sizeof(s.first_class), "%s", cls);
 				s.unique = json_is_true(json_object_get(j, "unique"));
+				s.app_timed = json_integer_value(json_object_get(j, "app_timed"));
+				json_t *hs = json_object_get(j, "app_timed_hosts"), *e;
+				size_t k;
+
+				json_array_foreach(hs, k, e)
+				    snprintf(s.app_hosts + strlen(s.app_hosts),
+					     sizeof(s.app_hosts) - strlen(s.app_hosts), "%s%s",
+					     k ? "," : "", json_string_value(e));
 			}
 			s.rnic += !strcmp(cls, "rnic");
 			s.link += !strcmp(cls, "switch-link");
@@ -357,6 +370,36 @@ Test(analyzer, high_latency_is_a_congestion_hotspot)
 	cr_assert_eq(s.congestion, 2, "%s", out);
 	cr_assert_str_eq(s.first_target, "rail3:swp7--spine3:swp3");
 	cr_assert_eq(s.rnic + s.link + s.sw, 0);
+	free(out);
+}
+
+/* The same hotspot, its probes timed by the kernel but host1's (rxe: clock_gettime). */
+static int congested_kernel_timed(int h, int s, int d, int k, int i)
+{
+	int x = congested(h, s, d, k, i);
+
+	return x == 2 && h != 1 ? 7 : x;
+}
+
+/*
+ * A latency verdict says how many of its votes a host's clock_gettime timed,
+ * and whose: that time holds the agent's own scheduling, which the grader
+ * holds against the host's measured CPU pressure.
+ */
+Test(analyzer, a_latency_verdict_says_which_votes_a_hosts_clock_timed)
+{
+	char *out = run(congested_kernel_timed, 2);
+	struct seen s = scan(out);
+
+	cr_assert_eq(s.congestion, 2, "%s", out);
+	cr_assert_str_eq(s.first_target, "rail3:swp7--spine3:swp3");
+	cr_assert_eq(s.app_timed, 9, "host1's 3 peers x 3 probes of 36: %s", out);
+	cr_assert_str_eq(s.app_hosts, "host1");
+	free(out);
+	out = run(congested, 2);
+	s = scan(out);
+	cr_assert_eq(s.app_timed, 36, "%s", out);
+	cr_assert_str_eq(s.app_hosts, "host1,host2,host3,host4");
 	free(out);
 }
 

@@ -585,10 +585,11 @@ Test(rpa, records_naming_no_rnic_are_refused_not_fatal)
 
 /*
  * A service host1:rnic1 -> host3:rnic2 from port 50123 over 5 windows of 2 s:
- * its agent's flow records (4 Mbit/s, or rate_w[w] of that) and 20 probes on
- * its 5-tuple a window, lost_w[w] of them lost.  The "service" lines out.
+ * its agent's flow records (4 Mbit/s, or rate_w[w] of that), one each
+ * second and drift_ms, and 20 probes on its 5-tuple a window, lost_w[w] of
+ * them lost.  The "service" lines out.
  */
-static char *run_service(const double *rate_w, const int *lost_w)
+static char *run_service_drift(const double *rate_w, const int *lost_w, int drift_ms)
 {
 	struct rpa_cfg cfg;
 	char *out = NULL;
@@ -596,6 +597,8 @@ static char *run_service(const double *rate_w, const int *lost_w)
 	FILE *f = open_memstream(&out, &len);
 	struct rpa *a;
 	struct rpm_path_rec p;
+	const uint64_t tick = (uint64_t)(1000 + drift_ms) * 1000000ULL;
+	uint64_t t = T0 + tick - 1000000ULL;
 
 	rpa_defaults(&cfg);
 	cfg.window_ms = 2000;
@@ -606,16 +609,20 @@ static char *run_service(const double *rate_w, const int *lost_w)
 	p.sport = 50123;
 	rpa_path(a, 0, &p);
 	for (int w = 0; w < 5; w++) {
-		for (int sec = 0; sec < 2; sec++) {
+		/* The records of this window's time: what was sent in the tick before each. */
+		/* (late ticks: the last window's last one, the flow's end, comes after it) */
+		for (; t < T0 + (uint64_t)(w + 1) * 2 * SEC + (w == 4 && drift_ms ? tick : 0);
+		     t += tick) {
 			struct rpm_flow_rec fr = {
-			    .t_ns = T0 + (uint64_t)(2 * w + sec) * SEC + SEC / 2,
+			    .t_ns = t,
 			    .dst_host = 2,
 			    .src_rnic = 0,
 			    .dst_rnic = 1,
 			    .sport = 50123,
+			    .ended = t >= T0 + 10 * SEC,
 			    .pkts = 500,
-			    .bytes = (uint32_t)(500000 * rate_w[w]),
-			    .span_ms = 1000,
+			    .bytes = (uint32_t)(500000 * rate_w[w] * (1000 + drift_ms) / 1000),
+			    .span_ms = (uint32_t)(1000 + drift_ms - 1),
 			    .qpn = 0x11,
 			};
 
@@ -672,6 +679,11 @@ static char *run_service(const double *rate_w, const int *lost_w)
 	}
 }
 
+static char *run_service(const double *rate_w, const int *lost_w)
+{
+	return run_service_drift(rate_w, lost_w, 0);
+}
+
 Test(rpa, a_service_that_sends_less_on_a_healthy_path_is_not_the_network)
 {
 	static const double rate[5] = {1, 1, 1, 0.5, 0.5};
@@ -702,6 +714,30 @@ Test(rpa, a_service_whose_own_probes_are_lost_is_the_network)
 			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
 			 "host1:rnic1>host3:rnic2/50123 4.0 impacted network\n"
 			 "host1:rnic1>host3:rnic2/50123 2.0 impacted network\n",
+			 "%s", v);
+	free(v);
+}
+
+/*
+ * The agent's one-second tick drifts with its wake-ups (here 300 ms a tick,
+ * so the third window holds one record, the others two): each window's
+ * rate is what was sent in it, not how many records it holds, so a steady
+ * service is never impacted.  Before, the third window read half the rate.
+ */
+Test(rpa, a_steady_service_is_not_impacted_when_its_agent_ticks_late)
+{
+	static const double rate[5] = {1, 1, 1, 1, 1};
+	static const int lost[5] = {0};
+	char *v = run_service_drift(rate, lost, 300);
+
+	/* The flow ends in a sixth window: an end judges no rate. */
+	cr_assert_str_eq(v,
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 4.0 ok\n"
+			 "host1:rnic1>host3:rnic2/50123 0.8 ok\n",
 			 "%s", v);
 	free(v);
 }
