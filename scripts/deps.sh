@@ -14,6 +14,7 @@ PKGS=(
 	valgrind strace linux-perf stress-ng
 	prometheus # for promtool: 'rocelab export' is checked with 'promtool check metrics'
 	python3-pytest # the pytest plugin's own tests (harness/pytest)
+	sudo           # a lab host whose login is not root: rocelab runs there under 'sudo -n' (its test)
 )
 
 missing=()

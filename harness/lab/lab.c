@@ -55,6 +55,7 @@ static void lab_init(struct lab *l, const struct inventory *inv, const struct la
 	l->ops = ops;
 	l->ssh = rl_xcalloc(n + 1, sizeof(*l->ssh));
 	l->lost = rl_xcalloc(n + 1, sizeof(*l->lost));
+	l->sudo = rl_xcalloc(n + 1, sizeof(*l->sudo));
 	l->dev_mu = rl_xcalloc(n + 1, sizeof(*l->dev_mu));
 	pthread_mutexattr_init(&a);
 	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
@@ -122,10 +123,12 @@ void lab_close(struct lab *l)
 		pthread_mutex_destroy(&l->priv_mu);
 	free(l->ssh);
 	free(l->lost);
+	free(l->sudo);
 	free(l->clock);
 	free(l->dev_mu);
 	l->ssh = NULL;
 	l->lost = NULL;
+	l->sudo = NULL;
 	l->clock = NULL;
 	l->dev_mu = NULL;
 	l->ops = NULL;
@@ -310,6 +313,56 @@ int lab_ssh_target(const struct lab *l, const char *dev, struct sshc_target *t)
 	return 0;
 }
 
+/*
+ * A host's commands change its links, routes, qdiscs and DCB: root's.  A
+ * login that is not root ('user:' in the inventory) runs them under
+ * 'sudo -n', which must work without a password (a prompt would hang the
+ * run at 3 a.m.): asked once, at login, so that pre-flight says so before
+ * anything is touched.  0, or -EACCES with what to do in err.
+ */
+static int become_root(struct lab *l, size_t i, struct sshc *c, const char *user, char *err,
+		       size_t errlen)
+{
+	char *out = NULL, *errout = NULL;
+	const char *dev = l->inv->hosts[i].name;
+	int r = sshc_exec(c, "id -u", NULL, &out, &errout, SSH_CMD_TIMEOUT_MS);
+
+	if (r || !out) {
+		snprintf(err, errlen, "%s: 'id -u' as %s: %s", dev, user,
+			 r < 0 ? strerror(-r) : "it failed");
+		r = -EACCES;
+		goto out;
+	}
+	out[strcspn(out, "\r\n")] = '\0';
+	if (!strcmp(out, "0")) /* a root login by another name */
+		goto out;
+	free(errout);
+	errout = NULL;
+	r = sshc_exec(c, "sudo -n true", NULL, NULL, &errout, SSH_CMD_TIMEOUT_MS);
+	if (r) {
+		char *last = errout ? errout : "";
+		size_t n = strlen(last);
+
+		/* sudo's own word is its last line (a login's warnings come first) */
+		while (n && (last[n - 1] == '\n' || last[n - 1] == '\r'))
+			last[--n] = '\0';
+		if (strrchr(last, '\n'))
+			last = strrchr(last, '\n') + 1;
+		snprintf(err, errlen,
+			 "%s: logged in as '%s' (uid %.12s), not root, and 'sudo -n true' failed "
+			 "(%.160s): rocelab changes links, routes and qdiscs there; give '%s' "
+			 "passwordless sudo (NOPASSWD) or log in as root",
+			 dev, user, out, last[0] ? last : "no sudo there", user);
+		r = -EACCES;
+		goto out;
+	}
+	l->sudo[i] = true;
+out:
+	free(out);
+	free(errout);
+	return r;
+}
+
 /* dev's SSH session, opened on first use; NULL with a reason in err. */
 static struct sshc *session(struct lab *l, const char *dev, char *err, size_t errlen)
 {
@@ -333,6 +386,13 @@ static struct sshc *session(struct lab *l, const char *dev, char *err, size_t er
 		return NULL;
 	}
 	l->ssh[i] = sshc_connect(&t, SSH_LOGIN_TIMEOUT_S, err, errlen);
+	if (l->ssh[i] && (size_t)i < l->inv->n_hosts && strcmp(t.ssh->user, "root") &&
+	    t.ssh->user[0] && become_root(l, (size_t)i, l->ssh[i], t.ssh->user, err, errlen)) {
+		sshc_close(l->ssh[i]);
+		l->ssh[i] = NULL;
+		errno = EACCES;
+		return NULL;
+	}
 	if (!l->ssh[i] && (errno == ETIMEDOUT || errno == EHOSTUNREACH)) {
 		*lost = (struct lab_lost){.at = rl_now_ns(), .err = errno};
 		snprintf(lost->why, sizeof(lost->why), "%s", err);
@@ -357,6 +417,9 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 {
 	struct sshc *c;
 	char *errout = NULL;
+	struct sbuf wrapped = {0};
+	const char *shown = cmd;
+	ssize_t i;
 	int ret;
 
 	if (out)
@@ -368,9 +431,20 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 		lab_dev_unlock(l, dev);
 		return ret;
 	}
+	i = lab_dev_index(l, dev);
+	if (i >= 0 && l->sudo[i]) {
+		/* the whole line, as one shell's under sudo: sudo -n -- sh -c 'LINE' */
+		sb_printf(&wrapped, "sudo -n -- sh -c ");
+		sb_add_shell_word(&wrapped, cmd);
+		if (!wrapped.p) {
+			lab_dev_unlock(l, dev);
+			snprintf(err, errlen, "%s: out of memory", dev);
+			return -ENOMEM;
+		}
+		cmd = wrapped.p;
+	}
 	ret = sshc_exec(c, cmd, input, out, &errout, SSH_CMD_TIMEOUT_MS);
 	if (ret < 0) {
-		ssize_t i = lab_dev_index(l, dev);
 
 		snprintf(err, errlen, "%s: ssh: %s", dev, strerror(-ret));
 		/* A broken session is not reused; a connection the device stopped answering
@@ -383,11 +457,12 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 		}
 	} else if (ret > 0) {
 		errout[strcspn(errout, "\n")] = '\0';
-		snprintf(err, errlen, "%s: '%.120s' exited %d%s%.200s", dev, cmd, ret,
+		snprintf(err, errlen, "%s: '%.120s' exited %d%s%.200s", dev, shown, ret,
 			 errout[0] ? ": " : "", errout);
 	}
 	lab_dev_unlock(l, dev);
 	free(errout);
+	sb_free(&wrapped);
 	return ret;
 }
 

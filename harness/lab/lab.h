@@ -110,9 +110,11 @@ struct lab {
 	char lab_key[4096];	     /* the key behind 'credential: lab-key', "" if none */
 	struct sshc **ssh;	     /* per device (hosts, then switches), opened on first use */
 	struct lab_lost *lost;	     /* per device: when a login to it last failed, and why */
-	struct lab_clock *clock;     /* per host, measured at pre-flight; NULL: not measured (a
-					virtual lab shares this clock) */
-	void *priv;		     /* the kind's own state */
+	bool *sudo; /* per device: a host whose login is not root: its commands run under
+		       'sudo -n' (checked at login, lab_login()) */
+	struct lab_clock *clock; /* per host, measured at pre-flight; NULL: not measured (a
+				    virtual lab shares this clock) */
+	void *priv;		 /* the kind's own state */
 	/*
 	 * Several devices at once (lab_each()): per device, a lock held for
 	 * each of its round trips (a session is one exchange at a time),

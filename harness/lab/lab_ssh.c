@@ -289,14 +289,16 @@ static int ssh_stop(struct lab *l, struct lab_proc *p, int grace_ms)
 	 * Gone is no process of its session but zombies: its parent there is the
 	 * host's init, which may take seconds to reap one (kill -0 finds a
 	 * zombie; it took 1.9 s of every agent's stop in the SSH lab here).
-	 * Without ps, kill -0.
+	 * Without ps, kill -0.  A group is "-$p" with no "--" before it: dash's
+	 * kill (sh on Debian, which runs a command under sudo) takes "--" for a
+	 * number, and so does busybox's.
 	 */
 	sb_printf(&b,
-		  "p=%d; kill -TERM -- -$p 2>/dev/null || exit 0; i=0; "
+		  "p=%d; kill -TERM -$p 2>/dev/null || exit 0; i=0; "
 		  "live() { if command -v ps >/dev/null; then ps -o stat= -s $p | grep -q '^[^Z]'; "
-		  "else kill -0 -- -$p 2>/dev/null; fi; }; "
+		  "else kill -0 -$p 2>/dev/null; fi; }; "
 		  "while live; do i=$((i+1)); "
-		  "if [ $i -gt %d ]; then kill -KILL -- -$p; echo killed; exit 0; fi; "
+		  "if [ $i -gt %d ]; then kill -KILL -$p; echo killed; exit 0; fi; "
 		  "sleep 0.05; done",
 		  (int)p->pid, grace_ms / 50);
 	pthread_mutex_lock(&l->priv_mu);
@@ -330,7 +332,7 @@ static int ask_live(struct lab *l, const char *dev, const pid_t *pids, size_t n,
 	sb_printf(&b, "for p in");
 	for (size_t i = 0; i < n; i++)
 		sb_printf(&b, " %d", (int)pids[i]);
-	sb_printf(&b, "; do kill -0 -- -$p 2>/dev/null && echo \" $p \"; done; true");
+	sb_printf(&b, "; do kill -0 -$p 2>/dev/null && echo \" $p \"; done; true");
 	return run(l, dev, &b, NULL, out, err, errlen);
 }
 

@@ -95,6 +95,58 @@ check "dry run: host steps are SSH commands" \
 	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --dry-run | grep -q "^ssh host2 apply: ip rule del pref 103 from 198.18.3.2"' "$RL" "$SI"
 check "rnic-route-missing: the rules and routes found on host2 are removed, then restored" \
 	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --for 1s -j | jq -e ".outcome == \"applied\""' "$RL" "$SI"
+# A host whose login is not root (issue 61): its commands run under 'sudo -n', checked at login;
+# a login that sudo asks a password of is refused before anything is touched.  Two users of
+# this machine for the test (host2's sshd lets them in with the lab key), removed after.
+SD="${ROCELAB_STATE_DIR:-/run/rocelab}/ssh/host2"
+for u in rltest-sudo rltest-nosudo; do
+	# ('*': no password, and not locked: sshd without PAM refuses a locked account)
+	id "$u" >/dev/null 2>&1 || useradd -M -d /nonexistent -s /bin/sh -p '*' "$u"
+done
+defer 'userdel rltest-sudo 2>/dev/null; userdel rltest-nosudo 2>/dev/null; rm -f /etc/sudoers.d/rocelab-test; rm -rf /run/rocelab-test-users'
+echo 'rltest-sudo ALL=(root) NOPASSWD: ALL' >/etc/sudoers.d/rocelab-test
+chmod 0440 /etc/sudoers.d/rocelab-test
+# (sshd reads a user's authorized keys as that user: a copy they can read)
+mkdir -p -m 0755 /run/rocelab-test-users
+cp "$AK" /run/rocelab-test-users/authorized_keys
+chmod 0644 /run/rocelab-test-users/authorized_keys
+cp "$SD/sshd_config" "$T/host2.sshd_config"
+defer 'cp "$T/host2.sshd_config" "$SD/sshd_config" && kill -HUP "$(cat "$SD/sshd.pid")"'
+sed -i -e 's|^AllowUsers .*|& rltest-sudo rltest-nosudo|' \
+	-e 's|^AuthorizedKeysFile .*|& /run/rocelab-test-users/authorized_keys|' "$SD/sshd_config"
+kill -HUP "$(cat "$SD/sshd.pid")"
+sleep 0.5
+for u in rltest-sudo rltest-nosudo; do
+	awk -v u="$u" '/^  - name: / { h = $3 } h == "host2" && /ssh: \{ user: root,/ { sub(/user: root,/, "user: " u ",") } { print }' "$SI" >"$T/$u.yaml"
+done
+check "an inventory whose host2 logs in as rltest-sudo is valid" \
+	sh -c '"$0" inventory check "$1" && grep -q "user: rltest-sudo" "$1"' "$RL" "$T/rltest-sudo.yaml"
+rules2() { ip -n rl-host2 rule show; ip -n rl-host2 route show table all; }
+rules2 >"$T/sudo.before"
+check "rnic-route-missing as rltest-sudo: ip rule del needs root, so it ran under sudo -n" \
+	sh -c '"$0" inject rnic-route-missing --target host2:rnic3 -i "$1" --for 1s -j | jq -e ".outcome == \"applied\""' "$RL" "$T/rltest-sudo.yaml"
+rules2 >"$T/sudo.after"
+check "... and host2's rules and routes are as found" diff "$T/sudo.before" "$T/sudo.after"
+check "the same login without sudo cannot add a rule there (the test means something)" \
+	sh -c '! "$0" lab ssh -i "$1" host2 ip rule add pref 31999 table 250 2>"$2" && grep -q "Operation not permitted" "$2"' "$RL" "$T/rltest-sudo.yaml" "$T/nosudo.ssh"
+ip -n rl-host2 rule del pref 31999 2>/dev/null
+# Agents and the rig sampler started, asked after and stopped as process groups under sudo,
+# whose sh is dash on Debian (its kill took "--" for a number: the agents outlived the run).
+check "a run whose host2 logs in as rltest-sudo: its agent and rig sampler run under sudo (exit 0)" \
+	"$RL" run -i "$T/rltest-sudo.yaml" -o "$T/sudo-run" --no-history tests/vlab/scenarios/no-fault-short.yaml
+check "... and nothing of it is left there (processes, run folder)" \
+	sh -c '! pgrep -f "[r]ocelab (agent|rig)" && ! ls -d /tmp/rocelab-run.* 2>/dev/null'
+jl=$(wc -l <"$ROCELAB_LIB_DIR"/journal.jsonl)
+expect_exit 3 "as rltest-nosudo (sudo asks a password): refused at login, exit 3" \
+	"$RL" inject rnic-route-missing --target host2:rnic3 -i "$T/rltest-nosudo.yaml" --for 1s
+cp "$T/check.out" "$T/nosudo.out"
+check "it says who logged in, that sudo -n failed, and what to do" \
+	grep -q "host2: logged in as 'rltest-nosudo' (uid [0-9]*), not root, and 'sudo -n true' failed (.*password.*): .*give 'rltest-nosudo' passwordless sudo (NOPASSWD) or log in as root" "$T/nosudo.out"
+rules2 >"$T/nosudo.after"
+check "... and nothing on host2 changed" diff "$T/sudo.before" "$T/nosudo.after"
+check "nothing was journaled for it" sh -c 'test "$(wc -l <"$1"/journal.jsonl)" = "$2"' sh "$ROCELAB_LIB_DIR" "$jl"
+cp "$T/host2.sshd_config" "$SD/sshd_config" && kill -HUP "$(cat "$SD/sshd.pid")"
+
 # Routes and an IPv6 address rocelab did not lay out, which admin-down flushes: read, journaled,
 # and put back after link-up.
 N="ip -n rl-host1"
