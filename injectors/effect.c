@@ -551,6 +551,83 @@ int fault_found(struct fault_run *f, const struct fault_action *a, struct readba
 	return -EBUSY;
 }
 
+/* A sysfs file of the target RNIC's netdev, read on its host: its first line in buf. */
+static int rnic_sysfs(struct fault_run *f, const char *cmd, const char *file, char *buf, size_t len)
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_host *h = &f->inv->hosts[s->tdev];
+	char path[160], *out = NULL;
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", h->rnics[s->tport].netdev, file);
+	r = lab_exec(f->lab, h->name, (const char *const[]){cmd, path, NULL}, NULL, &out, f->err,
+		     sizeof(f->err));
+	snprintf(buf, len, "%s", !r && out ? out : "");
+	buf[strcspn(buf, "\r\n")] = '\0';
+	free(out);
+	return r;
+}
+
+long long fault_rnic_carrier(struct fault_run *f)
+{
+	char v[32], *end;
+	long long n;
+
+	if (lab_can(f->lab, LAB_CAP_NETLINK) ||
+	    rnic_sysfs(f, "cat", "carrier_changes", v, sizeof(v)))
+		return -1;
+	n = strtoll(v, &end, 10);
+	return end != v && !*end && n >= 0 ? n : -1;
+}
+
+int fault_rnic_facts(struct fault_run *f)
+{
+	const struct fault_spec *s = f->spec;
+	char link[256], *base;
+
+	f->rnic = (struct fault_rnic){.read = true, .carrier_chg = -1, .read_rt = rl_realtime_ns()};
+	if (s->tkind != INV_DEV_HOST || s->tport < 0 || lab_can(f->lab, LAB_CAP_NETLINK))
+		return 0; /* the virtual lab's veths: no driver to ask */
+	/* a netdev without a device (veth, bond) has no driver link: readlink fails, "" */
+	rnic_sysfs(f, "readlink", "device/driver", link, sizeof(link));
+	base = strrchr(link, '/');
+	base = base ? base + 1 : "";
+	/* a device's word: a driver's name or nothing, never text for a line */
+	if (strlen(base) < sizeof(f->rnic.driver) &&
+	    strspn(base, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == strlen(base))
+		snprintf(f->rnic.driver, sizeof(f->rnic.driver), "%s", base);
+	f->err[0] = '\0';
+	f->rnic.carrier_chg = fault_rnic_carrier(f);
+	f->err[0] = '\0';
+	return 0;
+}
+
+void fault_rnic_flapped(struct fault_run *f, long long now, const char *why, int wait_ms)
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_host *h = &f->inv->hosts[s->tdev];
+	char state[32] = "", where[2 * INV_NAME_MAX + 2];
+	size_t n = strlen(f->evidence);
+	unsigned long long until = rl_now_ns() + (unsigned long long)wait_ms * 1000000ULL;
+
+	if (f->rnic.carrier_chg < 0 || now <= f->rnic.carrier_chg)
+		return;
+	snprintf(where, sizeof(where), "%s:%s", h->name, h->rnics[s->tport].name);
+	/* up again: the flap's end (a link retrains for seconds) */
+	while (!rnic_sysfs(f, "cat", "operstate", state, sizeof(state)) && strcmp(state, "up") &&
+	       rl_now_ns() < until && !rl_interrupted)
+		fault_sleep_ms(100);
+	f->err[0] = '\0';
+	snprintf(
+	    f->evidence + n, sizeof(f->evidence) - n,
+	    "%s%s's link went down and up with the change (%s; carrier_changes %lld -> %lld%s)",
+	    n ? "; " : "", where, why, f->rnic.carrier_chg, now,
+	    strcmp(state, "up") ? ", not up again yet" : "");
+	rl_info("effect: link-flap %s (clock %.3f to %.3f; again at revert): %s", where,
+		(double)f->rnic.read_rt / 1e9, (double)rl_realtime_ns() / 1e9, why);
+}
+
 int fault_verify_reads(struct fault_run *f,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
 				    const struct readback *rb))

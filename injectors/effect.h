@@ -33,7 +33,32 @@ struct fault_run {
 	/* its devices' dead-man timers (deadman.h): when last armed (rl_now_ns, 0: none), fired */
 	unsigned long long deadman_at;
 	bool deadman_fired;
+	/* a host RNIC target's driver, read by a kind that needs it (fault_rnic_facts()) */
+	struct fault_rnic {
+		bool read;		    /* asked (over SSH: the netdev's sysfs) */
+		char driver[32];	    /* /sys/class/net/DEV/device/driver's name; "": none */
+		long long carrier_chg;	    /* its carrier_changes when read; -1: not known */
+		unsigned long long read_rt; /* when, CLOCK_REALTIME ns (before any change) */
+	} rnic;
 };
+
+/*
+ * The target RNIC's driver and carrier_changes (f->rnic), read on its host
+ * over SSH (a virtual lab's veth has no driver: ""); 0, or a read's error.
+ */
+int fault_rnic_facts(struct fault_run *f);
+
+/* Its carrier_changes now, -1 when not known. */
+long long fault_rnic_carrier(struct fault_run *f);
+
+/*
+ * The target RNIC's link went down and up with the change (its carrier_changes
+ * grew since fault_rnic_facts()): waits up to wait_ms for it to be up again,
+ * says so in the evidence and in the log as the run reads it ("effect:
+ * link-flap HOST:RNIC (clock A to B; again at revert)": the grader holds a
+ * monitor's verdicts on that link then as right).  why: whose doing.
+ */
+void fault_rnic_flapped(struct fault_run *f, long long now, const char *why, int wait_ms);
 
 /* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[]);

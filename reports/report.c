@@ -99,6 +99,7 @@ static void grade_fields(json_t *o, const struct grade *g, const struct scn_expe
 	json_object_set_new(o, "false_positives", json_integer(g->false_positives));
 	/* host-processing verdicts the rig's measured CPU pressure explains (not false) */
 	json_object_set_new(o, "rig_explained", json_integer(g->rig_explained));
+	json_object_set_new(o, "effect_explained", json_integer(g->effect_explained));
 	json_object_set_new(o, "incidents", incidents_json(g));
 	json_object_set_new(o, "expected",
 			    json_pack("{s:s,s:s,s:i,s:f,s:b}", "class", e->cls, "target", e->target,
@@ -446,8 +447,14 @@ static void junit_body(FILE *f, const struct scn_result *x)
 		fprintf(f, "; detected after %.1f s", g->time_to_detect_s);
 	fprintf(f, "; rank %d; %d false positive(s)", g->rank, g->false_positives);
 	if (g->rig_explained)
-		fprintf(f, "; %d host-processing verdict(s) while the rig's CPU was measured slow",
-			g->rig_explained);
+		fprintf(
+		    f,
+		    "; %d verdict(s) the rig's measured CPU pressure explains (host-processing, "
+		    "or latency a pressed host's clock timed)",
+		    g->rig_explained);
+	if (g->effect_explained)
+		fprintf(f, "; %d verdict(s) on a link flap the fault's own driver made, measured",
+			g->effect_explained);
 	if (g->fp_first[0]) {
 		fputs(", the first: ", f);
 		rl_xml_fputs(f, g->fp_first);
@@ -1005,9 +1012,15 @@ static FILE *html_head(struct scn_result *r)
 	fprintf(f, "<tr><th>false positives</th><td>%d</td></tr>\n", g->false_positives);
 	if (g->rig_explained)
 		fprintf(f,
-			"<tr><th>rig</th><td>%d host-processing verdict(s) for windows in which "
-			"this machine's CPU pressure passed %.0f%%: right, not false</td></tr>\n",
+			"<tr><th>rig</th><td>%d verdict(s) for windows in which this machine's CPU "
+			"pressure passed %.0f%% (host-processing, or latency a pressed host's "
+			"clock timed): right, not false</td></tr>\n",
 			g->rig_explained, RIG_PRESSURE_BOUND * 100);
+	if (g->effect_explained)
+		fprintf(f,
+			"<tr><th>side effect</th><td>%d verdict(s) on the link flap the fault's "
+			"driver made (measured): right, not false</td></tr>\n",
+			g->effect_explained);
 	for (size_t i = 0; i < r->n_comps; i++) {
 		const struct comp_result *c = &r->comps[i];
 

@@ -64,6 +64,12 @@ struct verdict {
 	 * under that pressure (their own scheduling, which the probes measured).
 	 */
 	bool rig;
+	/*
+	 * Set by the runner too: a verdict on a link the fault's own driver took
+	 * down and up with it (an mlx5 RNIC's PFC change), while it did, as the
+	 * injector measured it: right, neither a false positive nor the fault's.
+	 */
+	bool effect;
 };
 
 /*

@@ -172,7 +172,7 @@ static void incidents(const struct scn_expect *e, const struct comp_obs *obs,
 		double ws = v->win[0], we = v->win[1], gap = 2 * (we - ws);
 		struct grade_incident *x = NULL;
 
-		if ((t->t_stop > 0 && we > t->t_stop) || v->rig)
+		if ((t->t_stop > 0 && we > t->t_stop) || v->rig || v->effect)
 			continue;
 		for (size_t k = g->n_inc; k-- > 0;)
 			if (!strcmp(g->inc[k].target, v->target)) {
@@ -223,10 +223,11 @@ static void detection(const struct scn_expect *e, const struct comp_obs *obs,
 		double at = v->emitted > 0 ? v->emitted : we;
 		int rank;
 
-		if (v->rig) {
-			/* the hosts' processing was slow, measured: right, and not of the fault */
+		if (v->rig || v->effect) {
+			/* the hosts' processing was slow, or the fault's driver flapped a link,
+			 * measured: right, and not of the fault */
 			if (!(t->t_stop > 0 && we > t->t_stop))
-				g->rig_explained++;
+				++*(v->rig ? &g->rig_explained : &g->effect_explained);
 			continue;
 		}
 
@@ -331,7 +332,7 @@ void grade_component(const struct scn_expect *e, const struct comp_obs *obs,
 	enum run_verdict was = g->verdict;
 
 	g->detected = g->localized = g->class_ok = false;
-	g->rank = g->rank_class = g->false_positives = g->rig_explained = 0;
+	g->rank = g->rank_class = g->false_positives = g->rig_explained = g->effect_explained = 0;
 	g->time_to_detect_s = g->precision = -1;
 	g->got_class[0] = g->got_target[0] = g->fp_first[0] = '\0';
 	g->verdicts_in = g->verdicts_right = g->incidents = g->incidents_right = 0;

@@ -64,6 +64,7 @@ struct grade {
 	int false_positives;
 	/* host-processing verdicts for windows the rig's CPU was measured slow in (verdict.rig) */
 	int rig_explained;
+	int effect_explained; /* verdicts on a side effect the fault measured (component.h) */
 	/*
 	 * Of the verdicts during the fault, the share naming the true element with
 	 * the expected class (one fault, one incident: 1.0); -1 when there were none.

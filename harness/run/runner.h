@@ -51,6 +51,17 @@ struct scn_result {
 	/* a flapping link's down intervals as its ends read them (CLOCK_REALTIME s) */
 	double down[64][2];
 	size_t n_down;
+	/*
+	 * Links the fault's driver flapped as it applied (inject.log's "effect:
+	 * link-flap HOST:RNIC (clock A to B; again at revert)"): the RNIC, and
+	 * when, CLOCK_REALTIME s; again as long after the revert.
+	 */
+	struct run_effect {
+		char target[2 * INV_NAME_MAX + 2];
+		double from, to;
+		bool at_revert;
+	} effect[8];
+	size_t n_effect;
 	struct comp_result *comps; /* one per s->comps */
 	size_t n_comps;
 	uint16_t svc_sport[SVC_MAX]; /* each declared service's UDP source port (0: not started) */
@@ -185,6 +196,8 @@ struct comp_times runner_times(const struct scn_result *r);
 double runner_t0(const struct scn_result *r);
 /* r->down from the flap holders' lines in r->dir/inject.log (after the fault phase). */
 void runner_read_effect(struct scn_result *r);
+/* r->effect from its "effect: link-flap" lines (runner_read_effect() reads them too). */
+void runner_read_effects(struct scn_result *r);
 
 /*
  * A failure expected today (expect.known-blind), or of a monitor whose probes

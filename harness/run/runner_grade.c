@@ -173,6 +173,37 @@ void runner_read_effect(struct scn_result *r)
 		down[n][0] = open[k].from, down[n++][1] = r->t_revert;
 	free(log);
 	r->n_down = n;
+	runner_read_effects(r);
+}
+
+void runner_read_effects(struct scn_result *r)
+{
+	char path[PATH_MAX + 16], *log, *line, *save = NULL;
+	size_t len;
+
+	r->n_effect = 0;
+	snprintf(path, sizeof(path), "%s/inject.log", r->dir);
+	if (!r->s || !(log = rl_read_file(path, &len)))
+		return;
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "effect: link-flap ");
+		struct run_effect *e = &r->effect[r->n_effect];
+		char name[sizeof(e->target)], why[160];
+		struct inv_endpoint ep;
+		int end = 0;
+
+		if (!p || r->n_effect == ARRAY_SIZE(r->effect) ||
+		    sscanf(p, "effect: link-flap %63s (clock %lf to %lf%n", name, &e->from, &e->to,
+			   &end) != 3 ||
+		    !end || !(e->to >= e->from) || e->to - e->from > 600 ||
+		    inventory_endpoint(r->s->inv, name, &ep, why, sizeof(why)) ||
+		    ep.kind != INV_DEV_HOST)
+			continue; /* not an effect line, or not one of this lab's RNICs */
+		snprintf(e->target, sizeof(e->target), "%s", name);
+		e->at_revert = !strncmp(p + end, "; again at revert)", 18);
+		r->n_effect++;
+	}
+	free(log);
 }
 
 double runner_t0(const struct scn_result *r)
@@ -243,6 +274,25 @@ static bool app_timed_pressed(const struct scn_result *r, const struct verdict *
 	return worst >= RIG_PRESSURE_BOUND;
 }
 
+/* Is v on link-flap effect e: an rnic or link verdict naming its RNIC, in its time? */
+static bool on_effect(const struct scn_result *r, const struct run_effect *e,
+		      const struct verdict *v)
+{
+	size_t n = strlen(e->target);
+	const char *t = v->target, *dash = strstr(t, "--");
+	bool names = !strcmp(t, e->target) ||
+		     (dash && ((size_t)(dash - t) == n && !strncmp(t, e->target, n))) ||
+		     (dash && !strcmp(dash + 2, e->target));
+	double span = e->to - e->from;
+
+	if (!names || (strcmp(v->cls, "rnic") && strcmp(v->cls, "switch-link")))
+		return false;
+	/* its window meets the flap, or the one at the revert (as long as the apply's) */
+	return (v->win[0] < e->to && v->win[1] > e->from) ||
+	       (e->at_revert && r->t_revert > 0 && v->win[0] < r->t_revert + span &&
+		v->win[1] > r->t_revert);
+}
+
 void runner_mark_rig(struct scn_result *r)
 {
 	for (size_t i = 0; i < r->n_comps; i++)
@@ -259,6 +309,10 @@ void runner_mark_rig(struct scn_result *r)
 				      ? host_pressure(r, v->target, v->win[0], v->win[1]) >=
 					    RIG_PRESSURE_BOUND
 				      : !strcmp(v->cls, "congestion") && app_timed_pressed(r, v));
+			v->effect = false;
+			for (size_t e = 0; e < r->n_effect && !v->rig && !v->effect; e++)
+				v->effect = !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
+					    on_effect(r, &r->effect[e], v);
 		}
 }
 

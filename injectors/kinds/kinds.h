@@ -4,6 +4,7 @@
 #define ROCELAB_KINDS_H
 
 #include "injectors/fault.h"
+#include <jansson.h>
 
 #define FAULT_KIND(id) extern const struct fault_kind_ops fk_##id;
 #include "injectors/kinds/kinds.def"
@@ -99,6 +100,15 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
  * minimum-threshold ... bytes ..."), as the read then shows it; "" for --off.
  */
 void ecn_misconfig_eos_line(const struct fault_spec *s, char *buf, size_t len);
+
+/*
+ * What an RNIC's driver does with a PFC change from the host, by its name
+ * and its DCBX mode as 'dcb -j dcbx show' gives it ({"host":true,...};
+ * NULL: not read): -EPERM with why in msg (bnxt_en without host IEEE DCBX
+ * refuses it), 1 with a note in msg (mlx5_core flaps the link with it), else 0.
+ */
+int pfc_rnic_driver_check(const char *where, const char *driver, const json_t *dcbx, char *msg,
+			  size_t len);
 
 /* The kind named name, or NULL. */
 const struct fault_kind_ops *fault_kind_find(const char *name);

@@ -12,6 +12,7 @@
 #include "injectors/netlink_op.h"
 #include "injectors/render.h"
 
+#include <jansson.h>
 #include <string.h>
 
 struct pfc_misconfig_opts {
@@ -272,6 +273,66 @@ static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const s
 	return 0;
 }
 
+int pfc_rnic_driver_check(const char *where, const char *driver, const json_t *dcbx, char *msg,
+			  size_t len)
+{
+	msg[0] = '\0';
+	if (!strcmp(driver, "bnxt_en") && (!json_is_true(json_object_get(dcbx, "host")) ||
+					   !json_is_true(json_object_get(dcbx, "ieee")))) {
+		/* bnxt_dcb.c, bnxt_dcbnl_ieee_setpfc(): -EINVAL unless
+		 * dcbx_cap has DCB_CAP_DCBX_VER_IEEE and DCB_CAP_DCBX_HOST */
+		snprintf(
+		    msg, len,
+		    "%s (bnxt_en) has its DCBX %s: bnxt changes PFC from the host only under "
+		    "host IEEE DCBX (bnxt_dcb.c, bnxt_dcbnl_ieee_setpfc: EINVAL otherwise); "
+		    "put the NIC's DCBX in host mode (its firmware's LLDP agent off) or target "
+		    "the switch port",
+		    where,
+		    !dcbx ? "unread ('dcb -j dcbx show' gave nothing)"
+		    : json_is_true(json_object_get(dcbx, "lld_managed"))
+			? "managed by the NIC's own LLDP agent (lld-managed)"
+			: "not in host IEEE mode");
+		return -EPERM;
+	}
+	if (!strcmp(driver, "mlx5_core")) {
+		/* en_dcbnl.c, mlx5e_dcbnl_ieee_setpfc(): mlx5_toggle_port_link() when pfc_en
+		 * changes */
+		snprintf(msg, len,
+			 "%s (mlx5_core) takes its link down and up on every PFC change "
+			 "(en_dcbnl.c, mlx5e_dcbnl_ieee_setpfc: mlx5_toggle_port_link): the fault "
+			 "is PFC off and a link flap, at apply and again at revert",
+			 where);
+		return 1;
+	}
+	return 0;
+}
+
+/* A host RNIC's driver, as a PFC change from the host meets it. */
+static int rnic_driver(struct fault_run *f, struct fault_plan *p)
+{
+	const struct fault_spec *s = f->spec;
+	const struct inv_host *h = &f->inv->hosts[s->tdev];
+	const char *netdev = h->rnics[s->tport].netdev;
+	char where[2 * INV_NAME_MAX + 2], msg[400];
+	json_t *dcbx = NULL;
+	int r;
+
+	snprintf(where, sizeof(where), "%s:%s", h->name, h->rnics[s->tport].name);
+	fault_rnic_facts(f);
+	if (!strcmp(f->rnic.driver, "bnxt_en"))
+		dcbx = fault_read_json(
+		    f, h->name,
+		    (const char *const[]){"dcb", "-j", "dcbx", "show", "dev", netdev, NULL});
+	r = pfc_rnic_driver_check(where, f->rnic.driver, dcbx, msg, sizeof(msg));
+	json_decref(dcbx);
+	if (r < 0)
+		snprintf(f->err, sizeof(f->err), "%s", msg);
+	else if (r > 0)
+		snprintf(p->note + strlen(p->note), sizeof(p->note) - strlen(p->note), "%s%s",
+			 p->note[0] ? "; " : "", msg);
+	return r < 0 ? r : 0;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	const struct fault_spec *s = f->spec;
@@ -279,6 +340,8 @@ static int discover(struct fault_run *f, struct fault_plan *p)
 	int r = fault_judge_found(f, p, "the emulated PFC", lossless, &left_out);
 
 	if (r)
+		return r;
+	if (s->tkind == INV_DEV_HOST && (r = rnic_driver(f, p)))
 		return r;
 	if (!p->n_acts) {
 		snprintf(
@@ -311,7 +374,18 @@ static int verify(struct fault_run *f)
 	    s->tkind == INV_DEV_SWITCH ? &f->inv->switches[s->tdev] : NULL;
 
 	/* an RNIC, a NOS, or a Linux switch no test traffic reaches: as they read it */
-	if (!sw || sw->dialect != INV_DIALECT_LINUX || !fault_counters_readable(f, sw))
+	if (!sw) {
+		int r = fault_verify_reads(f, pfc_took);
+		char why[64];
+
+		/* the driver's own flap (mlx5), counted: part of what the fault did */
+		snprintf(why, sizeof(why), "its driver, %s, on a PFC change",
+			 f->rnic.driver[0] ? f->rnic.driver : "unnamed");
+		if (!r && f->rnic.carrier_chg >= 0)
+			fault_rnic_flapped(f, fault_rnic_carrier(f), why, 10000);
+		return r;
+	}
+	if (sw->dialect != INV_DIALECT_LINUX || !fault_counters_readable(f, sw))
 		return fault_verify_reads(f, pfc_took);
 	if (s->tport < 0) {
 		snprintf(f->evidence, sizeof(f->evidence),

@@ -1179,6 +1179,70 @@ Test(grade, congestion_timed_by_a_pressed_hosts_clock_is_the_rigs)
 }
 
 /*
+ * Issue 61: an mlx5 RNIC takes its link down and up on a PFC change, and the
+ * injector measures it ("effect: link-flap HOST:RNIC (clock A to B; again at
+ * revert)").  A monitor's rnic or link verdict on that RNIC then, or as long
+ * after the revert, is right: neither a false positive nor the fault's.
+ * Lines that are not this lab's RNICs or not times are left out.
+ */
+Test(grade, a_link_flap_the_faults_driver_made_is_no_false_positive)
+{
+	char dir[] = "/tmp/rl-effect-XXXXXX", path[PATH_MAX];
+	struct scenario s = {.inv = inventory_load(VLAB, stderr)};
+	struct scn_result r = {.s = &s, .t_fault = 100.5, .t_revert = 110, .t_stop = 125};
+	struct scn_expect e = {.cls = "congestion", .target = "host1:rnic1", .top_k = 1};
+	struct scn_component sc = {.expect = e};
+	struct comp_result c = {.sc = &sc};
+	struct verdict v[5] = {
+	    {.win = {100, 102}, .cls = "rnic", .target = "host1:rnic1"},
+	    {.win = {110, 112}, .cls = "switch-link", .target = "host1:rnic1--rail1:swp1"},
+	    {.win = {100, 102}, .cls = "rnic", .target = "host2:rnic1"},
+	    {.win = {104, 106}, .cls = "rnic", .target = "host1:rnic1"},
+	    {.win = {116, 118}, .cls = "rnic", .target = "host1:rnic1"},
+	};
+	struct comp_times t = {.t_start = 90,
+			       .t_fault = 100.5,
+			       .t_inject = 100,
+			       .t_revert = 110,
+			       .t_end = 125,
+			       .t_stop = 125};
+	struct grade g = {0};
+	FILE *f;
+
+	cr_assert_not_null(s.inv);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(r.dir, sizeof(r.dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/inject.log", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs("rocelab: effect: link-flap host1:rnic1 (clock 100.200 to 102.700; again at "
+	      "revert): its driver, mlx5_core, on a PFC change\n"
+	      "rocelab: effect: link-flap host9:rnic1 (clock 100.2 to 102.7; again at revert)\n"
+	      "rocelab: effect: link-flap host2:rnic1 (clock 105 to 101; again at revert)\n"
+	      "rocelab: effect: link-flap host2:rnic1 (clock soon to later)\n"
+	      "rocelab: effect: link-flap $(reboot) (clock 1 to 2)\n",
+	      f);
+	fclose(f);
+	runner_read_effects(&r);
+	cr_assert_eq(r.n_effect, 1, "one line is this lab's RNIC with times");
+	cr_assert_str_eq(r.effect[0].target, "host1:rnic1");
+	cr_assert(r.effect[0].at_revert);
+	c.obs.verdicts = v, c.obs.n_verdicts = 5;
+	r.comps = &c, r.n_comps = 1;
+	runner_mark_rig(&r);
+	cr_assert(v[0].effect, "the RNIC itself while it flapped");
+	cr_assert(v[1].effect, "its link, as the revert flapped it again");
+	cr_assert_not(v[2].effect, "another RNIC");
+	cr_assert_not(v[3].effect, "after the flap: the fault's to judge");
+	cr_assert_not(v[4].effect, "long after the revert");
+	grade_component(&e, &c.obs, &t, 1, NULL, &g);
+	cr_assert_eq(g.effect_explained, 2);
+	cr_assert_eq(g.false_positives, 1, "host1:rnic1 long after the revert: %s", g.fp_first);
+	remove(path);
+	rmdir(dir);
+	inventory_free(s.inv);
+}
+
+/*
  * A failure while the rig was measured saturated says nothing of the
  * component: an MP-RDMA run carried 0.83 of its optimal beside another user's
  * CPU hog (pressure 0.85).  Invalid (rig-limited), never a fail -- unless the
