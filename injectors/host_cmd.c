@@ -135,6 +135,18 @@ int host_op_command(const char *op, char *buf, size_t len, const char *argv[HOST
 			 "its own kernel: the virtual lab only",
 			 op);
 		return -EOPNOTSUPP;
+	} else if (!strcmp(v, "dcb-maxrate") && n == 11 &&
+		   (!strcmp(w[2], "kbit") || !strcmp(w[2], "Bps"))) {
+		/*
+		 * Each TC's ETS max rate, in kbit/s at DCBNL (0: none).  iproute2
+		 * before 6.18 handed its parsed bytes/s to DCBNL as kbit/s (fixed in
+		 * e7d4c060, "dcb: fix tc-maxrate unit conversions"): there K kbit/s is
+		 * written "KBps"; from 6.18 on "Kkbit".
+		 */
+		host_cmd_words(&c, (const char *const[]){"dcb", "maxrate", "set", "dev", w[1],
+							 "tc-maxrate", NULL});
+		for (int tc = 0; tc < 8; tc++)
+			host_cmd_word(&c, "%d:%llu%s", tc, strtoull(w[3 + tc], NULL, 10), w[2]);
 	} else if (!strcmp(v, "dcb-pfc") && n == 4) {
 		host_cmd_words(
 		    &c, (const char *const[]){"dcb", "pfc", "set", "dev", w[1], "prio-pfc", NULL});

@@ -65,6 +65,12 @@ int link_degrade_port_speed(const struct inventory *inv, const struct inv_endpoi
  * dry run): an undo that says it restores what is read.
  */
 void link_degrade_speed_revert(struct fault_action *a, const char *port, const char *found);
+/*
+ * How the dcb of 'dcb -V' (version: "dcb utility, iproute2-6.1.0") writes a
+ * rate DCBNL takes in kbit/s: "kbit" from iproute2 6.18, "Bps" before it
+ * (which handed its bytes/s to DCBNL as kbit/s); NULL: not a version.
+ */
+const char *link_degrade_dcb_unit(const char *version);
 
 /*
  * buffer-alpha: alpha = 2^n as dialect d writes it into buf ("-6" SONiC

@@ -60,11 +60,23 @@ static int resolve(const struct inventory *inv, struct fault_spec *s, char *why,
 	return 0;
 }
 
+/*
+ * The RNIC's end: a TBF as its root qdisc, the root read first (issue 61):
+ * one of the host's own (handle not 0:) would be replaced and its undo
+ * would not give it back, so it is refused before anything changes
+ * (fault_found()).
+ */
 static void shape_rnic(const struct inventory *inv, const struct inv_endpoint *ep,
 		       const struct fault_spec *s, struct fault_plan *p)
 {
-	fault_plan_host_op(p, inv->hosts[ep->dev].name, "tbf %s %llu", "qdisc-del %s",
-			   inv->hosts[ep->dev].rnics[ep->port].netdev, ld_of(s)->rate_kbit);
+	const char *netdev = inv->hosts[ep->dev].rnics[ep->port].netdev;
+	char cmd[96], as[64];
+
+	fault_plan_host_op(p, inv->hosts[ep->dev].name, "tbf %s %llu", "qdisc-del %s", netdev,
+			   ld_of(s)->rate_kbit);
+	snprintf(cmd, sizeof(cmd), "tc -j qdisc show dev %s root", netdev);
+	snprintf(as, sizeof(as), "tc-root %s", netdev);
+	fault_action_read(&p->acts[p->n_acts - 1], cmd, as);
 }
 
 /*
@@ -331,20 +343,41 @@ static int plan_switch(struct render_ctx *r)
 	return render_one(&pr);
 }
 
-/* Is a TBF the root qdisc of this link end? Ends that cannot be read back count as present. */
-static int tbf_present(struct fault_run *f, const struct inv_endpoint *ep, bool *present)
+/*
+ * Is this link end shaped: a TBF its root qdisc, or an RNIC's ETS max rates
+ * (maxrate_end()) at the rate or below on every TC?  Ends that cannot be
+ * read back count as present.  *maxrate: it was the max rates.
+ */
+static int tbf_present(struct fault_run *f, const struct inv_endpoint *ep, bool *present,
+		       bool *maxrate)
 {
 	const char *dev, *netdev;
 	json_t *v, *q;
 	size_t i;
 
-	*present = false;
+	*present = *maxrate = false;
 	if (!fault_end_readable(f->inv, ep)) {
 		*present = true;
 		return 0;
 	}
 	dev = inventory_device_name(f->inv, ep);
 	netdev = inventory_netdev(f->inv, ep);
+	for (i = 0; i < f->plan->n_acts; i++) {
+		const struct fault_action *a = &f->plan->acts[i];
+		size_t n = strlen(netdev);
+		struct readback rb;
+
+		if (strcmp(a->device, dev) || !a->read_as ||
+		    strncmp(a->read_as, "dcb-maxrate ", 12) ||
+		    strncmp(a->read_as + 12, netdev, n) || a->read_as[12 + n] != ' ')
+			continue;
+		if (fault_reread(f, a, &rb))
+			return -EIO;
+		*maxrate = *present = true;
+		for (int tc = 0; tc < 8; tc++)
+			*present &= rb.maxrate[tc] && rb.maxrate[tc] <= ld_of(f->spec)->rate_kbit;
+		return 0;
+	}
 	v = fault_read_json(
 	    f, dev,
 	    (const char *const[]){"tc", "-j", "qdisc", "show", "dev", netdev, "root", NULL});
@@ -380,6 +413,8 @@ static int speed_above(struct fault_run *f, struct fault_plan *p, size_t i,
 	const char *port = fault_read_port(a);
 	unsigned long long want = *(const unsigned long long *)ctx;
 
+	if (!strncmp(a->read_as, "dcb-maxrate ", 12))
+		return 0; /* an RNIC's ETS max rates: read as found (maxrate_end()) */
 	if (!strncmp(a->read_as, "sonic-speed ", 12) &&
 	    (!rb->speed[0] || !strcmp(rb->autoneg, "on"))) {
 		snprintf(f->err, sizeof(f->err), "%s:%s: %s ('%s'): %s", a->device, port, rb->canon,
@@ -399,10 +434,104 @@ static int speed_above(struct fault_run *f, struct fault_plan *p, size_t i,
 	return 0;
 }
 
+/* "dcb utility, iproute2-6.1.0": how its dcb writes rates ("kbit" from 6.18, "Bps" before); NULL:
+ * not a version */
+const char *link_degrade_dcb_unit(const char *version)
+{
+	const char *p = version ? strstr(version, "iproute2-") : NULL;
+	int major, minor;
+
+	if (!p || sscanf(p, "iproute2-%d.%d", &major, &minor) != 2 || major < 1)
+		return NULL;
+	/* iproute2 e7d4c060 (v6.18.0), "dcb: fix tc-maxrate unit conversions" */
+	return major > 6 || (major == 6 && minor >= 18) ? "kbit" : "Bps";
+}
+
+/*
+ * A TBF on an RNIC's netdev slows what the kernel sends by it; RDMA leaves
+ * by the RNIC's own queues, past any qdisc (issue 61).  An RNIC with ETS
+ * max rates (DCBNL IEEE maxrate: 'dcb -j maxrate show' answers) is slowed
+ * by them instead: every TC at the rate (or below it, as found), undone to
+ * the rates found.  Over SSH only: the virtual lab's veths have no DCB, and
+ * there the TBF is the emulation.  0 (the TBF stays), 1 (swapped), or
+ * -errno with f->err.
+ */
+static int maxrate_end(struct fault_run *f, struct fault_plan *p, size_t i, char *note,
+		       size_t notelen)
+{
+	struct fault_action *a = &p->acts[i];
+	unsigned long long kbit = ld_of(f->spec)->rate_kbit, set[8];
+	char netdev[64], as[96], read[128], *out = NULL, *ver = NULL, apply[256], revert[256];
+	const char *unit;
+	struct readback rb;
+	int r;
+
+	if (a->backend != FB_HOST || sscanf(a->apply, "tbf %63s", netdev) != 1 ||
+	    lab_can(f->lab, LAB_CAP_NETLINK))
+		return 0;
+	snprintf(read, sizeof(read), "dcb -j maxrate show dev %s", netdev);
+	r = lab_exec(f->lab, a->device,
+		     (const char *const[]){"dcb", "-j", "maxrate", "show", "dev", netdev, NULL},
+		     NULL, &out, f->err, sizeof(f->err));
+	if (r) {
+		free(out);
+		if (r < 0)
+			return r; /* the host did not answer: f->err */
+		f->err[0] = '\0';
+		return 0; /* no ETS max rate there (veth, or a driver without it): the TBF */
+	}
+	r = lab_exec(f->lab, a->device, (const char *const[]){"dcb", "-V", NULL}, NULL, &ver,
+		     f->err, sizeof(f->err));
+	if (r || !(unit = link_degrade_dcb_unit(ver))) {
+		snprintf(
+		    f->err, sizeof(f->err),
+		    "%s:%s has ETS max rates, but its dcb's version ('dcb -V': %.60s) does not "
+		    "say how it writes them (iproute2 before 6.18 takes bytes/s for kbit/s): "
+		    "nothing was changed",
+		    a->device, netdev, ver ? ver : "no answer");
+		free(out);
+		free(ver);
+		return -EPROTO;
+	}
+	free(ver);
+	snprintf(as, sizeof(as), "dcb-maxrate %s %s", netdev, unit);
+	if ((r = readback_parse(as, out, &rb, f->err, sizeof(f->err)))) {
+		free(out);
+		return r;
+	}
+	for (int tc = 0; tc < 8; tc++)
+		set[tc] = rb.maxrate[tc] && rb.maxrate[tc] < kbit ? rb.maxrate[tc] : kbit;
+	snprintf(apply, sizeof(apply), "dcb-maxrate %s %s %llu %llu %llu %llu %llu %llu %llu %llu",
+		 netdev, unit, set[0], set[1], set[2], set[3], set[4], set[5], set[6], set[7]);
+	snprintf(revert, sizeof(revert),
+		 "dcb-maxrate %s %s %llu %llu %llu %llu %llu %llu %llu %llu", netdev, unit,
+		 rb.maxrate[0], rb.maxrate[1], rb.maxrate[2], rb.maxrate[3], rb.maxrate[4],
+		 rb.maxrate[5], rb.maxrate[6], rb.maxrate[7]);
+	free(a->apply);
+	free(a->revert);
+	free(a->read);
+	free(a->read_as);
+	free(a->found);
+	a->apply = rl_xstrdup(apply);
+	a->revert = rl_xstrdup(revert);
+	a->read = rl_xstrdup(read);
+	a->read_as = rl_xstrdup(as);
+	a->found = out;
+	snprintf(note + strlen(note), notelen - strlen(note),
+		 "%s%s:%s shaped by its ETS max rates (dcb maxrate, every TC at %llu kbit/s; undo: "
+		 "%s), not a TBF: RDMA leaves by the RNIC's own queues, past any qdisc",
+		 note[0] ? "; " : "", a->device, netdev, kbit, rb.canon);
+	return 1;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	unsigned long long want = ld_of(f->spec)->rate_kbit / 1000;
+	int r;
 
+	for (size_t i = 0; i < p->n_acts; i++)
+		if ((r = maxrate_end(f, p, i, p->note, sizeof(p->note))) < 0)
+			return r;
 	return fault_judge_found(f, p, "the TBF", speed_above, &want);
 }
 
@@ -494,7 +623,7 @@ static int markers_present(struct fault_run *f, size_t *n)
 static int verify(struct fault_run *f)
 {
 	struct inv_endpoint ends[2];
-	size_t found = 0, shaped = 0, markers = 0;
+	size_t found = 0, shaped = 0, markers = 0, maxrate = 0;
 	struct sbuf said = {0};
 	int r;
 
@@ -503,15 +632,17 @@ static int verify(struct fault_run *f)
 	if ((r = verify_speed(f, &said)))
 		goto out;
 	for (size_t k = 0; k < 2; k++) {
-		bool present;
+		bool present, mr;
 
-		if ((r = tbf_present(f, &ends[k], &present)))
+		if ((r = tbf_present(f, &ends[k], &present, &mr)))
 			goto out;
 		found += present;
+		maxrate += mr;
 		shaped += fault_end_readable(f->inv, &ends[k]);
 	}
 	if (found != 2) {
-		snprintf(f->err, sizeof(f->err), "TBF present on %zu of 2 link ends", found);
+		snprintf(f->err, sizeof(f->err), "%s present on %zu of 2 link ends",
+			 maxrate ? "shaping (TBF or ETS max rates)" : "TBF", found);
 		r = -EIO;
 	} else if ((r = markers_present(f, &markers))) {
 		/* f->err says which */
@@ -520,8 +651,12 @@ static int verify(struct fault_run *f)
 
 		snprintf(
 		    f->evidence, sizeof(f->evidence),
-		    "TBF %llu kbit/s present on both ends of %s%s%s%s", ld_of(f->spec)->rate_kbit,
-		    f->spec->target, markers ? "; the ECN marker (emulated, CE past " : "",
+		    "%s %llu kbit/s present on both ends of %s%s%s%s",
+		    maxrate == 2   ? "ETS max rates at"
+		    : maxrate == 1 ? "the RNIC's ETS max rates and a TBF at"
+				   : "TBF",
+		    ld_of(f->spec)->rate_kbit, f->spec->target,
+		    markers ? "; the ECN marker (emulated, CE past " : "",
 		    markers ? fault_opt_bytes_print(&ld_of(f->spec)->ecn_mark, k, sizeof(k)) : "",
 		    markers ? markers == 2 ? ") on both switch ends" : ") on the switch end" : "");
 	} else {

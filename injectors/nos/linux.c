@@ -188,9 +188,50 @@ static int linux_links_walk(const struct inv_switch *sw, json_t *root, struct po
 	return 0;
 }
 
+/*
+ * 'dcb -j maxrate show dev D' ("D UNIT": how that host's dcb writes rates):
+ * a "tc_maxrate" array of 8 numbers, bytes/s as iproute2's print_rate()
+ * takes them -- from 6.18 on DCBNL's kbit/s times 125, before it DCBNL's
+ * kbit/s as they are (dcb/dcb_maxrate.c, e7d4c060).  Into kbit/s.
+ */
+static int dcb_maxrate(const char *dev, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	json_t *v = json_loads(out, 0, NULL), *a = json_object_get(v, "tc_maxrate"), *x;
+	bool bps = strstr(dev, " Bps") != NULL;
+	char *p = rb->canon;
+	size_t i, left = sizeof(rb->canon);
+
+	if (!json_is_array(a) || json_array_size(a) != 8) {
+		snprintf(err, errlen, "'dcb -j maxrate show dev %.*s' printed no tc_maxrate of 8",
+			 (int)strcspn(dev, " "), dev);
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_array_foreach(a, i, x)
+	{
+		json_int_t n = json_integer_value(x);
+		int k;
+
+		if (!json_is_integer(x) || n < 0) {
+			snprintf(err, errlen, "tc_maxrate[%zu] is not a rate", i);
+			json_decref(v);
+			return -EINVAL;
+		}
+		rb->maxrate[i] = bps ? (unsigned long long)n : (unsigned long long)n / 125;
+		k = snprintf(p, left, "%s%zu:%llu", i ? " " : "tc-maxrate kbit/s ", i,
+			     rb->maxrate[i]);
+		if (k > 0 && (size_t)k < left)
+			p += k, left -= (size_t)k;
+	}
+	json_decref(v);
+	return 0;
+}
+
 static const struct nos_parser parsers[] = {
-    {"tc-root", tc_root}, {"ip-link", ip_link}, {"nft-tables", nft_tables},
-    {"dcb-pfc", dcb_pfc}, {"sysfs", sysfs},	{NULL, NULL},
+    {"tc-root", tc_root}, {"ip-link", ip_link},		{"nft-tables", nft_tables},
+    {"dcb-pfc", dcb_pfc}, {"dcb-maxrate", dcb_maxrate}, {"sysfs", sysfs},
+    {NULL, NULL},
 };
 
 const struct nos_ops nos_linux = {

@@ -68,6 +68,8 @@ struct readback {
 	bool counted;
 	/* sysfs: the attribute's value as the kernel prints it, trimmed */
 	char value[32];
+	/* dcb-maxrate: each TC's ETS max rate, kbit/s (0: none) */
+	unsigned long long maxrate[8];
 	/* what it says, in one line: compared for drift, shown as evidence */
 	char canon[192];
 };

@@ -36,6 +36,18 @@ Test(host_cmd, every_op_is_an_iproute2_command)
 	/* The ECN marker's undo: its clsact qdisc goes, the filter and program with it. */
 	cr_assert_str_eq(text("ecn-unmark swp3"), "tc qdisc del dev swp3 clsact");
 	cr_assert_str_eq(text("dcb-pfc ens1np0 3 off"), "dcb pfc set dev ens1np0 prio-pfc 3:off");
+	/* ETS max rates in kbit/s at DCBNL, as the host's dcb writes them (6.18 on: kbit;
+	 * before: its bytes/s went to DCBNL as kbit/s) */
+	cr_assert_str_eq(text("dcb-maxrate ens1np0 kbit 50000 50000 50000 50000 50000 50000 50000 "
+			      "0"),
+			 "dcb maxrate set dev ens1np0 tc-maxrate 0:50000kbit 1:50000kbit "
+			 "2:50000kbit 3:50000kbit 4:50000kbit 5:50000kbit 6:50000kbit 7:0kbit");
+	cr_assert_str_eq(text("dcb-maxrate ens1np0 Bps 50000 0 0 0 0 0 0 0"),
+			 "dcb maxrate set dev ens1np0 tc-maxrate 0:50000Bps 1:0Bps 2:0Bps 3:0Bps "
+			 "4:0Bps 5:0Bps 6:0Bps 7:0Bps");
+	cr_assert_str_eq(text("dcb-maxrate ens1np0 bit 1 1 1 1 1 1 1 1"),
+			 "dcb-maxrate ens1np0 bit 1 1 1 1 1 1 1 1",
+			 "an unknown unit is no command");
 	cr_assert_str_eq(text("ip route del default table 101 via 10.0.0.1"),
 			 "ip route del default table 101 via 10.0.0.1");
 	cr_assert_str_eq(text("noop"), "(nothing)");

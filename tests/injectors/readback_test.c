@@ -552,6 +552,42 @@ Test(readback, dcb_prio_pfc_of_an_rnic)
 	parse_bad("dcb-pfc ens1np0", "{\"prio_pfc\":[true]}", "printed no prio_pfc of 8");
 }
 
+/*
+ * 'dcb -j maxrate show dev D' (iproute2 dcb/dcb_maxrate.c: "tc_maxrate", 8
+ * numbers print_rate() prints raw in JSON): from 6.18 DCBNL's kbit/s times
+ * 125 (bytes/s), before it DCBNL's kbit/s as they are (e7d4c060).
+ */
+Test(readback, dcb_maxrate_of_an_rnic_by_the_hosts_dcb)
+{
+	struct readback rb =
+	    parse_ok("dcb-maxrate ens1np0 kbit", "{\"tc_maxrate\":[6250000,0,0,0,0,0,0,125]}\n");
+
+	cr_assert_eq(rb.maxrate[0], 50000);
+	cr_assert_eq(rb.maxrate[1], 0);
+	cr_assert_eq(rb.maxrate[7], 1);
+	cr_assert_str_eq(rb.canon, "tc-maxrate kbit/s 0:50000 1:0 2:0 3:0 4:0 5:0 6:0 7:1");
+	rb = parse_ok("dcb-maxrate ens1np0 Bps", "{\"tc_maxrate\":[50000,0,0,0,0,0,0,0]}");
+	cr_assert_eq(rb.maxrate[0], 50000, "an older dcb prints DCBNL's kbit/s as they are");
+	parse_bad("dcb-maxrate ens1np0 kbit", "{\"tc_maxrate\":[1,2,3]}",
+		  "printed no tc_maxrate of 8");
+	parse_bad("dcb-maxrate ens1np0 kbit", "{\"tc_maxrate\":[1,2,3,4,5,6,7,\"$(reboot)\"]}",
+		  "tc_maxrate[7] is not a rate");
+	parse_bad("dcb-maxrate ens1np0 kbit", "{\"tc_maxrate\":[1,2,3,4,5,6,7,-8]}",
+		  "tc_maxrate[7] is not a rate");
+}
+
+/* The host's dcb version says how it writes rates (iproute2 e7d4c060, in v6.18.0). */
+Test(readback, the_dcb_version_says_its_rate_unit)
+{
+	cr_assert_str_eq(link_degrade_dcb_unit("dcb utility, iproute2-6.1.0\n"), "Bps");
+	cr_assert_str_eq(link_degrade_dcb_unit("dcb utility, iproute2-6.17.0"), "Bps");
+	cr_assert_str_eq(link_degrade_dcb_unit("dcb utility, iproute2-6.18.0"), "kbit");
+	cr_assert_str_eq(link_degrade_dcb_unit("dcb utility, iproute2-7.1.0"), "kbit");
+	cr_assert_null(link_degrade_dcb_unit("dcb utility, iproute2-ss200127"));
+	cr_assert_null(link_degrade_dcb_unit("Usage: dcb"));
+	cr_assert_null(link_degrade_dcb_unit(NULL));
+}
+
 /* ---- what a kind makes of what it found, before anything changes ------------ */
 
 /* One action on dev with its read, as fault_read_found() leaves it. */
@@ -847,12 +883,6 @@ Test(readback, buffer_alpha_undo_is_what_was_found)
 
 	cr_assert_not_null(inv);
 	fault_spec_init(&s, &fk_buffer_alpha);
-	s.tkind = INV_DEV_SWITCH;
-	s.tport = -1;
-	/* each NOS's reads on a switch of that dialect */
-	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
-	a = found_action(&p, "sw-sonic", "sonic-dynth ingress_lossless_profile", "-4\n");
-	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
 	cr_assert_str_eq(a->apply, "sudo mmuconfig -p ingress_lossless_profile -a -6");
 	cr_assert_str_eq(a->revert, "sudo mmuconfig -p ingress_lossless_profile -a -4");
 	fault_plan_clear(&p);

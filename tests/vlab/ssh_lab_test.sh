@@ -211,6 +211,35 @@ $N route del 198.18.251.0/24
 ip netns exec rl-host1 sysctl -qw net.ipv6.conf.rnic2.disable_ipv6=1
 check "link-degrade of an RNIC over SSH (tc on the host, the switch peer shaped too)" \
 	sh -c '"$0" inject link-degrade --target host3:rnic1 --rate 50mbit --for 1s -i "$1" -j | jq -e ".outcome == \"applied\" and (.evidence | test(\"both ends\"))"' "$RL" "$SI"
+# A root qdisc of the host's own on the RNIC: the TBF would replace it and the undo would not
+# give it back (issue 61): read first, refused before the journal, left as it was.
+ip netns exec rl-host3 tc qdisc add dev rnic1 root handle 5: pfifo limit 500
+jl=$(wc -l <"$ROCELAB_LIB_DIR"/journal.jsonl)
+expect_exit 3 "link-degrade of an RNIC whose host has its own root qdisc there: refused" \
+	"$RL" inject link-degrade --target host3:rnic1 --rate 50mbit --for 1s -i "$SI"
+cp "$T/check.out" "$T/ownqdisc.out"
+check "it names the qdisc and what to do" grep -q "host3:rnic1 has a root qdisc of its own (.*pfifo 5:.*): .*remove it or target another port" "$T/ownqdisc.out"
+check "... the pfifo qdisc is still there, nothing journaled" \
+	sh -c 'ip netns exec rl-host3 tc qdisc show dev rnic1 root | grep -q "qdisc pfifo 5:" && test "$(wc -l <"$0/journal.jsonl")" -eq "$1"' "$ROCELAB_LIB_DIR" "$jl"
+ip netns exec rl-host3 tc qdisc del dev rnic1 root
+# An RNIC with ETS max rates: RDMA leaves by its own queues, past any qdisc, so its max rates
+# shape it (issue 61).  veth has none: host3's SSH runs dcb as tests/vlab/fakedcb.sh (an old
+# iproute2's dcb, which hands bytes/s to DCBNL as kbit/s), its rates kept in a file.
+echo "0 0 0 0 0 0 0 200000" >"$T/maxrate"
+cp "$T/maxrate" "$T/maxrate.before"
+mkdir -p "$T/fakebin"
+ln -sf "$(pwd)/tests/vlab/fakedcb.sh" "$T/fakebin/dcb"
+while read -r k; do
+	printf 'command="case \\"$SSH_CONNECTION\\" in *\\" 198.19.129.3 \\"*) export PATH=%s:$PATH FAKEDCB_STATE=%s;; esac; eval \\"$SSH_ORIGINAL_COMMAND\\"" %s\n' "$T/fakebin" "$T/maxrate" "$k"
+done <"$T/authorized_keys" >"$AK"
+check "link-degrade of an RNIC with ETS max rates: they shape it, not a TBF" \
+	sh -c '"$0" inject link-degrade --target host3:rnic1 --rate 50mbit --for 1s -i "$1" -j >"$2" && jq -e ".outcome == \"applied\" and (.evidence | test(\"RNIC.s ETS max rates and a TBF at 50000 kbit/s present on both ends\"))" "$2"' "$RL" "$SI" "$T/maxrate.json"
+check "... set every TC at 50 Mbit/s, 200 Mbit/s TC 7 as well, in the old dcb's unit" \
+	grep -qx "maxrate set dev rnic1 tc-maxrate 0:50000Bps 1:50000Bps 2:50000Bps 3:50000Bps 4:50000Bps 5:50000Bps 6:50000Bps 7:50000Bps" "$T/maxrate.log"
+check "... then restored as found" diff "$T/maxrate.before" "$T/maxrate"
+check "... journaled as the max rates' op on host3, undo the rates found, no TBF there" \
+	sh -c 'grep "\"link-degrade\"" "$1/journal.jsonl" | grep "\"planned\"" | tail -1 | jq -e "[.actions[] | select(.device == \"host3\" and .host_op)] | (map(.apply) == [\"dcb-maxrate rnic1 Bps 50000 50000 50000 50000 50000 50000 50000 50000\"]) and (map(.revert) == [\"dcb-maxrate rnic1 Bps 0 0 0 0 0 0 0 200000\"])"' sh "$ROCELAB_LIB_DIR"
+cp "$T/authorized_keys" "$AK"
 expect_exit 3 "pfc-misconfig of an RNIC without DCB (veth): exit 3 before the journal" \
 	"$RL" inject pfc-misconfig --target host3:rnic1 --for 1s -i "$SI"
 cp "$T/check.out" "$T/nodcb.out"
