@@ -69,6 +69,9 @@ static const char *alpha_print(const void *field, char *buf, size_t len)
 	return buf;
 }
 
+/* --profile's default: every lossless ingress profile, as sonic-mgmt sets them */
+#define BA_ALL_LOSSLESS "lossless"
+
 static const struct opt_desc opts[] = {
     {"alpha", OPT_CUSTOM, 0, 0, FS(alpha_log2),
      "the misconfigured dynamic threshold (a power of two, e.g. 1/64)", alpha_parse, alpha_print},
@@ -77,7 +80,8 @@ static const struct opt_desc opts[] = {
      .type = OPT_STR,
      .off = FS(buf_profile),
      .size = sizeof(((struct buffer_alpha_opts *)0)->buf_profile),
-     .help = "SONiC: the buffer profile whose dynamic_th is set"},
+     .help = "SONiC: the buffer profile whose dynamic_th is set; 'lossless' (the default): "
+	     "every ingress_lossless* and pg_lossless* profile with one"},
     {"emu-rate", OPT_CUSTOM, 1000, 10000000, FS(emu_rate_kbit),
      "emulated: each port's modelled line rate (virtual lab)", fault_opt_rate_parse,
      fault_opt_rate_print},
@@ -90,7 +94,7 @@ static void defaults(struct fault_spec *s)
 {
 	ba_rw(s)->alpha_log2 = -6; /* 1/64, the paper's misconfiguration */
 	ba_rw(s)->priority = 3;
-	snprintf(ba_rw(s)->buf_profile, sizeof(ba_rw(s)->buf_profile), "ingress_lossless_profile");
+	snprintf(ba_rw(s)->buf_profile, sizeof(ba_rw(s)->buf_profile), "%s", BA_ALL_LOSSLESS);
 	ba_rw(s)->emu_rate_kbit = 100000;
 	ba_rw(s)->emu_buffer_bytes =
 	    393216; /* 384 KiB: alpha 1/64 leaves 6 KB, 1/16 leaves 23 KB */
@@ -207,7 +211,13 @@ void buffer_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct 
 
 	buffer_alpha_word(d, ba_of(s)->alpha_log2, w, sizeof(w), why,
 			  sizeof(why)); /* in range: planned */
-	if (d == INV_DIALECT_SONIC) {
+	if (d == INV_DIALECT_SONIC && !strncmp(a->read_as, "sonic-bufprofiles ", 18)) {
+		/* the dry run's line: discover makes one action of each profile found */
+		sb_printf(&ap,
+			  "sudo mmuconfig -p <each ingress_lossless*, pg_lossless* profile> -a %s",
+			  w);
+		sb_printf(&v, "sudo mmuconfig -p <each of them> -a <its dynamic_th as read>");
+	} else if (d == INV_DIALECT_SONIC) {
 		sb_printf(&ap, "sudo mmuconfig -p %s -a %s", ba_of(s)->buf_profile, w);
 		sb_printf(&v, "sudo mmuconfig -p %s -a %s", ba_of(s)->buf_profile,
 			  known && rb.alpha[0] ? rb.alpha : "<dynamic_th as read>");
@@ -280,9 +290,104 @@ static int sonic_buffer_alpha(struct render_ctx *r)
 {
 	char cmd[160];
 
+	/*
+	 * Lossless admission uses pg_lossless_<speed>_<cable>_profile (sonic-swss
+	 * buffermgr.cpp makes them per port speed and cable length), and some SKUs
+	 * have no ingress_lossless_profile: by default every profile of either
+	 * prefix, as sonic-mgmt's config_ingress_lossless_buffer_alpha() sets them
+	 * (tests/common/snappi_tests/common_helpers.py), read whole first.
+	 */
+	if (!strcmp(ba_of(r->spec)->buf_profile, BA_ALL_LOSSLESS)) {
+		snprintf(
+		    r->plan->note, sizeof(r->plan->note),
+		    "shown before the switch is read; when applied, BUFFER_PROFILE is read whole "
+		    "and each ingress_lossless* and pg_lossless* profile with a dynamic "
+		    "threshold is set, and set back to what it had");
+		return alpha_action(r, "sonic-bufprofiles", BA_ALL_LOSSLESS,
+				    "sonic-cfggen -d --var-json BUFFER_PROFILE");
+	}
 	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'BUFFER_PROFILE|%s' dynamic_th",
 		 ba_of(r->spec)->buf_profile);
 	return alpha_action(r, "sonic-dynth", ba_of(r->spec)->buf_profile, cmd);
+}
+
+/* Is name a lossless ingress profile (sonic-mgmt's prefixes) a command line may carry? */
+static bool lossless_profile(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (!strncmp(name, "ingress_lossless", 16) || !strncmp(name, "pg_lossless", 11)) &&
+	       n < sizeof(((struct buffer_alpha_opts *)0)->buf_profile) &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		   n;
+}
+
+/*
+ * The whole BUFFER_PROFILE read (action i, "sonic-bufprofiles"): one action
+ * for each lossless ingress profile with a dynamic threshold, set to the
+ * alpha and back to what it had, each read again for the verification and
+ * for drift.  Profiles with a static threshold, or already at the alpha,
+ * are left out and said; none left is refused.  The read action goes.
+ */
+static int sonic_profiles(struct fault_run *f, struct fault_plan *p, size_t i)
+{
+	struct fault_action *t = &p->acts[i];
+	json_t *v = t->found && t->found[strspn(t->found, " \t\r\n")]
+			? json_loads(t->found, 0, NULL)
+			: json_object(),
+	       *x;
+	char dev[INV_NAME_MAX + 1], w[24], why[160], left[256] = "";
+	const char *k;
+	size_t made = 0, already = 0, stat = 0;
+
+	snprintf(dev, sizeof(dev), "%s", t->device);
+	buffer_alpha_word(INV_DIALECT_SONIC, ba_of(f->spec)->alpha_log2, w, sizeof(w), why,
+			  sizeof(why));
+	json_object_foreach(v, k, x)
+	{
+		const char *th = json_string_value(json_object_get(x, "dynamic_th"));
+		char read[160], as[96], ap[160], rv[160], found[8], *end;
+		long n = th ? strtol(th, &end, 10) : 0;
+		struct fault_action *a;
+
+		if (!lossless_profile(k))
+			continue; /* another kind of profile, or a name no command may carry */
+		if (!th || !*th || *end || n < -8 || n > 8) {
+			stat++;
+			snprintf(left + strlen(left), sizeof(left) - strlen(left),
+				 "%s%s (no dynamic_th)", left[0] ? ", " : "", k);
+			continue;
+		}
+		if (n == strtol(w, NULL, 10)) {
+			already++;
+			snprintf(left + strlen(left), sizeof(left) - strlen(left),
+				 "%s%s (at %s already)", left[0] ? ", " : "", k, w);
+			continue;
+		}
+		snprintf(read, sizeof(read),
+			 "sonic-db-cli CONFIG_DB HGET 'BUFFER_PROFILE|%s' dynamic_th", k);
+		snprintf(as, sizeof(as), "sonic-dynth %s", k);
+		snprintf(ap, sizeof(ap), "sudo mmuconfig -p %s -a %s", k, w);
+		snprintf(rv, sizeof(rv), "sudo mmuconfig -p %s -a %ld", k, n);
+		snprintf(found, sizeof(found), "%ld\n", n);
+		a = fault_plan_add(p, FB_SSH, dev, ap, NULL, rv);
+		fault_action_read(a, read, as);
+		fault_action_set(&a->found, found);
+		made++;
+	}
+	json_decref(v);
+	fault_plan_remove(p, i);
+	if (!made) {
+		snprintf(
+		    f->err, sizeof(f->err),
+		    "%s: BUFFER_PROFILE has no ingress_lossless* or pg_lossless* profile with a "
+		    "dynamic threshold to set%s%s ('sonic-cfggen -d --var-json BUFFER_PROFILE')",
+		    dev, left[0] ? ": " : "", left);
+		return already && !stat ? -EALREADY : -EOPNOTSUPP;
+	}
+	snprintf(p->note, sizeof(p->note), "%zu lossless profile(s) of %s set%s%s", made, dev,
+		 left[0] ? "; left out: " : "", left);
+	return 0;
 }
 
 /*
@@ -347,10 +452,15 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 		 void *ctx)
 {
 	struct fault_action *a = &p->acts[i];
-	char w[24];
+	/* the dialect its read is in: the target's ("sonic-dynth", "eos-mmu", "nvue-alpha") */
+	enum inv_dialect d = !strncmp(a->read_as, "sonic-", 6)	? INV_DIALECT_SONIC
+			     : !strncmp(a->read_as, "eos-", 4)	? INV_DIALECT_EOS
+			     : !strncmp(a->read_as, "nvue-", 5) ? INV_DIALECT_NVUE
+								: INV_DIALECT_LINUX;
+	char w[24], why[160];
 
 	(void)ctx;
-	if (dialect_of(f) == INV_DIALECT_SONIC && !rb->alpha[0]) {
+	if (d == INV_DIALECT_SONIC && !rb->alpha[0]) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s: %s ('%s'): the profile is not there or has a static threshold, and "
 			 "mmuconfig would write one anyway; give --profile the lossless profile "
@@ -358,18 +468,29 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			 a->device, rb->canon, a->read);
 		return -EOPNOTSUPP;
 	}
-	wanted(f, w, sizeof(w));
+	if (buffer_alpha_word(d, ba_of(f->spec)->alpha_log2, w, sizeof(w), why, sizeof(why)))
+		w[0] = '\0'; /* refused when planned: not reached */
 	if (!strcmp(rb->alpha, w)) {
 		snprintf(f->err, sizeof(f->err), "%s: %s already ('%s'): nothing to misconfigure",
 			 a->device, rb->canon, a->read);
 		return -EALREADY;
 	}
-	buffer_alpha_plan(a, dialect_of(f), f->spec, p->table, a->found);
+	/* a profile the whole table's read found has its apply and undo (sonic_profiles()) */
+	if (d != INV_DIALECT_SONIC || !strcmp(ba_of(f->spec)->buf_profile, fault_read_port(a)))
+		buffer_alpha_plan(a, d, f->spec, p->table, a->found);
 	return 0;
 }
 
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
+	int r;
+
+	for (size_t i = 0; i < p->n_acts; i++)
+		if (p->acts[i].read_as && !strncmp(p->acts[i].read_as, "sonic-bufprofiles ", 18)) {
+			if ((r = sonic_profiles(f, p, i)))
+				return r;
+			break; /* one switch: one table */
+		}
 	return fault_judge_found(f, p, "the emulated buffer", judge, NULL);
 }
 

@@ -226,6 +226,35 @@ static int sonic_dynth(const char *prof, const char *out, struct readback *rb, c
 	return 0;
 }
 
+/*
+ * SONiC: 'sonic-cfggen -d --var-json BUFFER_PROFILE', the running CONFIG_DB's
+ * BUFFER_PROFILE table as one JSON object of profiles and their fields (no
+ * output: no table).  Checked to be that; the kind reads the profiles.
+ */
+static int sonic_bufprofiles(const char *what, const char *out, struct readback *rb, char *err,
+			     size_t errlen)
+{
+	json_t *v = out[strspn(out, " \t\r\n")] ? json_loads(out, 0, NULL) : json_object(), *x;
+	const char *k;
+	size_t n = 0, dyn = 0;
+
+	if (!json_is_object(v)) {
+		snprintf(err, errlen,
+			 "'sonic-cfggen -d --var-json BUFFER_PROFILE' printed no table");
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_object_foreach(v, k, x)
+	{
+		n++;
+		dyn += json_is_string(json_object_get(x, "dynamic_th"));
+	}
+	snprintf(rb->canon, sizeof(rb->canon),
+		 "BUFFER_PROFILE: %zu profile(s), %zu with a dynamic threshold (%s)", n, dyn, what);
+	json_decref(v);
+	return 0;
+}
+
 /* A name CONFIG_DB can hold and a command line can carry: letters, digits, _ . - | [ ]. */
 static bool db_name(const char *v)
 {
@@ -339,9 +368,16 @@ static int sonic_links_parse(const struct inv_switch *sw, const char *out, struc
 }
 
 static const struct nos_parser parsers[] = {
-    {"sonic-pfc", sonic_pfc},	{"sonic-speed", sonic_speed},	  {"sonic-admin", sonic_admin},
-    {"sonic-acl", sonic_acl},	{"sonic-aclshow", sonic_aclshow}, {"sonic-dynth", sonic_dynth},
-    {"sonic-wred", sonic_wred}, {"sonic-pfc-rx", sonic_pfc_rx},	  {NULL, NULL},
+    {"sonic-pfc", sonic_pfc},
+    {"sonic-speed", sonic_speed},
+    {"sonic-admin", sonic_admin},
+    {"sonic-acl", sonic_acl},
+    {"sonic-aclshow", sonic_aclshow},
+    {"sonic-dynth", sonic_dynth},
+    {"sonic-wred", sonic_wred},
+    {"sonic-pfc-rx", sonic_pfc_rx},
+    {"sonic-bufprofiles", sonic_bufprofiles},
+    {NULL, NULL},
 };
 
 const struct nos_ops nos_sonic = {

@@ -663,6 +663,70 @@ Test(readback, pfc_on_an_rnic_whose_priority_is_not_lossless_is_refused)
 }
 
 /*
+ * SONiC buffer-alpha by default (issue 61): BUFFER_PROFILE read whole
+ * ('sonic-cfggen -d --var-json BUFFER_PROFILE'; profiles as sonic-mgmt's
+ * buffer tests write them), and every ingress_lossless* and pg_lossless*
+ * profile with a dynamic threshold set, as sonic-mgmt's
+ * config_ingress_lossless_buffer_alpha() does: lossless admission uses the
+ * pg_lossless_<speed>_<cable> ones.  Each undo is its own value.
+ */
+Test(readback, sonic_buffer_alpha_sets_every_lossless_ingress_profile)
+{
+	static const char table[] =
+	    "{\"egress_lossless_profile\": {\"pool\": \"egress_lossless_pool\", \"size\": \"0\", "
+	    "\"static_th\": \"33004032\"},\n"
+	    " \"ingress_lossless_profile\": {\"dynamic_th\": \"0\", \"pool\": "
+	    "\"ingress_lossless_pool\", \"size\": \"0\"},\n"
+	    " \"pg_lossless_100000_300m_profile\": {\"dynamic_th\": \"-3\", \"pool\": "
+	    "\"ingress_lossless_pool\", \"size\": \"56368\", \"xoff\": \"55120\", \"xon\": "
+	    "\"18432\"},\n"
+	    " \"pg_lossless_40000_5m_profile\": {\"pool\": \"ingress_lossless_pool\", \"size\": "
+	    "\"56368\", \"static_th\": \"3000000\"},\n"
+	    " \"pg_lossless_$(reboot)_profile\": {\"dynamic_th\": \"1\"},\n"
+	    " \"pg_lossless_25000_5m_profile\": {\"dynamic_th\": \"-6\"}}\n";
+	struct fault_spec s;
+	struct fault_plan p = {0};
+	struct fault_run f = {.spec = &s};
+
+	fault_spec_init(&s, &fk_buffer_alpha); /* --alpha 1/64 (-6), --profile lossless */
+	s.tkind = INV_DEV_SWITCH;
+	found_action(&p, "sw-sonic", "sonic-bufprofiles lossless", table);
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_eq(p.n_acts, 2, "the two with a dynamic threshold not at 1/64 already");
+	cr_assert_str_eq(p.acts[0].apply, "sudo mmuconfig -p ingress_lossless_profile -a -6");
+	cr_assert_str_eq(p.acts[0].revert, "sudo mmuconfig -p ingress_lossless_profile -a 0");
+	cr_assert_str_eq(p.acts[0].read,
+			 "sonic-db-cli CONFIG_DB HGET 'BUFFER_PROFILE|ingress_lossless_profile' "
+			 "dynamic_th");
+	cr_assert_str_eq(p.acts[1].apply,
+			 "sudo mmuconfig -p pg_lossless_100000_300m_profile -a -6");
+	cr_assert_str_eq(p.acts[1].revert,
+			 "sudo mmuconfig -p pg_lossless_100000_300m_profile -a -3");
+	cr_assert_str_eq(p.acts[1].found, "-3\n", "its value, as its own read will say it");
+	cr_assert(strstr(p.note, "pg_lossless_40000_5m_profile (no dynamic_th)") &&
+		      strstr(p.note, "pg_lossless_25000_5m_profile (at -6 already)"),
+		  "%s", p.note);
+	cr_assert_null(strstr(p.note, "reboot"), "a name no command may carry is not one: %s",
+		       p.note);
+	fault_plan_clear(&p);
+
+	/* A SKU whose profiles are all static: nothing to set, refused */
+	found_action(&p, "sw-sonic", "sonic-bufprofiles lossless",
+		     "{\"pg_lossless_40000_5m_profile\": {\"static_th\": \"3000000\"}}");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), -EOPNOTSUPP);
+	cr_assert(strstr(f.err, "no ingress_lossless* or pg_lossless* profile with a dynamic "
+				"threshold"),
+		  "%s", f.err);
+	fault_plan_clear(&p);
+	/* No table at all (sonic-cfggen prints nothing) */
+	found_action(&p, "sw-sonic", "sonic-bufprofiles lossless", "\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), -EOPNOTSUPP);
+	fault_plan_clear(&p);
+	/* The table's read is checked as what it is */
+	parse_bad("sonic-bufprofiles lossless", "Usage: sonic-cfggen", "printed no table");
+}
+
+/*
  * SONiC 'aclshow -a -t T': the columns and N/A of sonic-utilities
  * tests/aclshow_test.py (all_output), our table's rules among others.
  */
@@ -883,6 +947,16 @@ Test(readback, buffer_alpha_undo_is_what_was_found)
 
 	cr_assert_not_null(inv);
 	fault_spec_init(&s, &fk_buffer_alpha);
+	/* one profile named: that one alone (the default, every lossless one, is below) */
+	cr_assert_eq(
+	    fault_spec_set(&s, "profile", "ingress_lossless_profile", f.err, sizeof(f.err)), 0,
+	    "%s", f.err);
+	s.tkind = INV_DEV_SWITCH;
+	s.tport = -1;
+	/* each NOS's reads on a switch of that dialect */
+	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
+	a = found_action(&p, "sw-sonic", "sonic-dynth ingress_lossless_profile", "-4\n");
+	cr_assert_eq(fk_buffer_alpha.discover(&f, &p), 0, "%s", f.err);
 	cr_assert_str_eq(a->apply, "sudo mmuconfig -p ingress_lossless_profile -a -6");
 	cr_assert_str_eq(a->revert, "sudo mmuconfig -p ingress_lossless_profile -a -4");
 	fault_plan_clear(&p);
