@@ -71,6 +71,14 @@ void link_degrade_speed_revert(struct fault_action *a, const char *port, const c
  * (which handed its bytes/s to DCBNL as kbit/s); NULL: not a version.
  */
 const char *link_degrade_dcb_unit(const char *version);
+/*
+ * The speeds (Mbit/s) a port can take, as its device says them: SONiC's
+ * STATE_DB supported_speeds ("10000,25000,100000"), 'ethtool DEV' text's
+ * Supported link modes ("100000baseCR4/Full ..."); into mbps (max), how
+ * many; 0: not said.
+ */
+size_t link_degrade_speeds_sonic(const char *out, unsigned long long *mbps, size_t max);
+size_t link_degrade_speeds_ethtool(const char *out, unsigned long long *mbps, size_t max);
 
 /*
  * buffer-alpha: alpha = 2^n as dialect d writes it into buf ("-6" SONiC

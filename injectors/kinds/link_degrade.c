@@ -524,10 +524,130 @@ static int maxrate_end(struct fault_run *f, struct fault_plan *p, size_t i, char
 	return 1;
 }
 
+size_t link_degrade_speeds_sonic(const char *out, unsigned long long *mbps, size_t max)
+{
+	size_t n = 0;
+
+	/* "10000,25000,40000,100000" (scripts/portconfig splits it on ',') */
+	for (const char *p = out; p && *p && n < max;) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p || v == 0 || v > 10000000 || (*end && *end != ',' && *end != '\n'))
+			return 0; /* not a list of speeds: not said */
+		mbps[n++] = v;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return n;
+}
+
+size_t link_degrade_speeds_ethtool(const char *out, unsigned long long *mbps, size_t max)
+{
+	const char *p = out ? strstr(out, "Supported link modes:") : NULL;
+	size_t n = 0;
+
+	if (!p)
+		return 0;
+	p += strlen("Supported link modes:");
+	/* the modes, on that line and the indented ones after it, to the next "Name:" */
+	for (;;) {
+		char word[48];
+		int len = 0;
+		unsigned long long v;
+		bool seen = false;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n') {
+			const char *q = p + 1;
+
+			if (*q != ' ' && *q != '\t')
+				break; /* the section ended */
+			p = q;
+			continue;
+		}
+		if (!*p || sscanf(p, "%47s%n", word, &len) != 1 || strchr(word, ':'))
+			break;
+		p += len;
+		if (sscanf(word, "%llubase", &v) != 1 || !strstr(word, "base"))
+			continue; /* "Not reported" and the like */
+		for (size_t i = 0; i < n; i++)
+			seen |= mbps[i] == v;
+		if (!seen && n < max)
+			mbps[n++] = v;
+	}
+	return n;
+}
+
+/*
+ * Can each end of the link take the speed?  A NOS port's own list
+ * (SONiC: STATE_DB PORT_TABLE|P supported_speeds, which scripts/portconfig
+ * checks 'config interface speed' against), and an RNIC facing one
+ * ('ethtool DEV' Supported link modes, over SSH): a speed one end cannot
+ * take leaves the link down until the revert.  An end that does not say is
+ * not judged (EOS, NVUE, a Linux end, the virtual lab's veths).
+ */
+static int speeds_taken(struct fault_run *f, unsigned long long want)
+{
+	struct inv_endpoint ends[2];
+	bool nos = false;
+
+	if (fault_target_ends(f, &ends[0], &ends[1]))
+		return 0;
+	for (int e = 0; e < 2; e++)
+		nos |= ends[e].kind == INV_DEV_SWITCH &&
+		       f->inv->switches[ends[e].dev].dialect != INV_DIALECT_LINUX;
+	if (!nos)
+		return 0; /* shaped, not a port speed */
+	for (int e = 0; e < 2; e++) {
+		const char *dev = inventory_device_name(f->inv, &ends[e]),
+			   *port = inventory_netdev(f->inv, &ends[e]);
+		unsigned long long sp[32];
+		char cmd[160], *out = NULL, list[160] = "", err[256];
+		const char *said = NULL;
+		size_t n = 0, used = 0;
+		bool ok = false;
+
+		if (ends[e].kind == INV_DEV_SWITCH &&
+		    f->inv->switches[ends[e].dev].dialect == INV_DIALECT_SONIC) {
+			snprintf(cmd, sizeof(cmd),
+				 "sonic-db-cli STATE_DB HGET 'PORT_TABLE|%s' supported_speeds",
+				 port);
+			if (!lab_cli(f->lab, dev, cmd, NULL, &out, err, sizeof(err)))
+				n = link_degrade_speeds_sonic(out, sp, ARRAY_SIZE(sp));
+			said = "STATE_DB supported_speeds";
+		} else if (ends[e].kind == INV_DEV_HOST && !lab_can(f->lab, LAB_CAP_NETLINK)) {
+			if (!lab_exec(f->lab, dev, (const char *const[]){"ethtool", port, NULL},
+				      NULL, &out, err, sizeof(err)))
+				n = link_degrade_speeds_ethtool(out, sp, ARRAY_SIZE(sp));
+			said = "ethtool's supported link modes";
+		}
+		free(out);
+		for (size_t i = 0; i < n; i++) {
+			ok |= sp[i] == want;
+			if (used < sizeof(list))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%llu",
+							 i ? "," : "", sp[i]);
+		}
+		if (n && !ok) {
+			snprintf(
+			    f->err, sizeof(f->err),
+			    "%s:%s cannot take %lluG (%s, Mbit/s: %s): the link would stay down "
+			    "until the revert; give --rate a speed both ends take",
+			    dev, port, want / 1000, said, list);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
 	unsigned long long want = ld_of(f->spec)->rate_kbit / 1000;
 	int r;
+
+	if ((r = speeds_taken(f, want)))
+		return r;
 
 	for (size_t i = 0; i < p->n_acts; i++)
 		if ((r = maxrate_end(f, p, i, p->note, sizeof(p->note))) < 0)

@@ -588,6 +588,43 @@ Test(readback, the_dcb_version_says_its_rate_unit)
 	cr_assert_null(link_degrade_dcb_unit(NULL));
 }
 
+/*
+ * The speeds a port can take (issue 61: a speed the other end cannot take
+ * leaves the link down): SONiC's STATE_DB PORT_TABLE supported_speeds, as
+ * sonic-utilities scripts/portconfig splits it, and ethtool's text.
+ */
+Test(readback, the_speeds_a_port_says_it_takes)
+{
+	static const char ethtool[] = "Settings for ens1np0:\n"
+				      "\tSupported ports: [ FIBRE ]\n"
+				      "\tSupported link modes:   10000baseKR/Full\n"
+				      "\t                        25000baseCR/Full\n"
+				      "\t                        25000baseKR/Full\n"
+				      "\t                        100000baseCR4/Full\n"
+				      "\tSupported pause frame use: Symmetric\n"
+				      "\tSupports auto-negotiation: Yes\n"
+				      "\tAdvertised link modes:  100000baseCR4/Full\n"
+				      "\tSpeed: 100000Mb/s\n";
+	unsigned long long sp[8];
+
+	cr_assert_eq(link_degrade_speeds_sonic("10000,25000,40000,100000\n", sp, 8), 4);
+	cr_assert_eq(sp[0], 10000);
+	cr_assert_eq(sp[3], 100000);
+	cr_assert_eq(link_degrade_speeds_sonic("\n", sp, 8), 0, "not said");
+	cr_assert_eq(link_degrade_speeds_sonic("100000;reboot", sp, 8), 0, "not a list");
+	cr_assert_eq(link_degrade_speeds_ethtool(ethtool, sp, 8), 3, "10G, 25G once, 100G");
+	cr_assert_eq(sp[0], 10000);
+	cr_assert_eq(sp[1], 25000);
+	cr_assert_eq(sp[2], 100000);
+	cr_assert_eq(
+	    link_degrade_speeds_ethtool("Settings for veth0:\n\tSpeed: 10000Mb/s\n", sp, 8), 0,
+	    "a veth says none");
+	cr_assert_eq(link_degrade_speeds_ethtool("\tSupported link modes:   Not reported\n"
+						 "\tSpeed: 25000Mb/s\n",
+						 sp, 8),
+		     0);
+}
+
 /* ---- what a kind makes of what it found, before anything changes ------------ */
 
 /* One action on dev with its read, as fault_read_found() leaves it. */
