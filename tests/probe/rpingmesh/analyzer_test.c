@@ -551,6 +551,48 @@ Test(rpa, an_rnic_whose_probes_do_not_leave_is_an_rnic_verdict)
 	free(out);
 }
 
+/*
+ * Probe records wait a few records for their tuple's slot to arrive in
+ * cache (rpa_probe()): whatever is asked next takes them first, in order.
+ * Three probes, then the totals: all three counted; a tick past their
+ * window: it closes with them in it.
+ */
+Test(rpa, probes_in_flight_are_taken_before_anything_reads)
+{
+	struct rpa_cfg cfg;
+	struct rpa_totals t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct rpa *a;
+
+	rpa_defaults(&cfg);
+	cfg.window_ms = 2000;
+	a = rpa_new(inv, &cfg, f);
+	for (int i = 0; i < 3; i++) {
+		struct rpm_probe_rec p = {.t1_ns = T0 + (uint64_t)i * 1000000,
+					  .dst_host = 1,
+					  .src_rnic = 0,
+					  .dst_rnic = 0,
+					  .list = RPM_TOR_MESH,
+					  .status = RPM_OK,
+					  .rtt_ns = 20000,
+					  .sport = 50000};
+
+		rpa_probe(a, 0, &p);
+	}
+	rpa_totals(a, &t);
+	cr_assert_eq(t.probes, 3, "the records in flight are counted");
+	rpa_tick(a, T0 + 10 * SEC);
+	fflush(f);
+	cr_assert(out && strstr(out, "\"type\":\"window\"") &&
+		      strstr(out, "\"tor_mesh\":{\"probes\":3,"),
+		  "the window closed with the three: %s", out ? out : "");
+	rpa_free(a);
+	fclose(f);
+	free(out);
+}
+
 Test(rpa, records_naming_no_rnic_are_refused_not_fatal)
 {
 	struct rpa_cfg cfg;
