@@ -75,6 +75,7 @@ struct live_fault {
 	pid_t pid;
 	int out, in; /* its stdout, and its stdin until the cue (-1 after) */
 	bool cued, applied, done;
+	bool line_read;	   /* its verdict line read (cue_fault()) */
 	double applied_at; /* wall time the injector reported it applied, 0: not said */
 	int status;
 	char line[2048];
@@ -163,20 +164,33 @@ static int prepare_fault(const char *self_exe, const struct scenario *s, const s
 	free(handoff);
 	lf->in = in[1];
 	lf->out = p[0];
+	return 0;
+}
+
+/* A started injector's first line: "ready" (up to 60 s), or -EIO. */
+static int fault_ready(struct live_fault *lf)
+{
 	read_line(lf, 60000);
 	return strcmp(lf->line, "ready\n") ? -EIO : 0;
 }
 
-/* Cue a prepared injector ("go"), and wait (up to 60 s) for its verdict line. */
-static int cue_fault(struct live_fault *lf, struct scn_result *r, bool fabric)
+/* Cue a prepared injector: "go" (its verdict is cue_fault()'s to read). */
+static void cue_send(struct live_fault *lf)
 {
-	struct fault_outcome o = {0};
-
 	lf->cued = true;
 	if (write(lf->in, "go\n", 3) != 3)
 		rl_warn("the cue to an injector was not written: %s", strerror(errno));
 	close(lf->in);
 	lf->in = -1;
+}
+
+/* Cue a prepared injector ("go", unless cue_send() did), and wait (up to 60 s) for its verdict. */
+static int cue_fault(struct live_fault *lf, struct scn_result *r, bool fabric)
+{
+	struct fault_outcome o = {0};
+
+	if (!lf->cued)
+		cue_send(lf);
 	/* Apply + verify can take a while (the PFC check runs an incast): up to 60 s. */
 	read_line(lf, 60000);
 	if (!fault_outcome_read(lf->line, &o)) {
@@ -734,7 +748,7 @@ static bool start_fabric(const struct scenario *s, struct scn_result *r, struct 
 	snprintf(log, sizeof(log), "%s/fabric.log", r->dir);
 	for (size_t i = 0; i < s->n_fabric; i++)
 		if (prepare_fault(o->self_exe, s, &s->fabric[i], log, &fab[i]) ||
-		    cue_fault(&fab[i], r, true)) {
+		    fault_ready(&fab[i]) || cue_fault(&fab[i], r, true)) {
 			invalid(r,
 				"fabric %s %s could not be applied or verified (see %s/fabric.log)",
 				s->fabric[i].spec.kind->name, s->fabric[i].spec.target, s->name);
@@ -788,10 +802,21 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	rl_dbg("run: %s: components started in %.2f s", s->name, runner_now_s() - r->t_start);
 	if (ok && !r->rig_local)
 		start_host_rigs(lab, s, r, o, rigs);
-	/* Every injector started and waiting for its cue while the components settle. */
+	/*
+	 * Every injector started and waiting for its cue while the components
+	 * settle: all started first, then each one's "ready" read (issue 59: a
+	 * fault on each of many hosts logs into all of them at once, not one
+	 * after another).
+	 */
 	snprintf(log, sizeof(log), "%s/inject.log", r->dir);
 	for (size_t i = 0; ok && i < s->n_faults; i++)
 		if (prepare_fault(o->self_exe, s, &s->faults[i], log, &lf[i])) {
+			invalid(r, "fault %s %s: its injector did not start (see %s/inject.log)",
+				s->faults[i].spec.kind->name, s->faults[i].spec.target, s->name);
+			ok = false;
+		}
+	for (size_t i = 0; ok && i < s->n_faults; i++)
+		if (fault_ready(&lf[i])) {
 			invalid(r,
 				"fault %s %s: its injector did not get ready (see %s/inject.log)",
 				s->faults[i].spec.kind->name, s->faults[i].spec.target, s->name);
@@ -815,14 +840,22 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	for (bool loads_started = false; ok && !rl_interrupted;) {
 		long long t = (long long)((rl_now_ns() - fault_start) / 1000000ULL);
 		bool pending = false;
+		double t_cue = runner_now_s();
 
+		/* Every fault due now cued at once, then each one's verdict read: applied
+		 * together, as a scenario of faults on many hosts means them */
+		for (size_t i = 0; i < s->n_faults; i++)
+			if (!lf[i].cued && t >= s->faults[i].at_ms)
+				cue_send(&lf[i]);
 		for (size_t i = 0; i < s->n_faults; i++) {
 			const struct scn_fault *f = &s->faults[i];
 			long long end = f->for_ms ? f->at_ms + f->for_ms : s->fault_ms;
 
-			if (!lf[i].cued && t >= f->at_ms) {
+			if (lf[i].cued && !lf[i].line_read) {
 				/* The fault is live from its apply on, verification included. */
-				double t_apply = runner_now_s();
+				double t_apply = t_cue;
+
+				lf[i].line_read = true;
 
 				if (cue_fault(&lf[i], r, false)) {
 					invalid(r,

@@ -278,6 +278,33 @@ static void finish(struct scn_result *r, struct scenario *s)
 	scenario_free(s);
 }
 
+/*
+ * Issue 59: faults due at once are applied at once.  Three injectors, each
+ * taking 0.8 s to apply after its cue: all three cued before the first
+ * verdict is read (one after another, the cues were 0.8 s apart).
+ */
+Test(runner, faults_due_at_once_are_cued_at_once)
+{
+	struct scenario *s;
+	struct scn_result r;
+	double lo = 1e18, hi = 0;
+	int n = 0;
+
+	setenv("FAKE_INJECT_APPLY_S", "0.8", 1);
+	r = run(DIR "/echo-three.yaml", &s);
+	unsetenv("FAKE_INJECT_APPLY_S");
+	for (const char *c = strstr(r.evidence, "cued at "); c; c = strstr(c + 1, "cued at ")) {
+		double t = strtod(c + 8, NULL);
+
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+		n++;
+	}
+	cr_assert_eq(n, 3, "three faults' evidence: %s", r.evidence);
+	cr_assert_lt(hi - lo, 0.4, "cued %.3f s apart, not one apply after another", hi - lo);
+	finish(&r, s);
+}
+
 /* Ground truth is what ran: a fault that says it did not run as written grades nothing. */
 Test(runner, a_fault_off_its_schedule_makes_the_scenario_invalid)
 {
