@@ -1085,6 +1085,30 @@ Test(grade, detection_counts_from_when_the_fault_could_be_seen)
 	cr_assert_eq(g.verdict, RV_PASS, "%s", g.reason);
 }
 
+/* 0.1 s samples: 0.8 of the time someone waited for a CPU in [100, 102], 0.1 after. */
+static void pressed_100_to_102(struct scn_result *r)
+{
+	for (int i = 1; i <= 100; i++)
+		*RL_PUSH(r->rig.s, r->rig.n) =
+		    (struct rig_sample){.t = 100 + 0.1 * i, .some = i <= 20 ? 0.8 : 0.1};
+	r->rig.interval = 0.1, r->rig.psi = true, r->rig.init = false;
+}
+
+/* A verdict of 6 votes for [w0, w0 + 2], app_timed of them timed by host1's clock. */
+static struct verdict app_timed_verdict(double w0, const char *cls, const char *target,
+					long long app_timed)
+{
+	struct verdict v = {.win = {w0, w0 + 2},
+			    .votes = 6,
+			    .app_timed = app_timed,
+			    .app_hosts = {"host1"},
+			    .n_app_hosts = 1};
+
+	snprintf(v.cls, sizeof(v.cls), "%s", cls);
+	snprintf(v.target, sizeof(v.target), "%s", target);
+	return v;
+}
+
 /*
  * Issue 64: a host-processing verdict for a window the rig's CPU pressure
  * passed its bound in is a right verdict of a measured event -- on the
@@ -1105,11 +1129,7 @@ Test(grade, host_processing_while_the_rig_was_measured_slow_is_no_false_positive
 	struct comp_times t = {.t_start = 90, .t_end = 120};
 	struct grade g = {0};
 
-	/* 0.1 s samples: 0.8 of the time someone waited for a CPU in [100, 102], 0.1 after */
-	for (int i = 1; i <= 100; i++)
-		*RL_PUSH(r.rig.s, r.rig.n) =
-		    (struct rig_sample){.t = 100 + 0.1 * i, .some = i <= 20 ? 0.8 : 0.1};
-	r.rig.interval = 0.1, r.rig.psi = true, r.rig.init = false;
+	pressed_100_to_102(&r);
 	cr_assert_float_eq(rig_pressure(&r.rig, 100, 102), 0.8, 1e-9);
 	cr_assert_float_eq(rig_pressure(&r.rig, 101, 103), 0.45, 1e-9);
 	cr_assert_eq(rig_pressure(&r.rig, 50, 60), -1, "no samples: not known");
@@ -1150,42 +1170,15 @@ Test(grade, congestion_timed_by_a_pressed_hosts_clock_is_the_rigs)
 	struct scn_component sc = {.expect = e};
 	struct comp_result c = {.sc = &sc};
 	struct verdict v[4] = {
-	    {.win = {100, 102},
-	     .cls = "congestion",
-	     .target = "host1:rnic1--rail1:swp1",
-	     .votes = 6,
-	     .app_timed = 6,
-	     .app_hosts = {"host1"},
-	     .n_app_hosts = 1},
-	    {.win = {100, 102},
-	     .cls = "congestion",
-	     .target = "rail1:swp3--spine1:swp1",
-	     .votes = 6,
-	     .app_timed = 3,
-	     .app_hosts = {"host1"},
-	     .n_app_hosts = 1},
-	    {.win = {104, 106},
-	     .cls = "congestion",
-	     .target = "host1:rnic1--rail1:swp1",
-	     .votes = 6,
-	     .app_timed = 6,
-	     .app_hosts = {"host1"},
-	     .n_app_hosts = 1},
-	    {.win = {100, 102},
-	     .cls = "switch-link",
-	     .target = "host1:rnic1--rail1:swp1",
-	     .votes = 6,
-	     .app_timed = 6,
-	     .app_hosts = {"host1"},
-	     .n_app_hosts = 1},
+	    app_timed_verdict(100, "congestion", "host1:rnic1--rail1:swp1", 6),
+	    app_timed_verdict(100, "congestion", "rail1:swp3--spine1:swp1", 3),
+	    app_timed_verdict(104, "congestion", "host1:rnic1--rail1:swp1", 6),
+	    app_timed_verdict(100, "switch-link", "host1:rnic1--rail1:swp1", 6),
 	};
 	struct comp_times t = {.t_start = 90, .t_end = 120};
 	struct grade g = {0};
 
-	for (int i = 1; i <= 100; i++)
-		*RL_PUSH(r.rig.s, r.rig.n) =
-		    (struct rig_sample){.t = 100 + 0.1 * i, .some = i <= 20 ? 0.8 : 0.1};
-	r.rig.interval = 0.1, r.rig.psi = true, r.rig.init = false;
+	pressed_100_to_102(&r);
 	c.obs.verdicts = v, c.obs.n_verdicts = 4;
 	r.comps = &c, r.n_comps = 1;
 	runner_mark_rig(&r);
