@@ -580,14 +580,14 @@ long long fault_rnic_carrier(struct fault_run *f)
 	return end != v && !*end && n >= 0 ? n : -1;
 }
 
-int fault_rnic_facts(struct fault_run *f)
+void fault_rnic_facts(struct fault_run *f)
 {
 	const struct fault_spec *s = f->spec;
 	char link[256], *base;
 
-	f->rnic = (struct fault_rnic){.read = true, .carrier_chg = -1, .read_rt = rl_realtime_ns()};
+	f->rnic = (struct fault_rnic){.carrier_chg = -1, .read_rt = rl_realtime_ns()};
 	if (s->tkind != INV_DEV_HOST || s->tport < 0 || lab_can(f->lab, LAB_CAP_NETLINK))
-		return 0; /* the virtual lab's veths: no driver to ask */
+		return; /* the virtual lab's veths: no driver to ask */
 	/* a netdev without a device (veth, bond) has no driver link: readlink fails, "" */
 	rnic_sysfs(f, "readlink", "device/driver", link, sizeof(link));
 	base = strrchr(link, '/');
@@ -600,7 +600,6 @@ int fault_rnic_facts(struct fault_run *f)
 	f->err[0] = '\0';
 	f->rnic.carrier_chg = fault_rnic_carrier(f);
 	f->err[0] = '\0';
-	return 0;
 }
 
 void fault_rnic_flapped(struct fault_run *f, long long now, const char *why, int wait_ms)

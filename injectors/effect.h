@@ -35,7 +35,6 @@ struct fault_run {
 	bool deadman_fired;
 	/* a host RNIC target's driver, read by a kind that needs it (fault_rnic_facts()) */
 	struct fault_rnic {
-		bool read;		    /* asked (over SSH: the netdev's sysfs) */
 		char driver[32];	    /* /sys/class/net/DEV/device/driver's name; "": none */
 		long long carrier_chg;	    /* its carrier_changes when read; -1: not known */
 		unsigned long long read_rt; /* when, CLOCK_REALTIME ns (before any change) */
@@ -44,9 +43,10 @@ struct fault_run {
 
 /*
  * The target RNIC's driver and carrier_changes (f->rnic), read on its host
- * over SSH (a virtual lab's veth has no driver: ""); 0, or a read's error.
+ * over SSH; what cannot be read is "" and -1 (a virtual lab's veth has no
+ * driver).
  */
-int fault_rnic_facts(struct fault_run *f);
+void fault_rnic_facts(struct fault_run *f);
 
 /* Its carrier_changes now, -1 when not known. */
 long long fault_rnic_carrier(struct fault_run *f);

@@ -44,13 +44,13 @@ void *az_ring_find(const struct az_ring *r, uint64_t t)
 void *az_ring_get(struct az_ring *r, uint64_t t)
 {
 	uint64_t start = t - t % r->len_ns;
-	struct az_win *free_w = NULL, *oldest = NULL;
+	struct az_win *free_w = NULL, *oldest = NULL, *have = az_ring_find(r, t);
 
+	if (have)
+		return have;
 	for (size_t i = 0; i < r->n; i++) {
 		struct az_win *w = slot(r, i);
 
-		if (w->used && w->start == start)
-			return w;
 		if (!w->used && !free_w)
 			free_w = w;
 		if (w->used && (!oldest || w->start < oldest->start))

@@ -445,7 +445,6 @@ int lab_cli(struct lab *l, const char *dev, const char *cmd, const char *input, 
 	}
 	ret = sshc_exec(c, cmd, input, out, &errout, SSH_CMD_TIMEOUT_MS);
 	if (ret < 0) {
-
 		snprintf(err, errlen, "%s: ssh: %s", dev, strerror(-ret));
 		/* A broken session is not reused; a connection the device stopped answering
 		 * (SSH_DEAD_PEER_S) is a lost device, like a login that timed out. */

@@ -852,11 +852,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 			long long end = f->for_ms ? f->at_ms + f->for_ms : s->fault_ms;
 
 			if (lf[i].cued && !lf[i].line_read) {
-				/* The fault is live from its apply on, verification included. */
-				double t_apply = t_cue;
-
+				/* The fault is live from its cue on, verification included. */
 				lf[i].line_read = true;
-
 				if (cue_fault(&lf[i], r, false)) {
 					invalid(r,
 						"fault %s %s could not be applied or verified (see "
@@ -871,9 +868,9 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 				 * say counts from its start, the conservative end.
 				 */
 				if (!r->t_fault) {
-					r->t_inject = t_apply;
+					r->t_inject = t_cue;
 					r->t_fault =
-					    lf[i].applied_at > t_apply ? lf[i].applied_at : t_apply;
+					    lf[i].applied_at > t_cue ? lf[i].applied_at : t_cue;
 				}
 				/* verified: every fault due at the phase's start is live */
 				if (!f->at_ms || !r->t_verified)

@@ -194,10 +194,11 @@ static inline double runner_now_s(void)
 struct comp_times runner_times(const struct scn_result *r);
 /* Time zero of what a person reads of r: the fault's start, else its phase's (comp_t0()). */
 double runner_t0(const struct scn_result *r);
-/* r->down from the flap holders' lines in r->dir/inject.log (after the fault phase). */
+/*
+ * r->down from the flap holders' lines in r->dir/inject.log, and r->effect
+ * from its "effect: link-flap" lines (after the fault phase).
+ */
 void runner_read_effect(struct scn_result *r);
-/* r->effect from its "effect: link-flap" lines (runner_read_effect() reads them too). */
-void runner_read_effects(struct scn_result *r);
 
 /*
  * A failure expected today (expect.known-blind), or of a monitor whose probes

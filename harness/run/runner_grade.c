@@ -125,11 +125,36 @@ struct comp_times runner_times(const struct scn_result *r)
 }
 
 /*
+ * An injector's "effect: link-flap HOST:RNIC (clock A to B[; again at
+ * revert])" line into r->effect: a link the fault's own driver flapped (an
+ * mlx5 PFC change).  Only this lab's RNICs, and times that are times.
+ */
+static void effect_line(struct scn_result *r, const char *line)
+{
+	const char *p = strstr(line, "effect: link-flap ");
+	struct run_effect *e = &r->effect[r->n_effect];
+	char name[sizeof(e->target)], why[160];
+	struct inv_endpoint ep;
+	int end = 0;
+
+	if (!p || !r->s || r->n_effect == ARRAY_SIZE(r->effect) ||
+	    sscanf(p, "effect: link-flap %63s (clock %lf to %lf%n", name, &e->from, &e->to, &end) !=
+		3 ||
+	    !end || !(e->to >= e->from) || e->to - e->from > 600 ||
+	    inventory_endpoint(r->s->inv, name, &ep, why, sizeof(why)) || ep.kind != INV_DEV_HOST)
+		return; /* not an effect line, or not one of this lab's RNICs */
+	snprintf(e->target, sizeof(e->target), "%s", name);
+	e->at_revert = !strncmp(p + end, "; again at revert)", 18);
+	r->n_effect++;
+}
+
+/*
  * The down intervals of flapping links, from the holders' own lines in
  * inject.log ("flap F: down at +T s (cycle C; clock R)", "flap F: up at
  * ...", R in CLOCK_REALTIME seconds; before issue 58 "at R (cycle C)"): one
- * still down at the revert ends there.  Read once, after the fault phase
- * (the results and the incident page both use them).
+ * still down at the revert ends there; and the links a fault's driver
+ * flapped (effect_line()).  Read once, after the fault phase (the results
+ * and the incident page both use them).
  */
 void runner_read_effect(struct scn_result *r)
 {
@@ -142,7 +167,7 @@ void runner_read_effect(struct scn_result *r)
 	} open[8];
 	size_t n_open = 0;
 
-	r->n_down = 0;
+	r->n_down = r->n_effect = 0;
 	snprintf(path, sizeof(path), "%s/inject.log", r->dir);
 	if (!(log = rl_read_file(path, &len)))
 		return;
@@ -153,6 +178,7 @@ void runner_read_effect(struct scn_result *r)
 		double at;
 		size_t k;
 
+		effect_line(r, line);
 		if (!p || sscanf(p, "flap %u: %7s at %lf", &id, what, &at) != 3)
 			continue;
 		if ((clock = strstr(p, "; clock ")) && sscanf(clock, "; clock %lf", &at) != 1)
@@ -173,37 +199,6 @@ void runner_read_effect(struct scn_result *r)
 		down[n][0] = open[k].from, down[n++][1] = r->t_revert;
 	free(log);
 	r->n_down = n;
-	runner_read_effects(r);
-}
-
-void runner_read_effects(struct scn_result *r)
-{
-	char path[PATH_MAX + 16], *log, *line, *save = NULL;
-	size_t len;
-
-	r->n_effect = 0;
-	snprintf(path, sizeof(path), "%s/inject.log", r->dir);
-	if (!r->s || !(log = rl_read_file(path, &len)))
-		return;
-	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *p = strstr(line, "effect: link-flap ");
-		struct run_effect *e = &r->effect[r->n_effect];
-		char name[sizeof(e->target)], why[160];
-		struct inv_endpoint ep;
-		int end = 0;
-
-		if (!p || r->n_effect == ARRAY_SIZE(r->effect) ||
-		    sscanf(p, "effect: link-flap %63s (clock %lf to %lf%n", name, &e->from, &e->to,
-			   &end) != 3 ||
-		    !end || !(e->to >= e->from) || e->to - e->from > 600 ||
-		    inventory_endpoint(r->s->inv, name, &ep, why, sizeof(why)) ||
-		    ep.kind != INV_DEV_HOST)
-			continue; /* not an effect line, or not one of this lab's RNICs */
-		snprintf(e->target, sizeof(e->target), "%s", name);
-		e->at_revert = !strncmp(p + end, "; again at revert)", 18);
-		r->n_effect++;
-	}
-	free(log);
 }
 
 double runner_t0(const struct scn_result *r)
@@ -298,21 +293,22 @@ void runner_mark_rig(struct scn_result *r)
 	for (size_t i = 0; i < r->n_comps; i++)
 		for (size_t k = 0; k < r->comps[i].obs.n_verdicts; k++) {
 			struct verdict *v = &r->comps[i].obs.verdicts[k];
+			/* what finds the fault stays the fault's, whatever else happened */
+			bool own = finds_the_fault(r, &r->comps[i].sc->expect, v);
 
 			/*
 			 * The host's own pressure: this machine's on the virtual lab, its
 			 * own sampler's over SSH.  A fault that is the pressure (a
 			 * cpu-hog) is found by the verdicts it causes: those stay its.
 			 */
-			v->rig = !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
+			v->rig = !own &&
 				 (!strcmp(v->cls, "host-processing")
 				      ? host_pressure(r, v->target, v->win[0], v->win[1]) >=
 					    RIG_PRESSURE_BOUND
 				      : !strcmp(v->cls, "congestion") && app_timed_pressed(r, v));
 			v->effect = false;
-			for (size_t e = 0; e < r->n_effect && !v->rig && !v->effect; e++)
-				v->effect = !finds_the_fault(r, &r->comps[i].sc->expect, v) &&
-					    on_effect(r, &r->effect[e], v);
+			for (size_t e = 0; e < r->n_effect && !own && !v->rig && !v->effect; e++)
+				v->effect = on_effect(r, &r->effect[e], v);
 		}
 }
 

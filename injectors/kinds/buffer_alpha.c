@@ -100,15 +100,24 @@ static void defaults(struct fault_spec *s)
 	    393216; /* 384 KiB: alpha 1/64 leaves 6 KB, 1/16 leaves 23 KB */
 }
 
-/* The profile name reaches a SONiC command line: a CONFIG_DB key's own characters only. */
+/*
+ * A profile name a SONiC command line may carry: a CONFIG_DB key's own
+ * characters, not an option's leading '-', and one --profile can hold.
+ */
+static bool profile_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && n < sizeof(((struct buffer_alpha_opts *)0)->buf_profile) &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		   n &&
+	       name[0] != '-';
+}
+
+/* The profile name reaches a SONiC command line (profile_name_ok()). */
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
-	size_t n = strlen(ba_of(s)->buf_profile);
-
-	if (n &&
-	    strspn(ba_of(s)->buf_profile,
-		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n &&
-	    ba_of(s)->buf_profile[0] != '-')
+	if (profile_name_ok(ba_of(s)->buf_profile))
 		return 0;
 	snprintf(why, whylen,
 		 "profile '%s': give a SONiC buffer profile name (letters, digits, '_', '.', '-'; "
@@ -314,12 +323,8 @@ static int sonic_buffer_alpha(struct render_ctx *r)
 /* Is name a lossless ingress profile (sonic-mgmt's prefixes) a command line may carry? */
 static bool lossless_profile(const char *name)
 {
-	size_t n = strlen(name);
-
 	return (!strncmp(name, "ingress_lossless", 16) || !strncmp(name, "pg_lossless", 11)) &&
-	       n < sizeof(((struct buffer_alpha_opts *)0)->buf_profile) &&
-	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
-		   n;
+	       profile_name_ok(name);
 }
 
 /*
@@ -358,7 +363,7 @@ static int sonic_profiles(struct fault_run *f, struct fault_plan *p, size_t i)
 				 "%s%s (no dynamic_th)", left[0] ? ", " : "", k);
 			continue;
 		}
-		if (n == strtol(w, NULL, 10)) {
+		if (n == ba_of(f->spec)->alpha_log2) { /* mmuconfig's -a N: alpha 2^N */
 			already++;
 			snprintf(left + strlen(left), sizeof(left) - strlen(left),
 				 "%s%s (at %s already)", left[0] ? ", " : "", k, w);
@@ -433,12 +438,12 @@ static enum inv_dialect dialect_of(const struct fault_run *f)
 	return f->inv->switches[f->spec->tdev].dialect;
 }
 
-/* alpha as the target's NOS writes it. */
-static void wanted(const struct fault_run *f, char *w, size_t len)
+/* alpha as NOS d writes it. */
+static void wanted(const struct fault_run *f, enum inv_dialect d, char *w, size_t len)
 {
 	char why[160];
 
-	if (buffer_alpha_word(dialect_of(f), ba_of(f->spec)->alpha_log2, w, len, why, sizeof(why)))
+	if (buffer_alpha_word(d, ba_of(f->spec)->alpha_log2, w, len, why, sizeof(why)))
 		w[0] = '\0'; /* refused when planned: not reached */
 }
 
@@ -457,7 +462,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			     : !strncmp(a->read_as, "eos-", 4)	? INV_DIALECT_EOS
 			     : !strncmp(a->read_as, "nvue-", 5) ? INV_DIALECT_NVUE
 								: INV_DIALECT_LINUX;
-	char w[24], why[160];
+	char w[24];
 
 	(void)ctx;
 	if (d == INV_DIALECT_SONIC && !rb->alpha[0]) {
@@ -468,8 +473,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			 a->device, rb->canon, a->read);
 		return -EOPNOTSUPP;
 	}
-	if (buffer_alpha_word(d, ba_of(f->spec)->alpha_log2, w, sizeof(w), why, sizeof(why)))
-		w[0] = '\0'; /* refused when planned: not reached */
+	wanted(f, d, w, sizeof(w));
 	if (!strcmp(rb->alpha, w)) {
 		snprintf(f->err, sizeof(f->err), "%s: %s already ('%s'): nothing to misconfigure",
 			 a->device, rb->canon, a->read);
@@ -502,7 +506,7 @@ static bool alpha_took(const struct fault_run *f, const struct fault_action *a,
 
 	if (!strncmp(a->read_as, "tc-root ", 8))
 		return !strcmp(rb->qdisc, "htb");
-	wanted(f, w, sizeof(w));
+	wanted(f, dialect_of(f), w, sizeof(w));
 	return !strcmp(rb->alpha, w);
 }
 

@@ -447,6 +447,16 @@ const char *link_degrade_dcb_unit(const char *version)
 	return major > 6 || (major == 6 && minor >= 18) ? "kbit" : "Bps";
 }
 
+/* The host op that sets netdev's 8 TCs' max rates (kbit/s) as unit says its dcb writes them. */
+static void maxrate_op(char *buf, size_t len, const char *netdev, const char *unit,
+		       const unsigned long long kbit[8])
+{
+	int n = snprintf(buf, len, "dcb-maxrate %s %s", netdev, unit);
+
+	for (int tc = 0; tc < 8 && n > 0 && (size_t)n < len; tc++)
+		n += snprintf(buf + n, len - (size_t)n, " %llu", kbit[tc]);
+}
+
 /*
  * A TBF on an RNIC's netdev slows what the kernel sends by it; RDMA leaves
  * by the RNIC's own queues, past any qdisc (issue 61).  An RNIC with ETS
@@ -501,22 +511,13 @@ static int maxrate_end(struct fault_run *f, struct fault_plan *p, size_t i, char
 	}
 	for (int tc = 0; tc < 8; tc++)
 		set[tc] = rb.maxrate[tc] && rb.maxrate[tc] < kbit ? rb.maxrate[tc] : kbit;
-	snprintf(apply, sizeof(apply), "dcb-maxrate %s %s %llu %llu %llu %llu %llu %llu %llu %llu",
-		 netdev, unit, set[0], set[1], set[2], set[3], set[4], set[5], set[6], set[7]);
-	snprintf(revert, sizeof(revert),
-		 "dcb-maxrate %s %s %llu %llu %llu %llu %llu %llu %llu %llu", netdev, unit,
-		 rb.maxrate[0], rb.maxrate[1], rb.maxrate[2], rb.maxrate[3], rb.maxrate[4],
-		 rb.maxrate[5], rb.maxrate[6], rb.maxrate[7]);
-	free(a->apply);
-	free(a->revert);
-	free(a->read);
-	free(a->read_as);
-	free(a->found);
-	a->apply = rl_xstrdup(apply);
-	a->revert = rl_xstrdup(revert);
-	a->read = rl_xstrdup(read);
-	a->read_as = rl_xstrdup(as);
-	a->found = out;
+	maxrate_op(apply, sizeof(apply), netdev, unit, set);
+	maxrate_op(revert, sizeof(revert), netdev, unit, rb.maxrate);
+	fault_action_set(&a->apply, apply);
+	fault_action_set(&a->revert, revert);
+	fault_action_read(a, read, as);
+	fault_action_set(&a->found, out);
+	free(out);
 	snprintf(note + strlen(note), notelen - strlen(note),
 		 "%s%s:%s shaped by its ETS max rates (dcb maxrate, every TC at %llu kbit/s; undo: "
 		 "%s), not a TBF: RDMA leaves by the RNIC's own queues, past any qdisc",

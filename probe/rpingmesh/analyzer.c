@@ -144,6 +144,14 @@ static size_t host_of(const struct rpa *a, size_t g)
 	return g < a->n_rnics ? a->host[g] : vote_host_of(a->base, a->inv->n_hosts, g);
 }
 
+/* Does a record of host name RNICs of the inventory: its src_rnic, and dst_rnic of dst_host? */
+static bool rnics_known(const struct rpa *a, size_t host, size_t src_rnic, size_t dst_host,
+			size_t dst_rnic)
+{
+	return host < a->inv->n_hosts && src_rnic < a->inv->hosts[host].n_rnics &&
+	       dst_host < a->inv->n_hosts && dst_rnic < a->inv->hosts[dst_host].n_rnics;
+}
+
 static const char *rnic_name(const struct rpa *a, size_t g, char *buf, size_t len)
 {
 	return vote_rnic_name(a->inv, a->base, g, buf, len);
@@ -231,12 +239,11 @@ static inline void prefetch(const void *p)
 static void path_prefetch(const struct rpa *a, uint64_t key)
 {
 	size_t s = (size_t)(key >> 40) - 1, d = (size_t)(key >> 16 & 0xffffff);
-	uint16_t sport = (uint16_t)key;
 
 	if (!a->paths_cap)
 		return;
-	prefetch(&a->paths[khash(tkey(s, d, sport), a->paths_cap)]);
-	prefetch(&a->paths[khash(tkey(d, s, sport), a->paths_cap)]);
+	prefetch(&a->paths[khash(key, a->paths_cap)]);
+	prefetch(&a->paths[khash(tkey(d, s, (uint16_t)key), a->paths_cap)]);
 }
 
 static const struct path *path_find(const struct rpa *a, uint64_t key)
@@ -322,8 +329,7 @@ static void probe_now(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 	struct tup *t;
 	unsigned list = p->list < RPM_LISTS ? p->list : RPM_SERVICE;
 
-	if (host >= a->inv->n_hosts || p->src_rnic >= a->inv->hosts[host].n_rnics ||
-	    p->dst_host >= a->inv->n_hosts || p->dst_rnic >= a->inv->hosts[p->dst_host].n_rnics) {
+	if (!rnics_known(a, host, p->src_rnic, p->dst_host, p->dst_rnic)) {
 		a->tot.refused++;
 		return;
 	}
@@ -428,15 +434,6 @@ static bool flow_share(struct rpa *a, struct window *w, const struct rpm_flow_re
 }
 
 /*
- * A flow's record counts what it sent over its span, up to its time (about
- * a second): each window gets the part of the span it holds, as if sent
- * evenly, so that a window's rate does not depend on how many of the
- * agent's ticks fell in it (they drift with its wake-ups: one record too few
- * in a window halved its rate, a service "impacted" by a timer).  The part
- * of a window already closed is lost to it, as a late probe is; a span
- * reaches back no further than the open windows.
- */
-/*
  * Probe records are taken PIPE records after they arrive: each one's tuple
  * slot is asked for on arrival, and is in cache when its turn comes (the
  * slot's load was 80% of the ingest, a miss in a table of half a gigabyte
@@ -447,8 +444,7 @@ void rpa_probe(struct rpa *a, size_t host, const struct rpm_probe_rec *p)
 {
 	struct pending *x;
 
-	if (host < a->inv->n_hosts && p->src_rnic < a->inv->hosts[host].n_rnics &&
-	    p->dst_host < a->inv->n_hosts && p->dst_rnic < a->inv->hosts[p->dst_host].n_rnics) {
+	if (rnics_known(a, host, p->src_rnic, p->dst_host, p->dst_rnic)) {
 		const struct window *w = az_ring_find(&a->ring, p->t1_ns);
 
 		if (w && w->cap)
@@ -478,6 +474,15 @@ static void drain(struct rpa *a)
 	}
 }
 
+/*
+ * A flow's record counts what it sent over its span, up to its time (about
+ * a second): each window gets the part of the span it holds, as if sent
+ * evenly, so that a window's rate does not depend on how many of the
+ * agent's ticks fell in it (they drift with its wake-ups: one record too few
+ * in a window halved its rate, a service "impacted" by a timer).  The part
+ * of a window already closed is lost to it, as a late probe is; a span
+ * reaches back no further than the open windows.
+ */
 void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f)
 {
 	struct window *w;
@@ -486,8 +491,7 @@ void rpa_flow(struct rpa *a, size_t host, const struct rpm_flow_rec *f)
 
 	drain(a);
 
-	if (host >= a->inv->n_hosts || f->src_rnic >= a->inv->hosts[host].n_rnics ||
-	    f->dst_host >= a->inv->n_hosts || f->dst_rnic >= a->inv->hosts[f->dst_host].n_rnics) {
+	if (!rnics_known(a, host, f->src_rnic, f->dst_host, f->dst_rnic)) {
 		a->tot.refused++;
 		return;
 	}
@@ -527,8 +531,7 @@ void rpa_path(struct rpa *a, size_t host, const struct rpm_path_rec *p)
 
 	drain(a);
 
-	if (host >= a->inv->n_hosts || p->src_rnic >= a->inv->hosts[host].n_rnics ||
-	    p->dst_host >= a->inv->n_hosts || p->dst_rnic >= a->inv->hosts[p->dst_host].n_rnics ||
+	if (!rnics_known(a, host, p->src_rnic, p->dst_host, p->dst_rnic) ||
 	    p->n_links > REC_MAX_LINKS) {
 		a->tot.refused++;
 		return;
@@ -1230,7 +1233,6 @@ static void close_window(struct rpa *a, struct window *w)
 	host_step(a, w);
 	impacted = service_step(a, w, t, n);
 	sla(a, w, voted, unlocalized, slow, impacted);
-
 	free(by_src);
 	free(n_by_src);
 	az_huge_free(w->t, w->cap * sizeof(*w->t));

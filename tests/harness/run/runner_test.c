@@ -1242,7 +1242,7 @@ Test(grade, a_link_flap_the_faults_driver_made_is_no_false_positive)
 	      "rocelab: effect: link-flap $(reboot) (clock 1 to 2)\n",
 	      f);
 	fclose(f);
-	runner_read_effects(&r);
+	runner_read_effect(&r);
 	cr_assert_eq(r.n_effect, 1, "one line is this lab's RNIC with times");
 	cr_assert_str_eq(r.effect[0].target, "host1:rnic1");
 	cr_assert(r.effect[0].at_revert);
