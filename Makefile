@@ -208,7 +208,7 @@ demo: deps
 	@scripts/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench $(BUILD)/bench/rpa_bench
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench $(BUILD)/bench/rpa_bench $(BUILD)/bench/wake_replay
 	@tests/bench/lab_bench.sh
 	@tests/bench/hostmesh_bench.sh
 	@tests/bench/rpm_bench.sh

@@ -60,6 +60,13 @@ struct pt_port {
 	uint64_t cookies[TX_KEYS];
 	bool tx_kernel_ts; /* the kernel accepted TX software timestamping */
 	/*
+	 * Send timestamps asked for a send at a time (a control message), so a
+	 * send that needs none (an ACK2, a trace's answer: cookie 0) leaves
+	 * nothing in the error queue to read or to wake the agent (issue 59); a
+	 * kernel that refuses the control message stamps every send, as before.
+	 */
+	bool tx_per_send;
+	/*
 	 * Send timestamps expected since the error queue was last found empty:
 	 * the queue is read until they are in, with no read to find it empty,
 	 * and poll() reads it only when one is expected.  A timestamp that comes
@@ -148,8 +155,11 @@ static int udp_open(const struct pt_cfg *cfg, struct pt_port **out, char *err, s
 		free(p);
 		return r;
 	}
+	/* Reported on the socket; recorded per send (udp_send()), or on every send. */
+	tsflags &= ~SOF_TIMESTAMPING_TX_SOFTWARE;
 	p->tx_kernel_ts = !cfg->send_only && setsockopt(p->s.tx, SOL_SOCKET, SO_TIMESTAMPING,
 							&tsflags, sizeof(tsflags)) == 0;
+	p->tx_per_send = p->tx_kernel_ts;
 	*out = p;
 	return 0;
 }
@@ -164,6 +174,43 @@ static int udp_fds(struct pt_port *p, int *fds, int max)
 		fds[n++] = p->s.rx;
 	fds[n++] = p->s.tx;
 	return n;
+}
+
+/* One packet out; with stamp, its send timestamp asked for. */
+static ssize_t send_stamped(struct pt_port *p, const void *pkt, size_t n,
+			    const struct sockaddr_in *sa, bool stamp)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(uint32_t))];
+		struct cmsghdr align;
+	} ctrl = {0};
+	struct iovec iov = {(void *)pkt, n};
+	struct msghdr m = {
+	    .msg_name = (void *)sa, .msg_namelen = sizeof(*sa), .msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *c;
+	uint32_t rec = SOF_TIMESTAMPING_TX_SOFTWARE;
+	ssize_t r;
+
+	if (!stamp || !p->tx_per_send)
+		return sendto(p->s.tx, pkt, n, 0, (const struct sockaddr *)sa, sizeof(*sa));
+	m.msg_control = ctrl.buf;
+	m.msg_controllen = sizeof(ctrl.buf);
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SO_TIMESTAMPING;
+	c->cmsg_len = CMSG_LEN(sizeof(rec));
+	memcpy(CMSG_DATA(c), &rec, sizeof(rec));
+	r = sendmsg(p->s.tx, &m, 0);
+	if (r < 0 && errno == EINVAL) {
+		/* An older kernel: every send stamped, from now on. */
+		int all = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+
+		if (setsockopt(p->s.tx, SOL_SOCKET, SO_TIMESTAMPING, &all, sizeof(all)))
+			return -1;
+		p->tx_per_send = false;
+		return sendto(p->s.tx, pkt, n, 0, (const struct sockaddr *)sa, sizeof(*sa));
+	}
+	return r;
 }
 
 static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport, uint8_t ttl,
@@ -193,9 +240,9 @@ static int udp_send(struct pt_port *p, const struct pt_dst *dst, uint16_t sport,
 	n = roce_build_ud(pkt, sizeof(pkt), &ip, &ud, payload, len);
 	if (n < 0)
 		return (int)n;
-	if (sendto(p->s.tx, pkt, (size_t)n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	if (send_stamped(p, pkt, (size_t)n, &sa, p->tx_kernel_ts && cookie) < 0)
 		return -errno;
-	if (p->tx_kernel_ts) {
+	if (p->tx_kernel_ts && (cookie || !p->tx_per_send)) {
 		p->tx_ids[ip.id % TX_KEYS] = ip.id;
 		p->cookies[ip.id % TX_KEYS] = cookie;
 		p->tx_out++;

@@ -534,9 +534,19 @@ static void port_poll(struct agent *a, size_t s, bool rx)
 {
 	struct rx_ctx c = {a, s};
 
-	if (rx)
+	if (rx) {
+		unsigned long long acks = a->acks_sent;
+
 		a->cfg->a.transport->poll(a->rn[s].port, &all_events, &c);
-	else
+		/*
+		 * ACK1s went out for probes that arrived: their send times now, so
+		 * their ACK2s follow at once.  Left to the error queue's own wake-up,
+		 * each answer cost a wake-up here and one at the prober, where ACK1
+		 * and ACK2 came apart (issue 59).
+		 */
+		if (a->acks_sent != acks)
+			a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
+	} else
 		a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
 	/* The ACK2s' send completions too, when some went (a read that finds none costs). */
 	if (send_ack2s(a, s, false))
