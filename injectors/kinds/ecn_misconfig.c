@@ -172,6 +172,31 @@ void ecn_misconfig_eos_line(const struct fault_spec *s, char *buf, size_t len)
 			 ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax, ecn_of(s)->ecn_pmax);
 }
 
+/* " FIELD VALUE ..." of fields (as a CONFIG_DB entry was read) into b, with field's value v. */
+static void fields_with(struct sbuf *b, const char *fields, const char *field, const char *v)
+{
+	char w[2][64];
+	bool set = false;
+
+	for (const char *f = fields; *f;) {
+		size_t n = strcspn(f, " "), m;
+
+		snprintf(w[0], sizeof(w[0]), "%.*s", (int)n, f);
+		f += n + (f[n] == ' ');
+		m = strcspn(f, " ");
+		snprintf(w[1], sizeof(w[1]), "%.*s", (int)m, f);
+		f += m + (f[m] == ' ');
+		if (!strcmp(w[0], field)) {
+			sb_printf(b, " %s %s", field, v);
+			set = true;
+		} else {
+			sb_printf(b, " %s %s", w[0], w[1]);
+		}
+	}
+	if (!set)
+		sb_printf(b, " %s %s", field, v);
+}
+
 void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
 			const char *table, const char *found)
 {
@@ -184,12 +209,44 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 	readback_port_queue(strchr(a->read_as, ' ') + 1, port, sizeof(port));
 	if (d == INV_DIALECT_SONIC) {
 		const char *was = known ? rb.ecn : "<wred_profile as read>";
-		char ref[80];
+		char ref[80], own[80];
+		const struct rb_entry *cov =
+		    known && rb.ent_read && rb.cover >= 0 ? &rb.ent[rb.cover] : NULL;
+
+		snprintf(own, sizeof(own), "%s|%d", port, q);
 
 		nos_sonic_acl_name(table, name, sizeof(name));
 		/* the reference as this SONiC writes it: a name, or "[WRED_PROFILE|NAME]" before */
 		snprintf(ref, sizeof(ref), known && rb.ecn[0] == '[' ? "[WRED_PROFILE|%s]" : "%s",
 			 name);
+		if (cov && strcmp(cov->key, own)) {
+			/*
+			 * A range or port list holds the queue (QUEUE|Ethernet0|3-4): the queue
+			 * gets an entry of its own, the shared one's fields with the fault's
+			 * profile, and nothing else changes.  The undo deletes it, which
+			 * qosorch takes as the queue's scheduler and WRED unbound
+			 * (handleQueueTable, DEL), then a second later writes the shared
+			 * entry back as read, which binds them again: a second apart, as
+			 * orchagent takes a batch's keys in key order (orch.h SyncMap, a
+			 * std::multimap) and "Ethernet0,Ethernet4|3" sorts before
+			 * "Ethernet0|3".  --off is refused there (judge()).
+			 */
+			sb_printf(&ap,
+				  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' "
+				  "wred_green_enable true ecn ecn_all green_min_threshold %u "
+				  "green_max_threshold %u green_drop_probability %u >/dev/null && ",
+				  name, ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax,
+				  ecn_of(s)->ecn_pmax);
+			sb_printf(&ap, "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s'", own);
+			fields_with(&ap, cov->fields, "wred_profile", ref);
+			sb_printf(&ap, " >/dev/null");
+			sb_printf(&v,
+				  "sudo sonic-db-cli CONFIG_DB DEL 'QUEUE|%s' >/dev/null; sleep 1; "
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s' %s >/dev/null; sudo "
+				  "sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
+				  own, cov->key, cov->fields, name);
+			goto done;
+		}
 		if (ecn_of(s)->ecn_off) {
 			sb_printf(&ap,
 				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
@@ -257,6 +314,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 			sb_printf(&v, "nv unset interface %s qos congestion-control", port);
 		sb_printf(&v, "; nv unset qos congestion-control %s; nv config apply -y", table);
 	}
+done:
 	fault_action_set(&a->apply, ap.p);
 	fault_action_set(&a->revert, v.p);
 	sb_free(&ap);
@@ -299,12 +357,11 @@ static int sonic_ecn_misconfig(struct render_ctx *r)
 {
 	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "sonic-db-cli CONFIG_DB HGET 'QUEUE|%s|%d' wred_profile",
-		 r->port ? r->port : "", ecn_of(r->spec)->priority);
+	snprintf(cmd, sizeof(cmd), "sonic-cfggen -d --var-json QUEUE");
 	snprintf(r->plan->note, sizeof(r->plan->note),
-		 "shown for a queue whose wred_profile is not read yet; when applied, the one "
-		 "read is bound back");
-	return ecn_action(r, "sonic-wred", cmd);
+		 "shown for a queue with an entry of its own whose wred_profile is not read yet; "
+		 "when applied, the port's QUEUE entries are read whole and put back as read");
+	return ecn_action(r, "sonic-queue", cmd);
 }
 
 /*
@@ -405,6 +462,24 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 	enum inv_dialect d = dialect_of(f);
 
 	(void)ctx;
+	if (ecn_of(f->spec)->ecn_off && rb->ecn[0] && rb->ent_read && rb->cover >= 0 &&
+	    !strncmp(a->read_as, "sonic-queue ", 12)) {
+		char own[80], port[64];
+		const char *q = readback_port_queue(a->read_as + 12, port, sizeof(port));
+
+		snprintf(own, sizeof(own), "%s|%s", port, q);
+		if (strcmp(rb->ent[rb->cover].key, own)) {
+			/* an entry of the queue's own without wred_profile unbinds nothing:
+			 * qosorch unbinds a field only from the entry that had it */
+			snprintf(f->err, sizeof(f->err),
+				 "%s: CONFIG_DB QUEUE|%s holds queue %s together with others: its "
+				 "WRED (%s) cannot be taken off queue %s alone without changing "
+				 "them; give the queue an entry of its own in the switch's config, "
+				 "or set ECN thresholds instead of --off",
+				 a->device, rb->ent[rb->cover].key, q, rb->ecn, q);
+			return -EOPNOTSUPP;
+		}
+	}
 	if (ecn_of(f->spec)->ecn_off && !rb->ecn[0] && d != INV_DIALECT_NVUE) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s: %s ('%s'): the queue marks no ECN already; nothing to turn off",

@@ -80,6 +80,91 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 }
 
 /*
+ * The runs of set bits of mask as buffermgrd names lossless PGs ("3-4", "6"):
+ * sonic-swss orchagent/orch.cpp Orch::generateIdListFromMap.  Returns how many.
+ */
+static int pg_runs(unsigned mask, char runs[][8], int max)
+{
+	int n = 0;
+
+	for (int lo = 0; lo < 32 && n < max;) {
+		int hi;
+
+		if (!(mask >> lo & 1)) {
+			lo++;
+			continue;
+		}
+		for (hi = lo; hi + 1 < 32 && mask >> (hi + 1) & 1; hi++)
+			;
+		if (lo == hi)
+			snprintf(runs[n++], 8, "%d", lo);
+		else
+			snprintf(runs[n++], 8, "%d-%d", lo, hi);
+		lo = hi + 1;
+	}
+	return n;
+}
+
+/*
+ * SONiC on the traditional buffer model: with the priority off, buffermgrd
+ * writes BUFFER_PG|PORT|RUN for each run of the priorities still lossless
+ * (pg_runs) and never deletes one (cfgmgr/buffermgr.cpp doSpeedUpdateTask),
+ * so "3-4" less 3 leaves BUFFER_PG|PORT|4 beside |3-4 after the undo.  The
+ * undo deletes such an entry that was not there before (one that was is
+ * written back as read), and a second later writes back every entry read
+ * that shares a PG with one deleted: bufferorch takes a deleted entry's PGs
+ * as having no profile (bufferorch.cpp, DEL: SAI_NULL_OBJECT_ID) even where
+ * another entry names them, and a batch's keys go in key order ("|3-4"
+ * before "|4": orch.h SyncMap).  On the dynamic model nothing is written
+ * there: the deletes find nothing, the entries written back are as read.
+ */
+static void sonic_pg_cleanup(struct fault_action *a, const char *port, int prio,
+			     const struct readback *rb)
+{
+	char runs[16][8], key[160];
+	int n = pg_runs(rb->lossless & ~(1u << prio), runs, 16);
+	bool gone[16] = {0}, any = false, again = false;
+	struct sbuf v = {0};
+
+	sb_printf(&v, "sudo config interface pfc priority %s %d on", port, prio);
+	for (int i = 0; i < n; i++) {
+		const struct rb_entry *e = NULL;
+
+		snprintf(key, sizeof(key), "%s|%s", port, runs[i]);
+		for (int k = 0; k < rb->n_ent; k++)
+			if (!strcmp(rb->ent[k].key, key))
+				e = &rb->ent[k];
+		if (e)
+			sb_printf(&v,
+				  "; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|%s' %s >/dev/null",
+				  e->key, e->fields);
+		else
+			sb_printf(&v, "; sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|%s' >/dev/null",
+				  key);
+		gone[i] = !e;
+		any = true;
+	}
+	for (int k = 0; k < rb->n_ent; k++) {
+		bool shares = false;
+
+		for (int i = 0; i < n && !shares; i++)
+			for (int pg = 0; gone[i] && pg < 32 && !shares; pg++)
+				shares = readback_index_has(runs[i], pg) &&
+					 readback_index_has(rb->ent[k].key, pg);
+		if (!shares)
+			continue;
+		if (!again)
+			sb_printf(&v, "; sleep 1");
+		again = true;
+		sb_printf(&v, "; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|%s' %s >/dev/null",
+			  rb->ent[k].key, rb->ent[k].fields);
+	}
+	if (any)
+		fault_action_set(&a->revert, v.p);
+	sb_free(&v);
+}
+
+/*
  * Checked against sonic-net/sonic-utilities: config/main.py 'config
  * interface pfc priority <interface_name> <priority> <on|off>' runs 'pfc
  * config priority STATUS PORT PRIO'; pfc/main.py configPfcPrio() edits
@@ -102,7 +187,9 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
 		sb_printf(&v, "sudo config interface pfc priority %s %d on", ports[i],
 			  pm_of(r->spec)->priority);
 		nos_read_port(nos_emit(r, &a, NULL, &v), "sonic-pfc", ports[i],
-			      "show pfc priority %s", ports[i]);
+			      "show pfc priority %s && echo '" SONIC_BUFFER_PG_MARK
+			      "' && sonic-cfggen -d --var-json BUFFER_PG",
+			      ports[i]);
 	}
 	return 0;
 }
@@ -265,6 +352,8 @@ static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const s
 		++*(size_t *)ctx;
 		return FAULT_FOUND_REMOVED;
 	}
+	if (!strncmp(a->read_as, "sonic-pfc ", 10) && rb->ent_read)
+		sonic_pg_cleanup(a, port, pm_of(s)->priority, rb);
 	if (!strncmp(a->read_as, "nvue-pfc ", 9) &&
 	    (prof = strstr(a->apply, " qos pfc profile "))) {
 		snprintf(table, sizeof(table), "%.*s", (int)strcspn(prof + 17, " "), prof + 17);

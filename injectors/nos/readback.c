@@ -138,6 +138,27 @@ void nos_canon_list(struct readback *rb, const char *head, const char *items, co
 		 (int)(room > fixed + 24 ? room - fixed - 24 : 0), items, h, tail);
 }
 
+bool readback_index_has(const char *key, int q)
+{
+	const char *ix = strrchr(key, '|');
+	char *end;
+	long lo, hi;
+
+	ix = ix ? ix + 1 : key;
+	lo = strtol(ix, &end, 10);
+	if (end == ix || lo < 0)
+		return false;
+	hi = lo;
+	if (*end == '-') {
+		const char *h = end + 1;
+
+		hi = strtol(h, &end, 10);
+		if (end == h || hi < lo)
+			return false;
+	}
+	return !*end && q >= lo && q <= hi;
+}
+
 int nos_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -177,6 +198,14 @@ static int undo_words_ok(const struct readback *rb, char *err, size_t errlen)
 		 {"alpha", rb->alpha},	   {"ecn", rb->ecn},	 {"qdisc", rb->qdisc},
 		 {"handle", rb->handle},   {"admin", rb->admin}};
 
+	for (int i = 0; i < rb->n_ent; i++)
+		if (strspn(rb->ent[i].key, ok) != strlen(rb->ent[i].key) ||
+		    strspn(rb->ent[i].fields, ok) != strlen(rb->ent[i].fields)) {
+			snprintf(err, errlen,
+				 "the device's CONFIG_DB entry as read holds characters no command "
+				 "may carry (not restored from it): check the device");
+			return -EINVAL;
+		}
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 		if (strspn(f[i].v, ok) != strlen(f[i].v)) {
 			snprintf(err, errlen,

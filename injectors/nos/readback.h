@@ -14,9 +14,10 @@
  * - buffer alpha: "sonic-dynth PROFILE" (CONFIG_DB dynamic_th), "eos-mmu PG"
  *   (the applied MMU queue profile and its priority group's threshold),
  *   "nvue-alpha default-global" (ingress-lossless-buffer shared-alpha);
- * - ECN of a port's queue: "sonic-wred PORT Q" (CONFIG_DB QUEUE|PORT|Q
- *   wred_profile), "eos-ecn PORT Q" (its uc-tx-queue's random-detect ecn),
- *   "nvue-ecn PORT Q" (its congestion-control profile's traffic-class);
+ * - ECN of a port's queue: "sonic-queue PORT Q" (the port's CONFIG_DB QUEUE
+ *   entries whole, and the one that holds Q), "sonic-wred PORT Q" (CONFIG_DB
+ *   QUEUE|PORT|Q wred_profile: journals of an older rocelab), "eos-ecn PORT Q" (its uc-tx-queue's
+ * random-detect ecn), "nvue-ecn PORT Q" (its congestion-control profile's traffic-class);
  * - ACL counters of the fault's table: "sonic-aclshow NAME" (aclshow -a -t
  *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME),
  *   "nvue-acl-counters NAME LAST" ('nv show interface P acl' per port, the
@@ -35,6 +36,12 @@
 #include <stddef.h>
 
 struct sbuf;
+
+/*
+ * pfc-misconfig's read on SONiC: 'show pfc priority PORT', a line of this,
+ * then the BUFFER_PG table ("sonic-pfc PORT" parses both).
+ */
+#define SONIC_BUFFER_PG_MARK "# CONFIG_DB BUFFER_PG"
 
 struct readback {
 	/* *-pfc */
@@ -70,9 +77,24 @@ struct readback {
 	char value[32];
 	/* dcb-maxrate: each TC's ETS max rate, kbit/s (0: none) */
 	unsigned long long maxrate[8];
+	/*
+	 * sonic-queue, sonic-pfc: the port's entries of a CONFIG_DB table (QUEUE,
+	 * BUFFER_PG), read whole: each key without the table name ("Ethernet0|3-4",
+	 * "Ethernet0,Ethernet4|3") and its fields, "FIELD VALUE ..."; cover: the
+	 * entry that holds the queue read (sonic-queue; -1: none)
+	 */
+	struct rb_entry {
+		char key[64];
+		char fields[160];
+	} ent[8];
+	int n_ent, cover;
+	bool ent_read; /* the table was read (a journal of an older rocelab has not) */
 	/* what it says, in one line: compared for drift, shown as evidence */
 	char canon[192];
 };
+
+/* Queue (or PG) q in a SONiC key's index part: "3", or a range "3-4" (qosorch parseIndexRange). */
+bool readback_index_has(const char *key, int q);
 
 /*
  * Parse out, what read printed, as read_as says; 0, or -EINVAL with err

@@ -20,6 +20,122 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A name CONFIG_DB can hold and a command line can carry: letters, digits, _ . - | [ ]. */
+static bool db_name(const char *v)
+{
+	return strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-|[]") ==
+	       strlen(v);
+}
+
+/* A CONFIG_DB key of a port table: names, and the commas of a port list. */
+static bool db_key(const char *k)
+{
+	return strspn(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-|,") ==
+	       strlen(k);
+}
+
+/* Ascending by key, for a table's entries in one order however the device printed them. */
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(((const struct rb_entry *)a)->key, ((const struct rb_entry *)b)->key);
+}
+
+/*
+ * The entries of port in a CONFIG_DB table as 'sonic-cfggen -d --var-json
+ * TABLE' prints it (sonic-buildimage src/sonic-config-engine/sonic-cfggen:
+ * one JSON object, each key its tuple joined with '|' by
+ * FormatConverter.to_serialized, "PORTS|INDEX" for QUEUE and BUFFER_PG,
+ * PORTS one port or a comma list; no output: no table), into rb->ent,
+ * sorted, with every key, field and value a plain CONFIG_DB word: they are
+ * what a revert writes back (issue 61: the tables read and restored whole).
+ */
+static int db_port_entries(const char *table, const char *port, const char *out,
+			   struct readback *rb, char *err, size_t errlen)
+{
+	json_t *v = out[strspn(out, " \t\r\n")] ? json_loads(out, 0, NULL) : json_object(), *x;
+	const char *k;
+	int r = 0;
+
+	rb->ent_read = true;
+	if (!json_is_object(v)) {
+		snprintf(err, errlen, "'sonic-cfggen -d --var-json %s' printed no table", table);
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_object_foreach(v, k, x)
+	{
+		const char *bar = strchr(k, '|'), *f;
+		char ports[128];
+		json_t *fv;
+		struct rb_entry *e;
+		struct sbuf fs = {0};
+
+		if (!bar || strchr(bar + 1, '|') || (size_t)(bar - k) >= sizeof(ports))
+			continue; /* not PORTS|INDEX */
+		snprintf(ports, sizeof(ports), "%.*s", (int)(bar - k), k);
+		if (!nos_in_list(ports, port))
+			continue;
+		if (!db_key(k) || strlen(k) >= sizeof(e->key) || !json_is_object(x)) {
+			snprintf(err, errlen,
+				 "CONFIG_DB %s key '%.60s' is not one rocelab can restore", table,
+				 k);
+			r = -EINVAL;
+			break;
+		}
+		if (rb->n_ent == (int)ARRAY_SIZE(rb->ent)) {
+			snprintf(
+			    err, errlen,
+			    "%s has more than %zu CONFIG_DB %s entries: too many to restore whole",
+			    port, ARRAY_SIZE(rb->ent), table);
+			r = -E2BIG;
+			break;
+		}
+		e = &rb->ent[rb->n_ent++];
+		snprintf(e->key, sizeof(e->key), "%s", k);
+		{
+			/* fields in name order: one text for one state */
+			const char *names[16];
+			size_t n = 0;
+
+			json_object_foreach(x, f, fv) if (n < ARRAY_SIZE(names)) names[n++] = f;
+			qsort(names, n, sizeof(*names), nos_cmp_str);
+			for (size_t i = 0; i < n && !r; i++) {
+				const char *val = json_string_value(json_object_get(x, names[i]));
+
+				if (!val || !*val || !db_name(names[i]) || !db_name(val))
+					r = -EINVAL;
+				else
+					sb_printf(&fs, "%s%s %s", i ? " " : "", names[i], val);
+			}
+			if (!r && (n == ARRAY_SIZE(names) || fs.len >= sizeof(e->fields)))
+				r = -E2BIG;
+		}
+		if (r) {
+			snprintf(
+			    err, errlen,
+			    "CONFIG_DB %s|%s holds %s no command may carry whole: not restored "
+			    "from it",
+			    table, k, r == -E2BIG ? "more fields than" : "a field or value");
+			sb_free(&fs);
+			break;
+		}
+		snprintf(e->fields, sizeof(e->fields), "%s", fs.p ? fs.p : "");
+		sb_free(&fs);
+	}
+	json_decref(v);
+	qsort(rb->ent, (size_t)rb->n_ent, sizeof(rb->ent[0]), cmp_key);
+	return r;
+}
+
+/* The entries as one line, "KEY{FIELD VALUE ...} ...": what drift compares. */
+static void ent_items(const struct readback *rb, struct sbuf *b)
+{
+	for (int i = 0; i < rb->n_ent; i++)
+		sb_printf(b, "%s%s{%s}", i ? " " : "", rb->ent[i].key, rb->ent[i].fields);
+	if (!rb->n_ent)
+		sb_printf(b, "none");
+}
+
 /*
  * SONiC 'show pfc priority PORT' (pfc/main.py showPfcPrio): a table of
  * "Interface  Lossless priorities" rows from CONFIG_DB PORT_QOS_MAP
@@ -28,8 +144,8 @@
  * (no PFC).  An empty pfc_enable prints no second column; a missing one
  * prints N/A.
  */
-static int sonic_pfc(const char *port, const char *out, struct readback *rb, char *err,
-		     size_t errlen)
+static int show_pfc(const char *port, const char *out, struct readback *rb, char *err,
+		    size_t errlen)
 {
 	const char *l, *s = out;
 	size_t n;
@@ -60,6 +176,41 @@ static int sonic_pfc(const char *port, const char *out, struct readback *rb, cha
 	}
 	snprintf(err, errlen, "'show pfc priority %s' printed no row for %s", port, port);
 	return -EINVAL;
+}
+
+/*
+ * What pfc-misconfig reads on SONiC (pfc_misconfig.c): 'show pfc priority
+ * PORT', then after SONIC_BUFFER_PG_MARK the BUFFER_PG table
+ * (db_port_entries): on the traditional buffer model buffermgrd writes a
+ * lossless PG entry for every run of lossless priorities and never removes
+ * one (sonic-swss cfgmgr/buffermgr.cpp doSpeedUpdateTask), so turning a
+ * priority off leaves an entry behind; the port's entries are compared
+ * whole.  A read without the mark (an older journal) is PFC alone.
+ */
+static int sonic_pfc(const char *port, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	const char *mark = strstr(out, SONIC_BUFFER_PG_MARK "\n");
+	char *head = strndup(out, mark ? (size_t)(mark - out) : strlen(out));
+	struct sbuf items = {0};
+	char was[sizeof(rb->canon) + 16];
+	int r;
+
+	if (!head)
+		return -ENOMEM;
+	r = show_pfc(port, head, rb, err, errlen);
+	free(head);
+	if (r || !mark)
+		return r;
+	r = db_port_entries("BUFFER_PG", port, mark + strlen(SONIC_BUFFER_PG_MARK) + 1, rb, err,
+			    errlen);
+	if (r)
+		return r;
+	ent_items(rb, &items);
+	snprintf(was, sizeof(was), "%s; BUFFER_PG ", rb->canon);
+	nos_canon_list(rb, was, items.p, "");
+	sb_free(&items);
+	return 0;
 }
 
 /*
@@ -255,13 +406,6 @@ static int sonic_bufprofiles(const char *what, const char *out, struct readback 
 	return 0;
 }
 
-/* A name CONFIG_DB can hold and a command line can carry: letters, digits, _ . - | [ ]. */
-static bool db_name(const char *v)
-{
-	return strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-|[]") ==
-	       strlen(v);
-}
-
 /*
  * SONiC: 'sonic-db-cli CONFIG_DB HGET QUEUE|PORT|Q wred_profile', the WRED
  * profile bound to the queue (its name, or "[WRED_PROFILE|NAME]" before
@@ -288,6 +432,46 @@ static int sonic_wred(const char *arg, const char *out, struct readback *rb, cha
 	}
 	snprintf(rb->canon, sizeof(rb->canon), "QUEUE|%s|%s wred_profile %.100s", port, q,
 		 rb->ecn[0] ? rb->ecn : "not set (no WRED/ECN)");
+	return 0;
+}
+
+/*
+ * SONiC: the QUEUE table read whole ('sonic-cfggen -d --var-json QUEUE';
+ * db_port_entries), arg "PORT Q": the port's entries, and the one that holds
+ * queue Q: its own key "PORT|Q" first, else a range or a port list that
+ * names it ("Ethernet0|3-4", "Ethernet0,Ethernet4|3": sonic-swss
+ * orchagent/qosorch.cpp handleQueueTable takes either), with its
+ * wred_profile as ecn (a name, or "[WRED_PROFILE|NAME]" before
+ * sonic-utilities' db_migrator dropped the brackets).
+ */
+static int sonic_queue(const char *arg, const char *out, struct readback *rb, char *err,
+		       size_t errlen)
+{
+	char port[64], head[224], own[80];
+	const char *q = readback_port_queue(arg, port, sizeof(port)), *w;
+	struct sbuf items = {0};
+	int r = db_port_entries("QUEUE", port, out, rb, err, errlen), qi = atoi(q);
+
+	if (r)
+		return r;
+	rb->cover = -1;
+	snprintf(own, sizeof(own), "%s|%s", port, q);
+	for (int i = 0; i < rb->n_ent; i++)
+		if (!strcmp(rb->ent[i].key, own) ||
+		    (rb->cover < 0 && readback_index_has(rb->ent[i].key, qi)))
+			rb->cover = i;
+	if (rb->cover >= 0 && (w = strstr(rb->ent[rb->cover].fields, "wred_profile ")) &&
+	    (w == rb->ent[rb->cover].fields || w[-1] == ' '))
+		snprintf(rb->ecn, sizeof(rb->ecn), "%.*s", (int)strcspn(w + 13, " "), w + 13);
+	if (rb->cover < 0)
+		snprintf(head, sizeof(head), "queue %s of %s in no QUEUE entry (no WRED/ECN); ", q,
+			 port);
+	else
+		snprintf(head, sizeof(head), "QUEUE|%s wred_profile %s; ", rb->ent[rb->cover].key,
+			 rb->ecn[0] ? rb->ecn : "not set (no WRED/ECN)");
+	ent_items(rb, &items);
+	nos_canon_list(rb, head, items.p, "");
+	sb_free(&items);
 	return 0;
 }
 
@@ -375,6 +559,7 @@ static const struct nos_parser parsers[] = {
     {"sonic-aclshow", sonic_aclshow},
     {"sonic-dynth", sonic_dynth},
     {"sonic-wred", sonic_wred},
+    {"sonic-queue", sonic_queue},
     {"sonic-pfc-rx", sonic_pfc_rx},
     {"sonic-bufprofiles", sonic_bufprofiles},
     {NULL, NULL},

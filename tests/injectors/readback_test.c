@@ -1197,3 +1197,232 @@ Test(readback, device_text_a_shell_would_act_on_never_reaches_an_undo)
 	parse_bad("eos-speed Ethernet1", "interface Ethernet1\n   speed 100g`reboot`\n",
 		  "holds characters no command may carry");
 }
+
+/*
+ * SONiC tables read whole (issue 61): 'sonic-cfggen -d --var-json QUEUE' and
+ * BUFFER_PG print one JSON object whose keys are each entry's tuple joined
+ * with '|' (sonic-buildimage src/sonic-config-engine/sonic-cfggen,
+ * FormatConverter.to_serialized), the SKU's own layout: queues in ranges
+ * ("3-4", as the Arista and Mellanox SKUs' qos.json.j2 write them) and ports
+ * in comma lists.
+ */
+static const char queue_ranges[] =
+    "{\n"
+    "    \"Ethernet0|0-2\": {\"scheduler\": \"scheduler.0\"},\n"
+    "    \"Ethernet0|3-4\": {\"wred_profile\": \"AZURE_LOSSLESS\", \"scheduler\": "
+    "\"scheduler.1\"},\n"
+    "    \"Ethernet0|5-6\": {\"scheduler\": \"scheduler.0\"},\n"
+    "    \"Ethernet4|3-4\": {\"wred_profile\": \"AZURE_LOSSLESS\", \"scheduler\": "
+    "\"scheduler.1\"},\n"
+    "    \"Ethernet40|3\": {\"wred_profile\": \"AZURE_LOSSY\"}\n"
+    "}\n";
+
+Test(readback, sonic_queue_is_the_ports_entries_and_the_one_holding_the_queue)
+{
+	struct readback rb = parse_ok("sonic-queue Ethernet0 3", queue_ranges);
+
+	cr_assert_eq(rb.n_ent, 3, "Ethernet0's entries only (not Ethernet4's, not Ethernet40's)");
+	cr_assert_geq(rb.cover, 0);
+	cr_assert_str_eq(rb.ent[rb.cover].key, "Ethernet0|3-4");
+	cr_assert_str_eq(rb.ent[rb.cover].fields,
+			 "scheduler scheduler.1 wred_profile AZURE_LOSSLESS");
+	cr_assert_str_eq(rb.ecn, "AZURE_LOSSLESS");
+	cr_assert(!strncmp(rb.canon, "QUEUE|Ethernet0|3-4 wred_profile AZURE_LOSSLESS; ", 49), "%s",
+		  rb.canon);
+	/* the queue's own entry (the fault's, while it is live) wins over the range */
+	rb =
+	    parse_ok("sonic-queue Ethernet0 3",
+		     "{\"Ethernet0|3-4\": {\"wred_profile\": \"AZURE_LOSSLESS\"}, \"Ethernet0|3\": "
+		     "{\"wred_profile\": \"ROCELAB_F7\"}}");
+	cr_assert_str_eq(rb.ent[rb.cover].key, "Ethernet0|3");
+	cr_assert_str_eq(rb.ecn, "ROCELAB_F7");
+	/* a port list, and an older SONiC's bracketed references */
+	rb = parse_ok(
+	    "sonic-queue Ethernet4 3",
+	    "{\"Ethernet0,Ethernet4|3\": {\"wred_profile\": "
+	    "\"[WRED_PROFILE|AZURE_LOSSLESS]\", \"scheduler\": \"[SCHEDULER|scheduler.1]\"}}");
+	cr_assert_str_eq(rb.ent[rb.cover].key, "Ethernet0,Ethernet4|3");
+	cr_assert_str_eq(rb.ecn, "[WRED_PROFILE|AZURE_LOSSLESS]");
+	/* no entry holds queue 7; no table at all */
+	rb = parse_ok("sonic-queue Ethernet0 7", queue_ranges);
+	cr_assert_eq(rb.cover, -1);
+	cr_assert_str_eq(rb.ecn, "");
+	rb = parse_ok("sonic-queue Ethernet0 3", "");
+	cr_assert_str_eq(rb.canon, "queue 3 of Ethernet0 in no QUEUE entry (no WRED/ECN); none");
+	/* the same entries in another order read the same; a change anywhere in them differs */
+	{
+		struct readback a = parse_ok("sonic-queue Ethernet0 3", queue_ranges),
+				b = parse_ok(
+				    "sonic-queue Ethernet0 3",
+				    "{\"Ethernet0|5-6\": {\"scheduler\": \"scheduler.0\"}, "
+				    "\"Ethernet0|3-4\": {\"scheduler\": \"scheduler.1\", "
+				    "\"wred_profile\": \"AZURE_LOSSLESS\"}, "
+				    "\"Ethernet0|0-2\": {\"scheduler\": \"scheduler.0\"}}"),
+				c = parse_ok(
+				    "sonic-queue Ethernet0 3",
+				    "{\"Ethernet0|0-2\": {\"scheduler\": \"scheduler.0\"}, "
+				    "\"Ethernet0|3-4\": {\"scheduler\": \"scheduler.1\", "
+				    "\"wred_profile\": \"AZURE_LOSSLESS\"}}");
+
+		cr_assert_str_eq(a.canon, b.canon);
+		cr_assert_str_neq(a.canon, c.canon, "an entry gone (queues 5-6) is drift");
+	}
+	/* device text that would reach a command line is refused, wherever it is */
+	parse_bad("sonic-queue Ethernet0 3", "{\"Ethernet0|3\": {\"wred_profile\": \"x; reboot\"}}",
+		  "no command may carry");
+	parse_bad("sonic-queue Ethernet0 3", "{\"Ethernet0|3'\": {\"wred_profile\": \"X\"}}",
+		  "not one rocelab can restore");
+	parse_bad("sonic-queue Ethernet0 3",
+		  "{\"Ethernet0|3\": {\"scheduler`reboot`\": \"scheduler.1\"}}",
+		  "no command may carry");
+	parse_bad("sonic-queue Ethernet0 3", "QUEUE\n", "printed no table");
+}
+
+/* A queue a range holds gets an entry of its own; the undo puts the range back as read. */
+Test(readback, ecn_on_a_queue_a_range_holds_is_restored_whole)
+{
+	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
+	struct fault_spec s;
+	struct fault_plan p = {.table = "rocelab_f7"};
+	struct fault_run f = {.spec = &s, .inv = inv, .plan = &p};
+	struct fault_action *a;
+	char why[160];
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&s, &fk_ecn_misconfig);
+	s.tkind = INV_DEV_SWITCH;
+	s.tport = 0;
+	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
+	a = found_action(&p, "sw-sonic", "sonic-queue Ethernet0 3", queue_ranges);
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(strstr(a->apply, "HSET 'WRED_PROFILE|ROCELAB_F7' wred_green_enable true "), "%s",
+		  a->apply);
+	cr_assert(strstr(a->apply, "&& sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|Ethernet0|3' "
+				   "scheduler scheduler.1 wred_profile ROCELAB_F7 >/dev/null"),
+		  "%s", a->apply);
+	cr_assert(!strstr(a->apply, "3-4"), "the range itself is not touched: %s", a->apply);
+	cr_assert_str_eq(a->revert,
+			 "sudo sonic-db-cli CONFIG_DB DEL 'QUEUE|Ethernet0|3' >/dev/null; sleep 1; "
+			 "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|Ethernet0|3-4' scheduler "
+			 "scheduler.1 wred_profile AZURE_LOSSLESS >/dev/null; sudo sonic-db-cli "
+			 "CONFIG_DB DEL 'WRED_PROFILE|ROCELAB_F7' >/dev/null");
+	fault_plan_clear(&p);
+
+	/* a range without WRED: the queue's own entry adds the field */
+	a = found_action(&p, "sw-sonic", "sonic-queue Ethernet0 3",
+			 "{\"Ethernet0|3-4\": {\"scheduler\": \"scheduler.1\"}}");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(strstr(a->apply, "HSET 'QUEUE|Ethernet0|3' scheduler scheduler.1 wred_profile "
+				   "ROCELAB_F7 >"),
+		  "%s", a->apply);
+	fault_plan_clear(&p);
+
+	/* the queue's own entry: as before, its wred_profile set and put back */
+	a = found_action(&p, "sw-sonic", "sonic-queue Ethernet0 3",
+			 "{\"Ethernet0|3\": {\"scheduler\": \"scheduler.1\", \"wred_profile\": "
+			 "\"AZURE_LOSSLESS\"}}");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert(strstr(a->revert, "HSET 'QUEUE|Ethernet0|3' wred_profile AZURE_LOSSLESS "), "%s",
+		  a->revert);
+	fault_plan_clear(&p);
+
+	/* --off cannot take WRED off one queue of a range: refused, before anything changes */
+	cr_assert_eq(fault_spec_set(&s, "off", NULL, why, sizeof(why)), 0, "%s", why);
+	found_action(&p, "sw-sonic", "sonic-queue Ethernet0 3", queue_ranges);
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), -EOPNOTSUPP);
+	cr_assert(strstr(f.err, "QUEUE|Ethernet0|3-4 holds queue 3 together with others"), "%s",
+		  f.err);
+	fault_plan_clear(&p);
+	inventory_free(inv);
+}
+
+/*
+ * pfc-misconfig on SONiC reads the port's BUFFER_PG entries with its PFC
+ * ('show pfc priority', the mark, the table): on the traditional buffer model
+ * 3,4 less 3 leaves BUFFER_PG|PORT|4 (buffermgr.cpp), which the undo deletes,
+ * then writes |3-4 back.
+ */
+static const char pfc_and_pgs[] = "Interface    Lossless priorities\n"
+				  "-----------  ---------------------\n"
+				  "Ethernet4    3,4\n" SONIC_BUFFER_PG_MARK "\n"
+				  "{\n"
+				  "    \"Ethernet4|0\": {\"profile\": \"ingress_lossy_profile\"},\n"
+				  "    \"Ethernet4|3-4\": {\"profile\": "
+				  "\"pg_lossless_100000_5m_profile\"},\n"
+				  "    \"Ethernet8|3-4\": {\"profile\": "
+				  "\"pg_lossless_100000_5m_profile\"}\n"
+				  "}\n";
+
+Test(readback, sonic_pfc_with_buffer_pg_reads_the_ports_pgs_whole)
+{
+	struct readback rb = parse_ok("sonic-pfc Ethernet4", pfc_and_pgs), left;
+	char with4[sizeof(pfc_and_pgs) + 128];
+
+	cr_assert_eq(rb.lossless, (1u << 3) | (1u << 4));
+	cr_assert(rb.ent_read);
+	cr_assert_eq(rb.n_ent, 2);
+	cr_assert_str_eq(rb.canon, "lossless 3,4; BUFFER_PG Ethernet4|0{profile "
+				   "ingress_lossy_profile} Ethernet4|3-4{profile "
+				   "pg_lossless_100000_5m_profile}");
+	/* after an undo that left buffermgrd's entry behind: drift */
+	snprintf(with4, sizeof(with4), "%.*s    \"Ethernet4|4\": {\"profile\": \"x\"},\n%s",
+		 (int)(strstr(pfc_and_pgs, "    \"Ethernet4|0\"") - pfc_and_pgs), pfc_and_pgs,
+		 strstr(pfc_and_pgs, "    \"Ethernet4|0\""));
+	left = parse_ok("sonic-pfc Ethernet4", with4);
+	cr_assert_str_neq(left.canon, rb.canon);
+	/* an older journal's read (no table): PFC alone */
+	rb = parse_ok("sonic-pfc Ethernet4", sonic_one);
+	cr_assert(!rb.ent_read);
+	parse_bad("sonic-pfc Ethernet4",
+		  "Ethernet4    3,4\n" SONIC_BUFFER_PG_MARK "\n{\"Ethernet4|3-4\": {\"profile\": "
+		  "\"$(reboot)\"}}",
+		  "no command may carry");
+}
+
+Test(readback, pfc_off_undo_removes_what_buffermgrd_left_and_puts_the_pgs_back)
+{
+	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
+	struct fault_spec s;
+	struct fault_plan p = {0};
+	struct fault_run f = {.spec = &s, .inv = inv, .plan = &p};
+	struct fault_action *a;
+	char why[160];
+
+	cr_assert_not_null(inv);
+	fault_spec_init(&s, &fk_pfc_misconfig);
+	cr_assert_eq(fault_spec_set(&s, "priority", "3", why, sizeof(why)), 0, "%s", why);
+	s.tkind = INV_DEV_SWITCH;
+	s.tport = 1;
+	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
+	a = found_action(&p, "sw-sonic", "sonic-pfc Ethernet4", pfc_and_pgs);
+	cr_assert_eq(fk_pfc_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert,
+			 "sudo config interface pfc priority Ethernet4 3 on; sudo sonic-db-cli "
+			 "CONFIG_DB DEL 'BUFFER_PG|Ethernet4|4' >/dev/null; sleep 1; sudo "
+			 "sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|Ethernet4|3-4' profile "
+			 "pg_lossless_100000_5m_profile >/dev/null");
+	fault_plan_clear(&p);
+
+	/* 2,3,4 less 3: "2" and "4" are buffermgrd's; an entry that was there goes back as read */
+	a = found_action(&p, "sw-sonic", "sonic-pfc Ethernet4",
+			 "Ethernet4    2,3,4\n" SONIC_BUFFER_PG_MARK "\n"
+			 "{\"Ethernet4|2-4\": {\"profile\": \"pg_lossless_100000_5m_profile\"}, "
+			 "\"Ethernet4|4\": {\"profile\": \"my_profile\"}}");
+	cr_assert_eq(fk_pfc_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert,
+			 "sudo config interface pfc priority Ethernet4 3 on; sudo sonic-db-cli "
+			 "CONFIG_DB DEL 'BUFFER_PG|Ethernet4|2' >/dev/null; sudo sonic-db-cli "
+			 "CONFIG_DB HSET 'BUFFER_PG|Ethernet4|4' profile my_profile >/dev/null; "
+			 "sleep 1; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|Ethernet4|2-4' "
+			 "profile pg_lossless_100000_5m_profile >/dev/null");
+	fault_plan_clear(&p);
+
+	/* the only lossless priority off: buffermgrd writes nothing, nothing to clean */
+	a = found_action(&p, "sw-sonic", "sonic-pfc Ethernet4",
+			 "Ethernet4    3\n" SONIC_BUFFER_PG_MARK "\n"
+			 "{\"Ethernet4|3\": {\"profile\": \"pg_lossless_100000_5m_profile\"}}");
+	cr_assert_eq(fk_pfc_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert, "revert");
+	fault_plan_clear(&p);
+	inventory_free(inv);
+}
