@@ -8,6 +8,7 @@
 #include "injectors/deadman.h"
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
+#include "injectors/nos/nos_ops.h"
 #include "injectors/render.h"
 
 #include <arpa/inet.h>
@@ -23,6 +24,35 @@
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[])
 {
 	return lab_exec_json(f->lab, dev, argv, f->err, sizeof(f->err));
+}
+
+int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what)
+{
+	char *out = NULL, err[256] = "";
+	json_t *j = NULL;
+	const char *model = NULL;
+	int r = lab_cli(f->lab, sw, "show version | json", NULL, &out, err, sizeof(err));
+
+	if (!r && out && (j = json_loads(out, 0, NULL)))
+		model = json_string_value(json_object_get(j, "modelName"));
+	if (model && eos_model_sand(model)) {
+		snprintf(f->err, sizeof(f->err),
+			 "%s is an Arista %s, a DNX (Jericho/Arad/Qumran) platform: %s is the "
+			 "Trident CLI, which it has not ('platform trident', 'uc-tx-queue'), and "
+			 "rocelab has no command tree for it checked against a source; refused "
+			 "with nothing changed",
+			 sw, model, what);
+		r = -EOPNOTSUPP;
+	} else {
+		if (!model)
+			rl_warn("%s's model unread ('show version | json': %s): %s rendered for "
+				"Trident",
+				sw, r ? err : "no modelName", what);
+		r = 0;
+	}
+	json_decref(j);
+	free(out);
+	return r;
 }
 
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev)

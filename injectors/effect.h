@@ -63,6 +63,15 @@ void fault_rnic_flapped(struct fault_run *f, long long now, const char *why, int
 /* Run argv on dev and parse its stdout as JSON; NULL with a reason in f->err. */
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[]);
 
+/*
+ * An EOS switch whose commands for what (a kind's, in words) are Trident's:
+ * its model read first ('show version | json', modelName), a DNX model
+ * (nos_ops.h: eos_model_sand) refused before the journal with f->err
+ * (-EOPNOTSUPP); a model not read is warned of, and the fault goes on.  0
+ * otherwise.
+ */
+int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what);
+
 /* The fault's own nft table on dev ('nft -j list table inet T'), or NULL with f->err. */
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
 

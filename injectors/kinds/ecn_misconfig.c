@@ -417,6 +417,9 @@ static int precheck(struct fault_run *f)
 	char out[256] = "";
 	int r;
 
+	if (sw->dialect == INV_DIALECT_EOS)
+		return fault_eos_trident_only(
+		    f, sw->name, "ecn-misconfig's 'uc-tx-queue Q' 'random-detect ecn'");
 	if (sw->dialect != INV_DIALECT_LINUX)
 		return 0;
 	r = lab_exec(f->lab, sw->name,

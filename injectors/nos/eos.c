@@ -268,6 +268,26 @@ static int eos_acl_counters(const char *name, const char *out, struct readback *
 	return 0;
 }
 
+/*
+ * The series from Arista's own architecture papers: 7280R3 "based on
+ * Broadcom Jericho2 silicon" (Arista 7280R3 Switch Architecture), 7500R and
+ * 7500R2 on Jericho and Jericho+, 7500E and 7280E on Arad, 7800R3 on
+ * Jericho2, 7020R on Qumran; the series number is the first "7" and three
+ * digits of the model, after an optional DCS- or CCS- prefix.
+ */
+bool eos_model_sand(const char *model)
+{
+	static const char *const sand[] = {"7280", "7500", "7800", "7020R"};
+	const char *m = model;
+
+	if (!strncmp(m, "DCS-", 4) || !strncmp(m, "CCS-", 4))
+		m += 4;
+	for (size_t i = 0; i < ARRAY_SIZE(sand); i++)
+		if (!strncmp(m, sand[i], strlen(sand[i])))
+			return true;
+	return false;
+}
+
 #define EOS_MMU_PROFILE "platform trident mmu queue profile "
 
 struct eos_mmu_ctx {

@@ -41,6 +41,15 @@ struct nos_ops {
 
 extern const struct nos_ops nos_linux, nos_sonic, nos_eos, nos_nvue;
 
+/*
+ * Is an Arista model (show version's modelName: "DCS-7280SR3-48YC8",
+ * "CCS-750", "7280CR3-32P4") one of the DNX ("sand") platforms, Broadcom
+ * Arad, Jericho or Qumran: the 7020R, 7280, 7500 and 7800 series.  Their
+ * CLI has no 'platform trident' and queues by 'tx-queue' rather than
+ * 'uc-tx-queue' (eos.c).
+ */
+bool eos_model_sand(const char *model);
+
 /* The room of dialect d. */
 const struct nos_ops *nos_ops_of(enum inv_dialect d);
 

@@ -7,6 +7,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos_ops.h"
 #include "injectors/nos/readback.h"
 #include "injectors/render.h"
 
@@ -1425,4 +1426,27 @@ Test(readback, pfc_off_undo_removes_what_buffermgrd_left_and_puts_the_pgs_back)
 	cr_assert_str_eq(a->revert, "revert");
 	fault_plan_clear(&p);
 	inventory_free(inv);
+}
+
+/*
+ * Arista's DNX ("sand") models by their series, as show version's modelName
+ * writes them (with or without DCS-/CCS-): refused for the Trident CLI.
+ */
+Test(readback, eos_dnx_models_are_told_from_trident_ones)
+{
+	static const char *const sand[] = {
+	    "DCS-7280SR3-48YC8", "DCS-7280CR3K-32P4", "DCS-7500R3-36CQ-LC", "CCS-7800R3-36P-LC",
+	    "DCS-7280SE-64",	 "DCS-7020R-48",      "7280CR3-32D4"};
+	static const char *const not_sand[] = {"DCS-7050CX3-32S",
+					       "DCS-7060CX-32S",
+					       "DCS-7050SX3-48YC12",
+					       "DCS-7260CX3-64",
+					       "cEOSLab",
+					       "vEOS-lab",
+					       ""};
+
+	for (size_t i = 0; i < sizeof(sand) / sizeof(*sand); i++)
+		cr_assert(eos_model_sand(sand[i]), "%s", sand[i]);
+	for (size_t i = 0; i < sizeof(not_sand) / sizeof(*not_sand); i++)
+		cr_assert(!eos_model_sand(not_sand[i]), "%s", not_sand[i]);
 }
