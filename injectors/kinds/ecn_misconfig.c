@@ -172,6 +172,16 @@ void ecn_misconfig_eos_line(const struct fault_spec *s, char *buf, size_t len)
 			 ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax, ecn_of(s)->ecn_pmax);
 }
 
+/* SONiC: the fault's own WRED profile, with the spec's thresholds, then " && ". */
+static void wred_profile_set(struct sbuf *ap, const char *name, const struct fault_spec *s)
+{
+	sb_printf(ap,
+		  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' wred_green_enable true ecn "
+		  "ecn_all green_min_threshold %u green_max_threshold %u green_drop_probability %u "
+		  ">/dev/null && ",
+		  name, ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax, ecn_of(s)->ecn_pmax);
+}
+
 /* " FIELD VALUE ..." of fields (as a CONFIG_DB entry was read) into b, with field's value v. */
 static void fields_with(struct sbuf *b, const char *fields, const char *field, const char *v)
 {
@@ -231,12 +241,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 			 * std::multimap) and "Ethernet0,Ethernet4|3" sorts before
 			 * "Ethernet0|3".  --off is refused there (judge()).
 			 */
-			sb_printf(&ap,
-				  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' "
-				  "wred_green_enable true ecn ecn_all green_min_threshold %u "
-				  "green_max_threshold %u green_drop_probability %u >/dev/null && ",
-				  name, ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax,
-				  ecn_of(s)->ecn_pmax);
+			wred_profile_set(&ap, name, s);
 			sb_printf(&ap, "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s'", own);
 			fields_with(&ap, cov->fields, "wred_profile", ref);
 			sb_printf(&ap, " >/dev/null");
@@ -253,12 +258,7 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 				  ">/dev/null",
 				  port, q);
 		} else {
-			sb_printf(&ap,
-				  "sudo sonic-db-cli CONFIG_DB HSET 'WRED_PROFILE|%s' "
-				  "wred_green_enable true ecn ecn_all green_min_threshold %u "
-				  "green_max_threshold %u green_drop_probability %u >/dev/null && ",
-				  name, ecn_of(s)->ecn_kmin, ecn_of(s)->ecn_kmax,
-				  ecn_of(s)->ecn_pmax);
+			wred_profile_set(&ap, name, s);
 			sb_printf(&ap,
 				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
 				  ">/dev/null",

@@ -1100,21 +1100,31 @@ Test(readback, ecn_as_each_nos_writes_it)
 			 "not set (NVUE's defaults)");
 }
 
+/* An ecn-misconfig of port 0 of the dialect lab's switch sw, with f run on s and p. */
+static struct inventory *ecn_run(struct fault_spec *s, struct fault_run *f, struct fault_plan *p,
+				 const char *sw)
+{
+	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
+
+	cr_assert_not_null(inv);
+	fault_spec_init(s, &fk_ecn_misconfig);
+	s->tkind = INV_DEV_SWITCH;
+	s->tport = 0;
+	s->tdev = (size_t)(inventory_switch(inv, sw) - inv->switches);
+	*f = (struct fault_run){.spec = s, .inv = inv, .plan = p};
+	return inv;
+}
+
 /* What was found becomes the undo; --off of a queue that marks nothing is refused. */
 Test(readback, ecn_undo_is_what_was_found)
 {
-	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
 	struct fault_spec s;
 	struct fault_plan p = {.table = "rocelab_f7"};
-	struct fault_run f = {.spec = &s, .inv = inv, .plan = &p};
+	struct fault_run f;
+	struct inventory *inv = ecn_run(&s, &f, &p, "sw-sonic");
 	struct fault_action *a;
 	char why[160];
 
-	cr_assert_not_null(inv);
-	fault_spec_init(&s, &fk_ecn_misconfig);
-	s.tkind = INV_DEV_SWITCH;
-	s.tport = 0;
-	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
 	a = found_action(&p, "sw-sonic", "sonic-wred Ethernet0 3", "AZURE_LOSSLESS\n");
 	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
 	cr_assert(strstr(a->apply, "HSET 'WRED_PROFILE|ROCELAB_F7' wred_green_enable true ecn "
@@ -1282,18 +1292,13 @@ Test(readback, sonic_queue_is_the_ports_entries_and_the_one_holding_the_queue)
 /* A queue a range holds gets an entry of its own; the undo puts the range back as read. */
 Test(readback, ecn_on_a_queue_a_range_holds_is_restored_whole)
 {
-	struct inventory *inv = inventory_load("injectors/dialect-lab.yaml", stderr);
 	struct fault_spec s;
 	struct fault_plan p = {.table = "rocelab_f7"};
-	struct fault_run f = {.spec = &s, .inv = inv, .plan = &p};
+	struct fault_run f;
+	struct inventory *inv = ecn_run(&s, &f, &p, "sw-sonic");
 	struct fault_action *a;
 	char why[160];
 
-	cr_assert_not_null(inv);
-	fault_spec_init(&s, &fk_ecn_misconfig);
-	s.tkind = INV_DEV_SWITCH;
-	s.tport = 0;
-	s.tdev = (size_t)(inventory_switch(inv, "sw-sonic") - inv->switches);
 	a = found_action(&p, "sw-sonic", "sonic-queue Ethernet0 3", queue_ranges);
 	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
 	cr_assert(strstr(a->apply, "HSET 'WRED_PROFILE|ROCELAB_F7' wred_green_enable true "), "%s",
