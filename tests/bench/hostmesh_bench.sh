@@ -94,25 +94,7 @@ if [ "$probes" -gt 0 ] && [ -n "$sc" ]; then
 fi
 echo "bench: agent sent $probes probes in ${secs%.*} s; $samples profile samples, $fwd in softirq (the fabric); the paper's agent used 0.8% CPU and 7.7 MB" >&2
 
-# User-space instructions per probe, repeatable where times are not: callgrind counts the
-# agent's instructions over two runs of different lengths; the difference over the difference
-# in probes leaves start-up and exit out.
-cg_run() { # cg_run SECONDS: prints "instructions probes"
-	# (rocelab-agent itself: 'rocelab agent' execs it, and callgrind would follow only rocelab)
-	ip netns exec rl-host1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" \
-		build/rocelab-agent hostmesh -i "$inv" --host host1 --analyzer 198.19.128.1 2>"$out/cg.$1.log" &
-	local v=$!
-	sleep "$1"
-	kill -TERM "$v"; wait "$v" || true
-	printf '%s %s\n' "$(awk '/^summary:/ {print $2}' "$out/cg.$1")" \
-		"$(grep -o '[0-9]* probes' "$out/cg.$1.log" | tail -1 | cut -d' ' -f1)"
-}
-read -r i_short p_short < <(cg_run 8)
-read -r i_long p_long < <(cg_run 28)
-if [ -n "$i_short" ] && [ -n "$p_long" ] && [ "$p_long" -gt "$p_short" ]; then
-	printf 'bench hostmesh_agent_instructions_per_probe %.0f instr\n' \
-		"$(echo "($i_long - $i_short) / ($p_long - $p_short)" | bc -l)"
-	echo "bench: callgrind: $i_short instructions for $p_short probes (8 s), $i_long for $p_long (28 s)" >&2
-else
-	echo "bench: callgrind gave no count (see $out/cg.*.log)" >&2
-fi
+# User-space instructions per probe (tests/bench/agent_cg.sh).
+. tests/bench/agent_cg.sh
+agent_instructions hostmesh_agent_instructions_per_probe \
+	hostmesh -i "$inv" --host host1 --analyzer 198.19.128.1

@@ -152,30 +152,10 @@ measure ""
 # paper's 0.8% CPU and 7.7 MB were measured at.
 measure _10pps --tor-mesh-rate 0.38 --inter-tor-rate 0.038
 echo "bench: the paper's Hostmesh agent used 0.8% CPU and 7.7 MB an 8-RNIC host at 10 probes/s an RNIC" >&2
-# User-space instructions per probe at 10 probes/s an RNIC, repeatable where times are not:
-# callgrind counts host1's agent (rocelab-agent itself) over two runs of different lengths; the
-# difference over the difference in probes leaves start-up and exit out (as hostmesh_bench.sh).
-rpm_cg() { # rpm_cg SECONDS: prints "instructions probes"
-	ip netns exec rl-host1 $pin valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" \
-		build/rocelab-agent rpingmesh -i "$inv" --host host1 --out /dev/null \
-		--tor-mesh-rate 0.38 --inter-tor-rate 0.038 2>"$out/cg.$1.log" &
-	local v=$!
-	pids+=($v)
-	sleep "$1"
-	kill -TERM "$v"
-	wait "$v" || true
-	printf '%s %s\n' "$(awk '/^summary:/ {print $2}' "$out/cg.$1")" \
-		"$(grep -o '[0-9]* probes' "$out/cg.$1.log" | tail -1 | cut -d' ' -f1)"
-}
-read -r i_short p_short < <(rpm_cg 8)
-read -r i_long p_long < <(rpm_cg 28)
-if [ -n "$i_short" ] && [ -n "$p_long" ] && [ "$p_long" -gt "$p_short" ]; then
-	printf 'bench rpm_agent_instructions_per_probe_10pps %.0f instr\n' \
-		"$(echo "($i_long - $i_short) / ($p_long - $p_short)" | bc -l)"
-	echo "bench: callgrind: $i_short instructions for $p_short probes (8 s), $i_long for $p_long (28 s)" >&2
-else
-	echo "bench: callgrind gave no count (see $out/cg.*.log)" >&2
-fi
+# User-space instructions per probe at 10 probes/s an RNIC (tests/bench/agent_cg.sh).
+. tests/bench/agent_cg.sh
+agent_instructions rpm_agent_instructions_per_probe_10pps \
+	rpingmesh -i "$inv" --host host1 --out /dev/null --tor-mesh-rate 0.38 --inter-tor-rate 0.038
 # RPM_VS=BIN: another rocelab (an older build) beside this one at 10 probes/s an RNIC, alternated
 # RPM_ROUNDS times (default 2) on this lab: this machine's figures move from day to day, a ratio
 # measured side by side does not.
