@@ -55,6 +55,17 @@ int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what
 	return r;
 }
 
+int fault_refuse_roce(struct fault_run *f, const struct fault_action *a, const struct readback *rb)
+{
+	snprintf(f->err, sizeof(f->err),
+		 "%s is in NVUE's RoCE mode (%s, 'nv set qos roce'): the mode sets PFC and ECN "
+		 "itself, which 'nv config show' does not list (Cumulus Linux, RDMA over "
+		 "Converged Ethernet: PFC on switch priority 3 in lossless mode), and rocelab "
+		 "does not change them under it; refused with nothing changed",
+		 a->device, rb->roce);
+	return -EOPNOTSUPP;
+}
+
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev)
 {
 	return fault_read_json(

@@ -72,6 +72,12 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
  */
 int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what);
 
+/*
+ * An NVUE switch found in RoCE mode by a's read (rb->roce): refused with f->err,
+ * -EOPNOTSUPP.  The mode sets PFC and ECN itself, unlisted by 'nv config show'.
+ */
+int fault_refuse_roce(struct fault_run *f, const struct fault_action *a, const struct readback *rb);
+
 /* The fault's own nft table on dev ('nft -j list table inet T'), or NULL with f->err. */
 json_t *fault_read_nft_table(struct fault_run *f, const char *dev);
 

@@ -401,8 +401,8 @@ static int nvue_ecn_misconfig(struct render_ctx *r)
 		 "shown for a port on default-global with nothing set; when applied, the "
 		 "profile the port has is read and copied");
 	return ecn_action(r, "nvue-ecn",
-			  "nv config show -o commands | { grep ' qos congestion-control ' || "
-			  "true; }");
+			  "nv config show -o commands | { grep -e ' qos congestion-control ' -e "
+			  "' qos roce' || true; }");
 }
 
 /*
@@ -465,6 +465,8 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 	enum inv_dialect d = dialect_of(f);
 
 	(void)ctx;
+	if (rb->roce[0])
+		return fault_refuse_roce(f, a, rb);
 	if (ecn_of(f->spec)->ecn_off && rb->ecn[0] && rb->ent_read && rb->cover >= 0 &&
 	    !strncmp(a->read_as, "sonic-queue ", 12)) {
 		char own[80], port[64];

@@ -216,7 +216,7 @@ static int eos_pfc_misconfig(struct render_ctx *r)
 }
 
 /* What 'nv config show -o commands' says of PFC: every line naming it. */
-#define NVUE_PFC_READ "nv config show -o commands | { grep ' qos pfc ' || true; }"
+#define NVUE_PFC_READ "nv config show -o commands | { grep -e ' qos pfc ' -e ' qos roce' || true; }"
 
 void pfc_misconfig_nvue(struct fault_action *a, const char *port, int prio, const char *table,
 			const char *found)
@@ -338,6 +338,8 @@ static int lossless(struct fault_run *f, struct fault_plan *p, size_t i, const s
 	const char *port = fault_read_port(a), *prof;
 	char table[48] = "";
 
+	if (rb->roce[0])
+		return fault_refuse_roce(f, a, rb);
 	if (!readback_lossless(rb, pm_of(s)->priority)) {
 		if (s->tport >= 0) {
 			snprintf(f->err, sizeof(f->err),

@@ -43,6 +43,46 @@ static bool nvue_has(const char *list, const char *port)
 }
 
 /*
+ * NVUE's RoCE mode in 'nv config show -o commands': 'nv set qos roce' (lossless,
+ * the default) or 'nv set qos roce mode lossy|lossless' (Cumulus Linux, RDMA over
+ * Converged Ethernet - RoCE).  The mode sets PFC on switch priority 3 and the
+ * ECN thresholds itself, without a 'qos pfc' or 'qos congestion-control' line
+ * to read: the kinds refuse a switch in it (pfc_misconfig.c, ecn_misconfig.c).
+ */
+static void nvue_roce(const char *out, struct readback *rb)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	while ((l = nos_next_line(&s, &n))) {
+		char w[7][NOS_WORD_MAX];
+		int k = nos_words(l, n, w, 7);
+
+		if (k < 4 || strcmp(w[0], "nv") || strcmp(w[1], "set") || strcmp(w[2], "qos") ||
+		    strcmp(w[3], "roce"))
+			continue;
+		if (k == 6 && !strcmp(w[4], "mode") && strlen(w[5]) < sizeof(rb->roce))
+			snprintf(rb->roce, sizeof(rb->roce), "%s", w[5]);
+		else if (k == 6 && !strcmp(w[4], "enable") &&
+			 (!strcmp(w[5], "off") || !strcmp(w[5], "disable")))
+			snprintf(rb->roce, sizeof(rb->roce), "off");
+		else if (!rb->roce[0])
+			snprintf(rb->roce, sizeof(rb->roce), "lossless");
+	}
+	if (!strcmp(rb->roce, "off"))
+		rb->roce[0] = '\0';
+}
+
+/* canon with ", RoCE mode M" when the switch is in it. */
+static void roce_canon(struct readback *rb)
+{
+	size_t n = strlen(rb->canon);
+
+	if (rb->roce[0])
+		snprintf(rb->canon + n, sizeof(rb->canon) - n, "; RoCE mode %s", rb->roce);
+}
+
+/*
  * NVUE 'nv config show -o commands', the lines with ' qos pfc ': the
  * applied configuration as nv set commands (NVUE reference, Set and Unset
  * Commands / QoS): 'nv set qos pfc PROFILE switch-priority 3,4', '... rx
@@ -91,6 +131,8 @@ static int nvue_pfc(const char *port, const char *out, struct readback *rb, char
 		 rb->profile, rb->bound ? "" : " (no profile of its own)",
 		 readback_prios(rb->lossless, pr, sizeof(pr)), rx ? "enable" : "disable",
 		 tx ? "enable" : "disable");
+	nvue_roce(out, rb);
+	roce_canon(rb);
 	return 0;
 }
 
@@ -366,6 +408,8 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 	snprintf(rb->canon, sizeof(rb->canon), "profile %.40s%s: traffic-class %d %.100s",
 		 rb->profile, rb->bound ? "" : " (no profile of its own)", q,
 		 rb->ecn[0] ? rb->ecn : "not set (NVUE's defaults)");
+	nvue_roce(out, rb);
+	roce_canon(rb);
 	return 0;
 }
 

@@ -75,6 +75,8 @@ struct readback {
 	bool counted;
 	/* sysfs: the attribute's value as the kernel prints it, trimmed */
 	char value[32];
+	/* nvue-pfc, nvue-ecn: the switch's RoCE mode ('nv set qos roce [mode M]'; "": none) */
+	char roce[16];
 	/* dcb-maxrate: each TC's ETS max rate, kbit/s (0: none) */
 	unsigned long long maxrate[8];
 	/*

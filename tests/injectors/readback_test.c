@@ -1455,3 +1455,41 @@ Test(readback, eos_dnx_models_are_told_from_trident_ones)
 	for (size_t i = 0; i < sizeof(not_sand) / sizeof(*not_sand); i++)
 		cr_assert(!eos_model_sand(not_sand[i]), "%s", not_sand[i]);
 }
+
+/*
+ * NVUE in RoCE mode: 'nv set qos roce' (lossless by default) or '... mode lossy'
+ * in 'nv config show -o commands' (Cumulus Linux, RDMA over Converged Ethernet):
+ * the mode's PFC and ECN are not 'qos pfc' lines, so pfc-misconfig and
+ * ecn-misconfig refuse the switch rather than read it as having none.
+ */
+Test(readback, nvue_roce_mode_is_read_and_refused)
+{
+	struct readback rb = parse_ok("nvue-pfc swp2", "nv set qos roce\n");
+	struct fault_spec s;
+	struct fault_plan p = {.table = "rocelab_f7"};
+	struct fault_run f;
+	struct inventory *inv = ecn_run(&s, &f, &p, "sw-nvue");
+
+	cr_assert_str_eq(rb.roce, "lossless");
+	cr_assert(strstr(rb.canon, "; RoCE mode lossless"), "%s", rb.canon);
+	rb = parse_ok("nvue-ecn swp2 3", "nv set qos roce mode lossy\n");
+	cr_assert_str_eq(rb.roce, "lossy");
+	rb = parse_ok("nvue-pfc swp2", "nv set qos pfc default-global switch-priority 3\n");
+	cr_assert_str_eq(rb.roce, "");
+
+	found_action(&p, "sw-nvue", "nvue-ecn swp2 3", "nv set qos roce\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), -EOPNOTSUPP);
+	cr_assert(strstr(f.err, "sw-nvue is in NVUE's RoCE mode (lossless, 'nv set qos roce')"),
+		  "%s", f.err);
+	fault_plan_clear(&p);
+
+	fault_spec_init(&s, &fk_pfc_misconfig);
+	s.tkind = INV_DEV_SWITCH;
+	s.tport = 1;
+	s.tdev = (size_t)(inventory_switch(inv, "sw-nvue") - inv->switches);
+	found_action(&p, "sw-nvue", "nvue-pfc swp2", "nv set qos roce mode lossless\n");
+	cr_assert_eq(fk_pfc_misconfig.discover(&f, &p), -EOPNOTSUPP);
+	cr_assert(strstr(f.err, "RoCE mode"), "%s", f.err);
+	fault_plan_clear(&p);
+	inventory_free(inv);
+}
