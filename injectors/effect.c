@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "injectors/effect.h"
 
+#include "harness/lab/dut.h"
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
 #include "injectors/deadman.h"
@@ -33,8 +34,9 @@ int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what
 	const char *model = NULL;
 	int r = lab_cli(f->lab, sw, "show version | json", NULL, &out, err, sizeof(err));
 
-	if (!r && out && (j = json_loads(out, 0, NULL)))
-		model = json_string_value(json_object_get(j, "modelName"));
+	/* the model as the devices under test are read (dut.c) */
+	if (!r && out && (j = dut_switch_parse(INV_DIALECT_EOS, out)))
+		model = json_string_value(json_object_get(j, "model"));
 	if (model && eos_model_sand(model)) {
 		snprintf(f->err, sizeof(f->err),
 			 "%s is an Arista %s, a DNX (Jericho/Arad/Qumran) platform: %s is the "

@@ -219,17 +219,16 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 	readback_port_queue(strchr(a->read_as, ' ') + 1, port, sizeof(port));
 	if (d == INV_DIALECT_SONIC) {
 		const char *was = known ? rb.ecn : "<wred_profile as read>";
-		char ref[80], own[80];
+		char ref[80];
+		/* a range or port list that holds the queue (sonic-queue) */
 		const struct rb_entry *cov =
-		    known && rb.ent_read && rb.cover >= 0 ? &rb.ent[rb.cover] : NULL;
-
-		snprintf(own, sizeof(own), "%s|%d", port, q);
+		    known && rb.ent_read && rb.shared ? &rb.ent[rb.cover] : NULL;
 
 		nos_sonic_acl_name(table, name, sizeof(name));
 		/* the reference as this SONiC writes it: a name, or "[WRED_PROFILE|NAME]" before */
 		snprintf(ref, sizeof(ref), known && rb.ecn[0] == '[' ? "[WRED_PROFILE|%s]" : "%s",
 			 name);
-		if (cov && strcmp(cov->key, own)) {
+		if (cov) {
 			/*
 			 * A range or port list holds the queue (QUEUE|Ethernet0|3-4): the queue
 			 * gets an entry of its own, the shared one's fields with the fault's
@@ -242,14 +241,15 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 			 * "Ethernet0|3".  --off is refused there (judge()).
 			 */
 			wred_profile_set(&ap, name, s);
-			sb_printf(&ap, "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s'", own);
+			sb_printf(&ap, "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d'", port, q);
 			fields_with(&ap, cov->fields, "wred_profile", ref);
 			sb_printf(&ap, " >/dev/null");
-			sb_printf(&v,
-				  "sudo sonic-db-cli CONFIG_DB DEL 'QUEUE|%s' >/dev/null; sleep 1; "
-				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s' %s >/dev/null; sudo "
-				  "sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
-				  own, cov->key, cov->fields, name);
+			sb_printf(
+			    &v,
+			    "sudo sonic-db-cli CONFIG_DB DEL 'QUEUE|%s|%d' >/dev/null; sleep 1; "
+			    "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s' %s >/dev/null; sudo "
+			    "sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
+			    port, q, cov->key, cov->fields, name);
 			goto done;
 		}
 		if (ecn_of(s)->ecn_off) {
@@ -467,23 +467,21 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 	(void)ctx;
 	if (rb->roce[0])
 		return fault_refuse_roce(f, a, rb);
-	if (ecn_of(f->spec)->ecn_off && rb->ecn[0] && rb->ent_read && rb->cover >= 0 &&
-	    !strncmp(a->read_as, "sonic-queue ", 12)) {
-		char own[80], port[64];
-		const char *q = readback_port_queue(a->read_as + 12, port, sizeof(port));
+	if (ecn_of(f->spec)->ecn_off && rb->ecn[0] && rb->ent_read && rb->shared) {
+		char port[64];
+		const char *q =
+		    readback_port_queue(strchr(a->read_as, ' ') + 1, port, sizeof(port));
 
-		snprintf(own, sizeof(own), "%s|%s", port, q);
-		if (strcmp(rb->ent[rb->cover].key, own)) {
-			/* an entry of the queue's own without wred_profile unbinds nothing:
-			 * qosorch unbinds a field only from the entry that had it */
-			snprintf(f->err, sizeof(f->err),
-				 "%s: CONFIG_DB QUEUE|%s holds queue %s together with others: its "
-				 "WRED (%s) cannot be taken off queue %s alone without changing "
-				 "them; give the queue an entry of its own in the switch's config, "
-				 "or set ECN thresholds instead of --off",
-				 a->device, rb->ent[rb->cover].key, q, rb->ecn, q);
-			return -EOPNOTSUPP;
-		}
+		/* an entry of the queue's own without wred_profile unbinds nothing: qosorch
+		 * unbinds a field only from the entry that had it */
+		snprintf(
+		    f->err, sizeof(f->err),
+		    "%s: CONFIG_DB QUEUE|%s holds queue %s together with others: its WRED (%s) "
+		    "cannot be taken off queue %s alone without changing them; give the queue "
+		    "an entry of its own in the switch's config, or set ECN thresholds instead "
+		    "of --off",
+		    a->device, rb->ent[rb->cover].key, q, rb->ecn, q);
+		return -EOPNOTSUPP;
 	}
 	if (ecn_of(f->spec)->ecn_off && !rb->ecn[0] && d != INV_DIALECT_NVUE) {
 		snprintf(f->err, sizeof(f->err),

@@ -79,6 +79,12 @@ static int linux_pfc_misconfig(struct render_ctx *r)
 	return 0;
 }
 
+/* SONiC's command that turns priority prio of port's PFC on or off (sonic_pfc_misconfig()). */
+static void sonic_pfc_cmd(struct sbuf *b, const char *port, int prio, const char *state)
+{
+	sb_printf(b, "sudo config interface pfc priority %s %d %s", port, prio, state);
+}
+
 /*
  * The runs of set bits of mask as buffermgrd names lossless PGs ("3-4", "6"):
  * sonic-swss orchagent/orch.cpp Orch::generateIdListFromMap.  Returns how many.
@@ -126,7 +132,7 @@ static void sonic_pg_cleanup(struct fault_action *a, const char *port, int prio,
 	bool gone[16] = {0}, any = false, again = false;
 	struct sbuf v = {0};
 
-	sb_printf(&v, "sudo config interface pfc priority %s %d on", port, prio);
+	sonic_pfc_cmd(&v, port, prio, "on");
 	for (int i = 0; i < n; i++) {
 		const struct rb_entry *e = NULL;
 
@@ -182,10 +188,8 @@ static int sonic_pfc_misconfig(struct render_ctx *r)
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf a = {0}, v = {0};
 
-		sb_printf(&a, "sudo config interface pfc priority %s %d off", ports[i],
-			  pm_of(r->spec)->priority);
-		sb_printf(&v, "sudo config interface pfc priority %s %d on", ports[i],
-			  pm_of(r->spec)->priority);
+		sonic_pfc_cmd(&a, ports[i], pm_of(r->spec)->priority, "off");
+		sonic_pfc_cmd(&v, ports[i], pm_of(r->spec)->priority, "on");
 		nos_read_port(nos_emit(r, &a, NULL, &v), "sonic-pfc", ports[i],
 			      "show pfc priority %s && echo '" SONIC_BUFFER_PG_MARK
 			      "' && sonic-cfggen -d --var-json BUFFER_PG",

@@ -16,8 +16,9 @@
  *   "nvue-alpha default-global" (ingress-lossless-buffer shared-alpha);
  * - ECN of a port's queue: "sonic-queue PORT Q" (the port's CONFIG_DB QUEUE
  *   entries whole, and the one that holds Q), "sonic-wred PORT Q" (CONFIG_DB
- *   QUEUE|PORT|Q wred_profile: journals of an older rocelab), "eos-ecn PORT Q" (its uc-tx-queue's
- * random-detect ecn), "nvue-ecn PORT Q" (its congestion-control profile's traffic-class);
+ *   QUEUE|PORT|Q wred_profile: journals of an older rocelab), "eos-ecn PORT
+ *   Q" (its uc-tx-queue's random-detect ecn), "nvue-ecn PORT Q" (its
+ *   congestion-control profile's traffic-class);
  * - ACL counters of the fault's table: "sonic-aclshow NAME" (aclshow -a -t
  *   NAME), "eos-acl-counters NAME" (show ip access-lists NAME),
  *   "nvue-acl-counters NAME LAST" ('nv show interface P acl' per port, the
@@ -83,13 +84,15 @@ struct readback {
 	 * sonic-queue, sonic-pfc: the port's entries of a CONFIG_DB table (QUEUE,
 	 * BUFFER_PG), read whole: each key without the table name ("Ethernet0|3-4",
 	 * "Ethernet0,Ethernet4|3") and its fields, "FIELD VALUE ..."; cover: the
-	 * entry that holds the queue read (sonic-queue; -1: none)
+	 * entry that holds the queue read (sonic-queue; -1: none), shared when it
+	 * is a range or a port list, not the queue's own ("PORT|Q")
 	 */
 	struct rb_entry {
 		char key[64];
 		char fields[160];
 	} ent[8];
 	int n_ent, cover;
+	bool shared;
 	bool ent_read; /* the table was read (a journal of an older rocelab has not) */
 	/* what it says, in one line: compared for drift, shown as evidence */
 	char canon[192];

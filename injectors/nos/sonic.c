@@ -460,6 +460,7 @@ static int sonic_queue(const char *arg, const char *out, struct readback *rb, ch
 		if (!strcmp(rb->ent[i].key, own) ||
 		    (rb->cover < 0 && readback_index_has(rb->ent[i].key, qi)))
 			rb->cover = i;
+	rb->shared = rb->cover >= 0 && strcmp(rb->ent[rb->cover].key, own);
 	if (rb->cover >= 0 && (w = strstr(rb->ent[rb->cover].fields, "wred_profile ")) &&
 	    (w == rb->ent[rb->cover].fields || w[-1] == ' '))
 		snprintf(rb->ecn, sizeof(rb->ecn), "%.*s", (int)strcspn(w + 13, " "), w + 13);

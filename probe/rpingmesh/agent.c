@@ -534,19 +534,17 @@ static void port_poll(struct agent *a, size_t s, bool rx)
 {
 	struct rx_ctx c = {a, s};
 
-	if (rx) {
-		unsigned long long acks = a->acks_sent;
+	unsigned long long acks = a->acks_sent;
 
+	if (rx)
 		a->cfg->a.transport->poll(a->rn[s].port, &all_events, &c);
-		/*
-		 * ACK1s went out for probes that arrived: their send times now, so
-		 * their ACK2s follow at once.  Left to the error queue's own wake-up,
-		 * each answer cost a wake-up here and one at the prober, where ACK1
-		 * and ACK2 came apart (issue 59).
-		 */
-		if (a->acks_sent != acks)
-			a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
-	} else
+	/*
+	 * With rx, the send times only of ACK1s that went out for probes that
+	 * arrived, so their ACK2s follow at once.  Left to the error queue's own
+	 * wake-up, each answer cost a wake-up here and one at the prober, where
+	 * ACK1 and ACK2 came apart (issue 59).
+	 */
+	if (!rx || a->acks_sent != acks)
 		a->cfg->a.transport->poll_tx(a->rn[s].port, &tx_events, &c);
 	/* The ACK2s' send completions too, when some went (a read that finds none costs). */
 	if (send_ack2s(a, s, false))
