@@ -6,6 +6,8 @@
 
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
+#include "harness/lib/sbuf.h"
+#include "injectors/counters.h"
 #include "reports/pages.h"
 
 #include <dirent.h>
@@ -263,6 +265,9 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "emulated", json_boolean(r->emulated));
 	/* read back after the revert: what did not come back as it was found */
 	json_object_set_new(o, "drift", r->drift[0] ? json_string(r->drift) : json_null());
+	/* what the faults' ends counted while in effect (counters.h), as their injectors read */
+	json_object_set_new(o, "counters",
+			    r->counters ? json_deep_copy(r->counters) : json_array());
 	if (r->note[0])
 		json_object_set_new(o, "emulated_note", json_string(r->note));
 	json_object_set_new(o, "duration_s", json_real(r->t_end - r->t_start));
@@ -412,6 +417,41 @@ static void junit_property(FILE *f, const char *name, const char *value)
 }
 
 /*
+ * A fault's counters (its injector's counters line, counters.h) as text: a
+ * line an end (fault_counters_say), then a line for each end unread.
+ */
+static void counters_text(json_t *c, struct sbuf *b)
+{
+	json_t *u = json_object_get(c, "unread");
+
+	fault_counters_say(json_object_get(c, "deltas"), 8, b);
+	for (size_t k = 0; k < json_array_size(u); k++)
+		sb_printf(b, "unread: %s\n", json_string_value(json_array_get(u, k)) ?: "");
+}
+
+/* What each fault's ends counted while it was in effect, in system-out: a line a fault, then
+ * counters_text(). */
+static void junit_counters(FILE *f, json_t *counters)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(counters, i, c)
+	{
+		struct sbuf b = {0};
+
+		fprintf(f, "fault %lld counted in %.1f s:%s\n",
+			(long long)json_integer_value(json_object_get(c, "fault")),
+			json_number_value(json_object_get(c, "span_s")),
+			json_object_size(json_object_get(c, "deltas")) ? "" : " nothing");
+		counters_text(c, &b);
+		if (b.p)
+			rl_xml_fputs(f, b.p);
+		sb_free(&b);
+	}
+}
+
+/*
  * A failure's or error's body: GitLab shows only this (it ignores the
  * message attribute), Jenkins shows both.  What was expected, what came
  * out, and the evidence the fault left.
@@ -549,6 +589,7 @@ static void junit_attachments(FILE *f, const struct scn_result *x, const char *p
 			 g->class_basis[0] ? g->class_basis : "predicted");
 		rl_xml_fputs(f, line);
 	}
+	junit_counters(f, x->counters);
 	/* GitLab shows a failure's first attachment alone: the plot comes first */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
@@ -942,6 +983,34 @@ static void html_incidents(FILE *f, const struct scn_result *r)
 	fprintf(f, "</table>\n");
 }
 
+/* What each fault's ends counted while in effect: a row a fault, a line an end, escaped. */
+static void html_counters(FILE *f, json_t *counters)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(counters, i, c)
+	{
+		struct sbuf b = {0};
+
+		fprintf(f, "<tr><th>counted (fault %lld, %.1f s)</th><td>%s",
+			(long long)json_integer_value(json_object_get(c, "fault")),
+			json_number_value(json_object_get(c, "span_s")),
+			json_object_size(json_object_get(c, "deltas")) ? ""
+								       : "nothing changed<br>");
+		counters_text(c, &b);
+		for (char *l = b.p, *nl; l && *l; l = nl + 1) {
+			if (!(nl = strchr(l, '\n')))
+				break;
+			*nl = '\0';
+			rl_xml_fputs(f, l);
+			fprintf(f, "<br>");
+		}
+		fprintf(f, "</td></tr>\n");
+		sb_free(&b);
+	}
+}
+
 /* The head of report.html: the verdict, the fault, the truth and the grade. */
 static FILE *html_head(struct scn_result *r)
 {
@@ -981,6 +1050,7 @@ static FILE *html_head(struct scn_result *r)
 	if (r->emulated)
 		fprintf(f, "<tr><th>emulated</th><td>%s</td></tr>\n",
 			rl_xml_escape(r->note, a, sizeof(a)));
+	html_counters(f, r->counters);
 	fprintf(f, "<tr><th>expected</th><td>%s</td></tr>\n",
 		s->expect.silent ? "no verdict" : rl_xml_escape(s->expect.cls, a, sizeof(a)));
 	if (!s->expect.silent)

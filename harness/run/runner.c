@@ -233,10 +233,17 @@ static int end_fault(struct live_fault *lf, struct scn_result *r)
 	close(lf->out);
 	for (char *l = rest.p, *nl; *l; l = nl + 1) {
 		struct fault_outcome o = {0};
+		json_t *c;
 
 		if (!(nl = strchr(l, '\n')))
 			break;
 		*nl = '\0';
+		if ((c = fault_counters_read(l))) {
+			if (!r->counters)
+				r->counters = json_array();
+			json_array_append_new(r->counters, c);
+			continue;
+		}
 		if (fault_outcome_read(l, &o))
 			continue;
 		if (o.drift[0])
@@ -1022,6 +1029,8 @@ void runner_result_free(struct scn_result *r)
 	free(r->host_rig);
 	r->host_rig = NULL;
 	r->n_host_rig = 0;
+	json_decref(r->counters);
+	r->counters = NULL;
 }
 
 /* The lab as its inventory says: RNICs up, addressed and routed; every link up at its switches. */

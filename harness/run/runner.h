@@ -48,6 +48,9 @@ struct scn_result {
 	bool emulated;
 	char drift[512];    /* what its faults' reverts did not give back as found ("": none) */
 	char short_of[512]; /* what of its schedule a fault did not run as written ("": none) */
+	/* what each fault's ends counted while it was in effect: its injector's counters line
+	 * (injectors/counters.h) with "fault": its id; an array, NULL: none said */
+	json_t *counters;
 	/* a flapping link's down intervals as its ends read them (CLOCK_REALTIME s) */
 	double down[64][2];
 	size_t n_down;

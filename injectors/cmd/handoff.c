@@ -159,6 +159,30 @@ void fault_short_print(FILE *f, unsigned id, const char *short_of)
 	fflush(f);
 }
 
+void fault_counters_print(FILE *f, unsigned id, json_t *c)
+{
+	json_t *o = json_pack("{s:I, s:O}", "id", (json_int_t)id, "counters", c);
+
+	json_dumpf(o, f, JSON_COMPACT);
+	fputc('\n', f);
+	fflush(f);
+	json_decref(o);
+}
+
+json_t *fault_counters_read(const char *line)
+{
+	json_t *o = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL),
+	       *c = json_object_get(o, "counters"), *r = NULL;
+
+	if (json_is_object(c) && json_is_object(json_object_get(c, "deltas")) &&
+	    json_is_integer(json_object_get(o, "id"))) {
+		r = json_deep_copy(c);
+		json_object_set(r, "fault", json_object_get(o, "id"));
+	}
+	json_decref(o);
+	return r;
+}
+
 static void text(json_t *o, const char *key, char *buf, size_t len)
 {
 	const char *v = json_string_value(json_object_get(o, key));

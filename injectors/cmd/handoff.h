@@ -13,13 +13,16 @@
  *   "outcome", "applied_at", "evidence", "emulated", "note"} once the fault
  *   is verified (or is not), and after the revert, when something did not
  *   come back as found, a drift line {"id", "reverted", "drift_count",
- *   "drift"}.  'rocelab inject -j' prints the same lines.
+ *   "drift"}; and what the fault's ends counted while it was in effect, a
+ *   counters line {"id", "counters": {"span_s", "deltas", "unread"}}
+ *   (counters.h).  'rocelab inject -j' prints the same lines.
  */
 #ifndef ROCELAB_HANDOFF_H
 #define ROCELAB_HANDOFF_H
 
 #include "injectors/fault.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -66,6 +69,15 @@ void fault_drift_print(FILE *f, unsigned id, bool reverted, unsigned count, cons
  * came late), so that a run grades its scenario invalid, not pass or fail.
  */
 void fault_short_print(FILE *f, unsigned id, const char *short_of);
+
+/* The counters line of fault id (JSON only: text says it as notes), c as counters.h makes it. */
+void fault_counters_print(FILE *f, unsigned id, json_t *c);
+
+/*
+ * A counters line's counters, with "fault": its id; a new reference, or
+ * NULL when line is not one.
+ */
+json_t *fault_counters_read(const char *line);
 
 /*
  * A line the injector printed, into o: a verdict line sets its fields, a

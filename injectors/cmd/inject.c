@@ -14,6 +14,7 @@
 #include "harness/lib/state.h"
 #include "harness/lib/topo.h"
 #include "injectors/cmd/handoff.h"
+#include "injectors/counters.h"
 #include "injectors/deadman.h"
 #include "injectors/effect.h"
 #include "injectors/exec.h"
@@ -53,6 +54,9 @@ static const char inject_tail[] =
     "on standard input: a run prepares its faults before the baseline, so that only the\n"
     "fault itself lands at the fault phase's start.\n"
     "In a scenario, a fault's options are the same names without dashes.\n"
+    "What the fault's ends counted while it was in effect (read before its first action and\n"
+    "before its undo: docs/faults.md, Counters as evidence) is said after the revert; with -j,\n"
+    "--counters prints it as one more line, {\"id\", \"counters\"} (a run's injectors always do).\n"
     "\n"
     "exit: 0 applied (and reverted, with --for/--hold); 2 bad input, nothing applied;\n"
     "3 could not be applied or verified (reverted), or the dialect cannot do it.\n";
@@ -84,12 +88,13 @@ static void inject_help(void)
 struct inject_args {
 	const char *inv_path;
 	bool json, dry_run, cue;
+	bool counters; /* -j: the counters line after the revert (a run's injector: always) */
 	struct fault_spec spec;
 };
 
 #define bad(...) rl_usage_error("inject", __VA_ARGS__)
 
-enum { O_DRY = 256, O_HANDOFF, O_CUE, O_COMMON = 0x200, O_KIND = 0x300 };
+enum { O_DRY = 256, O_HANDOFF, O_CUE, O_COUNTERS, O_COMMON = 0x200, O_KIND = 0x300 };
 
 static const struct option own_opts[] = {
     {"inventory", required_argument, NULL, 'i'},
@@ -99,6 +104,7 @@ static const struct option own_opts[] = {
     {"dry-run", no_argument, NULL, O_DRY},
     {"handoff", required_argument, NULL, O_HANDOFF},
     {"cue", no_argument, NULL, O_CUE},
+    {"counters", no_argument, NULL, O_COUNTERS},
     {0},
 };
 
@@ -161,6 +167,9 @@ static bool own_opt(int c, struct inject_args *a)
 	case O_DRY:
 		a->dry_run = true;
 		return true;
+	case O_COUNTERS:
+		a->counters = true;
+		return true;
 	default:
 		return false;
 	}
@@ -206,6 +215,7 @@ static int parse_handoff(int argc, char **argv, struct inject_args *a)
 	}
 	r = fault_handoff_read(line, &a->spec, why, sizeof(why));
 	free(line);
+	a->counters = true; /* the run keeps them in results.json */
 	return r ? bad("--handoff: %s", why) : 0;
 }
 
@@ -287,8 +297,39 @@ struct injection {
 	struct fault_plan plan;
 	struct lab lab;
 	double applied_at; /* wall time when the first action took effect (before verification) */
-	bool json;
+	bool json, counters_line;
+	struct fault_counters ctr; /* its ends' counters, read before its first action */
 };
+
+/* What its ends counted since its first action: said, a JSON line with -j. */
+static void report_counters(struct injection *j, json_t *c)
+{
+	if (!c)
+		return;
+	if (j->json) {
+		if (j->counters_line)
+			fault_counters_print(stdout, j->run.id, c);
+	} else {
+		struct sbuf b = {0};
+
+		double span = json_number_value(json_object_get(c, "span_s"));
+
+		fault_counters_say(json_object_get(c, "deltas"), 6, &b);
+		if (!b.p)
+			rl_info("fault %u: its ends counted nothing in %.1f s", j->run.id, span);
+		for (char *l = b.p, *nl; l && *l; l = nl + 1) {
+			if (!(nl = strchr(l, '\n')))
+				break;
+			*nl = '\0';
+			rl_info("fault %u: counted in %.1f s: %s", j->run.id, span, l);
+		}
+		for (size_t i = 0; i < json_array_size(json_object_get(c, "unread")); i++)
+			rl_info("fault %u: counters unread: %s", j->run.id,
+				json_string_value(json_array_get(json_object_get(c, "unread"), i)));
+		sb_free(&b);
+	}
+	json_decref(c);
+}
 
 /*
  * After an undo: each read-back state compared with what was found, a
@@ -350,9 +391,11 @@ static void stop_kind(struct injection *j)
 
 static int finish_revert(struct injection *j)
 {
+	json_t *c;
 	int r;
 
 	stop_kind(j);
+	c = fault_counters_end(&j->run, &j->ctr); /* while the fault is still in effect */
 	state_lock();
 	r = fault_undo_actions(&j->lab, j->plan.acts, j->plan.n_acts);
 	if (!r)
@@ -363,6 +406,7 @@ static int finish_revert(struct injection *j)
 	else
 		rl_info("fault %u reverted", j->run.id);
 	report_drift(j, !r);
+	report_counters(j, c);
 	return r;
 }
 
@@ -541,6 +585,7 @@ int cmd_inject(int argc, char **argv)
 		return a.inv_path || errno == EINVAL ? RL_EXIT_USAGE : RL_EXIT_SETUP;
 	j.run.inv = j.inv;
 	j.json = a.json;
+	j.counters_line = a.counters;
 	if (fault_spec_resolve(j.inv, &a.spec, why, sizeof(why))) {
 		inventory_free(j.inv);
 		return bad("%s", why);
@@ -588,6 +633,10 @@ int cmd_inject(int argc, char **argv)
 	}
 	if (j.plan.emulated && j.plan.note[0]) /* else the evidence says what is emulated */
 		rl_info("fault %u: %s", j.run.id, j.plan.note);
+	if (a.spec.for_ms || a.spec.hold || a.spec.kind->live) { /* else no end here to read */
+		fault_counters_ends(j.inv, &a.spec, &j.ctr);
+		fault_counters_begin(&j.run, &j.ctr);
+	}
 	if ((r = apply_actions(&j))) {
 		rl_err("fault %u could not be applied: %s", j.run.id, j.run.err);
 		journal_mark(j.run.id, JS_REVERTED);
@@ -602,12 +651,16 @@ int cmd_inject(int argc, char **argv)
 		goto close_exec;
 	}
 	if ((r = a.spec.kind->verify(&j.run))) {
+		json_t *c;
+
 		rl_err("fault %u is not effective: %s; reverting", j.run.id, j.run.err);
 		stop_kind(&j);
+		c = fault_counters_end(&j.run, &j.ctr);
 		fault_undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
 		journal_mark(j.run.id, JS_REVERTED);
 		print_result(&j, a.json, "not-effective");
 		report_drift(&j, true);
+		report_counters(&j, c);
 		goto close_exec;
 	}
 	journal_mark(j.run.id, JS_APPLIED);
@@ -616,12 +669,14 @@ int cmd_inject(int argc, char **argv)
 	fault_deadman_beat(&j.run, true);
 	print_result(&j, a.json, "applied");
 	ret = stay_live(&j);
+	fault_counters_clear(&j.ctr);
 	lab_close(&j.lab);
 	fault_plan_clear(&j.plan);
 	topo_free(j.topo);
 	inventory_free(j.inv);
 	return ret;
 close_exec:
+	fault_counters_clear(&j.ctr);
 	lab_close(&j.lab);
 	fault_plan_clear(&j.plan);
 	state_unlock();

@@ -470,10 +470,37 @@ static const struct nos_parser parsers[] = {
     {NULL, NULL},
 };
 
+/* ---- counters (ctr.h) ---- */
+
+/*
+ * 'show interfaces P | json', interfaces.P.interfaceCounters (inDiscards,
+ * outDiscards, totalInErrors, inputErrorsDetail.fcsErrors, ...: the model
+ * napalm's EOS driver reads, napalm/eos/eos.py get_interfaces_counters and
+ * its test fixture show_interfaces.json); and 'show interfaces P
+ * priority-flow-control counters detail | json', priorities."N" (rxFrames,
+ * as pfc-storm reads it, pfc_storm.c).
+ */
+static size_t eos_counters(const char *port, struct nos_ctr_read *r, size_t max)
+{
+	size_t n = 0;
+
+	if (n < max) {
+		r[n] = (struct nos_ctr_read){.group = "interface", .parse = nos_ctr_eos_interface};
+		snprintf(r[n++].line, sizeof(r[0].line), "show interfaces %s | json", port);
+	}
+	if (n < max) {
+		r[n] = (struct nos_ctr_read){.group = "pfc", .parse = nos_ctr_eos_pfc};
+		snprintf(r[n++].line, sizeof(r[0].line),
+			 "show interfaces %s priority-flow-control counters detail | json", port);
+	}
+	return n;
+}
+
 const struct nos_ops nos_eos = {
     .dialect = INV_DIALECT_EOS,
     .parsers = parsers,
     .links_command = eos_links_command,
     .links_source = "show interfaces status | json",
     .links_walk = eos_links_walk,
+    .counters = eos_counters,
 };

@@ -234,10 +234,19 @@ static const struct nos_parser parsers[] = {
     {NULL, NULL},
 };
 
+/* ---- counters (ctr.h) ---- */
+
+/* The kernel's netdev counters and each qdisc's (where the emulated PFC and ECN classes count). */
+static size_t linux_counters(const char *port, struct nos_ctr_read *r, size_t max)
+{
+	return nos_ctr_linux(port, true, false, r, max);
+}
+
 const struct nos_ops nos_linux = {
     .dialect = INV_DIALECT_LINUX,
     .parsers = parsers,
     .links_command = linux_links_command,
     .links_source = "ip -j link show",
     .links_walk = linux_links_walk,
+    .counters = linux_counters,
 };

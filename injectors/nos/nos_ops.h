@@ -9,6 +9,7 @@
 #define ROCELAB_NOS_OPS_H
 
 #include "harness/lib/inventory.h"
+#include "injectors/nos/ctr.h"
 #include "injectors/nos/links.h"
 #include "injectors/nos/readback.h"
 
@@ -37,6 +38,11 @@ struct nos_ops {
 	int (*links_parse)(const struct inv_switch *sw, const char *out, struct port_state *st,
 			   char *err, size_t errlen);
 	int (*links_walk)(const struct inv_switch *sw, json_t *root, struct port_state *st);
+	/*
+	 * Counters (injectors/counters.h): the reads of port's into r[max]
+	 * (ctr.h), how many; argv may point into port.
+	 */
+	size_t (*counters)(const char *port, struct nos_ctr_read *r, size_t max);
 };
 
 extern const struct nos_ops nos_linux, nos_sonic, nos_eos, nos_nvue;

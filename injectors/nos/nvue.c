@@ -487,10 +487,26 @@ static const struct nos_parser parsers[] = {
     {NULL, NULL},
 };
 
+/* ---- counters (ctr.h) ---- */
+
+/*
+ * Cumulus Linux is Linux: switchd keeps a switch port's netdev counters and
+ * its 'ethtool -S' hardware counters (HwIfInDiscards, HwIfOutQDrops, the
+ * per-priority PFC ones) from the ASIC (Cumulus Linux user guide,
+ * "Monitoring Interfaces and Transceivers with ethtool"; CUMULUS-COUNTERS-MIB:
+ * "These table values come from Ethtool hardware interface statistics
+ * counters").  Read in the login shell NVUE runs in.
+ */
+static size_t nvue_counters(const char *port, struct nos_ctr_read *r, size_t max)
+{
+	return nos_ctr_linux(port, false, true, r, max);
+}
+
 const struct nos_ops nos_nvue = {
     .dialect = INV_DIALECT_NVUE,
     .parsers = parsers,
     .links_command = nvue_links_command,
     .links_source = "nv show interface -o json",
     .links_walk = nvue_links_walk,
+    .counters = nvue_counters,
 };

@@ -566,10 +566,32 @@ static const struct nos_parser parsers[] = {
     {NULL, NULL},
 };
 
+/* ---- counters (ctr.h) ---- */
+
+/*
+ * The port's SAI counters in COUNTERS_DB, its object found in
+ * COUNTERS_PORT_NAME_MAP: what portstat ('show interfaces counters') and
+ * pfcstat ('show pfc counters') read (sonic-utilities scripts/portstat,
+ * scripts/pfcstat), unmodified by their 'clear' snapshots:
+ * SAI_PORT_STAT_IF_IN_DISCARDS, SAI_PORT_STAT_PFC_3_RX_PKTS, ...
+ */
+static size_t sonic_counters(const char *port, struct nos_ctr_read *r, size_t max)
+{
+	if (!max)
+		return 0;
+	r[0] = (struct nos_ctr_read){.group = "sai", .parse = nos_ctr_sonic_hash};
+	snprintf(r[0].line, sizeof(r[0].line),
+		 "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET "
+		 "COUNTERS_PORT_NAME_MAP %s)\"",
+		 port);
+	return 1;
+}
+
 const struct nos_ops nos_sonic = {
     .dialect = INV_DIALECT_SONIC,
     .parsers = parsers,
     .links_command = sonic_links_command,
     .links_source = "sonic-db-cli APPL_DB PORT_TABLE oper_status",
     .links_parse = sonic_links_parse,
+    .counters = sonic_counters,
 };

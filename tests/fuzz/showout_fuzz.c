@@ -3,9 +3,12 @@
  * What switches and hosts print for rocelab to read back (injectors/nos/readback.c,
  * injectors/nos/links.c): the first line names the parser and its argument as a
  * fault action's read_as does ("sonic-pfc Ethernet4", "eos-acl NAME PORTS"),
- * or "links DIALECT" for the port-state reads; the rest is the output.
+ * "links DIALECT" for the port-state reads, or "counters PARSER PORT" for a
+ * port's counters (injectors/nos/ctr.h: each name kept printable, each value
+ * a count); the rest is the output.
  */
 #include "harness/lib/sbuf.h"
+#include "injectors/nos/ctr.h"
 #include "injectors/nos/links.h"
 #include "injectors/nos/readback.h"
 #include "tests/fuzz/fuzz.h"
@@ -25,6 +28,34 @@ static const struct inv_switch *switch_of(const char *dialect)
 	return inventory_switch(inv, name);
 }
 
+static void counters(const char *what, const char *out)
+{
+	static const struct {
+		const char *name;
+		int (*parse)(const char *port, const char *out, json_t *group);
+	} p[] = {{"ip-link", nos_ctr_ip_link},	     {"tc-qdisc", nos_ctr_tc_qdisc},
+		 {"ethtool", nos_ctr_ethtool},	     {"rdma-stat", nos_ctr_rdma_stat},
+		 {"sonic-hash", nos_ctr_sonic_hash}, {"eos-interface", nos_ctr_eos_interface},
+		 {"eos-pfc", nos_ctr_eos_pfc}};
+	const char *port = strchr(what, ' ');
+	char link[64];
+	const char *k;
+	json_t *g = json_object(), *v;
+
+	if (!strncmp(what, "rdma-link ", 10)) {
+		if (!nos_ctr_rdma_link(out, what + 10, link, sizeof(link)) &&
+		    !nos_ctr_name_ok(link))
+			abort();
+	}
+	for (size_t i = 0; port && i < sizeof(p) / sizeof(p[0]); i++)
+		if (!strncmp(what, p[i].name, (size_t)(port - what)) &&
+		    strlen(p[i].name) == (size_t)(port - what))
+			p[i].parse(port + 1, out, g);
+	json_object_foreach(g, k, v) if (!nos_ctr_name_ok(k) || !json_is_integer(v) ||
+					 json_integer_value(v) < 0) abort();
+	json_decref(g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size), *out = strchr(text, '\n'), err[512];
@@ -34,7 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	*out++ = '\0';
-	if (!strncmp(text, "links ", 6)) {
+	if (!strncmp(text, "counters ", 9)) {
+		counters(text + 9, out);
+	} else if (!strncmp(text, "links ", 6)) {
 		const struct inv_switch *sw = switch_of(text + 6);
 		struct port_state st[8];
 

@@ -154,6 +154,11 @@ done
 check "link-degrade's stream said what it sent" grep -Eq "^load: 4 flows, [0-9]+ pps each: [1-9][0-9]* datagrams sent" "$HM_OUT/ci/link-degrade/load.log"
 keys=$(jq '[.scenarios[] | has("name","verdict","detected","time_to_detect_s","localized","rank","class_ok","false_positives","transport","timestamp_source")] | all' "$R")
 [ "$keys" = true ] && [ "$(jq '.scenarios | length' "$R")" -eq "$n" ] && ok "results.json: $n scenarios with every graded field" || fail "results.json incomplete"
+# Issue 61: counters as evidence, each fault's ends read before its first action and before its undo.
+check "results.json: each fault's counters, a line a fault, read on its ends with nothing unread" \
+	jq -e '[.scenarios[] | (.counters | length) == (.faults | length) and all(.counters[]; .span_s > 0 and (.fault | type) == "number" and .unread == [])] | all' "$R"
+check "... link-degrade's: the TBF the fault put on the rail uplink passed the stream (a qdisc it added, from 0)" \
+	jq -e '[.scenarios[] | select(.name == "link-degrade") | .counters[].deltas[] | .qdisc // {} | to_entries[] | select(.key | test(" tbf packets$")) | .value] | max > 0' "$R"
 # The two monitors side by side over the suite, with their coverage and overhead per RNIC.
 check "results.json: monitors.ci compares hostmesh and rpingmesh over all $n scenarios, each passing all (none known blind)" \
 	jq -e --argjson n "$n" '.monitors.ci.monitors == ["hostmesh","rpingmesh"] and ([.monitors.ci.hostmesh, .monitors.ci.rpingmesh] | all(.scenarios == $n and .passed == $n and .known_blind == 0 and .false_positives == 0))' "$R"

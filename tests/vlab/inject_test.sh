@@ -227,7 +227,17 @@ if start_hold "pfc-misconfig rail1:swp1 priority 3" pfc-misconfig --target rail1
 		sh -c 'grep "pfc-misconfig" "$1" | tail -1 | jq -e "[.actions[] | select(.read_as)][0] as \$a | .actions[0].backend == \"shell\" and \$a.read_as == \"tc-root swp1\" and (\$a.found | fromjson | .[0].kind == \"noqueue\")"' sh "$STATE/journal.jsonl"
 	stop_hold "pfc-misconfig rail1:swp1"
 	check "its revert read rail1:swp1 back as found: no drift" sh -c '! grep -q "drift" "$1"' sh $T/hold.err
+	# Issue 61: counters as evidence, read before the first action and before the undo.
+	check "what its ends counted is said after the revert: the emulated class's drops first" \
+		grep -Eq "fault [0-9]+: counted in [0-9.]+ s: rail1:swp1: qdisc 10: bfifo drops \+[1-9]" $T/hold.err
+	check "... and the RNIC at the other end of the link received the incast" \
+		grep -Eq "fault [0-9]+: counted in [0-9.]+ s: host1:rnic1: .*link rx_packets \+[1-9]" $T/hold.err
 fi
+"$RL" inject pfc-misconfig --target rail1:swp1 --priority 3 --for 1s -j --counters >$T/ctr.json 2>$T/ctr.err
+check "inject -j --counters: a counters line after the verdict, both ends of rail1:swp1 read, none unread" \
+	jq -se '.[0].outcome == "applied" and (.[0].id as $i | .[-1] | .id == $i and .counters.span_s >= 1 and .counters.unread == [] and (.counters.deltas | has("rail1:swp1") and has("host1:rnic1")))' $T/ctr.json
+check "... the verification's incast tail-dropped in the class the fault added (counted from 0)" \
+	jq -se '.[-1].counters.deltas["rail1:swp1"].qdisc["10: bfifo drops"] > 0' $T/ctr.json
 
 # 7. a PFC storm from an RNIC: real 802.1Qbb frames, the pause emulated at its rail port
 if start_hold "pfc-storm host2:rnic1 4000/s" pfc-storm --target host2:rnic1 --rate 4000/s; then

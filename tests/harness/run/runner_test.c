@@ -323,6 +323,62 @@ Test(runner, a_fault_off_its_schedule_makes_the_scenario_invalid)
 	finish(&r, s);
 }
 
+/* What the fault's ends counted, as its injector said after the revert, is the scenario's. */
+Test(runner, the_injectors_counters_line_is_kept)
+{
+	struct scenario *s;
+	struct scn_result r;
+	json_t *want = json_loads("[{\"fault\":1,\"span_s\":1.5,\"deltas\":{\"rail1:swp5\":{"
+				  "\"qdisc\":{\"1: htb drops\":7}}},\"unread\":[]}]",
+				  0, NULL);
+
+	setenv("FAKE_INJECT_COUNTERS",
+	       "{\"span_s\":1.5,\"deltas\":{\"rail1:swp5\":{\"qdisc\":{\"1: htb drops\":7}}},"
+	       "\"unread\":[]}",
+	       1);
+	r = run(DIR "/echo-flap.yaml", &s);
+	unsetenv("FAKE_INJECT_COUNTERS");
+	cr_assert_eq(r.g.verdict, RV_PASS, "%s", r.g.reason);
+	cr_assert(json_equal(r.counters, want), "%s", json_dumps(r.counters, 0));
+	json_decref(want);
+	finish(&r, s);
+}
+
+/* A counter's name is a device's text: in report.html and junit.xml it is escaped. */
+Test(runner, a_counters_name_is_escaped_in_the_reports)
+{
+	struct run_info ri = {.outdir = outdir, .version = "test"};
+	struct scenario *s;
+	struct scn_result r;
+	char path[PATH_MAX + 32], *text;
+	size_t len;
+
+	setenv("FAKE_INJECT_COUNTERS",
+	       "{\"span_s\":1.5,\"deltas\":{\"rail1:swp5\":{\"ethtool\":{\"<img src=x "
+	       "onerror=alert(1)>&\":7}}},\"unread\":[\"rail1:swp5: '<b>' failed\"]}",
+	       1);
+	r = run(DIR "/echo-flap.yaml", &s);
+	unsetenv("FAKE_INJECT_COUNTERS");
+	cr_assert_eq(report_incident(&ri, &r), 0);
+	cr_assert_eq(report_junit(&ri, &r, 1, NULL), 0);
+	snprintf(path, sizeof(path), "%s/report.html", r.dir);
+	cr_assert_not_null(text = rl_read_file(path, &len));
+	cr_assert(strstr(text, "<tr><th>counted (fault 1, 1.5 s)</th><td>rail1:swp5: ethtool "
+			       "&lt;img src=x onerror=alert(1)&gt;&amp; +7<br>unread: rail1:swp5: "
+			       "'&lt;b&gt;' failed<br></td></tr>") &&
+		      !strstr(text, "<img src=x"),
+		  "%s", text);
+	free(text);
+	snprintf(path, sizeof(path), "%s/junit.xml", outdir);
+	cr_assert_not_null(text = rl_read_file(path, &len));
+	cr_assert(strstr(text, "fault 1 counted in 1.5 s:\nrail1:swp5: ethtool &lt;img src=x "
+			       "onerror=alert(1)&gt;&amp; +7\nunread: rail1:swp5: ") &&
+		      !strstr(text, "<img src=x"),
+		  "%s", text);
+	free(text);
+	finish(&r, s);
+}
+
 Test(runner, phases_fault_window_and_grade_of_a_registered_component)
 {
 	struct scenario *s;

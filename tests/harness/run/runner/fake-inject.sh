@@ -7,8 +7,9 @@
 # (reverted).  What it was asked (its arguments and the handoff line, quotes
 # escaped) and when it got ready are in its evidence.
 # FAKE_INJECT_SHORT, when set, is what it says after the revert did not run as written.
+# FAKE_INJECT_COUNTERS, when set, is the counters line's "counters" it prints after the revert.
 # FAKE_INJECT_APPLY_S, when set, is how long its apply takes (seconds), after the cue.
-trap 'echo "fake-inject: reverted" >&2; [ -z "${FAKE_INJECT_SHORT:-}" ] || echo "{\"id\":1,\"short\":\"$FAKE_INJECT_SHORT\"}"; exit 0' TERM INT
+trap 'echo "fake-inject: reverted" >&2; [ -z "${FAKE_INJECT_SHORT:-}" ] || echo "{\"id\":1,\"short\":\"$FAKE_INJECT_SHORT\"}"; [ -z "${FAKE_INJECT_COUNTERS:-}" ] || echo "{\"id\":1,\"counters\":$FAKE_INJECT_COUNTERS}"; exit 0' TERM INT
 IFS= read -r handoff
 handoff=$(printf '%s' "$handoff" | sed 's/\\/\\\\/g; s/"/\\"/g')
 echo ready
