@@ -32,6 +32,13 @@ json_t *fault_ctr_delta(json_t *before, json_t *after)
 				json_object_set_new(d, k, sub);
 			else
 				json_decref(sub);
+		} else if (json_is_string(v)) {
+			/* a state (PFC_WD_STATUS): "was -> now" when it changed */
+			const char *was = json_is_string(b) ? json_string_value(b) : "?";
+
+			if (strcmp(was, json_string_value(v)))
+				json_object_set_new(
+				    d, k, json_sprintf("%s -> %s", was, json_string_value(v)));
 		} else if (json_is_integer(v)) {
 			/* one not there before counts from 0: a qdisc the fault added, its drops */
 			json_int_t was = json_is_integer(b) ? json_integer_value(b) : 0;
@@ -81,7 +88,10 @@ static void add_link(struct fault_counters *c, const struct inventory *inv,
 void fault_counters_ends(const struct inventory *inv, const struct fault_spec *s,
 			 struct fault_counters *c)
 {
-	*c = (struct fault_counters){0};
+	char v[16];
+	const char *prio = fault_spec_value(s, "priority", v, sizeof(v));
+
+	*c = (struct fault_counters){.prio = prio ? atoi(prio) : -1};
 	if (s->tkind == INV_DEV_SWITCH && s->tport >= 0) {
 		add_link(c, inv, &(struct inv_endpoint){INV_DEV_SWITCH, s->tdev, (size_t)s->tport});
 	} else if (s->tkind == INV_DEV_SWITCH) {
@@ -123,12 +133,22 @@ static void read_one(struct fault_run *f, const char *dev, const struct nos_ctr_
 	free(out);
 }
 
-static void read_end(struct fault_run *f, const struct fault_ctr_end *e, json_t *into,
-		     json_t *unread)
+/* One end read (lab_each(): ends on several devices at once). */
+struct end_job {
+	struct fault_run *f;
+	const struct fault_counters *c;
+	const struct fault_ctr_end *e;
+	json_t *end, *unread; /* what it read by group; what it could not */
+};
+
+static void *read_end(void *job)
 {
+	struct end_job *j = job;
+	struct fault_run *f = j->f;
+	const struct fault_counters *c = j->c;
+	const struct fault_ctr_end *e = j->e;
 	struct nos_ctr_read rd[NOS_CTR_READS + 1];
 	char link[2 * INV_NAME_MAX + 16]; /* "DEV/PORT", an rdma read's argument */
-	json_t *end = json_object();
 	const char *dev, *port;
 	size_t n;
 
@@ -137,7 +157,7 @@ static void read_end(struct fault_run *f, const struct fault_ctr_end *e, json_t 
 
 		dev = sw->name;
 		port = sw->ports[e->port].name;
-		n = nos_ops_of(sw->dialect)->counters(port, rd, NOS_CTR_READS);
+		n = nos_ops_of(sw->dialect)->counters(port, c->prio, rd, NOS_CTR_READS);
 	} else {
 		const struct inv_host *h = &f->inv->hosts[e->dev];
 		char *out = NULL, err[256];
@@ -156,29 +176,42 @@ static void read_end(struct fault_run *f, const struct fault_ctr_end *e, json_t 
 			    .parse = nos_ctr_rdma_stat};
 		free(out);
 	}
+	j->end = json_object();
+	j->unread = json_array();
 	for (size_t i = 0; i < n; i++) /* also after a signal: the revert reads them */
-		read_one(f, dev, &rd[i], port, end, e->name, unread);
-	if (json_object_size(end))
-		json_object_set_new(into, e->name, end);
-	else
-		json_decref(end);
+		read_one(f, dev, &rd[i], port, j->end, e->name, j->unread);
+	return NULL;
 }
 
+/* Every end's counters now, the ends on several devices at once (over SSH). */
 static json_t *read_all(struct fault_run *f, struct fault_counters *c)
 {
+	struct end_job *jobs = rl_xcalloc(c->n_ends ? c->n_ends : 1, sizeof(*jobs));
 	json_t *all = json_object();
 
 	for (size_t i = 0; i < c->n_ends; i++)
-		read_end(f, &c->ends[i], all, c->unread);
+		jobs[i] = (struct end_job){.f = f, .c = c, .e = &c->ends[i]};
+	lab_each(f->lab, jobs, c->n_ends, sizeof(*jobs), read_end);
+	for (size_t i = 0; i < c->n_ends; i++) { /* in the ends' order */
+		if (json_object_size(jobs[i].end))
+			json_object_set(all, jobs[i].e->name, jobs[i].end);
+		json_array_extend(c->unread, jobs[i].unread);
+		json_decref(jobs[i].end);
+		json_decref(jobs[i].unread);
+	}
+	free(jobs);
 	return all;
 }
 
 void fault_counters_begin(struct fault_run *f, struct fault_counters *c)
 {
+	unsigned long long t0 = rl_now_ns();
+
 	fault_counters_clear(c);
 	c->unread = json_array();
 	c->before = read_all(f, c);
 	c->t_ns = rl_now_ns();
+	c->read_s = (double)(c->t_ns - t0) / 1e9;
 }
 
 void fault_counters_clear(struct fault_counters *c)
@@ -191,12 +224,14 @@ void fault_counters_clear(struct fault_counters *c)
 json_t *fault_counters_end(struct fault_run *f, struct fault_counters *c)
 {
 	json_t *after, *r, *unread;
+	unsigned long long t0;
 
 	if (!c->before || (!c->n_ends && !json_array_size(c->unread)))
 		return fault_counters_clear(c), NULL;
 	/* what was unread before stays said; what fails only now is said too */
 	unread = c->unread;
 	c->unread = json_array();
+	t0 = rl_now_ns();
 	after = read_all(f, c);
 	for (size_t i = 0; i < json_array_size(c->unread); i++) {
 		json_t *u = json_array_get(c->unread, i);
@@ -207,8 +242,10 @@ json_t *fault_counters_end(struct fault_run *f, struct fault_counters *c)
 		if (!said)
 			json_array_append(unread, u);
 	}
-	r = json_pack("{s:f, s:o, s:O}", "span_s", (double)(rl_now_ns() - c->t_ns) / 1e9, "deltas",
-		      fault_ctr_delta(c->before, after), "unread", unread);
+	/* what the reads took, before the first action and before the undo */
+	r = json_pack("{s:f, s:o, s:O, s:[f,f]}", "span_s", (double)(rl_now_ns() - c->t_ns) / 1e9,
+		      "deltas", fault_ctr_delta(c->before, after), "unread", unread, "read_s",
+		      c->read_s, (double)(rl_now_ns() - t0) / 1e9);
 	json_decref(after);
 	json_decref(unread);
 	fault_counters_clear(c);
@@ -220,6 +257,7 @@ json_t *fault_counters_end(struct fault_run *f, struct fault_counters *c)
 struct said {
 	char what[160];
 	long long d;
+	const char *state; /* a state's change ("operational -> stormed"), else NULL */
 	int rank; /* what tells of a fault first: drops, errors, pauses, marks; bytes last */
 };
 
@@ -260,13 +298,17 @@ void fault_counters_say(json_t *deltas, size_t max, struct sbuf *b)
 			if (n == sizeof(s) / sizeof(s[0]))
 				break;
 			snprintf(s[n].what, sizeof(s[n].what), "%s %s", group, name);
-			s[n].rank = rank(name);
+			s[n].rank = json_is_string(v) ? 3 : rank(name); /* a state first */
+			s[n].state = json_string_value(v);
 			s[n++].d = (long long)json_integer_value(v);
 		}
 		qsort(s, n, sizeof(s[0]), by_size);
 		sb_printf(b, "%s:", end);
 		for (size_t i = 0; i < n && i < max; i++)
-			sb_printf(b, "%s %s %+lld", i ? "," : "", s[i].what, s[i].d);
+			if (s[i].state)
+				sb_printf(b, "%s %s %s", i ? "," : "", s[i].what, s[i].state);
+			else
+				sb_printf(b, "%s %s %+lld", i ? "," : "", s[i].what, s[i].d);
 		if (n > max)
 			sb_printf(b, " (and %zu more)", n - max);
 		sb_printf(b, "\n");

@@ -24,7 +24,9 @@
  *   out-of-sequence, timeouts), where 'rdma -j link show' names one on the
  *   netdev;
  * - "sai": a SONiC port's SAI counters in COUNTERS_DB (IF_IN_DISCARDS,
- *   PFC_N_RX_PKTS, ...);
+ *   PFC_N_RX_PKTS, ...), and for a fault that names a priority P, "queue P"
+ *   (its queue's drops and PFC watchdog stats) and "pg P" (its priority
+ *   group's drops);
  * - "interface", "pfc": an EOS port's interfaceCounters and per-priority
  *   PFC frames.
  *
@@ -51,6 +53,8 @@ struct fault_counters {
 	json_t *before;		 /* {END: {GROUP: {NAME: n}}} */
 	unsigned long long t_ns; /* when before was read (rl_now_ns) */
 	json_t *unread;		 /* ["END: why"] */
+	int prio;		 /* the priority the fault names (its --priority), -1: none */
+	double read_s;		 /* what reading before took */
 };
 
 /* The ends of s's target in inv (c zeroed first). */
@@ -62,7 +66,8 @@ void fault_counters_begin(struct fault_run *f, struct fault_counters *c);
 
 /*
  * Read them again: {"span_s": S, "deltas": {END: {GROUP: {NAME: d}}},
- * "unread": [...]}, only counters that changed (d may be negative where a
+ * "unread": [...], "read_s": [BEFORE, AFTER]} (what each reading took: the
+ * ends on several devices at once over SSH), only counters that changed (d may be negative where a
  * counter was reset; one that appeared counts from 0).  NULL when begin read nothing and found no
  * end. Frees what begin kept.
  */
@@ -83,7 +88,8 @@ void fault_counters_say(json_t *deltas, size_t max, struct sbuf *b);
 /*
  * after - before for every counter after has (one before has not counts from
  * 0: a qdisc the fault added; an end or group before has not is left out:
- * it was unread), only those that differ; a new reference.
+ * it was unread), only those that differ, and a state that changed as
+ * "WAS -> NOW"; a new reference.
  */
 json_t *fault_ctr_delta(json_t *before, json_t *after);
 

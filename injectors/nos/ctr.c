@@ -219,29 +219,35 @@ int nos_ctr_sonic_hash(const char *port, const char *out, json_t *group)
 	(void)port;
 	if (*p != '{')
 		return -EINVAL;
-	/* 'KEY': 'VALUE' pairs; one holding a quote is double-quoted, and no counter's */
-	while ((p = strchr(p, '\''))) {
-		const char *k = p + 1, *ke = strchr(k, '\''), *val, *ve;
-		char key[128], num[32], *end;
+	/* 'KEY': 'VALUE' pairs, ", " apart; a string holding a ' is "double-quoted" */
+	for (p++; *p && *p != '}';) {
+		const char *k, *ke, *val, *ve;
+		char key[128], text[64], *end;
 		unsigned long long v;
 
-		if (!ke || strncmp(ke, "': '", 4))
+		p += strspn(p, ", ");
+		if ((*p != '\'' && *p != '"') || !(ke = strchr(k = p + 1, *p)))
 			break;
-		val = ke + 4;
-		if (!(ve = strchr(val, '\'')))
+		if (strncmp(ke + 1, ": ", 2) || (ke[3] != '\'' && ke[3] != '"') ||
+		    !(ve = strchr(val = ke + 4, ke[3])))
 			break;
 		p = ve + 1;
-		if (ke - k >= (ptrdiff_t)sizeof(key) || ve - val >= (ptrdiff_t)sizeof(num) ||
+		if (ke - k >= (ptrdiff_t)sizeof(key) || ve - val >= (ptrdiff_t)sizeof(text) ||
 		    ve == val)
 			continue;
 		snprintf(key, sizeof(key), "%.*s", (int)(ke - k), k);
-		snprintf(num, sizeof(num), "%.*s", (int)(ve - val), val);
+		snprintf(text, sizeof(text), "%.*s", (int)(ve - val), val);
 		errno = 0;
-		v = strtoull(num, &end, 10);
-		if (errno || *end || num[0] == '-')
-			continue;
-		put_n(group, "", key, v);
-		n++;
+		v = strtoull(text, &end, 10);
+		if (!errno && !*end && text[0] != '-') {
+			put_n(group, "", key, v);
+			n++;
+		} else if (strlen(key) > 7 && !strcmp(key + strlen(key) - 7, "_STATUS") &&
+			   nos_ctr_name_ok(key) && nos_ctr_name_ok(text)) {
+			/* a state, not a count: the PFC watchdog's PFC_WD_STATUS (operational,
+			 * stormed), as 'pfcwd show stats' prints it */
+			json_object_set_new(group, key, json_string(text));
+		}
 	}
 	return n ? 0 : -EINVAL;
 }

@@ -16,8 +16,9 @@
 
 /* One read of a port's counters: a CLI line, or argv run as it stands; its group and parser. */
 struct nos_ctr_read {
-	const char *group; /* "link", "qdisc", "ethtool", "sai", "interface", "pfc" */
-	char line[320];	   /* a line in the switch's CLI (lab_cli); "": argv */
+	char group[16]; /* "link", "qdisc", "ethtool", "sai", "queue 3", "pg 3", "interface", "pfc"
+			 */
+	char line[320]; /* a line in the switch's CLI (lab_cli); "": argv */
 	const char *argv[10];
 	/* what it printed for port into group: 0, or -EINVAL when it is not the tool's */
 	int (*parse)(const char *port, const char *out, json_t *group);
@@ -57,6 +58,8 @@ int nos_ctr_rdma_link(const char *out, const char *netdev, char *buf, size_t len
  * SONiC: 'sonic-db-cli COUNTERS_DB HGETALL "COUNTERS:<oid>"' as sonic-db-cli
  * prints a hash without --json, redis-py's dict: {'SAI_PORT_STAT_...':
  * '123', ...} (sonic-swss-common common/redisreply.cpp, formatDictReply).
+ * Counts, and a *_STATUS field's word as a string (a state: the PFC
+ * watchdog's PFC_WD_STATUS on a queue, operational or stormed).
  */
 int nos_ctr_sonic_hash(const char *port, const char *out, json_t *group);
 /* EOS: 'show interfaces P | json', interfaces.P.interfaceCounters */

@@ -480,10 +480,11 @@ static const struct nos_parser parsers[] = {
  * priority-flow-control counters detail | json', priorities."N" (rxFrames,
  * as pfc-storm reads it, pfc_storm.c).
  */
-static size_t eos_counters(const char *port, struct nos_ctr_read *r, size_t max)
+static size_t eos_counters(const char *port, int prio, struct nos_ctr_read *r, size_t max)
 {
 	size_t n = 0;
 
+	(void)prio; /* its PFC frames are per priority already; queue counters are not read */
 	if (n < max) {
 		r[n] = (struct nos_ctr_read){.group = "interface", .parse = nos_ctr_eos_interface};
 		snprintf(r[n++].line, sizeof(r[0].line), "show interfaces %s | json", port);

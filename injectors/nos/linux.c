@@ -237,8 +237,9 @@ static const struct nos_parser parsers[] = {
 /* ---- counters (ctr.h) ---- */
 
 /* The kernel's netdev counters and each qdisc's (where the emulated PFC and ECN classes count). */
-static size_t linux_counters(const char *port, struct nos_ctr_read *r, size_t max)
+static size_t linux_counters(const char *port, int prio, struct nos_ctr_read *r, size_t max)
 {
+	(void)prio; /* the emulated classes are qdiscs, read whole */
 	return nos_ctr_linux(port, true, false, r, max);
 }
 

@@ -40,9 +40,11 @@ struct nos_ops {
 	int (*links_walk)(const struct inv_switch *sw, json_t *root, struct port_state *st);
 	/*
 	 * Counters (injectors/counters.h): the reads of port's into r[max]
-	 * (ctr.h), how many; argv may point into port.
+	 * (ctr.h), and where the fault names a priority (prio >= 0) those of
+	 * its queue and priority group that the NOS keeps apart; how many.
+	 * argv may point into port.
 	 */
-	size_t (*counters)(const char *port, struct nos_ctr_read *r, size_t max);
+	size_t (*counters)(const char *port, int prio, struct nos_ctr_read *r, size_t max);
 };
 
 extern const struct nos_ops nos_linux, nos_sonic, nos_eos, nos_nvue;

@@ -497,8 +497,9 @@ static const struct nos_parser parsers[] = {
  * "These table values come from Ethtool hardware interface statistics
  * counters").  Read in the login shell NVUE runs in.
  */
-static size_t nvue_counters(const char *port, struct nos_ctr_read *r, size_t max)
+static size_t nvue_counters(const char *port, int prio, struct nos_ctr_read *r, size_t max)
 {
+	(void)prio; /* ethtool -S has the per-priority ones */
 	return nos_ctr_linux(port, false, true, r, max);
 }
 

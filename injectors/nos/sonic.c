@@ -568,23 +568,49 @@ static const struct nos_parser parsers[] = {
 
 /* ---- counters (ctr.h) ---- */
 
+/* "sonic-db-cli COUNTERS_DB HGETALL" of MAP's object for key: its whole SAI counter hash. */
+static void sonic_hash_read(struct nos_ctr_read *r, const char *group, const char *map,
+			    const char *key)
+{
+	*r = (struct nos_ctr_read){.parse = nos_ctr_sonic_hash};
+	snprintf(r->group, sizeof(r->group), "%s", group);
+	snprintf(r->line, sizeof(r->line),
+		 "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET %s "
+		 "%s)\"",
+		 map, key);
+}
+
 /*
  * The port's SAI counters in COUNTERS_DB, its object found in
  * COUNTERS_PORT_NAME_MAP: what portstat ('show interfaces counters') and
  * pfcstat ('show pfc counters') read (sonic-utilities scripts/portstat,
  * scripts/pfcstat), unmodified by their 'clear' snapshots:
- * SAI_PORT_STAT_IF_IN_DISCARDS, SAI_PORT_STAT_PFC_3_RX_PKTS, ...
+ * SAI_PORT_STAT_IF_IN_DISCARDS, SAI_PORT_STAT_PFC_3_RX_PKTS, ...  With a
+ * priority, its queue's ("PORT:P" in COUNTERS_QUEUE_NAME_MAP: what queuestat
+ * reads, SAI_QUEUE_STAT_DROPPED_PACKETS, and the PFC watchdog's
+ * PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED ... on the same object, as 'pfcwd
+ * show stats' reads them, pfcwd/main.py) and its priority group's
+ * ("PORT:P" in COUNTERS_PG_NAME_MAP, SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS,
+ * scripts/pg-drop).  Queue P for priority P is the default TC map's
+ * (inferred, as ecn-misconfig takes it).
  */
-static size_t sonic_counters(const char *port, struct nos_ctr_read *r, size_t max)
+static size_t sonic_counters(const char *port, int prio, struct nos_ctr_read *r, size_t max)
 {
-	if (!max)
-		return 0;
-	r[0] = (struct nos_ctr_read){.group = "sai", .parse = nos_ctr_sonic_hash};
-	snprintf(r[0].line, sizeof(r[0].line),
-		 "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET "
-		 "COUNTERS_PORT_NAME_MAP %s)\"",
-		 port);
-	return 1;
+	char key[96], group[16];
+	size_t n = 0;
+
+	if (n < max)
+		sonic_hash_read(&r[n++], "sai", "COUNTERS_PORT_NAME_MAP", port);
+	if (prio < 0 || prio > 7)
+		return n;
+	snprintf(key, sizeof(key), "%s:%d", port, prio);
+	snprintf(group, sizeof(group), "queue %d", prio);
+	if (n < max)
+		sonic_hash_read(&r[n++], group, "COUNTERS_QUEUE_NAME_MAP", key);
+	snprintf(group, sizeof(group), "pg %d", prio);
+	if (n < max)
+		sonic_hash_read(&r[n++], group, "COUNTERS_PG_NAME_MAP", key);
+	return n;
 }
 
 const struct nos_ops nos_sonic = {

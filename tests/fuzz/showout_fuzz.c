@@ -5,7 +5,7 @@
  * fault action's read_as does ("sonic-pfc Ethernet4", "eos-acl NAME PORTS"),
  * "links DIALECT" for the port-state reads, or "counters PARSER PORT" for a
  * port's counters (injectors/nos/ctr.h: each name kept printable, each value
- * a count); the rest is the output.
+ * a count or a state's printable word); the rest is the output.
  */
 #include "harness/lib/sbuf.h"
 #include "injectors/nos/ctr.h"
@@ -51,8 +51,12 @@ static void counters(const char *what, const char *out)
 		if (!strncmp(what, p[i].name, (size_t)(port - what)) &&
 		    strlen(p[i].name) == (size_t)(port - what))
 			p[i].parse(port + 1, out, g);
-	json_object_foreach(g, k, v) if (!nos_ctr_name_ok(k) || !json_is_integer(v) ||
-					 json_integer_value(v) < 0) abort();
+	/* each a count, or a *_STATUS state's printable word (SONiC's PFC_WD_STATUS) */
+	json_object_foreach(
+	    g, k, v) if (!nos_ctr_name_ok(k) ||
+			 (json_is_integer(v) ? json_integer_value(v) < 0
+					     : !json_is_string(v) || !strstr(k, "_STATUS") ||
+						   !nos_ctr_name_ok(json_string_value(v)))) abort();
 	json_decref(g);
 }
 

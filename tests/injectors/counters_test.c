@@ -134,15 +134,27 @@ Test(counters, rdma_statistic_and_link)
 Test(counters, sonic_counters_db_hash)
 {
 	static const char out[] =
-	    "{'SAI_PORT_STAT_IF_IN_OCTETS': '81920', 'SAI_PORT_STAT_IF_IN_DISCARDS': '7', "
-	    "'SAI_PORT_STAT_PFC_3_RX_PKTS': '1200', 'SAI_PORT_STAT_PFC_3_TX_PKTS': '0', "
-	    "'NOTE': \"it's\", 'SAI_PORT_STAT_BAD': '-1'}\n";
+	    "{'SAI_PORT_STAT_IF_IN_OCTETS': '81920', 'NOTE': \"it's\", "
+	    "'SAI_PORT_STAT_IF_IN_DISCARDS': '7', 'SAI_PORT_STAT_PFC_3_RX_PKTS': '1200', "
+	    "'SAI_PORT_STAT_PFC_3_TX_PKTS': '0', 'SAI_PORT_STAT_BAD': '-1'}\n";
+	/* a queue's hash: its drops, and the PFC watchdog's state and stats (pfcwd/main.py) */
+	static const char queue[] =
+	    "{'SAI_QUEUE_STAT_PACKETS': '50', 'SAI_QUEUE_STAT_DROPPED_PACKETS': '3', "
+	    "'PFC_WD_STATUS': 'stormed', 'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': '1', "
+	    "'PFC_WD_ACTION': 'drop'}";
 	json_t *g = json_object();
 
 	cr_assert_eq(nos_ctr_sonic_hash("Ethernet4", out, g), 0);
-	cr_assert_eq(n(g, "SAI_PORT_STAT_PFC_3_RX_PKTS"), 1200);
+	cr_assert_eq(n(g, "SAI_PORT_STAT_PFC_3_RX_PKTS"), 1200,
+		     "read on after a double-quoted value");
 	cr_assert_eq(n(g, "SAI_PORT_STAT_IF_IN_DISCARDS"), 7);
 	cr_assert_eq(json_object_size(g), 4);
+	json_decref(g);
+	g = json_object();
+	cr_assert_eq(nos_ctr_sonic_hash("Ethernet4", queue, g), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(g, "PFC_WD_STATUS")), "stormed");
+	cr_assert_eq(n(g, "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED"), 1);
+	cr_assert_null(json_object_get(g, "PFC_WD_ACTION"), "a setting, not a state: left out");
 	cr_assert_eq(nos_ctr_sonic_hash("Ethernet4", "{}\n", g), -EINVAL);
 	cr_assert_eq(nos_ctr_sonic_hash("Ethernet4", "", g), -EINVAL);
 	json_decref(g);
@@ -181,20 +193,29 @@ Test(counters, each_nos_reads_its_own_way)
 	struct nos_ctr_read r[NOS_CTR_READS];
 	size_t k;
 
-	k = nos_ops_of(INV_DIALECT_LINUX)->counters("swp3", r, NOS_CTR_READS);
+	k = nos_ops_of(INV_DIALECT_LINUX)->counters("swp3", 3, r, NOS_CTR_READS);
 	cr_assert_eq(k, 2);
 	cr_assert_str_eq(r[0].group, "link");
 	cr_assert_str_eq(r[1].argv[0], "tc");
 	cr_assert_str_eq(r[1].argv[6], "swp3");
 	cr_assert_eq(r[1].line[0], '\0');
-	k = nos_ops_of(INV_DIALECT_NVUE)->counters("swp3", r, NOS_CTR_READS);
+	k = nos_ops_of(INV_DIALECT_NVUE)->counters("swp3", -1, r, NOS_CTR_READS);
 	cr_assert_eq(k, 2);
 	cr_assert_str_eq(r[1].argv[0], "ethtool");
-	k = nos_ops_of(INV_DIALECT_SONIC)->counters("Ethernet4", r, NOS_CTR_READS);
+	k = nos_ops_of(INV_DIALECT_SONIC)->counters("Ethernet4", -1, r, NOS_CTR_READS);
 	cr_assert_eq(k, 1);
 	cr_assert_str_eq(r[0].line, "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli "
 				    "COUNTERS_DB HGET COUNTERS_PORT_NAME_MAP Ethernet4)\"");
-	k = nos_ops_of(INV_DIALECT_EOS)->counters("Ethernet4/1", r, NOS_CTR_READS);
+	/* with a priority, its queue's (and PFC watchdog's) and priority group's hashes too */
+	k = nos_ops_of(INV_DIALECT_SONIC)->counters("Ethernet4", 3, r, NOS_CTR_READS);
+	cr_assert_eq(k, 3);
+	cr_assert_str_eq(r[1].group, "queue 3");
+	cr_assert_str_eq(r[1].line, "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli "
+				    "COUNTERS_DB HGET COUNTERS_QUEUE_NAME_MAP Ethernet4:3)\"");
+	cr_assert_str_eq(r[2].group, "pg 3");
+	cr_assert_str_eq(r[2].line, "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli "
+				    "COUNTERS_DB HGET COUNTERS_PG_NAME_MAP Ethernet4:3)\"");
+	k = nos_ops_of(INV_DIALECT_EOS)->counters("Ethernet4/1", 3, r, NOS_CTR_READS);
 	cr_assert_eq(k, 2);
 	cr_assert_str_eq(r[0].line, "show interfaces Ethernet4/1 | json");
 	cr_assert_str_eq(
@@ -226,6 +247,22 @@ Test(counters, delta_keeps_what_changed)
 	struct sbuf s = {0};
 
 	cr_assert(json_equal(d, want), "%s", json_dumps(d, 0));
+	{
+		json_t *qb = json_loads("{\"e\":{\"queue 3\":{\"PFC_WD_STATUS\":\"operational\","
+					"\"PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED\":0}}}",
+					0, NULL),
+		       *qa = json_loads("{\"e\":{\"queue 3\":{\"PFC_WD_STATUS\":\"stormed\","
+					"\"PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED\":1}}}",
+					0, NULL),
+		       *qd = fault_ctr_delta(qb, qa);
+		struct sbuf q = {0};
+
+		fault_counters_say(qd, 8, &q);
+		cr_assert_str_eq(q.p, "e: queue 3 PFC_WD_STATUS operational -> stormed, queue 3 "
+				      "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED +1\n");
+		sb_free(&q);
+		json_decref(qa), json_decref(qb), json_decref(qd);
+	}
 	fault_counters_say(d, 2, &s);
 	cr_assert_str_eq(s.p, "sw:p1: qdisc 1: htb drops -7, link rx_dropped +3 (and 2 more)\n");
 	sb_free(&s);
@@ -255,6 +292,7 @@ Test(counters, the_ends_of_a_target)
 	cr_assert_not_null(inv);
 	ends_of(inv, "link-degrade", "rail1:swp5", &c);
 	cr_assert_eq(c.n_ends, 2);
+	cr_assert_eq(c.prio, -1, "link-degrade names no priority");
 	cr_assert_str_eq(c.ends[0].name, "rail1:swp5");
 	cr_assert_str_eq(c.ends[1].name, "spine1:swp1");
 	ends_of(inv, "link-degrade", "rail1:swp1", &c);
@@ -266,6 +304,8 @@ Test(counters, the_ends_of_a_target)
 	cr_assert_str_eq(c.ends[1].name, "rail2:swp3");
 	ends_of(inv, "ipid-drop", "spine1", &c);
 	cr_assert_eq(c.n_ends, 4, "spine1's cabled ports: %zu", c.n_ends);
+	ends_of(inv, "pfc-misconfig", "rail1:swp2", &c);
+	cr_assert_eq(c.prio, 3, "pfc-misconfig's priority, by default 3");
 	ends_of(inv, "cpu-hog", "host2", &c);
 	cr_assert_eq(c.n_ends, inv->hosts[1].n_rnics);
 	cr_assert_str_eq(c.ends[0].name, "host2:rnic1");
