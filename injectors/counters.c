@@ -314,3 +314,12 @@ void fault_counters_say(json_t *deltas, size_t max, struct sbuf *b)
 		sb_printf(b, "\n");
 	}
 }
+
+void fault_counters_text(json_t *c, size_t max, struct sbuf *b)
+{
+	json_t *u = json_object_get(c, "unread");
+
+	fault_counters_say(json_object_get(c, "deltas"), max, b);
+	for (size_t k = 0; k < json_array_size(u); k++)
+		sb_printf(b, "unread: %s\n", json_string_value(json_array_get(u, k)) ?: "");
+}

@@ -86,6 +86,12 @@ void fault_counters_clear(struct fault_counters *c);
 void fault_counters_say(json_t *deltas, size_t max, struct sbuf *b);
 
 /*
+ * A fault's counters (fault_counters_end()'s object, or its counters line's)
+ * as text: fault_counters_say() of its deltas, then "unread: WHY" a line.
+ */
+void fault_counters_text(json_t *c, size_t max, struct sbuf *b);
+
+/*
  * after - before for every counter after has (one before has not counts from
  * 0: a qdisc the fault added; an end or group before has not is left out:
  * it was unread), only those that differ, and a state that changed as

@@ -416,21 +416,8 @@ static void junit_property(FILE *f, const char *name, const char *value)
 	junit_property_at(f, "      ", name, value);
 }
 
-/*
- * A fault's counters (its injector's counters line, counters.h) as text: a
- * line an end (fault_counters_say), then a line for each end unread.
- */
-static void counters_text(json_t *c, struct sbuf *b)
-{
-	json_t *u = json_object_get(c, "unread");
-
-	fault_counters_say(json_object_get(c, "deltas"), 8, b);
-	for (size_t k = 0; k < json_array_size(u); k++)
-		sb_printf(b, "unread: %s\n", json_string_value(json_array_get(u, k)) ?: "");
-}
-
 /* What each fault's ends counted while it was in effect, in system-out: a line a fault, then
- * counters_text(). */
+ * fault_counters_text(). */
 static void junit_counters(FILE *f, json_t *counters)
 {
 	json_t *c;
@@ -444,7 +431,7 @@ static void junit_counters(FILE *f, json_t *counters)
 			(long long)json_integer_value(json_object_get(c, "fault")),
 			json_number_value(json_object_get(c, "span_s")),
 			json_object_size(json_object_get(c, "deltas")) ? "" : " nothing");
-		counters_text(c, &b);
+		fault_counters_text(c, 8, &b);
 		if (b.p)
 			rl_xml_fputs(f, b.p);
 		sb_free(&b);
@@ -998,7 +985,7 @@ static void html_counters(FILE *f, json_t *counters)
 			json_number_value(json_object_get(c, "span_s")),
 			json_object_size(json_object_get(c, "deltas")) ? ""
 								       : "nothing changed<br>");
-		counters_text(c, &b);
+		fault_counters_text(c, 8, &b);
 		for (char *l = b.p, *nl; l && *l; l = nl + 1) {
 			if (!(nl = strchr(l, '\n')))
 				break;

@@ -78,7 +78,7 @@ static void flow_tx_close(struct flow_tx *t)
 {
 	if (t->raw >= 0)
 		close(t->raw);
-	for (int k = 0; t->raw < 0 && k < t->n; k++)
+	for (int k = 0; k < t->n; k++)
 		if (t->udp[k] >= 0)
 			close(t->udp[k]);
 	t->raw = -1;
@@ -96,7 +96,7 @@ static int flow_tx_open(struct lab *l, const struct flow *f, const uint16_t *por
 	const struct inv_host *h = &l->inv->hosts[f->src.dev];
 	struct in_addr src = h->rnics[f->src.port].addr.addr;
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = src};
-	int ok = 0;
+	int ok = 0, r;
 
 	*t = (struct flow_tx){
 	    .raw = -1,
@@ -126,24 +126,20 @@ static int flow_tx_open(struct lab *l, const struct flow *f, const uint16_t *por
 	put16(t->pkt + 22, dport);
 	put16(t->pkt + 24, (uint16_t)(t->len - 20));
 
-	t->raw = lab_socket(l, h->name, AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
-	if (t->raw >= 0) {
-		setsockopt(t->raw, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)); /* routed by it */
-		if (bind(t->raw, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+	if ((r = lab_socket(l, h->name, AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW)) >= 0) {
+		setsockopt(r, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)); /* routed by it */
+		if (bind(r, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			t->raw = r;
 			return 0;
+		}
 		ok = -errno;
-		close(t->raw);
-		t->raw = -1;
+		close(r);
 		return ok;
 	}
-	if (t->raw != -EPERM && t->raw != -EACCES) {
-		ok = t->raw;
-		t->raw = -1;
-		return ok;
-	}
+	if (r != -EPERM && r != -EACCES)
+		return r;
 	rl_warn("load: no raw socket on %s (%s): UDP sockets, the kernel numbering IP IDs", h->name,
-		strerror(-t->raw));
-	t->raw = -1;
+		strerror(-r));
 	for (int k = 0; k < n; k++) {
 		t->udp[k] = flow_socket(l, h, f, ports[k], tos);
 		if (t->udp[k] >= 0)

@@ -314,8 +314,8 @@ static void report_counters(struct injection *j, json_t *c)
 
 		double span = json_number_value(json_object_get(c, "span_s"));
 
-		fault_counters_say(json_object_get(c, "deltas"), 6, &b);
-		if (!b.p)
+		fault_counters_text(c, 6, &b);
+		if (!json_object_size(json_object_get(c, "deltas")))
 			rl_info("fault %u: its ends counted nothing in %.1f s", j->run.id, span);
 		for (char *l = b.p, *nl; l && *l; l = nl + 1) {
 			if (!(nl = strchr(l, '\n')))
@@ -323,9 +323,6 @@ static void report_counters(struct injection *j, json_t *c)
 			*nl = '\0';
 			rl_info("fault %u: counted in %.1f s: %s", j->run.id, span, l);
 		}
-		for (size_t i = 0; i < json_array_size(json_object_get(c, "unread")); i++)
-			rl_info("fault %u: counters unread: %s", j->run.id,
-				json_string_value(json_array_get(json_object_get(c, "unread"), i)));
 		sb_free(&b);
 	}
 	json_decref(c);

@@ -66,20 +66,18 @@ void nos_ctr_put_ints(json_t *group, const char *prefix, json_t *o, const char *
 
 size_t nos_ctr_linux(const char *port, bool qdisc, bool ethtool, struct nos_ctr_read *r, size_t max)
 {
-	static const char *const ip[] = {"ip", "-s", "-j", "link", "show", "dev"},
-				 *const tc[] = {"tc", "-s", "-j", "qdisc", "show", "dev"};
 	size_t n = 0;
 
-	if (n < max) {
-		r[n] = (struct nos_ctr_read){.group = "link", .parse = nos_ctr_ip_link};
-		memcpy(r[n].argv, ip, sizeof(ip));
-		r[n++].argv[6] = port;
-	}
-	if (qdisc && n < max) {
-		r[n] = (struct nos_ctr_read){.group = "qdisc", .parse = nos_ctr_tc_qdisc};
-		memcpy(r[n].argv, tc, sizeof(tc));
-		r[n++].argv[6] = port;
-	}
+	if (n < max)
+		r[n++] =
+		    (struct nos_ctr_read){.group = "link",
+					  .argv = {"ip", "-s", "-j", "link", "show", "dev", port},
+					  .parse = nos_ctr_ip_link};
+	if (qdisc && n < max)
+		r[n++] =
+		    (struct nos_ctr_read){.group = "qdisc",
+					  .argv = {"tc", "-s", "-j", "qdisc", "show", "dev", port},
+					  .parse = nos_ctr_tc_qdisc};
 	if (ethtool && n < max)
 		r[n++] = (struct nos_ctr_read){
 		    .group = "ethtool", .argv = {"ethtool", "-S", port}, .parse = nos_ctr_ethtool};
