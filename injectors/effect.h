@@ -26,6 +26,9 @@ struct fault_run {
 	void *kind_state; /* what a kind's start keeps for its stop (a PFC storm's sender) */
 	/* a kind's schedule origin, rl_now_ns() (link-flap: its first down; 0: none) */
 	unsigned long long origin_ns;
+	/* what the fault's own first actions took, ns (the dead-man timers' arming not counted):
+	 * how early a schedule's first step starts so that it lands on its time */
+	unsigned long long first_took_ns;
 	/* the fault's start, CLOCK_REALTIME ns: time zero of the times its log prints (0: none) */
 	unsigned long long zero_rt_ns;
 	/* what of its schedule a live fault did not run as written ("": all of it) */

@@ -353,8 +353,11 @@ static int apply_actions(struct injection *j)
 	struct fault_run *f = &j->run;
 
 	for (size_t i = 0; i < j->plan.n_acts; i++) {
+		unsigned long long t0 = rl_now_ns();
 		int r = fault_exec_action(&j->lab, &j->plan.acts[i], false, f->err, sizeof(f->err));
 
+		if (!fault_action_is_deadman(&j->plan.acts[i]))
+			f->first_took_ns += rl_now_ns() - t0;
 		if (!r && fault_action_is_deadman(&j->plan.acts[i]) && !f->deadman_at)
 			f->deadman_at = rl_now_ns(); /* re-armed from here on */
 

@@ -167,7 +167,13 @@ dad_done
 rnic2_state() { $N route show table all dev rnic2; $N -6 route show table all dev rnic2; $N -6 addr show dev rnic2; }
 rnic2_state >"$T/flap.before"
 check "link-flap of an RNIC over SSH" \
-	sh -c '"$0" inject link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j >"$2" && jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$SI" "$T/flap.json"
+	sh -c '"$0" inject -v link-flap --target host1:rnic2 --period 1s --down 300ms --count 1 -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$SI" "$T/flap.json" "$T/flap.err"
+# Its first up starts early by what the first down's SSH commands took, as later steps start by
+# what the step before took (a VM tier run's first up, with no lead, came 1.01 s late).
+check "its first down's commands were timed, and the first up started early by them" \
+	awk '/the first down.s commands took/ { for (i = 1; i <= NF; i++) if ($i == "took") took = $(i + 1) + 0 }
+	     /cycle 1.s up: woke/ { for (i = 1; i <= NF; i++) if ($i == "woke") w = $(i + 1) + 0; seen = 1 }
+	     END { exit !(seen && took > 0 && w < 0) }' "$T/flap.err"
 check "it found 4 routes through rnic2 and 1 IPv6 address on host1" \
 	jq -se '.[0].note == "4 route(s) through rnic2 and 1 IPv6 address(es) as found on host1, restored after link-up"' "$T/flap.json"
 check "the journal says they ran over SSH, as host ops, host1's dead-man timer armed first" \
