@@ -125,6 +125,36 @@ static const char *rig_source(const struct scn_result *r)
 			    : "this machine: the controller (each host of the lab sampled itself)";
 }
 
+/*
+ * Each load as it was asked and as its senders sent it (runner.h: run_load):
+ * what makes a failure under it rig-limited, with the figure.
+ */
+static json_t *loads_block(const struct scn_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; r->s && i < r->n_loads && i < r->s->n_loads; i++) {
+		const struct scn_load *l = &r->s->loads[i];
+		const struct run_load *x = &r->loads[i];
+		json_t *o = json_pack("{s:s,s:s,s:I,s:o,s:b}", "kind",
+				      l->kind == LOAD_STREAM ? "stream" : "incast", "where",
+				      l->kind == LOAD_STREAM ? l->across : l->to, "asked_mbps",
+				      (json_int_t)l->rate_mbps, "sent_mbps",
+				      x->sent_mbps < 0 ? json_null() : json_real(x->sent_mbps),
+				      "refused", x->refused > 0);
+
+		if (l->share > 0)
+			json_object_set_new(o, "share",
+					    json_pack("{s:f,s:s,s:I,s:b}", "of_link", l->share,
+						      "link_of", l->link_of, "link_mbps",
+						      (json_int_t)l->link_mbps, "speed_given",
+						      l->link_speed_given));
+		json_object_set_new(o, "rig_short", json_boolean(runner_load_short(r, i)));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *rig_block(const struct scn_result *r)
 {
 	const char *name[3];
@@ -270,6 +300,7 @@ static json_t *scenario_json(const struct scn_result *r)
 			    r->counters ? json_deep_copy(r->counters) : json_array());
 	if (r->note[0])
 		json_object_set_new(o, "emulated_note", json_string(r->note));
+	json_object_set_new(o, "loads", loads_block(r));
 	json_object_set_new(o, "duration_s", json_real(r->t_end - r->t_start));
 	json_object_set_new(o, "rig", rig_block(r));
 	if (!r->rig_local)
@@ -577,6 +608,14 @@ static void junit_attachments(FILE *f, const struct scn_result *x, const char *p
 		rl_xml_fputs(f, line);
 	}
 	junit_counters(f, x->counters);
+	for (size_t i = 0; x->s && i < x->n_loads && i < x->s->n_loads; i++) {
+		char line[320];
+
+		runner_load_text(x, i, line, sizeof(line) - 1);
+		strcat(line, "\n");
+		fputs("load ", f);
+		rl_xml_fputs(f, line);
+	}
 	/* GitLab shows a failure's first attachment alone: the plot comes first */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
@@ -1038,6 +1077,13 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, "<tr><th>emulated</th><td>%s</td></tr>\n",
 			rl_xml_escape(r->note, a, sizeof(a)));
 	html_counters(f, r->counters);
+	for (size_t i = 0; i < r->n_loads && i < s->n_loads; i++) {
+		char t[300];
+
+		fprintf(f, "<tr><th>load</th><td%s>%s</td></tr>\n",
+			runner_load_short(r, i) ? " class=\"invalid\"" : "",
+			rl_xml_escape(runner_load_text(r, i, t, sizeof(t)), a, sizeof(a)));
+	}
 	fprintf(f, "<tr><th>expected</th><td>%s</td></tr>\n",
 		s->expect.silent ? "no verdict" : rl_xml_escape(s->expect.cls, a, sizeof(a)));
 	if (!s->expect.silent)

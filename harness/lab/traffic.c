@@ -43,6 +43,9 @@ struct flow_tx {
 	uint16_t id[FLOW_TX_PORTS]; /* each port's next IP ID */
 	struct sockaddr_in to;
 	size_t len; /* the datagram from the IPv4 header on */
+	/* sends the host refused for want of room (EAGAIN, ENOBUFS): what is downstream held
+	 * them (a full queue, a paused NIC), not this CPU */
+	unsigned long long refused;
 	uint8_t pkt[FLOW_TX_HDR + 1472];
 };
 
@@ -151,17 +154,28 @@ static int flow_tx_open(struct lab *l, const struct flow *f, const uint16_t *por
 	return ok ? 0 : -EADDRNOTAVAIL;
 }
 
+/* A send that failed: counted as refused when the host had no room for it. */
+static bool flow_tx_failed(struct flow_tx *t)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)
+		t->refused++;
+	return false;
+}
+
 /* Send one datagram from port k: true when it left. */
 static bool flow_tx_send(struct flow_tx *t, int k, int flags)
 {
-	if (t->raw < 0)
-		return t->udp[k] >= 0 &&
-		       sendto(t->udp[k], t->pkt + FLOW_TX_HDR, t->len - FLOW_TX_HDR, flags,
-			      (struct sockaddr *)&t->to, sizeof(t->to)) > 0;
+	if (t->raw < 0) {
+		if (t->udp[k] < 0)
+			return false;
+		return sendto(t->udp[k], t->pkt + FLOW_TX_HDR, t->len - FLOW_TX_HDR, flags,
+			      (struct sockaddr *)&t->to, sizeof(t->to)) > 0 ||
+		       flow_tx_failed(t);
+	}
 	put16(t->pkt + 4, t->id[k]);
 	put16(t->pkt + 20, t->port[k]);
 	if (sendto(t->raw, t->pkt, t->len, flags, (struct sockaddr *)&t->to, sizeof(t->to)) <= 0)
-		return false;
+		return flow_tx_failed(t);
 	t->id[k] = t->id[k] == 0xffff ? 1 : t->id[k] + 1; /* not 0: the kernel would pick one */
 	return true;
 }
@@ -208,16 +222,19 @@ void traffic_blast_progress(int fd)
 	blast_progress_fd = fd;
 }
 
-/* One "sent FLOW REALTIME COUNT" line: what flow has sent by then (a single write). */
-static void blast_progress(size_t flow, long long sent)
+/*
+ * One "sent FLOW REALTIME COUNT REFUSED" line: what flow has sent by then,
+ * and how many sends the host refused for want of room (a single write).
+ */
+static void blast_progress(size_t flow, long long sent, unsigned long long refused)
 {
 	struct timespec ts;
 
 	if (blast_progress_fd < 0)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	dprintf(blast_progress_fd, "sent %zu %lld.%03ld %lld\n", flow, (long long)ts.tv_sec,
-		ts.tv_nsec / 1000000, sent);
+	dprintf(blast_progress_fd, "sent %zu %lld.%03ld %lld %llu\n", flow, (long long)ts.tv_sec,
+		ts.tv_nsec / 1000000, sent, refused);
 }
 
 static void blast_stop(int sig)
@@ -287,14 +304,15 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 			unsigned long long depth = pps * BLAST_DEPTH_MS / 1000 + 1, paid = 0,
 					   next = start + BLAST_PROGRESS_NS;
 
-			blast_progress(i, 0);
+			t.refused = 0;
+			blast_progress(i, 0, 0);
 			for (unsigned k = 0;; k++) {
 				unsigned long long now = rl_now_ns(), due;
 
 				if (now >= end || blast_stopped)
 					break;
 				if (now >= next) {
-					blast_progress(i, sent);
+					blast_progress(i, sent, t.refused);
 					next = now + BLAST_PROGRESS_NS;
 				}
 				/* in microseconds: an hour at 10 million a second fits 64 bits */
@@ -312,7 +330,7 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 				if (t.n && flow_tx_send(&t, (int)(k % (unsigned)ns), MSG_DONTWAIT))
 					sent++, paid++;
 			}
-			blast_progress(i, sent);
+			blast_progress(i, sent, t.refused);
 			if (write(pipefd[1], &sent, sizeof(sent)) < 0)
 				_exit(1);
 			_exit(0);
@@ -504,7 +522,51 @@ size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struc
 
 	for (k = 0; k < ARRAY_SIZE(argv); k++)
 		a->argv[k] = argv[k];
+	if (hs->progress) /* in the place of the NULL, which moves on */
+		a->argv[k - 1] = "--progress", a->argv[k] = NULL;
 	return mine;
+}
+
+double traffic_sent_mbps(const char *path, int bytes, unsigned long long *refused)
+{
+	FILE *f = fopen(path, "re");
+	char line[160];
+	struct {
+		double t0, c0, t, c;
+		unsigned long long refused;
+	} fl[256];
+	size_t n = 0;
+	double mbps = 0;
+	bool any = false;
+
+	*refused = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t k;
+		double t, c;
+		unsigned long long x = 0;
+
+		if (sscanf(line, "sent %zu %lf %lf %llu", &k, &t, &c, &x) < 3 ||
+		    k >= ARRAY_SIZE(fl) || c < 0)
+			continue;
+		for (; n <= k; n++)
+			fl[n].t0 = -1;
+		if (fl[k].t0 < 0)
+			fl[k].t0 = t, fl[k].c0 = c;
+		fl[k].t = t, fl[k].c = c, fl[k].refused = x;
+	}
+	fclose(f);
+	for (size_t k = 0; k < n; k++) {
+		if (fl[k].t0 < 0)
+			continue;
+		*refused += fl[k].refused;
+		if (fl[k].t > fl[k].t0 && fl[k].c >= fl[k].c0) {
+			mbps += (fl[k].c - fl[k].c0) * bytes * 8 / (fl[k].t - fl[k].t0) / 1e6;
+			any = true;
+		}
+	}
+	return any ? mbps : -1;
 }
 
 double traffic_sent_between(const char *path, size_t flow, double from, double to)

@@ -45,10 +45,19 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 			unsigned long long pps);
 /*
  * From then on, traffic_blast()'s senders write to fd (-1: nowhere) what each
- * flow has sent, every 100 ms and at its end: "sent FLOW SECONDS COUNT\n",
- * SECONDS the realtime clock's (what a run grades a service's own rate by).
+ * flow has sent, every 100 ms and at its end: "sent FLOW SECONDS COUNT
+ * REFUSED\n", SECONDS the realtime clock's (what a run grades a service's own
+ * rate by), REFUSED the sends its host had no room for (EAGAIN, ENOBUFS:
+ * what is downstream of the sender held it back, not its CPU).
  */
 void traffic_blast_progress(int fd);
+/*
+ * What the flows of the "sent" lines at path sent together, in Mbit/s of
+ * datagrams of bytes each (each flow's count over its own first to last
+ * line), and how many sends their host refused (*refused).  -1 when no flow
+ * has two lines.
+ */
+double traffic_sent_mbps(const char *path, int bytes, unsigned long long *refused);
 /*
  * Datagrams flow sent in [from, to] (realtime seconds) by the "sent" lines
  * of the file at path, interpolated between lines; -1 when the lines do not
@@ -81,8 +90,9 @@ struct host_send {
 	long long ms;		/* for this long */
 	unsigned long long pps; /* per flow; 0: as fast as it can */
 	int priority, size, n_sports;
-	int ecn;    /* the IP header's ECN bits: 0 not ECN-capable, 2 ECT(0) */
-	int sport0; /* the first source port (0: traffic_blast's own) */
+	int ecn;       /* the IP header's ECN bits: 0 not ECN-capable, 2 ECT(0) */
+	int sport0;    /* the first source port (0: traffic_blast's own) */
+	bool progress; /* its "sent" lines on its stdout (traffic_blast_progress()) */
 };
 
 /* The argv of one host's 'rocelab load send', its strings kept here. */

@@ -949,6 +949,7 @@ static int link_speed(struct ctx *c, yaml_node_t *v, void *o)
 		return -EINVAL;
 	}
 	((struct inv_link *)o)->speed_mbps = mbps;
+	((struct inv_link *)o)->speed_given = true;
 	return 0;
 }
 

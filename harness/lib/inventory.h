@@ -100,7 +100,8 @@ struct inv_endpoint {
 
 struct inv_link {
 	struct inv_endpoint a, b;
-	unsigned long long speed_mbps;
+	unsigned long long speed_mbps; /* 100 Gbit/s when not given */
+	bool speed_given;
 	struct inv_loc loc;
 };
 

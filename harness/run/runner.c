@@ -318,7 +318,8 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 				       l->size,
 				       n_sports,
 				       0,
-				       sport0};
+				       sport0,
+				       true};
 		struct host_send_argv a;
 		int r;
 
@@ -398,9 +399,19 @@ static bool place_loads(struct lab *lab, const struct scenario *s, struct scn_re
 	return true;
 }
 
-static int start_load(struct lab *lab, const struct scenario *s, const struct scn_load *l,
-		      long long ms, const char *dir, const struct run_opts *o, struct load_run *lr)
+/* Load i's log: load.log for the first, load-N.log for the N-th after it. */
+static void load_log(const char *dir, size_t i, char *buf, size_t len)
 {
+	if (i)
+		snprintf(buf, len, "%s/load-%zu.log", dir, i + 1);
+	else
+		snprintf(buf, len, "%s/load.log", dir);
+}
+
+static int start_load(struct lab *lab, const struct scenario *s, size_t li, long long ms,
+		      const char *dir, const struct run_opts *o, struct load_run *lr)
+{
+	const struct scn_load *l = &s->loads[li];
 	struct flow flows[256] = {0};
 	size_t n = load_flows(s, l, lr, flows, ARRAY_SIZE(flows));
 	/* pps per flow from the total rate: bits / (8 * (payload + 28 bytes of headers)) */
@@ -413,7 +424,7 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 
 	if (!n)
 		return -ENOENT;
-	snprintf(logpath, sizeof(logpath), "%s/load.log", dir);
+	load_log(dir, li, logpath, sizeof(logpath));
 	if (l->kind == LOAD_STREAM && l->n_from && (r = pin_stream(lab, s, l, dir, o, &sport0)))
 		return r;
 	n_sports = sport0 ? 1 : 8; /* pinned: that one port; else ECMP spreads 8 */
@@ -438,6 +449,7 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 		setpriority(PRIO_PROCESS, 0, 19);
 		if (fd >= 0)
 			dup2(fd, STDERR_FILENO);
+		traffic_blast_progress(fd); /* what it sent, every 100 ms: runner_load_sent() */
 		/* The runner's handlers stay: stop_load's SIGTERM ends the blast, which
 		 * still says what it sent. */
 		rl_interrupted = 0;
@@ -452,6 +464,30 @@ static int start_load(struct lab *lab, const struct scenario *s, const struct sc
 	lr->pid = pid;
 	lr->started = runner_now_s();
 	return pid < 0 ? -errno : 0;
+}
+
+/*
+ * What load li's senders sent (their "sent" lines: this machine's in its log,
+ * each host's in the log beside it over SSH), into r->loads[li].
+ */
+static void load_sent(struct scn_result *r, const struct scenario *s, size_t li)
+{
+	char log[PATH_MAX + 64], there[PATH_MAX + 200];
+	struct run_load *x = &r->loads[li];
+	unsigned long long refused;
+	double m;
+
+	load_log(r->dir, li, log, sizeof(log));
+	x->sent_mbps = -1;
+	x->refused = 0;
+	for (size_t h = 0; h <= s->inv->n_hosts; h++) {
+		if (h)
+			snprintf(there, sizeof(there), "%s.%s", log, s->inv->hosts[h - 1].name);
+		if ((m = traffic_sent_mbps(h ? there : log, s->loads[li].size + 28, &refused)) < 0)
+			continue;
+		x->sent_mbps = (x->sent_mbps < 0 ? 0 : x->sent_mbps) + m;
+		x->refused += refused;
+	}
 }
 
 static void stop_load(struct lab *lab, struct load_run *lr)
@@ -904,9 +940,13 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		 */
 		for (size_t l = 0; ok && !loads_started && l < s->n_loads && l < ARRAY_SIZE(loads);
 		     l++) {
-			if (start_load(lab, s, &s->loads[l], s->fault_ms - t, r->dir, o, &loads[l]))
-				rl_warn("%s: load %zu could not start (see %s/load.log)", s->name,
-					l, r->dir);
+			if (start_load(lab, s, l, s->fault_ms - t, r->dir, o, &loads[l])) {
+				char path[PATH_MAX + 64];
+
+				load_log(r->dir, l, path, sizeof(path));
+				rl_warn("%s: load %zu could not start (see %s)", s->name, l + 1,
+					path);
+			}
 			/*
 			 * Without a fault, the load is what the fault phase is about, from
 			 * when it started (after a pinned stream's trace, not before).
@@ -940,6 +980,16 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 		}
 	for (size_t l = 0; l < ARRAY_SIZE(loads); l++)
 		stop_load(lab, &loads[l]);
+	for (size_t l = 0; l < s->n_loads && l < ARRAY_SIZE(loads); l++) {
+		char text[300];
+
+		r->loads[l] = (struct run_load){-1, 0};
+		r->n_loads = l + 1;
+		if (loads[l].started <= 0)
+			continue; /* never started: said when it could not */
+		load_sent(r, s, l);
+		rl_info("%s: load %s", s->name, runner_load_text(r, l, text, sizeof(text)));
+	}
 	if (!s->n_faults && r->t_fault)
 		r->t_revert = runner_now_s();
 	/* when a flap's link was down, as its ends read it: the holders have written it all */
@@ -1031,6 +1081,7 @@ void runner_result_free(struct scn_result *r)
 	r->n_host_rig = 0;
 	json_decref(r->counters);
 	r->counters = NULL;
+	r->n_loads = 0;
 }
 
 /* The lab as its inventory says: RNICs up, addressed and routed; every link up at its switches. */

@@ -51,6 +51,17 @@ struct scn_result {
 	/* what each fault's ends counted while it was in effect: its injector's counters line
 	 * (injectors/counters.h) with "fault": its id; an array, NULL: none said */
 	json_t *counters;
+	/*
+	 * What each load sent, by its senders' own "sent" lines (traffic.h), against
+	 * what it asked: a load whose senders sent less than LOAD_SHORT_BOUND of
+	 * its rate while their hosts refused none of their sends was held back by
+	 * the rig, not by the network, and did not load its link (issue 61).
+	 */
+	struct run_load {
+		double sent_mbps; /* < 0: not known (no sender's lines) */
+		unsigned long long refused;
+	} loads[8];
+	size_t n_loads;
 	/* a flapping link's down intervals as its ends read them (CLOCK_REALTIME s) */
 	double down[64][2];
 	size_t n_down;
@@ -225,8 +236,28 @@ size_t runner_phases(const struct scn_result *r, const char *name[3], double fro
  * known blind or unobservable) is invalid, not failed: an MP-RDMA run at 0.83
  * of its optimal beside another user's CPU hog (pressure 0.85) graded the
  * rig, not the transport.  A pass stays a pass: it held on a busy rig.
+ * So is a run one of whose loads the rig could not send (runner_load_short()):
+ * a software sender against a 400G link never congests it.
  */
 bool runner_rig_limited(const struct scn_result *r, char *why, size_t len);
+
+/*
+ * A load that sent less than this share of its rate, with no send refused
+ * downstream, was held back by the rig (its CPU): a paced sender that keeps
+ * up sends its rate to within its bucket's rounding.
+ */
+#define LOAD_SHORT_BOUND 0.9
+
+/*
+ * Load i of r's scenario (what it asked, what its senders sent) in words,
+ * as the verdicts and the report say it: "incast to host1:rnic1: asked
+ * 60000 Mbit/s (60% of host1:rnic1's link, 100 Gbit/s), sent 1840 Mbit/s
+ * (3%)".  Returns buf.
+ */
+const char *runner_load_text(const struct scn_result *r, size_t i, char *buf, size_t len);
+
+/* Load i fell short of its rate for the rig's want (LOAD_SHORT_BOUND, nothing refused). */
+bool runner_load_short(const struct scn_result *r, size_t i);
 /* Grade r from its components' observations (after they were collected). */
 void runner_grade(struct scn_result *r);
 /*

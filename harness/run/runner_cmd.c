@@ -282,17 +282,20 @@ static int dry_run(const struct scenario *s, struct dry_sum *sum)
 	for (size_t i = 0; i < s->n_loads; i++) {
 		const struct scn_load *l = &s->loads[i];
 
+		char share[160];
+
+		scn_load_share_text(l, share, sizeof(share));
 		if (l->kind == LOAD_INCAST) {
-			printf("  load incast to %s at %llu Mbit/s, priority %d, from", l->to,
-			       l->rate_mbps, l->priority);
+			printf("  load incast to %s at %llu Mbit/s%s, priority %d, from", l->to,
+			       l->rate_mbps, share, l->priority);
 			for (size_t k = 0; k < l->n_from; k++)
 				printf("%s %s", k ? "," : "", l->from[k]);
 			if (l->across[0])
 				printf(", each on source ports traced across %s", l->across);
 			putchar('\n');
 		} else
-			printf("  load stream across %s at %llu Mbit/s, priority %d\n", l->across,
-			       l->rate_mbps, l->priority);
+			printf("  load stream across %s at %llu Mbit/s%s, priority %d\n", l->across,
+			       l->rate_mbps, share, l->priority);
 	}
 	for (size_t i = 0; i < s->n_services; i++) {
 		const struct scn_service *v = &s->services[i];

@@ -320,6 +320,51 @@ size_t runner_phases(const struct scn_result *r, const char *name[3], double fro
 	return r->t_fault > 0 ? 3 : 1;
 }
 
+const char *runner_load_text(const struct scn_result *r, size_t i, char *buf, size_t len)
+{
+	const struct scn_load *l = &r->s->loads[i];
+	const struct run_load *x = &r->loads[i];
+	char share[160];
+	int n = snprintf(buf, len, "%s %s: asked %llu Mbit/s%s",
+			 l->kind == LOAD_STREAM ? "stream across" : "incast to",
+			 l->kind == LOAD_STREAM ? l->across : l->to, l->rate_mbps,
+			 scn_load_share_text(l, share, sizeof(share)));
+
+	if (n < 0 || (size_t)n >= len || i >= r->n_loads)
+		return buf;
+	if (x->sent_mbps < 0)
+		snprintf(buf + n, len - (size_t)n, ", sent: not known (no sender's lines)");
+	else
+		snprintf(buf + n, len - (size_t)n, ", sent %.0f Mbit/s (%.0f%%)%s", x->sent_mbps,
+			 x->sent_mbps * 100 / (double)l->rate_mbps,
+			 x->refused ? ", sends refused downstream" : "");
+	return buf;
+}
+
+bool runner_load_short(const struct scn_result *r, size_t i)
+{
+	const struct run_load *x = &r->loads[i];
+
+	return r->s && i < r->n_loads && i < r->s->n_loads && x->sent_mbps >= 0 && !x->refused &&
+	       x->sent_mbps < LOAD_SHORT_BOUND * (double)r->s->loads[i].rate_mbps;
+}
+
+/* The first load the rig could not send (runner_load_short()), said in why. */
+static bool load_limited(const struct scn_result *r, char *why, size_t len)
+{
+	char text[300];
+
+	for (size_t i = 0; i < r->n_loads; i++)
+		if (runner_load_short(r, i)) {
+			snprintf(why, len,
+				 "invalid (rig-limited): the %s, none refused: the rig could not "
+				 "send it",
+				 runner_load_text(r, i, text, sizeof(text)));
+			return true;
+		}
+	return false;
+}
+
 bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
 {
 	const char *name[3];
@@ -340,7 +385,7 @@ bool runner_rig_limited(const struct scn_result *r, char *why, size_t len)
 				worst = v, at = p, who = h;
 		}
 	if (worst < RIG_PRESSURE_BOUND)
-		return false;
+		return load_limited(r, why, len);
 	snprintf(why, len,
 		 "invalid (rig-limited): some task of %s%s waited for a CPU %.0f%% of the %s "
 		 "phase (bound %.0f%%): the rig's CPU was the limit",
@@ -387,7 +432,7 @@ void runner_grade(struct scn_result *r)
 	struct comp_times t = runner_times(r);
 	const struct grade *headline = NULL;
 	bool invalid = r->g.verdict == RV_INVALID;
-	char svc_why[300], rig_why[200];
+	char svc_why[300], rig_why[320];
 
 	for (size_t i = 0; i < r->n_comps; i++) {
 		struct comp_result *c = &r->comps[i];
@@ -420,7 +465,7 @@ void runner_grade(struct scn_result *r)
 			char was[sizeof(c->g.reason)];
 
 			snprintf(was, sizeof(was), "%s", c->g.reason);
-			snprintf(c->g.reason, sizeof(c->g.reason), "%.200s (measured: %.100s)",
+			snprintf(c->g.reason, sizeof(c->g.reason), "%.220s (measured: %.80s)",
 				 rig_why, was);
 			c->g.verdict = RV_INVALID;
 			if (!invalid) {

@@ -619,7 +619,7 @@ static int check_rnic(struct sctx *c, yaml_node_t *n, const struct inventory *in
 struct load_tmp {
 	struct scn_load *l;
 	const struct inventory *inv;
-	yaml_node_t *kind, *to, *from, *across;
+	yaml_node_t *kind, *to, *from, *across, *rate;
 	struct role_picks picks;
 };
 
@@ -644,8 +644,27 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 
 		if (!s)
 			return -EINVAL;
-		if (rl_parse_rate_mbps(s, &l->rate_mbps) || !l->rate_mbps || l->rate_mbps > 100000)
-			return err_at(c, v, "load rate '%s': give e.g. 200mbit or 1gbit", s);
+		char *end;
+
+		t->rate = v;
+		if (s[0] && s[strlen(s) - 1] == '%') {
+			errno = 0;
+			l->share = strtod(s, &end) / 100;
+			if (errno || end == s || *end != '%' || !(l->share > 0) || l->share > 1)
+				return err_at(c, v,
+					      "load rate '%s': a share of the link is more than "
+					      "0%% and at most 100%%, e.g. 60%%",
+					      s);
+			return 0;
+		}
+		l->share = 0;
+		if (rl_parse_rate_mbps(s, &l->rate_mbps) || !l->rate_mbps ||
+		    l->rate_mbps > LOAD_MBPS_MAX)
+			return err_at(
+			    c, v,
+			    "load rate '%s': give e.g. 200mbit or 1gbit (at most 1.6tbit), "
+			    "or a share of the link, e.g. 60%%",
+			    s);
 		return 0;
 	}
 	if (!strcmp(key, "priority")) {
@@ -742,6 +761,45 @@ static int load_endpoints(struct sctx *c, struct load_tmp *t)
 	return 0;
 }
 
+/*
+ * A load whose rate is a share of a link: the link of 'across' (what a
+ * stream crosses, what an incast's senders were placed across), else of
+ * 'to' (the receiver's, where an incast converges), at the speed the
+ * inventory gives it.
+ */
+static int load_share(struct sctx *c, struct load_tmp *t, const struct inventory *inv)
+{
+	struct scn_load *l = t->l;
+	struct inv_endpoint ep;
+	const struct inv_link *k;
+	char msg[160];
+	double mbps;
+
+	snprintf(l->link_of, sizeof(l->link_of), "%s", l->across[0] ? l->across : l->to);
+	if (inventory_endpoint(inv, l->link_of, &ep, msg, sizeof(msg)) ||
+	    !(k = inventory_link_at(inv, &ep)))
+		return err_at(c, t->rate,
+			      "load rate %g%%: %s is not cabled in the inventory, so it has no "
+			      "link speed; give the rate in bits a second (e.g. 200mbit)",
+			      l->share * 100, l->link_of);
+	l->link_mbps = k->speed_mbps;
+	l->link_speed_given = k->speed_given;
+	mbps = l->share * (double)k->speed_mbps;
+	l->rate_mbps = mbps < 1 ? 1 : (unsigned long long)(mbps + 0.5);
+	return 0;
+}
+
+const char *scn_load_share_text(const struct scn_load *l, char *buf, size_t len)
+{
+	if (l->share > 0)
+		snprintf(buf, len, " (%g%% of %s's link, %g Gbit/s%s)", l->share * 100, l->link_of,
+			 (double)l->link_mbps / 1e3,
+			 l->link_speed_given ? "" : ": the inventory gives none, the default");
+	else if (len)
+		buf[0] = '\0';
+	return buf;
+}
+
 static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *inv)
 {
 	struct scenario *s = c->s;
@@ -777,7 +835,7 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 	} else {
 		return err_at(c, t.kind, "unknown load kind '%s' (incast, stream)", kind);
 	}
-	return 0;
+	return l->share > 0 ? load_share(c, &t, inv) : 0;
 }
 
 /* ---- services -------------------------------------------------------------------------- */

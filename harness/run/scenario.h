@@ -24,6 +24,9 @@ struct scn_fault {
 
 enum scn_load_kind { LOAD_INCAST, LOAD_STREAM };
 
+/* The most a load may ask, in Mbit/s: 1.6 Tbit/s (two 800G links) */
+#define LOAD_MBPS_MAX 1600000ULL
+
 struct scn_load {
 	enum scn_load_kind kind;
 	char to[72];	   /* incast: the receiving RNIC; a pinned stream's too */
@@ -32,6 +35,15 @@ struct scn_load {
 	char across[72]; /* stream: SWITCH:PORT the load leaves through; incast: every sender's
 			    paths cross it (optional) */
 	unsigned long long rate_mbps; /* total offered rate */
+	/*
+	 * rate: N% -- a share of a link's speed: the link of 'across' when it is
+	 * given, else of 'to' (the receiver's, where an incast congests).
+	 * share 0: rate was given in bits a second.
+	 */
+	double share;
+	char link_of[72];	      /* the endpoint whose link it is */
+	unsigned long long link_mbps; /* that link's speed */
+	bool link_speed_given;	      /* false: the inventory's default (100 Gbit/s) */
 	int priority, size;
 	struct inv_loc loc;
 };
@@ -130,6 +142,13 @@ struct scenario {
 	size_t n_services;
 	struct scn_expect expect; /* the scenario's: each component's unless it has its own */
 };
+
+/*
+ * A load's rate as a share of its link, in words for a person (" (60% of
+ * rail1:swp5's link, 100 Gbit/s)"), or "" for a rate in bits a second.
+ * Returns buf.
+ */
+const char *scn_load_share_text(const struct scn_load *l, char *buf, size_t len);
 
 /*
  * Parse and validate a scenario and load its inventory: inv_override (-i)

@@ -27,6 +27,22 @@ sent=$(sed -n 's/^load: 3 flows, [0-9]* pps each: \([0-9]*\) datagrams sent$/\1/
 	ok "the incast's $sent datagrams left by spine2:swp1 ($s2 packets out of it); spine1:swp1 sent $s1" ||
 	fail "where the incast went: $sent sent, spine2:swp1 $s2 packets out, spine1:swp1 $s1" "$(cat "$T/ia/incast-across/load.log")"
 
+check "results.json: the incast as asked and as its senders sent it (40 Mbit/s; 36 or more)" \
+	jq -e '.scenarios[0].loads | length == 1 and .[0].kind == "incast" and .[0].where == "host1:rnic1" and .[0].asked_mbps == 40 and .[0].sent_mbps >= 36 and .[0].refused == false and .[0].rig_short == false and (.[0] | has("share") | not)' "$T/ia/results.json"
+
+# Issue 61: a load given as a share of its link, which this rig cannot send; the failure beside
+# it is the rig's, with the figure.
+section "a load at half of a 100 Gbit/s link: the rig cannot send it, the failure is invalid"
+SL="$ROOT/tests/vlab/scenarios/short-load.yaml"
+check "run --dry-run says the rate and whose link it is a share of" sh -c '"$0" run --dry-run "$1" | grep -q "load stream across rail2:swp5 at 50000 Mbit/s (50% of rail2:swp5.s link, 100 Gbit/s), priority 3"' "$RL" "$SL"
+expect_exit 3 "run: exit 3 (invalid, not failed)" "$RL" run -o "$T/sl" --seed 7 --no-history "$SL"
+cp "$T/check.out" "$T/sl.out"
+check "the end of the run says rig-limited, what was asked and what was sent" \
+	grep -Eq "^run:   INVALID short-load: hostmesh: invalid \(rig-limited\): the stream across rail2:swp5: asked 50000 Mbit/s \(50% of rail2:swp5's link, 100 Gbit/s\), sent [0-9]+ Mbit/s \([0-9]+%\), none refused: the rig could not send it \(measured: not detected" "$T/sl.out"
+check "results.json: its load, the share, the figure, short (valid against the schema)" \
+	sh -c 'jq -e ".scenarios[0].loads[0] | .asked_mbps == 50000 and .sent_mbps > 0 and .sent_mbps < 45000 and .rig_short and .share == {of_link: 0.5, link_of: \"rail2:swp5\", link_mbps: 100000, speed_given: true}" "$0/results.json" && "$1/tests/reports/results-schema.py" "$1/reports/results.schema.json" "$0/results.json" >/dev/null' "$T/sl" "$ROOT"
+check "report.html and junit.xml say the load" sh -c 'grep -q "<tr><th>load</th><td class=\"invalid\">stream across rail2:swp5: asked 50000 Mbit/s" "$0/short-load/report.html" && grep -q "^load stream across rail2:swp5: asked 50000 Mbit/s (50% of rail2:swp5.s link" "$0/junit.xml"' "$T/sl"
+
 section "'load send' pinned: ports read back, bad ones refused"
 expect_exit 2 "a pinned port 0 is refused" "$RL" load send -i "$ROOT/lab-inventory/vlab-rail.yaml" --host host2 --flows rnic2:198.18.0.2:0 --for 10ms
 cp "$T/check.out" "$T/ls.out"

@@ -390,6 +390,8 @@ done
 check "results.json records the lab kind ssh" jq -e '.lab_kind == "ssh"' "$R"
 check "over SSH, each fault's ends' counters read on the hosts and switches, nothing unread (issue 61; reading took $(jq -r '[.scenarios[].counters[].read_s[]] | map(. * 1000 | round) | "\(min)-\(max) ms"' "$R"), the ends at once)" \
 	jq -e '[.scenarios[] | (.counters | length) == (.faults | length) and all(.counters[]; .unread == [] and (.deltas | length) > 0 and (.read_s | length) == 2)] | all' "$R"
+check "over SSH, each load's senders' lines came back from the hosts: what it sent is known (issue 61; $(jq -r '[.scenarios[].loads[] | "\(.sent_mbps | round) of \(.asked_mbps) Mbit/s"] | join(", ")' "$R"))" \
+	jq -e '[.scenarios[].loads[] | .sent_mbps > 0] | length > 0 and all' "$R"
 check "over SSH, every fault's revert read back as found (drift null)" jq -e '[.scenarios[] | has("drift") and .drift == null] | all' "$R"
 check "the run saw no network namespace to enter" sh -c '[ -f "$1" ] && [ ! -s "$1" ]' sh "$T/sshci.netns"
 check "results.json records each host's clock skew, measured at pre-flight" jq -e '(.clock_skew_s | keys) == ["host1","host2","host3","host4"] and ([.clock_skew_s[] | fabs] | max) < 1' "$R"

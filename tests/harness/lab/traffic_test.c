@@ -74,3 +74,35 @@ Test(traffic, ecmp_width_is_the_edge_uplinks_or_one_at_a_host)
 	}
 	inventory_free(inv);
 }
+
+/*
+ * A load's rate from its senders' lines: each flow over its own first to last
+ * line, summed (1,000-byte datagrams: 8,000 bits each); the sends refused
+ * downstream as the last line of each flow says (older lines without the
+ * field count none).
+ */
+Test(traffic, sent_mbps_sums_each_flows_own_rate, .fini = drop)
+{
+	unsigned long long refused = 99;
+
+	write_lines("load: 2 flows\n"
+		    "sent 0 100.000 0 0\n"
+		    "sent 1 100.500 0 0\n"
+		    "sent 0 101.000 1000 0\n"
+		    "sent 1 101.500 250 3\n"
+		    "sent 0 102.000 2000 0\n"
+		    "sent 2 102.000 7\n");
+	/* flow 0: 1000/s = 8 Mbit/s; flow 1: 250/s = 2; flow 2: one line, no rate */
+	cr_assert_float_eq(traffic_sent_mbps(path, 1000, &refused), 10.0, 1e-9);
+	cr_assert_eq(refused, 3);
+	cr_assert_eq(traffic_sent_mbps("/nonexistent/x", 1000, &refused), -1);
+	cr_assert_eq(refused, 0);
+}
+
+Test(traffic, sent_mbps_without_a_span_is_not_known, .fini = drop)
+{
+	unsigned long long refused;
+
+	write_lines("load: 1 flows, 10 pps each: 0 datagrams sent\nsent 0 100.000 0 0\n");
+	cr_assert_eq(traffic_sent_mbps(path, 1000, &refused), -1);
+}

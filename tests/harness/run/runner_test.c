@@ -1469,3 +1469,66 @@ Test(report, verdict_labels_are_merged_and_kept_off_the_markers)
 	free(text);
 	rl_rm_rf(dir);
 }
+
+/*
+ * A load the rig could not send (issue 61): a failure under it is invalid
+ * (rig-limited) with the figure -- unless its hosts refused sends (what is
+ * downstream held it back: the link was loaded), it sent its rate, its rate
+ * is not known, or the component passed.
+ */
+static enum run_verdict graded_under_load(double share, double sent, unsigned long long refused,
+					  double figure, char *reason, size_t len)
+{
+	struct scn_load l = {.kind = LOAD_STREAM,
+			     .share = share,
+			     .link_mbps = 100000,
+			     .link_speed_given = true,
+			     .rate_mbps = share > 0 ? (unsigned long long)(share * 100000) : 120};
+	struct scenario s = {.loads = &l, .n_loads = 1};
+	struct scn_result r = {.rig_local = true, .s = &s, .t_start = 100, .t_stop = 110};
+	struct scn_component sc = {.ops = &echo_component};
+	struct comp_result c = {.sc = &sc};
+	enum run_verdict v;
+
+	snprintf(l.across, sizeof(l.across), "rail1:swp5");
+	snprintf(l.link_of, sizeof(l.link_of), "rail1:swp5");
+	sc.expect.metrics[0] = (struct metric_expect){
+	    .name = "goodput-vs-optimal", .op = MOP_GE, .value = 0.9, .text = ">= 0.9"};
+	sc.expect.n_metrics = 1;
+	comp_obs_metric(&c.obs, "goodput-vs-optimal", figure, "ratio");
+	r.loads[0] = (struct run_load){sent, refused};
+	r.n_loads = 1;
+	for (int i = 1; i <= 100; i++) /* a quiet rig */
+		*RL_PUSH(r.rig.s, r.rig.n) = (struct rig_sample){.t = 100 + 0.1 * i, .some = 0.05};
+	r.rig.interval = 0.1, r.rig.psi = true;
+	r.comps = &c, r.n_comps = 1;
+	runner_grade(&r);
+	v = r.g.verdict;
+	snprintf(reason, len, "%s", r.g.reason);
+	comp_obs_clear(&c.obs);
+	free(r.rig.s);
+	return v;
+}
+
+Test(grade, a_failure_under_a_load_the_rig_could_not_send_is_invalid)
+{
+	char why[400];
+
+	cr_assert_eq(graded_under_load(0.6, 1840, 0, 0.5, why, sizeof(why)), RV_INVALID, "%s", why);
+	cr_assert(strstr(why, "invalid (rig-limited): the stream across rail1:swp5: asked 60000 "
+			      "Mbit/s (60% of rail1:swp5's link, 100 Gbit/s), sent 1840 Mbit/s "
+			      "(3%), none refused: the rig could not send it"),
+		  "says what was asked and what was sent: %s", why);
+	cr_assert(strstr(why, "goodput-vs-optimal = 0.5"), "and what was measured: %s", why);
+	cr_assert_eq(graded_under_load(0.6, 1840, 5, 0.5, why, sizeof(why)), RV_FAIL,
+		     "sends refused downstream: the link held it, the load did its work: %s", why);
+	cr_assert_eq(graded_under_load(0, 118, 0, 0.5, why, sizeof(why)), RV_FAIL,
+		     "120 Mbit/s asked, 118 sent: a failure is the component's: %s", why);
+	cr_assert_eq(graded_under_load(0, 90, 0, 0.5, why, sizeof(why)), RV_INVALID,
+		     "120 Mbit/s asked, 90 sent: %s", why);
+	cr_assert(strstr(why, "asked 120 Mbit/s, sent 90 Mbit/s (75%)"), "%s", why);
+	cr_assert_eq(graded_under_load(0.6, -1, 0, 0.5, why, sizeof(why)), RV_FAIL,
+		     "not known: no excuse: %s", why);
+	cr_assert_eq(graded_under_load(0.6, 1840, 0, 0.95, why, sizeof(why)), RV_PASS,
+		     "a pass stays a pass: %s", why);
+}

@@ -662,3 +662,68 @@ Test(scenario, fabric_count_all_shapes_every_uplink)
 	}
 	scenario_free(s);
 }
+
+/*
+ * A load's rate as a share of a link (issue 61): of 'across' when given, else
+ * of 'to'; at the speed the inventory gives (the virtual lab's 100g); said in
+ * words for the dry run and the verdicts.  A link the inventory does not cable
+ * has no speed: refused where the rate is.
+ */
+Test(scenario, a_load_rate_is_a_share_of_its_link)
+{
+	static const char head[] = "name: share\n"
+				   "faults:\n"
+				   "  - { kind: link-flap, target: rail1:swp5 }\n"
+				   "load:\n";
+	char text[1024], words[200], *err = NULL;
+	size_t errlen = 0;
+	struct scenario *s;
+	FILE *errf;
+
+	snprintf(text, sizeof(text),
+		 "%s  - { kind: stream, across: rail1:swp5, rate: 60%% }\n"
+		 "  - { kind: incast, to: host1:rnic1, from: [host2:rnic1], rate: 2.5%% }\n"
+		 "  - { kind: incast, to: host1:rnic1, from: [host2:rnic1], rate: 120mbit }\n"
+		 "expect: { class: switch-link }\n",
+		 head);
+	s = scenario_parse("l.yaml", text, strlen(text), NULL, VLAB, 7, stderr);
+	cr_assert_not_null(s);
+	cr_assert_eq(s->n_loads, 3);
+	cr_assert_eq(s->loads[0].rate_mbps, 60000, "60%% of rail1:swp5's 100g");
+	cr_assert_str_eq(s->loads[0].link_of, "rail1:swp5");
+	cr_assert(s->loads[0].link_speed_given);
+	cr_assert_str_eq(scn_load_share_text(&s->loads[0], words, sizeof(words)),
+			 " (60% of rail1:swp5's link, 100 Gbit/s)");
+	cr_assert_eq(s->loads[1].rate_mbps, 2500, "an incast: of its receiver's link");
+	cr_assert_str_eq(s->loads[1].link_of, "host1:rnic1");
+	cr_assert_eq(s->loads[2].share, 0);
+	cr_assert_eq(s->loads[2].rate_mbps, 120);
+	cr_assert_str_eq(scn_load_share_text(&s->loads[2], words, sizeof(words)), "");
+	scenario_free(s);
+
+	/* host1:rnic1 not cabled: no speed to take a share of */
+	FILE *inv = fopen("/tmp/rocelab-share-inv.yaml", "w");
+	size_t len;
+	char *vlab = rl_read_file(VLAB, &len), *cut = strstr(vlab, "  - { a: host1:rnic1,");
+
+	cr_assert_not_null(inv);
+	cr_assert_not_null(cut);
+	fwrite(vlab, 1, (size_t)(cut - vlab), inv);
+	fputs(strchr(cut, '\n') + 1, inv);
+	fclose(inv);
+	free(vlab);
+	snprintf(text, sizeof(text),
+		 "%s  - { kind: incast, to: host1:rnic1, from: [host2:rnic1], rate: 50%% }\n"
+		 "expect: { class: switch-link }\n",
+		 head);
+	errf = open_memstream(&err, &errlen);
+	s = scenario_parse("l.yaml", text, strlen(text), "/tmp/rocelab-share-inv.yaml", VLAB, 7,
+			   errf);
+	fclose(errf);
+	remove("/tmp/rocelab-share-inv.yaml");
+	cr_assert_null(s);
+	cr_assert(strstr(err, "l.yaml:5:65: load rate 50%: host1:rnic1 is not cabled in the "
+			      "inventory, so it has no link speed; give the rate in bits a second"),
+		  "%s", err);
+	free(err);
+}
