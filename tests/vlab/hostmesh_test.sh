@@ -181,7 +181,7 @@ check "results.json: each scenario's rig block, sampled every 100 ms through it,
 	jq -e '[.scenarios[] | .rig | .interval_s == 0.1 and (.samples | length) > 100 and (.phases.baseline.busy_mean >= 0) and (.source | test("every host of the virtual lab"))] | all' "$R"
 jq -r '[.scenarios[] | .rig.phases | to_entries[] | .value.pressure_mean // empty] | "  rig: CPU pressure by phase over the suite: min \(min * 1000 | round / 1000), max \(max * 1000 | round / 1000)"' "$R" >&2
 check "results.json: the services' own senders said what they sent (svc-path-fault's)" \
-	grep -Eq "^sent 0 [0-9]+\.[0-9]{3} [1-9][0-9]*$" "$HM_OUT/ci/svc-path-fault/service-svc-b.log"
+	grep -Eq "^sent 0 [0-9]+\.[0-9]{3} [1-9][0-9]* [0-9]+$" "$HM_OUT/ci/svc-path-fault/service-svc-b.log"
 J="$HM_OUT/ci/junit.xml"
 [ "$(grep -c '<testcase classname="rocelab.ci"' "$J")" -eq "$n" ] && grep -q 'property name="seed" value="7"' "$J" && grep -q 'property name="inventory"' "$J" && grep -q 'property name="versions"' "$J" && grep -q 'property name="lab_kind" value="vlab"' "$J" \
 	&& ok "junit.xml: $n testcases of rocelab.ci with inventory, seed and versions" || fail "junit.xml" "$(head -8 "$J" | tr '\n' ' ')"
