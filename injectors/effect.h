@@ -33,6 +33,9 @@ struct fault_run {
 	unsigned long long zero_rt_ns;
 	/* what of its schedule a live fault did not run as written ("": all of it) */
 	char short_of[512];
+	/* what a kind's stop found not given back (a PFC watchdog still stormed): drift, said
+	 * with the actions' ("": nothing) */
+	char left[384];
 	/* its devices' dead-man timers (deadman.h): when last armed (rl_now_ns, 0: none), fired */
 	unsigned long long deadman_at;
 	bool deadman_fired;

@@ -338,6 +338,12 @@ static void report_drift(struct injection *j, bool reverted)
 	struct sbuf said = {0};
 	size_t n = fault_drift(&j->lab, j->plan.acts, j->plan.n_acts, &said);
 
+	if (j->run.left[0]) { /* what the kind's stop found not given back */
+		rl_warn("drift: %s", j->run.left);
+		sb_printf(&said, "%s%s", said.len ? "; " : "", j->run.left);
+		n++;
+	}
+
 	if (j->json && n)
 		fault_drift_print(stdout, j->run.id, reverted, (unsigned)n, said.p);
 	if (j->run.short_of[0]) {
@@ -394,8 +400,10 @@ static int finish_revert(struct injection *j)
 	json_t *c;
 	int r;
 
+	/* while the fault is still in effect: before its kind's stop (a storm's sender, which
+	 * then waits for a PFC watchdog the storm tripped to give its queue back) */
+	c = fault_counters_end(&j->run, &j->ctr);
 	stop_kind(j);
-	c = fault_counters_end(&j->run, &j->ctr); /* while the fault is still in effect */
 	state_lock();
 	r = fault_undo_actions(&j->lab, j->plan.acts, j->plan.n_acts);
 	if (!r)
@@ -654,8 +662,8 @@ int cmd_inject(int argc, char **argv)
 		json_t *c;
 
 		rl_err("fault %u is not effective: %s; reverting", j.run.id, j.run.err);
-		stop_kind(&j);
 		c = fault_counters_end(&j.run, &j.ctr);
+		stop_kind(&j);
 		fault_undo_actions(&j.lab, j.plan.acts, j.plan.n_acts);
 		journal_mark(j.run.id, JS_REVERTED);
 		print_result(&j, a.json, "not-effective");

@@ -15,11 +15,13 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/nos_ops.h"
 #include "injectors/render.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct pfc_storm_opts {
@@ -263,6 +265,13 @@ struct storm {
 	struct inv_endpoint sw_end; /* the switch port the frames arrive at */
 	struct fault_action rx;	    /* a NOS's PFC receive counter: its read and parser */
 	unsigned long long rx_before; /* what it said before the storm */
+	/*
+	 * A NOS's PFC watchdog of the queue (nos_ops.pfcwd; wd_state NULL: none read):
+	 * its state's read, as it was before the storm, its restoration time.
+	 */
+	char *wd_state;
+	char wd_was[16];
+	long long wd_restore_ms; /* -1: not set */
 };
 
 /* The NOS counter's value now: 0, or -EIO with f->err. */
@@ -278,6 +287,121 @@ static int read_rx(struct fault_run *f, const struct storm *st, unsigned long lo
 	}
 	*v = rb.packets;
 	return 0;
+}
+
+/*
+ * One word a NOS printed (a watchdog's state, a time) into out: its first
+ * line, trimmed; "" for an empty line.  false when the read failed or what
+ * it printed is not one word of [A-Za-z0-9_-] (device output is untrusted),
+ * said in err.
+ */
+static bool nos_word(struct fault_run *f, const char *dev, const char *line, char *out, size_t len,
+		     char *err, size_t errlen)
+{
+	char *o = NULL, *p, *e;
+	int r = lab_cli(f->lab, dev, line, NULL, &o, err, errlen);
+
+	if (r) {
+		free(o);
+		return false;
+	}
+	for (p = o ? o : ""; *p == ' ' || *p == '\t' || *p == '\r'; p++)
+		;
+	e = p + strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-");
+	if ((size_t)(e - p) >= len || (*e && !strchr(" \t\r\n", *e))) {
+		snprintf(err, errlen, "'%s' printed no one word", line);
+		free(o);
+		return false;
+	}
+	snprintf(out, len, "%.*s", (int)(e - p), p);
+	free(o);
+	return true;
+}
+
+/*
+ * The switch end's PFC watchdog of the storm's queue, where its NOS says how
+ * to read it (SONiC): its state before the storm and its restoration time,
+ * for stop() to wait on.  One that cannot be read is warned of and not
+ * waited on; the storm goes on.
+ */
+static void wd_begin(struct fault_run *f, struct storm *st)
+{
+	const struct inv_switch *sw = &f->inv->switches[st->sw_end.dev];
+	const struct nos_ops *ops = nos_ops_of(sw->dialect);
+	const char *port = inventory_netdev(f->inv, &st->sw_end);
+	struct sbuf state = {0}, restore = {0};
+	char t[24], err[256];
+
+	if (!ops || !ops->pfcwd)
+		return;
+	ops->pfcwd(port, ps_of(f->spec)->priority, &state, &restore);
+	st->wd_restore_ms = -1;
+	if (!nos_word(f, sw->name, state.p, st->wd_was, sizeof(st->wd_was), err, sizeof(err)) ||
+	    !nos_word(f, sw->name, restore.p, t, sizeof(t), err, sizeof(err))) {
+		rl_warn("pfc-storm %u: the PFC watchdog of %s:%s queue %d is not read, nor waited "
+			"on after the storm: %s",
+			f->id, sw->name, port, ps_of(f->spec)->priority, err);
+		sb_free(&state);
+	} else {
+		st->wd_state = sb_take(&state);
+		if (t[0] && strspn(t, "0123456789") == strlen(t) && strlen(t) < 9)
+			st->wd_restore_ms = atoll(t);
+	}
+	sb_free(&restore);
+}
+
+/* How long past its restoration time a watchdog may take to say so (its poll, the counters'). */
+#define WD_SLACK_MS 5000
+
+/*
+ * After the storm: a PFC watchdog the storm tripped ("stormed") gives the
+ * queue back by itself once no pause has come for its restoration time.
+ * Waited for, read every half second, up to that time and WD_SLACK_MS (3 s
+ * and the slack when it is not set); one still stormed then is drift
+ * (f->left), with what restores it.  One that was stormed before the storm
+ * is not the storm's: left alone.
+ */
+static void wd_end(struct fault_run *f, struct storm *st)
+{
+	const struct inv_switch *sw = &f->inv->switches[st->sw_end.dev];
+	const char *port = inventory_netdev(f->inv, &st->sw_end);
+	long long wait = (st->wd_restore_ms >= 0 ? st->wd_restore_ms : 3000) + WD_SLACK_MS;
+	unsigned long long t0 = rl_now_ns(), until = t0 + (unsigned long long)wait * 1000000ULL;
+	char now[16], err[256];
+	bool tripped = false;
+
+	if (!st->wd_state || !strcmp(st->wd_was, "stormed"))
+		return;
+	for (;;) {
+		if (!nos_word(f, sw->name, st->wd_state, now, sizeof(now), err, sizeof(err))) {
+			rl_warn(
+			    "pfc-storm %u: the PFC watchdog of %s:%s queue %d not read after the "
+			    "storm: %s",
+			    f->id, sw->name, port, ps_of(f->spec)->priority, err);
+			return;
+		}
+		if (strcmp(now, "stormed"))
+			break;
+		tripped = true;
+		if (rl_now_ns() >= until) {
+			snprintf(
+			    f->left, sizeof(f->left),
+			    "%s (PFC watchdog of %s queue %d): '%s' before the storm, 'stormed' "
+			    "%.1f s after it ended (restoration time %lld ms): the queue drops "
+			    "its traffic; 'sudo pfcwd stop %s' and start it again as PFC_WD|%s "
+			    "says",
+			    sw->name, port, ps_of(f->spec)->priority,
+			    st->wd_was[0] ? st->wd_was : "not watched",
+			    (double)(rl_now_ns() - t0) / 1e9, st->wd_restore_ms, port, port);
+			return;
+		}
+		nanosleep(&(struct timespec){0, 500000000L}, NULL); /* bounded: not cut short */
+	}
+	if (tripped)
+		rl_info("pfc-storm %u: the PFC watchdog of %s:%s queue %d gave it back (%s) %.1f s "
+			"after the storm ended",
+			f->id, sw->name, port, ps_of(f->spec)->priority, now[0] ? now : "-",
+			(double)(rl_now_ns() - t0) / 1e9);
 }
 
 /*
@@ -390,6 +514,7 @@ static int start(struct fault_run *f)
 		st->rx.read_as = sb_take(&as);
 		if ((r = read_rx(f, st, &st->rx_before)))
 			goto fail;
+		wd_begin(f, st);
 	}
 	sender_log(getpid(), st->log, sizeof(st->log));
 	if ((r = storm_marker(f, h->name, there, sizeof(there))))
@@ -424,6 +549,7 @@ fail:
 	sb_free(&as);
 	free(st->rx.read);
 	free(st->rx.read_as);
+	free(st->wd_state);
 	free(st);
 	return r;
 }
@@ -448,9 +574,11 @@ static void stop(struct fault_run *f)
 	n = fault_log_count(st->log, "pfc: "); /* "pfc: N frames sent ..." as it ended */
 	if (n >= 0)
 		rl_info("pfc-storm %u: %lld PFC frames sent from %s", f->id, n, f->spec->target);
+	wd_end(f, st);
 	unlink(st->log);
 	free(st->rx.read);
 	free(st->rx.read_as);
+	free(st->wd_state);
 	free(st);
 	f->kind_state = NULL;
 }

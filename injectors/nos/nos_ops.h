@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+struct sbuf;
+
 /* A read-back parser: read_as "NAME ARG" (readback.h) parses what the read printed. */
 struct nos_parser {
 	const char *name;
@@ -45,6 +47,14 @@ struct nos_ops {
 	 * argv may point into port.
 	 */
 	size_t (*counters)(const char *port, int prio, struct nos_ctr_read *r, size_t max);
+	/*
+	 * The PFC watchdog of port's queue prio (NULL: this NOS's is not read):
+	 * into state the CLI line that prints its state ("operational",
+	 * "stormed"; nothing when it does not watch the queue), into restore the
+	 * one that prints how long, in ms, it waits after a storm before it
+	 * gives the queue back (nothing: not set).
+	 */
+	void (*pfcwd)(const char *port, int prio, struct sbuf *state, struct sbuf *restore);
 };
 
 extern const struct nos_ops nos_linux, nos_sonic, nos_eos, nos_nvue;

@@ -613,6 +613,24 @@ static size_t sonic_counters(const char *port, int prio, struct nos_ctr_read *r,
 	return n;
 }
 
+/*
+ * The PFC watchdog of port's queue prio: its state, PFC_WD_STATUS in the
+ * queue's COUNTERS_DB hash ("operational", "stormed": what 'pfcwd show
+ * stats' prints, sonic-utilities pfcwd/main.py show_stats(); sonic-db-cli
+ * prints an empty line for a field that is not there, redis-cli's form,
+ * sonic-swss-common sonic-db-cli.cpp), and its restoration time, CONFIG_DB
+ * PFC_WD|PORT restoration_time in ms (pfcwd/main.py start_cmd(): 'pfcwd
+ * start --restoration-time', else twice the detection time).
+ */
+static void sonic_pfcwd(const char *port, int prio, struct sbuf *state, struct sbuf *restore)
+{
+	sb_printf(state,
+		  "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB HGET "
+		  "COUNTERS_QUEUE_NAME_MAP %s:%d)\" PFC_WD_STATUS",
+		  port, prio);
+	sb_printf(restore, "sonic-db-cli CONFIG_DB HGET \"PFC_WD|%s\" restoration_time", port);
+}
+
 const struct nos_ops nos_sonic = {
     .dialect = INV_DIALECT_SONIC,
     .parsers = parsers,
@@ -620,4 +638,5 @@ const struct nos_ops nos_sonic = {
     .links_source = "sonic-db-cli APPL_DB PORT_TABLE oper_status",
     .links_parse = sonic_links_parse,
     .counters = sonic_counters,
+    .pfcwd = sonic_pfcwd,
 };

@@ -223,6 +223,28 @@ Test(counters, each_nos_reads_its_own_way)
 }
 
 /*
+ * A PFC storm's revert waits for the switch's PFC watchdog of the queue (pfc_storm.c wd_end()):
+ * SONiC says its state in the queue's COUNTERS_DB hash and its restoration time in CONFIG_DB
+ * (sonic-utilities pfcwd/main.py); the other NOSes' are not read.
+ */
+Test(counters, the_pfc_watchdog_sonic_reads)
+{
+	struct sbuf state = {0}, restore = {0};
+
+	nos_ops_of(INV_DIALECT_SONIC)->pfcwd("Ethernet4", 3, &state, &restore);
+	cr_assert_str_eq(state.p, "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli "
+				  "COUNTERS_DB HGET COUNTERS_QUEUE_NAME_MAP Ethernet4:3)\" "
+				  "PFC_WD_STATUS");
+	cr_assert_str_eq(restore.p,
+			 "sonic-db-cli CONFIG_DB HGET \"PFC_WD|Ethernet4\" restoration_time");
+	sb_free(&state);
+	sb_free(&restore);
+	cr_assert_null(nos_ops_of(INV_DIALECT_LINUX)->pfcwd);
+	cr_assert_null(nos_ops_of(INV_DIALECT_EOS)->pfcwd);
+	cr_assert_null(nos_ops_of(INV_DIALECT_NVUE)->pfcwd);
+}
+
+/*
  * Only what changed, by end and group; a reset counter is a negative delta, a new one from 0;
  * an end or a group unread before is left out (its whole count is no change).
  */

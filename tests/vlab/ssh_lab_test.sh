@@ -308,6 +308,31 @@ gone=no
 for _ in $(seq 80); do pgrep -f "rocelab load [p]fc" >/dev/null || { gone=yes; break; }; sleep 0.1; done
 check "its injector killed with -9, nothing reverted: the sender stopped by itself (within 8 s)" test $gone = yes
 check "rocelab revert undoes the hold it left" sh -c '"$0" revert -i "$1" >/dev/null 2>&1' "$RL" "$SI"
+# Issue 61: a storm toward a SONiC switch trips its PFC watchdog, which gives the queue back by
+# itself once no pause has come for its restoration time: the revert waits for that, and one
+# still stormed is drift.  rail1 stands in for SONiC, its sonic-db-cli tests/vlab/fakesonic.sh
+# over rail1's SSH alone (a watchdog with a restoration time of 1 s).
+awk '/name: rail1/ {f = 1} f && !d && /dialect: linux/ {sub("linux", "sonic"); d = 1} {print}' \
+	"$SI" >"$T/sonic.yaml"
+mkdir -p "$T/fakesonic/bin"
+ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sonic-db-cli"
+echo 1000 >"$T/fakesonic/restore"
+rail1=$(awk '/name: rail1/ {f = 1} f && /mgmt:/ {print $2; exit}' "$SI")
+while read -r k; do
+	printf 'command="case \\"$SSH_CONNECTION\\" in *\\" %s \\"*) export PATH=%s:$PATH FAKESONIC_DIR=%s;; esac; eval \\"$SSH_ORIGINAL_COMMAND\\"" %s\n' "$rail1" "$T/fakesonic/bin" "$T/fakesonic" "$k"
+done <"$T/authorized_keys" >"$AK"
+check "pfc-storm toward a SONiC switch: its PFC counter rose, applied" \
+	sh -c '"$0" inject -v pfc-storm --target host2:rnic1 --rate 1000/s --for 2s -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"PFC frames of priority 3 received since the storm began\"))" "$2"' "$RL" "$T/sonic.yaml" "$T/wd.json" "$T/wd.err"
+check "... its revert waited for the PFC watchdog to give queue 3 back (restoration time 1 s)" \
+	grep -Eq "pfc-storm [0-9]+: the PFC watchdog of rail1:swp2 queue 3 gave it back \(operational\) (1\.[0-9]|2\.[0-9]) s after the storm ended" "$T/wd.err"
+check "... and says no drift" sh -c '! grep -q "drift" "$0" && ! jq -se "map(select(.drift)) | length > 0" "$1" >/dev/null' "$T/wd.err" "$T/wd.json"
+rm -f "$T/fakesonic/wd"
+touch "$T/fakesonic/stuck"
+check "a watchdog that stays stormed: the storm is applied and reverted ..." \
+	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 1s -i "$1" -j >"$2" 2>"$3"; jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$T/sonic.yaml" "$T/wdstuck.json" "$T/wdstuck.err"
+check "... and its watchdog, stormed 6 s after (1 s and the slack), is drift, with what restores it" \
+	jq -se 'map(select(.drift)) | length == 1 and (.[0].drift | test("^rail1 \\(PFC watchdog of swp2 queue 3\\): .operational. before the storm, .stormed. 6\\.[0-9] s after it ended \\(restoration time 1000 ms\\): the queue drops its traffic; .sudo pfcwd stop swp2. and start it again as PFC_WD\\|swp2 says$"))' "$T/wdstuck.json"
+cp "$T/authorized_keys" "$AK"
 # Issue 63: every device a fault changes reverts it by itself (a process timer there, armed over
 # SSH before the fault's first step) once its injector stops re-arming it: killed with -9 here.
 for spec in "ipid-drop --target spine3:swp3 --mod 10" "rnic-route-missing --target host2:rnic3" "link-degrade --target host3:rnic1 --rate 50mbit"; do

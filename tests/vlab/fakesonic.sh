@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A SONiC switch's sonic-db-cli, as far as a PFC storm toward it reads (issue 61): a switch of
+# the SSH lab stands in for a SONiC one, linked as 'sonic-db-cli' first in its PATH.  The port's
+# PFC receive counter rises 1,000 a second.  The storm's queue has a PFC watchdog, "stormed"
+# from a read that finds a 'rocelab load pfc' running on this machine until $FAKESONIC_DIR/restore
+# ms after the first read that finds it gone (its restoration time that too), or for good when
+# $FAKESONIC_DIR/stuck is there.  Anything else prints nothing, as sonic-db-cli does for a
+# field that is not there.
+d=$FAKESONIC_DIR
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# the watchdog's state in $d/wd: "" (operational), "storming", or "ended MS"
+watch() {
+	s=$(cat "$d/wd" 2>/dev/null)
+	if pgrep -f "rocelab load [p]fc" >/dev/null; then
+		echo storming >"$d/wd"
+	elif [ "$s" = storming ]; then
+		echo "ended $(now_ms)" >"$d/wd"
+	fi
+}
+case "$*" in
+"COUNTERS_DB HGET COUNTERS_PORT_NAME_MAP "*) echo "oid:0x1000000000001" ;;
+"COUNTERS_DB HGET COUNTERS_QUEUE_NAME_MAP "*) echo "oid:0x15000000000003" ;;
+"COUNTERS_DB HGET COUNTERS:oid:0x1000000000001 SAI_PORT_STAT_PFC_"*"_RX_PKTS")
+	watch
+	echo $(($(date +%s) * 1000 % 1000000000))
+	;;
+"COUNTERS_DB HGET COUNTERS:oid:0x15000000000003 PFC_WD_STATUS")
+	watch
+	set -- $(cat "$d/wd" 2>/dev/null)
+	if [ -z "${1:-}" ]; then
+		echo operational
+	elif [ "$1" = storming ] || [ -e "$d/stuck" ] || [ $(($(now_ms) - $2)) -lt "$(cat "$d/restore")" ]; then
+		echo stormed
+	else
+		echo operational
+	fi
+	;;
+"CONFIG_DB HGET PFC_WD|"*" restoration_time") cat "$d/restore" ;;
+*) echo ;;
+esac
