@@ -6,9 +6,11 @@
 #include "harness/lib/topo.h"
 #include "probe/pathmap.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #define NS_PER_MS 1000000ULL
@@ -230,4 +232,57 @@ int agent_core_main(const struct agent_loop *l, const struct inventory *inv, con
 	free(own);
 	free(a);
 	return ret;
+}
+
+int agent_watch(int epfd, int fd, uint64_t owner)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = owner};
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+int agent_core_watch(struct agent_core *c, const struct pt_ops *t,
+		     struct pt_port *(*port)(void *ctx, size_t i), void *ctx, uint64_t icmp,
+		     int *epfd)
+{
+	int r = 0;
+
+	if ((*epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		return -errno;
+	for (size_t s = 0; s < c->n && !r; s++) {
+		int fds[4], k = t->fds(port(ctx, s), fds, 4);
+
+		for (int i = 0; i < k && !r; i++)
+			r = agent_watch(*epfd, fds[i], s);
+	}
+	if (!r && c->tr.icmp >= 0)
+		r = agent_watch(*epfd, c->tr.icmp, icmp);
+	return r;
+}
+
+void agent_watch_conn(int epfd, struct agent_conn_watch *w, uint64_t owner, const struct pollfd *p,
+		      unsigned gen)
+{
+	struct epoll_event ev = {.events = 0, .data.u64 = owner};
+
+	if (p && p->events & POLLIN)
+		ev.events |= EPOLLIN;
+	if (p && p->events & POLLOUT)
+		ev.events |= EPOLLOUT;
+	if (p ? w->fd == p->fd && w->gen == gen && w->events == ev.events : w->fd < 0)
+		return;
+	/* Nothing to delete: a closed socket left the set (its number may be another's now). */
+	w->fd = -1;
+	if (!p)
+		return;
+	if (epoll_ctl(epfd, EPOLL_CTL_MOD, p->fd, &ev) &&
+	    epoll_ctl(epfd, EPOLL_CTL_ADD, p->fd, &ev))
+		return; /* not watched: tried again next time */
+	*w = (struct agent_conn_watch){p->fd, ev.events, gen};
+}
+
+short agent_poll_revents(uint32_t events)
+{
+	return (short)((events & EPOLLIN ? POLLIN : 0) | (events & EPOLLOUT ? POLLOUT : 0) |
+		       (events & EPOLLERR ? POLLERR : 0) | (events & EPOLLHUP ? POLLHUP : 0));
 }

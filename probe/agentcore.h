@@ -15,6 +15,7 @@
 #include "probe/recout.h"
 #include "probe/tracer.h"
 
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -165,5 +166,40 @@ void agent_core_bad(struct agent_core *c, int reason);
 void agent_core_stats(struct agent_core *c, const struct pt_ops *t,
 		      struct pt_port *(*port)(void *ctx, size_t i), void *ctx, const char *what,
 		      uint64_t t_ns);
+
+/*
+ * An agent's sockets in one epoll set: a wake-up is one system call, not a
+ * poll over every descriptor (a poll over 34 descriptors cost 26 us a call
+ * here).  A connection in it (fd -1: none), as agent_watch_conn() put it.
+ */
+struct agent_conn_watch {
+	int fd;
+	uint32_t events;
+	unsigned gen;
+};
+
+/* fd in epfd for EPOLLIN, owner its event's data: 0 or -errno. */
+int agent_watch(int epfd, int fd, uint64_t owner);
+
+/*
+ * A new epoll set in *epfd (-1 until made) with the sockets that stay for
+ * the agent's life: RNIC s's probe port's (port(ctx, s) of transport t,
+ * owner s) and the tracer's ICMP socket (owner icmp).  0 or -errno.
+ */
+int agent_core_watch(struct agent_core *c, const struct pt_ops *t,
+		     struct pt_port *(*port)(void *ctx, size_t i), void *ctx, uint64_t icmp,
+		     int *epfd);
+
+/*
+ * A connection's socket in epfd as p asks (NULL: none), or as it was, its
+ * events owner's.  Connections come and go, and a new socket may take a
+ * closed one's number: gen (its connection's count) tells them apart.  A
+ * socket is in the set until it is closed, which takes it out.
+ */
+void agent_watch_conn(int epfd, struct agent_conn_watch *w, uint64_t owner, const struct pollfd *p,
+		      unsigned gen);
+
+/* An epoll event's bits as poll's revents. */
+short agent_poll_revents(uint32_t events);
 
 #endif

@@ -26,10 +26,12 @@
 #include "probe/tracer.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -136,7 +138,15 @@ struct agent {
 	unsigned long long *born;
 	unsigned long long *traced; /* [src][dst][slot]: monotonic ns of the last trace, 0: never */
 	uint8_t *hops;		    /* [src][dst]: switch hops last seen, 0: unknown */
+	/* Its sockets in one epoll set (agentcore.h): the RNICs' and ICMP's for its life, the
+	 * analyzer's connection as it comes and goes (cw). */
+	int epfd;
+	struct agent_conn_watch cw;
 };
+
+/* Owners of the descriptors in the epoll set: RNIC s is s itself. */
+#define OWN_ICMP SIZE_MAX
+#define OWN_OUT	 (SIZE_MAX - 1)
 
 static size_t tuple_ix(const struct agent *a, size_t s, size_t d, int slot)
 {
@@ -555,6 +565,7 @@ static int setup(void *ctx, const struct inventory *inv, void *own)
 	int r;
 
 	a->cfg = cfg;
+	a->epfd = a->cw.fd = -1; /* before any way out: teardown closes what is not -1 */
 	r = agent_core_setup(&a->c, inv, &cfg->a, HM_DEFAULT_PORT, 2, 64,
 			     "Hostmesh probes between 2 to 64 RNICs of one host");
 	if (r)
@@ -605,6 +616,10 @@ static int setup(void *ctx, const struct inventory *inv, void *own)
 		new_port(a, k, now - (unsigned long long)(cfg->pool - k));
 	hello_frame(a, hello);
 	r = agent_core_open(&a->c, hello, sizeof(hello), now);
+	if (!r && (r = agent_core_watch(&a->c, cfg->a.transport, port_of, a, OWN_ICMP, &a->epfd))) {
+		rl_err("agent: epoll: %s", strerror(-r));
+		return RL_EXIT_SETUP;
+	}
 	if (!r)
 		rl_info("agent: %s: probing %zu RNICs every %lld ms (timeout %lld ms, %d source "
 			"ports, %s)",
@@ -628,6 +643,8 @@ static void teardown(void *ctx)
 	free(a->born);
 	free(a->traced);
 	free(a->hops);
+	if (a->epfd >= 0)
+		close(a->epfd);
 	agent_core_teardown(&a->c);
 }
 
@@ -665,60 +682,48 @@ static unsigned long long tick(void *ctx, unsigned long long now, unsigned long 
 	return next;
 }
 
-/* The RNICs' ports, the tracer's and the stream's sockets until next; then what came. */
+/* The epoll set (the RNICs' ports, the tracer's and the stream's sockets) until next; then
+ * what came. */
 static void wait_once(void *ctx, unsigned long long now, unsigned long long next)
 {
 	struct agent *a = ctx;
 	const struct hm_agent_cfg *cfg = a->cfg;
-	struct pollfd pfd[MAX_FDS];
-	size_t owner[MAX_FDS];
-	unsigned long long wait;
-	int nfd = 0;
+	struct epoll_event ev[MAX_FDS];
+	unsigned long long wait = next > now ? next - now : 0;
+	struct pollfd p;
+	int n;
 
-	for (size_t s = 0; s < a->c.n; s++) {
-		int fds[4], k = cfg->a.transport->fds(a->rn[s].port, fds, 4);
-
-		for (int i = 0; i < k && nfd < MAX_FDS - 2; i++) {
-			pfd[nfd] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-			owner[nfd++] = s;
-		}
-	}
-	if (a->c.tr.icmp >= 0) {
-		pfd[nfd] = (struct pollfd){.fd = a->c.tr.icmp, .events = POLLIN};
-		owner[nfd++] = SIZE_MAX;
-	}
-	if (recout_pollfd(&a->c.out, &pfd[nfd]))
-		owner[nfd++] = SIZE_MAX - 1;
+	agent_watch_conn(a->epfd, &a->cw, OWN_OUT, recout_pollfd(&a->c.out, &p) ? &p : NULL,
+			 a->c.out.conns);
 	/* To the nanosecond: how late a round starts is part of its probes' ① (send_probe). */
-	wait = next > now ? next - now : 0;
-	if (ppoll(pfd, (nfds_t)nfd,
-		  &(struct timespec){(time_t)(wait / (1000 * NS_PER_MS)),
-				     (long)(wait % (1000 * NS_PER_MS))},
-		  NULL) <= 0)
-		return;
+	n = epoll_pwait2(a->epfd, ev, MAX_FDS,
+			 &(struct timespec){(time_t)(wait / (1000 * NS_PER_MS)),
+					    (long)(wait % (1000 * NS_PER_MS))},
+			 NULL);
 	/*
 	 * Send completions first: a probe's ② must be in before its ③ is taken.
 	 * A completion is queued when the packet leaves, before it can arrive,
-	 * so this poll already reports it.
+	 * so this wait already reports it.
 	 */
-	for (int i = 0; i < nfd; i++) {
-		struct rx_ctx c = {a, owner[i]};
+	for (int i = 0; i < n; i++) {
+		size_t o = (size_t)ev[i].data.u64;
+		struct rx_ctx c = {a, o};
 
-		if (owner[i] < a->c.n && pfd[i].revents)
-			cfg->a.transport->poll_tx(a->rn[owner[i]].port, &tx_events, &c);
+		if (o < a->c.n)
+			cfg->a.transport->poll_tx(a->rn[o].port, &tx_events, &c);
 	}
-	for (int i = 0; i < nfd; i++) {
-		if (!pfd[i].revents)
-			continue;
-		if (owner[i] == SIZE_MAX) {
-			tracer_icmp(&a->c.tr);
-		} else if (owner[i] == SIZE_MAX - 1) {
-			recout_event(&a->c.out, pfd[i].revents);
-		} else if (pfd[i].revents & POLLIN) {
-			struct rx_ctx c = {a, owner[i]};
-			static const struct pt_events ev = {on_tx, on_rx, on_bad, on_tx_failed};
+	for (int i = 0; i < n; i++) {
+		size_t o = (size_t)ev[i].data.u64;
 
-			cfg->a.transport->poll(a->rn[owner[i]].port, &ev, &c);
+		if (o == OWN_ICMP) {
+			tracer_icmp(&a->c.tr);
+		} else if (o == OWN_OUT) {
+			recout_event(&a->c.out, agent_poll_revents(ev[i].events));
+		} else if (o < a->c.n && ev[i].events & EPOLLIN) {
+			struct rx_ctx c = {a, o};
+			static const struct pt_events pev = {on_tx, on_rx, on_bad, on_tx_failed};
+
+			cfg->a.transport->poll(a->rn[o].port, &pev, &c);
 		}
 	}
 }

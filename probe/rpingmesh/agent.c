@@ -151,13 +151,6 @@ struct ack_tuple {
 	unsigned long long used, traced;
 };
 
-/* A connection in the epoll set (fd -1: none), as watch_conn() put it there. */
-struct conn_watch {
-	int fd;
-	uint32_t events;
-	unsigned gen;
-};
-
 struct agent {
 	struct agent_core c;		 /* its host, RNICs, tracer, records out, counters */
 	const struct rpm_agent_cfg *cfg; /* its transport resolved */
@@ -169,14 +162,12 @@ struct agent {
 	/* The targets by their next probe, earliest first (a binary heap of indices in tg). */
 	size_t *due;
 	/*
-	 * Every socket in one epoll set: those that stay for the agent's life
-	 * (each RNIC's, its packet socket, ICMP) and the two connections, which
-	 * come and go (cw).  A wake-up is one epoll_wait (a poll over 34
-	 * descriptors cost 26 us a call; a poll of the set and the connections,
-	 * then epoll_wait, two system calls).
+	 * Every socket in one epoll set (agentcore.h): those that stay for the
+	 * agent's life (each RNIC's, its packet socket, ICMP) and the two
+	 * connections, which come and go (cw).
 	 */
 	int epfd;
-	struct conn_watch cw[2]; /* the analyzer's and the controller's connections in it */
+	struct agent_conn_watch cw[2]; /* the analyzer's and the controller's connections */
 	struct rpm_resp_stats resp;
 	struct rpm_ctlc ctl; /* with a controller (fd -1: none) */
 	/* The pinglist as last taken (the controller's, or computed here), and the service
@@ -1168,30 +1159,14 @@ static int load_targets(struct agent *a)
 #define OWN_CTL	 (SIZE_MAX - 2)
 #define OWN_SVC0 (SIZE_MAX - 16) /* RNIC s's packet socket: OWN_SVC0 - s */
 
-static int watch(struct agent *a, int fd, size_t owner)
-{
-	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = owner};
-
-	return epoll_ctl(a->epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
-}
-
 /* Every socket that stays for the agent's life, in a->epfd. */
 static int watch_sockets(struct agent *a)
 {
-	int r = 0;
+	int r = agent_core_watch(&a->c, a->cfg->a.transport, port_of, a, OWN_ICMP, &a->epfd);
 
-	if ((a->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return -errno;
-	for (size_t s = 0; s < a->c.n && !r; s++) {
-		int fds[4], k = a->cfg->a.transport->fds(a->rn[s].port, fds, 4);
-
-		for (int i = 0; i < k && !r; i++)
-			r = watch(a, fds[i], s);
-		if (!r && a->rn[s].svc_fd >= 0)
-			r = watch(a, a->rn[s].svc_fd, OWN_SVC0 - s);
-	}
-	if (!r && a->c.tr.icmp >= 0)
-		r = watch(a, a->c.tr.icmp, OWN_ICMP);
+	for (size_t s = 0; s < a->c.n && !r; s++)
+		if (a->rn[s].svc_fd >= 0) /* its packet socket (service tracing) */
+			r = agent_watch(a->epfd, a->rn[s].svc_fd, OWN_SVC0 - s);
 	return r;
 }
 
@@ -1324,35 +1299,6 @@ static unsigned long long send_due(struct agent *a, unsigned long long now)
 	return a->n_tg ? a->tg[a->due[0]].next : ULLONG_MAX;
 }
 
-/*
- * Connection slot k (0: the analyzer's, 1: the controller's) in the epoll set as
- * p asks (NULL: none), or as it was.  They come and go, and a new socket may
- * take a closed one's number: gen tells them apart.
- */
-static void watch_conn(struct agent *a, int k, const struct pollfd *p, unsigned gen)
-{
-	struct conn_watch *w = &a->cw[k];
-	struct epoll_event ev = {.events = 0, .data.u64 = k ? OWN_CTL : OWN_OUT};
-
-	if (p && p->events & POLLIN)
-		ev.events |= EPOLLIN;
-	if (p && p->events & POLLOUT)
-		ev.events |= EPOLLOUT;
-	if (p ? w->fd == p->fd && w->gen == gen && w->events == ev.events : w->fd < 0)
-		return;
-	/*
-	 * A connection's socket is in the set until it is closed, which takes it
-	 * out: nothing to delete (its number may be the other connection's by now).
-	 */
-	w->fd = -1;
-	if (!p)
-		return;
-	if (epoll_ctl(a->epfd, EPOLL_CTL_MOD, p->fd, &ev) &&
-	    epoll_ctl(a->epfd, EPOLL_CTL_ADD, p->fd, &ev))
-		return; /* not watched: tried again next time */
-	*w = (struct conn_watch){p->fd, ev.events, gen};
-}
-
 /* Waits for the epoll set until next (monotonic ns) at the latest, then serves what woke. */
 static int poll_once(struct agent *a, unsigned long long now, unsigned long long next)
 {
@@ -1360,8 +1306,10 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	struct pollfd p;
 	int n, wait_ms;
 
-	watch_conn(a, 0, recout_pollfd(&a->c.out, &p) ? &p : NULL, a->c.out.conns);
-	watch_conn(a, 1, rpm_ctlc_pollfd(&a->ctl, &p) ? &p : NULL, a->ctl.fds);
+	agent_watch_conn(a->epfd, &a->cw[0], OWN_OUT, recout_pollfd(&a->c.out, &p) ? &p : NULL,
+			 a->c.out.conns);
+	agent_watch_conn(a->epfd, &a->cw[1], OWN_CTL, rpm_ctlc_pollfd(&a->ctl, &p) ? &p : NULL,
+			 a->ctl.fds);
 	wait_ms = next > now ? (int)((next - now + NS_PER_MS - 1) / NS_PER_MS) : 0;
 	n = epoll_wait(a->epfd, ev, MAX_FDS + 2, wait_ms);
 	/* An RNIC's sockets (two with udp): its arrivals and completions, or completions alone. */
@@ -1374,10 +1322,7 @@ static int poll_once(struct agent *a, unsigned long long now, unsigned long long
 	now = rl_now_ns();
 	for (int i = 0; i < n; i++) {
 		size_t o = (size_t)ev[i].data.u64;
-		short rev = (short)((ev[i].events & EPOLLIN ? POLLIN : 0) |
-				    (ev[i].events & EPOLLOUT ? POLLOUT : 0) |
-				    (ev[i].events & EPOLLERR ? POLLERR : 0) |
-				    (ev[i].events & EPOLLHUP ? POLLHUP : 0));
+		short rev = agent_poll_revents(ev[i].events);
 
 		if (o == OWN_ICMP)
 			tracer_icmp(&a->c.tr);
