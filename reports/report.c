@@ -611,10 +611,9 @@ static void junit_attachments(FILE *f, const struct scn_result *x, const char *p
 	for (size_t i = 0; x->s && i < x->n_loads && i < x->s->n_loads; i++) {
 		char line[320];
 
-		runner_load_text(x, i, line, sizeof(line) - 1);
-		strcat(line, "\n");
 		fputs("load ", f);
-		rl_xml_fputs(f, line);
+		rl_xml_fputs(f, runner_load_text(x, i, line, sizeof(line)));
+		fputc('\n', f);
 	}
 	/* GitLab shows a failure's first attachment alone: the plot comes first */
 	for (int pass = 0; pass < 2; pass++)

@@ -304,7 +304,6 @@ long long traffic_blast(struct lab *l, const struct flow *flows, size_t n, uint1
 			unsigned long long depth = pps * BLAST_DEPTH_MS / 1000 + 1, paid = 0,
 					   next = start + BLAST_PROGRESS_NS;
 
-			t.refused = 0;
 			blast_progress(i, 0, 0);
 			for (unsigned k = 0;; k++) {
 				unsigned long long now = rl_now_ns(), due;

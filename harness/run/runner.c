@@ -983,10 +983,11 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	for (size_t l = 0; l < s->n_loads && l < ARRAY_SIZE(loads); l++) {
 		char text[300];
 
-		r->loads[l] = (struct run_load){-1, 0};
 		r->n_loads = l + 1;
-		if (loads[l].started <= 0)
-			continue; /* never started: said when it could not */
+		if (loads[l].started <= 0) { /* never started: said when it could not */
+			r->loads[l] = (struct run_load){-1, 0};
+			continue;
+		}
 		load_sent(r, s, l);
 		rl_info("%s: load %s", s->name, runner_load_text(r, l, text, sizeof(text)));
 	}
