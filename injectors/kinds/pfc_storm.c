@@ -290,10 +290,10 @@ static int read_rx(struct fault_run *f, const struct storm *st, unsigned long lo
 }
 
 /*
- * One word a NOS printed (a watchdog's state, a time) into out: its first
- * line, trimmed; "" for an empty line.  false when the read failed or what
- * it printed is not one word of [A-Za-z0-9_-] (device output is untrusted),
- * said in err.
+ * The one word a NOS printed (a watchdog's state, a time) into out, blanks
+ * around it trimmed; "" for nothing but blanks.  false when the read failed
+ * or what it printed is anything else than one word of [A-Za-z0-9_-]
+ * (device output is untrusted), said in err.
  */
 static bool nos_word(struct fault_run *f, const char *dev, const char *line, char *out, size_t len,
 		     char *err, size_t errlen)
@@ -308,7 +308,7 @@ static bool nos_word(struct fault_run *f, const char *dev, const char *line, cha
 	for (p = o ? o : ""; *p == ' ' || *p == '\t' || *p == '\r'; p++)
 		;
 	e = p + strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-");
-	if ((size_t)(e - p) >= len || (*e && !strchr(" \t\r\n", *e))) {
+	if ((size_t)(e - p) >= len || e[strspn(e, " \t\r\n")]) {
 		snprintf(err, errlen, "'%s' printed no one word", line);
 		free(o);
 		return false;

@@ -5,7 +5,8 @@
 # PFC receive counter rises 1,000 a second.  The storm's queue has a PFC watchdog, "stormed"
 # from a read that finds a 'rocelab load pfc' running on this machine until $FAKESONIC_DIR/restore
 # ms after the first read that finds it gone (its restoration time that too), or for good when
-# $FAKESONIC_DIR/stuck is there.  Anything else prints nothing, as sonic-db-cli does for a
+# $FAKESONIC_DIR/stuck is there (with $FAKESONIC_DIR/hostile, its state is hostile text instead).
+# Anything else prints nothing, as sonic-db-cli does for a
 # field that is not there.
 d=$FAKESONIC_DIR
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -27,6 +28,8 @@ case "$*" in
 	;;
 "COUNTERS_DB HGET COUNTERS:oid:0x15000000000003 PFC_WD_STATUS")
 	watch
+	# a hostile device: its state is not one word
+	[ -e "$d/hostile" ] && { printf '%s\n' 'stormed $(touch /tmp/rocelab-pwned) <b>'; exit 0; }
 	set -- $(cat "$d/wd" 2>/dev/null)
 	if [ -z "${1:-}" ]; then
 		echo operational

@@ -332,6 +332,13 @@ check "a watchdog that stays stormed: the storm is applied and reverted ..." \
 	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 1s -i "$1" -j >"$2" 2>"$3"; jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$T/sonic.yaml" "$T/wdstuck.json" "$T/wdstuck.err"
 check "... and its watchdog, stormed 6 s after (1 s and the slack), is drift, with what restores it" \
 	jq -se 'map(select(.drift)) | length == 1 and (.[0].drift | test("^rail1 \\(PFC watchdog of swp2 queue 3\\): .operational. before the storm, .stormed. 6\\.[0-9] s after it ended \\(restoration time 1000 ms\\): the queue drops its traffic; .sudo pfcwd stop swp2. and start it again as PFC_WD\\|swp2 says$"))' "$T/wdstuck.json"
+# Device output is untrusted: a watchdog's state that is not one word is not taken (warned of,
+# not waited on, no drift made of it), and never reaches a shell.
+rm -f "$T/fakesonic/wd" "$T/fakesonic/stuck" /tmp/rocelab-pwned
+touch "$T/fakesonic/hostile"
+check "a hostile watchdog state: the storm is applied, its watchdog not read, nothing run" \
+	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 1s -i "$1" -j >"$2" 2>"$3"; jq -se ".[0].outcome == \"applied\" and (map(select(.drift)) | length == 0)" "$2" && grep -q "the PFC watchdog of rail1:swp2 queue 3 is not read, nor waited on after the storm: .* printed no one word" "$3" && test ! -e /tmp/rocelab-pwned' "$RL" "$T/sonic.yaml" "$T/wdhostile.json" "$T/wdhostile.err"
+rm -f "$T/fakesonic/hostile"
 cp "$T/authorized_keys" "$AK"
 # Issue 63: every device a fault changes reverts it by itself (a process timer there, armed over
 # SSH before the fault's first step) once its injector stops re-arming it: killed with -9 here.
