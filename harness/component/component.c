@@ -287,10 +287,34 @@ static int plot_desc_write(const struct comp_report *r, const json_t *params, co
 	return ret;
 }
 
+/*
+ * A plot's title (rl_gp_text()'s: no backslash in it) broken at spaces into
+ * lines of about cols characters with gnuplot's "\n", the only backslashes:
+ * a long grade (a rig-limited load's, with its figures) ran off both sides of
+ * the page on one line.
+ */
+static const char *gp_wrap(const char *s, size_t cols, char *buf, size_t len)
+{
+	size_t o = 0, line = 0;
+
+	for (; *s && o + 3 < len; s++) {
+		if (*s == ' ' && line >= cols) {
+			buf[o++] = '\\', buf[o++] = 'n';
+			line = 0;
+		} else {
+			buf[o++] = *s;
+			line++;
+		}
+	}
+	if (len)
+		buf[o] = '\0';
+	return buf;
+}
+
 FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_t *params, int rows,
 		      int height, char *gp, size_t gplen)
 {
-	char title[1024], caption[512], named[1200];
+	char title[1024], wrapped[1100], caption[512], named[1200];
 	FILE *f;
 
 	const char *dot = strrchr(r->png, '.');
@@ -314,7 +338,7 @@ FILE *comp_plot_begin(const struct comp_report *r, const char *what, const json_
 	/* each component's plot named by it (issue 58): "Hostmesh - rnic-flap: pass" */
 	snprintf(named, sizeof(named), "%s - %s", what, r->title ? r->title : "");
 	fprintf(f, "set multiplot layout %d,1 title \"%s\" font 'Sans,13' noenhanced\n", rows,
-		rl_gp_text(named, title, sizeof(title)));
+		gp_wrap(rl_gp_text(named, title, sizeof(title)), 110, wrapped, sizeof(wrapped)));
 	/*
 	 * bottom right, below the keys and clear of the last panel's centred time
 	 * label: one part a line ("lab L", "seed N", ...; gnuplot's "\n" between

@@ -41,6 +41,8 @@ check "the end of the run says rig-limited, what was asked and what was sent" \
 	grep -Eq "^run:   INVALID short-load: hostmesh: invalid \(rig-limited\): the stream across rail2:swp5: asked 50000 Mbit/s \(50% of rail2:swp5's link, 100 Gbit/s\), sent [0-9]+ Mbit/s \([0-9]+%\), none refused: the rig could not send it \(measured: not detected" "$T/sl.out"
 check "results.json: its load, the share, the figure, short (valid against the schema)" \
 	sh -c 'jq -e ".scenarios[0].loads[0] | .asked_mbps == 50000 and .sent_mbps > 0 and .sent_mbps < 45000 and .rig_short and .share == {of_link: 0.5, link_of: \"rail2:swp5\", link_mbps: 100000, speed_given: true}" "$0/results.json" && "$1/tests/reports/results-schema.py" "$1/reports/results.schema.json" "$0/results.json" >/dev/null' "$T/sl" "$ROOT"
+check "its plot's title, the long grade, broken into lines a page wide (gnuplot's \\n)" \
+	sh -c 'grep "^set multiplot layout" "$0/short-load/report.gp" | tr "\\\\" "\n" | awk "NR > 1 {sub(/^n/, \"\")} length > 200 {bad = 1} END {exit bad || NR < 2}"' "$T/sl"
 check "report.html and junit.xml say the load" sh -c 'grep -q "<tr><th>load</th><td class=\"invalid\">stream across rail2:swp5: asked 50000 Mbit/s" "$0/short-load/report.html" && grep -q "^load stream across rail2:swp5: asked 50000 Mbit/s (50% of rail2:swp5.s link" "$0/junit.xml"' "$T/sl"
 
 section "'load send' pinned: ports read back, bad ones refused"
