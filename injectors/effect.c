@@ -9,6 +9,7 @@
 #include "injectors/deadman.h"
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
+#include "injectors/nos/caps.h"
 #include "injectors/nos/nos_ops.h"
 #include "injectors/render.h"
 
@@ -29,32 +30,19 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
 
 int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what)
 {
-	char *out = NULL, err[256] = "";
-	json_t *j = NULL;
-	const char *model = NULL;
-	int r = lab_cli(f->lab, sw, "show version | json", NULL, &out, err, sizeof(err));
+	struct inv_switch *s = inventory_switch(f->inv, sw);
+	char err[256] = "";
 
-	/* the model as the devices under test are read (dut.c) */
-	if (!r && out && (j = dut_switch_parse(INV_DIALECT_EOS, out)))
-		model = json_string_value(json_object_get(j, "model"));
-	if (model && eos_model_sand(model)) {
-		snprintf(f->err, sizeof(f->err),
-			 "%s is an Arista %s, a DNX (Jericho/Arad/Qumran) platform: %s is the "
-			 "Trident CLI, which it has not ('platform trident', 'uc-tx-queue'), and "
-			 "rocelab has no command tree for it checked against a source; refused "
-			 "with nothing changed",
-			 sw, model, what);
-		r = -EOPNOTSUPP;
-	} else {
-		if (!model)
-			rl_warn("%s's model unread ('show version | json': %s): %s rendered for "
-				"Trident",
-				sw, r ? err : "no modelName", what);
-		r = 0;
-	}
-	json_decref(j);
-	free(out);
-	return r;
+	/* read at pre-flight (caps.h), and the plan rendered for it */
+	if (s && s->nos.read)
+		return nos_need(s, NOS_CAP_EOS_TRIDENT, what, f->err, sizeof(f->err));
+	if (s && !s->nos.model[0] && nos_caps_read(f->lab, s, err, sizeof(err)))
+		rl_warn("%s's model unread (%s): %s rendered for Trident", sw, err, what);
+	else if (s && !s->nos.model[0])
+		rl_warn("%s's model unread ('show version | json' has no modelName): %s rendered "
+			"for Trident",
+			sw, what);
+	return s ? nos_need(s, NOS_CAP_EOS_TRIDENT, what, f->err, sizeof(f->err)) : 0;
 }
 
 int fault_refuse_roce(struct fault_run *f, const struct fault_action *a, const struct readback *rb)

@@ -71,10 +71,10 @@ json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const 
 
 /*
  * An EOS switch whose commands for what (a kind's, in words) are Trident's:
- * its model read first ('show version | json', modelName), a DNX model
- * (nos_ops.h: eos_model_sand) refused before the journal with f->err
- * (-EOPNOTSUPP); a model not read is warned of, and the fault goes on.  0
- * otherwise.
+ * its model as read at pre-flight (caps.h; read here when it was not, 'show
+ * version | json', modelName), a DNX model (nos_ops.h: eos_model_sand)
+ * refused before the journal with f->err (-EOPNOTSUPP); a model not read is
+ * warned of, and the fault goes on.  0 otherwise.
  */
 int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what);
 

@@ -299,7 +299,18 @@ struct fault_plan {
 	 * anyone's (effect.h: fault_nvue_pending)
 	 */
 	char nvue[160];
+	/*
+	 * per NOS switch its commands were rendered for, a line each ("SW:
+	 * WHAT", caps.h: nos_rendered_for): the version and model they chose
+	 * by, and whose word that is
+	 */
+	char nos[512];
 };
+
+/* Notes in p that its commands for sw were rendered for what caps.h knows of sw's NOS. */
+void fault_plan_nos(struct fault_plan *p, const struct inv_switch *sw);
+/* Were p's commands for switch name rendered for its NOS (a NOS switch p acts on or reads)? */
+bool fault_plan_has_nos(const struct fault_plan *p, const char *name);
 
 /* What an NVUE switch is asked for its pending changes: each one an "nv set|unset ..." line. */
 #define FAULT_NVUE_PENDING "nv config diff -o commands"

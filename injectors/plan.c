@@ -7,6 +7,7 @@
 #include "injectors/deadman.h"
 #include "injectors/fault.h"
 #include "injectors/host_cmd.h"
+#include "injectors/nos/caps.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -87,6 +88,12 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		fprintf(f, "# binds %s\n", p->scope);
 	if (p->note[0])
 		fprintf(f, "# %s\n", p->note);
+	for (const char *l = p->nos; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		int name = (int)strcspn(l, ":");
+
+		fprintf(f, "# %.*s runs %.*s\n", name, l, (int)strcspn(l, "\n") - name - 2,
+			l + name + 2);
+	}
 	for (const char *d = p->nvue; *d; d += strcspn(d, " "), d += *d == ' ')
 		fprintf(f,
 			"ssh %.*s check: " FAULT_NVUE_PENDING
@@ -174,11 +181,32 @@ void fault_plan_host_op(struct fault_plan *p, const char *host, const char *appl
 	fault_plan_add(p, FB_HOST, host, apply, NULL, revert);
 }
 
+bool fault_plan_has_nos(const struct fault_plan *p, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = p->nos; *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if (!strncmp(l, name, n) && l[n] == ':')
+			return true;
+	return false;
+}
+
+void fault_plan_nos(struct fault_plan *p, const struct inv_switch *sw)
+{
+	char what[200];
+	size_t n = strlen(p->nos);
+
+	nos_rendered_for(sw, what, sizeof(what));
+	if (what[0] && !fault_plan_has_nos(p, sw->name))
+		snprintf(p->nos + n, sizeof(p->nos) - n, "%s: %s\n", sw->name, what);
+}
+
 int fault_render(struct render_ctx *r)
 {
 	const struct fault_kind_ops *k = r->spec->kind;
 	const struct inv_switch *sw = &r->inv->switches[r->sw];
 
+	fault_plan_nos(r->plan, sw);
 	if (sw->dialect < INV_DIALECT_N && k->render[sw->dialect])
 		return k->render[sw->dialect](r);
 	snprintf(r->why, r->whylen, "dialect %s of switch %s cannot %s",

@@ -323,7 +323,7 @@ json_t *dut_switch_parse(enum inv_dialect d, const char *out)
 	return o;
 }
 
-static json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
+json_t *dut_switch(struct lab *l, const struct inv_switch *sw)
 {
 	static const char *const keys[] = {"nos", "version", "model", NULL};
 	static const char *const cmds[] = {

@@ -39,5 +39,7 @@ json_t *dut_host_parse(const struct inv_host *h, const char *out, const char *er
  * "nos", "version", "model"} (null where unread, "unread": why).  A new reference.
  */
 json_t *dut_switch_parse(enum inv_dialect d, const char *out);
+/* That object as sw's show command prints it through l (its "unread" says why not). */
+json_t *dut_switch(struct lab *l, const struct inv_switch *sw);
 
 #endif

@@ -689,6 +689,33 @@ static int sw_emulated(struct ctx *c, yaml_node_t *v, void *o)
 	return 0;
 }
 
+static int sw_version(struct ctx *c, yaml_node_t *v, void *o)
+{
+	struct inv_nos *n = &((struct inv_switch *)o)->nos;
+
+	return get_name(c, v, n->version, sizeof(n->version), "NOS version");
+}
+
+static int sw_model(struct ctx *c, yaml_node_t *v, void *o)
+{
+	struct inv_nos *n = &((struct inv_switch *)o)->nos;
+
+	return get_name(c, v, n->model, sizeof(n->model), "switch model");
+}
+
+/* SONiC's DEVICE_METADATA|localhost buffer_model (sonic-buildimage: traditional when unset). */
+static int sw_buffer_model(struct ctx *c, yaml_node_t *v, void *o)
+{
+	static const char *const models[] = {"traditional", "dynamic"};
+	struct inv_nos *n = &((struct inv_switch *)o)->nos;
+	int m;
+
+	if (get_enum(c, v, models, ARRAY_SIZE(models), &m, "buffer-model"))
+		return -EINVAL;
+	snprintf(n->buffer_model, sizeof(n->buffer_model), "%s", models[m]);
+	return 0;
+}
+
 static int sw_rail(struct ctx *c, yaml_node_t *v, void *o)
 {
 	return get_int(c, v, &((struct inv_switch *)o)->rail, 1, 1024, "rail");
@@ -711,9 +738,17 @@ static int sw_ports(struct ctx *c, yaml_node_t *v, void *o)
 }
 
 static const struct field switch_fields[] = {
-    {"name", true, sw_name},   {"role", true, sw_role},		 {"dialect", true, sw_dialect},
-    {"rail", false, sw_rail},  {"mgmt", true, sw_mgmt},		 {"ssh", true, sw_ssh},
-    {"ports", true, sw_ports}, {"emulated", false, sw_emulated},
+    {"name", true, sw_name},
+    {"role", true, sw_role},
+    {"dialect", true, sw_dialect},
+    {"rail", false, sw_rail},
+    {"mgmt", true, sw_mgmt},
+    {"ssh", true, sw_ssh},
+    {"ports", true, sw_ports},
+    {"emulated", false, sw_emulated},
+    {"version", false, sw_version},
+    {"model", false, sw_model},
+    {"buffer-model", false, sw_buffer_model},
 };
 
 static int parse_switch(struct ctx *c, yaml_node_t *n)
@@ -1499,6 +1534,12 @@ int inventory_write(const struct inventory *inv, FILE *f)
 			fprintf(f, "    rail: %d\n", sw->rail);
 		if (sw->emulated)
 			fprintf(f, "    emulated: true\n");
+		if (sw->nos.version[0])
+			fprintf(f, "    version: %s\n", sw->nos.version);
+		if (sw->nos.model[0])
+			fprintf(f, "    model: %s\n", sw->nos.model);
+		if (sw->nos.buffer_model[0])
+			fprintf(f, "    buffer-model: %s\n", sw->nos.buffer_model);
 		fprintf(f, "    mgmt: %s\n", inet_ntoa(sw->mgmt));
 		write_ssh(f, &sw->ssh);
 		fputs("    ports:\n", f);

@@ -12,6 +12,7 @@
 #define INV_NAME_MAX	 31	/* device, RNIC, port and tenant names */
 #define INV_ROCELAB_COPY "copy" /* host 'rocelab: copy' */
 #define INV_NETDEV_MAX	 15	/* IFNAMSIZ - 1 */
+#define INV_NOS_WORD_MAX 63	/* a switch's NOS version and model */
 
 /* 1-based position in the inventory file. */
 struct inv_loc {
@@ -86,6 +87,18 @@ struct inv_switch {
 	 * kind ssh.  Always so in the virtual lab.
 	 */
 	bool emulated;
+	/*
+	 * What its NOS is, as the inventory declares it (version:, model:,
+	 * buffer-model:) or, in 'rocelab inject', as the switch itself says at
+	 * pre-flight (read true): what the renderers choose commands by
+	 * (injectors/nos/caps.h).  "" when neither says.
+	 */
+	struct inv_nos {
+		char version[INV_NOS_WORD_MAX + 1]; /* "5.7.0", "4.30.1F", "SONiC.202305.1" */
+		char model[INV_NOS_WORD_MAX + 1];   /* "DCS-7280SR3-48YC8", an HwSKU */
+		char buffer_model[16];		    /* SONiC: "traditional", "dynamic" */
+		bool read;
+	} nos;
 	struct inv_loc loc;
 };
 

@@ -22,6 +22,7 @@
 #include "injectors/journal.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/netlink_op.h"
+#include "injectors/nos/caps.h"
 
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -432,6 +433,64 @@ static void print_result(struct injection *j, bool json, const char *outcome)
 	fault_outcome_print(stdout, &o, json);
 }
 
+/*
+ * Pre-flight: sw asked what NOS it runs (caps.h), once.  A switch that cannot
+ * be asked keeps the inventory's word (else the newest NOS's commands), said;
+ * a version it does not know then fails at its first command, before the
+ * fault is live.  Whether it runs other than the plan was rendered for.
+ */
+static bool read_nos_of(struct injection *j, struct inv_switch *sw)
+{
+	struct inv_nos was = sw->nos;
+	char err[320], what[200];
+
+	if (sw->nos.read || sw->dialect == INV_DIALECT_LINUX)
+		return false;
+	if (nos_caps_read(&j->lab, sw, err, sizeof(err))) {
+		nos_rendered_for(sw, what, sizeof(what));
+		rl_warn("inject: %s; its commands are those for %s", err, what);
+		return false;
+	}
+	if (was.version[0] && strcmp(was.version, sw->nos.version))
+		rl_warn("inject: %s runs %s, not %s as the inventory declares: rendered for what "
+			"it runs",
+			sw->name, sw->nos.version, was.version);
+	if (was.model[0] && strcmp(was.model, sw->nos.model))
+		rl_warn("inject: %s is a %s, not a %s as the inventory declares: rendered for what "
+			"it is",
+			sw->name, sw->nos.model, was.model);
+	nos_rendered_for(sw, what, sizeof(what));
+	rl_dbg("inject: %s runs %s", sw->name, what);
+	return strcmp(was.version, sw->nos.version) || strcmp(was.model, sw->nos.model) ||
+	       strcmp(was.buffer_model, sw->nos.buffer_model);
+}
+
+/*
+ * The fault's plan, for what its switches run: a target switch is asked
+ * before the plan is made (its inventory entry may be wrong, and the plan
+ * refused for it), the other switches the plan acts on or reads (a storm's
+ * switch end) after, and the plan made again when one runs other than it was
+ * made for.  A dry run asks none.
+ */
+static int build_plan(struct injection *j, struct inject_args *a, char *why, size_t whylen)
+{
+	bool again = false;
+	int r;
+
+	if (!a->dry_run && a->spec.tkind == INV_DEV_SWITCH)
+		read_nos_of(j, &j->inv->switches[a->spec.tdev]);
+	r = fault_plan_build(j->inv, j->topo, &a->spec, j->run.id, &j->plan, why, whylen);
+	if (r || a->dry_run)
+		return r;
+	for (size_t i = 0; i < j->inv->n_switches; i++)
+		if (fault_plan_has_nos(&j->plan, j->inv->switches[i].name))
+			again |= read_nos_of(j, &j->inv->switches[i]);
+	if (!again)
+		return 0;
+	fault_plan_clear(&j->plan);
+	return fault_plan_build(j->inv, j->topo, &a->spec, j->run.id, &j->plan, why, whylen);
+}
+
 /* Capabilities that can be read without changing anything are checked before the journal. */
 static int precheck(struct injection *j)
 {
@@ -616,7 +675,7 @@ int cmd_inject(int argc, char **argv)
 			j.inv->name, why);
 	use_journal_of(&j.lab, j.inv->path);
 	j.run.id = journal_next_id();
-	r = fault_plan_build(j.inv, j.topo, &a.spec, j.run.id, &j.plan, why, sizeof(why));
+	r = build_plan(&j, &a, why, sizeof(why));
 	if (r) {
 		rl_err("inject: %s", why);
 		ret = r == -EOPNOTSUPP ? RL_EXIT_SETUP : RL_EXIT_USAGE;
@@ -971,38 +1030,77 @@ int cmd_revert(int argc, char **argv)
 	return failed || broken ? RL_EXIT_SETUP : RL_EXIT_OK;
 }
 
+/* The capability table (caps.h): what each NOS version and model can be told, and whose word. */
+static int print_nos_caps(bool json)
+{
+	static const char *const from_what[] = {
+	    [INV_DIALECT_EOS] = "model", [INV_DIALECT_SONIC] = "buffer model"};
+	struct out o;
+	char from[32];
+
+	out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
+	out_open_array(&o, NULL);
+	for (const struct nos_cap_row *r = nos_cap_rows; r->what; r++) {
+		if (r->major >= 0)
+			snprintf(from, sizeof(from), "%d.%d", r->major, r->minor);
+		else
+			snprintf(from, sizeof(from), "by %s", from_what[r->dialect]);
+		out_open_object(&o, NULL);
+		out_string(&o, PRINT_ANY, "dialect", "%-6s", inv_dialect_name(r->dialect));
+		out_string(&o, PRINT_ANY, "from", " %-16s", from);
+		out_string(&o, PRINT_ANY, "capability", " %s\n", r->name);
+		out_string(&o, PRINT_ANY, "changes", "       what it changes: %s\n", r->what);
+		out_string(&o, PRINT_ANY, "source", "       source: %s\n", r->source);
+		out_close(&o);
+	}
+	out_text(&o, "A switch's version, model and buffer model are read before each fault "
+		     "('rocelab inject'); a dry run renders for what the inventory declares "
+		     "(version:, model:, buffer-model:), else for the newest.\n");
+	out_close(&o);
+	return RL_EXIT_OK;
+}
+
 int cmd_faults(int argc, char **argv)
 {
 	struct out o;
 	size_t shown = 0;
 	struct journal_rec *recs;
 	size_t n;
-	bool json = false, all = false, held;
+	bool json = false, all = false, held, nos = false;
 	int c;
 
 	static const struct option lo[] = {
 	    {"json", no_argument, NULL, 'j'},
 	    {"all", no_argument, NULL, 'a'},
+	    {"nos", no_argument, NULL, 'n'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jah", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jahn", lo, NULL)) != -1) {
 		if (c == 'j')
 			json = true;
 		else if (c == 'a')
 			all = true;
+		else if (c == 'n')
+			nos = true;
 		else if (c == 'h')
-			return fputs("usage: rocelab faults [-a] [-j]\nList the outstanding faults "
-				     "of the virtual lab's journal and of real labs' (kept in "
-				     "$ROCELAB_LIB_DIR);\n-a: every fault, reverted ones too.\n",
-				     stdout),
+			return fputs(
+				   "usage: rocelab faults [-a] [-j] [--nos]\nList the outstanding "
+				   "faults of the virtual lab's journal and of real labs' (kept in "
+				   "$ROCELAB_LIB_DIR);\n-a: every fault, reverted ones "
+				   "too.\n--nos: "
+				   "what each switch NOS version and model can be told, and the "
+				   "source\nthat says so (the renderers' capability table).\n",
+				   stdout),
 			       0;
 		else
 			return bad("faults: unknown option '%s'", argv[optind - 1]);
 	}
+	if (nos)
+		return print_nos_caps(json);
 	out_init(&o, stdout, json ? OUT_JSON : OUT_TEXT);
 	out_open_array(&o, NULL);
 	/* The virtual lab's journal, then real labs' (persistent). */

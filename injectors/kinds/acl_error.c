@@ -5,6 +5,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/caps.h"
 #include "injectors/render.h"
 
 #include <arpa/inet.h>
@@ -297,8 +298,16 @@ static int eos_acl_error(struct render_ctx *r)
 	return 0;
 }
 
+/*
+ * NVUE: the UDP port is under the protocol from Cumulus Linux 5.7 ('match ip
+ * udp dest-port'), beside it before ('match ip dest-port'): caps.h,
+ * NOS_CAP_NVUE_ACL_L4.
+ */
 static int nvue_acl_error(struct render_ctx *r)
 {
+	const char *port_key = nos_has(&r->inv->switches[r->sw], NOS_CAP_NVUE_ACL_L4)
+				   ? "ip udp dest-port"
+				   : "ip dest-port";
 	struct sbuf a = {0}, v = {0};
 	char from[64][16], to[64][16];
 	size_t nf = acl_side(r, true, from, 64), nt = acl_side(r, false, to, 64);
@@ -312,10 +321,10 @@ static int nvue_acl_error(struct render_ctx *r)
 				  " && nv set acl %s rule %zu match ip source-ip %s/32"
 				  " && nv set acl %s rule %zu match ip dest-ip %s/32"
 				  " && nv set acl %s rule %zu match ip protocol udp"
-				  " && nv set acl %s rule %zu match ip udp dest-port %d"
+				  " && nv set acl %s rule %zu match %s %d"
 				  " && nv set acl %s rule %zu action deny",
 				  r->table, rule, from[i], r->table, rule, to[j], r->table, rule,
-				  r->table, rule, ROCEV2_UDP_PORT, r->table, rule);
+				  r->table, rule, port_key, ROCEV2_UDP_PORT, r->table, rule);
 		}
 	}
 	sb_printf(&a, " && nv set acl %s rule %zu action permit", r->table, rule);

@@ -12,6 +12,7 @@
 #include "harness/lib/common.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/caps.h"
 #include "injectors/render.h"
 
 #include <ctype.h>
@@ -307,6 +308,12 @@ static int sonic_buffer_alpha(struct render_ctx *r)
 	 * (tests/common/snappi_tests/common_helpers.py), read whole first.
 	 */
 	if (!strcmp(ba_of(r->spec)->buf_profile, BA_ALL_LOSSLESS)) {
+		int ret = nos_need(&r->inv->switches[r->sw], NOS_CAP_SONIC_STATIC_PG,
+				   "buffer-alpha's 'mmuconfig -p' on every lossless profile",
+				   r->why, r->whylen);
+
+		if (ret)
+			return ret;
 		snprintf(
 		    r->plan->note, sizeof(r->plan->note),
 		    "shown before the switch is read; when applied, BUFFER_PROFILE is read whole "
@@ -407,7 +414,12 @@ static int sonic_profiles(struct fault_run *f, struct fault_plan *p, size_t i)
 static int eos_buffer_alpha(struct render_ctx *r)
 {
 	char pg[8];
+	int ret =
+	    nos_need(&r->inv->switches[r->sw], NOS_CAP_EOS_TRIDENT,
+		     "buffer-alpha's 'platform trident mmu queue profile'", r->why, r->whylen);
 
+	if (ret)
+		return ret;
 	snprintf(pg, sizeof(pg), "%d", ba_of(r->spec)->priority);
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "shown for a switch with no MMU queue profile applied; when applied, the "
@@ -424,6 +436,11 @@ static int eos_buffer_alpha(struct render_ctx *r)
  */
 static int nvue_buffer_alpha(struct render_ctx *r)
 {
+	int ret = nos_need(&r->inv->switches[r->sw], NOS_CAP_NVUE_BUFFER, "buffer-alpha", r->why,
+			   r->whylen);
+
+	if (ret)
+		return ret;
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "shown for a switch with no shared-alpha set; when applied, the value read is "
 		 "set back");

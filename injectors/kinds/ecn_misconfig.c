@@ -14,6 +14,7 @@
 #include "harness/lib/common.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/caps.h"
 #include "injectors/render.h"
 
 #include <errno.h>
@@ -376,6 +377,12 @@ static int sonic_ecn_misconfig(struct render_ctx *r)
 static int eos_ecn_misconfig(struct render_ctx *r)
 {
 	char cmd[128];
+	int ret =
+	    nos_need(&r->inv->switches[r->sw], NOS_CAP_EOS_TRIDENT,
+		     "ecn-misconfig's 'uc-tx-queue Q' 'random-detect ecn'", r->why, r->whylen);
+
+	if (ret)
+		return ret;
 
 	snprintf(cmd, sizeof(cmd), "show running-config interfaces %s", r->port ? r->port : "");
 	snprintf(r->plan->note, sizeof(r->plan->note),
@@ -397,6 +404,11 @@ static int eos_ecn_misconfig(struct render_ctx *r)
  */
 static int nvue_ecn_misconfig(struct render_ctx *r)
 {
+	int ret = nos_need(&r->inv->switches[r->sw], NOS_CAP_NVUE_QOS, "ecn-misconfig", r->why,
+			   r->whylen);
+
+	if (ret)
+		return ret;
 	snprintf(r->plan->note, sizeof(r->plan->note),
 		 "shown for a port on default-global with nothing set; when applied, the "
 		 "profile the port has is read and copied");

@@ -44,11 +44,12 @@ void pfc_misconfig_nvue(struct fault_action *a, const char *port, int prio, cons
 
 /*
  * pfc-storm: the command that shows how many PFC frames port has received
- * for priority prio in dialect d's CLI, and the parser for it (readback.h:
- * "sonic-pfc-rx", "eos-pfc-rx", "nvue-pfc-rx", each "PARSER PORT PRIO");
- * -EOPNOTSUPP for Linux (veth counts none: the frames are captured instead).
+ * for priority prio in switch sw's CLI, as its NOS version words it
+ * (caps.h), and the parser for it (readback.h: "sonic-pfc-rx",
+ * "eos-pfc-rx", "nvue-pfc-rx", each "PARSER PORT PRIO"); -EOPNOTSUPP for
+ * Linux (veth counts none: the frames are captured instead).
  */
-int pfc_storm_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd,
+int pfc_storm_rx_counter(const struct inv_switch *sw, const char *port, int prio, struct sbuf *cmd,
 			 struct sbuf *read_as);
 
 /*

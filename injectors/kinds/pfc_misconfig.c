@@ -10,6 +10,7 @@
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
 #include "injectors/netlink_op.h"
+#include "injectors/nos/caps.h"
 #include "injectors/render.h"
 
 #include <jansson.h>
@@ -272,6 +273,11 @@ static int nvue_pfc_misconfig(struct render_ctx *r)
 {
 	const char *ports[256];
 	size_t n = nos_ports_of(r, ports, 256);
+	int ret = nos_need(&r->inv->switches[r->sw], NOS_CAP_NVUE_QOS, "pfc-misconfig", r->why,
+			   r->whylen);
+
+	if (ret)
+		return ret;
 
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf a = {0}, v = {0};

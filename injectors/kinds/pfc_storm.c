@@ -15,6 +15,7 @@
 #include "harness/lib/sbuf.h"
 #include "injectors/effect.h"
 #include "injectors/kinds/kinds.h"
+#include "injectors/nos/caps.h"
 #include "injectors/nos/nos_ops.h"
 #include "injectors/render.h"
 
@@ -167,12 +168,12 @@ static int linux_pfc_storm(struct render_ctx *r)
  * - NVUE: 'nv show interface PORT counters qos pfc-stats', a table with
  *   switch-priority and rx-pause-frames columns (CumulusNetworks/docs, NVUE
  *   command reference, Cumulus Linux 5.5 and later; 5.4 and earlier call it
- *   'qos counters pfc-stats').
+ *   'qos counters pfc-stats': caps.h, NOS_CAP_NVUE_COUNTERS_QOS).
  */
-int pfc_storm_rx_counter(enum inv_dialect d, const char *port, int prio, struct sbuf *cmd,
+int pfc_storm_rx_counter(const struct inv_switch *sw, const char *port, int prio, struct sbuf *cmd,
 			 struct sbuf *read_as)
 {
-	switch (d) {
+	switch (sw->dialect) {
 	case INV_DIALECT_SONIC:
 		sb_printf(cmd,
 			  "sonic-db-cli COUNTERS_DB HGET \"COUNTERS:$(sonic-db-cli COUNTERS_DB "
@@ -186,7 +187,8 @@ int pfc_storm_rx_counter(enum inv_dialect d, const char *port, int prio, struct 
 		sb_printf(read_as, "eos-pfc-rx %s %d", port, prio);
 		return 0;
 	case INV_DIALECT_NVUE:
-		sb_printf(cmd, "nv show interface %s counters qos pfc-stats", port);
+		sb_printf(cmd, "nv show interface %s %s pfc-stats", port,
+			  nos_has(sw, NOS_CAP_NVUE_COUNTERS_QOS) ? "counters qos" : "qos counters");
 		sb_printf(read_as, "nvue-pfc-rx %s %d", port, prio);
 		return 0;
 	default:
@@ -222,9 +224,9 @@ static int plan_host(struct render_ctx *r)
 		    r->plan->note, sizeof(r->plan->note),
 		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
 		    port, ps_of(s)->priority, s->target);
-		if (!pfc_storm_rx_counter(r->inv->switches[e.dev].dialect,
-					  inventory_netdev(r->inv, &e), ps_of(s)->priority, &cmd,
-					  &as))
+		fault_plan_nos(r->plan, &r->inv->switches[e.dev]);
+		if (!pfc_storm_rx_counter(&r->inv->switches[e.dev], inventory_netdev(r->inv, &e),
+					  ps_of(s)->priority, &cmd, &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
 				 "\nssh %s counter: %s, before the storm and as it runs",
 				 r->inv->switches[e.dev].name, cmd.p);
@@ -504,7 +506,7 @@ static int start(struct fault_run *f)
 	if ((r = fault_rnic_switch_end(f->inv, s, &st->sw_end, f->err, sizeof(f->err))))
 		goto fail;
 	/* a NOS that counts the frames it receives: read before the storm */
-	if (!pfc_storm_rx_counter(f->inv->switches[st->sw_end.dev].dialect,
+	if (!pfc_storm_rx_counter(&f->inv->switches[st->sw_end.dev],
 				  inventory_netdev(f->inv, &st->sw_end), ps_of(s)->priority, &cmd,
 				  &as)) {
 		st->rx.backend = FB_SSH;

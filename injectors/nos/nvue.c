@@ -414,10 +414,10 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 }
 
 /*
- * NVUE: 'nv show interface PORT counters qos pfc-stats', the table of the
- * NVUE command reference: a header "switch-priority rx-pause-frames
- * rx-pause-duration tx-pause-frames tx-pause-duration", a dashed rule, one
- * row a priority.  The column is found by its header, not its place.
+ * NVUE: 'nv show interface PORT counters qos pfc-stats' (5.4 and earlier:
+ * 'qos counters pfc-stats'), the table of the NVUE command reference: a header "switch-priority
+ * rx-pause-frames rx-pause-duration tx-pause-frames tx-pause-duration", a dashed rule, one row a
+ * priority.  The column is found by its header, not its place.
  */
 static int nvue_pfc_rx(const char *arg, const char *out, struct readback *rb, char *err,
 		       size_t errlen)
@@ -440,9 +440,9 @@ static int nvue_pfc_rx(const char *arg, const char *out, struct readback *rb, ch
 		    isdigit((unsigned char)w[col][0]))
 			return nos_pfc_rx_found(rb, port, prio, strtoull(w[col], NULL, 10));
 	}
-	snprintf(err, errlen, "'nv show interface %s counters qos pfc-stats' shows %s", port,
-		 col < 0 ? "no switch-priority / rx-pause-frames table"
-			 : "no row for the priority");
+	snprintf(
+	    err, errlen, "the PFC counters of %s ('nv show interface ... pfc-stats') show %s", port,
+	    col < 0 ? "no switch-priority / rx-pause-frames table" : "no row for the priority");
 	return -EINVAL;
 }
 

@@ -21,6 +21,7 @@ struct transcript_case {
 	char name[48];	/* golden file: injectors/transcripts/<name>.txt */
 	char args[200]; /* inject arguments */
 	int want;	/* 0 planned, or the negative errno of fault_plan_build */
+	char nos[64];	/* "SWITCH KEY VALUE": what the inventory declares (caps.h) */
 };
 
 static struct transcript_case cases[] = {
@@ -92,6 +93,27 @@ static struct transcript_case cases[] = {
      "ecn-misconfig --target sw-eos:Ethernet1 --kmin 20KB --kmax 200KB --pmax 0.8", 0},
     {"eos-ecn-misconfig-off", "ecn-misconfig --target sw-eos:Ethernet1 --off", 0},
     {"nvue-ecn-misconfig", "ecn-misconfig --target sw-nvue:swp2", 0},
+    /* per NOS version and model (injectors/nos/caps.c) */
+    {"nvue-acl-error-5.5", "acl-error --target sw-nvue:swp1 --from h1:rnic4 --to h2:rnic4", 0,
+     "sw-nvue version 5.5.0"},
+    {"nvue-acl-error-5.9", "acl-error --target sw-nvue:swp1 --from h1:rnic4 --to h2:rnic4", 0,
+     "sw-nvue version 5.9.1"},
+    {"host-pfc-storm-at-nvue-5.4", "pfc-storm --target h1:rnic4", 0, "sw-nvue version 5.4.0"},
+    {"nvue-buffer-alpha-5.3", "buffer-alpha --target sw-nvue --alpha 1/128", -EOPNOTSUPP,
+     "sw-nvue version 5.3.1"},
+    {"nvue-pfc-misconfig-5.2", "pfc-misconfig --target sw-nvue:swp2 --priority 3", -EOPNOTSUPP,
+     "sw-nvue version 5.2.0"},
+    {"eos-ecn-misconfig-7280", "ecn-misconfig --target sw-eos:Ethernet1 --off", -EOPNOTSUPP,
+     "sw-eos model DCS-7280SR3-48YC8"},
+    {"eos-buffer-alpha-7280", "buffer-alpha --target sw-eos --alpha 1/64", -EOPNOTSUPP,
+     "sw-eos model DCS-7280CR3-32P4"},
+    {"eos-buffer-alpha-7050", "buffer-alpha --target sw-eos --alpha 1/64", 0,
+     "sw-eos model DCS-7050CX3-32S"},
+    {"sonic-buffer-alpha-dynamic", "buffer-alpha --target sw-sonic", -EOPNOTSUPP,
+     "sw-sonic buffer-model dynamic"},
+    {"sonic-buffer-alpha-dynamic-profile",
+     "buffer-alpha --target sw-sonic --alpha 1/4 --profile ingress_lossless_profile", 0,
+     "sw-sonic buffer-model dynamic"},
 };
 
 ParameterizedTestParameters(dialect, transcript)
@@ -117,6 +139,22 @@ static void parse_args(const struct inventory *inv, const char *args, struct fau
 	cr_assert_eq(fault_spec_resolve(inv, spec, why, sizeof(why)), 0, "%s: %s", args, why);
 }
 
+/* "SWITCH version|model|buffer-model VALUE" into inv, as its inventory would declare it. */
+static void declare_nos(struct inventory *inv, const char *nos)
+{
+	char sw[32], key[16], val[64];
+	struct inv_switch *s;
+
+	cr_assert_eq(sscanf(nos, "%31s %15s %63s", sw, key, val), 3, "%s", nos);
+	cr_assert_not_null((s = inventory_switch(inv, sw)), "%s", nos);
+	if (!strcmp(key, "version"))
+		snprintf(s->nos.version, sizeof(s->nos.version), "%s", val);
+	else if (!strcmp(key, "model"))
+		snprintf(s->nos.model, sizeof(s->nos.model), "%s", val);
+	else
+		snprintf(s->nos.buffer_model, sizeof(s->nos.buffer_model), "%s", val);
+}
+
 /* Golden transcripts; regenerate with UPDATE_GOLDEN=1 make unit and review the diff. */
 ParameterizedTest(struct transcript_case *c, dialect, transcript)
 {
@@ -124,10 +162,12 @@ ParameterizedTest(struct transcript_case *c, dialect, transcript)
 	struct topo *topo = topo_build(inv, false, stderr);
 	struct fault_spec spec;
 	struct fault_plan plan;
-	char why[256], path[128];
+	char why[512], path[128];
 
 	cr_assert_not_null(inv);
 	cr_assert_not_null(topo);
+	if (c->nos[0])
+		declare_nos(inv, c->nos);
 	parse_args(inv, c->args, &spec);
 
 	int r = fault_plan_build(inv, topo, &spec, 7, &plan, why, sizeof(why));
@@ -640,12 +680,18 @@ Test(dialect, pfc_rx_counters_are_read_in_the_noss_own_grammar)
 	     "eos-pfc-rx Ethernet1 3"},
 	    {INV_DIALECT_NVUE, "swp1", "nv show interface swp1 counters qos pfc-stats",
 	     "nvue-pfc-rx swp1 3"},
+	    /* Cumulus Linux 5.4 and earlier (caps.h) */
+	    {INV_DIALECT_NVUE, "swp1", "nv show interface swp1 qos counters pfc-stats",
+	     "nvue-pfc-rx swp1 3"},
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		struct sbuf cmd = {0}, as = {0};
+		struct inv_switch sw = {.dialect = want[i].d};
 
-		cr_assert_eq(pfc_storm_rx_counter(want[i].d, want[i].port, 3, &cmd, &as), 0);
+		if (i == 3)
+			snprintf(sw.nos.version, sizeof(sw.nos.version), "5.4.0");
+		cr_assert_eq(pfc_storm_rx_counter(&sw, want[i].port, 3, &cmd, &as), 0);
 		cr_assert_str_eq(cmd.p, want[i].cmd);
 		cr_assert_str_eq(as.p, want[i].as);
 		sb_free(&cmd);
@@ -653,7 +699,9 @@ Test(dialect, pfc_rx_counters_are_read_in_the_noss_own_grammar)
 	}
 	struct sbuf cmd = {0}, as = {0};
 
-	cr_assert_eq(pfc_storm_rx_counter(INV_DIALECT_LINUX, "swp1", 3, &cmd, &as), -EOPNOTSUPP);
+	cr_assert_eq(pfc_storm_rx_counter(&(struct inv_switch){.dialect = INV_DIALECT_LINUX},
+					  "swp1", 3, &cmd, &as),
+		     -EOPNOTSUPP);
 	sb_free(&cmd);
 	sb_free(&as);
 }

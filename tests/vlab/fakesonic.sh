@@ -8,7 +8,14 @@
 # $FAKESONIC_DIR/stuck is there (with $FAKESONIC_DIR/hostile, its state is hostile text instead).
 # Anything else prints nothing, as sonic-db-cli does for a
 # field that is not there.
+# Linked as 'show' too: 'show version' as SONiC prints it (sonic-utilities show/main.py version()),
+# and DEVICE_METADATA's buffer_model is $FAKESONIC_DIR/buffer_model (none: unset).
 d=$FAKESONIC_DIR
+if [ "${0##*/}" = show ]; then
+	[ "$*" = version ] || exit 2
+	printf '\nSONiC Software Version: SONiC.202305.1\nDistribution: Debian 11.7\nHwSKU: Mellanox-SN2700-D48C8\nASIC: mellanox\n'
+	exit 0
+fi
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # the watchdog's state in $d/wd: "" (operational), "storming", or "ended MS"
 watch() {
@@ -40,5 +47,6 @@ case "$*" in
 	fi
 	;;
 "CONFIG_DB HGET PFC_WD|"*" restoration_time") cat "$d/restore" ;;
+"CONFIG_DB HGET DEVICE_METADATA|localhost buffer_model") cat "$d/buffer_model" 2>/dev/null || echo ;;
 *) echo ;;
 esac

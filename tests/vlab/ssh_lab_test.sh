@@ -264,10 +264,10 @@ expect_exit 3 "ecn-misconfig of an EOS switch that is a DCS-7280SR3 (Jericho2): 
 	"$RL" inject ecn-misconfig --target rail1:swp1 --for 1s -i "$T/eos.yaml"
 cp "$T/check.out" "$T/eos-ecn.out"
 check "it names the model, the platform and the commands it has not" \
-	grep -q "rail1 is an Arista DCS-7280SR3-48YC8, a DNX (Jericho/Arad/Qumran) platform: ecn-misconfig's 'uc-tx-queue Q'" "$T/eos-ecn.out"
+	grep -q "rail1 is an Arista DCS-7280SR3-48YC8 (read from the switch), a DNX (Jericho/Arad/Qumran) platform: ecn-misconfig's 'uc-tx-queue Q'" "$T/eos-ecn.out"
 expect_exit 3 "buffer-alpha of it: exit 3" "$RL" inject buffer-alpha --target rail1 --for 1s -i "$T/eos.yaml"
 cp "$T/check.out" "$T/eos-alpha.out"
-check "it names buffer-alpha's platform trident" grep -q "buffer-alpha's 'platform trident mmu queue profile' is the Trident CLI" "$T/eos-alpha.out"
+check "it names buffer-alpha's platform trident" grep -q "buffer-alpha's 'platform trident mmu queue profile' is Trident's CLI" "$T/eos-alpha.out"
 check "... nothing journaled for either" test "$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")" -eq "$jl"
 cp "$T/authorized_keys" "$AK"
 expect_exit 3 "pfc-misconfig of an RNIC without DCB (veth): exit 3 before the journal" \
@@ -316,6 +316,7 @@ awk '/name: rail1/ {f = 1} f && !d && /dialect: linux/ {sub("linux", "sonic"); d
 	"$SI" >"$T/sonic.yaml"
 mkdir -p "$T/fakesonic/bin"
 ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sonic-db-cli"
+ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/show"
 echo 1000 >"$T/fakesonic/restore"
 rail1=$(awk '/name: rail1/ {f = 1} f && /mgmt:/ {print $2; exit}' "$SI")
 while read -r k; do
@@ -323,6 +324,8 @@ while read -r k; do
 done <"$T/authorized_keys" >"$AK"
 check "pfc-storm toward a SONiC switch: its PFC counter rose, applied" \
 	sh -c '"$0" inject -v pfc-storm --target host2:rnic1 --rate 1000/s --for 2s -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"PFC frames of priority 3 received since the storm began\"))" "$2"' "$RL" "$T/sonic.yaml" "$T/wd.json" "$T/wd.err"
+check "... the switch was asked what it runs first (inject -v)" \
+	grep -q "inject: rail1 runs SONiC SONiC.202305.1, model Mellanox-SN2700-D48C8, traditional buffer model (read from the switch)" "$T/wd.err"
 check "... its revert waited for the PFC watchdog to give queue 3 back (restoration time 1 s)" \
 	grep -Eq "pfc-storm [0-9]+: the PFC watchdog of rail1:swp2 queue 3 gave it back \(operational\) (1\.[0-9]|2\.[0-9]) s after the storm ended" "$T/wd.err"
 check "... and says no drift" sh -c '! grep -q "drift" "$0" && ! jq -se "map(select(.drift)) | length > 0" "$1" >/dev/null' "$T/wd.err" "$T/wd.json"
@@ -339,6 +342,18 @@ touch "$T/fakesonic/hostile"
 check "a hostile watchdog state: the storm is applied, its watchdog not read, nothing run" \
 	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 1s -i "$1" -j >"$2" 2>"$3"; jq -se ".[0].outcome == \"applied\" and (map(select(.drift)) | length == 0)" "$2" && grep -q "the PFC watchdog of rail1:swp2 queue 3 is not read, nor waited on after the storm: .* printed no one word" "$3" && test ! -e /tmp/rocelab-pwned' "$RL" "$T/sonic.yaml" "$T/wdhostile.json" "$T/wdhostile.err"
 rm -f "$T/fakesonic/hostile"
+# Issue 61: the capability table (caps.h) is asked about the switch as it is: one on SONiC's
+# dynamic buffer model, read at pre-flight, refuses buffer-alpha on every lossless profile before
+# anything is journaled, though its inventory entry says nothing of it.
+echo dynamic >"$T/fakesonic/buffer_model"
+jl=$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")
+"$RL" inject buffer-alpha --target rail1 -i "$T/sonic.yaml" >"$T/dyn.out" 2>"$T/dyn.err"
+rc=$?
+check "buffer-alpha on a SONiC switch whose buffer model it read is dynamic: refused (exit 3)" test $rc = 3
+check "... saying why, from what it read" \
+	grep -q "rail1 runs SONiC's dynamic buffer model (read from the switch), where buffermgrd makes the lossless priority groups' profiles itself" "$T/dyn.err"
+check "... with nothing journaled" test "$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")" -eq "$jl"
+rm -f "$T/fakesonic/buffer_model"
 cp "$T/authorized_keys" "$AK"
 # Issue 63: every device a fault changes reverts it by itself (a process timer there, armed over
 # SSH before the fault's first step) once its injector stops re-arming it: killed with -9 here.

@@ -410,6 +410,34 @@ Test(inventory, emulated_switches_are_written_and_read_back)
 	free(a);
 }
 
+/* A switch's NOS as declared (version, model, buffer model) is written and read back. */
+Test(inventory, nos_declarations_are_written_and_read_back)
+{
+	struct inventory *inv = inventory_load(VLAB, stderr), *again;
+	char *a = NULL;
+	size_t alen = 0;
+	FILE *f;
+
+	cr_assert_not_null(inv);
+	cr_assert_str_eq(inv->switches[0].nos.version, "", "not declared: not known");
+	snprintf(inv->switches[1].nos.version, sizeof(inv->switches[1].nos.version), "5.7.0");
+	snprintf(inv->switches[1].nos.model, sizeof(inv->switches[1].nos.model), "MSN2700");
+	snprintf(inv->switches[2].nos.buffer_model, sizeof(inv->switches[2].nos.buffer_model),
+		 "dynamic");
+	f = open_memstream(&a, &alen);
+	cr_assert_eq(inventory_write(inv, f), 0);
+	fclose(f);
+	cr_assert_not_null(again = inventory_parse("written", a, alen, stderr), "%s", a);
+	cr_assert_str_eq(again->switches[1].nos.version, "5.7.0");
+	cr_assert_str_eq(again->switches[1].nos.model, "MSN2700");
+	cr_assert_str_eq(again->switches[2].nos.buffer_model, "dynamic");
+	cr_assert_str_eq(again->switches[0].nos.model, "");
+	cr_assert_not(again->switches[1].nos.read, "declared, not read");
+	inventory_free(again);
+	inventory_free(inv);
+	free(a);
+}
+
 Test(inventory, ssh_lab_keys)
 {
 	struct inventory *inv = inventory_load(EXAMPLE, stderr);
