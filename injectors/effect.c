@@ -174,7 +174,7 @@ static void evidence_add(struct fault_run *f, const char *fmt, ...)
 
 /* The hosts' test datagrams: 200 a flow over 32 source ports, as the 6 x 32 sent from here. */
 static const struct host_send test_traffic = {
-    .ms = 500, .pps = 400, .priority = 0, .size = 64, .n_sports = 32};
+    .ms = FAULT_TEST_MS, .pps = FAULT_TEST_PPS, .priority = 0, .size = 64, .n_sports = 32};
 
 /* A send's count; on failure f->err says why. */
 static long long sent_or_why(struct fault_run *f, long long sent)

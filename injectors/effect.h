@@ -197,6 +197,11 @@ const char *fault_sent_by(const struct fault_run *f);
  */
 int fault_verify_nft(struct fault_run *f, struct flow *flows, size_t n);
 
+/* What a flow of the verification's test traffic sends: 400 a second for half a second. */
+#define FAULT_TEST_MS	     500
+#define FAULT_TEST_PPS	     400
+#define FAULT_TEST_DATAGRAMS (FAULT_TEST_MS * FAULT_TEST_PPS / 1000)
+
 /*
  * A NOS's ACL counters (SONiC aclshow, EOS per-entry counters) under test
  * traffic along flows, sent by the hosts of a lab reached over SSH: read,

@@ -97,6 +97,7 @@ struct inv_switch {
 		char version[INV_NOS_WORD_MAX + 1]; /* "5.7.0", "4.30.1F", "SONiC.202305.1" */
 		char model[INV_NOS_WORD_MAX + 1];   /* "DCS-7280SR3-48YC8", an HwSKU */
 		char buffer_model[16];		    /* SONiC: "traditional", "dynamic" */
+		bool udf; /* SONiC, read only: its image has user-defined ACL fields */
 		bool read;
 	} nos;
 	struct inv_loc loc;

@@ -1033,8 +1033,6 @@ int cmd_revert(int argc, char **argv)
 /* The capability table (caps.h): what each NOS version and model can be told, and whose word. */
 static int print_nos_caps(bool json)
 {
-	static const char *const from_what[] = {
-	    [INV_DIALECT_EOS] = "model", [INV_DIALECT_SONIC] = "buffer model"};
 	struct out o;
 	char from[32];
 
@@ -1044,7 +1042,10 @@ static int print_nos_caps(bool json)
 		if (r->major >= 0)
 			snprintf(from, sizeof(from), "%d.%d", r->major, r->minor);
 		else
-			snprintf(from, sizeof(from), "by %s", from_what[r->dialect]);
+			snprintf(from, sizeof(from), "by %s",
+				 r->cap == NOS_CAP_EOS_TRIDENT	     ? "model"
+				 : r->cap == NOS_CAP_SONIC_STATIC_PG ? "buffer model"
+								     : "image");
 		out_open_object(&o, NULL);
 		out_string(&o, PRINT_ANY, "dialect", "%-6s", inv_dialect_name(r->dialect));
 		out_string(&o, PRINT_ANY, "from", " %-16s", from);

@@ -355,8 +355,7 @@ static int nvue_acl_error(struct render_ctx *r)
 	return 0;
 }
 
-/* SONiC: orchagent's word on the table and each rule, from STATE_DB (acl_error_sonic_status). */
-static int verify_sonic(struct fault_run *f)
+int acl_error_verify_sonic(struct fault_run *f)
 {
 	const char *dev = f->inv->switches[f->spec->tdev].name;
 	char err[512], *out = NULL;
@@ -404,7 +403,7 @@ static int verify(struct fault_run *f)
 			}
 	}
 	if (inv->switches[s->tdev].dialect == INV_DIALECT_SONIC) {
-		int r = verify_sonic(f);
+		int r = acl_error_verify_sonic(f);
 
 		return r ? r : fault_verify_acl_counters(f, fl, n);
 	}

@@ -22,6 +22,12 @@ struct sbuf;
  * err when one is not Active, else 0 with evidence (saying so when this
  * SONiC keeps no status).  out is split in place.
  */
+/*
+ * SONiC: orchagent's word on the fault's ACL table and each rule it writes
+ * ("HSET 'ACL_RULE|..."), from STATE_DB (acl_error_sonic_status): 0 with
+ * f->evidence, or the error with f->err.
+ */
+int acl_error_verify_sonic(struct fault_run *f);
 size_t acl_error_sonic_status_cmd(const struct fault_plan *p, struct sbuf *cmd);
 int acl_error_sonic_status(char *out, const char *dev, const struct fault_plan *p, size_t rules,
 			   char *evidence, size_t elen, char *err, size_t errlen);

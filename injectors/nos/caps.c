@@ -53,6 +53,12 @@ const struct nos_cap_row nos_cap_rows[] = {
      "sonic-net/sonic-swss cfgmgr/buffermgrdyn.cpp (handleDefaultLossLessBufferParam, "
      "refreshPgsForPort); sonic-buildimage dockers/docker-orchagent/buffermgrd.sh (dynamic only "
      "when DEVICE_METADATA|localhost buffer_model is 'dynamic')"},
+    {NOS_CAP_SONIC_UDF, INV_DIALECT_SONIC, -1, -1, "UDF tables",
+     "user-defined ACL fields: ipid-drop's match on the IPv4 identification (L3 base, offset "
+     "4, 2 bytes), read as the image's /usr/local/yang-models/sonic-udf.yang",
+     "sonic-net/SONiC#2299 (UDF HLD), sonic-swss#4493 (UdfOrch), sonic-buildimage#26874 "
+     "(sonic-udf.yang): open pull requests, the schema as they give it; the YANG directory "
+     "as sonic-utilities config/config_mgmt.py names it"},
     {0, 0, 0, 0, NULL, NULL, NULL},
 };
 
@@ -111,6 +117,8 @@ bool nos_has(const struct inv_switch *sw, enum nos_cap cap)
 		return !sw->nos.model[0] || !eos_model_sand(sw->nos.model);
 	case NOS_CAP_SONIC_STATIC_PG:
 		return strcmp(sw->nos.buffer_model, "dynamic") != 0;
+	case NOS_CAP_SONIC_UDF:
+		return !sw->nos.read || sw->nos.udf;
 	default:
 		if (nos_version_parse(sw->nos.version, &ma, &mi))
 			return true; /* not known: the newest */
@@ -137,6 +145,12 @@ int nos_need(const struct inv_switch *sw, enum nos_cap cap, const char *what, ch
 			 "command tree for DNX checked against a source; refused with nothing "
 			 "changed",
 			 sw->name, sw->nos.model, whose(sw), what);
+	else if (cap == NOS_CAP_SONIC_UDF)
+		snprintf(why, whylen,
+			 "%s's image has no UDF tables (no /usr/local/yang-models/sonic-udf.yang; "
+			 "%s): %s matches the IP ID with a user-defined ACL field, which SONiC "
+			 "gains with sonic-net/SONiC#2299; refused with nothing changed",
+			 sw->name, whose(sw), what);
 	else if (cap == NOS_CAP_SONIC_STATIC_PG)
 		snprintf(why, whylen,
 			 "%s runs SONiC's dynamic buffer model (%s), where buffermgrd makes the "
@@ -233,14 +247,22 @@ int nos_caps_read(struct lab *l, struct inv_switch *sw, char *err, size_t errlen
 	if (sw->dialect == INV_DIALECT_SONIC) {
 		char *out = NULL, e[256] = "";
 
-		/* empty when unset: traditional (buffermgrd.sh) */
-		if (!lab_cli(l, sw->name,
-			     "sonic-db-cli CONFIG_DB HGET 'DEVICE_METADATA|localhost' buffer_model",
-			     NULL, &out, e, sizeof(e)) &&
+		/*
+		 * the buffer model, empty when unset: traditional (buffermgrd.sh); then
+		 * whether the image knows UDF tables
+		 */
+		if (!lab_cli(
+			l, sw->name,
+			"sonic-db-cli CONFIG_DB HGET 'DEVICE_METADATA|localhost' buffer_model; "
+			"test -e /usr/local/yang-models/sonic-udf.yang && echo udf || echo "
+			"no-udf",
+			NULL, &out, e, sizeof(e)) &&
 		    out) {
-			out[strcspn(out, "\r\n")] = '\0';
+			size_t n = strcspn(out, "\r\n");
+
 			snprintf(sw->nos.buffer_model, sizeof(sw->nos.buffer_model), "%s",
-				 !strcmp(out, "dynamic") ? "dynamic" : "traditional");
+				 n == 7 && !strncmp(out, "dynamic", 7) ? "dynamic" : "traditional");
+			sw->nos.udf = strstr(out, "\nudf") != NULL;
 		}
 		free(out);
 	}

@@ -271,14 +271,17 @@ static int sonic_admin(const char *port, const char *out, struct readback *rb, c
  * SONiC: 'sonic-db-cli CONFIG_DB KEYS ACL_TABLE|*' then '... ACL_RULE|*',
  * one key a line, as sonic-mgmt's ACL tests read them (tests/acl, 'keys
  * "ACL_RULE|*" | xargs sonic-db-cli CONFIG_DB del').  The tables (sorted),
- * how many rules, and whether the fault's own table is there.
+ * how many rules, and whether the fault's own table is there; and, where
+ * the read lists them too (ipid-drop's), the keys of ACL_TABLE_TYPE, UDF and
+ * UDF_SELECTOR, sorted: what a user-defined match adds.
  */
 static int sonic_acl(const char *name, const char *out, struct readback *rb, char *err,
 		     size_t errlen)
 {
+	static const char *const other[] = {"ACL_TABLE_TYPE|", "UDF|", "UDF_SELECTOR|"};
 	const char *l, *s = out;
-	char **tables = NULL, tail[96];
-	size_t n, nt = 0, rules = 0, nl = strlen(name);
+	char **tables = NULL, **keys = NULL, tail[96];
+	size_t n, nt = 0, nk = 0, rules = 0, nl = strlen(name);
 	struct sbuf items = {0};
 
 	(void)err;
@@ -293,6 +296,15 @@ static int sonic_acl(const char *name, const char *out, struct readback *rb, cha
 		} else if (n > 9 && !strncmp(l, "ACL_RULE|", 9)) {
 			rules++;
 			rb->exists |= n > 9 + nl && !strncmp(l + 9, name, nl) && l[9 + nl] == '|';
+		} else {
+			for (size_t i = 0; i < ARRAY_SIZE(other); i++)
+				if (n > strlen(other[i]) &&
+				    !strncmp(l, other[i], strlen(other[i]))) {
+					char **k = RL_PUSH(keys, nk);
+
+					*k = rl_xstrdup(l);
+					(*k)[n] = '\0';
+				}
 		}
 	}
 	if (nt)
@@ -304,6 +316,15 @@ static int sonic_acl(const char *name, const char *out, struct readback *rb, cha
 	free(tables);
 	snprintf(tail, sizeof(tail), "; %zu rule(s); %s %s", rules, name,
 		 rb->exists ? "there" : "not there");
+	if (nk) {
+		rl_sort(keys, nk, sizeof(*keys), nos_cmp_str);
+		sb_printf(&items, "; other keys: ");
+		for (size_t i = 0; i < nk; i++) {
+			sb_printf(&items, "%s%s", i ? ", " : "", keys[i]);
+			free(keys[i]);
+		}
+	}
+	free(keys);
 	nos_canon_list(rb, nt ? "ACL tables " : "no ACL tables", items.p ? items.p : "", tail);
 	sb_free(&items);
 	return 0;

@@ -103,6 +103,17 @@ Test(caps, eos_by_model_and_sonic_by_buffer_model)
 	cr_assert_eq(nos_need(&dyn, NOS_CAP_SONIC_STATIC_PG, "the fault", why, sizeof(why)),
 		     -EOPNOTSUPP);
 	cr_expect(strstr(why, "give --profile NAME"), "%s", why);
+	/* UDF tables: had until read (the newest), then as read */
+	cr_expect(nos_has(&sonic, NOS_CAP_SONIC_UDF));
+	sonic.nos.read = true;
+	cr_expect_not(nos_has(&sonic, NOS_CAP_SONIC_UDF));
+	cr_assert_eq(nos_need(&sonic, NOS_CAP_SONIC_UDF, "ipid-drop", why, sizeof(why)),
+		     -EOPNOTSUPP);
+	cr_expect(strstr(why, "sw's image has no UDF tables") &&
+		      strstr(why, "read from the switch)"),
+		  "%s", why);
+	sonic.nos.udf = true;
+	cr_expect(nos_has(&sonic, NOS_CAP_SONIC_UDF));
 }
 
 Test(caps, what_a_switch_is_said_to_run)

@@ -418,6 +418,34 @@ Test(readback, sonic_acl_keys_name_the_tables_and_count_rules)
 	cr_assert(!rb.exists, "another table's name starting the same is not ours");
 }
 
+/*
+ * ipid-drop's read lists the keys of ACL_TABLE_TYPE, UDF and UDF_SELECTOR too
+ * (sonic-net/SONiC#2299): each is in canon, so one left after the revert is
+ * drift.
+ */
+Test(readback, sonic_acl_keys_carry_a_user_defined_match)
+{
+	static const char before[] = "ACL_TABLE|DATAACL\n"
+				     "ACL_TABLE_TYPE|CUSTOM_L3\n";
+	static const char left[] = "ACL_TABLE|DATAACL\n"
+				   "UDF|ROCELAB_F1_IPID\n"
+				   "ACL_TABLE_TYPE|CUSTOM_L3\n"
+				   "UDF_SELECTOR|ROCELAB_F1_IPID|IPV4\n";
+	struct readback a = parse_ok("sonic-acl ROCELAB_F1", before),
+			b = parse_ok("sonic-acl ROCELAB_F1", left);
+
+	cr_assert_str_eq(a.canon, "ACL tables DATAACL; other keys: ACL_TABLE_TYPE|CUSTOM_L3; 0 "
+				  "rule(s); ROCELAB_F1 not there");
+	cr_assert_str_eq(b.canon, "ACL tables DATAACL; other keys: ACL_TABLE_TYPE|CUSTOM_L3, "
+				  "UDF_SELECTOR|ROCELAB_F1_IPID|IPV4, UDF|ROCELAB_F1_IPID; 0 "
+				  "rule(s); ROCELAB_F1 not there");
+	cr_assert_str_neq(a.canon, b.canon, "a UDF left behind is drift");
+	b = parse_ok("sonic-acl ROCELAB_F1", "UDF|ROCELAB_F1_IPID\n");
+	cr_assert_str_eq(
+	    b.canon, "no ACL tables; other keys: UDF|ROCELAB_F1_IPID; 0 rule(s); ROCELAB_F1 not "
+		     "there");
+}
+
 /* Many tables: canon is cut, with a hash of them all, so a change still shows. */
 Test(readback, a_long_list_is_cut_but_still_differs)
 {

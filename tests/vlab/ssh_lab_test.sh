@@ -353,6 +353,13 @@ check "buffer-alpha on a SONiC switch whose buffer model it read is dynamic: ref
 check "... saying why, from what it read" \
 	grep -q "rail1 runs SONiC's dynamic buffer model (read from the switch), where buffermgrd makes the lossless priority groups' profiles itself" "$T/dyn.err"
 check "... with nothing journaled" test "$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")" -eq "$jl"
+# ipid-drop on SONiC is a user-defined ACL field (sonic-net/SONiC#2299): an image without the UDF
+# tables (no sonic-udf.yang, as this stand-in has none) refuses it before anything changes.
+"$RL" inject ipid-drop --target rail1:swp2 --mod 8 --direction in -i "$T/sonic.yaml" >"$T/udf.out" 2>"$T/udf.err"
+rc=$?
+check "ipid-drop on a SONiC switch whose image has no UDF tables: refused (exit 3)" test $rc = 3
+check "... saying so from what it read, nothing journaled" \
+	sh -c 'grep -q "rail1.s image has no UDF tables (no /usr/local/yang-models/sonic-udf.yang; read from the switch)" "$0" && test "$(wc -l <"$1/journal.jsonl")" -eq "$2"' "$T/udf.err" "$ROCELAB_LIB_DIR" "$jl"
 rm -f "$T/fakesonic/buffer_model"
 cp "$T/authorized_keys" "$AK"
 # Issue 63: every device a fault changes reverts it by itself (a process timer there, armed over

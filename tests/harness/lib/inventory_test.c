@@ -388,35 +388,41 @@ Test(inventory, written_inventories_read_back)
 	round_trip(EXAMPLE);
 }
 
+/* inv as inventory_write() writes it, parsed again (inv freed). */
+static struct inventory *written_again(struct inventory *inv)
+{
+	struct inventory *again;
+	char *a = NULL;
+	size_t alen = 0;
+	FILE *f = open_memstream(&a, &alen);
+
+	cr_assert_eq(inventory_write(inv, f), 0);
+	fclose(f);
+	again = inventory_parse("written", a, alen, stderr);
+	cr_assert_not_null(again, "written back, it does not parse:\n%s", a);
+	inventory_free(inv);
+	free(a);
+	return again;
+}
+
 /* A switch marked a lab's stand-in is written so, and read back so; the others are not. */
 Test(inventory, emulated_switches_are_written_and_read_back)
 {
-	struct inventory *inv = inventory_load(VLAB, stderr), *again;
-	char *a = NULL;
-	size_t alen = 0;
-	FILE *f;
+	struct inventory *inv = inventory_load(VLAB, stderr);
 
 	cr_assert_not_null(inv);
 	cr_assert_not(inv->switches[0].emulated, "not said: not a stand-in");
 	inv->switches[1].emulated = true;
-	f = open_memstream(&a, &alen);
-	cr_assert_eq(inventory_write(inv, f), 0);
-	fclose(f);
-	cr_assert_not_null(again = inventory_parse("written", a, alen, stderr));
+	inv = written_again(inv);
 	for (size_t i = 0; i < inv->n_switches; i++)
-		cr_assert_eq(again->switches[i].emulated, i == 1, "switch %zu", i);
-	inventory_free(again);
+		cr_assert_eq(inv->switches[i].emulated, i == 1, "switch %zu", i);
 	inventory_free(inv);
-	free(a);
 }
 
 /* A switch's NOS as declared (version, model, buffer model) is written and read back. */
 Test(inventory, nos_declarations_are_written_and_read_back)
 {
-	struct inventory *inv = inventory_load(VLAB, stderr), *again;
-	char *a = NULL;
-	size_t alen = 0;
-	FILE *f;
+	struct inventory *inv = inventory_load(VLAB, stderr);
 
 	cr_assert_not_null(inv);
 	cr_assert_str_eq(inv->switches[0].nos.version, "", "not declared: not known");
@@ -424,18 +430,13 @@ Test(inventory, nos_declarations_are_written_and_read_back)
 	snprintf(inv->switches[1].nos.model, sizeof(inv->switches[1].nos.model), "MSN2700");
 	snprintf(inv->switches[2].nos.buffer_model, sizeof(inv->switches[2].nos.buffer_model),
 		 "dynamic");
-	f = open_memstream(&a, &alen);
-	cr_assert_eq(inventory_write(inv, f), 0);
-	fclose(f);
-	cr_assert_not_null(again = inventory_parse("written", a, alen, stderr), "%s", a);
-	cr_assert_str_eq(again->switches[1].nos.version, "5.7.0");
-	cr_assert_str_eq(again->switches[1].nos.model, "MSN2700");
-	cr_assert_str_eq(again->switches[2].nos.buffer_model, "dynamic");
-	cr_assert_str_eq(again->switches[0].nos.model, "");
-	cr_assert_not(again->switches[1].nos.read, "declared, not read");
-	inventory_free(again);
+	inv = written_again(inv);
+	cr_assert_str_eq(inv->switches[1].nos.version, "5.7.0");
+	cr_assert_str_eq(inv->switches[1].nos.model, "MSN2700");
+	cr_assert_str_eq(inv->switches[2].nos.buffer_model, "dynamic");
+	cr_assert_str_eq(inv->switches[0].nos.model, "");
+	cr_assert_not(inv->switches[1].nos.read, "declared, not read");
 	inventory_free(inv);
-	free(a);
 }
 
 Test(inventory, ssh_lab_keys)
