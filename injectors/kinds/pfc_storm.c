@@ -31,6 +31,9 @@ struct pfc_storm_opts {
 	/* planned: the rate the emulated pause holds the port's egress at (virtual lab) */
 	unsigned long long held_kbit;
 	long long orphan_ms; /* a sender over SSH stops this long after its last heartbeat */
+	/* the switch end's PFC watchdog during the storm: as found, started, or stopped */
+	enum { WD_AS_FOUND, WD_ON, WD_OFF } pfcwd;
+	long long wd_detect_ms, wd_restore_ms; /* WD_ON's; restore 0: twice detect */
 };
 FAULT_KIND_OPTS(ps, struct pfc_storm_opts)
 
@@ -71,6 +74,28 @@ static const char *print_pps(const void *field, char *buf, size_t len)
 	return buf;
 }
 
+/* "on" or "off": the switch end's PFC watchdog during the storm. */
+static int parse_wd(const struct opt_desc *d, const char *v, void *field, char *err, size_t errlen)
+{
+	int *w = field;
+
+	if (!strcmp(v, "on") || !strcmp(v, "off")) {
+		*w = !strcmp(v, "on") ? WD_ON : WD_OFF;
+		return 0;
+	}
+	snprintf(err, errlen, "%s '%s': give on or off (or leave the watchdog as found)", d->name,
+		 v);
+	return -EINVAL;
+}
+
+static const char *print_wd(const void *field, char *buf, size_t len)
+{
+	int w = *(const int *)field;
+
+	snprintf(buf, len, "%s", w == WD_ON ? "on" : w == WD_OFF ? "off" : "");
+	return buf;
+}
+
 static const struct opt_desc opts[] = {
     {"priority", OPT_INT, 0, 7, FS(priority), "the priority the frames pause"},
     {"rate", OPT_CUSTOM, 1, PFC_STORM_PPS_MAX, FS(pfc_pps), "PFC frames a second", parse_pps,
@@ -80,6 +105,15 @@ static const struct opt_desc opts[] = {
     {"orphan-after", OPT_MS, 3000, 3600000, FS(orphan_ms),
      "a sender on a host reached over SSH stops once its injector's heartbeat (every second) "
      "has been silent this long"},
+    {"pfcwd", OPT_CUSTOM, 0, 0, FS(pfcwd),
+     "the switch end's PFC watchdog during the storm, on or off (SONiC; restored as found "
+     "after)",
+     parse_wd, print_wd},
+    {"pfcwd-detect", OPT_MS, 100, 5000, FS(wd_detect_ms),
+     "with --pfcwd on: its detection time (sonic-utilities pfcwd: 100 ms to 5 s)"},
+    {"pfcwd-restore", OPT_MS, 100, 60000, FS(wd_restore_ms),
+     "with --pfcwd on: its restoration time (default: twice the detection time, as 'pfcwd "
+     "start' sets it)"},
     OPT_TABLE_END,
 };
 
@@ -89,6 +123,50 @@ static void defaults(struct fault_spec *s)
 	ps_rw(s)->pfc_pps = 2000;
 	ps_rw(s)->pfc_quanta = PFC_QUANTA_MAX;
 	ps_rw(s)->orphan_ms = 30000;
+	ps_rw(s)->wd_detect_ms = 200; /* sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME */
+}
+
+/* --pfcwd-detect and --pfcwd-restore set a watchdog --pfcwd on starts. */
+static int check(const struct fault_spec *s, char *why, size_t whylen)
+{
+	if (ps_of(s)->pfcwd != WD_ON &&
+	    (ps_of(s)->wd_restore_ms || ps_of(s)->wd_detect_ms != 200)) {
+		snprintf(why, whylen,
+			 "--pfcwd-detect and --pfcwd-restore set the watchdog that "
+			 "--pfcwd on starts: give --pfcwd on too");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * SONiC's PFC watchdog of the switch end's port, started or stopped for the
+ * storm with sonic-utilities' own command ('pfcwd start --action drop
+ * --restoration-time R PORT D', 'pfcwd stop PORT': pfcwd/main.py, which
+ * writes CONFIG_DB PFC_WD|PORT), read first as that hash's detection_time,
+ * restoration_time and action ("sonic-pfcwd PORT"), and put back as read
+ * by the undo (judge_wd), or stopped when it was not set.
+ */
+static int sonic_pfcwd(struct render_ctx *r, const char *port)
+{
+	const struct pfc_storm_opts *o = ps_of(r->spec);
+	struct sbuf a = {0}, v = {0};
+
+	if (o->pfcwd == WD_ON)
+		sb_printf(&a, "sudo pfcwd start --action drop --restoration-time %lld %s %lld",
+			  o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms, port,
+			  o->wd_detect_ms);
+	else
+		sb_printf(&a, "sudo pfcwd stop %s", port);
+	sb_printf(&v,
+		  "sudo pfcwd start --action A --restoration-time R %s D as PFC_WD|%s is read, "
+		  "or sudo pfcwd stop %s when it is not set",
+		  port, port, port);
+	nos_read_port(nos_emit(r, &a, NULL, &v), "sonic-pfcwd", port,
+		      "for f in detection_time restoration_time action; do sonic-db-cli CONFIG_DB "
+		      "HGET 'PFC_WD|%s' $f; done",
+		      port);
+	return 0;
 }
 
 /* The link's speed in Mbit/s, as the inventory gives it (0: not given). */
@@ -225,6 +303,18 @@ static int plan_host(struct render_ctx *r)
 		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
 		    port, ps_of(s)->priority, s->target);
 		fault_plan_nos(r->plan, &r->inv->switches[e.dev]);
+		if (ps_of(s)->pfcwd != WD_AS_FOUND) {
+			if (r->inv->switches[e.dev].dialect != INV_DIALECT_SONIC) {
+				snprintf(r->why, r->whylen,
+					 "--pfcwd: rocelab starts and stops the PFC watchdog of "
+					 "SONiC only ('pfcwd start|stop'), not of %s's %s",
+					 r->inv->switches[e.dev].name,
+					 inv_dialect_name(r->inv->switches[e.dev].dialect));
+				return -EOPNOTSUPP;
+			}
+			pr.sw = e.dev;
+			sonic_pfcwd(&pr, inventory_netdev(r->inv, &e));
+		}
 		if (!pfc_storm_rx_counter(&r->inv->switches[e.dev], inventory_netdev(r->inv, &e),
 					  ps_of(s)->priority, &cmd, &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
@@ -233,6 +323,13 @@ static int plan_host(struct render_ctx *r)
 		sb_free(&cmd);
 		sb_free(&as);
 		return 0;
+	}
+	if (ps_of(s)->pfcwd != WD_AS_FOUND) {
+		snprintf(r->why, r->whylen,
+			 "--pfcwd: %s is a Linux switch, whose pause is emulated: it has no PFC "
+			 "watchdog",
+			 r->inv->switches[e.dev].name);
+		return -EOPNOTSUPP;
 	}
 	given = link_mbps(r->inv, &e);
 	mbps = given ? given : STORM_DEFAULT_MBPS;
@@ -252,10 +349,45 @@ static int plan_host(struct render_ctx *r)
 	return fault_render(&pr);
 }
 
-/* A port with a root qdisc of its own would lose it to the hold: refused (fault_found). */
+/*
+ * The watchdog as read (sonic_pfcwd): its undo puts it back so ('pfcwd start'
+ * with what PFC_WD|PORT held), or stops it when it was not set.
+ */
+static int judge_wd(struct fault_run *f, struct fault_plan *p, size_t i, const struct readback *rb,
+		    void *ctx)
+{
+	struct fault_action *a = &p->acts[i];
+	const char *port = fault_read_port(a);
+	struct sbuf v = {0};
+	unsigned d = 0, rt = 0;
+	char act[16] = "";
+
+	(void)f;
+	(void)ctx;
+	if (strncmp(a->read_as, "sonic-pfcwd ", 12))
+		return 0;
+	if (sscanf(rb->value, "%u %u %15s", &d, &rt, act) >= 1 && d) {
+		sb_printf(&v, "sudo pfcwd start");
+		if (strcmp(act, "-"))
+			sb_printf(&v, " --action %s", act);
+		if (rt)
+			sb_printf(&v, " --restoration-time %u", rt);
+		sb_printf(&v, " %s %u", port, d);
+	} else {
+		sb_printf(&v, "sudo pfcwd stop %s", port);
+	}
+	fault_action_set(&a->revert, v.p);
+	sb_free(&v);
+	return 0;
+}
+
+/*
+ * A port with a root qdisc of its own would lose it to the hold: refused
+ * (fault_found); a watchdog the storm sets is put back as read (judge_wd).
+ */
 static int discover(struct fault_run *f, struct fault_plan *p)
 {
-	return fault_judge_found(f, p, "the emulated pause", NULL, NULL); /* tc-root reads only */
+	return fault_judge_found(f, p, "the emulated pause", judge_wd, NULL);
 }
 
 /* The storm's sender on the RNIC's host, started once the hold is in place. */
@@ -274,6 +406,7 @@ struct storm {
 	char *wd_state;
 	char wd_was[16];
 	long long wd_restore_ms; /* -1: not set */
+	unsigned long long t0;	 /* when the sender was started (rl_now_ns) */
 };
 
 /* The NOS counter's value now: 0, or -EIO with f->err. */
@@ -538,6 +671,7 @@ static int start(struct fault_run *f)
 		argv[n++] = "--orphan-after", argv[n++] = orphan;
 	}
 	argv[n] = NULL;
+	st->t0 = rl_now_ns();
 	r = lab_spawn(f->lab, h->name, argv, st->log, &st->proc);
 	if (r) {
 		snprintf(f->err, sizeof(f->err), "cannot start 'rocelab load pfc' on %s: %s",
@@ -596,6 +730,56 @@ static bool held(const struct fault_run *f, const struct fault_action *a, const 
 /* How long a NOS may take to show its port counters (SONiC polls them every second). */
 #define NOS_COUNTER_WAIT_MS 12000
 
+/*
+ * The watchdog the storm set (--pfcwd): on, how long after the storm began
+ * its queue read "stormed" (read every quarter second, up to its detection
+ * time and WD_SLACK_MS); off, that it did not trip.  Said in f->evidence: a
+ * watchdog that does not do as set is the switch's finding, not the storm's
+ * failure.
+ */
+static void wd_during(struct fault_run *f, struct storm *st, const char *sw)
+{
+	const struct pfc_storm_opts *o = ps_of(f->spec);
+	const char *port = inventory_netdev(f->inv, &st->sw_end);
+	unsigned long long until =
+	    st->t0 + (unsigned long long)(o->wd_detect_ms + WD_SLACK_MS) * 1000000ULL;
+	size_t k = strlen(f->evidence);
+	char now[16] = "", err[256];
+
+	if (o->pfcwd == WD_AS_FOUND || !st->wd_state)
+		return;
+	for (;;) {
+		if (!nos_word(f, sw, st->wd_state, now, sizeof(now), err, sizeof(err))) {
+			snprintf(f->evidence + k, sizeof(f->evidence) - k,
+				 "; its PFC watchdog (pfcwd %s) not read: %s",
+				 o->pfcwd == WD_ON ? "on" : "off", err);
+			return;
+		}
+		if (o->pfcwd == WD_OFF || !strcmp(now, "stormed") || rl_now_ns() >= until ||
+		    rl_interrupted)
+			break;
+		nanosleep(&(struct timespec){0, 250000000L}, NULL);
+		heartbeat(f); /* the sender's, over SSH */
+	}
+	if (o->pfcwd == WD_OFF)
+		snprintf(f->evidence + k, sizeof(f->evidence) - k,
+			 "; the PFC watchdog of %s queue %d stopped for the storm (pfcwd off): %s",
+			 port, o->priority,
+			 strcmp(now, "stormed") ? "not tripped, the queue stays paused"
+						: "yet it reads 'stormed'");
+	else if (!strcmp(now, "stormed"))
+		snprintf(f->evidence + k, sizeof(f->evidence) - k,
+			 "; the PFC watchdog of %s queue %d (pfcwd on, detection %lld ms) tripped "
+			 "%.2f s after the storm began",
+			 port, o->priority, o->wd_detect_ms, (double)(rl_now_ns() - st->t0) / 1e9);
+	else
+		snprintf(f->evidence + k, sizeof(f->evidence) - k,
+			 "; the PFC watchdog of %s queue %d (pfcwd on, detection %lld ms) had not "
+			 "tripped %.1f s after the storm began ('%s'): the queue stays paused",
+			 port, o->priority, o->wd_detect_ms, (double)(rl_now_ns() - st->t0) / 1e9,
+			 now);
+}
+
 /* A NOS's own PFC receive counter rises by half a second of the storm at least. */
 static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 {
@@ -614,6 +798,7 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 			    "'%.200s' on %s: %llu PFC frames of priority %d received since the "
 			    "storm began",
 			    st->rx.read, sw, now - st->rx_before, ps_of(f->spec)->priority);
+			wd_during(f, st, sw);
 			return 0;
 		}
 	} while (rl_now_ns() < until && !rl_interrupted);
@@ -696,13 +881,14 @@ static int verify(struct fault_run *f)
 
 const struct fault_kind_ops fk_pfc_storm = {
     .name = "pfc-storm",
-    .usage = "--target HOST:RNIC [--priority 3] [--rate 2000/s] [--quanta 65535]   (pause "
-	     "emulated on a Linux switch)",
+    .usage = "--target HOST:RNIC [--priority 3] [--rate 2000/s] [--quanta 65535]\n"
+	     "[--pfcwd on|off]   (pause emulated on a Linux switch; --pfcwd: SONiC's watchdog)",
     .targets = FT_RNIC,
     .example = "host1:rnic1",
     .opts = opts,
     .opts_size = sizeof(struct pfc_storm_opts),
     .defaults = defaults,
+    .check = check,
     .plan_host = plan_host,
     .render = {[INV_DIALECT_LINUX] = linux_pfc_storm},
     .precheck = precheck,

@@ -428,6 +428,59 @@ static int sonic_bufprofiles(const char *what, const char *out, struct readback 
 }
 
 /*
+ * SONiC: CONFIG_DB PFC_WD|PORT's detection_time, restoration_time and action,
+ * a line each (an empty line: not set), as pfc-storm reads them; what
+ * sonic-utilities' 'pfcwd start' writes (pfcwd/main.py).  rb->value: "D R A"
+ * (R 0 and A "-" when not set), "" when the port has no watchdog.  Device
+ * output is untrusted: a time that is not a number of ms, or an action that
+ * is not one of drop, forward, alert, is refused.
+ */
+static int sonic_pfcwd_cfg(const char *port, const char *out, struct readback *rb, char *err,
+			   size_t errlen)
+{
+	static const char *const actions[] = {"drop", "forward", "alert"};
+	const char *l, *s = out;
+	char f[3][16] = {"", "", ""};
+	size_t n, k = 0;
+
+	while (k < 3 && (l = nos_next_line(&s, &n))) {
+		if (n >= sizeof(f[0])) {
+			snprintf(err, errlen, "PFC_WD|%s: a field of %zu bytes is no watchdog's",
+				 port, n);
+			return -EINVAL;
+		}
+		snprintf(f[k++], sizeof(f[0]), "%.*s", (int)n, l);
+	}
+	for (int i = 0; i < 2; i++)
+		if (f[i][0] && (strspn(f[i], "0123456789") != strlen(f[i]) || strlen(f[i]) > 6)) {
+			snprintf(err, errlen, "PFC_WD|%s: %s is not a number of ms", port,
+				 i ? "restoration_time" : "detection_time");
+			return -EINVAL;
+		}
+	if (f[2][0]) {
+		bool known = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(actions); i++)
+			known |= !strcmp(f[2], actions[i]);
+		if (!known) {
+			snprintf(err, errlen, "PFC_WD|%s: action is none of drop, forward, alert",
+				 port);
+			return -EINVAL;
+		}
+	}
+	if (!f[0][0]) {
+		snprintf(rb->canon, sizeof(rb->canon), "PFC_WD|%s: no watchdog", port);
+		return 0;
+	}
+	snprintf(rb->value, sizeof(rb->value), "%s %s %s", f[0], f[1][0] ? f[1] : "0",
+		 f[2][0] ? f[2] : "-");
+	snprintf(rb->canon, sizeof(rb->canon),
+		 "PFC_WD|%s: detection %s ms, restoration %s ms, action %s", port, f[0],
+		 f[1][0] ? f[1] : "not set", f[2][0] ? f[2] : "not set");
+	return 0;
+}
+
+/*
  * SONiC: 'sonic-db-cli CONFIG_DB HGET QUEUE|PORT|Q wred_profile', the WRED
  * profile bound to the queue (its name, or "[WRED_PROFILE|NAME]" before
  * sonic-utilities' db_migrator dropped the brackets); an empty line: none
@@ -574,17 +627,12 @@ static int sonic_links_parse(const struct inv_switch *sw, const char *out, struc
 }
 
 static const struct nos_parser parsers[] = {
-    {"sonic-pfc", sonic_pfc},
-    {"sonic-speed", sonic_speed},
-    {"sonic-admin", sonic_admin},
-    {"sonic-acl", sonic_acl},
-    {"sonic-aclshow", sonic_aclshow},
-    {"sonic-dynth", sonic_dynth},
-    {"sonic-wred", sonic_wred},
-    {"sonic-queue", sonic_queue},
-    {"sonic-pfc-rx", sonic_pfc_rx},
-    {"sonic-bufprofiles", sonic_bufprofiles},
-    {NULL, NULL},
+    {"sonic-pfc", sonic_pfc},	      {"sonic-speed", sonic_speed},
+    {"sonic-admin", sonic_admin},     {"sonic-acl", sonic_acl},
+    {"sonic-aclshow", sonic_aclshow}, {"sonic-dynth", sonic_dynth},
+    {"sonic-wred", sonic_wred},	      {"sonic-queue", sonic_queue},
+    {"sonic-pfc-rx", sonic_pfc_rx},   {"sonic-bufprofiles", sonic_bufprofiles},
+    {"sonic-pfcwd", sonic_pfcwd_cfg}, {NULL, NULL},
 };
 
 /* ---- counters (ctr.h) ---- */

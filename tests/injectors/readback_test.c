@@ -446,6 +446,32 @@ Test(readback, sonic_acl_keys_carry_a_user_defined_match)
 		     "there");
 }
 
+/*
+ * SONiC PFC_WD|PORT's detection_time, restoration_time and action, a line
+ * each as pfc-storm reads them (an empty line: not set; sonic-utilities
+ * pfcwd/main.py writes them); device output is untrusted.
+ */
+Test(readback, sonic_pfcwd_config)
+{
+	struct readback rb = parse_ok("sonic-pfcwd Ethernet0", "300\n1000\ndrop\n");
+	char err[256];
+
+	cr_assert_str_eq(rb.value, "300 1000 drop");
+	cr_assert_str_eq(rb.canon,
+			 "PFC_WD|Ethernet0: detection 300 ms, restoration 1000 ms, action drop");
+	rb = parse_ok("sonic-pfcwd Ethernet0", "\n\n\n");
+	cr_assert_str_eq(rb.value, "");
+	cr_assert_str_eq(rb.canon, "PFC_WD|Ethernet0: no watchdog");
+	rb = parse_ok("sonic-pfcwd Ethernet0", "200\n\n\n");
+	cr_assert_str_eq(rb.value, "200 0 -");
+	cr_assert_eq(readback_parse("sonic-pfcwd Ethernet0", "200; reboot\n400\ndrop\n", &rb, err,
+				    sizeof(err)),
+		     -EINVAL);
+	cr_assert_eq(
+	    readback_parse("sonic-pfcwd Ethernet0", "200\n400\n$(reboot)\n", &rb, err, sizeof(err)),
+	    -EINVAL, "an action that is none of SONiC's");
+}
+
 /* Many tables: canon is cut, with a hash of them all, so a change still shows. */
 Test(readback, a_long_list_is_cut_but_still_differs)
 {

@@ -10,7 +10,44 @@
 # field that is not there.
 # Linked as 'show' too: 'show version' as SONiC prints it (sonic-utilities show/main.py version()),
 # and DEVICE_METADATA's buffer_model is $FAKESONIC_DIR/buffer_model (none: unset).
+# Linked as 'pfcwd' (sonic-utilities pfcwd/main.py's start and stop, writing PFC_WD|PORT, here
+# $FAKESONIC_DIR/cfg "DETECT RESTORE ACTION"; stopped: $FAKESONIC_DIR/off) and as 'sudo', which
+# runs its command.
 d=$FAKESONIC_DIR
+case "${0##*/}" in
+sudo) exec "$@" ;;
+pfcwd)
+	if [ "$1" = stop ]; then
+		rm -f "$d/cfg"
+		touch "$d/off"
+		exit 0
+	fi
+	[ "$1" = start ] || exit 2
+	shift
+	act=- rt=
+	while [ $# -gt 2 ]; do
+		case "$1" in
+		--action) act=$2; shift 2 ;;
+		--restoration-time) rt=$2; shift 2 ;;
+		*) exit 2 ;;
+		esac
+	done
+	[ -n "$rt" ] || rt=$(($2 * 2))
+	echo "$2 $rt $act" >"$d/cfg"
+	echo "$rt" >"$d/restore"
+	rm -f "$d/off"
+	exit 0
+	;;
+esac
+# a field of PFC_WD|PORT: 1 detection, 2 restoration, 3 action
+cfg() {
+	[ -e "$d/cfg" ] || { echo; return; }
+	i=$1
+	set -- $(cat "$d/cfg")
+	eval "v=\${$i}"
+	[ "$v" = - ] && v=
+	echo "$v"
+}
 if [ "${0##*/}" = show ]; then
 	[ "$*" = version ] || exit 2
 	printf '\nSONiC Software Version: SONiC.202305.1\nDistribution: Debian 11.7\nHwSKU: Mellanox-SN2700-D48C8\nASIC: mellanox\n'
@@ -37,6 +74,8 @@ case "$*" in
 	watch
 	# a hostile device: its state is not one word
 	[ -e "$d/hostile" ] && { printf '%s\n' 'stormed $(touch /tmp/rocelab-pwned) <b>'; exit 0; }
+	# a watchdog stopped watches no queue: no status
+	[ -e "$d/off" ] && { echo; exit 0; }
 	set -- $(cat "$d/wd" 2>/dev/null)
 	if [ -z "${1:-}" ]; then
 		echo operational
@@ -46,7 +85,11 @@ case "$*" in
 		echo operational
 	fi
 	;;
-"CONFIG_DB HGET PFC_WD|"*" restoration_time") cat "$d/restore" ;;
+"CONFIG_DB HGET PFC_WD|"*" restoration_time")
+	if [ -e "$d/off" ]; then echo; elif [ -e "$d/cfg" ]; then cfg 2; else cat "$d/restore"; fi
+	;;
+"CONFIG_DB HGET PFC_WD|"*" detection_time") cfg 1 ;;
+"CONFIG_DB HGET PFC_WD|"*" action") cfg 3 ;;
 "CONFIG_DB HGET DEVICE_METADATA|localhost buffer_model") cat "$d/buffer_model" 2>/dev/null || echo ;;
 *) echo ;;
 esac

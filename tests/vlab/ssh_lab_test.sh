@@ -317,6 +317,8 @@ awk '/name: rail1/ {f = 1} f && !d && /dialect: linux/ {sub("linux", "sonic"); d
 mkdir -p "$T/fakesonic/bin"
 ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sonic-db-cli"
 ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/show"
+ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/pfcwd"
+ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sudo"
 echo 1000 >"$T/fakesonic/restore"
 rail1=$(awk '/name: rail1/ {f = 1} f && /mgmt:/ {print $2; exit}' "$SI")
 while read -r k; do
@@ -329,6 +331,22 @@ check "... the switch was asked what it runs first (inject -v)" \
 check "... its revert waited for the PFC watchdog to give queue 3 back (restoration time 1 s)" \
 	grep -Eq "pfc-storm [0-9]+: the PFC watchdog of rail1:swp2 queue 3 gave it back \(operational\) (1\.[0-9]|2\.[0-9]) s after the storm ended" "$T/wd.err"
 check "... and says no drift" sh -c '! grep -q "drift" "$0" && ! jq -se "map(select(.drift)) | length > 0" "$1" >/dev/null' "$T/wd.err" "$T/wd.json"
+# Issue 61: the storm with the watchdog stopped and started (--pfcwd), put back as read after.
+echo "300 1000 drop" >"$T/fakesonic/cfg"
+rm -f "$T/fakesonic/wd"
+check "pfc-storm --pfcwd off toward a SONiC switch whose watchdog is on: applied, the watchdog stopped, not tripped" \
+	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 2s --pfcwd off -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"queue 3 stopped for the storm .pfcwd off.: not tripped\"))" "$2"' "$RL" "$T/sonic.yaml" "$T/wdoff.json" "$T/wdoff.err"
+check "... and started again as it was read (detection 300 ms, restoration 1000 ms, drop), no drift" \
+	sh -c 'test "$(cat "$0/cfg")" = "300 1000 drop" && test ! -e "$0/off" && ! jq -se "map(select(.drift)) | length > 0" "$1" >/dev/null' "$T/fakesonic" "$T/wdoff.json"
+rm -f "$T/fakesonic/wd"
+check "pfc-storm --pfcwd on --pfcwd-detect 200ms: applied, the watchdog tripped, how soon said" \
+	sh -c '"$0" inject -v pfc-storm --target host2:rnic1 --rate 1000/s --for 2s --pfcwd on --pfcwd-detect 200ms -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"queue 3 .pfcwd on, detection 200 ms. tripped [0-9.]+ s after the storm began\"))" "$2"' "$RL" "$T/sonic.yaml" "$T/wdon.json" "$T/wdon.err"
+check "... the revert waited for it to give the queue back (restoration 400 ms), then put it back as read" \
+	sh -c 'grep -q "the PFC watchdog of rail1:swp2 queue 3 gave it back" "$0" && test "$(cat "$1/cfg")" = "300 1000 drop"' "$T/wdon.err" "$T/fakesonic"
+check "--pfcwd toward an EOS switch, or a Linux one, is refused (SONiC's watchdog only)" \
+	sh -c '"$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd on -i "$1" 2>&1 | grep -q "PFC watchdog of SONiC only (.pfcwd start|stop.), not of rail1.s eos" && "$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd off -i "$2" 2>&1 | grep -q "rail1 is a Linux switch, whose pause is emulated: it has no PFC watchdog"' "$RL" "$T/eos.yaml" "$SI"
+rm -f "$T/fakesonic/cfg" "$T/fakesonic/off"
+echo 1000 >"$T/fakesonic/restore"
 rm -f "$T/fakesonic/wd"
 touch "$T/fakesonic/stuck"
 check "a watchdog that stays stormed: the storm is applied and reverted ..." \
