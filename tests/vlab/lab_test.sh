@@ -293,13 +293,13 @@ cat >"$T/sonic.yaml" <<'EOF2'
 name: sonic-faults
 faults:
   - { kind: link-flap, target: "rail1:Ethernet0" }
-  - { kind: ipid-drop, target: rail1, all-ports: true, options: { mod: 10 } }
+  - { kind: packet-corruption, target: "rail1:Ethernet4", options: { rate: "1%" } }
 expect: { class: switch-link }
 EOF2
 "$RL" run --dry-run -i "$ROOT/lab-inventory/example-lab.yaml" "$T/sonic.yaml" >"$T/dry.out" 2>&1
 rc=$?
 [ $rc -eq 3 ] && ok "dry run on a SONiC lab: a fault SONiC cannot do exits 3" || fail "dry run on SONiC: exit $rc, want 3"
-check "it says why" grep -q 'cannot be planned: dialect sonic of switch rail1 cannot match the IP ID' "$T/dry.out"
+check "it says why" grep -q 'cannot be planned: dialect sonic of switch rail1 cannot drop a random share' "$T/dry.out"
 check "... and the summary counts it" grep -q "^dry run: 1 scenario(s): 1 fault(s) planned, 1 this lab cannot do, 0 emulated; devices touched: rail1$" "$T/dry.out"
 check "the flap is planned in SONiC's own commands" grep -q 'sudo config interface shutdown Ethernet0' "$T/dry.out"
 
