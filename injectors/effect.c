@@ -3,14 +3,11 @@
 #define _GNU_SOURCE
 #include "injectors/effect.h"
 
-#include "harness/lab/dut.h"
 #include "harness/lib/common.h"
 #include "harness/lib/sbuf.h"
 #include "injectors/deadman.h"
 #include "injectors/exec.h"
 #include "injectors/host_found.h"
-#include "injectors/nos/caps.h"
-#include "injectors/nos/nos_ops.h"
 #include "injectors/render.h"
 
 #include <arpa/inet.h>
@@ -26,23 +23,6 @@
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[])
 {
 	return lab_exec_json(f->lab, dev, argv, f->err, sizeof(f->err));
-}
-
-int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what)
-{
-	struct inv_switch *s = inventory_switch(f->inv, sw);
-	char err[256] = "";
-
-	/* read at pre-flight (caps.h), and the plan rendered for it */
-	if (s && s->nos.read)
-		return nos_need(s, NOS_CAP_EOS_TRIDENT, what, f->err, sizeof(f->err));
-	if (s && !s->nos.model[0] && nos_caps_read(f->lab, s, err, sizeof(err)))
-		rl_warn("%s's model unread (%s): %s rendered for Trident", sw, err, what);
-	else if (s && !s->nos.model[0])
-		rl_warn("%s's model unread ('show version | json' has no modelName): %s rendered "
-			"for Trident",
-			sw, what);
-	return s ? nos_need(s, NOS_CAP_EOS_TRIDENT, what, f->err, sizeof(f->err)) : 0;
 }
 
 int fault_refuse_roce(struct fault_run *f, const struct fault_action *a, const struct readback *rb)

@@ -70,15 +70,6 @@ void fault_rnic_flapped(struct fault_run *f, long long now, const char *why, int
 json_t *fault_read_json(struct fault_run *f, const char *dev, const char *const argv[]);
 
 /*
- * An EOS switch whose commands for what (a kind's, in words) are Trident's:
- * its model as read at pre-flight (caps.h; read here when it was not, 'show
- * version | json', modelName), a DNX model (nos_ops.h: eos_model_sand)
- * refused before the journal with f->err (-EOPNOTSUPP); a model not read is
- * warned of, and the fault goes on.  0 otherwise.
- */
-int fault_eos_trident_only(struct fault_run *f, const char *sw, const char *what);
-
-/*
  * An NVUE switch found in RoCE mode by a's read (rb->roce): refused with f->err,
  * -EOPNOTSUPP.  The mode sets PFC and ECN itself, unlisted by 'nv config show'.
  */

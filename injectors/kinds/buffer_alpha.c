@@ -550,18 +550,6 @@ static int verify(struct fault_run *f)
 	return 0; /* no cabled port: nothing planned either */
 }
 
-/* EOS: 'platform trident mmu' is Trident's; a DNX switch is refused before anything changes. */
-static int precheck(struct fault_run *f)
-{
-	const struct inv_switch *sw = &f->inv->switches[f->spec->tdev];
-
-	return sw->dialect == INV_DIALECT_EOS
-		   ? fault_eos_trident_only(f, sw->name,
-					    "buffer-alpha's 'platform trident mmu "
-					    "queue profile'")
-		   : 0;
-}
-
 const struct fault_kind_ops fk_buffer_alpha = {
     .name = "buffer-alpha",
     .usage = "--target SWITCH [--alpha 1/64]   (emulated on the virtual lab)",
@@ -576,7 +564,6 @@ const struct fault_kind_ops fk_buffer_alpha = {
 	       [INV_DIALECT_EOS] = eos_buffer_alpha,
 	       [INV_DIALECT_NVUE] = nvue_buffer_alpha},
     .cannot = "set buffer alpha",
-    .precheck = precheck,
     .discover = discover,
     .verify = verify,
 };
