@@ -1042,10 +1042,7 @@ static int print_nos_caps(bool json)
 		if (r->major >= 0)
 			snprintf(from, sizeof(from), "%d.%d", r->major, r->minor);
 		else
-			snprintf(from, sizeof(from), "by %s",
-				 r->cap == NOS_CAP_EOS_TRIDENT	     ? "model"
-				 : r->cap == NOS_CAP_SONIC_STATIC_PG ? "buffer model"
-								     : "image");
+			snprintf(from, sizeof(from), "by %s", r->by);
 		out_open_object(&o, NULL);
 		out_string(&o, PRINT_ANY, "dialect", "%-6s", inv_dialect_name(r->dialect));
 		out_string(&o, PRINT_ANY, "from", " %-16s", from);

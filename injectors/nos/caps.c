@@ -22,30 +22,31 @@
  * so 5.9 renders as 5.7 does.
  */
 const struct nos_cap_row nos_cap_rows[] = {
-    {NOS_CAP_NVUE_QOS, INV_DIALECT_NVUE, 5, 3, "NVUE's QoS commands",
+    {NOS_CAP_NVUE_QOS, INV_DIALECT_NVUE, 5, 3, NULL, "NVUE's QoS commands",
      "PFC and ECN profiles ('nv set qos pfc|congestion-control PROFILE ...', 'nv set interface "
      "P qos pfc|congestion-control profile PROFILE'): pfc-misconfig, ecn-misconfig",
      "CumulusNetworks/docs content/cumulus-linux-53/Whats-New/_index.md: QoS commands new in "
      "5.3.0"},
-    {NOS_CAP_NVUE_BUFFER, INV_DIALECT_NVUE, 5, 4, "'nv set qos advance-buffer-config'",
+    {NOS_CAP_NVUE_BUFFER, INV_DIALECT_NVUE, 5, 4, NULL, "'nv set qos advance-buffer-config'",
      "'nv set qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha': "
      "buffer-alpha",
      "NVUE command reference, Set-and-Unset-Commands/QoS: 'Introduced in Cumulus Linux 5.4.0'"},
-    {NOS_CAP_NVUE_COUNTERS_QOS, INV_DIALECT_NVUE, 5, 5, "'counters qos pfc-stats'",
+    {NOS_CAP_NVUE_COUNTERS_QOS, INV_DIALECT_NVUE, 5, 5, NULL, "'counters qos pfc-stats'",
      "'nv show interface P counters qos pfc-stats' (5.4 and earlier: 'nv show interface P qos "
      "counters pfc-stats'): pfc-storm's PFC counter",
      "CumulusNetworks/docs content/cumulus-linux-55/Whats-New/_index.md, Changed commands"},
-    {NOS_CAP_NVUE_ACL_L4, INV_DIALECT_NVUE, 5, 7, "'match ip udp dest-port'",
+    {NOS_CAP_NVUE_ACL_L4, INV_DIALECT_NVUE, 5, 7, NULL, "'match ip udp dest-port'",
      "'nv set acl A rule R match ip udp dest-port 4791' (5.6 and earlier: 'match ip dest-port "
      "4791'): acl-error",
      "CumulusNetworks/docs content/cumulus-linux-57/Whats-New/_index.md, Changed Commands"},
-    {NOS_CAP_EOS_TRIDENT, INV_DIALECT_EOS, -1, -1, "a Trident ASIC",
+    {NOS_CAP_EOS_TRIDENT, INV_DIALECT_EOS, -1, -1, "model", "a Trident ASIC",
      "'platform trident mmu queue profile', 'uc-tx-queue': buffer-alpha, ecn-misconfig; not on "
      "the DNX models (7020R, 7280, 7500 and 7800 series), which have neither",
      "aristanetworks/avd eos_cli_config_gen templates eos/platform-trident.j2 and "
      "eos/ethernet-interfaces.j2; Arista's 7280R3, 7500R and 7800R3 architecture papers for "
      "the ASICs"},
-    {NOS_CAP_SONIC_STATIC_PG, INV_DIALECT_SONIC, -1, -1, "the traditional buffer model",
+    {NOS_CAP_SONIC_STATIC_PG, INV_DIALECT_SONIC, -1, -1, "buffer model",
+     "the traditional buffer model",
      "lossless priority groups' profiles in CONFIG_DB's BUFFER_PROFILE, which 'mmuconfig -p' "
      "changes: buffer-alpha.  On the dynamic buffer model buffermgrd makes them itself, their "
      "alpha DEFAULT_LOSSLESS_BUFFER_PARAMETER's default_dynamic_th, taken only when a port's "
@@ -53,13 +54,13 @@ const struct nos_cap_row nos_cap_rows[] = {
      "sonic-net/sonic-swss cfgmgr/buffermgrdyn.cpp (handleDefaultLossLessBufferParam, "
      "refreshPgsForPort); sonic-buildimage dockers/docker-orchagent/buffermgrd.sh (dynamic only "
      "when DEVICE_METADATA|localhost buffer_model is 'dynamic')"},
-    {NOS_CAP_SONIC_UDF, INV_DIALECT_SONIC, -1, -1, "UDF tables",
+    {NOS_CAP_SONIC_UDF, INV_DIALECT_SONIC, -1, -1, "image", "UDF tables",
      "user-defined ACL fields: ipid-drop's match on the IPv4 identification (L3 base, offset "
      "4, 2 bytes), read as the image's /usr/local/yang-models/sonic-udf.yang",
      "sonic-net/SONiC#2299 (UDF HLD), sonic-swss#4493 (UdfOrch), sonic-buildimage#26874 "
      "(sonic-udf.yang): open pull requests, the schema as they give it; the YANG directory "
      "as sonic-utilities config/config_mgmt.py names it"},
-    {0, 0, 0, 0, NULL, NULL, NULL},
+    {0, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static const struct nos_cap_row *row_of(enum nos_cap cap)

@@ -42,7 +42,8 @@ enum nos_cap {
 struct nos_cap_row {
 	enum nos_cap cap;
 	enum inv_dialect dialect;
-	int major, minor;   /* the first version that has it; -1: not by version */
+	int major, minor;   /* the first version that has it; -1: not by version, but by */
+	const char *by;	    /* what decides it then: "model", "buffer model", "image" */
 	const char *name;   /* a few words: "NVUE's QoS commands" */
 	const char *what;   /* what it changes in what rocelab renders */
 	const char *source; /* the NOS's own words for it */

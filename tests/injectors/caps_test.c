@@ -167,6 +167,7 @@ Test(caps, every_capability_has_a_row_and_a_source)
 		seen[r->cap] = true;
 		cr_expect(r->name && r->name[0] && r->source && strlen(r->source) > 20, "%d",
 			  r->cap);
+		cr_expect((r->major >= 0) != (r->by != NULL), "%d: by version or by what", r->cap);
 		snprintf(v, sizeof(v), "%d.%d", r->major, r->minor);
 		cr_expect(r->major < 0 || strstr(doc, v), "docs/real-labs.md does not say %s", v);
 	}
