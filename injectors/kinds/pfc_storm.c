@@ -117,20 +117,23 @@ static const struct opt_desc opts[] = {
     OPT_TABLE_END,
 };
 
+/* --pfcwd-detect when not given: sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME */
+#define PFCWD_DETECT_MS 200
+
 static void defaults(struct fault_spec *s)
 {
 	ps_rw(s)->priority = 3;
 	ps_rw(s)->pfc_pps = 2000;
 	ps_rw(s)->pfc_quanta = PFC_QUANTA_MAX;
 	ps_rw(s)->orphan_ms = 30000;
-	ps_rw(s)->wd_detect_ms = 200; /* sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME */
+	ps_rw(s)->wd_detect_ms = PFCWD_DETECT_MS;
 }
 
 /* --pfcwd-detect and --pfcwd-restore set a watchdog --pfcwd on starts. */
 static int check(const struct fault_spec *s, char *why, size_t whylen)
 {
 	if (ps_of(s)->pfcwd != WD_ON &&
-	    (ps_of(s)->wd_restore_ms || ps_of(s)->wd_detect_ms != 200)) {
+	    (ps_of(s)->wd_restore_ms || ps_of(s)->wd_detect_ms != PFCWD_DETECT_MS)) {
 		snprintf(why, whylen,
 			 "--pfcwd-detect and --pfcwd-restore set the watchdog that "
 			 "--pfcwd on starts: give --pfcwd on too");
@@ -295,6 +298,8 @@ static int plan_host(struct render_ctx *r)
 	    h->name, h->rnics[s->tport].netdev, ps_of(s)->priority, ps_of(s)->pfc_quanta,
 	    ps_of(s)->pfc_pps, port);
 	if (!s->kind->render[r->inv->switches[e.dev].dialect]) {
+		const struct inv_switch *end = &r->inv->switches[e.dev];
+		const char *netdev = inventory_netdev(r->inv, &e);
 		struct sbuf cmd = {0}, as = {0};
 		size_t at = strlen(r->plan->runs);
 
@@ -302,24 +307,22 @@ static int plan_host(struct render_ctx *r)
 		    r->plan->note, sizeof(r->plan->note),
 		    "%.80s pauses priority %d toward %.72s itself, as its PFC configuration says",
 		    port, ps_of(s)->priority, s->target);
-		fault_plan_nos(r->plan, &r->inv->switches[e.dev]);
+		fault_plan_nos(r->plan, end);
 		if (ps_of(s)->pfcwd != WD_AS_FOUND) {
-			if (r->inv->switches[e.dev].dialect != INV_DIALECT_SONIC) {
+			if (end->dialect != INV_DIALECT_SONIC) {
 				snprintf(r->why, r->whylen,
 					 "--pfcwd: rocelab starts and stops the PFC watchdog of "
 					 "SONiC only ('pfcwd start|stop'), not of %s's %s",
-					 r->inv->switches[e.dev].name,
-					 inv_dialect_name(r->inv->switches[e.dev].dialect));
+					 end->name, inv_dialect_name(end->dialect));
 				return -EOPNOTSUPP;
 			}
 			pr.sw = e.dev;
-			sonic_pfcwd(&pr, inventory_netdev(r->inv, &e));
+			sonic_pfcwd(&pr, netdev);
 		}
-		if (!pfc_storm_rx_counter(&r->inv->switches[e.dev], inventory_netdev(r->inv, &e),
-					  ps_of(s)->priority, &cmd, &as))
+		if (!pfc_storm_rx_counter(end, netdev, ps_of(s)->priority, &cmd, &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
-				 "\nssh %s counter: %s, before the storm and as it runs",
-				 r->inv->switches[e.dev].name, cmd.p);
+				 "\nssh %s counter: %s, before the storm and as it runs", end->name,
+				 cmd.p);
 		sb_free(&cmd);
 		sb_free(&as);
 		return 0;
