@@ -347,9 +347,10 @@ long long fault_send(struct fault_run *f, const struct flow *flows, size_t n,
 			}
 		return send_from_hosts(f, flows, n, hs);
 	}
-	return sent_or_why(f, traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT,
-					    hs->priority << 5 | hs->ecn, hs->size, hs->n_sports,
-					    (uint16_t)hs->sport0, hs->ms, hs->pps));
+	return sent_or_why(
+	    f, traffic_blast(f->lab, flows, n, ROCEV2_UDP_PORT,
+			     (hs->dscp ? hs->dscp << 2 : hs->priority << 5) | hs->ecn, hs->size,
+			     hs->n_sports, (uint16_t)hs->sport0, hs->ms, hs->pps));
 }
 
 /*
@@ -739,7 +740,7 @@ static long long class_count(struct fault_run *f, const char *w, const char *pn,
 	return (long long)count;
 }
 
-int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, int ecn,
+int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int dscp, int ecn,
 		       unsigned long long rate_kbit, const char *key, const char *what,
 		       const char *tag,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,
@@ -747,9 +748,11 @@ int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, in
 {
 	const struct inv_switch *w = &f->inv->switches[sw];
 	const char *pn = w->ports[port].name;
-	struct host_send hs = {.priority = prio, .size = 1000, .n_sports = 8, .ecn = ecn};
+	struct host_send hs = {
+	    .priority = dscp >> 3, .dscp = dscp, .size = 1000, .n_sports = 8, .ecn = ecn};
 	long long count = 0, sent = 0, step;
 	const char *how = "";
+	char in[24]; /* what the datagrams are sent in: a priority's class selector, or a DSCP */
 	struct flow fl[64] = {0};
 	size_t n;
 
@@ -776,7 +779,7 @@ int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, in
 		how = ", paced";
 	}
 	if (sent >= 0 && count == 0) {
-		hs.ms = 1000, hs.pps = 0; /* DSCP class selector = priority */
+		hs.ms = 1000, hs.pps = 0;
 		step = fault_send(f, fl, n, &hs);
 		sent = step < 0 ? step : sent + step;
 		if (step >= 0 && (count = class_count(f, w->name, pn, key)) < 0)
@@ -787,15 +790,16 @@ int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, in
 		return lab_can(f->lab, LAB_CAP_ENTER)
 			   ? (int)sent
 			   : fault_unsent(f, fault_verify_reads(f, took));
+	snprintf(in, sizeof(in), dscp & 7 ? "DSCP %d" : "priority %d", dscp & 7 ? dscp : dscp >> 3);
 	if (count == 0) {
 		snprintf(f->err, sizeof(f->err),
-			 "%sincast of %lld datagrams from %zu RNICs: priority %d on %s:%s %s none",
-			 ecn ? "ECN-capable " : "", sent, n, prio, w->name, pn, what);
+			 "%sincast of %lld datagrams from %zu RNICs: %s on %s:%s %s none",
+			 ecn ? "ECN-capable " : "", sent, n, in, w->name, pn, what);
 		return -EIO;
 	}
 	snprintf(f->evidence, sizeof(f->evidence),
-		 "%sincast of %lld datagrams from %zu RNICs%s%s: priority %d of %s:%s %s %lld (%s)",
-		 ecn ? "ECN-capable " : "", sent, n, how, fault_sent_by(f), prio, w->name, pn, what,
+		 "%sincast of %lld datagrams from %zu RNICs%s%s: %s of %s:%s %s %lld (%s)",
+		 ecn ? "ECN-capable " : "", sent, n, how, fault_sent_by(f), in, w->name, pn, what,
 		 count, tag);
 	return 0;
 }
@@ -805,7 +809,7 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int pri
 			    bool (*took)(const struct fault_run *f, const struct fault_action *a,
 					 const struct readback *rb))
 {
-	return fault_verify_class(f, sw, port, prio, 0, rate_kbit, "drops", "tail-dropped",
+	return fault_verify_class(f, sw, port, prio << 3, 0, rate_kbit, "drops", "tail-dropped",
 				  "emulated", took);
 }
 

@@ -262,12 +262,13 @@ int fault_verify_tail_drops(struct fault_run *f, size_t sw, size_t port, int pri
 					 const struct readback *rb));
 
 /*
- * The same incast with the IP header's ECN bits ecn, and the class's
- * counter key summed (sch_red's "marked" for ECN-capable traffic): it must
- * have counted; what names it in evidence and errors ("marked CE"), tag
- * after the count says what is emulated ("emulated").
+ * The same incast in DSCP dscp (a priority p's class selector is p << 3)
+ * with the IP header's ECN bits ecn, and the class's counter key summed
+ * (sch_red's "marked" for ECN-capable traffic): it must have counted; what
+ * names it in evidence and errors ("marked CE"), tag after the count says
+ * what is emulated ("emulated").
  */
-int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int prio, int ecn,
+int fault_verify_class(struct fault_run *f, size_t sw, size_t port, int dscp, int ecn,
 		       unsigned long long rate_kbit, const char *key, const char *what,
 		       const char *tag,
 		       bool (*took)(const struct fault_run *f, const struct fault_action *a,

@@ -24,6 +24,17 @@ struct fault_action *nos_emit(struct render_ctx *r, struct sbuf *apply, struct s
 	return act;
 }
 
+struct fault_action *nos_emit_copy(struct render_ctx *r, size_t i, size_t n, char *table,
+				   size_t len)
+{
+	struct sbuf a = {0}, v = {0};
+
+	snprintf(table, len, n > 1 ? "%s_%zu" : "%s", r->table, i);
+	sb_printf(&a, "-");
+	sb_printf(&v, "-");
+	return nos_emit(r, &a, NULL, &v);
+}
+
 struct fault_action *nos_read_port(struct fault_action *a, const char *parser, const char *port,
 				   const char *cmd_fmt, ...)
 {
@@ -138,13 +149,14 @@ int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *ma
 	return 0;
 }
 
-/*
- * A model of each of ports' line rate (HTB) whose RoCE priority class ends
- * in the queue discipline leaf ("bfifo limit N", "red ..."), the other
- * priorities in a deep FIFO: veth has no line rate of its own to queue at.
- */
 void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, int prio,
 			  unsigned long long rate_kbit, const char *leaf)
+{
+	nos_linux_tos_leaf(r, ports, n, prio << 5, 0xe0, rate_kbit, leaf);
+}
+
+void nos_linux_tos_leaf(struct render_ctx *r, const char **ports, size_t n, int tos, int mask,
+			unsigned long long rate_kbit, const char *leaf)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf a = {0}, v = {0};
@@ -158,9 +170,9 @@ void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, in
 			  "tc qdisc add dev %s parent 1:10 handle 10: %s && "
 			  "tc qdisc add dev %s parent 1:20 handle 20: bfifo limit 4000000 && "
 			  "tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip tos "
-			  "0x%02x 0xe0 "
+			  "0x%02x 0x%02x "
 			  "flowid 1:10",
-			  p, p, rate_kbit, p, rate_kbit, p, rate_kbit, p, leaf, p, p, prio << 5);
+			  p, p, rate_kbit, p, rate_kbit, p, rate_kbit, p, leaf, p, p, tos, mask);
 		sb_printf(
 		    &v,
 		    "tc qdisc del dev %s root 2>/dev/null; ! tc qdisc show dev %s | grep -q htb", p,
@@ -200,6 +212,18 @@ void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, int p
 
 	snprintf(leaf, sizeof(leaf), "bfifo limit %u", bytes);
 	nos_linux_class_leaf(r, ports, n, prio, rate_kbit, leaf);
+}
+
+/* ---- NVUE ---- */
+
+void nos_nvue_rebind(struct sbuf *v, const char *feature, const char *port, bool bound,
+		     const char *profile, const char *table)
+{
+	if (bound)
+		sb_printf(v, "nv set interface %s qos %s profile %s", port, feature, profile);
+	else
+		sb_printf(v, "nv unset interface %s qos %s", port, feature);
+	sb_printf(v, "; nv unset qos %s %s; nv config apply -y", feature, table);
 }
 
 /* ---- SONiC ---- */

@@ -17,6 +17,15 @@
 struct fault_action *nos_emit(struct render_ctx *r, struct sbuf *apply, struct sbuf *input,
 			      struct sbuf *revert);
 
+/*
+ * An action on r's switch that copies the i-th of n ports' own profile or
+ * map as table (len bytes: the fault's own name, "_I" after it when n > 1),
+ * its apply and revert written by its kind from what its read finds ("-"
+ * until then).
+ */
+struct fault_action *nos_emit_copy(struct render_ctx *r, size_t i, size_t n, char *table,
+				   size_t len);
+
 /* An action's read-back: the command, parsed by "PARSER PORT". */
 struct fault_action *nos_read_port(struct fault_action *a, const char *parser, const char *port,
 				   const char *cmd_fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -67,6 +76,9 @@ int nos_nft_rules_table(struct render_ctx *r, enum direction dir, const char *ma
  */
 void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, int prio,
 			  unsigned long long rate_kbit, const char *leaf);
+/* The same, the class taking the packets whose TOS byte masked by mask is tos. */
+void nos_linux_tos_leaf(struct render_ctx *r, const char **ports, size_t n, int tos, int mask,
+			unsigned long long rate_kbit, const char *leaf);
 /*
  * Emulated lossless class (veth has no PFC): the priority's class ends in
  * a tail-drop queue of bytes.  Under incast that class drops where a real
@@ -74,6 +86,17 @@ void nos_linux_class_leaf(struct render_ctx *r, const char **ports, size_t n, in
  */
 void nos_linux_shallow(struct render_ctx *r, const char **ports, size_t n, int prio,
 		       unsigned long long rate_kbit, unsigned bytes);
+
+/* ---- NVUE ---- */
+
+/*
+ * The undo of a port bound to a copy (table) of its 'qos FEATURE' profile
+ * (pfc, congestion-control, mapping): the port bound back to profile, or,
+ * where it named none (bound false), its binding unset; then the copy
+ * deleted and applied.
+ */
+void nos_nvue_rebind(struct sbuf *v, const char *feature, const char *port, bool bound,
+		     const char *profile, const char *table);
 
 /* ---- SONiC ---- */
 

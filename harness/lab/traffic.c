@@ -513,11 +513,12 @@ size_t traffic_host_send_argv(const struct inventory *inv, size_t h, const struc
 	snprintf(a->num[4], sizeof(a->num[4]), "%d", hs->n_sports);
 	snprintf(a->num[5], sizeof(a->num[5]), "%d", hs->ecn);
 	snprintf(a->num[6], sizeof(a->num[6]), "%d", hs->sport0);
-	const char *const argv[] = {hs->prog,  "load",	   "send",     "-i",	     hs->inv_there,
-				    "--host",  host->name, "--flows",  a->list,	     "--for",
-				    a->num[0], "--pps",	   a->num[1],  "--priority", a->num[2],
-				    "--size",  a->num[3],  "--sports", a->num[4],    "--ecn",
-				    a->num[5], "--sport",  a->num[6],  NULL};
+	snprintf(a->num[7], sizeof(a->num[7]), "%d", hs->dscp ? hs->dscp : hs->priority << 3);
+	const char *const argv[] = {
+	    hs->prog,  "load",	  "send",    "-i",	 hs->inv_there, "--host",  host->name,
+	    "--flows", a->list,	  "--for",   a->num[0],	 "--pps",	a->num[1], "--priority",
+	    a->num[2], "--size",  a->num[3], "--sports", a->num[4],	"--ecn",   a->num[5],
+	    "--sport", a->num[6], "--dscp",  a->num[7],	 NULL};
 
 	for (k = 0; k < ARRAY_SIZE(argv); k++)
 		a->argv[k] = argv[k];

@@ -93,12 +93,13 @@ struct host_send {
 	int ecn;       /* the IP header's ECN bits: 0 not ECN-capable, 2 ECT(0) */
 	int sport0;    /* the first source port (0: traffic_blast's own) */
 	bool progress; /* its "sent" lines on its stdout (traffic_blast_progress()) */
+	int dscp;      /* the DSCP sent (0: the priority's class selector, priority << 3) */
 };
 
 /* The argv of one host's 'rocelab load send', its strings kept here. */
 struct host_send_argv {
-	const char *argv[26];
-	char list[2048], num[7][24];
+	const char *argv[28];
+	char list[2048], num[8][24];
 };
 
 /*

@@ -310,16 +310,15 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 	for (size_t h = 0; h < s->inv->n_hosts && lr->n_senders < ARRAY_SIZE(lr->senders); h++) {
 		const char *host = s->inv->hosts[h].name;
 		char inv_there[PATH_MAX], log[PATH_MAX + 64];
-		struct host_send hs = {lab_program(lab, host, o->self_exe),
-				       inv_there,
-				       ms,
-				       pps ? pps : 1,
-				       l->priority,
-				       l->size,
-				       n_sports,
-				       0,
-				       sport0,
-				       true};
+		struct host_send hs = {.prog = lab_program(lab, host, o->self_exe),
+				       .inv_there = inv_there,
+				       .ms = ms,
+				       .pps = pps ? pps : 1,
+				       .priority = l->priority,
+				       .size = l->size,
+				       .n_sports = n_sports,
+				       .sport0 = sport0,
+				       .progress = true};
 		struct host_send_argv a;
 		int r;
 

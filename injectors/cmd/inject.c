@@ -1148,6 +1148,7 @@ struct load_args {
 	/* load send */
 	char inv[PATH_MAX], host[INV_NAME_MAX + 1], flows[2048];
 	int pps, sports, sport, ecn;
+	int dscp; /* -1: the priority's class selector */
 	bool progress;
 };
 
@@ -1191,6 +1192,8 @@ static const struct opt_desc send_opts[] = {
     {"priority", OPT_INT, 0, 7, LA(priority), "PFC priority (DSCP class selector)"},
     {"size", OPT_INT, 64, 1472, LA(size), "datagram bytes"},
     {"ecn", OPT_INT, 0, 3, LA(ecn), "the ECN bits (2: ECT(0), as an ECN-capable RoCE sender)"},
+    {"dscp", OPT_INT, 0, 63, LA(dscp),
+     "the DSCP sent (without it: the priority's class selector, priority << 3)"},
     {.name = "progress",
      .type = OPT_BOOL,
      .off = LA(progress),
@@ -1225,7 +1228,8 @@ static int load_send(int argc, char **argv)
 			       .priority = 3,
 			       .size = 1000,
 			       .pps = 1000,
-			       .sports = 8},
+			       .sports = 8,
+			       .dscp = -1},
 			 def = la;
 	struct option lo[16];
 	struct flow flows[64] = {0};
@@ -1294,7 +1298,8 @@ static int load_send(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		traffic_blast_progress(STDOUT_FILENO);
 	}
-	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT, la.priority << 5 | la.ecn, la.size,
+	sent = traffic_blast(&lab, flows, n, ROCEV2_UDP_PORT,
+			     (la.dscp >= 0 ? la.dscp << 2 : la.priority << 5) | la.ecn, la.size,
 			     la.sports, (uint16_t)la.sport, la.for_ms, (unsigned long long)la.pps);
 	lab_close(&lab);
 	/* on stdout: an injector that has the host send its test traffic reads the count */

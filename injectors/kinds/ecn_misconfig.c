@@ -308,12 +308,8 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 			  "nv set interface %s qos congestion-control profile %s && nv config "
 			  "apply -y",
 			  port, table);
-		if (known && rb.bound)
-			sb_printf(&v, "nv set interface %s qos congestion-control profile %s", port,
-				  rb.profile);
-		else
-			sb_printf(&v, "nv unset interface %s qos congestion-control", port);
-		sb_printf(&v, "; nv unset qos congestion-control %s; nv config apply -y", table);
+		nos_nvue_rebind(&v, "congestion-control", port, known && rb.bound, rb.profile,
+				table);
 	}
 done:
 	fault_action_set(&a->apply, ap.p);
@@ -543,8 +539,8 @@ static int verify(struct fault_run *f)
 
 	if (sw->dialect != INV_DIALECT_LINUX || !fault_counters_readable(f, sw))
 		return fault_verify_reads(f, ecn_took);
-	return fault_verify_class(f, s->tdev, (size_t)s->tport, ecn_of(s)->priority, 2 /* ECT(0) */,
-				  ecn_of(s)->emu_rate_kbit, "marked", "marked CE",
+	return fault_verify_class(f, s->tdev, (size_t)s->tport, ecn_of(s)->priority << 3,
+				  2 /* ECT(0) */, ecn_of(s)->emu_rate_kbit, "marked", "marked CE",
 				  "real RED marking, emulated line rate", ecn_took);
 }
 

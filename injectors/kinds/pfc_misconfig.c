@@ -247,11 +247,7 @@ void pfc_misconfig_nvue(struct fault_action *a, const char *port, int prio, cons
 			  table, prio, table, table);
 	}
 	sb_printf(&ap, "nv set interface %s qos pfc profile %s && nv config apply -y", port, table);
-	if (rb.bound)
-		sb_printf(&v, "nv set interface %s qos pfc profile %s", port, rb.profile);
-	else
-		sb_printf(&v, "nv unset interface %s qos pfc", port);
-	sb_printf(&v, "; nv unset qos pfc %s; nv config apply -y", table);
+	nos_nvue_rebind(&v, "pfc", port, rb.bound, rb.profile, table);
 	fault_action_set(&a->apply, ap.p);
 	fault_action_set(&a->revert, v.p);
 	sb_free(&ap);
@@ -280,15 +276,10 @@ static int nvue_pfc_misconfig(struct render_ctx *r)
 		return ret;
 
 	for (size_t i = 0; i < n; i++) {
-		struct sbuf a = {0}, v = {0};
-		struct fault_action *act;
 		char table[48];
-
 		/* one profile per port: each copies its port's own */
-		snprintf(table, sizeof(table), n > 1 ? "%s_%zu" : "%s", r->table, i);
-		sb_printf(&a, "-");
-		sb_printf(&v, "-");
-		act = nos_emit(r, &a, NULL, &v);
+		struct fault_action *act = nos_emit_copy(r, i, n, table, sizeof(table));
+
 		nos_read_port(act, "nvue-pfc", ports[i], "%s", NVUE_PFC_READ);
 		pfc_misconfig_nvue(act, ports[i], pm_of(r->spec)->priority, table, NULL);
 	}

@@ -23,8 +23,9 @@
  */
 const struct nos_cap_row nos_cap_rows[] = {
     {NOS_CAP_NVUE_QOS, INV_DIALECT_NVUE, 5, 3, NULL, "NVUE's QoS commands",
-     "PFC and ECN profiles ('nv set qos pfc|congestion-control PROFILE ...', 'nv set interface "
-     "P qos pfc|congestion-control profile PROFILE'): pfc-misconfig, ecn-misconfig",
+     "PFC, ECN and DSCP mapping profiles ('nv set qos pfc|congestion-control|mapping PROFILE "
+     "...', 'nv set interface P qos pfc|congestion-control|mapping profile PROFILE'): "
+     "pfc-misconfig, ecn-misconfig, dscp-mismatch",
      "CumulusNetworks/docs content/cumulus-linux-53/Whats-New/_index.md: QoS commands new in "
      "5.3.0"},
     {NOS_CAP_NVUE_BUFFER, INV_DIALECT_NVUE, 5, 4, NULL, "'nv set qos advance-buffer-config'",

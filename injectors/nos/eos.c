@@ -394,6 +394,54 @@ static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *
 }
 
 /*
+ * EOS 'show running-config', its 'qos map dscp D... to traffic-class T' lines
+ * (arg "DSCP", dscp-mismatch): the switch's DSCP to traffic class map as
+ * configured (AVD eos_cli_config_gen templates/eos/qos.j2 writes them so);
+ * dscp_prio the traffic class of the last line that names DSCP, -1 when
+ * none does: EOS's default map, not printed in running-config.  canon: the
+ * lines whole (drift).
+ */
+static int eos_dscp(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	const char *l, *s = out;
+	int dscp = atoi(arg);
+	char head[96];
+	struct sbuf items = {0};
+	size_t n;
+
+	(void)err;
+	(void)errlen;
+	rb->dscp_prio = -1;
+	while ((l = nos_next_line(&s, &n))) {
+		char w[72][NOS_WORD_MAX];
+		int k, tc = -1;
+		bool has = false;
+
+		while (n && isspace((unsigned char)*l))
+			l++, n--;
+		if (n < 13 || strncmp(l, "qos map dscp ", 13))
+			continue;
+		k = nos_words(l, n, w, 72);
+		if (k >= 7 && !strcmp(w[k - 2], "traffic-class") && !strcmp(w[k - 3], "to") &&
+		    strlen(w[k - 1]) == 1 && w[k - 1][0] >= '0' && w[k - 1][0] <= '7')
+			tc = w[k - 1][0] - '0';
+		for (int i = 3; i < k - 3; i++)
+			has |= strspn(w[i], "0123456789") == strlen(w[i]) && atoi(w[i]) == dscp;
+		if (has && tc >= 0)
+			rb->dscp_prio = tc;
+		sb_printf(&items, "%s%.*s", items.len ? "; " : "", (int)n, l);
+	}
+	if (rb->dscp_prio >= 0)
+		snprintf(head, sizeof(head), "DSCP %d -> traffic-class %d; ", dscp, rb->dscp_prio);
+	else
+		snprintf(head, sizeof(head), "DSCP %d in no qos map line (EOS's default map); ",
+			 dscp);
+	nos_canon_list(rb, head, items.p ? items.p : "no qos map dscp lines", "");
+	sb_free(&items);
+	return 0;
+}
+
+/*
  * EOS: 'show interfaces PORT priority-flow-control counters detail | json':
  * {"interfaces": {"PORT": {"priorities": {"<p>": {"rxFrames": N,
  * "txFrames": N}}}}} (the model facebook/DNE-TaaC reads, kinds/pfc_storm.c).  EOS
@@ -467,6 +515,7 @@ static const struct nos_parser parsers[] = {
     {"eos-mmu", eos_mmu},
     {"eos-ecn", eos_ecn},
     {"eos-pfc-rx", eos_pfc_rx},
+    {"eos-dscp", eos_dscp},
     {NULL, NULL},
 };
 

@@ -128,6 +128,54 @@ static int dcb_pfc(const char *dev, const char *out, struct readback *rb, char *
 }
 
 /*
+ * 'dcb -j app show dev D dscp-prio' (arg "D DSCP", dscp-mismatch): iproute2
+ * dcb/dcb_app.c prints {"dscp_prio":[[DSCP,PRIO],...]}, keys as numbers in
+ * JSON (dcb_app_print_key_dscp), nothing of it for an empty table.  The
+ * priority the DSCP maps to into dscp_prio (-1: none; -2: more than one,
+ * which one replace would not restore), the table whole into map and canon.
+ */
+static int dcb_app(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
+{
+	char dev[64];
+	int dscp = atoi(readback_port_queue(arg, dev, sizeof(dev))), o = 0;
+	json_t *v = out[strspn(out, " \t\r\n")] ? json_loads(out, 0, NULL) : json_object(),
+	       *a = json_object_get(v, "dscp_prio"), *x;
+	size_t i;
+
+	rb->dscp_prio = -1;
+	if (!json_is_object(v) || (a && !json_is_array(a))) {
+		snprintf(err, errlen, "'dcb -j app show dev %s dscp-prio' printed no dscp_prio",
+			 dev);
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_array_foreach(a, i, x)
+	{
+		json_t *k = json_array_get(x, 0), *p = json_array_get(x, 1);
+		long long d = json_integer_value(k), pr = json_integer_value(p);
+
+		if (json_array_size(x) != 2 || !json_is_integer(k) || !json_is_integer(p) ||
+		    d < 0 || d > 63 || pr < 0 || pr > 7) {
+			snprintf(err, errlen,
+				 "'dcb -j app show dev %s dscp-prio' printed an entry that is not "
+				 "[DSCP 0-63, PRIO 0-7]",
+				 dev);
+			json_decref(v);
+			return -EINVAL;
+		}
+		if (d == dscp)
+			rb->dscp_prio = rb->dscp_prio == -1 ? (int)pr : -2;
+		if ((size_t)o < sizeof(rb->map))
+			o += snprintf(rb->map + o, sizeof(rb->map) - (size_t)o, "%s%lld:%lld",
+				      o ? " " : "", d, pr);
+	}
+	json_decref(v);
+	snprintf(rb->canon, sizeof(rb->canon), "%.32s dscp-prio %.140s", dev,
+		 rb->map[0] ? rb->map : "none");
+	return 0;
+}
+
+/*
  * 'cat PATH' of a sysfs attribute of one value (an RNIC's DCQCN enable,
  * its trust mode): the value, one line of at most 31 printable characters.
  */
@@ -229,9 +277,10 @@ static int dcb_maxrate(const char *dev, const char *out, struct readback *rb, ch
 }
 
 static const struct nos_parser parsers[] = {
-    {"tc-root", tc_root}, {"ip-link", ip_link},		{"nft-tables", nft_tables},
-    {"dcb-pfc", dcb_pfc}, {"dcb-maxrate", dcb_maxrate}, {"sysfs", sysfs},
-    {NULL, NULL},
+    {"tc-root", tc_root},	  {"ip-link", ip_link},
+    {"nft-tables", nft_tables},	  {"dcb-pfc", dcb_pfc},
+    {"dcb-maxrate", dcb_maxrate}, {"sysfs", sysfs},
+    {"dcb-app", dcb_app},	  {NULL, NULL},
 };
 
 /* ---- counters (ctr.h) ---- */

@@ -82,6 +82,42 @@ static void roce_canon(struct readback *rb)
 		snprintf(rb->canon + n, sizeof(rb->canon) - n, "; RoCE mode %s", rb->roce);
 }
 
+/* The words an NVUE command line is made of: what a copy of a profile may carry. */
+static const char nvue_ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			      " _.,:/=+-";
+
+/* Is l[n] 'nv set qos FEATURE NAME ...'? */
+static bool nvue_profile_line(const char *l, size_t n, const char *feature, const char *name)
+{
+	char w[5][NOS_WORD_MAX];
+
+	return nos_words(l, n, w, 5) == 5 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
+	       !strcmp(w[2], "qos") && !strcmp(w[3], feature) && !strcmp(w[4], name);
+}
+
+/*
+ * The lines of profile name of 'qos FEATURE' that a copy of it repeats
+ * (readback_nvue_profile_copy) hold only NVUE's words: 0, or -EINVAL with
+ * err.  What a device printed is data: a quote, '$', '`', ';' is refused
+ * before it could reach a command line (issue 56).
+ */
+static int nvue_copy_ok(const char *out, const char *feature, const char *name, char *err,
+			size_t errlen)
+{
+	const char *l, *s = out;
+	size_t n;
+
+	while ((l = nos_next_line(&s, &n)))
+		if (nvue_profile_line(l, n, feature, name) && strspn(l, nvue_ok) < n) {
+			snprintf(err, errlen,
+				 "NVUE's 'qos %s %.40s' as read holds characters no command may "
+				 "carry (not copied from it): check the switch",
+				 feature, name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /*
  * NVUE 'nv config show -o commands', the lines with ' qos pfc ': the
  * applied configuration as nv set commands (NVUE reference, Set and Unset
@@ -97,8 +133,6 @@ static int nvue_pfc(const char *port, const char *out, struct readback *rb, char
 	char pr[24];
 	bool rx = true, tx = true;
 
-	(void)err;
-	(void)errlen;
 	snprintf(rb->profile, sizeof(rb->profile), "default-global");
 	while ((l = nos_next_line(&s, &n))) {
 		char w[8][NOS_WORD_MAX];
@@ -127,6 +161,8 @@ static int nvue_pfc(const char *port, const char *out, struct readback *rb, char
 			tx = strcmp(w[6], "disable") != 0;
 	}
 	rb->pfc_on = rx && tx;
+	if (nvue_copy_ok(out, "pfc", rb->profile, err, errlen))
+		return -EINVAL;
 	snprintf(rb->canon, sizeof(rb->canon), "profile %s%s: switch-priority %s, rx %s, tx %s",
 		 rb->profile, rb->bound ? "" : " (no profile of its own)",
 		 readback_prios(rb->lossless, pr, sizeof(pr)), rx ? "enable" : "disable",
@@ -148,8 +184,9 @@ void readback_nvue_profile_copy(const char *out, const char *feature, const char
 		bool skipped = false;
 
 		if (k < 6 || strcmp(w[0], "nv") || strcmp(w[1], "set") || strcmp(w[2], "qos") ||
-		    strcmp(w[3], feature) || strcmp(w[4], name))
-			continue;
+		    strcmp(w[3], feature) || strcmp(w[4], name) || strspn(l, nvue_ok) < n)
+			continue; /* not the profile's, or not NVUE's words (its parser refused it)
+				   */
 		for (size_t i = 0; skip && skip[i]; i++)
 			skipped |= !strcmp(w[5], skip[i]);
 		if (skipped)
@@ -378,8 +415,6 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 	char port[64];
 	int q = atoi(readback_port_queue(arg, port, sizeof(port)));
 
-	(void)err;
-	(void)errlen;
 	snprintf(rb->profile, sizeof(rb->profile), "default-global");
 	while ((l = nos_next_line(&s, &n))) {
 		char w[8][NOS_WORD_MAX];
@@ -405,9 +440,96 @@ static int nvue_ecn(const char *arg, const char *out, struct readback *rb, char 
 		if (o >= sizeof(rb->ecn))
 			o = sizeof(rb->ecn) - 1;
 	}
+	if (nvue_copy_ok(out, "congestion-control", rb->profile, err, errlen))
+		return -EINVAL;
 	snprintf(rb->canon, sizeof(rb->canon), "profile %.40s%s: traffic-class %d %.100s",
 		 rb->profile, rb->bound ? "" : " (no profile of its own)", q,
 		 rb->ecn[0] ? rb->ecn : "not set (NVUE's defaults)");
+	nvue_roce(out, rb);
+	roce_canon(rb);
+	return 0;
+}
+
+/* Is dscp in an NVUE DSCP list ("26", "10,21,36", "24-31")? */
+static bool nvue_dscp_has(const char *list, int dscp)
+{
+	for (const char *it = list; *it;) {
+		char *end;
+		long lo = strtol(it, &end, 10), hi = lo;
+
+		if (end == it)
+			return false;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (dscp >= lo && dscp <= hi)
+			return true;
+		if (*end != ',')
+			return false;
+		it = end + 1;
+	}
+	return false;
+}
+
+/*
+ * NVUE 'nv config show -o commands', the lines with ' qos mapping ' (and
+ * ' qos roce'), arg "PORT DSCP" (dscp-mismatch): the port's mapping profile
+ * ('nv set interface LIST qos mapping profile P'; none: default-global), its
+ * trust ('nv set qos mapping P trust l2|l3|both|port'; none: l2, 802.1p,
+ * Cumulus Linux's default) and the switch priority DSCP maps to ('... dscp
+ * LIST switch-priority S'; none: DSCP >> 3, the default table): Cumulus
+ * Linux user guide, Quality of Service, Classification (Trust DSCP, Port
+ * Groups); NVUE command reference, 'nv set qos mapping <profile-id> dscp
+ * <qos-dscp-id> switch-priority', 'nv set interface <interface-id> qos
+ * mapping profile' (5.3).  canon holds every mapping line whole (drift).
+ */
+static int nvue_dscp(const char *arg, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	const char *l, *s = out;
+	char port[64], trust[16] = "", head[192];
+	int dscp = atoi(readback_port_queue(arg, port, sizeof(port))), sp = -1;
+	struct sbuf items = {0};
+	size_t n;
+
+	snprintf(rb->profile, sizeof(rb->profile), "default-global");
+	while ((l = nos_next_line(&s, &n))) {
+		char w[8][NOS_WORD_MAX];
+
+		if (nos_words(l, n, w, 8) == 8 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
+		    !strcmp(w[2], "interface") && !strcmp(w[4], "qos") &&
+		    !strcmp(w[5], "mapping") && !strcmp(w[6], "profile") && nvue_has(w[3], port)) {
+			snprintf(rb->profile, sizeof(rb->profile), "%s", w[7]);
+			rb->bound = true;
+		}
+		if (memmem(l, n, " qos mapping ", 13))
+			sb_printf(&items, "%s%.*s", items.len ? "; " : "", (int)n, l);
+	}
+	for (s = out; (l = nos_next_line(&s, &n));) {
+		char w[10][NOS_WORD_MAX];
+		int k = nos_words(l, n, w, 10);
+
+		if (k < 7 || strcmp(w[0], "nv") || strcmp(w[1], "set") || strcmp(w[2], "qos") ||
+		    strcmp(w[3], "mapping") || strcmp(w[4], rb->profile))
+			continue;
+		if (k == 7 && !strcmp(w[5], "trust"))
+			snprintf(trust, sizeof(trust), "%.15s", w[6]);
+		else if (k == 9 && !strcmp(w[5], "dscp") && !strcmp(w[7], "switch-priority") &&
+			 nvue_dscp_has(w[6], dscp) && strlen(w[8]) == 1 && w[8][0] >= '0' &&
+			 w[8][0] <= '7')
+			sp = w[8][0] - '0';
+	}
+	if (nvue_copy_ok(out, "mapping", rb->profile, err, errlen)) {
+		sb_free(&items);
+		return -EINVAL;
+	}
+	rb->trust_dscp = !strcmp(trust, "l3") || !strcmp(trust, "both");
+	rb->dscp_prio = sp >= 0 ? sp : dscp >> 3;
+	snprintf(head, sizeof(head), "profile %.40s%s: trust %s, DSCP %d -> switch-priority %d%s; ",
+		 rb->profile, rb->bound ? "" : " (no profile of its own)",
+		 trust[0] ? trust : "l2 (default)", dscp, rb->dscp_prio,
+		 sp >= 0 ? "" : " (default map)");
+	nos_canon_list(rb, head, items.p ? items.p : "no mapping lines", "");
+	sb_free(&items);
 	nvue_roce(out, rb);
 	roce_canon(rb);
 	return 0;
@@ -484,6 +606,7 @@ static const struct nos_parser parsers[] = {
     {"nvue-alpha", nvue_alpha},
     {"nvue-ecn", nvue_ecn},
     {"nvue-pfc-rx", nvue_pfc_rx},
+    {"nvue-dscp", nvue_dscp},
     {NULL, NULL},
 };
 

@@ -196,7 +196,7 @@ static int undo_words_ok(const struct readback *rb, char *err, size_t errlen)
 		const char *what, *v;
 	} f[] = {{"profile", rb->profile}, {"speed", rb->speed}, {"autoneg", rb->autoneg},
 		 {"alpha", rb->alpha},	   {"ecn", rb->ecn},	 {"qdisc", rb->qdisc},
-		 {"handle", rb->handle},   {"admin", rb->admin}};
+		 {"handle", rb->handle},   {"admin", rb->admin}, {"map", rb->map}};
 
 	for (int i = 0; i < rb->n_ent; i++)
 		if (strspn(rb->ent[i].key, ok) != strlen(rb->ent[i].key) ||

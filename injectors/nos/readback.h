@@ -25,7 +25,11 @@
  *   rules up to LAST);
  * - PFC frames a port received for a priority (pfc-storm): "sonic-pfc-rx
  *   PORT PRIO", "eos-pfc-rx PORT PRIO", "nvue-pfc-rx PORT PRIO", the count
- *   in packets.
+ *   in packets;
+ * - the priority a DSCP maps to (dscp-mismatch): "sonic-dscp PORT DSCP"
+ *   (PORT_QOS_MAP and DSCP_TO_TC_MAP whole), "nvue-dscp PORT DSCP" (the
+ *   port's mapping profile), "eos-dscp DSCP" (the switch's qos map dscp
+ *   lines), "dcb-app DEV DSCP" (an RNIC's DCB APP table).
  * What they return is compared before the fault and after its revert; a
  * difference is drift.  Each NOS's parsers live in its room (nos_ops.h:
  * linux.c, sonic.c, eos.c, nvue.c); readback_parse finds them by name.
@@ -43,6 +47,11 @@ struct sbuf;
  * then the BUFFER_PG table ("sonic-pfc PORT" parses both).
  */
 #define SONIC_BUFFER_PG_MARK "# CONFIG_DB BUFFER_PG"
+/*
+ * dscp-mismatch's read on SONiC: 'sonic-cfggen -d --var-json PORT_QOS_MAP', a
+ * line of this, then the DSCP_TO_TC_MAP table ("sonic-dscp PORT DSCP").
+ */
+#define SONIC_DSCP_MAP_MARK "# CONFIG_DB DSCP_TO_TC_MAP"
 
 struct readback {
 	/* *-pfc */
@@ -78,6 +87,18 @@ struct readback {
 	char value[32];
 	/* nvue-pfc, nvue-ecn: the switch's RoCE mode ('nv set qos roce [mode M]'; "": none) */
 	char roce[16];
+	/*
+	 * *-dscp, dcb-app: the priority (a switch's traffic class or switch
+	 * priority, an RNIC's priority) the DSCP read maps to (-1: none, or not
+	 * known: EOS's default map); the map or profile the port classifies by
+	 * is profile, bound when the port names it itself (else the switch's
+	 * global or default one); map: the whole map as "DSCP PRIO ..." where a
+	 * copy of it is written (sonic); trust_dscp: the port classifies IP
+	 * packets by their DSCP at all (nvue: trust l3 or both)
+	 */
+	int dscp_prio;
+	char map[400];
+	bool trust_dscp;
 	/* dcb-maxrate: each TC's ETS max rate, kbit/s (0: none) */
 	unsigned long long maxrate[8];
 	/*

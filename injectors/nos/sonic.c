@@ -550,6 +550,166 @@ static int sonic_queue(const char *arg, const char *out, struct readback *rb, ch
 	return 0;
 }
 
+/* A CONFIG_DB table as 'sonic-cfggen -d --var-json' printed it in text[len]: nothing is none. */
+static json_t *db_table(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	return i == len ? json_object() : json_loadb(text, len, 0, NULL);
+}
+
+/* A CONFIG_DB number of one or two digits, at most hi: its value, or -1. */
+static int db_small(const char *v, int hi)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	if (!n || n > 2 || strspn(v, "0123456789") != n || atoi(v) > hi)
+		return -1;
+	return atoi(v);
+}
+
+/*
+ * SONiC dscp-mismatch's read, arg "PORT DSCP": 'sonic-cfggen -d --var-json
+ * PORT_QOS_MAP', a line SONIC_DSCP_MAP_MARK, then '... DSCP_TO_TC_MAP' (one
+ * JSON object each, nothing for no table: db_port_entries).  The map the
+ * port classifies by is its entry's dscp_to_tc_map (an entry of its own, or
+ * of a port list that holds it: rb->shared, ent[0] its key), else
+ * PORT_QOS_MAP|global's, the switch's (sonic-swss orchagent/qosorch.cpp:
+ * handlePortQosMapTable, handleGlobalQosMap), a name or
+ * "[DSCP_TO_TC_MAP|NAME]" as older images write references; a map's fields
+ * are DSCP: TC (DscpToTcMapHandler::convertFieldValuesToAttributes).  Into
+ * profile the reference as written, map the map whole ("DSCP TC ..."), and
+ * dscp_prio the DSCP's TC; canon also holds both tables whole (drift).
+ */
+static int sonic_dscp(const char *arg, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	char port[64], head[224];
+	int dscp = atoi(readback_port_queue(arg, port, sizeof(port))), tc[64], r = 0;
+	const char *mark = strstr(out, SONIC_DSCP_MAP_MARK), *k, *ref = NULL, *whose = "";
+	json_t *pqm = NULL, *maps = NULL, *x, *pe = NULL, *g, *m = NULL;
+	struct sbuf items = {0};
+	char *dump;
+
+	rb->dscp_prio = -1;
+	if (!mark) {
+		snprintf(err, errlen,
+			 "no '" SONIC_DSCP_MAP_MARK "' line: not what rocelab's read "
+			 "of PORT_QOS_MAP and DSCP_TO_TC_MAP prints");
+		return -EINVAL;
+	}
+	pqm = db_table(out, (size_t)(mark - out));
+	mark += strlen(SONIC_DSCP_MAP_MARK);
+	maps = db_table(mark, strlen(mark));
+	if (!json_is_object(pqm) || !json_is_object(maps)) {
+		snprintf(err, errlen, "'sonic-cfggen -d --var-json %s' printed no table",
+			 json_is_object(pqm) ? "DSCP_TO_TC_MAP" : "PORT_QOS_MAP");
+		r = -EINVAL;
+		goto done;
+	}
+	if (json_is_object(x = json_object_get(pqm, port)))
+		pe = x;
+	else
+		json_object_foreach(pqm, k, x) if (strchr(k, ',') && nos_in_list(k, port) &&
+						   json_is_object(x))
+		{
+			if (!db_key(k) || strlen(k) >= sizeof(rb->ent[0].key)) {
+				snprintf(
+				    err, errlen,
+				    "CONFIG_DB PORT_QOS_MAP key '%.60s' is not one rocelab can "
+				    "name",
+				    k);
+				r = -EINVAL;
+				goto done;
+			}
+			pe = x;
+			rb->shared = true;
+			snprintf(rb->ent[0].key, sizeof(rb->ent[0].key), "%s", k);
+			rb->n_ent = 1;
+			break;
+		}
+	g = json_object_get(pqm, "global");
+	if ((ref = json_string_value(json_object_get(pe, "dscp_to_tc_map")))) {
+		rb->bound = true;
+		whose = rb->shared ? "its port list's" : "its own";
+	} else if ((ref = json_string_value(json_object_get(g, "dscp_to_tc_map")))) {
+		whose = "the switch's, PORT_QOS_MAP|global";
+	}
+	if (ref) {
+		const char *name = ref;
+		size_t nl = strlen(ref);
+
+		if (!db_name(ref) || nl >= sizeof(rb->profile)) {
+			snprintf(err, errlen,
+				 "CONFIG_DB dscp_to_tc_map '%.40s' is not a map name rocelab can "
+				 "write back",
+				 ref);
+			r = -EINVAL;
+			goto done;
+		}
+		snprintf(rb->profile, sizeof(rb->profile), "%s", ref);
+		if (!strncmp(ref, "[DSCP_TO_TC_MAP|", 16) && ref[nl - 1] == ']') {
+			snprintf(head, sizeof(head), "%.*s", (int)(nl - 17), ref + 16);
+			m = json_object_get(maps, head);
+		} else {
+			m = json_object_get(maps, name);
+		}
+	}
+	for (int d = 0; d < 64; d++)
+		tc[d] = -1;
+	json_object_foreach(m, k, x)
+	{
+		int d = db_small(k, 63), t = db_small(json_string_value(x), 15);
+
+		if (d < 0 || t < 0) {
+			snprintf(err, errlen,
+				 "CONFIG_DB DSCP_TO_TC_MAP|%s holds '%.8s' to '%.8s', not a DSCP "
+				 "(0-63) to a traffic class (0-15)",
+				 rb->profile, k, json_is_string(x) ? json_string_value(x) : "?");
+			r = -EINVAL;
+			goto done;
+		}
+		tc[d] = t;
+	}
+	for (int d = 0, o = 0; d < 64; d++)
+		if (tc[d] >= 0)
+			o += snprintf(rb->map + o, sizeof(rb->map) - (size_t)o, "%s%d %d",
+				      o ? " " : "", d, tc[d]);
+	rb->dscp_prio = dscp >= 0 && dscp < 64 ? tc[dscp] : -1;
+	if (!ref)
+		snprintf(head, sizeof(head),
+			 "%s has no dscp_to_tc_map, nor PORT_QOS_MAP|global: DSCP %d in no map; ",
+			 port, dscp);
+	else if (!m)
+		snprintf(head, sizeof(head),
+			 "%s dscp_to_tc_map %s (%s) is not in DSCP_TO_TC_MAP: DSCP %d in no map; ",
+			 port, ref, whose, dscp);
+	else if (rb->dscp_prio < 0)
+		snprintf(head, sizeof(head), "%s dscp_to_tc_map %s (%s): DSCP %d not in it; ", port,
+			 ref, whose, dscp);
+	else
+		snprintf(head, sizeof(head), "%s dscp_to_tc_map %s (%s): DSCP %d -> TC %d; ", port,
+			 ref, whose, dscp, rb->dscp_prio);
+	/* both tables whole, keys sorted: the same state reads the same */
+	dump = json_dumps(pe ? pe : json_null(), JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+	sb_printf(&items, "PORT_QOS_MAP %s %s", port, dump ? dump : "");
+	free(dump);
+	dump = json_dumps(g ? g : json_null(), JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+	sb_printf(&items, " global %s", dump ? dump : "");
+	free(dump);
+	dump = json_dumps(maps, JSON_SORT_KEYS | JSON_COMPACT);
+	sb_printf(&items, " DSCP_TO_TC_MAP %s", dump ? dump : "");
+	free(dump);
+	nos_canon_list(rb, head, items.p, "");
+done:
+	sb_free(&items);
+	json_decref(pqm);
+	json_decref(maps);
+	return r;
+}
+
 /*
  * SONiC: 'sonic-db-cli COUNTERS_DB HGET "COUNTERS:<oid>"
  * SAI_PORT_STAT_PFC_<p>_RX_PKTS', one number (the counter pfcstat shows as
@@ -627,12 +787,19 @@ static int sonic_links_parse(const struct inv_switch *sw, const char *out, struc
 }
 
 static const struct nos_parser parsers[] = {
-    {"sonic-pfc", sonic_pfc},	      {"sonic-speed", sonic_speed},
-    {"sonic-admin", sonic_admin},     {"sonic-acl", sonic_acl},
-    {"sonic-aclshow", sonic_aclshow}, {"sonic-dynth", sonic_dynth},
-    {"sonic-wred", sonic_wred},	      {"sonic-queue", sonic_queue},
-    {"sonic-pfc-rx", sonic_pfc_rx},   {"sonic-bufprofiles", sonic_bufprofiles},
-    {"sonic-pfcwd", sonic_pfcwd_cfg}, {NULL, NULL},
+    {"sonic-pfc", sonic_pfc},
+    {"sonic-speed", sonic_speed},
+    {"sonic-admin", sonic_admin},
+    {"sonic-acl", sonic_acl},
+    {"sonic-aclshow", sonic_aclshow},
+    {"sonic-dynth", sonic_dynth},
+    {"sonic-wred", sonic_wred},
+    {"sonic-queue", sonic_queue},
+    {"sonic-pfc-rx", sonic_pfc_rx},
+    {"sonic-bufprofiles", sonic_bufprofiles},
+    {"sonic-pfcwd", sonic_pfcwd_cfg},
+    {"sonic-dscp", sonic_dscp},
+    {NULL, NULL},
 };
 
 /* ---- counters (ctr.h) ---- */

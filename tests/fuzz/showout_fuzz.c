@@ -83,6 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		readback_nvue_profile_copy(
 		    out, "pfc", text + 13, "rocelab_f1",
 		    (const char *const[]){"switch-priority", "rx", "tx", NULL}, &sb);
+		/* what a device printed reaches the copy's command line only as NVUE's words */
+		if (sb.p && strspn(sb.p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					 "0123456789 _.,:/=+-&") != sb.len)
+			abort();
 		sb_free(&sb);
 	} else {
 		struct readback rb;

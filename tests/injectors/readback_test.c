@@ -10,29 +10,12 @@
 #include "injectors/nos/nos_ops.h"
 #include "injectors/nos/readback.h"
 #include "injectors/render.h"
+#include "tests/injectors/readback_check.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static struct readback parse_ok(const char *as, const char *out)
-{
-	struct readback rb;
-	char err[256] = "";
-
-	cr_assert_eq(readback_parse(as, out, &rb, err, sizeof(err)), 0, "%s: %s", as, err);
-	return rb;
-}
-
-static void parse_bad(const char *as, const char *out, const char *says)
-{
-	struct readback rb;
-	char err[256] = "";
-
-	cr_assert_eq(readback_parse(as, out, &rb, err, sizeof(err)), -EINVAL, "%s", as);
-	cr_assert(strstr(err, says), "'%s' does not say '%s'", err, says);
-}
 
 /*
  * SONiC 'show pfc priority PORT': the table pfc/main.py showPfcPrio() prints

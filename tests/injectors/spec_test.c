@@ -26,11 +26,12 @@ Test(spec, argv_round_trip_for_every_kind)
 	    {"rate", "500kbit"},      {"from-tenant", "a"},
 	    {"to-tenant", "b"},	      {"quanta", "1000"},
 	    {"alpha", "1/16"},	      {"profile", "pg_lossless_100000_5m_profile"},
-	    {"emu-buffer", "786432"},
+	    {"emu-buffer", "786432"}, {"dscp", "46"},
 	};
 	/* where a kind reads an option's value its own way */
 	static const char *const kind_vals[][3] = {{"packet-corruption", "rate", "2.5%"},
-						   {"pfc-storm", "rate", "3000/s"}};
+						   {"pfc-storm", "rate", "3000/s"},
+						   {"dscp-mismatch", "to", "5"}};
 	const struct fault_kind_ops *k;
 
 	for (size_t i = 0; (k = fault_kind_at(i)); i++) {

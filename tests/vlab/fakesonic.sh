@@ -13,9 +13,19 @@
 # Linked as 'pfcwd' (sonic-utilities pfcwd/main.py's start and stop, writing PFC_WD|PORT, here
 # $FAKESONIC_DIR/cfg "DETECT RESTORE ACTION"; stopped: $FAKESONIC_DIR/off) and as 'sudo', which
 # runs its command.
+# CONFIG_DB's tables, where $FAKESONIC_DIR/config_db.json holds them ({"TABLE": {"KEY": {FIELD:
+# VALUE}}}): 'sonic-db-cli CONFIG_DB HSET|HDEL|DEL' change it as Redis would (a hash left empty
+# is gone), and, linked as 'sonic-cfggen', '-d --var-json TABLE' prints one table (nothing for
+# none), as sonic-buildimage's sonic-cfggen does.
 d=$FAKESONIC_DIR
+cdb=$d/config_db.json
 case "${0##*/}" in
 sudo) exec "$@" ;;
+sonic-cfggen)
+	[ "$1 $2" = "-d --var-json" ] && [ $# -eq 3 ] || exit 2
+	[ -e "$cdb" ] && jq --arg t "$3" '.[$t] // empty' "$cdb"
+	exit 0
+	;;
 pfcwd)
 	if [ "$1" = stop ]; then
 		rm -f "$d/cfg"
@@ -64,6 +74,20 @@ watch() {
 	fi
 }
 case "$*" in
+"CONFIG_DB HSET "* | "CONFIG_DB HDEL "* | "CONFIG_DB DEL "*)
+	[ -e "$cdb" ] || exit 0
+	op=$2 t=${3%%|*} k=${3#*|}
+	shift 3
+	case $op in
+	HSET) f='reduce range(0; $ARGS.positional | length; 2) as $i
+		(.; .[$t][$k][$ARGS.positional[$i]] = $ARGS.positional[$i + 1])' ;;
+	HDEL) f='reduce $ARGS.positional[] as $f (.; del(.[$t][$k][$f]))
+		| if .[$t][$k] == {} then del(.[$t][$k]) else . end' ;;
+	DEL) f='del(.[$t][$k])' ;;
+	esac
+	jq --arg t "$t" --arg k "$k" "$f | if .[\$t] == {} then del(.[\$t]) else . end" \
+		--args "$@" <"$cdb" >"$cdb.new" && mv "$cdb.new" "$cdb"
+	;;
 "COUNTERS_DB HGET COUNTERS_PORT_NAME_MAP "*) echo "oid:0x1000000000001" ;;
 "COUNTERS_DB HGET COUNTERS_QUEUE_NAME_MAP "*) echo "oid:0x15000000000003" ;;
 "COUNTERS_DB HGET COUNTERS:oid:0x1000000000001 SAI_PORT_STAT_PFC_"*"_RX_PKTS")

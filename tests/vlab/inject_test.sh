@@ -239,6 +239,30 @@ check "inject -j --counters: a counters line after the verdict, both ends of rai
 check "... the verification's incast tail-dropped in the class the fault added (counted from 0)" \
 	jq -se '.[-1].counters.deltas["rail1:swp1"].qdisc["10: bfifo drops"] > 0' $T/ctr.json
 
+# 6b. a DSCP to priority mismatch (emulated): RoCE's DSCP 26 lands in a lossy queue, revealed by
+# incast in that DSCP; priority 3's other DSCPs stay where they were
+if start_hold "dscp-mismatch rail1:swp1 DSCP 26" dscp-mismatch --target rail1:swp1; then
+	check "output names the emulation" grep -q 'emulated classification: DSCP 26 on swp1 lands in priority 0' $T/hold.out
+	check "its evidence: incast in DSCP 26 tail-dropped in the lossy queue" \
+		grep -Eq 'DSCP 26 of rail1:swp1 tail-dropped [1-9][0-9]* \(emulated\)' $T/hold.out
+	check "the class takes DSCP 26 alone (TOS 0x68 of mask 0xfc)" grep -q 'match 00680000/00fc0000' <(tc -n rl-rail1 filter show dev swp1)
+	p0=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'Sent [0-9]* bytes [0-9]* pkt' | awk '{print $4}')
+	"$RL" load incast --to host1:rnic1 --from host2:rnic1,host3:rnic1 --priority 3 --for 500ms >/dev/null 2>&1
+	p1=$(tc -s -n rl-rail1 qdisc show dev swp1 parent 1:10 | grep -o 'Sent [0-9]* bytes [0-9]* pkt' | awk '{print $4}')
+	check "incast in priority 3's class selector (DSCP 24) does not enter it ($p0 -> $p1 packets)" test "$p1" -eq "$p0"
+	stop_hold "dscp-mismatch rail1:swp1"
+	check "its revert read rail1:swp1 back as found: no drift" sh -c '! grep -q "drift" "$1"' sh $T/hold.err
+fi
+"$RL" inject dscp-mismatch --target rail1:Ethernet0 --dry-run -i "$ROOT/lab-inventory/example-lab.yaml" >$T/dscp-sonic.out 2>&1
+check "on SONiC the plan reads PORT_QOS_MAP and DSCP_TO_TC_MAP whole, and binds a copy to the port alone" \
+	sh -c 'grep -q "read: sonic-cfggen -d --var-json PORT_QOS_MAP && echo .# CONFIG_DB DSCP_TO_TC_MAP. && sonic-cfggen -d --var-json DSCP_TO_TC_MAP" "$1" && grep -q "HSET .PORT_QOS_MAP|Ethernet0. dscp_to_tc_map ROCELAB_F" "$1"' sh $T/dscp-sonic.out
+expect_exit 3 "dscp-mismatch on one EOS port: exit 3, EOS maps DSCP for the whole switch" "$RL" inject dscp-mismatch --target spine1:Ethernet1/1 -i "$ROOT/lab-inventory/example-lab.yaml"
+cp $T/check.out $T/dscp-eos.out
+check "it says so, and what to target" grep -q "EOS maps DSCP to a traffic class for the whole switch.*--target spine1 --all-ports" $T/dscp-eos.out
+expect_exit 3 "dscp-mismatch on a veth RNIC: exit 3, no DCB APP table" "$RL" inject dscp-mismatch --target host2:rnic3
+cp $T/check.out $T/dscp-veth.out
+check "it says the RNIC has no DCB, and what to target" grep -q "host2:rnic3 has no DCB support.*target the switch port instead" $T/dscp-veth.out
+
 # 7. a PFC storm from an RNIC: real 802.1Qbb frames, the pause emulated at its rail port
 if start_hold "pfc-storm host2:rnic1 4000/s" pfc-storm --target host2:rnic1 --rate 4000/s; then
 	check "output names the emulation" grep -q 'emulated pause (veth ignores PFC): rail1:swp2' $T/hold.out
@@ -473,6 +497,9 @@ done <<'BAD'
 3|DCQCN on a veth RNIC: unsupported|dcqcn-off --target host1:rnic1
 2|DCQCN on a switch port|dcqcn-off --target rail1:swp1
 2|DCQCN point unknown|dcqcn-off --target host1:rnic1 --point cnp
+2|DSCP out of range|dscp-mismatch --target rail1:swp1 --dscp 64
+2|DSCP to a priority out of range|dscp-mismatch --target rail1:swp1 --to 8
+2|DSCP map of a whole switch, every port unsaid|dscp-mismatch --target rail1
 BAD
 expect_exit 2 "a whole switch needs --all-ports" "$RL" inject acl-error --target rail2 --from host1:rnic2 --to host3:rnic2
 cp $T/check.out $T/noall.out

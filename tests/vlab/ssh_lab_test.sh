@@ -319,6 +319,7 @@ ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sonic-db-cli"
 ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/show"
 ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/pfcwd"
 ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sudo"
+ln -sf "$(pwd)/tests/vlab/fakesonic.sh" "$T/fakesonic/bin/sonic-cfggen"
 echo 1000 >"$T/fakesonic/restore"
 rail1=$(awk '/name: rail1/ {f = 1} f && /mgmt:/ {print $2; exit}' "$SI")
 while read -r k; do
@@ -378,6 +379,35 @@ rc=$?
 check "ipid-drop on a SONiC switch whose image has no UDF tables: refused (exit 3)" test $rc = 3
 check "... saying so from what it read, nothing journaled" \
 	sh -c 'grep -q "rail1.s image has no UDF tables (no /usr/local/yang-models/sonic-udf.yang; read from the switch)" "$0" && test "$(wc -l <"$1/journal.jsonl")" -eq "$2"' "$T/udf.err" "$ROCELAB_LIB_DIR" "$jl"
+# dscp-mismatch on SONiC (issue 61): the port's DSCP map read whole from CONFIG_DB (the stand-in's
+# config_db.json, changed by its sonic-db-cli as Redis would), copied with DSCP 26 moved to TC 0 and
+# bound to that port alone, verified by reading it back; the revert binds back the map the port had
+# and deletes the copy: CONFIG_DB as found, and the run's reads say no drift.
+cat >"$T/fakesonic/config_db.json" <<'CDB'
+{"PORT_QOS_MAP": {"swp2": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3,4", "tc_to_queue_map": "AZURE"},
+                  "global": {"dscp_to_tc_map": "AZURE"}},
+ "DSCP_TO_TC_MAP": {"AZURE": {"0": "1", "8": "0", "24": "3", "26": "3", "46": "5", "48": "6"}}}
+CDB
+jq -S . "$T/fakesonic/config_db.json" >"$T/cdb.before"
+"$RL" inject dscp-mismatch --target rail1:swp2 --for 1s -i "$T/sonic.yaml" -j >"$T/dscp.json" 2>"$T/dscp.err"
+check "dscp-mismatch on a SONiC port over SSH: applied, verified from CONFIG_DB read back, no drift" \
+	jq -se '.[0].outcome == "applied" and (.[0].evidence | test("swp2 dscp_to_tc_map ROCELAB_F[0-9]+ \\(its own\\): DSCP 26 -> TC 0")) and (map(select(.drift)) | length == 0)' "$T/dscp.json"
+check "... CONFIG_DB after the revert is CONFIG_DB as found: the binding back, the copy gone" \
+	sh -c 'jq -S . "$0/config_db.json" | cmp -s - "$1"' "$T/fakesonic" "$T/cdb.before"
+# the same port on the switch's global map: the binding the fault added is deleted again
+jq 'del(.PORT_QOS_MAP.swp2.dscp_to_tc_map)' "$T/cdb.before" >"$T/fakesonic/config_db.json"
+jq -S . "$T/fakesonic/config_db.json" >"$T/cdb.global"
+"$RL" inject dscp-mismatch --target rail1:swp2 --to 1 --for 1s -i "$T/sonic.yaml" -j >"$T/dscp-g.json" 2>"$T/dscp-g.err"
+check "dscp-mismatch on a port that used PORT_QOS_MAP|global's map: applied, and CONFIG_DB as found after" \
+	sh -c 'jq -se ".[0].outcome == \"applied\" and (map(select(.drift)) | length == 0)" "$0" >/dev/null && jq -S . "$1/config_db.json" | cmp -s - "$2"' "$T/dscp-g.json" "$T/fakesonic" "$T/cdb.global"
+# a map name with shell in it is data: refused at the read, nothing changed, nothing run
+jq '.PORT_QOS_MAP.swp2.dscp_to_tc_map = "AZ$(touch /tmp/rocelab-pwned)"' "$T/cdb.before" >"$T/fakesonic/config_db.json"
+jl=$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")
+"$RL" inject dscp-mismatch --target rail1:swp2 --for 1s -i "$T/sonic.yaml" >"$T/dscp-h.out" 2>"$T/dscp-h.err"
+rc=$?
+check "dscp-mismatch on a SONiC whose map name holds shell: refused before any change (exit $rc), nothing run" \
+	sh -c 'test "$0" -ne 0 && grep -q "is not a map name rocelab can write back" "$1" && test ! -e /tmp/rocelab-pwned && test "$(jq -r ".PORT_QOS_MAP.swp2.dscp_to_tc_map" "$2/config_db.json")" = "AZ\$(touch /tmp/rocelab-pwned)"' "$rc" "$T/dscp-h.err" "$T/fakesonic"
+rm -f "$T/fakesonic/config_db.json" /tmp/rocelab-pwned
 rm -f "$T/fakesonic/buffer_model"
 cp "$T/authorized_keys" "$AK"
 # Issue 63: every device a fault changes reverts it by itself (a process timer there, armed over
