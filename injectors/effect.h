@@ -36,6 +36,12 @@ struct fault_run {
 	/* what a kind's stop found not given back (a PFC watchdog still stormed): drift, said
 	 * with the actions' ("": nothing) */
 	char left[384];
+	/*
+	 * what a kind measured of its fault, said after the revert (handoff.h: a
+	 * measured line; pfc-storm: a PFC watchdog's times against its settings,
+	 * graded): an object of one member a measure, NULL: none
+	 */
+	json_t *measured;
 	/* its devices' dead-man timers (deadman.h): when last armed (rl_now_ns, 0: none), fired */
 	unsigned long long deadman_at;
 	bool deadman_fired;

@@ -7,6 +7,7 @@
 #include "harness/lib/common.h"
 #include "harness/lib/proc.h"
 #include "harness/lib/sbuf.h"
+#include "injectors/cmd/handoff.h"
 #include "injectors/counters.h"
 #include "reports/pages.h"
 
@@ -298,6 +299,9 @@ static json_t *scenario_json(const struct scn_result *r)
 	/* what the faults' ends counted while in effect (counters.h), as their injectors read */
 	json_object_set_new(o, "counters",
 			    r->counters ? json_deep_copy(r->counters) : json_array());
+	/* what the faults' kinds measured (a PFC watchdog's times against its settings, graded) */
+	json_object_set_new(o, "measured",
+			    r->measured ? json_deep_copy(r->measured) : json_array());
 	if (r->note[0])
 		json_object_set_new(o, "emulated_note", json_string(r->note));
 	json_object_set_new(o, "loads", loads_block(r));
@@ -469,6 +473,26 @@ static void junit_counters(FILE *f, json_t *counters)
 	}
 }
 
+/* What each fault's kind measured (a PFC watchdog, graded), in system-out: a line each. */
+static void junit_measured(FILE *f, json_t *measured)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(measured, i, m)
+	{
+		struct sbuf b = {0};
+
+		fault_measured_text(m, &b);
+		if (b.p) {
+			fprintf(f, "fault %lld measured: ",
+				(long long)json_integer_value(json_object_get(m, "fault")));
+			rl_xml_fputs(f, b.p);
+		}
+		sb_free(&b);
+	}
+}
+
 /*
  * A failure's or error's body: GitLab shows only this (it ignores the
  * message attribute), Jenkins shows both.  What was expected, what came
@@ -608,6 +632,7 @@ static void junit_attachments(FILE *f, const struct scn_result *x, const char *p
 		rl_xml_fputs(f, line);
 	}
 	junit_counters(f, x->counters);
+	junit_measured(f, x->measured);
 	for (size_t i = 0; x->s && i < x->n_loads && i < x->s->n_loads; i++) {
 		char line[320];
 
@@ -1076,6 +1101,17 @@ static FILE *html_head(struct scn_result *r)
 		fprintf(f, "<tr><th>emulated</th><td>%s</td></tr>\n",
 			rl_xml_escape(r->note, a, sizeof(a)));
 	html_counters(f, r->counters);
+	for (size_t i = 0; r->measured && i < json_array_size(r->measured); i++) {
+		json_t *m = json_array_get(r->measured, i);
+		struct sbuf t = {0};
+
+		fault_measured_text(m, &t);
+		if (t.p)
+			fprintf(f, "<tr><th>measured (fault %lld)</th><td>%s</td></tr>\n",
+				(long long)json_integer_value(json_object_get(m, "fault")),
+				rl_xml_escape(t.p, a, sizeof(a)));
+		sb_free(&t);
+	}
 	for (size_t i = 0; i < r->n_loads && i < s->n_loads; i++) {
 		char t[300];
 

@@ -244,6 +244,12 @@ static int end_fault(struct live_fault *lf, struct scn_result *r)
 			json_array_append_new(r->counters, c);
 			continue;
 		}
+		if ((c = fault_measured_read(l))) {
+			if (!r->measured)
+				r->measured = json_array();
+			json_array_append_new(r->measured, c);
+			continue;
+		}
 		if (fault_outcome_read(l, &o))
 			continue;
 		if (o.drift[0])
@@ -1081,6 +1087,8 @@ void runner_result_free(struct scn_result *r)
 	r->n_host_rig = 0;
 	json_decref(r->counters);
 	r->counters = NULL;
+	json_decref(r->measured);
+	r->measured = NULL;
 	r->n_loads = 0;
 }
 

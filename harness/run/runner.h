@@ -51,6 +51,8 @@ struct scn_result {
 	/* what each fault's ends counted while it was in effect: its injector's counters line
 	 * (injectors/counters.h) with "fault": its id; an array, NULL: none said */
 	json_t *counters;
+	/* what the faults' kinds measured of them (handoff.h: measured lines), each with "fault" */
+	json_t *measured;
 	/*
 	 * What each load sent, by its senders' own "sent" lines (traffic.h), against
 	 * what it asked: a load whose senders sent less than LOAD_SHORT_BOUND of

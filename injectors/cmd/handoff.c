@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "injectors/cmd/handoff.h"
 
+#include "harness/lib/sbuf.h"
+
 #include "harness/lib/common.h"
 #include "harness/lib/out.h"
 #include "injectors/kinds/kinds.h"
@@ -181,6 +183,60 @@ json_t *fault_counters_read(const char *line)
 	}
 	json_decref(o);
 	return r;
+}
+
+void fault_measured_print(FILE *f, unsigned id, json_t *m)
+{
+	json_t *o = json_pack("{s:I, s:O}", "id", (json_int_t)id, "measured", m);
+
+	json_dumpf(o, f, JSON_COMPACT);
+	fputc('\n', f);
+	fflush(f);
+	json_decref(o);
+}
+
+json_t *fault_measured_read(const char *line)
+{
+	json_t *o = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL),
+	       *m = json_object_get(o, "measured"), *r = NULL;
+
+	if (json_is_object(m) && json_is_integer(json_object_get(o, "id"))) {
+		r = json_deep_copy(m);
+		json_object_set(r, "fault", json_object_get(o, "id"));
+	}
+	json_decref(o);
+	return r;
+}
+
+/* ", DID by N s" of a bound key of wd ("tripped_by_s"), or ", did not DO" when it is null. */
+static void wd_bound(struct sbuf *b, json_t *wd, const char *key, const char *did, const char *to)
+{
+	json_t *v = json_object_get(wd, key);
+
+	if (json_is_number(v))
+		sb_printf(b, ", %s by %.2f s", did, json_number_value(v));
+	else
+		sb_printf(b, ", did not %s", to);
+}
+
+void fault_measured_text(json_t *m, struct sbuf *b)
+{
+	json_t *wd = json_object_get(m, "pfcwd"), *why = json_object_get(wd, "why");
+	const char *mode = json_string_value(json_object_get(wd, "mode"));
+
+	if (!mode)
+		return;
+	sb_printf(b, "PFC watchdog (pfcwd %s, detection %lld ms", mode,
+		  (long long)json_integer_value(json_object_get(wd, "detection_ms")));
+	if (json_object_get(wd, "restoration_ms"))
+		sb_printf(b, ", restoration %lld ms",
+			  (long long)json_integer_value(json_object_get(wd, "restoration_ms")));
+	sb_printf(b, ")");
+	wd_bound(b, wd, "tripped_by_s", "tripped", "trip");
+	if (json_object_get(wd, "restored_after_s"))
+		wd_bound(b, wd, "restored_by_s", "gave the queue back", "give the queue back");
+	sb_printf(b, ": %s%s%s\n", json_string_value(json_object_get(wd, "grade")) ?: "?",
+		  why ? ": " : "", why ? json_string_value(why) : "");
 }
 
 static void text(json_t *o, const char *key, char *buf, size_t len)

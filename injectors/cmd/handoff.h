@@ -15,12 +15,16 @@
  *   come back as found, a drift line {"id", "reverted", "drift_count",
  *   "drift"}; and what the fault's ends counted while it was in effect, a
  *   counters line {"id", "counters": {"span_s", "deltas", "unread"}}
- *   (counters.h).  'rocelab inject -j' prints the same lines.
+ *   (counters.h); and what its kind measured of it, a measured line {"id",
+ *   "measured": {MEASURE: {...}}} (a PFC watchdog's times, graded: "pfcwd").
+ *   'rocelab inject -j' prints the same lines.
  */
 #ifndef ROCELAB_HANDOFF_H
 #define ROCELAB_HANDOFF_H
 
 #include "injectors/fault.h"
+
+struct sbuf;
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -78,6 +82,23 @@ void fault_counters_print(FILE *f, unsigned id, json_t *c);
  * NULL when line is not one.
  */
 json_t *fault_counters_read(const char *line);
+
+/*
+ * The measured line of fault id (JSON only: text says it as notes): {"id",
+ * "measured": m}, what its kind measured while it lasted (effect.h).
+ */
+void fault_measured_print(FILE *f, unsigned id, json_t *m);
+
+/* A measured line's measures, with "fault": its id; a new reference, or NULL when not one. */
+json_t *fault_measured_read(const char *line);
+
+/*
+ * A measured line's measures as a person reads them, a line each into b
+ * ("PFC watchdog (pfcwd on, detection 200 ms, restoration 400 ms): tripped
+ * by 0.25 s, gave the queue back by 0.91 s: pass"); nothing for measures it
+ * does not know.
+ */
+void fault_measured_text(json_t *m, struct sbuf *b);
 
 /*
  * A line the injector printed, into o: a verdict line sets its fields, a

@@ -355,6 +355,33 @@ static void report_drift(struct injection *j, bool reverted)
 	sb_free(&said);
 }
 
+/*
+ * What the kind measured of its fault (effect.h): said after the revert, a
+ * JSON line with -j; a PFC watchdog graded against its settings, warned of
+ * when it did not act as set.
+ */
+static void report_measured(struct injection *j)
+{
+	json_t *wd = json_object_get(j->run.measured, "pfcwd");
+	const char *grade = json_string_value(json_object_get(wd, "grade"));
+	struct sbuf b = {0};
+
+	if (!j->run.measured)
+		return;
+	if (j->json)
+		fault_measured_print(stdout, j->run.id, j->run.measured);
+	fault_measured_text(j->run.measured, &b);
+	if (b.p)
+		b.p[strcspn(b.p, "\n")] = '\0';
+	if (grade && !strcmp(grade, "pass"))
+		rl_info("fault %u: the PFC watchdog acted as set: %s", j->run.id, b.p);
+	else if (grade)
+		rl_warn("fault %u: the PFC watchdog did not act as set: %s", j->run.id, b.p);
+	sb_free(&b);
+	json_decref(j->run.measured);
+	j->run.measured = NULL;
+}
+
 static int apply_actions(struct injection *j)
 {
 	struct fault_run *f = &j->run;
@@ -416,6 +443,7 @@ static int finish_revert(struct injection *j)
 		rl_info("fault %u reverted", j->run.id);
 	report_drift(j, !r);
 	report_counters(j, c);
+	report_measured(j);
 	return r;
 }
 
@@ -728,6 +756,7 @@ int cmd_inject(int argc, char **argv)
 		print_result(&j, a.json, "not-effective");
 		report_drift(&j, true);
 		report_counters(&j, c);
+		report_measured(&j);
 		goto close_exec;
 	}
 	journal_mark(j.run.id, JS_APPLIED);

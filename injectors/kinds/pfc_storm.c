@@ -410,6 +410,15 @@ struct storm {
 	char wd_was[16];
 	long long wd_restore_ms; /* -1: not set */
 	unsigned long long t0;	 /* when the sender was started (rl_now_ns) */
+	/*
+	 * With --pfcwd on|off, what the watchdog's reads bound (s after the storm
+	 * began, or after it ended): it tripped after wd_calm_s (the last read
+	 * that found it operational) and by wd_trip_s (the first that found it
+	 * stormed; -1: none did); it gave the queue back after wd_held_s and by
+	 * wd_back_s (-1: no read found it back).
+	 */
+	bool wd_measured, wd_read_after;
+	double wd_calm_s, wd_trip_s, wd_held_s, wd_back_s;
 };
 
 /* The NOS counter's value now: 0, or -EIO with f->err. */
@@ -474,6 +483,7 @@ static void wd_begin(struct fault_run *f, struct storm *st)
 		return;
 	ops->pfcwd(port, ps_of(f->spec)->priority, &state, &restore);
 	st->wd_restore_ms = -1;
+	st->wd_trip_s = st->wd_back_s = -1;
 	if (!nos_word(f, sw->name, state.p, st->wd_was, sizeof(st->wd_was), err, sizeof(err)) ||
 	    !nos_word(f, sw->name, restore.p, t, sizeof(t), err, sizeof(err))) {
 		rl_warn("pfc-storm %u: the PFC watchdog of %s:%s queue %d is not read, nor waited "
@@ -511,6 +521,8 @@ static void wd_end(struct fault_run *f, struct storm *st)
 	if (!st->wd_state || !strcmp(st->wd_was, "stormed"))
 		return;
 	for (;;) {
+		unsigned long long asked = rl_now_ns();
+
 		if (!nos_word(f, sw->name, st->wd_state, now, sizeof(now), err, sizeof(err))) {
 			rl_warn(
 			    "pfc-storm %u: the PFC watchdog of %s:%s queue %d not read after the "
@@ -518,8 +530,12 @@ static void wd_end(struct fault_run *f, struct storm *st)
 			    f->id, sw->name, port, ps_of(f->spec)->priority, err);
 			return;
 		}
-		if (strcmp(now, "stormed"))
+		st->wd_read_after = true;
+		if (strcmp(now, "stormed")) {
+			st->wd_back_s = (double)(rl_now_ns() - t0) / 1e9;
 			break;
+		}
+		st->wd_held_s = (double)(asked - t0) / 1e9;
 		tripped = true;
 		if (rl_now_ns() >= until) {
 			snprintf(
@@ -702,6 +718,79 @@ static void sweep(pid_t pid)
 	unlink(log);
 }
 
+/*
+ * How far past its detection or restoration time a watchdog may act and
+ * still act as set: its poll, at most 1 s (sonic-utilities pfcwd/main.py
+ * MAX_POLL_INTERVAL_TIME; 200 ms by default).
+ */
+#define WD_GRADE_SLACK_MS 1000
+
+/*
+ * With --pfcwd on|off: what the watchdog did against what it was set to,
+ * into f->measured ("pfcwd": the times set, the bounds its reads put on
+ * when it tripped and gave the queue back, and a grade).  Late only when a
+ * read found it not yet done past its time and the slack: a read's own
+ * delay never makes a watchdog late.  off: it must not trip.
+ */
+static void wd_measured(struct fault_run *f, const struct storm *st)
+{
+	const struct pfc_storm_opts *o = ps_of(f->spec);
+	long long restore = o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms;
+	double det = (double)(o->wd_detect_ms + WD_GRADE_SLACK_MS) / 1e3,
+	       back = (double)(restore + WD_GRADE_SLACK_MS) / 1e3;
+	char why[256] = "";
+	const char *grade = "pass";
+	json_t *m;
+
+	if (!st->wd_measured)
+		return;
+	if (o->pfcwd == WD_OFF) {
+		if (st->wd_trip_s >= 0)
+			snprintf(why, sizeof(why),
+				 "stopped (pfcwd off), it read 'stormed' %.2f s "
+				 "after the storm began",
+				 st->wd_trip_s);
+	} else if (st->wd_trip_s < 0) {
+		snprintf(why, sizeof(why),
+			 "not tripped %.1f s after the storm began (detection %lld ms)",
+			 st->wd_calm_s, o->wd_detect_ms);
+	} else if (st->wd_calm_s > det) {
+		snprintf(why, sizeof(why),
+			 "tripped late: not yet %.2f s after the storm began (detection %lld ms, "
+			 "and %d ms of poll)",
+			 st->wd_calm_s, o->wd_detect_ms, WD_GRADE_SLACK_MS);
+	} else if (!st->wd_read_after) {
+		grade = "not-measured";
+		snprintf(why, sizeof(why), "not read after the storm");
+	} else if (st->wd_back_s < 0 || st->wd_held_s > back) {
+		snprintf(why, sizeof(why),
+			 "gave the queue back late: still stormed %.1f s after the storm ended "
+			 "(restoration %lld ms, and %d ms of poll)",
+			 st->wd_held_s, restore, WD_GRADE_SLACK_MS);
+	}
+	if (why[0] && strcmp(grade, "not-measured"))
+		grade = "fail";
+	m = json_pack("{s:s, s:I, s:I}", "mode", o->pfcwd == WD_ON ? "on" : "off", "detection_ms",
+		      (json_int_t)o->wd_detect_ms, "restoration_ms", (json_int_t)restore);
+	if (o->pfcwd == WD_OFF)
+		json_object_del(m, "restoration_ms");
+	json_object_set_new(m, "tripped_after_s",
+			    st->wd_trip_s >= 0 ? json_real(st->wd_calm_s) : json_null());
+	json_object_set_new(m, "tripped_by_s",
+			    st->wd_trip_s >= 0 ? json_real(st->wd_trip_s) : json_null());
+	if (o->pfcwd == WD_ON && st->wd_trip_s >= 0) {
+		json_object_set_new(m, "restored_after_s", json_real(st->wd_held_s));
+		json_object_set_new(m, "restored_by_s",
+				    st->wd_back_s >= 0 ? json_real(st->wd_back_s) : json_null());
+	}
+	json_object_set_new(m, "grade", json_string(grade));
+	if (why[0])
+		json_object_set_new(m, "why", json_string(why));
+	if (!f->measured)
+		f->measured = json_object();
+	json_object_set_new(f->measured, "pfcwd", m);
+}
+
 static void stop(struct fault_run *f)
 {
 	struct storm *st = f->kind_state;
@@ -714,6 +803,7 @@ static void stop(struct fault_run *f)
 	if (n >= 0)
 		rl_info("pfc-storm %u: %lld PFC frames sent from %s", f->id, n, f->spec->target);
 	wd_end(f, st);
+	wd_measured(f, st);
 	unlink(st->log);
 	free(st->rx.read);
 	free(st->rx.read_as);
@@ -740,6 +830,33 @@ static bool held(const struct fault_run *f, const struct fault_action *a, const 
  * watchdog that does not do as set is the switch's finding, not the storm's
  * failure.
  */
+/*
+ * One read of the watchdog the storm set (--pfcwd on|off; st->wd_state) into
+ * now[16]: the bounds on when it tripped moved (wd_calm_s by when it was
+ * asked: the state it gave was so by then at most; wd_trip_s by when it
+ * answered).  false, with err, when it was not read.
+ */
+static bool wd_sample(struct fault_run *f, struct storm *st, const char *sw, char *now, char *err,
+		      size_t errlen)
+{
+	unsigned long long asked = rl_now_ns();
+
+	if (!nos_word(f, sw, st->wd_state, now, 16, err, errlen))
+		return false;
+	st->wd_measured = true;
+	if (strcmp(now, "stormed"))
+		st->wd_calm_s = (double)(asked - st->t0) / 1e9;
+	else if (st->wd_trip_s < 0)
+		st->wd_trip_s = (double)(rl_now_ns() - st->t0) / 1e9;
+	return true;
+}
+
+/* Is the watchdog the storm set (--pfcwd on|off) still to be watched for its trip? */
+static bool wd_watching(const struct fault_run *f, const struct storm *st)
+{
+	return ps_of(f->spec)->pfcwd != WD_AS_FOUND && st->wd_state && st->wd_trip_s < 0;
+}
+
 static void wd_during(struct fault_run *f, struct storm *st, const char *sw)
 {
 	const struct pfc_storm_opts *o = ps_of(f->spec);
@@ -752,7 +869,7 @@ static void wd_during(struct fault_run *f, struct storm *st, const char *sw)
 	if (o->pfcwd == WD_AS_FOUND || !st->wd_state)
 		return;
 	for (;;) {
-		if (!nos_word(f, sw, st->wd_state, now, sizeof(now), err, sizeof(err))) {
+		if (!wd_sample(f, st, sw, now, err, sizeof(err))) {
 			snprintf(f->evidence + k, sizeof(f->evidence) - k,
 				 "; its PFC watchdog (pfcwd %s) not read: %s",
 				 o->pfcwd == WD_ON ? "on" : "off", err);
@@ -791,7 +908,14 @@ static int verify_nos(struct fault_run *f, struct storm *st, const char *sw)
 	int r;
 
 	do {
-		fault_sleep_ms(1000);
+		/* a second, the watchdog the storm set read every quarter of it until it trips */
+		for (int q = 0; q < 4; q++) {
+			char word[16], err[256];
+
+			fault_sleep_ms(250);
+			if (wd_watching(f, st))
+				wd_sample(f, st, sw, word, err, sizeof(err));
+		}
 		heartbeat(f);
 		if ((r = read_rx(f, st, &now)))
 			return r;

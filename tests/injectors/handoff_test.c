@@ -4,6 +4,7 @@
 #include "injectors/cmd/handoff.h"
 
 #include "harness/lib/common.h"
+#include "harness/lib/sbuf.h"
 #include "injectors/kinds/kinds.h"
 
 #include <criterion/criterion.h>
@@ -141,4 +142,55 @@ Test(handoff, the_outcome_is_read_as_it_was_written)
 	cr_assert_eq(fault_outcome_read("fault 7 link-flap: applied", &got), -EINVAL);
 	cr_assert_eq(fault_outcome_read("{\"id\": 3}", &got), -EINVAL);
 	free(buf);
+}
+
+/* What a kind measured arrives whole, with its fault's id; other lines are not taken for it. */
+Test(handoff, a_measured_line_is_read_as_it_was_written)
+{
+	json_t *m = json_pack("{s:{s:s, s:I, s:f, s:n, s:s}}", "pfcwd", "mode", "on",
+			      "detection_ms", (json_int_t)200, "tripped_after_s", 0.25,
+			      "restored_by_s", "grade", "fail"),
+	       *got;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fault_measured_print(f, 9, m);
+	fclose(f);
+	cr_assert_not_null(got = fault_measured_read(buf), "%s", buf);
+	cr_assert_eq(json_integer_value(json_object_get(got, "fault")), 9);
+	json_object_del(got, "fault");
+	cr_assert(json_equal(got, m), "%s", buf);
+	json_decref(got);
+	cr_assert_null(fault_measured_read("{\"id\": 9, \"counters\": {\"deltas\": {}}}"));
+	cr_assert_null(fault_measured_read("{\"measured\": {}}"), "an id is needed");
+	cr_assert_null(fault_counters_read(buf), "a measured line is no counters line");
+	json_decref(m);
+	free(buf);
+}
+
+/* ... and as a person reads it: what was set, the bounds, the grade and why. */
+Test(handoff, a_measured_pfc_watchdog_reads_as_set_against_done)
+{
+	json_t *ok = json_pack("{s:{s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:s}}", "pfcwd", "mode",
+			       "on", "detection_ms", (json_int_t)200, "restoration_ms",
+			       (json_int_t)400, "tripped_after_s", 0.0, "tripped_by_s", 0.25,
+			       "restored_after_s", 0.0, "restored_by_s", 0.91, "grade", "pass"),
+	       *late = json_pack("{s:{s:s, s:I, s:n, s:s, s:s}}", "pfcwd", "mode", "off",
+				 "detection_ms", (json_int_t)200, "tripped_by_s", "grade", "fail",
+				 "why", "stopped (pfcwd off), it read 'stormed'");
+	struct sbuf b = {0};
+
+	fault_measured_text(ok, &b);
+	cr_assert_str_eq(b.p, "PFC watchdog (pfcwd on, detection 200 ms, restoration 400 ms), "
+			      "tripped by 0.25 s, gave the queue back by 0.91 s: pass\n");
+	sb_free(&b);
+	fault_measured_text(late, &b);
+	cr_assert_str_eq(b.p, "PFC watchdog (pfcwd off, detection 200 ms), did not trip: fail: "
+			      "stopped (pfcwd off), it read 'stormed'\n");
+	sb_free(&b);
+	fault_measured_text(json_object_get(ok, "pfcwd"), &b);
+	cr_assert_null(b.p, "a measure it does not know is not said");
+	json_decref(ok);
+	json_decref(late);
 }

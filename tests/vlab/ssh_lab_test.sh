@@ -339,11 +339,16 @@ check "pfc-storm --pfcwd off toward a SONiC switch whose watchdog is on: applied
 	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 2s --pfcwd off -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"queue 3 stopped for the storm .pfcwd off.: not tripped\"))" "$2"' "$RL" "$T/sonic.yaml" "$T/wdoff.json" "$T/wdoff.err"
 check "... and started again as it was read (detection 300 ms, restoration 1000 ms, drop), no drift" \
 	sh -c 'test "$(cat "$0/cfg")" = "300 1000 drop" && test ! -e "$0/off" && ! jq -se "map(select(.drift)) | length > 0" "$1" >/dev/null' "$T/fakesonic" "$T/wdoff.json"
+check "... graded: stopped, it did not trip (a measured line: pfcwd off, pass)" \
+	jq -se 'map(select(.measured)) | length == 1 and (.[0].measured.pfcwd | .mode == "off" and .detection_ms == 200 and .tripped_by_s == null and .grade == "pass")' "$T/wdoff.json"
 rm -f "$T/fakesonic/wd"
 check "pfc-storm --pfcwd on --pfcwd-detect 200ms: applied, the watchdog tripped, how soon said" \
 	sh -c '"$0" inject -v pfc-storm --target host2:rnic1 --rate 1000/s --for 2s --pfcwd on --pfcwd-detect 200ms -i "$1" -j >"$2" 2>"$3" && jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"queue 3 .pfcwd on, detection 200 ms. tripped [0-9.]+ s after the storm began\"))" "$2"' "$RL" "$T/sonic.yaml" "$T/wdon.json" "$T/wdon.err"
 check "... the revert waited for it to give the queue back (restoration 400 ms), then put it back as read" \
 	sh -c 'grep -q "the PFC watchdog of rail1:swp2 queue 3 gave it back" "$0" && test "$(cat "$1/cfg")" = "300 1000 drop"' "$T/wdon.err" "$T/fakesonic"
+check "... graded against its settings: tripped within 200 ms and its poll, gave the queue back within 400 ms and its poll ($(jq -sr 'map(select(.measured))[0].measured.pfcwd | "tripped by \(.tripped_by_s * 100 | round / 100) s, back by \(.restored_by_s * 100 | round / 100) s"' "$T/wdon.json" 2>/dev/null))" \
+	jq -se 'map(select(.measured)) | length == 1 and (.[0].measured.pfcwd | .mode == "on" and .detection_ms == 200 and .restoration_ms == 400 and .tripped_after_s <= .tripped_by_s and .restored_after_s <= .restored_by_s and .grade == "pass" and (has("why") | not))' "$T/wdon.json"
+check "... and says so" grep -q "fault [0-9]*: the PFC watchdog acted as set: PFC watchdog (pfcwd on, detection 200 ms, restoration 400 ms), tripped by [0-9.]* s, gave the queue back by [0-9.]* s: pass" "$T/wdon.err"
 check "--pfcwd toward an EOS switch, or a Linux one, is refused (SONiC's watchdog only)" \
 	sh -c '"$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd on -i "$1" 2>&1 | grep -q "PFC watchdog of SONiC only (.pfcwd start|stop.), not of rail1.s eos" && "$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd off -i "$2" 2>&1 | grep -q "rail1 is a Linux switch, whose pause is emulated: it has no PFC watchdog"' "$RL" "$T/eos.yaml" "$SI"
 rm -f "$T/fakesonic/cfg" "$T/fakesonic/off"
@@ -354,6 +359,11 @@ check "a watchdog that stays stormed: the storm is applied and reverted ..." \
 	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 1s -i "$1" -j >"$2" 2>"$3"; jq -se ".[0].outcome == \"applied\"" "$2"' "$RL" "$T/sonic.yaml" "$T/wdstuck.json" "$T/wdstuck.err"
 check "... and its watchdog, stormed 6 s after (1 s and the slack), is drift, with what restores it" \
 	jq -se 'map(select(.drift)) | length == 1 and (.[0].drift | test("^rail1 \\(PFC watchdog of swp2 queue 3\\): .operational. before the storm, .stormed. 6\\.[0-9] s after it ended \\(restoration time 1000 ms\\): the queue drops its traffic; .sudo pfcwd stop swp2. and start it again as PFC_WD\\|swp2 says$"))' "$T/wdstuck.json"
+rm -f "$T/fakesonic/wd"
+check "a watchdog set by the storm (--pfcwd on) that stays stormed: graded fail, why said, and drift" \
+	sh -c '"$0" inject pfc-storm --target host2:rnic1 --rate 1000/s --for 1s --pfcwd on -i "$1" -j >"$2" 2>"$3"; jq -se "(map(select(.measured))[0].measured.pfcwd | .grade == \"fail\" and .restored_by_s == null and (.why | test(\"^gave the queue back late: still stormed [0-9.]+ s after the storm ended .restoration 400 ms, and 1000 ms of poll.\"))) and (map(select(.drift)) | length == 1)" "$2" >/dev/null && grep -q "the PFC watchdog did not act as set: PFC watchdog (pfcwd on, detection 200 ms, restoration 400 ms), tripped by [0-9.]* s, did not give the queue back: fail: gave the queue back late" "$3"' "$RL" "$T/sonic.yaml" "$T/wdlate.json" "$T/wdlate.err"
+rm -f "$T/fakesonic/cfg" "$T/fakesonic/off"
+echo 1000 >"$T/fakesonic/restore"
 # Device output is untrusted: a watchdog's state that is not one word is not taken (warned of,
 # not waited on, no drift made of it), and never reaches a shell.
 rm -f "$T/fakesonic/wd" "$T/fakesonic/stuck" /tmp/rocelab-pwned
