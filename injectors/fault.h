@@ -115,6 +115,14 @@ struct fault_kind_ops {
 	 */
 	int (*render[INV_DIALECT_N])(struct render_ctx *r);
 	const char *cannot;
+	/*
+	 * The sources its commands and reads follow: each NOS renderer's
+	 * (follows[dialect]) and the host side's (follows_host), named at the
+	 * head of a plan ("# follows: ..."), so that every dry run and golden
+	 * transcript says what it was checked against (docs/faults.md has more).
+	 */
+	const char *follows[INV_DIALECT_N];
+	const char *follows_host;
 	/* Optional: plans a switch target itself (link-degrade: both ends); else fault_render(). */
 	int (*plan_switch)(struct render_ctx *r);
 	/* What can be read without changing anything, before the journal. */
@@ -305,6 +313,8 @@ struct fault_plan {
 	 * by, and whose word that is
 	 */
 	char nos[512];
+	/* what its commands follow, a line each (fault_kind_ops.follows): the plan's head */
+	char follows[1024];
 };
 
 /* Notes in p that its commands for sw were rendered for what caps.h knows of sw's NOS. */

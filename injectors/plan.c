@@ -94,6 +94,8 @@ void fault_plan_format(const struct fault_plan *p, FILE *f)
 		fprintf(f, "# %.*s runs %.*s\n", name, l, (int)strcspn(l, "\n") - name - 2,
 			l + name + 2);
 	}
+	for (const char *l = p->follows; *l; l += strcspn(l, "\n"), l += *l == '\n')
+		fprintf(f, "# follows: %.*s\n", (int)strcspn(l, "\n"), l);
 	for (const char *d = p->nvue; *d; d += strcspn(d, " "), d += *d == ' ')
 		fprintf(f,
 			"ssh %.*s check: " FAULT_NVUE_PENDING
@@ -214,6 +216,46 @@ int fault_render(struct render_ctx *r)
 	return -EOPNOTSUPP;
 }
 
+/* text as a line of p->follows, once. */
+static void plan_follows(struct fault_plan *p, const char *text)
+{
+	size_t n = strlen(p->follows), k = text ? strlen(text) : 0;
+
+	for (const char *l = p->follows; k && *l; l += strcspn(l, "\n") + 1)
+		if (strcspn(l, "\n") == k && !strncmp(l, text, k))
+			return;
+	if (k)
+		snprintf(p->follows + n, sizeof(p->follows) - n, "%s\n", text);
+}
+
+/* What p's commands follow: each device's, by the dialect of a switch it acts on or reads. */
+static void plan_sources(const struct inventory *inv, struct fault_plan *p)
+{
+	const struct fault_kind_ops *k = p->kind;
+
+	for (size_t i = 0; i < p->n_acts; i++) {
+		const struct inv_switch *sw = inventory_switch(inv, p->acts[i].device);
+
+		if (fault_action_is_deadman(&p->acts[i]))
+			continue;
+		if (sw)
+			plan_follows(p,
+				     sw->dialect < INV_DIALECT_N ? k->follows[sw->dialect] : NULL);
+		else
+			plan_follows(p, k->follows_host);
+	}
+	if (p->runs[0]) /* a process it runs on a host (a storm's sender) */
+		plan_follows(p, k->follows_host);
+	for (const char *l = p->nos; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		char name[INV_NAME_MAX + 1];
+		const struct inv_switch *sw;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(l, ":"), l);
+		if ((sw = inventory_switch(inv, name)) && sw->dialect < INV_DIALECT_N)
+			plan_follows(p, k->follows[sw->dialect]);
+	}
+}
+
 int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 		     const struct fault_spec *spec, unsigned id, struct fault_plan *plan, char *why,
 		     size_t whylen)
@@ -241,6 +283,8 @@ int fault_plan_build(const struct inventory *inv, const struct topo *topo,
 	}
 	if (ret)
 		fault_plan_clear(plan);
+	if (!ret)
+		plan_sources(inv, plan);
 	for (size_t i = 0; !ret && i < plan->n_acts; i++) {
 		const struct inv_switch *sw = inventory_switch(inv, plan->acts[i].device);
 		size_t n = strlen(plan->nvue);

@@ -427,4 +427,17 @@ const struct fault_kind_ops fk_acl_error = {
     .cannot = "install an ACL",
     .discover = fault_found_free,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "nftables ('nft -f', 'nft -j list tables')",
+	    [INV_DIALECT_SONIC] =
+		"sonic-utilities config/main.py ('config acl add table'), acl_loader/main.py; "
+		"sonic-swss orchagent/aclorch.cpp (STATE_DB status)",
+	    [INV_DIALECT_EOS] =
+		"EOS User Manual, ACLs ('ip access-list ... counters per-entry', 'ip "
+		"access-group NAME in')",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference, ACL ('nv set acl', 'match ip udp dest-port' from 5.7, "
+		"'match ip dest-port' before)",
+	},
 };

@@ -566,4 +566,17 @@ const struct fault_kind_ops fk_buffer_alpha = {
     .cannot = "set buffer alpha",
     .discover = discover,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] =
+		"iproute2 tc (HTB, bfifo): the dynamic threshold's depth emulated",
+	    [INV_DIALECT_SONIC] =
+		"sonic-utilities scripts/mmuconfig; sonic-swss cfgmgr/buffermgr.cpp, "
+		"buffermgrdyn.cpp",
+	    [INV_DIALECT_EOS] =
+		"aristanetworks/avd eos_cli_config_gen platform-trident templates ('platform "
+		"trident mmu queue profile')",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference, QoS ('qos advance-buffer-config ... shared-alpha', 5.4)",
+	},
 };

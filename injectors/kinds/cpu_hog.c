@@ -307,4 +307,6 @@ const struct fault_kind_ops fk_cpu_hog = {
     .plan_host = plan_host,
     .precheck = precheck,
     .verify = verify,
+    .follows_host = "cgroup v2 cpu.max and cpuset (Documentation/admin-guide/cgroup-v2.rst), v1's "
+		    "cpu and cpuset: emulated",
 };

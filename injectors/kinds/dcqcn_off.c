@@ -197,4 +197,6 @@ const struct fault_kind_ops fk_dcqcn_off = {
     .precheck = precheck,
     .discover = discover,
     .verify = verify,
+    .follows_host = "NVIDIA MLNX_OFED/DOCA-OFED 'Explicit Congestion Notification' "
+		    "(/sys/class/net/DEV/ecn/roce_np|roce_rp/enable/PRIO)",
 };

@@ -528,4 +528,17 @@ const struct fault_kind_ops fk_dscp_mismatch = {
     .precheck = precheck,
     .discover = discover,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "iproute2 tc u32 ('match ip tos'): DSCP classification emulated",
+	    [INV_DIALECT_SONIC] = "sonic-swss orchagent/qosorch.cpp (DSCP_TO_TC_MAP, PORT_QOS_MAP, "
+				  "handleGlobalQosMap)",
+	    [INV_DIALECT_EOS] =
+		"aristanetworks/avd eos_cli_config_gen templates/eos/qos.j2 ('qos map dscp'; the "
+		"'no' form is EOS's convention)",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference ('nv set qos mapping PROFILE dscp N switch-priority', "
+		"'nv set interface P qos mapping profile', 5.3)",
+	},
+    .follows_host = "iproute2 dcb/dcb_app.c ('dcb app replace dev D dscp-prio')",
 };

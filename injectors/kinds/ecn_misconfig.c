@@ -561,4 +561,17 @@ const struct fault_kind_ops fk_ecn_misconfig = {
     .precheck = precheck,
     .discover = discover,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "tc-red(8) (sch_red with ecn) on an emulated line rate",
+	    [INV_DIALECT_SONIC] =
+		"sonic-swss orchagent/qosorch.cpp (QUEUE wred_profile, WRED_PROFILE); "
+		"sonic-utilities scripts/ecnconfig",
+	    [INV_DIALECT_EOS] =
+		"aristanetworks/avd eos_cli_config_gen ethernet-interface uc-tx-queues "
+		"('random-detect ecn')",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference, QoS ('nv set qos congestion-control PROFILE "
+		"traffic-class', 5.3)",
+	},
 };

@@ -200,4 +200,5 @@ const struct fault_kind_ops fk_host_down = {
     .precheck = precheck,
     .discover = discover,
     .verify = verify,
+    .follows_host = "iproute2 ('ip link set DEV down'); SIGSTOP/SIGCONT of the agents: emulated",
 };

@@ -367,4 +367,10 @@ const struct fault_kind_ops fk_ipid_drop = {
     .cannot = "match the IP ID field in an ACL",
     .discover = fault_found_free,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "nftables ('ip id' matches, nft(8))",
+	    [INV_DIALECT_SONIC] = "sonic-net/SONiC#2299 (UDF HLD), sonic-swss#4493 (UdfOrch), "
+				  "sonic-buildimage#26874 (sonic-udf.yang): open pull requests",
+	},
 };

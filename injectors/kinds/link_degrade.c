@@ -814,4 +814,17 @@ const struct fault_kind_ops fk_link_degrade = {
     .cannot = "degrade a link",
     .discover = discover,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] =
+		"iproute2 tc-tbf(8); bpf-helpers(7) bpf_skb_ecn_set_ce (the ECN marker)",
+	    [INV_DIALECT_SONIC] =
+		"sonic-utilities config/main.py ('config interface speed'); STATE_DB PORT_TABLE "
+		"supported_speeds",
+	    [INV_DIALECT_EOS] = "EOS User Manual, Ethernet ports ('speed <N>gfull')",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference, Interface ('nv set interface P link speed')",
+	},
+    .follows_host = "iproute2 tc-tbf(8), dcb/dcb_maxrate.c ('dcb maxrate'); ethtool supported link "
+		    "modes",
 };

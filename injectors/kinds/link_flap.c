@@ -623,4 +623,18 @@ const struct fault_kind_ops fk_link_flap = {
     .discover = discover,
     .verify = verify,
     .live = live,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] =
+		"iproute2 ('ip link set', 'ip -j route show table all', 'ip route replace')",
+	    [INV_DIALECT_SONIC] =
+		"sonic-utilities config/main.py ('config interface shutdown|startup'); CONFIG_DB "
+		"PORT admin_status, APPL_DB PORT_TABLE oper_status",
+	    [INV_DIALECT_EOS] =
+		"EOS User Manual, Ethernet ports ('shutdown'; 'show interfaces status | json')",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference, Interface ('nv set interface P link state'; output "
+		"format inferred)",
+	},
+    .follows_host = "iproute2 ('ip link set DEV down|up', 'ip -j link show')",
 };

@@ -279,4 +279,9 @@ const struct fault_kind_ops fk_packet_corruption = {
     .cannot = "drop a random share of a port's packets",
     .discover = fault_found_free,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "nftables 'numgen random' (nft(8)): loss emulated",
+	},
+    .follows_host = "nftables 'numgen random' at the RNIC's switch end (nft(8)): loss emulated",
 };

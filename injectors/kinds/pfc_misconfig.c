@@ -506,4 +506,17 @@ const struct fault_kind_ops fk_pfc_misconfig = {
     .precheck = precheck,
     .discover = discover,
     .verify = verify,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "iproute2 tc (HTB, bfifo): PFC emulated",
+	    [INV_DIALECT_SONIC] =
+		"sonic-utilities config/main.py, pfc/main.py ('config interface pfc priority'); "
+		"sonic-swss cfgmgr/buffermgr.cpp (BUFFER_PG)",
+	    [INV_DIALECT_EOS] = "EOS User Manual, DCB ('priority-flow-control priority N no-drop')",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference, QoS ('nv set qos pfc PROFILE', 'nv set interface P qos "
+		"pfc profile', 5.3)",
+	},
+    .follows_host = "iproute2 dcb/dcb_pfc.c ('dcb pfc set dev D prio-pfc'); Linux mlx5 en_dcbnl.c, "
+		    "bnxt bnxt_dcb.c",
 };

@@ -1025,4 +1025,18 @@ const struct fault_kind_ops fk_pfc_storm = {
     .beat = heartbeat,
     .sweep = sweep,
     .stop = stop,
+    .follows =
+	{
+	    [INV_DIALECT_LINUX] = "iproute2 tc (HTB): the pause emulated",
+	    [INV_DIALECT_SONIC] =
+		"sonic-utilities scripts/pfcstat (COUNTERS_DB), pfcwd/main.py ('pfcwd "
+		"start|stop', show stats)",
+	    [INV_DIALECT_EOS] =
+		"EOS 'show interfaces P priority-flow-control counters detail | json' (the model "
+		"facebook/DNE-TaaC reads)",
+	    [INV_DIALECT_NVUE] =
+		"NVUE command reference ('nv show interface P counters qos pfc-stats', 5.5; 'qos "
+		"counters pfc-stats' before)",
+	},
+    .follows_host = "IEEE 802.1Qbb-2011 36.1.3 (the PFC frame: MAC control 0x0101), AF_PACKET",
 };

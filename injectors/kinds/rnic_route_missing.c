@@ -207,4 +207,5 @@ const struct fault_kind_ops fk_rnic_route_missing = {
     .plan_host = plan_host,
     .discover = discover,
     .verify = verify,
+    .follows_host = "iproute2 ('ip rule', 'ip route' in the RNIC's table)",
 };

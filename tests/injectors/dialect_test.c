@@ -775,3 +775,35 @@ Test(dialect, linux_emulations_only_on_stand_in_switches)
 	}
 	inventory_free(inv);
 }
+
+/* Every renderer, and every host side, names the source its commands follow. */
+Test(dialect, every_renderer_names_what_it_follows)
+{
+	const struct fault_kind_ops *k;
+
+	for (size_t i = 0; (k = fault_kind_at(i)); i++) {
+		for (int d = 0; d < INV_DIALECT_N; d++)
+			cr_expect(!k->render[d] || (k->follows[d] && *k->follows[d]),
+				  "%s on %s: its renderer names no source", k->name,
+				  inv_dialect_name((enum inv_dialect)d));
+		cr_expect(!k->plan_host || (k->follows_host && *k->follows_host),
+			  "%s on a host names no source", k->name);
+	}
+}
+
+/* ... and so every planned transcript says it, at its head. */
+Test(dialect, every_transcript_says_what_it_follows)
+{
+	char path[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *t;
+
+		if (cases[i].want)
+			continue;
+		snprintf(path, sizeof(path), "injectors/transcripts/%s.txt", cases[i].name);
+		cr_assert_not_null(t = rl_read_file(path, NULL), "%s", path);
+		cr_expect(strstr(t, "\n# follows: "), "%s names no source", path);
+		free(t);
+	}
+}
