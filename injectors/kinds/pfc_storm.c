@@ -106,11 +106,11 @@ static const struct opt_desc opts[] = {
      "a sender on a host reached over SSH stops once its injector's heartbeat (every second) "
      "has been silent this long"},
     {"pfcwd", OPT_CUSTOM, 0, 0, FS(pfcwd),
-     "the switch end's PFC watchdog during the storm, on or off (SONiC; restored as found "
-     "after)",
+     "the switch end's PFC watchdog during the storm, on or off (SONiC, NVUE 5.6 and later; "
+     "restored as found after, graded against its settings)",
      parse_wd, print_wd},
     {"pfcwd-detect", OPT_MS, 100, 5000, FS(wd_detect_ms),
-     "with --pfcwd on: its detection time (sonic-utilities pfcwd: 100 ms to 5 s)"},
+     "with --pfcwd on: its detection time (SONiC's: sonic-utilities pfcwd, 100 ms to 5 s)"},
     {"pfcwd-restore", OPT_MS, 100, 60000, FS(wd_restore_ms),
      "with --pfcwd on: its restoration time (default: twice the detection time, as 'pfcwd "
      "start' sets it)"},
@@ -169,6 +169,43 @@ static int sonic_pfcwd(struct render_ctx *r, const char *port)
 		      "for f in detection_time restoration_time action; do sonic-db-cli CONFIG_DB "
 		      "HGET 'PFC_WD|%s' $f; done",
 		      port);
+	return 0;
+}
+
+/*
+ * NVUE's PFC watchdog of the switch end's port (Cumulus Linux 5.6 and
+ * later), enabled or disabled for the storm ('nv set interface P qos
+ * pfc-watchdog state enable|disable'), read first from 'nv config show'
+ * ("nvue-pfcwd PORT") and put back as read (judge_wd): its state line, or
+ * unset when it had none.  Its detection time is the switch's polling
+ * interval times its robustness ('nv set qos pfc-watchdog'), for every port:
+ * not the storm's to set, so --pfcwd-detect and --pfcwd-restore are refused.
+ */
+static int nvue_pfcwd(struct render_ctx *r, const char *port)
+{
+	const struct pfc_storm_opts *o = ps_of(r->spec);
+	struct sbuf a = {0}, v = {0};
+	int ret =
+	    nos_need(&r->inv->switches[r->sw], NOS_CAP_NVUE_PFCWD, "--pfcwd", r->why, r->whylen);
+
+	if (ret)
+		return ret;
+	if (o->wd_restore_ms || o->wd_detect_ms != PFCWD_DETECT_MS) {
+		snprintf(r->why, r->whylen,
+			 "--pfcwd-detect, --pfcwd-restore: NVUE's PFC watchdog detects a storm in "
+			 "its polling interval times its robustness, set for the whole switch ('nv "
+			 "set qos pfc-watchdog polling-interval|robustness'), and has no "
+			 "restoration time; rocelab does not change them: give --pfcwd alone");
+		return -EOPNOTSUPP;
+	}
+	sb_printf(&a, "nv set interface %s qos pfc-watchdog state %s && nv config apply -y", port,
+		  o->pfcwd == WD_ON ? "enable" : "disable");
+	sb_printf(&v,
+		  "nv set interface %s qos pfc-watchdog state as read, or nv unset interface %s "
+		  "qos pfc-watchdog when it is not set; nv config apply -y",
+		  port, port);
+	nos_read_port(nos_emit(r, &a, NULL, &v), "nvue-pfcwd", port, "%s",
+		      "nv config show -o commands | { grep -e ' qos pfc-watchdog' || true; }");
 	return 0;
 }
 
@@ -309,15 +346,18 @@ static int plan_host(struct render_ctx *r)
 		    port, ps_of(s)->priority, s->target);
 		fault_plan_nos(r->plan, end);
 		if (ps_of(s)->pfcwd != WD_AS_FOUND) {
-			if (end->dialect != INV_DIALECT_SONIC) {
+			if (end->dialect != INV_DIALECT_SONIC && end->dialect != INV_DIALECT_NVUE) {
 				snprintf(r->why, r->whylen,
 					 "--pfcwd: rocelab starts and stops the PFC watchdog of "
-					 "SONiC only ('pfcwd start|stop'), not of %s's %s",
+					 "SONiC ('pfcwd start|stop') and NVUE ('qos pfc-watchdog "
+					 "state'), not of %s's %s",
 					 end->name, inv_dialect_name(end->dialect));
 				return -EOPNOTSUPP;
 			}
 			pr.sw = e.dev;
-			sonic_pfcwd(&pr, netdev);
+			if ((ret = end->dialect == INV_DIALECT_SONIC ? sonic_pfcwd(&pr, netdev)
+								     : nvue_pfcwd(&pr, netdev)))
+				return ret;
 		}
 		if (!pfc_storm_rx_counter(end, netdev, ps_of(s)->priority, &cmd, &as))
 			snprintf(r->plan->runs + at, sizeof(r->plan->runs) - at,
@@ -367,6 +407,17 @@ static int judge_wd(struct fault_run *f, struct fault_plan *p, size_t i, const s
 
 	(void)f;
 	(void)ctx;
+	if (!strncmp(a->read_as, "nvue-pfcwd ", 11)) {
+		if (rb->admin[0])
+			sb_printf(&v, "nv set interface %s qos pfc-watchdog state %s", port,
+				  rb->admin);
+		else
+			sb_printf(&v, "nv unset interface %s qos pfc-watchdog", port);
+		sb_printf(&v, " && nv config apply -y");
+		fault_action_set(&a->revert, v.p);
+		sb_free(&v);
+		return 0;
+	}
 	if (strncmp(a->read_as, "sonic-pfcwd ", 12))
 		return 0;
 	if (sscanf(rb->value, "%u %u %15s", &d, &rt, act) >= 1 && d) {
@@ -419,6 +470,8 @@ struct storm {
 	 */
 	bool wd_measured, wd_read_after;
 	double wd_calm_s, wd_trip_s, wd_held_s, wd_back_s;
+	/* what that watchdog was set to: its detection and restoration times (-1: none) */
+	long long wd_detect_set_ms, wd_restore_set_ms;
 };
 
 /* The NOS counter's value now: 0, or -EIO with f->err. */
@@ -466,6 +519,33 @@ static bool nos_word(struct fault_run *f, const char *dev, const char *line, cha
 }
 
 /*
+ * What the watchdog the storm sets (--pfcwd) is set to: on SONiC what the
+ * storm gives it (--pfcwd-detect; --pfcwd-restore, or twice the detection
+ * time, as 'pfcwd start' takes it); on NVUE the switch's polling interval
+ * times its robustness, as its read found them, and no restoration time.
+ */
+static void wd_settings(struct fault_run *f, struct storm *st)
+{
+	const struct pfc_storm_opts *o = ps_of(f->spec);
+
+	st->wd_detect_set_ms = o->wd_detect_ms;
+	st->wd_restore_set_ms = o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms;
+	for (size_t i = 0; i < f->plan->n_acts; i++) {
+		const struct fault_action *a = &f->plan->acts[i];
+		struct readback rb;
+		char err[160];
+		long long poll, robust;
+
+		if (!a->read_as || strncmp(a->read_as, "nvue-pfcwd ", 11) || !a->found ||
+		    readback_parse(a->read_as, a->found, &rb, err, sizeof(err)) ||
+		    sscanf(rb.value, "%*s %lld %lld", &poll, &robust) != 2)
+			continue;
+		st->wd_detect_set_ms = poll * robust;
+		st->wd_restore_set_ms = -1;
+	}
+}
+
+/*
  * The switch end's PFC watchdog of the storm's queue, where its NOS says how
  * to read it (SONiC): its state before the storm and its restoration time,
  * for stop() to wait on.  One that cannot be read is warned of and not
@@ -484,6 +564,7 @@ static void wd_begin(struct fault_run *f, struct storm *st)
 	ops->pfcwd(port, ps_of(f->spec)->priority, &state, &restore);
 	st->wd_restore_ms = -1;
 	st->wd_trip_s = st->wd_back_s = -1;
+	wd_settings(f, st);
 	if (!nos_word(f, sw->name, state.p, st->wd_was, sizeof(st->wd_was), err, sizeof(err)) ||
 	    !nos_word(f, sw->name, restore.p, t, sizeof(t), err, sizeof(err))) {
 		rl_warn("pfc-storm %u: the PFC watchdog of %s:%s queue %d is not read, nor waited "
@@ -735,8 +816,8 @@ static void sweep(pid_t pid)
 static void wd_measured(struct fault_run *f, const struct storm *st)
 {
 	const struct pfc_storm_opts *o = ps_of(f->spec);
-	long long restore = o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms;
-	double det = (double)(o->wd_detect_ms + WD_GRADE_SLACK_MS) / 1e3,
+	long long restore = st->wd_restore_set_ms, detect = st->wd_detect_set_ms;
+	double det = (double)(detect + WD_GRADE_SLACK_MS) / 1e3,
 	       back = (double)(restore + WD_GRADE_SLACK_MS) / 1e3;
 	char why[256] = "";
 	const char *grade = "pass";
@@ -753,26 +834,33 @@ static void wd_measured(struct fault_run *f, const struct storm *st)
 	} else if (st->wd_trip_s < 0) {
 		snprintf(why, sizeof(why),
 			 "not tripped %.1f s after the storm began (detection %lld ms)",
-			 st->wd_calm_s, o->wd_detect_ms);
+			 st->wd_calm_s, detect);
 	} else if (st->wd_calm_s > det) {
 		snprintf(why, sizeof(why),
 			 "tripped late: not yet %.2f s after the storm began (detection %lld ms, "
 			 "and %d ms of poll)",
-			 st->wd_calm_s, o->wd_detect_ms, WD_GRADE_SLACK_MS);
+			 st->wd_calm_s, detect, WD_GRADE_SLACK_MS);
 	} else if (!st->wd_read_after) {
 		grade = "not-measured";
 		snprintf(why, sizeof(why), "not read after the storm");
-	} else if (st->wd_back_s < 0 || st->wd_held_s > back) {
-		snprintf(why, sizeof(why),
-			 "gave the queue back late: still stormed %.1f s after the storm ended "
-			 "(restoration %lld ms, and %d ms of poll)",
-			 st->wd_held_s, restore, WD_GRADE_SLACK_MS);
+	} else if (st->wd_back_s < 0 || (restore >= 0 && st->wd_held_s > back)) {
+		if (restore >= 0)
+			snprintf(why, sizeof(why),
+				 "gave the queue back late: still stormed %.1f s after the storm "
+				 "ended (restoration %lld ms, and %d ms of poll)",
+				 st->wd_held_s, restore, WD_GRADE_SLACK_MS);
+		else
+			snprintf(
+			    why, sizeof(why),
+			    "did not give the queue back: still stormed %.1f s after the storm "
+			    "ended",
+			    st->wd_held_s);
 	}
 	if (why[0] && strcmp(grade, "not-measured"))
 		grade = "fail";
 	m = json_pack("{s:s, s:I, s:I}", "mode", o->pfcwd == WD_ON ? "on" : "off", "detection_ms",
-		      (json_int_t)o->wd_detect_ms, "restoration_ms", (json_int_t)restore);
-	if (o->pfcwd == WD_OFF)
+		      (json_int_t)detect, "restoration_ms", (json_int_t)restore);
+	if (o->pfcwd == WD_OFF || restore < 0) /* off, or a watchdog with none to set (NVUE) */
 		json_object_del(m, "restoration_ms");
 	json_object_set_new(m, "tripped_after_s",
 			    st->wd_trip_s >= 0 ? json_real(st->wd_calm_s) : json_null());
@@ -862,7 +950,7 @@ static void wd_during(struct fault_run *f, struct storm *st, const char *sw)
 	const struct pfc_storm_opts *o = ps_of(f->spec);
 	const char *port = inventory_netdev(f->inv, &st->sw_end);
 	unsigned long long until =
-	    st->t0 + (unsigned long long)(o->wd_detect_ms + WD_SLACK_MS) * 1000000ULL;
+	    st->t0 + (unsigned long long)(st->wd_detect_set_ms + WD_SLACK_MS) * 1000000ULL;
 	size_t k = strlen(f->evidence);
 	char now[16] = "", err[256];
 
@@ -891,13 +979,14 @@ static void wd_during(struct fault_run *f, struct storm *st, const char *sw)
 		snprintf(f->evidence + k, sizeof(f->evidence) - k,
 			 "; the PFC watchdog of %s queue %d (pfcwd on, detection %lld ms) tripped "
 			 "%.2f s after the storm began",
-			 port, o->priority, o->wd_detect_ms, (double)(rl_now_ns() - st->t0) / 1e9);
+			 port, o->priority, st->wd_detect_set_ms,
+			 (double)(rl_now_ns() - st->t0) / 1e9);
 	else
 		snprintf(f->evidence + k, sizeof(f->evidence) - k,
 			 "; the PFC watchdog of %s queue %d (pfcwd on, detection %lld ms) had not "
 			 "tripped %.1f s after the storm began ('%s'): the queue stays paused",
-			 port, o->priority, o->wd_detect_ms, (double)(rl_now_ns() - st->t0) / 1e9,
-			 now);
+			 port, o->priority, st->wd_detect_set_ms,
+			 (double)(rl_now_ns() - st->t0) / 1e9, now);
 }
 
 /* A NOS's own PFC receive counter rises by half a second of the storm at least. */
@@ -1036,7 +1125,8 @@ const struct fault_kind_ops fk_pfc_storm = {
 		"facebook/DNE-TaaC reads)",
 	    [INV_DIALECT_NVUE] =
 		"NVUE command reference ('nv show interface P counters qos pfc-stats', 5.5; 'qos "
-		"counters pfc-stats' before)",
+		"counters pfc-stats' before); Cumulus Linux user guide, Quality of Service / PFC "
+		"Watchdog ('qos pfc-watchdog state', 'nv show interface P qos pfc-watchdog', 5.6)",
 	},
     .follows_host = "IEEE 802.1Qbb-2011 36.1.3 (the PFC frame: MAC control 0x0101), AF_PACKET",
 };

@@ -40,6 +40,11 @@ const struct nos_cap_row nos_cap_rows[] = {
      "'nv set acl A rule R match ip udp dest-port 4791' (5.6 and earlier: 'match ip dest-port "
      "4791'): acl-error",
      "CumulusNetworks/docs content/cumulus-linux-57/Whats-New/_index.md, Changed Commands"},
+    {NOS_CAP_NVUE_PFCWD, INV_DIALECT_NVUE, 5, 6, NULL, "NVUE's PFC watchdog",
+     "'nv set interface P qos pfc-watchdog state enable|disable', 'nv show interface P qos "
+     "pfc-watchdog': pfc-storm --pfcwd",
+     "CumulusNetworks/docs content/cumulus-linux-56/Whats-New/_index.md: 'QOS PFC watchdog for "
+     "lossless queues' new in 5.6.0"},
     {NOS_CAP_EOS_TRIDENT, INV_DIALECT_EOS, -1, -1, "model", "a Trident ASIC",
      "'platform trident mmu queue profile', 'uc-tx-queue': buffer-alpha, ecn-misconfig; not on "
      "the DNX models (7020R, 7280, 7500 and 7800 series), which have neither",

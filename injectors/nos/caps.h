@@ -29,6 +29,8 @@ enum nos_cap {
 	/* NVUE's ACL ports under the protocol: 'match ip udp dest-port' (before: 'match ip
 	   dest-port') */
 	NOS_CAP_NVUE_ACL_L4,
+	/* NVUE's PFC watchdog ('nv set interface P qos pfc-watchdog state'): 5.6 */
+	NOS_CAP_NVUE_PFCWD,
 	/* EOS on a Trident (not a DNX "sand") ASIC: 'platform trident', 'uc-tx-queue' */
 	NOS_CAP_EOS_TRIDENT,
 	/* SONiC's lossless priority groups' profiles are CONFIG_DB's (the traditional buffer

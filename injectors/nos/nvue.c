@@ -536,6 +536,63 @@ static int nvue_dscp(const char *arg, const char *out, struct readback *rb, char
 }
 
 /*
+ * NVUE 'nv config show -o commands', its ' qos pfc-watchdog' lines (arg
+ * PORT, pfc-storm --pfcwd): the port's 'nv set interface LIST qos
+ * pfc-watchdog [state enable|disable]' (none: not set, NVUE's default
+ * disable), and the switch's 'nv set qos pfc-watchdog polling-interval MS'
+ * and 'robustness N' (100 ms and 3 when not set): Cumulus Linux user guide,
+ * Quality of Service / PFC Watchdog; NVUE reference (5.6).  rb->value: "STATE
+ * POLL ROBUSTNESS" (STATE "-" when not set); rb->admin: the state as
+ * written.  A value that is not one of NVUE's words or numbers is refused.
+ */
+static int nvue_pfcwd(const char *port, const char *out, struct readback *rb, char *err,
+		      size_t errlen)
+{
+	const char *l, *s = out;
+	char state[16] = "", poll[8] = "100", robust[8] = "3";
+	size_t n;
+
+	while ((l = nos_next_line(&s, &n))) {
+		char w[9][NOS_WORD_MAX];
+		int k = nos_words(l, n, w, 9);
+
+		if (k >= 6 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
+		    !strcmp(w[2], "interface") && !strcmp(w[4], "qos") &&
+		    !strcmp(w[5], "pfc-watchdog") && nvue_has(w[3], port)) {
+			const char *v = k == 6				   ? "enable"
+					: k == 8 && !strcmp(w[6], "state") ? w[7]
+									   : "";
+
+			if (strcmp(v, "enable") && strcmp(v, "disable")) {
+				snprintf(
+				    err, errlen,
+				    "NVUE's pfc-watchdog of %s as read is not 'state enable' or "
+				    "'state disable'",
+				    port);
+				return -EINVAL;
+			}
+			snprintf(state, sizeof(state), "%.15s", v);
+		} else if (k == 6 && !strcmp(w[0], "nv") && !strcmp(w[1], "set") &&
+			   !strcmp(w[2], "qos") && !strcmp(w[3], "pfc-watchdog") &&
+			   (!strcmp(w[4], "polling-interval") || !strcmp(w[4], "robustness"))) {
+			if (!w[5][0] || strlen(w[5]) > 5 ||
+			    strspn(w[5], "0123456789") != strlen(w[5])) {
+				snprintf(err, errlen,
+					 "NVUE's pfc-watchdog %s as read is not a number", w[4]);
+				return -EINVAL;
+			}
+			snprintf(w[4][0] == 'p' ? poll : robust, sizeof(poll), "%s", w[5]);
+		}
+	}
+	snprintf(rb->admin, sizeof(rb->admin), "%s", state);
+	snprintf(rb->value, sizeof(rb->value), "%s %s %s", state[0] ? state : "-", poll, robust);
+	snprintf(rb->canon, sizeof(rb->canon),
+		 "%s pfc-watchdog %s; polling-interval %s ms, robustness %s", port,
+		 state[0] ? state : "not set (disable)", poll, robust);
+	return 0;
+}
+
+/*
  * NVUE: 'nv show interface PORT counters qos pfc-stats' (5.4 and earlier:
  * 'qos counters pfc-stats'), the table of the NVUE command reference: a header "switch-priority
  * rx-pause-frames rx-pause-duration tx-pause-frames tx-pause-duration", a dashed rule, one row a
@@ -607,6 +664,7 @@ static const struct nos_parser parsers[] = {
     {"nvue-ecn", nvue_ecn},
     {"nvue-pfc-rx", nvue_pfc_rx},
     {"nvue-dscp", nvue_dscp},
+    {"nvue-pfcwd", nvue_pfcwd},
     {NULL, NULL},
 };
 
@@ -626,6 +684,27 @@ static size_t nvue_counters(const char *port, int prio, struct nos_ctr_read *r, 
 	return nos_ctr_linux(port, false, true, r, max);
 }
 
+/*
+ * The PFC watchdog of port's queue prio ('nv show interface P qos
+ * pfc-watchdog', the user guide's table: a "state" row, operational first,
+ * then a row a traffic class, "TC STATUS DEADLOCK-COUNT", STATUS OK or
+ * DEADLOCK): "stormed" for DEADLOCK, "operational" for OK, nothing when
+ * its state is not enabled (it watches no queue).  The queue is the
+ * priority's: NVUE maps switch priority N to traffic class N unless told
+ * otherwise (user guide, Egress Queues).  No restoration time is NVUE's to
+ * set.  The awk runs on the switch; what it prints is taken as one word
+ * (nos_word) or not at all.
+ */
+static void nvue_pfcwd_read(const char *port, int prio, struct sbuf *state, struct sbuf *restore)
+{
+	(void)restore;
+	sb_printf(state,
+		  "nv show interface %s qos pfc-watchdog | awk '$1 == \"state\" && $2 != "
+		  "\"enabled\" {off = 1} !off && $1 == \"%d\" && NF >= 3 {print ($2 == "
+		  "\"DEADLOCK\" ? \"stormed\" : \"operational\")}'",
+		  port, prio);
+}
+
 const struct nos_ops nos_nvue = {
     .dialect = INV_DIALECT_NVUE,
     .parsers = parsers,
@@ -633,4 +712,5 @@ const struct nos_ops nos_nvue = {
     .links_source = "nv show interface -o json",
     .links_walk = nvue_links_walk,
     .counters = nvue_counters,
+    .pfcwd = nvue_pfcwd_read,
 };
