@@ -161,51 +161,53 @@ void fault_short_print(FILE *f, unsigned id, const char *short_of)
 	fflush(f);
 }
 
-void fault_counters_print(FILE *f, unsigned id, json_t *c)
+/* {"id": id, key: v} as a line of its own. */
+static void id_line_print(FILE *f, unsigned id, const char *key, json_t *v)
 {
-	json_t *o = json_pack("{s:I, s:O}", "id", (json_int_t)id, "counters", c);
+	json_t *o = json_pack("{s:I, s:O}", "id", (json_int_t)id, key, v);
 
 	json_dumpf(o, f, JSON_COMPACT);
 	fputc('\n', f);
 	fflush(f);
 	json_decref(o);
+}
+
+/*
+ * Such a line's key object (with member must an object too, when given),
+ * with "fault": its id; a new reference, or NULL when line is not one.
+ */
+static json_t *id_line_read(const char *line, const char *key, const char *must)
+{
+	json_t *o = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL), *v = json_object_get(o, key),
+	       *r = NULL;
+
+	if (json_is_object(v) && (!must || json_is_object(json_object_get(v, must))) &&
+	    json_is_integer(json_object_get(o, "id"))) {
+		r = json_deep_copy(v);
+		json_object_set(r, "fault", json_object_get(o, "id"));
+	}
+	json_decref(o);
+	return r;
+}
+
+void fault_counters_print(FILE *f, unsigned id, json_t *c)
+{
+	id_line_print(f, id, "counters", c);
 }
 
 json_t *fault_counters_read(const char *line)
 {
-	json_t *o = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL),
-	       *c = json_object_get(o, "counters"), *r = NULL;
-
-	if (json_is_object(c) && json_is_object(json_object_get(c, "deltas")) &&
-	    json_is_integer(json_object_get(o, "id"))) {
-		r = json_deep_copy(c);
-		json_object_set(r, "fault", json_object_get(o, "id"));
-	}
-	json_decref(o);
-	return r;
+	return id_line_read(line, "counters", "deltas");
 }
 
 void fault_measured_print(FILE *f, unsigned id, json_t *m)
 {
-	json_t *o = json_pack("{s:I, s:O}", "id", (json_int_t)id, "measured", m);
-
-	json_dumpf(o, f, JSON_COMPACT);
-	fputc('\n', f);
-	fflush(f);
-	json_decref(o);
+	id_line_print(f, id, "measured", m);
 }
 
 json_t *fault_measured_read(const char *line)
 {
-	json_t *o = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL),
-	       *m = json_object_get(o, "measured"), *r = NULL;
-
-	if (json_is_object(m) && json_is_integer(json_object_get(o, "id"))) {
-		r = json_deep_copy(m);
-		json_object_set(r, "fault", json_object_get(o, "id"));
-	}
-	json_decref(o);
-	return r;
+	return id_line_read(line, "measured", NULL);
 }
 
 /* ", DID by N s" of a bound key of wd ("tripped_by_s"), or ", did not DO" when it is null. */
