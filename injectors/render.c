@@ -228,6 +228,29 @@ void nos_nvue_rebind(struct sbuf *v, const char *feature, const char *port, bool
 
 /* ---- SONiC ---- */
 
+void nos_shell_word(struct sbuf *b, const char *w)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_.,:=+-/";
+
+	sb_printf(b, strspn(w, plain) == strlen(w) && *w ? "%s" : "'%s'", w);
+}
+
+void nos_shell_words(struct sbuf *b, const char *words)
+{
+	for (const char *w = words; *w;) {
+		size_t n = strcspn(w, " ");
+		char one[192];
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, w);
+		if (n) { /* a run's spaces are no words */
+			sb_printf(b, " ");
+			nos_shell_word(b, one);
+		}
+		w += n + (w[n] == ' ');
+	}
+}
+
 void nos_sonic_acl_name(const char *table, char *buf, size_t len)
 {
 	size_t i;

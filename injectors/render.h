@@ -100,6 +100,16 @@ void nos_nvue_rebind(struct sbuf *v, const char *feature, const char *port, bool
 
 /* ---- SONiC ---- */
 
+/*
+ * A value read from CONFIG_DB as a shell word, into b: in single quotes
+ * where it holds more than letters, digits and _.,:=+-/ (an older image's
+ * "[TABLE|NAME]" reference: '|' would be a pipe, '[' a glob).  Its parser
+ * let no quote through (readback.c, undo_words_ok).  nos_shell_words: each
+ * of a "FIELD VALUE ..." run so, a space before each.
+ */
+void nos_shell_word(struct sbuf *b, const char *w);
+void nos_shell_words(struct sbuf *b, const char *words);
+
 /* SONiC's name for a fault's ACL table: upper case, as acl-loader names acl-sets. */
 void nos_sonic_acl_name(const char *table, char *buf, size_t len);
 

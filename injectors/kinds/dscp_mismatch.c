@@ -198,14 +198,19 @@ static void sonic_plan(struct fault_action *a, const char *port, const struct fa
 			  dm_of(s)->to);
 	sb_printf(&ap,
 		  " >/dev/null && sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|%s' "
-		  "dscp_to_tc_map %s >/dev/null",
-		  port, ref);
-	if (!rb || rb->bound)
-		sb_printf(&v,
-			  "sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|%s' dscp_to_tc_map %s "
-			  ">/dev/null",
-			  port, rb ? rb->profile : "<dscp_to_tc_map as read>");
-	else
+		  "dscp_to_tc_map ",
+		  port);
+	nos_shell_word(&ap, ref);
+	sb_printf(&ap, " >/dev/null");
+	if (!rb || rb->bound) {
+		sb_printf(&v, "sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|%s' dscp_to_tc_map ",
+			  port);
+		if (rb)
+			nos_shell_word(&v, rb->profile);
+		else /* a dry run: said, never run (its discover writes it from the read) */
+			sb_printf(&v, "<dscp_to_tc_map as read>");
+		sb_printf(&v, " >/dev/null");
+	} else
 		sb_printf(&v,
 			  "sudo sonic-db-cli CONFIG_DB HDEL 'PORT_QOS_MAP|%s' dscp_to_tc_map "
 			  ">/dev/null",

@@ -241,16 +241,24 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 			 * std::multimap) and "Ethernet0,Ethernet4|3" sorts before
 			 * "Ethernet0|3".  --off is refused there (judge()).
 			 */
+			struct sbuf fw = {0};
+
 			wred_profile_set(&ap, name, s);
 			sb_printf(&ap, "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d'", port, q);
-			fields_with(&ap, cov->fields, "wred_profile", ref);
+			fields_with(&fw, cov->fields, "wred_profile", ref);
+			nos_shell_words(&ap, fw.p);
+			sb_free(&fw);
 			sb_printf(&ap, " >/dev/null");
 			sb_printf(
 			    &v,
 			    "sudo sonic-db-cli CONFIG_DB DEL 'QUEUE|%s|%d' >/dev/null; sleep 1; "
-			    "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s' %s >/dev/null; sudo "
-			    "sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
-			    port, q, cov->key, cov->fields, name);
+			    "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s'",
+			    port, q, cov->key);
+			nos_shell_words(&v, cov->fields);
+			sb_printf(&v,
+				  " >/dev/null; sudo sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' "
+				  ">/dev/null",
+				  name);
 			goto done;
 		}
 		if (ecn_of(s)->ecn_off) {
@@ -261,16 +269,21 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 		} else {
 			wred_profile_set(&ap, name, s);
 			sb_printf(&ap,
-				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
-				  ">/dev/null",
-				  port, q, ref);
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile ",
+				  port, q);
+			nos_shell_word(&ap, ref);
+			sb_printf(&ap, " >/dev/null");
 		}
-		if (!known || rb.ecn[0])
+		if (!known || rb.ecn[0]) {
 			sb_printf(&v,
-				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile %s "
-				  ">/dev/null",
-				  port, q, was);
-		else
+				  "sudo sonic-db-cli CONFIG_DB HSET 'QUEUE|%s|%d' wred_profile ",
+				  port, q);
+			if (known)
+				nos_shell_word(&v, was);
+			else /* a dry run: said, never run (its discover writes it from the read) */
+				sb_printf(&v, "%s", was);
+			sb_printf(&v, " >/dev/null");
+		} else
 			sb_printf(&v,
 				  "sudo sonic-db-cli CONFIG_DB HDEL 'QUEUE|%s|%d' wred_profile "
 				  ">/dev/null",

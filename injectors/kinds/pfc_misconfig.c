@@ -141,11 +141,11 @@ static void sonic_pg_cleanup(struct fault_action *a, const char *port, int prio,
 		for (int k = 0; k < rb->n_ent; k++)
 			if (!strcmp(rb->ent[k].key, key))
 				e = &rb->ent[k];
-		if (e)
-			sb_printf(&v,
-				  "; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|%s' %s >/dev/null",
-				  e->key, e->fields);
-		else
+		if (e) {
+			sb_printf(&v, "; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|%s'", e->key);
+			nos_shell_words(&v, e->fields);
+			sb_printf(&v, " >/dev/null");
+		} else
 			sb_printf(&v, "; sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|%s' >/dev/null",
 				  key);
 		gone[i] = !e;
@@ -163,8 +163,9 @@ static void sonic_pg_cleanup(struct fault_action *a, const char *port, int prio,
 		if (!again)
 			sb_printf(&v, "; sleep 1");
 		again = true;
-		sb_printf(&v, "; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|%s' %s >/dev/null",
-			  rb->ent[k].key, rb->ent[k].fields);
+		sb_printf(&v, "; sudo sonic-db-cli CONFIG_DB HSET 'BUFFER_PG|%s'", rb->ent[k].key);
+		nos_shell_words(&v, rb->ent[k].fields);
+		sb_printf(&v, " >/dev/null");
 	}
 	if (any)
 		fault_action_set(&a->revert, v.p);

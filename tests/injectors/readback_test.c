@@ -1177,7 +1177,9 @@ Test(readback, ecn_undo_is_what_was_found)
 	/* an older SONiC's bracketed reference is written the same way */
 	a = found_action(&p, "sw-sonic", "sonic-wred Ethernet0 3", "[WRED_PROFILE|X]\n");
 	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
-	cr_assert(strstr(a->apply, "wred_profile [WRED_PROFILE|ROCELAB_F7] "), "%s", a->apply);
+	/* quoted: '|' would be a pipe to the shell, '[' a glob */
+	cr_assert(strstr(a->apply, "wred_profile '[WRED_PROFILE|ROCELAB_F7]' "), "%s", a->apply);
+	cr_assert(strstr(a->revert, "wred_profile '[WRED_PROFILE|X]' "), "%s", a->revert);
 	fault_plan_clear(&p);
 
 	/* nothing bound before: the undo deletes the binding */

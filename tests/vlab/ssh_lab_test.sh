@@ -410,6 +410,13 @@ jq -S . "$T/fakesonic/config_db.json" >"$T/cdb.global"
 "$RL" inject dscp-mismatch --target rail1:swp2 --to 1 --for 1s -i "$T/sonic.yaml" -j >"$T/dscp-g.json" 2>"$T/dscp-g.err"
 check "dscp-mismatch on a port that used PORT_QOS_MAP|global's map: applied, and CONFIG_DB as found after" \
 	sh -c 'jq -se ".[0].outcome == \"applied\" and (map(select(.drift)) | length == 0)" "$0" >/dev/null && jq -S . "$1/config_db.json" | cmp -s - "$2"' "$T/dscp-g.json" "$T/fakesonic" "$T/cdb.global"
+# an older image's bracketed reference, "[DSCP_TO_TC_MAP|AZURE]": written back its way, quoted (its
+# '|' would be a pipe to the shell)
+jq '.PORT_QOS_MAP.swp2.dscp_to_tc_map = "[DSCP_TO_TC_MAP|AZURE]"' "$T/cdb.before" >"$T/fakesonic/config_db.json"
+jq -S . "$T/fakesonic/config_db.json" >"$T/cdb.brackets"
+"$RL" inject dscp-mismatch --target rail1:swp2 --for 1s -i "$T/sonic.yaml" -j >"$T/dscp-b.json" 2>"$T/dscp-b.err"
+check "dscp-mismatch where references are bracketed: applied, and CONFIG_DB as found after" \
+	sh -c 'jq -se ".[0].outcome == \"applied\" and (.[0].evidence | test(\"DSCP_TO_TC_MAP.ROCELAB_F[0-9]+. .its own.: DSCP 26 -> TC 0\")) and (map(select(.drift)) | length == 0)" "$0" >/dev/null && jq -S . "$1/config_db.json" | cmp -s - "$2"' "$T/dscp-b.json" "$T/fakesonic" "$T/cdb.brackets"
 # a map name with shell in it is data: refused at the read, nothing changed, nothing run
 jq '.PORT_QOS_MAP.swp2.dscp_to_tc_map = "AZ$(touch /tmp/rocelab-pwned)"' "$T/cdb.before" >"$T/fakesonic/config_db.json"
 jl=$(wc -l <"$ROCELAB_LIB_DIR/journal.jsonl")

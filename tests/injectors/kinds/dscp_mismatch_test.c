@@ -236,6 +236,23 @@ Test(dscp_found, sonic_copies_the_ports_map_and_binds_back_what_it_had)
 	done(&r);
 }
 
+/* An older image's references, "[TABLE|NAME]", are written its way, and quoted for the shell. */
+Test(dscp_found, sonic_bracketed_references_are_written_as_read_and_quoted)
+{
+	struct run r;
+	struct fault_action *a =
+	    planned(&r, "dscp-mismatch --target sw-sonic:Ethernet4",
+		    "{\"Ethernet4\": {\"dscp_to_tc_map\": "
+		    "\"[DSCP_TO_TC_MAP|AZURE]\"}}\n" SONIC_DSCP_MAP_MARK "\n" AZURE_MAP);
+
+	cr_assert_eq(fk_dscp_mismatch.discover(&r.f, &r.p), 0, "%s", r.f.err);
+	cr_assert(strstr(a->apply, "dscp_to_tc_map '[DSCP_TO_TC_MAP|ROCELAB_F7]' >/dev/null"), "%s",
+		  a->apply);
+	cr_assert(strstr(a->revert, "dscp_to_tc_map '[DSCP_TO_TC_MAP|AZURE]' >/dev/null; sleep 1"),
+		  "%s", a->revert);
+	done(&r);
+}
+
 Test(dscp_found, sonic_refusals_change_nothing_and_say_why)
 {
 	struct run r;
