@@ -185,13 +185,22 @@ int nos_pfc_rx_found(struct readback *rb, const char *port, int prio, unsigned l
 /*
  * What a device printed becomes part of a command that restores it (a speed, an
  * alpha, a profile, an ECN line): on every NOS alike, only words a NOS writes pass,
- * [A-Za-z0-9 _.,:/|=+-] and brackets; a quote, '$', '`', ';', '&', a newline and the
- * like are refused, however the parser of that NOS read them (issue 56).
+ * [A-Za-z0-9 _.,:/=+-] (SONiC's also '|' and brackets); a quote, '$', '`', ';', '&',
+ * a newline and the like are refused, however the parser of that NOS read them
+ * (issue 56).
  */
-static int undo_words_ok(const struct readback *rb, char *err, size_t errlen)
+static int undo_words_ok(const char *read_as, const struct readback *rb, char *err, size_t errlen)
 {
-	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				 " _.,:/|=+-[]";
+	/*
+	 * SONiC's references are "[TABLE|NAME]" on older images, written back
+	 * quoted (render.h: nos_shell_word); no other NOS's words hold '|' or
+	 * brackets, which its commands would carry as they are (a pipe, a glob)
+	 */
+	const char *ok = !strncmp(read_as, "sonic-", 6)
+			     ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			       " _.,:/|=+-[]"
+			     : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			       " _.,:/=+-";
 	const struct {
 		const char *what, *v;
 	} f[] = {{"profile", rb->profile}, {"speed", rb->speed}, {"autoneg", rb->autoneg},
@@ -230,7 +239,7 @@ int readback_parse(const char *read_as, const char *out, struct readback *rb, ch
 			    read_as[k] == ' ') {
 				int r = p->parse(read_as + k + 1, out ? out : "", rb, err, errlen);
 
-				return r ? r : undo_words_ok(rb, err, errlen);
+				return r ? r : undo_words_ok(read_as, rb, err, errlen);
 			}
 	snprintf(err, errlen, "no parser '%.*s' for a read-back (a journal from a newer rocelab?)",
 		 (int)k, read_as);

@@ -131,6 +131,13 @@ Test(dscp_read, nvue_the_ports_profile_its_trust_and_the_default_table)
 	cr_assert_str_eq(rb.roce, "lossless");
 	parse_bad("nvue-dscp swp2 26", "nv set qos mapping default-global trust l3;reboot\n",
 		  "no command may carry");
+	/* a profile name a pipe would end: refused, on every NVUE read that names one */
+	parse_bad("nvue-dscp swp2 26",
+		  "nv set interface swp2 qos mapping profile a|reboot\n"
+		  "nv set qos mapping a|reboot trust l3\n",
+		  "no command may carry");
+	parse_bad("nvue-pfc swp2", "nv set interface swp2 qos pfc profile x|reboot\n",
+		  "no command may carry");
 	/* the same guard stands before a PFC or ECN profile is copied */
 	parse_bad("nvue-pfc swp2", "nv set qos pfc default-global switch-priority 3 $(reboot)\n",
 		  "no command may carry");
