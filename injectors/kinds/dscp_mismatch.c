@@ -385,7 +385,9 @@ static int eos_dscp_mismatch(struct render_ctx *r)
 static int leave_out(struct fault_run *f, struct fault_plan *p, size_t i, size_t *left, int err,
 		     const char *why)
 {
-	if (f->spec->tport >= 0 || f->spec->tkind == INV_DEV_HOST) {
+	/* a port or an RNIC targeted, or a map that is the whole switch's (EOS) */
+	if (f->spec->tport >= 0 || f->spec->tkind == INV_DEV_HOST ||
+	    !strncmp(p->acts[i].read_as, "eos-dscp ", 9)) {
 		snprintf(f->err, sizeof(f->err), "%s", why);
 		return err;
 	}
@@ -405,6 +407,8 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 	int d = dm_of(s)->dscp;
 
 	readback_port_queue(fault_read_port(a), port, sizeof(port));
+	if (!strncmp(as, "eos-dscp ", 9)) /* the switch's map: "eos-dscp DSCP" names no port */
+		port[0] = '\0';
 	if (rb->roce[0])
 		return fault_refuse_roce(f, a, rb);
 	if (!strncmp(as, "nvue-dscp ", 10) && !rb->trust_dscp) {

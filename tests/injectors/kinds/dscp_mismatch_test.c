@@ -341,6 +341,12 @@ Test(dscp_found, eos_puts_back_the_line_found_or_the_default_map)
 	cr_assert_eq(fk_dscp_mismatch.discover(&r.f, &r.p), 0, "%s", r.f.err);
 	cr_assert_str_eq(a->revert, "configure\nno qos map dscp 26 to traffic-class 0\nend");
 	done(&r);
+	planned(&r, "dscp-mismatch --target sw-eos --all-ports --to 3",
+		"qos map dscp 26 to traffic-class 3\n");
+	cr_assert_eq(fk_dscp_mismatch.discover(&r.f, &r.p), -EALREADY);
+	cr_assert(strstr(r.f.err, "DSCP 26 already maps to 3 on sw-eos ("), "the switch's: %s",
+		  r.f.err);
+	done(&r);
 }
 
 Test(dscp_found, an_rnic_gets_back_the_priority_found)
