@@ -320,7 +320,9 @@ static int start_remote_load(struct lab *lab, const struct scenario *s, const st
 				       .inv_there = inv_there,
 				       .ms = ms,
 				       .pps = pps ? pps : 1,
-				       .priority = l->priority,
+				       /* a DSCP of its own, 0 too: priority 0's class selector */
+				       .priority = l->dscp == 0 ? 0 : l->priority,
+				       .dscp = l->dscp > 0 ? l->dscp : 0,
 				       .size = l->size,
 				       .n_sports = n_sports,
 				       .sport0 = sport0,
@@ -458,7 +460,8 @@ static int start_load(struct lab *lab, const struct scenario *s, size_t li, long
 		/* The runner's handlers stay: stop_load's SIGTERM ends the blast, which
 		 * still says what it sent. */
 		rl_interrupted = 0;
-		sent = traffic_blast(lab, flows, n, ROCEV2_UDP_PORT, l->priority << 5, l->size,
+		sent = traffic_blast(lab, flows, n, ROCEV2_UDP_PORT,
+				     l->dscp >= 0 ? l->dscp << 2 : l->priority << 5, l->size,
 				     n_sports, sport0, ms, pps ? pps : 1);
 		fprintf(stderr, "load: %zu flows, %llu pps each: %lld datagrams sent\n", n, pps,
 			sent);

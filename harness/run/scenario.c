@@ -673,7 +673,10 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 	if (!strcmp(key, "size")) {
 		return whole(c, v, 64, 1472, &l->size, "load size");
 	}
-	return UNKNOWN(c, k, key, "a load", "kind, to, from, across, rate, priority, size");
+	if (!strcmp(key, "dscp")) { /* a DSCP of its own (dscp-mismatch moves one) */
+		return whole(c, v, 0, 63, &l->dscp, "load dscp");
+	}
+	return UNKNOWN(c, k, key, "a load", "kind, to, from, across, rate, priority, size, dscp");
 }
 
 /*
@@ -808,6 +811,7 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 	const char *kind;
 
 	l->priority = 3;
+	l->dscp = -1;
 	l->size = 1000;
 	l->rate_mbps = 100;
 	l->loc =

@@ -45,6 +45,7 @@ struct scn_load {
 	unsigned long long link_mbps; /* that link's speed */
 	bool link_speed_given;	      /* false: the inventory's default (100 Gbit/s) */
 	int priority, size;
+	int dscp; /* the DSCP it is sent in; -1: the priority's class selector (priority << 3) */
 	struct inv_loc loc;
 };
 
