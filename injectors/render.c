@@ -233,7 +233,10 @@ void nos_shell_word(struct sbuf *b, const char *w)
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				    "0123456789_.,:=+-/";
 
-	sb_printf(b, strspn(w, plain) == strlen(w) && *w ? "%s" : "'%s'", w);
+	if (*w && strspn(w, plain) == strlen(w))
+		sb_printf(b, "%s", w);
+	else
+		sb_add_shell_word(b, w);
 }
 
 void nos_shell_words(struct sbuf *b, const char *words)

@@ -172,7 +172,7 @@ static void map_moved(struct sbuf *b, const char *map, int dscp, int to)
 }
 
 /*
- * SONiC, one port: a map of the fault's own (table, upper case) that is
+ * SONiC, one port: a map of the fault's own (name: its table, upper case) that is
  * the port's with the DSCP moved, bound to the port's own PORT_QOS_MAP
  * entry; the undo binds back the map found (or deletes the binding, where
  * the port used the switch's global map), then a second later deletes the
@@ -181,12 +181,11 @@ static void map_moved(struct sbuf *b, const char *map, int dscp, int to)
  * run), shown with the map as read left to the read.
  */
 static void sonic_plan(struct fault_action *a, const char *port, const struct fault_spec *s,
-		       const char *table, const struct readback *rb)
+		       const char *name, const struct readback *rb)
 {
 	struct sbuf ap = {0}, v = {0};
-	char name[64], ref[96];
+	char ref[96];
 
-	nos_sonic_acl_name(table, name, sizeof(name));
 	/* the reference as this SONiC writes them: a name, or "[DSCP_TO_TC_MAP|NAME]" before */
 	snprintf(ref, sizeof(ref), rb && rb->profile[0] == '[' ? "[DSCP_TO_TC_MAP|%s]" : "%s",
 		 name);
@@ -242,13 +241,14 @@ static int sonic_dscp_mismatch(struct render_ctx *r)
 	size_t n = nos_ports_of(r, ports, 256);
 
 	for (size_t i = 0; i < n; i++) {
-		char table[48], as[96];
+		char table[48], name[48], as[96];
 		/* one map per port: each copies its port's own */
 		struct fault_action *act = nos_emit_copy(r, i, n, table, sizeof(table));
 
 		snprintf(as, sizeof(as), "sonic-dscp %s %d", ports[i], dm_of(r->spec)->dscp);
 		fault_action_read(act, SONIC_DSCP_READ, as);
-		sonic_plan(act, ports[i], r->spec, table, NULL);
+		nos_sonic_acl_name(table, name, sizeof(name));
+		sonic_plan(act, ports[i], r->spec, name, NULL);
 	}
 	return 0;
 }
@@ -447,13 +447,8 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 		return leave_out(f, p, i, ctx, -EALREADY, why);
 	}
 	if (!strncmp(as, "sonic-dscp ", 11) && (t = strstr(a->apply, "'DSCP_TO_TC_MAP|"))) {
-		char name[48];
-
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(t + 16, "'"), t + 16);
-		for (size_t k = 0; name[k]; k++)
-			table[k] =
-			    (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] + 32 : name[k]);
-		table[strlen(name)] = '\0';
+		/* the map's name as its renderer wrote it */
+		snprintf(table, sizeof(table), "%.*s", (int)strcspn(t + 16, "'"), t + 16);
 		sonic_plan(a, port, s, table, rb);
 	} else if (!strncmp(as, "nvue-dscp ", 10) &&
 		   (t = strstr(a->apply, " qos mapping profile "))) {

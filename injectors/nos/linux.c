@@ -138,8 +138,7 @@ static int dcb_app(const char *arg, const char *out, struct readback *rb, char *
 {
 	char dev[64];
 	int dscp = atoi(readback_port_queue(arg, dev, sizeof(dev))), o = 0;
-	json_t *v = out[strspn(out, " \t\r\n")] ? json_loads(out, 0, NULL) : json_object(),
-	       *a = json_object_get(v, "dscp_prio"), *x;
+	json_t *v = nos_json_or_empty(out, strlen(out)), *a = json_object_get(v, "dscp_prio"), *x;
 	size_t i;
 
 	rb->dscp_prio = -1;

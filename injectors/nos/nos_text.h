@@ -36,6 +36,13 @@ bool nos_in_list(const char *list, const char *port);
  */
 void nos_canon_list(struct readback *rb, const char *head, const char *items, const char *tail);
 
+/*
+ * JSON a device printed in text[len] ('sonic-cfggen -d --var-json', 'dcb -j'):
+ * nothing (blanks only) is an empty object; a new reference, NULL when it is
+ * not JSON.
+ */
+json_t *nos_json_or_empty(const char *text, size_t len);
+
 /* qsort's comparison of two strings (char *). */
 int nos_cmp_str(const void *a, const void *b);
 

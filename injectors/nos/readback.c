@@ -159,6 +159,15 @@ bool readback_index_has(const char *key, int q)
 	return !*end && q >= lo && q <= hi;
 }
 
+json_t *nos_json_or_empty(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	return i == len ? json_object() : json_loadb(text, len, 0, NULL);
+}
+
 int nos_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

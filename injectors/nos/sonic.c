@@ -52,7 +52,7 @@ static int cmp_key(const void *a, const void *b)
 static int db_port_entries(const char *table, const char *port, const char *out,
 			   struct readback *rb, char *err, size_t errlen)
 {
-	json_t *v = out[strspn(out, " \t\r\n")] ? json_loads(out, 0, NULL) : json_object(), *x;
+	json_t *v = nos_json_or_empty(out, strlen(out)), *x;
 	const char *k;
 	int r = 0;
 
@@ -406,7 +406,7 @@ static int sonic_dynth(const char *prof, const char *out, struct readback *rb, c
 static int sonic_bufprofiles(const char *what, const char *out, struct readback *rb, char *err,
 			     size_t errlen)
 {
-	json_t *v = out[strspn(out, " \t\r\n")] ? json_loads(out, 0, NULL) : json_object(), *x;
+	json_t *v = nos_json_or_empty(out, strlen(out)), *x;
 	const char *k;
 	size_t n = 0, dyn = 0;
 
@@ -550,16 +550,6 @@ static int sonic_queue(const char *arg, const char *out, struct readback *rb, ch
 	return 0;
 }
 
-/* A CONFIG_DB table as 'sonic-cfggen -d --var-json' printed it in text[len]: nothing is none. */
-static json_t *db_table(const char *text, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && isspace((unsigned char)text[i]))
-		i++;
-	return i == len ? json_object() : json_loadb(text, len, 0, NULL);
-}
-
 /* A CONFIG_DB number of one or two digits, at most hi: its value, or -1. */
 static int db_small(const char *v, int hi)
 {
@@ -600,9 +590,9 @@ static int sonic_dscp(const char *arg, const char *out, struct readback *rb, cha
 			 "of PORT_QOS_MAP and DSCP_TO_TC_MAP prints");
 		return -EINVAL;
 	}
-	pqm = db_table(out, (size_t)(mark - out));
+	pqm = nos_json_or_empty(out, (size_t)(mark - out));
 	mark += strlen(SONIC_DSCP_MAP_MARK);
-	maps = db_table(mark, strlen(mark));
+	maps = nos_json_or_empty(mark, strlen(mark));
 	if (!json_is_object(pqm) || !json_is_object(maps)) {
 		snprintf(err, errlen, "'sonic-cfggen -d --var-json %s' printed no table",
 			 json_is_object(pqm) ? "DSCP_TO_TC_MAP" : "PORT_QOS_MAP");
