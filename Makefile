@@ -47,7 +47,7 @@ help:
 	@echo "                and identifiability classes at 1k-10k hosts x 8 RNICs, a run's start and end over"
 	@echo "                SSH on 8-64 hosts (fanned out and one host after another), the MP-RDMA paper's"
 	@echo "                figures on the simulator beside the paper's values"
-	@echo "make figures-table  the MP-RDMA paper's figures on the simulator, over 5 seeds and 5 sender"
+	@echo "make figures-table  the MP-RDMA paper's figures on the simulator, over 5 seeds and 6 sender"
 	@echo "                variants, into transport/README.md's table (make figures-check: it is current)"
 	@echo "make bench-check  make bench, then each figure against tests/bench/baseline.txt: exit 1 when one"
 	@echo "                regressed more than 25% (BENCH_TOLERANCE) or is no longer printed"

@@ -461,11 +461,12 @@ int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *o
 		struct mpr_cfg mc;
 
 		ep_snd_cfg(&st->cfg->ep, &mc);
-		json_object_set_new(obs->section, "sender",
-				    json_pack("{s:s, s:b, s:s, s:s}", "mode", st->cfg->ep.mode,
-					      "scoreboard", mc.scoreboard, "credit",
-					      mpr_credit_name(mc.credit), "probe_mode",
-					      mpr_probe_mode_name(mc.probe_mode)));
+		json_object_set_new(
+		    obs->section, "sender",
+		    json_pack("{s:s, s:b, s:s, s:s, s:s, s:s}", "mode", st->cfg->ep.mode,
+			      "scoreboard", mc.scoreboard, "credit", mpr_credit_name(mc.credit),
+			      "probe_mode", mpr_probe_mode_name(mc.probe_mode), "nack",
+			      mpr_nack_name(mc.nack), "recovery", mpr_recovery_name(&mc)));
 	}
 	if (st->cfg->across[0])
 		json_object_set_new(obs->section, "across", json_string(st->cfg->across));

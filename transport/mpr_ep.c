@@ -30,6 +30,11 @@
 const struct opt_desc ep_opts[] = {
     {"single-path", OPT_BOOL, 0, 0, EP(single_path),
      "the rxe-like baseline: one VP, go-back-N, a receiver without a bitmap"},
+    {"recovery", OPT_STR, 0, 0, EP(recovery),
+     "the single path's loss recovery: gbn (rxe's go-back-N) or irn (IRN's selective repeat: "
+     "a receiver keeping one BDP, bitmap packets, as many in flight at most, timeouts of "
+     "rto-min and a third of it)",
+     .size = sizeof(((struct ep_params *)0)->recovery)},
     {"delta", OPT_UINT, 1, MPR_L_MAX, EP(delta), "out-of-order target Δ (packets)"},
     {"bitmap", OPT_UINT, 1, MPR_L_MAX, EP(bitmap), "receiver bitmap L (packets)"},
     {"ooo-off", OPT_BOOL, 0, 0, EP(ooo_off), "out-of-order control off (the Fig. 14 ablation)"},
@@ -51,6 +56,13 @@ const struct opt_desc ep_opts[] = {
      "window credit from replies: once (each PSN once), per-reply (each reply, none owed once "
      "nothing is held above the ACK) or paper (each reply); default: the mode's",
      .size = sizeof(((struct ep_params *)0)->credit)},
+    {"nack", OPT_STR, 0, 0, EP(nack),
+     "the receiver's answer to what it drops beyond its bitmap: once (the paper: one NACK a "
+     "hole) or every (a NACK each drop, its credit back); default: the mode's",
+     .size = sizeof(((struct ep_params *)0)->nack)},
+    {"notify-every", OPT_UINT, 0, 1000000, EP(notify_every),
+     "every n-th message asks the receiver for a completion (a SEND), the others are WRITEs "
+     "(0: none)"},
     {"msg-kb", OPT_UINT, 1, 65536, EP(msg_kb),
      "message size in KB (packets of 1 KB; the last a message's tail)"},
     {"sync", OPT_DOUBLE, 0, 1, EP(sync),
@@ -126,8 +138,10 @@ void ep_defaults(struct ep_params *p)
 	    .ecn = "sojourn",
 	    .mode = "rocelab",
 	    .msg_kb = c.msg_pkts,
+	    .notify_every = c.notify_every,
 	    .alpha = (double)c.alpha_q16 / MPR_ONE,
 	    .receiver = "bitmap",
+	    .recovery = "gbn",
 	    .workload = "stream",
 	    .spray = "round-robin",
 	    .conns = 20,       /* Eunomia's section 4: 20 concurrent connections */
@@ -167,6 +181,22 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 
 	if (*p->probe_mode && mpr_probe_mode_parse(p->probe_mode, &probe_mode)) {
 		snprintf(err, errlen, "probe-mode '%s': give per-rtt or per-packet", p->probe_mode);
+		return -EINVAL;
+	}
+	if (strcmp(p->recovery, "gbn") && strcmp(p->recovery, "irn")) {
+		snprintf(err, errlen, "recovery '%s': give gbn or irn", p->recovery);
+		return -EINVAL;
+	}
+	if (!strcmp(p->recovery, "irn") && !p->single_path) {
+		snprintf(err, errlen,
+			 "recovery irn is the single path's (IRN's selective repeat): give "
+			 "--single-path, or leave recovery out for MP-RDMA");
+		return -EINVAL;
+	}
+	enum mpr_nack nack;
+
+	if (*p->nack && mpr_nack_parse(p->nack, &nack)) {
+		snprintf(err, errlen, "nack '%s': give once or every", p->nack);
 		return -EINVAL;
 	}
 	if (*p->credit && mpr_credit_parse(p->credit, &credit)) {
@@ -423,19 +453,21 @@ static void snd_end(struct snd_ep *e, double secs)
 				      "resent", (json_int_t)v->resent, "nacks",
 				      (json_int_t)v->nacks, "prunes", (json_int_t)v->prunes));
 	}
-	ep_emit_end(
-	    &e->c,
-	    json_pack(
-		"{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:s,s:o}",
-		"type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "sent",
-		(json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes",
-		(json_int_t)st->probes, "acks", (json_int_t)st->acks, "nacks",
-		(json_int_t)st->nacks, "prunes", (json_int_t)st->prunes, "rtos",
-		(json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una, "tx_full",
-		(json_int_t)dp.tx_full, "unroutable", (json_int_t)dp.tx_unroutable, "rx_overflow",
-		(json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad, "wakeups",
-		(json_int_t)e->c.loop.wakeups, "scoreboard", e->s.cfg.scoreboard, "credit",
-		mpr_credit_name(e->s.cfg.credit), "per_vp", vps));
+	ep_emit_end(&e->c,
+		    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:"
+			      "b,s:s,s:s,s:s,s:o}",
+			      "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds",
+			      secs, "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx,
+			      "probes", (json_int_t)st->probes, "acks", (json_int_t)st->acks,
+			      "nacks", (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes,
+			      "rtos", (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una,
+			      "tx_full", (json_int_t)dp.tx_full, "unroutable",
+			      (json_int_t)dp.tx_unroutable, "rx_overflow",
+			      (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad, "wakeups",
+			      (json_int_t)e->c.loop.wakeups, "scoreboard", e->s.cfg.scoreboard,
+			      "credit", mpr_credit_name(e->s.cfg.credit), "nack",
+			      mpr_nack_name(e->s.cfg.nack), "recovery",
+			      mpr_recovery_name(&e->s.cfg), "per_vp", vps));
 }
 
 void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
@@ -455,6 +487,9 @@ void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 		mpr_probe_mode_parse(p->probe_mode, &c->probe_mode);
 	if (*p->credit)
 		mpr_credit_parse(p->credit, &c->credit);
+	if (*p->nack)
+		mpr_nack_parse(p->nack, &c->nack);
+	c->notify_every = p->notify_every;
 	c->msg_pkts = p->msg_kb;
 	c->sync_ppm = (uint32_t)(p->sync * 1e6 + 0.5);
 	c->alpha_q16 = (uint32_t)(p->alpha * MPR_ONE + 0.5);
@@ -464,6 +499,8 @@ void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
 	c->qp_timeout_ns = 4096ULL << p->qp_timeout;
 	c->srtt_init_ns = (uint64_t)p->srtt_init_us * 1000;
+	if (p->single_path && !strcmp(p->recovery, "irn"))
+		mpr_irn_default(c, p->bitmap, c->rto_min_ns);
 }
 
 int ep_send(const struct inventory *inv, const char *from, const char *to,
@@ -761,7 +798,7 @@ static void rcv_end(struct rcv_ep *e, double secs)
 	    &e->c,
 	    json_pack(
 		"{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:i,s:i,s:I,s:I,s:I,"
-		"s:I,s:s,s:I,s:I,s:I,s:I,s:I}",
+		"s:I,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 		"type", "rcv-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "data",
 		(json_int_t)st->data, "delivered", (json_int_t)st->delivered, "dups",
 		(json_int_t)st->dups, "overflow_drops", (json_int_t)st->overflow_drops, "acks",
@@ -774,7 +811,8 @@ static void rcv_end(struct rcv_ep *e, double secs)
 		e->from_app ? (e->kernel_ts ? "mixed" : "clock_gettime") : "kernel-software",
 		"unroutable", (json_int_t)dp.tx_unroutable, "sync_placed",
 		(json_int_t)e->sync_placed, "sync_early", (json_int_t)e->sync_early, "sync_refused",
-		(json_int_t)st->sync_drops, "placed_beyond", (json_int_t)e->placed_beyond));
+		(json_int_t)st->sync_drops, "placed_beyond", (json_int_t)e->placed_beyond,
+		"messages", (json_int_t)st->msgs, "completions", (json_int_t)st->cqes));
 }
 
 int ep_recv(const struct inventory *inv, const char *at, const struct ep_params *p,
@@ -782,6 +820,7 @@ int ep_recv(const struct inventory *inv, const char *at, const struct ep_params 
 {
 	const struct inv_rnic *me;
 	struct rcv_ep *e;
+	struct mpr_cfg c;
 	enum ep_ecn ecn;
 	char err[256];
 	double secs;
@@ -805,8 +844,8 @@ int ep_recv(const struct inventory *inv, const char *at, const struct ep_params 
 	    .src = me->addr.addr, .dst_qpn = p->snd_qpn, .dscp = (uint8_t)p->dscp};
 	if (e->ack_delay_ns)
 		e->held = rl_xcalloc(HELD_MAX, sizeof(*e->held));
-	if (!strcmp(p->receiver, "eunomia") ? mpr_rcv_init_eunomia(&e->r)
-					    : mpr_rcv_init(&e->r, p->single_path ? 1 : p->bitmap)) {
+	ep_snd_cfg(p, &c);
+	if (mpr_rcv_init_cfg(&e->r, &c)) {
 		fprintf(stderr, "rocelab: transport recv: out of memory\n");
 		goto clean;
 	}
@@ -814,10 +853,11 @@ int ep_recv(const struct inventory *inv, const char *at, const struct ep_params 
 	if (ep_core_open(&e->c, me, p->rcv_qpn, 1, p->interval_ms, p->duration_ms, rcv_on_rx,
 			 rcv_on_bin, e))
 		goto clean;
-	fprintf(stderr, "rocelab: transport recv: %s (%s), %s %u, ECN %s%s, ACK delay %lld us\n",
+	fprintf(stderr,
+		"rocelab: transport recv: %s (%s), %s %u, a NACK %s, ECN %s%s, ACK delay %lld us\n",
 		at, inet_ntoa(me->addr.addr), e->r.eu ? "Eunomia's HD bitmap, reach" : "bitmap",
-		e->r.L, p->ecn, ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "",
-		p->ack_delay_us);
+		e->r.L, e->r.nack_once ? "once a hole" : "every drop", p->ecn,
+		ecn == EP_ECN_SOJOURN ? " (emulated from one-way delay)" : "", p->ack_delay_us);
 	secs = ep_core_run(&e->c, stop);
 	rcv_end(e, secs < 0 ? 0 : secs);
 	r = secs < 0 ? RL_EXIT_SETUP : RL_EXIT_OK;

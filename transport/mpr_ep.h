@@ -44,11 +44,14 @@ struct ep_params {
 	char scoreboard[8];  /* on | off | "" (the mode's) */
 	char probe_mode[16]; /* per-rtt | per-packet | "" (the mode's) */
 	char credit[16];     /* once | per-reply | paper | "" (the mode's) */
-	char receiver[16];   /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */
-	char workload[16];   /* stream (MP-RDMA's backlogged flow) | spray (spray_ep.h) */
-	char spray[16];	     /* spray: round-robin | random over the VPs */
-	char versus[16];     /* spray: the odd QPs' receiver kind ("": receiver's, all QPs) */
-	unsigned conns;	     /* spray: connections at once, each a QP pair */
+	char recovery[8];    /* single path: gbn (rxe's) | irn (IRN's selective repeat) */
+	char nack[8];	     /* once | every | "" (the mode's): the receiver's, beyond its bitmap */
+	unsigned notify_every; /* every n-th message asks for a completion (0: none) */
+	char receiver[16];     /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */
+	char workload[16];     /* stream (MP-RDMA's backlogged flow) | spray (spray_ep.h) */
+	char spray[16];	       /* spray: round-robin | random over the VPs */
+	char versus[16];       /* spray: the odd QPs' receiver kind ("": receiver's, all QPs) */
+	unsigned conns;	       /* spray: connections at once, each a QP pair */
 	unsigned size_min_kb, size_max_kb; /* spray: connection sizes, log-uniform */
 	double load_mbit; /* spray: Poisson arrivals offering this much payload (0: backlogged) */
 	char vp_set[400]; /* spray: the VPs to spray over ("": all of vps) */

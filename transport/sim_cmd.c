@@ -24,16 +24,18 @@ static void sim_help(FILE *f)
 	    "usage: rocelab transport sim [--figure NAME|all] [--mode paper|rocelab] [--seeds N]\n"
 	    "                             [--seed S] [--scoreboard on|off]\n"
 	    "                             [--credit once|per-reply|paper]\n"
-	    "                             [--probe-mode per-rtt|per-packet] [--json | --bench]\n"
+	    "                             [--probe-mode per-rtt|per-packet] [--nack once|every]\n"
+	    "                             [--json | --bench]\n"
 	    "       rocelab transport sim --list\n"
 	    "\n"
 	    "The MP-RDMA paper's figures in miniature on the deterministic path simulator\n"
 	    "(transport/sim; the same sender and receiver state machines the lab runs): each\n"
 	    "figure's values over seeds S..S+N-1, their mean and 95% interval, the paper's\n"
-	    "value and the ratio.  --mode paper is the paper's sender exactly (no scoreboard,\n"
-	    "credit per reply, probing once a round trip); rocelab is the lab's default\n"
-	    "(scoreboard, credit once a PSN).  --scoreboard, --credit and --probe-mode change\n"
-	    "one departure from the mode.  The same options and seed give the same figures\n"
+	    "value and the ratio.  --mode paper is the paper's connection exactly (no\n"
+	    "scoreboard, credit per reply, probing once a round trip, a NACK once a hole);\n"
+	    "rocelab is the lab's default (scoreboard, credit once a PSN, a NACK every drop).\n"
+	    "--scoreboard, --credit, --probe-mode and --nack change one departure from the\n"
+	    "mode.  The same options and seed give the same figures\n"
 	    "on every machine.\n"
 	    "\n"
 	    "  --figure NAME   one figure, or all (the default)\n"
@@ -146,13 +148,15 @@ int cmd_transport_sim(int argc, char **argv)
 	    {"scoreboard", required_argument, NULL, 'S'},
 	    {"credit", required_argument, NULL, 'C'},
 	    {"probe-mode", required_argument, NULL, 'P'},
+	    {"nack", required_argument, NULL, 'N'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"bench", no_argument, NULL, 'b'},
 	    {"list", no_argument, NULL, 'l'},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
-	const char *figure = "all", *mode = "paper", *sb = NULL, *credit = NULL, *probe = NULL;
+	const char *figure = "all", *mode = "paper", *sb = NULL, *credit = NULL, *probe = NULL,
+		   *nack = NULL;
 	long long seeds = 5, seed = 1;
 	bool json = false, bench = false, list = false;
 	struct fig_variant v;
@@ -191,6 +195,9 @@ int cmd_transport_sim(int argc, char **argv)
 			break;
 		case 'P':
 			probe = optarg;
+			break;
+		case 'N':
+			nack = optarg;
 			break;
 		case 'j':
 			json = true;
@@ -233,6 +240,8 @@ int cmd_transport_sim(int argc, char **argv)
 	if (probe && mpr_probe_mode_parse(probe, &v.probe_mode))
 		return rl_usage_error("transport sim",
 				      "--probe-mode '%s': give per-rtt or per-packet", probe);
+	if (nack && mpr_nack_parse(nack, &v.nack))
+		return rl_usage_error("transport sim", "--nack '%s': give once or every", nack);
 	if (v.credit == MPR_CREDIT_ONCE && !v.scoreboard)
 		return rl_usage_error("transport sim",
 				      "--credit once needs the scoreboard: give "
@@ -252,17 +261,17 @@ int cmd_transport_sim(int argc, char **argv)
 	if (one)
 		n = 1;
 	if (!json && !bench)
-		printf("mode %s: scoreboard %s, credit %s, probing %s\n", name,
+		printf("mode %s: scoreboard %s, credit %s, probing %s, NACK %s\n", name,
 		       v.scoreboard ? "on" : "off", mpr_credit_name(v.credit),
-		       mpr_probe_mode_name(v.probe_mode));
+		       mpr_probe_mode_name(v.probe_mode), mpr_nack_name(v.nack));
 	for (unsigned i = 0; i < n && r == RL_EXIT_OK; i++)
 		r = run_figure(&d[i], &v, (uint64_t)seed, (unsigned)seeds, name, json, bench, all);
 	if (json && r == RL_EXIT_OK) {
-		json_t *top =
-		    json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:o}", "mode", name, "scoreboard",
-			      v.scoreboard, "credit", mpr_credit_name(v.credit), "probe_mode",
-			      mpr_probe_mode_name(v.probe_mode), "seed", (json_int_t)seed, "seeds",
-			      (json_int_t)seeds, "figures", all);
+		json_t *top = json_pack(
+		    "{s:s, s:b, s:s, s:s, s:s, s:I, s:I, s:o}", "mode", name, "scoreboard",
+		    v.scoreboard, "credit", mpr_credit_name(v.credit), "probe_mode",
+		    mpr_probe_mode_name(v.probe_mode), "nack", mpr_nack_name(v.nack), "seed",
+		    (json_int_t)seed, "seeds", (json_int_t)seeds, "figures", all);
 
 		json_dumpf(top, stdout, JSON_COMPACT);
 		putchar('\n');

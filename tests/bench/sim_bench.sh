@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Benchmark: the MP-RDMA paper's figures on the path simulator (rocelab transport sim), over
 # SIM_SEEDS seeds (default 5), for the paper's sender, rocelab's, and the paper's with each of
-# rocelab's departures alone (the scoreboard, the per-reply credit cleared once nothing is held,
-# per-packet probing), so each departure's effect is a number.  Deterministic: the same figures
-# on every machine.  Prints "bench sim_<metric>_<variant>[_ci95|_vs_paper] VALUE UNIT" lines and
-# "bench sim_<metric>_paper_value" (the paper's); tests/bench/sim_table.sh makes them the table in
-# transport/README.md.
+# rocelab's departures alone (the scoreboard, with the NACK for every drop that marks its
+# dropped bits; the per-reply credit cleared once nothing is held; per-packet probing; a NACK
+# for every drop beyond the bitmap), so each departure's effect is a number.  Deterministic:
+# the same figures on every machine.  Prints "bench sim_<metric>_<variant>[_ci95|_vs_paper]
+# VALUE UNIT" lines and "bench sim_<metric>_paper_value" (the paper's); tests/bench/sim_table.sh
+# makes them the table in transport/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RL=${RL:-build/rocelab}
@@ -14,9 +15,10 @@ SEEDS=${SIM_SEEDS:-5}
 variants=(
 	"--mode paper"
 	"--mode rocelab"
-	"--mode paper --scoreboard on"
+	"--mode paper --scoreboard on --nack every"
 	"--mode paper --credit per-reply"
 	"--mode paper --probe-mode per-packet"
+	"--mode paper --nack every"
 )
 for v in "${variants[@]}"; do
 	# shellcheck disable=SC2086 # each variant is its options, split

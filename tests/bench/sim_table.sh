@@ -4,7 +4,8 @@
 #   tests/bench/sim_table.sh BENCH_OUTPUT        the table on stdout
 # One row a metric, in the order the bench printed them: the paper's value, the paper's sender
 # (mean ± the 95% interval's half-width over the seeds) and its ratio to the paper, rocelab's and
-# its ratio, and the paper's sender with each of rocelab's departures alone.
+# its ratio, and the paper's sender with each of rocelab's departures alone (the scoreboard with
+# the NACK for every drop that feeds its dropped bits).
 set -euo pipefail
 [ $# -eq 1 ] && [ -r "$1" ] || { echo "usage: $0 BENCH_OUTPUT" >&2; exit 2; }
 awk '
@@ -21,7 +22,7 @@ $1 == "bench" && $2 ~ /^sim_/ {
 	if (name ~ /_ci95$/) { sub(/_ci95$/, "", name); kind = "ci" }
 	else if (name ~ /_vs_paper$/) { sub(/_vs_paper$/, "", name); kind = "vs" }
 	v = ""
-	n = split("paper.probe-per-packet paper.credit-per-reply paper.scoreboard rocelab paper", vars, " ")
+	n = split("paper.nack-every paper.probe-per-packet paper.credit-per-reply paper.scoreboard.nack-every rocelab paper", vars, " ")
 	for (i = 1; i <= n; i++) {
 		suf = "_" vars[i]
 		if (substr(name, length(name) - length(suf) + 1) == suf) {
@@ -37,13 +38,14 @@ $1 == "bench" && $2 ~ /^sim_/ {
 	else vs[name, v] = $3
 }
 END {
-	print "| metric | unit | paper | paper'"'"'s sender | ratio | rocelab | ratio | paper + scoreboard | paper + credit cleared | paper + per-packet probing |"
-	print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	print "| metric | unit | paper | paper'"'"'s sender | ratio | rocelab | ratio | paper + scoreboard (a NACK every drop) | paper + credit cleared | paper + per-packet probing | paper + a NACK every drop |"
+	print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	for (r = 1; r <= rows; r++) {
 		m = order[r]
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", m, unit[m],
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", m, unit[m],
 			(m in paper) ? num(paper[m]) : "-", cell(m, "paper"), ratio(m, "paper"),
-			cell(m, "rocelab"), ratio(m, "rocelab"), cell(m, "paper.scoreboard"),
-			cell(m, "paper.credit-per-reply"), cell(m, "paper.probe-per-packet")
+			cell(m, "rocelab"), ratio(m, "rocelab"), cell(m, "paper.scoreboard.nack-every"),
+			cell(m, "paper.credit-per-reply"), cell(m, "paper.probe-per-packet"),
+			cell(m, "paper.nack-every")
 	}
 }' "$1"

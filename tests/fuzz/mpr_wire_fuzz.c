@@ -35,7 +35,7 @@ static void data_again(const struct roce_ip *ip, uint32_t qpn, const struct mpr_
 		return;
 	if (mpr_wire_parse_data(buf, (size_t)n, &ip2, &qpn2, &p2, &pl2, &plen2) || qpn2 != qpn ||
 	    p2.psn != p->psn || p2.msg_first != p->msg_first || p2.vp != p->vp ||
-	    p2.retx != p->retx || p2.sync != p->sync || p2.tail != p->tail ||
+	    p2.retx != p->retx || p2.sync != p->sync || p2.tail != p->tail || p2.cqe != p->cqe ||
 	    p2.probe != p->probe || p2.tx_ns != p->tx_ns || plen2 != plen ||
 	    memcmp(pl, pl2, plen) || ip2.id != ip->id || ip2.src.s_addr != ip->src.s_addr) {
 		fprintf(stderr, "a parsed data packet built again does not parse the same\n");

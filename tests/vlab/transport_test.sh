@@ -120,11 +120,29 @@ lossy_runs() {
 	check "ipid-drop reverted after its --for" test $? -eq 0
 }
 lossy_runs lossy "MP-RDMA"
-# The paper's sender (mode paper: no scoreboard, every PSN from the hole resent, credit per
-# reply) on the same loss: its recovery is coarser, but it must lose no byte either.
-lossy_runs lossy-paper "the paper's sender" --mode paper
-check "the paper's sender said so: scoreboard off, credit paper" \
-	jq -e '.sender.scoreboard == false and .sender.credit == "paper"' "$TR_OUT/lossy-paper.json"
+# The paper's connection (mode paper: no scoreboard, every PSN from the hole resent, credit per
+# reply, one NACK a hole) on the same loss: its recovery is coarser, but it must lose no byte
+# either.  Every 4th message a SEND: the receiver completes each message, a CQE for those.
+lossy_runs lossy-paper "the paper's sender" --mode paper --notify-every 4
+check "the paper's sender said so: scoreboard off, credit paper, one NACK a hole" \
+	jq -e '.sender.scoreboard == false and .sender.credit == "paper" and .sender.nack == "once"' "$TR_OUT/lossy-paper.json"
+check "the paper's receiver: $(jq '.receiver.messages' "$TR_OUT/lossy-paper.json") messages in order, a CQE for every 4th ($(jq '.receiver.completions' "$TR_OUT/lossy-paper.json"))" \
+	jq -e '.receiver.messages > 0 and .receiver.completions == (.receiver.messages / 4 | floor)' "$TR_OUT/lossy-paper.json"
+# IRN's selective repeat (issue 57's baseline; --single-path --recovery irn) on the same loss,
+# pinned to a VP traced through spine1: its receiver keeps what comes after a hole, never more
+# than its BDP (the bitmap, 64) since no more is in flight, so it drops nothing, and the sender
+# resends what is missing (go-back-N on that VP resent 66% of its sends on 2026-12-01, IRN 16%).
+irn_vp=$(jq -r --arg s "$(spine_addr spine1)" 'select(.type == "trace" and .hops[1] == $s) | .vp' "$paths" 2>/dev/null | head -1)
+if [ -n "$irn_vp" ]; then
+	lossy_runs lossy-irn "IRN's selective repeat on VP $irn_vp" --single-path --sport "$irn_vp" --recovery irn
+	j=$TR_OUT/lossy-irn.json
+	check "IRN: nothing dropped past the receiver's BDP; $(jq .sender.retx "$j") of $(jq .sender.sent "$j") sends were resends, $(jq .sender.rtos "$j") timeouts" \
+		jq -e '.sender.recovery == "irn" and .receiver.overflow_drops == 0 and .sender.retx * 2 < .sender.sent' "$j"
+else
+	fail "IRN: no VP traced through spine1" "$(head -c 300 "$paths")"
+fi
+check "rocelab's receiver answers every drop (the sender says so), a CQE for every message" \
+	jq -e '.sender.nack == "every" and .receiver.completions == .receiver.messages' "$TR_OUT/lossy.json"
 
 # The emulated switch ECN marker: host2:rnic2's link at 20 Mbit/s, its switch end (rail2) marking
 # CE past 6 KB queued; the receiver on --ecn wire counts only CE bits that arrive.
@@ -150,6 +168,9 @@ expect_exit 2 "transport: unknown RNIC" "$RL" transport run --from host9:rnic1 -
 expect_exit 2 "transport: delta above the bitmap" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --delta 100 --bitmap 64
 expect_exit 2 "transport: bad ECN mode" "$RL" transport recv --at host2:rnic2 --ecn red
 expect_exit 2 "transport: bad credit rule" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --credit twice
+expect_exit 2 "transport: bad NACK rule" "$RL" transport recv --at host2:rnic2 --nack sometimes
+expect_exit 2 "transport: IRN without the single path" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --recovery irn
+expect_exit 2 "transport: an unknown recovery" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --single-path --recovery sack
 expect_exit 2 "transport: bad sender mode" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --mode nsdi
 expect_exit 2 "transport: a synchronise share above 1" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sync 1.5
 expect_exit 2 "transport: credit once a PSN without the scoreboard" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --scoreboard off
@@ -176,6 +197,9 @@ expect_exit 2 "transport sim: too many seeds" "$RL" transport sim --seeds 101
 expect_exit 2 "transport sim: unknown figure" "$RL" transport sim --figure fig99
 expect_exit 2 "transport sim: credit once without the scoreboard" "$RL" transport sim --credit once --scoreboard off
 expect_exit 2 "transport sim: --json and --bench" "$RL" transport sim --json --bench
+expect_exit 2 "transport sim: bad NACK rule" "$RL" transport sim --nack twice
+check "transport sim: --nack every is the paper's sender with rocelab's receiver" \
+	bash -c '"$1" transport sim --figure state --seeds 1 --nack every | grep -q "^mode paper.nack-every: .*NACK every"' _ "$RL"
 
 # Eunomia's spraying workload, unshaped: finite connections completing, each byte checked.
 if tr_run spray --duration 1s --workload spray --receiver eunomia --bitmap 256 --vps 16; then

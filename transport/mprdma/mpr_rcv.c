@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SLOT_EMPTY, SLOT_RECV, SLOT_TAIL };
+/* Section 3.3.1's four slot states, two bits each (Fig. 6). */
+enum { SLOT_EMPTY, SLOT_RECV, SLOT_TAIL, SLOT_TAIL_CQE };
 
 int mpr_rcv_init(struct mpr_rcv *r, unsigned L)
 {
@@ -14,7 +15,23 @@ int mpr_rcv_init(struct mpr_rcv *r, unsigned L)
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->L = L;
+	r->nack_once = L == 1;
 	return 0;
+}
+
+int mpr_rcv_init_cfg(struct mpr_rcv *r, const struct mpr_cfg *cfg)
+{
+	int e;
+
+	if (cfg->eunomia_rx)
+		e = mpr_rcv_init_eunomia(r);
+	else if (cfg->single_path && cfg->sp_recovery == MPR_SP_IRN)
+		e = mpr_rcv_init(r, cfg->bitmap); /* IRN's: what arrives within one BDP is kept */
+	else
+		e = mpr_rcv_init(r, cfg->single_path ? 1 : cfg->bitmap);
+	if (!e)
+		r->nack_once |= cfg->nack == MPR_NACK_ONCE;
+	return e;
 }
 
 int mpr_rcv_init_eunomia(struct mpr_rcv *r)
@@ -40,7 +57,7 @@ void mpr_rcv_free(struct mpr_rcv *r)
 
 size_t mpr_rcv_bytes(const struct mpr_rcv *r)
 {
-	return r->eu ? eu_conn_bytes(r->eu, &r->euc) : r->L / 8 + 4 + 4 + 1;
+	return r->eu ? eu_conn_bytes(r->eu, &r->euc) : (2 * r->L + 7) / 8 + 1;
 }
 
 /* The paper has no field for it; a NACK carries the hole in nack_psn. */
@@ -56,17 +73,18 @@ static void nack(struct mpr_rx_result *res, uint32_t psn, bool sync)
 static void overflow(struct mpr_rcv *r, struct mpr_rx_result *res)
 {
 	/*
-	 * Every such packet is answered, as every data packet is: the NACK
-	 * tells the sender that the packet left the network (its window
-	 * credit comes back) and, once the hole's retransmission should have
-	 * landed, that it was lost too.  The brief's reading (one NACK a hole)
-	 * stalls the ACK clock for the hole's round trip.  L = 1 is rxe, which
-	 * answers a gap once.
+	 * MPR_NACK_EVERY (rocelab's): every such packet is answered, as every
+	 * data packet is: the NACK tells the sender that the packet left the
+	 * network (its window credit comes back) and, once the hole's
+	 * retransmission should have landed, that it was lost too.  One NACK a
+	 * hole (the paper's, and rxe's: resp.sent_psn_nak, its sender goes back
+	 * N) leaves the other drops unanswered: their credit is gone, and a
+	 * lost retransmission of the hole waits for the RTO.
 	 */
 	r->st.overflow_drops++;
 	res->dropped = true;
-	if (r->L == 1 && r->nak_for == r->rcv_nxt + 1)
-		return; /* rxe NAKs a gap once (resp.sent_psn_nak): its sender goes back N */
+	if (r->nack_once && r->nak_for == r->rcv_nxt + 1)
+		return;
 	r->nak_for = r->rcv_nxt + 1;
 	r->st.nacks++;
 	nack(res, r->rcv_nxt, false);
@@ -122,10 +140,19 @@ void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_resu
 			return;
 		}
 	}
-	r->slot[p->psn % r->L] = p->tail ? SLOT_TAIL : SLOT_RECV;
+	r->slot[p->psn % r->L] = !p->tail ? SLOT_RECV : p->cqe ? SLOT_TAIL_CQE : SLOT_TAIL;
+	/*
+	 * The head moves a slot at a time, not a message: the paper clears a
+	 * whole HoL message at once, which is the same for what leaves in
+	 * order and also takes messages longer than L (the brief's reading).
+	 */
 	for (uint8_t *s; *(s = &r->slot[r->rcv_nxt % r->L]) != SLOT_EMPTY; r->rcv_nxt++) {
-		if (*s == SLOT_TAIL) {
-			res->cqes++; /* completions leave strictly in message order */
+		if (*s >= SLOT_TAIL) {
+			res->msgs++; /* messages leave strictly in order */
+			r->st.msgs++;
+		}
+		if (*s == SLOT_TAIL_CQE) {
+			res->cqes++; /* a receive WQE popped, a CQE pushed */
 			r->st.cqes++;
 		}
 		*s = SLOT_EMPTY;

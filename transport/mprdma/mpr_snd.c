@@ -25,6 +25,7 @@ void mpr_cfg_default(struct mpr_cfg *cfg)
 	    .qp_timeout_ns = 4096ULL << 14,
 	    .cwnd_max = MPR_SB / 2,
 	    .msg_pkts = 64,
+	    .notify_every = 1,
 	    .sync_every = 0,
 	    .scoreboard = true,
 	};
@@ -35,6 +36,26 @@ void mpr_cfg_paper(struct mpr_cfg *cfg)
 	cfg->scoreboard = false;
 	cfg->credit = MPR_CREDIT_PAPER;
 	cfg->probe_mode = MPR_PROBE_PER_RTT;
+	cfg->nack = MPR_NACK_ONCE;
+}
+
+#define IRN_N 3 /* IRN's N: RTO_low with this many packets in flight or fewer */
+
+void mpr_irn_default(struct mpr_cfg *cfg, unsigned bdp_pkts, uint64_t rto_high_ns)
+{
+	if (bdp_pkts < 1)
+		bdp_pkts = 1;
+	cfg->single_path = true;
+	cfg->sp_recovery = MPR_SP_IRN;
+	cfg->scoreboard = true;
+	cfg->bitmap = bdp_pkts;
+	cfg->cwnd_max = bdp_pkts;
+	if (cfg->iw > bdp_pkts)
+		cfg->iw = bdp_pkts;
+	if (cfg->delta > bdp_pkts)
+		cfg->delta = bdp_pkts; /* unused on one path; kept within the bitmap */
+	cfg->irn_rto_high_ns = rto_high_ns;
+	cfg->irn_rto_low_ns = rto_high_ns * 454 / 1350; /* conweave-ns3's IrnRtoLow/IrnRtoHigh */
 }
 
 void mpr_dcqcn_default(struct mpr_cfg *cfg, uint64_t line_bps, uint64_t rtt_ns)
@@ -56,48 +77,62 @@ void mpr_dcqcn_default(struct mpr_cfg *cfg, uint64_t line_bps, uint64_t rtt_ns)
 	};
 }
 
+/* names[v], or NULL past them */
+static const char *name_of(const char *const *names, unsigned n, unsigned v)
+{
+	return v < n ? names[v] : NULL;
+}
+
+/* *v = the index of name in names, or -EINVAL */
+static int parse_in(const char *const *names, unsigned n, const char *name, unsigned *v)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (names[i] && !strcmp(name, names[i])) {
+			*v = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* mpr_<what>_name() and mpr_<what>_parse() over the table <what>_names of enum type T. */
+#define NAMED(what, T)                                                                             \
+	const char *mpr_##what##_name(T v)                                                         \
+	{                                                                                          \
+		return name_of(what##_names, sizeof(what##_names) / sizeof(what##_names[0]),       \
+			       (unsigned)v);                                                       \
+	}                                                                                          \
+	int mpr_##what##_parse(const char *name, T *v)                                             \
+	{                                                                                          \
+		unsigned i;                                                                        \
+		int r = parse_in(what##_names, sizeof(what##_names) / sizeof(what##_names[0]),     \
+				 name, &i);                                                        \
+		if (!r)                                                                            \
+			*v = (T)i;                                                                 \
+		return r;                                                                          \
+	}
+
 static const char *const credit_names[] = {
     [MPR_CREDIT_ONCE] = "once",
     [MPR_CREDIT_PER_REPLY] = "per-reply",
     [MPR_CREDIT_PAPER] = "paper",
 };
-
-const char *mpr_credit_name(enum mpr_credit c)
-{
-	return (unsigned)c < sizeof(credit_names) / sizeof(credit_names[0]) ? credit_names[c]
-									    : NULL;
-}
-
-int mpr_credit_parse(const char *name, enum mpr_credit *c)
-{
-	for (unsigned i = 0; i < sizeof(credit_names) / sizeof(credit_names[0]); i++)
-		if (!strcmp(name, credit_names[i])) {
-			*c = (enum mpr_credit)i;
-			return 0;
-		}
-	return -EINVAL;
-}
+NAMED(credit, enum mpr_credit)
 
 static const char *const probe_mode_names[] = {
     [MPR_PROBE_PER_RTT] = "per-rtt",
     [MPR_PROBE_PER_PACKET] = "per-packet",
 };
+NAMED(probe_mode, enum mpr_probe_mode)
 
-const char *mpr_probe_mode_name(enum mpr_probe_mode m)
-{
-	return (unsigned)m < sizeof(probe_mode_names) / sizeof(probe_mode_names[0])
-		   ? probe_mode_names[m]
-		   : NULL;
-}
+static const char *const nack_names[] = {
+    [MPR_NACK_EVERY] = "every",
+    [MPR_NACK_ONCE] = "once",
+};
+NAMED(nack, enum mpr_nack)
 
-int mpr_probe_mode_parse(const char *name, enum mpr_probe_mode *m)
+const char *mpr_recovery_name(const struct mpr_cfg *cfg)
 {
-	for (unsigned i = 0; i < sizeof(probe_mode_names) / sizeof(probe_mode_names[0]); i++)
-		if (!strcmp(name, probe_mode_names[i])) {
-			*m = (enum mpr_probe_mode)i;
-			return 0;
-		}
-	return -EINVAL;
+	return !cfg->single_path ? "mp-rdma" : cfg->sp_recovery == MPR_SP_IRN ? "irn" : "gbn";
 }
 
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
@@ -129,6 +164,15 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "the initial RTT and the RTO floor must be positive";
 	else if (cfg->single_path && cfg->qp_timeout_ns < 1)
 		w = "the single path's QP timeout must be positive";
+	else if ((unsigned)cfg->sp_recovery > MPR_SP_IRN)
+		w = "the single path's recovery must be go-back-N or IRN";
+	else if (cfg->sp_recovery == MPR_SP_IRN &&
+		 (!cfg->single_path || !cfg->scoreboard || !cfg->irn_rto_low_ns ||
+		  cfg->irn_rto_high_ns < cfg->irn_rto_low_ns))
+		w = "IRN is a single path's, with its SACK bitmap and two timeouts "
+		    "(mpr_irn_default())";
+	else if ((unsigned)cfg->nack > MPR_NACK_ONCE)
+		w = "the receiver's NACK must be every or once";
 	else if ((unsigned)cfg->credit > MPR_CREDIT_PAPER)
 		w = "the credit rule must be once, per-reply or paper";
 	else if (cfg->credit == MPR_CREDIT_ONCE && !cfg->scoreboard && !cfg->single_path)
@@ -258,6 +302,13 @@ static bool is_tail(const struct mpr_snd *s, uint32_t psn)
 	return (psn + 1) % s->cfg.msg_pkts == 0 || psn + 1 == s->total;
 }
 
+/* Every notify_every-th message asks the receiver for a completion (a SEND); the rest are WRITEs.
+ */
+static bool notifies(const struct mpr_snd *s, uint32_t psn)
+{
+	return s->cfg.notify_every && (psn / s->cfg.msg_pkts + 1) % s->cfg.notify_every == 0;
+}
+
 /* Every sync_every-th message but the first (or a share sync_ppm of them) must land after all
  * earlier ones. */
 static bool is_sync_msg(const struct mpr_snd *s, uint32_t psn)
@@ -302,9 +353,23 @@ static bool probe_now(struct mpr_snd *s, uint64_t now)
 	return true;
 }
 
+static bool irn(const struct mpr_snd *s)
+{
+	return s->cfg.single_path && s->cfg.sp_recovery == MPR_SP_IRN;
+}
+
+/* The timeout from now: IRN's RTO_low or RTO_high by what is in flight, else the RTO. */
+static uint64_t rto_now(const struct mpr_snd *s)
+{
+	if (irn(s))
+		return s->snd_max - s->snd_una <= IRN_N ? s->cfg.irn_rto_low_ns
+							: s->cfg.irn_rto_high_ns;
+	return s->rto << s->rto_backoff;
+}
+
 static void arm_rto(struct mpr_snd *s, uint64_t now)
 {
-	s->rto_at = s->snd_una == s->snd_max ? MPR_NEVER : now + (s->rto << s->rto_backoff);
+	s->rto_at = s->snd_una == s->snd_max ? MPR_NEVER : now + rto_now(s);
 }
 
 static void emit(struct mpr_snd *s, uint32_t psn, uint16_t vp, bool probe, uint64_t now,
@@ -317,6 +382,7 @@ static void emit(struct mpr_snd *s, uint32_t psn, uint16_t vp, bool probe, uint6
 	    .retx = psn < s->snd_max,
 	    .sync = is_sync_msg(s, psn),
 	    .tail = is_tail(s, psn),
+	    .cqe = is_tail(s, psn) && notifies(s, psn),
 	    .probe = probe,
 	    .lost_vp = psn < s->snd_max ? s->sent_vp[psn % MPR_SB] : 0,
 	    .tx_ns = now,
@@ -332,8 +398,9 @@ static void emit(struct mpr_snd *s, uint32_t psn, uint16_t vp, bool probe, uint6
 	} else {
 		s->st.retx++;
 	}
-	if (s->rto_at == MPR_NEVER)
-		s->rto_at = now + (s->rto << s->rto_backoff);
+	if (s->rto_at == MPR_NEVER || irn(s))
+		s->rto_at =
+		    now + rto_now(s); /* IRN's restarts at every send (conweave-ns3 PktSent) */
 	s->st.sent++;
 	s->st.probes += probe;
 	s->last_send = now;
@@ -379,6 +446,8 @@ static uint32_t sweep_next(struct mpr_snd *s)
 		return p < s->recovery ? p : UINT32_MAX;
 	}
 	for (; p < s->recovery; p++) {
+		if (irn(s) && p >= s->snd_ooh)
+			break; /* IRN: lost is what the receiver misses below what it holds */
 		if (sacked(s, p) || (s->sent_ns[p % MPR_SB] >= s->round_ns && !flag(s->dropped, p)))
 			continue;
 		s->snd_retx = p + 1;
@@ -420,7 +489,7 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 	while (s->cfg.scoreboard && s->snd_nxt < s->snd_max && sacked(s, s->snd_nxt))
 		s->snd_nxt++; /* after a timeout: what the receiver holds is not sent again */
 	if (s->snd_nxt < s->total) {
-		if (s->snd_nxt - s->snd_una >= MPR_SB / 2) {
+		if (s->snd_nxt - s->snd_una >= (irn(s) ? s->cfg.cwnd_max : MPR_SB / 2)) {
 			held = true;
 		} else if (s->snd_nxt >= s->snd_max && s->snd_nxt % s->cfg.msg_pkts == 0 &&
 			   is_sync_msg(s, s->snd_nxt) && now < sync_release(s)) {
@@ -518,9 +587,43 @@ static unsigned spread(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 static void rtt_sample(struct mpr_snd *s, uint64_t rtt);
 static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now);
 
+/*
+ * IRN, after a reply's SACK and cumulative ACK were taken: a reply above
+ * the cumulative ACK (IRN's NACK: the receiver misses what is below its
+ * PSN) or a NACK starts a recovery round unless one is on.  The round
+ * resends, one a send opportunity, what is not SACKed below the highest
+ * SACKed PSN (sweep_next()); a copy lost again waits for the timeout, as
+ * in IRN.
+ */
+static void irn_loss(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
+{
+	if ((a->nack || a->sack > a->aack) && s->mode == MPR_NORMAL && s->snd_una < s->snd_max) {
+		s->mode = MPR_RECOVERY;
+		s->recovery = s->snd_nxt;
+		s->snd_retx = s->snd_una;
+		s->round_ns = now;
+		s->st.recoveries++;
+	}
+}
+
+/* IRN: a packet its recovery round has yet to resend (one sweep_next() would pick). */
+static bool irn_resend_due(const struct mpr_snd *s)
+{
+	uint32_t end = s->recovery < s->snd_ooh ? s->recovery : s->snd_ooh;
+
+	if (!irn(s) || s->mode != MPR_RECOVERY)
+		return false;
+	for (uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una; p < end; p++)
+		if (!sacked(s, p) && (s->sent_ns[p % MPR_SB] < s->round_ns || flag(s->dropped, p)))
+			return true;
+	return false;
+}
+
+/* New data within the window (IRN: within one BDP), or a resend IRN's round owes. */
 static bool dcqcn_can_send(const struct mpr_snd *s)
 {
-	return s->snd_nxt < s->total && s->snd_nxt - s->snd_una < s->cfg.cwnd_max;
+	return (s->snd_nxt < s->total && s->snd_nxt - s->snd_una < s->cfg.cwnd_max) ||
+	       irn_resend_due(s);
 }
 
 static uint64_t dcqcn_gap(const struct mpr_snd *s)
@@ -601,14 +704,22 @@ static unsigned dcqcn_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t n
 		rtt_sample(s, now - a->tx_ns);
 	if (a->ece && (!s->dq.cnp_any || now >= s->dq.last_cnp + s->cfg.dcqcn.cnp_ns))
 		dcqcn_cnp(s, now);
+	if (s->cfg.scoreboard && !a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
+		set_flag(s->sacked, a->sack, true); /* IRN's SACK bitmap */
 	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
 		s->snd_una = a->aack;
 		if (s->snd_nxt < s->snd_una)
 			s->snd_nxt = s->snd_una;
 		arm_rto(s, now);
+		if (s->mode == MPR_RECOVERY && s->snd_una >= s->recovery)
+			s->mode = MPR_NORMAL;
 	}
 	if (a->nack)
-		on_nack(s, a, now); /* go back N from the NAK's PSN */
+		on_nack(s, a, now); /* go back N from the NAK's PSN, or IRN's drop */
+	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
+		s->snd_ooh = a->sack + 1;
+	if (irn(s))
+		irn_loss(s, a, now);
 	unsigned k = dcqcn_send(s, now, out);
 
 	if (s->snd_una == s->snd_max)
@@ -619,8 +730,10 @@ static unsigned dcqcn_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t n
 static unsigned dcqcn_timer(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 {
 	if (s->rto_at <= now) {
-		/* rxe's timer: go back N from snd_una, at the same rate */
+		/* rxe's timer: go back N from snd_una, at the same rate (IRN: what is not SACKed)
+		 */
 		s->st.rtos++;
+		s->mode = MPR_NORMAL;
 		s->snd_nxt = s->snd_una;
 		s->rto_at = MPR_NEVER;
 	}
@@ -703,6 +816,13 @@ static void rtt_sample(struct mpr_snd *s, uint64_t rtt)
 static void on_nack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
 {
 	s->st.nacks++;
+	if (irn(s)) {
+		/* beyond the receiver's BDP: dropped, to be sent again (irn_loss() starts the
+		 * round) */
+		if (a->sack >= s->snd_una && a->sack < s->snd_max && !sacked(s, a->sack))
+			set_flag(s->dropped, a->sack, true);
+		return;
+	}
 	if (s->cfg.single_path) {
 		/* rxe's completer: a sequence-error NAK retries from its PSN (go back N) */
 		if (a->nack_psn >= s->snd_una && a->nack_psn < s->snd_nxt) {
@@ -814,6 +934,8 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 		on_nack(s, a, now);
 	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
 		s->snd_ooh = a->sack + 1;
+	if (irn(s))
+		irn_loss(s, a, now);
 	/*
 	 * PER_REPLY: the receiver holds nothing above its cumulative ACK, so no
 	 * packet beyond snd_una has left the network and no credit is owed.
@@ -940,6 +1062,8 @@ size_t mpr_snd_bytes(const struct mpr_cfg *cfg)
 	b += 2 * HW_TIME; /* srtt, rttvar */
 	b += HW_TIME;	  /* last send (restart after idle) */
 	b += 8;		  /* the RNG (xorshift64*) */
+	if (cfg->single_path && cfg->sp_recovery == MPR_SP_IRN)
+		b += (cfg->bitmap + 7) / 8 + HW_TIME; /* IRN: its SACK bitmap (a BDP), RTO_low */
 	if (cfg->single_path)
 		return b + (cfg->cc == MPR_CC_DCQCN ? 4 + 4 + 4 + 1 + 1 + 3 * HW_TIME : 0);
 	b += cfg->probe_mode == MPR_PROBE_PER_RTT ? HW_TIME + 1 : HW_TIME; /* probing */

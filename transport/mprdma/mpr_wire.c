@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-enum { D_RETX = 0x01, D_SYNC = 0x02, D_TAIL = 0x04, D_PROBE = 0x08 };
+enum { D_RETX = 0x01, D_SYNC = 0x02, D_TAIL = 0x04, D_PROBE = 0x08, D_CQE = 0x10 };
 enum { A_ECE = 0x01, A_RETX = 0x02, A_SYNC_FAIL = 0x04, A_NACK = 0x08 };
 enum { AETH_ACK = 0x1f, AETH_NAK_PSN = 0x60 };
 
@@ -40,7 +40,7 @@ ssize_t mpr_wire_data(uint8_t *buf, size_t cap, const struct mpr_wire_ep *ep, ui
 	uint8_t x[MPR_WIRE_MPXD_LEN] = {0};
 
 	x[0] = (uint8_t)((p->retx ? D_RETX : 0) | (p->sync ? D_SYNC : 0) | (p->tail ? D_TAIL : 0) |
-			 (p->probe ? D_PROBE : 0));
+			 (p->probe ? D_PROBE : 0) | (p->cqe ? D_CQE : 0));
 	x[1] = (uint8_t)(p->psn >> 24);
 	roce_put_be(x + 2, p->conn, 2);
 	roce_put_be(x + 4, p->msg_first, 4);
@@ -58,8 +58,10 @@ int mpr_wire_parse_data(const uint8_t *pkt, size_t len, struct roce_ip *ip, uint
 
 	if (r)
 		return r;
-	if (x[0] & ~(D_RETX | D_SYNC | D_TAIL | D_PROBE))
+	if (x[0] & ~(D_RETX | D_SYNC | D_TAIL | D_PROBE | D_CQE))
 		return -EPROTO; /* flags this format does not know */
+	if ((x[0] & (D_CQE | D_TAIL)) == D_CQE)
+		return -EPROTO; /* only a message's tail asks for its completion */
 	*p = (struct mpr_pkt){
 	    .psn = (uint32_t)x[1] << 24 | bth.psn,
 	    .msg_first = (uint32_t)roce_get_be(x + 4, 4),
@@ -69,6 +71,7 @@ int mpr_wire_parse_data(const uint8_t *pkt, size_t len, struct roce_ip *ip, uint
 	    .sync = x[0] & D_SYNC,
 	    .tail = x[0] & D_TAIL,
 	    .probe = x[0] & D_PROBE,
+	    .cqe = x[0] & D_CQE,
 	    .ce = (ip->tos & 3) == MPR_WIRE_CE,
 	    .tx_ns = roce_get_be(x + 8, 8),
 	};

@@ -8,7 +8,8 @@
  *   IPv4 (DF, DSCP as configured, ECT(0); a CE on arrival is the fabric's
  *   mark) | UDP sport = the VP, dport 4791 | BTH RC SEND Only (0x04), AckReq,
  *   PSN = the PSN's low 24 bits | MPX-D 16 bytes | payload | ICRC.
- *   MPX-D: flags (ReTx 0x01, Sync 0x02, Tail 0x04, Probe 0x08), the PSN's
+ *   MPX-D: flags (ReTx 0x01, Sync 0x02, Tail 0x04, Probe 0x08, Completion 0x10:
+ *   a tail whose message asks for a completion, as a SEND's opcode would), the PSN's
  *   high 8 bits, the connection's number (16: a spraying workload's, which
  *   runs many on a QP each in turn; 0 for MP-RDMA's one), the message's
  *   first PSN (32: Eunomia's Head), tx_ns (64).

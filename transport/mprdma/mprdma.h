@@ -47,6 +47,36 @@ enum mpr_credit {
 };
 
 /*
+ * What the receiver answers a packet it drops beyond its bitmap with.
+ * ONCE: the paper's "a NACK will be generated ... to notify the PSN of the
+ * lost packet" (section 3.3.3), one for each hole (rcv_nxt), the rest of
+ * the drops unanswered; a lost retransmission waits for the RTO, as the
+ * paper says.  EVERY: rocelab's addition, a NACK for every dropped packet,
+ * so each drop's window credit comes back (mpr_rcv.c).
+ */
+enum mpr_nack {
+	MPR_NACK_EVERY,
+	MPR_NACK_ONCE,
+};
+
+/*
+ * The single path's loss recovery.  GBN: rxe's (an in-order receiver NAKs a
+ * gap once, the sender goes back to it and sends everything after it
+ * again).  IRN: selective repeat as IRN (Mittal et al., SIGCOMM'18) and
+ * conweave-ns3's IrnEnable model it: the receiver keeps what arrives out
+ * of order within one BDP and answers each packet with its PSN (a SACK);
+ * the sender's first such answer starts a recovery that resends only what
+ * the receiver misses below the highest PSN it holds (a single path
+ * delivers in order, so those were lost), its packets in flight are capped
+ * at one BDP (BDP-FC), and its timeout is short with 3 packets or fewer in
+ * flight (RTO_low), long otherwise (RTO_high).
+ */
+enum mpr_sp_recovery {
+	MPR_SP_GBN,
+	MPR_SP_IRN,
+};
+
+/*
  * The single path's congestion control: the MP-RDMA window on its one VP
  * (ECN +1/cwnd, -1/2), or DCQCN's rate (a RoCE NIC's: Zhu et al.,
  * SIGCOMM'15, as Mellanox's NICs run it; see mpr_snd.c).
@@ -107,10 +137,20 @@ struct mpr_cfg {
 	 * message m > 0 is one when floor((m + 1) r) > floor(m r).  0: sync_every decides.
 	 */
 	uint32_t sync_ppm;
-	bool single_path; /* go-back-N on one VP (vp_lo): the rxe-like baseline */
-	enum mpr_cc cc;	  /* the single path's: its window, or DCQCN's rate */
+	bool single_path;			  /* one VP (vp_lo): the baselines */
+	enum mpr_sp_recovery sp_recovery;	  /* the single path's: rxe's go-back-N, or IRN's */
+	uint64_t irn_rto_low_ns, irn_rto_high_ns; /* IRN: 3 packets or fewer in flight, more */
+	enum mpr_cc cc; /* the single path's: its window, or DCQCN's rate */
 	struct mpr_dcqcn dcqcn;
 	enum mpr_credit credit;
+	enum mpr_nack nack; /* the receiver's, beyond its bitmap (L = 1: rxe's, always once) */
+	/*
+	 * Every notify_every-th message asks the receiver for a completion
+	 * (a SEND, or a WRITE with immediate: its Tail slot is "Tail with
+	 * completion"); the others are WRITEs, whose Tail completes nothing at
+	 * the receiver (section 3.3.1's four slot states).  1: every message.
+	 */
+	unsigned notify_every;
 	/*
 	 * rocelab's SACK scoreboard (a bit a PSN in flight for SACKed and for
 	 * dropped, and each PSN's send time): recovery passes what the receiver
@@ -135,7 +175,8 @@ struct mpr_pkt {
 	uint32_t msg_first; /* the first PSN of its message (the wire's iPSN offset) */
 	uint16_t vp;
 	bool retx, sync, tail, probe;
-	bool ce; /* arrived with ECN CE (set by the fabric) */
+	bool cqe; /* a tail whose message asks the receiver for a completion */
+	bool ce;  /* arrived with ECN CE (set by the fabric) */
 	/*
 	 * A retransmission: the VP its previous copy went on, which that copy
 	 * presumably never crossed (0: a first send).  Not on the wire: the
@@ -211,8 +252,9 @@ uint64_t mpr_rand_gap(uint64_t *state, double mean_ns);
  * credit. */
 void mpr_cfg_default(struct mpr_cfg *cfg);
 /*
- * The paper's sender exactly: no scoreboard, credit per reply (PAPER),
- * probing once a round trip at p (the rest of cfg as it is).
+ * The paper's connection exactly: no scoreboard, credit per reply (PAPER),
+ * probing once a round trip at p, a NACK once a hole (the rest of cfg as
+ * it is).
  */
 void mpr_cfg_paper(struct mpr_cfg *cfg);
 /*
@@ -222,12 +264,24 @@ void mpr_cfg_paper(struct mpr_cfg *cfg);
  * scaled by rtt_ns / 12 µs and rates by line_bps / 40 Gbit/s.
  */
 void mpr_dcqcn_default(struct mpr_cfg *cfg, uint64_t line_bps, uint64_t rtt_ns);
+/*
+ * IRN on the single path (mpr_sp_recovery): the receiver and the packets
+ * in flight bounded by bdp_pkts, its SACK bitmap (the scoreboard's bits),
+ * RTO_high rto_high_ns and RTO_low in conweave-ns3's ratio to it (454 of
+ * 1350 us).  Sets single_path; the congestion control is left as it is.
+ */
+void mpr_irn_default(struct mpr_cfg *cfg, unsigned bdp_pkts, uint64_t rto_high_ns);
 /* "once", "per-reply", "paper" (NULL for another value); -EINVAL for an unknown name. */
 const char *mpr_credit_name(enum mpr_credit c);
 int mpr_credit_parse(const char *name, enum mpr_credit *c);
 /* "per-rtt", "per-packet" (NULL for another value); -EINVAL for an unknown name. */
 const char *mpr_probe_mode_name(enum mpr_probe_mode m);
 int mpr_probe_mode_parse(const char *name, enum mpr_probe_mode *m);
+/* How cfg's connection recovers loss: "mp-rdma", or the single path's "gbn" or "irn". */
+const char *mpr_recovery_name(const struct mpr_cfg *cfg);
+/* "every", "once" (NULL for another value); -EINVAL for an unknown name. */
+const char *mpr_nack_name(enum mpr_nack n);
+int mpr_nack_parse(const char *name, enum mpr_nack *n);
 /* 0, or -EINVAL with what is wrong in why (may be NULL). */
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why);
 
@@ -263,14 +317,16 @@ size_t mpr_snd_bytes(const struct mpr_cfg *cfg);
 
 /* The receiver: a cyclic bitmap of L slots headed by rcv_nxt (section 3.3.1). */
 struct mpr_rcv_stats {
-	unsigned long long data, acks, nacks, dups, overflow_drops, sync_drops, cqes, delivered;
+	unsigned long long data, acks, nacks, dups, overflow_drops, sync_drops, msgs, cqes,
+	    delivered;
 	uint32_t ood_max;
 };
 
 struct mpr_rcv {
 	unsigned L;
+	bool nack_once; /* MPR_NACK_ONCE (L = 1: always) */
 	uint32_t rcv_nxt;
-	uint32_t nak_for;	 /* L = 1 (rxe): the hole already NAKed, + 1 (0: none) */
+	uint32_t nak_for;	 /* nack_once: the hole already NACKed, + 1 (0: none) */
 	uint8_t slot[MPR_L_MAX]; /* Eunomia: only which PSNs are a message's tail */
 	struct mpr_rcv_stats st;
 	struct eu_rx *eu; /* Eunomia's receiver (one connection: the QP), or NULL */
@@ -284,11 +340,22 @@ struct mpr_rx_result {
 	bool dropped, duplicate;
 	uint32_t ood;			   /* PSN - rcv_nxt on arrival (0 when late) */
 	uint32_t deliver_from, deliver_to; /* now in order: [from, to) */
-	unsigned cqes;			   /* messages completed, in order */
+	unsigned msgs;			   /* messages completed, in order */
+	unsigned cqes;			   /* of them, those that asked for a completion */
 };
 
-/* L = 1 is the rxe-like receiver: in order or dropped, one NACK a hole. */
+/*
+ * L = 1 is the rxe-like receiver: in order or dropped, one NACK a hole.
+ * Otherwise a NACK for every drop (MPR_NACK_EVERY); mpr_rcv_init_cfg()
+ * takes the connection's.
+ */
 int mpr_rcv_init(struct mpr_rcv *r, unsigned L);
+/*
+ * The receiver cfg's connection needs: Eunomia's (eunomia_rx), rxe's
+ * (single_path) or an L = bitmap one, answering drops as cfg->nack says.
+ * -EINVAL, -ENOMEM; free with mpr_rcv_free().
+ */
+int mpr_rcv_init_cfg(struct mpr_rcv *r, const struct mpr_cfg *cfg);
 /*
  * The same replies from Eunomia's receiver: the QP is one connection from
  * PSN 0 that never ends, whose HD bitmap (16-bit rows, 256 bits at most)
@@ -300,8 +367,11 @@ int mpr_rcv_init_eunomia(struct mpr_rcv *r);
 void mpr_rcv_free(struct mpr_rcv *r);
 /*
  * The receiver's ordering memory now: Eunomia's (4 B, + 48 + 2 a row once
- * it reordered), or an L-slot bitmap's L/8 + Head, Last and Head's index
- * (17 B at L = 64: the Eunomia paper's Table 1 for MP-RDMA).
+ * it reordered), or an L-slot bitmap's two bits a slot (section 3.3.1: Empty,
+ * Received, Tail, Tail with completion) and its head's index, 1 B (17 B at
+ * L = 64: the Eunomia paper's Table 1 for MP-RDMA).  rcv_nxt is the PSN a
+ * RoCE v2 responder expects anyway, and whether the hole was NACKed its
+ * NAK-sent bit (rxe: resp.sent_psn_nak).
  */
 size_t mpr_rcv_bytes(const struct mpr_rcv *r);
 void mpr_rcv_data(struct mpr_rcv *r, const struct mpr_pkt *p, struct mpr_rx_result *res);

@@ -34,7 +34,7 @@ void fig_variant_paper(struct fig_variant *v)
 
 	mpr_cfg_default(&m);
 	mpr_cfg_paper(&m);
-	*v = (struct fig_variant){m.scoreboard, m.credit, m.probe_mode};
+	*v = (struct fig_variant){m.scoreboard, m.credit, m.probe_mode, m.nack};
 }
 
 void fig_variant_rocelab(struct fig_variant *v)
@@ -42,7 +42,7 @@ void fig_variant_rocelab(struct fig_variant *v)
 	struct mpr_cfg m;
 
 	mpr_cfg_default(&m);
-	*v = (struct fig_variant){m.scoreboard, m.credit, m.probe_mode};
+	*v = (struct fig_variant){m.scoreboard, m.credit, m.probe_mode, m.nack};
 }
 
 int fig_variant_parse(const char *mode, struct fig_variant *v)
@@ -59,7 +59,7 @@ int fig_variant_parse(const char *mode, struct fig_variant *v)
 static bool same(const struct fig_variant *a, const struct fig_variant *b)
 {
 	return a->scoreboard == b->scoreboard && a->credit == b->credit &&
-	       a->probe_mode == b->probe_mode;
+	       a->probe_mode == b->probe_mode && a->nack == b->nack;
 }
 
 const char *fig_variant_name(const struct fig_variant *v, char *buf, size_t len)
@@ -70,10 +70,12 @@ const char *fig_variant_name(const struct fig_variant *v, char *buf, size_t len)
 	fig_variant_rocelab(&r);
 	if (same(v, &r))
 		return "rocelab";
-	snprintf(buf, len, "paper%s%s%s%s", v->scoreboard ? ".scoreboard" : "",
+	snprintf(buf, len, "paper%s%s%s%s%s%s", v->scoreboard ? ".scoreboard" : "",
 		 v->credit != p.credit ? ".credit-" : "",
 		 v->credit != p.credit ? mpr_credit_name(v->credit) : "",
-		 v->probe_mode != p.probe_mode ? ".probe-per-packet" : "");
+		 v->probe_mode != p.probe_mode ? ".probe-per-packet" : "",
+		 v->nack != p.nack ? ".nack-" : "",
+		 v->nack != p.nack ? mpr_nack_name(v->nack) : "");
 	return buf;
 }
 
@@ -118,6 +120,7 @@ static struct mpr_cfg with_variant(const struct fig_variant *v)
 	m.scoreboard = v->scoreboard;
 	m.credit = v->credit;
 	m.probe_mode = v->probe_mode;
+	m.nack = v->nack;
 	return m;
 }
 
@@ -155,6 +158,29 @@ static struct mpr_cfg dcqcn_cfg(const struct ps_cfg *c)
 
 	mpr_dcqcn_default(&m, c->host_bps ? c->host_bps : c->path[0].rate_bps, m.srtt_init_ns);
 	return m;
+}
+
+/*
+ * IRN (selective repeat, BDP-FC, two timeouts; mprdma.h) over DCQCN's rate,
+ * as IRN's paper and conweave-ns3 run it: one BDP at the line and the
+ * base round trip in flight, RTO_high the MP-RDMA sender's RTO floor here.
+ */
+static struct mpr_cfg irn_cfg(const struct ps_cfg *c)
+{
+	struct mpr_cfg m = dcqcn_cfg(c);
+	double line = (double)(c->host_bps ? c->host_bps : c->path[0].rate_bps);
+	unsigned bdp = (unsigned)(line * (double)m.srtt_init_ns / 1e9 / (1098 * 8) + 0.999);
+
+	mpr_irn_default(&m, bdp, m.rto_min_ns);
+	return m;
+}
+
+/* The single-path baselines: rxe's go-back-N, DCQCN's rate over it, IRN over DCQCN. */
+enum base { BASE_RXE, BASE_DCQCN, BASE_IRN };
+
+static struct mpr_cfg base_cfg(const struct ps_cfg *c, enum base b)
+{
+	return b == BASE_IRN ? irn_cfg(c) : b == BASE_DCQCN ? dcqcn_cfg(c) : single_cfg(c);
 }
 
 /* The baseline on the first VP of path p. */
@@ -254,10 +280,14 @@ static const struct fig_metric fig11a_m[] = {
     {"fig11a_dcqcn_loss0.5", "of-optimal", 17.5 / 38, true, "§5.1.1: DCQCN 17.5 of 38 Gbit/s"},
     {"fig11a_dcqcn_loss10", "of-optimal", 0.25, true, "§5.1.1: ~25% of MP-RDMA above 0.5%"},
     {"fig11a_gain_dcqcn_loss10", "x", 4.0, true, "§5.1.1: ~25% of MP-RDMA, so ~4x"},
+    {"fig11a_irn_loss0.5", "of-optimal", 0, false,
+     "no figure: IRN (selective repeat) over DCQCN, a baseline the paper did not run"},
+    {"fig11a_irn_loss10", "of-optimal", 0, false, "no figure"},
+    {"fig11a_gain_irn_loss10", "x", 0, false, "no figure: MP-RDMA over IRN's mean"},
 };
 
 /* The single path (rxe's, or DCQCN) placed on each path in turn: the mean goodput. */
-static int single_mean(const struct ps_cfg *c, uint64_t seed, bool dcqcn, double *mean)
+static int single_mean(const struct ps_cfg *c, uint64_t seed, enum base b, double *mean)
 {
 	*mean = 0;
 	for (unsigned p = 0; p < 4; p++) {
@@ -265,7 +295,7 @@ static int single_mean(const struct ps_cfg *c, uint64_t seed, bool dcqcn, double
 
 		if (!ps)
 			return -ENOMEM;
-		struct mpr_cfg m = dcqcn ? dcqcn_cfg(c) : single_cfg(c);
+		struct mpr_cfg m = base_cfg(c, b);
 
 		m.vp_lo = m.vp_hi = ps_vp_on(ps, p, 0);
 		int f = ps_add_flow(ps, &m, flow_seed(1, seed), 0);
@@ -306,16 +336,20 @@ static int run_fig11a(const struct fig_variant *v, uint64_t seed, double *val)
 		}
 		ps_free(ps);
 		if (l == 0 || l == 3) {
-			double mean, dq;
+			double mean, dq, irn;
 
-			if (single_mean(&c, seed, false, &mean) || single_mean(&c, seed, true, &dq))
+			if (single_mean(&c, seed, BASE_RXE, &mean) ||
+			    single_mean(&c, seed, BASE_DCQCN, &dq) ||
+			    single_mean(&c, seed, BASE_IRN, &irn))
 				return -ENOMEM;
 			val[l ? 5 : 4] = mean / optimal;
 			val[l ? 12 : 11] = dq / optimal;
+			val[l ? 15 : 14] = irn / optimal;
 		}
 	}
 	val[6] = val[5] > 0 ? val[3] / val[5] : 0;
 	val[13] = val[12] > 0 ? val[3] / val[12] : 0;
+	val[16] = val[15] > 0 ? val[3] / val[15] : 0;
 	return 0;
 }
 
@@ -663,6 +697,8 @@ static const struct fig_metric fig12_m[] = {
     {"fig12_single_paths_used", "count", 3, true, "§5.1.2: 3 of 4 paths used (one run)"},
     {"fig12_dcqcn", "of-optimal", 102.46 / 160, true, "§5.1.2: DCQCN 102.46 of 160 Gbit/s"},
     {"fig12_gain_dcqcn", "x", 1.4705, true, "§5.1.2: 47.05% higher goodput"},
+    {"fig12_irn", "of-optimal", 0, false, "no figure: IRN over DCQCN, ECMP-placed"},
+    {"fig12_gain_irn", "x", 0, false, "no figure: MP-RDMA over IRN's single paths"},
 };
 
 /* Each single-path flow's VP, drawn from the seed (as ECMP would see fresh QPs' source ports). */
@@ -730,10 +766,10 @@ static struct pathsim *perm(const struct ps_cfg *c, const struct mpr_cfg *m, boo
 }
 
 /* The single paths over PERM_PLACEMENTS placements: mean total, lowest flow and paths used. */
-static int single_perm(const struct ps_cfg *c, uint64_t seed, bool dcqcn, double *total,
+static int single_perm(const struct ps_cfg *c, uint64_t seed, enum base b, double *total,
 		       double *min_share, double *used)
 {
-	struct mpr_cfg m = dcqcn ? dcqcn_cfg(c) : single_cfg(c);
+	struct mpr_cfg m = base_cfg(c, b);
 	int f[PERM_FLOWS];
 
 	*total = *min_share = *used = 0;
@@ -770,11 +806,13 @@ static int run_fig12(const struct fig_variant *v, uint64_t seed, double *val)
 	ps_free(ps);
 	double lo, used_dq;
 
-	if (single_perm(&c, seed, false, &val[1], &val[4], &val[5]) ||
-	    single_perm(&c, seed, true, &val[6], &lo, &used_dq))
+	if (single_perm(&c, seed, BASE_RXE, &val[1], &val[4], &val[5]) ||
+	    single_perm(&c, seed, BASE_DCQCN, &val[6], &lo, &used_dq) ||
+	    single_perm(&c, seed, BASE_IRN, &val[8], &lo, &used_dq))
 		return -EINVAL;
 	val[2] = val[1] > 0 ? val[0] / val[1] : 0;
 	val[7] = val[6] > 0 ? val[0] / val[6] : 0;
+	val[9] = val[8] > 0 ? val[0] / val[8] : 0;
 	return 0;
 }
 
@@ -843,7 +881,7 @@ static int run_fig18(const struct fig_variant *v, uint64_t seed, double *val)
 		return -EINVAL;
 	/* DCQCN's single paths on the same fabric and seed (Fig. 12's), as the paper compares */
 	paths_profile(&c, seed);
-	if (single_perm(&c, seed, true, &single, &unused, &used))
+	if (single_perm(&c, seed, BASE_DCQCN, &single, &unused, &used))
 		return -EINVAL;
 	static const struct {
 		unsigned pkts;
@@ -981,7 +1019,7 @@ static int run_state(const struct fig_variant *v, uint64_t seed, double *val)
 	struct mpr_rcv r;
 
 	(void)seed;
-	if (mpr_cfg_check(&m, NULL) || mpr_rcv_init(&r, m.bitmap))
+	if (mpr_cfg_check(&m, NULL) || mpr_rcv_init_cfg(&r, &m))
 		return -EINVAL;
 	val[0] = (double)(mpr_snd_bytes(&m) - ROCE_RC_SENDER_BYTES + mpr_rcv_bytes(&r));
 	return 0;

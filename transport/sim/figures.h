@@ -23,6 +23,7 @@ struct fig_variant {
 	bool scoreboard;
 	enum mpr_credit credit;
 	enum mpr_probe_mode probe_mode;
+	enum mpr_nack nack;
 };
 
 /* The paper's sender (mode paper) and rocelab's (mode rocelab: scoreboard, credit once). */
@@ -32,7 +33,8 @@ void fig_variant_rocelab(struct fig_variant *v);
 int fig_variant_parse(const char *mode, struct fig_variant *v);
 /*
  * "rocelab", "paper", or the paper's with what differs: "paper.scoreboard",
- * "paper.credit-per-reply", "paper.probe-per-packet" (joined in that order);
+ * "paper.credit-per-reply", "paper.probe-per-packet", "paper.nack-every"
+ * (joined in that order);
  * buf holds it when it is not a constant.
  */
 const char *fig_variant_name(const struct fig_variant *v, char *buf, size_t len);
@@ -46,7 +48,7 @@ struct fig_metric {
 	const char *source; /* where in the paper, and how the number was read */
 };
 
-#define FIG_METRICS_MAX 16
+#define FIG_METRICS_MAX 24
 
 struct fig_def {
 	const char *name;  /* fig11a */

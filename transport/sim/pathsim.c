@@ -297,8 +297,7 @@ int ps_add_flow(struct pathsim *ps, const struct mpr_cfg *cfg, uint64_t seed, ui
 	fl = calloc(1, sizeof(*fl));
 	if (!fl)
 		return -ENOMEM;
-	if (cfg->eunomia_rx ? mpr_rcv_init_eunomia(&fl->rcv)
-			    : mpr_rcv_init(&fl->rcv, cfg->single_path ? 1 : cfg->bitmap)) {
+	if (mpr_rcv_init_cfg(&fl->rcv, cfg)) {
 		free(fl);
 		return -ENOMEM;
 	}

@@ -774,30 +774,123 @@ Test(mprdma, receiver_bitmap_window_nack_duplicates_and_completions)
 	cr_assert_eq(r.st.nacks, 2);
 	cr_assert_eq(r.st.overflow_drops, 2);
 
-	/* messages of 2: 0-1, 2-3; 3 then 1 then 0 then 2 */
+	/*
+	 * Messages of 2: 0-1 a WRITE (Tail), 2-3 a SEND (Tail with
+	 * completion); 3 then 1 then 0 then 2.  Both complete in order; only
+	 * the SEND pushes a CQE (section 3.3.1's four states).
+	 */
 	cr_assert_eq(mpr_rcv_init(&r, 64), 0);
-	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 3, .msg_first = 2, .tail = true}, &res);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 3, .msg_first = 2, .tail = true, .cqe = true},
+		     &res);
 	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 1, .tail = true}, &res);
-	cr_assert_eq(res.cqes, 0);
+	cr_assert_eq(res.msgs, 0);
 	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 0}, &res);
-	cr_assert_eq(res.cqes, 1);
+	cr_assert_eq(res.msgs, 1);
+	cr_assert_eq(res.cqes, 0, "a WRITE's tail completes nothing at the receiver");
 	cr_assert_eq(res.deliver_from, 0);
 	cr_assert_eq(res.deliver_to, 2);
-	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 3, .tail = true}, &res);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 3, .tail = true, .cqe = true}, &res);
 	cr_assert(res.duplicate && res.reply);
 	cr_assert_eq(res.deliver_to - res.deliver_from, 0);
 	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 2, .msg_first = 2}, &res);
+	cr_assert_eq(res.msgs, 1);
 	cr_assert_eq(res.cqes, 1);
 	cr_assert_eq(res.ack.aack, 4);
 	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 1}, &res);
 	cr_assert(res.duplicate);
 	cr_assert_eq(r.st.delivered, 4);
-	cr_assert_eq(r.st.cqes, 2);
+	cr_assert_eq(r.st.msgs, 2);
+	cr_assert_eq(r.st.cqes, 1);
 
 	/* the next hole gets its own NACK */
 	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 100}, &res);
 	cr_assert(res.ack.nack);
 	cr_assert_eq(res.ack.nack_psn, 4);
+}
+
+/*
+ * The paper's receiver (nack once): the first drop beyond the bitmap is
+ * NACKed, the rest of that hole's drops are not answered, and the next
+ * hole gets its own.  Its memory: two bits a slot and the head's index.
+ */
+Test(mprdma, receiver_nacks_once_a_hole_in_the_papers_mode)
+{
+	struct mpr_cfg c;
+	struct mpr_rcv r;
+	struct mpr_rx_result res;
+
+	mpr_cfg_default(&c);
+	cr_assert_eq(mpr_rcv_init_cfg(&r, &c), 0);
+	cr_assert_not(r.nack_once, "rocelab's receiver answers every drop");
+	cr_assert_eq(mpr_rcv_bytes(&r), 17, "64 slots of 2 bits and the head's index");
+	mpr_cfg_paper(&c);
+	cr_assert_eq(c.nack, MPR_NACK_ONCE);
+	cr_assert_eq(mpr_rcv_init_cfg(&r, &c), 0);
+	cr_assert(r.nack_once && r.L == 64);
+
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 64, .vp = 3}, &res);
+	cr_assert(res.dropped && res.reply && res.ack.nack);
+	cr_assert_eq(res.ack.nack_psn, 0);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 65}, &res);
+	cr_assert(res.dropped);
+	cr_assert_not(res.reply, "the hole was NACKed: later drops are not answered");
+	cr_assert_eq(r.st.nacks, 1);
+	cr_assert_eq(r.st.overflow_drops, 2);
+	/* the hole fills; the next one is NACKed once again */
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 0}, &res);
+	cr_assert(res.reply && !res.ack.nack);
+	cr_assert_eq(res.ack.aack, 1);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 70}, &res);
+	cr_assert(res.dropped && res.reply && res.ack.nack);
+	cr_assert_eq(res.ack.nack_psn, 1);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 71}, &res);
+	cr_assert_not(res.reply);
+	cr_assert_eq(r.st.nacks, 2);
+
+	/* the single path is rxe's in any mode; Eunomia's keeps the mode's answer */
+	mpr_cfg_default(&c);
+	c.single_path = true;
+	cr_assert_eq(mpr_rcv_init_cfg(&r, &c), 0);
+	cr_assert(r.nack_once && r.L == 1);
+	mpr_cfg_default(&c);
+	c.eunomia_rx = true;
+	c.bitmap = 256;
+	cr_assert_eq(mpr_rcv_init_cfg(&r, &c), 0);
+	cr_assert(r.eu && !r.nack_once);
+	mpr_rcv_free(&r);
+	c.bitmap = 0;
+	c.eunomia_rx = false;
+	cr_assert_eq(mpr_rcv_init_cfg(&r, &c), -EINVAL);
+	cr_assert_eq(mpr_nack_parse("once", &c.nack), 0);
+	cr_assert_eq(c.nack, MPR_NACK_ONCE);
+	cr_assert_eq(mpr_nack_parse("sometimes", &c.nack), -EINVAL);
+	cr_assert_str_eq(mpr_nack_name(MPR_NACK_EVERY), "every");
+	cr_assert_null(mpr_nack_name((enum mpr_nack)7));
+}
+
+/* Every notify_every-th message's tail asks for a completion; the rest are WRITEs. */
+Test(mprdma, sender_marks_the_tails_that_ask_for_a_completion)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	c.msg_pkts = 2;
+	c.notify_every = 2;
+	c.iw = 8;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 8, 0, out), 8);
+	for (unsigned i = 0; i < 8; i++) {
+		uint32_t psn = out[i].psn;
+
+		cr_assert_eq(out[i].tail, psn % 2 == 1, "psn %u", psn);
+		cr_assert_eq(out[i].cqe, psn == 3 || psn == 7, "psn %u", psn);
+	}
+	c.notify_every = 0;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 8, 0, out), 8);
+	for (unsigned i = 0; i < 8; i++)
+		cr_assert_not(out[i].cqe, "0: every message a WRITE");
 }
 
 /* The baseline: one VP, no probing, a NAK sends it back N (rxe's completer). */
@@ -835,6 +928,106 @@ Test(mprdma, single_path_goes_back_n)
 	cr_assert(out[0].retx);
 	cr_assert_eq(out[1].psn, 2);
 	cr_assert_eq(s.st.recoveries, 1);
+}
+
+/*
+ * IRN on the single path: the receiver keeps what comes after a hole (one
+ * BDP), each reply SACKs its packet, and the sender resends only the hole,
+ * never more than one BDP in flight; a timeout of RTO_low with 3 packets
+ * or fewer in flight, RTO_high with more.  Over DCQCN's rate, as IRN runs.
+ */
+Test(mprdma, irn_resends_only_what_is_missing)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX], sent[64];
+	struct mpr_rcv r;
+	struct mpr_rx_result res;
+	unsigned n = 0;
+	uint64_t t = 0;
+
+	c.single_path = true;
+	mpr_dcqcn_default(&c, 1000000000, 100 * US);
+	mpr_irn_default(&c, 8, 4000 * US);
+	cr_assert_eq(mpr_cfg_check(&c, NULL), 0);
+	cr_assert_eq(c.irn_rto_low_ns, 4000 * US * 454 / 1350);
+	cr_assert_eq(mpr_rcv_init_cfg(&r, &c), 0);
+	cr_assert_eq(r.L, 8, "the receiver keeps one BDP");
+	cr_assert_not(r.nack_once);
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	n = mpr_snd_push(&s, 100, 0, sent);
+	/* paced at the line: run the timers until BDP-FC holds it at 8 in flight */
+	for (t = 1 * US; t < 1000 * US && n < 64; t += 1 * US) {
+		unsigned k = mpr_snd_timer(&s, t, out);
+
+		for (unsigned i = 0; i < k; i++)
+			sent[n++] = out[i];
+	}
+	cr_assert_eq(n, 8, "BDP-FC: %u packets in flight, not more than one BDP", n);
+	cr_assert_eq(mpr_snd_deadline(&s) - s.rto_at, 0, "held: only the timeout is due");
+	cr_assert_eq(s.rto_at, sent[7].tx_ns + c.irn_rto_high_ns, "8 in flight: RTO_high");
+
+	/*
+	 * Packet 2's first copy is lost, the rest arrive in the order sent (one
+	 * path): 3.. are kept and SACKed, and only 2 is sent again.
+	 */
+	struct mpr_pkt q[512];
+	unsigned qh = 0, qt = 0, retx = 0;
+	bool lost = false;
+
+	for (unsigned i = 0; i < n; i++)
+		q[qt++] = sent[i];
+	while (qh < qt && t < 100000 * US) {
+		struct mpr_pkt p = q[qh++];
+		unsigned k;
+
+		if (p.psn == 2 && !lost) {
+			lost = true;
+			continue;
+		}
+		if (p.retx) {
+			cr_assert_eq(p.psn, 2, "only the hole is resent, not %u", p.psn);
+			retx++;
+		}
+		mpr_rcv_data(&r, &p, &res);
+		cr_assert(res.reply && !res.ack.nack && !res.dropped, "psn %u kept", p.psn);
+		t += 10 * US;
+		k = mpr_snd_ack(&s, &res.ack, t, out);
+		for (unsigned j = 0; j < k && qt < 512; j++)
+			q[qt++] = out[j];
+		cr_assert_leq(s.snd_nxt - s.snd_una, 8, "BDP-FC");
+		while (qh == qt && !mpr_snd_done(&s) && t < 100000 * US) {
+			t = mpr_snd_deadline(&s) > t ? mpr_snd_deadline(&s) : t;
+			k = mpr_snd_timer(&s, t, out);
+			for (unsigned j = 0; j < k && qt < 512; j++)
+				q[qt++] = out[j];
+		}
+	}
+	cr_assert(mpr_snd_done(&s), "all 100 acknowledged (%u)", s.snd_una);
+	cr_assert_eq(retx, 1, "the hole once");
+	cr_assert_eq(s.st.retx, 1);
+	cr_assert_eq(s.st.recoveries, 1);
+	cr_assert_eq(s.mode, MPR_NORMAL, "the round ended at the cumulative ACK");
+	cr_assert_eq(s.st.rtos, 0);
+	cr_assert_eq(r.st.delivered, 100);
+
+	/* 3 or fewer in flight: RTO_low */
+	struct mpr_snd lo;
+
+	mpr_irn_default(&c, 2, 4000 * US);
+	cr_assert_eq(mpr_snd_init(&lo, &c, 1), 0);
+	mpr_snd_push(&lo, 100, 0, out);
+	for (t = 0; t < 100 * US; t += 1 * US)
+		mpr_snd_timer(&lo, t, out);
+	cr_assert_eq(lo.snd_max, 2);
+	cr_assert_lt(lo.rto_at, c.irn_rto_high_ns, "2 in flight: RTO_low");
+
+	/* IRN is the single path's, with its bitmap and timeouts */
+	c.single_path = false;
+	cr_assert_eq(mpr_cfg_check(&c, NULL), -EINVAL);
+	c.single_path = true;
+	c.irn_rto_low_ns = 0;
+	cr_assert_eq(mpr_cfg_check(&c, NULL), -EINVAL);
 }
 
 /*
@@ -1030,7 +1223,7 @@ Test(mprdma, the_eunomia_receiver)
 	cr_assert(res.reply && !res.ack.nack && res.ack.aack == 1 && res.deliver_to == 1);
 	cr_assert_eq(mpr_rcv_bytes(&r), 4, "in order: the DBA alone");
 	/* 1 is late: 2 makes the bitmap, one row */
-	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 2, .vp = 7, .tail = true}, &res);
+	mpr_rcv_data(&r, &(struct mpr_pkt){.psn = 2, .vp = 7, .tail = true, .cqe = true}, &res);
 	cr_assert(res.reply && !res.ack.nack && res.ack.aack == 1 && res.ack.sack == 2);
 	cr_assert_eq(mpr_rcv_bytes(&r), 4 + 48 + 2);
 	/* 40 grows it by linear rows (Tail stays at 16) */

@@ -26,6 +26,7 @@ Test(wire, data_round_trip)
 			    .vp = 51234,
 			    .retx = true,
 			    .tail = true,
+			    .cqe = true,
 			    .tx_ns = 0x1122334455667788ULL,
 			    .conn = 0xbeef},
 		       got;
@@ -44,7 +45,7 @@ Test(wire, data_round_trip)
 	cr_assert_eq(got.psn, p.psn);
 	cr_assert_eq(got.msg_first, p.msg_first);
 	cr_assert_eq(got.vp, 51234);
-	cr_assert(got.retx && got.tail && !got.sync && !got.probe && !got.ce);
+	cr_assert(got.retx && got.tail && got.cqe && !got.sync && !got.probe && !got.ce);
 	cr_assert_eq(got.tx_ns, p.tx_ns);
 	cr_assert_eq(got.conn, 0xbeef, "a spraying workload's connection number");
 	cr_assert_eq(qpn, 0x123456);
@@ -138,6 +139,11 @@ Test(wire, truncated_and_foreign_packets_are_refused)
 	ip = (struct roce_ip){.src = e.src, .dst = e.dst, .sport = 50000, .dport = 4791, .ttl = 64};
 
 	n = roce_build_ud(buf, sizeof(buf), &ip, &ud, pl, sizeof(pl));
+	cr_assert_gt(n, 0);
+	cr_assert_eq(mpr_wire_parse_data(buf, (size_t)n, &ip, &qpn, &got, &gpl, &glen), -EPROTO);
+	/* a completion asked by a packet that is not its message's tail: malformed */
+	p.cqe = true;
+	n = mpr_wire_data(buf, sizeof(buf), &e, 1, &p, pl, sizeof(pl));
 	cr_assert_gt(n, 0);
 	cr_assert_eq(mpr_wire_parse_data(buf, (size_t)n, &ip, &qpn, &got, &gpl, &glen), -EPROTO);
 }
