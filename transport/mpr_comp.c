@@ -411,8 +411,10 @@ int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *o
 	if (st->optimal > 0)
 		comp_obs_metric(obs, "goodput-vs-optimal", base / st->optimal, "ratio");
 	/* during the fault: of the optimal that the faults left (0: they left nothing) */
-	if (st->optimal_fault > 0 && fault >= 0)
+	if (st->optimal_fault > 0 && fault >= 0) {
 		comp_obs_metric(obs, "fault-vs-optimal", fault / st->optimal_fault, "ratio");
+		mpr_onset(st, t, iv, obs);
+	}
 	comp_obs_metric(
 	    obs, "vps-used",
 	    mpr_mean_of(st->ss, st->n_ss, offsetof(struct mpr_sample, vps_used), b_from, b_to),

@@ -32,10 +32,13 @@
  */
 #define OOD_SETTLE_S 1.0
 /* Ground truth for abandonment and reuse (the brief's D.6) */
-#define ABANDON_W   0.1 /* the touched VPs' share stays below ABANDON_MAX this long */
-#define ABANDON_MAX 0.01
-#define REUSE_W	    0.2 /* the restored link carries REUSE_SHARE of its fair share this long */
-#define REUSE_SHARE 0.9
+#define ABANDON_W      0.1 /* the touched VPs' share stays below ABANDON_MAX this long */
+#define ABANDON_MAX    0.01
+#define ONSET_W	       0.2 /* after a fault: goodput holds ONSET_SHARE of its optimal this long */
+#define ONSET_SHARE    0.85
+#define ONSET_SETTLE_S 1.5 /* fault-settled-vs-optimal counts from this long into the fault */
+#define REUSE_W	       0.2 /* the restored link carries REUSE_SHARE of its fair share this long */
+#define REUSE_SHARE    0.9
 /* A competing stream (Fig. 15): MP-RDMA's share on its link, after COMPETE_AFTER */
 #define COMPETE_W     0.2 /* the share stays below COMPETE_MAX this long */
 #define COMPETE_MAX   0.10
@@ -112,6 +115,8 @@ void mpr_localize(const struct mpr_state *st, const struct vp_acc *acc, const st
 		  json_t *paths, struct comp_obs *obs);
 void mpr_recovery_time(const struct mpr_state *st, const struct comp_times *t, double iv,
 		       double t_end, double base_mbit, struct comp_obs *obs);
+void mpr_onset(const struct mpr_state *st, const struct comp_times *t, double iv,
+	       struct comp_obs *obs);
 void mpr_spray_metrics(const struct mpr_state *st, const struct comp_times *t, const json_t *re,
 		       const json_t *se, struct comp_obs *obs);
 

@@ -379,6 +379,42 @@ void mpr_recovery_time(const struct mpr_state *st, const struct comp_times *t, d
 	free(g);
 }
 
+/*
+ * The fault's onset.  A burst of marked ACKs comes back as the path
+ * slows (65 in 10 ms in one run of mprdma-degraded-marked), and each takes
+ * half a packet off the shared window: it falls to a few packets within
+ * two round trips.  ACK clocking then keeps the flow on the
+ * VPs those few replies come back on (one, in the worst runs of
+ * mprdma-degraded-marked: 45 Mbit/s, a path's worth, for half a second),
+ * and only probing spreads it again.  onset-ms: from the verified fault
+ * until goodput holds ONSET_SHARE of the optimal the fault left for
+ * ONSET_W (the whole phase when it never does).  fault-settled-vs-optimal:
+ * goodput from ONSET_SETTLE_S after it on, the steady state the paper's
+ * Fig. 14(b) reports, when the phase is twice that long.
+ */
+void mpr_onset(const struct mpr_state *st, const struct comp_times *t, double iv,
+	       struct comp_obs *obs)
+{
+	double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
+	double per_iv = st->optimal_fault * 1e6 * iv / (MPR_WIRE_PAYLOAD * 8), r;
+	struct mpr_share *g;
+
+	if (st->optimal_fault <= 0 || t->t_revert <= f_from)
+		return;
+	g = rl_xcalloc(st->n_rs + 1, sizeof(*g));
+	for (size_t i = 0; i < st->n_rs; i++)
+		g[i] = (struct mpr_share){st->rs[i].t, st->rs[i].delivered, per_iv};
+	r = mpr_share_settles(g, st->n_rs, iv, f_from, t->t_revert, ONSET_W, ONSET_SHARE, false);
+	comp_obs_metric(obs, "onset-ms", (r < 0 ? t->t_revert - f_from : r) * 1e3, "ms");
+	if (t->t_revert - f_from >= 2 * ONSET_SETTLE_S)
+		comp_obs_metric(
+		    obs, "fault-settled-vs-optimal",
+		    mpr_goodput_mbit(st->rs, st->n_rs, iv, f_from + ONSET_SETTLE_S, t->t_revert) /
+			st->optimal_fault,
+		    "ratio");
+	free(g);
+}
+
 /* A window's mean of a sample field, as mpr_mean_of() but over [from, to] of whole intervals. */
 static double fault_mean(const struct mpr_state *st, const struct comp_times *t, size_t field)
 {

@@ -5,11 +5,13 @@
  * lab (paths bottleneck, host bottleneck, unshaped).
  */
 #include "transport/mpr_comp.h"
+#include "transport/mpr_comp_int.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static struct inventory *inv;
@@ -184,4 +186,55 @@ Test(mpr_comp, cpu_limits_a_phase_only_below_the_optimal)
 	cr_assert(mpr_cpu_limited(0.95, 900.0, 0), "nothing shaped: busy alone decides");
 	cr_assert(mpr_cpu_limited(0.9, 0.949 * 100, 100), "the bounds are inclusive as stated");
 	cr_assert_not(mpr_cpu_limited(0.9, 95.0, 100), "95%% of the optimal is the network's pace");
+}
+
+/*
+ * The onset of a fault: goodput at 0.45 of the optimal the fault left for
+ * half a second (the window collapsed onto one path), then 0.95.  onset-ms
+ * is when 200 ms first hold 0.85 of it; the settled share counts from
+ * 1.5 s in; a fault that never recovers counts the whole phase.
+ */
+
+static double metric_of(const struct comp_obs *o, const char *name)
+{
+	for (size_t i = 0; i < o->n_metrics; i++)
+		if (!strcmp(o->metrics[i].name, name))
+			return o->metrics[i].value;
+	return NAN;
+}
+
+Test(mpr_comp, onset_and_the_settled_fault)
+{
+	struct mpr_sample s[700];
+	struct mpr_state st = {.rs = s, .n_rs = 700, .optimal_fault = 81.92};
+	struct comp_times t = {.t_fault = 100.8, .t_verified = 101.0, .t_revert = 107.0};
+	struct comp_obs o = {0};
+
+	/* 10 ms samples from t = 100.01; 100 packets of 1024 B a 10 ms is the optimal */
+	for (int i = 0; i < 700; i++) {
+		double at = 100.0 + 0.01 * (i + 1);
+
+		s[i] = (struct mpr_sample){.t = at, .delivered = at <= 101.5 + 1e-9 ? 45 : 95};
+	}
+	mpr_onset(&st, &t, 0.01, &o);
+	/* the first 200 ms whose mean reaches 0.85: 4 slow samples and 16 fast, from 101.46 */
+	cr_assert_float_eq(metric_of(&o, "onset-ms"), 460, 1e-6, "%g", metric_of(&o, "onset-ms"));
+	cr_assert_float_eq(metric_of(&o, "fault-settled-vs-optimal"), 0.95, 1e-9);
+	free(o.metrics);
+
+	/* never back: the whole phase */
+	memset(&o, 0, sizeof(o));
+	for (int i = 0; i < 700; i++)
+		s[i].delivered = 45;
+	mpr_onset(&st, &t, 0.01, &o);
+	cr_assert_float_eq(metric_of(&o, "onset-ms"), 6000, 1e-6);
+	cr_assert_float_eq(metric_of(&o, "fault-settled-vs-optimal"), 0.45, 1e-9);
+	free(o.metrics);
+
+	/* a phase too short to settle in: no settled share */
+	memset(&o, 0, sizeof(o));
+	t.t_revert = 103.5;
+	mpr_onset(&st, &t, 0.01, &o);
+	cr_assert(isnan(metric_of(&o, "fault-settled-vs-optimal")));
+	free(o.metrics);
 }
