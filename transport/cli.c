@@ -218,7 +218,7 @@ int cmd_transport(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
-	struct option lo[48];
+	struct option lo[80];
 	struct ep_params p;
 	const char *inv_path = NULL, *from = NULL, *to = NULL, *at = NULL, *outdir = NULL, *verb;
 	enum ep_ecn ecn;

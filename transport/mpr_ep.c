@@ -30,6 +30,13 @@
 const struct opt_desc ep_opts[] = {
     {"single-path", OPT_BOOL, 0, 0, EP(single_path),
      "the rxe-like baseline: one VP, go-back-N, a receiver without a bitmap"},
+    {"cc", OPT_STR, 0, 0, EP(cc),
+     "the single path's congestion control: window (MP-RDMA's window on its VP) or dcqcn (a "
+     "RoCE NIC's rate, paced at the line it is given: --line)",
+     .size = sizeof(((struct ep_params *)0)->cc)},
+    {"line", OPT_DOUBLE, 0, 1e6, EP(line_mbit),
+     "dcqcn: the NIC's line rate in Mbit/s, where the rate starts and its ceiling (the link "
+     "the flow leaves by)"},
     {"recovery", OPT_STR, 0, 0, EP(recovery),
      "the single path's loss recovery: gbn (rxe's go-back-N) or irn (IRN's selective repeat: "
      "a receiver keeping one BDP, bitmap packets, as many in flight at most, timeouts of "
@@ -142,6 +149,7 @@ void ep_defaults(struct ep_params *p)
 	    .alpha = (double)c.alpha_q16 / MPR_ONE,
 	    .receiver = "bitmap",
 	    .recovery = "gbn",
+	    .cc = "window",
 	    .workload = "stream",
 	    .spray = "round-robin",
 	    .conns = 20,       /* Eunomia's section 4: 20 concurrent connections */
@@ -181,6 +189,16 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 
 	if (*p->probe_mode && mpr_probe_mode_parse(p->probe_mode, &probe_mode)) {
 		snprintf(err, errlen, "probe-mode '%s': give per-rtt or per-packet", p->probe_mode);
+		return -EINVAL;
+	}
+	if (strcmp(p->cc, "window") && strcmp(p->cc, "dcqcn")) {
+		snprintf(err, errlen, "cc '%s': give window or dcqcn", p->cc);
+		return -EINVAL;
+	}
+	if (!strcmp(p->cc, "dcqcn") && (!p->single_path || p->line_mbit < 1)) {
+		snprintf(err, errlen,
+			 "cc dcqcn is the single path's, paced at a line: give --single-path and "
+			 "--line MBIT (at least 1, the rate of the link it leaves by)");
 		return -EINVAL;
 	}
 	if (strcmp(p->recovery, "gbn") && strcmp(p->recovery, "irn")) {
@@ -453,21 +471,27 @@ static void snd_end(struct snd_ep *e, double secs)
 				      "resent", (json_int_t)v->resent, "nacks",
 				      (json_int_t)v->nacks, "prunes", (json_int_t)v->prunes));
 	}
-	ep_emit_end(&e->c,
-		    json_pack("{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:"
-			      "b,s:s,s:s,s:s,s:o}",
-			      "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds",
-			      secs, "sent", (json_int_t)st->sent, "retx", (json_int_t)st->retx,
-			      "probes", (json_int_t)st->probes, "acks", (json_int_t)st->acks,
-			      "nacks", (json_int_t)st->nacks, "prunes", (json_int_t)st->prunes,
-			      "rtos", (json_int_t)st->rtos, "snd_una", (json_int_t)e->s.snd_una,
-			      "tx_full", (json_int_t)dp.tx_full, "unroutable",
-			      (json_int_t)dp.tx_unroutable, "rx_overflow",
-			      (json_int_t)dp.rx_overflow, "foreign", (json_int_t)e->bad, "wakeups",
-			      (json_int_t)e->c.loop.wakeups, "scoreboard", e->s.cfg.scoreboard,
-			      "credit", mpr_credit_name(e->s.cfg.credit), "nack",
-			      mpr_nack_name(e->s.cfg.nack), "recovery",
-			      mpr_recovery_name(&e->s.cfg), "per_vp", vps));
+	json_t *end = json_pack(
+	    "{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:"
+	    "b,s:s,s:s,s:s,s:o}",
+	    "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "sent",
+	    (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes", (json_int_t)st->probes,
+	    "acks", (json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "prunes",
+	    (json_int_t)st->prunes, "rtos", (json_int_t)st->rtos, "snd_una",
+	    (json_int_t)e->s.snd_una, "tx_full", (json_int_t)dp.tx_full, "unroutable",
+	    (json_int_t)dp.tx_unroutable, "rx_overflow", (json_int_t)dp.rx_overflow, "foreign",
+	    (json_int_t)e->bad, "wakeups", (json_int_t)e->c.loop.wakeups, "scoreboard",
+	    e->s.cfg.scoreboard, "credit", mpr_credit_name(e->s.cfg.credit), "nack",
+	    mpr_nack_name(e->s.cfg.nack), "recovery", mpr_recovery_name(&e->s.cfg), "per_vp", vps);
+
+	/* the single path's congestion control; DCQCN's rate at the end and the CNPs it took */
+	json_object_set_new(end, "cc",
+			    json_string(e->s.cfg.cc == MPR_CC_DCQCN ? "dcqcn" : "window"));
+	if (e->s.cfg.cc == MPR_CC_DCQCN) {
+		json_object_set_new(end, "rate_mbit", json_real((double)e->s.dq.rc / 1e6));
+		json_object_set_new(end, "cnps", json_integer((json_int_t)e->s.dq.cnps));
+	}
+	ep_emit_end(&e->c, end);
 }
 
 void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
@@ -499,6 +523,8 @@ void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->rto_min_ns = (uint64_t)p->rto_min_us * 1000;
 	c->qp_timeout_ns = 4096ULL << p->qp_timeout;
 	c->srtt_init_ns = (uint64_t)p->srtt_init_us * 1000;
+	if (p->single_path && !strcmp(p->cc, "dcqcn"))
+		mpr_dcqcn_default(c, (uint64_t)(p->line_mbit * 1e6), c->srtt_init_ns);
 	if (p->single_path && !strcmp(p->recovery, "irn"))
 		mpr_irn_default(c, p->bitmap, c->rto_min_ns);
 }
@@ -512,7 +538,7 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	struct mpr_pkt first[MPR_OUT_MAX];
 	enum ep_ecn ecn;
 	const char *why = NULL;
-	char err[256], a1[INET_ADDRSTRLEN], a2[INET_ADDRSTRLEN];
+	char err[256], a1[INET_ADDRSTRLEN], a2[INET_ADDRSTRLEN], line[32];
 	double secs;
 	int r = RL_EXIT_SETUP;
 
@@ -542,13 +568,20 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 		goto clean;
 	inet_ntop(AF_INET, &me->addr.addr, a1, sizeof(a1));
 	inet_ntop(AF_INET, &peer->addr.addr, a2, sizeof(a2));
-	fprintf(stderr,
-		"rocelab: transport send: %s (%s) -> %s (%s), %s, %u VPs, delta %u, bitmap %u%s, "
-		"scoreboard %s, credit %s\n",
-		from, a1, to, a2, p->single_path ? "single path (go-back-N)" : "MP-RDMA",
-		p->single_path ? 1 : p->vps, p->delta, p->single_path ? 1 : c.bitmap,
-		p->ooo_off ? ", out-of-order control off" : "", c.scoreboard ? "on" : "off",
-		mpr_credit_name(c.credit));
+	snprintf(line, sizeof(line), "%g Mbit/s", p->line_mbit);
+	fprintf(
+	    stderr,
+	    "rocelab: transport send: %s (%s) -> %s (%s), %s%s%s, %u VPs, delta %u, bitmap %u%s, "
+	    "scoreboard %s, credit %s\n",
+	    from, a1, to, a2,
+	    !p->single_path		  ? "MP-RDMA"
+	    : c.sp_recovery == MPR_SP_IRN ? "single path (IRN's selective repeat)"
+					  : "single path (go-back-N)",
+	    c.cc == MPR_CC_DCQCN ? ", DCQCN's rate from " : "", c.cc == MPR_CC_DCQCN ? line : "",
+	    p->single_path ? 1 : p->vps, p->delta,
+	    p->single_path && c.sp_recovery != MPR_SP_IRN ? 1 : c.bitmap,
+	    p->ooo_off ? ", out-of-order control off" : "", c.scoreboard ? "on" : "off",
+	    mpr_credit_name(c.credit));
 	/* A backlogged sender: data for longer than any run. */
 	snd_queue(e, first, mpr_snd_push(&e->s, 0x7fffffff, e->c.t0, first));
 	ep_txq_flush(&e->c.q);

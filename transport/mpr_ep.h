@@ -45,6 +45,8 @@ struct ep_params {
 	char probe_mode[16]; /* per-rtt | per-packet | "" (the mode's) */
 	char credit[16];     /* once | per-reply | paper | "" (the mode's) */
 	char recovery[8];    /* single path: gbn (rxe's) | irn (IRN's selective repeat) */
+	char cc[8];	     /* single path: window | dcqcn (paced at line_mbit) */
+	double line_mbit;    /* dcqcn: the NIC's line rate */
 	char nack[8];	     /* once | every | "" (the mode's): the receiver's, beyond its bitmap */
 	unsigned notify_every; /* every n-th message asks for a completion (0: none) */
 	char receiver[16];     /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,11 +243,21 @@ void opt_help(const struct opt_desc *tab, const void *defaults, int indent, FILE
 size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *extra,
 		    struct option *out, size_t max)
 {
-	size_t n = 0;
+	size_t n = 0, need = 1;
 
-	for (; extra && extra->name && n + 1 < max; extra++)
+	for (const struct option *e = extra; e && e->name; e++)
+		need++;
+	for (int i = 0; tab[i].type != OPT_END; i++)
+		need++;
+	if (need > max) {
+		/* a table outgrew its caller's array: options would vanish from the command line */
+		fprintf(stderr, "rocelab: internal error: %zu long options do not fit %zu\n", need,
+			max);
+		abort();
+	}
+	for (; extra && extra->name; extra++)
 		out[n++] = *extra;
-	for (int i = 0; tab[i].type != OPT_END && n + 1 < max; i++)
+	for (int i = 0; tab[i].type != OPT_END; i++)
 		out[n++] = (struct option){
 		    tab[i].name, tab[i].type == OPT_BOOL ? no_argument : required_argument, NULL,
 		    base + i};

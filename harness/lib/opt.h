@@ -82,6 +82,8 @@ void opt_help(const struct opt_desc *tab, const void *defaults, int indent, FILE
 /*
  * Long options for getopt_long: one per table entry, val = base + index,
  * after the entries of extra (the command's own options, ending {0}).
+ * Aborts when they and the closing {0} do not fit max (the caller's array
+ * is too small for its tables: a program error, never the user's).
  */
 size_t opt_longopts(const struct opt_desc *tab, int base, const struct option *extra,
 		    struct option *out, size_t max);

@@ -146,7 +146,7 @@ check "rocelab's receiver answers every drop (the sender says so), a CQE for eve
 
 # The emulated switch ECN marker: host2:rnic2's link at 20 Mbit/s, its switch end (rail2) marking
 # CE past 6 KB queued; the receiver on --ecn wire counts only CE bits that arrive.
-"$RL" inject link-degrade --target host2:rnic2 --rate 20mbit --ecn-mark 6KB --for 6s >"$TR_OUT/mark.out" 2>&1 &
+"$RL" inject link-degrade --target host2:rnic2 --rate 20mbit --ecn-mark 6KB --for 9s >"$TR_OUT/mark.out" 2>&1 &
 INJ=$!
 for _ in $(seq 100); do grep -q 'applied' "$TR_OUT/mark.out" && break; sleep 0.1; done
 if tr_run marked --duration 2s --ecn wire; then
@@ -160,6 +160,17 @@ if tr_run marked --duration 2s --ecn wire; then
 else
 	fail "marked run exited $?" "$(tail -3 "$TR_OUT/marked.err")"
 fi
+# DCQCN on the single path (issue 57's rate-based baseline): a NIC of 200 Mbit/s through the same
+# marked 20 Mbit/s port; the CE bits come back as CNPs and cut its rate to the port's (on
+# 2026-12-01: 1420-1457 CNPs in 2 s, the rate at 12-28 Mbit/s, 16.5 Mbit/s of payload).
+if tr_run dcqcn --duration 2s --ecn wire --single-path --cc dcqcn --line 200; then
+	j=$TR_OUT/dcqcn.json
+	mbit=$(jq -r '.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6 | floor' "$j")
+	check "DCQCN: $(jq .sender.cnps "$j") CNPs took the rate from 200 to $(jq '.sender.rate_mbit | floor' "$j") Mbit/s, $mbit Mbit/s of payload, every payload intact" \
+		jq -e '.sender.cc == "dcqcn" and .sender.cnps > 0 and .sender.rate_mbit < 100 and .receiver.pattern_bad == 0 and (.receiver.delivered * 1024 * 8 / .sender.seconds / 1e6) >= 10' "$j"
+else
+	fail "DCQCN run exited $?" "$(tail -3 "$TR_OUT/dcqcn.err")"
+fi
 wait $INJ
 check "link-degrade with its marker reverted after its --for" test $? -eq 0
 check "no clsact qdisc left on rail2" test -z "$(tc -n rl-rail2 qdisc show | grep clsact)"
@@ -171,6 +182,9 @@ expect_exit 2 "transport: bad credit rule" "$RL" transport send --from host1:rni
 expect_exit 2 "transport: bad NACK rule" "$RL" transport recv --at host2:rnic2 --nack sometimes
 expect_exit 2 "transport: IRN without the single path" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --recovery irn
 expect_exit 2 "transport: an unknown recovery" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --single-path --recovery sack
+expect_exit 2 "transport: DCQCN without a line rate" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --single-path --cc dcqcn
+expect_exit 2 "transport: DCQCN on MP-RDMA" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --cc dcqcn --line 100
+expect_exit 2 "transport: an unknown congestion control" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --single-path --cc timely
 expect_exit 2 "transport: bad sender mode" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --mode nsdi
 expect_exit 2 "transport: a synchronise share above 1" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --sync 1.5
 expect_exit 2 "transport: credit once a PSN without the scoreboard" "$RL" transport send --from host1:rnic1 --to host2:rnic2 --scoreboard off
