@@ -4,14 +4,17 @@
  * (transport/sim/figures.h), over seeds, beside the paper's values.
  */
 #include "harness/lib/common.h"
+#include "harness/lib/proc.h"
 #include "transport/mpr_ep.h"
 #include "transport/sim/figures.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SEEDS_MAX 100
 
@@ -26,6 +29,7 @@ static void sim_help(FILE *f)
 	    "                             [--credit once|per-reply|paper]\n"
 	    "                             [--probe-mode per-rtt|per-packet] [--nack once|every]\n"
 	    "                             [--json | --bench]\n"
+	    "       rocelab transport sim --timeline blackhole|lossy|degraded [--seed S] [-o DIR]\n"
 	    "       rocelab transport sim --list\n"
 	    "\n"
 	    "The MP-RDMA paper's figures in miniature on the deterministic path simulator\n"
@@ -35,8 +39,10 @@ static void sim_help(FILE *f)
 	    "scoreboard, credit per reply, probing once a round trip, a NACK once a hole);\n"
 	    "rocelab is the lab's default (scoreboard, credit once a PSN, a NACK every drop).\n"
 	    "--scoreboard, --credit, --probe-mode and --nack change one departure from the\n"
-	    "mode.  The same options and seed give the same figures\n"
-	    "on every machine.\n"
+	    "mode.  The same options and seed give the same figures on every machine.\n"
+	    "--timeline runs the baselines side by side on one fault, one seed, one timeline\n"
+	    "(go-back-N, DCQCN and IRN on the path it hits, MP-RDMA, MP-RDMA over Eunomia):\n"
+	    "a table of their goodput every 20 ms, and with -o DIR DIR/timeline.png.\n"
 	    "\n"
 	    "  --figure NAME   one figure, or all (the default)\n"
 	    "  --mode M        paper (the default) or rocelab\n"
@@ -45,6 +51,8 @@ static void sim_help(FILE *f)
 	    "  --json          one JSON object: every figure's values, seeds and summary\n"
 	    "  --bench         'bench NAME VALUE UNIT' lines (make bench)\n"
 	    "  --list          the figures and their setups\n"
+	    "  --timeline F    blackhole, lossy or degraded: the baselines side by side\n"
+	    "  -o, --out DIR   --timeline: DIR/timeline.dat and DIR/timeline.png (gnuplot)\n"
 	    "\nfigures:\n",
 	    f);
 	for (unsigned i = 0; i < n; i++)
@@ -138,6 +146,100 @@ static int run_figure(const struct fig_def *d, const struct fig_variant *v, uint
 	return RL_EXIT_OK;
 }
 
+/* The timeline as a table: a row a bin, a column a transport (Mbit/s of payload in order). */
+static void timeline_table(FILE *f, const struct fig_timeline *tl)
+{
+	fprintf(f, "# %s, seed %llu: %s from %u to %u ms; the single paths on path %u\n# t_ms",
+		tl->fault, (unsigned long long)tl->seed, tl->what, TL_FROM_MS, TL_TO_MS,
+		tl->hit_path);
+	for (unsigned i = 0; i < TL_SERIES; i++)
+		fprintf(f, "\t%s", tl->name[i]);
+	fputc('\n', f);
+	for (unsigned b = 0; b < TL_BINS; b++) {
+		fprintf(f, "%u", (b + 1) * TL_BIN_MS);
+		for (unsigned i = 0; i < TL_SERIES; i++)
+			fprintf(f, "\t%.2f", tl->mbit[i][b]);
+		fputc('\n', f);
+	}
+}
+
+/*
+ * dir/timeline.dat and dir/timeline.png (gnuplot): every transport's goodput
+ * on one plot, the fault shaded.  The script's text is the program's own
+ * (the names are constants), the numbers are read from the data file.
+ */
+static int timeline_plot(const char *dir, const struct fig_timeline *tl)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/timeline.dat", dir);
+	if (!(f = fopen(path, "w")))
+		return -errno;
+	timeline_table(f, tl);
+	if (fclose(f))
+		return -EIO;
+	snprintf(path, sizeof(path), "%s/timeline.gp", dir);
+	if (!(f = fopen(path, "w")))
+		return -errno;
+	fprintf(f,
+		"set terminal pngcairo size 900,420 font 'Sans,9'\nset output 'timeline.png'\n"
+		"set title 'The baselines side by side, on the simulator: %s (%s, %u-%u ms)'\n"
+		"set xlabel 'time (ms)'\nset ylabel 'goodput in order (Mbit/s)'\n"
+		"set key outside right top\nset grid\nset yrange [0:*]\n"
+		"set object 1 rect from %u, graph 0 to %u, graph 1 fc rgb '#f4d8d8' fs solid "
+		"noborder behind\n",
+		tl->fault, tl->what, TL_FROM_MS, TL_TO_MS, TL_FROM_MS, TL_TO_MS);
+	fputs("plot", f);
+	for (unsigned i = 0; i < TL_SERIES; i++)
+		fprintf(f, "%s 'timeline.dat' using 1:%u with lines lw 2 title '%s'", i ? "," : "",
+			i + 2, tl->name[i]);
+	fputc('\n', f);
+	if (fclose(f))
+		return -EIO;
+	r = proc_gnuplot(dir, "timeline.gp");
+	return r == -ENOENT ? r : r ? -EIO : 0;
+}
+
+static int run_timeline(const char *fault, uint64_t seed, const char *dir)
+{
+	struct fig_timeline *tl = rl_xcalloc(1, sizeof(*tl));
+	int r = fig_timeline(fault, seed, tl);
+
+	if (r) {
+		free(tl);
+		return r == -EINVAL ? rl_usage_error("transport sim", "--timeline '%s': give %s",
+						     fault, fig_timeline_faults)
+				    : RL_EXIT_SETUP;
+	}
+	if (!dir)
+		timeline_table(stdout, tl);
+	printf("%s%s: %s from %u to %u ms, seed %llu; Mbit/s before, during, after\n",
+	       dir ? "" : "# ", tl->fault, tl->what, TL_FROM_MS, TL_TO_MS,
+	       (unsigned long long)tl->seed);
+	for (unsigned i = 0; i < TL_SERIES; i++)
+		printf("%s  %-22s %7.1f %7.1f %7.1f\n", dir ? "" : "# ", tl->name[i], tl->before[i],
+		       tl->during[i], tl->after[i]);
+	if (dir) {
+		r = timeline_plot(dir, tl);
+		if (r == -ENOENT)
+			fprintf(stderr,
+				"rocelab: transport sim: gnuplot is not installed: the data is "
+				"in %s/timeline.dat\n",
+				dir);
+		else if (r)
+			fprintf(
+			    stderr,
+			    "rocelab: transport sim: %s/timeline.png: %s (see %s/gnuplot.log)\n",
+			    dir, strerror(-r), dir);
+		else
+			printf("%s/timeline.png, %s/timeline.dat\n", dir, dir);
+	}
+	free(tl);
+	return r && r != -ENOENT ? RL_EXIT_SETUP : RL_EXIT_OK;
+}
+
 int cmd_transport_sim(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -149,6 +251,8 @@ int cmd_transport_sim(int argc, char **argv)
 	    {"credit", required_argument, NULL, 'C'},
 	    {"probe-mode", required_argument, NULL, 'P'},
 	    {"nack", required_argument, NULL, 'N'},
+	    {"timeline", required_argument, NULL, 'L'},
+	    {"out", required_argument, NULL, 'o'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"bench", no_argument, NULL, 'b'},
 	    {"list", no_argument, NULL, 'l'},
@@ -156,7 +260,7 @@ int cmd_transport_sim(int argc, char **argv)
 	    {0},
 	};
 	const char *figure = "all", *mode = "paper", *sb = NULL, *credit = NULL, *probe = NULL,
-		   *nack = NULL;
+		   *nack = NULL, *timeline = NULL, *outdir = NULL;
 	long long seeds = 5, seed = 1;
 	bool json = false, bench = false, list = false;
 	struct fig_variant v;
@@ -165,7 +269,7 @@ int cmd_transport_sim(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":jh", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":jho:", lo, NULL)) != -1) {
 		switch (o) {
 		case 'f':
 			figure = optarg;
@@ -199,6 +303,12 @@ int cmd_transport_sim(int argc, char **argv)
 		case 'N':
 			nack = optarg;
 			break;
+		case 'L':
+			timeline = optarg;
+			break;
+		case 'o':
+			outdir = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -230,6 +340,20 @@ int cmd_transport_sim(int argc, char **argv)
 	}
 	if (json && bench)
 		return rl_usage_error("transport sim", "give --json or --bench, not both");
+	if (outdir && !timeline)
+		return rl_usage_error("transport sim", "-o DIR is for --timeline's plot");
+	if (timeline) {
+		struct stat dir_st;
+
+		if (json || bench || list)
+			return rl_usage_error("transport sim",
+					      "--timeline prints its own table: no --json, --bench "
+					      "or --list with it");
+		if (outdir && (stat(outdir, &dir_st) || !S_ISDIR(dir_st.st_mode)))
+			return rl_usage_error("transport sim",
+					      "-o '%s': not a directory (make it first)", outdir);
+		return run_timeline(timeline, (uint64_t)seed, outdir);
+	}
 	if (fig_variant_parse(mode, &v))
 		return rl_usage_error("transport sim", "--mode '%s': give paper or rocelab", mode);
 	if (sb && on_off(sb, &v.scoreboard))

@@ -20,7 +20,17 @@ variants=(
 	"--mode paper --probe-mode per-packet"
 	"--mode paper --nack every"
 )
-for v in "${variants[@]}"; do
+# The variants side by side on the machine's CPUs (each is deterministic and alone on its
+# simulator), their lines in the variants' order.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+jobs=$(nproc 2>/dev/null || echo 1)
+pids=()
+for i in "${!variants[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 	# shellcheck disable=SC2086 # each variant is its options, split
-	"$RL" transport sim $v --seeds "$SEEDS" --bench
-done | awk '!($2 ~ /_paper_value$/ && seen[$2]++)'
+	"$RL" transport sim ${variants[$i]} --seeds "$SEEDS" --bench >"$tmp/$i" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+for i in "${!variants[@]}"; do cat "$tmp/$i"; done | awk '!($2 ~ /_paper_value$/ && seen[$2]++)'

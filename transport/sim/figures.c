@@ -1025,6 +1025,107 @@ static int run_state(const struct fig_variant *v, uint64_t seed, double *val)
 	return 0;
 }
 
+/* ---- the baselines side by side -------------------------------------------------------- */
+
+const char fig_timeline_faults[] = "blackhole, lossy, degraded";
+
+static const struct {
+	const char *name, *what;
+	unsigned hit;
+} tl_faults[] = {
+    {"blackhole", "path 1 drops everything", 1},
+    {"lossy", "paths 0-2 lose 5% of the data", 0},
+    {"degraded", "path 2 at 1/40 of its rate", 2},
+};
+
+static void tl_fault(struct pathsim *ps, unsigned k, bool on)
+{
+	if (k == 0)
+		ps_path(ps, 1)->down = on;
+	else if (k == 1)
+		for (unsigned i = 0; i < 3; i++)
+			ps_path(ps, i)->loss_ppm = on ? 50000 : 0;
+	else
+		ps_path(ps, 2)->rate_bps = on ? 250000000 / 40 : 250000000;
+}
+
+/* Series i's sender on c: the three single paths, MP-RDMA, MP-RDMA over Eunomia. */
+static struct mpr_cfg tl_cfg(const struct ps_cfg *c, unsigned i, const char **name)
+{
+	static const char *const names[TL_SERIES] = {"go-back-N (rxe)", "DCQCN", "IRN over DCQCN",
+						     "MP-RDMA", "MP-RDMA over Eunomia"};
+	struct fig_variant v;
+	struct mpr_cfg m;
+
+	*name = names[i];
+	if (i < 3)
+		return base_cfg(c, i == 0 ? BASE_RXE : i == 1 ? BASE_DCQCN : BASE_IRN);
+	fig_variant_rocelab(&v);
+	m = mp(c, &v);
+	if (i == 4) {
+		m.eunomia_rx = true;
+		m.bitmap = EU_CAP_ROWS * EU_BLOCK_BITS;
+		m.ooo_aware = false;
+	}
+	return m;
+}
+
+static double tl_mean(const double *x, unsigned from_ms, unsigned to_ms)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	for (unsigned b = from_ms / TL_BIN_MS; b < to_ms / TL_BIN_MS && b < TL_BINS; b++, n++)
+		sum += x[b];
+	return n ? sum / n : 0;
+}
+
+int fig_timeline(const char *fault, uint64_t seed, struct fig_timeline *tl)
+{
+	unsigned k;
+
+	for (k = 0; k < sizeof(tl_faults) / sizeof(tl_faults[0]); k++)
+		if (!strcmp(fault, tl_faults[k].name))
+			break;
+	if (k == sizeof(tl_faults) / sizeof(tl_faults[0]))
+		return -EINVAL;
+	memset(tl, 0, sizeof(*tl));
+	tl->fault = tl_faults[k].name;
+	tl->seed = seed;
+	tl->what = tl_faults[k].what;
+	tl->hit_path = tl_faults[k].hit;
+	for (unsigned i = 0; i < TL_SERIES; i++) {
+		struct ps_cfg c;
+
+		paths_profile(&c, seed);
+		struct mpr_cfg m = tl_cfg(&c, i, &tl->name[i]);
+		struct pathsim *ps = ps_new(&c);
+		int f;
+
+		if (!ps)
+			return -ENOMEM;
+		if (i < 3)
+			m.vp_lo = m.vp_hi = ps_vp_on(ps, tl->hit_path, 0);
+		if ((f = ps_add_flow(ps, &m, flow_seed(1, seed), 0)) < 0) {
+			ps_free(ps);
+			return -EINVAL;
+		}
+		for (unsigned b = 0; b < TL_BINS; b++) {
+			uint64_t t0 = (uint64_t)b * TL_BIN_MS * MS;
+
+			if (b * TL_BIN_MS == TL_FROM_MS || b * TL_BIN_MS == TL_TO_MS)
+				tl_fault(ps, k, b * TL_BIN_MS == TL_FROM_MS);
+			tl->mbit[i][b] = ps_goodput(ps, f, t0, t0 + TL_BIN_MS * MS) / 1e6;
+		}
+		ps_free(ps);
+		tl->before[i] = tl_mean(tl->mbit[i], TL_FROM_MS / 2, TL_FROM_MS);
+		tl->during[i] = tl_mean(tl->mbit[i], TL_FROM_MS, TL_TO_MS);
+		tl->after[i] =
+		    tl_mean(tl->mbit[i], TL_TO_MS + (TL_END_MS - TL_TO_MS) / 2, TL_END_MS);
+	}
+	return 0;
+}
+
 #define FIG(n, t, m, r)                                                                            \
 	{                                                                                          \
 		n, t, sizeof(m) / sizeof((m)[0]), m, r                                             \

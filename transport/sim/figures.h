@@ -64,6 +64,37 @@ const struct fig_def *fig_all(unsigned *n);
 /* The figure of that name, or NULL. */
 const struct fig_def *fig_find(const char *name);
 
+/*
+ * The baselines side by side (issue 57): one fault, one seed, one timeline
+ * on the paths profile (four 250 Mbit/s paths), the fault from TL_FROM_MS
+ * to TL_TO_MS.  Each transport runs alone on its own simulator with the
+ * same seed: go-back-N (rxe's), DCQCN over it, IRN over DCQCN (each on one
+ * VP of the path the fault hits: ECMP's unlucky draw), MP-RDMA (rocelab's
+ * sender) and MP-RDMA over Eunomia's receiver (out-of-order control off,
+ * its 256-packet reach).  Goodput in order, Mbit/s a TL_BIN_MS bin.
+ */
+#define TL_BIN_MS  20
+#define TL_END_MS  1500
+#define TL_FROM_MS 500
+#define TL_TO_MS   1000
+#define TL_BINS	   (TL_END_MS / TL_BIN_MS)
+#define TL_SERIES  5
+
+struct fig_timeline {
+	const char *fault; /* blackhole, lossy or degraded */
+	uint64_t seed;
+	const char *what;  /* the fault, a sentence */
+	unsigned hit_path; /* the path the single paths are placed on */
+	const char *name[TL_SERIES];
+	double mbit[TL_SERIES][TL_BINS];
+	double before[TL_SERIES], during[TL_SERIES], after[TL_SERIES]; /* Mbit/s */
+};
+
+/* The faults fig_timeline() takes, ", "-separated. */
+extern const char fig_timeline_faults[];
+/* The timeline of fault at seed into tl; -EINVAL for an unknown fault, -ENOMEM. */
+int fig_timeline(const char *fault, uint64_t seed, struct fig_timeline *tl);
+
 /* Mean and the half-width of its 95% interval (Student's t) of n values; 0 half-width for n < 2. */
 void fig_mean_ci95(const double *x, unsigned n, double *mean, double *half);
 

@@ -400,3 +400,40 @@ Test(figures, ci95_and_variant_names)
 	cr_assert_eq(fig_variant_parse("papers", &v), -EINVAL);
 	cr_assert_null(fig_find("fig99"));
 }
+
+/*
+ * The baselines side by side (issue 57): one fault, one seed, one
+ * timeline.  A blackhole stops the single paths placed on its path and
+ * leaves MP-RDMA (and MP-RDMA over Eunomia) three of its four paths; 5%
+ * loss on three paths costs go-back-N more than IRN's selective repeat,
+ * and MP-RDMA moves off them.  Every transport is back after the fault.
+ */
+Test(figures, baselines_side_by_side)
+{
+	static struct fig_timeline tl;
+
+	cr_assert_eq(fig_timeline("flood", 1, &tl), -EINVAL);
+	cr_assert_eq(fig_timeline("blackhole", 1, &tl), 0);
+	for (unsigned i = 0; i < TL_SERIES; i++) {
+		cr_log_info("blackhole %s: %.1f %.1f %.1f", tl.name[i], tl.before[i], tl.during[i],
+			    tl.after[i]);
+		cr_assert_gt(tl.before[i], 100, "%s before: %.1f Mbit/s", tl.name[i], tl.before[i]);
+		cr_assert_geq(tl.after[i], 0.8 * tl.before[i], "%s after: %.1f of %.1f Mbit/s",
+			      tl.name[i], tl.after[i], tl.before[i]);
+	}
+	for (unsigned i = 0; i < 3; i++)
+		cr_assert_lt(tl.during[i], 1, "%s on the dead path: %.1f", tl.name[i],
+			     tl.during[i]);
+	for (unsigned i = 3; i < TL_SERIES; i++)
+		cr_assert_geq(tl.during[i], 0.6 * tl.before[i], "%s: %.1f of %.1f Mbit/s",
+			      tl.name[i], tl.during[i], tl.before[i]);
+
+	cr_assert_eq(fig_timeline("lossy", 1, &tl), 0);
+	for (unsigned i = 0; i < TL_SERIES; i++)
+		cr_log_info("lossy %s: %.1f %.1f %.1f", tl.name[i], tl.before[i], tl.during[i],
+			    tl.after[i]);
+	cr_assert_gt(tl.during[2], tl.during[1], "IRN %.1f, DCQCN's go-back-N %.1f", tl.during[2],
+		     tl.during[1]);
+	cr_assert_gt(tl.during[3], 2 * tl.during[2], "MP-RDMA %.1f, IRN %.1f", tl.during[3],
+		     tl.during[2]);
+}
