@@ -11,6 +11,8 @@ uplinks() {
 }
 
 # tr_run NAME ARGS...: 'rocelab transport run --json' into $TR_OUT/NAME.json, uplink deltas in UP[].
+# The endpoints, tracers and runs this tier starts (not a 'transport sim' beside it).
+TR_PROCS='rocelab transport (run|send|recv|paths)( |$)'
 tr_run() {
 	local name=$1; shift
 	local before after i
@@ -253,7 +255,7 @@ if tr_run spray-ecmp --duration 1s --workload spray --receiver gbn --spray ecmp 
 else
 	fail "spray ecmp run exited $?" "$(tail -3 "$TR_OUT/spray-ecmp.err")"
 fi
-check "no transport endpoint left running" test -z "$(pgrep -f 'rocelab transport' || true)"
+check "no transport endpoint left running" test -z "$(pgrep -f "$TR_PROCS" || true)"
 
 # CI runs one scenario per fault kind and component, without retries (issue 62: a verdict that
 # needs a second try is a bug to find); TRANSPORT_SUITE=all (make nightly) adds the paper's
@@ -281,7 +283,7 @@ check "results.json records the fabric: four rail1 uplinks at 50 Mbit/s" \
 check "each scenario drew its incident report" test "$(ls "$TR_OUT"/ci/*/report.png | wc -l)" -eq "$(jq '.scenarios | length' "$R")"
 snapshot >"$TR_OUT/snap.after"
 check "the fabric's shaping came off: the lab is as before the run" diff -q "$TR_OUT/snap.before" "$TR_OUT/snap.after"
-check "no endpoint or path tracer left running after the scenarios" test -z "$(pgrep -f 'rocelab transport' || true)"
+check "no endpoint or path tracer left running after the scenarios" test -z "$(pgrep -f "$TR_PROCS" || true)"
 check "blackhole: the traced routes put every VP through one of the four spines" \
 	jq -e '.scenarios[] | select(.name == "mprdma-blackhole") | .components["mp-rdma"].paths | .traced_data == 64 and .traced_ack == 64 and .data_routes == 4' "$R"
 # Fig. 14: while one path runs at 1/40, the optimal is what is left: 3 x 50 + 1.25 Mbit/s.
@@ -370,4 +372,4 @@ check "unshaped: the scenario is invalid, its reason the endpoint's CPU ($(jq -r
 # Which end saturates first depends on the machine: a CI run had the receiver at 96%, the sender below 90%.
 check "unshaped: results.json records each endpoint's CPU per phase, one end busy 90% or more" \
 	jq -e '.scenarios[0].components["mp-rdma"].cpu | (.sender.baseline.busy >= 0.9 or .receiver.baseline.busy >= 0.9) and .sender.baseline.cpu > 0 and .receiver.baseline.cpu > 0' "$R"
-check "no endpoint left running after the CPU-bound run" test -z "$(pgrep -f 'rocelab transport' || true)"
+check "no endpoint left running after the CPU-bound run" test -z "$(pgrep -f "$TR_PROCS" || true)"
