@@ -385,7 +385,7 @@ int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *o
 		 * the test traffic it verifies with (pfc-misconfig: a second of
 		 * incast at full speed) loads the rig's own CPUs, not the fabric.
 		 */
-		double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
+		double f_from = mpr_fault_from(t);
 
 		fault = mpr_goodput_mbit(st->rs, st->n_rs, iv, f_from, t->t_revert);
 		rec = mpr_goodput_mbit(st->rs, st->n_rs, iv, r_from, t_end);
@@ -438,7 +438,7 @@ int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *o
 		comp_obs_metric(obs, "sync-refused", mpr_jnum(re, "sync_refused"), "packets");
 	}
 	if (t->t_fault > 0) {
-		double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault, high = 0;
+		double f_from = mpr_fault_from(t), high = 0;
 
 		/* the receiver's ordering memory in the fault (Eunomia's Table 1: MP-RDMA's 17 B)
 		 */

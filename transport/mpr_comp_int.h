@@ -115,6 +115,8 @@ void mpr_localize(const struct mpr_state *st, const struct vp_acc *acc, const st
 		  json_t *paths, struct comp_obs *obs);
 void mpr_recovery_time(const struct mpr_state *st, const struct comp_times *t, double iv,
 		       double t_end, double base_mbit, struct comp_obs *obs);
+/* Where a fault's phase counts from: once its injector had verified it (else its start). */
+double mpr_fault_from(const struct comp_times *t);
 void mpr_onset(const struct mpr_state *st, const struct comp_times *t, double iv,
 	       struct comp_obs *obs);
 void mpr_spray_metrics(const struct mpr_state *st, const struct comp_times *t, const json_t *re,

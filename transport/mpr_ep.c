@@ -574,12 +574,12 @@ int ep_send(const struct inventory *inv, const char *from, const char *to,
 	    "rocelab: transport send: %s (%s) -> %s (%s), %s%s%s, %u VPs, delta %u, bitmap %u%s, "
 	    "scoreboard %s, credit %s\n",
 	    from, a1, to, a2,
-	    !p->single_path		  ? "MP-RDMA"
-	    : c.sp_recovery == MPR_SP_IRN ? "single path (IRN's selective repeat)"
-					  : "single path (go-back-N)",
+	    !p->single_path   ? "MP-RDMA"
+	    : mpr_cfg_irn(&c) ? "single path (IRN's selective repeat)"
+			      : "single path (go-back-N)",
 	    c.cc == MPR_CC_DCQCN ? ", DCQCN's rate from " : "", c.cc == MPR_CC_DCQCN ? line : "",
 	    p->single_path ? 1 : p->vps, p->delta,
-	    p->single_path && c.sp_recovery != MPR_SP_IRN ? 1 : c.bitmap,
+	    p->single_path && !mpr_cfg_irn(&c) ? 1 : c.bitmap,
 	    p->ooo_off ? ", out-of-order control off" : "", c.scoreboard ? "on" : "off",
 	    mpr_credit_name(c.credit));
 	/* A backlogged sender: data for longer than any run. */

@@ -350,14 +350,28 @@ void mpr_localize(const struct mpr_state *st, const struct vp_acc *acc, const st
  * From the revert to the first 200 ms in which goodput is back to 0.9 of the
  * baseline (the whole recovery phase when it never is).
  */
-void mpr_recovery_time(const struct mpr_state *st, const struct comp_times *t, double iv,
-		       double t_end, double base_mbit, struct comp_obs *obs)
+/* Each receiver sample's delivered packets against what mbit would deliver in it (free it). */
+static struct mpr_share *delivered_of(const struct mpr_state *st, double mbit, double iv)
 {
 	struct mpr_share *g = rl_xcalloc(st->n_rs + 1, sizeof(*g));
-	double per_iv = base_mbit * 1e6 * iv / (MPR_WIRE_PAYLOAD * 8), r;
+	double per_iv = mbit * 1e6 * iv / (MPR_WIRE_PAYLOAD * 8);
 
 	for (size_t i = 0; i < st->n_rs; i++)
 		g[i] = (struct mpr_share){st->rs[i].t, st->rs[i].delivered, per_iv};
+	return g;
+}
+
+double mpr_fault_from(const struct comp_times *t)
+{
+	return t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
+}
+
+void mpr_recovery_time(const struct mpr_state *st, const struct comp_times *t, double iv,
+		       double t_end, double base_mbit, struct comp_obs *obs)
+{
+	struct mpr_share *g = delivered_of(st, base_mbit, iv);
+	double r;
+
 	r = mpr_share_settles(g, st->n_rs, iv, t->t_revert, t_end, REUSE_W, REUSE_SHARE, false);
 	r = r < 0 ? t_end - t->t_revert : r;
 	comp_obs_metric(obs, "recover-ms", r * 1e3, "ms");
@@ -395,15 +409,12 @@ void mpr_recovery_time(const struct mpr_state *st, const struct comp_times *t, d
 void mpr_onset(const struct mpr_state *st, const struct comp_times *t, double iv,
 	       struct comp_obs *obs)
 {
-	double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
-	double per_iv = st->optimal_fault * 1e6 * iv / (MPR_WIRE_PAYLOAD * 8), r;
+	double f_from = mpr_fault_from(t), r;
 	struct mpr_share *g;
 
 	if (st->optimal_fault <= 0 || t->t_revert <= f_from)
 		return;
-	g = rl_xcalloc(st->n_rs + 1, sizeof(*g));
-	for (size_t i = 0; i < st->n_rs; i++)
-		g[i] = (struct mpr_share){st->rs[i].t, st->rs[i].delivered, per_iv};
+	g = delivered_of(st, st->optimal_fault, iv);
 	r = mpr_share_settles(g, st->n_rs, iv, f_from, t->t_revert, ONSET_W, ONSET_SHARE, false);
 	comp_obs_metric(obs, "onset-ms", (r < 0 ? t->t_revert - f_from : r) * 1e3, "ms");
 	if (t->t_revert - f_from >= 2 * ONSET_SETTLE_S)
@@ -418,9 +429,7 @@ void mpr_onset(const struct mpr_state *st, const struct comp_times *t, double iv
 /* A window's mean of a sample field, as mpr_mean_of() but over [from, to] of whole intervals. */
 static double fault_mean(const struct mpr_state *st, const struct comp_times *t, size_t field)
 {
-	double f_from = t->t_verified > t->t_fault ? t->t_verified : t->t_fault;
-
-	return mpr_mean_of(st->rs, st->n_rs, field, f_from, t->t_revert);
+	return mpr_mean_of(st->rs, st->n_rs, field, mpr_fault_from(t), t->t_revert);
 }
 
 /*

@@ -25,7 +25,7 @@ int mpr_rcv_init_cfg(struct mpr_rcv *r, const struct mpr_cfg *cfg)
 
 	if (cfg->eunomia_rx)
 		e = mpr_rcv_init_eunomia(r);
-	else if (cfg->single_path && cfg->sp_recovery == MPR_SP_IRN)
+	else if (mpr_cfg_irn(cfg))
 		e = mpr_rcv_init(r, cfg->bitmap); /* IRN's: what arrives within one BDP is kept */
 	else
 		e = mpr_rcv_init(r, cfg->single_path ? 1 : cfg->bitmap);

@@ -132,7 +132,7 @@ NAMED(nack, enum mpr_nack)
 
 const char *mpr_recovery_name(const struct mpr_cfg *cfg)
 {
-	return !cfg->single_path ? "mp-rdma" : cfg->sp_recovery == MPR_SP_IRN ? "irn" : "gbn";
+	return !cfg->single_path ? "mp-rdma" : mpr_cfg_irn(cfg) ? "irn" : "gbn";
 }
 
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
@@ -355,7 +355,7 @@ static bool probe_now(struct mpr_snd *s, uint64_t now)
 
 static bool irn(const struct mpr_snd *s)
 {
-	return s->cfg.single_path && s->cfg.sp_recovery == MPR_SP_IRN;
+	return mpr_cfg_irn(&s->cfg);
 }
 
 /* The timeout from now: IRN's RTO_low or RTO_high by what is in flight, else the RTO. */
@@ -436,6 +436,15 @@ static void retransmit(struct mpr_snd *s, uint32_t psn, uint16_t vp, uint64_t no
  * the receiver's hole outlived walks again (mpr_snd_ack) and sends only
  * what is still missing.
  */
+/*
+ * The recovery round owes psn a resend: the receiver does not hold it, and
+ * it was not sent again this round unless a NACK since said it was dropped.
+ */
+static bool owed(const struct mpr_snd *s, uint32_t psn)
+{
+	return !sacked(s, psn) && (s->sent_ns[psn % MPR_SB] < s->round_ns || flag(s->dropped, psn));
+}
+
 static uint32_t sweep_next(struct mpr_snd *s)
 {
 	uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una;
@@ -448,7 +457,7 @@ static uint32_t sweep_next(struct mpr_snd *s)
 	for (; p < s->recovery; p++) {
 		if (irn(s) && p >= s->snd_ooh)
 			break; /* IRN: lost is what the receiver misses below what it holds */
-		if (sacked(s, p) || (s->sent_ns[p % MPR_SB] >= s->round_ns && !flag(s->dropped, p)))
+		if (!owed(s, p))
 			continue;
 		s->snd_retx = p + 1;
 		return p;
@@ -606,6 +615,46 @@ static void irn_loss(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
 	}
 }
 
+/* Any reply: counted, and its round trip sampled (Karn: never from a retransmission). */
+static void reply_seen(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
+{
+	s->st.acks++;
+	s->st.ece_acks += a->ece;
+	if (!a->retx && a->tx_ns && a->tx_ns <= now)
+		rtt_sample(s, now - a->tx_ns);
+}
+
+/*
+ * What a reply says of the PSNs, after its credit was counted: the one it
+ * SACKs (with the scoreboard), the cumulative ACK (which ends a recovery
+ * round past its end), a NACK, the highest SACK, and for IRN whether a
+ * round starts.  The window's sender and DCQCN's take it alike (DCQCN keeps
+ * no inflate and never backs its timer off, so those two are moot there).
+ */
+static void reply_psns(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now)
+{
+	if (s->cfg.scoreboard && !a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
+		set_flag(s->sacked, a->sack, true);
+	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
+		s->inflate -= (int32_t)(a->aack - s->snd_una);
+		if (s->inflate < 0)
+			s->inflate = 0;
+		s->snd_una = a->aack;
+		if (s->snd_nxt < s->snd_una)
+			s->snd_nxt = s->snd_una;
+		s->rto_backoff = 0;
+		arm_rto(s, now);
+		if (s->mode == MPR_RECOVERY && s->snd_una >= s->recovery)
+			s->mode = MPR_NORMAL;
+	}
+	if (a->nack)
+		on_nack(s, a, now); /* MP-RDMA's recovery, go back N from a NAK, or IRN's drop */
+	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
+		s->snd_ooh = a->sack + 1;
+	if (irn(s))
+		irn_loss(s, a, now);
+}
+
 /* IRN: a packet its recovery round has yet to resend (one sweep_next() would pick). */
 static bool irn_resend_due(const struct mpr_snd *s)
 {
@@ -614,7 +663,7 @@ static bool irn_resend_due(const struct mpr_snd *s)
 	if (!irn(s) || s->mode != MPR_RECOVERY)
 		return false;
 	for (uint32_t p = s->snd_retx > s->snd_una ? s->snd_retx : s->snd_una; p < end; p++)
-		if (!sacked(s, p) && (s->sent_ns[p % MPR_SB] < s->round_ns || flag(s->dropped, p)))
+		if (owed(s, p))
 			return true;
 	return false;
 }
@@ -698,28 +747,10 @@ static void dcqcn_timers(struct mpr_snd *s, uint64_t now)
 static unsigned dcqcn_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now,
 			  struct mpr_pkt *out)
 {
-	s->st.acks++;
-	s->st.ece_acks += a->ece;
-	if (!a->retx && a->tx_ns && a->tx_ns <= now)
-		rtt_sample(s, now - a->tx_ns);
+	reply_seen(s, a, now);
 	if (a->ece && (!s->dq.cnp_any || now >= s->dq.last_cnp + s->cfg.dcqcn.cnp_ns))
 		dcqcn_cnp(s, now);
-	if (s->cfg.scoreboard && !a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
-		set_flag(s->sacked, a->sack, true); /* IRN's SACK bitmap */
-	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
-		s->snd_una = a->aack;
-		if (s->snd_nxt < s->snd_una)
-			s->snd_nxt = s->snd_una;
-		arm_rto(s, now);
-		if (s->mode == MPR_RECOVERY && s->snd_una >= s->recovery)
-			s->mode = MPR_NORMAL;
-	}
-	if (a->nack)
-		on_nack(s, a, now); /* go back N from the NAK's PSN, or IRN's drop */
-	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
-		s->snd_ooh = a->sack + 1;
-	if (irn(s))
-		irn_loss(s, a, now);
+	reply_psns(s, a, now);
 	unsigned k = dcqcn_send(s, now, out);
 
 	if (s->snd_una == s->snd_max)
@@ -877,10 +908,7 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 
 	if (s->cfg.cc == MPR_CC_DCQCN)
 		return dcqcn_ack(s, a, now, out);
-	s->st.acks++;
-	s->st.ece_acks += a->ece;
-	if (!a->retx && a->tx_ns && a->tx_ns <= now)
-		rtt_sample(s, now - a->tx_ns); /* Karn: never from a retransmission */
+	reply_seen(s, a, now);
 	/*
 	 * inflate counts what left the network.  ONCE: each PSN once, a
 	 * duplicate ACK (a packet and its retransmission) or a second NACK for
@@ -916,26 +944,7 @@ unsigned mpr_snd_ack(struct mpr_snd *s, const struct mpr_ack *a, uint64_t now, s
 			 !(a->nack && flag(s->dropped, a->sack));
 	}
 	s->inflate += credit;
-	if (s->cfg.scoreboard && !a->nack && a->sack >= s->snd_una && a->sack < s->snd_max)
-		set_flag(s->sacked, a->sack, true);
-	if (a->aack > s->snd_una && a->aack <= s->snd_max) {
-		s->inflate -= (int32_t)(a->aack - s->snd_una);
-		if (s->inflate < 0)
-			s->inflate = 0;
-		s->snd_una = a->aack;
-		if (s->snd_nxt < s->snd_una)
-			s->snd_nxt = s->snd_una;
-		s->rto_backoff = 0;
-		arm_rto(s, now);
-		if (s->mode == MPR_RECOVERY && s->snd_una >= s->recovery)
-			s->mode = MPR_NORMAL;
-	}
-	if (a->nack)
-		on_nack(s, a, now);
-	if (!a->retx && !a->nack && a->sack + 1 > s->snd_ooh)
-		s->snd_ooh = a->sack + 1;
-	if (irn(s))
-		irn_loss(s, a, now);
+	reply_psns(s, a, now);
 	/*
 	 * PER_REPLY: the receiver holds nothing above its cumulative ACK, so no
 	 * packet beyond snd_una has left the network and no credit is owed.
@@ -1062,7 +1071,7 @@ size_t mpr_snd_bytes(const struct mpr_cfg *cfg)
 	b += 2 * HW_TIME; /* srtt, rttvar */
 	b += HW_TIME;	  /* last send (restart after idle) */
 	b += 8;		  /* the RNG (xorshift64*) */
-	if (cfg->single_path && cfg->sp_recovery == MPR_SP_IRN)
+	if (mpr_cfg_irn(cfg))
 		b += (cfg->bitmap + 7) / 8 + HW_TIME; /* IRN: its SACK bitmap (a BDP), RTO_low */
 	if (cfg->single_path)
 		return b + (cfg->cc == MPR_CC_DCQCN ? 4 + 4 + 4 + 1 + 1 + 3 * HW_TIME : 0);

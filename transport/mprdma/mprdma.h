@@ -277,6 +277,11 @@ int mpr_credit_parse(const char *name, enum mpr_credit *c);
 /* "per-rtt", "per-packet" (NULL for another value); -EINVAL for an unknown name. */
 const char *mpr_probe_mode_name(enum mpr_probe_mode m);
 int mpr_probe_mode_parse(const char *name, enum mpr_probe_mode *m);
+/* cfg's single path recovers as IRN does (mpr_irn_default()). */
+static inline bool mpr_cfg_irn(const struct mpr_cfg *cfg)
+{
+	return cfg->single_path && cfg->sp_recovery == MPR_SP_IRN;
+}
 /* How cfg's connection recovers loss: "mp-rdma", or the single path's "gbn" or "irn". */
 const char *mpr_recovery_name(const struct mpr_cfg *cfg);
 /* "every", "once" (NULL for another value); -EINVAL for an unknown name. */
