@@ -75,6 +75,10 @@ const struct opt_desc ep_opts[] = {
     {"sync", OPT_DOUBLE, 0, 1, EP(sync),
      "share of the messages that are synchronise messages (section 3.4: each must land after "
      "every earlier one; evenly spaced)"},
+    {"sync-wait", OPT_STR, 0, 0, EP(sync_wait),
+     "synchronise: delay (the paper's MP-RDMA, α·Δ·RTT/cwnd after the previous message) or "
+     "stop-wait (Fig. 19's MP-RDMA (Stop-Wait): once every earlier message is acknowledged)",
+     .size = sizeof(((struct ep_params *)0)->sync_wait)},
     {"alpha", OPT_DOUBLE, 0, 16, EP(alpha),
      "synchronise: the sender holds one α·Δ·RTT/cwnd after the previous message (the paper: 1)"},
     {"receiver", OPT_STR, 0, 0, EP(receiver),
@@ -149,6 +153,7 @@ void ep_defaults(struct ep_params *p)
 	    .alpha = (double)c.alpha_q16 / MPR_ONE,
 	    .receiver = "bitmap",
 	    .recovery = "gbn",
+	    .sync_wait = "delay",
 	    .cc = "window",
 	    .workload = "stream",
 	    .spray = "round-robin",
@@ -215,6 +220,12 @@ int ep_check(const struct ep_params *p, enum ep_ecn *ecn, char *err, size_t errl
 
 	if (*p->nack && mpr_nack_parse(p->nack, &nack)) {
 		snprintf(err, errlen, "nack '%s': give once or every", p->nack);
+		return -EINVAL;
+	}
+	enum mpr_sync_wait sync_wait;
+
+	if (mpr_sync_wait_parse(p->sync_wait, &sync_wait)) {
+		snprintf(err, errlen, "sync-wait '%s': give delay or stop-wait", p->sync_wait);
 		return -EINVAL;
 	}
 	if (*p->credit && mpr_credit_parse(p->credit, &credit)) {
@@ -473,7 +484,7 @@ static void snd_end(struct snd_ep *e, double secs)
 	}
 	json_t *end = json_pack(
 	    "{s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:"
-	    "b,s:s,s:s,s:s,s:o}",
+	    "b,s:s,s:s,s:s,s:s,s:o}",
 	    "type", "snd-end", "t", (double)rl_realtime_ns() / 1e9, "seconds", secs, "sent",
 	    (json_int_t)st->sent, "retx", (json_int_t)st->retx, "probes", (json_int_t)st->probes,
 	    "acks", (json_int_t)st->acks, "nacks", (json_int_t)st->nacks, "prunes",
@@ -482,7 +493,8 @@ static void snd_end(struct snd_ep *e, double secs)
 	    (json_int_t)dp.tx_unroutable, "rx_overflow", (json_int_t)dp.rx_overflow, "foreign",
 	    (json_int_t)e->bad, "wakeups", (json_int_t)e->c.loop.wakeups, "scoreboard",
 	    e->s.cfg.scoreboard, "credit", mpr_credit_name(e->s.cfg.credit), "nack",
-	    mpr_nack_name(e->s.cfg.nack), "recovery", mpr_recovery_name(&e->s.cfg), "per_vp", vps);
+	    mpr_nack_name(e->s.cfg.nack), "recovery", mpr_recovery_name(&e->s.cfg), "sync_wait",
+	    mpr_sync_wait_name(e->s.cfg.sync_wait), "per_vp", vps);
 
 	/* the single path's congestion control; DCQCN's rate at the end and the CNPs it took */
 	json_object_set_new(end, "cc",
@@ -517,6 +529,7 @@ void ep_snd_cfg(const struct ep_params *p, struct mpr_cfg *c)
 	c->msg_pkts = p->msg_kb;
 	c->sync_ppm = (uint32_t)(p->sync * 1e6 + 0.5);
 	c->alpha_q16 = (uint32_t)(p->alpha * MPR_ONE + 0.5);
+	mpr_sync_wait_parse(p->sync_wait, &c->sync_wait);
 	c->eunomia_rx = !strcmp(p->receiver, "eunomia");
 	c->vp_lo = (uint16_t)(p->sport ? p->sport : VP_LO);
 	c->vp_hi = (uint16_t)(VP_LO + p->vps - 1);

@@ -48,6 +48,7 @@ struct ep_params {
 	char cc[8];	     /* single path: window | dcqcn (paced at line_mbit) */
 	double line_mbit;    /* dcqcn: the NIC's line rate */
 	char nack[8];	     /* once | every | "" (the mode's): the receiver's, beyond its bitmap */
+	char sync_wait[12];  /* delay | stop-wait: when a synchronise message may leave */
 	unsigned notify_every; /* every n-th message asks for a completion (0: none) */
 	char receiver[16];     /* bitmap (L slots) | eunomia (Eunomia's HD bitmap) | gbn (spray) */
 	char workload[16];     /* stream (MP-RDMA's backlogged flow) | spray (spray_ep.h) */

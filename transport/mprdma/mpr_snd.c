@@ -130,6 +130,12 @@ static const char *const nack_names[] = {
 };
 NAMED(nack, enum mpr_nack)
 
+static const char *const sync_wait_names[] = {
+    [MPR_SYNC_DELAY] = "delay",
+    [MPR_SYNC_STOP_WAIT] = "stop-wait",
+};
+NAMED(sync_wait, enum mpr_sync_wait)
+
 const char *mpr_recovery_name(const struct mpr_cfg *cfg)
 {
 	return !cfg->single_path ? "mp-rdma" : mpr_cfg_irn(cfg) ? "irn" : "gbn";
@@ -153,6 +159,8 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 		w = "burst must be 1 to 64 packets an ACK";
 	else if (cfg->sync_ppm > 1000000)
 		w = "the synchronise share must be 0 to 1";
+	else if ((unsigned)cfg->sync_wait > MPR_SYNC_STOP_WAIT)
+		w = "a synchronise message waits by delay or stop-wait";
 	else if (cfg->probe_ppm > 1000000)
 		w = "the probing probability must be 0 to 1";
 	else if (cfg->vp_hi < cfg->vp_lo ||
@@ -332,6 +340,25 @@ static uint64_t sync_release(const struct mpr_snd *s)
 	return s->last_msg_end + dt;
 }
 
+/*
+ * Holds the synchronise message at snd_nxt back: until its delay has passed
+ * (the synchronise timer set), or, Stop-Wait, until every earlier packet is
+ * acknowledged (the reply that acknowledges the last one sends it).
+ */
+static bool sync_held(struct mpr_snd *s, uint64_t now)
+{
+	bool wait = s->cfg.sync_wait == MPR_SYNC_STOP_WAIT ? s->snd_una < s->snd_nxt
+							   : now < sync_release(s);
+
+	if (wait && s->hold_psn != s->snd_nxt + 1) {
+		s->hold_psn = s->snd_nxt + 1;
+		s->st.sync_holds++;
+	}
+	if (wait && s->cfg.sync_wait == MPR_SYNC_DELAY)
+		s->sync_at = sync_release(s);
+	return wait;
+}
+
 /* Does this packet go to a fresh random VP (section 3.5: p a round trip)? */
 static bool probe_now(struct mpr_snd *s, uint64_t now)
 {
@@ -501,10 +528,7 @@ static enum pick send_one(struct mpr_snd *s, uint16_t vp, bool early, uint64_t n
 		if (s->snd_nxt - s->snd_una >= (irn(s) ? s->cfg.cwnd_max : MPR_SB / 2)) {
 			held = true;
 		} else if (s->snd_nxt >= s->snd_max && s->snd_nxt % s->cfg.msg_pkts == 0 &&
-			   is_sync_msg(s, s->snd_nxt) && now < sync_release(s)) {
-			if (s->sync_at == MPR_NEVER)
-				s->st.sync_holds++;
-			s->sync_at = sync_release(s);
+			   is_sync_msg(s, s->snd_nxt) && sync_held(s, now)) {
 			return PICK_HELD;
 		} else {
 			bool probe = probe_now(s, now);

@@ -60,6 +60,18 @@ enum mpr_nack {
 };
 
 /*
+ * When a synchronise message may leave (section 3.4).  DELAY: the paper's
+ * MP-RDMA, Δt = α·Δ·RTT/cwnd after the previous message's end (about half
+ * a round trip), optimistic: the receiver drops and NACKs one that still
+ * comes early.  STOP_WAIT: the paper's "MP-RDMA (Stop-Wait)" of Fig. 19,
+ * only once every earlier message is acknowledged (about a round trip).
+ */
+enum mpr_sync_wait {
+	MPR_SYNC_DELAY,
+	MPR_SYNC_STOP_WAIT,
+};
+
+/*
  * The single path's loss recovery.  GBN: rxe's (an in-order receiver NAKs a
  * gap once, the sender goes back to it and sends everything after it
  * again).  IRN: selective repeat as IRN (Mittal et al., SIGCOMM'18) and
@@ -137,6 +149,7 @@ struct mpr_cfg {
 	 * message m > 0 is one when floor((m + 1) r) > floor(m r).  0: sync_every decides.
 	 */
 	uint32_t sync_ppm;
+	enum mpr_sync_wait sync_wait;
 	bool single_path;			  /* one VP (vp_lo): the baselines */
 	enum mpr_sp_recovery sp_recovery;	  /* the single path's: rxe's go-back-N, or IRN's */
 	uint64_t irn_rto_low_ns, irn_rto_high_ns; /* IRN: 3 packets or fewer in flight, more */
@@ -231,6 +244,7 @@ struct mpr_snd {
 	uint32_t recovery, snd_retx;
 	unsigned backlog; /* window burst control held back */
 	uint64_t burst_at, rto_at, sync_at;
+	uint32_t hold_psn; /* the synchronise message last counted in sync_holds, + 1 */
 	uint64_t srtt, rttvar, rto;
 	unsigned rto_backoff;
 	uint64_t last_send, probe_epoch, last_probe, last_msg_end;
@@ -287,6 +301,9 @@ const char *mpr_recovery_name(const struct mpr_cfg *cfg);
 /* "every", "once" (NULL for another value); -EINVAL for an unknown name. */
 const char *mpr_nack_name(enum mpr_nack n);
 int mpr_nack_parse(const char *name, enum mpr_nack *n);
+/* "delay", "stop-wait" (NULL for another value); -EINVAL for an unknown name. */
+const char *mpr_sync_wait_name(enum mpr_sync_wait w);
+int mpr_sync_wait_parse(const char *name, enum mpr_sync_wait *w);
 /* 0, or -EINVAL with what is wrong in why (may be NULL). */
 int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why);
 

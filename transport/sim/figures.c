@@ -823,7 +823,9 @@ static int run_fig12(const struct fig_variant *v, uint64_t seed, double *val)
  * the previous message, the receiver drops and NACKs one that comes
  * early).  Fig. 18: the share of synchronise packets that came early (the
  * paper counts messages; α = 1 gave none in its tests).  Fig. 19: goodput
- * against DCQCN's single paths on the same fabric, as the paper compares.
+ * against DCQCN's single paths on the same fabric, as the paper compares,
+ * and the paper's MP-RDMA (Stop-Wait), whose synchronise message waits for
+ * every earlier one's acknowledgement instead.
  */
 static const struct fig_metric fig18_m[] = {
     {"fig18_early_sync_32k_alpha0.25", "ratio", 0, false, "Fig. 18: OOO falls with α"},
@@ -833,11 +835,18 @@ static const struct fig_metric fig18_m[] = {
     {"fig19_512k_sync0.5_vs_dcqcn", "x", 1.48, true, "§5.4: ~48% above DCQCN at any ratio"},
     {"fig19_32k_sync0.6_vs_dcqcn", "x", 1.13, true, "§5.4: 13-49% above DCQCN at 0-60%"},
     {"fig19_32k_sync0.8_vs_dcqcn", "x", 0.8372, true, "§5.4: 16.28% below DCQCN at 80%"},
+    {"fig19_512k_sync0.5_stopwait_vs_dcqcn", "x", 1.48, true,
+     "§5.4: Stop-Wait ~30 Gbps too at 512 KB, ~48% above DCQCN"},
+    {"fig19_32k_sync0.6_stopwait_vs_mprdma", "ratio", 0, false,
+     "§5.4: Stop-Wait below half of MP-RDMA's (a bound)"},
+    {"fig19_32k_sync0.8_stopwait_vs_mprdma", "ratio", 0, false,
+     "§5.4: Stop-Wait below half of MP-RDMA's (a bound)"},
 };
 
 /* The permutation of MP-RDMA flows with msg_pkts-packet messages, sync share and α. */
 static int sync_run(const struct fig_variant *v, uint64_t seed, unsigned msg_pkts,
-		    uint32_t sync_ppm, double alpha, double *early, double *total)
+		    uint32_t sync_ppm, double alpha, enum mpr_sync_wait wait, double *early,
+		    double *total)
 {
 	struct ps_cfg c;
 	int f[PERM_FLOWS];
@@ -850,6 +859,7 @@ static int sync_run(const struct fig_variant *v, uint64_t seed, unsigned msg_pkt
 	m.msg_pkts = msg_pkts;
 	m.sync_ppm = sync_ppm;
 	m.alpha_q16 = (uint32_t)(alpha * MPR_ONE);
+	m.sync_wait = wait;
 	struct pathsim *ps = perm(&c, &m, false, seed, 0, f, &used);
 
 	if (!ps)
@@ -875,9 +885,9 @@ static int run_fig18(const struct fig_variant *v, uint64_t seed, double *val)
 	struct ps_cfg c;
 
 	for (unsigned i = 0; i < 3; i++)
-		if (sync_run(v, seed, 32, 500000, alpha[i], &val[i], &total))
+		if (sync_run(v, seed, 32, 500000, alpha[i], MPR_SYNC_DELAY, &val[i], &total))
 			return -EINVAL;
-	if (sync_run(v, seed, 512, 500000, 1.0, &val[3], &total))
+	if (sync_run(v, seed, 512, 500000, 1.0, MPR_SYNC_DELAY, &val[3], &total))
 		return -EINVAL;
 	/* DCQCN's single paths on the same fabric and seed (Fig. 12's), as the paper compares */
 	paths_profile(&c, seed);
@@ -888,10 +898,22 @@ static int run_fig18(const struct fig_variant *v, uint64_t seed, double *val)
 		uint32_t ppm;
 	} cases[] = {{512, 500000}, {32, 600000}, {32, 800000}};
 
+	double mprdma[3], stop;
+
 	for (unsigned i = 0; i < 3; i++) {
-		if (sync_run(v, seed, cases[i].pkts, cases[i].ppm, 1.0, &unused, &total))
+		if (sync_run(v, seed, cases[i].pkts, cases[i].ppm, 1.0, MPR_SYNC_DELAY, &unused,
+			     &mprdma[i]))
 			return -EINVAL;
-		val[4 + i] = single > 0 ? total / single : 0;
+		val[4 + i] = single > 0 ? mprdma[i] / single : 0;
+	}
+	/* the paper's MP-RDMA (Stop-Wait): against DCQCN at 512 KB, against MP-RDMA at 32 KB */
+	if (sync_run(v, seed, 512, 500000, 1.0, MPR_SYNC_STOP_WAIT, &unused, &stop))
+		return -EINVAL;
+	val[7] = single > 0 ? stop / single : 0;
+	for (unsigned i = 1; i < 3; i++) {
+		if (sync_run(v, seed, 32, cases[i].ppm, 1.0, MPR_SYNC_STOP_WAIT, &unused, &stop))
+			return -EINVAL;
+		val[7 + i] = mprdma[i] > 0 ? stop / mprdma[i] : 0;
 	}
 	return 0;
 }
@@ -903,8 +925,10 @@ static int run_fig18(const struct fig_variant *v, uint64_t seed, double *val)
  * round-robin; backlogged (a finished connection is replaced at once) or
  * arriving as a Poisson process.  Its section 5 compares a spraying load
  * balancer over Eunomia with ECMP (each connection on one VP, in order, a
- * receiver without ordering support) by mean FCT at 80% load; a
- * ConWeave-style reorderer is not built.
+ * receiver without ordering support) by mean FCT at 80% load, and with
+ * ConWeave (conweave.h: each connection on one path at a time, rerouted
+ * when a round trip is late, the destination ToR holding the new path's
+ * packets until the old path's TAIL; the NIC without ordering support).
  */
 static const struct fig_metric eunomia_m[] = {
     {"eu_nofault_goodput", "of-optimal", 0, false, "no number: sprayed, nothing lost"},
@@ -915,12 +939,17 @@ static const struct fig_metric eunomia_m[] = {
     {"eu_total_vs_static256_load", "ratio", 0, false, "Fig. 9(d), 40 Mbit/s offered (a plot)"},
     {"eu_fct_vs_ecmp_load80", "ratio", 0.15, true,
      "§1, §5.1: mean FCT up to 85% below ECMP's at 80%"},
+    {"eu_fct_vs_conweave_load80", "ratio", 0.48, true,
+     "§1, §5.1: mean FCT up to 52% below ConWeave's at 80%"},
+    {"conweave_fct_vs_ecmp_load80", "ratio", 0, false, "Fig. 11: ConWeave below ECMP (a plot)"},
+    {"conweave_flush_timeouts", "ratio", 0, false,
+     "VOQs released before their TAIL (the NIC sees reordering)"},
     {"eu_idle_bytes", "B", 4, true, "Table 1: 4 B, the DBA alone"},
     {"eu_max_bytes", "B", 82, true, "Table 1: 82 B (50 B metadata, 32 B bitmap)"},
 };
 
 /* One spraying workload to its end (at most 30 s); 0, or -errno. */
-static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool degraded,
+static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool conweave, bool degraded,
 		     uint64_t arrive_mean_ns, struct ps_spray_stats *out)
 {
 	struct ps_cfg c;
@@ -947,6 +976,10 @@ static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool degraded
 	sc.snd.iw = 4;
 	sc.snd.gbn = kind == ORD_GBN;
 	sc.snd.ecmp = ecmp;
+	sc.conweave = conweave;
+	/* ConWeave's base RTT between the ToRs: both ways and a packet's serialisation */
+	cw_cfg_default(&sc.cw, c.n_paths,
+		       2 * c.path[0].delay_ns + c.data_bytes * 8000000000ULL / c.path[0].rate_bps);
 	if (ps_add_spray(ps, &sc)) {
 		ps_free(ps);
 		return -EINVAL;
@@ -975,19 +1008,20 @@ static double mem_ratio(const struct ps_spray_stats *st, bool bitmap)
 
 static int run_eunomia(const struct fig_variant *v, uint64_t seed, double *val)
 {
-	struct ps_spray_stats eu, gbn, deg, load, spray80, ecmp80;
+	struct ps_spray_stats eu, gbn, deg, load, spray80, ecmp80, cw80;
 	/* a connection's mean payload (log-uniform 16-4096 packets) over the offered rate */
 	double mean_bits = (4096.0 - 16) / log(4096.0 / 16) * 1024 * 8;
 	uint64_t gap80 = (uint64_t)(mean_bits / 0.8e9 * 1e9),
 		 gap40m = (uint64_t)(mean_bits / 40e6 * 1e9);
 
 	(void)v; /* the spraying sender is Eunomia's, whatever MP-RDMA's variant */
-	if (spray_run(seed, ORD_EUNOMIA, false, false, 0, &eu) ||
-	    spray_run(seed, ORD_GBN, false, false, 0, &gbn) ||
-	    spray_run(seed, ORD_EUNOMIA, false, true, 0, &deg) ||
-	    spray_run(seed, ORD_EUNOMIA, false, true, gap40m, &load) ||
-	    spray_run(seed, ORD_EUNOMIA, false, false, gap80, &spray80) ||
-	    spray_run(seed, ORD_GBN, true, false, gap80, &ecmp80))
+	if (spray_run(seed, ORD_EUNOMIA, false, false, false, 0, &eu) ||
+	    spray_run(seed, ORD_GBN, false, false, false, 0, &gbn) ||
+	    spray_run(seed, ORD_EUNOMIA, false, false, true, 0, &deg) ||
+	    spray_run(seed, ORD_EUNOMIA, false, false, true, gap40m, &load) ||
+	    spray_run(seed, ORD_EUNOMIA, false, false, false, gap80, &spray80) ||
+	    spray_run(seed, ORD_GBN, true, false, false, gap80, &ecmp80) ||
+	    spray_run(seed, ORD_GBN, true, true, false, gap80, &cw80))
 		return -EINVAL;
 	val[0] = spray_goodput(&eu) / (4 * 250e6 * ETA);
 	val[1] = spray_goodput(&gbn) / spray_goodput(&eu);
@@ -995,8 +1029,13 @@ static int run_eunomia(const struct fig_variant *v, uint64_t seed, double *val)
 	val[3] = mem_ratio(&deg, false);
 	val[4] = mem_ratio(&load, false);
 	val[5] = (double)spray80.fct_sum_ns / (double)(ecmp80.fct_sum_ns ? ecmp80.fct_sum_ns : 1);
-	val[6] = EU_DBA_BYTES;
-	val[7] = (double)(EU_DBA_BYTES + EU_META_BLOCKS * 2 + EU_CAP_ROWS * EU_BLOCK_BITS / 8);
+	val[6] = (double)spray80.fct_sum_ns / (double)(cw80.fct_sum_ns ? cw80.fct_sum_ns : 1);
+	val[7] = (double)cw80.fct_sum_ns / (double)(ecmp80.fct_sum_ns ? ecmp80.fct_sum_ns : 1);
+	unsigned long long flushes = cw80.cw.flush_tail + cw80.cw.flush_timeout;
+
+	val[8] = flushes ? (double)cw80.cw.flush_timeout / (double)flushes : 0;
+	val[9] = EU_DBA_BYTES;
+	val[10] = (double)(EU_DBA_BYTES + EU_META_BLOCKS * 2 + EU_CAP_ROWS * EU_BLOCK_BITS / 8);
 	return 0;
 }
 

@@ -20,7 +20,9 @@ enum ev_kind {
 	EV_SACK,
 	EV_STIMER,
 	EV_SAMPLE,
-	EV_ARRIVE
+	EV_ARRIVE,
+	EV_CWCTL,
+	EV_CWFLUSH
 };
 
 struct ev {
@@ -33,8 +35,14 @@ struct ev {
 		struct {
 			struct spr_pkt sp;
 			bool sce;
+			struct cw_tag cw; /* the source ToR's, with a reorderer */
 		};
 		struct spr_reply sr;
+		struct {
+			uint32_t epoch;
+			uint8_t of; /* enum cw_flag the reply answers */
+			bool notify;
+		} ctl; /* the destination ToR's to the source ToR */
 	};
 };
 
@@ -44,6 +52,12 @@ struct sconn {
 	uint64_t start_ns, timer_at;
 	uint32_t app_next; /* the next sequence the application expects, from Head */
 	bool started, sender_done;
+	/* the reorderer's: both ToRs' state, the VOQ and the flush event queued */
+	struct cw_tx cwt;
+	struct cw_rx cwr;
+	struct ev *voq;
+	unsigned voq_n, voq_cap;
+	uint64_t flush_ev;
 };
 
 struct spray {
@@ -56,6 +70,9 @@ struct spray {
 	uint64_t *arrive_ns;
 	uint64_t rng;
 	struct ps_spray_stats st;
+	struct cw_paths cwp;
+	uint64_t cw_rng;
+	uint16_t cw_vp[PS_PATHS_MAX]; /* a VP on each path: the reorderer's route */
 };
 
 struct flow {
@@ -126,8 +143,10 @@ void ps_free(struct pathsim *ps)
 		free(ps->flows[i]);
 	}
 	if (ps->spray) {
-		for (unsigned i = 0; i < ps->spray->cfg.n_conns; i++)
+		for (unsigned i = 0; i < ps->spray->cfg.n_conns; i++) {
 			spr_free(&ps->spray->conn[i].snd);
+			free(ps->spray->conn[i].voq);
+		}
 		free(ps->spray->conn);
 		free(ps->spray->arrive_ns);
 		ord_rx_free(ps->spray->rx);
@@ -422,7 +441,11 @@ static void spray_send(struct pathsim *ps, unsigned c)
 		for (unsigned i = 0; i < k; i++) {
 			struct ev e = {.kind = EV_SPATH, .flow = (int16_t)c, .sp = out[i]};
 
-			e.path = (uint8_t)ps_path_of(ps, out[i].vp);
+			if (sp->cfg.conweave)
+				e.sp.vp =
+				    sp->cw_vp[cw_tx_route(&sp->conn[c].cwt, &sp->cfg.cw, &sp->cwp,
+							  ps->now, &sp->cw_rng, &e.cw, &sp->st.cw)];
+			e.path = (uint8_t)ps_path_of(ps, e.sp.vp);
 			sp->st.path_sent[e.path]++;
 			sp->st.path_retx[e.path] += out[i].retx;
 			host_out(ps, &e);
@@ -451,12 +474,15 @@ static void spray_start(struct pathsim *ps)
 		abort(); /* the configuration was checked when the workload was added */
 	sc->start_ns = sp->arrive_ns ? sp->arrive_ns[sp->next] : ps->now;
 	sc->timer_at = MPR_NEVER;
+	cw_tx_init(&sc->cwt);
+	cw_rx_init(&sc->cwr);
 	sc->started = true;
 	sp->st.started++;
 	spray_send(ps, sp->next++);
 }
 
-static void on_sdata(struct pathsim *ps, struct ev *e)
+/* A data packet reaches the receiver NIC. */
+static void sdata_nic(struct pathsim *ps, struct ev *e)
 {
 	struct spray *sp = ps->spray;
 	struct sconn *sc = &sp->conn[e->flow];
@@ -498,6 +524,89 @@ static void on_sdata(struct pathsim *ps, struct ev *e)
 				       .sr = {res.reply, res.ack, res.seq, e->sce, e->sp.retx,
 					      e->sp.tx_ns}},
 			   e->path);
+}
+
+/* The destination ToR releases connection c's VOQ to the NIC, in the order it took it. */
+static void cw_flush(struct pathsim *ps, unsigned c, bool by_tail)
+{
+	struct sconn *sc = &ps->spray->conn[c];
+
+	for (unsigned i = 0; i < sc->voq_n; i++)
+		sdata_nic(ps, &sc->voq[i]);
+	sc->voq_n = 0;
+	sc->flush_ev = 0;
+	cw_rx_flushed(&sc->cwr, by_tail, &ps->spray->st.cw);
+}
+
+/* The VOQ's release at flush_at unless its TAIL comes first (or flush_at moves). */
+static void cw_arm(struct pathsim *ps, unsigned c)
+{
+	struct sconn *sc = &ps->spray->conn[c];
+
+	if (sc->cwr.reordering && sc->flush_ev != sc->cwr.flush_at) {
+		sc->flush_ev = sc->cwr.flush_at;
+		ev_push(ps, (struct ev){.kind = EV_CWFLUSH, .flow = (int16_t)c, .t = sc->flush_ev});
+	}
+}
+
+/* A data packet reaches the destination ToR: on to the NIC, or into the reorderer's VOQ. */
+static void on_sdata(struct pathsim *ps, struct ev *e)
+{
+	struct spray *sp = ps->spray;
+	struct sconn *sc = &sp->conn[e->flow];
+	enum cw_flag reply;
+	enum cw_act a;
+
+	if (!sp->cfg.conweave) {
+		sdata_nic(ps, e);
+		return;
+	}
+	a = cw_rx_data(&sc->cwr, &sp->cfg.cw, &e->cw, ps->now, &reply, &sp->st.cw);
+	if (e->sce)
+		reply_back(ps, (struct ev){.kind = EV_CWCTL, .flow = e->flow, .ctl.notify = true},
+			   e->path);
+	if (reply != CW_DATA)
+		reply_back(ps,
+			   (struct ev){.kind = EV_CWCTL,
+				       .flow = e->flow,
+				       .ctl = {.epoch = e->cw.epoch, .of = (uint8_t)reply}},
+			   e->path);
+	if (a == CW_HOLD) {
+		if (sc->voq_n == sc->voq_cap) {
+			unsigned cap = sc->voq_cap ? 2 * sc->voq_cap : 64;
+			struct ev *q = realloc(sc->voq, cap * sizeof(*q));
+
+			if (!q)
+				abort(); /* the simulator's memory: nothing to recover */
+			sc->voq = q;
+			sc->voq_cap = cap;
+		}
+		sc->voq[sc->voq_n++] = *e;
+	} else {
+		sdata_nic(ps, e);
+		if (a == CW_PASS_FLUSH)
+			cw_flush(ps, (unsigned)e->flow, true);
+	}
+	cw_arm(ps, (unsigned)e->flow);
+}
+
+/* The destination ToR's reply or NOTIFY reaches the source ToR. */
+static void on_cwctl(struct pathsim *ps, struct ev *e)
+{
+	struct spray *sp = ps->spray;
+
+	if (e->ctl.notify)
+		cw_tx_notify(&sp->cwp, &sp->cfg.cw, e->path, ps->now);
+	else
+		cw_tx_reply(&sp->conn[e->flow].cwt, e->ctl.epoch, (enum cw_flag)e->ctl.of, ps->now);
+}
+
+static void on_cwflush(struct pathsim *ps, struct ev *e)
+{
+	struct sconn *sc = &ps->spray->conn[e->flow];
+
+	if (sc->cwr.reordering && e->t == sc->cwr.flush_at)
+		cw_flush(ps, (unsigned)e->flow, false);
 }
 
 /* The sender's figures into the workload's, once a connection is done. */
@@ -594,6 +703,8 @@ int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg)
 		return -EINVAL;
 	if (spr_init(&probe, &cfg->snd, 0, 1, 1))
 		return -EINVAL;
+	if (cfg->conweave && (cfg->cw.n_paths != ps->cfg.n_paths || !cfg->cw.base_rtt_ns))
+		return -EINVAL;
 	spr_free(&probe);
 	sp = calloc(1, sizeof(*sp));
 	if (!sp)
@@ -614,6 +725,9 @@ int ps_add_spray(struct pathsim *ps, const struct ps_spray_cfg *cfg)
 	sp->cfg = *cfg;
 	sp->rng = cfg->seed ? cfg->seed : 1;
 	sp->rx->qps = cfg->concurrent; /* the NIC's QPs, idle or not */
+	sp->cw_rng = sp->rng ^ 0xc0ffee;
+	for (unsigned i = 0; i < ps->cfg.n_paths; i++)
+		sp->cw_vp[i] = ps_vp_on(ps, i, 0);
 	ps->spray = sp;
 	if (cfg->arrive_mean_ns)
 		ev_push(ps, (struct ev){.kind = EV_ARRIVE, .t = ps->now});
@@ -634,9 +748,10 @@ const struct ps_spray_stats *ps_spray_stats(const struct pathsim *ps, const stru
 }
 
 static void (*const on[])(struct pathsim *, struct ev *) = {
-    [EV_PATH] = on_path,     [EV_DATA] = on_data,     [EV_ACK] = on_ack,   [EV_TIMER] = on_timer,
-    [EV_SPATH] = on_path,    [EV_SDATA] = on_sdata,   [EV_SACK] = on_sack, [EV_STIMER] = on_stimer,
-    [EV_SAMPLE] = on_sample, [EV_ARRIVE] = on_arrive,
+    [EV_PATH] = on_path,     [EV_DATA] = on_data,     [EV_ACK] = on_ack,
+    [EV_TIMER] = on_timer,   [EV_SPATH] = on_path,    [EV_SDATA] = on_sdata,
+    [EV_SACK] = on_sack,     [EV_STIMER] = on_stimer, [EV_SAMPLE] = on_sample,
+    [EV_ARRIVE] = on_arrive, [EV_CWCTL] = on_cwctl,   [EV_CWFLUSH] = on_cwflush,
 };
 
 void ps_run_until(struct pathsim *ps, uint64_t t)

@@ -17,6 +17,7 @@
 #define ROCELAB_PATHSIM_H
 
 #include "transport/mprdma/mprdma.h"
+#include "transport/ordering/conweave.h"
 #include "transport/ordering/ordrx.h"
 #include "transport/ordering/spray.h"
 
@@ -110,6 +111,15 @@ uint32_t ps_ood_quantile(const struct pathsim *ps, int flow, double q);
  */
 struct ps_spray_cfg {
 	struct spr_cfg snd;
+	/*
+	 * A ConWeave-style reorderer in the fabric (conweave.h): the source
+	 * ToR picks each packet's path (one VP a path) over what the sender's
+	 * VP would hash to, the destination ToR holds a rerouted epoch's early
+	 * packets before the receiver sees them.  With snd.ecmp and rx ORD_GBN,
+	 * the Eunomia paper's ConWeave baseline.
+	 */
+	bool conweave;
+	struct cw_cfg cw;
 	enum ord_kind rx;
 	unsigned n_conns, concurrent;
 	uint64_t arrive_mean_ns; /* 0: a finished connection is replaced at once */
@@ -129,6 +139,7 @@ struct ps_spray_stats {
 	unsigned long long mem_samples;
 	struct ord_mem mem_sum, mem_high; /* the 1 ms samples' sum, and their high-water marks */
 	unsigned long long path_sent[PS_PATHS_MAX], path_retx[PS_PATHS_MAX];
+	struct cw_stats cw; /* the reorderer's (conweave) */
 };
 
 /* 0, -EINVAL (a bad configuration, a workload there already), -ENOMEM. */

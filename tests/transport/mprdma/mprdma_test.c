@@ -747,6 +747,44 @@ Test(mprdma, synchronise_waits_and_early_ones_are_refused)
 	cr_assert_eq(r.st.sync_drops, 1);
 }
 
+/*
+ * Stop-Wait (Fig. 19's "MP-RDMA (Stop-Wait)"): the synchronise message
+ * leaves when every earlier packet is acknowledged, not after a delay; no
+ * timer, and the reply that acknowledges the last one sends it.
+ */
+Test(mprdma, synchronise_stop_wait_waits_for_every_earlier_ack)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX], more[MPR_OUT_MAX];
+	const char *why;
+
+	c.sync_wait = (enum mpr_sync_wait)2;
+	cr_assert_eq(mpr_cfg_check(&c, &why), -EINVAL);
+	cr_assert_str_eq(mpr_sync_wait_name(MPR_SYNC_STOP_WAIT), "stop-wait");
+	cr_assert_eq(mpr_sync_wait_parse("stop-wait", &c.sync_wait), 0);
+	cr_assert_eq(mpr_sync_wait_parse("later", &c.sync_wait), -EINVAL);
+	cr_assert_eq(c.sync_wait, MPR_SYNC_STOP_WAIT);
+	c.msg_pkts = 4;
+	c.sync_every = 2; /* messages 2, 4, ... */
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 100, 1000, out), 8, "held at PSN 8");
+	cr_assert_eq(s.st.sync_holds, 1);
+	cr_assert_eq(mpr_snd_deadline(&s) == MPR_NEVER || mpr_snd_deadline(&s) > 1000 + 320 * US,
+		     true, "no synchronise timer: the delay's 320 µs do not send it");
+	cr_assert_eq(mpr_snd_timer(&s, 1000 + 320 * US, more), 0);
+	/* seven of eight acknowledged: still held, whatever the window */
+	for (uint32_t i = 0; i < 7; i++)
+		cr_assert_eq(mpr_snd_ack(&s, ack_of(out[i].vp, i, i + 1, false), 2000 + i, more), 0,
+			     "PSN %u acknowledged, PSN 7 is not", i);
+	cr_assert_eq(s.st.sync_holds, 1, "one message held, counted once");
+	unsigned k = mpr_snd_ack(&s, ack_of(out[7].vp, 7, 8, false), 2100, more);
+
+	cr_assert_geq(k, 1);
+	cr_assert_eq(more[0].psn, 8);
+	cr_assert(more[0].sync);
+}
+
 /* F.7: the L = 64 receiver. */
 Test(mprdma, receiver_bitmap_window_nack_duplicates_and_completions)
 {

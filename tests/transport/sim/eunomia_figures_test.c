@@ -12,7 +12,8 @@
  *   lossy path        1% of one path's packets dropped (ipid-drop mod 100)
  *   flap              one path down for 200 ms
  *   and MP-RDMA without its out-of-order control over Eunomia's receiver
- *   against its own 64-slot bitmap, one path at 1/40.
+ *   against its own 64-slot bitmap, one path at 1/40; and ConWeave's
+ *   reorderer (the paper's section 5 baseline) over go-back-N.
  *
  * Every run: every connection completes, and the application gets exactly
  * its sequences in order (no misordered, no duplicated delivery).
@@ -35,8 +36,15 @@ struct run {
 	double secs, goodput;
 };
 
-/* A workload over 20 QPs: backlogged (arrive_mean_ns 0) or Poisson arrivals of that mean gap. */
-static struct run spray_at(enum fault f, enum ord_kind kind, uint64_t arrive_mean_ns)
+/* How a connection's packets take the paths. */
+enum lb { SPRAYED, ECMP, CONWEAVE };
+
+/*
+ * A workload over 20 QPs: backlogged (arrive_mean_ns 0) or Poisson arrivals of that mean gap;
+ * sprayed over the VPs, or each connection on one (ECMP), or there and moved by ConWeave's
+ * reorderer in the fabric.
+ */
+static struct run spray_lb(enum fault f, enum ord_kind kind, uint64_t arrive_mean_ns, enum lb lb)
 {
 	struct ps_cfg c;
 	struct pathsim *ps;
@@ -70,6 +78,9 @@ static struct run spray_at(enum fault f, enum ord_kind kind, uint64_t arrive_mea
 			sc.snd.vps[sc.snd.n_vps++] = ps_vp_on(ps, p, j);
 	sc.snd.iw = 4;
 	sc.snd.gbn = kind == ORD_GBN;
+	sc.snd.ecmp = lb != SPRAYED;
+	sc.conweave = lb == CONWEAVE;
+	cw_cfg_default(&sc.cw, 4, 235 * US);
 	cr_assert_eq(ps_add_spray(ps, &sc), 0);
 	cr_assert_eq(ps_add_spray(ps, &sc), -EINVAL, "one workload a simulator");
 	st = ps_spray_stats(ps, &rx);
@@ -83,12 +94,13 @@ static struct run spray_at(enum fault f, enum ord_kind kind, uint64_t arrive_mea
 	r.rx = *rx;
 	r.secs = (double)st->done_ns / 1e9;
 	r.goodput = (double)st->delivered * 1024 * 8 / r.secs;
-	cr_log_info("%-9s %-9s %.3f s, %.1f Mbit/s, retx %llu of %llu, %llu timeouts, %llu "
+	cr_log_info("%-9s %-9s%s %.3f s, %.1f Mbit/s, retx %llu of %llu, %llu timeouts, %llu "
 		    "go-backs, %llu SACK %llu NACK, reorder p99 %u max %u; memory mean %.0f B "
 		    "(bitmaps %.0f B) high %zu B; static 256 mean %.0f B (bitmaps %.0f B)",
 		    (const char *[]){"no fault", "degraded", "lossy", "flap"}[f],
-		    ord_kind_name(kind), r.secs, r.goodput / 1e6, st->retx, st->sent, st->timeouts,
-		    st->go_backs, rx->eu.sacks, rx->eu.nacks, mpr_ood_quantile(&st->reorder, 0.99),
+		    ord_kind_name(kind), (const char *[]){"", " ecmp", " conweave"}[lb], r.secs,
+		    r.goodput / 1e6, st->retx, st->sent, st->timeouts, st->go_backs, rx->eu.sacks,
+		    rx->eu.nacks, mpr_ood_quantile(&st->reorder, 0.99),
 		    mpr_ood_quantile(&st->reorder, 1.0),
 		    (double)st->mem_sum.total / (double)st->mem_samples,
 		    (double)st->mem_sum.bitmap / (double)st->mem_samples, st->mem_high.total,
@@ -102,6 +114,11 @@ static struct run spray_at(enum fault f, enum ord_kind kind, uint64_t arrive_mea
 	cr_assert_eq(r.st.duplicated, 0);
 	cr_assert_eq(r.rx.eu.alloc_failures, 0);
 	return r;
+}
+
+static struct run spray_at(enum fault f, enum ord_kind kind, uint64_t arrive_mean_ns)
+{
+	return spray_lb(f, kind, arrive_mean_ns, SPRAYED);
 }
 
 static struct run spray(enum fault f, enum ord_kind kind)
@@ -282,4 +299,34 @@ Test(eunomia_figures, an_offered_load_leaves_qps_idle_and_eunomia_below_static)
 	/* the load arrived at its rate: the last of 60 completed near 60 gaps in */
 	cr_assert_gt(eu.secs, 0.5 * 60 * (double)gap / 1e9);
 	cr_assert_lt(eu.secs, 2.0 * 60 * (double)gap / 1e9);
+}
+
+/*
+ * ConWeave (the Eunomia paper's section 5 baseline) over a NIC without
+ * ordering support: each connection on one path at a time, moved when a
+ * round trip comes back late; the destination ToR holds what the new path
+ * brings before the old path's TAIL, so the NIC sees its packets in order
+ * and goes back N for nothing.  On a fabric with one path at 1/10, it moves
+ * connections off the slow path, where ECMP leaves them.
+ */
+Test(eunomia_figures, conweave_reorders_in_the_fabric_and_leaves_a_slow_path)
+{
+	struct run cw = spray_lb(NONE, ORD_GBN, 0, CONWEAVE);
+
+	cr_assert_gt(cw.st.cw.reroutes, 100, "%llu reroutes", cw.st.cw.reroutes);
+	cr_assert_gt(cw.st.cw.held, 100, "%llu packets held", cw.st.cw.held);
+	cr_assert_gt(cw.st.cw.flush_tail, 100);
+	cr_assert_eq(cw.st.retx, 0, "the NIC saw no reordering: %llu resent", cw.st.retx);
+	cr_assert_eq(cw.st.go_backs, 0);
+
+	struct run cwd = spray_lb(DEGRADED, ORD_GBN, 0, CONWEAVE),
+		   ecmpd = spray_lb(DEGRADED, ORD_GBN, 0, ECMP);
+
+	struct run eud = spray(DEGRADED, ORD_EUNOMIA);
+
+	cr_assert_gt(cwd.goodput, 2 * ecmpd.goodput, "ConWeave %.1f Mbit/s, ECMP %.1f",
+		     cwd.goodput / 1e6, ecmpd.goodput / 1e6);
+	/* spraying does not steer: Eunomia under a round-robin spray has the slow path's share */
+	cr_assert_gt(cwd.goodput, 2 * eud.goodput, "ConWeave %.1f Mbit/s, sprayed Eunomia %.1f",
+		     cwd.goodput / 1e6, eud.goodput / 1e6);
 }
