@@ -1091,6 +1091,12 @@ static FILE *html_head(struct scn_result *r)
 			rl_xml_escape(r->failed_reason[k], a, sizeof(a)), r->test_name, k + 1);
 	if (s->description)
 		fprintf(f, "<p><i>%s</i></p>\n", rl_xml_escape(s->description, a, sizeof(a)));
+	if (s->n_variants > 1)
+		fprintf(f,
+			"<p>Variant %u of %u of %s: <a href=\"../%s.variants/index.html\">all of "
+			"them side by side</a> (written when the last has run).</p>\n",
+			s->variant_idx + 1, s->n_variants, rl_xml_escape(s->group, a, sizeof(a)),
+			a);
 	fprintf(f, "<table>\n");
 	for (size_t i = 0; i < s->n_faults; i++)
 		fprintf(f, "<tr><th>fault</th><td>%s %s</td></tr>\n", s->faults[i].spec.kind->name,

@@ -24,5 +24,11 @@ int report_junit(const struct run_info *ri, struct scn_result *r, size_t n, cons
 /* OUTDIR/<name>/report.png (gnuplot) and report.html; -errno on failure (a missing gnuplot only
  * warns). */
 int report_incident(const struct run_info *ri, struct scn_result *r);
+/*
+ * Each scenario run as variants (r[i..] its variants in order): OUTDIR/<scenario>.variants/
+ * index.html and side-by-side.png, every variant's goodput on one plot and their figures in
+ * columns.  0, or -EIO when a page could not be written (said); a missing gnuplot only warns.
+ */
+int report_variants(const char *outdir, const struct scn_result *r, size_t n);
 
 #endif

@@ -104,6 +104,8 @@ static int run_reported(const struct run_info *ri, struct scn_result *r, size_t 
 	}
 	if (pages_suite_index(ri->outdir, root))
 		rl_warn("run: cannot write %s/index.html", ri->outdir);
+	if (report_variants(ri->outdir, r, n))
+		rl_warn("run: a side-by-side page of variants was not written");
 	json_decref(root);
 	json_decref(cmp);
 	if (ri->baseline_id[0] && !cmp)

@@ -197,7 +197,7 @@ static int dry_run(const struct scenario *s, struct dry_sum *sum)
 		printf("  component %s:", sc->ops->name);
 		print_params(sc->ops->params, sc->cfg);
 		putchar('\n');
-		if (s->n_comps > 1) /* each graded on its own expectation */
+		if (s->n_comps > 1 || s->n_variants > 1) /* each graded on its own */
 			dry_expect(&sc->expect, "    ");
 		/* What it can localize here, and the truth's class (issue 64; rocelab observe). */
 		if (!(ob = component_observe(sc->ops, sc->cfg, s->inv, s->seed, &n_pairs)))
@@ -541,6 +541,43 @@ int cmd_run(int argc, char **argv, const struct run_sink *sink)
 	return runner_request(&q, sink);
 }
 
+/*
+ * A scenario with variants runs once a variant, one after another in the file's order: the
+ * first is loaded, the rest are loaded here.  0, or RL_EXIT_USAGE (said) with *n the
+ * scenarios *sc holds.
+ */
+static int expand_variants(const struct run_request *q, const char *builtin, struct scenario ***sc,
+			   size_t *n)
+{
+	size_t total = 0, k = 0;
+	struct scenario **all;
+	int bad = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		total += (*sc)[i]->n_variants > 1 ? (*sc)[i]->n_variants : 1;
+	if (total == *n)
+		return 0;
+	all = rl_xcalloc(total, sizeof(*all));
+	for (size_t i = 0; i < *n; i++) {
+		struct scenario *s = (*sc)[i];
+
+		all[k++] = s;
+		for (unsigned v = 1; v < s->n_variants; v++) {
+			all[k] = scenario_load_variant(s->path, q->inventory, builtin, q->seed,
+						       stderr, v);
+			bad += !all[k++];
+		}
+	}
+	free(*sc);
+	*sc = all;
+	*n = total;
+	if (bad) {
+		rl_err("run: %d scenario variant(s) have errors; nothing was started", bad);
+		return RL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int runner_request(const struct run_request *q, const struct run_sink *sink)
 {
 	const char *outdir = q->outdir;
@@ -622,6 +659,8 @@ int runner_request(const struct run_request *q, const struct run_sink *sink)
 	for (size_t i = 0, kept = 0; i < q->n; i++)
 		if (sc[i])
 			sc[kept++] = sc[i], n = kept;
+	if (n_unplaced < q->n && (ret = expand_variants(q, builtin, &sc, &n)))
+		goto free_sc;
 	if (n_unplaced == q->n) {
 		rl_err(
 		    "run: no scenario can be placed on this lab (%zu skipped); nothing was started",

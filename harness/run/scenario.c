@@ -27,6 +27,7 @@ struct sctx {
 	int fault_rail;	     /* the rail of the first fault's target, for 'rail: fault' */
 	int fault_host;	     /* 1 + the host of the first fault's RNIC, for 'host: fault' */
 	char first_target[FAULT_NAME_MAX]; /* the first fault's target, for 'across: fault' */
+	unsigned variant;		   /* the one of the scenario's variants to load */
 };
 
 __attribute__((format(printf, 3, 4))) static int err_at(struct sctx *c, const yaml_node_t *n,
@@ -1055,7 +1056,7 @@ static int expect_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_nod
 /* ---- top level ------------------------------------------------------------------------- */
 
 struct top_tmp {
-	yaml_node_t *faults, *fabric, *load, *services, *expect, *components;
+	yaml_node_t *faults, *fabric, *load, *services, *expect, *components, *variants;
 	yaml_node_t *legacy[8], *legacy_key[8]; /* 'NAME:' sections beside 'components: [NAME]' */
 	size_t n_legacy;
 	const char *inventory;
@@ -1114,13 +1115,15 @@ static int top_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_t
 		t->services = v;
 	else if (!strcmp(key, "expect"))
 		t->expect = v;
+	else if (!strcmp(key, "variants"))
+		t->variants = v;
 	else {
 		char names[256];
 
 		return err_at(c, k,
 			      "unknown key '%s' in a scenario (expected one of: name, suite, "
-			      "description, inventory, phases, components, fabric, faults, load, "
-			      "services, expect; "
+			      "description, inventory, phases, components, variants, fabric, "
+			      "faults, load, services, expect; "
 			      "components: %s)",
 			      key, component_names(names, sizeof(names)));
 	}
@@ -1138,6 +1141,111 @@ static yaml_node_t *legacy_params(struct top_tmp *t, const char *name, yaml_node
 			return t->legacy[i];
 		}
 	return NULL;
+}
+
+/*
+ * One variant's overlay, { COMPONENT: { PARAM: VALUE, ..., expect: {...} } }, onto the
+ * components' parameters: onto the components themselves when apply, else onto copies that
+ * are checked and dropped (every variant is validated whichever one is loaded).
+ */
+static int variant_overlay(struct sctx *c, yaml_node_t *name, yaml_node_t *map, bool apply,
+			   yaml_node_t **expects)
+{
+	struct scenario *s = c->s;
+
+	if (map->type == YAML_SCALAR_NODE && !map->data.scalar.length)
+		return 0; /* the components as written */
+	if (map->type != YAML_MAPPING_NODE)
+		return err_at(c, map,
+			      "variant '%s' is a mapping from component to the parameters it "
+			      "changes (e.g. { mp-rdma: { single-path: true } })",
+			      (const char *)name->data.scalar.value);
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = nd(c, p->key), *v = nd(c, p->value);
+		const char *comp = str(c, k, "a component");
+		size_t i = 0;
+
+		if (!comp)
+			return -EINVAL;
+		while (i < s->n_comps && strcmp(s->comps[i].ops->name, comp))
+			i++;
+		if (i == s->n_comps)
+			return err_at(c, k,
+				      "variant '%s' changes component '%s', which is not in "
+				      "components",
+				      (const char *)name->data.scalar.value, comp);
+		struct scn_component copy = s->comps[i];
+		struct comp_tmp tmp = {.c = apply ? &s->comps[i] : &copy};
+		char err[320];
+		int r;
+
+		if (!apply) {
+			copy.cfg = rl_xcalloc(1, copy.ops->cfg_size);
+			memcpy(copy.cfg, s->comps[i].cfg, copy.ops->cfg_size);
+		}
+		r = each_pair(c, v, comp_param_pair, &tmp, comp);
+		if (!r && !apply && copy.ops->check && copy.ops->check(copy.cfg, err, sizeof(err)))
+			r = err_at(c, k, "variant '%s': %s", (const char *)name->data.scalar.value,
+				   err);
+		if (!apply)
+			free(copy.cfg);
+		if (r)
+			return -EINVAL;
+		if (apply && tmp.expect)
+			expects[i] = tmp.expect;
+	}
+	return 0;
+}
+
+/*
+ * variants: { NAME: { COMPONENT: { ... } }, ... }: the scenario once a variant, each the
+ * same faults, phases and seed with the components' parameters changed as the variant says
+ * (the transports side by side on one fault).  Loads the one c->variant names: its name is
+ * then the scenario's with '.' and the variant's (set once the roles are picked).
+ */
+static int parse_variants(struct sctx *c, yaml_node_t *n, yaml_node_t **expects)
+{
+	struct scenario *s = c->s;
+	unsigned i = 0;
+
+	if (n->type != YAML_MAPPING_NODE || !n->data.mapping.pairs.top ||
+	    n->data.mapping.pairs.top == n->data.mapping.pairs.start)
+		return err_at(c, n,
+			      "variants is a mapping from a variant's name to what it changes "
+			      "(e.g. variants: { go-back-n: { mp-rdma: { single-path: true } }, "
+			      "mp-rdma: {} })");
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++, i++) {
+		yaml_node_t *k = nd(c, p->key);
+		const char *name = str(c, k, "a variant");
+
+		if (!name)
+			return -EINVAL;
+		if (!rl_name_ok(name, SCN_NAME_MAX) || strchr(name, ':') ||
+		    strlen(s->name) + 1 + strlen(name) > SCN_NAME_MAX)
+			return err_at(
+			    c, k,
+			    "variant '%s': use letters, digits, '_', '.' and '-', at most "
+			    "%zu with the scenario's name (it names files)",
+			    name, (size_t)SCN_NAME_MAX - strlen(s->name) - 1);
+		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++)
+			if (!strcmp((const char *)nd(c, q->key)->data.scalar.value, name))
+				return err_at(c, k, "variant '%s' is given twice", name);
+		/* the others onto copies of the components as written, before this one changes them
+		 */
+		if (i != c->variant && variant_overlay(c, k, nd(c, p->value), false, expects))
+			return -EINVAL;
+	}
+	s->n_variants = i;
+	s->variant_idx = c->variant;
+	if (c->variant >= i)
+		return err_at(c, n, "the scenario has %u variants, not %u", i, c->variant + 1);
+	yaml_node_pair_t *p = n->data.mapping.pairs.start + c->variant;
+
+	snprintf(s->variant, sizeof(s->variant), "%s",
+		 (const char *)nd(c, p->key)->data.scalar.value);
+	return variant_overlay(c, nd(c, p->key), nd(c, p->value), true, expects);
 }
 
 /*
@@ -1191,6 +1299,8 @@ static int parse_components(struct sctx *c, struct top_tmp *t, yaml_node_t **exp
 					    "listed in components (add %s to it)",
 				      name, name);
 		}
+	if (t->variants && parse_variants(c, t->variants, expects))
+		return -EINVAL;
 	for (size_t i = 0; i < c->s->n_comps; i++) {
 		struct scn_component *sc = &c->s->comps[i];
 		char err[320];
@@ -1382,6 +1492,14 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 	}
 	if (!t.expect && s->n_comps)
 		s->expect = s->comps[0].expect;
+	if (s->n_variants) {
+		/* the roles were picked with the scenario's name: every variant has the same */
+		char full[sizeof(s->group) + sizeof(s->variant) + 1];
+
+		snprintf(s->group, sizeof(s->group), "%s", s->name);
+		snprintf(full, sizeof(full), "%s.%s", s->group, s->variant);
+		snprintf(s->name, sizeof(s->name), "%.*s", SCN_NAME_MAX, full); /* checked: fits */
+	}
 	/* not written: each component derived its own; the scenario's (results') the longest */
 	if (t.expect && !s->expect.within_ms) {
 		for (size_t i = 0; i < s->n_comps; i++)
@@ -1394,12 +1512,12 @@ static int parse_doc(struct sctx *c, yaml_node_t *root, const char *inv_override
 	return 0;
 }
 
-struct scenario *scenario_parse(const char *path, const char *text, size_t len,
-				const char *inv_override, const char *builtin, unsigned seed,
-				FILE *errf)
+struct scenario *scenario_parse_variant(const char *path, const char *text, size_t len,
+					const char *inv_override, const char *builtin,
+					unsigned seed, FILE *errf, unsigned variant)
 {
 	struct scenario *s = rl_xcalloc(1, sizeof(*s));
-	struct sctx c = {.path = path, .errf = errf, .s = s};
+	struct sctx c = {.path = path, .errf = errf, .s = s, .variant = variant};
 	struct rl_yaml_err ye;
 	yaml_document_t doc;
 	char dir[PATH_MAX];
@@ -1433,8 +1551,22 @@ struct scenario *scenario_parse(const char *path, const char *text, size_t len,
 	return s;
 }
 
+struct scenario *scenario_parse(const char *path, const char *text, size_t len,
+				const char *inv_override, const char *builtin, unsigned seed,
+				FILE *errf)
+{
+	return scenario_parse_variant(path, text, len, inv_override, builtin, seed, errf, 0);
+}
+
 struct scenario *scenario_load(const char *path, const char *inv_override, const char *builtin,
 			       unsigned seed, FILE *errf)
+{
+	return scenario_load_variant(path, inv_override, builtin, seed, errf, 0);
+}
+
+struct scenario *scenario_load_variant(const char *path, const char *inv_override,
+				       const char *builtin, unsigned seed, FILE *errf,
+				       unsigned variant)
 {
 	size_t len;
 	char *text = rl_read_file(path, &len);
@@ -1446,7 +1578,7 @@ struct scenario *scenario_load(const char *path, const char *inv_override, const
 		errno = EINVAL;
 		return NULL;
 	}
-	s = scenario_parse(path, text, len, inv_override, builtin, seed, errf);
+	s = scenario_parse_variant(path, text, len, inv_override, builtin, seed, errf, variant);
 	free(text);
 	return s;
 }

@@ -142,6 +142,13 @@ struct scenario {
 	struct scn_service *services;
 	size_t n_services;
 	struct scn_expect expect; /* the scenario's: each component's unless it has its own */
+	/*
+	 * One of the scenario file's variants (0 without): name is then
+	 * group.variant, and the variants run one after another on the same
+	 * faults, phases and seed.
+	 */
+	unsigned n_variants, variant_idx;
+	char group[SCN_NAME_MAX + 1], variant[SCN_NAME_MAX + 1];
 };
 
 /*
@@ -169,6 +176,17 @@ struct scenario *scenario_load(const char *path, const char *inv_override, const
 struct scenario *scenario_parse(const char *path, const char *text, size_t len,
 				const char *inv_override, const char *builtin, unsigned seed,
 				FILE *errf);
+
+/*
+ * Variant number variant (0 ..) of a scenario with 'variants:' (scenario_load() loads the
+ * first; its n_variants says how many there are).  Every variant is validated each time.
+ */
+struct scenario *scenario_load_variant(const char *path, const char *inv_override,
+				       const char *builtin, unsigned seed, FILE *errf,
+				       unsigned variant);
+struct scenario *scenario_parse_variant(const char *path, const char *text, size_t len,
+					const char *inv_override, const char *builtin,
+					unsigned seed, FILE *errf, unsigned variant);
 
 void scenario_free(struct scenario *s);
 

@@ -225,6 +225,7 @@ struct mpr_dcqcn_state {
 	bool cnp_seen;	   /* a CNP since α's last update */
 	bool cnp_any;	   /* the first CNP came */
 	uint64_t next_tx;  /* pacing: the next packet's time */
+	bool backlog;	   /* the pacer, not the window or the data, held the last send back */
 	uint64_t alpha_at; /* α's next update */
 	uint64_t inc_at;   /* the next rate increase */
 	uint64_t last_cnp; /* when the last CNP was accepted (the NP's interval) */

@@ -727,3 +727,54 @@ Test(scenario, a_load_rate_is_a_share_of_its_link)
 		  "%s", err);
 	free(err);
 }
+
+/*
+ * Variants: every one validated whichever is loaded; each named
+ * scenario.variant, with the components' parameters (and its own
+ * expectation) as it says, over the same roles and faults.
+ */
+Test(scenario, variants_change_the_components_and_keep_the_rest)
+{
+	const char *path = FIXTURES "/good-variants.yaml";
+	struct scenario *s[3];
+	char buf[64];
+
+	for (unsigned v = 0; v < 3; v++) {
+		s[v] = scenario_load_variant(path, NULL, VLAB, 7, stderr, v);
+		cr_assert_not_null(s[v], "variant %u", v);
+		cr_assert_eq(s[v]->n_variants, 3);
+		cr_assert_eq(s[v]->variant_idx, v);
+		cr_assert_str_eq(s[v]->group, "variants");
+		cr_assert_str_eq(s[v]->faults[0].spec.target, s[0]->faults[0].spec.target,
+				 "the same role picks");
+	}
+	cr_assert_str_eq(s[0]->name, "variants.go-back-n");
+	cr_assert_str_eq(s[1]->name, "variants.mp-rdma");
+	cr_assert_str_eq(s[2]->name, "variants.eunomia");
+	const struct opt_desc *sp = opt_find(s[0]->comps[0].ops->params, "single-path"),
+			      *rx = opt_find(s[0]->comps[0].ops->params, "receiver"),
+			      *pr = opt_find(s[0]->comps[0].ops->params, "probe");
+
+	cr_assert_str_eq(opt_value(sp, s[0]->comps[0].cfg, buf, sizeof(buf)), "true");
+	cr_assert_str_eq(opt_value(sp, s[1]->comps[0].cfg, buf, sizeof(buf)), "false");
+	cr_assert_str_eq(opt_value(sp, s[2]->comps[0].cfg, buf, sizeof(buf)), "false",
+			 "go-back-n's change is not the others'");
+	cr_assert_str_eq(opt_value(rx, s[2]->comps[0].cfg, buf, sizeof(buf)), "eunomia");
+	cr_assert_float_eq(strtod(opt_value(pr, s[2]->comps[0].cfg, buf, sizeof(buf)), NULL), 0.003,
+			   1e-9, "the components' own parameters hold in every variant");
+	/* go-back-n's own expectation; the others the scenario's */
+	cr_assert_eq(s[0]->comps[0].expect.n_metrics, 1);
+	cr_assert_str_eq(s[0]->comps[0].expect.metrics[0].name, "fault-vs-optimal");
+	cr_assert_str_eq(s[1]->comps[0].expect.metrics[0].name, "payload-errors");
+	for (unsigned v = 0; v < 3; v++)
+		scenario_free(s[v]);
+
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *errf = open_memstream(&out, &outlen);
+
+	cr_assert_null(scenario_load_variant(path, NULL, VLAB, 7, errf, 3));
+	fclose(errf);
+	cr_assert(strstr(out, "the scenario has 3 variants, not 4"), "%s", out);
+	free(out);
+}

@@ -591,6 +591,36 @@ Test(mprdma, dcqcn_rate)
 }
 
 /*
+ * The pacer woken late with packets waiting (a busy host's scheduler) makes
+ * up at most 8 packets of the time it lost, as a NIC's rate limiter keeps
+ * its rate with a small burst; woken after having nothing to send, it
+ * sends one and paces on.
+ */
+Test(mprdma, dcqcn_pacer_catches_up_a_little)
+{
+	struct mpr_cfg c = cfg_exact();
+	struct mpr_snd s;
+	struct mpr_pkt out[MPR_OUT_MAX];
+
+	mpr_dcqcn_default(&c, 1000000000, 12000);
+	c.single_path = true;
+	c.vp_lo = c.vp_hi = 50000;
+	c.cwnd_max = 1000;
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 1000, 0, out), 1);
+	/* due at 8784 ns; woken 100 gaps late: 8 packets of them and the one due */
+	cr_assert_eq(mpr_snd_timer(&s, 8784 * 101, out), 9);
+	cr_assert_eq(mpr_snd_deadline(&s), 8784 * 102, "then paced again");
+	cr_assert_eq(mpr_snd_timer(&s, 8784 * 102 + 4000, out), 1, "a little late: the one due");
+
+	/* nothing left to send, then more: no burst for the idle time */
+	cr_assert_eq(mpr_snd_init(&s, &c, 1), 0);
+	cr_assert_eq(mpr_snd_push(&s, 1, 0, out), 1);
+	cr_assert_eq(mpr_snd_timer(&s, 8784, out), 0, "the one packet is out");
+	cr_assert_eq(mpr_snd_push(&s, 50, 8784 * 100, out), 1, "idle, not late: one");
+}
+
+/*
  * The state a NIC would hold, as the paper counts it (66 B with the 17 B
  * bitmap): the paper's sender at hardware widths, each departure's cost.
  */
