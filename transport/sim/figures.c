@@ -948,6 +948,118 @@ static const struct fig_metric eunomia_m[] = {
     {"eu_max_bytes", "B", 82, true, "Table 1: 82 B (50 B metadata, 32 B bitmap)"},
 };
 
+/* How connections take the paths in the failure sweep. */
+enum fail_lb { FAIL_PS, FAIL_VPSPRAY, FAIL_ECMP, FAIL_CONWEAVE, FAIL_LBS };
+
+/*
+ * §5.6 (Fig. 19) in miniature: eight paths of 125 Mbit/s (1 Gbit/s in all,
+ * as *paths*), the routing recomputed around a failure (a VP on a failed
+ * path hashes over the live ones; its queue and wire are drained).  As the
+ * paper, every 100 ms the failed paths come back and `failed` others fail,
+ * drawn at random (425 round trips here against the paper's 12,500: the
+ * failures change thirty times as often for a flow, and every connection
+ * sees some).  The §5 workload at 80% load over the ToR's round-robin spray
+ * and Eunomia (the paper's PS), the sender's spray over 16 VPs and
+ * Eunomia (rocelab's `--workload spray`), ECMP and ConWeave over go-back-N.
+ * The mean FCT, 0 when a connection did not complete in 30 s.
+ */
+static int fail_run(uint64_t seed, enum fail_lb lb, unsigned failed, double *fct_ms)
+{
+	struct ps_cfg c;
+	double mean_bits = (4096.0 - 16) / log(4096.0 / 16) * 1024 * 8;
+	bool eunomia = lb == FAIL_PS || lb == FAIL_VPSPRAY;
+	struct ps_spray_cfg sc = {.rx = eunomia ? ORD_EUNOMIA : ORD_GBN,
+				  .n_conns = 60,
+				  .concurrent = 20,
+				  .min_pkts = 16,
+				  .max_pkts = 4096,
+				  .arrive_mean_ns = (uint64_t)(mean_bits / 0.8e9 * 1e9),
+				  .seed = 7 + seed - 1};
+	uint64_t rng = 0xfa11 + seed;
+	bool down[8] = {false};
+
+	ps_cfg_default(&c, 8);
+	for (int i = 0; i < 8; i++) {
+		c.path[i].delay_ns = 100 * US;
+		c.path[i].rate_bps = 125000000;
+		c.path[i].ecn_k_bytes = 6 * 1098;
+	}
+	seeded(&c, seed);
+	c.reroute = true;
+	struct pathsim *ps = ps_new(&c);
+
+	if (!ps)
+		return -ENOMEM;
+	spr_cfg_default(&sc.snd);
+	for (unsigned p = 0; p < 8; p++)
+		for (unsigned j = 0; j < 2; j++)
+			sc.snd.vps[sc.snd.n_vps++] = ps_vp_on(ps, p, j);
+	sc.snd.iw = 4;
+	sc.snd.gbn = !eunomia;
+	sc.snd.ecmp = !eunomia;
+	sc.switch_spray = lb == FAIL_PS;
+	sc.conweave = lb == FAIL_CONWEAVE;
+	cw_cfg_default(&sc.cw, c.n_paths,
+		       2 * c.path[0].delay_ns + c.data_bytes * 8000000000ULL / c.path[0].rate_bps);
+	if (ps_add_spray(ps, &sc)) {
+		ps_free(ps);
+		return -EINVAL;
+	}
+	const struct ps_spray_stats *st = ps_spray_stats(ps, NULL);
+
+	for (uint64_t t = 10 * MS; !st->done_ns && t <= 30000 * MS; t += 10 * MS) {
+		if (failed && t % (100 * MS) == 10 * MS) {
+			memset(down, 0, sizeof(down));
+			for (unsigned k = 0; k < failed && k < 8;) {
+				unsigned p = (unsigned)(mpr_rand(&rng) % 8);
+
+				k += !down[p];
+				down[p] = true;
+			}
+			for (unsigned p = 0; p < 8; p++)
+				ps_fail(ps, p, down[p]);
+		}
+		ps_run_until(ps, t);
+	}
+	*fct_ms = st->done_ns ? (double)st->fct_sum_ns / st->completed / 1e6 : 0;
+	ps_free(ps);
+	return 0;
+}
+
+static const struct fig_metric eu_fail_m[] = {
+    {"eu_fail1_ps_vs_ecmp", "ratio", 0, false, "Fig. 19: PS + Eunomia below ECMP (a plot)"},
+    {"eu_fail2_ps_vs_ecmp", "ratio", 0, false, "Fig. 19: PS + Eunomia below ECMP (a plot)"},
+    {"eu_fail1_ps_slowdown", "x", 0, false, "Fig. 19: PS + Eunomia holds its FCT (a plot)"},
+    {"eu_fail2_ps_slowdown", "x", 0, false, "Fig. 19: PS + Eunomia holds its FCT (a plot)"},
+    {"eu_fail1_ecmp_slowdown", "x", 0, false, "Fig. 19: ECMP deteriorates (a plot)"},
+    {"eu_fail2_ecmp_slowdown", "x", 0, false, "Fig. 19: ECMP deteriorates (a plot)"},
+    {"eu_fail1_vpspray_slowdown", "x", 0, false, "not in the paper: the sender's spray"},
+    {"eu_fail2_vpspray_slowdown", "x", 0, false, "not in the paper: the sender's spray"},
+    {"eu_fail1_conweave_slowdown", "x", 0, false,
+     "§5.6: ConWeave, no flow completes past 2% of links (0: not all did)"},
+    {"eu_fail2_conweave_slowdown", "x", 0, false,
+     "§5.6: ConWeave, no flow completes past 2% of links (0: not all did)"},
+};
+
+static int run_eu_fail(const struct fig_variant *v, uint64_t seed, double *val)
+{
+	double fct[FAIL_LBS][3];
+	static const int col[FAIL_LBS] = {
+	    [FAIL_PS] = 2, [FAIL_ECMP] = 4, [FAIL_VPSPRAY] = 6, [FAIL_CONWEAVE] = 8};
+
+	(void)v; /* no MP-RDMA here */
+	for (int lb = 0; lb < FAIL_LBS; lb++)
+		for (unsigned k = 0; k <= 2; k++)
+			if (fail_run(seed, lb, k, &fct[lb][k]))
+				return -EINVAL;
+	for (unsigned k = 1; k <= 2; k++) {
+		val[k - 1] = fct[FAIL_ECMP][k] > 0 ? fct[FAIL_PS][k] / fct[FAIL_ECMP][k] : 0;
+		for (int lb = 0; lb < FAIL_LBS; lb++)
+			val[col[lb] + k - 1] = fct[lb][0] > 0 ? fct[lb][k] / fct[lb][0] : 0;
+	}
+	return 0;
+}
+
 /* One spraying workload to its end (at most 30 s); 0, or -errno. */
 static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool conweave, bool degraded,
 		     uint64_t arrive_mean_ns, struct ps_spray_stats *out)
@@ -1194,6 +1306,10 @@ static const struct fig_def figs[] = {
 	fig18_m, run_fig18),
     FIG("eunomia", "60 connections sprayed over 16 VPs of four 250 Mbit/s paths; ECMP at 80% load",
 	eunomia_m, run_eunomia),
+    FIG("eu_fail",
+	"§5.6: 1 and 2 of eight paths failed, routed around; FCT against none, "
+	"80% load",
+	eu_fail_m, run_eu_fail),
     FIG("state", "the state MP-RDMA adds to a connection", state_m, run_state),
 };
 

@@ -29,6 +29,7 @@ struct ev {
 	uint64_t t, seq; /* seq: first in, first out among equal times */
 	uint8_t kind, path;
 	int16_t flow;
+	uint32_t epoch; /* on a path: its epoch then (a failure since drained it) */
 	union {
 		struct mpr_pkt p;
 		struct mpr_ack a;
@@ -42,7 +43,8 @@ struct ev {
 			uint32_t epoch;
 			uint8_t of; /* enum cw_flag the reply answers */
 			bool notify;
-		} ctl; /* the destination ToR's to the source ToR */
+			uint8_t path; /* NOTIFY: the path that marked */
+		} ctl;		      /* the destination ToR's to the source ToR */
 	};
 };
 
@@ -73,6 +75,7 @@ struct spray {
 	struct cw_paths cwp;
 	uint64_t cw_rng;
 	uint16_t cw_vp[PS_PATHS_MAX]; /* a VP on each path: the reorderer's route */
+	unsigned rr;		      /* switch_spray: the ToR's next port in turn */
 };
 
 struct flow {
@@ -85,7 +88,8 @@ struct flow {
 struct pathsim {
 	struct ps_cfg cfg;
 	uint64_t now, seq, rng, host_busy;
-	uint64_t busy[PS_PATHS_MAX]; /* when each path's queue drains */
+	uint64_t busy[PS_PATHS_MAX];  /* when each path's queue drains */
+	uint32_t epoch[PS_PATHS_MAX]; /* its failures so far (ps_fail()) */
 	struct ps_path_stats pst[PS_PATHS_MAX];
 	struct flow *flows[PS_FLOWS_MAX];
 	int n_flows;
@@ -209,20 +213,42 @@ static struct ev ev_pop(struct pathsim *ps)
 }
 
 /* ECMP: a fixed mix of the source port, as a switch's hash would be. */
-unsigned ps_path_of(const struct pathsim *ps, uint16_t vp)
+static uint32_t vp_hash(uint16_t vp)
 {
 	uint32_t h = vp * 0x9e3779b1u;
 
 	h ^= h >> 15;
 	h *= 0x85ebca6bu;
 	h ^= h >> 13;
-	return h % ps->cfg.n_paths;
+	return h;
+}
+
+/* The live path n-th of them (with reroute), or NULL-like n_paths when none is live. */
+static unsigned live_path(const struct pathsim *ps, uint32_t nth)
+{
+	unsigned live[PS_PATHS_MAX], n = 0;
+
+	for (unsigned i = 0; i < ps->cfg.n_paths; i++)
+		if (!ps->cfg.path[i].down)
+			live[n++] = i;
+	return n ? live[nth % n] : ps->cfg.n_paths;
+}
+
+unsigned ps_path_of(const struct pathsim *ps, uint16_t vp)
+{
+	uint32_t h = vp_hash(vp);
+	unsigned p = h % ps->cfg.n_paths, q;
+
+	if (!ps->cfg.reroute || !ps->cfg.path[p].down)
+		return p;
+	q = live_path(ps, h / ps->cfg.n_paths); /* the ECMP group without it */
+	return q < ps->cfg.n_paths ? q : p;
 }
 
 uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth)
 {
 	for (uint32_t vp = 49152; vp <= 65535; vp++)
-		if (ps_path_of(ps, (uint16_t)vp) == path && nth-- == 0)
+		if (vp_hash((uint16_t)vp) % ps->cfg.n_paths == path && nth-- == 0)
 			return (uint16_t)vp;
 	return 0;
 }
@@ -357,6 +383,7 @@ static void on_path(struct pathsim *ps, struct ev *e)
 	st->marked += *ce_of(e);
 	e->kind = e->kind == EV_SPATH ? EV_SDATA : EV_DATA;
 	e->t = depart + pc->delay_ns;
+	e->epoch = ps->epoch[e->path];
 	ev_push(ps, *e);
 }
 
@@ -365,12 +392,17 @@ static void reply_back(struct pathsim *ps, struct ev r, unsigned path)
 {
 	const struct ps_path_cfg *pc = &ps->cfg.path[path];
 
+	if (pc->down && ps->cfg.reroute && live_path(ps, 0) < ps->cfg.n_paths) {
+		path = live_path(ps, 0); /* routed around the failure */
+		pc = &ps->cfg.path[path];
+	}
 	if (pc->down || chance(ps, pc->ack_loss_ppm)) {
 		ps->pst[path].down_drops += pc->down;
 		return;
 	}
 	r.path = (uint8_t)path;
 	r.t = ps->now + pc->delay_ns;
+	r.epoch = ps->epoch[path];
 	ev_push(ps, r);
 }
 
@@ -445,7 +477,10 @@ static void spray_send(struct pathsim *ps, unsigned c)
 				e.sp.vp =
 				    sp->cw_vp[cw_tx_route(&sp->conn[c].cwt, &sp->cfg.cw, &sp->cwp,
 							  ps->now, &sp->cw_rng, &e.cw, &sp->st.cw)];
-			e.path = (uint8_t)ps_path_of(ps, e.sp.vp);
+			e.path = (uint8_t)(sp->cfg.switch_spray ? live_path(ps, sp->rr++)
+								: ps_path_of(ps, e.sp.vp));
+			if (e.path >= ps->cfg.n_paths)
+				e.path = 0; /* none live: into the blackhole */
 			sp->st.path_sent[e.path]++;
 			sp->st.path_retx[e.path] += out[i].retx;
 			host_out(ps, &e);
@@ -563,7 +598,10 @@ static void on_sdata(struct pathsim *ps, struct ev *e)
 	}
 	a = cw_rx_data(&sc->cwr, &sp->cfg.cw, &e->cw, ps->now, &reply, &sp->st.cw);
 	if (e->sce)
-		reply_back(ps, (struct ev){.kind = EV_CWCTL, .flow = e->flow, .ctl.notify = true},
+		reply_back(ps,
+			   (struct ev){.kind = EV_CWCTL,
+				       .flow = e->flow,
+				       .ctl = {.notify = true, .path = e->path}},
 			   e->path);
 	if (reply != CW_DATA)
 		reply_back(ps,
@@ -596,7 +634,7 @@ static void on_cwctl(struct pathsim *ps, struct ev *e)
 	struct spray *sp = ps->spray;
 
 	if (e->ctl.notify)
-		cw_tx_notify(&sp->cwp, &sp->cfg.cw, e->path, ps->now);
+		cw_tx_notify(&sp->cwp, &sp->cfg.cw, e->ctl.path, ps->now);
 	else
 		cw_tx_reply(&sp->conn[e->flow].cwt, e->ctl.epoch, (enum cw_flag)e->ctl.of, ps->now);
 }
@@ -760,6 +798,12 @@ void ps_run_until(struct pathsim *ps, uint64_t t)
 		struct ev e = ev_pop(ps);
 
 		ps->now = e.t;
+		if (e.epoch != ps->epoch[e.path] &&
+		    (e.kind == EV_DATA || e.kind == EV_SDATA || e.kind == EV_ACK ||
+		     e.kind == EV_SACK || e.kind == EV_CWCTL)) {
+			ps->pst[e.path].drained++; /* on the wire of a path that failed since */
+			continue;
+		}
 		on[e.kind](ps, &e);
 	}
 	ps->now = t;
@@ -773,6 +817,17 @@ uint64_t ps_now(const struct pathsim *ps)
 struct ps_path_cfg *ps_path(struct pathsim *ps, unsigned i)
 {
 	return i < ps->cfg.n_paths ? &ps->cfg.path[i] : NULL;
+}
+
+void ps_fail(struct pathsim *ps, unsigned i, bool down)
+{
+	if (i >= ps->cfg.n_paths)
+		return;
+	if (down && !ps->cfg.path[i].down) {
+		ps->epoch[i]++;	       /* what its queue holds and its wire carries is lost */
+		ps->busy[i] = ps->now; /* (counted in drained as each would have arrived) */
+	}
+	ps->cfg.path[i].down = down;
 }
 
 const struct ps_path_stats *ps_path_stats(const struct pathsim *ps, unsigned i)

@@ -42,6 +42,13 @@ struct ps_path_cfg {
 struct ps_cfg {
 	unsigned n_paths;
 	struct ps_path_cfg path[PS_PATHS_MAX];
+	/*
+	 * Routing recomputed around a failed path (ps_fail()), as the Eunomia
+	 * paper's section 5.6 has its switches do: a VP whose path is down
+	 * hashes over the live ones, a reply takes a live path.  Off: a down
+	 * path is a blackhole (the lab's link-flap, MP-RDMA's Fig. 11(b)).
+	 */
+	bool reroute;
 	uint64_t host_bps; /* the sender's host link (0: none) */
 	uint64_t host_qlimit_bytes, host_ecn_k_bytes;
 	unsigned data_bytes, payload_bytes, ack_bytes; /* on the wire (1098, 1024, 78) */
@@ -50,6 +57,7 @@ struct ps_cfg {
 
 struct ps_path_stats {
 	unsigned long long data, probes, lost, qdrops, marked, acks, ece_acks, down_drops;
+	unsigned long long drained; /* queued or on the wire when ps_fail() took the path down */
 };
 
 struct ps_flow_stats {
@@ -80,6 +88,11 @@ uint64_t ps_now(const struct pathsim *ps);
 
 /* Path i's configuration, to change between runs (a fault, a repair). */
 struct ps_path_cfg *ps_path(struct pathsim *ps, unsigned i);
+/*
+ * Path i fails (down) or comes back now.  A failing path drains: what its
+ * queue holds and what is on its wire, data and replies, is lost.
+ */
+void ps_fail(struct pathsim *ps, unsigned i, bool down);
 const struct ps_path_stats *ps_path_stats(const struct pathsim *ps, unsigned i);
 const struct ps_flow_stats *ps_flow_stats(const struct pathsim *ps, int flow);
 /* Starts a new phase: the flow's counters and OOD histogram from zero (done_ns kept). */
@@ -87,7 +100,10 @@ void ps_flow_stats_reset(struct pathsim *ps, int flow);
 const struct mpr_snd *ps_flow_sender(const struct pathsim *ps, int flow);
 const struct mpr_rcv *ps_flow_receiver(const struct pathsim *ps, int flow);
 
-/* The path a VP hashes to, and the n-th VP (from 49152 up) that hashes to path i. */
+/*
+ * The path a VP takes now (its hash, or with reroute and its path down a live
+ * one), and the n-th VP (from 49152 up) that hashes to path i.
+ */
 unsigned ps_path_of(const struct pathsim *ps, uint16_t vp);
 uint16_t ps_vp_on(const struct pathsim *ps, unsigned path, unsigned nth);
 /* Runs to t1 and returns flow's payload bits per second delivered in order over (t0, t1]. */
@@ -120,6 +136,12 @@ struct ps_spray_cfg {
 	 */
 	bool conweave;
 	struct cw_cfg cw;
+	/*
+	 * The ToR sprays instead of the sender: each packet to the next live
+	 * path in turn, whatever its VP (the Eunomia paper's PS load balancer,
+	 * and DRILL's kind: in the switch, around a failed port).
+	 */
+	bool switch_spray;
 	enum ord_kind rx;
 	unsigned n_conns, concurrent;
 	uint64_t arrive_mean_ns; /* 0: a finished connection is replaced at once */

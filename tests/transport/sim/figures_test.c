@@ -351,6 +351,27 @@ Test(figures, eunomia_memory_and_fct)
 }
 
 /*
+ * §5.6 (Fig. 19): with one or two of eight paths failing every 100 ms and
+ * routed around, the ToR's packet spray over Eunomia keeps its mean FCT
+ * far below ECMP's; the sender's spray over VPs, whose failed path's VPs
+ * rehash unevenly onto the live ones, slows more than the ToR's; ConWeave
+ * completes every connection here (the paper: none past 2% of links).
+ */
+Test(figures, eunomia_under_failures)
+{
+	struct fig_variant v = paper();
+	double x[FIG_METRICS_MAX];
+
+	run("eu_fail", &v, x);
+	cr_assert_lt(x[0], 0.6, "1 of 8 failed: PS + Eunomia %.2f of ECMP's FCT", x[0]);
+	cr_assert_lt(x[1], 0.6, "2 of 8 failed: PS + Eunomia %.2f of ECMP's FCT", x[1]);
+	cr_assert_gt(x[6], x[2], "the sender's spray %.2fx, the ToR's %.2fx", x[6], x[2]);
+	cr_assert_gt(x[7], x[3], "the sender's spray %.2fx, the ToR's %.2fx", x[7], x[3]);
+	cr_assert_gt(x[8], 0, "ConWeave: every connection completed");
+	cr_assert_gt(x[9], 0, "ConWeave: every connection completed");
+}
+
+/*
  * DCQCN, the paper's baseline: two flows on a 1 Gbit/s host link marking at
  * 20 packets share it evenly and fill it (0.466 Gbit/s of payload each).
  */

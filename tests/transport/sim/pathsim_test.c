@@ -209,3 +209,50 @@ Test(pathsim, single_path_go_back_n_suffers_loss)
 	cr_assert_gt(g[0], 0.85e9 * 1024 / 1098, "clean: %.0f bit/s", g[0]);
 	cr_assert_lt(g[1], 0.5 * g[0], "1%% loss: %.0f of %.0f bit/s", g[1], g[0]);
 }
+
+/*
+ * A path failed with the routing recomputed (Eunomia's section 5.6): its
+ * queue and wire are drained, its VPs hash over the live paths, replies
+ * take a live one; without reroute a down path stays a blackhole.  A
+ * finite MP-RDMA flow completes over a failure and a repair.
+ */
+Test(pathsim, a_failed_path_drains_and_is_routed_around)
+{
+	struct ps_cfg c;
+	struct mpr_cfg m = mp();
+	struct pathsim *ps;
+	uint16_t vp;
+
+	four_paths(&c);
+	c.reroute = true;
+	ps = ps_new(&c);
+	cr_assert_not_null(ps);
+	vp = ps_vp_on(ps, 2, 0);
+	cr_assert_eq(ps_path_of(ps, vp), 2);
+	int f = ps_add_flow(ps, &m, 3, 40000);
+
+	ps_run_until(ps, 100 * MS);
+	cr_assert_gt(ps_path_stats(ps, 2)->data, 0);
+	ps_fail(ps, 2, true);
+	cr_assert(ps_path(ps, 2)->down);
+	cr_assert_neq(ps_path_of(ps, vp), 2, "routed around the failed path");
+	cr_assert_eq(ps_vp_on(ps, 2, 0), vp, "a VP's hash is still its own");
+	unsigned long long data = ps_path_stats(ps, 2)->data;
+
+	ps_run_until(ps, 110 * MS);
+	cr_assert_gt(ps_path_stats(ps, 2)->drained, 0, "what was on it was lost");
+	cr_assert_eq(ps_path_stats(ps, 2)->data, data, "nothing more sent on it");
+	ps_fail(ps, 2, false);
+	cr_assert_eq(ps_path_of(ps, vp), 2, "back on its own path when repaired");
+	ps_run_until(ps, 3000 * MS);
+	cr_assert_gt(ps_flow_stats(ps, f)->done_ns, 0, "not done: %u of 40000",
+		     ps_flow_sender(ps, f)->snd_una);
+	cr_assert_eq(ps_flow_receiver(ps, f)->st.delivered, 40000);
+	ps_free(ps);
+
+	c.reroute = false;
+	ps = ps_new(&c);
+	ps_fail(ps, 2, true);
+	cr_assert_eq(ps_path_of(ps, vp), 2, "without reroute: a blackhole");
+	ps_free(ps);
+}
