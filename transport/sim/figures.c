@@ -948,6 +948,40 @@ static const struct fig_metric eunomia_m[] = {
     {"eu_max_bytes", "B", 82, true, "Table 1: 82 B (50 B metadata, 32 B bitmap)"},
 };
 
+/* The mean gap between the §5 workload's connections arriving to offer bps of payload. */
+static uint64_t s5_gap(double bps)
+{
+	/* a connection's mean payload (log-uniform 16-4096 packets) over the offered rate */
+	double mean_bits = (4096.0 - 16) / log(4096.0 / 16) * 1024 * 8;
+
+	return (uint64_t)(mean_bits / bps * 1e9);
+}
+
+/*
+ * The §5 workload on ps: 60 connections of 16 KB to 4 MB, 20 QPs at once,
+ * sprayed over vps_per_path VPs of each of c's paths (IW 4), arriving
+ * every arrive_mean_ns on average (0: backlogged); ConWeave's base RTT
+ * between the ToRs is both ways and a packet's serialisation.
+ */
+static void s5_workload(struct ps_spray_cfg *sc, const struct pathsim *ps, const struct ps_cfg *c,
+			unsigned vps_per_path, uint64_t seed, uint64_t arrive_mean_ns)
+{
+	*sc = (struct ps_spray_cfg){.n_conns = 60,
+				    .concurrent = 20,
+				    .min_pkts = 16,
+				    .max_pkts = 4096,
+				    .arrive_mean_ns = arrive_mean_ns,
+				    .seed = 7 + seed - 1};
+	spr_cfg_default(&sc->snd);
+	for (unsigned p = 0; p < c->n_paths; p++)
+		for (unsigned j = 0; j < vps_per_path; j++)
+			sc->snd.vps[sc->snd.n_vps++] = ps_vp_on(ps, p, j);
+	sc->snd.iw = 4;
+	cw_cfg_default(&sc->cw, c->n_paths,
+		       2 * c->path[0].delay_ns +
+			   c->data_bytes * 8000000000ULL / c->path[0].rate_bps);
+}
+
 /* How connections take the paths in the failure sweep. */
 enum fail_lb { FAIL_PS, FAIL_VPSPRAY, FAIL_ECMP, FAIL_CONWEAVE, FAIL_LBS };
 
@@ -966,15 +1000,8 @@ enum fail_lb { FAIL_PS, FAIL_VPSPRAY, FAIL_ECMP, FAIL_CONWEAVE, FAIL_LBS };
 static int fail_run(uint64_t seed, enum fail_lb lb, unsigned failed, double *fct_ms)
 {
 	struct ps_cfg c;
-	double mean_bits = (4096.0 - 16) / log(4096.0 / 16) * 1024 * 8;
 	bool eunomia = lb == FAIL_PS || lb == FAIL_VPSPRAY;
-	struct ps_spray_cfg sc = {.rx = eunomia ? ORD_EUNOMIA : ORD_GBN,
-				  .n_conns = 60,
-				  .concurrent = 20,
-				  .min_pkts = 16,
-				  .max_pkts = 4096,
-				  .arrive_mean_ns = (uint64_t)(mean_bits / 0.8e9 * 1e9),
-				  .seed = 7 + seed - 1};
+	struct ps_spray_cfg sc;
 	uint64_t rng = 0xfa11 + seed;
 	bool down[8] = {false};
 
@@ -990,17 +1017,12 @@ static int fail_run(uint64_t seed, enum fail_lb lb, unsigned failed, double *fct
 
 	if (!ps)
 		return -ENOMEM;
-	spr_cfg_default(&sc.snd);
-	for (unsigned p = 0; p < 8; p++)
-		for (unsigned j = 0; j < 2; j++)
-			sc.snd.vps[sc.snd.n_vps++] = ps_vp_on(ps, p, j);
-	sc.snd.iw = 4;
+	s5_workload(&sc, ps, &c, 2, seed, s5_gap(0.8e9));
+	sc.rx = eunomia ? ORD_EUNOMIA : ORD_GBN;
 	sc.snd.gbn = !eunomia;
 	sc.snd.ecmp = !eunomia;
 	sc.switch_spray = lb == FAIL_PS;
 	sc.conweave = lb == FAIL_CONWEAVE;
-	cw_cfg_default(&sc.cw, c.n_paths,
-		       2 * c.path[0].delay_ns + c.data_bytes * 8000000000ULL / c.path[0].rate_bps);
 	if (ps_add_spray(ps, &sc)) {
 		ps_free(ps);
 		return -EINVAL;
@@ -1066,13 +1088,7 @@ static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool conweave
 {
 	struct ps_cfg c;
 	const struct ord_rx *rx;
-	struct ps_spray_cfg sc = {.rx = kind,
-				  .n_conns = 60,
-				  .concurrent = 20,
-				  .min_pkts = 16,
-				  .max_pkts = 4096,
-				  .arrive_mean_ns = arrive_mean_ns,
-				  .seed = 7 + seed - 1};
+	struct ps_spray_cfg sc;
 
 	paths_profile(&c, seed);
 	if (degraded)
@@ -1081,17 +1097,11 @@ static int spray_run(uint64_t seed, enum ord_kind kind, bool ecmp, bool conweave
 
 	if (!ps)
 		return -ENOMEM;
-	spr_cfg_default(&sc.snd);
-	for (unsigned p = 0; p < 4; p++)
-		for (unsigned j = 0; j < 4; j++)
-			sc.snd.vps[sc.snd.n_vps++] = ps_vp_on(ps, p, j);
-	sc.snd.iw = 4;
+	s5_workload(&sc, ps, &c, 4, seed, arrive_mean_ns);
+	sc.rx = kind;
 	sc.snd.gbn = kind == ORD_GBN;
 	sc.snd.ecmp = ecmp;
 	sc.conweave = conweave;
-	/* ConWeave's base RTT between the ToRs: both ways and a packet's serialisation */
-	cw_cfg_default(&sc.cw, c.n_paths,
-		       2 * c.path[0].delay_ns + c.data_bytes * 8000000000ULL / c.path[0].rate_bps);
 	if (ps_add_spray(ps, &sc)) {
 		ps_free(ps);
 		return -EINVAL;
@@ -1121,10 +1131,7 @@ static double mem_ratio(const struct ps_spray_stats *st, bool bitmap)
 static int run_eunomia(const struct fig_variant *v, uint64_t seed, double *val)
 {
 	struct ps_spray_stats eu, gbn, deg, load, spray80, ecmp80, cw80;
-	/* a connection's mean payload (log-uniform 16-4096 packets) over the offered rate */
-	double mean_bits = (4096.0 - 16) / log(4096.0 / 16) * 1024 * 8;
-	uint64_t gap80 = (uint64_t)(mean_bits / 0.8e9 * 1e9),
-		 gap40m = (uint64_t)(mean_bits / 40e6 * 1e9);
+	uint64_t gap80 = s5_gap(0.8e9), gap40m = s5_gap(40e6);
 
 	(void)v; /* the spraying sender is Eunomia's, whatever MP-RDMA's variant */
 	if (spray_run(seed, ORD_EUNOMIA, false, false, false, 0, &eu) ||
