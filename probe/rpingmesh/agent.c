@@ -19,6 +19,7 @@
 #include "harness/lib/common.h"
 #include "harness/lib/topo.h"
 #include "probe/agentcore.h"
+#include "probe/dueheap.h"
 #include "probe/hostmesh/hmrec.h"
 #include "probe/pathmap.h"
 #include "probe/recout.h"
@@ -149,6 +150,7 @@ struct ack_tuple {
 	uint64_t key; /* 0: empty */
 	struct pt_dst to;
 	unsigned long long used, traced;
+	bool in_heap; /* in ath; out while unused for two refreshes (back when used) */
 };
 
 struct agent {
@@ -161,6 +163,18 @@ struct agent {
 	unsigned long long next_expire;
 	/* The targets by their next probe, earliest first (a binary heap of indices in tg). */
 	size_t *due;
+	/*
+	 * The targets' 5-tuples by their trace time, the stalest first (never
+	 * traced: 0), ties in target and port order: a binary heap, so the
+	 * next to trace is its root, not a scan of every target's ports.
+	 */
+	struct dueheap th;
+	struct dh_ent th_out; /* taken out for a trace (th_held) */
+	bool th_held;
+	/* The ACK 5-tuples in use lately, the same way (a: the index in at). */
+	struct dueheap ath;
+	struct dh_ent ath_out;
+	bool ath_held;
 	/*
 	 * Every socket in one epoll set (agentcore.h): those that stay for the
 	 * agent's life (each RNIC's, its packet socket, ICMP) and the two
@@ -304,6 +318,10 @@ static void ack_tuple_use(struct agent *a, size_t s, const struct rpm_msg *m,
 			if (!t->key)
 				*t = (struct ack_tuple){.key = k, .to = *to};
 			t->used = now;
+			if (!t->in_heap) {
+				dh_push(&a->ath, (struct dh_ent){(uint32_t)i, 0});
+				t->in_heap = true;
+			}
 			return;
 		}
 		if (probe > 32)
@@ -577,6 +595,8 @@ static bool has_sport(const struct target *t, uint16_t p)
  * first, round the set), so a fault on one 5-tuple shows in time.  A target
  * with one path keeps its port.
  */
+static void th_build(struct agent *a);
+
 static void rotate(void *ctx, unsigned long long now)
 {
 	struct agent *a = ctx;
@@ -600,6 +620,7 @@ static void rotate(void *ctx, unsigned long long now)
 			t->traced[slot] = 0;
 		}
 	}
+	th_build(a); /* the new ports first */
 	a->c.trace_idle_until = 0;
 }
 
@@ -655,7 +676,47 @@ static void finish_trace(void *ctx, struct tr_job *j)
 	recout_emit(&a->c.out, RPM_REC_PATH, &p, sizeof(p));
 }
 
-/* The 5-tuple most in need of a trace: never traced first, then the stalest. */
+/* ---- the trace heaps: the targets' 5-tuples, and the ACKs', by trace time ---------------- */
+
+/* Entry (target, port slot)'s trace time: the heap's key. */
+static unsigned long long th_key(const void *ctx, struct dh_ent e)
+{
+	const struct agent *a = ctx;
+
+	return a->tg[e.a].traced[e.b];
+}
+
+/* ACK 5-tuple e.a's. */
+static unsigned long long ath_key(const void *ctx, struct dh_ent e)
+{
+	const struct agent *a = ctx;
+
+	return a->at[e.a].traced;
+}
+
+/* Every target's 5-tuples (one under the same ToR, where there is one path), heaped. */
+static void th_build(struct agent *a)
+{
+	size_t n = 0;
+	struct dh_ent *e;
+
+	for (size_t i = 0; i < a->n_tg; i++)
+		n += a->tg[i].t.paths <= 1 ? 1 : a->tg[i].t.n_sports;
+	e = rl_xcalloc(n ? n : 1, sizeof(*e));
+	n = 0;
+	for (size_t i = 0; i < a->n_tg; i++) {
+		/* Under one ToR there is one path: one 5-tuple shows it. */
+		unsigned m = a->tg[i].t.paths <= 1 ? 1 : a->tg[i].t.n_sports;
+
+		for (unsigned k = 0; k < m; k++)
+			e[n++] = (struct dh_ent){(uint32_t)i, k};
+	}
+	dh_build(&a->th, e, n);
+	a->th_held = false;
+	free(e);
+}
+
+/* A 5-tuple picked to trace, and where its trace time is kept. */
 struct pick {
 	unsigned long long *traced;
 	size_t s, host, rnic;
@@ -676,29 +737,82 @@ static void consider(const struct agent *a, struct pick *best, unsigned long lon
 	*best = (struct pick){traced, s, host, rnic, sport, *dst};
 }
 
+/*
+ * The stalest 5-tuple of a heap (the targets', or with acks the ACKs' in use
+ * lately) that is due, not being traced and staler than *best: the root,
+ * past those a trace holds now (put back).  Taken out into *out until
+ * th_return().  An ACK 5-tuple unused for `recent` leaves the heap until its
+ * next use.
+ */
+static bool heap_take(struct agent *a, bool acks, unsigned long long now, unsigned long long recent,
+		      struct pick *p, unsigned long long *best, struct dh_ent *out)
+{
+	struct dueheap *h = acks ? &a->ath : &a->th;
+	struct dh_ent busy[16];
+	size_t n_busy = 0;
+	bool took = false;
+
+	while (h->n) {
+		struct dh_ent e = h->h[0];
+		unsigned long long was = *best;
+		uint64_t key;
+
+		if (acks) {
+			struct ack_tuple *t = &a->at[e.a];
+
+			if (now - t->used >= recent) {
+				t->in_heap = false;
+				dh_pop(h);
+				continue;
+			}
+			key = t->key;
+			consider(a, p, best, now, &t->traced, (size_t)(t->key >> 48) - 1,
+				 (size_t)(t->key >> 24 & 0xffffff), (size_t)(t->key >> 16 & 0xff),
+				 (uint16_t)t->key, &t->to);
+		} else {
+			struct target *t = &a->tg[e.a];
+
+			key = tuple_key(t->t.src_rnic, t->t.host, t->t.rnic, t->t.sports[e.b]);
+			consider(a, p, best, now, &t->traced[e.b], t->t.src_rnic, t->t.host,
+				 t->t.rnic, t->t.sports[e.b], &t->dst);
+		}
+		if (*best != was) {
+			*out = dh_pop(h);
+			took = true;
+			break;
+		}
+		if (!tracer_busy(&a->c.tr, key) || n_busy == ARRAY_SIZE(busy))
+			break; /* none is: every other is as stale or less */
+		busy[n_busy++] = dh_pop(h);
+	}
+	while (n_busy)
+		dh_push(h, busy[--n_busy]);
+	return took;
+}
+
+/* What heap_take() took out, back in its heap (its trace time set now or not). */
+static void th_return(struct agent *a)
+{
+	if (a->th_held)
+		dh_push(&a->th, a->th_out);
+	if (a->ath_held)
+		dh_push(&a->ath, a->ath_out);
+	a->th_held = a->ath_held = false;
+}
+
+/*
+ * The 5-tuple most in need of a trace: never traced first, then the
+ * stalest; a target's before an ACK's as stale (the order a scan of the
+ * targets' ports, then the ACKs', would meet them).
+ */
 static bool next_tuple(struct agent *a, unsigned long long now, struct pick *p)
 {
 	unsigned long long best = ULLONG_MAX,
 			   recent =
 			       2ULL * (unsigned long long)a->cfg->a.trace_refresh_ms * NS_PER_MS;
 
-	for (size_t i = 0; i < a->n_tg; i++) {
-		struct target *t = &a->tg[i];
-		/* Under one ToR there is one path: one 5-tuple shows it. */
-		unsigned n = t->t.paths <= 1 ? 1 : t->t.n_sports;
-
-		for (unsigned k = 0; k < n; k++)
-			consider(a, p, &best, now, &t->traced[k], t->t.src_rnic, t->t.host,
-				 t->t.rnic, t->t.sports[k], &t->dst);
-	}
-	for (size_t i = 0; i < ACK_TUPLES; i++) {
-		struct ack_tuple *t = &a->at[i];
-
-		if (t->key && now - t->used < recent)
-			consider(a, p, &best, now, &t->traced, (size_t)(t->key >> 48) - 1,
-				 (size_t)(t->key >> 24 & 0xffffff), (size_t)(t->key >> 16 & 0xff),
-				 (uint16_t)t->key, &t->to);
-	}
+	a->th_held = heap_take(a, false, now, recent, p, &best, &a->th_out);
+	a->ath_held = heap_take(a, true, now, recent, p, &best, &a->ath_out);
 	return best != ULLONG_MAX;
 }
 
@@ -708,13 +822,16 @@ static bool trace_next(void *ctx, struct tr_job *j, unsigned long long now)
 	struct pick p;
 	struct trace_pl c;
 
-	if (!next_tuple(a, now, &p))
+	if (!next_tuple(a, now, &p)) {
+		th_return(a);
 		return false;
+	}
 	c = (struct trace_pl){a, p.s, p.host, p.rnic, p.sport};
 	agent_core_trace(&a->c, j, tuple_key(p.s, p.host, p.rnic, p.sport), a->cfg->a.transport,
 			 a->rn[p.s].port, a->rn[p.s].tracer, a->rn[p.s].r->addr.addr, &p.dst,
 			 p.sport, a->cfg->a.max_ttl, trace_payload, &c, now);
 	*p.traced = now;
+	th_return(a); /* traced now, or an ACK's 5-tuple was staler: back in either way */
 	return true;
 }
 
@@ -912,6 +1029,7 @@ static void take_targets(struct agent *a, const struct rpm_target *t, const uint
 	a->tg = tg;
 	a->n_tg = n;
 	heap_build(a);
+	th_build(a);
 }
 
 /* ---- service tracing ------------------------------------------------------------------- */
@@ -1181,6 +1299,8 @@ static int setup(void *ctx, const struct inventory *inv, void *own)
 	int r;
 
 	a->cfg = cfg;
+	dh_init(&a->th, th_key, a);
+	dh_init(&a->ath, ath_key, a);
 	a->ctl.fd = a->epfd = -1; /* before any way out: teardown closes what is not -1 */
 	a->cw[0].fd = a->cw[1].fd = -1;
 	r = agent_core_setup(&a->c, inv, &cfg->a, RPM_DEFAULT_PORT, 1, 255,
@@ -1246,6 +1366,8 @@ static void teardown(void *ctx)
 		free(a->tg[i].traced);
 	free(a->tg);
 	free(a->due);
+	dh_free(&a->th);
+	dh_free(&a->ath);
 	free(a->pl_t);
 	free(a->pl_q);
 	free(a->at);

@@ -209,7 +209,7 @@ check "transport sim: the same seeds give the same figures" \
 check "transport sim --bench: 'bench NAME VALUE UNIT' lines with the paper's value and the ratio" \
 	bash -c '"$1" transport sim --figure state --seeds 1 --bench | grep -qx "bench sim_state_extra_bytes_paper_vs_paper 1.030 x"' _ "$RL"
 check "transport sim --list names every figure of the table" \
-	test "$("$RL" transport sim --list | awk '{print $1}' | tr '\n' ' ')" = "nofault fig5 fig11a fig11a-lab fig11b fig14 fig12 fig15 fig16 fig18 eunomia state "
+	test "$("$RL" transport sim --list | awk '{print $1}' | tr '\n' ' ')" = "nofault fig5 fig11a fig11a-lab fig11b fig14 fig12 fig15 fig16 fig18 eunomia eu_fail state "
 expect_exit 2 "transport sim: bad mode" "$RL" transport sim --mode nsdi
 expect_exit 2 "transport sim: no seeds" "$RL" transport sim --seeds 0
 expect_exit 2 "transport sim: too many seeds" "$RL" transport sim --seeds 101
