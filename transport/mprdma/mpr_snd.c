@@ -2,6 +2,8 @@
 /* MP-RDMA's sender: one window clocked by the ACKs of every path (mprdma.h). */
 #include "transport/mprdma/mprdma.h"
 
+#include "transport/ordering/xorshift.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -207,10 +209,7 @@ int mpr_cfg_check(const struct mpr_cfg *cfg, const char **why)
 
 uint64_t mpr_rand(uint64_t *state)
 {
-	*state ^= *state >> 12;
-	*state ^= *state << 25;
-	*state ^= *state >> 27;
-	return *state * 0x2545f4914f6cdd1dULL;
+	return ord_rand(state);
 }
 
 uint64_t mpr_rand_gap(uint64_t *state, double mean_ns)

@@ -6,6 +6,8 @@
  */
 #include "transport/ordering/conweave.h"
 
+#include "transport/ordering/xorshift.h"
+
 #define CW_NONE UINT64_MAX
 
 void cw_cfg_default(struct cw_cfg *c, unsigned n_paths, uint64_t base_rtt_ns)
@@ -21,14 +23,6 @@ void cw_cfg_default(struct cw_cfg *c, unsigned n_paths, uint64_t base_rtt_ns)
 	};
 }
 
-static uint64_t xorshift(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
-
 void cw_tx_init(struct cw_tx *t)
 {
 	*t = (struct cw_tx){.reply_at = CW_NONE};
@@ -38,8 +32,8 @@ void cw_tx_init(struct cw_tx *t)
 static bool good_path(const struct cw_cfg *c, const struct cw_paths *p, uint64_t now, uint64_t *rng,
 		      unsigned *path)
 {
-	unsigned a = (unsigned)(xorshift(rng) % c->n_paths),
-		 b = (unsigned)(xorshift(rng) % c->n_paths);
+	unsigned a = (unsigned)(ord_rand(rng) % c->n_paths),
+		 b = (unsigned)(ord_rand(rng) % c->n_paths);
 
 	bool ok_a = p->paused_until[a] <= now, ok_b = p->paused_until[b] <= now;
 

@@ -2,6 +2,8 @@
 /* Eunomia's sender agent over a spraying load balancer (spray.h). */
 #include "transport/ordering/spray.h"
 
+#include "transport/ordering/xorshift.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +59,8 @@ static uint16_t next_vp(struct spr_snd *s)
 {
 	if (s->cfg.ecmp)
 		return s->cfg.vps[s->rr % s->cfg.n_vps]; /* the seed picked it at spr_init() */
-	if (s->cfg.random) {
-		/* xorshift64* */
-		s->rng ^= s->rng >> 12;
-		s->rng ^= s->rng << 25;
-		s->rng ^= s->rng >> 27;
-		return s->cfg.vps[(s->rng * 0x2545f4914f6cdd1dULL >> 32) % s->cfg.n_vps];
-	}
+	if (s->cfg.random)
+		return s->cfg.vps[(ord_rand(&s->rng) >> 32) % s->cfg.n_vps];
 	return s->cfg.vps[s->rr++ % s->cfg.n_vps];
 }
 
