@@ -724,17 +724,28 @@ struct pick {
 	struct pt_dst dst;
 };
 
-static void consider(const struct agent *a, struct pick *best, unsigned long long *best_t,
-		     unsigned long long now, unsigned long long *traced, size_t s, size_t host,
-		     size_t rnic, uint16_t sport, const struct pt_dst *dst)
+/* What consider() made of a 5-tuple. */
+enum tuple_state { NOT_DUE, BUSY, PICKED };
+
+/*
+ * A 5-tuple, the best so far if it is due, staler than *best_t and not
+ * being traced now.  NOT_DUE: neither it nor any as stale or fresher is a
+ * pick (it was traced within the refresh, or is no staler than the best).
+ */
+static enum tuple_state consider(const struct agent *a, struct pick *best,
+				 unsigned long long *best_t, unsigned long long now,
+				 unsigned long long *traced, size_t s, size_t host, size_t rnic,
+				 uint16_t sport, const struct pt_dst *dst)
 {
 	unsigned long long refresh = (unsigned long long)a->cfg->a.trace_refresh_ms * NS_PER_MS;
 
-	if ((*traced && now - *traced < refresh) || *traced >= *best_t ||
-	    tracer_busy(&a->c.tr, tuple_key(s, host, rnic, sport)))
-		return;
+	if ((*traced && now - *traced < refresh) || *traced >= *best_t)
+		return NOT_DUE;
+	if (tracer_busy(&a->c.tr, tuple_key(s, host, rnic, sport)))
+		return BUSY;
 	*best_t = *traced;
 	*best = (struct pick){traced, s, host, rnic, sport, *dst};
+	return PICKED;
 }
 
 /*
@@ -750,12 +761,10 @@ static bool heap_take(struct agent *a, bool acks, unsigned long long now, unsign
 	struct dueheap *h = acks ? &a->ath : &a->th;
 	struct dh_ent busy[16];
 	size_t n_busy = 0;
-	bool took = false;
+	enum tuple_state v = NOT_DUE;
 
 	while (h->n) {
 		struct dh_ent e = h->h[0];
-		unsigned long long was = *best;
-		uint64_t key;
 
 		if (acks) {
 			struct ack_tuple *t = &a->at[e.a];
@@ -765,29 +774,24 @@ static bool heap_take(struct agent *a, bool acks, unsigned long long now, unsign
 				dh_pop(h);
 				continue;
 			}
-			key = t->key;
-			consider(a, p, best, now, &t->traced, (size_t)(t->key >> 48) - 1,
-				 (size_t)(t->key >> 24 & 0xffffff), (size_t)(t->key >> 16 & 0xff),
-				 (uint16_t)t->key, &t->to);
+			v = consider(a, p, best, now, &t->traced, (size_t)(t->key >> 48) - 1,
+				     (size_t)(t->key >> 24 & 0xffffff),
+				     (size_t)(t->key >> 16 & 0xff), (uint16_t)t->key, &t->to);
 		} else {
 			struct target *t = &a->tg[e.a];
 
-			key = tuple_key(t->t.src_rnic, t->t.host, t->t.rnic, t->t.sports[e.b]);
-			consider(a, p, best, now, &t->traced[e.b], t->t.src_rnic, t->t.host,
-				 t->t.rnic, t->t.sports[e.b], &t->dst);
+			v = consider(a, p, best, now, &t->traced[e.b], t->t.src_rnic, t->t.host,
+				     t->t.rnic, t->t.sports[e.b], &t->dst);
 		}
-		if (*best != was) {
+		if (v == PICKED)
 			*out = dh_pop(h);
-			took = true;
-			break;
-		}
-		if (!tracer_busy(&a->c.tr, key) || n_busy == ARRAY_SIZE(busy))
-			break; /* none is: every other is as stale or less */
+		if (v != BUSY || n_busy == ARRAY_SIZE(busy))
+			break; /* picked, or none is: every other is as stale or less */
 		busy[n_busy++] = dh_pop(h);
 	}
 	while (n_busy)
 		dh_push(h, busy[--n_busy]);
-	return took;
+	return v == PICKED;
 }
 
 /* What heap_take() took out, back in its heap (its trace time set now or not). */
