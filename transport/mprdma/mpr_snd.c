@@ -714,7 +714,8 @@ static uint64_t dcqcn_gap(const struct mpr_snd *s)
 static unsigned dcqcn_send(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 {
 	unsigned k = 0;
-	uint64_t gap = dcqcn_gap(s);
+	uint64_t gap = dcqcn_gap(s); /* the rate moves only on a CNP or a timer */
+	bool held = false;
 
 	if (now > s->dq.next_tx + gap) {
 		if (!s->dq.backlog)
@@ -722,15 +723,13 @@ static unsigned dcqcn_send(struct mpr_snd *s, uint64_t now, struct mpr_pkt *out)
 		else if (now - s->dq.next_tx > DCQCN_CATCH_UP * gap)
 			s->dq.next_tx = now - DCQCN_CATCH_UP * gap; /* woken late: some of it */
 	}
-	bool held = false;
-
 	while (k < MPR_OUT_MAX && now >= s->dq.next_tx && dcqcn_can_send(s)) {
 		if (send_one(s, s->cfg.vp_lo, false, now, &out[k]) != PICK_SENT) {
 			held = true;
 			break;
 		}
 		k++;
-		s->dq.next_tx += dcqcn_gap(s);
+		s->dq.next_tx += gap;
 	}
 	s->dq.backlog = !held && dcqcn_can_send(s);
 	return k;

@@ -391,9 +391,10 @@ static void on_path(struct pathsim *ps, struct ev *e)
 static void reply_back(struct pathsim *ps, struct ev r, unsigned path)
 {
 	const struct ps_path_cfg *pc = &ps->cfg.path[path];
+	unsigned q;
 
-	if (pc->down && ps->cfg.reroute && live_path(ps, 0) < ps->cfg.n_paths) {
-		path = live_path(ps, 0); /* routed around the failure */
+	if (pc->down && ps->cfg.reroute && (q = live_path(ps, 0)) < ps->cfg.n_paths) {
+		path = q; /* routed around the failure */
 		pc = &ps->cfg.path[path];
 	}
 	if (pc->down || chance(ps, pc->ack_loss_ppm)) {
