@@ -234,7 +234,8 @@ void fault_measured_text(json_t *m, struct sbuf *b)
 		sb_printf(b, ", restoration %lld ms",
 			  (long long)json_integer_value(json_object_get(wd, "restoration_ms")));
 	sb_printf(b, ")");
-	wd_bound(b, wd, "tripped_by_s", "tripped", "trip");
+	if (json_object_get(wd, "tripped_by_s")) /* none: not read (EOS) */
+		wd_bound(b, wd, "tripped_by_s", "tripped", "trip");
 	if (json_object_get(wd, "restored_after_s"))
 		wd_bound(b, wd, "restored_by_s", "gave the queue back", "give the queue back");
 	sb_printf(b, ": %s%s%s\n", json_string_value(json_object_get(wd, "grade")) ?: "?",

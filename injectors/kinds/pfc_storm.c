@@ -106,8 +106,8 @@ static const struct opt_desc opts[] = {
      "a sender on a host reached over SSH stops once its injector's heartbeat (every second) "
      "has been silent this long"},
     {"pfcwd", OPT_CUSTOM, 0, 0, FS(pfcwd),
-     "the switch end's PFC watchdog during the storm, on or off (SONiC, NVUE 5.6 and later; "
-     "restored as found after, graded against its settings)",
+     "the switch end's PFC watchdog during the storm, on or off (SONiC, EOS, NVUE 5.6 and "
+     "later; restored as found after, graded against its settings where its state is read)",
      parse_wd, print_wd},
     {"pfcwd-detect", OPT_MS, 100, 5000, FS(wd_detect_ms),
      "with --pfcwd on: its detection time (SONiC's: sonic-utilities pfcwd, 100 ms to 5 s)"},
@@ -207,6 +207,78 @@ static int nvue_pfcwd(struct render_ctx *r, const char *port)
 	nos_read_port(nos_emit(r, &a, NULL, &v), "nvue-pfcwd", port, "%s",
 		      "nv config show -o commands | { grep -e ' qos pfc-watchdog' || true; }");
 	return 0;
+}
+
+/*
+ * EOS's PFC watchdog of the switch end's port, turned on or off for the storm
+ * with the interface commands aristanetworks/avd's eos_cli_config_gen renders
+ * (templates eos/qos-profiles.j2, schema qos_profiles.schema.yml
+ * priority_flow_control.watchdog): 'priority-flow-control pause watchdog',
+ * 'port action drop' (EOS's default action error-disables the port: the storm
+ * drops, as SONiC's 'pfcwd start --action drop' does), and 'port timer timeout
+ * S polling-interval auto recovery-time S' in seconds of at most two decimals,
+ * 0.01 to 60 (so --pfcwd-detect and --pfcwd-restore in tens of ms).  Read first
+ * from the port's running-config ("eos-pfcwd PORT") and put back as read by the
+ * undo (judge_wd).  EOS publishes no command that prints the watchdog's state
+ * per queue, so its trip is not timed (nos_eos has no pfcwd read).
+ */
+static int eos_pfcwd(struct render_ctx *r, const char *port)
+{
+	const struct pfc_storm_opts *o = ps_of(r->spec);
+	long long d = o->wd_detect_ms, rt = o->wd_restore_ms ? o->wd_restore_ms : 2 * d;
+	struct sbuf a = {0}, v = {0};
+
+	if (o->pfcwd == WD_ON && (d % 10 || rt % 10 || rt > 60000)) {
+		snprintf(r->why, r->whylen,
+			 "--pfcwd-detect %lld ms, --pfcwd-restore %lld ms: EOS's watchdog timer "
+			 "takes seconds with at most two decimals, up to 60 (avd "
+			 "qos_profiles.schema.yml): give multiples of 10 ms up to 60 s",
+			 d, rt);
+		return -EINVAL;
+	}
+	sb_printf(&a, "configure\ninterface %s\n", port);
+	if (o->pfcwd == WD_ON)
+		sb_printf(&a,
+			  "priority-flow-control pause watchdog\n"
+			  "priority-flow-control pause watchdog port action drop\n"
+			  "priority-flow-control pause watchdog port timer timeout %lld.%02lld "
+			  "polling-interval auto recovery-time %lld.%02lld\nend",
+			  d / 1000, d % 1000 / 10, rt / 1000, rt % 1000 / 10);
+	else
+		sb_printf(&a, "no priority-flow-control pause watchdog\nend");
+	sb_printf(&v,
+		  "configure\ninterface %s\nthe port's pause watchdog lines as read (none "
+		  "set: 'no priority-flow-control pause watchdog')\nend",
+		  port);
+	nos_read_port(nos_emit(r, &a, NULL, &v), "eos-pfcwd", port,
+		      "show running-config interfaces %s", port);
+	return 0;
+}
+
+/*
+ * The undo of eos_pfcwd: the lines the storm may have set taken off, then the
+ * port's watchdog lines as read (rb->value, eos.c) written again.
+ */
+static void eos_pfcwd_undo(const char *port, const char *value, struct sbuf *v)
+{
+	char st[8] = "-", act[8] = "-", to[8] = "-", poll[8] = "-", rec[8] = "-", forced[2] = "-";
+
+	sscanf(value, "%7s %7s %7s %7s %7s %1s", st, act, to, poll, rec, forced);
+	sb_printf(v,
+		  "configure\ninterface %s\n"
+		  "no priority-flow-control pause watchdog port timer\n"
+		  "no priority-flow-control pause watchdog port action\n"
+		  "%spriority-flow-control pause watchdog\n",
+		  port, strcmp(st, "on") ? "no " : "");
+	if (strcmp(act, "-"))
+		sb_printf(v, "priority-flow-control pause watchdog port action %s\n",
+			  !strcmp(act, "drop") ? "drop" : "notify-only");
+	if (strcmp(to, "-"))
+		sb_printf(v,
+			  "priority-flow-control pause watchdog port timer timeout %s "
+			  "polling-interval %s recovery-time %s%s\n",
+			  to, poll, rec, forced[0] == 'f' ? " forced" : "");
+	sb_printf(v, "end");
 }
 
 /* The link's speed in Mbit/s, as the inventory gives it (0: not given). */
@@ -346,17 +418,24 @@ static int plan_host(struct render_ctx *r)
 		    port, ps_of(s)->priority, s->target);
 		fault_plan_nos(r->plan, end);
 		if (ps_of(s)->pfcwd != WD_AS_FOUND) {
-			if (end->dialect != INV_DIALECT_SONIC && end->dialect != INV_DIALECT_NVUE) {
-				snprintf(r->why, r->whylen,
-					 "--pfcwd: rocelab starts and stops the PFC watchdog of "
-					 "SONiC ('pfcwd start|stop') and NVUE ('qos pfc-watchdog "
-					 "state'), not of %s's %s",
-					 end->name, inv_dialect_name(end->dialect));
+			static int (*const wd[])(struct render_ctx *, const char *) = {
+			    [INV_DIALECT_SONIC] = sonic_pfcwd,
+			    [INV_DIALECT_EOS] = eos_pfcwd,
+			    [INV_DIALECT_NVUE] = nvue_pfcwd,
+			};
+
+			if ((size_t)end->dialect >= ARRAY_SIZE(wd) || !wd[end->dialect]) {
+				snprintf(
+				    r->why, r->whylen,
+				    "--pfcwd: rocelab starts and stops the PFC watchdog of "
+				    "SONiC ('pfcwd start|stop'), EOS ('priority-flow-control "
+				    "pause watchdog') and NVUE ('qos pfc-watchdog state'), not "
+				    "of %s's %s",
+				    end->name, inv_dialect_name(end->dialect));
 				return -EOPNOTSUPP;
 			}
 			pr.sw = e.dev;
-			if ((ret = end->dialect == INV_DIALECT_SONIC ? sonic_pfcwd(&pr, netdev)
-								     : nvue_pfcwd(&pr, netdev)))
+			if ((ret = wd[end->dialect](&pr, netdev)))
 				return ret;
 		}
 		if (!pfc_storm_rx_counter(end, netdev, ps_of(s)->priority, &cmd, &as))
@@ -405,8 +484,22 @@ static int judge_wd(struct fault_run *f, struct fault_plan *p, size_t i, const s
 	unsigned d = 0, rt = 0;
 	char act[16] = "";
 
-	(void)f;
 	(void)ctx;
+	if (!strncmp(a->read_as, "eos-pfcwd ", 10)) {
+		if (rb->profile[0]) {
+			/* its watchdog may be the profile's: the undo could not tell */
+			snprintf(f->err, sizeof(f->err),
+				 "%s:%s names the qos profile '%s' (service-profile), whose "
+				 "watchdog lines apply to it too: rocelab changes a port's own "
+				 "lines only; leave --pfcwd out, or storm a port without a profile",
+				 a->device, port, rb->profile);
+			return -EOPNOTSUPP;
+		}
+		eos_pfcwd_undo(port, rb->value, &v);
+		fault_action_set(&a->revert, v.p);
+		sb_free(&v);
+		return 0;
+	}
 	if (!strncmp(a->read_as, "nvue-pfcwd ", 11)) {
 		if (rb->admin[0])
 			sb_printf(&v, "nv set interface %s qos pfc-watchdog state %s", port,
@@ -823,6 +916,20 @@ static void wd_measured(struct fault_run *f, const struct storm *st)
 	const char *grade = "pass";
 	json_t *m;
 
+	if (!st->wd_measured && o->pfcwd != WD_AS_FOUND && !st->wd_state) {
+		/* set, and not read: its NOS prints no state rocelab reads (EOS) */
+		m = json_pack("{s:s, s:I, s:s, s:s}", "mode", o->pfcwd == WD_ON ? "on" : "off",
+			      "detection_ms", (json_int_t)o->wd_detect_ms, "grade", "not-measured",
+			      "why", "its state is not read on this NOS");
+		if (o->pfcwd == WD_ON)
+			json_object_set_new(m, "restoration_ms",
+					    json_integer(o->wd_restore_ms ? o->wd_restore_ms
+									  : 2 * o->wd_detect_ms));
+		if (!f->measured)
+			f->measured = json_object();
+		json_object_set_new(f->measured, "pfcwd", m);
+		return;
+	}
 	if (!st->wd_measured)
 		return;
 	if (o->pfcwd == WD_OFF) {
@@ -954,8 +1061,16 @@ static void wd_during(struct fault_run *f, struct storm *st, const char *sw)
 	size_t k = strlen(f->evidence);
 	char now[16] = "", err[256];
 
-	if (o->pfcwd == WD_AS_FOUND || !st->wd_state)
+	if (o->pfcwd == WD_AS_FOUND)
 		return;
+	if (!st->wd_state) {
+		snprintf(f->evidence + k, sizeof(f->evidence) - k,
+			 "; the PFC watchdog of %s queue %d set for the storm (pfcwd %s), its "
+			 "state not read (%s prints none rocelab reads)",
+			 port, o->priority, o->pfcwd == WD_ON ? "on" : "off",
+			 inv_dialect_name(f->inv->switches[st->sw_end.dev].dialect));
+		return;
+	}
 	for (;;) {
 		if (!wd_sample(f, st, sw, now, err, sizeof(err))) {
 			snprintf(f->evidence + k, sizeof(f->evidence) - k,
@@ -1098,7 +1213,8 @@ static int verify(struct fault_run *f)
 const struct fault_kind_ops fk_pfc_storm = {
     .name = "pfc-storm",
     .usage = "--target HOST:RNIC [--priority 3] [--rate 2000/s] [--quanta 65535]\n"
-	     "[--pfcwd on|off]   (pause emulated on a Linux switch; --pfcwd: SONiC's watchdog)",
+	     "[--pfcwd on|off]   (pause emulated on a Linux switch; --pfcwd: the watchdog of\n"
+	     "SONiC, EOS or NVUE)",
     .targets = FT_RNIC,
     .example = "host1:rnic1",
     .opts = opts,
@@ -1122,7 +1238,9 @@ const struct fault_kind_ops fk_pfc_storm = {
 		"start|stop', show stats)",
 	    [INV_DIALECT_EOS] =
 		"EOS 'show interfaces P priority-flow-control counters detail | json' (the model "
-		"facebook/DNE-TaaC reads)",
+		"facebook/DNE-TaaC reads); aristanetworks/avd eos_cli_config_gen qos-profiles.j2 "
+		"and qos_profiles.schema.yml ('priority-flow-control pause watchdog', 'port "
+		"action', 'port timer')",
 	    [INV_DIALECT_NVUE] =
 		"NVUE command reference ('nv show interface P counters qos pfc-stats', 5.5; 'qos "
 		"counters pfc-stats' before); Cumulus Linux user guide, Quality of Service / PFC "

@@ -506,6 +506,122 @@ static int eos_links_walk(const struct inv_switch *sw, json_t *root, struct port
 	return 0;
 }
 
+/*
+ * EOS 'show running-config interfaces PORT', its PFC watchdog lines (arg
+ * PORT, pfc-storm --pfcwd), the interface commands aristanetworks/avd's
+ * eos_cli_config_gen renders (templates eos/qos-profiles.j2, schema
+ * qos_profiles.schema.yml priority_flow_control.watchdog):
+ *   priority-flow-control pause watchdog            (on; "no ...": off; none: not set)
+ *   priority-flow-control pause watchdog port action drop|notify-only
+ *   priority-flow-control pause watchdog port timer timeout S polling-interval S|auto
+ *     recovery-time S [forced]                      (seconds, at most 2 decimals; 3 for the poll)
+ * rb->admin: "on", "off" or "" (not set); rb->value: "STATE ACTION TIMEOUT POLL
+ * RECOVERY FORCED", "-" for what is not set, ACTION drop or notify (notify-only),
+ * FORCED f ("on drop 0.2 auto 0.4 -"; 31 bytes at the most the forms allow).  Device
+ * output is untrusted: any other watchdog line, or a value outside those forms,
+ * is refused (the undo could not put it back as found).  rb->profile: the qos
+ * profile the port names ('service-profile NAME'), whose lines apply to it too.
+ */
+struct eos_wd {
+	char head[96]; /* "interface PORT" */
+	bool seen, bad;
+	char state[4], action[12], timeout[8], poll[8], recovery[8], forced[2];
+	char profile[64]; /* 'service-profile NAME': a qos profile's lines apply too */
+};
+
+/* "N" or "N.D[D]" (at most decimals digits after the point), or auto when allowed. */
+static bool eos_secs(const char *v, int decimals, bool can_auto)
+{
+	size_t i = strspn(v, "0123456789"), d;
+
+	if (can_auto && !strcmp(v, "auto"))
+		return true;
+	if (!i || i > 2)
+		return false;
+	if (!v[i])
+		return true;
+	d = strspn(v + i + 1, "0123456789");
+	return v[i] == '.' && d >= 1 && d <= (size_t)decimals && !v[i + 1 + d];
+}
+
+static void eos_wd_line(const char *head, const char *l, void *ctx)
+{
+	struct eos_wd *w = ctx;
+	char t[13][NOS_WORD_MAX];
+	int k, o;
+
+	if (strcmp(head, w->head))
+		return;
+	if (!l) {
+		w->seen = true;
+		return;
+	}
+	k = nos_words(l, strlen(l), t, 13);
+	if (k == 2 && !strcmp(t[0], "service-profile"))
+		snprintf(w->profile, sizeof(w->profile), "%.63s", t[1]);
+	o = k > 0 && !strcmp(t[0], "no");
+	if (k < 3 + o || strcmp(t[o], "priority-flow-control") || strcmp(t[o + 1], "pause") ||
+	    strcmp(t[o + 2], "watchdog"))
+		return;
+	if (k == 3 + o)
+		snprintf(w->state, sizeof(w->state), "%s", o ? "off" : "on");
+	else if (!o && k == 6 && !strcmp(t[3], "port") && !strcmp(t[4], "action") &&
+		 (!strcmp(t[5], "drop") || !strcmp(t[5], "notify-only")))
+		snprintf(w->action, sizeof(w->action), "%.11s", t[5]);
+	else if (!o && (k == 11 || k == 12) && !strcmp(t[3], "port") && !strcmp(t[4], "timer") &&
+		 !strcmp(t[5], "timeout") && eos_secs(t[6], 2, false) &&
+		 !strcmp(t[7], "polling-interval") && eos_secs(t[8], 3, true) &&
+		 !strcmp(t[9], "recovery-time") && eos_secs(t[10], 2, false) &&
+		 (k == 11 || !strcmp(t[11], "forced"))) {
+		snprintf(w->timeout, sizeof(w->timeout), "%.7s", t[6]);
+		snprintf(w->poll, sizeof(w->poll), "%.7s", t[8]);
+		snprintf(w->recovery, sizeof(w->recovery), "%.7s", t[10]);
+		snprintf(w->forced, sizeof(w->forced), "%s", k == 12 ? "f" : "-");
+	} else {
+		w->bad = true;
+	}
+}
+
+static int eos_pfcwd(const char *port, const char *out, struct readback *rb, char *err,
+		     size_t errlen)
+{
+	struct eos_wd w = {0};
+	size_t n;
+
+	snprintf(w.head, sizeof(w.head), "interface %s", port);
+	eos_walk(out, eos_wd_line, &w);
+	if (!w.seen) {
+		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
+			 w.head);
+		return -EINVAL;
+	}
+	if (w.bad) {
+		snprintf(err, errlen,
+			 "%s's PFC watchdog as read has a line in none of EOS's forms "
+			 "('priority-flow-control pause watchdog [port action drop|notify-only | "
+			 "port timer timeout S polling-interval S|auto recovery-time S [forced]]')",
+			 port);
+		return -EINVAL;
+	}
+	snprintf(rb->admin, sizeof(rb->admin), "%s", w.state);
+	snprintf(rb->profile, sizeof(rb->profile), "%s", w.profile);
+	snprintf(rb->value, sizeof(rb->value), "%.3s %.6s %.5s %.6s %.5s %.1s",
+		 w.state[0] ? w.state : "-",
+		 !w.action[0]	      ? "-"
+		 : w.action[0] == 'd' ? "drop"
+				      : "notify",
+		 w.timeout[0] ? w.timeout : "-", w.poll[0] ? w.poll : "-",
+		 w.recovery[0] ? w.recovery : "-", w.forced[0] ? w.forced : "-");
+	n = (size_t)snprintf(rb->canon, sizeof(rb->canon), "%s pause watchdog %s, port action %s",
+			     port, w.state[0] ? w.state : "not set",
+			     w.action[0] ? w.action : "not set");
+	if (w.timeout[0] && n < sizeof(rb->canon))
+		snprintf(rb->canon + n, sizeof(rb->canon) - n,
+			 ", port timer timeout %s polling-interval %s recovery-time %s%s",
+			 w.timeout, w.poll, w.recovery, w.forced[0] == 'f' ? " forced" : "");
+	return 0;
+}
+
 static const struct nos_parser parsers[] = {
     {"eos-pfc", eos_pfc},
     {"eos-speed", eos_speed},
@@ -516,6 +632,7 @@ static const struct nos_parser parsers[] = {
     {"eos-ecn", eos_ecn},
     {"eos-pfc-rx", eos_pfc_rx},
     {"eos-dscp", eos_dscp},
+    {"eos-pfcwd", eos_pfcwd},
     {NULL, NULL},
 };
 

@@ -191,6 +191,15 @@ Test(handoff, a_measured_pfc_watchdog_reads_as_set_against_done)
 	sb_free(&b);
 	fault_measured_text(json_object_get(ok, "pfcwd"), &b);
 	cr_assert_null(b.p, "a measure it does not know is not said");
+	json_decref(late);
+	/* set, its state not read (EOS): no bound said, neither tripped nor not */
+	late = json_pack("{s:{s:s, s:I, s:I, s:s, s:s}}", "pfcwd", "mode", "on", "detection_ms",
+			 (json_int_t)250, "restoration_ms", (json_int_t)1500, "grade",
+			 "not-measured", "why", "its state is not read on this NOS");
+	fault_measured_text(late, &b);
+	cr_assert_str_eq(b.p, "PFC watchdog (pfcwd on, detection 250 ms, restoration 1500 ms): "
+			      "not-measured: its state is not read on this NOS\n");
+	sb_free(&b);
 	json_decref(ok);
 	json_decref(late);
 }

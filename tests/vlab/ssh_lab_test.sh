@@ -349,8 +349,8 @@ check "... the revert waited for it to give the queue back (restoration 400 ms),
 check "... graded against its settings: tripped within 200 ms and its poll, gave the queue back within 400 ms and its poll ($(jq -sr 'map(select(.measured))[0].measured.pfcwd | "tripped by \(.tripped_by_s * 100 | round / 100) s, back by \(.restored_by_s * 100 | round / 100) s"' "$T/wdon.json" 2>/dev/null))" \
 	jq -se 'map(select(.measured)) | length == 1 and (.[0].measured.pfcwd | .mode == "on" and .detection_ms == 200 and .restoration_ms == 400 and .tripped_after_s <= .tripped_by_s and .restored_after_s <= .restored_by_s and .grade == "pass" and (has("why") | not))' "$T/wdon.json"
 check "... and says so" grep -q "fault [0-9]*: the PFC watchdog acted as set: PFC watchdog (pfcwd on, detection 200 ms, restoration 400 ms), tripped by [0-9.]* s, gave the queue back by [0-9.]* s: pass" "$T/wdon.err"
-check "--pfcwd toward an EOS switch, or a Linux one, is refused (SONiC's and NVUE's watchdogs only)" \
-	sh -c '"$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd on -i "$1" 2>&1 | grep -q "PFC watchdog of SONiC (.pfcwd start|stop.) and NVUE (.qos pfc-watchdog state.), not of rail1.s eos" && "$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd off -i "$2" 2>&1 | grep -q "rail1 is a Linux switch, whose pause is emulated: it has no PFC watchdog"' "$RL" "$T/eos.yaml" "$SI"
+check "--pfcwd toward an EOS switch is planned as its interface lines; toward a Linux one, refused" \
+	sh -c '"$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd on -i "$1" 2>&1 | grep -q "^priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40$" && "$0" inject --dry-run pfc-storm --target host2:rnic1 --pfcwd off -i "$2" 2>&1 | grep -q "rail1 is a Linux switch, whose pause is emulated: it has no PFC watchdog"' "$RL" "$T/eos.yaml" "$SI"
 rm -f "$T/fakesonic/cfg" "$T/fakesonic/off"
 echo 1000 >"$T/fakesonic/restore"
 rm -f "$T/fakesonic/wd"

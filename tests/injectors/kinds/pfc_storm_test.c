@@ -153,3 +153,122 @@ Test(nvue_pfcwd, its_state_read_on_the_switch_one_word_or_none)
 		free(w);
 	}
 }
+
+/*
+ * EOS: the port's watchdog lines as 'show running-config interfaces P' writes
+ * them, in the forms aristanetworks/avd renders (qos-profiles.j2); any other
+ * form, or a value outside EOS's, refused.
+ */
+Test(eos_pfcwd, its_lines_as_the_running_config_writes_them)
+{
+	struct readback rb = parse_ok("eos-pfcwd Ethernet1", "interface Ethernet1\n   mtu 9214\n");
+
+	cr_assert_str_eq(rb.value, "- - - - - -", "none set");
+	cr_assert_str_eq(rb.admin, "");
+	rb = parse_ok("eos-pfcwd Ethernet1",
+		      "interface Ethernet1\n"
+		      "   priority-flow-control on\n"
+		      "   priority-flow-control pause watchdog\n"
+		      "   priority-flow-control pause watchdog port action notify-only\n"
+		      "   priority-flow-control pause watchdog port timer timeout 0.05 "
+		      "polling-interval auto recovery-time 1.11 forced\n"
+		      "interface Ethernet2\n"
+		      "   no priority-flow-control pause watchdog\n");
+	cr_assert_str_eq(rb.value, "on notify 0.05 auto 1.11 f");
+	cr_assert_str_eq(rb.canon,
+			 "Ethernet1 pause watchdog on, port action notify-only, port timer timeout "
+			 "0.05 polling-interval auto recovery-time 1.11 forced");
+	rb = parse_ok("eos-pfcwd Ethernet2", "interface Ethernet1\n"
+					     "   priority-flow-control pause watchdog\n"
+					     "interface Ethernet2\n"
+					     "   no priority-flow-control pause watchdog\n");
+	cr_assert_str_eq(rb.value, "off - - - - -", "another port's is not this one's");
+	rb = parse_ok("eos-pfcwd Ethernet1",
+		      "interface Ethernet1\n"
+		      "   priority-flow-control pause watchdog port timer "
+		      "timeout 60 polling-interval 10.005 recovery-time 60.00 "
+		      "forced\n");
+	cr_assert_str_eq(rb.value, "- - 60 10.005 60.00 f", "the widest the forms allow");
+	parse_bad(
+	    "eos-pfcwd Ethernet1",
+	    "interface Ethernet1\n   priority-flow-control pause watchdog port action $(id)\n",
+	    "none of EOS's forms");
+	parse_bad("eos-pfcwd Ethernet1",
+		  "interface Ethernet1\n   priority-flow-control pause watchdog port timer timeout "
+		  "0.2;reboot polling-interval auto recovery-time 0.4\n",
+		  "none of EOS's forms");
+	parse_bad("eos-pfcwd Ethernet1",
+		  "interface Ethernet1\n   priority-flow-control pause watchdog port timer timeout "
+		  "0.125 polling-interval auto recovery-time 0.4\n",
+		  "none of EOS's forms");
+	parse_bad("eos-pfcwd Ethernet1", "interface Ethernet3\n", "has no 'interface Ethernet1'");
+}
+
+/* The storm's plan toward sw-eos's port with --pfcwd on, its watchdog read as found. */
+static struct fault_action *planned_eos(struct inventory **inv, struct fault_spec *s,
+					struct fault_plan *p, struct fault_run *f,
+					const char *found)
+{
+	char why[256];
+	struct fault_action *a = NULL;
+
+	cr_assert_not_null(*inv = inventory_load(LAB, stderr));
+	fault_spec_init(s, fault_kind_find("pfc-storm"));
+	cr_assert_eq(fault_spec_set(s, "target", "h1:rnic3", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(s, "pfcwd", "on", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_resolve(*inv, s, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_plan_build(*inv, NULL, s, 7, p, why, sizeof(why)), 0, "%s", why);
+	for (size_t i = 0; i < p->n_acts && !a; i++)
+		if (p->acts[i].read_as && !strncmp(p->acts[i].read_as, "eos-pfcwd ", 10))
+			a = &p->acts[i];
+	cr_assert_not_null(a);
+	fault_action_set(&a->found, found);
+	*f = (struct fault_run){.spec = s, .inv = *inv, .plan = p};
+	return a;
+}
+
+Test(eos_pfcwd, the_undo_is_the_lines_found_or_none)
+{
+	struct inventory *inv;
+	struct fault_spec s;
+	struct fault_plan p;
+	struct fault_run f;
+	struct fault_action *a =
+	    planned_eos(&inv, &s, &p, &f,
+			"interface Ethernet1\n"
+			"   priority-flow-control pause watchdog\n"
+			"   priority-flow-control pause watchdog port timer timeout 0.05 "
+			"polling-interval auto recovery-time 1.11 forced\n");
+
+	cr_assert_str_eq(a->apply, "configure\ninterface Ethernet1\n"
+				   "priority-flow-control pause watchdog\n"
+				   "priority-flow-control pause watchdog port action drop\n"
+				   "priority-flow-control pause watchdog port timer timeout 0.20 "
+				   "polling-interval auto recovery-time 0.40\nend");
+	cr_assert_eq(fk_pfc_storm.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert, "configure\ninterface Ethernet1\n"
+				    "no priority-flow-control pause watchdog port timer\n"
+				    "no priority-flow-control pause watchdog port action\n"
+				    "priority-flow-control pause watchdog\n"
+				    "priority-flow-control pause watchdog port timer timeout 0.05 "
+				    "polling-interval auto recovery-time 1.11 forced\nend");
+	fault_plan_clear(&p);
+	inventory_free(inv);
+	a = planned_eos(&inv, &s, &p, &f, "interface Ethernet1\n   mtu 9214\n");
+	cr_assert_eq(fk_pfc_storm.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->revert,
+			 "configure\ninterface Ethernet1\n"
+			 "no priority-flow-control pause watchdog port timer\n"
+			 "no priority-flow-control pause watchdog port action\n"
+			 "no priority-flow-control pause watchdog\nend",
+			 "none set: each line the storm set taken off");
+	fault_plan_clear(&p);
+	inventory_free(inv);
+	/* a port whose QoS comes from a qos profile: its watchdog may be the profile's */
+	a = planned_eos(&inv, &s, &p, &f,
+			"interface Ethernet1\n   service-profile AI-QOS\n   mtu 9214\n");
+	cr_assert_eq(fk_pfc_storm.discover(&f, &p), -EOPNOTSUPP);
+	cr_assert(strstr(f.err, "names the qos profile 'AI-QOS'"), "%s", f.err);
+	fault_plan_clear(&p);
+	inventory_free(inv);
+}
