@@ -20,8 +20,17 @@ export T
 # Runs record into a history of their own, not the machine's (STATE_LIB_DIR/history.sqlite).
 export ROCELAB_DB="${ROCELAB_DB:-$T/history.sqlite}"
 
-ok() { PASSED=$((PASSED + 1)); printf '  ok   %s\n' "$1"; }
-fail() { FAILED=$((FAILED + 1)); FAILS+=("$1"); printf '  FAIL %s\n' "$1"; [ -n "${2:-}" ] && printf '       %s\n' "$2"; return 0; }
+# TEST_TIMES=1: each result line starts with the seconds since the one before it (where time goes).
+_took() {
+	_took_s=
+	[ -n "${TEST_TIMES:-}" ] || return 0
+	local now=${EPOCHREALTIME/./} d
+	d=$((now - ${_took_t:-$now}))
+	_took_t=$now
+	printf -v _took_s '%4d.%d ' $((d / 1000000)) $((d / 100000 % 10))
+}
+ok() { _took; PASSED=$((PASSED + 1)); printf '%s  ok   %s\n' "$_took_s" "$1"; }
+fail() { _took; FAILED=$((FAILED + 1)); FAILS+=("$1"); printf '%s  FAIL %s\n' "$_took_s" "$1"; [ -n "${2:-}" ] && printf '       %s\n' "$2"; return 0; }
 # skip "name" "why": not run here (a tool or device this machine lacks); counted, never a pass.
 skip() { SKIPPED=$((SKIPPED + 1)); printf '  skip %s (%s)\n' "$1" "$2"; }
 # check "name" cmd...: passes when cmd exits 0

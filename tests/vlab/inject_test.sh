@@ -79,12 +79,15 @@ check "its evidence reads the RNIC's admin state in the host's namespace" \
 check "the host flap reads no drift after its revert" sh -c "! grep -q 'drift:' $T/hostflap.out"
 check "host2:rnic1 is up again" test "$(ip netns exec rl-host2 cat /sys/class/net/rnic1/operstate)" = up
 # Issue 64: a flap runs on its schedule (cycle C down at the first down + (C-1) x period, up
-# --down after), each time stamped when the ends read so, and says when it did not.
-check "the flap ran on its schedule: downs 0.6 s apart, each up 0.2 s after its down (+-0.05 s)" \
+# --down after), each time stamped when the ends read so, and says when it did not. On time is
+# the flap's own promise: within half the shorter phase (here 0.1 s: link_flap.c live()), past
+# which it says the step came late. A tighter bound here judged the machine's load, not the
+# flap (an up stamped 0.259 s after its down, its read-back slowed by a build beside it).
+check "the flap ran on its schedule: downs 0.6 s apart, each up 0.2 s after its down (+-0.1 s, its slack)" \
 	awk '/flap [0-9]+: (down|up) at/ { split($0, a, " at "); t = a[2] + 0; if ($0 ~ /: down at/) d[++nd] = t; else u[++nu] = t }
 	     END { if (nd != 2 || nu != 2) exit 1
-		   if (d[2] - d[1] < 0.55 || d[2] - d[1] > 0.65) exit 1
-		   for (i = 1; i <= 2; i++) if (u[i] - d[i] < 0.15 || u[i] - d[i] > 0.25) exit 1 }' $T/hostflap.out
+		   if (d[2] - d[1] < 0.5 || d[2] - d[1] > 0.7) exit 1
+		   for (i = 1; i <= 2; i++) if (u[i] - d[i] < 0.1 || u[i] - d[i] > 0.3) exit 1 }' $T/hostflap.out
 check "and ran as written: no cycle late" sh -c "! grep -q 'did not run as written' $T/hostflap.out"
 # stopped for a second during its first down: its up comes late, and it says so
 "$RL" inject link-flap --target host2:rnic1 --period 2s --down 500ms --count 1 -j >$T/lateflap.json 2>$T/lateflap.err &
