@@ -282,3 +282,84 @@ int nos_ctr_eos_pfc(const char *port, const char *out, json_t *group)
 	json_decref(v);
 	return 0;
 }
+
+/*
+ * EOS: 'show interfaces P counters queue detail | json',
+ * egressQueueCounters.interfaces.P.{ucastQueues,mcastQueues}.trafficClasses.TC.
+ * dropPrecedences.DP.{droppedPackets, ...}: a key "ucast TC3 DP0 droppedPackets" each
+ * (a range's name kept as EOS writes it: "TC0-2", "DP0-2"), the model aristanetworks/anta
+ * reads (anta/tests/interfaces.py VerifyInterfacesEgressQueueDrops and its unit test data).
+ */
+int nos_ctr_eos_queues(const char *port, const char *out, json_t *group)
+{
+	static const char *const kinds[][2] = {{"ucastQueues", "ucast"}, {"mcastQueues", "mcast"}};
+	json_t *v = json_loads(out ? out : "", 0, NULL),
+	       *p = json_object_get(
+		   json_object_get(json_object_get(v, "egressQueueCounters"), "interfaces"), port);
+	size_t n = 0;
+
+	for (size_t i = 0; json_is_object(p) && i < 2; i++) {
+		json_t *tcs = json_object_get(json_object_get(p, kinds[i][0]), "trafficClasses"),
+		       *tc, *dp;
+		const char *tk, *dk;
+
+		json_object_foreach(tcs, tk, tc)
+		{
+			json_object_foreach(json_object_get(tc, "dropPrecedences"), dk, dp)
+			{
+				char prefix[160];
+
+				if (!nos_ctr_name_ok(tk) || !nos_ctr_name_ok(dk) ||
+				    strlen(tk) > 32 || strlen(dk) > 32)
+					continue;
+				snprintf(prefix, sizeof(prefix), "%s %s %s ", kinds[i][1], tk, dk);
+				nos_ctr_put_ints(group, prefix, dp, NULL);
+				n++;
+			}
+		}
+	}
+	json_decref(v);
+	return n ? 0 : -EINVAL;
+}
+
+/*
+ * EOS: 'show qos interfaces P ecn counters queue | json', intfQueueCounters.P.queueCounters
+ * {"Q": "N"}: the packets each queue marked CE, written as strings (a number is taken too),
+ * as "queue Q ecn marked"; aristanetworks/anta anta/tests/interfaces.py
+ * VerifyInterfacesECNCounters and its unit test data.  A count that is not digits is left out.
+ */
+int nos_ctr_eos_ecn(const char *port, const char *out, json_t *group)
+{
+	json_t *v = json_loads(out ? out : "", 0, NULL),
+	       *q = json_object_get(json_object_get(json_object_get(v, "intfQueueCounters"), port),
+				    "queueCounters"),
+	       *c;
+	const char *k;
+
+	if (!json_is_object(q)) {
+		json_decref(v);
+		return -EINVAL;
+	}
+	json_object_foreach(q, k, c)
+	{
+		const char *t = json_string_value(c);
+		char name[64];
+		unsigned long long x;
+
+		if (!nos_ctr_name_ok(k) || strlen(k) > 16)
+			continue;
+		if (t) {
+			if (!*t || strspn(t, "0123456789") != strlen(t) || strlen(t) > 19)
+				continue;
+			x = strtoull(t, NULL, 10);
+		} else if (json_is_integer(c) && json_integer_value(c) >= 0) {
+			x = (unsigned long long)json_integer_value(c);
+		} else {
+			continue;
+		}
+		snprintf(name, sizeof(name), "queue %s ecn marked", k);
+		put_n(group, "", name, x);
+	}
+	json_decref(v);
+	return 0;
+}

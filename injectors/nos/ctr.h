@@ -16,8 +16,8 @@
 
 /* One read of a port's counters: a CLI line, or argv run as it stands; its group and parser. */
 struct nos_ctr_read {
-	char group[16]; /* "link", "qdisc", "ethtool", "sai", "queue 3", "pg 3", "interface", "pfc"
-			 */
+	char group[16]; /* "link", "qdisc", "ethtool", "sai", "queue 3", "pg 3", "interface", "pfc",
+			 * "queues", "ecn" */
 	char line[320]; /* a line in the switch's CLI (lab_cli); "": argv */
 	const char *argv[10];
 	/* what it printed for port into group: 0, or -EINVAL when it is not the tool's */
@@ -66,5 +66,9 @@ int nos_ctr_sonic_hash(const char *port, const char *out, json_t *group);
 int nos_ctr_eos_interface(const char *port, const char *out, json_t *group);
 /* EOS: 'show interfaces P priority-flow-control counters detail | json', priorities."N" */
 int nos_ctr_eos_pfc(const char *port, const char *out, json_t *group);
+/* EOS: 'show interfaces P counters queue detail | json', each TC's and DP's counts */
+int nos_ctr_eos_queues(const char *port, const char *out, json_t *group);
+/* EOS: 'show qos interfaces P ecn counters queue | json', each queue's CE-marked packets */
+int nos_ctr_eos_ecn(const char *port, const char *out, json_t *group);
 
 #endif

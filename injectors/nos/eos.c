@@ -644,13 +644,14 @@ static const struct nos_parser parsers[] = {
  * napalm's EOS driver reads, napalm/eos/eos.py get_interfaces_counters and
  * its test fixture show_interfaces.json); and 'show interfaces P
  * priority-flow-control counters detail | json', priorities."N" (rxFrames,
- * as pfc-storm reads it, pfc_storm.c).
+ * as pfc-storm reads it, pfc_storm.c); where the fault names a priority,
+ * 'show interfaces P counters queue detail | json' and 'show qos interfaces P
+ * ecn counters queue | json' (ctr.c: the models aristanetworks/anta reads).
  */
 static size_t eos_counters(const char *port, int prio, struct nos_ctr_read *r, size_t max)
 {
 	size_t n = 0;
 
-	(void)prio; /* its PFC frames are per priority already; queue counters are not read */
 	if (n < max) {
 		r[n] = (struct nos_ctr_read){.group = "interface", .parse = nos_ctr_eos_interface};
 		snprintf(r[n++].line, sizeof(r[0].line), "show interfaces %s | json", port);
@@ -659,6 +660,20 @@ static size_t eos_counters(const char *port, int prio, struct nos_ctr_read *r, s
 		r[n] = (struct nos_ctr_read){.group = "pfc", .parse = nos_ctr_eos_pfc};
 		snprintf(r[n++].line, sizeof(r[0].line),
 			 "show interfaces %s priority-flow-control counters detail | json", port);
+	}
+	if (prio < 0)
+		return n;
+	/* a fault that names a priority: every queue's drops and ECN marks (all TCs: a drop in
+	 * another queue is evidence too; TC N is priority N's in EOS's default map, inferred) */
+	if (n < max) {
+		r[n] = (struct nos_ctr_read){.group = "queues", .parse = nos_ctr_eos_queues};
+		snprintf(r[n++].line, sizeof(r[0].line),
+			 "show interfaces %s counters queue detail | json", port);
+	}
+	if (n < max) {
+		r[n] = (struct nos_ctr_read){.group = "ecn", .parse = nos_ctr_eos_ecn};
+		snprintf(r[n++].line, sizeof(r[0].line),
+			 "show qos interfaces %s ecn counters queue | json", port);
 	}
 	return n;
 }

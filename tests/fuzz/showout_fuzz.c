@@ -36,7 +36,8 @@ static void counters(const char *what, const char *out)
 	} p[] = {{"ip-link", nos_ctr_ip_link},	     {"tc-qdisc", nos_ctr_tc_qdisc},
 		 {"ethtool", nos_ctr_ethtool},	     {"rdma-stat", nos_ctr_rdma_stat},
 		 {"sonic-hash", nos_ctr_sonic_hash}, {"eos-interface", nos_ctr_eos_interface},
-		 {"eos-pfc", nos_ctr_eos_pfc}};
+		 {"eos-pfc", nos_ctr_eos_pfc},	     {"eos-queues", nos_ctr_eos_queues},
+		 {"eos-ecn", nos_ctr_eos_ecn}};
 	const char *port = strchr(what, ' ');
 	char link[64];
 	const char *k;
@@ -96,6 +97,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			readback_lossless(&rb, 3);
 			readback_prios(rb.lossless, prios, sizeof(prios));
+			/* an EOS watchdog as read is written back by its undo: EOS's words only */
+			if (!strncmp(text, "eos-pfcwd ", 10) &&
+			    strspn(rb.value, "abcdefghijklmnopqrstuvwxyz0123456789.- ") !=
+				strlen(rb.value))
+				abort();
 		}
 	}
 	free(text);

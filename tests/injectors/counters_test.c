@@ -215,11 +215,57 @@ Test(counters, each_nos_reads_its_own_way)
 	cr_assert_str_eq(r[2].group, "pg 3");
 	cr_assert_str_eq(r[2].line, "sonic-db-cli COUNTERS_DB HGETALL \"COUNTERS:$(sonic-db-cli "
 				    "COUNTERS_DB HGET COUNTERS_PG_NAME_MAP Ethernet4:3)\"");
-	k = nos_ops_of(INV_DIALECT_EOS)->counters("Ethernet4/1", 3, r, NOS_CTR_READS);
+	k = nos_ops_of(INV_DIALECT_EOS)->counters("Ethernet4/1", -1, r, NOS_CTR_READS);
 	cr_assert_eq(k, 2);
 	cr_assert_str_eq(r[0].line, "show interfaces Ethernet4/1 | json");
 	cr_assert_str_eq(
 	    r[1].line, "show interfaces Ethernet4/1 priority-flow-control counters detail | json");
+	/* with a priority, every queue's drops and ECN marks too */
+	k = nos_ops_of(INV_DIALECT_EOS)->counters("Ethernet4/1", 3, r, NOS_CTR_READS);
+	cr_assert_eq(k, 4);
+	cr_assert_str_eq(r[2].group, "queues");
+	cr_assert_str_eq(r[2].line, "show interfaces Ethernet4/1 counters queue detail | json");
+	cr_assert_str_eq(r[3].group, "ecn");
+	cr_assert_str_eq(r[3].line, "show qos interfaces Ethernet4/1 ecn counters queue | json");
+}
+
+/*
+ * EOS's queues as aristanetworks/anta's unit test data has them (tests/units/anta_tests/
+ * test_interfaces.py: VerifyInterfacesEgressQueueDrops, VerifyInterfacesECNCounters), a
+ * range's name as EOS writes it; hostile names and counts left out.
+ */
+Test(counters, eos_queues_and_ecn_marks)
+{
+	static const char q[] =
+	    "{\"egressQueueCounters\": {\"interfaces\": {\"Ethernet1\": {"
+	    "\"ucastQueues\": {\"trafficClasses\": {"
+	    "\"TC3\": {\"dropPrecedences\": {\"DP0\": {\"droppedPackets\": 7}}},"
+	    "\"TC0-2\": {\"dropPrecedences\": {\"DP0-2\": {\"droppedPackets\": 0}}},"
+	    "\"TC\\u0007\": {\"dropPrecedences\": {\"DP0\": {\"droppedPackets\": 1}}}}},"
+	    "\"mcastQueues\": {\"trafficClasses\": {"
+	    "\"TC3\": {\"dropPrecedences\": {\"DP0\": {\"droppedPackets\": 4}}}}}}}}}";
+	static const char e[] =
+	    "{\"intfQueueCounters\": {\"Ethernet1\": {\"queueCounters\": {\"0\": \"0\", \"3\": "
+	    "\"1107\", \"4\": 12, \"5\": \"12;reboot\", \"6\": \"-1\"}}}}";
+	json_t *g = json_object();
+
+	cr_assert_eq(nos_ctr_eos_queues("Ethernet1", q, g), 0);
+	cr_assert_eq(n(g, "ucast TC3 DP0 droppedPackets"), 7);
+	cr_assert_eq(n(g, "ucast TC0-2 DP0-2 droppedPackets"), 0);
+	cr_assert_eq(n(g, "mcast TC3 DP0 droppedPackets"), 4);
+	cr_assert_eq(json_object_size(g), 3, "a name that is not printable is left out");
+	cr_assert_eq(nos_ctr_eos_queues("Ethernet2", q, g), -EINVAL, "another port");
+	json_decref(g);
+	g = json_object();
+	cr_assert_eq(nos_ctr_eos_ecn("Ethernet1", e, g), 0);
+	cr_assert_eq(n(g, "queue 3 ecn marked"), 1107);
+	cr_assert_eq(n(g, "queue 0 ecn marked"), 0);
+	cr_assert_eq(n(g, "queue 4 ecn marked"), 12, "a number is taken too");
+	cr_assert_null(json_object_get(g, "queue 5 ecn marked"), "not digits: left out");
+	cr_assert_null(json_object_get(g, "queue 6 ecn marked"));
+	cr_assert_eq(nos_ctr_eos_ecn("Ethernet2", e, g), -EINVAL, "another port");
+	cr_assert_eq(nos_ctr_eos_ecn("Ethernet1", "not json", g), -EINVAL);
+	json_decref(g);
 }
 
 /*
