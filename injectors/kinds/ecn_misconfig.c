@@ -208,9 +208,10 @@ static void fields_with(struct sbuf *b, const char *fields, const char *field, c
 		sb_printf(b, " %s %s", field, v);
 }
 
-void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
-			const char *table, const char *found)
+void ecn_misconfig_plan(struct fault_action *a, const struct inv_switch *sw,
+			const struct fault_spec *s, const char *table, const char *found)
 {
+	enum inv_dialect d = sw->dialect;
 	struct readback rb = {0};
 	struct sbuf ap = {0}, v = {0};
 	char port[64], err[160], name[64], line[112];
@@ -293,10 +294,14 @@ void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct
 				  "; sudo sonic-db-cli CONFIG_DB DEL 'WRED_PROFILE|%s' >/dev/null",
 				  name);
 	} else if (d == INV_DIALECT_EOS) {
+		/* a DNX (sand) platform's queues are 'tx-queue Q', a Trident's unicast ones
+		 * 'uc-tx-queue Q' (eos_ecn_misconfig) */
+		const char *txq = nos_has(sw, NOS_CAP_EOS_TRIDENT) ? "uc-tx-queue" : "tx-queue";
+
 		ecn_misconfig_eos_line(s, line, sizeof(line));
-		sb_printf(&ap, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
+		sb_printf(&ap, "configure\ninterface %s\n%s %d\n%s\nend", port, txq, q,
 			  line[0] ? line : "no random-detect ecn");
-		sb_printf(&v, "configure\ninterface %s\nuc-tx-queue %d\n%s\nend", port, q,
+		sb_printf(&v, "configure\ninterface %s\n%s %d\n%s\nend", port, txq, q,
 			  known && rb.ecn[0] ? rb.ecn : "no random-detect ecn");
 	} else { /* NVUE */
 		if (known)
@@ -345,7 +350,7 @@ static int ecn_action(struct render_ctx *r, const char *parser, const char *cmd)
 	sb_printf(&a, "-");
 	sb_printf(&v, "-");
 	act = nos_read_port(nos_emit(r, &a, NULL, &v), parser, arg, "%s", cmd);
-	ecn_misconfig_plan(act, r->inv->switches[r->sw].dialect, r->spec, r->table, NULL);
+	ecn_misconfig_plan(act, &r->inv->switches[r->sw], r->spec, r->table, NULL);
 	return 0;
 }
 
@@ -375,23 +380,22 @@ static int sonic_ecn_misconfig(struct render_ctx *r)
 }
 
 /*
- * EOS: under 'interface PORT', 'uc-tx-queue Q' takes 'random-detect ecn
+ * EOS: under 'interface PORT', 'uc-tx-queue Q' (a Trident's unicast queue)
+ * or 'tx-queue Q' (a DNX "sand" platform's: Jericho, Arad, Qumran, whose
+ * eight queues are all tx-queues: Arista TOI, tag voq, "Sand platform
+ * switches have eight queues, 0 through 7") takes 'random-detect ecn
  * minimum-threshold MIN UNITS maximum-threshold MAX UNITS
  * max-mark-probability P' (units segments, bytes, kbytes, mbytes;
- * probability 1..100: aristanetworks/avd python-avd eos_cli_config_gen
- * templates eos/ethernet-interface-uc-tx-queues.j2 and its schema).  The
- * tx-queue is taken to be the priority's number, and 'no random-detect
- * ecn' to remove the line (EOS's usual 'no' form; both inferred).
+ * probability 1..100), the same line under either: aristanetworks/avd
+ * python-avd eos_cli_config_gen templates eos/ethernet-interface-uc-tx-queues.j2
+ * and eos/ethernet-interface-tx-queues.j2 and their schema.  The queue is
+ * taken to be the priority's number, and 'no random-detect ecn' to remove
+ * the line (EOS's usual 'no' form; both inferred).  The platform is the
+ * model read at pre-flight (caps.c); not read: a Trident's.
  */
 static int eos_ecn_misconfig(struct render_ctx *r)
 {
 	char cmd[128];
-	int ret =
-	    nos_need(&r->inv->switches[r->sw], NOS_CAP_EOS_TRIDENT,
-		     "ecn-misconfig's 'uc-tx-queue Q' 'random-detect ecn'", r->why, r->whylen);
-
-	if (ret)
-		return ret;
 
 	snprintf(cmd, sizeof(cmd), "show running-config interfaces %s", r->port ? r->port : "");
 	snprintf(r->plan->note, sizeof(r->plan->note),
@@ -507,7 +511,7 @@ static int judge(struct fault_run *f, struct fault_plan *p, size_t i, const stru
 			 a->device, rb->canon, a->read);
 		return -EALREADY;
 	}
-	ecn_misconfig_plan(a, d, f->spec, p->table, a->found);
+	ecn_misconfig_plan(a, &f->inv->switches[f->spec->tdev], f->spec, p->table, a->found);
 	return 0;
 }
 
@@ -581,8 +585,9 @@ const struct fault_kind_ops fk_ecn_misconfig = {
 		"sonic-swss orchagent/qosorch.cpp (QUEUE wred_profile, WRED_PROFILE); "
 		"sonic-utilities scripts/ecnconfig",
 	    [INV_DIALECT_EOS] =
-		"aristanetworks/avd eos_cli_config_gen ethernet-interface uc-tx-queues "
-		"('random-detect ecn')",
+		"aristanetworks/avd eos_cli_config_gen ethernet-interface "
+		"uc-tx-queues and tx-queues "
+		"('random-detect ecn'); Arista TOI, tag voq (a sand platform's eight tx-queues)",
 	    [INV_DIALECT_NVUE] =
 		"NVUE command reference, QoS ('nv set qos congestion-control PROFILE "
 		"traffic-class', 5.3)",

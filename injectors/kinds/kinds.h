@@ -109,13 +109,13 @@ void buffer_alpha_plan(struct fault_action *a, enum inv_dialect d, const struct 
  * (a->read_as "sonic-wred|eos-ecn|nvue-ecn PORT Q") found (NULL: not read
  * yet, a dry run): SONiC binds a WRED profile of the fault's own (table,
  * upper case) to CONFIG_DB QUEUE|PORT|Q, or deletes the binding (--off),
- * and puts back the one found; EOS sets or removes the uc-tx-queue's
- * random-detect ecn line and puts back the line found; NVUE binds the port
- * to a copy of its congestion-control profile (table) with the queue's
- * ECN changed, and binds it back as found.
+ * and puts back the one found; EOS sets or removes the uc-tx-queue's (a
+ * DNX platform's tx-queue's) random-detect ecn line and puts back the line found; NVUE binds the
+ * port to a copy of its congestion-control profile (table) with the queue's ECN changed, and binds
+ * it back as found.
  */
-void ecn_misconfig_plan(struct fault_action *a, enum inv_dialect d, const struct fault_spec *s,
-			const char *table, const char *found);
+void ecn_misconfig_plan(struct fault_action *a, const struct inv_switch *sw,
+			const struct fault_spec *s, const char *table, const char *found);
 /*
  * The EOS uc-tx-queue line ecn-misconfig sets ("random-detect ecn
  * minimum-threshold ... bytes ..."), as the read then shows it; "" for --off.

@@ -46,8 +46,9 @@ const struct nos_cap_row nos_cap_rows[] = {
      "CumulusNetworks/docs content/cumulus-linux-56/Whats-New/_index.md: 'QOS PFC watchdog for "
      "lossless queues' new in 5.6.0"},
     {NOS_CAP_EOS_TRIDENT, INV_DIALECT_EOS, -1, -1, "model", "a Trident ASIC",
-     "'platform trident mmu queue profile', 'uc-tx-queue': buffer-alpha, ecn-misconfig; not on "
-     "the DNX models (7020R, 7280, 7500 and 7800 series), which have neither",
+     "'platform trident mmu queue profile': buffer-alpha; not on the DNX models (7020R, 7280, "
+     "7500 and 7800 series); their queues are 'tx-queue Q', not 'uc-tx-queue Q' (ecn-misconfig "
+     "renders either)",
      "aristanetworks/avd eos_cli_config_gen templates eos/platform-trident.j2 and "
      "eos/ethernet-interfaces.j2; Arista's 7280R3, 7500R and 7800R3 architecture papers for "
      "the ASICs"},
@@ -148,8 +149,8 @@ int nos_need(const struct inv_switch *sw, enum nos_cap cap, const char *what, ch
 	if (cap == NOS_CAP_EOS_TRIDENT)
 		snprintf(why, whylen,
 			 "%s is an Arista %s (%s), a DNX (Jericho/Arad/Qumran) platform: %s is "
-			 "Trident's CLI ('platform trident', 'uc-tx-queue'), and rocelab has no "
-			 "command tree for DNX checked against a source; refused with nothing "
+			 "Trident's CLI ('platform trident'), and rocelab has no command tree "
+			 "for DNX's buffers checked against a source; refused with nothing "
 			 "changed",
 			 sw->name, sw->nos.model, whose(sw), what);
 	else if (cap == NOS_CAP_SONIC_UDF)

@@ -344,6 +344,7 @@ struct eos_ecn_ctx {
 	char head[96];	 /* "interface PORT" */
 	const char *q;	 /* the queue's number */
 	bool seen, in_q; /* the port's block; inside its queue's */
+	bool tx;	 /* its block is 'tx-queue Q' (a DNX platform's), not 'uc-tx-queue Q' */
 	struct readback *rb;
 };
 
@@ -362,6 +363,8 @@ static void eos_ecn_line(const char *head, const char *line, void *ctx)
 	if (nos_words(line, strlen(line), w, 2) == 2 &&
 	    (!strcmp(w[0], "uc-tx-queue") || !strcmp(w[0], "tx-queue"))) {
 		c->in_q = !strcmp(w[1], c->q);
+		if (c->in_q)
+			c->tx = !strcmp(w[0], "tx-queue");
 		return;
 	}
 	if (c->in_q && !strncmp(line, "random-detect ecn ", 18) &&
@@ -372,8 +375,9 @@ static void eos_ecn_line(const char *head, const char *line, void *ctx)
 /*
  * EOS 'show running-config interfaces PORT': the 'random-detect ecn
  * minimum-threshold ... maximum-threshold ... [max-mark-probability P]'
- * line under the port's 'uc-tx-queue Q' (aristanetworks/avd
- * eos_cli_config_gen templates eos/ethernet-interface-uc-tx-queues.j2);
+ * line under the port's 'uc-tx-queue Q', or a DNX platform's 'tx-queue Q'
+ * (aristanetworks/avd eos_cli_config_gen templates
+ * eos/ethernet-interface-uc-tx-queues.j2, eos/ethernet-interface-tx-queues.j2);
  * none: the queue marks no ECN.  arg: "PORT Q".
  */
 static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *err, size_t errlen)
@@ -388,7 +392,8 @@ static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *
 			 c.head);
 		return -EINVAL;
 	}
-	snprintf(rb->canon, sizeof(rb->canon), "%s uc-tx-queue %s: %s", port, c.q,
+	snprintf(rb->canon, sizeof(rb->canon), "%s %s %s: %s", port,
+		 c.tx ? "tx-queue" : "uc-tx-queue", c.q,
 		 rb->ecn[0] ? rb->ecn : "no random-detect ecn");
 	return 0;
 }

@@ -133,7 +133,7 @@ static struct transcript_case cases[] = {
      "sw-nvue version 5.2.0"},
     {"host-pfc-storm-at-nvue-pfcwd-5.5", "pfc-storm --target h1:rnic4 --pfcwd on", -EOPNOTSUPP,
      "sw-nvue version 5.5.0"},
-    {"eos-ecn-misconfig-7280", "ecn-misconfig --target sw-eos:Ethernet1 --off", -EOPNOTSUPP,
+    {"eos-ecn-misconfig-7280", "ecn-misconfig --target sw-eos:Ethernet1 --off", 0,
      "sw-eos model DCS-7280SR3-48YC8"},
     {"eos-buffer-alpha-7280", "buffer-alpha --target sw-eos --alpha 1/64", -EOPNOTSUPP,
      "sw-eos model DCS-7280CR3-32P4"},

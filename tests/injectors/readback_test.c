@@ -1119,6 +1119,13 @@ Test(readback, ecn_as_each_nos_writes_it)
 	rb = parse_ok("eos-ecn Ethernet1 3", "interface Ethernet1\n   uc-tx-queue 3\n      "
 					     "random-detect ecn count\n");
 	cr_assert_str_eq(rb.canon, "Ethernet1 uc-tx-queue 3: no random-detect ecn");
+	rb = parse_ok("eos-ecn Ethernet1 3",
+		      "interface Ethernet1\n   tx-queue 3\n      random-detect ecn "
+		      "minimum-threshold 150 kbytes maximum-threshold 1500 kbytes\n");
+	cr_assert_str_eq(rb.canon,
+			 "Ethernet1 tx-queue 3: random-detect ecn minimum-threshold 150 "
+			 "kbytes maximum-threshold 1500 kbytes",
+			 "a DNX platform's tx-queue");
 	parse_bad("eos-ecn Ethernet9 3", "interface Ethernet1\n", "has no 'interface Ethernet9'");
 
 	rb = parse_ok("nvue-ecn swp2 3",
@@ -1208,6 +1215,20 @@ Test(readback, ecn_undo_is_what_was_found)
 	cr_assert_str_eq(a->revert, "configure\ninterface Ethernet1\nuc-tx-queue 3\nrandom-detect "
 				    "ecn minimum-threshold 20 kbytes maximum-threshold 20 "
 				    "kbytes\nend");
+	fault_plan_clear(&p);
+	/* a DNX (Jericho) platform, as read at pre-flight: its queues are tx-queues */
+	snprintf(inv->switches[s.tdev].nos.model, sizeof(inv->switches[s.tdev].nos.model), "%s",
+		 "DCS-7280SR3-48YC8");
+	a = found_action(&p, "sw-eos", "eos-ecn Ethernet1 3",
+			 "interface Ethernet1\n   tx-queue 3\n      random-detect ecn "
+			 "minimum-threshold 20 kbytes maximum-threshold 20 kbytes\n");
+	cr_assert_eq(fk_ecn_misconfig.discover(&f, &p), 0, "%s", f.err);
+	cr_assert_str_eq(a->apply,
+			 "configure\ninterface Ethernet1\ntx-queue 3\nno random-detect ecn\nend");
+	cr_assert_str_eq(a->revert, "configure\ninterface Ethernet1\ntx-queue 3\nrandom-detect "
+				    "ecn minimum-threshold 20 kbytes maximum-threshold 20 "
+				    "kbytes\nend");
+	inv->switches[s.tdev].nos.model[0] = '\0';
 	fault_plan_clear(&p);
 
 	cr_assert_eq(fault_spec_set(&s, "off", "false", f.err, sizeof(f.err)), 0, "%s", f.err);
