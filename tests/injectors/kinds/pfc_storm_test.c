@@ -42,26 +42,38 @@ Test(nvue_pfcwd, its_configuration_as_nv_config_show_writes_it)
 	parse_bad("nvue-pfcwd swp1", "nv set qos pfc-watchdog robustness 3;id\n", "not a number");
 }
 
-/* The storm's plan toward sw-nvue's port, its watchdog's read found as found. */
-static struct fault_action *planned(struct inventory **inv, struct fault_spec *s,
-				    struct fault_plan *p, struct fault_run *f, const char *found)
+/*
+ * The storm --pfcwd on toward target's switch port, its watchdog's action (read as
+ * "PARSER PORT") found as found.
+ */
+static struct fault_action *planned_at(struct inventory **inv, struct fault_spec *s,
+				       struct fault_plan *p, struct fault_run *f,
+				       const char *target, const char *parser, const char *found)
 {
 	char why[256];
 	struct fault_action *a = NULL;
 
 	cr_assert_not_null(*inv = inventory_load(LAB, stderr));
 	fault_spec_init(s, fault_kind_find("pfc-storm"));
-	cr_assert_eq(fault_spec_set(s, "target", "h1:rnic4", why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(fault_spec_set(s, "target", target, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_spec_set(s, "pfcwd", "on", why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_spec_resolve(*inv, s, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(fault_plan_build(*inv, NULL, s, 7, p, why, sizeof(why)), 0, "%s", why);
 	for (size_t i = 0; i < p->n_acts && !a; i++)
-		if (p->acts[i].read_as && !strncmp(p->acts[i].read_as, "nvue-pfcwd ", 11))
+		if (p->acts[i].read_as && !strncmp(p->acts[i].read_as, parser, strlen(parser)) &&
+		    p->acts[i].read_as[strlen(parser)] == ' ')
 			a = &p->acts[i];
 	cr_assert_not_null(a);
 	fault_action_set(&a->found, found);
 	*f = (struct fault_run){.spec = s, .inv = *inv, .plan = p};
 	return a;
+}
+
+/* toward sw-nvue's port */
+static struct fault_action *planned(struct inventory **inv, struct fault_spec *s,
+				    struct fault_plan *p, struct fault_run *f, const char *found)
+{
+	return planned_at(inv, s, p, f, "h1:rnic4", "nvue-pfcwd", found);
 }
 
 Test(nvue_pfcwd, the_undo_is_the_state_found_or_none)
@@ -204,27 +216,12 @@ Test(eos_pfcwd, its_lines_as_the_running_config_writes_them)
 	parse_bad("eos-pfcwd Ethernet1", "interface Ethernet3\n", "has no 'interface Ethernet1'");
 }
 
-/* The storm's plan toward sw-eos's port with --pfcwd on, its watchdog read as found. */
+/* toward sw-eos's port */
 static struct fault_action *planned_eos(struct inventory **inv, struct fault_spec *s,
 					struct fault_plan *p, struct fault_run *f,
 					const char *found)
 {
-	char why[256];
-	struct fault_action *a = NULL;
-
-	cr_assert_not_null(*inv = inventory_load(LAB, stderr));
-	fault_spec_init(s, fault_kind_find("pfc-storm"));
-	cr_assert_eq(fault_spec_set(s, "target", "h1:rnic3", why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_spec_set(s, "pfcwd", "on", why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_spec_resolve(*inv, s, why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(fault_plan_build(*inv, NULL, s, 7, p, why, sizeof(why)), 0, "%s", why);
-	for (size_t i = 0; i < p->n_acts && !a; i++)
-		if (p->acts[i].read_as && !strncmp(p->acts[i].read_as, "eos-pfcwd ", 10))
-			a = &p->acts[i];
-	cr_assert_not_null(a);
-	fault_action_set(&a->found, found);
-	*f = (struct fault_run){.spec = s, .inv = *inv, .plan = p};
-	return a;
+	return planned_at(inv, s, p, f, "h1:rnic3", "eos-pfcwd", found);
 }
 
 Test(eos_pfcwd, the_undo_is_the_lines_found_or_none)
