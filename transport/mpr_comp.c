@@ -123,6 +123,17 @@ int mpr_comp_check(void *cfg, char *err, size_t errlen)
 			 "(MP-RDMA spreads over every path)");
 		return -EINVAL;
 	}
+	if (c->across[0]) {
+		const char *colon = strchr(c->across, ':');
+
+		if (!colon || colon == c->across || !colon[1] || strchr(colon + 1, ':')) {
+			snprintf(err, errlen,
+				 "mp-rdma: across '%.40s' is a switch port: give it as SWITCH:PORT "
+				 "(e.g. rail1:swp5)",
+				 c->across);
+			return -EINVAL;
+		}
+	}
 	if (c->across[0] && c->ep.sport) {
 		snprintf(err, errlen,
 			 "mp-rdma: across picks the single path's source port by tracing: give "
@@ -226,6 +237,7 @@ int mpr_comp_start(const struct comp_env *e, const void *cfg, void **state, char
 
 	*state = st;
 	st->cfg = c;
+	st->inv = e->inv;
 	st->spray = !strcmp(c->ep.workload, "spray");
 	st->name = st->spray ? "eunomia" : "mp-rdma";
 	if (!p.seed)
@@ -336,6 +348,11 @@ void mpr_comp_stop(void *state)
 int mpr_comp_collect(void *state, const struct comp_times *t, struct comp_obs *obs)
 {
 	struct mpr_state *st = state;
+
+	/* it did not start (its scenario is invalid with why): nothing ran to read */
+	if (!st->flow.started_at)
+		return 0;
+
 	double iv = (double)st->cfg->ep.interval_ms / 1e3, t_end = t->t_stop ? t->t_stop : t->t_end;
 	double started = st->flow.started_at;
 	double b_from = (started > t->t_start ? started : t->t_start) + WARMUP_S;

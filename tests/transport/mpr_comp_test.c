@@ -238,3 +238,31 @@ Test(mpr_comp, onset_and_the_settled_fault)
 	cr_assert(isnan(metric_of(&o, "fault-settled-vs-optimal")));
 	free(o.metrics);
 }
+
+/*
+ * A start that fails before the flow runs (here: an RNIC the inventory does not have) leaves a
+ * state the runner still stops and collects, the scenario invalid with why: nothing is read,
+ * nothing crashes (a variant whose single path could not be placed crashed 'rocelab run',
+ * leaving the lab up).
+ */
+Test(mpr_comp, a_start_that_failed_collects_nothing)
+{
+	struct mpr_comp_cfg cfg;
+	struct comp_env e = {.inv = inv, .dir = "/tmp", .seed = 7};
+	struct comp_times t = {.t_start = 1, .t_stop = 10, .t_end = 10};
+	struct comp_obs obs = {0};
+	char what[400] = "";
+	void *st = NULL;
+
+	mpr_comp_defaults(&cfg);
+	snprintf(cfg.from, sizeof(cfg.from), "host1:rnic1");
+	snprintf(cfg.to, sizeof(cfg.to), "host9:rnic1");
+	cr_assert_neq(mpr_comp_start(&e, &cfg, &st, what, sizeof(what)), 0);
+	cr_assert(what[0], "it says why");
+	cr_assert_not_null(st);
+	mpr_comp_stop(st);
+	cr_assert_eq(mpr_comp_collect(st, &t, &obs), 0);
+	cr_assert_eq(obs.n_verdicts, 0);
+	mpr_comp_release(st);
+	comp_obs_clear(&obs);
+}
