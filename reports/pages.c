@@ -756,6 +756,38 @@ int pages_suite_index(const char *outdir, const json_t *root)
 	return r;
 }
 
+/*
+ * The scenarios run as variants: a link to each one's side-by-side page
+ * (OF.variants/index.html, reports/variants.c), from its first variant's
+ * entry.  A results folder is untrusted: a name that is not a scenario's is
+ * not linked.
+ */
+static void variants_links(FILE *f, const json_t *root)
+{
+	const json_t *s, *v;
+	size_t i;
+	bool any = false;
+
+	json_array_foreach(json_object_get(root, "scenarios"), i, s)
+	{
+		const char *of = text_of(v = json_object_get(s, "variant"), "of");
+
+		if (json_integer_value(json_object_get(v, "index")) != 1 || !rl_name_ok(of, 95))
+			continue;
+		if (!any)
+			fprintf(f, "<h2>variants side by side</h2>\n<ul>\n");
+		any = true;
+		fprintf(f, "<li><a href=\"%s", strchr(of, ':') ? "./" : "");
+		rl_xml_fputs(f, of);
+		fprintf(f, ".variants/index.html\">");
+		rl_xml_fputs(f, of);
+		fprintf(f, "</a>: %lld variants, one plot</li>\n",
+			(long long)json_integer_value(json_object_get(v, "count")));
+	}
+	if (any)
+		fprintf(f, "</ul>\n");
+}
+
 static void index_html(FILE *f, const json_t *root)
 {
 	char ts[32];
@@ -803,6 +835,7 @@ static void index_html(FILE *f, const json_t *root)
 	}
 	fprintf(f, "</table>\n");
 	scenario_rows(f, root);
+	variants_links(f, root);
 	monitors_html(f, root);
 	dut_table(f, json_object_get(root, "dut"));
 	fprintf(f, "<p><a href=\"results.json\">results.json</a> <a href=\"junit.xml\">junit.xml"

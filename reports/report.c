@@ -309,6 +309,12 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "rig", rig_block(r));
 	if (!r->rig_local)
 		json_object_set_new(o, "rig_hosts", rig_hosts(r));
+	if (r->s->n_variants > 1) /* which of its variants (reports/variants.c: side by side) */
+		json_object_set_new(o, "variant",
+				    json_pack("{s:s, s:s, s:I, s:I}", "of", r->s->group, "name",
+					      r->s->variant, "index",
+					      (json_int_t)r->s->variant_idx + 1, "count",
+					      (json_int_t)r->s->n_variants));
 	/* --retries: how many runs it took, and each failed one's reason and files */
 	json_object_set_new(o, "attempts", json_integer(r->attempts > 1 ? r->attempts : 1));
 	if (r->attempts > 1) {

@@ -220,6 +220,39 @@ Test(pages, the_suite_index_says_which_passed_only_on_a_later_run)
 	free(h);
 }
 
+/*
+ * A scenario run as variants: the suite's page links its side-by-side page once, from the
+ * first variant; a name that is not a scenario's (a results folder is untrusted) is not.
+ */
+Test(pages, the_suite_index_links_each_scenario_run_as_variants_side_by_side)
+{
+	json_t *root = results(), *sc = json_object_get(root, "scenarios");
+	char *h;
+
+	json_object_set_new(json_array_get(sc, 0), "variant",
+			    json_pack("{s:s,s:s,s:i,s:i}", "of", "baselines-lossy", "name", "gbn",
+				      "index", 1, "count", 2));
+	json_object_set_new(json_array_get(sc, 1), "variant",
+			    json_pack("{s:s,s:s,s:i,s:i}", "of", "baselines-lossy", "name", "irn",
+				      "index", 2, "count", 2));
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	h = get("index.html");
+	cr_assert(strstr(h, "<h2>variants side by side</h2>\n<ul>\n<li><a "
+			    "href=\"baselines-lossy.variants/index.html\">baselines-lossy</a>: 2 "
+			    "variants, one plot</li>\n</ul>"),
+		  "%s", h);
+	cr_assert_null(strstr(strstr(h, "</ul>") + 5, "variants/index.html"), "once: %s", h);
+	free(h);
+	json_object_set_new(json_object_get(json_array_get(sc, 0), "variant"), "of",
+			    json_string("x\"><script>alert(1)</script>"));
+	cr_assert_eq(pages_suite_index(dir, root), 0);
+	json_decref(root);
+	h = get("index.html");
+	cr_assert_null(strstr(h, "variants side by side"), "%s", h);
+	cr_assert_null(strstr(h, "<script>"), "%s", h);
+	free(h);
+}
+
 /* One monitor's section of a scenario, as results.json has it. */
 static json_t *mon(const char *verdict, const char *cls, bool silent, bool detected, int rank,
 		   double ttd, double prec, int fp, double cover, double probes, double rss)
