@@ -549,14 +549,20 @@ static int triage_rank(const json_t *s)
 }
 
 /* The report's link around the scenario's name (only a report of this folder). */
+/* '<a href="PATHSUFFIX">' to a file of the results folder, PATH checked by the caller. */
+static void local_href(FILE *f, const char *path, const char *suffix)
+{
+	/* "./": a name with ':' before its first '/' would read as a scheme */
+	fprintf(f, "<a href=\"%s", strchr(path, ':') ? "./" : "");
+	rl_xml_fputs(f, path);
+	fprintf(f, "%s\">", suffix);
+}
+
 static void cell_name(FILE *f, const json_t *s)
 {
 	fprintf(f, "<td>");
 	if (report_link_ok(text_of(s, "report"))) {
-		/* "./": a name with ':' before its first '/' would read as a scheme */
-		fprintf(f, "<a href=\"%s", strchr(text_of(s, "report"), ':') ? "./" : "");
-		rl_xml_fputs(f, text_of(s, "report"));
-		fprintf(f, "\">");
+		local_href(f, text_of(s, "report"), "");
 		rl_xml_fputs(f, text_of(s, "name"));
 		fprintf(f, "</a>");
 	} else
@@ -777,9 +783,8 @@ static void variants_links(FILE *f, const json_t *root)
 		if (!any)
 			fprintf(f, "<h2>variants side by side</h2>\n<ul>\n");
 		any = true;
-		fprintf(f, "<li><a href=\"%s", strchr(of, ':') ? "./" : "");
-		rl_xml_fputs(f, of);
-		fprintf(f, ".variants/index.html\">");
+		fprintf(f, "<li>");
+		local_href(f, of, ".variants/index.html");
 		rl_xml_fputs(f, of);
 		fprintf(f, "</a>: %lld variants, one plot</li>\n",
 			(long long)json_integer_value(json_object_get(v, "count")));

@@ -120,6 +120,13 @@ static const struct opt_desc opts[] = {
 /* --pfcwd-detect when not given: sonic-utilities pfcwd/main.py DEFAULT_DETECTION_TIME */
 #define PFCWD_DETECT_MS 200
 
+/* The restoration time --pfcwd on sets: --pfcwd-restore, or twice the detection time (as
+ * sonic-utilities' 'pfcwd start' sets it). */
+static long long wd_restore_of(const struct pfc_storm_opts *o)
+{
+	return o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms;
+}
+
 static void defaults(struct fault_spec *s)
 {
 	ps_rw(s)->priority = 3;
@@ -157,8 +164,7 @@ static int sonic_pfcwd(struct render_ctx *r, const char *port)
 
 	if (o->pfcwd == WD_ON)
 		sb_printf(&a, "sudo pfcwd start --action drop --restoration-time %lld %s %lld",
-			  o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms, port,
-			  o->wd_detect_ms);
+			  wd_restore_of(o), port, o->wd_detect_ms);
 	else
 		sb_printf(&a, "sudo pfcwd stop %s", port);
 	sb_printf(&v,
@@ -225,7 +231,7 @@ static int nvue_pfcwd(struct render_ctx *r, const char *port)
 static int eos_pfcwd(struct render_ctx *r, const char *port)
 {
 	const struct pfc_storm_opts *o = ps_of(r->spec);
-	long long d = o->wd_detect_ms, rt = o->wd_restore_ms ? o->wd_restore_ms : 2 * d;
+	long long d = o->wd_detect_ms, rt = wd_restore_of(o);
 	struct sbuf a = {0}, v = {0};
 
 	if (o->pfcwd == WD_ON && (d % 10 || rt % 10 || rt > 60000)) {
@@ -622,7 +628,7 @@ static void wd_settings(struct fault_run *f, struct storm *st)
 	const struct pfc_storm_opts *o = ps_of(f->spec);
 
 	st->wd_detect_set_ms = o->wd_detect_ms;
-	st->wd_restore_set_ms = o->wd_restore_ms ? o->wd_restore_ms : 2 * o->wd_detect_ms;
+	st->wd_restore_set_ms = wd_restore_of(o);
 	for (size_t i = 0; i < f->plan->n_acts; i++) {
 		const struct fault_action *a = &f->plan->acts[i];
 		struct readback rb;
@@ -922,9 +928,7 @@ static void wd_measured(struct fault_run *f, const struct storm *st)
 			      "detection_ms", (json_int_t)o->wd_detect_ms, "grade", "not-measured",
 			      "why", "its state is not read on this NOS");
 		if (o->pfcwd == WD_ON)
-			json_object_set_new(m, "restoration_ms",
-					    json_integer(o->wd_restore_ms ? o->wd_restore_ms
-									  : 2 * o->wd_detect_ms));
+			json_object_set_new(m, "restoration_ms", json_integer(wd_restore_of(o)));
 		if (!f->measured)
 			f->measured = json_object();
 		json_object_set_new(f->measured, "pfcwd", m);

@@ -49,8 +49,8 @@ static void eos_walk(const char *out, void (*fn)(const char *head, const char *l
 
 struct eos_block_ctx {
 	char head[96];
-	struct readback *rb;
-	void (*line)(const char *l, struct readback *rb);
+	void (*line)(const char *l, void *ctx);
+	void *ctx;
 	bool seen;
 };
 
@@ -63,18 +63,18 @@ static void eos_block_line(const char *head, const char *line, void *ctx)
 	if (!line)
 		c->seen = true;
 	else
-		c->line(line, c->rb);
+		c->line(line, c->ctx);
 }
 
 /*
  * EOS 'show running-config interfaces PORT': each line of the port's block
- * (indented under "interface PORT") to line(); -EINVAL with err when the
- * output has no such block.
+ * (indented under "interface PORT") to line(l, ctx); -EINVAL with err when
+ * the output has no such block.
  */
-static int eos_block(const char *port, const char *out, struct readback *rb,
-		     void (*line)(const char *l, struct readback *rb), char *err, size_t errlen)
+static int eos_block(const char *port, const char *out, void (*line)(const char *l, void *ctx),
+		     void *ctx, char *err, size_t errlen)
 {
-	struct eos_block_ctx c = {.rb = rb, .line = line};
+	struct eos_block_ctx c = {.line = line, .ctx = ctx};
 
 	snprintf(c.head, sizeof(c.head), "interface %s", port);
 	eos_walk(out, eos_block_line, &c);
@@ -90,8 +90,9 @@ static int eos_block(const char *port, const char *out, struct readback *rb,
  * EOS: '... mode on') and one 'priority-flow-control priority N no-drop' per
  * lossless priority (Arista EOS User Manual, Data Center Bridging).
  */
-static void eos_pfc_line(const char *l, struct readback *rb)
+static void eos_pfc_line(const char *l, void *ctx)
 {
+	struct readback *rb = ctx;
 	unsigned p;
 	char tail[16];
 
@@ -105,7 +106,7 @@ static void eos_pfc_line(const char *l, struct readback *rb)
 static int eos_pfc(const char *port, const char *out, struct readback *rb, char *err, size_t errlen)
 {
 	char pr[24];
-	int r = eos_block(port, out, rb, eos_pfc_line, err, errlen);
+	int r = eos_block(port, out, eos_pfc_line, rb, err, errlen);
 
 	if (!r)
 		snprintf(rb->canon, sizeof(rb->canon), "priority-flow-control %s, no-drop %s",
@@ -118,8 +119,10 @@ static int eos_pfc(const char *port, const char *out, struct readback *rb, char 
  * ('speed 100gfull', 'speed 100g-2', 'speed forced 40gfull'); none: the
  * port's default.
  */
-static void eos_speed_line(const char *l, struct readback *rb)
+static void eos_speed_line(const char *l, void *ctx)
 {
+	struct readback *rb = ctx;
+
 	if (!strncmp(l, "speed ", 6) && l[6] && strlen(l + 6) < sizeof(rb->speed))
 		snprintf(rb->speed, sizeof(rb->speed), "%s", l + 6);
 }
@@ -127,7 +130,7 @@ static void eos_speed_line(const char *l, struct readback *rb)
 static int eos_speed(const char *port, const char *out, struct readback *rb, char *err,
 		     size_t errlen)
 {
-	int r = eos_block(port, out, rb, eos_speed_line, err, errlen);
+	int r = eos_block(port, out, eos_speed_line, rb, err, errlen);
 
 	if (!r)
 		snprintf(rb->canon, sizeof(rb->canon), "speed %s",
@@ -136,8 +139,10 @@ static int eos_speed(const char *port, const char *out, struct readback *rb, cha
 }
 
 /* EOS: a 'shutdown' line in the port's block (EOS User Manual, Ethernet Ports). */
-static void eos_shut_line(const char *l, struct readback *rb)
+static void eos_shut_line(const char *l, void *ctx)
 {
+	struct readback *rb = ctx;
+
 	if (!strcmp(l, "shutdown"))
 		snprintf(rb->admin, sizeof(rb->admin), "down");
 }
@@ -145,7 +150,7 @@ static void eos_shut_line(const char *l, struct readback *rb)
 static int eos_shut(const char *port, const char *out, struct readback *rb, char *err,
 		    size_t errlen)
 {
-	int r = eos_block(port, out, rb, eos_shut_line, err, errlen);
+	int r = eos_block(port, out, eos_shut_line, rb, err, errlen);
 
 	rb->up = !rb->admin[0];
 	if (!r)
@@ -341,25 +346,18 @@ static int eos_mmu(const char *pg, const char *out, struct readback *rb, char *e
 }
 
 struct eos_ecn_ctx {
-	char head[96];	 /* "interface PORT" */
-	const char *q;	 /* the queue's number */
-	bool seen, in_q; /* the port's block; inside its queue's */
-	bool tx;	 /* its block is 'tx-queue Q' (a DNX platform's), not 'uc-tx-queue Q' */
+	const char *q; /* the queue's number */
+	bool in_q;     /* inside its queue's block */
+	bool tx;       /* its block is 'tx-queue Q' (a DNX platform's), not 'uc-tx-queue Q' */
 	struct readback *rb;
 };
 
 /* The port's block: 'uc-tx-queue Q' (or 'tx-queue Q') and its 'random-detect ecn ...' line. */
-static void eos_ecn_line(const char *head, const char *line, void *ctx)
+static void eos_ecn_line(const char *line, void *ctx)
 {
 	struct eos_ecn_ctx *c = ctx;
 	char w[2][NOS_WORD_MAX];
 
-	if (strcmp(head, c->head))
-		return;
-	if (!line) {
-		c->seen = true;
-		return;
-	}
 	if (nos_words(line, strlen(line), w, 2) == 2 &&
 	    (!strcmp(w[0], "uc-tx-queue") || !strcmp(w[0], "tx-queue"))) {
 		c->in_q = !strcmp(w[1], c->q);
@@ -384,14 +382,10 @@ static int eos_ecn(const char *arg, const char *out, struct readback *rb, char *
 {
 	char port[64];
 	struct eos_ecn_ctx c = {.q = readback_port_queue(arg, port, sizeof(port)), .rb = rb};
+	int r = eos_block(port, out, eos_ecn_line, &c, err, errlen);
 
-	snprintf(c.head, sizeof(c.head), "interface %s", port);
-	eos_walk(out, eos_ecn_line, &c);
-	if (!c.seen) {
-		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
-			 c.head);
-		return -EINVAL;
-	}
+	if (r)
+		return r;
 	snprintf(rb->canon, sizeof(rb->canon), "%s %s %s: %s", port,
 		 c.tx ? "tx-queue" : "uc-tx-queue", c.q,
 		 rb->ecn[0] ? rb->ecn : "no random-detect ecn");
@@ -528,8 +522,7 @@ static int eos_links_walk(const struct inv_switch *sw, json_t *root, struct port
  * profile the port names ('service-profile NAME'), whose lines apply to it too.
  */
 struct eos_wd {
-	char head[96]; /* "interface PORT" */
-	bool seen, bad;
+	bool bad;
 	char state[4], action[12], timeout[8], poll[8], recovery[8], forced[2];
 	char profile[64]; /* 'service-profile NAME': a qos profile's lines apply too */
 };
@@ -549,18 +542,12 @@ static bool eos_secs(const char *v, int decimals, bool can_auto)
 	return v[i] == '.' && d >= 1 && d <= (size_t)decimals && !v[i + 1 + d];
 }
 
-static void eos_wd_line(const char *head, const char *l, void *ctx)
+static void eos_wd_line(const char *l, void *ctx)
 {
 	struct eos_wd *w = ctx;
 	char t[13][NOS_WORD_MAX];
 	int k, o;
 
-	if (strcmp(head, w->head))
-		return;
-	if (!l) {
-		w->seen = true;
-		return;
-	}
 	k = nos_words(l, strlen(l), t, 13);
 	if (k == 2 && !strcmp(t[0], "service-profile"))
 		snprintf(w->profile, sizeof(w->profile), "%.63s", t[1]);
@@ -592,14 +579,10 @@ static int eos_pfcwd(const char *port, const char *out, struct readback *rb, cha
 {
 	struct eos_wd w = {0};
 	size_t n;
+	int r = eos_block(port, out, eos_wd_line, &w, err, errlen);
 
-	snprintf(w.head, sizeof(w.head), "interface %s", port);
-	eos_walk(out, eos_wd_line, &w);
-	if (!w.seen) {
-		snprintf(err, errlen, "'show running-config interfaces %s' has no '%s'", port,
-			 w.head);
-		return -EINVAL;
-	}
+	if (r)
+		return r;
 	if (w.bad) {
 		snprintf(err, errlen,
 			 "%s's PFC watchdog as read has a line in none of EOS's forms "
