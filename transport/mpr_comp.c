@@ -124,13 +124,13 @@ int mpr_comp_check(void *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (c->across[0]) {
-		const char *colon = strchr(c->across, ':');
+		char why[160];
 
-		if (!colon || colon == c->across || !colon[1] || strchr(colon + 1, ':')) {
+		if (inventory_endpoint_form(c->across, why, sizeof(why))) {
 			snprintf(err, errlen,
-				 "mp-rdma: across '%.40s' is a switch port: give it as SWITCH:PORT "
-				 "(e.g. rail1:swp5)",
-				 c->across);
+				 "mp-rdma: across places the single path on a switch "
+				 "port: %s",
+				 why);
 			return -EINVAL;
 		}
 	}
@@ -283,7 +283,6 @@ int mpr_comp_start(const struct comp_env *e, const void *cfg, void **state, char
 			   st->slog, st->rlog, what, whatlen);
 	if (r)
 		return r;
-	st->inv = e->inv;
 	fault_links(st, e->inv, e->faults, e->n_faults);
 	r = start_tracers(st, e, &p);
 	if (r) {

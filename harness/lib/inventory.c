@@ -841,6 +841,20 @@ struct inv_switch *inventory_switch(const struct inventory *inv, const char *nam
 	return NULL;
 }
 
+int inventory_endpoint_form(const char *spec, char *msg, size_t msglen)
+{
+	const char *colon = strchr(spec, ':');
+	size_t dl = colon ? (size_t)(colon - spec) : strlen(spec);
+
+	if (!colon || dl == 0 || dl >= INV_NAME_MAX + 2 || strlen(colon + 1) >= INV_NAME_MAX + 2 ||
+	    !colon[1] || strchr(colon + 1, ':')) {
+		snprintf(msg, msglen, "'%s' is not of the form device:port (e.g. rail1:swp5)",
+			 spec);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv_endpoint *ep,
 		       char *msg, size_t msglen)
 {
@@ -848,12 +862,8 @@ int inventory_endpoint(const struct inventory *inv, const char *spec, struct inv
 	const char *colon = strchr(spec, ':');
 	size_t dl = colon ? (size_t)(colon - spec) : strlen(spec);
 
-	if (!colon || dl == 0 || dl >= sizeof(dev) || strlen(colon + 1) >= sizeof(port) ||
-	    !colon[1] || strchr(colon + 1, ':')) {
-		snprintf(msg, msglen, "'%s' is not of the form device:port (e.g. rail1:swp5)",
-			 spec);
+	if (inventory_endpoint_form(spec, msg, msglen))
 		return -EINVAL;
-	}
 	memcpy(dev, spec, dl);
 	dev[dl] = '\0';
 	strcpy(port, colon + 1);

@@ -186,6 +186,12 @@ struct inv_host *inventory_host(const struct inventory *inv, const char *name);
 struct inv_switch *inventory_switch(const struct inventory *inv, const char *name);
 
 /*
+ * Is spec of the form "device:port" (one ':', neither side empty, each short enough for a
+ * name)?  0, or -EINVAL with msg saying so; what it names is not looked up.
+ */
+int inventory_endpoint_form(const char *spec, char *msg, size_t msglen);
+
+/*
  * Resolve "device:port" (or "device" alone when allow_bare) to an endpoint.
  * Returns 0, or -ENOENT with a message in msg (size msglen) saying what is unknown.
  */
