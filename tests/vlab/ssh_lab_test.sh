@@ -528,6 +528,10 @@ check "results.json: each host's rig says its CPUs (its rig-cpus line), the run 
 check "the report's rig panel draws the worst host's pressure beside the controller's (rig.dat's 8th column)" \
 	sh -c 'for d in "$1"/*/; do grep -q "title .CPU pressure, worst host." "$d/report.gp" && awk "!/^#/ && NF != 8 {exit 1} !/^#/ && \$8 >= 0 {n++} END {exit n < 50}" "$d/rig.dat" || exit 1; done' sh "$T/sshci"
 check "each host's sampler log came back" sh -c '[ "$(grep -l "^rig: sampling every 0.100 s" "$1"/*/rig-host*.log | wc -l)" -eq $((4 * $2)) ]' sh "$T/sshci" ${#suite[@]}
+# A host-processing verdict in the window the agents start in is judged by the pressure its
+# host measured then: each host's sampler runs from before any agent (the first path traced).
+check "each host sampled itself from before its agents started (its first sample before their first path)" \
+	sh -c 'for d in "$1"/*/; do s=$(basename "$d"); p=$(jq -s "[.[] | select(.type == \"path\") | .t] | min" "$d/analyzer.jsonl"); jq -e --arg s "$s" --argjson p "$p" ".scenarios[] | select(.name == \$s) | [.rig_hosts[] | .t0 + .samples[0][0] - .interval_s < \$p] | length == 4 and all" "$2" >/dev/null || exit 1; done' sh "$T/sshci" "$R"
 # nft on a Linux switch over SSH (the CI suite's ipid-drop, alone): the hosts sent the test
 # datagrams, the switch's nft counted them.
 "$RL" inject ipid-drop --target spine3:swp3 --mod 10 --roce-only --for 1s -i "$SI" -j >"$T/ipid.json" 2>"$T/ipid.err"
