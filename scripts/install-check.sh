@@ -26,7 +26,7 @@ libs=$(readelf -d "$A" | grep -Eo 'lib(ssh|crypto|sqlite3|nl-[a-z-]*3|bpf|jansso
 # agent's SIGPIPE on its next write of help failed this check once)
 help=$("$A" hostmesh --help)
 grep -q -- '--interval' <<<"$help" || no "rocelab-agent hostmesh --help prints no options"
-for f in rocelab/lab-inventory/vlab-rail.yaml rocelab/scenarios/ci/no-fault.yaml \
+for f in rocelab/lab-inventory/vlab-rail.yaml rocelab/scenarios/nightly/no-fault.yaml \
 	rocelab/scenarios/qualification/rnic-flap.yaml rocelab/scenarios/qualification/rules/vlab.yaml \
 	rocelab/results.schema.json rocelab/grafana/rocelab-dashboard.json man/man1/rocelab.1 \
 	bash-completion/completions/rocelab; do

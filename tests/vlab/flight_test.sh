@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Pre-flight and post-flight: a lab not as its inventory says stops the run (invalid, exit 3), and --recover reverts the journal and checks again.
-NF="$ROOT/scenarios/ci/no-fault.yaml"
+NF="$ROOT/scenarios/nightly/no-fault.yaml"
 # The runs the lab is broken under: 7 s of phases.
 NS="$ROOT/tests/vlab/scenarios/no-fault-short.yaml"
 

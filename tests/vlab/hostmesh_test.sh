@@ -83,7 +83,7 @@ ms=$((($(date +%s%N) - start) / 1000000))
 
 section "hostmesh: bad input changes nothing"
 expect_exit 2 "run: a bad scenario exits 2" "$RL" run -o "$HM_OUT/bad" tests/harness/run/scenario/bad-fault-target.yaml
-expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -o "$HM_OUT/bad" scenarios/ci/no-fault.yaml tests/harness/run/scenario/bad-duration.yaml
+expect_exit 2 "run: a good scenario next to a bad one: nothing runs" "$RL" run -o "$HM_OUT/bad" scenarios/nightly/no-fault.yaml tests/harness/run/scenario/bad-duration.yaml
 [ -z "$(leftovers)" ] && ok "nothing was created" || fail "leftovers after bad input" "$(leftovers | head -3)"
 expect_exit 2 "agent: unknown host exits 2" "$RL" agent hostmesh --host nosuch -i lab-inventory/vlab-rail.yaml
 expect_exit 2 "analyze: bad window exits 2" "$RL" analyze --window 5parsecs --listen 198.19.128.1
@@ -198,7 +198,7 @@ want=$(ls "$HM_OUT"/ci/*/report-rpingmesh.png | wc -l)
 check "junit.xml: each test case's fault, expectation and grade as its properties" sh -c 'test "$(grep -c "<property name=\"false_positives\" value=" "$0")" -eq "$1" && grep -q "<property name=\"fault\" value=\"link-flap rail[0-9]:swp[0-9]\"/>" "$0"' "$J" "$n"
 bad=$(find "$HM_OUT/ci" -type f ! -perm -0044 | head -3)
 [ -z "$bad" ] && ok "every file of the run is readable by others (0644): a CI agent can archive it" || fail "files not 0644" "$bad"
-expect_exit 2 "run -o into a directory an earlier run wrote to: refused, nothing started" "$RL" run -o "$HM_OUT/ci" --seed 7 scenarios/ci/no-fault.yaml
+expect_exit 2 "run -o into a directory an earlier run wrote to: refused, nothing started" "$RL" run -o "$HM_OUT/ci" --seed 7 scenarios/nightly/no-fault.yaml
 cp "$T/check.out" "$HM_OUT/reuse.out"
 grep -q "holds files already" "$HM_OUT/reuse.out" && ok "the refusal says why and what to do" || fail "refusal message" "$(tail -2 "$HM_OUT/reuse.out")"
 pngs=0
@@ -250,7 +250,7 @@ cp "$T/hostile/rail-uplink-flap/report.gp" "$T/hostile/link-degrade/report-rping
 rm "$T/hostile/link-degrade/report-rpingmesh.plot.json"
 jq --arg m "$T/planted-ran" '.title = "x `touch \($m)` \"\n!touch \($m)\n"' "$HM_OUT/ci/link-degrade/report.plot.json" >"$T/hostile/link-degrade/report.plot.json"
 echo untouched >"$T/victim" && echo untouched >"$T/victim2"
-ln -sf "$T/victim" "$T/hostile/no-fault/report.png"
+ln -sf "$T/victim" "$T/hostile/rnic-flap/report.png"
 ln -sf "$T/victim2" "$T/hostile/index.html"
 jq '.scenarios += [{"name": "..", "report": "javascript:alert(1)"}]' "$HM_OUT/ci/results.json" >"$T/hostile/results.json"
 "$RL" report "$T/hostile" >"$T/hostile.out" 2>&1
@@ -258,7 +258,7 @@ check "rocelab report of a hostile folder: the planted script did not run" test 
 check "... a script beside no description: named and not run" grep -q "link-degrade/report-rpingmesh.gp: no description (report-rpingmesh.plot.json) beside it: not run" "$T/hostile.out"
 check "... a script beside its description: replaced by the one the description gives" cmp "$T/run-report.gp" "$T/hostile/rail-uplink-flap/report.gp"
 check "... the hostile title written as text, on its one line" sh -c '! grep -q "[\`]" "$0" && test "$(grep -c "^set multiplot layout [0-9],1 title \"Hostmesh - x _touch " "$0")" -eq 1 && ! grep -q "^!" "$0"' "$T/hostile/link-degrade/report.gp"
-check "... the others redrawn (its R-Pingmesh plot too), links replaced, not written through" sh -c 'grep -q ": $1 scenario report(s) redrawn" "$0/hostile.out" && test "$(cat "$0/victim" "$0/victim2")" = "$(printf "untouched\nuntouched")" && test ! -L "$0/hostile/no-fault/report.png" && test ! -L "$0/hostile/index.html"' "$T" "$n"
+check "... the others redrawn (its R-Pingmesh plot too), links replaced, not written through" sh -c 'grep -q ": $1 scenario report(s) redrawn" "$0/hostile.out" && test "$(cat "$0/victim" "$0/victim2")" = "$(printf "untouched\nuntouched")" && test ! -L "$0/hostile/rnic-flap/report.png" && test ! -L "$0/hostile/index.html"' "$T" "$n"
 check "... and the scenario named .. links nowhere" sh -c '! grep -q "javascript:" "$0/hostile/index.html"' "$T"
 
 section "run history: runs recorded and compared; a worse run fails against its baseline"
@@ -290,13 +290,13 @@ check "compare -j: the regressions as JSON" sh -c '"$0" compare -j | jq -e ".reg
 check "rocelab history lists the two runs, newest first" sh -c '"$0" history -j | jq -e --arg c "$1" --arg w "$2" "length >= 2 and .[0].run_id == \$w and ([.[].run_id] | index(\$c)) == 1"' "$RL" "$CI_ID" "$(jq -r .run_id "$HM_OUT/h3/results.json")"
 check "rocelab history rnic-flap: its time to detect per run" sh -c '"$0" history rnic-flap | grep -Ec "^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4} +[0-9-]+ [0-9:]+ +pass +[0-9.]+ " | grep -qx 2' "$RL"
 check "rocelab history --html: the trend page, a plot per scenario inlined" sh -c '"$0" history --html "$1" && grep -q "<h2>rnic-flap</h2>" "$1/index.html" && grep -q "<img data-file=\"trend-rnic-flap.png\" src=\"data:image/png;base64," "$1/index.html" && test "$(grep -c "^[0-9]" "$1/trend-rnic-flap.dat")" -ge 2' "$RL" "$HM_OUT/trends"
-expect_exit 2 "run --baseline of a run not in the history: exit 2, nothing started" "$RL" run -o "$HM_OUT/h4" --baseline 19990101 scenarios/ci/no-fault.yaml
+expect_exit 2 "run --baseline of a run not in the history: exit 2, nothing started" "$RL" run -o "$HM_OUT/h4" --baseline 19990101 scenarios/nightly/no-fault.yaml
 cp "$T/check.out" "$HM_OUT/h4.out"
 check "... saying so" sh -c 'grep -q "baseline 19990101: no run 19990101 of lab vlab-rail in .*history.sqlite" "$0" && test ! -e "$1/results.json"' "$HM_OUT/h4.out" "$HM_OUT/h4"
 check "every results.json of these runs is valid against the schema" results_valid "$HM_OUT"
 # Issue 58: only what is comparable is compared (runs in a history of their own).
 "$RL" history --import --db "$T/cmp.sqlite" "$HM_OUT/h3" "$HM_OUT/ci" >/dev/null 2>&1
-jq '.run_id = "20000101T000000Z-0001" | .scenarios |= map(select(.name == "no-fault"))' "$HM_OUT/ci/results.json" >"$T/nf.json"
+jq '.run_id = "20000101T000000Z-0001" | .scenarios |= map(select(.name == "link-degrade"))' "$HM_OUT/ci/results.json" >"$T/nf.json"
 mkdir -p "$T/nf" && cp "$T/nf.json" "$T/nf/results.json"
 "$RL" history --import --db "$T/cmp.sqlite" "$T/nf" >/dev/null 2>&1
 expect_exit 2 "compare of two runs with no scenario in common: exit 2" \
@@ -314,7 +314,7 @@ check "... saying they are of two labs" grep -q "of lab vlab-rail and run 200001
 section "qualify: a suite run, rules checked, the results signed; verify; a tampered file"
 mkdir -p "$T/qsuite"
 # the suite's mechanics, not the monitor's: no-fault in 9 s rather than 20 (make check's time)
-sed 's/^phases: .*/phases: { baseline: 4s, fault: 3s, recovery: 2s }/' "$ROOT/scenarios/ci/no-fault.yaml" >"$T/qsuite/no-fault.yaml"
+sed 's/^phases: .*/phases: { baseline: 4s, fault: 3s, recovery: 2s }/' "$ROOT/scenarios/nightly/no-fault.yaml" >"$T/qsuite/no-fault.yaml"
 ssh-keygen -q -t ed25519 -N '' -C qa@rocelab -f "$T/qkey"
 printf 'rules:\n  - scenario: "*"\n    require: [verdict == pass, false_positives == 0]\n  - scenario: nowhere\n    require: [rank == 1]\n' >"$T/qbad.yaml"
 expect_exit 2 "qualify with a rule for a scenario not in the suite: exit 2, nothing ran" "$RL" qualify --rules "$T/qbad.yaml" --suite "$T/qsuite" -o "$HM_OUT/qbad"

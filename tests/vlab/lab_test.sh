@@ -19,7 +19,7 @@ expect_exit 2 "unknown command: exit 2" "$RL" lab sideways
 expect_exit 2 "a misspelt command: exit 2" "$RL" injet --target rail1:swp1
 cp "$T/check.out" "$T/injet.out"
 check "... suggesting the nearest one (issue 58)" grep -qx "rocelab: unknown command 'injet': did you mean 'inject'? (see --help)" "$T/injet.out"
-expect_exit 2 "run --fan-out 0: refused (1 to 256)" "$RL" run --fan-out 0 "$ROOT/scenarios/ci/no-fault.yaml"
+expect_exit 2 "run --fan-out 0: refused (1 to 256)" "$RL" run --fan-out 0 "$ROOT/scenarios/nightly/no-fault.yaml"
 cp "$T/check.out" "$T/fanout.out"
 check "... saying what to give" grep -q "run: --fan-out '0': give 1 to 256" "$T/fanout.out"
 expect_exit 2 "qualify --fan-out 257: refused, nothing run" "$RL" qualify --rules /nonexistent --fan-out 257
@@ -94,7 +94,7 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q "^interface Ethernet1/1$" $T/out; then ok "inject --dry-run on EOS spine1:Ethernet1/1 plans 'interface Ethernet1/1'"; else fail "EOS port target" "exit $rc: $(head -3 $T/out | tr '\n' ' ')"; fi
 # A bad scenario first, then a good one: refused with the error, and nothing started (it crashed).
 expect_exit 2 "run -n: a bad scenario before a good one is refused" "$RL" run -n \
-	"$ROOT/tests/harness/run/scenario/bad-duration.yaml" "$ROOT/scenarios/ci/no-fault.yaml"
+	"$ROOT/tests/harness/run/scenario/bad-duration.yaml" "$ROOT/scenarios/nightly/no-fault.yaml"
 expect_exit 2 "a target with a shell metacharacter is refused" "$RL" inject link-flap --target 'spine1:Ethernet1/1;reboot' -i "$ROOT/lab-inventory/example-lab.yaml" --dry-run
 # R-Pingmesh's pinglists, offline: the brief's F.2 counts on the built-in lab, touching nothing.
 "$RL" controller pinglist --host host3 -i "$ROOT/lab-inventory/vlab-rail.yaml" -j >$T/pl.json 2>$T/pl.err

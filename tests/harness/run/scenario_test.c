@@ -500,11 +500,11 @@ Test(grader, wrong_class_and_false_positives)
 
 Test(grader, silent_scenario)
 {
-	struct grade r = graded_at("../scenarios/ci/no-fault.yaml", "[]", 0);
+	struct grade r = graded_at("../scenarios/nightly/no-fault.yaml", "[]", 0);
 
 	cr_assert_eq(r.verdict, RV_PASS);
-	r = graded_at("../scenarios/ci/no-fault.yaml", "[" V(105, "congestion", "x--y", "[]") "]",
-		      0);
+	r = graded_at("../scenarios/nightly/no-fault.yaml",
+		      "[" V(105, "congestion", "x--y", "[]") "]", 0);
 	cr_assert_eq(r.verdict, RV_FAIL);
 }
 
