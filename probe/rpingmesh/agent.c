@@ -653,8 +653,15 @@ static void finish_trace(void *ctx, struct tr_job *j)
 	struct agent *a = ctx;
 	size_t s = (size_t)(j->key >> 48) - 1, host = (size_t)(j->key >> 24 & 0xffffff),
 	       rnic = (size_t)(j->key >> 16 & 0xff);
+	/*
+	 * The 5-tuple by the port its probes (or ACKs) carry, as their records and
+	 * the ACKs name it; the trace went out on the port the transport puts on
+	 * the wire for it (verbs on rxe: its QP's).  Keyed by the wire port, a
+	 * verbs host's paths were never found: each timeout with it voted for the
+	 * other direction's path alone (the VM tier's uplink flap, ranked second).
+	 */
 	struct rpm_path_rec p = {.t_ns = rec_time(a, rl_realtime_ns()),
-				 .sport = j->wire_sport,
+				 .sport = (uint16_t)j->key,
 				 .dst_host = (uint16_t)host,
 				 .src_rnic = (uint8_t)s,
 				 .dst_rnic = (uint8_t)rnic};

@@ -930,8 +930,14 @@ static void print_suspects(struct rpa *a, bool link, const struct cand *c, size_
  * slow, the same for OK probes whose RTT is over slow_us (the RTT spans
  * both directions too): congestion.
  */
+/* What a window's abnormal probes could not say, and said only in part. */
+struct tally_gaps {
+	uint32_t unlocalized; /* neither direction's path known: no vote */
+	uint32_t one_way;     /* voted with one direction's path unknown or incomplete */
+};
+
 static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
-		      bool slow, uint32_t *unlocalized)
+		      bool slow, struct tally_gaps *gaps)
 {
 	size_t nl = a->inv->n_links, ns = a->inv->n_switches;
 	uint32_t *ml = rl_xcalloc(nl + 1, sizeof(*ml)), *ms = rl_xcalloc(ns + 1, sizeof(*ms));
@@ -941,7 +947,7 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 	memset(a->good_l, 0, nl * sizeof(*a->good_l));
 	memset(a->votes_s, 0, ns * sizeof(*a->votes_s));
 	memset(a->good_s, 0, ns * sizeof(*a->good_s));
-	*unlocalized = 0;
+	*gaps = (struct tally_gaps){0};
 	/*
 	 * Two passes, the same sums: the abnormal tuples' votes first (a few), then,
 	 * only when they reach min_votes and a verdict will be weighed, every
@@ -981,10 +987,12 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 				continue;
 			}
 			if (!(fwd && fwd->p.complete) && !(rev && rev->p.complete)) {
-				*unlocalized += bad;
+				gaps->unlocalized += bad;
 				continue;
 			}
 			total += bad;
+			if (!(fwd && fwd->p.complete) || !(rev && rev->p.complete))
+				gaps->one_way += bad;
 			if (slow || t[i].timeouts)
 				on_path(a, fwd, slow ? bad : t[i].timeouts, a->votes_l, a->votes_s,
 					ml, ms, gen);
@@ -1013,10 +1021,10 @@ static bool hotspot(const struct rpa *a, const struct cand *top, uint32_t slow_a
 }
 
 static uint32_t vote_step(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
-			  bool slow, uint32_t *unlocalized)
+			  bool slow, struct tally_gaps *gaps)
 {
 	size_t nl = a->inv->n_links, ns = a->inv->n_switches, kl, ks;
-	uint32_t total = tally(a, w, t, n, slow, unlocalized);
+	uint32_t total = tally(a, w, t, n, slow, gaps);
 	uint64_t ok_all = 0;
 	struct cand *cl, *cs;
 	const struct cand *top;
@@ -1153,8 +1161,8 @@ static size_t service_step(struct rpa *a, const struct window *w, const struct t
 	return impacted;
 }
 
-static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t unlocalized,
-		uint32_t slow, size_t impacted)
+static void sla(struct rpa *a, const struct window *w, uint32_t voted,
+		const struct tally_gaps *gaps, uint32_t slow, size_t impacted)
 {
 	static const char *const ln[RPM_LISTS] = {"tor_mesh", "inter_tor", "service"};
 	struct out *o = &a->o;
@@ -1172,7 +1180,12 @@ static void sla(struct rpa *a, const struct window *w, uint32_t voted, uint32_t 
 	out_uint(o, PRINT_JSON, "links_covered", NULL, a->n_covered);
 	out_uint(o, PRINT_JSON, "links", NULL, a->inv->n_links);
 	out_uint(o, PRINT_JSON, "voted", NULL, voted);
-	out_uint(o, PRINT_JSON, "unlocalized", NULL, unlocalized);
+	out_uint(o, PRINT_JSON, "unlocalized", NULL, gaps->unlocalized);
+	/*
+	 * Of the voted, those whose other direction's path was not known: a timeout
+	 * is lost one way or the other, and such a probe votes for one way only.
+	 */
+	out_uint(o, PRINT_JSON, "voted_one_way", NULL, gaps->one_way);
 	out_uint(o, PRINT_JSON, "slow_probes", NULL, slow);
 	out_uint(o, PRINT_JSON, "services", NULL, w->n_svc);
 	out_uint(o, PRINT_JSON, "services_impacted", NULL, impacted);
@@ -1201,7 +1214,8 @@ static void close_window(struct rpa *a, struct window *w)
 	struct tup *t;
 	const struct tup **by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*by_src));
 	size_t n = 0, *n_by_src = rl_xcalloc(a->n_rnics + 1, sizeof(*n_by_src));
-	uint32_t voted, unlocalized, slow, slow_unloc;
+	uint32_t voted, slow;
+	struct tally_gaps gaps, slow_gaps;
 	size_t impacted;
 	struct adj j;
 
@@ -1228,11 +1242,11 @@ static void close_window(struct rpa *a, struct window *w)
 	host_quiet(a, w);
 	rnic_step(a, w, by_src, n_by_src, &j, hold);
 	adj_free(&j);
-	voted = vote_step(a, w, t, n, false, &unlocalized);
-	slow = vote_step(a, w, t, n, true, &slow_unloc);
+	voted = vote_step(a, w, t, n, false, &gaps);
+	slow = vote_step(a, w, t, n, true, &slow_gaps);
 	host_step(a, w);
 	impacted = service_step(a, w, t, n);
-	sla(a, w, voted, unlocalized, slow, impacted);
+	sla(a, w, voted, &gaps, slow, impacted);
 	free(by_src);
 	free(n_by_src);
 	az_huge_free(w->t, w->cap * sizeof(*w->t));

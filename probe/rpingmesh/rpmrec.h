@@ -38,8 +38,9 @@ struct rpm_probe_rec {
 	uint8_t status; /* enum rpm_status */
 	uint8_t flags;
 	uint8_t ttl; /* the probe's IP TTL on arrival, as the responder echoed it (0: no ACK) */
-	uint16_t sport, ip_id; /* the UDP source port on the wire; the probe's IP ID (0: unknown)
-				*/
+	/* the 5-tuple's UDP source port as the prober named it (over udp the wire's;
+	 * verbs on rxe puts its QP's on the wire); the probe's IP ID (0: unknown) */
+	uint16_t sport, ip_id;
 	/* how late it was sent after it was due (the agent's timer: issue 64, the rig
 	 * measured), microseconds; 0 from agents before it */
 	uint32_t late_us;
@@ -49,7 +50,9 @@ struct rpm_probe_rec {
  * The path of one 5-tuple from an RNIC of the agent's host (src RNIC, dst
  * host:RNIC, sport; UDP 4791) as last traced: a probe's forward path, or
  * the path of the ACKs the host sent back on that tuple (the reverse path
- * of the prober's probes with that sport).
+ * of the prober's probes with that sport).  sport names the tuple as the
+ * probe records do; the trace itself went out on the port the transport
+ * puts on the wire for it.
  */
 struct rpm_path_rec {
 	uint64_t t_ns;

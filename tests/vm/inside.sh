@@ -129,6 +129,15 @@ if [ -f $res/results.json ]; then
 	[ "${c240:-0}" -gt 0 ] && [ "$c20" = 0 ] &&
 		ok "ECN from 240KB: $c240 congestion verdicts; from 20KB: none" ||
 		fail "congestion verdicts: ECN from 240KB $c240 (want some), from 20KB $c20 (want none)"
+	# A lost probe or ACK votes for the elements of both its paths. host1's traces, over verbs
+	# on rxe, went out on its QPs' ports and were once named by them, not by the probes' ports:
+	# every vote then knew one direction only (the flap ranked host2:rnic2's link first, once).
+	f=$res/verbs-rail-uplink-flap/rpingmesh-analyzer.jsonl
+	vw=$(jq -s '[.[] | select(.type == "window") | .voted] | add // 0' $f 2>/dev/null)
+	ow=$(jq -s '[.[] | select(.type == "window") | .voted_one_way] | add // 0' $f 2>/dev/null)
+	[ "${vw:-0}" -gt 0 ] && [ $((10 * ${ow:-0})) -le "$vw" ] &&
+		ok "R-Pingmesh's lost probes in the flap voted with both directions' paths known (one way only: $ow of $vw)" ||
+		fail "R-Pingmesh's votes in the flap: $ow of ${vw:-0} with one direction's path unknown (want at most a tenth)"
 else
 	fail "no $res/results.json"
 fi

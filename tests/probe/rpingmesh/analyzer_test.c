@@ -65,6 +65,7 @@ static int silent_from;	     /* ... from this window on */
 static int quiet_ms;	     /* ... and in the window before, from this far in (0: all of it) */
 static int cur_w;	     /* the window being fed */
 static bool absent[H];	     /* hosts nobody probes either (not in the pinglists) */
+static bool untraced[H];     /* hosts whose agent records no path */
 static uint64_t start_ns[H]; /* when each agent started, after T0 */
 
 /*
@@ -100,7 +101,7 @@ static char *run(fate_fn fate, int windows, struct rpa_cfg *cfg_in)
 					for (int k = 0; k < 4 && hd != hs; k++) {
 						struct rpm_path_rec p;
 
-						if (silent[hs] || (s == d && k))
+						if (silent[hs] || untraced[hs] || (s == d && k))
 							continue;
 						mkpath(&p, hs, s, hd, d, k);
 						rpa_path(a, (size_t)hs, &p);
@@ -296,6 +297,47 @@ Test(rpa, uplink_loss_on_forward_or_reverse_paths_is_the_link)
 			 "switch-link rail2:swp6--spine2:swp2\n",
 			 "%s", out);
 	free(v);
+	free(out);
+}
+
+/* The windows' sum of field name (a window's count). */
+static long window_sum(const char *out, const char *name)
+{
+	long sum = 0;
+
+	for (const char *p = out; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		json_t *j = json_loadb(p, nl ? (size_t)(nl - p) : strlen(p), 0, NULL);
+
+		if (j && !strcmp(json_string_value(json_object_get(j, "type")), "window"))
+			sum += (long)json_integer_value(json_object_get(j, name));
+		json_decref(j);
+		p = nl ? nl + 1 : NULL;
+	}
+	return sum;
+}
+
+/*
+ * A lost probe (or ACK) votes for both its paths; one whose other direction
+ * no agent traced votes for one way only, and the window says how many did
+ * (the VM tier's verbs host once named its traces by its QPs' ports: all).
+ */
+Test(rpa, votes_knowing_one_direction_only_are_counted)
+{
+	char *out;
+	long voted, one_way;
+
+	memset(silent, 0, sizeof(silent));
+	out = run(uplink_down, 2, NULL);
+	voted = window_sum(out, "voted");
+	cr_assert(voted > 0 && window_sum(out, "voted_one_way") == 0, "%s", out);
+	free(out);
+	untraced[1] = true; /* host2's paths: the reverse of every tuple probed to it */
+	out = run(uplink_down, 2, NULL);
+	untraced[1] = false;
+	voted = window_sum(out, "voted");
+	one_way = window_sum(out, "voted_one_way");
+	cr_assert(one_way > 0 && one_way <= voted, "%ld of %ld\n%s", one_way, voted, out);
 	free(out);
 }
 
