@@ -58,12 +58,12 @@ run_deferred() {
 	DEFERRED=()
 }
 
-# run_tests DIR: each DIR/*_test.sh in this shell (ONLY=substring picks some), its cleanups after it.
+# run_tests DIR: each DIR/*_test.sh in this shell (ONLY=a substring of the file name picks some), its cleanups after it.
 run_tests() {
 	# Names of their own: the tests run in this function, and their variables are its.
 	local _rt_file _rt_t0
 	for _rt_file in "$1"/*_test.sh; do
-		[ -n "${ONLY:-}" ] && [[ "$_rt_file" != *"$ONLY"* ]] && continue
+		[ -n "${ONLY:-}" ] && [[ "${_rt_file##*/}" != *"$ONLY"* ]] && continue
 		_rt_t0=$SECONDS
 		# shellcheck disable=SC1090
 		. "$_rt_file"
