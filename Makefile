@@ -133,7 +133,7 @@ $(BUILD)/tests/%_test: tests/%_test.c $(FUZZ_LIB)
 
 # The MP-RDMA paper's figures in miniature are numbers from the deterministic simulator, not
 # memory checks: on the library the binaries use (gcc -O2, no sanitizers), where under ASan,
-# UBSan and coverage they took 57 s of unit's CPU (a quarter of it).  The simulator's code runs
+# UBSan and coverage they took 48 s of unit's CPU (4 s here).  The simulator's code runs
 # sanitized in pathsim_test and the transport tests beside it.
 $(BUILD)/tests/transport/sim/figures_test: tests/transport/sim/figures_test.c $(BUILD)/librocelab.a
 	@mkdir -p $(@D)

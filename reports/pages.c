@@ -548,7 +548,6 @@ static int triage_rank(const json_t *s)
 	return k;
 }
 
-/* The report's link around the scenario's name (only a report of this folder). */
 /* '<a href="PATHSUFFIX">' to a file of the results folder, PATH checked by the caller. */
 static void local_href(FILE *f, const char *path, const char *suffix)
 {
@@ -558,6 +557,7 @@ static void local_href(FILE *f, const char *path, const char *suffix)
 	fprintf(f, "%s\">", suffix);
 }
 
+/* The report's link around the scenario's name (only a report of this folder). */
 static void cell_name(FILE *f, const json_t *s)
 {
 	fprintf(f, "<td>");

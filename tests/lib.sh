@@ -58,7 +58,8 @@ run_deferred() {
 	DEFERRED=()
 }
 
-# run_tests DIR: each DIR/*_test.sh in this shell (ONLY=a substring of the file name picks some), its cleanups after it.
+# run_tests DIR: each DIR/*_test.sh in this shell (ONLY=a substring of the file name picks some),
+# its cleanups after it.
 run_tests() {
 	# Names of their own: the tests run in this function, and their variables are its.
 	local _rt_file _rt_t0

@@ -852,7 +852,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	 * the monitors' first window, and a host-processing verdict there is
 	 * judged by the pressure its host measured then (the SSH tier's CI run
 	 * drew one on host4 in the window its agents started in, its sampler
-	 * started after them: 0.4 s of the window's 2 s sampled).
+	 * started after them: in a run here, 0.4 s of that window sampled).
 	 */
 	if (!r->rig_local)
 		start_host_rigs(lab, s, r, o, rigs);

@@ -923,6 +923,12 @@ static void print_suspects(struct rpa *a, bool link, const struct cand *c, size_
 	az_suspects(&a->o, a->inv, VERDICT_K_SUSP, link, c, n, SUSPECTS);
 }
 
+/* What a window's abnormal probes could not say, and said only in part. */
+struct tally_gaps {
+	uint32_t unlocalized; /* neither direction's path known: no vote */
+	uint32_t one_way;     /* voted with one direction's path unknown or incomplete */
+};
+
 /*
  * 3. Switch problems: each abnormal 5-tuple of two healthy RNICs votes for
  * the elements of its forward and its reverse path (a timeout: either; an
@@ -930,12 +936,6 @@ static void print_suspects(struct rpa *a, bool link, const struct cand *c, size_
  * slow, the same for OK probes whose RTT is over slow_us (the RTT spans
  * both directions too): congestion.
  */
-/* What a window's abnormal probes could not say, and said only in part. */
-struct tally_gaps {
-	uint32_t unlocalized; /* neither direction's path known: no vote */
-	uint32_t one_way;     /* voted with one direction's path unknown or incomplete */
-};
-
 static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t, size_t n,
 		      bool slow, struct tally_gaps *gaps)
 {
@@ -964,6 +964,7 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 			uint32_t bad = slow ? t[i].slow : t[i].timeouts + t[i].ack2_lost,
 				 good = slow ? t[i].ok - t[i].slow : t[i].ok;
 			const struct path *fwd, *rev;
+			bool fwd_known, rev_known;
 
 			/* every tuple's two paths, a miss each in a table of a gigabyte: asked
 			 * for PREFETCH tuples ahead */
@@ -986,12 +987,13 @@ static uint32_t tally(struct rpa *a, const struct window *w, const struct tup *t
 				on_path(a, rev, good, a->good_l, a->good_s, ml, ms, gen);
 				continue;
 			}
-			if (!(fwd && fwd->p.complete) && !(rev && rev->p.complete)) {
+			fwd_known = fwd && fwd->p.complete, rev_known = rev && rev->p.complete;
+			if (!fwd_known && !rev_known) {
 				gaps->unlocalized += bad;
 				continue;
 			}
 			total += bad;
-			if (!(fwd && fwd->p.complete) || !(rev && rev->p.complete))
+			if (!fwd_known || !rev_known)
 				gaps->one_way += bad;
 			if (slow || t[i].timeouts)
 				on_path(a, fwd, slow ? bad : t[i].timeouts, a->votes_l, a->votes_s,

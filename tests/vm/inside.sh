@@ -133,11 +133,11 @@ if [ -f $res/results.json ]; then
 	# on rxe, went out on its QPs' ports and were once named by them, not by the probes' ports:
 	# every vote then knew one direction only (the flap ranked host2:rnic2's link first, once).
 	f=$res/verbs-rail-uplink-flap/rpingmesh-analyzer.jsonl
-	vw=$(jq -s '[.[] | select(.type == "window") | .voted] | add // 0' $f 2>/dev/null)
-	ow=$(jq -s '[.[] | select(.type == "window") | .voted_one_way] | add // 0' $f 2>/dev/null)
+	# (a here-string, not < <(...): the VM's /dev has no fd links)
+	read -r vw ow <<<"$(jq -rs '[.[] | select(.type == "window")] | "\(map(.voted) | add // 0) \(map(.voted_one_way) | add // 0)"' $f 2>/dev/null)"
 	[ "${vw:-0}" -gt 0 ] && [ $((10 * ${ow:-0})) -le "$vw" ] &&
 		ok "R-Pingmesh's lost probes in the flap voted with both directions' paths known (one way only: $ow of $vw)" ||
-		fail "R-Pingmesh's votes in the flap: $ow of ${vw:-0} with one direction's path unknown (want at most a tenth)"
+		fail "R-Pingmesh's votes in the flap: ${ow:-0} of ${vw:-0} with one direction's path unknown (want at most a tenth)"
 else
 	fail "no $res/results.json"
 fi
