@@ -183,6 +183,15 @@ struct pt_hwclock {
 };
 uint64_t pt_hwclock_ns(struct pt_hwclock *c, uint64_t ticks);
 
+/*
+ * The verbs device for cfg's RNIC (rdma-core, loaded on first use): cfg->ibdev by name, else the
+ * one with a RoCEv2 GID of cfg->addr on cfg->netdev; its GID index and port into *gid and *port
+ * (cfg->gid_index >= 0: that entry, which must be it).  NULL with *ret -errno and why in err.
+ */
+struct ibv_context;
+struct ibv_context *pt_verbs_open_device(const struct pt_cfg *cfg, int *gid, uint8_t *port,
+					 char *err, size_t errlen, int *ret);
+
 /* rxe sends a QP's packets from UDP port 0xC000 + hash_32(QPN, 14); this computes it. */
 uint16_t pt_rxe_sport(uint32_t qpn);
 

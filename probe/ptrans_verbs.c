@@ -34,7 +34,6 @@
 #include <fcntl.h>
 #include <infiniband/verbs.h>
 #include <net/if.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -102,19 +101,6 @@ struct pt_port {
 	char name[64];
 };
 
-static int failf(char *err, size_t len, int e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int failf(char *err, size_t len, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -(e ? e : EIO);
-}
-
 /* rxe: the source port of a QP's packets (kernel: RXE_ROCE_V2_SPORT + hash_32(qpn, 14)). */
 uint16_t pt_rxe_sport(uint32_t qpn)
 {
@@ -154,8 +140,8 @@ static int find_gid(struct ibv_context *ctx, const struct pt_cfg *cfg, int want,
 
 	ipv4_gid(&g, cfg->addr);
 	if (n < 0)
-		return failf(err, errlen, (int)-n, "%s: cannot read the GID table: %s", dev,
-			     strerror((int)-n));
+		return rl_fail(err, errlen, (int)-n, "%s: cannot read the GID table: %s", dev,
+			       strerror((int)-n));
 	for (ssize_t i = 0; i < n; i++) {
 		const struct ibv_gid_entry *e = &ents[i];
 		bool match = e->gid_type == IBV_GID_TYPE_ROCE_V2 &&
@@ -164,7 +150,7 @@ static int find_gid(struct ibv_context *ctx, const struct pt_cfg *cfg, int want,
 
 		if (want >= 0 && (int)e->gid_index == want) {
 			if (!match)
-				return failf(
+				return rl_fail(
 				    err, errlen, EINVAL,
 				    "%s: gid_index %d is %s %s (netdev ifindex %u), not "
 				    "RoCEv2 %s on %s: remove gid_index from the inventory "
@@ -181,17 +167,16 @@ static int find_gid(struct ibv_context *ctx, const struct pt_cfg *cfg, int want,
 		}
 	}
 	if (want >= 0)
-		return failf(err, errlen, ENOENT, "%s: gid_index %d is not in the GID table", dev,
-			     want);
-	return failf(err, errlen, ENOENT,
-		     "%s: no RoCEv2 GID %s on %s (is the address on the netdev and RoCEv2 "
-		     "enabled? 'ibv_devinfo -v' lists the GID table)",
-		     dev, gid_str(&g, a, sizeof(a)), cfg->netdev ? cfg->netdev : "?");
+		return rl_fail(err, errlen, ENOENT, "%s: gid_index %d is not in the GID table", dev,
+			       want);
+	return rl_fail(err, errlen, ENOENT,
+		       "%s: no RoCEv2 GID %s on %s (is the address on the netdev and RoCEv2 "
+		       "enabled? 'ibv_devinfo -v' lists the GID table)",
+		       dev, gid_str(&g, a, sizeof(a)), cfg->netdev ? cfg->netdev : "?");
 }
 
-/* The device for cfg: by name, else the one with a RoCEv2 GID of the address on the netdev. */
-static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8_t *port, char *err,
-				       size_t errlen, int *ret)
+struct ibv_context *pt_verbs_open_device(const struct pt_cfg *cfg, int *gid, uint8_t *port,
+					 char *err, size_t errlen, int *ret)
 {
 	int n = 0;
 	struct ibv_device **list = ibv_get_device_list(&n);
@@ -200,14 +185,15 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 
 	*ret = 0;
 	if (!list && verbs_dl_error()) {
-		*ret = failf(err, errlen, ENOSYS, "no verbs: %s", verbs_dl_error());
+		*ret = rl_fail(err, errlen, ENOSYS, "no verbs: %s", verbs_dl_error());
 		goto out;
 	}
 	if (!list || n == 0) {
-		*ret = failf(err, errlen, ENODEV,
-			     "no RDMA devices (load the RNIC driver, or for Soft-RoCE: 'rdma link "
-			     "add rxe0 type rxe netdev %s')",
-			     cfg->netdev ? cfg->netdev : "DEV");
+		*ret =
+		    rl_fail(err, errlen, ENODEV,
+			    "no RDMA devices (load the RNIC driver, or for Soft-RoCE: 'rdma link "
+			    "add rxe0 type rxe netdev %s')",
+			    cfg->netdev ? cfg->netdev : "DEV");
 		goto out;
 	}
 	for (int i = 0; i < n && !ctx; i++) {
@@ -219,8 +205,8 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 		ctx = ibv_open_device(list[i]);
 		if (!ctx) {
 			if (named)
-				*ret = failf(err, errlen, errno, "cannot open RDMA device %s: %s",
-					     name, strerror(errno));
+				*ret = rl_fail(err, errlen, errno, "cannot open RDMA device %s: %s",
+					       name, strerror(errno));
 			continue;
 		}
 		*gid = find_gid(ctx, cfg, named ? cfg->gid_index : -1, port, named ? err : e2,
@@ -234,16 +220,16 @@ static struct ibv_context *open_device(const struct pt_cfg *cfg, int *gid, uint8
 	}
 	if (!ctx && !*ret) {
 		if (named) {
-			*ret = failf(err, errlen, ENODEV,
-				     "no RDMA device '%s' (ibv_devices lists "
-				     "them)",
-				     cfg->ibdev);
+			*ret = rl_fail(err, errlen, ENODEV,
+				       "no RDMA device '%s' (ibv_devices lists "
+				       "them)",
+				       cfg->ibdev);
 		} else {
-			*ret = failf(err, errlen, ENODEV,
-				     "no RDMA device has a RoCEv2 GID for %s on netdev %s "
-				     "(ibv_devices lists devices; name one with 'ibdev' in the "
-				     "inventory)",
-				     inet_ntoa(cfg->addr), cfg->netdev);
+			*ret = rl_fail(err, errlen, ENODEV,
+				       "no RDMA device has a RoCEv2 GID for %s on netdev %s "
+				       "(ibv_devices lists devices; name one with 'ibdev' in the "
+				       "inventory)",
+				       inet_ntoa(cfg->addr), cfg->netdev);
 		}
 	}
 	if (ctx && !named && cfg->gid_index >= 0) {
@@ -272,13 +258,13 @@ static int qp_up(struct pt_port *p, struct ibv_qp *qp, char *err, size_t errlen)
 
 	if ((r = ibv_modify_qp(qp, &a,
 			       IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)))
-		return failf(err, errlen, r, "%s: UD QP to INIT: %s", p->name, strerror(r));
+		return rl_fail(err, errlen, r, "%s: UD QP to INIT: %s", p->name, strerror(r));
 	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTR};
 	if ((r = ibv_modify_qp(qp, &a, IBV_QP_STATE)))
-		return failf(err, errlen, r, "%s: UD QP to RTR: %s", p->name, strerror(r));
+		return rl_fail(err, errlen, r, "%s: UD QP to RTR: %s", p->name, strerror(r));
 	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS, .sq_psn = (uint32_t)random() & 0xffffff};
 	if ((r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)))
-		return failf(err, errlen, r, "%s: UD QP to RTS: %s", p->name, strerror(r));
+		return rl_fail(err, errlen, r, "%s: UD QP to RTS: %s", p->name, strerror(r));
 	return 0;
 }
 
@@ -399,7 +385,7 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	p->addr = cfg->addr;
 	p->tos = cfg->tos;
 	p->qkey = cfg->qkey ? cfg->qkey : ROCE_DEFAULT_QKEY;
-	p->ctx = open_device(cfg, &p->gid_index, &p->port_num, err, errlen, &r);
+	p->ctx = pt_verbs_open_device(cfg, &p->gid_index, &p->port_num, err, errlen, &r);
 	if (!p->ctx) {
 		free(p);
 		return r;
@@ -409,7 +395,7 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 		 p->gid_index);
 	if ((r = ibv_query_device_ex(p->ctx, NULL, &dx)) ||
 	    (r = ibv_query_port(p->ctx, p->port_num, &pa))) {
-		r = failf(err, errlen, r, "%s: query device/port: %s", p->name, strerror(r));
+		r = rl_fail(err, errlen, r, "%s: query device/port: %s", p->name, strerror(r));
 		goto fail;
 	}
 	if (pa.state != IBV_PORT_ACTIVE)
@@ -423,13 +409,13 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	if (want_qps > da->max_qp - 1)
 		want_qps = da->max_qp - 1;
 	if (!(p->pd = ibv_alloc_pd(p->ctx)) || !(p->ch = ibv_create_comp_channel(p->ctx))) {
-		r = failf(err, errlen, errno, "%s: PD/completion channel: %s", p->name,
-			  strerror(errno));
+		r = rl_fail(err, errlen, errno, "%s: PD/completion channel: %s", p->name,
+			    strerror(errno));
 		goto fail;
 	}
 	if (fcntl(p->ch->fd, F_SETFL, fcntl(p->ch->fd, F_GETFL) | O_NONBLOCK) < 0) {
-		r = failf(err, errlen, errno, "%s: completion channel: %s", p->name,
-			  strerror(errno));
+		r = rl_fail(err, errlen, errno, "%s: completion channel: %s", p->name,
+			    strerror(errno));
 		goto fail;
 	}
 	start_hwclock(p, &dx);
@@ -442,15 +428,15 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	 */
 	if ((r = make_cq(p, SEND_N + 16, NULL, &p->scq, &p->scqx)) ||
 	    (r = make_cq(p, RECV_N + 16, p->ch, &p->rcq, &p->rcqx))) {
-		r = failf(err, errlen, -r, "%s: completion queues: %s", p->name, strerror(-r));
+		r = rl_fail(err, errlen, -r, "%s: completion queues: %s", p->name, strerror(-r));
 		goto fail;
 	}
 	p->buf = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
 	if (!p->buf || !(p->mr = ibv_reg_mr(p->pd, p->buf, bytes, IBV_ACCESS_LOCAL_WRITE))) {
-		r = failf(err, errlen, errno ? errno : ENOMEM,
-			  "%s: registering %zu bytes: %s "
-			  "(locked memory limit: ulimit -l)",
-			  p->name, bytes, strerror(errno));
+		r = rl_fail(err, errlen, errno ? errno : ENOMEM,
+			    "%s: registering %zu bytes: %s "
+			    "(locked memory limit: ulimit -l)",
+			    p->name, bytes, strerror(errno));
 		goto fail;
 	}
 	if (want_qps > 1) {
@@ -485,8 +471,8 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 					strerror(errno));
 				break;
 			}
-			r = failf(err, errlen, errno, "%s: creating a UD QP: %s", p->name,
-				  strerror(errno));
+			r = rl_fail(err, errlen, errno, "%s: creating a UD QP: %s", p->name,
+				    strerror(errno));
 			goto fail;
 		}
 		p->qps[p->n_qp++].qp = qp;
@@ -498,12 +484,12 @@ static int verbs_open(const struct pt_cfg *cfg, struct pt_port **out, char *err,
 	}
 	for (unsigned i = 0; i < RECV_N; i++)
 		if ((r = post_recv(p, i))) {
-			r = failf(err, errlen, -r, "%s: posting receive buffers: %s", p->name,
-				  strerror(-r));
+			r = rl_fail(err, errlen, -r, "%s: posting receive buffers: %s", p->name,
+				    strerror(-r));
 			goto fail;
 		}
 	if ((r = ibv_req_notify_cq(p->rcq, 0))) {
-		r = failf(err, errlen, r, "%s: arming the CQ: %s", p->name, strerror(r));
+		r = rl_fail(err, errlen, r, "%s: arming the CQ: %s", p->name, strerror(r));
 		goto fail;
 	}
 	*out = p;

@@ -54,6 +54,7 @@ int cmd_analyzes(int argc, char **argv);     /* history_cmd.c */
 int cmd_agents(int argc, char **argv);	     /* history_cmd.c */
 int cmd_observe(int argc, char **argv);	     /* observe_cmd.c */
 int cmd_rig(int argc, char **argv);	     /* rig_cmd.c */
+int cmd_load_any(int argc, char **argv);     /* load_cmd.c */
 int cmd_run_reported(int argc, char **argv); /* run_cmd.c */
 struct run_request;
 /* 'rocelab run' as q asks, reported as the command reports it (qualify's runs). */

@@ -28,7 +28,7 @@ static const struct cmd top_cmds[] = {
     {"inject", cmd_inject, "inject a fault (journaled, verified, reverted)"},
     {"revert", cmd_revert, "undo every outstanding fault of the journal"},
     {"faults", cmd_faults, "list outstanding faults (-j: JSON)"},
-    {"load", cmd_load, "generate load (incast) in the virtual lab"},
+    {"load", cmd_load_any, "generate load: UDP incast, RC WRITEs (rdma-core), PFC pauses"},
     {"trace", cmd_trace, "trace the fabric path of a UDP 5-tuple between two RNICs"},
     {"observe", cmd_observe, "what each monitor can localize on a lab (identifiability)"},
     {"rig", cmd_rig, "sample this machine's CPU pressure (a run's hosts over SSH)"},

@@ -101,6 +101,16 @@ int rl_usage_error(const char *what, const char *fmt, ...)
 	return RL_EXIT_USAGE;
 }
 
+int rl_fail(char *err, size_t len, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -(e ? e : EIO);
+}
+
 void rl_oom(void)
 {
 	fputs("rocelab: out of memory\n", stderr);

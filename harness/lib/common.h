@@ -56,6 +56,11 @@ void rl_fprintf_text(FILE *f, const char *fmt, ...) __attribute__((format(printf
 /* Print "rocelab: <what>: <message> (see --help)" and return RL_EXIT_USAGE. */
 int rl_usage_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Why into err (len bytes), and -e (-EIO when e is 0): the error return of a function that says
+ * why. */
+int rl_fail(char *err, size_t len, int e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #define ROCEV2_UDP_PORT 4791 /* IANA port of RoCEv2 */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

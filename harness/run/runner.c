@@ -25,6 +25,7 @@
 #include "injectors/cmd/inject.h"
 #include "injectors/nos/links.h"
 #include "probe/observe.h"
+#include "transport/dp/rcload.h"
 #include "transport/mpr_comp.h"
 
 #include <arpa/inet.h>
@@ -269,6 +270,8 @@ struct load_run {
 	pid_t pid;
 	struct lab_proc senders[32];
 	size_t n_senders;
+	struct lab_proc server; /* an RC load's receiver ('rocelab load rc --serve') */
+	bool serving;
 	double started; /* its first sender was running (CLOCK_REALTIME s) */
 	/* an incast across a port: each sender's source ports whose traced paths cross it */
 	uint16_t pin[ARRAY_SIZE(((struct scn_load *)0)->from)][FLOW_PINS];
@@ -368,6 +371,62 @@ static void invalid(struct scn_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
+ * Whether the RNIC at endpoint name has an RDMA device, by 'rdma -j link show' on its host (a
+ * link on its netdev, or its inventory ibdev's); false with why.
+ */
+static bool rdma_device(struct lab *lab, const struct scenario *s, const char *name, char *why,
+			size_t len)
+{
+	static const char *const argv[] = {"rdma", "-j", "link", "show", NULL};
+	struct inv_endpoint ep;
+	const struct inv_rnic *rn;
+	char err[300];
+	json_t *j, *v;
+	size_t i;
+
+	if (inventory_endpoint(s->inv, name, &ep, err, sizeof(err)) || ep.kind != INV_DEV_HOST) {
+		snprintf(why, len, "%s: %.200s", name, err);
+		return false;
+	}
+	rn = &s->inv->hosts[ep.dev].rnics[ep.port];
+	if (!(j = lab_exec_json(lab, s->inv->hosts[ep.dev].name, argv, err, sizeof(err)))) {
+		snprintf(why, len, "%s has no RDMA device ('rdma link show' there: %.200s)", name,
+			 err);
+		return false;
+	}
+	json_array_foreach(j, i, v)
+	{
+		const char *nd = json_string_value(json_object_get(v, "netdev"));
+		const char *ifn = json_string_value(json_object_get(v, "ifname"));
+		size_t dl = strlen(rn->ibdev);
+
+		if ((nd && !strcmp(nd, rn->netdev)) ||
+		    (dl && ifn && !strncmp(ifn, rn->ibdev, dl) && ifn[dl] == '/')) {
+			json_decref(j);
+			return true;
+		}
+	}
+	json_decref(j);
+	snprintf(why, len, "%s has no RDMA device ('rdma link show' lists none on %s)", name,
+		 rn->netdev);
+	return false;
+}
+
+/* An RC load's every RNIC has an RDMA device; r invalid (before anything ran) when one has none. */
+static bool rc_load_devices(struct lab *lab, const struct scenario *s, const struct scn_load *ld,
+			    struct scn_result *r)
+{
+	char why[400];
+
+	for (size_t i = 0; i <= ld->n_from; i++)
+		if (!rdma_device(lab, s, i ? ld->from[i - 1] : ld->to, why, sizeof(why))) {
+			invalid(r, "the RC WRITE incast to %s cannot run: %s", ld->to, why);
+			return false;
+		}
+	return true;
+}
+
+/*
  * An incast across a port: before the components start, each sender's source
  * ports whose paths cross it, from one trace of 64 by 'rocelab transport
  * paths' a sender (kept as load-paths-N.log), up to FLOW_PINS of them.  Left
@@ -375,7 +434,7 @@ static void invalid(struct scn_result *r, const char *fmt, ...)
  * (kernels before 6.11 draw their hash key at boot): in the VM tier, a boot
  * put a third of verbs-ecn-misconfig's incast on the port, which then never
  * queued, and the scenario failed.  false (and r invalid) when a sender has
- * none.
+ * none.  An RC load needs an RDMA device on each of its RNICs, found first.
  */
 static bool place_loads(struct lab *lab, const struct scenario *s, struct scn_result *r,
 			const struct run_opts *o, struct load_run *loads, size_t n_loads)
@@ -383,6 +442,8 @@ static bool place_loads(struct lab *lab, const struct scenario *s, struct scn_re
 	for (size_t l = 0; l < s->n_loads && l < n_loads; l++) {
 		const struct scn_load *ld = &s->loads[l];
 
+		if (ld->rc && !rc_load_devices(lab, s, ld, r))
+			return false;
 		if (ld->kind != LOAD_INCAST || !ld->across[0])
 			continue;
 		for (size_t i = 0; i < ld->n_from; i++) {
@@ -415,6 +476,102 @@ static void load_log(const char *dir, size_t i, char *buf, size_t len)
 		snprintf(buf, len, "%s/load.log", dir);
 }
 
+/*
+ * One end of RC load li on host h: 'rocelab load rc' there with what both ends share (the
+ * inventory, the host, the class, the exchange's port), then extra (NULL-terminated).
+ */
+static int spawn_rc_end(struct lab *lab, const struct scenario *s, size_t li, size_t h,
+			const struct run_opts *o, const char *const extra[], const char *log,
+			struct lab_proc *p)
+{
+	const struct scn_load *l = &s->loads[li];
+	const char *host = s->inv->hosts[h].name, *argv[32];
+	char inv_there[PATH_MAX], prio[8], dscp[8], port[8];
+	size_t n = 0;
+	int r;
+
+	if ((r = lab_share(lab, host, s->inv_path, inv_there, sizeof(inv_there))))
+		return r;
+	snprintf(prio, sizeof(prio), "%d", l->priority);
+	snprintf(dscp, sizeof(dscp), "%d", l->dscp >= 0 ? l->dscp : l->priority << 3);
+	snprintf(port, sizeof(port), "%zu", (size_t)RCL_PORT + li);
+	const char *head[] = {lab_program(lab, host, o->self_exe),
+			      "load",
+			      "rc",
+			      "-i",
+			      inv_there,
+			      "--host",
+			      host,
+			      "--priority",
+			      prio,
+			      "--dscp",
+			      dscp,
+			      "--port",
+			      port};
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		argv[n++] = head[i];
+	for (size_t i = 0; extra[i] && n + 1 < ARRAY_SIZE(argv); i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	return lab_spawn(lab, host, argv, log, p);
+}
+
+/*
+ * An RC load (transport: rc): 'rocelab load rc --serve' on the receiving RNIC's host, then on
+ * each sending host 'rocelab load rc' with its flows, through the lab (the same on the virtual
+ * lab and over SSH), each sender's lines in the log beside logpath (.HOST) as a UDP load's over
+ * SSH.  The senders retry the exchange while the receiver starts.  Load li's exchange is on TCP
+ * RCL_PORT + li at the receiver.
+ */
+static int start_rc_load(struct lab *lab, const struct scenario *s, size_t li,
+			 const struct flow *flows, size_t n, unsigned long long pps, long long ms,
+			 const char *logpath, const struct run_opts *o, struct load_run *lr)
+{
+	const struct scn_load *l = &s->loads[li];
+	struct inv_endpoint to;
+	char msg[160], log[PATH_MAX + 80], dur[24], rate[24], size[16];
+	int r;
+
+	if (inventory_endpoint(s->inv, l->to, &to, msg, sizeof(msg)) || to.kind != INV_DEV_HOST)
+		return -EINVAL;
+	snprintf(dur, sizeof(dur), "%lldms", ms + 5000); /* the receiver outlives its senders */
+	const char *serve[] = {"--serve", "--rnic", s->inv->hosts[to.dev].rnics[to.port].name,
+			       "--for",	  dur,	    NULL};
+	snprintf(log, sizeof(log), "%.4000s.serve", logpath);
+	if ((r = spawn_rc_end(lab, s, li, to.dev, o, serve, log, &lr->server)))
+		return r;
+	lr->serving = true;
+	snprintf(dur, sizeof(dur), "%lldms", ms);
+	snprintf(rate, sizeof(rate), "%llu", pps ? pps : 1);
+	snprintf(size, sizeof(size), "%d", l->size);
+	for (size_t h = 0; h < s->inv->n_hosts && lr->n_senders < ARRAY_SIZE(lr->senders); h++) {
+		char list[2048] = "";
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			char addr[INET_ADDRSTRLEN];
+
+			if (flows[i].src.dev != h)
+				continue;
+			inet_ntop(AF_INET, &flows[i].dst, addr, sizeof(addr));
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%s:%s", k ? "," : "",
+					      s->inv->hosts[h].rnics[flows[i].src.port].name, addr);
+			if (k >= sizeof(list))
+				return -E2BIG;
+		}
+		if (!k)
+			continue;
+		const char *send[] = {"--flows", list,	   "--for", dur,	  "--pps",
+				      rate,	 "--size", size,    "--progress", NULL};
+		snprintf(log, sizeof(log), "%.4000s.%s", logpath, s->inv->hosts[h].name);
+		if ((r = spawn_rc_end(lab, s, li, h, o, send, log, &lr->senders[lr->n_senders])))
+			return r;
+		if (!lr->n_senders++)
+			lr->started = runner_now_s();
+	}
+	return 0;
+}
+
 static int start_load(struct lab *lab, const struct scenario *s, size_t li, long long ms,
 		      const char *dir, const struct run_opts *o, struct load_run *lr)
 {
@@ -432,6 +589,8 @@ static int start_load(struct lab *lab, const struct scenario *s, size_t li, long
 	if (!n)
 		return -ENOENT;
 	load_log(dir, li, logpath, sizeof(logpath));
+	if (l->rc)
+		return start_rc_load(lab, s, li, flows, n, pps, ms, logpath, o, lr);
 	if (l->kind == LOAD_STREAM && l->n_from && (r = pin_stream(lab, s, l, dir, o, &sport0)))
 		return r;
 	n_sports = sport0 ? 1 : 8; /* pinned: that one port; else ECMP spreads 8 */
@@ -496,6 +655,13 @@ static void load_sent(struct scn_result *r, const struct scenario *s, size_t li)
 		x->sent_mbps = (x->sent_mbps < 0 ? 0 : x->sent_mbps) + m;
 		x->refused += refused;
 	}
+	/*
+	 * An RC load's senders write their lines once their connections are up: none means
+	 * none came up (no RDMA device, no receiver; their logs say which), a load the rig did
+	 * not send (runner_load_short()), never a monitor's miss.
+	 */
+	if (x->sent_mbps < 0 && s->loads[li].rc)
+		x->sent_mbps = 0;
 }
 
 static void stop_load(struct lab *lab, struct load_run *lr)
@@ -503,6 +669,9 @@ static void stop_load(struct lab *lab, struct load_run *lr)
 	for (size_t i = 0; i < lr->n_senders; i++)
 		lab_stop(lab, &lr->senders[i], 2000);
 	lr->n_senders = 0;
+	if (lr->serving) /* after its senders: their last WRITEs complete */
+		lab_stop(lab, &lr->server, 2000);
+	lr->serving = false;
 	if (lr->pid <= 0)
 		return;
 	kill(-lr->pid, SIGTERM);

@@ -286,8 +286,8 @@ static int dry_run(const struct scenario *s, struct dry_sum *sum)
 
 		scn_load_share_text(l, share, sizeof(share));
 		if (l->kind == LOAD_INCAST) {
-			printf("  load incast to %s at %llu Mbit/s%s, priority %d, from", l->to,
-			       l->rate_mbps, share, l->priority);
+			printf("  load %sincast to %s at %llu Mbit/s%s, priority %d, from",
+			       l->rc ? "RC WRITE " : "", l->to, l->rate_mbps, share, l->priority);
 			for (size_t k = 0; k < l->n_from; k++)
 				printf("%s %s", k ? "," : "", l->from[k]);
 			if (l->across[0])

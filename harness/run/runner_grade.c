@@ -326,7 +326,9 @@ const char *runner_load_text(const struct scn_result *r, size_t i, char *buf, si
 	const struct run_load *x = &r->loads[i];
 	char share[160];
 	int n = snprintf(buf, len, "%s %s: asked %llu Mbit/s%s",
-			 l->kind == LOAD_STREAM ? "stream across" : "incast to",
+			 l->kind == LOAD_STREAM ? "stream across"
+			 : l->rc		? "RC WRITE incast to"
+						: "incast to",
 			 l->kind == LOAD_STREAM ? l->across : l->to, l->rate_mbps,
 			 scn_load_share_text(l, share, sizeof(share)));
 

@@ -620,7 +620,7 @@ static int check_rnic(struct sctx *c, yaml_node_t *n, const struct inventory *in
 struct load_tmp {
 	struct scn_load *l;
 	const struct inventory *inv;
-	yaml_node_t *kind, *to, *from, *across, *rate;
+	yaml_node_t *kind, *to, *from, *across, *rate, *transport;
 	struct role_picks picks;
 };
 
@@ -677,7 +677,24 @@ static int load_pair(struct sctx *c, const char *key, yaml_node_t *k, yaml_node_
 	if (!strcmp(key, "dscp")) { /* a DSCP of its own (dscp-mismatch moves one) */
 		return whole(c, v, 0, 63, &l->dscp, "load dscp");
 	}
-	return UNKNOWN(c, k, key, "a load", "kind, to, from, across, rate, priority, size, dscp");
+	if (!strcmp(key, "transport")) {
+		const char *s = str(c, v, "load transport");
+
+		if (!s)
+			return -EINVAL;
+		if (strcmp(s, "udp") && strcmp(s, "rc"))
+			return err_at(
+			    c, v,
+			    "load transport '%s': udp (datagrams from sockets) or rc (RDMA "
+			    "WRITEs on RC QPs over rdma-core, where the RNICs have RDMA "
+			    "devices)",
+			    s);
+		t->transport = v;
+		l->rc = !strcmp(s, "rc");
+		return 0;
+	}
+	return UNKNOWN(c, k, key, "a load",
+		       "kind, to, from, across, rate, priority, size, dscp, transport");
 }
 
 /*
@@ -840,6 +857,15 @@ static int parse_load(struct sctx *c, yaml_node_t *n, const struct inventory *in
 	} else {
 		return err_at(c, t.kind, "unknown load kind '%s' (incast, stream)", kind);
 	}
+	/*
+	 * An RC QP's UDP source port is its RNIC's choice (rxe hashes the QPN; mlx5 takes the
+	 * flow label), so no port can be pinned to a traced path as a socket's is.
+	 */
+	if (l->rc && (l->kind != LOAD_INCAST || l->across[0]))
+		return err_at(c, t.transport,
+			      "transport: rc is an incast without 'across' (an RC QP's UDP source "
+			      "port is its RNIC's choice, so it cannot be placed on a path): "
+			      "leave out 'across', or send it over udp");
 	return l->share > 0 ? load_share(c, &t, inv) : 0;
 }
 

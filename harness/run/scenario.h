@@ -46,6 +46,12 @@ struct scn_load {
 	bool link_speed_given;	      /* false: the inventory's default (100 Gbit/s) */
 	int priority, size;
 	int dscp; /* the DSCP it is sent in; -1: the priority's class selector (priority << 3) */
+	/*
+	 * transport: rc -- an incast in RDMA terms: RDMA WRITEs of size bytes on RC QPs over
+	 * rdma-core ('rocelab load rc', transport/dp/rcload.h), where RNICs have RDMA devices;
+	 * else (udp) UDP 4791 datagrams from sockets.
+	 */
+	bool rc;
 	struct inv_loc loc;
 };
 

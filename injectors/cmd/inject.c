@@ -1366,8 +1366,8 @@ int cmd_load(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "incast") != 0) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 			goto help;
-		return bad(
-		    "load: the loads are 'incast', 'send' and 'pfc' (see rocelab load --help)");
+		return bad("load: the loads are 'incast', 'send', 'rc' and 'pfc' (see rocelab load "
+			   "--help)");
 	}
 	argv++, argc--;
 	opt_longopts(load_opts, O_COMMON, own, lo, ARRAY_SIZE(lo));

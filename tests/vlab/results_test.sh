@@ -45,6 +45,17 @@ check "its plot's title, the long grade, broken into lines a page wide (gnuplot'
 	sh -c 'grep "^set multiplot layout" "$0/short-load/report.gp" | tr "\\\\" "\n" | awk "NR > 1 {sub(/^n/, \"\")} length > 200 {bad = 1} END {exit bad || NR < 2}"' "$T/sl"
 check "report.html and junit.xml say the load" sh -c 'grep -q "<tr><th>load</th><td class=\"invalid\">stream across rail2:swp5: asked 50000 Mbit/s" "$0/short-load/report.html" && grep -q "^load stream across rail2:swp5: asked 50000 Mbit/s (50% of rail2:swp5.s link" "$0/junit.xml"' "$T/sl"
 
+# An RC load where no RNIC has an RDMA device (issue 61): found on the hosts ('rdma link show')
+# before anything of the scenario runs, which is then invalid with the reason, never a miss.
+RC="$ROOT/tests/vlab/scenarios/short-rc-load.yaml"
+check "run --dry-run says the load is RC WRITEs" sh -c '"$0" run --dry-run "$1" | grep -q "load RC WRITE incast to host1:rnic1 at 100 Mbit/s, priority 3, from host2:rnic1, host3:rnic1"' "$RL" "$RC"
+expect_exit 3 "an RC load on RNICs without RDMA devices: exit 3 (invalid, not failed)" "$RL" run -o "$T/rcl" --seed 7 --no-history "$RC"
+cp "$T/check.out" "$T/rcl.out"
+check "... saying which RNIC has none" \
+	grep -q "short-rc-load: invalid: the RC WRITE incast to host1:rnic1 cannot run: host1:rnic1 has no RDMA device ('rdma link show' " "$T/rcl.out"
+check "nothing of it ran (no fault, no load) and results.json is valid against the schema" \
+	sh -c 'test ! -e "$0/short-rc-load/load.log.serve" && test ! -e "$0/short-rc-load/inject.log" && jq -e ".scenarios[0].verdict == \"invalid\"" "$0/results.json" && "$1/tests/reports/results-schema.py" "$1/reports/results.schema.json" "$0/results.json" >/dev/null' "$T/rcl" "$ROOT"
+
 section "'load send' pinned: ports read back, bad ones refused"
 expect_exit 2 "a pinned port 0 is refused" "$RL" load send -i "$ROOT/lab-inventory/vlab-rail.yaml" --host host2 --flows rnic2:198.18.0.2:0 --for 10ms
 cp "$T/check.out" "$T/ls.out"

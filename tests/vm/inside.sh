@@ -102,11 +102,37 @@ n=$(grep -c "service flow to host1:rnic[12] .* probed on its 5-tuple" $out/svc-a
 [ "$n" = 2 ] && ok "both directions of the connection found (rnic1 -> rnic2 and back), each probed on its 5-tuple" ||
 	fail "service flows found: $n, want 2" "$(grep service $out/svc-agent.log | tr '\n' ' ')"
 
+step "a load in RDMA terms: RC WRITEs over rdma-core (rocelab load rc), rnic2, rnic3, rnic4 -> rnic1"
+# Issue 61: ib_write_bw's kind of load, on rxe: each sender's QP connected to one of the
+# receiver's through the exchange at its address, WRITEs of 1000 bytes at 1000 a second a flow.
+rcvd() { rdma statistic show link rxe_rnic1/1 | sed -n 's/.* rcvd_pkts \([0-9]*\) .*/\1/p'; }
+p0=$(rcvd)
+build/rocelab load rc -i $inv --host host1 --serve --rnic rnic1 --for 8s >$out/rc-serve.out 2>$out/rc-serve.log &
+srv=$!
+build/rocelab load rc -i $inv --host host1 --flows rnic2:$a1,rnic3:$a1,rnic4:$a1 --pps 1000 --for 2s --progress \
+	>$out/rc-send.out 2>$out/rc-send.err
+rc=$?
+kill $srv 2>/dev/null
+wait $srv
+done=$(sed -n 's/.*: \([0-9]*\) WRITEs of 1000 bytes completed$/\1/p' $out/rc-send.out)
+p1=$(rcvd)
+[ $rc = 0 ] && [ "${done:-0}" -ge 5400 ] && [ $((p1 - p0)) -ge "$done" ] &&
+	ok "3 RC flows, 2 s at 1000 WRITEs/s each: $done completed, rxe_rnic1 received $((p1 - p0)) packets" ||
+	fail "RC load: exit $rc, ${done:-no} WRITEs completed (want 5400 of 6000), rxe_rnic1 received $((p1 - p0)) packets" "$(tail -2 $out/rc-send.err | tr '\n' ' ')"
+n=$(grep -c "rc load: serving 198.18.[234].1 " $out/rc-serve.log)
+[ "$n" = 3 ] && ok "the receiver served each sender on a QP of its own" ||
+	fail "the receiver served $n senders, want 3" "$(tail -3 $out/rc-serve.log | tr '\n' ' ')"
+build/rocelab load rc -i $inv --host host1 --flows rnic2:$a1 --for 1s >$out/rc-alone.out 2>&1
+rc=$?
+[ $rc = 3 ] && grep -q "is 'rocelab load rc --serve' running there" $out/rc-alone.out &&
+	ok "with no receiver: exit 3, and what to start" ||
+	fail "RC load with no receiver: exit $rc" "$(tail -2 $out/rc-alone.out | tr '\n' ' ')"
+
 step "Hostmesh and R-Pingmesh side by side: verbs on host1's rxe RNICs, udp on host2"
 res=$out/scenarios  # a run writes only into a new directory
 # -v: the time of each step of a run (devices read, components started and stopped, post-flight, report) in the log
 build/rocelab run -v -o $res scenarios/vm/no-fault.yaml scenarios/vm/ipid-drop.yaml scenarios/vm/rail-uplink-flap.yaml \
-	scenarios/vm/ecn-misconfig.yaml scenarios/vm/ecn-20kb.yaml
+	scenarios/vm/ecn-misconfig.yaml scenarios/vm/ecn-20kb.yaml scenarios/vm/rc-incast.yaml
 rc=$?
 [ $rc = 0 ] && ok "scenarios (rocelab run exit 0)" || fail "scenarios (rocelab run exit $rc)"
 if [ -f $res/results.json ]; then
@@ -129,6 +155,19 @@ if [ -f $res/results.json ]; then
 	[ "${c240:-0}" -gt 0 ] && [ "$c20" = 0 ] &&
 		ok "ECN from 240KB: $c240 congestion verdicts; from 20KB: none" ||
 		fail "congestion verdicts: ECN from 240KB $c240 (want some), from 20KB $c20 (want none)"
+	# The RC incast into rail1:swp1's emulated 10 Mbit/s: held back to the line through its
+	# QPs' window (WRITEs due while the queue was full counted as refused), not by the rig.
+	# Measured over its first 2.5 s, inside the fault for sure: its whole rate (results.json)
+	# takes in the moment after the line was taken away and before the load stopped.
+	read -r asked sent refused <<<"$(jq -r '.scenarios[] | select(.name == "verbs-rc-incast") | .loads[0] | "\(.asked_mbps) \(.sent_mbps) \(.refused)"' $res/results.json)"
+	read -r held held_refused <<<"$(awk -v span=2.5 '$1 == "sent" { f = $2; if (!(f in t0)) { t0[f] = $3; c0[f] = $4; r0[f] = $5 }
+		if ($3 <= t0[f] + span) { t1[f] = $3; c1[f] = $4; r1[f] = $5 } }
+		END { for (f in t0) if (t1[f] > t0[f]) { m += (c1[f] - c0[f]) * 1028 * 8 / (t1[f] - t0[f]) / 1e6; r += r1[f] - r0[f] }
+			printf "%.2f %d\n", m, r }' $res/verbs-rc-incast/load.log.host1 2>/dev/null)"
+	awk -v h="${held:-0}" 'BEGIN { exit !(h >= 3 && h <= 10.5) }' && [ "${held_refused:-0}" -gt 0 ] && [ "$refused" = true ] &&
+		ok "the RC incast, asked $asked Mbit/s: $held Mbit/s completed while held to the 10 Mbit/s line, $held_refused WRITEs due with their queues full ($(printf %.1f "$sent") over the whole load)" ||
+		fail "the RC incast: asked ${asked:-?} Mbit/s, ${held:-?} completed in its first 2.5 s (want 3 to 10.5), ${held_refused:-?} refused meanwhile (want some)" \
+			"$(jq -c '.scenarios[] | select(.name == "verbs-rc-incast") | .counters[] | {span_s, port: .deltas["rail1:swp1"].qdisc, rnic: .deltas["host1:rnic1"].rdma}' $res/results.json)"
 	# A lost probe or ACK votes for the elements of both its paths. host1's traces, over verbs
 	# on rxe, went out on its QPs' ports and were once named by them, not by the probes' ports:
 	# every vote then knew one direction only (the flap ranked host2:rnic2's link first, once).

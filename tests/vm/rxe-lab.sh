@@ -41,7 +41,7 @@ rxe_del() {
 vm_leftovers() {
 	local left procs rules links rxe
 	left=$(ls /run/netns 2>/dev/null | grep -c '^rl-')
-	procs=$(pgrep -f 'rocelab (agent|analyze|inject)|sshd -f /run/rocelab' | wc -l)
+	procs=$(pgrep -f 'rocelab (agent|analyze|inject|load)|sshd -f /run/rocelab' | wc -l)
 	# ours gone, and the local table's rule back at pref 0 (a lab down once lost it)
 	rules=$(ip rule show | grep -vcE '^(0|32766|32767):')
 	ip rule show | grep -qE '^0:[[:space:]]+from all lookup local' || rules=$((rules + 1))
