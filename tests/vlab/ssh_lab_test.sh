@@ -557,6 +557,13 @@ check "pre-flight read every switch's links over SSH" grep -q "^pre-flight: 32 l
 check "results.json over SSH is valid against reports/results.schema.json" results_valid "$T/sshci"
 check "the devices under test were read over SSH (kernel, RNIC driver, switch NOS)" \
 	jq -e --arg k "$(uname -r)" '.lab_kind == "ssh" and .dut.hosts.host2.kernel == $k and .dut.hosts.host2.rnics.rnic3.driver == "veth" and .dut.switches.spine1.nos == "Linux"' "$R"
+# An RC load over SSH (issue 61): each of its RNICs' RDMA device asked for on its host before
+# anything runs ('rdma link show' there; these hosts have none).
+"$RL" run -i "$SI" -o "$T/sshrc" --seed 7 --no-history tests/vlab/scenarios/short-rc-load.yaml >"$T/sshrc.log" 2>&1
+rc=$?
+[ $rc -eq 3 ] && grep -q "short-rc-load: invalid: the RC WRITE incast to host1:rnic1 cannot run: host1:rnic1 has no RDMA device ('rdma link show' there: " "$T/sshrc.log" &&
+	ok "over SSH, an RC load's RNICs asked on their hosts for an RDMA device: none, invalid before anything ran" ||
+	fail "over SSH, the RC load on hosts without RDMA devices: exit $rc" "$(grep -E 'INVALID|invalid|error' "$T/sshrc.log" | head -3 | tr '\n' ' ')"
 
 section "over SSH: a run killed with -9, a host lost mid-run"
 # A run killed with -9 mid-fault: the kernel tells its injector (SIGTERM), which reverts;
