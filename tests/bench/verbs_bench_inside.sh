@@ -58,6 +58,30 @@ for r in $(seq "$ROUNDS"); do
 	measure verbs "$r"
 	rxe_del || exit 3
 done
+# What an RC load can send here (issue 61, 'transport: rc'): host1's rnic2-4 writing into its
+# rnic1 as fast as their QPs' windows let them, 1000-byte RDMA WRITEs over rxe; the ceiling of
+# a scenario's RC load in this VM (under TCG: rxe's and the emulation's, not a line's).
+RC_S=${RC_S:-5}
+rxe_add || exit 3
+a1=$(awk '/netdev: rnic1,/ { for (i = 1; i <= NF; i++) if ($i == "address:") { a = $(i+1); sub(/\/.*/, "", a); print a } }' "$inv" | head -1)
+build/rocelab load rc -i "$inv" --host host1 --serve --rnic rnic1 --for $((RC_S + 10))s >"$out/rcb-serve.out" 2>&1 &
+srv=$!
+t0=$(date +%s.%N) c0=$(busy)
+build/rocelab load rc -i "$inv" --host host1 --flows "rnic2:$a1,rnic3:$a1,rnic4:$a1" --pps 0 --for "${RC_S}s" >"$out/rcb.out" 2>&1
+rc=$?
+t1=$(date +%s.%N) c1=$(busy)
+kill $srv 2>/dev/null
+wait $srv
+done_w=$(sed -n 's/.*: \([0-9]*\) WRITEs of 1000 bytes completed$/\1/p' "$out/rcb.out")
+if [ $rc = 0 ] && [ -n "$done_w" ]; then
+	echo "  rc load: $done_w WRITEs in ${RC_S} s, VM busy $(echo "($c1 - $c0) / $hz / ($t1 - $t0) * 100" | bc -l | cut -c1-5)%"
+	printf 'bench vm_rc_write_3to1 %.1f Mbit/s\n' "$(echo "$done_w * 1000 * 8 / $RC_S / 1000000" | bc -l)"
+	printf 'bench vm_rc_write_busy_cpu_per_mbit %.3f %%\n' "$(echo "($c1 - $c0) / $hz / ($t1 - $t0) * 100 / ($done_w * 1000 * 8 / $RC_S / 1000000)" | bc -l)"
+else
+	echo "FAIL the RC load: exit $rc, $(tail -2 "$out/rcb.out" | tr '\n' ' ')"
+	fail=$((fail + 1))
+fi
+rxe_del || exit 3
 build/rocelab lab down -q || fail=$((fail + 1))
 
 col() { awk -v c="$2" '{ print $c }' "$out/$1.txt" | median; }
