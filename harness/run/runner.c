@@ -657,8 +657,9 @@ static void load_sent(struct scn_result *r, const struct scenario *s, size_t li)
 	}
 	/*
 	 * An RC load's senders write their lines once their connections are up: none means
-	 * none came up (no RDMA device, no receiver; their logs say which), a load the rig did
-	 * not send (runner_load_short()), never a monitor's miss.
+	 * none came up (its RDMA devices were found before it started: the receiver, then; their
+	 * logs say why), a load the rig did not send (runner_load_short()), never a monitor's
+	 * miss.
 	 */
 	if (x->sent_mbps < 0 && s->loads[li].rc)
 		x->sent_mbps = 0;

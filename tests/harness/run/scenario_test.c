@@ -683,7 +683,8 @@ Test(scenario, a_load_rate_is_a_share_of_its_link)
 	snprintf(text, sizeof(text),
 		 "%s  - { kind: stream, across: rail1:swp5, rate: 60%% }\n"
 		 "  - { kind: incast, to: host1:rnic1, from: [host2:rnic1], rate: 2.5%% }\n"
-		 "  - { kind: incast, to: host1:rnic1, from: [host2:rnic1], rate: 120mbit }\n"
+		 "  - { kind: incast, to: host1:rnic1, from: [host2:rnic1], rate: 120mbit, "
+		 "transport: rc }\n"
 		 "expect: { class: switch-link }\n",
 		 head);
 	s = scenario_parse("l.yaml", text, strlen(text), NULL, VLAB, 7, stderr);
@@ -698,6 +699,8 @@ Test(scenario, a_load_rate_is_a_share_of_its_link)
 	cr_assert_str_eq(s->loads[1].link_of, "host1:rnic1");
 	cr_assert_eq(s->loads[2].share, 0);
 	cr_assert_eq(s->loads[2].rate_mbps, 120);
+	cr_assert(s->loads[2].rc && !s->loads[1].rc && !s->loads[0].rc,
+		  "transport: rc (udp unsaid)");
 	cr_assert_str_eq(scn_load_share_text(&s->loads[2], words, sizeof(words)), "");
 	scenario_free(s);
 
