@@ -151,6 +151,8 @@ static json_t *loads_block(const struct scn_result *r)
 						      (json_int_t)l->link_mbps, "speed_given",
 						      l->link_speed_given));
 		json_object_set_new(o, "transport", json_string(l->rc ? "rc" : "udp"));
+		json_object_set_new(o, "sent_mbps_in_fault",
+				    x->fault_mbps < 0 ? json_null() : json_real(x->fault_mbps));
 		json_object_set_new(o, "rig_short", json_boolean(runner_load_short(r, i)));
 		json_array_append_new(a, o);
 	}

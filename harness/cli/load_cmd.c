@@ -27,7 +27,7 @@ enum { O_COMMON = 0x200 };
 struct rc_args {
 	char inv[PATH_MAX], host[INV_NAME_MAX + 1], rnic[INV_NAME_MAX + 1], flows[2048];
 	long long for_ms;
-	int priority, dscp, size, pps, port, depth;
+	int priority, dscp, size, pps, port, depth, timeout;
 	bool serve, progress;
 };
 
@@ -59,6 +59,8 @@ static const struct opt_desc rc_opts[] = {
     {"pps", OPT_INT, 0, 10000000, RA(pps), "WRITEs per second per flow (0: as fast as it can)"},
     {"size", OPT_INT, 1, RCL_SIZE_MAX, RA(size), "bytes a WRITE"},
     {"depth", OPT_INT, 1, 1024, RA(depth), "WRITEs a flow keeps outstanding at most"},
+    {"qp-timeout", OPT_INT, 1, 31, RA(timeout),
+     "the QPs' ACK timeout, 4.096 us << N (18: 1.07 s, NCCL's; 14: ibv_rc_pingpong's)"},
     {"priority", OPT_INT, 0, 7, RA(priority), "PFC priority (DSCP class selector)"},
     {"dscp", OPT_INT, 0, 63, RA(dscp),
      "the DSCP sent (without it: the priority's class selector, priority << 3)"},
@@ -111,7 +113,8 @@ static int load_rc(int argc, char **argv)
 			    .size = 1000,
 			    .pps = 1000,
 			    .port = RCL_PORT,
-			    .depth = 64},
+			    .depth = 64,
+			    .timeout = RCL_TIMEOUT},
 		       def = a;
 	struct rcl_flow flows[RCL_FLOWS];
 	struct option lo[20];
@@ -172,6 +175,7 @@ static int load_rc(int argc, char **argv)
 			return bad("--rnic %s is not an RNIC of %s", a.rnic, a.host);
 		}
 		sc = (struct rcl_serve_cfg){.rnic = rnic_cfg(r, tos),
+					    .timeout = a.timeout,
 					    .port = (uint16_t)a.port,
 					    .ms = a.for_ms,
 					    .peer_ok = lab_rnic,
@@ -212,6 +216,7 @@ static int load_rc(int argc, char **argv)
 				  .ms = a.for_ms,
 				  .tos = tos,
 				  .depth = a.depth,
+				  .timeout = a.timeout,
 				  .progress_fd = a.progress ? STDOUT_FILENO : -1};
 	long long done = rcl_send(&sc, msg, sizeof(msg));
 

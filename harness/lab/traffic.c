@@ -594,3 +594,40 @@ double traffic_sent_between(const char *path, size_t flow, double from, double t
 	fclose(f);
 	return at[0] >= 0 && at[1] >= 0 ? at[1] - at[0] : -1;
 }
+
+double traffic_sent_mbps_within(const char *path, int bytes, double from, double to)
+{
+	FILE *f = fopen(path, "re");
+	char line[160];
+	struct {
+		double t0, t1;
+	} fl[256];
+	size_t n = 0;
+	double mbps = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) { /* each flow's first and last line */
+		size_t k;
+		double t, c;
+
+		if (sscanf(line, "sent %zu %lf %lf", &k, &t, &c) != 3 || k >= ARRAY_SIZE(fl))
+			continue;
+		for (; n <= k; n++)
+			fl[n].t0 = -1;
+		if (fl[k].t0 < 0)
+			fl[k].t0 = t;
+		fl[k].t1 = t;
+	}
+	fclose(f);
+	for (size_t k = 0; k < n; k++) {
+		double lo = fl[k].t0 > from ? fl[k].t0 : from, hi = fl[k].t1 < to ? fl[k].t1 : to,
+		       d;
+
+		if (fl[k].t0 < 0 || hi - lo < 0.2 ||
+		    (d = traffic_sent_between(path, k, lo, hi)) < 0)
+			continue;
+		mbps = (mbps < 0 ? 0 : mbps) + d * bytes * 8 / (hi - lo) / 1e6;
+	}
+	return mbps;
+}

@@ -64,6 +64,12 @@ double traffic_sent_mbps(const char *path, int bytes, unsigned long long *refuse
  * cover the span.
  */
 double traffic_sent_between(const char *path, size_t flow, double from, double to);
+/*
+ * traffic_sent_mbps() within [from, to] only: each flow's datagrams over the
+ * part of the span its lines cover (at least 0.2 s of it), over that part's
+ * length.  -1 when no flow's lines cover any of it.
+ */
+double traffic_sent_mbps_within(const char *path, int bytes, double from, double to);
 
 /*
  * Flows whose packets must cross port of switch sw (port < 0: the switch), in

@@ -635,17 +635,19 @@ static int start_load(struct lab *lab, const struct scenario *s, size_t li, long
 
 /*
  * What load li's senders sent (their "sent" lines: this machine's in its log,
- * each host's in the log beside it over SSH), into r->loads[li].
+ * each host's in the log beside it over SSH), into r->loads[li]: over the whole
+ * load, and while the faults were in effect (an RC load held back by one goes at
+ * its own pace again from their undo on, before the load stops).
  */
 static void load_sent(struct scn_result *r, const struct scenario *s, size_t li)
 {
 	char log[PATH_MAX + 64], there[PATH_MAX + 200];
 	struct run_load *x = &r->loads[li];
 	unsigned long long refused;
-	double m;
+	double m, from = r->t_fault, to = r->t_unapply > 0 ? r->t_unapply : r->t_revert;
 
 	load_log(r->dir, li, log, sizeof(log));
-	x->sent_mbps = -1;
+	x->sent_mbps = x->fault_mbps = -1;
 	x->refused = 0;
 	for (size_t h = 0; h <= s->inv->n_hosts; h++) {
 		if (h)
@@ -654,6 +656,10 @@ static void load_sent(struct scn_result *r, const struct scenario *s, size_t li)
 			continue;
 		x->sent_mbps = (x->sent_mbps < 0 ? 0 : x->sent_mbps) + m;
 		x->refused += refused;
+		if (s->n_faults && from > 0 && to > from &&
+		    (m = traffic_sent_mbps_within(h ? there : log, s->loads[li].size + 28, from,
+						  to)) >= 0)
+			x->fault_mbps = (x->fault_mbps < 0 ? 0 : x->fault_mbps) + m;
 	}
 	/*
 	 * An RC load's senders write their lines once their connections are up: none means
@@ -1171,7 +1177,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 
 		r->n_loads = l + 1;
 		if (loads[l].started <= 0) { /* never started: said when it could not */
-			r->loads[l] = (struct run_load){-1, 0};
+			r->loads[l] = (struct run_load){-1, 0, -1};
 			continue;
 		}
 		load_sent(r, s, l);

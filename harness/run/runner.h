@@ -62,6 +62,12 @@ struct scn_result {
 	struct run_load {
 		double sent_mbps; /* < 0: not known (no sender's lines) */
 		unsigned long long refused;
+		/*
+		 * what it sent while the scenario's faults were in effect (from the fault
+		 * phase's start until their undo began, its senders' lines within that);
+		 * < 0: not known, or no fault
+		 */
+		double fault_mbps;
 	} loads[8];
 	size_t n_loads;
 	/* a flapping link's down intervals as its ends read them (CLOCK_REALTIME s) */

@@ -335,11 +335,15 @@ const char *runner_load_text(const struct scn_result *r, size_t i, char *buf, si
 	if (n < 0 || (size_t)n >= len || i >= r->n_loads)
 		return buf;
 	if (x->sent_mbps < 0)
-		snprintf(buf + n, len - (size_t)n, ", sent: not known (no sender's lines)");
+		n += snprintf(buf + n, len - (size_t)n, ", sent: not known (no sender's lines)");
 	else
-		snprintf(buf + n, len - (size_t)n, ", sent %.0f Mbit/s (%.0f%%)%s", x->sent_mbps,
-			 x->sent_mbps * 100 / (double)l->rate_mbps,
-			 x->refused ? ", sends refused downstream" : "");
+		n += snprintf(buf + n, len - (size_t)n, ", sent %.0f Mbit/s (%.0f%%)%s",
+			      x->sent_mbps, x->sent_mbps * 100 / (double)l->rate_mbps,
+			      x->refused ? ", sends refused downstream" : "");
+	/* an RC load's pace is its RNICs': what it got through while the fault held it */
+	if (l->rc && x->fault_mbps >= 0 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %.1f Mbit/s while the fault was in effect",
+			 x->fault_mbps);
 	return buf;
 }
 

@@ -232,7 +232,7 @@ static struct ibv_qp *qp_init(struct ep *e, int depth, char *err, size_t errlen)
 
 /* qp (INIT) connected to the peer at addr that said m: RTR, then RTS from psn. */
 static int qp_connect(struct ep *e, struct ibv_qp *qp, struct in_addr addr, const struct rcl_msg *m,
-		      uint32_t psn, uint8_t tos, char *err, size_t errlen)
+		      uint32_t psn, uint8_t tos, int timeout, char *err, size_t errlen)
 {
 	struct ibv_qp_attr a = {
 	    .qp_state = IBV_QPS_RTR,
@@ -257,9 +257,9 @@ static int qp_connect(struct ep *e, struct ibv_qp *qp, struct in_addr addr, cons
 				   IBV_QP_MIN_RNR_TIMER)))
 		return rl_fail(err, errlen, r, "%s: RC QP to RTR toward %s: %s", e->name,
 			       inet_ntoa(addr), strerror(r));
-	/* timeout 14 (67 ms), retries 7: ibv_rc_pingpong's */
+	/* the ACK timeout (rcload.h: RCL_TIMEOUT), 7 retries as ibv_rc_pingpong and NCCL */
 	a = (struct ibv_qp_attr){.qp_state = IBV_QPS_RTS,
-				 .timeout = 14,
+				 .timeout = (uint8_t)(timeout > 0 ? timeout : RCL_TIMEOUT),
 				 .retry_cnt = 7,
 				 .rnr_retry = 7,
 				 .sq_psn = psn,
@@ -309,7 +309,7 @@ static int peer_answer(const struct rcl_serve_cfg *c, struct ep *e, struct peer 
 		return -EINVAL;
 	}
 	if (!(p->qp = qp_init(e, 1, err, sizeof(err))) ||
-	    qp_connect(e, p->qp, p->addr, &m, psn, c->rnic.tos, err, sizeof(err))) {
+	    qp_connect(e, p->qp, p->addr, &m, psn, c->rnic.tos, c->timeout, err, sizeof(err))) {
 		rl_warn("rc load: %s", err);
 		return -EIO;
 	}
@@ -496,7 +496,7 @@ static int flow_open(const struct rcl_send_cfg *c, const struct rcl_flow *f, str
 		return rl_fail(err, errlen, EPROTO,
 			       "rc load: %s takes WRITEs of %u bytes at most, not %d",
 			       inet_ntoa(f->dst), s->peer.len, c->size);
-	return qp_connect(&s->e, s->qp, f->dst, &s->peer, psn, c->tos, err, errlen);
+	return qp_connect(&s->e, s->qp, f->dst, &s->peer, psn, c->tos, c->timeout, err, errlen);
 }
 
 static void flow_close(struct sflow *s)

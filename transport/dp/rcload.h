@@ -25,6 +25,15 @@
 #define RCL_PORT     18515 /* perftest's default TCP port for the exchange */
 #define RCL_SIZE_MAX 65536 /* the largest WRITE (ib_write_bw's default size) */
 #define RCL_FLOWS    64
+/*
+ * The QP's local ACK timeout, 4.096 us << it: 18 (1.07 s), NCCL's NCCL_IB_TIMEOUT (14 in its
+ * early releases, 18, now 20: src/transport/net_ib).  ibv_rc_pingpong's 14 (67 ms) is shorter
+ * than an incast's queue can hold a WRITE: in the VM tier's incast into an emulated 10 Mbit/s
+ * line (164 ms of queue) its QPs retransmitted what was only waiting, the receiver counted 674
+ * duplicates, RED dropped 2,122 packets and 3.9 Mbit/s got through, where in runs without a
+ * spurious timeout 9.4 did.
+ */
+#define RCL_TIMEOUT 18
 
 /* One line of the exchange: the sender's has no rkey, addr or len (0). */
 struct rcl_msg {
@@ -44,6 +53,7 @@ int rcl_parse(const char *line, bool reply, struct rcl_msg *m, char *err, size_t
 
 struct rcl_serve_cfg {
 	struct pt_cfg rnic; /* the receiving RNIC (its netdev, ibdev, address, gid_index) */
+	int timeout;	    /* its QPs' ACK timeout exponent (0: RCL_TIMEOUT) */
 	uint16_t port;	    /* TCP port of the exchange (0: RCL_PORT) */
 	long long ms;	    /* serve this long, or until SIGTERM (rl_signals_install()) */
 	/* a connecting peer's address: whether to serve it (NULL: any) */
@@ -73,6 +83,7 @@ struct rcl_send_cfg {
 	long long ms;
 	uint8_t tos;	 /* DSCP << 2 | ECN of the QP's packets (the GRH traffic class) */
 	int depth;	 /* WRITEs a flow keeps outstanding at most (0: 64) */
+	int timeout;	 /* the QPs' ACK timeout exponent (0: RCL_TIMEOUT) */
 	int progress_fd; /* "sent FLOW SECONDS COUNT REFUSED" lines every 100 ms (-1: none) */
 };
 

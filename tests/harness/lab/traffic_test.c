@@ -106,3 +106,27 @@ Test(traffic, sent_mbps_without_a_span_is_not_known, .fini = drop)
 	write_lines("load: 1 flows, 10 pps each: 0 datagrams sent\nsent 0 100.000 0 0\n");
 	cr_assert_eq(traffic_sent_mbps(path, 1000, &refused), -1);
 }
+
+/*
+ * Within a span (an RC load held back while its fault was live, then let go): each flow's
+ * rate over the part of the span its own lines cover, never over what came after.
+ */
+Test(traffic, sent_mbps_within_counts_only_the_span, .fini = drop)
+{
+	write_lines("sent 0 100.000 0 0\n"
+		    "sent 1 100.500 0 0\n"
+		    "sent 0 101.000 1000 0\n"
+		    "sent 1 101.500 500 0\n"
+		    "sent 0 102.000 2000 0\n"
+		    "sent 1 102.500 1000 0\n"
+		    "sent 0 103.000 9000 0\n"
+		    "sent 1 103.500 9000 0\n");
+	/* [99, 102]: flow 0 from 100 to 102 (1000/s, 8 Mbit/s), flow 1 from 100.5 (500/s: 4) */
+	cr_assert_float_eq(traffic_sent_mbps_within(path, 1000, 99.0, 102.0), 12.0, 1e-9);
+	/* [101, 102]: flow 0 1000/s; flow 1 from 101 to 102, 500/s */
+	cr_assert_float_eq(traffic_sent_mbps_within(path, 1000, 101.0, 102.0), 12.0, 1e-9);
+	/* after both flows' lines end, or a part too short to rate: not known */
+	cr_assert_eq(traffic_sent_mbps_within(path, 1000, 104.0, 105.0), -1);
+	cr_assert_eq(traffic_sent_mbps_within(path, 1000, 103.4, 103.5), -1);
+	cr_assert_eq(traffic_sent_mbps_within("/nonexistent/x", 1000, 100.0, 101.0), -1);
+}

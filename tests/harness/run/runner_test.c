@@ -1496,7 +1496,7 @@ static enum run_verdict graded_under_load(double share, double sent, unsigned lo
 	    .name = "goodput-vs-optimal", .op = MOP_GE, .value = 0.9, .text = ">= 0.9"};
 	sc.expect.n_metrics = 1;
 	comp_obs_metric(&c.obs, "goodput-vs-optimal", figure, "ratio");
-	r.loads[0] = (struct run_load){sent, refused};
+	r.loads[0] = (struct run_load){sent, refused, -1};
 	r.n_loads = 1;
 	for (int i = 1; i <= 100; i++) /* a quiet rig */
 		*RL_PUSH(r.rig.s, r.rig.n) = (struct rig_sample){.t = 100 + 0.1 * i, .some = 0.05};
@@ -1508,6 +1508,28 @@ static enum run_verdict graded_under_load(double share, double sent, unsigned lo
 	comp_obs_clear(&c.obs);
 	free(r.rig.s);
 	return v;
+}
+
+/*
+ * An RC load's pace is its RNICs': held back by the fault, then let go after the undo, so its
+ * words say what it got through while the fault was in effect beside its whole rate.
+ */
+Test(grade, an_rc_load_says_what_it_sent_while_the_fault_held_it)
+{
+	struct scn_load l = {.kind = LOAD_INCAST, .rc = true, .rate_mbps = 30};
+	struct scenario s = {.loads = &l, .n_loads = 1};
+	struct scn_result r = {.s = &s, .n_loads = 1};
+	char text[300];
+
+	snprintf(l.to, sizeof(l.to), "host1:rnic1");
+	r.loads[0] = (struct run_load){14.1, 6000, 9.43};
+	cr_assert_str_eq(runner_load_text(&r, 0, text, sizeof(text)),
+			 "RC WRITE incast to host1:rnic1: asked 30 Mbit/s, sent 14 Mbit/s (47%), "
+			 "sends refused downstream; 9.4 Mbit/s while the fault was in effect");
+	l.rc = false; /* a UDP load's words stay as they were */
+	cr_assert_str_eq(runner_load_text(&r, 0, text, sizeof(text)),
+			 "incast to host1:rnic1: asked 30 Mbit/s, sent 14 Mbit/s (47%), sends "
+			 "refused downstream");
 }
 
 Test(grade, a_failure_under_a_load_the_rig_could_not_send_is_invalid)
