@@ -72,16 +72,11 @@ int agent_core_open(struct agent_core *c, const void *hello, size_t hello_len,
 
 struct pt_cfg agent_core_port_cfg(const struct agent_core *c, size_t i, uint32_t qpn)
 {
-	const struct inv_rnic *r = &c->h->rnics[i];
+	struct pt_cfg p = pt_rnic_cfg(&c->h->rnics[i], (uint8_t)(c->cfg->dscp << 2));
 
-	return (struct pt_cfg){.netdev = r->netdev,
-			       .ibdev = r->ibdev,
-			       .addr = r->addr.addr,
-			       .prefix_len = r->addr.len,
-			       .gid_index = r->gid_index,
-			       .tos = (uint8_t)(c->cfg->dscp << 2),
-			       .qpn = qpn,
-			       .share_port = true};
+	p.qpn = qpn;
+	p.share_port = true;
+	return p;
 }
 
 void agent_core_teardown(struct agent_core *c)

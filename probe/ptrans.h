@@ -169,6 +169,13 @@ static inline bool pt_sibling_qpn(uint32_t ours, uint32_t qpn)
 struct sock_filter;
 void pt_udp_filter(struct sock_filter *f, uint32_t qpn);
 
+/*
+ * The configuration of a port on inventory RNIC r (its netdev, verbs device, address, subnet and
+ * GID index), every probe and packet sent with tos; the caller sets the rest.
+ */
+struct inv_rnic;
+struct pt_cfg pt_rnic_cfg(const struct inv_rnic *r, uint8_t tos);
+
 /* The names of all transports, for messages: "udp, verbs, auto". */
 const char *pt_names(void);
 

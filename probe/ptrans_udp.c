@@ -421,6 +421,16 @@ const struct pt_ops pt_auto_ops = {.name = "auto"};
 
 static const struct pt_ops *const all[] = {&pt_udp_ops, &pt_verbs_ops, &pt_auto_ops};
 
+struct pt_cfg pt_rnic_cfg(const struct inv_rnic *r, uint8_t tos)
+{
+	return (struct pt_cfg){.netdev = r->netdev,
+			       .ibdev = r->ibdev,
+			       .addr = r->addr.addr,
+			       .prefix_len = r->addr.len,
+			       .gid_index = r->gid_index,
+			       .tos = tos};
+}
+
 const struct pt_ops *pt_resolve(const struct pt_ops *t, const struct inv_host *h, char *how,
 				size_t howlen)
 {
@@ -436,12 +446,8 @@ const struct pt_ops *pt_resolve(const struct pt_ops *t, const struct inv_host *h
 		snprintf(how, howlen, "udp transport (auto: no RNIC to try verbs on)");
 		return &pt_udp_ops;
 	}
-	c = (struct pt_cfg){.netdev = h->rnics[0].netdev,
-			    .ibdev = h->rnics[0].ibdev,
-			    .addr = h->rnics[0].addr.addr,
-			    .prefix_len = h->rnics[0].addr.len,
-			    .gid_index = h->rnics[0].gid_index,
-			    .sports = 1};
+	c = pt_rnic_cfg(&h->rnics[0], 0);
+	c.sports = 1;
 	if (!pt_verbs_ops.open(&c, &port, err, sizeof(err))) {
 		pt_verbs_ops.close(port);
 		snprintf(how, howlen, "verbs transport (auto: %s has an RDMA device)", c.netdev);

@@ -73,17 +73,6 @@ static const struct opt_desc rc_opts[] = {
     OPT_TABLE_END,
 };
 
-/* An RNIC's verbs configuration from the inventory. */
-static struct pt_cfg rnic_cfg(const struct inv_rnic *r, uint8_t tos)
-{
-	return (struct pt_cfg){.netdev = r->netdev,
-			       .ibdev = r->ibdev,
-			       .addr = r->addr.addr,
-			       .prefix_len = r->addr.len,
-			       .gid_index = r->gid_index,
-			       .tos = tos};
-}
-
 /* Whether a is an RNIC's address in the inventory (ctx): the only peers and receivers. */
 static bool lab_rnic(struct in_addr a, void *ctx)
 {
@@ -174,7 +163,7 @@ static int load_rc(int argc, char **argv)
 			inventory_free(inv);
 			return bad("--rnic %s is not an RNIC of %s", a.rnic, a.host);
 		}
-		sc = (struct rcl_serve_cfg){.rnic = rnic_cfg(r, tos),
+		sc = (struct rcl_serve_cfg){.rnic = pt_rnic_cfg(r, tos),
 					    .timeout = a.timeout,
 					    .port = (uint16_t)a.port,
 					    .ms = a.for_ms,
@@ -205,7 +194,7 @@ static int load_rc(int argc, char **argv)
 			    "RNIC's address of the lab (at most %d flows)",
 			    t, colon ? ":" : "", colon ? colon + 1 : "", a.host, RCL_FLOWS);
 		}
-		flows[n++].src = rnic_cfg(r, tos);
+		flows[n++].src = pt_rnic_cfg(r, tos);
 	}
 	setpriority(PRIO_PROCESS, 0, 19); /* as the UDP loads: never before the agents */
 	struct rcl_send_cfg sc = {.flows = flows,
