@@ -371,17 +371,18 @@ static void invalid(struct scn_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
- * Whether the RNIC at endpoint name has an RDMA device, by 'rdma -j link show' on its host (a
- * link on its netdev, or its inventory ibdev's); false with why.
+ * Whether the RNIC at endpoint name has an RDMA device: a link on its netdev (or its inventory
+ * ibdev's) in its host's 'rdma -j link show', asked once a host (links[h], NULL until then);
+ * false with why.
  */
-static bool rdma_device(struct lab *lab, const struct scenario *s, const char *name, char *why,
-			size_t len)
+static bool rdma_device(struct lab *lab, const struct scenario *s, const char *name, json_t **links,
+			char *why, size_t len)
 {
 	static const char *const argv[] = {"rdma", "-j", "link", "show", NULL};
 	struct inv_endpoint ep;
 	const struct inv_rnic *rn;
 	char err[300];
-	json_t *j, *v;
+	json_t *v;
 	size_t i;
 
 	if (inventory_endpoint(s->inv, name, &ep, err, sizeof(err)) || ep.kind != INV_DEV_HOST) {
@@ -389,24 +390,22 @@ static bool rdma_device(struct lab *lab, const struct scenario *s, const char *n
 		return false;
 	}
 	rn = &s->inv->hosts[ep.dev].rnics[ep.port];
-	if (!(j = lab_exec_json(lab, s->inv->hosts[ep.dev].name, argv, err, sizeof(err)))) {
+	if (!links[ep.dev] && !(links[ep.dev] = lab_exec_json(lab, s->inv->hosts[ep.dev].name, argv,
+							      err, sizeof(err)))) {
 		snprintf(why, len, "%s has no RDMA device ('rdma link show' there: %.200s)", name,
 			 err);
 		return false;
 	}
-	json_array_foreach(j, i, v)
+	json_array_foreach(links[ep.dev], i, v)
 	{
 		const char *nd = json_string_value(json_object_get(v, "netdev"));
 		const char *ifn = json_string_value(json_object_get(v, "ifname"));
 		size_t dl = strlen(rn->ibdev);
 
 		if ((nd && !strcmp(nd, rn->netdev)) ||
-		    (dl && ifn && !strncmp(ifn, rn->ibdev, dl) && ifn[dl] == '/')) {
-			json_decref(j);
+		    (dl && ifn && !strncmp(ifn, rn->ibdev, dl) && ifn[dl] == '/'))
 			return true;
-		}
 	}
-	json_decref(j);
 	snprintf(why, len, "%s has no RDMA device ('rdma link show' lists none on %s)", name,
 		 rn->netdev);
 	return false;
@@ -416,14 +415,18 @@ static bool rdma_device(struct lab *lab, const struct scenario *s, const char *n
 static bool rc_load_devices(struct lab *lab, const struct scenario *s, const struct scn_load *ld,
 			    struct scn_result *r)
 {
+	json_t **links = rl_xcalloc(s->inv->n_hosts, sizeof(*links));
 	char why[400];
+	bool ok = true;
 
-	for (size_t i = 0; i <= ld->n_from; i++)
-		if (!rdma_device(lab, s, i ? ld->from[i - 1] : ld->to, why, sizeof(why))) {
+	for (size_t i = 0; ok && i <= ld->n_from; i++)
+		if (!(ok = rdma_device(lab, s, i ? ld->from[i - 1] : ld->to, links, why,
+				       sizeof(why))))
 			invalid(r, "the RC WRITE incast to %s cannot run: %s", ld->to, why);
-			return false;
-		}
-	return true;
+	for (size_t h = 0; h < s->inv->n_hosts; h++)
+		json_decref(links[h]);
+	free(links);
+	return ok;
 }
 
 /*
