@@ -124,17 +124,15 @@ section "hostmesh: every CI scenario (rocelab run scenarios/ci/*.yaml), beside o
 # the suite quiet, N times): pass, for both monitors. Once, not twice: make check has 30
 # minutes. The rig's pressure is measured through it (results.json's rig).  The busy core is
 # Debian's stress-ng --cpu 1; in make check (BESIDE_TIERS), first make check's CPU-bound
-# tiers on one CPU, stress-ng filling their gaps (tests/beside.sh), then stress-ng alone.
+# tiers on one CPU (the rest of their build, unit, fuzz-check, figures-check), stress-ng
+# filling their gaps (tests/beside.sh, started with the tier), then stress-ng alone.
 command -v stress-ng >/dev/null || fail "stress-ng is missing (scripts/deps.sh installs it)"
-BESIDE_OUT="$ROOT/${BUILD:-build}/beside"
 if [ -n "${BESIDE_TIERS:-}" ]; then
-	# a session of its own: the tiers, their tests and stress-ng end as one group (its pgid)
-	rm -rf "$BESIDE_OUT"
-	setsid -w "$ROOT/tests/beside.sh" run "$BESIDE_OUT" $BESIDE_TIERS >"$HM_OUT/beside.log" 2>&1 &
-	STRESS=$!
-	end_beside() { [ -s "$BESIDE_OUT/pgid" ] && kill -- -"$(cat "$BESIDE_OUT/pgid")" 2>/dev/null; wait $STRESS 2>/dev/null; }
-	defer end_beside
-	load="beside $BESIDE_TIERS on one CPU, then stress-ng --cpu 1"
+	# tests/vlab/run.sh started them (ONLY=hostmesh too); its CI suite begins: go
+	[ -n "$BESIDE_PID" ] || start_beside
+	for _ in $(seq 100); do [ -e "$BESIDE_OUT/pgid" ] && break; sleep 0.1; done
+	touch "$BESIDE_OUT/go"
+	load="beside make ${BESIDE_PREP:-check-bins} $BESIDE_TIERS on one CPU, then stress-ng --cpu 1"
 else
 	stress-ng --cpu 1 --timeout 0 --quiet &
 	STRESS=$!
@@ -146,15 +144,18 @@ start=$(date +%s)
 rc=$?
 echo "  ($(($(date +%s) - start)) s, $load)"
 if [ -n "${BESIDE_TIERS:-}" ]; then
-	# the tiers may outlast the suite (a slower machine): they finish, still beside nothing
-	for _ in $(seq 1800); do [ -e "$BESIDE_OUT/done" ] && break; kill -0 $STRESS 2>/dev/null || break; sleep 1; done
+	# the tiers may outlast the suite: they finish on every CPU, beside nothing
+	free_beside
+	for _ in $(seq 1800); do [ -e "$BESIDE_OUT/done" ] && break; kill -0 "$BESIDE_PID" 2>/dev/null || break; sleep 1; done
 	end_beside
-	[ -s "$HM_OUT/beside.log" ] && sed 's/^/beside| /' "$HM_OUT/beside.log"
-	for t in $BESIDE_TIERS; do
-		sed "s/^/$t| /" "$BESIDE_OUT/$t.log" 2>/dev/null
+	[ -s "$T/beside.log" ] && sed 's/^/beside| /' "$T/beside.log"
+	for t in ${BESIDE_PREP:-check-bins} $BESIDE_TIERS; do
 		read -r _ trc secs < <(awk -v t="$t" '$1 == t' "$BESIDE_OUT/status" 2>/dev/null) ||
 			trc=none secs=0
-		[ "$trc" = 0 ] && ok "make $t passed beside the suite, on one CPU ($secs s)" ||
+		# the tiers' output whole, as make check printed it; the build's when it failed
+		[ "$t" = "${BESIDE_PREP:-check-bins}" ] && [ "$trc" = 0 ] ||
+			sed "s/^/$t| /" "$BESIDE_OUT/$t.log" 2>/dev/null
+		[ "$trc" = 0 ] && ok "make $t passed beside the suite ($secs s)" ||
 			fail "make $t beside the suite: exit $trc ($BESIDE_OUT/$t.log)" "$(tail -3 "$BESIDE_OUT/$t.log" 2>/dev/null | tr '\n' ' ')"
 	done
 else

@@ -75,3 +75,32 @@ snapshot() {
 		tc -n "$ns" filter show 2>/dev/null | sort
 	done
 }
+
+# make check (BESIDE_TIERS): its CPU-bound tiers beside this tier (tests/beside.sh): the
+# sanitized build first, at nice 19, while the first suites run; the tiers once
+# hostmesh_test.sh says go (the busy core its CI suite is graded beside).
+BESIDE_OUT="$ROOT/${BUILD:-build}/beside"
+BESIDE_PID=
+start_beside() {
+	rm -rf "$BESIDE_OUT"
+	# a session of its own: the build, the tiers, their tests and stress-ng end as one group
+	setsid -w "$ROOT/tests/beside.sh" run "$BESIDE_OUT" "${BESIDE_PREP:-check-bins}" $BESIDE_TIERS \
+		>"$T/beside.log" 2>&1 &
+	BESIDE_PID=$!
+}
+# The suite has ended before the tiers: the rest of them on every CPU, no stress-ng beside.
+free_beside() {
+	local g all p
+	[ -n "$BESIDE_PID" ] && [ -s "$BESIDE_OUT/pgid" ] && [ ! -e "$BESIDE_OUT/done" ] || return 0
+	g=$(cat "$BESIDE_OUT/pgid")
+	all=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
+	touch "$BESIDE_OUT/free"
+	pkill -g "$g" -x stress-ng
+	for p in $(pgrep -g "$g"); do taskset -a -p -c "$all" "$p" >/dev/null 2>&1; done
+}
+end_beside() {
+	[ -n "$BESIDE_PID" ] || return 0
+	[ -s "$BESIDE_OUT/pgid" ] && kill -- -"$(cat "$BESIDE_OUT/pgid")" 2>/dev/null
+	wait "$BESIDE_PID" 2>/dev/null
+	BESIDE_PID=
+}
