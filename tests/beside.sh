@@ -62,6 +62,11 @@ shift
 command -v stress-ng >/dev/null || { echo "beside: stress-ng is missing (scripts/deps.sh installs it)" >&2; exit 2; }
 rm -rf "$out" && mkdir -p "$out" || exit 2
 echo $$ >"$out/pgid" # under setsid: this session's group, for the caller to end whole
+# BESIDE_OWNER (the integration tier's shell): killed (-9, a CI timeout), it cannot end this
+# group; the group ends itself once its owner is gone, stress-ng and all.
+if [[ "${BESIDE_OWNER:-}" =~ ^[0-9]+$ ]]; then
+	(while kill -0 "$BESIDE_OWNER" 2>/dev/null; do sleep 1; done; kill -- -$$) &
+fi
 # The last CPU this process may use: "0-1" -> 1, "0,2-5" -> 5.
 cpus=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
 cpu=${cpus##*[,-]}

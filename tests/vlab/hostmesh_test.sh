@@ -130,7 +130,6 @@ command -v stress-ng >/dev/null || fail "stress-ng is missing (scripts/deps.sh i
 if [ -n "${BESIDE_TIERS:-}" ]; then
 	# tests/vlab/run.sh started them (ONLY=hostmesh too); its CI suite begins: go
 	[ -n "$BESIDE_PID" ] || start_beside
-	for _ in $(seq 100); do [ -e "$BESIDE_OUT/pgid" ] && break; sleep 0.1; done
 	touch "$BESIDE_OUT/go"
 	load="beside make ${BESIDE_PREP:-check-bins} $BESIDE_TIERS on one CPU, then stress-ng --cpu 1"
 else

@@ -83,16 +83,18 @@ BESIDE_OUT="$ROOT/${BUILD:-build}/beside"
 BESIDE_PID=
 start_beside() {
 	rm -rf "$BESIDE_OUT"
-	# a session of its own: the build, the tiers, their tests and stress-ng end as one group
-	setsid -w "$ROOT/tests/beside.sh" run "$BESIDE_OUT" "${BESIDE_PREP:-check-bins}" $BESIDE_TIERS \
-		>"$T/beside.log" 2>&1 &
-	BESIDE_PID=$!
+	# A session of its own: the build, the tiers, their tests and stress-ng end as one group.
+	# Not a child of this shell (setsid -f): a test's bare 'wait' must not wait for it.
+	BESIDE_OWNER=$$ setsid -f "$ROOT/tests/beside.sh" run "$BESIDE_OUT" "${BESIDE_PREP:-check-bins}" $BESIDE_TIERS \
+		>"$T/beside.log" 2>&1 </dev/null
+	for _ in $(seq 100); do [ -s "$BESIDE_OUT/pgid" ] && break; sleep 0.1; done
+	BESIDE_PID=$(cat "$BESIDE_OUT/pgid" 2>/dev/null)
 }
 # The suite has ended before the tiers: the rest of them on every CPU, no stress-ng beside.
 free_beside() {
 	local g all p
-	[ -n "$BESIDE_PID" ] && [ -s "$BESIDE_OUT/pgid" ] && [ ! -e "$BESIDE_OUT/done" ] || return 0
-	g=$(cat "$BESIDE_OUT/pgid")
+	[ -n "$BESIDE_PID" ] && [ ! -e "$BESIDE_OUT/done" ] || return 0
+	g=$BESIDE_PID
 	all=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
 	touch "$BESIDE_OUT/free"
 	pkill -g "$g" -x stress-ng
@@ -100,7 +102,7 @@ free_beside() {
 }
 end_beside() {
 	[ -n "$BESIDE_PID" ] || return 0
-	[ -s "$BESIDE_OUT/pgid" ] && kill -- -"$(cat "$BESIDE_OUT/pgid")" 2>/dev/null
-	wait "$BESIDE_PID" 2>/dev/null
+	kill -- -"$BESIDE_PID" 2>/dev/null
+	for _ in $(seq 50); do kill -0 "$BESIDE_PID" 2>/dev/null || break; sleep 0.1; done
 	BESIDE_PID=
 }
