@@ -76,9 +76,9 @@ snapshot() {
 	done
 }
 
-# make check (BESIDE_TIERS): its CPU-bound tiers beside this tier (tests/beside.sh): the
-# sanitized build first, at nice 19, while the first suites run; the tiers once
-# hostmesh_test.sh says go (the busy core its CI suite is graded beside).
+# make check (BESIDE_TIERS): its CPU-bound tiers beside this tier (tests/beside.sh): their
+# sanitized build first when it is not built (at nice 19, while the first suites run), the
+# tiers once hostmesh_test.sh says go (the busy core its CI suite is graded beside).
 BESIDE_OUT="$ROOT/${BUILD:-build}/beside"
 BESIDE_PID=
 start_beside() {
