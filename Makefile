@@ -34,7 +34,7 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all check unit integration vm-check demo nightly deps bench install clean help format format-check layers \
 	fuzz fuzz-check fuzz-nightly install-check flake bench-check bench-record figures-table \
-	figures-check check-bins
+	figures-check
 all: $(BUILD)/rocelab $(BUILD)/rocelab-agent
 
 help:
@@ -171,14 +171,10 @@ deps:
 unit: $(TEST_BIN)
 	@tests/unit.sh $(TEST_BIN)
 
-# BESIDE_TIERS: make targets run on one CPU beside the Hostmesh CI suite, as its busy core,
-# after check-bins is built there (at nice 19 while the first suites run, when it is not
-# built yet: make check builds it first) (tests/beside.sh; make check sets it).
+# BESIDE_TIERS: make targets run on one CPU beside the Hostmesh CI suite, as its busy core
+# (tests/beside.sh; make check sets it).
 integration: $(BUILD)/rocelab $(BUILD)/rocelab-agent $(TOOL_BIN)
-	@BESIDE_TIERS='$(BESIDE_TIERS)' BESIDE_PREP=check-bins tests/vlab/run.sh
-
-# What unit and fuzz-check run: the sanitized library, the unit tests, the fuzzing harnesses.
-check-bins: $(TEST_BIN) $(FUZZ_BIN)
+	@BESIDE_TIERS='$(BESIDE_TIERS)' tests/vlab/run.sh
 
 # Each step says how long it took: make check has 30 minutes on the 2-core CI machine.  Its
 # CPU-bound tiers (unit, fuzz-check, figures-check) run on one CPU beside the Hostmesh CI suite,
@@ -189,7 +185,7 @@ STEP = t=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "check: $(2) to
 CHECK_BESIDE := unit fuzz-check figures-check
 check: deps
 	@$(call STEP,format-check layers,format and layers)
-	@$(call STEP,-j$(NPROC) all $(TOOL_BIN) check-bins,the build)
+	@$(call STEP,-j$(NPROC) all $(TEST_BIN) $(TOOL_BIN) $(FUZZ_BIN),the build)
 	@$(call STEP,install-check,install-check)
 	@rm -rf $(BUILD)/beside
 	@$(call STEP,integration BESIDE_TIERS="$(CHECK_BESIDE)",integration)

@@ -1,24 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make check's CPU-bound tiers (unit, fuzz-check, figures-check, and the sanitized build they
-# need) as the busy core the Hostmesh CI suite is graded beside (issue 62: one core of two kept
-# busy, every verdict as on a quiet machine).  They used to run before the integration tier,
-# and stress-ng kept that core busy; beside it they cost make check none of their time.
-#   beside.sh run OUT PREP TARGET...   (tests/vlab/run.sh, in a session of its own)
-#       all on one CPU (the last one this process may use):
-#       1. 'make -j2 PREP' (the sanitized library, tests and harnesses) at nice 19, while the
-#          integration tier's first suites run;
-#       2. once OUT/go appears (hostmesh_test.sh: the CI suite begins), whatever of that build
-#          is left at nice 0, then 'make TARGET' for each, one after another, stress-ng --cpu 1
-#          at nice 19 on the same CPU filling their gaps: that CPU is busy from the go on;
-#       3. once they are done, stress-ng --cpu 1 (nice 0, any CPU) as before, until ended.
-#       Once OUT/free appears (the suite ended before them; the caller has released their
-#       processes to every CPU, tests/vlab/lib.sh free_beside), the rest runs on every CPU,
-#       with no stress-ng: nothing is graded beside it any more.
-#       OUT/TARGET.log is each one's output (OUT/PREP.log the build's), OUT/status a line
-#       "NAME EXIT SECONDS" each, OUT/done is written when the last one ended, OUT/pgid is the
-#       group that ends it all.  build/rocelab and rocelab-agent are never remade (make -o):
-#       the integration tier is running them.
+# make check's CPU-bound tiers (unit, fuzz-check, figures-check) as the busy core the Hostmesh
+# CI suite is graded beside (issue 62: one core of two kept busy, every verdict as on a quiet
+# machine).  They used to run before the integration tier, and stress-ng kept that core busy;
+# beside it they cost make check none of their time.
+#   beside.sh run OUT TARGET...   (hostmesh_test.sh as its CI suite starts, in a session of
+#                                  its own)
+#       'make TARGET' for each, one after another, on one CPU (the last one this process may
+#       use), stress-ng --cpu 1 at nice 19 on the same CPU filling their gaps; once they are
+#       done, stress-ng --cpu 1 (nice 0, any CPU) as before, until ended.  Once OUT/free
+#       appears (the suite ended before them; the caller has released their processes to
+#       every CPU, tests/vlab/lib.sh free_beside), the rest runs on every CPU, with no
+#       stress-ng: nothing is graded beside it any more.
+#       OUT/TARGET.log is each one's output, OUT/status a line "TARGET EXIT SECONDS" each,
+#       OUT/done is written when the last one ended, OUT/pgid is the group that ends it all.
+#       build/rocelab and rocelab-agent are never remade (make -o): the integration tier is
+#       running them.
 #   beside.sh rest OUT TARGET...       (make check, after the integration tier)
 #       each TARGET that ran beside: says how long it took; one that did not (ONLY=, or the
 #       tier stopped before the suite): runs it now.  Exit 1 if any failed.
@@ -26,7 +23,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-} out=${2:-}
 [ $# -ge 2 ] && { [ "$mode" = run ] || [ "$mode" = rest ]; } ||
-	{ echo "usage: $0 run OUT PREP TARGET... | rest OUT TARGET..." >&2; exit 2; }
+	{ echo "usage: $0 run|rest OUT TARGET..." >&2; exit 2; }
 shift 2
 build=${BUILD:-build}
 mk=(make --no-print-directory -o "$build/rocelab" -o "$build/rocelab-agent")
@@ -56,9 +53,6 @@ if [ "$mode" = rest ]; then
 	exit $rc
 fi
 
-[ $# -ge 1 ] || { echo "usage: $0 run OUT PREP TARGET..." >&2; exit 2; }
-prep=$1
-shift
 command -v stress-ng >/dev/null || { echo "beside: stress-ng is missing (scripts/deps.sh installs it)" >&2; exit 2; }
 rm -rf "$out" && mkdir -p "$out" || exit 2
 echo $$ >"$out/pgid" # under setsid: this session's group, for the caller to end whole
@@ -77,19 +71,8 @@ stop() { [ -z "$fill" ] || kill "$fill" 2>/dev/null; }
 pin() { if [ -e "$out/free" ]; then "$@"; else taskset -c "$cpu" "$@"; fi; }
 trap 'stop; exit 143' TERM INT
 
-s=$(date +%s)
-# its own time in the status line, not the wait for the go
-(
-	taskset -c "$cpu" nice -n 19 "${mk[@]}" -j2 "$prep" >"$out/$prep.log" 2>&1
-	echo "$prep $? $(($(date +%s) - s))" >>"$out/status"
-) &
-b=$!
-while [ ! -e "$out/go" ]; do sleep 0.5; done
-# The suite begins: this CPU is its busy core from now on, the build's rest at nice 0.
-renice -n 0 -g $$ >/dev/null 2>&1
 taskset -c "$cpu" nice -n 19 stress-ng --cpu 1 --timeout 0 --quiet &
 fill=$!
-wait "$b"
 for t in "$@"; do
 	s=$(date +%s)
 	pin "${mk[@]}" "$t" >"$out/$t.log" 2>&1

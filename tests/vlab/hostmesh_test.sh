@@ -124,14 +124,12 @@ section "hostmesh: every CI scenario (rocelab run scenarios/ci/*.yaml), beside o
 # the suite quiet, N times): pass, for both monitors. Once, not twice: make check has 30
 # minutes. The rig's pressure is measured through it (results.json's rig).  The busy core is
 # Debian's stress-ng --cpu 1; in make check (BESIDE_TIERS), first make check's CPU-bound
-# tiers on one CPU (the rest of their build, unit, fuzz-check, figures-check), stress-ng
-# filling their gaps (tests/beside.sh, started with the tier), then stress-ng alone.
+# tiers on one CPU (unit, fuzz-check, figures-check), stress-ng filling their gaps
+# (tests/beside.sh), then stress-ng alone.
 command -v stress-ng >/dev/null || fail "stress-ng is missing (scripts/deps.sh installs it)"
 if [ -n "${BESIDE_TIERS:-}" ]; then
-	# tests/vlab/run.sh started them (ONLY=hostmesh too); its CI suite begins: go
-	[ -n "$BESIDE_PID" ] || start_beside
-	touch "$BESIDE_OUT/go"
-	load="beside make ${BESIDE_PREP:-check-bins} $BESIDE_TIERS on one CPU, then stress-ng --cpu 1"
+	start_beside
+	load="beside make $BESIDE_TIERS on one CPU, then stress-ng --cpu 1"
 else
 	stress-ng --cpu 1 --timeout 0 --quiet &
 	STRESS=$!
@@ -148,12 +146,10 @@ if [ -n "${BESIDE_TIERS:-}" ]; then
 	for _ in $(seq 1800); do [ -e "$BESIDE_OUT/done" ] && break; kill -0 "$BESIDE_PID" 2>/dev/null || break; sleep 1; done
 	end_beside
 	[ -s "$T/beside.log" ] && sed 's/^/beside| /' "$T/beside.log"
-	for t in ${BESIDE_PREP:-check-bins} $BESIDE_TIERS; do
+	for t in $BESIDE_TIERS; do
+		sed "s/^/$t| /" "$BESIDE_OUT/$t.log" 2>/dev/null # whole, as make check printed it
 		read -r _ trc secs < <(awk -v t="$t" '$1 == t' "$BESIDE_OUT/status" 2>/dev/null) ||
 			trc=none secs=0
-		# the tiers' output whole, as make check printed it; the build's when it failed
-		[ "$t" = "${BESIDE_PREP:-check-bins}" ] && [ "$trc" = 0 ] ||
-			sed "s/^/$t| /" "$BESIDE_OUT/$t.log" 2>/dev/null
 		[ "$trc" = 0 ] && ok "make $t passed beside the suite ($secs s)" ||
 			fail "make $t beside the suite: exit $trc ($BESIDE_OUT/$t.log)" "$(tail -3 "$BESIDE_OUT/$t.log" 2>/dev/null | tr '\n' ' ')"
 	done

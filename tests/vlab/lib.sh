@@ -76,16 +76,15 @@ snapshot() {
 	done
 }
 
-# make check (BESIDE_TIERS): its CPU-bound tiers beside this tier (tests/beside.sh): their
-# sanitized build first when it is not built (at nice 19, while the first suites run), the
-# tiers once hostmesh_test.sh says go (the busy core its CI suite is graded beside).
+# make check (BESIDE_TIERS): its CPU-bound tiers as the busy core the Hostmesh CI suite is
+# graded beside (tests/beside.sh, started by hostmesh_test.sh).
 BESIDE_OUT="$ROOT/${BUILD:-build}/beside"
 BESIDE_PID=
 start_beside() {
 	rm -rf "$BESIDE_OUT"
-	# A session of its own: the build, the tiers, their tests and stress-ng end as one group.
+	# A session of its own: the tiers, their tests and stress-ng end as one group.
 	# Not a child of this shell (setsid -f): a test's bare 'wait' must not wait for it.
-	BESIDE_OWNER=$$ setsid -f "$ROOT/tests/beside.sh" run "$BESIDE_OUT" "${BESIDE_PREP:-check-bins}" $BESIDE_TIERS \
+	BESIDE_OWNER=$$ setsid -f "$ROOT/tests/beside.sh" run "$BESIDE_OUT" $BESIDE_TIERS \
 		>"$T/beside.log" 2>&1 </dev/null
 	for _ in $(seq 100); do [ -s "$BESIDE_OUT/pgid" ] && break; sleep 0.1; done
 	BESIDE_PID=$(cat "$BESIDE_OUT/pgid" 2>/dev/null)

@@ -31,7 +31,6 @@ if [ -n "$(leftovers)" ]; then
 	exit 2
 fi
 echo "$$ $(ps -o sid= $$ | tr -d ' ')" >"$RUN_MARK"
-[ -z "${BESIDE_TIERS:-}" ] || start_beside
 # Whatever a test leaves up comes down at exit (after the tests' own deferred cleanups).
 # KEEP=DIR keeps the tests' files (results, analyzer output, logs) there for a look afterwards.
 trap 'run_deferred; end_beside; "$RL" lab down -q >/dev/null 2>&1; rm -f "$RUN_MARK"; [ -z "${KEEP:-}" ] || cp -a "$T" "$KEEP"; rm -rf "$T"' EXIT
