@@ -226,7 +226,8 @@ demo: deps
 	@scripts/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench $(BUILD)/bench/rpa_bench $(BUILD)/bench/wake_replay
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/az_bench $(BUILD)/bench/rpa_bench $(BUILD)/bench/wake_replay \
+		$(BUILD)/bench/wire_bench
 	@tests/bench/lab_bench.sh
 	@tests/bench/hostmesh_bench.sh
 	@tests/bench/rpm_bench.sh

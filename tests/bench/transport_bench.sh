@@ -3,7 +3,9 @@
 # Benchmark: the rig's own ceiling for MP-RDMA on the virtual lab.  One unshaped path for
 # TRANSPORT_S seconds (default 1; the single-path sender on one VP), then MP-RDMA over the four
 # spines, side by side in one run; machine CPU (all cores, /proc/stat) per data packet with its ACK
-# (sender, receiver and the kernel's forwarding over three hops each way).
+# (sender, receiver and the kernel's forwarding over three hops each way); and the endpoints' own
+# instructions per data packet (build/bench/wire_bench under callgrind: the payload's pattern, the
+# RoCEv2 headers and ICRC, both ends; repeatable where the CPU figures are not).
 # Prints "bench <name> <value> <unit>" lines.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,6 +37,15 @@ run() {
 		  .receiver.delivered * 1024 * 8 / .sender.seconds / 1e6,
 		  $cpu * 1e6 / .sender.sent] | @tsv' "$out/$name.json"
 }
+
+# wire_instr N: callgrind's instruction count for N packets through build/bench/wire_bench
+wire_instr() {
+	valgrind --tool=callgrind --callgrind-out-file="$out/wire.$1" build/bench/wire_bench "$1" \
+		>/dev/null 2>"$out/wire.$1.log" && awk '/^summary:/ {print $2}' "$out/wire.$1"
+}
+# the difference over 2000 more packets leaves start-up and exit out
+w1=$(wire_instr 2000) w2=$(wire_instr 4000)
+printf 'bench transport_wire_instr_per_packet %.0f instr\n' "$(echo "($w2 - $w1) / 2000" | bc -l)"
 
 read -r pps mbit cpu < <(run one --single-path)
 printf 'bench transport_max_pps %.0f packets/s\n' "$pps"

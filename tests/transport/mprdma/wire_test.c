@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <string.h>
 
 static struct mpr_wire_ep ep(void)
 {
@@ -146,4 +147,44 @@ Test(wire, truncated_and_foreign_packets_are_refused)
 	n = mpr_wire_data(buf, sizeof(buf), &e, 1, &p, pl, sizeof(pl));
 	cr_assert_gt(n, 0);
 	cr_assert_eq(mpr_wire_parse_data(buf, (size_t)n, &ip, &qpn, &got, &gpl, &glen), -EPROTO);
+}
+
+/* The pattern as first written, a byte at a time: the word-wide fill must not drift from it. */
+static uint8_t pattern_byte(uint32_t psn, size_t i)
+{
+	uint64_t z = ((uint64_t)psn << 32 | (i & ~(size_t)7)) + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (uint8_t)(z >> (8 * (i % 8)));
+}
+
+Test(wire, the_pattern_is_the_psns_splitmix_byte_for_byte_at_every_length)
+{
+	static const uint32_t psns[] = {0, 1, 0x00ffffff, 0x01000000, 0xdeadbeef, 0xffffffff};
+	uint8_t buf[MPR_WIRE_PAYLOAD + 8];
+
+	for (size_t k = 0; k < sizeof(psns) / sizeof(psns[0]); k++)
+		for (size_t len = 0; len <= MPR_WIRE_PAYLOAD; len += len < 20 ? 1 : 61) {
+			memset(buf, 0xa5, sizeof(buf));
+			mpr_wire_pattern(psns[k], buf, len);
+			for (size_t i = 0; i < len; i++)
+				cr_assert_eq(buf[i], pattern_byte(psns[k], i),
+					     "psn %#x len %zu byte %zu", psns[k], len, i);
+			cr_assert_eq(buf[len], 0xa5, "psn %#x len %zu: nothing written past it",
+				     psns[k], len);
+			cr_assert(mpr_wire_pattern_ok(psns[k], buf, len));
+			/* any one byte changed, in the last partial word too, is caught */
+			for (size_t i = 0; i < len; i += len < 20 ? 1 : 97) {
+				buf[i] ^= 0x10;
+				cr_assert_not(mpr_wire_pattern_ok(psns[k], buf, len),
+					      "psn %#x len %zu: byte %zu changed", psns[k], len, i);
+				buf[i] ^= 0x10;
+			}
+			if (len)
+				cr_assert_not(mpr_wire_pattern_ok(psns[k] ^ 1, buf, len),
+					      "psn %#x len %zu: another PSN's", psns[k], len);
+		}
+	cr_assert_not(mpr_wire_pattern_ok(0, buf, MPR_WIRE_PAYLOAD + 1), "longer than a packet");
 }
