@@ -39,6 +39,12 @@ struct fault_spec {
 	char target[FAULT_NAME_MAX];
 	long long for_ms; /* 0: not given */
 	bool hold;
+	/*
+	 * Held by a run, which means to end it this long after it was applied
+	 * (its SIGTERM does): a schedule the fault keeps (a flap's cycles) starts
+	 * nothing at or past it.  0: no end known (a hold by hand).
+	 */
+	long long hold_ms;
 	long long deadman_ms; /* the devices' own timers' lease (deadman.h); 0: the default */
 	bool all_ports; /* a whole-switch target of a kind that also takes ports: said, not implied
 			 */

@@ -276,6 +276,9 @@ static json_t *scenario_json(const struct scn_result *r)
 	json_object_set_new(o, "fault_window",
 			    r->t_fault > 0 ? json_pack("[f,f]", r->t_fault, r->t_revert)
 					   : json_null());
+	/* applied to when its undo began: the phase's time, however long the apply took */
+	if (r->t_fault > 0 && r->t_unapply > r->t_fault)
+		json_object_set_new(o, "fault_live", json_pack("[f,f]", r->t_fault, r->t_unapply));
 	if (r->t_fault > 0) {
 		json_t *eff = json_array();
 

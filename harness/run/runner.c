@@ -78,6 +78,7 @@ struct live_fault {
 	bool cued, applied, done;
 	bool line_read;	   /* its verdict line read (cue_fault()) */
 	double applied_at; /* wall time the injector reported it applied, 0: not said */
+	long long late_ms; /* how long after its cue it was live: its end moves by as much */
 	int status;
 	char line[2048];
 };
@@ -109,14 +110,15 @@ static size_t read_line(struct live_fault *lf, int ms)
 
 /*
  * Start 'rocelab inject --handoff - --cue -j', hand it the fault typed on its
- * standard input (handoff.h), and wait (up to 60 s) for it to say it is ready:
+ * standard input (handoff.h) held, hold_ms the time the run will hold it from
+ * when it is live (0: the run's whole length), and wait (up to 60 s) for it to say it is ready:
  * started, the inventory read, the devices logged into.  Nothing is applied
  * until cue_fault().  Prepared before the baseline, so that the fault phase's
  * start holds the fault and not an injector starting up (issue 64: on a busy
  * machine that start-up made host-processing verdicts at the boundary).
  */
 static int prepare_fault(const char *self_exe, const struct scenario *s, const struct scn_fault *f,
-			 const char *logpath, struct live_fault *lf)
+			 long long hold_ms, const char *logpath, struct live_fault *lf)
 {
 	const char *argv[] = {self_exe, "inject", "--handoff", "-", "--cue",
 			      "-j",	"-i",	  s->inv_path, NULL};
@@ -128,6 +130,7 @@ static int prepare_fault(const char *self_exe, const struct scenario *s, const s
 	lf->in = lf->out = -1;
 	held.hold = true; /* the run ends it (SIGTERM), and a run killed with -9 too */
 	held.for_ms = 0;
+	held.hold_ms = hold_ms; /* how long after it was live the run ends it (run_one()) */
 	if (!(handoff = fault_handoff_write(&held)))
 		return -E2BIG;
 	if (pipe2(p, O_CLOEXEC) < 0 || pipe2(in, O_CLOEXEC) < 0) {
@@ -977,7 +980,7 @@ static bool start_fabric(const struct scenario *s, struct scn_result *r, struct 
 
 	snprintf(log, sizeof(log), "%s/fabric.log", r->dir);
 	for (size_t i = 0; i < s->n_fabric; i++)
-		if (prepare_fault(o->self_exe, s, &s->fabric[i], log, &fab[i]) ||
+		if (prepare_fault(o->self_exe, s, &s->fabric[i], 0, log, &fab[i]) ||
 		    fault_ready(&fab[i]) || cue_fault(&fab[i], r, true)) {
 			invalid(r,
 				"fabric %s %s could not be applied or verified (see %s/fabric.log)",
@@ -1048,7 +1051,10 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	 */
 	snprintf(log, sizeof(log), "%s/inject.log", r->dir);
 	for (size_t i = 0; ok && i < s->n_faults; i++)
-		if (prepare_fault(o->self_exe, s, &s->faults[i], log, &lf[i])) {
+		if (prepare_fault(o->self_exe, s, &s->faults[i],
+				  s->faults[i].for_ms ? s->faults[i].for_ms
+						      : s->fault_ms - s->faults[i].at_ms,
+				  log, &lf[i])) {
 			invalid(r, "fault %s %s: its injector did not start (see %s/inject.log)",
 				s->faults[i].spec.kind->name, s->faults[i].spec.target, s->name);
 			ok = false;
@@ -1074,7 +1080,13 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	if (ok)
 		progress(idx, total, s, "fault phase %.1f s%s", (double)s->fault_ms / 1e3,
 			 s->n_faults + s->n_loads ? "" : " (nothing injected)");
-	/* Faults start at their offsets and end at theirs (or with the phase). */
+	/*
+	 * Faults start at their offsets and are held for their time (to their
+	 * 'for', or to the phase's end) from when they were live: an injector
+	 * that took 3.8 s to apply (Soft-RoCE under qemu TCG; a NOS's commit can
+	 * take longer) does not take it from the fault, nor from its load, which
+	 * starts once it is verified.  The phase lasts until every one is undone.
+	 */
 	for (bool loads_started = false; ok && !rl_interrupted;) {
 		long long t = (long long)((rl_now_ns() - fault_start) / 1000000ULL);
 		bool pending = false;
@@ -1087,7 +1099,8 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 				cue_send(&lf[i]);
 		for (size_t i = 0; i < s->n_faults; i++) {
 			const struct scn_fault *f = &s->faults[i];
-			long long end = f->for_ms ? f->at_ms + f->for_ms : s->fault_ms;
+			long long end =
+			    (f->for_ms ? f->at_ms + f->for_ms : s->fault_ms) + lf[i].late_ms;
 
 			if (lf[i].cued && !lf[i].line_read) {
 				/* The fault is live from its cue on, verification included. */
@@ -1110,6 +1123,22 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					r->t_fault =
 					    lf[i].applied_at > t_cue ? lf[i].applied_at : t_cue;
 				}
+				/* live this late after its offset: held as much longer */
+				if (lf[i].applied_at > r->t_phase + (double)f->at_ms / 1e3)
+					lf[i].late_ms =
+					    (long long)((lf[i].applied_at - r->t_phase) * 1e3) -
+					    f->at_ms;
+				if (lf[i].late_ms >= 1000)
+					progress(idx, total, s,
+						 "%s %s live %.1f s after its cue: held %.1f s "
+						 "longer",
+						 f->spec.kind->name, f->spec.target,
+						 (double)lf[i].late_ms / 1e3,
+						 (double)lf[i].late_ms / 1e3);
+				else if (lf[i].late_ms > 0)
+					rl_dbg("run: %s: %s live %lld ms after its cue, held as "
+					       "much longer",
+					       s->name, f->spec.kind->name, lf[i].late_ms);
 				/* verified: every fault due at the phase's start is live */
 				if (!f->at_ms || !r->t_verified)
 					r->t_verified = runner_now_s();

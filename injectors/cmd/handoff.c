@@ -27,6 +27,8 @@ char *fault_handoff_write(const struct fault_spec *s)
 	json_object_set_new(o, "hold", json_boolean(s->hold));
 	json_object_set_new(o, "all_ports", json_boolean(s->all_ports));
 	json_object_set_new(o, "for_ms", json_integer(s->for_ms));
+	if (s->hold_ms)
+		json_object_set_new(o, "hold_ms", json_integer(s->hold_ms));
 	if (s->deadman_ms)
 		json_object_set_new(o, "deadman_ms", json_integer(s->deadman_ms));
 	/* the kind's own options that differ from its defaults, as its table writes them */
@@ -82,6 +84,13 @@ int fault_handoff_read(const char *line, struct fault_spec *s, char *why, size_t
 	/* 0: not given; else within the bound 'for' has as an option */
 	if (s->for_ms < 0 || s->for_ms > opt_find(fault_common_opts, "for")->hi) {
 		snprintf(why, whylen, "the handoff's for_ms %lld is not a duration", s->for_ms);
+		goto out;
+	}
+	s->hold_ms = json_integer_value(json_object_get(o, "hold_ms"));
+	if (s->hold_ms < 0 || s->hold_ms > opt_find(fault_common_opts, "for")->hi ||
+	    (s->hold_ms && !s->hold)) {
+		snprintf(why, whylen, "the handoff's hold_ms %lld is not a held fault's duration",
+			 s->hold_ms);
 		goto out;
 	}
 	s->deadman_ms = json_integer_value(json_object_get(o, "deadman_ms"));

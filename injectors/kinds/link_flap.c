@@ -557,8 +557,10 @@ static bool step(struct fault_run *f, bool up, int c, unsigned long long due,
 }
 
 /*
- * Flap as written until the count, --for or a signal ends it; the first down
- * phase is already applied (at f->origin_ns).  Cycle C goes down at the origin
+ * Flap as written until the count, --for, a run's hold (hold_ms: no cycle
+ * starts at or past its end, which the run's SIGTERM follows) or a signal
+ * ends it; the first down phase is already applied (at f->origin_ns).  Cycle C goes down at the
+ * origin
  * + (C-1) x period and up --down after, on that schedule rather than after
  * the last step's commands (which over SSH take their time); a step that
  * lands later than half of its phase (50 ms to 1 s), or an end that does not
@@ -574,9 +576,9 @@ static void live(struct fault_run *f)
 	const struct fault_spec *s = f->spec;
 	const unsigned long long period = (unsigned long long)lf_of(s)->period_ms * 1000000ULL,
 				 down = (unsigned long long)lf_of(s)->down_ms * 1000000ULL;
-	unsigned long long end = s->for_ms
-				     ? f->origin_ns + (unsigned long long)s->for_ms * 1000000ULL
-				     : ULLONG_MAX,
+	long long until = s->for_ms ? s->for_ms : s->hold_ms; /* a run's hold: its length */
+	unsigned long long end = until ? f->origin_ns + (unsigned long long)until * 1000000ULL
+				       : ULLONG_MAX,
 			   slack = (down < period - down ? down : period - down) / 2;
 	int cycles = lf_of(s)->count ? lf_of(s)->count : (s->for_ms || s->hold) ? INT_MAX : 1;
 

@@ -38,6 +38,7 @@ Test(handoff, every_kind_arrives_as_it_left)
 		fault_spec_init(&a, k);
 		cr_assert_eq(fault_spec_set(&a, "target", "sw1:swp3", why, sizeof(why)), 0);
 		a.hold = true;
+		a.hold_ms = 8000; /* a run's fault phase */
 		cr_assert_eq(fault_spec_set(&a, "deadman", "5s", why, sizeof(why)), 0);
 		for (size_t j = 0; j < ARRAY_SIZE(set); j++)
 			if (!strcmp(set[j][0], k->name))
@@ -51,6 +52,7 @@ Test(handoff, every_kind_arrives_as_it_left)
 		cr_assert_eq(b.kind, k);
 		cr_assert_str_eq(b.target, "sw1:swp3");
 		cr_assert(b.hold && !b.for_ms);
+		cr_assert_eq(b.hold_ms, 8000, "the run's hold, so a flap starts no cycle past it");
 		cr_assert_eq(b.deadman_ms, 5000, "the devices' timers keep the lease asked");
 		for (const struct opt_desc *d = k->opts; d->type != OPT_END; d++)
 			cr_assert_str_eq(fault_spec_value(&b, d->name, vb, sizeof(vb)),
@@ -85,6 +87,11 @@ Test(handoff, a_wrong_line_is_refused_saying_why)
 	     "period '1x'"},
 	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"for_ms\":-5}",
 	     "not a duration"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"hold_ms\":8000}",
+	     "not a held fault's duration"},
+	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"hold\":true,"
+	     "\"hold_ms\":-1}",
+	     "not a held fault's duration"},
 	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"deadman_ms\":100}",
 	     "not a lease rocelab takes"},
 	    {"{\"schema\":1,\"kind\":\"link-flap\",\"target\":\"sw1:swp3\",\"hold\":true,\"for_"

@@ -243,6 +243,10 @@ check "results.json: the flap's measured down intervals, two of 2 s (+-0.3) 4 s 
 	jq -e '.scenarios[] | select(.name == "rail-uplink-flap") | .effect_intervals | length == 2 and (map(.[1] - .[0] | . > 1.7 and . < 2.3) | all) and (.[1][0] - .[0][0] | . > 3.7 and . < 4.3)' "$HM_OUT/ci/results.json"
 check "results.json: acl-error acted over its fault window" \
 	jq -e '.scenarios[] | select(.name == "acl-error") | .effect_intervals == [.fault_window]' "$HM_OUT/ci/results.json"
+# The fault phase is the fault's time from when it was live: applying it (0.3-0.6 s here, 3.8 s
+# once in the VM tier, longer on a NOS that commits) is not taken from it, nor from its load.
+check "results.json: acl-error was live its whole 10 s phase, from its apply to its undo" \
+	jq -e '.scenarios[] | select(.name == "acl-error") | .fault_live | .[1] - .[0] | . >= 9.99 and . < 10.6' "$HM_OUT/ci/results.json"
 # Issue 64: what a monitor can tell apart comes from the paths its probes took, as traced.
 check "results.json: every monitor's classes come from the paths its probes took (traced)" \
 	jq -e '[.scenarios[] | .components[] | .observability // empty] | length >= 20 and all(.basis == "traced" and .paths > 0)' "$R"
