@@ -108,6 +108,12 @@ static size_t read_line(struct live_fault *lf, int ms)
 	return len;
 }
 
+/* How long a fault is held from when it is live: its 'for', or to the phase's end. */
+static long long fault_hold_ms(const struct scenario *s, const struct scn_fault *f)
+{
+	return f->for_ms ? f->for_ms : s->fault_ms - f->at_ms;
+}
+
 /*
  * Start 'rocelab inject --handoff - --cue -j', hand it the fault typed on its
  * standard input (handoff.h) held, hold_ms the time the run will hold it from
@@ -1051,9 +1057,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 	 */
 	snprintf(log, sizeof(log), "%s/inject.log", r->dir);
 	for (size_t i = 0; ok && i < s->n_faults; i++)
-		if (prepare_fault(o->self_exe, s, &s->faults[i],
-				  s->faults[i].for_ms ? s->faults[i].for_ms
-						      : s->fault_ms - s->faults[i].at_ms,
+		if (prepare_fault(o->self_exe, s, &s->faults[i], fault_hold_ms(s, &s->faults[i]),
 				  log, &lf[i])) {
 			invalid(r, "fault %s %s: its injector did not start (see %s/inject.log)",
 				s->faults[i].spec.kind->name, s->faults[i].spec.target, s->name);
@@ -1099,8 +1103,7 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 				cue_send(&lf[i]);
 		for (size_t i = 0; i < s->n_faults; i++) {
 			const struct scn_fault *f = &s->faults[i];
-			long long end =
-			    (f->for_ms ? f->at_ms + f->for_ms : s->fault_ms) + lf[i].late_ms;
+			long long end = f->at_ms + fault_hold_ms(s, f) + lf[i].late_ms;
 
 			if (lf[i].cued && !lf[i].line_read) {
 				/* The fault is live from its cue on, verification included. */
@@ -1130,10 +1133,9 @@ static void run_one(struct lab *lab, const struct scenario *s, struct scn_result
 					    f->at_ms;
 				if (lf[i].late_ms >= 1000)
 					progress(idx, total, s,
-						 "%s %s live %.1f s after its cue: held %.1f s "
+						 "%s %s live %.1f s after its cue, held as much "
 						 "longer",
 						 f->spec.kind->name, f->spec.target,
-						 (double)lf[i].late_ms / 1e3,
 						 (double)lf[i].late_ms / 1e3);
 				else if (lf[i].late_ms > 0)
 					rl_dbg("run: %s: %s live %lld ms after its cue, held as "

@@ -584,8 +584,7 @@ static int stay_live(struct injection *j)
 		 */
 		setpriority(PRIO_PROCESS, 0, -10);
 		s->kind->live(&j->run);
-		/* a run's hold outlasts the schedule (hold_ms): held as it ended, until the signal
-		 */
+		/* a run's hold outlasts the schedule (hold_ms): as it ended, until the signal */
 		if (s->hold && !rl_interrupted && !j->run.deadman_fired)
 			wait_live(&j->run, 0);
 	} else if (s->hold) {

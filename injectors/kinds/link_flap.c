@@ -559,17 +559,17 @@ static bool step(struct fault_run *f, bool up, int c, unsigned long long due,
 /*
  * Flap as written until the count, --for, a run's hold (hold_ms: no cycle
  * starts at or past its end, which the run's SIGTERM follows) or a signal
- * ends it; the first down phase is already applied (at f->origin_ns).  Cycle C goes down at the
- * origin
- * + (C-1) x period and up --down after, on that schedule rather than after
- * the last step's commands (which over SSH take their time); a step that
- * lands later than half of its phase (50 ms to 1 s), or an end that does not
- * read back, is said (f->short_of).  Each step starts as early as the last
- * one's commands took (at most that half phase), so that it lands on its
- * time: in the VM tier an 'ip link set' takes 0.5-0.85 s, over SSH to a NOS
- * about as long, and every step landed that late.  The first up starts early
- * by what the first down's commands took (f->first_took_ns): with no lead it
- * came 1.01 s late in a VM tier run (woke 0.15 s late, acted in 0.86 s).
+ * ends it; the first down phase is already applied (at f->origin_ns).  Cycle
+ * C goes down at the origin + (C-1) x period and up --down after, on that
+ * schedule rather than after the last step's commands (which over SSH take
+ * their time); a step that lands later than half of its phase (50 ms to
+ * 1 s), or an end that does not read back, is said (f->short_of).  Each step
+ * starts as early as the last one's commands took (at most that half phase),
+ * so that it lands on its time: in the VM tier an 'ip link set' takes
+ * 0.5-0.85 s, over SSH to a NOS about as long, and every step landed that
+ * late.  The first up starts early by what the first down's commands took
+ * (f->first_took_ns): with no lead it came 1.01 s late in a VM tier run
+ * (woke 0.15 s late, acted in 0.86 s).
  */
 static void live(struct fault_run *f)
 {
