@@ -473,6 +473,37 @@ const char *comp_plot_verdict_series(const char *file, char *buf, size_t len)
 	return buf;
 }
 
+bool comp_plot_span(const struct comp_times *t, double start, double end, double span[2])
+{
+	double t0 = comp_t0(t), lo = fmax(start, t->t_start), hi = fmin(end, t->t_end);
+
+	if (!(lo < hi))
+		return false;
+	span[0] = lo - t0;
+	span[1] = hi - t0;
+	return true;
+}
+
+#define NO_POINTS_LABEL 101 /* label 100: the caption, on the first panel */
+
+void comp_plot_yaxis(FILE *f, bool points, const char *yrange, double lo, double hi)
+{
+	if (points) {
+		fprintf(f, "set yrange %s\n", yrange);
+		return;
+	}
+	fprintf(f, "set yrange [%g:%g]\n", lo, hi);
+	fprintf(f,
+		"set label %d 'no window of the analyzer has a value in this time' "
+		"at graph 0.5, graph 0.5 center font 'Sans,9'\n",
+		NO_POINTS_LABEL);
+}
+
+void comp_plot_yaxis_end(FILE *f)
+{
+	fprintf(f, "unset label %d\n", NO_POINTS_LABEL);
+}
+
 static int comp_plot_draw(const struct comp_report *r, const char *gp)
 {
 	/*
@@ -628,6 +659,11 @@ bool comp_param_flag(const json_t *params, const char *key, bool *v)
 		return false;
 	*v = json_is_true(j);
 	return true;
+}
+
+bool comp_param_flag_opt(const json_t *params, const char *key, bool *v)
+{
+	return !json_object_get(params, key) || comp_param_flag(params, key, v);
 }
 
 int comp_param_choice(const json_t *params, const char *key, const char *const *list)

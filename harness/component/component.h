@@ -296,6 +296,8 @@ void comp_plot_desc_free(struct comp_plot_desc *d);
  */
 bool comp_param_num(const json_t *params, const char *key, double lo, double hi, double *v);
 bool comp_param_flag(const json_t *params, const char *key, bool *v);
+/* A flag that may be absent (a folder written before it): *v as it was then; false: not a flag. */
+bool comp_param_flag_opt(const json_t *params, const char *key, bool *v);
 int comp_param_choice(const json_t *params, const char *key, const char *const *list);
 /*
  * The verdicts as plot data: r->dir/name, index 0 a marker a window with
@@ -309,6 +311,23 @@ int comp_plot_verdicts(const struct comp_report *r, const char *name);
  * y2 axis: the panel sets 'set y2range [0:1]' and no y2tics) into buf.
  */
 const char *comp_plot_verdict_series(const char *file, char *buf, size_t len);
+/*
+ * A window [start, end] (CLOCK_REALTIME s) as the span of the plot's time
+ * axis it covers (from time zero, clipped to the plotted time) into span:
+ * false when it lies outside.  The monitors draw a window as a step over its
+ * span: drawn at its midpoint, a window longer than the scenario (Hostmesh's
+ * paper windows are 20 s) put no point inside the plot, and gnuplot refused
+ * the whole report.
+ */
+bool comp_plot_span(const struct comp_times *t, double start, double end, double span[2]);
+/*
+ * A panel's y axis: the range yrange asks for ("[0:1<*]", "[*:*]") when its
+ * data has a point to draw, else (gnuplot refuses to scale an axis from no
+ * point) the fixed range [lo:hi] and a label in the panel saying none was.
+ * comp_plot_yaxis_end() after the panel's plot.
+ */
+void comp_plot_yaxis(FILE *f, bool points, const char *yrange, double lo, double hi);
+void comp_plot_yaxis_end(FILE *f);
 
 /*
  * The plot's end, after the component's panels: the rig's panel

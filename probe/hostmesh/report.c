@@ -61,10 +61,15 @@ static int vote_cmp(const void *a, const void *b)
 	return vx > vy ? -1 : vx < vy;
 }
 
-static int write_data(const struct hm_state *st, const struct comp_report *r, double *vmax)
+/*
+ * windows.dat: each window a step over the time it covers (its start and its
+ * end, clipped to the plot, a row each); *drawn and *latency: whether any
+ * window is in the plot, and any with a latency to draw on a log scale.
+ */
+static int write_data(const struct hm_state *st, const struct comp_report *r, double *vmax,
+		      bool *drawn, bool *latency)
 {
 	const struct comp_times *t = r->t;
-	double t0 = comp_t0(t);
 	char path[PATH_MAX + 32];
 	struct linkvote lv[64];
 	size_t nlv = 0, i;
@@ -75,19 +80,29 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 	if (!(f = fopen(path, "we")))
 		return -errno;
 	fprintf(f,
-		"# t_mid_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
-		"proc_p50_us proc_p99_us probes send_late_p99_us (t: %s)\n",
+		"# t_s rnic_drop_pct switch_drop_pct net_p50_us net_p99_us net_p999_us "
+		"proc_p50_us proc_p99_us probes send_late_p99_us (t: %s; a window's start and "
+		"end, clipped to the plot)\n",
 		comp_time_label(t));
+	*drawn = *latency = false;
 	json_array_foreach(st->mon.windows, i, w)
 	{
 		json_t *net = json_object_get(w, "net_us"), *proc = json_object_get(w, "proc_us"),
 		       *late = json_object_get(w, "send_late_us");
-		double mid = (jnum(w, "start") + jnum(w, "end")) / 2 - t0;
+		double v[] = {jnum(net, "p50"),	 jnum(net, "p99"),  jnum(net, "p999"),
+			      jnum(proc, "p50"), jnum(proc, "p99"), jnum(late, "p99")},
+		       span[2];
 
-		fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.0f %.1f\n", mid,
-			100 * jnum(w, "rnic_drop_rate"), 100 * jnum(w, "switch_drop_rate"),
-			jnum(net, "p50"), jnum(net, "p99"), jnum(net, "p999"), jnum(proc, "p50"),
-			jnum(proc, "p99"), jnum(w, "probes"), jnum(late, "p99"));
+		if (comp_plot_span(t, jnum(w, "start"), jnum(w, "end"), span)) {
+			*drawn = true;
+			for (size_t k = 0; k < ARRAY_SIZE(v); k++)
+				*latency |= v[k] > 0;
+			for (int e = 0; e < 2; e++)
+				fprintf(f, "%.3f %.4f %.4f %.1f %.1f %.1f %.1f %.1f %.0f %.1f\n",
+					span[e], 100 * jnum(w, "rnic_drop_rate"),
+					100 * jnum(w, "switch_drop_rate"), v[0], v[1], v[2], v[3],
+					v[4], jnum(w, "probes"), v[5]);
+		}
 		if (t->t_fault > 0 && jnum(w, "start") < t->t_revert &&
 		    jnum(w, "end") > t->t_fault) {
 			add_votes(lv, &nlv, ARRAY_SIZE(lv), json_object_get(w, "link_votes"),
@@ -110,10 +125,15 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 	return comp_plot_verdicts(r, "verdicts.dat");
 }
 
-/* Its plot from r and params {vmax: the tallest stacked vote bar}: the run's, and replot's. */
+/*
+ * Its plot from r and params {vmax: the tallest stacked vote bar; windows, latency:
+ * whether windows.dat has a window in the plot, and a latency (a folder from before
+ * them: both)}: the run's, and replot's.
+ */
 int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
 	char gp[PATH_MAX + 32], series[512];
+	bool drawn = true, latency = true;
 	double vmax;
 	FILE *f;
 
@@ -121,10 +141,15 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 		snprintf(err, errlen, "vmax (votes, 0 to 1e15) is missing or wrong");
 		return -EINVAL;
 	}
+	if (!comp_param_flag_opt(params, "windows", &drawn) ||
+	    !comp_param_flag_opt(params, "latency", &latency)) {
+		snprintf(err, errlen, "windows and latency are true or false");
+		return -EINVAL;
+	}
 	if (!(f = comp_plot_begin(r, "Hostmesh", params, 3, 1000, gp, sizeof(gp))))
 		return -errno;
 	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */
-	fprintf(f, "set yrange [0:1<*]\n");
+	comp_plot_yaxis(f, drawn, "[0:1<*]", 0, 1);
 	/* a fault-free run has no window to shade, and says none (issue 58) */
 	fprintf(f, "set title 'drop rate per window (%s%s; verdicts marked)'\n",
 		r->t->t_fault > 0 ? "fault window shaded" : "no fault",
@@ -133,13 +158,15 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 	/* the verdicts' labels on y2 (a share of the height), above the curves: headroom */
 	fprintf(f, "set y2range [0:1]\nunset y2tics\nset offsets 0, 0, graph 0.3, 0\n");
 	fprintf(f,
-		"plot 'windows.dat' using 1:2 with linespoints lw 2 title 'RNIC drops', "
-		"'' using 1:3 with linespoints lw 2 title 'switch-network drops', "
+		"plot 'windows.dat' using 1:2 with lines lw 2 title 'RNIC drops', "
+		"'' using 1:3 with lines lw 2 title 'switch-network drops', "
 		"%s\n",
 		comp_plot_verdict_series("verdicts.dat", series, sizeof(series)));
+	comp_plot_yaxis_end(f);
 	fprintf(f, "unset label 100\nset autoscale y2\nset offsets 0, 0, 0, 0\n");
 	fprintf(f, "set autoscale y\nset title 'latency per window'\nset ylabel "
 		   "'microseconds'\nset logscale y\n");
+	comp_plot_yaxis(f, latency, "[*:*]", 1, 1000);
 	fprintf(f, "plot 'windows.dat' using 1:4 with lines lw 2 title 'network P50', "
 		   "'' using 1:5 with lines lw 2 title 'network P99', "
 		   "'' using 1:6 with lines title 'network P99.9', "
@@ -147,6 +174,7 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 		   "'' using 1:8 with lines dt 2 title 'processing P99', "
 		   "'' using 1:($10 > 0 ? $10 : 1/0) with lines dt 3 lw 2 lc rgb '#808080' "
 		   "title 'agents send late, P99'\n");
+	comp_plot_yaxis_end(f);
 	fprintf(f, "unset logscale y\nunset object\nunset xrange\n");
 	fprintf(f, "set title 'votes per link during the fault (Algorithm 1)'\n");
 	fprintf(f, "set style data histograms\nset style histogram rowstacked\n"
@@ -183,11 +211,13 @@ int hm_report(void *state, const struct comp_report *r)
 {
 	const struct hm_state *st = state;
 	double vmax = 0;
-	int ret = write_data(st, r, &vmax);
+	bool drawn, latency;
+	int ret = write_data(st, r, &vmax, &drawn, &latency);
 	char err[128];
 
 	if (!ret) {
-		json_t *p = json_pack("{s:f}", "vmax", vmax);
+		json_t *p =
+		    json_pack("{s:f,s:b,s:b}", "vmax", vmax, "windows", drawn, "latency", latency);
 
 		if ((ret = hm_plot(r, p, err, sizeof(err))) == -EINVAL)
 			rl_warn("hostmesh: its plot: %s", err);

@@ -493,17 +493,61 @@ Test(pages, report_runs_no_script_it_finds_and_writes_each_from_its_description)
 	free(h);
 }
 
+/*
+ * A monitor's plot whose windows have no point in its time (none closed in it,
+ * or no latency measured) is drawn, saying so: gnuplot refuses to scale an
+ * axis from no point, and no report was drawn when a window outlasted the run.
+ */
+Test(pages, a_plot_with_no_window_in_its_time_is_drawn_saying_so)
+{
+	static const char *const comp[][3] = {
+	    {"hostmesh", "report.png", "windows.dat"},
+	    {"rpingmesh", "report-rpingmesh.png", "rpingmesh-windows.dat"},
+	};
+	char err[512], p[PATH_MAX], *h;
+	int n;
+
+	if (access(PROC_GNUPLOT, X_OK))
+		cr_skip_test("no gnuplot ('make deps')");
+	cr_assert_eq(rl_mkdir_p(strcat(strcpy(p, dir), "/s"), 0755), 0);
+	put("results.json", "{\"run_id\": \"x\", \"scenarios\": [{\"name\": \"s\"}]}");
+	put("s/votes.dat", "0 \"(no votes)\" 0 0\n");
+	put("s/verdicts.dat", "# none\n");
+	put("s/rpingmesh-verdicts.dat", "# none\n");
+	put("s/report.html", "<img src=\"report.png\"><img src=\"report-rpingmesh.png\">");
+	for (size_t i = 0; i < ARRAY_SIZE(comp); i++) {
+		/* the description as the run writes it when no window was drawn */
+		snprintf(p, sizeof(p), "s/%.*s.plot.json", (int)strlen(comp[i][1]) - 4, comp[i][1]);
+		put_desc(p, comp[i][0], "t", "0, \"windows\": false, \"latency\": false",
+			 comp[i][1]);
+		snprintf(p, sizeof(p), "s/%s", comp[i][2]);
+		put(p, "# t_s ... (no window in the plot)\n");
+	}
+	cr_assert_eq(n = pages_rerender(dir, err, sizeof(err)), 1, "%d %s", n, err);
+	for (size_t i = 0; i < ARRAY_SIZE(comp); i++) {
+		snprintf(p, sizeof(p), "s/%.*s.gp", (int)strlen(comp[i][1]) - 4, comp[i][1]);
+		h = get(p);
+		cr_assert(strstr(h, "set yrange [0:1]\nset label 101 'no window of the analyzer"),
+			  "%s", h);
+		cr_assert(strstr(h, "set yrange [1:1000]\nset label 101 "), "%s", h);
+		free(h);
+		snprintf(p, sizeof(p), "%s/s/%s", dir, comp[i][1]);
+		cr_assert_eq(access(p, F_OK), 0, "%s not drawn", p);
+	}
+}
+
 /* A description that does not check is named and not drawn; nothing else changes. */
 Test(pages, report_refuses_a_description_that_does_not_check)
 {
 	static const struct {
 		const char *vmax, *png, *component;
 	} bad[] = {
-	    {"\"3\"", "report.png", "hostmesh"},      /* vmax not a number */
-	    {"1e300", "report.png", "hostmesh"},      /* nor in range */
-	    {"3", "../report.png", "hostmesh"},	      /* a path */
-	    {"3", "report-x.png", "hostmesh"},	      /* another plot's */
-	    {"3", "report.png", "no-such-component"}, /* no component draws it */
+	    {"\"3\"", "report.png", "hostmesh"},		  /* vmax not a number */
+	    {"1e300", "report.png", "hostmesh"},		  /* nor in range */
+	    {"3", "../report.png", "hostmesh"},			  /* a path */
+	    {"3", "report-x.png", "hostmesh"},			  /* another plot's */
+	    {"3", "report.png", "no-such-component"},		  /* no component draws it */
+	    {"3, \"windows\": \"no\"", "report.png", "hostmesh"}, /* a flag not one */
 	};
 	char err[512], p[PATH_MAX], *h;
 	int n;

@@ -117,6 +117,9 @@ check "... saying two did not pass, each with its fault, expectation and bound" 
 # Issue 58: each plot named by its component and its own grade; a fault-free one claims no
 # shaded window; metrics rounded, each unit once.
 check "the plots: titled by component and grade; a fault-free one says so" sh -c 'grep -q "title \"Hostmesh - missed-pfc-a: fail - not detected" "$0/missed-pfc-a/report.gp" && grep -q "(fault window shaded; verdicts marked)" "$0/missed-pfc-a/report.gp" && grep -q "(no fault; verdicts marked)" "$0/no-fault-short/report.gp"' "$T/night"
+# Their 30 s windows outlast the run: each a step over the time it covered, clipped to the
+# plot (drawn at its midpoint, it put no point in the plot, and gnuplot refused the report).
+check "every plot drawn, the missed ones' 30 s windows clipped to their 8 s" sh -c '! grep -q "gnuplot failed" "$0/../night.out" && for x in a b; do d=$0/missed-pfc-$x; set -- $(sed -n "s/^set xrange \[\(.*\):\(.*\)\]\$/\1 \2/p" "$d/report.gp"); awk -v lo="$1" -v hi="$2" "!/^#/ && NF { n++; if (\$1 < lo - 0.05 || \$1 > hi + 0.05) bad++ } END { exit !(hi - lo < 12 && n >= 2 && !bad) }" "$d/windows.dat" || exit 1; done' "$T/night"
 check "report.html: metrics rounded, each unit once" sh -c 'grep -Eq "<td class=\"pass\">pass; probes [0-9]+, timeouts [0-9]+, probes-per-rnic [0-9.]+ probes/s, " "$0" && ! grep -Eq "probes [0-9]+ probes|[0-9]\.[0-9]{4,}" "$0"' "$T/night/no-fault-short/report.html"
 check "junit.xml is valid (tests/reports/junit.xsd)" xmllint --noout --schema "$ROOT/tests/reports/junit.xsd" "$T/night/junit.xml"
 "$ROOT/tests/reports/junit-as-gitlab.py" "$T/night/junit.xml" >"$T/night-gitlab.jsonl"

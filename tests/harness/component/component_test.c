@@ -93,6 +93,32 @@ Test(component, services_are_found_by_flow_and_written_as_results_have_them)
 }
 
 /*
+ * A monitor's window is a step over the time it covers, clipped to the plot: a
+ * window longer than the run (Hostmesh's paper windows are 20 s) drawn at its
+ * midpoint put no point in the plot, and gnuplot refused the report.
+ */
+Test(component, a_window_is_drawn_over_the_plotted_time_it_covers)
+{
+	struct comp_times t = {.t_start = 1000, .t_fault = 1003, .t_end = 1008, .t_origin = 1003};
+	double span[2];
+
+	cr_assert(comp_plot_span(&t, 1001, 1003, span));
+	cr_assert_float_eq(span[0], -2, 1e-9);
+	cr_assert_float_eq(span[1], 0, 1e-9);
+	/* a 30 s window from before the run to after it: the whole plot */
+	cr_assert(comp_plot_span(&t, 975, 1005, span));
+	cr_assert_float_eq(span[0], -3, 1e-9);
+	cr_assert_float_eq(span[1], 2, 1e-9);
+	cr_assert(comp_plot_span(&t, 1005, 1035, span));
+	cr_assert_float_eq(span[0], 2, 1e-9);
+	cr_assert_float_eq(span[1], 5, 1e-9);
+	/* outside it, or touching it only at an end: not drawn */
+	cr_assert_not(comp_plot_span(&t, 970, 1000, span));
+	cr_assert_not(comp_plot_span(&t, 1008, 1010, span));
+	cr_assert_not(comp_plot_span(&t, 1004, 1004, span));
+}
+
+/*
  * Issue 58: the plots count from the fault's start (the baseline negative),
  * their data files and verdicts with them, and say so; a plot's description
  * keeps its time zero, and one written before it had one reads as the run's
