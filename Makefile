@@ -54,7 +54,8 @@ help:
 	@echo "make bench-record  make bench, its figures as the new tests/bench/baseline.txt (review the diff)"
 	@echo "make nightly    install deps, run scenarios/nightly/*.yaml on the built-in lab (results in build/nightly),"
 	@echo "                every transport scenario, the injector suite with every kind's dead-man timer,"
-	@echo "                then the whole CI suite on the lab reached over SSH, then the randomized Hostmesh"
+	@echo "                then the whole CI suite on the lab reached over SSH, every VM scenario (Soft-RoCE"
+	@echo "                under qemu), then the randomized Hostmesh"
 	@echo "                sweep (scenarios/nightly/random/sweep: 3 fixed shapes and 2 drawn, the date as seed)"
 	@echo "make flake      the CI suites N times (N=10) without retries: pass rates, verdicts that changed;"
 	@echo "                LOAD=1 beside stress-ng --cpu 1"
@@ -214,6 +215,9 @@ nightly: deps
 	@INJECT_SUITE=all ONLY=inject tests/vlab/run.sh
 	@# the lab reached over SSH, with every CI scenario (make check runs one of each kind)
 	@SSH_SUITE=all ONLY=ssh_lab tests/vlab/run.sh
+	@# the Soft-RoCE VM tier with every VM scenario (make check leaves out the two silent ones)
+	@$(MAKE) --no-print-directory $(BUILD)/tests/probe/verbs_test
+	@VM_ENV="VM_SUITE=all" VM_LABEL=vm-nightly tests/vm/run.sh
 	@# the randomized Hostmesh sweep: three fixed shapes and two drawn from the date as seed (printed)
 	@tests/random/suite.sh -o $(BUILD)/nightly/random $$(grep -v '^#' scenarios/nightly/random/sweep)
 	@# the CI suite on a thin lab (12 hosts, 2 rails, 2 spines), graded against what each
