@@ -232,12 +232,31 @@ const char *comp_time_label(const struct comp_times *t)
  * The shared time axis (x 0: the fault's start, the baseline before it
  * negative), the fault window shaded and a flapping link's down intervals darker.
  */
+/* x to a tenth, as "%.1f" prints it: what gnuplot reads back. */
+static double tenth(double x)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%.1f", x);
+	return strtod(b, NULL);
+}
+
+/* The plotted time, from time zero: the run's, to a tenth of a second. */
+static void plot_range(const struct comp_times *t, double *lo, double *hi)
+{
+	double t0 = comp_t0(t);
+
+	*lo = tenth(t->t_start - t0);
+	*hi = tenth(t->t_end - t0);
+}
+
 static void time_axis(const struct comp_report *r, FILE *f)
 {
 	const struct comp_times *t = r->t;
-	double t0 = comp_t0(t);
+	double t0 = comp_t0(t), lo, hi;
 
-	fprintf(f, "set xrange [%.1f:%.1f]\n", t->t_start - t0, t->t_end - t0);
+	plot_range(t, &lo, &hi);
+	fprintf(f, "set xrange [%.1f:%.1f]\n", lo, hi);
 	if (t->t_fault > 0)
 		fprintf(f,
 			"set object 1 rect from %.3f, graph 0 to %.3f, graph 1 behind "
@@ -475,12 +494,20 @@ const char *comp_plot_verdict_series(const char *file, char *buf, size_t len)
 
 bool comp_plot_span(const struct comp_times *t, double start, double end, double span[2])
 {
-	double t0 = comp_t0(t), lo = fmax(start, t->t_start), hi = fmin(end, t->t_end);
+	double t0 = comp_t0(t), lo, hi;
 
+	/*
+	 * Clipped to the x range as the script gives it (a tenth): one window over
+	 * the whole run, clipped to its exact start and end, fell 3 ms outside a
+	 * range rounded inwards, and gnuplot found no point to draw.
+	 */
+	plot_range(t, &lo, &hi);
+	lo = fmax(start - t0, lo);
+	hi = fmin(end - t0, hi);
 	if (!(lo < hi))
 		return false;
-	span[0] = lo - t0;
-	span[1] = hi - t0;
+	span[0] = lo;
+	span[1] = hi;
 	return true;
 }
 

@@ -313,7 +313,8 @@ int comp_plot_verdicts(const struct comp_report *r, const char *name);
 const char *comp_plot_verdict_series(const char *file, char *buf, size_t len);
 /*
  * A window [start, end] (CLOCK_REALTIME s) as the span of the plot's time
- * axis it covers (from time zero, clipped to the plotted time) into span:
+ * axis it covers (from time zero, clipped to the plotted time, its ends to a
+ * tenth of a second as the script's x range has them) into span:
  * false when it lies outside.  The monitors draw a window as a step over its
  * span: drawn at its midpoint, a window longer than the scenario (Hostmesh's
  * paper windows are 20 s) put no point inside the plot, and gnuplot refused

@@ -116,6 +116,17 @@ Test(component, a_window_is_drawn_over_the_plotted_time_it_covers)
 	cr_assert_not(comp_plot_span(&t, 970, 1000, span));
 	cr_assert_not(comp_plot_span(&t, 1008, 1010, span));
 	cr_assert_not(comp_plot_span(&t, 1004, 1004, span));
+	/*
+	 * A run whose ends are not whole tenths from time zero: the x range is
+	 * rounded to a tenth, and a window over it all clipped to that range
+	 * exactly (at the run's own ends it lay 3 ms outside, and gnuplot drew
+	 * no point: "all points y value undefined").
+	 */
+	t = (struct comp_times){
+	    .t_start = 1000, .t_fault = 1003.503, .t_end = 1010.311, .t_origin = 1003.503};
+	cr_assert(comp_plot_span(&t, 975, 1035, span));
+	cr_assert_eq(span[0], -3.5, "%.17g", span[0]);
+	cr_assert_eq(span[1], 6.8, "%.17g", span[1]);
 }
 
 /*
