@@ -228,10 +228,6 @@ const char *comp_time_label(const struct comp_times *t)
 	return label[time_zero_kind(t)];
 }
 
-/*
- * The shared time axis (x 0: the fault's start, the baseline before it
- * negative), the fault window shaded and a flapping link's down intervals darker.
- */
 /* x to a tenth, as "%.1f" prints it: what gnuplot reads back. */
 static double tenth(double x)
 {
@@ -250,6 +246,10 @@ static void plot_range(const struct comp_times *t, double *lo, double *hi)
 	*hi = tenth(t->t_end - t0);
 }
 
+/*
+ * The shared time axis (x 0: the fault's start, the baseline before it
+ * negative), the fault window shaded and a flapping link's down intervals darker.
+ */
 static void time_axis(const struct comp_report *r, FILE *f)
 {
 	const struct comp_times *t = r->t;
