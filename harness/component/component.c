@@ -693,6 +693,17 @@ bool comp_param_flag_opt(const json_t *params, const char *key, bool *v)
 	return !json_object_get(params, key) || comp_param_flag(params, key, v);
 }
 
+bool comp_plot_window_flags(const json_t *params, bool *drawn, bool *latency, char *err,
+			    size_t errlen)
+{
+	*drawn = *latency = true;
+	if (comp_param_flag_opt(params, "windows", drawn) &&
+	    comp_param_flag_opt(params, "latency", latency))
+		return true;
+	snprintf(err, errlen, "windows and latency are true or false");
+	return false;
+}
+
 int comp_param_choice(const json_t *params, const char *key, const char *const *list)
 {
 	const char *s = json_string_value(json_object_get(params, key));

@@ -298,6 +298,13 @@ bool comp_param_num(const json_t *params, const char *key, double lo, double hi,
 bool comp_param_flag(const json_t *params, const char *key, bool *v);
 /* A flag that may be absent (a folder written before it): *v as it was then; false: not a flag. */
 bool comp_param_flag_opt(const json_t *params, const char *key, bool *v);
+/*
+ * A monitor's window plot's flags in params: whether any window is in the plot
+ * ("windows") and any with a latency ("latency"), each true when absent (a
+ * folder written before them).  false with err when either is not a flag.
+ */
+bool comp_plot_window_flags(const json_t *params, bool *drawn, bool *latency, char *err,
+			    size_t errlen);
 int comp_param_choice(const json_t *params, const char *key, const char *const *list);
 /*
  * The verdicts as plot data: r->dir/name, index 0 a marker a window with

@@ -133,7 +133,7 @@ static int write_data(const struct hm_state *st, const struct comp_report *r, do
 int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
 	char gp[PATH_MAX + 32], series[512];
-	bool drawn = true, latency = true;
+	bool drawn, latency;
 	double vmax;
 	FILE *f;
 
@@ -141,11 +141,8 @@ int hm_plot(const struct comp_report *r, const json_t *params, char *err, size_t
 		snprintf(err, errlen, "vmax (votes, 0 to 1e15) is missing or wrong");
 		return -EINVAL;
 	}
-	if (!comp_param_flag_opt(params, "windows", &drawn) ||
-	    !comp_param_flag_opt(params, "latency", &latency)) {
-		snprintf(err, errlen, "windows and latency are true or false");
+	if (!comp_plot_window_flags(params, &drawn, &latency, err, errlen))
 		return -EINVAL;
-	}
 	if (!(f = comp_plot_begin(r, "Hostmesh", params, 3, 1000, gp, sizeof(gp))))
 		return -errno;
 	/* drops are never negative: from 0, up to at least 1% (all zero drew -1..1) */

@@ -88,14 +88,11 @@ static int write_data(const json_t *windows, const struct comp_report *r, bool *
 int rpm_plot(const struct comp_report *r, const json_t *params, char *err, size_t errlen)
 {
 	char gp[PATH_MAX + 32], series[512];
-	bool drawn = true, latency = true;
+	bool drawn, latency;
 	FILE *f;
 
-	if (!comp_param_flag_opt(params, "windows", &drawn) ||
-	    !comp_param_flag_opt(params, "latency", &latency)) {
-		snprintf(err, errlen, "windows and latency are true or false");
+	if (!comp_plot_window_flags(params, &drawn, &latency, err, errlen))
 		return -EINVAL;
-	}
 	if (!(f = comp_plot_begin(r, "R-Pingmesh", params, 2, 700, gp, sizeof(gp))))
 		return -errno;
 	comp_plot_yaxis(f, drawn, "[0:1<*]", 0, 1);
