@@ -329,6 +329,25 @@ const char *rl_format_duration_ms(long long ms, char *buf, size_t len)
 	return buf;
 }
 
+const char *rl_duration_examples(long long lo_ms, long long hi_ms, char *buf, size_t len)
+{
+	/* the usual two first; then others, so that a narrow range still gets two of its own */
+	static const long long pick[] = {500, 20000, 2000, 100,	  1000,	  10000,  5000,
+					 50,  10,    1,	   60000, 300000, 3600000};
+	long long ex[2] = {lo_ms, hi_ms};
+	char a[32], b[32];
+	size_t k = 0;
+
+	for (size_t i = 0; i < sizeof(pick) / sizeof(pick[0]) && k < 2; i++)
+		if (pick[i] >= lo_ms && pick[i] <= hi_ms)
+			ex[k++] = pick[i];
+	if (k == 1) /* the one that fits, and an end of the range */
+		ex[1] = ex[0] == hi_ms ? lo_ms : hi_ms;
+	snprintf(buf, len, "%s, %s", rl_format_duration_ms(ex[0], a, sizeof(a)),
+		 rl_format_duration_ms(ex[1], b, sizeof(b)));
+	return buf;
+}
+
 int rl_parse_duration_us(const char *s, long long *us)
 {
 	return parse_duration(s, 1e-3, true, us);

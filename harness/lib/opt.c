@@ -34,6 +34,7 @@ static int parse_num(const char *v, double *x)
 int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_t errlen)
 {
 	void *f = FIELD(obj, d);
+	char eg[64];
 	long long t;
 	double x;
 
@@ -89,9 +90,12 @@ int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_
 	return -EINVAL;
 bad_duration:
 	if (d->hi >= 1000)
-		snprintf(err, errlen, "%s '%s': give a duration from %g ms to %g s (e.g. %s)",
-			 d->name, v, d->lo, d->hi / 1000,
-			 d->type == OPT_US ? "500us, 2ms" : "500ms, 20s");
+		snprintf(
+		    err, errlen, "%s '%s': give a duration from %g ms to %g s (e.g. %s)", d->name,
+		    v, d->lo, d->hi / 1000,
+		    d->type == OPT_US
+			? "500us, 2ms"
+			: rl_duration_examples((long long)d->lo, (long long)d->hi, eg, sizeof(eg)));
 	else
 		snprintf(err, errlen, "%s '%s': give a duration from %g ms to %g ms", d->name, v,
 			 d->lo, d->hi);
@@ -213,11 +217,12 @@ int opt_cli_clock_offset(const char *cmd, const char *v, long long *ns)
 int opt_cli_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
 	       long long *out)
 {
+	char eg[64];
+
 	if (rl_parse_duration_ms(v, out) || *out < lo || *out > hi)
-		return rl_usage_error(cmd,
-				      "%s '%s': give a duration from %lld ms to %lld s "
-				      "(e.g. 100ms, 20s)",
-				      opt, v, lo, hi / 1000);
+		return rl_usage_error(
+		    cmd, "%s '%s': give a duration from %lld ms to %lld s (e.g. %s)", opt, v, lo,
+		    hi / 1000, rl_duration_examples(lo, hi, eg, sizeof(eg)));
 	return 0;
 }
 

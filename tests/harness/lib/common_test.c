@@ -4,6 +4,7 @@
 #include "harness/lib/common.h"
 
 #include <criterion/criterion.h>
+#include <string.h>
 
 Test(common, names_safe_for_command_lines)
 {
@@ -73,6 +74,33 @@ Test(common, port_names_may_carry_a_slash)
 	cr_assert_not(rl_port_name_ok("Ethernet1/1;reboot", 31));
 	cr_assert_not(rl_port_name_ok("-/x", 31), "a leading dash could become an option");
 	cr_assert_not(rl_port_name_ok("", 31));
+}
+
+/* An out-of-range duration's examples are in its range, and parse back into it. */
+Test(common, duration_examples_in_range)
+{
+	static const long long range[][2] = {{0, 3600000},   {1, 10000},    {1000, 3600000},
+					     {100, 3600000}, {1500, 1800},  {1, 60000},
+					     {0, 100},	     {20000, 20000}};
+	char b[64];
+
+	cr_assert_str_eq(rl_duration_examples(0, 3600000, b, sizeof(b)), "500ms, 20s");
+	cr_assert_str_eq(rl_duration_examples(1, 10000, b, sizeof(b)), "500ms, 2s");
+	cr_assert_str_eq(rl_duration_examples(1000, 3600000, b, sizeof(b)), "20s, 2s");
+	cr_assert_str_eq(rl_duration_examples(1500, 1800, b, sizeof(b)), "1500ms, 1800ms");
+	for (size_t i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
+		char *comma =
+		    strstr(rl_duration_examples(range[i][0], range[i][1], b, sizeof(b)), ", ");
+		long long a, z;
+
+		cr_assert(comma, "%s", b);
+		*comma = '\0';
+		cr_assert_eq(rl_parse_duration_ms(b, &a), 0, "%s", b);
+		cr_assert_eq(rl_parse_duration_ms(comma + 2, &z), 0, "%s", comma + 2);
+		cr_assert(a >= range[i][0] && a <= range[i][1] && z >= range[i][0] &&
+			      z <= range[i][1],
+			  "[%lld, %lld]: %lld, %lld", range[i][0], range[i][1], a, z);
+	}
 }
 
 Test(common, durations)

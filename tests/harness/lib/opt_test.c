@@ -116,7 +116,7 @@ Test(opt, command_line_errors_name_the_command, .init = cr_redirect_stderr)
 	cr_assert_stderr_eq_str(
 	    "rocelab: agent test: --sports '0': give a whole number from 1 to 1024 (see --help)\n"
 	    "rocelab: agent test: --duration '20s': give a duration from 1 ms to 10 s (e.g. "
-	    "100ms, 20s) (see --help)\n"
+	    "500ms, 2s) (see --help)\n"
 	    "rocelab: agent test: --clock-offset: '4000' is not seconds in [-3600, 3600] (e.g. "
 	    "0.012 or -0.4) (see --help)\n"
 	    "rocelab: agent test: --clock-offset: '1s' is not seconds in [-3600, 3600] (e.g. "
