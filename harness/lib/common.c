@@ -329,7 +329,7 @@ const char *rl_format_duration_ms(long long ms, char *buf, size_t len)
 	return buf;
 }
 
-const char *rl_duration_examples(long long lo_ms, long long hi_ms, char *buf, size_t len)
+const char *rl_duration_range(long long lo_ms, long long hi_ms, char *buf, size_t len)
 {
 	/* the usual two first; then others, so that a narrow range still gets two of its own */
 	static const long long pick[] = {500, 20000, 2000, 100,	  1000,	  10000,  5000,
@@ -343,7 +343,8 @@ const char *rl_duration_examples(long long lo_ms, long long hi_ms, char *buf, si
 			ex[k++] = pick[i];
 	if (k == 1) /* the one that fits, and an end of the range */
 		ex[1] = ex[0] == hi_ms ? lo_ms : hi_ms;
-	snprintf(buf, len, "%s, %s", rl_format_duration_ms(ex[0], a, sizeof(a)),
+	snprintf(buf, len, "give a duration from %lld ms to %.10g s (e.g. %s, %s)", lo_ms,
+		 (double)hi_ms / 1000, rl_format_duration_ms(ex[0], a, sizeof(a)),
 		 rl_format_duration_ms(ex[1], b, sizeof(b)));
 	return buf;
 }

@@ -127,10 +127,11 @@ int rl_parse_duration_us(const char *s, long long *us);
 /* A duration as a person writes it and rl_parse_duration_ms takes back: "20s", "1500ms". */
 const char *rl_format_duration_ms(long long ms, char *buf, size_t len);
 /*
- * Two durations in [lo_ms, hi_ms] as a person writes them, "500ms, 20s" where
- * both fit: the examples an error about a duration out of range gives.
+ * What an error about a duration outside [lo_ms, hi_ms] asks for: "give a
+ * duration from 1 ms to 10 s (e.g. 500ms, 2s)", its two examples in the range
+ * ("500ms, 20s" where both fit).
  */
-const char *rl_duration_examples(long long lo_ms, long long hi_ms, char *buf, size_t len);
+const char *rl_duration_range(long long lo_ms, long long hi_ms, char *buf, size_t len);
 
 /* Parse "100g", "25G", "10mbit", "1gbit", "400000" (Mbit/s) into Mbit/s; -EINVAL when malformed. */
 int rl_parse_rate_mbps(const char *s, unsigned long long *mbps);

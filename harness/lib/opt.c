@@ -34,7 +34,7 @@ static int parse_num(const char *v, double *x)
 int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_t errlen)
 {
 	void *f = FIELD(obj, d);
-	char eg[64];
+	char want[128];
 	long long t;
 	double x;
 
@@ -89,13 +89,13 @@ int opt_set(const struct opt_desc *d, void *obj, const char *v, char *err, size_
 	snprintf(err, errlen, "%s: not an option", d->name);
 	return -EINVAL;
 bad_duration:
-	if (d->hi >= 1000)
-		snprintf(
-		    err, errlen, "%s '%s': give a duration from %g ms to %g s (e.g. %s)", d->name,
-		    v, d->lo, d->hi / 1000,
-		    d->type == OPT_US
-			? "500us, 2ms"
-			: rl_duration_examples((long long)d->lo, (long long)d->hi, eg, sizeof(eg)));
+	if (d->hi >= 1000 && d->type == OPT_MS) /* whole milliseconds */
+		snprintf(err, errlen, "%s '%s': %s", d->name, v,
+			 rl_duration_range((long long)d->lo, (long long)d->hi, want, sizeof(want)));
+	else if (d->hi >= 1000)
+		snprintf(err, errlen,
+			 "%s '%s': give a duration from %g ms to %g s (e.g. 500us, 2ms)", d->name,
+			 v, d->lo, d->hi / 1000);
 	else
 		snprintf(err, errlen, "%s '%s': give a duration from %g ms to %g ms", d->name, v,
 			 d->lo, d->hi);
@@ -217,12 +217,11 @@ int opt_cli_clock_offset(const char *cmd, const char *v, long long *ns)
 int opt_cli_ms(const char *cmd, const char *opt, const char *v, long long lo, long long hi,
 	       long long *out)
 {
-	char eg[64];
+	char want[128];
 
 	if (rl_parse_duration_ms(v, out) || *out < lo || *out > hi)
-		return rl_usage_error(
-		    cmd, "%s '%s': give a duration from %lld ms to %lld s (e.g. %s)", opt, v, lo,
-		    hi / 1000, rl_duration_examples(lo, hi, eg, sizeof(eg)));
+		return rl_usage_error(cmd, "%s '%s': %s", opt, v,
+				      rl_duration_range(lo, hi, want, sizeof(want)));
 	return 0;
 }
 

@@ -77,13 +77,13 @@ static int dur(struct sctx *c, yaml_node_t *n, long long lo, long long hi, long 
 	       const char *what)
 {
 	const char *v = str(c, n, what);
-	char eg[64];
+	char want[128];
 
 	if (!v)
 		return -EINVAL;
 	if (rl_parse_duration_ms(v, ms) || *ms < lo || *ms > hi)
-		return err_at(c, n, "%s '%s': give a duration from %lld ms to %lld s (e.g. %s)",
-			      what, v, lo, hi / 1000, rl_duration_examples(lo, hi, eg, sizeof(eg)));
+		return err_at(c, n, "%s '%s': %s", what, v,
+			      rl_duration_range(lo, hi, want, sizeof(want)));
 	return 0;
 }
 

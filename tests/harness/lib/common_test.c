@@ -76,30 +76,39 @@ Test(common, port_names_may_carry_a_slash)
 	cr_assert_not(rl_port_name_ok("", 31));
 }
 
-/* An out-of-range duration's examples are in its range, and parse back into it. */
-Test(common, duration_examples_in_range)
+/* An out-of-range duration's error asks for its range, with examples in it that parse back. */
+Test(common, duration_range_and_its_examples)
 {
 	static const long long range[][2] = {{0, 3600000},   {1, 10000},    {1000, 3600000},
 					     {100, 3600000}, {1500, 1800},  {1, 60000},
 					     {0, 100},	     {20000, 20000}};
-	char b[64];
+	char b[128];
 
-	cr_assert_str_eq(rl_duration_examples(0, 3600000, b, sizeof(b)), "500ms, 20s");
-	cr_assert_str_eq(rl_duration_examples(1, 10000, b, sizeof(b)), "500ms, 2s");
-	cr_assert_str_eq(rl_duration_examples(1000, 3600000, b, sizeof(b)), "20s, 2s");
-	cr_assert_str_eq(rl_duration_examples(1500, 1800, b, sizeof(b)), "1500ms, 1800ms");
+	cr_assert_str_eq(rl_duration_range(0, 3600000, b, sizeof(b)),
+			 "give a duration from 0 ms to 3600 s (e.g. 500ms, 20s)");
+	cr_assert_str_eq(rl_duration_range(1, 10000, b, sizeof(b)),
+			 "give a duration from 1 ms to 10 s (e.g. 500ms, 2s)");
+	cr_assert_str_eq(rl_duration_range(1000, 3600000, b, sizeof(b)),
+			 "give a duration from 1000 ms to 3600 s (e.g. 20s, 2s)");
+	cr_assert_str_eq(rl_duration_range(1500, 1800, b, sizeof(b)),
+			 "give a duration from 1500 ms to 1.8 s (e.g. 1500ms, 1800ms)");
+	/* an agent's --duration: up to a year, its seconds in full */
+	cr_assert_str_eq(rl_duration_range(1, 86400000LL * 365, b, sizeof(b)),
+			 "give a duration from 1 ms to 31536000 s (e.g. 500ms, 20s)");
 	for (size_t i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
-		char *comma =
-		    strstr(rl_duration_examples(range[i][0], range[i][1], b, sizeof(b)), ", ");
-		long long a, z;
+		char *eg =
+		    strstr(rl_duration_range(range[i][0], range[i][1], b, sizeof(b)), "(e.g. ");
+		char *comma = eg ? strstr(eg, ", ") : NULL;
+		char *close = comma ? strchr(comma, ')') : NULL;
+		long long x, y;
 
-		cr_assert(comma, "%s", b);
-		*comma = '\0';
-		cr_assert_eq(rl_parse_duration_ms(b, &a), 0, "%s", b);
-		cr_assert_eq(rl_parse_duration_ms(comma + 2, &z), 0, "%s", comma + 2);
-		cr_assert(a >= range[i][0] && a <= range[i][1] && z >= range[i][0] &&
-			      z <= range[i][1],
-			  "[%lld, %lld]: %lld, %lld", range[i][0], range[i][1], a, z);
+		cr_assert(close, "%s", b);
+		*comma = *close = '\0';
+		cr_assert_eq(rl_parse_duration_ms(eg + 6, &x), 0, "%s", eg + 6);
+		cr_assert_eq(rl_parse_duration_ms(comma + 2, &y), 0, "%s", comma + 2);
+		cr_assert(x >= range[i][0] && x <= range[i][1] && y >= range[i][0] &&
+			      y <= range[i][1],
+			  "[%lld, %lld]: %lld, %lld", range[i][0], range[i][1], x, y);
 	}
 }
 
